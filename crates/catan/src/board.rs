@@ -1,0 +1,273 @@
+//! A Catan board: the land hexes from the header, and the vertices and edges they make, with adjacency.
+//!
+//! Names in logs: a hex is its index in the header's `board.hexes` list; a vertex is `"<hex>:<corner>"`
+//! (corner N, NE, SE, S, SW, NW) and an edge `"<hex>:<side>"` (side NE, E, SE, SW, W, NW). A vertex shared
+//! by three hexes has three names; all are accepted, and we write the one with the lowest hex index.
+
+use crate::cards::{self, RESOURCES, TERRAINS};
+use crate::geometry::{self, Axial, EdgeKey, VertexKey, CORNER_NAMES, SIDE_NAMES};
+use almanac_core::SetupError;
+use serde::Deserialize;
+use std::collections::HashMap;
+
+pub type VertexId = u16;
+pub type EdgeId = u16;
+pub type HexId = u8;
+
+#[derive(Debug, Clone)]
+pub struct Hex {
+    pub at: Axial,
+    pub terrain: usize,
+    pub number: Option<u8>,
+    pub corners: [VertexId; 6],
+    pub sides: [EdgeId; 6],
+}
+
+/// A harbour's trade: 3:1 for any resource, or 2:1 for one.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Harbour {
+    Generic,
+    Special(usize),
+}
+
+#[derive(Debug, Clone)]
+pub struct Vertex {
+    pub name: String,
+    pub hexes: Vec<HexId>,
+    pub neighbours: Vec<VertexId>,
+    pub edges: Vec<EdgeId>,
+    pub harbour: Option<Harbour>,
+}
+
+#[derive(Debug, Clone)]
+pub struct Edge {
+    pub name: String,
+    pub ends: [VertexId; 2],
+    pub hexes: Vec<HexId>,
+}
+
+#[derive(Debug, Clone)]
+pub struct Board {
+    pub hexes: Vec<Hex>,
+    pub vertices: Vec<Vertex>,
+    pub edges: Vec<Edge>,
+    /// For each dice number, the hexes that carry it.
+    pub by_number: [Vec<HexId>; 13],
+    pub robber_start: HexId,
+    /// The harbours as given, by edge.
+    pub harbours: Vec<(EdgeId, Harbour)>,
+}
+
+/// The board as written in a header.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BoardSpec {
+    pub hexes: Vec<HexSpec>,
+    #[serde(default)]
+    pub harbours: Vec<HarbourSpec>,
+    /// The hex the robber starts on; the (first) desert if absent.
+    #[serde(default)]
+    pub robber: Option<u8>,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct HexSpec {
+    pub at: [i32; 2],
+    pub terrain: String,
+    #[serde(default)]
+    pub number: Option<u8>,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct HarbourSpec {
+    /// A coastal edge, `"<hex>:<side>"`.
+    pub edge: String,
+    /// 3 (any resource) or 2 (the named resource).
+    pub ratio: u8,
+    #[serde(default)]
+    pub resource: Option<String>,
+}
+
+fn err(msg: String) -> SetupError {
+    SetupError(format!("board: {msg}"))
+}
+
+impl Board {
+    pub fn from_spec(spec: &BoardSpec) -> Result<Board, SetupError> {
+        if spec.hexes.is_empty() {
+            return Err(err("no hexes".into()));
+        }
+        if spec.hexes.len() > 250 {
+            return Err(err(format!("{} hexes is more than any Catan board has", spec.hexes.len())));
+        }
+        let mut hexes = Vec::with_capacity(spec.hexes.len());
+        let mut at_index: HashMap<Axial, usize> = HashMap::new();
+        for (i, h) in spec.hexes.iter().enumerate() {
+            let at = (h.at[0], h.at[1]);
+            if let Some(j) = at_index.insert(at, i) {
+                return Err(err(format!("hexes {j} and {i} are both at {:?}", h.at)));
+            }
+            let terrain = cards::terrain(&h.terrain)
+                .ok_or_else(|| err(format!("hex {i}: unknown terrain `{}` (one of {})", h.terrain, TERRAINS.join(", "))))?;
+            match (cards::produces(terrain), h.number) {
+                (None, Some(n)) => return Err(err(format!("hex {i}: the desert carries no number token, but has {n}"))),
+                (Some(_), None) => return Err(err(format!("hex {i}: {} needs a number token", h.terrain))),
+                (Some(_), Some(n)) if !(2..=12).contains(&n) || n == 7 => {
+                    return Err(err(format!("hex {i}: number token {n} does not exist (2-6, 8-12)")))
+                }
+                _ => {}
+            }
+            hexes.push(Hex { at, terrain, number: h.number, corners: [0; 6], sides: [0; 6] });
+        }
+        // The land must be one island.
+        let mut seen = vec![false; hexes.len()];
+        let mut stack = vec![0usize];
+        seen[0] = true;
+        while let Some(i) = stack.pop() {
+            for s in 0..6 {
+                if let Some(&j) = at_index.get(&geometry::neighbour(hexes[i].at, s)) {
+                    if !seen[j] {
+                        seen[j] = true;
+                        stack.push(j);
+                    }
+                }
+            }
+        }
+        if let Some(i) = seen.iter().position(|s| !s) {
+            return Err(err(format!("hex {i} at {:?} is not connected to hex 0", hexes[i].at)));
+        }
+
+        let mut vertices: Vec<Vertex> = Vec::new();
+        let mut edges: Vec<Edge> = Vec::new();
+        let mut vertex_index: HashMap<VertexKey, VertexId> = HashMap::new();
+        let mut edge_index: HashMap<EdgeKey, EdgeId> = HashMap::new();
+        for i in 0..hexes.len() {
+            let at = hexes[i].at;
+            for c in 0..6 {
+                let key = geometry::corner_key(at, c);
+                let id = *vertex_index.entry(key).or_insert_with(|| {
+                    vertices.push(Vertex {
+                        name: format!("{i}:{}", CORNER_NAMES[c]),
+                        hexes: Vec::new(),
+                        neighbours: Vec::new(),
+                        edges: Vec::new(),
+                        harbour: None,
+                    });
+                    (vertices.len() - 1) as VertexId
+                });
+                vertices[id as usize].hexes.push(i as HexId);
+                hexes[i].corners[c] = id;
+            }
+            for s in 0..6 {
+                let key = geometry::side_key(at, s);
+                let ends = [hexes[i].corners[s], hexes[i].corners[(s + 1) % 6]];
+                let id = *edge_index.entry(key).or_insert_with(|| {
+                    edges.push(Edge { name: format!("{i}:{}", SIDE_NAMES[s]), ends, hexes: Vec::new() });
+                    (edges.len() - 1) as EdgeId
+                });
+                edges[id as usize].hexes.push(i as HexId);
+                hexes[i].sides[s] = id;
+            }
+        }
+        for (e, edge) in edges.iter().enumerate() {
+            let [a, b] = edge.ends;
+            vertices[a as usize].neighbours.push(b);
+            vertices[b as usize].neighbours.push(a);
+            vertices[a as usize].edges.push(e as EdgeId);
+            vertices[b as usize].edges.push(e as EdgeId);
+        }
+        let mut by_number: [Vec<HexId>; 13] = Default::default();
+        for (i, h) in hexes.iter().enumerate() {
+            if let Some(n) = h.number {
+                by_number[n as usize].push(i as HexId);
+            }
+        }
+        let robber_start = match spec.robber {
+            Some(r) if (r as usize) < hexes.len() => r,
+            Some(r) => return Err(err(format!("robber: there is no hex {r} (the board has {})", hexes.len()))),
+            None => hexes
+                .iter()
+                .position(|h| h.terrain == 5)
+                .ok_or_else(|| err("no desert for the robber to start on; give `robber`".into()))?
+                as HexId,
+        };
+        let mut board = Board { hexes, vertices, edges, by_number, robber_start, harbours: Vec::new() };
+        for (k, h) in spec.harbours.iter().enumerate() {
+            let e = board.edge(&h.edge).map_err(|m| err(format!("harbour {k}: {m}")))?;
+            if board.edges[e as usize].hexes.len() != 1 {
+                return Err(err(format!("harbour {k}: edge {} is not on the coast", h.edge)));
+            }
+            let trade = match (h.ratio, h.resource.as_deref()) {
+                (3, None) => Harbour::Generic,
+                (2, Some(r)) => Harbour::Special(
+                    cards::resource(r).ok_or_else(|| err(format!("harbour {k}: unknown resource `{r}`")))?,
+                ),
+                (3, Some(_)) => return Err(err(format!("harbour {k}: a 3:1 harbour takes any resource; drop `resource`"))),
+                (2, None) => return Err(err(format!("harbour {k}: a 2:1 harbour needs its `resource`"))),
+                (n, _) => return Err(err(format!("harbour {k}: ratio {n} does not exist (3 or 2)"))),
+            };
+            for v in board.edges[e as usize].ends {
+                if board.vertices[v as usize].harbour.is_some() {
+                    return Err(err(format!("harbour {k}: vertex {} already belongs to a harbour", board.vertices[v as usize].name)));
+                }
+                board.vertices[v as usize].harbour = Some(trade);
+            }
+            board.harbours.push((e, trade));
+        }
+        Ok(board)
+    }
+
+    fn split(name: &str) -> Result<(usize, &str), String> {
+        let (h, dir) = name.split_once(':').ok_or_else(|| format!("`{name}` is not a position like `4:NE`"))?;
+        let h: usize = h.parse().map_err(|_| format!("`{name}`: `{h}` is not a hex number"))?;
+        Ok((h, dir))
+    }
+
+    /// Reads a vertex name such as `"4:NE"`.
+    pub fn vertex(&self, name: &str) -> Result<VertexId, String> {
+        let (h, dir) = Self::split(name)?;
+        let hex = self.hexes.get(h).ok_or_else(|| format!("vertex `{name}`: there is no hex {h}"))?;
+        let c = CORNER_NAMES
+            .iter()
+            .position(|c| *c == dir)
+            .ok_or_else(|| format!("vertex `{name}`: `{dir}` is not a corner (N, NE, SE, S, SW, NW)"))?;
+        Ok(hex.corners[c])
+    }
+
+    /// Reads an edge name such as `"4:E"`.
+    pub fn edge(&self, name: &str) -> Result<EdgeId, String> {
+        let (h, dir) = Self::split(name)?;
+        let hex = self.hexes.get(h).ok_or_else(|| format!("edge `{name}`: there is no hex {h}"))?;
+        let s = SIDE_NAMES
+            .iter()
+            .position(|s| *s == dir)
+            .ok_or_else(|| format!("edge `{name}`: `{dir}` is not a side (NE, E, SE, SW, W, NW)"))?;
+        Ok(hex.sides[s])
+    }
+
+    /// The edge between two vertices, if they are neighbours.
+    pub fn edge_between(&self, a: VertexId, b: VertexId) -> Option<EdgeId> {
+        self.vertices[a as usize]
+            .edges
+            .iter()
+            .copied()
+            .find(|&e| self.edges[e as usize].ends.contains(&b))
+    }
+
+    pub fn hex_label(&self, h: HexId) -> String {
+        let hex = &self.hexes[h as usize];
+        match hex.number {
+            Some(n) => format!("hex {h} ({} {n})", TERRAINS[hex.terrain]),
+            None => format!("hex {h} ({})", TERRAINS[hex.terrain]),
+        }
+    }
+
+    pub fn harbour_label(h: Harbour) -> String {
+        match h {
+            Harbour::Generic => "3:1".into(),
+            Harbour::Special(r) => format!("2:1 {}", RESOURCES[r]),
+        }
+    }
+}

@@ -1,0 +1,356 @@
+//! The events of a `catan` log, read from and written to almanac/1 lines.
+//!
+//! Every event names its `player`. Positions are board names (`"4:NE"`, see `board`); cards are bundles
+//! like `{"ore": 2, "unknown": 1}`. Fields the rules derive (production of a roll, what a monopoly took)
+//! may be given; the engine then checks them.
+
+use crate::board::{EdgeId, HexId, VertexId};
+use crate::cards::{self, Bundle, DEV_CARDS, RESOURCES};
+use crate::state::State;
+use almanac_core::Seat;
+use serde::de::{self, Deserializer, MapAccess, Visitor};
+use serde::Deserialize;
+use serde_json::{json, Map, Value};
+use std::borrow::Cow;
+use std::collections::BTreeMap;
+use std::fmt;
+
+/// A stolen card as recorded.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Stolen {
+    Known(usize),
+    /// The recorder did not see which card.
+    Unknown,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum Event {
+    BuildSettlement { player: Seat, at: VertexId },
+    BuildRoad { player: Seat, at: EdgeId },
+    BuildCity { player: Seat, at: VertexId },
+    /// `production`, when given, is checked against what the rules pay.
+    Roll { player: Seat, dice: [u8; 2], production: Option<Vec<(Seat, Bundle)>> },
+    Discard { player: Seat, cards: Bundle },
+    MoveRobber { player: Seat, hex: HexId, victim: Option<Seat>, stolen: Option<Stolen> },
+    Trade { player: Seat, with: Seat, give: Bundle, get: Bundle },
+    MaritimeTrade { player: Seat, give: Bundle, get: Bundle },
+    /// `card` is `None` when bought out of the recorder's sight.
+    BuyDevelopment { player: Seat, card: Option<usize> },
+    PlayKnight { player: Seat },
+    PlayRoadBuilding { player: Seat },
+    PlayYearOfPlenty { player: Seat, take: Bundle },
+    /// `taken`, when given, says how many cards each opponent handed over.
+    PlayMonopoly { player: Seat, resource: usize, taken: Option<Vec<(Seat, u8)>> },
+    /// Reveals `count` hidden victory point cards (all of them when `None`).
+    RevealVictoryPoints { player: Seat, count: Option<u8> },
+    EndTurn { player: Seat },
+}
+
+impl Event {
+    pub fn player(&self) -> Seat {
+        match *self {
+            Event::BuildSettlement { player, .. }
+            | Event::BuildRoad { player, .. }
+            | Event::BuildCity { player, .. }
+            | Event::Roll { player, .. }
+            | Event::Discard { player, .. }
+            | Event::MoveRobber { player, .. }
+            | Event::Trade { player, .. }
+            | Event::MaritimeTrade { player, .. }
+            | Event::BuyDevelopment { player, .. }
+            | Event::PlayKnight { player }
+            | Event::PlayRoadBuilding { player }
+            | Event::PlayYearOfPlenty { player, .. }
+            | Event::PlayMonopoly { player, .. }
+            | Event::RevealVictoryPoints { player, .. }
+            | Event::EndTurn { player } => player,
+        }
+    }
+
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Event::BuildSettlement { .. } => "build_settlement",
+            Event::BuildRoad { .. } => "build_road",
+            Event::BuildCity { .. } => "build_city",
+            Event::Roll { .. } => "roll",
+            Event::Discard { .. } => "discard",
+            Event::MoveRobber { .. } => "move_robber",
+            Event::Trade { .. } => "trade",
+            Event::MaritimeTrade { .. } => "maritime_trade",
+            Event::BuyDevelopment { .. } => "buy_development",
+            Event::PlayKnight { .. } => "play_knight",
+            Event::PlayRoadBuilding { .. } => "play_road_building",
+            Event::PlayYearOfPlenty { .. } => "play_year_of_plenty",
+            Event::PlayMonopoly { .. } => "play_monopoly",
+            Event::RevealVictoryPoints { .. } => "reveal_victory_points",
+            Event::EndTurn { .. } => "end_turn",
+        }
+    }
+}
+
+pub const EVENT_TYPES: [&str; 15] = [
+    "build_settlement",
+    "build_road",
+    "build_city",
+    "roll",
+    "discard",
+    "move_robber",
+    "trade",
+    "maritime_trade",
+    "buy_development",
+    "play_knight",
+    "play_road_building",
+    "play_year_of_plenty",
+    "play_monopoly",
+    "reveal_victory_points",
+    "end_turn",
+];
+
+/// A bundle as written: `{"ore": 2, "unknown": 1}`.
+struct BundleSpec(Bundle);
+
+impl<'de> Deserialize<'de> for BundleSpec {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = BundleSpec;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("cards as an object like {\"ore\": 2}")
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<BundleSpec, A::Error> {
+                let mut b = Bundle::default();
+                while let Some(key) = map.next_key::<Cow<'de, str>>()? {
+                    let n: u8 = map.next_value()?;
+                    if key == "unknown" {
+                        b.unknown = b.unknown.saturating_add(n);
+                    } else {
+                        let r = cards::resource(&key).ok_or_else(|| {
+                            de::Error::custom(format!("`{key}` is not a resource (lumber, brick, wool, grain, ore)"))
+                        })?;
+                        b.known[r] = b.known[r].saturating_add(n);
+                    }
+                }
+                Ok(BundleSpec(b))
+            }
+        }
+        d.deserialize_map(V)
+    }
+}
+
+/// Every field any event may carry; fields an event does not use are ignored (a recorder's notes, `src`).
+#[derive(Deserialize)]
+struct Raw<'a> {
+    #[serde(rename = "type", borrow)]
+    kind: Option<Cow<'a, str>>,
+    #[serde(borrow)]
+    player: Option<Cow<'a, str>>,
+    #[serde(borrow)]
+    at: Option<Cow<'a, str>>,
+    dice: Option<[u8; 2]>,
+    #[serde(borrow)]
+    production: Option<BTreeMap<Cow<'a, str>, BundleSpec>>,
+    cards: Option<BundleSpec>,
+    give: Option<BundleSpec>,
+    get: Option<BundleSpec>,
+    take: Option<BundleSpec>,
+    hex: Option<u8>,
+    #[serde(borrow)]
+    victim: Option<Cow<'a, str>>,
+    #[serde(borrow)]
+    stolen: Option<Cow<'a, str>>,
+    #[serde(borrow)]
+    with: Option<Cow<'a, str>>,
+    #[serde(borrow)]
+    card: Option<Cow<'a, str>>,
+    #[serde(borrow)]
+    resource: Option<Cow<'a, str>>,
+    #[serde(borrow)]
+    taken: Option<BTreeMap<Cow<'a, str>, u8>>,
+    count: Option<u8>,
+}
+
+fn need<T>(v: Option<T>, kind: &str, field: &str) -> Result<T, String> {
+    v.ok_or_else(|| format!("{kind} needs `{field}`"))
+}
+
+fn seat(state: &State, name: &str, field: &str) -> Result<Seat, String> {
+    state.seat_of(name).ok_or_else(|| {
+        let names: Vec<&str> = state.seating.iter().map(|s| s.name.as_str()).collect();
+        format!("`{field}`: there is no player named `{name}` (players: {})", names.join(", "))
+    })
+}
+
+fn resource(name: &str) -> Result<usize, String> {
+    cards::resource(name).ok_or_else(|| format!("`{name}` is not a resource (lumber, brick, wool, grain, ore)"))
+}
+
+/// Reads one event line against the current state (for player names and board positions).
+pub fn parse(state: &State, line: &str) -> Result<Event, String> {
+    let raw: Raw = serde_json::from_str(line).map_err(|e| {
+        if e.is_syntax() || e.is_eof() {
+            format!("malformed JSON: {e}")
+        } else {
+            format!("event: {e}")
+        }
+    })?;
+    let kind = raw.kind.as_deref().ok_or("the event has no `type`")?;
+    let player_name = need(raw.player.as_deref(), kind, "player")?;
+    let player = seat(state, player_name, "player")?;
+    let board = &state.board;
+    Ok(match kind {
+        "build_settlement" => Event::BuildSettlement { player, at: board.vertex(need(raw.at.as_deref(), kind, "at")?)? },
+        "build_city" => Event::BuildCity { player, at: board.vertex(need(raw.at.as_deref(), kind, "at")?)? },
+        "build_road" => Event::BuildRoad { player, at: board.edge(need(raw.at.as_deref(), kind, "at")?)? },
+        "roll" => {
+            let dice = need(raw.dice, kind, "dice")?;
+            if dice.iter().any(|d| !(1..=6).contains(d)) {
+                return Err(format!("roll: dice {dice:?} are not two numbers from 1 to 6"));
+            }
+            let production = match raw.production {
+                None => None,
+                Some(map) => Some(
+                    map.iter()
+                        .map(|(name, b)| Ok((seat(state, name, "production")?, b.0)))
+                        .collect::<Result<Vec<_>, String>>()?,
+                ),
+            };
+            Event::Roll { player, dice, production }
+        }
+        "discard" => Event::Discard { player, cards: need(raw.cards, kind, "cards")?.0 },
+        "move_robber" => {
+            let hex = need(raw.hex, kind, "hex")?;
+            if hex as usize >= board.hexes.len() {
+                return Err(format!("move_robber: there is no hex {hex}"));
+            }
+            let victim = match raw.victim.as_deref() {
+                Some(v) => Some(seat(state, v, "victim")?),
+                None => None,
+            };
+            let stolen = match raw.stolen.as_deref() {
+                None => None,
+                Some("unknown") => Some(Stolen::Unknown),
+                Some(r) => Some(Stolen::Known(resource(r)?)),
+            };
+            Event::MoveRobber { player, hex, victim, stolen }
+        }
+        "trade" => Event::Trade {
+            player,
+            with: seat(state, need(raw.with.as_deref(), kind, "with")?, "with")?,
+            give: need(raw.give, kind, "give")?.0,
+            get: need(raw.get, kind, "get")?.0,
+        },
+        "maritime_trade" => {
+            Event::MaritimeTrade { player, give: need(raw.give, kind, "give")?.0, get: need(raw.get, kind, "get")?.0 }
+        }
+        "buy_development" => {
+            let card = match need(raw.card.as_deref(), kind, "card")? {
+                "unknown" => None,
+                c => Some(cards::dev_card(c).ok_or_else(|| {
+                    format!("buy_development: `{c}` is not a development card ({} or unknown)", DEV_CARDS.join(", "))
+                })?),
+            };
+            Event::BuyDevelopment { player, card }
+        }
+        "play_knight" => Event::PlayKnight { player },
+        "play_road_building" => Event::PlayRoadBuilding { player },
+        "play_year_of_plenty" => Event::PlayYearOfPlenty { player, take: need(raw.take, kind, "take")?.0 },
+        "play_monopoly" => {
+            let resource = resource(need(raw.resource.as_deref(), kind, "resource")?)?;
+            let taken = match raw.taken {
+                None => None,
+                Some(map) => Some(
+                    map.iter().map(|(n, &c)| Ok((seat(state, n, "taken")?, c))).collect::<Result<Vec<_>, String>>()?,
+                ),
+            };
+            Event::PlayMonopoly { player, resource, taken }
+        }
+        "reveal_victory_points" => Event::RevealVictoryPoints { player, count: raw.count },
+        "end_turn" => Event::EndTurn { player },
+        other => return Err(format!("unknown event type `{other}` (known: {})", EVENT_TYPES.join(", "))),
+    })
+}
+
+fn bundle_json(b: &Bundle) -> Value {
+    let mut m = Map::new();
+    for (name, n) in b.items() {
+        m.insert(name.to_string(), json!(n));
+    }
+    Value::Object(m)
+}
+
+/// Writes an event as one almanac/1 line.
+pub fn write(state: &State, event: &Event) -> String {
+    let name = |s: Seat| Value::String(state.name(s).to_string());
+    let board = &state.board;
+    let mut m = Map::new();
+    m.insert("type".into(), json!(event.kind()));
+    m.insert("player".into(), name(event.player()));
+    match event {
+        Event::BuildSettlement { at, .. } | Event::BuildCity { at, .. } => {
+            m.insert("at".into(), json!(board.vertices[*at as usize].name));
+        }
+        Event::BuildRoad { at, .. } => {
+            m.insert("at".into(), json!(board.edges[*at as usize].name));
+        }
+        Event::Roll { dice, production, .. } => {
+            m.insert("dice".into(), json!(dice));
+            if let Some(p) = production {
+                let mut pm = Map::new();
+                for (s, b) in p {
+                    pm.insert(state.name(*s).to_string(), bundle_json(b));
+                }
+                m.insert("production".into(), Value::Object(pm));
+            }
+        }
+        Event::Discard { cards, .. } => {
+            m.insert("cards".into(), bundle_json(cards));
+        }
+        Event::MoveRobber { hex, victim, stolen, .. } => {
+            m.insert("hex".into(), json!(hex));
+            if let Some(v) = victim {
+                m.insert("victim".into(), name(*v));
+            }
+            match stolen {
+                Some(Stolen::Known(r)) => {
+                    m.insert("stolen".into(), json!(RESOURCES[*r]));
+                }
+                Some(Stolen::Unknown) => {
+                    m.insert("stolen".into(), json!("unknown"));
+                }
+                None => {}
+            }
+        }
+        Event::Trade { with, give, get, .. } => {
+            m.insert("with".into(), name(*with));
+            m.insert("give".into(), bundle_json(give));
+            m.insert("get".into(), bundle_json(get));
+        }
+        Event::MaritimeTrade { give, get, .. } => {
+            m.insert("give".into(), bundle_json(give));
+            m.insert("get".into(), bundle_json(get));
+        }
+        Event::BuyDevelopment { card, .. } => {
+            m.insert("card".into(), json!(card.map(|c| DEV_CARDS[c]).unwrap_or("unknown")));
+        }
+        Event::PlayYearOfPlenty { take, .. } => {
+            m.insert("take".into(), bundle_json(take));
+        }
+        Event::PlayMonopoly { resource, taken, .. } => {
+            m.insert("resource".into(), json!(RESOURCES[*resource]));
+            if let Some(t) = taken {
+                let mut tm = Map::new();
+                for (s, n) in t {
+                    tm.insert(state.name(*s).to_string(), json!(n));
+                }
+                m.insert("taken".into(), Value::Object(tm));
+            }
+        }
+        Event::RevealVictoryPoints { count, .. } => {
+            if let Some(c) = count {
+                m.insert("count".into(), json!(c));
+            }
+        }
+        Event::PlayKnight { .. } | Event::PlayRoadBuilding { .. } | Event::EndTurn { .. } => {}
+    }
+    Value::Object(m).to_string()
+}

@@ -1,0 +1,943 @@
+//! The rules of the base game for 3-4 players (seed `000_bb058c3a180c4e81.txt`), as one `apply` per event.
+//!
+//! Each handler first checks everything that could make the event illegal, then changes the state, so a
+//! rejected event leaves the state as it was.
+
+use crate::board::{Board, EdgeId, Harbour, HexId, VertexId};
+use crate::cards::*;
+use crate::event::{Event, Stolen};
+use crate::roads::longest_road;
+use crate::state::*;
+use almanac_core::{Cause, Fact, Partner, RuleViolation, Seat};
+
+type Result<T = ()> = std::result::Result<T, RuleViolation>;
+
+fn fail<T>(msg: impl Into<String>) -> Result<T> {
+    Err(RuleViolation(msg.into()))
+}
+
+pub fn apply(s: &mut State, ev: &Event, facts: &mut Vec<Fact>) -> Result {
+    if let Some(w) = s.winner {
+        return fail(format!("the game is over: {} won in turn {}", s.name(w), s.turn));
+    }
+    if s.events == 0 {
+        facts.push(Fact::TurnStarted { turn: 0, player: 0 });
+    }
+    let p = ev.player();
+    if let Phase::Setup { step, settlement } = s.phase {
+        setup(s, ev, step, settlement, facts)?;
+    } else {
+        check_turn(s, ev)?;
+        check_free_roads(s, ev)?;
+        match ev {
+            Event::Roll { dice, production, .. } => roll(s, p, *dice, production.as_deref(), facts)?,
+            Event::Discard { cards, .. } => discard(s, p, cards, facts)?,
+            Event::MoveRobber { hex, victim, stolen, .. } => move_robber(s, p, *hex, *victim, *stolen, facts)?,
+            Event::BuildRoad { at, .. } => build_road(s, p, *at, facts)?,
+            Event::BuildSettlement { at, .. } => build_settlement(s, p, *at, facts)?,
+            Event::BuildCity { at, .. } => build_city(s, p, *at, facts)?,
+            Event::Trade { with, give, get, .. } => trade(s, p, *with, give, get, facts)?,
+            Event::MaritimeTrade { give, get, .. } => maritime_trade(s, p, give, get, facts)?,
+            Event::BuyDevelopment { card, .. } => buy_development(s, p, *card, facts)?,
+            Event::PlayKnight { .. } => play_knight(s, p, facts)?,
+            Event::PlayRoadBuilding { .. } => play_road_building(s, p, facts)?,
+            Event::PlayYearOfPlenty { take, .. } => play_year_of_plenty(s, p, take, facts)?,
+            Event::PlayMonopoly { resource, taken, .. } => play_monopoly(s, p, *resource, taken.as_deref(), facts)?,
+            Event::RevealVictoryPoints { count, .. } => reveal_victory_points(s, p, *count, facts)?,
+            Event::EndTurn { .. } => end_turn(s, p, facts)?,
+        }
+    }
+    s.events += 1;
+    // A win only counts on the winner's own turn (DESIGN: "a win only on the player's own turn").
+    if !matches!(s.phase, Phase::Setup { .. }) && s.vp(s.active) >= s.options.vp_target as i32 {
+        s.winner = Some(s.active);
+        s.phase = Phase::Over;
+        facts.push(Fact::GameOver { winner: Some(s.active) });
+    }
+    Ok(())
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Whose move is it?
+
+fn check_turn(s: &State, ev: &Event) -> Result {
+    let p = ev.player();
+    match s.phase {
+        Phase::Discard => {
+            let Event::Discard { .. } = ev else {
+                return fail(format!("after the 7, {} must discard first", waiting_discards(s)));
+            };
+            if s.must_discard[p as usize] == 0 {
+                return fail(format!(
+                    "{} has nothing to discard ({} cards, limit {}); waiting for {}",
+                    s.name(p),
+                    s.players[p as usize].hand.total(),
+                    s.options.discard_limit,
+                    waiting_discards(s)
+                ));
+            }
+            return Ok(());
+        }
+        Phase::MoveRobber { .. } => {
+            if !matches!(ev, Event::MoveRobber { .. }) || p != s.active {
+                return fail(format!("{} must move the robber now", s.name(s.active)));
+            }
+            return Ok(());
+        }
+        _ => {}
+    }
+    if matches!(ev, Event::Discard { .. }) {
+        return fail(format!("{} discards, but no 7 is waiting for discards", s.name(p)));
+    }
+    if matches!(ev, Event::MoveRobber { .. }) {
+        return fail(format!("{} moves the robber without a 7 or a knight", s.name(p)));
+    }
+    if let Event::Trade { with, .. } = ev {
+        // Only the player whose turn it is trades; the partner may be anybody else.
+        if p != s.active && *with != s.active {
+            return fail(format!(
+                "{} and {} trade during {}'s turn; players may only trade with the player whose turn it is",
+                s.name(p),
+                s.name(*with),
+                s.name(s.active)
+            ));
+        }
+        return Ok(());
+    }
+    if p != s.active {
+        return fail(format!("{} acts out of turn: it is {}'s turn", s.name(p), s.name(s.active)));
+    }
+    Ok(())
+}
+
+fn waiting_discards(s: &State) -> String {
+    let waiting: Vec<String> = (0..s.players.len())
+        .filter(|&i| s.must_discard[i] > 0)
+        .map(|i| format!("{} ({} cards)", s.name(i as Seat), s.must_discard[i]))
+        .collect();
+    waiting.join(", ")
+}
+
+/// After Road Building, the free roads come before anything else (unless none can be placed).
+fn check_free_roads(s: &mut State, ev: &Event) -> Result {
+    if s.free_roads == 0 || matches!(ev, Event::BuildRoad { .. }) {
+        return Ok(());
+    }
+    if can_place_any_road(s, s.active) {
+        return fail(format!(
+            "{} must first place the {} free road(s) of Road Building",
+            s.name(s.active),
+            s.free_roads
+        ));
+    }
+    s.free_roads = 0;
+    Ok(())
+}
+
+fn need_main(s: &State, p: Seat, what: &str) -> Result {
+    match s.phase {
+        Phase::Main => Ok(()),
+        Phase::BeforeRoll => fail(format!("{} must roll before {what}", s.name(p))),
+        _ => fail(format!("{} cannot {what} now", s.name(p))),
+    }
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Setup
+
+fn setup(s: &mut State, ev: &Event, step: u8, settlement: Option<VertexId>, facts: &mut Vec<Fact>) -> Result {
+    let seat = s.setup_seat(step);
+    let p = ev.player();
+    let second = step as usize >= s.players.len();
+    match (settlement, ev) {
+        (None, Event::BuildSettlement { at, .. }) => {
+            if p != seat {
+                return fail(format!("setup: it is {}'s turn to place a settlement, not {}'s", s.name(seat), s.name(p)));
+            }
+            check_free_vertex(s, *at)?;
+            place_settlement(s, p, *at, Cause::Setup, facts);
+            if second {
+                // The second settlement pays one card per adjacent producing hex.
+                let board = s.board.clone();
+                for &h in &board.vertices[*at as usize].hexes {
+                    if let Some(r) = produces(board.hexes[h as usize].terrain) {
+                        if s.bank[r] > 0 {
+                            s.bank[r] -= 1;
+                            s.players[p as usize].hand.add(r, 1);
+                            facts.push(Fact::Gained { player: p, item: RESOURCES[r], count: 1, cause: Cause::Setup, from: None });
+                        }
+                    }
+                }
+            }
+            s.phase = Phase::Setup { step, settlement: Some(*at) };
+            Ok(())
+        }
+        (Some(v), Event::BuildRoad { at, .. }) => {
+            if p != seat {
+                return fail(format!("setup: it is {}'s turn to place a road, not {}'s", s.name(seat), s.name(p)));
+            }
+            let e = *at;
+            if let Some(o) = s.road_owner(e) {
+                return fail(format!("road at {}: {} already has a road there", edge_name(s, e), s.name(o)));
+            }
+            if !s.board.edges[e as usize].ends.contains(&v) {
+                return fail(format!(
+                    "setup: the road at {} must touch the settlement just placed at {}",
+                    edge_name(s, e),
+                    vertex_name(s, v)
+                ));
+            }
+            s.roads[e as usize] = Some(p);
+            s.players[p as usize].roads += 1;
+            facts.push(Fact::Built { player: p, piece: "road" });
+            update_longest_road(s, &[p], facts);
+            let next = step + 1;
+            if next as usize == 2 * s.players.len() {
+                s.phase = Phase::BeforeRoll;
+                s.turn = 1;
+                s.active = 0;
+                facts.push(Fact::TurnStarted { turn: 1, player: 0 });
+            } else {
+                s.phase = Phase::Setup { step: next, settlement: None };
+                s.active = s.setup_seat(next);
+            }
+            Ok(())
+        }
+        (None, _) => fail(format!("setup: {} must place a settlement now, not {}", s.name(seat), ev.kind())),
+        (Some(v), _) => {
+            fail(format!("setup: {} must place a road next to {} now, not {}", s.name(seat), vertex_name(s, v), ev.kind()))
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Dice, discards, robber
+
+fn roll(s: &mut State, p: Seat, dice: [u8; 2], claimed: Option<&[(Seat, Bundle)]>, facts: &mut Vec<Fact>) -> Result {
+    if s.phase != Phase::BeforeRoll {
+        return fail(format!("{} already rolled this turn", s.name(p)));
+    }
+    let sum = (dice[0] + dice[1]) as usize;
+    let n = s.players.len();
+    let mut pay = [[0u8; 5]; 6];
+    if sum != 7 {
+        let board = s.board.clone();
+        let mut owed = [[0u8; 5]; 6];
+        for &h in &board.by_number[sum] {
+            if h == s.robber {
+                continue;
+            }
+            let hex = &board.hexes[h as usize];
+            let Some(r) = produces(hex.terrain) else { continue };
+            for &v in &hex.corners {
+                if let Some(b) = s.buildings[v as usize] {
+                    owed[b.owner as usize][r] += if b.city { 2 } else { 1 };
+                }
+            }
+        }
+        for r in 0..5 {
+            let total: u32 = (0..n).map(|i| owed[i][r] as u32).sum();
+            if total == 0 {
+                continue;
+            }
+            if total <= s.bank[r] as u32 {
+                for i in 0..n {
+                    pay[i][r] = owed[i][r];
+                }
+            } else {
+                let owed_players: Vec<usize> = (0..n).filter(|&i| owed[i][r] > 0).collect();
+                if owed_players.len() == 1 && s.options.bank_shortage == BankShortage::Rulebook {
+                    pay[owed_players[0]][r] = s.bank[r];
+                }
+            }
+        }
+        if let Some(claimed) = claimed {
+            for i in 0..n {
+                let stated = claimed.iter().find(|(seat, _)| *seat as usize == i).map(|(_, b)| *b).unwrap_or_default();
+                let computed = Bundle { known: pay[i], unknown: 0 };
+                if stated != computed {
+                    return fail(format!(
+                        "roll {sum}: the log says {} receives {stated}, but the board pays {computed}",
+                        s.name(i as Seat)
+                    ));
+                }
+            }
+        }
+    } else if claimed.is_some_and(|c| c.iter().any(|(_, b)| !b.is_empty())) {
+        return fail("roll 7: nobody receives anything on a 7, but the log lists production");
+    }
+
+    facts.push(Fact::Rolled { player: p, dice });
+    s.rolled = true;
+    if sum == 7 {
+        let mut any = false;
+        for i in 0..n {
+            let total = s.players[i].hand.total();
+            s.must_discard[i] = if total > s.options.discard_limit as u32 { (total / 2) as u8 } else { 0 };
+            any |= s.must_discard[i] > 0;
+        }
+        s.phase = if any { Phase::Discard } else { Phase::MoveRobber { knight: false } };
+    } else {
+        for i in 0..n {
+            for r in 0..5 {
+                if pay[i][r] > 0 {
+                    s.bank[r] -= pay[i][r];
+                    s.players[i].hand.add(r, pay[i][r]);
+                    facts.push(Fact::Gained {
+                        player: i as Seat,
+                        item: RESOURCES[r],
+                        count: pay[i][r] as u32,
+                        cause: Cause::Production,
+                        from: None,
+                    });
+                }
+            }
+        }
+        s.phase = Phase::Main;
+    }
+    Ok(())
+}
+
+fn discard(s: &mut State, p: Seat, cards: &Bundle, facts: &mut Vec<Fact>) -> Result {
+    let due = s.must_discard[p as usize];
+    if cards.total() != due as u32 {
+        return fail(format!(
+            "{} holds {} cards and must discard {} (half, rounded down), not {}",
+            s.name(p),
+            s.players[p as usize].hand.total(),
+            due,
+            cards.total()
+        ));
+    }
+    if cards.unknown > 0 {
+        return fail(format!("{}'s discard must name its cards: discards go face up to the bank", s.name(p)));
+    }
+    let hand = s.players[p as usize].hand;
+    if !hand.can_pay_all(&cards.known) {
+        return fail(format!("{} cannot discard {cards}: the hand is {hand}", s.name(p)));
+    }
+    s.players[p as usize].hand.take_all(&cards.known);
+    for r in 0..5 {
+        s.bank[r] += cards.known[r];
+        if cards.known[r] > 0 {
+            facts.push(Fact::Lost { player: p, item: RESOURCES[r], count: cards.known[r] as u32, cause: Cause::Discard, to: None });
+        }
+    }
+    s.must_discard[p as usize] = 0;
+    if s.must_discard.iter().all(|&d| d == 0) {
+        s.phase = Phase::MoveRobber { knight: false };
+    }
+    Ok(())
+}
+
+fn move_robber(s: &mut State, p: Seat, hex: HexId, victim: Option<Seat>, stolen: Option<Stolen>, facts: &mut Vec<Fact>) -> Result {
+    let Phase::MoveRobber { knight } = s.phase else { unreachable!("checked by check_turn") };
+    if hex == s.robber {
+        return fail(format!("the robber must move to another hex; it already stands on {}", s.board.hex_label(hex)));
+    }
+    // Opponents with a settlement or city on the target hex, and of them those holding cards.
+    let board = s.board.clone();
+    let mut adjacent: Vec<Seat> = Vec::new();
+    for &v in &board.hexes[hex as usize].corners {
+        if let Some(b) = s.buildings[v as usize] {
+            if b.owner != p && !adjacent.contains(&b.owner) {
+                adjacent.push(b.owner);
+            }
+        }
+    }
+    let with_cards: Vec<Seat> = adjacent.iter().copied().filter(|&o| s.players[o as usize].hand.total() > 0).collect();
+    match victim {
+        None => {
+            if !with_cards.is_empty() {
+                let names: Vec<&str> = with_cards.iter().map(|&o| s.name(o)).collect();
+                return fail(format!(
+                    "{} moves the robber to {} and must steal from {}",
+                    s.name(p),
+                    board.hex_label(hex),
+                    names.join(" or ")
+                ));
+            }
+            if stolen.is_some() {
+                return fail("move_robber: a stolen card without a victim");
+            }
+        }
+        Some(v) => {
+            if v == p {
+                return fail(format!("{} cannot steal from themselves", s.name(p)));
+            }
+            if !adjacent.contains(&v) {
+                return fail(format!(
+                    "{} cannot steal from {}: {} has no settlement or city on {}",
+                    s.name(p),
+                    s.name(v),
+                    s.name(v),
+                    board.hex_label(hex)
+                ));
+            }
+            let hand = s.players[v as usize].hand;
+            match stolen {
+                None if hand.total() > 0 => {
+                    return fail(format!("{} steals from {}, who holds {} cards, but the log names no card", s.name(p), s.name(v), hand.total()))
+                }
+                Some(_) if hand.total() == 0 => {
+                    return fail(format!("{} steals from {}, who holds no cards", s.name(p), s.name(v)))
+                }
+                Some(Stolen::Known(r)) if !hand.can_pay(r, 1) => {
+                    return fail(format!("{} steals {} from {}, whose hand is {hand}", s.name(p), RESOURCES[r], s.name(v)))
+                }
+                _ => {}
+            }
+        }
+    }
+    s.robber = hex;
+    if let (Some(v), Some(card)) = (victim, stolen) {
+        let item = match card {
+            Stolen::Known(r) => {
+                s.players[v as usize].hand.take(r, 1);
+                s.players[p as usize].hand.add(r, 1);
+                RESOURCES[r]
+            }
+            Stolen::Unknown => {
+                s.players[v as usize].hand.take_unseen();
+                s.players[p as usize].hand.unknown += 1;
+                "unknown"
+            }
+        };
+        facts.push(Fact::Lost { player: v, item, count: 1, cause: Cause::Steal, to: Some(p) });
+        facts.push(Fact::Gained { player: p, item, count: 1, cause: Cause::Steal, from: Some(v) });
+    }
+    s.phase = if knight && !s.rolled { Phase::BeforeRoll } else { Phase::Main };
+    Ok(())
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Building
+
+fn vertex_name(s: &State, v: VertexId) -> &str {
+    &s.board.vertices[v as usize].name
+}
+
+fn edge_name(s: &State, e: EdgeId) -> &str {
+    &s.board.edges[e as usize].name
+}
+
+fn piece_name(b: Building) -> &'static str {
+    if b.city {
+        "city"
+    } else {
+        "settlement"
+    }
+}
+
+/// The vertex is empty and no neighbour holds a settlement or city (the distance rule).
+fn check_free_vertex(s: &State, v: VertexId) -> Result {
+    if let Some(b) = s.building(v) {
+        return fail(format!("{} already has a {} at {}", s.name(b.owner), piece_name(b), vertex_name(s, v)));
+    }
+    for &n in &s.board.vertices[v as usize].neighbours {
+        if let Some(b) = s.building(n) {
+            return fail(format!(
+                "settlement at {} breaks the distance rule (neighbour {} holds {}'s {})",
+                vertex_name(s, v),
+                vertex_name(s, n),
+                s.name(b.owner),
+                piece_name(b)
+            ));
+        }
+    }
+    Ok(())
+}
+
+fn check_cost(s: &State, p: Seat, cost: &[u8; 5], what: &str) -> Result {
+    let hand = s.players[p as usize].hand;
+    if !hand.can_pay_all(cost) {
+        let need = Bundle { known: *cost, unknown: 0 };
+        return fail(format!("{} cannot pay for {what} ({need}): the hand is {hand}", s.name(p)));
+    }
+    Ok(())
+}
+
+fn pay(s: &mut State, p: Seat, cost: &[u8; 5], facts: &mut Vec<Fact>) {
+    s.players[p as usize].hand.take_all(cost);
+    for r in 0..5 {
+        if cost[r] > 0 {
+            s.bank[r] += cost[r];
+            facts.push(Fact::Spent { player: p, item: RESOURCES[r], count: cost[r] as u32, cause: Cause::Purchase });
+        }
+    }
+    s.built = true;
+}
+
+fn score(s: &State, p: Seat, reason: &'static str, delta: i32, delta_public: i32, facts: &mut Vec<Fact>) {
+    facts.push(Fact::Score { player: p, reason, delta, delta_public, total: s.vp(p), public: s.vp_public(p) });
+}
+
+fn place_settlement(s: &mut State, p: Seat, v: VertexId, _cause: Cause, facts: &mut Vec<Fact>) {
+    s.buildings[v as usize] = Some(Building { owner: p, city: false });
+    s.players[p as usize].settlements += 1;
+    facts.push(Fact::Built { player: p, piece: "settlement" });
+    score(s, p, "settlement", 1, 1, facts);
+}
+
+/// Can player `p` build a road on edge `e` (free, connected, not through an opponent's building)?
+fn road_connects(s: &State, p: Seat, e: EdgeId) -> bool {
+    let board: &Board = &s.board;
+    board.edges[e as usize].ends.iter().any(|&v| match s.building(v) {
+        Some(b) => b.owner == p,
+        // An opponent's settlement or city cuts the road network at this vertex.
+        None => board.vertices[v as usize].edges.iter().any(|&o| o != e && s.road_owner(o) == Some(p)),
+    })
+}
+
+fn can_place_any_road(s: &State, p: Seat) -> bool {
+    s.players[p as usize].roads < MAX_ROADS
+        && (0..s.board.edges.len() as EdgeId).any(|e| s.road_owner(e).is_none() && road_connects(s, p, e))
+}
+
+fn build_road(s: &mut State, p: Seat, e: EdgeId, facts: &mut Vec<Fact>) -> Result {
+    let free = s.free_roads > 0;
+    if !free {
+        need_main(s, p, "building a road")?;
+    }
+    if s.players[p as usize].roads >= MAX_ROADS {
+        return fail(format!("{} has no roads left (all {MAX_ROADS} are on the board)", s.name(p)));
+    }
+    if let Some(o) = s.road_owner(e) {
+        return fail(format!("road at {}: {} already has a road there", edge_name(s, e), s.name(o)));
+    }
+    if !road_connects(s, p, e) {
+        return fail(format!(
+            "road at {} does not connect to {}'s roads, settlements or cities",
+            edge_name(s, e),
+            s.name(p)
+        ));
+    }
+    if !free {
+        check_cost(s, p, &ROAD_COST, "a road")?;
+        pay(s, p, &ROAD_COST, facts);
+    } else {
+        s.free_roads -= 1;
+    }
+    s.roads[e as usize] = Some(p);
+    s.players[p as usize].roads += 1;
+    facts.push(Fact::Built { player: p, piece: "road" });
+    update_longest_road(s, &[p], facts);
+    Ok(())
+}
+
+fn build_settlement(s: &mut State, p: Seat, v: VertexId, facts: &mut Vec<Fact>) -> Result {
+    need_main(s, p, "building a settlement")?;
+    if s.players[p as usize].settlements >= MAX_SETTLEMENTS {
+        return fail(format!("{} has no settlements left (all {MAX_SETTLEMENTS} are on the board)", s.name(p)));
+    }
+    check_free_vertex(s, v)?;
+    if !s.board.vertices[v as usize].edges.iter().any(|&e| s.road_owner(e) == Some(p)) {
+        return fail(format!("settlement at {} is not connected to a road of {}", vertex_name(s, v), s.name(p)));
+    }
+    check_cost(s, p, &SETTLEMENT_COST, "a settlement")?;
+    pay(s, p, &SETTLEMENT_COST, facts);
+    place_settlement(s, p, v, Cause::Purchase, facts);
+    // A settlement can cut an opponent's road.
+    let everyone: Vec<Seat> = (0..s.players.len() as Seat).collect();
+    update_longest_road(s, &everyone, facts);
+    Ok(())
+}
+
+fn build_city(s: &mut State, p: Seat, v: VertexId, facts: &mut Vec<Fact>) -> Result {
+    need_main(s, p, "building a city")?;
+    match s.building(v) {
+        Some(Building { owner, city: false }) if owner == p => {}
+        Some(b) => {
+            return fail(format!(
+                "a city replaces one of your own settlements, but {} holds {}'s {}",
+                vertex_name(s, v),
+                s.name(b.owner),
+                piece_name(b)
+            ))
+        }
+        None => return fail(format!("a city replaces a settlement, but {} is empty", vertex_name(s, v))),
+    }
+    if s.players[p as usize].cities >= MAX_CITIES {
+        return fail(format!("{} has no cities left (all {MAX_CITIES} are on the board)", s.name(p)));
+    }
+    check_cost(s, p, &CITY_COST, "a city")?;
+    pay(s, p, &CITY_COST, facts);
+    s.buildings[v as usize] = Some(Building { owner: p, city: true });
+    s.players[p as usize].settlements -= 1;
+    s.players[p as usize].cities += 1;
+    facts.push(Fact::Built { player: p, piece: "city" });
+    score(s, p, "city", 1, 1, facts);
+    Ok(())
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Trade
+
+fn check_trade_phase(s: &State, p: Seat) -> Result {
+    need_main(s, p, "trading")?;
+    if !s.options.combined_trade_build && s.built {
+        return fail(format!(
+            "{} trades after building; this game keeps trading before building (combined_trade_build is off)",
+            s.name(p)
+        ));
+    }
+    Ok(())
+}
+
+fn trade(s: &mut State, p: Seat, with: Seat, give: &Bundle, get: &Bundle, facts: &mut Vec<Fact>) -> Result {
+    // The event is written from either side; make `p` the active player.
+    let (a, b, give, get) = if p == s.active { (p, with, *give, *get) } else { (with, p, *get, *give) };
+    check_trade_phase(s, a)?;
+    if a == b {
+        return fail(format!("{} cannot trade with themselves", s.name(a)));
+    }
+    if give.is_empty() || get.is_empty() {
+        return fail(format!("{} and {}: a trade gives something for something; gifts are not allowed", s.name(a), s.name(b)));
+    }
+    if give.unknown > 0 || get.unknown > 0 {
+        return fail("a trade must name its cards");
+    }
+    if let Some(r) = (0..5).find(|&r| give.known[r] > 0 && get.known[r] > 0) {
+        return fail(format!("a trade cannot swap like for like ({} on both sides)", RESOURCES[r]));
+    }
+    for (who, cards) in [(a, give), (b, get)] {
+        let hand = s.players[who as usize].hand;
+        if !hand.can_pay_all(&cards.known) {
+            return fail(format!("{} cannot give {cards}: the hand is {hand}", s.name(who)));
+        }
+    }
+    s.players[a as usize].hand.take_all(&give.known);
+    s.players[b as usize].hand.take_all(&get.known);
+    for r in 0..5 {
+        s.players[a as usize].hand.add(r, get.known[r]);
+        s.players[b as usize].hand.add(r, give.known[r]);
+    }
+    facts.push(Fact::Traded { player: a, partner: Partner::Player(b), gave: give.items(), got: get.items() });
+    facts.push(Fact::Traded { player: b, partner: Partner::Player(a), gave: get.items(), got: give.items() });
+    Ok(())
+}
+
+/// The rates player `p` may use for resource `r`, best first.
+fn rates(s: &State, p: Seat, r: usize) -> Vec<u8> {
+    let mut special = false;
+    let mut generic = false;
+    for (v, vert) in s.board.vertices.iter().enumerate() {
+        if let Some(h) = vert.harbour {
+            if s.buildings[v].is_some_and(|b| b.owner == p) {
+                match h {
+                    Harbour::Generic => generic = true,
+                    Harbour::Special(hr) => special |= hr == r,
+                }
+            }
+        }
+    }
+    let mut v = Vec::with_capacity(3);
+    if special {
+        v.push(2);
+    }
+    if generic {
+        v.push(3);
+    }
+    v.push(4);
+    v
+}
+
+fn maritime_trade(s: &mut State, p: Seat, give: &Bundle, get: &Bundle, facts: &mut Vec<Fact>) -> Result {
+    check_trade_phase(s, p)?;
+    if give.unknown > 0 || get.unknown > 0 {
+        return fail("a maritime trade must name its cards");
+    }
+    if give.is_empty() || get.is_empty() {
+        return fail(format!("{}'s maritime trade must give and get cards", s.name(p)));
+    }
+    let mut units = 0u32;
+    let mut best_rate = 4;
+    for r in 0..5 {
+        let n = give.known[r];
+        if n == 0 {
+            continue;
+        }
+        if get.known[r] > 0 {
+            return fail(format!("a maritime trade cannot swap {} for {}", RESOURCES[r], RESOURCES[r]));
+        }
+        let rates = rates(s, p, r);
+        let Some(&rate) = rates.iter().find(|&&rate| n % rate == 0) else {
+            return fail(format!(
+                "{} gives {n} {} to the bank, which is not a multiple of any rate {} may use for it ({})",
+                s.name(p),
+                RESOURCES[r],
+                s.name(p),
+                rates.iter().map(|r| format!("{r}:1")).collect::<Vec<_>>().join(", ")
+            ));
+        };
+        best_rate = best_rate.min(rate);
+        units += (n / rate) as u32;
+    }
+    if units != get.total() {
+        return fail(format!("{} gives {give} to the bank, which buys {units} card(s), not {}", s.name(p), get.total()));
+    }
+    let hand = s.players[p as usize].hand;
+    if !hand.can_pay_all(&give.known) {
+        return fail(format!("{} cannot give {give}: the hand is {hand}", s.name(p)));
+    }
+    if let Some(r) = (0..5).find(|&r| s.bank[r] < get.known[r]) {
+        return fail(format!("the bank has only {} {} left", s.bank[r], RESOURCES[r]));
+    }
+    s.players[p as usize].hand.take_all(&give.known);
+    for r in 0..5 {
+        s.bank[r] += give.known[r];
+        s.bank[r] -= get.known[r];
+        s.players[p as usize].hand.add(r, get.known[r]);
+    }
+    let partner = if best_rate == 4 { Partner::Bank } else { Partner::Harbour(best_rate) };
+    facts.push(Fact::Traded { player: p, partner, gave: give.items(), got: get.items() });
+    Ok(())
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Development cards
+
+fn buy_development(s: &mut State, p: Seat, card: Option<usize>, facts: &mut Vec<Fact>) -> Result {
+    need_main(s, p, "buying a development card")?;
+    if s.deck_left == 0 {
+        return fail("the development deck is empty");
+    }
+    if let Some(c) = card {
+        if s.deck_drawn[c] >= DEV_DECK[c] {
+            return fail(format!("all {} {} cards are already out of the deck", DEV_DECK[c], DEV_CARDS[c]));
+        }
+    }
+    check_cost(s, p, &DEV_CARD_COST, "a development card")?;
+    pay(s, p, &DEV_CARD_COST, facts);
+    s.deck_left -= 1;
+    let dev = &mut s.players[p as usize].dev;
+    match card {
+        Some(c) => {
+            s.deck_drawn[c] += 1;
+            dev.held[c] += 1;
+            dev.new[c] += 1;
+        }
+        None => {
+            dev.held_unknown += 1;
+            dev.new_unknown += 1;
+        }
+    }
+    let item = card.map(|c| DEV_CARDS[c]).unwrap_or("unknown_development");
+    facts.push(Fact::Gained { player: p, item, count: 1, cause: Cause::Purchase, from: None });
+    if card == Some(VICTORY_POINT) {
+        score(s, p, "victory_point_card", 1, 0, facts);
+    }
+    Ok(())
+}
+
+/// Checks that `p` may play a card of type `c` now, then plays it.
+fn play_card(s: &mut State, p: Seat, c: usize, facts: &mut Vec<Fact>) -> Result {
+    if !matches!(s.phase, Phase::BeforeRoll | Phase::Main) {
+        return fail(format!("{} cannot play a development card now", s.name(p)));
+    }
+    if s.dev_played {
+        return fail(format!("{} already played a development card this turn (one knight or progress card per turn)", s.name(p)));
+    }
+    let mut dev = s.players[p as usize].dev;
+    if !s.options.new_cards_wait_a_turn {
+        // Every held card counts as playable.
+        dev.new = [0; 5];
+        dev.new_unknown = 0;
+        s.players[p as usize].dev = dev;
+    }
+    if !dev.can_play(c) {
+        let bought_now = dev.new[c] + dev.new_unknown;
+        return if bought_now > 0 && dev.held[c] + dev.held_unknown > 0 {
+            fail(format!("{} cannot play a {} bought this turn", s.name(p), DEV_CARDS[c]))
+        } else {
+            fail(format!("{} has no {} card to play", s.name(p), DEV_CARDS[c]))
+        };
+    }
+    if dev.held[c] == dev.new[c] {
+        // An unknown card turns out to be this one: check the deck could have held it.
+        if s.deck_drawn[c] >= DEV_DECK[c] {
+            return fail(format!("all {} {} cards are already accounted for", DEV_DECK[c], DEV_CARDS[c]));
+        }
+        s.deck_drawn[c] += 1;
+    }
+    s.players[p as usize].dev.play(c);
+    s.dev_played = true;
+    facts.push(Fact::CardPlayed { player: p, card: DEV_CARDS[c] });
+    Ok(())
+}
+
+fn play_knight(s: &mut State, p: Seat, facts: &mut Vec<Fact>) -> Result {
+    play_card(s, p, KNIGHT, facts)?;
+    s.phase = Phase::MoveRobber { knight: true };
+    let knights = s.players[p as usize].dev.played[KNIGHT];
+    let holder_knights = s.largest_army.map(|h| s.players[h as usize].dev.played[KNIGHT]).unwrap_or(0);
+    if knights >= 3 && s.largest_army != Some(p) && knights > holder_knights {
+        let from = s.largest_army;
+        s.largest_army = Some(p);
+        facts.push(Fact::Award { award: "largest_army", from, to: Some(p) });
+        if let Some(f) = from {
+            score(s, f, "largest_army", -2, -2, facts);
+        }
+        score(s, p, "largest_army", 2, 2, facts);
+    }
+    Ok(())
+}
+
+fn play_road_building(s: &mut State, p: Seat, facts: &mut Vec<Fact>) -> Result {
+    play_card(s, p, ROAD_BUILDING, facts)?;
+    s.free_roads = 2.min(MAX_ROADS - s.players[p as usize].roads);
+    Ok(())
+}
+
+fn play_year_of_plenty(s: &mut State, p: Seat, take: &Bundle, facts: &mut Vec<Fact>) -> Result {
+    if take.unknown > 0 {
+        return fail("year of plenty must name the two resources taken");
+    }
+    let bank_total: u32 = s.bank.iter().map(|&n| n as u32).sum();
+    if take.total() != 2 && !(take.total() < 2 && take.total() == bank_total) {
+        return fail(format!("year of plenty takes 2 resource cards from the bank, not {}", take.total()));
+    }
+    if let Some(r) = (0..5).find(|&r| s.bank[r] < take.known[r]) {
+        return fail(format!("the bank has only {} {} left", s.bank[r], RESOURCES[r]));
+    }
+    play_card(s, p, YEAR_OF_PLENTY, facts)?;
+    for r in 0..5 {
+        if take.known[r] > 0 {
+            s.bank[r] -= take.known[r];
+            s.players[p as usize].hand.add(r, take.known[r]);
+            facts.push(Fact::Gained { player: p, item: RESOURCES[r], count: take.known[r] as u32, cause: Cause::Card, from: None });
+        }
+    }
+    Ok(())
+}
+
+fn play_monopoly(s: &mut State, p: Seat, r: usize, taken: Option<&[(Seat, u8)]>, facts: &mut Vec<Fact>) -> Result {
+    let n = s.players.len();
+    let mut amounts = vec![0u8; n];
+    for o in 0..n {
+        if o == p as usize {
+            continue;
+        }
+        let hand = s.players[o].hand;
+        let stated = taken.map(|t| t.iter().find(|(seat, _)| *seat as usize == o).map(|(_, c)| *c).unwrap_or(0));
+        amounts[o] = match stated {
+            Some(c) => {
+                if c < hand.known[r] || !hand.can_pay(r, c) {
+                    return fail(format!(
+                        "monopoly on {}: the log says {} hands over {c}, but the hand is {hand}",
+                        RESOURCES[r],
+                        s.name(o as Seat)
+                    ));
+                }
+                c
+            }
+            None if hand.unknown > 0 => {
+                return fail(format!(
+                    "monopoly on {}: {} holds {} unknown card(s), so the event must say what was `taken`",
+                    RESOURCES[r],
+                    s.name(o as Seat),
+                    hand.unknown
+                ))
+            }
+            None => hand.known[r],
+        };
+    }
+    if taken.is_some_and(|t| t.iter().any(|(seat, c)| *seat == p && *c > 0)) {
+        return fail("monopoly: the player does not take from themselves");
+    }
+    play_card(s, p, MONOPOLY, facts)?;
+    for o in 0..n {
+        if amounts[o] > 0 {
+            s.players[o].hand.take(r, amounts[o]);
+            s.players[p as usize].hand.add(r, amounts[o]);
+            facts.push(Fact::Lost { player: o as Seat, item: RESOURCES[r], count: amounts[o] as u32, cause: Cause::Card, to: Some(p) });
+            facts.push(Fact::Gained { player: p, item: RESOURCES[r], count: amounts[o] as u32, cause: Cause::Card, from: Some(o as Seat) });
+        }
+    }
+    Ok(())
+}
+
+fn reveal_victory_points(s: &mut State, p: Seat, count: Option<u8>, facts: &mut Vec<Fact>) -> Result {
+    let dev = s.players[p as usize].dev;
+    let possible = dev.held[VICTORY_POINT] + dev.held_unknown;
+    let count = count.unwrap_or(dev.held[VICTORY_POINT]);
+    if count == 0 || count > possible {
+        return fail(format!("{} reveals {count} victory point card(s) but holds {possible} that could be", s.name(p)));
+    }
+    for _ in 0..count {
+        let dev = &mut s.players[p as usize].dev;
+        if dev.held[VICTORY_POINT] > 0 {
+            dev.held[VICTORY_POINT] -= 1;
+            dev.new[VICTORY_POINT] = dev.new[VICTORY_POINT].min(dev.held[VICTORY_POINT]);
+            dev.played[VICTORY_POINT] += 1;
+            score(s, p, "victory_point_card", 0, 1, facts);
+        } else {
+            if s.deck_drawn[VICTORY_POINT] >= DEV_DECK[VICTORY_POINT] {
+                return fail(format!("all {} victory point cards are already accounted for", DEV_DECK[VICTORY_POINT]));
+            }
+            s.deck_drawn[VICTORY_POINT] += 1;
+            dev.held_unknown -= 1;
+            dev.new_unknown = dev.new_unknown.min(dev.held_unknown);
+            dev.played[VICTORY_POINT] += 1;
+            score(s, p, "victory_point_card", 1, 1, facts);
+        }
+    }
+    Ok(())
+}
+
+// ---------------------------------------------------------------------------------------------------------
+// Turns and awards
+
+fn end_turn(s: &mut State, p: Seat, facts: &mut Vec<Fact>) -> Result {
+    match s.phase {
+        Phase::Main => {}
+        Phase::BeforeRoll => return fail(format!("{} ends the turn without rolling", s.name(p))),
+        _ => return fail(format!("{} cannot end the turn now", s.name(p))),
+    }
+    let n = s.players.len() as Seat;
+    s.players[p as usize].dev.new = [0; 5];
+    s.players[p as usize].dev.new_unknown = 0;
+    s.active = (s.active + 1) % n;
+    s.turn += 1;
+    s.phase = Phase::BeforeRoll;
+    s.rolled = false;
+    s.dev_played = false;
+    s.built = false;
+    s.free_roads = 0;
+    facts.push(Fact::TurnStarted { turn: s.turn, player: s.active });
+    Ok(())
+}
+
+/// Recomputes the road lengths of `changed` players and moves the Longest Road card by the rulebook:
+/// 5 segments at least; another player takes it only with a strictly longer road; a holder whose road
+/// was cut keeps it while tied for longest; otherwise it goes to the single longest player, or is set
+/// aside when the longest are tied or nobody has 5.
+fn update_longest_road(s: &mut State, changed: &[Seat], facts: &mut Vec<Fact>) {
+    for &p in changed {
+        s.players[p as usize].road_length = longest_road(s, p);
+    }
+    let lengths: Vec<u8> = s.players.iter().map(|p| p.road_length).collect();
+    let max = *lengths.iter().max().unwrap_or(&0);
+    let new_holder = match s.longest_road {
+        Some(h) if lengths[h as usize] >= 5 && lengths[h as usize] == max => Some(h),
+        _ => {
+            let top: Vec<usize> = (0..lengths.len()).filter(|&i| lengths[i] == max).collect();
+            if max >= 5 && top.len() == 1 {
+                Some(top[0] as Seat)
+            } else {
+                None
+            }
+        }
+    };
+    if new_holder != s.longest_road {
+        let from = s.longest_road;
+        s.longest_road = new_holder;
+        facts.push(Fact::Award { award: "longest_road", from, to: new_holder });
+        if let Some(f) = from {
+            score(s, f, "longest_road", -2, -2, facts);
+        }
+        if let Some(t) = new_holder {
+            score(s, t, "longest_road", 2, 2, facts);
+        }
+    }
+}

@@ -1,0 +1,222 @@
+//! The state of a Catan game at one moment.
+
+use crate::board::{Board, EdgeId, HexId, VertexId};
+use crate::cards::{DevCards, Hand, DEV_DECK, VICTORY_POINT};
+use almanac_core::{Seat, SetupError};
+use serde::Deserialize;
+use std::sync::Arc;
+
+/// What to do when the bank cannot pay everyone a resource after a roll.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum BankShortage {
+    /// The rulebook: nobody gets it, unless only one player is owed it, who then gets what is left.
+    Rulebook,
+    /// Nobody gets a resource the bank cannot pay in full (catanatron's rule).
+    NobodyPaid,
+}
+
+/// The ruleset options a header may set.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields, default)]
+pub struct Options {
+    /// Victory points to win (10 in the rulebook).
+    pub vp_target: u8,
+    /// Trade and build in any order after the roll (the Almanac's recommended variant). When false,
+    /// all trading comes before the first build or purchase of a turn.
+    pub combined_trade_build: bool,
+    pub bank_shortage: BankShortage,
+    /// A 7 makes every player holding more than this many cards discard half.
+    pub discard_limit: u8,
+    /// Cards of each resource in the bank at the start.
+    pub bank_per_resource: u8,
+    /// A development card bought this turn cannot be played before the next turn (the rulebook).
+    /// catanatron 3.2.1 lets it be played at once; its importer turns this off.
+    pub new_cards_wait_a_turn: bool,
+    /// How the longest road meets an opponent's settlement or city standing on it.
+    pub longest_road: LongestRoadRule,
+}
+
+/// How a settlement or city of an opponent cuts a road for the Longest Road award.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum LongestRoadRule {
+    /// The rulebook: the road is split at the building; the segments on both sides still count.
+    Rulebook,
+    /// catanatron: a segment that ends at an opponent's building does not count at all.
+    StopBeforeOpponents,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            vp_target: 10,
+            combined_trade_build: true,
+            bank_shortage: BankShortage::Rulebook,
+            discard_limit: 7,
+            bank_per_resource: 19,
+            new_cards_wait_a_turn: true,
+            longest_road: LongestRoadRule::Rulebook,
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Building {
+    pub owner: Seat,
+    pub city: bool,
+}
+
+/// Who the player is (fixed for the game).
+#[derive(Debug, Clone)]
+pub struct Seating {
+    pub name: String,
+    pub color: Option<String>,
+}
+
+#[derive(Debug, Clone, Default)]
+pub struct Player {
+    pub hand: Hand,
+    pub dev: DevCards,
+    pub settlements: u8,
+    pub cities: u8,
+    pub roads: u8,
+    /// Length of the player's longest single road (for the Longest Road award).
+    pub road_length: u8,
+}
+
+pub const MAX_SETTLEMENTS: u8 = 5;
+pub const MAX_CITIES: u8 = 4;
+pub const MAX_ROADS: u8 = 15;
+
+/// Where in the turn the game is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Phase {
+    /// Initial placement, step `step` of `2 * players`; `settlement` is the one placed this step, whose road comes next.
+    Setup { step: u8, settlement: Option<VertexId> },
+    /// The active player has not rolled yet.
+    BeforeRoll,
+    /// A 7 was rolled; players in `must_discard` discard before the robber moves.
+    Discard,
+    /// The robber must move (after a 7, or a knight).
+    MoveRobber { knight: bool },
+    /// Trading and building.
+    Main,
+    /// Somebody won.
+    Over,
+}
+
+#[derive(Debug, Clone)]
+pub struct State {
+    pub board: Arc<Board>,
+    pub options: Options,
+    pub seating: Arc<Vec<Seating>>,
+    pub players: Vec<Player>,
+    pub buildings: Vec<Option<Building>>,
+    pub roads: Vec<Option<Seat>>,
+    pub bank: [u8; 5],
+    /// Development cards left in the deck, and of them how many of each type are already known to be drawn.
+    pub deck_left: u8,
+    pub deck_drawn: [u8; 5],
+    pub robber: HexId,
+    pub turn: u32,
+    pub active: Seat,
+    pub phase: Phase,
+    pub rolled: bool,
+    /// A knight or progress card was played this turn.
+    pub dev_played: bool,
+    /// Something was built or bought this turn (matters when trade and build are separate phases).
+    pub built: bool,
+    /// Free roads left from a Road Building card.
+    pub free_roads: u8,
+    /// Cards each player still has to discard after a 7.
+    pub must_discard: Vec<u8>,
+    pub longest_road: Option<Seat>,
+    pub largest_army: Option<Seat>,
+    pub winner: Option<Seat>,
+    /// Events applied so far.
+    pub events: u32,
+}
+
+impl State {
+    pub fn new(board: Board, options: Options, seating: Vec<Seating>) -> Result<State, SetupError> {
+        if !(2..=4).contains(&seating.len()) {
+            return Err(SetupError(format!(
+                "catan is for 2 to 4 players here (3-4 in the rulebook; 2 as catanatron plays it), not {}",
+                seating.len()
+            )));
+        }
+        if options.vp_target < 3 {
+            return Err(SetupError(format!("options: vp_target {} is too small to be a game", options.vp_target)));
+        }
+        let n = seating.len();
+        Ok(State {
+            buildings: vec![None; board.vertices.len()],
+            roads: vec![None; board.edges.len()],
+            robber: board.robber_start,
+            board: Arc::new(board),
+            bank: [options.bank_per_resource; 5],
+            options,
+            seating: Arc::new(seating),
+            players: vec![Player::default(); n],
+            deck_left: DEV_DECK.iter().sum(),
+            deck_drawn: [0; 5],
+            turn: 0,
+            active: 0,
+            phase: Phase::Setup { step: 0, settlement: None },
+            rolled: false,
+            dev_played: false,
+            built: false,
+            free_roads: 0,
+            must_discard: vec![0; n],
+            longest_road: None,
+            largest_army: None,
+            winner: None,
+            events: 0,
+        })
+    }
+
+    pub fn name(&self, seat: Seat) -> &str {
+        &self.seating[seat as usize].name
+    }
+
+    pub fn seat_of(&self, name: &str) -> Option<Seat> {
+        self.seating.iter().position(|s| s.name == name).map(|i| i as Seat)
+    }
+
+    /// Victory points, hidden victory point cards included.
+    pub fn vp(&self, seat: Seat) -> i32 {
+        self.vp_public(seat) + self.players[seat as usize].dev.held[VICTORY_POINT] as i32
+    }
+
+    /// Victory points everyone can see.
+    pub fn vp_public(&self, seat: Seat) -> i32 {
+        let p = &self.players[seat as usize];
+        let mut vp = p.settlements as i32 + 2 * p.cities as i32 + p.dev.played[VICTORY_POINT] as i32;
+        if self.longest_road == Some(seat) {
+            vp += 2;
+        }
+        if self.largest_army == Some(seat) {
+            vp += 2;
+        }
+        vp
+    }
+
+    /// Who places in setup step `step` (snake order: 0, 1, ... n-1, n-1, ... 0).
+    pub fn setup_seat(&self, step: u8) -> Seat {
+        let n = self.players.len() as u8;
+        if step < n {
+            step
+        } else {
+            2 * n - 1 - step
+        }
+    }
+
+    pub fn road_owner(&self, e: EdgeId) -> Option<Seat> {
+        self.roads[e as usize]
+    }
+
+    pub fn building(&self, v: VertexId) -> Option<Building> {
+        self.buildings[v as usize]
+    }
+}
