@@ -271,9 +271,13 @@ fn roll(s: &mut State, p: Seat, dice: [u8; 2], claimed: Option<&[(Seat, Bundle)]
     s.rolled = true;
     if sum == 7 {
         let mut any = false;
+        let mut limit = s.options.discard_limit as u32;
         for i in 0..n {
             let total = s.players[i].hand.total();
-            s.must_discard[i] = if total > s.options.discard_limit as u32 { (total / 2) as u8 } else { 0 };
+            s.must_discard[i] = if total > limit { (total / 2) as u8 } else { 0 };
+            if s.must_discard[i] > 0 && s.options.discard_rule == DiscardRule::Catanatron321 {
+                limit = 7;
+            }
             any |= s.must_discard[i] > 0;
         }
         s.phase = if any { Phase::Discard } else { Phase::MoveRobber { knight: false } };

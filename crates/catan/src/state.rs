@@ -35,6 +35,21 @@ pub struct Options {
     pub new_cards_wait_a_turn: bool,
     /// How the longest road meets an opponent's settlement or city standing on it.
     pub longest_road: LongestRoadRule,
+    /// Who must discard after a 7.
+    pub discard_rule: DiscardRule,
+}
+
+/// Who must discard after a 7.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum DiscardRule {
+    /// Every player holding more than `discard_limit` cards.
+    Rulebook,
+    /// catanatron 3.2.1: the first player in seat order holding more than `discard_limit`, then the
+    /// players after them in seat order holding more than 7 (it checks the later ones against a fixed 7).
+    /// The same as the rulebook when `discard_limit` is 7.
+    #[serde(rename = "catanatron_3_2_1")]
+    Catanatron321,
 }
 
 /// How a settlement or city of an opponent cuts a road for the Longest Road award.
@@ -57,6 +72,7 @@ impl Default for Options {
             bank_per_resource: 19,
             new_cards_wait_a_turn: true,
             longest_road: LongestRoadRule::Rulebook,
+            discard_rule: DiscardRule::Rulebook,
         }
     }
 }

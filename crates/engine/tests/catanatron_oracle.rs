@@ -75,13 +75,27 @@ pub fn check(path: &Path) -> Result<(), String> {
     }
 }
 
+/// The committed games, plus every `.json` under the directories in `$CATANATRON_GAMES` (colon-separated),
+/// so a freshly generated corpus can be checked the same way.
 fn fixtures() -> Vec<PathBuf> {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/data/catanatron");
-    let mut files: Vec<PathBuf> = std::fs::read_dir(&root)
-        .unwrap_or_else(|e| panic!("{}: {e}", root.display()))
-        .map(|e| e.unwrap().path())
-        .filter(|p| p.extension().is_some_and(|x| x == "json"))
-        .collect();
+    let mut dirs = vec![Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/data/catanatron")];
+    if let Ok(extra) = std::env::var("CATANATRON_GAMES") {
+        dirs.extend(extra.split(':').filter(|d| !d.is_empty()).map(PathBuf::from));
+    }
+    let mut files = Vec::new();
+    for dir in dirs {
+        let mut stack = vec![dir];
+        while let Some(d) = stack.pop() {
+            for e in std::fs::read_dir(&d).unwrap_or_else(|e| panic!("{}: {e}", d.display())) {
+                let p = e.unwrap().path();
+                if p.is_dir() {
+                    stack.push(p);
+                } else if p.extension().is_some_and(|x| x == "json") && !p.to_string_lossy().ends_with(".meta.json") {
+                    files.push(p);
+                }
+            }
+        }
+    }
     files.sort();
     files
 }

@@ -202,6 +202,7 @@ pub fn to_almanac(text: &str) -> Result<String, FormatError> {
             "bank_shortage": "nobody_paid",
             "new_cards_wait_a_turn": false,
             "longest_road": "stop_before_opponents",
+            "discard_rule": if dump.game.discard_limit == 7 { "rulebook" } else { "catanatron_3_2_1" },
         },
         "players": dump.game.seating.iter().map(|c| json!({"name": c, "color": c.to_lowercase()})).collect::<Vec<_>>(),
         "board": board_json,
