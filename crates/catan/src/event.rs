@@ -25,25 +25,74 @@ pub enum Stolen {
 
 #[derive(Debug, Clone, PartialEq)]
 pub enum Event {
-    BuildSettlement { player: Seat, at: VertexId },
-    BuildRoad { player: Seat, at: EdgeId },
-    BuildCity { player: Seat, at: VertexId },
+    BuildSettlement {
+        player: Seat,
+        at: VertexId,
+    },
+    BuildRoad {
+        player: Seat,
+        at: EdgeId,
+    },
+    BuildCity {
+        player: Seat,
+        at: VertexId,
+    },
     /// `production`, when given, is checked against what the rules pay.
-    Roll { player: Seat, dice: [u8; 2], production: Option<Vec<(Seat, Bundle)>> },
-    Discard { player: Seat, cards: Bundle },
-    MoveRobber { player: Seat, hex: HexId, victim: Option<Seat>, stolen: Option<Stolen> },
-    Trade { player: Seat, with: Seat, give: Bundle, get: Bundle },
-    MaritimeTrade { player: Seat, give: Bundle, get: Bundle },
+    Roll {
+        player: Seat,
+        dice: [u8; 2],
+        production: Option<Vec<(Seat, Bundle)>>,
+    },
+    Discard {
+        player: Seat,
+        cards: Bundle,
+    },
+    MoveRobber {
+        player: Seat,
+        hex: HexId,
+        victim: Option<Seat>,
+        stolen: Option<Stolen>,
+    },
+    Trade {
+        player: Seat,
+        with: Seat,
+        give: Bundle,
+        get: Bundle,
+    },
+    MaritimeTrade {
+        player: Seat,
+        give: Bundle,
+        get: Bundle,
+    },
     /// `card` is `None` when bought out of the recorder's sight.
-    BuyDevelopment { player: Seat, card: Option<usize> },
-    PlayKnight { player: Seat },
-    PlayRoadBuilding { player: Seat },
-    PlayYearOfPlenty { player: Seat, take: Bundle },
+    BuyDevelopment {
+        player: Seat,
+        card: Option<usize>,
+    },
+    PlayKnight {
+        player: Seat,
+    },
+    PlayRoadBuilding {
+        player: Seat,
+    },
+    PlayYearOfPlenty {
+        player: Seat,
+        take: Bundle,
+    },
     /// `taken`, when given, says how many cards each opponent handed over.
-    PlayMonopoly { player: Seat, resource: usize, taken: Option<Vec<(Seat, u8)>> },
+    PlayMonopoly {
+        player: Seat,
+        resource: usize,
+        taken: Option<Vec<(Seat, u8)>>,
+    },
     /// Reveals `count` hidden victory point cards (all of them when `None`).
-    RevealVictoryPoints { player: Seat, count: Option<u8> },
-    EndTurn { player: Seat },
+    RevealVictoryPoints {
+        player: Seat,
+        count: Option<u8>,
+    },
+    EndTurn {
+        player: Seat,
+    },
 }
 
 impl Event {
@@ -125,7 +174,9 @@ impl<'de> Deserialize<'de> for BundleSpec {
                         b.unknown = b.unknown.saturating_add(n);
                     } else {
                         let r = cards::resource(&key).ok_or_else(|| {
-                            de::Error::custom(format!("`{key}` is not a resource (lumber, brick, wool, grain, ore)"))
+                            de::Error::custom(format!(
+                                "`{key}` is not a resource (lumber, brick, wool, grain, ore)"
+                            ))
                         })?;
                         b.known[r] = b.known[r].saturating_add(n);
                     }
@@ -176,12 +227,16 @@ fn need<T>(v: Option<T>, kind: &str, field: &str) -> Result<T, String> {
 fn seat(state: &State, name: &str, field: &str) -> Result<Seat, String> {
     state.seat_of(name).ok_or_else(|| {
         let names: Vec<&str> = state.seating.iter().map(|s| s.name.as_str()).collect();
-        format!("`{field}`: there is no player named `{name}` (players: {})", names.join(", "))
+        format!(
+            "`{field}`: there is no player named `{name}` (players: {})",
+            names.join(", ")
+        )
     })
 }
 
 fn resource(name: &str) -> Result<usize, String> {
-    cards::resource(name).ok_or_else(|| format!("`{name}` is not a resource (lumber, brick, wool, grain, ore)"))
+    cards::resource(name)
+        .ok_or_else(|| format!("`{name}` is not a resource (lumber, brick, wool, grain, ore)"))
 }
 
 /// Reads one event line against the current state (for player names and board positions).
@@ -198,13 +253,24 @@ pub fn parse(state: &State, line: &str) -> Result<Event, String> {
     let player = seat(state, player_name, "player")?;
     let board = &state.board;
     Ok(match kind {
-        "build_settlement" => Event::BuildSettlement { player, at: board.vertex(need(raw.at.as_deref(), kind, "at")?)? },
-        "build_city" => Event::BuildCity { player, at: board.vertex(need(raw.at.as_deref(), kind, "at")?)? },
-        "build_road" => Event::BuildRoad { player, at: board.edge(need(raw.at.as_deref(), kind, "at")?)? },
+        "build_settlement" => Event::BuildSettlement {
+            player,
+            at: board.vertex(need(raw.at.as_deref(), kind, "at")?)?,
+        },
+        "build_city" => Event::BuildCity {
+            player,
+            at: board.vertex(need(raw.at.as_deref(), kind, "at")?)?,
+        },
+        "build_road" => Event::BuildRoad {
+            player,
+            at: board.edge(need(raw.at.as_deref(), kind, "at")?)?,
+        },
         "roll" => {
             let dice = need(raw.dice, kind, "dice")?;
             if dice.iter().any(|d| !(1..=6).contains(d)) {
-                return Err(format!("roll: dice {dice:?} are not two numbers from 1 to 6"));
+                return Err(format!(
+                    "roll: dice {dice:?} are not two numbers from 1 to 6"
+                ));
             }
             let production = match raw.production {
                 None => None,
@@ -214,9 +280,16 @@ pub fn parse(state: &State, line: &str) -> Result<Event, String> {
                         .collect::<Result<Vec<_>, String>>()?,
                 ),
             };
-            Event::Roll { player, dice, production }
+            Event::Roll {
+                player,
+                dice,
+                production,
+            }
         }
-        "discard" => Event::Discard { player, cards: need(raw.cards, kind, "cards")?.0 },
+        "discard" => Event::Discard {
+            player,
+            cards: need(raw.cards, kind, "cards")?.0,
+        },
         "move_robber" => {
             let hex = need(raw.hex, kind, "hex")?;
             if hex as usize >= board.hexes.len() {
@@ -231,7 +304,12 @@ pub fn parse(state: &State, line: &str) -> Result<Event, String> {
                 Some("unknown") => Some(Stolen::Unknown),
                 Some(r) => Some(Stolen::Known(resource(r)?)),
             };
-            Event::MoveRobber { player, hex, victim, stolen }
+            Event::MoveRobber {
+                player,
+                hex,
+                victim,
+                stolen,
+            }
         }
         "trade" => Event::Trade {
             player,
@@ -239,34 +317,56 @@ pub fn parse(state: &State, line: &str) -> Result<Event, String> {
             give: need(raw.give, kind, "give")?.0,
             get: need(raw.get, kind, "get")?.0,
         },
-        "maritime_trade" => {
-            Event::MaritimeTrade { player, give: need(raw.give, kind, "give")?.0, get: need(raw.get, kind, "get")?.0 }
-        }
+        "maritime_trade" => Event::MaritimeTrade {
+            player,
+            give: need(raw.give, kind, "give")?.0,
+            get: need(raw.get, kind, "get")?.0,
+        },
         "buy_development" => {
             let card = match need(raw.card.as_deref(), kind, "card")? {
                 "unknown" => None,
                 c => Some(cards::dev_card(c).ok_or_else(|| {
-                    format!("buy_development: `{c}` is not a development card ({} or unknown)", DEV_CARDS.join(", "))
+                    format!(
+                        "buy_development: `{c}` is not a development card ({} or unknown)",
+                        DEV_CARDS.join(", ")
+                    )
                 })?),
             };
             Event::BuyDevelopment { player, card }
         }
         "play_knight" => Event::PlayKnight { player },
         "play_road_building" => Event::PlayRoadBuilding { player },
-        "play_year_of_plenty" => Event::PlayYearOfPlenty { player, take: need(raw.take, kind, "take")?.0 },
+        "play_year_of_plenty" => Event::PlayYearOfPlenty {
+            player,
+            take: need(raw.take, kind, "take")?.0,
+        },
         "play_monopoly" => {
             let resource = resource(need(raw.resource.as_deref(), kind, "resource")?)?;
             let taken = match raw.taken {
                 None => None,
                 Some(map) => Some(
-                    map.iter().map(|(n, &c)| Ok((seat(state, n, "taken")?, c))).collect::<Result<Vec<_>, String>>()?,
+                    map.iter()
+                        .map(|(n, &c)| Ok((seat(state, n, "taken")?, c)))
+                        .collect::<Result<Vec<_>, String>>()?,
                 ),
             };
-            Event::PlayMonopoly { player, resource, taken }
+            Event::PlayMonopoly {
+                player,
+                resource,
+                taken,
+            }
         }
-        "reveal_victory_points" => Event::RevealVictoryPoints { player, count: raw.count },
+        "reveal_victory_points" => Event::RevealVictoryPoints {
+            player,
+            count: raw.count,
+        },
         "end_turn" => Event::EndTurn { player },
-        other => return Err(format!("unknown event type `{other}` (known: {})", EVENT_TYPES.join(", "))),
+        other => {
+            return Err(format!(
+                "unknown event type `{other}` (known: {})",
+                EVENT_TYPES.join(", ")
+            ))
+        }
     })
 }
 
@@ -292,7 +392,9 @@ pub fn write(state: &State, event: &Event) -> String {
         Event::BuildRoad { at, .. } => {
             m.insert("at".into(), json!(board.edges[*at as usize].name));
         }
-        Event::Roll { dice, production, .. } => {
+        Event::Roll {
+            dice, production, ..
+        } => {
             m.insert("dice".into(), json!(dice));
             if let Some(p) = production {
                 let mut pm = Map::new();
@@ -305,7 +407,12 @@ pub fn write(state: &State, event: &Event) -> String {
         Event::Discard { cards, .. } => {
             m.insert("cards".into(), bundle_json(cards));
         }
-        Event::MoveRobber { hex, victim, stolen, .. } => {
+        Event::MoveRobber {
+            hex,
+            victim,
+            stolen,
+            ..
+        } => {
             m.insert("hex".into(), json!(hex));
             if let Some(v) = victim {
                 m.insert("victim".into(), name(*v));
@@ -320,7 +427,9 @@ pub fn write(state: &State, event: &Event) -> String {
                 None => {}
             }
         }
-        Event::Trade { with, give, get, .. } => {
+        Event::Trade {
+            with, give, get, ..
+        } => {
             m.insert("with".into(), name(*with));
             m.insert("give".into(), bundle_json(give));
             m.insert("get".into(), bundle_json(get));
@@ -330,12 +439,17 @@ pub fn write(state: &State, event: &Event) -> String {
             m.insert("get".into(), bundle_json(get));
         }
         Event::BuyDevelopment { card, .. } => {
-            m.insert("card".into(), json!(card.map(|c| DEV_CARDS[c]).unwrap_or("unknown")));
+            m.insert(
+                "card".into(),
+                json!(card.map(|c| DEV_CARDS[c]).unwrap_or("unknown")),
+            );
         }
         Event::PlayYearOfPlenty { take, .. } => {
             m.insert("take".into(), bundle_json(take));
         }
-        Event::PlayMonopoly { resource, taken, .. } => {
+        Event::PlayMonopoly {
+            resource, taken, ..
+        } => {
             m.insert("resource".into(), json!(RESOURCES[*resource]));
             if let Some(t) = taken {
                 let mut tm = Map::new();

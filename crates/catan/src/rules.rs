@@ -18,7 +18,11 @@ fn fail<T>(msg: impl Into<String>) -> Result<T> {
 
 pub fn apply(s: &mut State, ev: &Event, facts: &mut Vec<Fact>) -> Result {
     if let Some(w) = s.winner {
-        return fail(format!("the game is over: {} won in turn {}", s.name(w), s.turn));
+        return fail(format!(
+            "the game is over: {} won in turn {}",
+            s.name(w),
+            s.turn
+        ));
     }
     if s.events == 0 {
         facts.push(Fact::TurnStarted { turn: 0, player: 0 });
@@ -30,29 +34,51 @@ pub fn apply(s: &mut State, ev: &Event, facts: &mut Vec<Fact>) -> Result {
         check_turn(s, ev)?;
         check_free_roads(s, ev)?;
         match ev {
-            Event::Roll { dice, production, .. } => roll(s, p, *dice, production.as_deref(), facts)?,
+            Event::Roll {
+                dice, production, ..
+            } => roll(s, p, *dice, production.as_deref(), facts)?,
             Event::Discard { cards, .. } => discard(s, p, cards, facts)?,
-            Event::MoveRobber { hex, victim, stolen, .. } => move_robber(s, p, *hex, *victim, *stolen, facts)?,
+            Event::MoveRobber {
+                hex,
+                victim,
+                stolen,
+                ..
+            } => move_robber(s, p, *hex, *victim, *stolen, facts)?,
             Event::BuildRoad { at, .. } => build_road(s, p, *at, facts)?,
             Event::BuildSettlement { at, .. } => build_settlement(s, p, *at, facts)?,
             Event::BuildCity { at, .. } => build_city(s, p, *at, facts)?,
-            Event::Trade { with, give, get, .. } => trade(s, p, *with, give, get, facts)?,
+            Event::Trade {
+                with, give, get, ..
+            } => trade(s, p, *with, give, get, facts)?,
             Event::MaritimeTrade { give, get, .. } => maritime_trade(s, p, give, get, facts)?,
             Event::BuyDevelopment { card, .. } => buy_development(s, p, *card, facts)?,
             Event::PlayKnight { .. } => play_knight(s, p, facts)?,
             Event::PlayRoadBuilding { .. } => play_road_building(s, p, facts)?,
             Event::PlayYearOfPlenty { take, .. } => play_year_of_plenty(s, p, take, facts)?,
-            Event::PlayMonopoly { resource, taken, .. } => play_monopoly(s, p, *resource, taken.as_deref(), facts)?,
+            Event::PlayMonopoly {
+                resource, taken, ..
+            } => play_monopoly(s, p, *resource, taken.as_deref(), facts)?,
             Event::RevealVictoryPoints { count, .. } => reveal_victory_points(s, p, *count, facts)?,
             Event::EndTurn { .. } => end_turn(s, p, facts)?,
         }
     }
     s.events += 1;
     // A win only counts on the winner's own turn (DESIGN: "a win only on the player's own turn").
-    if !matches!(s.phase, Phase::Setup { .. }) && s.vp(s.active) >= s.options.vp_target as i32 {
-        s.winner = Some(s.active);
-        s.phase = Phase::Over;
-        facts.push(Fact::GameOver { winner: Some(s.active) });
+    if !matches!(s.phase, Phase::Setup { .. }) {
+        let target = s.options.vp_target as i32;
+        let winner = if s.options.win_on_any_turn {
+            // catanatron names the last player in seat order who has reached the target.
+            (0..s.players.len() as Seat)
+                .rev()
+                .find(|&p| s.vp(p) >= target)
+        } else {
+            Some(s.active).filter(|&p| s.vp(p) >= target)
+        };
+        if let Some(w) = winner {
+            s.winner = Some(w);
+            s.phase = Phase::Over;
+            facts.push(Fact::GameOver { winner: Some(w) });
+        }
     }
     Ok(())
 }
@@ -65,7 +91,10 @@ fn check_turn(s: &State, ev: &Event) -> Result {
     match s.phase {
         Phase::Discard => {
             let Event::Discard { .. } = ev else {
-                return fail(format!("after the 7, {} must discard first", waiting_discards(s)));
+                return fail(format!(
+                    "after the 7, {} must discard first",
+                    waiting_discards(s)
+                ));
             };
             if s.must_discard[p as usize] == 0 {
                 return fail(format!(
@@ -87,10 +116,16 @@ fn check_turn(s: &State, ev: &Event) -> Result {
         _ => {}
     }
     if matches!(ev, Event::Discard { .. }) {
-        return fail(format!("{} discards, but no 7 is waiting for discards", s.name(p)));
+        return fail(format!(
+            "{} discards, but no 7 is waiting for discards",
+            s.name(p)
+        ));
     }
     if matches!(ev, Event::MoveRobber { .. }) {
-        return fail(format!("{} moves the robber without a 7 or a knight", s.name(p)));
+        return fail(format!(
+            "{} moves the robber without a 7 or a knight",
+            s.name(p)
+        ));
     }
     if let Event::Trade { with, .. } = ev {
         // Only the player whose turn it is trades; the partner may be anybody else.
@@ -105,7 +140,11 @@ fn check_turn(s: &State, ev: &Event) -> Result {
         return Ok(());
     }
     if p != s.active {
-        return fail(format!("{} acts out of turn: it is {}'s turn", s.name(p), s.name(s.active)));
+        return fail(format!(
+            "{} acts out of turn: it is {}'s turn",
+            s.name(p),
+            s.name(s.active)
+        ));
     }
     Ok(())
 }
@@ -145,17 +184,30 @@ fn need_main(s: &State, p: Seat, what: &str) -> Result {
 // ---------------------------------------------------------------------------------------------------------
 // Setup
 
-fn setup(s: &mut State, ev: &Event, step: u8, settlement: Option<VertexId>, facts: &mut Vec<Fact>) -> Result {
+fn setup(
+    s: &mut State,
+    ev: &Event,
+    step: u8,
+    settlement: Option<VertexId>,
+    facts: &mut Vec<Fact>,
+) -> Result {
     let seat = s.setup_seat(step);
     let p = ev.player();
     let second = step as usize >= s.players.len();
     match (settlement, ev) {
         (None, Event::BuildSettlement { at, .. }) => {
             if p != seat {
-                return fail(format!("setup: it is {}'s turn to place a settlement, not {}'s", s.name(seat), s.name(p)));
+                return fail(format!(
+                    "setup: it is {}'s turn to place a settlement, not {}'s",
+                    s.name(seat),
+                    s.name(p)
+                ));
             }
             check_free_vertex(s, *at)?;
             place_settlement(s, p, *at, Cause::Setup, facts);
+            if s.catanatron_roads.is_some() {
+                crate::catanatron_roads::setup_settlement(s, p, *at);
+            }
             if second {
                 // The second settlement pays one card per adjacent producing hex.
                 let board = s.board.clone();
@@ -164,21 +216,38 @@ fn setup(s: &mut State, ev: &Event, step: u8, settlement: Option<VertexId>, fact
                         if s.bank[r] > 0 {
                             s.bank[r] -= 1;
                             s.players[p as usize].hand.add(r, 1);
-                            facts.push(Fact::Gained { player: p, item: RESOURCES[r], count: 1, cause: Cause::Setup, from: None });
+                            facts.push(Fact::Gained {
+                                player: p,
+                                item: RESOURCES[r],
+                                count: 1,
+                                cause: Cause::Setup,
+                                from: None,
+                            });
                         }
                     }
                 }
             }
-            s.phase = Phase::Setup { step, settlement: Some(*at) };
+            s.phase = Phase::Setup {
+                step,
+                settlement: Some(*at),
+            };
             Ok(())
         }
         (Some(v), Event::BuildRoad { at, .. }) => {
             if p != seat {
-                return fail(format!("setup: it is {}'s turn to place a road, not {}'s", s.name(seat), s.name(p)));
+                return fail(format!(
+                    "setup: it is {}'s turn to place a road, not {}'s",
+                    s.name(seat),
+                    s.name(p)
+                ));
             }
             let e = *at;
             if let Some(o) = s.road_owner(e) {
-                return fail(format!("road at {}: {} already has a road there", edge_name(s, e), s.name(o)));
+                return fail(format!(
+                    "road at {}: {} already has a road there",
+                    edge_name(s, e),
+                    s.name(o)
+                ));
             }
             if !s.board.edges[e as usize].ends.contains(&v) {
                 return fail(format!(
@@ -189,8 +258,18 @@ fn setup(s: &mut State, ev: &Event, step: u8, settlement: Option<VertexId>, fact
             }
             s.roads[e as usize] = Some(p);
             s.players[p as usize].roads += 1;
-            facts.push(Fact::Built { player: p, piece: "road" });
-            update_longest_road(s, &[p], facts);
+            facts.push(Fact::Built {
+                player: p,
+                piece: "road",
+            });
+            if s.catanatron_roads.is_some() {
+                // catanatron does not move the card during setup.
+                crate::catanatron_roads::road_built(s, p, e);
+                s.players[p as usize].road_length =
+                    s.catanatron_roads.as_ref().map_or(0, |r| r.length(p));
+            } else {
+                update_longest_road(s, &[p], facts);
+            }
             let next = step + 1;
             if next as usize == 2 * s.players.len() {
                 s.phase = Phase::BeforeRoll;
@@ -198,22 +277,38 @@ fn setup(s: &mut State, ev: &Event, step: u8, settlement: Option<VertexId>, fact
                 s.active = 0;
                 facts.push(Fact::TurnStarted { turn: 1, player: 0 });
             } else {
-                s.phase = Phase::Setup { step: next, settlement: None };
+                s.phase = Phase::Setup {
+                    step: next,
+                    settlement: None,
+                };
                 s.active = s.setup_seat(next);
             }
             Ok(())
         }
-        (None, _) => fail(format!("setup: {} must place a settlement now, not {}", s.name(seat), ev.kind())),
-        (Some(v), _) => {
-            fail(format!("setup: {} must place a road next to {} now, not {}", s.name(seat), vertex_name(s, v), ev.kind()))
-        }
+        (None, _) => fail(format!(
+            "setup: {} must place a settlement now, not {}",
+            s.name(seat),
+            ev.kind()
+        )),
+        (Some(v), _) => fail(format!(
+            "setup: {} must place a road next to {} now, not {}",
+            s.name(seat),
+            vertex_name(s, v),
+            ev.kind()
+        )),
     }
 }
 
 // ---------------------------------------------------------------------------------------------------------
 // Dice, discards, robber
 
-fn roll(s: &mut State, p: Seat, dice: [u8; 2], claimed: Option<&[(Seat, Bundle)]>, facts: &mut Vec<Fact>) -> Result {
+fn roll(
+    s: &mut State,
+    p: Seat,
+    dice: [u8; 2],
+    claimed: Option<&[(Seat, Bundle)]>,
+    facts: &mut Vec<Fact>,
+) -> Result {
     if s.phase != Phase::BeforeRoll {
         return fail(format!("{} already rolled this turn", s.name(p)));
     }
@@ -228,7 +323,9 @@ fn roll(s: &mut State, p: Seat, dice: [u8; 2], claimed: Option<&[(Seat, Bundle)]
                 continue;
             }
             let hex = &board.hexes[h as usize];
-            let Some(r) = produces(hex.terrain) else { continue };
+            let Some(r) = produces(hex.terrain) else {
+                continue;
+            };
             for &v in &hex.corners {
                 if let Some(b) = s.buildings[v as usize] {
                     owed[b.owner as usize][r] += if b.city { 2 } else { 1 };
@@ -253,8 +350,15 @@ fn roll(s: &mut State, p: Seat, dice: [u8; 2], claimed: Option<&[(Seat, Bundle)]
         }
         if let Some(claimed) = claimed {
             for i in 0..n {
-                let stated = claimed.iter().find(|(seat, _)| *seat as usize == i).map(|(_, b)| *b).unwrap_or_default();
-                let computed = Bundle { known: pay[i], unknown: 0 };
+                let stated = claimed
+                    .iter()
+                    .find(|(seat, _)| *seat as usize == i)
+                    .map(|(_, b)| *b)
+                    .unwrap_or_default();
+                let computed = Bundle {
+                    known: pay[i],
+                    unknown: 0,
+                };
                 if stated != computed {
                     return fail(format!(
                         "roll {sum}: the log says {} receives {stated}, but the board pays {computed}",
@@ -280,7 +384,11 @@ fn roll(s: &mut State, p: Seat, dice: [u8; 2], claimed: Option<&[(Seat, Bundle)]
             }
             any |= s.must_discard[i] > 0;
         }
-        s.phase = if any { Phase::Discard } else { Phase::MoveRobber { knight: false } };
+        s.phase = if any {
+            Phase::Discard
+        } else {
+            Phase::MoveRobber { knight: false }
+        };
     } else {
         for i in 0..n {
             for r in 0..5 {
@@ -314,17 +422,29 @@ fn discard(s: &mut State, p: Seat, cards: &Bundle, facts: &mut Vec<Fact>) -> Res
         ));
     }
     if cards.unknown > 0 {
-        return fail(format!("{}'s discard must name its cards: discards go face up to the bank", s.name(p)));
+        return fail(format!(
+            "{}'s discard must name its cards: discards go face up to the bank",
+            s.name(p)
+        ));
     }
     let hand = s.players[p as usize].hand;
     if !hand.can_pay_all(&cards.known) {
-        return fail(format!("{} cannot discard {cards}: the hand is {hand}", s.name(p)));
+        return fail(format!(
+            "{} cannot discard {cards}: the hand is {hand}",
+            s.name(p)
+        ));
     }
     s.players[p as usize].hand.take_all(&cards.known);
     for r in 0..5 {
         s.bank[r] += cards.known[r];
         if cards.known[r] > 0 {
-            facts.push(Fact::Lost { player: p, item: RESOURCES[r], count: cards.known[r] as u32, cause: Cause::Discard, to: None });
+            facts.push(Fact::Lost {
+                player: p,
+                item: RESOURCES[r],
+                count: cards.known[r] as u32,
+                cause: Cause::Discard,
+                to: None,
+            });
         }
     }
     s.must_discard[p as usize] = 0;
@@ -334,10 +454,22 @@ fn discard(s: &mut State, p: Seat, cards: &Bundle, facts: &mut Vec<Fact>) -> Res
     Ok(())
 }
 
-fn move_robber(s: &mut State, p: Seat, hex: HexId, victim: Option<Seat>, stolen: Option<Stolen>, facts: &mut Vec<Fact>) -> Result {
-    let Phase::MoveRobber { knight } = s.phase else { unreachable!("checked by check_turn") };
+fn move_robber(
+    s: &mut State,
+    p: Seat,
+    hex: HexId,
+    victim: Option<Seat>,
+    stolen: Option<Stolen>,
+    facts: &mut Vec<Fact>,
+) -> Result {
+    let Phase::MoveRobber { knight } = s.phase else {
+        unreachable!("checked by check_turn")
+    };
     if hex == s.robber {
-        return fail(format!("the robber must move to another hex; it already stands on {}", s.board.hex_label(hex)));
+        return fail(format!(
+            "the robber must move to another hex; it already stands on {}",
+            s.board.hex_label(hex)
+        ));
     }
     // Opponents with a settlement or city on the target hex, and of them those holding cards.
     let board = s.board.clone();
@@ -349,7 +481,11 @@ fn move_robber(s: &mut State, p: Seat, hex: HexId, victim: Option<Seat>, stolen:
             }
         }
     }
-    let with_cards: Vec<Seat> = adjacent.iter().copied().filter(|&o| s.players[o as usize].hand.total() > 0).collect();
+    let with_cards: Vec<Seat> = adjacent
+        .iter()
+        .copied()
+        .filter(|&o| s.players[o as usize].hand.total() > 0)
+        .collect();
     match victim {
         None => {
             if !with_cards.is_empty() {
@@ -381,13 +517,27 @@ fn move_robber(s: &mut State, p: Seat, hex: HexId, victim: Option<Seat>, stolen:
             let hand = s.players[v as usize].hand;
             match stolen {
                 None if hand.total() > 0 => {
-                    return fail(format!("{} steals from {}, who holds {} cards, but the log names no card", s.name(p), s.name(v), hand.total()))
+                    return fail(format!(
+                        "{} steals from {}, who holds {} cards, but the log names no card",
+                        s.name(p),
+                        s.name(v),
+                        hand.total()
+                    ))
                 }
                 Some(_) if hand.total() == 0 => {
-                    return fail(format!("{} steals from {}, who holds no cards", s.name(p), s.name(v)))
+                    return fail(format!(
+                        "{} steals from {}, who holds no cards",
+                        s.name(p),
+                        s.name(v)
+                    ))
                 }
                 Some(Stolen::Known(r)) if !hand.can_pay(r, 1) => {
-                    return fail(format!("{} steals {} from {}, whose hand is {hand}", s.name(p), RESOURCES[r], s.name(v)))
+                    return fail(format!(
+                        "{} steals {} from {}, whose hand is {hand}",
+                        s.name(p),
+                        RESOURCES[r],
+                        s.name(v)
+                    ))
                 }
                 _ => {}
             }
@@ -407,10 +557,26 @@ fn move_robber(s: &mut State, p: Seat, hex: HexId, victim: Option<Seat>, stolen:
                 "unknown"
             }
         };
-        facts.push(Fact::Lost { player: v, item, count: 1, cause: Cause::Steal, to: Some(p) });
-        facts.push(Fact::Gained { player: p, item, count: 1, cause: Cause::Steal, from: Some(v) });
+        facts.push(Fact::Lost {
+            player: v,
+            item,
+            count: 1,
+            cause: Cause::Steal,
+            to: Some(p),
+        });
+        facts.push(Fact::Gained {
+            player: p,
+            item,
+            count: 1,
+            cause: Cause::Steal,
+            from: Some(v),
+        });
     }
-    s.phase = if knight && !s.rolled { Phase::BeforeRoll } else { Phase::Main };
+    s.phase = if knight && !s.rolled {
+        Phase::BeforeRoll
+    } else {
+        Phase::Main
+    };
     Ok(())
 }
 
@@ -436,7 +602,12 @@ fn piece_name(b: Building) -> &'static str {
 /// The vertex is empty and no neighbour holds a settlement or city (the distance rule).
 fn check_free_vertex(s: &State, v: VertexId) -> Result {
     if let Some(b) = s.building(v) {
-        return fail(format!("{} already has a {} at {}", s.name(b.owner), piece_name(b), vertex_name(s, v)));
+        return fail(format!(
+            "{} already has a {} at {}",
+            s.name(b.owner),
+            piece_name(b),
+            vertex_name(s, v)
+        ));
     }
     for &n in &s.board.vertices[v as usize].neighbours {
         if let Some(b) = s.building(n) {
@@ -455,8 +626,14 @@ fn check_free_vertex(s: &State, v: VertexId) -> Result {
 fn check_cost(s: &State, p: Seat, cost: &[u8; 5], what: &str) -> Result {
     let hand = s.players[p as usize].hand;
     if !hand.can_pay_all(cost) {
-        let need = Bundle { known: *cost, unknown: 0 };
-        return fail(format!("{} cannot pay for {what} ({need}): the hand is {hand}", s.name(p)));
+        let need = Bundle {
+            known: *cost,
+            unknown: 0,
+        };
+        return fail(format!(
+            "{} cannot pay for {what} ({need}): the hand is {hand}",
+            s.name(p)
+        ));
     }
     Ok(())
 }
@@ -466,36 +643,68 @@ fn pay(s: &mut State, p: Seat, cost: &[u8; 5], facts: &mut Vec<Fact>) {
     for r in 0..5 {
         if cost[r] > 0 {
             s.bank[r] += cost[r];
-            facts.push(Fact::Spent { player: p, item: RESOURCES[r], count: cost[r] as u32, cause: Cause::Purchase });
+            facts.push(Fact::Spent {
+                player: p,
+                item: RESOURCES[r],
+                count: cost[r] as u32,
+                cause: Cause::Purchase,
+            });
         }
     }
     s.built = true;
 }
 
-fn score(s: &State, p: Seat, reason: &'static str, delta: i32, delta_public: i32, facts: &mut Vec<Fact>) {
-    facts.push(Fact::Score { player: p, reason, delta, delta_public, total: s.vp(p), public: s.vp_public(p) });
+fn score(
+    s: &State,
+    p: Seat,
+    reason: &'static str,
+    delta: i32,
+    delta_public: i32,
+    facts: &mut Vec<Fact>,
+) {
+    facts.push(Fact::Score {
+        player: p,
+        reason,
+        delta,
+        delta_public,
+        total: s.vp(p),
+        public: s.vp_public(p),
+    });
 }
 
 fn place_settlement(s: &mut State, p: Seat, v: VertexId, _cause: Cause, facts: &mut Vec<Fact>) {
-    s.buildings[v as usize] = Some(Building { owner: p, city: false });
+    s.buildings[v as usize] = Some(Building {
+        owner: p,
+        city: false,
+    });
     s.players[p as usize].settlements += 1;
-    facts.push(Fact::Built { player: p, piece: "settlement" });
+    facts.push(Fact::Built {
+        player: p,
+        piece: "settlement",
+    });
     score(s, p, "settlement", 1, 1, facts);
 }
 
 /// Can player `p` build a road on edge `e` (free, connected, not through an opponent's building)?
 fn road_connects(s: &State, p: Seat, e: EdgeId) -> bool {
     let board: &Board = &s.board;
-    board.edges[e as usize].ends.iter().any(|&v| match s.building(v) {
-        Some(b) => b.owner == p,
-        // An opponent's settlement or city cuts the road network at this vertex.
-        None => board.vertices[v as usize].edges.iter().any(|&o| o != e && s.road_owner(o) == Some(p)),
-    })
+    board.edges[e as usize]
+        .ends
+        .iter()
+        .any(|&v| match s.building(v) {
+            Some(b) => b.owner == p,
+            // An opponent's settlement or city cuts the road network at this vertex.
+            None => board.vertices[v as usize]
+                .edges
+                .iter()
+                .any(|&o| o != e && s.road_owner(o) == Some(p)),
+        })
 }
 
 fn can_place_any_road(s: &State, p: Seat) -> bool {
     s.players[p as usize].roads < MAX_ROADS
-        && (0..s.board.edges.len() as EdgeId).any(|e| s.road_owner(e).is_none() && road_connects(s, p, e))
+        && (0..s.board.edges.len() as EdgeId)
+            .any(|e| s.road_owner(e).is_none() && road_connects(s, p, e))
 }
 
 fn build_road(s: &mut State, p: Seat, e: EdgeId, facts: &mut Vec<Fact>) -> Result {
@@ -504,10 +713,17 @@ fn build_road(s: &mut State, p: Seat, e: EdgeId, facts: &mut Vec<Fact>) -> Resul
         need_main(s, p, "building a road")?;
     }
     if s.players[p as usize].roads >= MAX_ROADS {
-        return fail(format!("{} has no roads left (all {MAX_ROADS} are on the board)", s.name(p)));
+        return fail(format!(
+            "{} has no roads left (all {MAX_ROADS} are on the board)",
+            s.name(p)
+        ));
     }
     if let Some(o) = s.road_owner(e) {
-        return fail(format!("road at {}: {} already has a road there", edge_name(s, e), s.name(o)));
+        return fail(format!(
+            "road at {}: {} already has a road there",
+            edge_name(s, e),
+            s.name(o)
+        ));
     }
     if !road_connects(s, p, e) {
         return fail(format!(
@@ -524,26 +740,50 @@ fn build_road(s: &mut State, p: Seat, e: EdgeId, facts: &mut Vec<Fact>) -> Resul
     }
     s.roads[e as usize] = Some(p);
     s.players[p as usize].roads += 1;
-    facts.push(Fact::Built { player: p, piece: "road" });
-    update_longest_road(s, &[p], facts);
+    facts.push(Fact::Built {
+        player: p,
+        piece: "road",
+    });
+    if s.catanatron_roads.is_some() {
+        crate::catanatron_roads::road_built(s, p, e);
+        catanatron_award(s, facts);
+    } else {
+        update_longest_road(s, &[p], facts);
+    }
     Ok(())
 }
 
 fn build_settlement(s: &mut State, p: Seat, v: VertexId, facts: &mut Vec<Fact>) -> Result {
     need_main(s, p, "building a settlement")?;
     if s.players[p as usize].settlements >= MAX_SETTLEMENTS {
-        return fail(format!("{} has no settlements left (all {MAX_SETTLEMENTS} are on the board)", s.name(p)));
+        return fail(format!(
+            "{} has no settlements left (all {MAX_SETTLEMENTS} are on the board)",
+            s.name(p)
+        ));
     }
     check_free_vertex(s, v)?;
-    if !s.board.vertices[v as usize].edges.iter().any(|&e| s.road_owner(e) == Some(p)) {
-        return fail(format!("settlement at {} is not connected to a road of {}", vertex_name(s, v), s.name(p)));
+    if !s.board.vertices[v as usize]
+        .edges
+        .iter()
+        .any(|&e| s.road_owner(e) == Some(p))
+    {
+        return fail(format!(
+            "settlement at {} is not connected to a road of {}",
+            vertex_name(s, v),
+            s.name(p)
+        ));
     }
     check_cost(s, p, &SETTLEMENT_COST, "a settlement")?;
     pay(s, p, &SETTLEMENT_COST, facts);
     place_settlement(s, p, v, Cause::Purchase, facts);
     // A settlement can cut an opponent's road.
-    let everyone: Vec<Seat> = (0..s.players.len() as Seat).collect();
-    update_longest_road(s, &everyone, facts);
+    if s.catanatron_roads.is_some() {
+        crate::catanatron_roads::settlement_built(s, p, v);
+        catanatron_award(s, facts);
+    } else {
+        let everyone: Vec<Seat> = (0..s.players.len() as Seat).collect();
+        update_longest_road(s, &everyone, facts);
+    }
     Ok(())
 }
 
@@ -559,17 +799,31 @@ fn build_city(s: &mut State, p: Seat, v: VertexId, facts: &mut Vec<Fact>) -> Res
                 piece_name(b)
             ))
         }
-        None => return fail(format!("a city replaces a settlement, but {} is empty", vertex_name(s, v))),
+        None => {
+            return fail(format!(
+                "a city replaces a settlement, but {} is empty",
+                vertex_name(s, v)
+            ))
+        }
     }
     if s.players[p as usize].cities >= MAX_CITIES {
-        return fail(format!("{} has no cities left (all {MAX_CITIES} are on the board)", s.name(p)));
+        return fail(format!(
+            "{} has no cities left (all {MAX_CITIES} are on the board)",
+            s.name(p)
+        ));
     }
     check_cost(s, p, &CITY_COST, "a city")?;
     pay(s, p, &CITY_COST, facts);
-    s.buildings[v as usize] = Some(Building { owner: p, city: true });
+    s.buildings[v as usize] = Some(Building {
+        owner: p,
+        city: true,
+    });
     s.players[p as usize].settlements -= 1;
     s.players[p as usize].cities += 1;
-    facts.push(Fact::Built { player: p, piece: "city" });
+    facts.push(Fact::Built {
+        player: p,
+        piece: "city",
+    });
     score(s, p, "city", 1, 1, facts);
     Ok(())
 }
@@ -588,26 +842,47 @@ fn check_trade_phase(s: &State, p: Seat) -> Result {
     Ok(())
 }
 
-fn trade(s: &mut State, p: Seat, with: Seat, give: &Bundle, get: &Bundle, facts: &mut Vec<Fact>) -> Result {
+fn trade(
+    s: &mut State,
+    p: Seat,
+    with: Seat,
+    give: &Bundle,
+    get: &Bundle,
+    facts: &mut Vec<Fact>,
+) -> Result {
     // The event is written from either side; make `p` the active player.
-    let (a, b, give, get) = if p == s.active { (p, with, *give, *get) } else { (with, p, *get, *give) };
+    let (a, b, give, get) = if p == s.active {
+        (p, with, *give, *get)
+    } else {
+        (with, p, *get, *give)
+    };
     check_trade_phase(s, a)?;
     if a == b {
         return fail(format!("{} cannot trade with themselves", s.name(a)));
     }
     if give.is_empty() || get.is_empty() {
-        return fail(format!("{} and {}: a trade gives something for something; gifts are not allowed", s.name(a), s.name(b)));
+        return fail(format!(
+            "{} and {}: a trade gives something for something; gifts are not allowed",
+            s.name(a),
+            s.name(b)
+        ));
     }
     if give.unknown > 0 || get.unknown > 0 {
         return fail("a trade must name its cards");
     }
     if let Some(r) = (0..5).find(|&r| give.known[r] > 0 && get.known[r] > 0) {
-        return fail(format!("a trade cannot swap like for like ({} on both sides)", RESOURCES[r]));
+        return fail(format!(
+            "a trade cannot swap like for like ({} on both sides)",
+            RESOURCES[r]
+        ));
     }
     for (who, cards) in [(a, give), (b, get)] {
         let hand = s.players[who as usize].hand;
         if !hand.can_pay_all(&cards.known) {
-            return fail(format!("{} cannot give {cards}: the hand is {hand}", s.name(who)));
+            return fail(format!(
+                "{} cannot give {cards}: the hand is {hand}",
+                s.name(who)
+            ));
         }
     }
     s.players[a as usize].hand.take_all(&give.known);
@@ -616,8 +891,18 @@ fn trade(s: &mut State, p: Seat, with: Seat, give: &Bundle, get: &Bundle, facts:
         s.players[a as usize].hand.add(r, get.known[r]);
         s.players[b as usize].hand.add(r, give.known[r]);
     }
-    facts.push(Fact::Traded { player: a, partner: Partner::Player(b), gave: give.items(), got: get.items() });
-    facts.push(Fact::Traded { player: b, partner: Partner::Player(a), gave: get.items(), got: give.items() });
+    facts.push(Fact::Traded {
+        player: a,
+        partner: Partner::Player(b),
+        gave: give.items(),
+        got: get.items(),
+    });
+    facts.push(Fact::Traded {
+        player: b,
+        partner: Partner::Player(a),
+        gave: get.items(),
+        got: give.items(),
+    });
     Ok(())
 }
 
@@ -646,13 +931,22 @@ fn rates(s: &State, p: Seat, r: usize) -> Vec<u8> {
     v
 }
 
-fn maritime_trade(s: &mut State, p: Seat, give: &Bundle, get: &Bundle, facts: &mut Vec<Fact>) -> Result {
+fn maritime_trade(
+    s: &mut State,
+    p: Seat,
+    give: &Bundle,
+    get: &Bundle,
+    facts: &mut Vec<Fact>,
+) -> Result {
     check_trade_phase(s, p)?;
     if give.unknown > 0 || get.unknown > 0 {
         return fail("a maritime trade must name its cards");
     }
     if give.is_empty() || get.is_empty() {
-        return fail(format!("{}'s maritime trade must give and get cards", s.name(p)));
+        return fail(format!(
+            "{}'s maritime trade must give and get cards",
+            s.name(p)
+        ));
     }
     let mut units = 0u32;
     let mut best_rate = 4;
@@ -662,7 +956,10 @@ fn maritime_trade(s: &mut State, p: Seat, give: &Bundle, get: &Bundle, facts: &m
             continue;
         }
         if get.known[r] > 0 {
-            return fail(format!("a maritime trade cannot swap {} for {}", RESOURCES[r], RESOURCES[r]));
+            return fail(format!(
+                "a maritime trade cannot swap {} for {}",
+                RESOURCES[r], RESOURCES[r]
+            ));
         }
         let rates = rates(s, p, r);
         let Some(&rate) = rates.iter().find(|&&rate| n % rate == 0) else {
@@ -678,14 +975,24 @@ fn maritime_trade(s: &mut State, p: Seat, give: &Bundle, get: &Bundle, facts: &m
         units += (n / rate) as u32;
     }
     if units != get.total() {
-        return fail(format!("{} gives {give} to the bank, which buys {units} card(s), not {}", s.name(p), get.total()));
+        return fail(format!(
+            "{} gives {give} to the bank, which buys {units} card(s), not {}",
+            s.name(p),
+            get.total()
+        ));
     }
     let hand = s.players[p as usize].hand;
     if !hand.can_pay_all(&give.known) {
-        return fail(format!("{} cannot give {give}: the hand is {hand}", s.name(p)));
+        return fail(format!(
+            "{} cannot give {give}: the hand is {hand}",
+            s.name(p)
+        ));
     }
     if let Some(r) = (0..5).find(|&r| s.bank[r] < get.known[r]) {
-        return fail(format!("the bank has only {} {} left", s.bank[r], RESOURCES[r]));
+        return fail(format!(
+            "the bank has only {} {} left",
+            s.bank[r], RESOURCES[r]
+        ));
     }
     s.players[p as usize].hand.take_all(&give.known);
     for r in 0..5 {
@@ -693,8 +1000,17 @@ fn maritime_trade(s: &mut State, p: Seat, give: &Bundle, get: &Bundle, facts: &m
         s.bank[r] -= get.known[r];
         s.players[p as usize].hand.add(r, get.known[r]);
     }
-    let partner = if best_rate == 4 { Partner::Bank } else { Partner::Harbour(best_rate) };
-    facts.push(Fact::Traded { player: p, partner, gave: give.items(), got: get.items() });
+    let partner = if best_rate == 4 {
+        Partner::Bank
+    } else {
+        Partner::Harbour(best_rate)
+    };
+    facts.push(Fact::Traded {
+        player: p,
+        partner,
+        gave: give.items(),
+        got: get.items(),
+    });
     Ok(())
 }
 
@@ -708,7 +1024,10 @@ fn buy_development(s: &mut State, p: Seat, card: Option<usize>, facts: &mut Vec<
     }
     if let Some(c) = card {
         if s.deck_drawn[c] >= DEV_DECK[c] {
-            return fail(format!("all {} {} cards are already out of the deck", DEV_DECK[c], DEV_CARDS[c]));
+            return fail(format!(
+                "all {} {} cards are already out of the deck",
+                DEV_DECK[c], DEV_CARDS[c]
+            ));
         }
     }
     check_cost(s, p, &DEV_CARD_COST, "a development card")?;
@@ -727,7 +1046,13 @@ fn buy_development(s: &mut State, p: Seat, card: Option<usize>, facts: &mut Vec<
         }
     }
     let item = card.map(|c| DEV_CARDS[c]).unwrap_or("unknown_development");
-    facts.push(Fact::Gained { player: p, item, count: 1, cause: Cause::Purchase, from: None });
+    facts.push(Fact::Gained {
+        player: p,
+        item,
+        count: 1,
+        cause: Cause::Purchase,
+        from: None,
+    });
     if card == Some(VICTORY_POINT) {
         score(s, p, "victory_point_card", 1, 0, facts);
     }
@@ -740,7 +1065,10 @@ fn play_card(s: &mut State, p: Seat, c: usize, facts: &mut Vec<Fact>) -> Result 
         return fail(format!("{} cannot play a development card now", s.name(p)));
     }
     if s.dev_played {
-        return fail(format!("{} already played a development card this turn (one knight or progress card per turn)", s.name(p)));
+        return fail(format!(
+            "{} already played a development card this turn (one knight or progress card per turn)",
+            s.name(p)
+        ));
     }
     let mut dev = s.players[p as usize].dev;
     if !s.options.new_cards_wait_a_turn {
@@ -752,21 +1080,35 @@ fn play_card(s: &mut State, p: Seat, c: usize, facts: &mut Vec<Fact>) -> Result 
     if !dev.can_play(c) {
         let bought_now = dev.new[c] + dev.new_unknown;
         return if bought_now > 0 && dev.held[c] + dev.held_unknown > 0 {
-            fail(format!("{} cannot play a {} bought this turn", s.name(p), DEV_CARDS[c]))
+            fail(format!(
+                "{} cannot play a {} bought this turn",
+                s.name(p),
+                DEV_CARDS[c]
+            ))
         } else {
-            fail(format!("{} has no {} card to play", s.name(p), DEV_CARDS[c]))
+            fail(format!(
+                "{} has no {} card to play",
+                s.name(p),
+                DEV_CARDS[c]
+            ))
         };
     }
     if dev.held[c] == dev.new[c] {
         // An unknown card turns out to be this one: check the deck could have held it.
         if s.deck_drawn[c] >= DEV_DECK[c] {
-            return fail(format!("all {} {} cards are already accounted for", DEV_DECK[c], DEV_CARDS[c]));
+            return fail(format!(
+                "all {} {} cards are already accounted for",
+                DEV_DECK[c], DEV_CARDS[c]
+            ));
         }
         s.deck_drawn[c] += 1;
     }
     s.players[p as usize].dev.play(c);
     s.dev_played = true;
-    facts.push(Fact::CardPlayed { player: p, card: DEV_CARDS[c] });
+    facts.push(Fact::CardPlayed {
+        player: p,
+        card: DEV_CARDS[c],
+    });
     Ok(())
 }
 
@@ -774,11 +1116,18 @@ fn play_knight(s: &mut State, p: Seat, facts: &mut Vec<Fact>) -> Result {
     play_card(s, p, KNIGHT, facts)?;
     s.phase = Phase::MoveRobber { knight: true };
     let knights = s.players[p as usize].dev.played[KNIGHT];
-    let holder_knights = s.largest_army.map(|h| s.players[h as usize].dev.played[KNIGHT]).unwrap_or(0);
+    let holder_knights = s
+        .largest_army
+        .map(|h| s.players[h as usize].dev.played[KNIGHT])
+        .unwrap_or(0);
     if knights >= 3 && s.largest_army != Some(p) && knights > holder_knights {
         let from = s.largest_army;
         s.largest_army = Some(p);
-        facts.push(Fact::Award { award: "largest_army", from, to: Some(p) });
+        facts.push(Fact::Award {
+            award: "largest_army",
+            from,
+            to: Some(p),
+        });
         if let Some(f) = from {
             score(s, f, "largest_army", -2, -2, facts);
         }
@@ -799,23 +1148,41 @@ fn play_year_of_plenty(s: &mut State, p: Seat, take: &Bundle, facts: &mut Vec<Fa
     }
     let bank_total: u32 = s.bank.iter().map(|&n| n as u32).sum();
     if take.total() != 2 && !(take.total() < 2 && take.total() == bank_total) {
-        return fail(format!("year of plenty takes 2 resource cards from the bank, not {}", take.total()));
+        return fail(format!(
+            "year of plenty takes 2 resource cards from the bank, not {}",
+            take.total()
+        ));
     }
     if let Some(r) = (0..5).find(|&r| s.bank[r] < take.known[r]) {
-        return fail(format!("the bank has only {} {} left", s.bank[r], RESOURCES[r]));
+        return fail(format!(
+            "the bank has only {} {} left",
+            s.bank[r], RESOURCES[r]
+        ));
     }
     play_card(s, p, YEAR_OF_PLENTY, facts)?;
     for r in 0..5 {
         if take.known[r] > 0 {
             s.bank[r] -= take.known[r];
             s.players[p as usize].hand.add(r, take.known[r]);
-            facts.push(Fact::Gained { player: p, item: RESOURCES[r], count: take.known[r] as u32, cause: Cause::Card, from: None });
+            facts.push(Fact::Gained {
+                player: p,
+                item: RESOURCES[r],
+                count: take.known[r] as u32,
+                cause: Cause::Card,
+                from: None,
+            });
         }
     }
     Ok(())
 }
 
-fn play_monopoly(s: &mut State, p: Seat, r: usize, taken: Option<&[(Seat, u8)]>, facts: &mut Vec<Fact>) -> Result {
+fn play_monopoly(
+    s: &mut State,
+    p: Seat,
+    r: usize,
+    taken: Option<&[(Seat, u8)]>,
+    facts: &mut Vec<Fact>,
+) -> Result {
     let n = s.players.len();
     let mut amounts = vec![0u8; n];
     for o in 0..n {
@@ -823,7 +1190,12 @@ fn play_monopoly(s: &mut State, p: Seat, r: usize, taken: Option<&[(Seat, u8)]>,
             continue;
         }
         let hand = s.players[o].hand;
-        let stated = taken.map(|t| t.iter().find(|(seat, _)| *seat as usize == o).map(|(_, c)| *c).unwrap_or(0));
+        let stated = taken.map(|t| {
+            t.iter()
+                .find(|(seat, _)| *seat as usize == o)
+                .map(|(_, c)| *c)
+                .unwrap_or(0)
+        });
         amounts[o] = match stated {
             Some(c) => {
                 if c < hand.known[r] || !hand.can_pay(r, c) {
@@ -854,19 +1226,39 @@ fn play_monopoly(s: &mut State, p: Seat, r: usize, taken: Option<&[(Seat, u8)]>,
         if amounts[o] > 0 {
             s.players[o].hand.take(r, amounts[o]);
             s.players[p as usize].hand.add(r, amounts[o]);
-            facts.push(Fact::Lost { player: o as Seat, item: RESOURCES[r], count: amounts[o] as u32, cause: Cause::Card, to: Some(p) });
-            facts.push(Fact::Gained { player: p, item: RESOURCES[r], count: amounts[o] as u32, cause: Cause::Card, from: Some(o as Seat) });
+            facts.push(Fact::Lost {
+                player: o as Seat,
+                item: RESOURCES[r],
+                count: amounts[o] as u32,
+                cause: Cause::Card,
+                to: Some(p),
+            });
+            facts.push(Fact::Gained {
+                player: p,
+                item: RESOURCES[r],
+                count: amounts[o] as u32,
+                cause: Cause::Card,
+                from: Some(o as Seat),
+            });
         }
     }
     Ok(())
 }
 
-fn reveal_victory_points(s: &mut State, p: Seat, count: Option<u8>, facts: &mut Vec<Fact>) -> Result {
+fn reveal_victory_points(
+    s: &mut State,
+    p: Seat,
+    count: Option<u8>,
+    facts: &mut Vec<Fact>,
+) -> Result {
     let dev = s.players[p as usize].dev;
     let possible = dev.held[VICTORY_POINT] + dev.held_unknown;
     let count = count.unwrap_or(dev.held[VICTORY_POINT]);
     if count == 0 || count > possible {
-        return fail(format!("{} reveals {count} victory point card(s) but holds {possible} that could be", s.name(p)));
+        return fail(format!(
+            "{} reveals {count} victory point card(s) but holds {possible} that could be",
+            s.name(p)
+        ));
     }
     for _ in 0..count {
         let dev = &mut s.players[p as usize].dev;
@@ -877,7 +1269,10 @@ fn reveal_victory_points(s: &mut State, p: Seat, count: Option<u8>, facts: &mut 
             score(s, p, "victory_point_card", 0, 1, facts);
         } else {
             if s.deck_drawn[VICTORY_POINT] >= DEV_DECK[VICTORY_POINT] {
-                return fail(format!("all {} victory point cards are already accounted for", DEV_DECK[VICTORY_POINT]));
+                return fail(format!(
+                    "all {} victory point cards are already accounted for",
+                    DEV_DECK[VICTORY_POINT]
+                ));
             }
             s.deck_drawn[VICTORY_POINT] += 1;
             dev.held_unknown -= 1;
@@ -908,7 +1303,10 @@ fn end_turn(s: &mut State, p: Seat, facts: &mut Vec<Fact>) -> Result {
     s.dev_played = false;
     s.built = false;
     s.free_roads = 0;
-    facts.push(Fact::TurnStarted { turn: s.turn, player: s.active });
+    facts.push(Fact::TurnStarted {
+        turn: s.turn,
+        player: s.active,
+    });
     Ok(())
 }
 
@@ -936,11 +1334,42 @@ fn update_longest_road(s: &mut State, changed: &[Seat], facts: &mut Vec<Fact>) {
     if new_holder != s.longest_road {
         let from = s.longest_road;
         s.longest_road = new_holder;
-        facts.push(Fact::Award { award: "longest_road", from, to: new_holder });
+        facts.push(Fact::Award {
+            award: "longest_road",
+            from,
+            to: new_holder,
+        });
         if let Some(f) = from {
             score(s, f, "longest_road", -2, -2, facts);
         }
         if let Some(t) = new_holder {
+            score(s, t, "longest_road", 2, 2, facts);
+        }
+    }
+}
+
+/// Moves the Longest Road card to where catanatron's bookkeeping says it is.
+fn catanatron_award(s: &mut State, facts: &mut Vec<Fact>) {
+    let roads = s.catanatron_roads.as_ref().expect("catanatron mode");
+    let holder = roads.holder();
+    let lengths: Vec<u8> = (0..s.players.len() as Seat)
+        .map(|p| roads.length(p))
+        .collect();
+    for (p, len) in lengths.into_iter().enumerate() {
+        s.players[p].road_length = len;
+    }
+    if holder.is_some() && holder != s.longest_road {
+        let from = s.longest_road;
+        s.longest_road = holder;
+        facts.push(Fact::Award {
+            award: "longest_road",
+            from,
+            to: holder,
+        });
+        if let Some(f) = from {
+            score(s, f, "longest_road", -2, -2, facts);
+        }
+        if let Some(t) = holder {
             score(s, t, "longest_road", 2, 2, facts);
         }
     }

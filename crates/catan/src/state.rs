@@ -37,6 +37,9 @@ pub struct Options {
     pub longest_road: LongestRoadRule,
     /// Who must discard after a 7.
     pub discard_rule: DiscardRule,
+    /// The game ends as soon as any player reaches `vp_target`, on anybody's turn (catanatron). The
+    /// rulebook: only on the player's own turn.
+    pub win_on_any_turn: bool,
 }
 
 /// Who must discard after a 7.
@@ -58,8 +61,9 @@ pub enum DiscardRule {
 pub enum LongestRoadRule {
     /// The rulebook: the road is split at the building; the segments on both sides still count.
     Rulebook,
-    /// catanatron: a segment that ends at an opponent's building does not count at all.
-    StopBeforeOpponents,
+    /// As catanatron 3.2.1 keeps it; see `catanatron_roads`.
+    #[serde(rename = "catanatron_3_2_1")]
+    Catanatron321,
 }
 
 impl Default for Options {
@@ -73,6 +77,7 @@ impl Default for Options {
             new_cards_wait_a_turn: true,
             longest_road: LongestRoadRule::Rulebook,
             discard_rule: DiscardRule::Rulebook,
+            win_on_any_turn: false,
         }
     }
 }
@@ -109,7 +114,10 @@ pub const MAX_ROADS: u8 = 15;
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Phase {
     /// Initial placement, step `step` of `2 * players`; `settlement` is the one placed this step, whose road comes next.
-    Setup { step: u8, settlement: Option<VertexId> },
+    Setup {
+        step: u8,
+        settlement: Option<VertexId>,
+    },
     /// The active player has not rolled yet.
     BeforeRoll,
     /// A 7 was rolled; players in `must_discard` discard before the robber moves.
@@ -152,6 +160,8 @@ pub struct State {
     pub winner: Option<Seat>,
     /// Events applied so far.
     pub events: u32,
+    /// catanatron's road bookkeeping, in that mode only.
+    pub catanatron_roads: Option<Box<crate::catanatron_roads::CatanatronRoads>>,
 }
 
 impl State {
@@ -163,7 +173,10 @@ impl State {
             )));
         }
         if options.vp_target < 3 {
-            return Err(SetupError(format!("options: vp_target {} is too small to be a game", options.vp_target)));
+            return Err(SetupError(format!(
+                "options: vp_target {} is too small to be a game",
+                options.vp_target
+            )));
         }
         let n = seating.len();
         Ok(State {
@@ -179,7 +192,10 @@ impl State {
             deck_drawn: [0; 5],
             turn: 0,
             active: 0,
-            phase: Phase::Setup { step: 0, settlement: None },
+            phase: Phase::Setup {
+                step: 0,
+                settlement: None,
+            },
             rolled: false,
             dev_played: false,
             built: false,
@@ -189,6 +205,8 @@ impl State {
             largest_army: None,
             winner: None,
             events: 0,
+            catanatron_roads: (options.longest_road == LongestRoadRule::Catanatron321)
+                .then(|| Box::new(crate::catanatron_roads::CatanatronRoads::new(n))),
         })
     }
 
@@ -197,7 +215,10 @@ impl State {
     }
 
     pub fn seat_of(&self, name: &str) -> Option<Seat> {
-        self.seating.iter().position(|s| s.name == name).map(|i| i as Seat)
+        self.seating
+            .iter()
+            .position(|s| s.name == name)
+            .map(|i| i as Seat)
     }
 
     /// Victory points, hidden victory point cards included.
@@ -208,7 +229,8 @@ impl State {
     /// Victory points everyone can see.
     pub fn vp_public(&self, seat: Seat) -> i32 {
         let p = &self.players[seat as usize];
-        let mut vp = p.settlements as i32 + 2 * p.cities as i32 + p.dev.played[VICTORY_POINT] as i32;
+        let mut vp =
+            p.settlements as i32 + 2 * p.cities as i32 + p.dev.played[VICTORY_POINT] as i32;
         if self.longest_road == Some(seat) {
             vp += 2;
         }

@@ -10,7 +10,7 @@ pub mod log;
 pub mod ruleset;
 pub mod timeline;
 
-pub use facts::{Cause, Fact, Partner, Seat};
+pub use facts::{Cause, Fact, FactRow, Partner, Seat};
 pub use log::{Envelope, LogError, PlayerEntry, FORMAT};
 pub use ruleset::{RuleViolation, Ruleset, SetupError};
 pub use timeline::{Game, Timeline};

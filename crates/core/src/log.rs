@@ -41,26 +41,50 @@ impl Envelope {
             reason: format!("the first line must be an almanac/1 header (a JSON object), but it is not JSON: {e}"),
         })?;
         if !value.is_object() {
-            return Err(LogError::NotALog { line: 1, reason: "the first line must be a JSON object (the header)".into() });
+            return Err(LogError::NotALog {
+                line: 1,
+                reason: "the first line must be a JSON object (the header)".into(),
+            });
         }
         match value.get("format").and_then(|f| f.as_str()) {
             Some(FORMAT) => {}
             Some(other) => {
-                return Err(LogError::Header { line: 1, reason: format!("unsupported format `{other}`; this version reads `{FORMAT}`") })
+                return Err(LogError::Header {
+                    line: 1,
+                    reason: format!("unsupported format `{other}`; this version reads `{FORMAT}`"),
+                })
             }
-            None => return Err(LogError::NotALog { line: 1, reason: format!("the header has no `format` field; expected \"format\": \"{FORMAT}\"") }),
+            None => {
+                return Err(LogError::NotALog {
+                    line: 1,
+                    reason: format!(
+                        "the header has no `format` field; expected \"format\": \"{FORMAT}\""
+                    ),
+                })
+            }
         }
-        let envelope: Envelope =
-            serde_json::from_value(value).map_err(|e| LogError::Header { line: 1, reason: format!("header: {e}") })?;
+        let envelope: Envelope = serde_json::from_value(value).map_err(|e| LogError::Header {
+            line: 1,
+            reason: format!("header: {e}"),
+        })?;
         if envelope.players.is_empty() {
-            return Err(LogError::Header { line: 1, reason: "header: `players` is empty".into() });
+            return Err(LogError::Header {
+                line: 1,
+                reason: "header: `players` is empty".into(),
+            });
         }
         for (i, p) in envelope.players.iter().enumerate() {
             if p.name.trim().is_empty() {
-                return Err(LogError::Header { line: 1, reason: format!("header: player {} has an empty name", i + 1) });
+                return Err(LogError::Header {
+                    line: 1,
+                    reason: format!("header: player {} has an empty name", i + 1),
+                });
             }
             if envelope.players[..i].iter().any(|q| q.name == p.name) {
-                return Err(LogError::Header { line: 1, reason: format!("header: two players are named `{}`", p.name) });
+                return Err(LogError::Header {
+                    line: 1,
+                    reason: format!("header: two players are named `{}`", p.name),
+                });
             }
         }
         Ok(envelope)
@@ -77,7 +101,11 @@ pub enum LogError {
     #[error("line {line}: {reason}")]
     Header { line: usize, reason: String },
     #[error("line {line}: unknown ruleset `{ruleset}` (known: {known})")]
-    UnknownRuleset { line: usize, ruleset: String, known: String },
+    UnknownRuleset {
+        line: usize,
+        ruleset: String,
+        known: String,
+    },
     #[error("line {line}: malformed JSON: {reason}")]
     Json { line: usize, reason: String },
     #[error("line {line}: {reason}")]
@@ -116,5 +144,8 @@ impl LogError {
 
 /// Splits a log into its non-blank lines with their 1-based line numbers.
 pub fn lines(text: &str) -> impl Iterator<Item = (usize, &str)> {
-    text.lines().enumerate().map(|(i, l)| (i + 1, l.trim_end_matches('\r'))).filter(|(_, l)| !l.trim().is_empty())
+    text.lines()
+        .enumerate()
+        .map(|(i, l)| (i + 1, l.trim_end_matches('\r')))
+        .filter(|(_, l)| !l.trim().is_empty())
 }

@@ -1,0 +1,202 @@
+//! `almanac bench`: the speed figures of the foundation, on a corpus of records.
+//!
+//! 1. validate + replay: parse every almanac/1 line and apply it with full validation, on one core;
+//! 2. import: validate and store every game (events and facts) in a fresh SQLite file, and the same
+//!    rows inserted by plain SQLite for comparison;
+//! 3. state at a turn: a random-access query on the longest game's timeline, and cold from the database.
+
+use crate::commands::{check_file, store_log};
+use almanac_engine::read_log;
+use almanac_store::Store;
+use std::path::{Path, PathBuf};
+use std::time::Instant;
+
+pub fn run(corpus: &Path, db: Option<PathBuf>) -> anyhow::Result<i32> {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(corpus)?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "json" || x == "jsonl"))
+        .collect();
+    files.sort();
+    anyhow::ensure!(
+        !files.is_empty(),
+        "no .json or .jsonl records in {}",
+        corpus.display()
+    );
+
+    // Translate once: the benchmark measures our own format.
+    let t = Instant::now();
+    let mut logs = Vec::new();
+    for f in &files {
+        match check_file(None, f) {
+            Ok(log) => logs.push(log),
+            Err(e) => eprintln!("skipping {}:{}: {}", f.display(), e.line(), e.reason()),
+        }
+    }
+    let events: usize = logs.iter().map(|l| l.game.event_count()).sum();
+    let bytes: usize = logs.iter().map(|l| l.text.len()).sum();
+    println!(
+        "corpus: {} games, {events} events, {:.1} MB of almanac/1 text (read and translated in {:.2?})",
+        logs.len(),
+        bytes as f64 / 1e6,
+        t.elapsed()
+    );
+
+    // 1. Validate + replay from text.
+    let mut best = f64::MAX;
+    for _ in 0..3 {
+        let t = Instant::now();
+        let mut n = 0;
+        for log in &logs {
+            n += read_log(&log.text).expect("validated above").event_count();
+        }
+        assert_eq!(n, events);
+        best = best.min(t.elapsed().as_secs_f64());
+    }
+    println!(
+        "validate + replay (parse included, one core): {:.0} events/s ({:.1} MB/s, best of 3: {:.3} s)",
+        events as f64 / best,
+        bytes as f64 / 1e6 / best,
+        best
+    );
+
+    // 2. Import into a fresh database.
+    let dir = tempdir(db)?;
+    let path = dir.join("bench-import.db");
+    let _ = std::fs::remove_file(&path);
+    let mut store = Store::open(&path)?;
+    let t = Instant::now();
+    for log in &logs {
+        let fresh = read_log(&log.text).expect("validated above");
+        let revalidated = almanac_engine::ValidatedLog {
+            game: fresh,
+            header_line: log.header_line.clone(),
+            event_lines: log.event_lines.clone(),
+            text: String::new(),
+        };
+        store_log(&mut store, &revalidated)?;
+    }
+    let import_s = t.elapsed().as_secs_f64();
+    let facts: u64 = store
+        .connection()
+        .query_row("SELECT COUNT(*) FROM facts", [], |r| r.get(0))?;
+    let rows = events as u64 + facts;
+    println!(
+        "import (validate + store events and facts): {:.0} rows/s ({events} events + {facts} facts in {import_s:.2} s; {:.0} events/s)",
+        rows as f64 / import_s,
+        events as f64 / import_s
+    );
+    drop(store);
+    let raw_s = plain_sqlite_insert(&dir.join("bench-raw.db"), &logs)?;
+    println!(
+        "plain SQLite, same rows, one transaction per game: {:.0} rows/s ({raw_s:.2} s); import runs at {:.0}% of it",
+        rows as f64 / raw_s,
+        100.0 * raw_s / import_s
+    );
+
+    // 3. State at a turn.
+    let longest = logs
+        .iter()
+        .max_by_key(|l| l.game.event_count())
+        .expect("not empty");
+    let game = read_log(&longest.text).expect("validated above");
+    let n = game.event_count();
+    let turns = game.current_turn();
+    let reps = 2000;
+    let t = Instant::now();
+    let mut sink = 0usize;
+    for k in 0..reps {
+        let turn = (k as u32 * 7919) % (turns + 1);
+        sink += game
+            .view_after(game.events_through_turn(turn))
+            .to_string()
+            .len();
+    }
+    let per = t.elapsed().as_secs_f64() / reps as f64;
+    println!(
+        "state at a random turn of a {n}-event game (loaded timeline, JSON included): {:.1} µs per query ({sink} bytes)",
+        per * 1e6
+    );
+    let store = Store::open(&path)?;
+    let id = store
+        .list_games(&Default::default())?
+        .into_iter()
+        .find(|g| g.event_count == n as u64)
+        .map(|g| g.id);
+    if let Some(id) = id {
+        let reps = 50;
+        let t = Instant::now();
+        for k in 0..reps {
+            let (_, g) = crate::commands::load(&store, &id)?;
+            let turn = (k as u32 * 7919) % (turns + 1);
+            std::hint::black_box(g.view_after(g.events_through_turn(turn)));
+        }
+        println!(
+            "state at a random turn, cold (read {n} events from SQLite, validate, replay): {:.2} ms per query",
+            t.elapsed().as_secs_f64() / reps as f64 * 1e3
+        );
+    }
+    Ok(0)
+}
+
+fn tempdir(db: Option<PathBuf>) -> anyhow::Result<PathBuf> {
+    let dir = match db {
+        Some(d) => d,
+        None => std::env::temp_dir().join(format!("almanac-bench-{}", std::process::id())),
+    };
+    std::fs::create_dir_all(&dir)?;
+    Ok(dir)
+}
+
+/// Inserts the same number of event and fact rows with plain SQL (no validation), as the yardstick.
+fn plain_sqlite_insert(path: &Path, logs: &[almanac_engine::ValidatedLog]) -> anyhow::Result<f64> {
+    let _ = std::fs::remove_file(path);
+    let mut conn = rusqlite::Connection::open(path)?;
+    conn.pragma_update(None, "journal_mode", "WAL")?;
+    conn.pragma_update(None, "synchronous", "NORMAL")?;
+    conn.execute_batch(
+        "CREATE TABLE events (game_id TEXT NOT NULL, seq INTEGER NOT NULL, turn INTEGER NOT NULL, body TEXT NOT NULL,
+                              PRIMARY KEY (game_id, seq)) WITHOUT ROWID;
+         CREATE TABLE facts (game_id TEXT NOT NULL, seq INTEGER NOT NULL, turn INTEGER NOT NULL, kind TEXT NOT NULL,
+                             player INTEGER, item TEXT, count INTEGER, cause TEXT, other INTEGER, total INTEGER,
+                             public INTEGER, detail TEXT);
+         CREATE INDEX facts_by_game ON facts(game_id, seq);
+         CREATE INDEX facts_by_kind ON facts(kind, item);",
+    )?;
+    // Rows prepared beforehand so that only the inserts are timed.
+    let mut prepared = Vec::new();
+    for (g, log) in logs.iter().enumerate() {
+        let mut facts = Vec::new();
+        for i in 0..log.game.event_count() {
+            for f in log.game.event_facts(i) {
+                facts.push(f.row(i as u64 + 1, log.game.event_turn(i)));
+            }
+        }
+        prepared.push((format!("g{g}"), facts));
+    }
+    let t = Instant::now();
+    for ((id, facts), log) in prepared.iter().zip(logs) {
+        let tx = conn.transaction()?;
+        {
+            let mut ev = tx.prepare_cached("INSERT INTO events VALUES (?1, ?2, ?3, ?4)")?;
+            for (i, body) in log.event_lines.iter().enumerate() {
+                ev.execute(rusqlite::params![
+                    id,
+                    i as u64 + 1,
+                    log.game.event_turn(i),
+                    body
+                ])?;
+            }
+            let mut fa = tx.prepare_cached(
+                "INSERT INTO facts VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
+            )?;
+            for r in facts {
+                fa.execute(rusqlite::params![
+                    id, r.seq, r.turn, r.kind, r.player, r.item, r.count, r.cause, r.other,
+                    r.total, r.public, r.detail
+                ])?;
+            }
+        }
+        tx.commit()?;
+    }
+    Ok(t.elapsed().as_secs_f64())
+}
