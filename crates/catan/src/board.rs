@@ -325,6 +325,34 @@ impl Board {
             .find(|&e| self.edges[e as usize].ends.contains(&b))
     }
 
+    /// Every name of a vertex, for messages: `0:SE/1:SW/4:N`.
+    pub fn vertex_label(&self, v: VertexId) -> String {
+        let mut names = Vec::new();
+        for &h in &self.vertices[v as usize].hexes {
+            let c = self.hexes[h as usize]
+                .corners
+                .iter()
+                .position(|&x| x == v)
+                .expect("a corner of its hex");
+            names.push(format!("{h}:{}", CORNER_NAMES[c]));
+        }
+        names.join("/")
+    }
+
+    /// Every name of an edge, for messages: `4:E/5:W`.
+    pub fn edge_label(&self, e: EdgeId) -> String {
+        let mut names = Vec::new();
+        for &h in &self.edges[e as usize].hexes {
+            let s = self.hexes[h as usize]
+                .sides
+                .iter()
+                .position(|&x| x == e)
+                .expect("a side of its hex");
+            names.push(format!("{h}:{}", SIDE_NAMES[s]));
+        }
+        names.join("/")
+    }
+
     pub fn hex_label(&self, h: HexId) -> String {
         let hex = &self.hexes[h as usize];
         match hex.number {

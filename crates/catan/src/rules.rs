@@ -24,9 +24,18 @@ pub fn apply(s: &mut State, ev: &Event, facts: &mut Vec<Fact>) -> Result {
             s.turn
         ));
     }
+    let mark = facts.len();
     if s.events == 0 {
         facts.push(Fact::TurnStarted { turn: 0, player: 0 });
     }
+    let result = step(s, ev, facts);
+    if result.is_err() {
+        facts.truncate(mark);
+    }
+    result
+}
+
+fn step(s: &mut State, ev: &Event, facts: &mut Vec<Fact>) -> Result {
     let p = ev.player();
     if let Phase::Setup { step, settlement } = s.phase {
         setup(s, ev, step, settlement, facts)?;
@@ -60,6 +69,9 @@ pub fn apply(s: &mut State, ev: &Event, facts: &mut Vec<Fact>) -> Result {
             } => play_monopoly(s, p, *resource, taken.as_deref(), facts)?,
             Event::RevealVictoryPoints { count, .. } => reveal_victory_points(s, p, *count, facts)?,
             Event::EndTurn { .. } => end_turn(s, p, facts)?,
+        }
+        if !matches!(ev, Event::BuildRoad { .. } | Event::PlayRoadBuilding { .. }) {
+            s.free_roads = 0;
         }
     }
     s.events += 1;
@@ -158,7 +170,7 @@ fn waiting_discards(s: &State) -> String {
 }
 
 /// After Road Building, the free roads come before anything else (unless none can be placed).
-fn check_free_roads(s: &mut State, ev: &Event) -> Result {
+fn check_free_roads(s: &State, ev: &Event) -> Result {
     if s.free_roads == 0 || matches!(ev, Event::BuildRoad { .. }) {
         return Ok(());
     }
@@ -169,7 +181,7 @@ fn check_free_roads(s: &mut State, ev: &Event) -> Result {
             s.free_roads
         ));
     }
-    s.free_roads = 0;
+    // No road can be placed: the rest of the card is lost once this event is applied (see `step`).
     Ok(())
 }
 
@@ -583,12 +595,12 @@ fn move_robber(
 // ---------------------------------------------------------------------------------------------------------
 // Building
 
-fn vertex_name(s: &State, v: VertexId) -> &str {
-    &s.board.vertices[v as usize].name
+fn vertex_name(s: &State, v: VertexId) -> String {
+    s.board.vertex_label(v)
 }
 
-fn edge_name(s: &State, e: EdgeId) -> &str {
-    &s.board.edges[e as usize].name
+fn edge_name(s: &State, e: EdgeId) -> String {
+    s.board.edge_label(e)
 }
 
 fn piece_name(b: Building) -> &'static str {
@@ -1372,5 +1384,413 @@ fn catanatron_award(s: &mut State, facts: &mut Vec<Fact>) {
         if let Some(t) = holder {
             score(s, t, "longest_road", 2, 2, facts);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    //! Rules that are easiest to check on a state built by hand: longest road, largest army, the bank.
+    use super::*;
+    use crate::board::BoardSpec;
+    use crate::state::{Options, Seating};
+
+    fn state(options: Options) -> State {
+        let spec: BoardSpec =
+            serde_json::from_str(include_str!("../tests/beginner-board.json")).unwrap();
+        let seating = ["Ana", "Bo", "Cem"]
+            .iter()
+            .map(|n| Seating {
+                name: n.to_string(),
+                color: None,
+            })
+            .collect();
+        let mut s = State::new(Board::from_spec(&spec).unwrap(), options, seating).unwrap();
+        s.phase = Phase::Main;
+        s.turn = 1;
+        s
+    }
+
+    /// Gives player `p` roads on sides `sides` of hex `hex`.
+    fn roads(s: &mut State, p: Seat, hex: usize, sides: &[usize]) {
+        for &side in sides {
+            let e = s.board.hexes[hex].sides[side];
+            s.roads[e as usize] = Some(p);
+            s.players[p as usize].roads += 1;
+        }
+    }
+
+    fn award(s: &mut State) -> Vec<Fact> {
+        let mut facts = Vec::new();
+        update_longest_road(s, &[0, 1, 2], &mut facts);
+        facts
+    }
+
+    #[test]
+    fn longest_road_needs_five_and_a_rival_needs_strictly_more() {
+        let mut s = state(Options::default());
+        roads(&mut s, 0, 0, &[0, 1, 2, 3]);
+        award(&mut s);
+        assert_eq!(s.longest_road, None, "4 segments are not enough");
+        roads(&mut s, 0, 0, &[4]);
+        let facts = award(&mut s);
+        assert_eq!(s.longest_road, Some(0));
+        assert!(facts.contains(&Fact::Award {
+            award: "longest_road",
+            from: None,
+            to: Some(0)
+        }));
+        assert_eq!(s.vp_public(0), 2);
+        roads(&mut s, 1, 18, &[0, 1, 2, 3, 4]);
+        award(&mut s);
+        assert_eq!(s.longest_road, Some(0), "a tie keeps the holder");
+        roads(&mut s, 1, 18, &[5]);
+        award(&mut s);
+        assert_eq!(s.players[1].road_length, 6);
+        assert_eq!(s.longest_road, Some(1), "6 beats 5");
+        assert_eq!(s.vp_public(0), 0);
+        assert_eq!(s.vp_public(1), 2);
+    }
+
+    #[test]
+    fn a_branch_counts_only_its_longest_single_line() {
+        let mut s = state(Options::default());
+        // 9:N -> 9:NE -> 9:SE -> 9:S -> 13:N is a line of 4 ...
+        roads(&mut s, 0, 9, &[0, 1, 2]);
+        roads(&mut s, 0, 13, &[0]);
+        award(&mut s);
+        assert_eq!(s.players[0].road_length, 4);
+        // ... and a spur at 9:NE (10:NW) makes 5 roads but no longer line.
+        roads(&mut s, 0, 10, &[5]);
+        award(&mut s);
+        assert_eq!(s.players[0].roads, 5);
+        assert_eq!(s.players[0].road_length, 4);
+        assert_eq!(s.longest_road, None);
+    }
+
+    #[test]
+    fn a_settlement_cuts_a_road_and_the_card_moves_or_is_set_aside() {
+        let mut s = state(Options::default());
+        roads(&mut s, 1, 18, &[0, 1, 2, 3, 4]); // Bo: a line of 5 around hex 18, from 18:N to 18:NW
+        award(&mut s);
+        assert_eq!(s.longest_road, Some(1));
+        roads(&mut s, 0, 0, &[0, 1, 2, 3, 4]); // Ana: 5, a tie: Bo keeps it
+        award(&mut s);
+        assert_eq!(s.longest_road, Some(1));
+        // Cem settles at 18:S, the middle of Bo's line: Bo has 3 and 2 left; Ana is the single longest.
+        let v = s.board.hexes[18].corners[3];
+        s.buildings[v as usize] = Some(Building {
+            owner: 2,
+            city: false,
+        });
+        award(&mut s);
+        assert_eq!(s.players[1].road_length, 3);
+        assert_eq!(s.longest_road, Some(0));
+
+        // Again with Cem tied with Ana at 5: nobody single-longest, the card is set aside.
+        let mut s = state(Options::default());
+        roads(&mut s, 1, 18, &[0, 1, 2, 3, 4]);
+        award(&mut s);
+        roads(&mut s, 0, 0, &[0, 1, 2, 3, 4]);
+        roads(&mut s, 2, 2, &[0, 1, 2, 3, 4]);
+        award(&mut s);
+        let v = s.board.hexes[18].corners[3];
+        s.buildings[v as usize] = Some(Building {
+            owner: 2,
+            city: false,
+        });
+        let facts = award(&mut s);
+        assert_eq!(s.longest_road, None);
+        assert!(facts.contains(&Fact::Award {
+            award: "longest_road",
+            from: Some(1),
+            to: None
+        }));
+    }
+
+    #[test]
+    fn a_holder_cut_but_still_tied_for_longest_keeps_the_card() {
+        let mut s = state(Options::default());
+        roads(&mut s, 1, 18, &[0, 1, 2, 3, 4, 5]); // Bo: the ring of hex 18, 6
+        roads(&mut s, 1, 17, &[0]); // and one more out of 18:NW... (17:NE is 18:W? no: a spur)
+        award(&mut s);
+        assert_eq!(s.longest_road, Some(1));
+        roads(&mut s, 0, 0, &[0, 1, 2, 3, 4]);
+        award(&mut s);
+        // A settlement of Cem on Bo's ring leaves Bo at least 5: tied or longer, Bo keeps it.
+        let v = s.board.hexes[18].corners[1];
+        s.buildings[v as usize] = Some(Building {
+            owner: 2,
+            city: false,
+        });
+        award(&mut s);
+        assert!(s.players[1].road_length >= 5);
+        assert_eq!(s.longest_road, Some(1));
+    }
+
+    fn roll(s: &mut State, p: Seat, dice: [u8; 2]) -> Vec<Fact> {
+        s.phase = Phase::BeforeRoll;
+        s.active = p;
+        let mut facts = Vec::new();
+        apply(
+            s,
+            &Event::Roll {
+                player: p,
+                dice,
+                production: None,
+            },
+            &mut facts,
+        )
+        .unwrap();
+        facts
+    }
+
+    #[test]
+    fn the_bank_pays_nobody_a_resource_it_cannot_pay_everyone() {
+        // Ana and Bo both sit on forest 3 (hex 10); the bank has one lumber left.
+        let settle = |s: &mut State| {
+            let ana = s.board.hexes[10].corners[0];
+            let bo = s.board.hexes[10].corners[4];
+            s.buildings[ana as usize] = Some(Building {
+                owner: 0,
+                city: false,
+            });
+            s.buildings[bo as usize] = Some(Building {
+                owner: 1,
+                city: false,
+            });
+            s.bank[0] = 1;
+        };
+        let mut s = state(Options::default());
+        settle(&mut s);
+        roll(&mut s, 0, [1, 2]);
+        assert_eq!(
+            (
+                s.players[0].hand.known[0],
+                s.players[1].hand.known[0],
+                s.bank[0]
+            ),
+            (0, 0, 1)
+        );
+    }
+
+    #[test]
+    fn a_single_player_owed_gets_what_is_left_unless_the_option_says_nobody() {
+        let setup = |options: Options| {
+            let mut s = state(options);
+            let ana = s.board.hexes[10].corners[0];
+            s.buildings[ana as usize] = Some(Building {
+                owner: 0,
+                city: true,
+            }); // owed 2
+            s.bank[0] = 1;
+            s
+        };
+        let mut s = setup(Options::default());
+        roll(&mut s, 0, [1, 2]);
+        assert_eq!((s.players[0].hand.known[0], s.bank[0]), (1, 0));
+        let mut s = setup(Options {
+            bank_shortage: BankShortage::NobodyPaid,
+            ..Options::default()
+        });
+        roll(&mut s, 0, [1, 2]);
+        assert_eq!((s.players[0].hand.known[0], s.bank[0]), (0, 1));
+    }
+
+    #[test]
+    fn largest_army_at_three_knights_taken_only_by_more() {
+        let mut s = state(Options::default());
+        let mut facts = Vec::new();
+        let mut knight = |s: &mut State, p: Seat| {
+            s.active = p;
+            s.phase = Phase::Main;
+            s.dev_played = false;
+            s.players[p as usize].dev.held[KNIGHT] += 1;
+            apply(s, &Event::PlayKnight { player: p }, &mut facts).unwrap();
+        };
+        for _ in 0..2 {
+            knight(&mut s, 0);
+        }
+        assert_eq!(s.largest_army, None);
+        knight(&mut s, 0);
+        assert_eq!(s.largest_army, Some(0));
+        for _ in 0..3 {
+            knight(&mut s, 1);
+        }
+        assert_eq!(s.largest_army, Some(0), "3 against 3 keeps the holder");
+        knight(&mut s, 1);
+        assert_eq!(s.largest_army, Some(1));
+        assert_eq!(s.vp_public(1), 2);
+        assert_eq!(s.vp_public(0), 0);
+    }
+
+    #[test]
+    fn monopoly_takes_every_card_of_a_kind_and_needs_the_count_for_unknown_hands() {
+        let mut s = state(Options::default());
+        s.players[0].dev.held[MONOPOLY] = 1;
+        s.players[1].hand.known = [2, 0, 0, 0, 0];
+        s.players[2].hand.known = [1, 0, 1, 0, 0];
+        let mut facts = Vec::new();
+        let mut t = s.clone();
+        apply(
+            &mut t,
+            &Event::PlayMonopoly {
+                player: 0,
+                resource: 0,
+                taken: None,
+            },
+            &mut facts,
+        )
+        .unwrap();
+        assert_eq!(t.players[0].hand.known[0], 3);
+        assert_eq!(t.players[1].hand.total() + t.players[2].hand.total(), 1);
+        // Bo holds an unknown card: the event must say what was taken.
+        s.players[1].hand.unknown = 1;
+        let err = apply(
+            &mut s.clone(),
+            &Event::PlayMonopoly {
+                player: 0,
+                resource: 0,
+                taken: None,
+            },
+            &mut facts,
+        )
+        .unwrap_err();
+        assert!(err.0.contains("must say what was `taken`"), "{err}");
+        let mut t = s.clone();
+        apply(
+            &mut t,
+            &Event::PlayMonopoly {
+                player: 0,
+                resource: 0,
+                taken: Some(vec![(1, 3), (2, 1)]),
+            },
+            &mut facts,
+        )
+        .unwrap();
+        assert_eq!(t.players[0].hand.known[0], 4);
+        assert_eq!(t.players[1].hand.total(), 0);
+        let err = apply(
+            &mut s.clone(),
+            &Event::PlayMonopoly {
+                player: 0,
+                resource: 0,
+                taken: Some(vec![(1, 4), (2, 1)]),
+            },
+            &mut facts,
+        )
+        .unwrap_err();
+        assert!(err.0.contains("hands over 4"), "{err}");
+    }
+
+    #[test]
+    fn road_building_gives_two_free_roads_first() {
+        let mut s = state(Options::default());
+        let v = s.board.hexes[0].corners[0];
+        s.buildings[v as usize] = Some(Building {
+            owner: 0,
+            city: false,
+        });
+        s.players[0].settlements = 1;
+        s.players[0].dev.held[ROAD_BUILDING] = 1;
+        let mut facts = Vec::new();
+        apply(&mut s, &Event::PlayRoadBuilding { player: 0 }, &mut facts).unwrap();
+        let err = apply(&mut s.clone(), &Event::EndTurn { player: 0 }, &mut facts).unwrap_err();
+        assert!(err.0.contains("free road"), "{err}");
+        for side in [0, 5] {
+            let e = s.board.hexes[0].sides[side];
+            apply(&mut s, &Event::BuildRoad { player: 0, at: e }, &mut facts).unwrap();
+        }
+        assert_eq!(s.players[0].hand.total(), 0, "the two roads were free");
+        assert_eq!(s.players[0].roads, 2);
+        let e = s.board.hexes[0].sides[1];
+        let err = apply(
+            &mut s.clone(),
+            &Event::BuildRoad { player: 0, at: e },
+            &mut facts,
+        )
+        .unwrap_err();
+        assert!(err.0.contains("cannot pay for a road"), "{err}");
+    }
+
+    #[test]
+    fn year_of_plenty_takes_two_from_the_bank() {
+        let mut s = state(Options::default());
+        s.players[0].dev.held[YEAR_OF_PLENTY] = 1;
+        let mut facts = Vec::new();
+        let three = Bundle {
+            known: [3, 0, 0, 0, 0],
+            unknown: 0,
+        };
+        assert!(apply(
+            &mut s.clone(),
+            &Event::PlayYearOfPlenty {
+                player: 0,
+                take: three
+            },
+            &mut facts
+        )
+        .is_err());
+        let two = Bundle {
+            known: [1, 0, 0, 0, 1],
+            unknown: 0,
+        };
+        apply(
+            &mut s,
+            &Event::PlayYearOfPlenty {
+                player: 0,
+                take: two,
+            },
+            &mut facts,
+        )
+        .unwrap();
+        assert_eq!(s.players[0].hand.known, [1, 0, 0, 0, 1]);
+        assert_eq!(s.bank[4], 18);
+    }
+
+    #[test]
+    fn victory_point_cards_count_hidden_until_revealed_and_win_only_on_your_turn() {
+        let mut s = state(Options {
+            vp_target: 4,
+            ..Options::default()
+        });
+        for (p, corner) in [(1u8, 0usize), (1, 3)] {
+            let v = s.board.hexes[18].corners[corner];
+            s.buildings[v as usize] = Some(Building {
+                owner: p,
+                city: false,
+            });
+            s.players[p as usize].settlements += 1;
+        }
+        s.players[1].dev.held[VICTORY_POINT] = 2;
+        assert_eq!((s.vp(1), s.vp_public(1)), (4, 2));
+        // Bo has 4 during Ana's turn: no win yet.
+        s.active = 0;
+        s.rolled = true;
+        let mut facts = Vec::new();
+        apply(&mut s, &Event::EndTurn { player: 0 }, &mut facts).unwrap();
+        // The turn passes to Bo, who has 4: Bo wins at once.
+        assert_eq!(s.winner, Some(1));
+        assert!(facts.contains(&Fact::GameOver { winner: Some(1) }));
+    }
+
+    #[test]
+    fn a_rejected_event_leaves_the_state_untouched() {
+        let mut s = state(Options::default());
+        s.players[0].hand.known = [1, 1, 0, 0, 0];
+        let before = format!(
+            "{:?}",
+            (s.players.clone(), s.bank, s.roads.clone(), s.phase)
+        );
+        let e = s.board.hexes[5].sides[0];
+        let mut facts = Vec::new();
+        assert!(apply(&mut s, &Event::BuildRoad { player: 0, at: e }, &mut facts).is_err());
+        assert_eq!(
+            before,
+            format!(
+                "{:?}",
+                (s.players.clone(), s.bank, s.roads.clone(), s.phase)
+            )
+        );
+        assert!(facts.is_empty());
     }
 }
