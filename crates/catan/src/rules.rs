@@ -1287,8 +1287,10 @@ fn reveal_victory_points(
                 ));
             }
             s.deck_drawn[VICTORY_POINT] += 1;
+            // Whether the revealed card was bought this turn is unknown; assume it was, so that no
+            // legal play of the remaining cards is rejected.
             dev.held_unknown -= 1;
-            dev.new_unknown = dev.new_unknown.min(dev.held_unknown);
+            dev.new_unknown = dev.new_unknown.saturating_sub(1);
             dev.played[VICTORY_POINT] += 1;
             score(s, p, "victory_point_card", 1, 1, facts);
         }

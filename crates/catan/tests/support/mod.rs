@@ -1,0 +1,362 @@
+//! A random legal player for property tests: it plays whole games of the `catan` ruleset by choosing,
+//! at each step, among events it builds from the state, keeping only those the rules accept.
+//! The randomness is a small seeded generator, so a failing seed replays exactly.
+
+#![allow(dead_code)]
+
+use almanac_catan::board::{EdgeId, VertexId};
+use almanac_catan::cards::{Bundle, DEV_DECK};
+use almanac_catan::event::{Event, Stolen};
+use almanac_catan::state::Phase;
+use almanac_catan::{Catan, State};
+use almanac_core::{Ruleset, Seat};
+use serde_json::{json, Value};
+
+pub struct Rng(u64);
+
+impl Rng {
+    pub fn new(seed: u64) -> Rng {
+        // splitmix64 of the seed, so that nearby seeds give unrelated games.
+        let mut z = seed.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        Rng((z ^ (z >> 31)) | 1)
+    }
+    pub fn next(&mut self) -> u64 {
+        // xorshift64*
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+    pub fn below(&mut self, n: usize) -> usize {
+        (self.next() % n.max(1) as u64) as usize
+    }
+    pub fn chance(&mut self, percent: u64) -> bool {
+        self.next() % 100 < percent
+    }
+}
+
+pub fn header(players: usize, options: Value) -> Value {
+    let board: Value = serde_json::from_str(include_str!("../beginner-board.json")).unwrap();
+    let names = ["Ana", "Bo", "Cem", "Dilek"];
+    json!({
+        "format": "almanac/1", "ruleset": "catan", "options": options,
+        "players": names[..players].iter().map(|n| json!({"name": n})).collect::<Vec<_>>(),
+        "board": board,
+    })
+}
+
+/// A generated game: the events as the omniscient recorder saw them, and as an observer would log them
+/// (steals and development card purchases of unknown type).
+pub struct Generated {
+    pub header: Value,
+    pub events: Vec<Event>,
+    pub observer: Vec<Event>,
+}
+
+fn try_apply(s: &State, ev: &Event) -> Option<State> {
+    let mut t = s.clone();
+    let mut facts = Vec::new();
+    Catan::apply(&mut t, ev, &mut facts).ok().map(|_| t)
+}
+
+/// A random card of a hand the generator knows completely.
+fn random_card(rng: &mut Rng, known: &[u8; 5]) -> Option<usize> {
+    let total: usize = known.iter().map(|&n| n as usize).sum();
+    if total == 0 {
+        return None;
+    }
+    let mut k = rng.below(total);
+    for r in 0..5 {
+        if k < known[r] as usize {
+            return Some(r);
+        }
+        k -= known[r] as usize;
+    }
+    None
+}
+
+/// Plays a random legal game of at most `max_events` events.
+pub fn play(seed: u64, players: usize, max_events: usize) -> Generated {
+    play_from(seed, header(players, json!({"vp_target": 8})), max_events)
+}
+
+/// Plays a random legal game from a given header.
+pub fn play_from(seed: u64, header: Value, max_events: usize) -> Generated {
+    let mut rng = Rng::new(seed);
+    let mut s = Catan::initial(&header).unwrap();
+    // The truth: the state as the omniscient recorder sees it (no unknown cards).
+    let mut events = Vec::new();
+    let mut observer = Vec::new();
+    let mut deck: Vec<usize> = DEV_DECK
+        .iter()
+        .enumerate()
+        .flat_map(|(c, &n)| std::iter::repeat_n(c, n as usize))
+        .collect();
+    for i in (1..deck.len()).rev() {
+        deck.swap(i, rng.below(i + 1));
+    }
+    while events.len() < max_events && s.winner.is_none() {
+        let Some(ev) = choose(&mut rng, &s, &mut deck) else {
+            break;
+        };
+        let t = try_apply(&s, &ev)
+            .unwrap_or_else(|| panic!("the generator chose an illegal event: {ev:?}"));
+        observer.push(match &ev {
+            Event::MoveRobber {
+                player,
+                hex,
+                victim,
+                stolen: Some(_),
+            } => Event::MoveRobber {
+                player: *player,
+                hex: *hex,
+                victim: *victim,
+                stolen: Some(Stolen::Unknown),
+            },
+            Event::BuyDevelopment { player, .. } => Event::BuyDevelopment {
+                player: *player,
+                card: None,
+            },
+            // What a monopoly takes is public: everyone hands the cards over openly.
+            Event::PlayMonopoly {
+                player, resource, ..
+            } => Event::PlayMonopoly {
+                player: *player,
+                resource: *resource,
+                taken: Some(
+                    (0..s.players.len() as Seat)
+                        .filter(|o| o != player)
+                        .map(|o| (o, s.players[o as usize].hand.known[*resource]))
+                        .collect(),
+                ),
+            },
+            other => other.clone(),
+        });
+        events.push(ev);
+        s = t;
+    }
+    Generated {
+        header,
+        events,
+        observer,
+    }
+}
+
+fn choose(rng: &mut Rng, s: &State, deck: &mut Vec<usize>) -> Option<Event> {
+    let n = s.players.len() as Seat;
+    let me = s.active;
+    let nv = s.board.vertices.len() as VertexId;
+    let ne = s.board.edges.len() as EdgeId;
+    match s.phase {
+        Phase::Setup { step, settlement } => {
+            let p = s.setup_seat(step);
+            match settlement {
+                None => (0..200)
+                    .map(|_| Event::BuildSettlement {
+                        player: p,
+                        at: rng.below(nv as usize) as VertexId,
+                    })
+                    .find(|e| try_apply(s, e).is_some()),
+                Some(v) => {
+                    let edges = s.board.vertices[v as usize].edges.clone();
+                    let e = edges[rng.below(edges.len())];
+                    Some(Event::BuildRoad { player: p, at: e })
+                }
+            }
+        }
+        Phase::BeforeRoll => {
+            if rng.chance(20) {
+                let knight = Event::PlayKnight { player: me };
+                if try_apply(s, &knight).is_some() {
+                    return Some(knight);
+                }
+            }
+            Some(Event::Roll {
+                player: me,
+                dice: [1 + rng.below(6) as u8, 1 + rng.below(6) as u8],
+                production: None,
+            })
+        }
+        Phase::Discard => {
+            let p = (0..n).find(|&p| s.must_discard[p as usize] > 0)?;
+            let mut known = s.players[p as usize].hand.known;
+            let mut cards = Bundle::default();
+            for _ in 0..s.must_discard[p as usize] {
+                let r = random_card(rng, &known)?;
+                known[r] -= 1;
+                cards.known[r] += 1;
+            }
+            Some(Event::Discard { player: p, cards })
+        }
+        Phase::MoveRobber { .. } => {
+            for _ in 0..100 {
+                let hex = rng.below(s.board.hexes.len()) as u8;
+                if hex == s.robber {
+                    continue;
+                }
+                let victims: Vec<Seat> = s.board.hexes[hex as usize]
+                    .corners
+                    .iter()
+                    .filter_map(|&v| s.buildings[v as usize].map(|b| b.owner))
+                    .filter(|&o| o != me && s.players[o as usize].hand.total() > 0)
+                    .collect();
+                if victims.is_empty() {
+                    return Some(Event::MoveRobber {
+                        player: me,
+                        hex,
+                        victim: None,
+                        stolen: None,
+                    });
+                }
+                let v = victims[rng.below(victims.len())];
+                let card = random_card(rng, &s.players[v as usize].hand.known)?;
+                return Some(Event::MoveRobber {
+                    player: me,
+                    hex,
+                    victim: Some(v),
+                    stolen: Some(Stolen::Known(card)),
+                });
+            }
+            None
+        }
+        Phase::Main => {
+            if s.free_roads > 0 {
+                let start = rng.below(ne as usize);
+                return (0..ne)
+                    .map(|k| Event::BuildRoad {
+                        player: me,
+                        at: ((start + k as usize) % ne as usize) as EdgeId,
+                    })
+                    .find(|e| try_apply(s, e).is_some())
+                    .or(Some(Event::EndTurn { player: me }));
+            }
+            let hand = s.players[me as usize].hand.known;
+            for _ in 0..12 {
+                let ev = match rng.below(12) {
+                    0 => {
+                        let mine: Vec<VertexId> = (0..nv)
+                            .filter(|&v| {
+                                s.buildings[v as usize].is_some_and(|b| b.owner == me && !b.city)
+                            })
+                            .collect();
+                        if mine.is_empty() {
+                            continue;
+                        }
+                        Event::BuildCity {
+                            player: me,
+                            at: mine[rng.below(mine.len())],
+                        }
+                    }
+                    1 | 2 => {
+                        // A settlement next to one of my roads.
+                        let start = rng.below(nv as usize);
+                        match (0..nv)
+                            .map(|k| ((start + k as usize) % nv as usize) as VertexId)
+                            .find(|&v| {
+                                try_apply(s, &Event::BuildSettlement { player: me, at: v })
+                                    .is_some()
+                            }) {
+                            Some(v) => Event::BuildSettlement { player: me, at: v },
+                            None => continue,
+                        }
+                    }
+                    3 => {
+                        // A road touching my network.
+                        let near: Vec<EdgeId> = (0..ne)
+                            .filter(|&e| {
+                                s.roads[e as usize].is_none()
+                                    && s.board.edges[e as usize].ends.iter().any(|&v| {
+                                        s.board.vertices[v as usize]
+                                            .edges
+                                            .iter()
+                                            .any(|&o| s.roads[o as usize] == Some(me))
+                                    })
+                            })
+                            .collect();
+                        if near.is_empty() {
+                            continue;
+                        }
+                        Event::BuildRoad {
+                            player: me,
+                            at: near[rng.below(near.len())],
+                        }
+                    }
+                    4 => match deck.last() {
+                        Some(&c) => Event::BuyDevelopment {
+                            player: me,
+                            card: Some(c),
+                        },
+                        None => continue,
+                    },
+                    5 => match rng.below(4) {
+                        0 => Event::PlayRoadBuilding { player: me },
+                        1 => {
+                            let mut take = Bundle::default();
+                            take.known[rng.below(5)] += 1;
+                            take.known[rng.below(5)] += 1;
+                            Event::PlayYearOfPlenty { player: me, take }
+                        }
+                        2 => Event::PlayMonopoly {
+                            player: me,
+                            resource: rng.below(5),
+                            taken: None,
+                        },
+                        _ => Event::PlayKnight { player: me },
+                    },
+                    6 => {
+                        let Some(r) = random_card(rng, &hand) else {
+                            continue;
+                        };
+                        let mut give = Bundle::default();
+                        give.known[r] = [2, 3, 4][rng.below(3)];
+                        let mut get = Bundle::default();
+                        get.known[(r + 1 + rng.below(4)) % 5] = 1;
+                        Event::MaritimeTrade {
+                            player: me,
+                            give,
+                            get,
+                        }
+                    }
+                    7 => {
+                        let with = (me + 1 + rng.below(n as usize - 1) as Seat) % n;
+                        let (Some(a), Some(b)) = (
+                            random_card(rng, &hand),
+                            random_card(rng, &s.players[with as usize].hand.known),
+                        ) else {
+                            continue;
+                        };
+                        if a == b {
+                            continue;
+                        }
+                        let mut give = Bundle::default();
+                        give.known[a] = 1;
+                        let mut get = Bundle::default();
+                        get.known[b] = 1;
+                        Event::Trade {
+                            player: me,
+                            with,
+                            give,
+                            get,
+                        }
+                    }
+                    8 => Event::RevealVictoryPoints {
+                        player: me,
+                        count: Some(1),
+                    },
+                    9 | 10 => continue,
+                    _ => Event::EndTurn { player: me },
+                };
+                if try_apply(s, &ev).is_some() {
+                    if let Event::BuyDevelopment { .. } = ev {
+                        deck.pop();
+                    }
+                    return Some(ev);
+                }
+            }
+            Some(Event::EndTurn { player: me })
+        }
+        Phase::Over => None,
+    }
+}
