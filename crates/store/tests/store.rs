@@ -1,0 +1,156 @@
+//! The store's promises, each against a real SQLite file.
+
+use almanac_engine::{content_hash, validate, ValidatedLog};
+use almanac_store::{GameFilter, Inserted, Store, StoreError};
+use std::path::{Path, PathBuf};
+
+fn sample(name: &str) -> String {
+    std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("../../data/samples").join(name)).unwrap()
+}
+
+fn log_of(text: &str) -> ValidatedLog {
+    validate(None, text).unwrap()
+}
+
+fn insert(store: &mut Store, log: &ValidatedLog) -> Result<Inserted, StoreError> {
+    let hash = content_hash(&log.header_line, &log.event_lines);
+    store.insert_game(log.game.as_ref(), &log.header_line, &log.event_lines, &hash)
+}
+
+fn db() -> (tempfile::TempDir, PathBuf) {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("almanac.db");
+    (dir, path)
+}
+
+fn count(store: &Store, table: &str) -> i64 {
+    store.connection().query_row(&format!("SELECT COUNT(*) FROM {table}"), [], |r| r.get(0)).unwrap()
+}
+
+#[test]
+fn migrations_run_once_and_a_newer_schema_is_refused() {
+    let (_dir, path) = db();
+    let store = Store::open(&path).unwrap();
+    assert_eq!(store.schema_version().unwrap(), 1);
+    drop(store);
+    let store = Store::open(&path).unwrap();
+    let applied: i64 = store.connection().query_row("SELECT COUNT(*) FROM schema_migrations", [], |r| r.get(0)).unwrap();
+    assert_eq!(applied, 1, "reopening applies nothing again");
+    store.connection().execute("INSERT INTO schema_migrations (version) VALUES (99)", []).unwrap();
+    drop(store);
+    match Store::open(&path) {
+        Err(StoreError::TooNew { found: 99, known: 1 }) => {}
+        other => panic!("expected TooNew, got {:?}", other.err()),
+    }
+}
+
+#[test]
+fn events_are_append_only() {
+    let (_dir, path) = db();
+    let mut store = Store::open(&path).unwrap();
+    insert(&mut store, &log_of(&sample("catan-club-game.jsonl"))).unwrap();
+    let conn = store.connection();
+    let update = conn.execute("UPDATE events SET body = '{}' WHERE seq = 1", []).unwrap_err();
+    assert!(update.to_string().contains("append-only"), "{update}");
+    let delete = conn.execute("DELETE FROM events", []).unwrap_err();
+    assert!(delete.to_string().contains("append-only"), "{delete}");
+    assert_eq!(count(&store, "events"), 556);
+}
+
+#[test]
+fn a_game_is_stored_whole_with_its_facts_and_ruleset_version() {
+    let (_dir, path) = db();
+    let mut store = Store::open(&path).unwrap();
+    let log = log_of(&sample("catan-club-game.jsonl"));
+    let id = insert(&mut store, &log).unwrap();
+    let Inserted::New(id) = id else { panic!("expected a new game") };
+    let facts: usize = (0..log.game.event_count()).map(|i| log.game.event_facts(i).len()).sum();
+    assert_eq!(count(&store, "events") as usize, log.game.event_count());
+    assert_eq!(count(&store, "facts") as usize, facts);
+    let row = store.game(&id).unwrap();
+    assert_eq!(row.ruleset, "catan");
+    assert_eq!(row.ruleset_version, 1);
+    assert_eq!(row.club.as_deref(), Some("Kadıköy Board Gamers"));
+    assert_eq!(row.winner.as_deref(), Some("Zeynep"));
+    assert_eq!(row.players.len(), 4);
+    // The stored log reads back line for line.
+    let (header, events) = store.log(&id).unwrap();
+    assert_eq!(header, log.header_line);
+    assert_eq!(events, log.event_lines);
+}
+
+#[test]
+fn a_failure_half_way_stores_nothing() {
+    let (_dir, path) = db();
+    let mut store = Store::open(&path).unwrap();
+    // Make the 300th event insert fail, as a full disk or a crash would.
+    store
+        .connection()
+        .execute_batch("CREATE TEMP TRIGGER fail_half_way BEFORE INSERT ON events WHEN NEW.seq = 300 BEGIN SELECT RAISE(ABORT, 'disk full'); END;")
+        .unwrap();
+    let err = insert(&mut store, &log_of(&sample("catan-club-game.jsonl"))).unwrap_err();
+    assert!(err.to_string().contains("disk full"), "{err}");
+    for table in ["games", "game_players", "events", "facts"] {
+        assert_eq!(count(&store, table), 0, "{table} keeps rows of a failed insert");
+    }
+}
+
+#[test]
+fn the_same_log_twice_is_one_game() {
+    let (_dir, path) = db();
+    let mut store = Store::open(&path).unwrap();
+    let text = sample("catan-club-game.jsonl");
+    let first = insert(&mut store, &log_of(&text)).unwrap();
+    // Trailing blank lines and CRLF line ends do not make another game.
+    let again = insert(&mut store, &log_of(&format!("{}\n\n", text.replace('\n', "\r\n")))).unwrap();
+    assert!(matches!(first, Inserted::New(_)));
+    assert_eq!(again, Inserted::Existing(first.id().to_string()));
+    assert_eq!(count(&store, "games"), 1);
+    assert_eq!(count(&store, "events"), 556);
+    // The observer's log of the same game is another log: another game.
+    let other = insert(&mut store, &log_of(&sample("catan-club-game-observer.jsonl"))).unwrap();
+    assert!(matches!(other, Inserted::New(_)));
+    assert_eq!(store.list_games(&GameFilter::default()).unwrap().len(), 2);
+}
+
+#[test]
+fn live_appends_name_the_sequence_they_follow_and_a_stale_writer_gets_a_conflict() {
+    let (_dir, path) = db();
+    let mut store = Store::open(&path).unwrap();
+    let full = sample("catan-club-game.jsonl");
+    let lines: Vec<&str> = full.lines().collect();
+    // Start with the header and the first 100 events.
+    let start = log_of(&lines[..101].join("\n"));
+    let id = insert(&mut store, &start).unwrap().id().to_string();
+    // Two writers both think the log ends at 100. The first appends 5 events ...
+    let mut game = start.game;
+    let next: Vec<String> = lines[101..106].iter().map(|s| s.to_string()).collect();
+    for (i, l) in next.iter().enumerate() {
+        game.push_line(102 + i, l).unwrap();
+    }
+    assert_eq!(store.append_events(&id, 100, game.as_ref(), &next).unwrap(), 105);
+    // ... the second, still expecting 100, is refused and writes nothing.
+    let err = store.append_events(&id, 100, game.as_ref(), &next).unwrap_err();
+    assert!(matches!(err, StoreError::Conflict { expected: 100, actual: 105, .. }), "{err}");
+    assert_eq!(count(&store, "events"), 105);
+    assert_eq!(store.game(&id).unwrap().event_count, 105);
+    let (_, events) = store.log(&id).unwrap();
+    assert_eq!(events.len(), 105);
+    assert_eq!(events[104], lines[105]);
+}
+
+#[test]
+fn games_are_listed_newest_first_and_filtered() {
+    let (_dir, path) = db();
+    let mut store = Store::open(&path).unwrap();
+    let a = insert(&mut store, &log_of(&sample("catan-club-game.jsonl"))).unwrap();
+    let b = insert(&mut store, &log_of(&sample("catan-catanatron-tournament.jsonl"))).unwrap();
+    let all = store.list_games(&GameFilter::default()).unwrap();
+    assert_eq!(all.iter().map(|g| g.id.as_str()).collect::<Vec<_>>(), [b.id(), a.id()]);
+    let ayse = store.list_games(&GameFilter { player: Some("Ayşe".into()), ..Default::default() }).unwrap();
+    assert_eq!(ayse.len(), 1);
+    assert_eq!(ayse[0].id, a.id());
+    assert!(store.list_games(&GameFilter { ruleset: Some("carcassonne".into()), ..Default::default() }).unwrap().is_empty());
+    assert_eq!(store.resolve(&a.id()[..6]).unwrap(), a.id());
+    assert!(matches!(store.resolve("zzz"), Err(StoreError::NotFound(_))));
+}

@@ -1,0 +1,246 @@
+//! End-to-end: the `almanac` binary on real files and a real SQLite database.
+
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+fn almanac(args: &[&str], db: &Path) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_almanac"))
+        .args(args)
+        .env("ALMANAC_DB", db)
+        .env_remove("RUST_BACKTRACE")
+        .output()
+        .expect("run almanac")
+}
+
+fn text(b: &[u8]) -> String {
+    String::from_utf8_lossy(b).to_string()
+}
+
+struct Scratch {
+    dir: tempfile::TempDir,
+}
+
+impl Scratch {
+    fn new() -> Scratch {
+        Scratch { dir: tempfile::tempdir().unwrap() }
+    }
+    fn db(&self) -> PathBuf {
+        self.dir.path().join("almanac.db")
+    }
+    fn file(&self, name: &str, contents: impl AsRef<[u8]>) -> PathBuf {
+        let p = self.dir.path().join(name);
+        std::fs::write(&p, contents).unwrap();
+        p
+    }
+}
+
+fn sample(name: &str) -> String {
+    std::fs::read_to_string(root().join("data/samples").join(name)).unwrap()
+}
+
+fn fixture(name: &str) -> PathBuf {
+    root().join("tests/data/catanatron").join(name)
+}
+
+#[test]
+fn import_stores_good_files_rejects_bad_ones_and_says_where() {
+    let s = Scratch::new();
+    let good = s.file("club.jsonl", sample("catan-club-game.jsonl"));
+    let mut lines: Vec<String> = sample("catan-club-game.jsonl").lines().map(String::from).collect();
+    // Line 20 (Mehmet's first roll) becomes a roll by Ayşe, out of turn.
+    lines[19] = r#"{"type":"roll","player":"Ayşe","dice":[3,4]}"#.to_string();
+    let bad = s.file("bad.jsonl", lines.join("\n"));
+    let out = almanac(&["import", good.to_str().unwrap(), bad.to_str().unwrap(), fixture("catanatron-1.json").to_str().unwrap()], &s.db());
+    assert_eq!(out.status.code(), Some(1), "a rejected file makes the exit status non-zero");
+    let stdout = text(&out.stdout);
+    let stored: Vec<&str> = stdout.lines().collect();
+    assert_eq!(stored.len(), 2, "{stdout}");
+    assert!(stored[0].ends_with(&format!("\t{}", good.display())));
+    assert_eq!(stored[0].split('\t').next().unwrap().len(), 16);
+    let stderr = text(&out.stderr);
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    assert!(stderr.starts_with(&format!("{}:20: ", bad.display())), "{stderr}");
+    assert!(stderr.contains("Ayşe acts out of turn: it is Mehmet's turn"), "{stderr}");
+    // The rejected file stored nothing; the others are there.
+    let list = text(&almanac(&["list"], &s.db()).stdout);
+    assert_eq!(list.lines().count(), 2, "{list}");
+    // Importing the same file again gives the same id.
+    let again = almanac(&["import", good.to_str().unwrap()], &s.db());
+    assert!(again.status.success());
+    assert_eq!(text(&again.stdout).lines().next(), Some(stored[0]));
+    assert_eq!(text(&almanac(&["list"], &s.db()).stdout).lines().count(), 2);
+}
+
+#[test]
+fn validate_checks_without_storing() {
+    let s = Scratch::new();
+    let good = s.file("club.jsonl", sample("catan-club-game.jsonl"));
+    let out = almanac(&["validate", good.to_str().unwrap()], &s.db());
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(text(&out.stdout).contains("ok (556 events"), "{}", text(&out.stdout));
+    assert!(!s.db().exists(), "validate must not create a database");
+    let empty = s.file("empty.jsonl", "");
+    let out = almanac(&["validate", good.to_str().unwrap(), empty.to_str().unwrap()], &s.db());
+    assert_eq!(out.status.code(), Some(1));
+}
+
+fn import_one(s: &Scratch, file: &Path) -> String {
+    let out = almanac(&["import", file.to_str().unwrap()], &s.db());
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    text(&out.stdout).split('\t').next().unwrap().to_string()
+}
+
+#[test]
+fn state_json_gives_every_players_vp_as_catanatron_does() {
+    let s = Scratch::new();
+    let file = fixture("catanatron-2.json");
+    let id = import_one(&s, &file);
+    let out = almanac(&["state", &id, "--json"], &s.db());
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let state: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let dump: Value = serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
+    for p in state["players"].as_array().unwrap() {
+        let theirs = &dump["final"]["players"][p["name"].as_str().unwrap()];
+        assert_eq!(p["vp"], theirs["vp_actual"]);
+        assert_eq!(p["vp_public"], theirs["vp_public"]);
+    }
+    assert_eq!(state["winner"], dump["final"]["winner"]);
+    // --final is the same; --seq 0 is before anything happened; --turn 0 is the end of setup.
+    let fin: Value = serde_json::from_slice(&almanac(&["state", &id, "--final", "--json"], &s.db()).stdout).unwrap();
+    assert_eq!(fin["players"], state["players"]);
+    let start: Value = serde_json::from_slice(&almanac(&["state", &id, "--seq", "0", "--json"], &s.db()).stdout).unwrap();
+    assert!(start["players"].as_array().unwrap().iter().all(|p| p["vp"] == 0));
+    let setup: Value = serde_json::from_slice(&almanac(&["state", &id, "--turn", "0", "--json"], &s.db()).stdout).unwrap();
+    assert!(setup["players"].as_array().unwrap().iter().all(|p| p["vp"] == 2), "{}", setup["players"]);
+    assert_eq!(setup["turn"], 1, "after setup the first turn is next");
+    assert_eq!(setup["phase"], "roll");
+    // A prefix of the id is enough.
+    assert!(almanac(&["state", &id[..8]], &s.db()).status.success());
+    let missing = almanac(&["state", "nonexistent"], &s.db());
+    assert!(!missing.status.success());
+    assert!(text(&missing.stderr).contains("no game `nonexistent`"));
+}
+
+#[test]
+fn stats_json_gives_production_as_catanatron_counted_it() {
+    let s = Scratch::new();
+    let file = fixture("catanatron-3.json");
+    let id = import_one(&s, &file);
+    let out = almanac(&["stats", &id, "--json"], &s.db());
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let stats: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let dump: Value = serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
+    let names = [("WOOD", "lumber"), ("BRICK", "brick"), ("SHEEP", "wool"), ("WHEAT", "grain"), ("ORE", "ore")];
+    for p in stats["players"].as_array().unwrap() {
+        let theirs = &dump["summary"]["production_from_rolls"][p["name"].as_str().unwrap()];
+        for (c, ours) in names {
+            assert_eq!(p["production"][ours].as_i64().unwrap_or(0), theirs[c].as_i64().unwrap_or(0), "{} {ours}", p["name"]);
+        }
+        // VP by turn ends at the final VP.
+        let last = p["vp_by_turn"].as_array().unwrap().last().unwrap();
+        assert_eq!(last[1], dump["final"]["players"][p["name"].as_str().unwrap()]["vp_actual"]);
+        // Every maritime trade is in the trades.
+    }
+    let trades: i64 = stats["players"].as_array().unwrap().iter().map(|p| p["trades"]["count"].as_i64().unwrap()).sum();
+    let theirs: i64 = dump["summary"]["maritime_trades_by_ratio"].as_object().unwrap().values().map(|v| v.as_i64().unwrap()).sum();
+    assert_eq!(trades, theirs);
+    let dice: i64 = stats["dice"].as_object().unwrap().values().map(|v| v.as_i64().unwrap()).sum();
+    let their_dice: i64 = dump["summary"]["dice_histogram"].as_object().unwrap().values().map(|v| v.as_i64().unwrap()).sum();
+    assert_eq!(dice, their_dice);
+}
+
+#[test]
+fn export_gives_back_the_log() {
+    let s = Scratch::new();
+    let file = s.file("club.jsonl", sample("catan-club-game.jsonl"));
+    let id = import_one(&s, &file);
+    let out = almanac(&["export", &id], &s.db());
+    assert_eq!(text(&out.stdout), sample("catan-club-game.jsonl"));
+}
+
+/// The header of the beginners' board with three players, and the setup of the rules tests.
+fn three_player_log(extra: &[&str]) -> String {
+    let mut header: Value = serde_json::from_str(sample("catan-club-game.jsonl").lines().next().unwrap()).unwrap();
+    header["players"] = serde_json::json!([{"name": "Ana"}, {"name": "Bo"}, {"name": "Cem"}]);
+    let mut lines = vec![header.to_string()];
+    for (p, s, r) in [("Ana", "4:N", "4:NE"), ("Bo", "8:N", "8:NE"), ("Cem", "11:S", "11:SE"), ("Cem", "17:N", "17:NE"), ("Bo", "14:N", "14:NW"), ("Ana", "10:N", "10:NW")] {
+        lines.push(format!(r#"{{"type":"build_settlement","player":"{p}","at":"{s}"}}"#));
+        lines.push(format!(r#"{{"type":"build_road","player":"{p}","at":"{r}"}}"#));
+    }
+    lines.extend(extra.iter().map(|s| s.to_string()));
+    lines.join("\n")
+}
+
+#[test]
+fn bad_input_gets_one_line_naming_the_line_and_the_rule() {
+    let s = Scratch::new();
+    let club = sample("catan-club-game.jsonl");
+    let club_lines: Vec<&str> = club.lines().collect();
+    let header_without_players = {
+        let mut h: Value = serde_json::from_str(club_lines[0]).unwrap();
+        h.as_object_mut().unwrap().remove("players");
+        h.to_string()
+    };
+    let knight_twice = three_player_log(&[
+        r#"{"type":"roll","player":"Ana","dice":[1,2]}"#,
+        r#"{"type":"end_turn","player":"Ana"}"#,
+        r#"{"type":"roll","player":"Bo","dice":[1,2]}"#,
+        r#"{"type":"end_turn","player":"Bo"}"#,
+        r#"{"type":"roll","player":"Cem","dice":[2,3]}"#,
+        r#"{"type":"buy_development","player":"Cem","card":"knight"}"#,
+        r#"{"type":"end_turn","player":"Cem"}"#,
+        r#"{"type":"roll","player":"Ana","dice":[1,2]}"#,
+        r#"{"type":"end_turn","player":"Ana"}"#,
+        r#"{"type":"roll","player":"Bo","dice":[1,2]}"#,
+        r#"{"type":"end_turn","player":"Bo"}"#,
+        r#"{"type":"play_knight","player":"Cem"}"#,
+        r#"{"type":"move_robber","player":"Cem","hex":4,"victim":"Ana","stolen":"brick"}"#,
+        r#"{"type":"roll","player":"Cem","dice":[1,2]}"#,
+        r#"{"type":"play_knight","player":"Cem"}"#,
+    ]);
+    let cases: Vec<(&str, Vec<u8>, usize, &str)> = vec![
+        ("malformed JSON", format!("{}\n{}\n{{\"type\":\"build_road\",", club_lines[0], club_lines[1]).into_bytes(), 3, "malformed JSON"),
+        ("a header missing a field", format!("{header_without_players}\n{}", club_lines[1]).into_bytes(), 1, "missing field `players`"),
+        ("an unknown event type", format!("{}\n{{\"type\":\"teleport\",\"player\":\"Can\"}}", club_lines[0]).into_bytes(), 2, "unknown event type `teleport`"),
+        ("an event out of turn", format!("{}\n{}", club_lines[0], r#"{"type":"build_settlement","player":"Can","at":"0:N"}"#).into_bytes(), 2, "it is Ayşe's turn"),
+        ("a settlement too close", three_player_log(&[]).replace(r#""player":"Bo","at":"8:N""#, r#""player":"Bo","at":"4:NE""#).into_bytes(), 4, "breaks the distance rule"),
+        ("a card played twice in a turn", knight_twice.into_bytes(), 28, "already played a development card this turn"),
+        ("a steal from a player not adjacent", three_player_log(&[r#"{"type":"roll","player":"Ana","dice":[3,4]}"#, r#"{"type":"move_robber","player":"Ana","hex":11,"victim":"Bo","stolen":"grain"}"#]).into_bytes(), 15, "Bo has no settlement or city on hex 11"),
+        ("a file that is not a log at all", b"Catan night at Zeynep's: Ayse won with 10 points\n".to_vec(), 1, "not JSON"),
+        ("a JSON file that is not a log", b"{\"name\": \"shopping list\"}\n".to_vec(), 1, "no `format` field"),
+        ("an empty file", Vec::new(), 1, "the file is empty"),
+        ("binary garbage", vec![0xff, 0xfe, 0x00, 0x01, 0x89], 1, "not UTF-8"),
+        ("an unknown ruleset", br#"{"format":"almanac/1","ruleset":"chess","players":[{"name":"a"}]}"#.to_vec(), 1, "unknown ruleset `chess`"),
+    ];
+    for (what, contents, line, needle) in cases {
+        let f = s.file("case.jsonl", &contents);
+        let out = almanac(&["import", "--format", "almanac", f.to_str().unwrap()], &s.db());
+        let stderr = text(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{what}: {stderr}");
+        assert!(!stderr.contains("panicked"), "{what}: {stderr}");
+        assert_eq!(stderr.lines().count(), 1, "{what}: one line, got {stderr}");
+        let prefix = format!("{}:{line}: ", f.display());
+        assert!(stderr.starts_with(&prefix), "{what}: expected `{prefix}...`, got {stderr}");
+        assert!(stderr.contains(needle), "{what}: `{stderr}` lacks `{needle}`");
+    }
+    // Nothing of any of them was stored.
+    let list = almanac(&["list"], &s.db());
+    assert_eq!(text(&list.stdout), "", "{}", text(&list.stderr));
+}
+
+#[test]
+fn demo_seeds_an_empty_database_once_and_summarises() {
+    let s = Scratch::new();
+    let out = almanac(&["demo", "--samples", root().join("data/samples").to_str().unwrap()], &s.db());
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let stdout = text(&out.stdout);
+    assert_eq!(stdout.matches("stored ").count(), 3, "{stdout}");
+    assert!(stdout.contains("Zeynep") && stdout.contains("*winner*"), "{stdout}");
+    let again = text(&almanac(&["demo", "--samples", root().join("data/samples").to_str().unwrap()], &s.db()).stdout);
+    assert_eq!(again.matches("stored ").count(), 0, "a seeded database is not seeded again");
+}
