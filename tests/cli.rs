@@ -55,7 +55,10 @@ fn import_stores_good_files_rejects_bad_ones_and_says_where() {
     // Line 20 (Mehmet's first roll) becomes a roll by Ayşe, out of turn.
     lines[19] = r#"{"type":"roll","player":"Ayşe","dice":[3,4]}"#.to_string();
     let bad = s.file("bad.jsonl", lines.join("\n"));
-    let out = almanac(&["import", good.to_str().unwrap(), bad.to_str().unwrap(), fixture("catanatron-1.json").to_str().unwrap()], &s.db());
+    let out = almanac(
+        &["import", good.to_str().unwrap(), bad.to_str().unwrap(), fixture("catanatron-1.json").to_str().unwrap()],
+        &s.db(),
+    );
     assert_eq!(out.status.code(), Some(1), "a rejected file makes the exit status non-zero");
     let stdout = text(&out.stdout);
     let stored: Vec<&str> = stdout.lines().collect();
@@ -113,9 +116,11 @@ fn state_json_gives_every_players_vp_as_catanatron_does() {
     // --final is the same; --seq 0 is before anything happened; --turn 0 is the end of setup.
     let fin: Value = serde_json::from_slice(&almanac(&["state", &id, "--final", "--json"], &s.db()).stdout).unwrap();
     assert_eq!(fin["players"], state["players"]);
-    let start: Value = serde_json::from_slice(&almanac(&["state", &id, "--seq", "0", "--json"], &s.db()).stdout).unwrap();
+    let start: Value =
+        serde_json::from_slice(&almanac(&["state", &id, "--seq", "0", "--json"], &s.db()).stdout).unwrap();
     assert!(start["players"].as_array().unwrap().iter().all(|p| p["vp"] == 0));
-    let setup: Value = serde_json::from_slice(&almanac(&["state", &id, "--turn", "0", "--json"], &s.db()).stdout).unwrap();
+    let setup: Value =
+        serde_json::from_slice(&almanac(&["state", &id, "--turn", "0", "--json"], &s.db()).stdout).unwrap();
     assert!(setup["players"].as_array().unwrap().iter().all(|p| p["vp"] == 2), "{}", setup["players"]);
     assert_eq!(setup["turn"], 1, "after setup the first turn is next");
     assert_eq!(setup["phase"], "roll");
@@ -139,7 +144,12 @@ fn stats_json_gives_production_as_catanatron_counted_it() {
     for p in stats["players"].as_array().unwrap() {
         let theirs = &dump["summary"]["production_from_rolls"][p["name"].as_str().unwrap()];
         for (c, ours) in names {
-            assert_eq!(p["production"][ours].as_i64().unwrap_or(0), theirs[c].as_i64().unwrap_or(0), "{} {ours}", p["name"]);
+            assert_eq!(
+                p["production"][ours].as_i64().unwrap_or(0),
+                theirs[c].as_i64().unwrap_or(0),
+                "{} {ours}",
+                p["name"]
+            );
         }
         // VP by turn ends at the final VP.
         let last = p["vp_by_turn"].as_array().unwrap().last().unwrap();
@@ -147,10 +157,12 @@ fn stats_json_gives_production_as_catanatron_counted_it() {
         // Every maritime trade is in the trades.
     }
     let trades: i64 = stats["players"].as_array().unwrap().iter().map(|p| p["trades"]["count"].as_i64().unwrap()).sum();
-    let theirs: i64 = dump["summary"]["maritime_trades_by_ratio"].as_object().unwrap().values().map(|v| v.as_i64().unwrap()).sum();
+    let theirs: i64 =
+        dump["summary"]["maritime_trades_by_ratio"].as_object().unwrap().values().map(|v| v.as_i64().unwrap()).sum();
     assert_eq!(trades, theirs);
     let dice: i64 = stats["dice"].as_object().unwrap().values().map(|v| v.as_i64().unwrap()).sum();
-    let their_dice: i64 = dump["summary"]["dice_histogram"].as_object().unwrap().values().map(|v| v.as_i64().unwrap()).sum();
+    let their_dice: i64 =
+        dump["summary"]["dice_histogram"].as_object().unwrap().values().map(|v| v.as_i64().unwrap()).sum();
     assert_eq!(dice, their_dice);
 }
 
@@ -168,7 +180,14 @@ fn three_player_log(extra: &[&str]) -> String {
     let mut header: Value = serde_json::from_str(sample("catan-club-game.jsonl").lines().next().unwrap()).unwrap();
     header["players"] = serde_json::json!([{"name": "Ana"}, {"name": "Bo"}, {"name": "Cem"}]);
     let mut lines = vec![header.to_string()];
-    for (p, s, r) in [("Ana", "4:N", "4:NE"), ("Bo", "8:N", "8:NE"), ("Cem", "11:S", "11:SE"), ("Cem", "17:N", "17:NE"), ("Bo", "14:N", "14:NW"), ("Ana", "10:N", "10:NW")] {
+    for (p, s, r) in [
+        ("Ana", "4:N", "4:NE"),
+        ("Bo", "8:N", "8:NE"),
+        ("Cem", "11:S", "11:SE"),
+        ("Cem", "17:N", "17:NE"),
+        ("Bo", "14:N", "14:NW"),
+        ("Ana", "10:N", "10:NW"),
+    ] {
         lines.push(format!(r#"{{"type":"build_settlement","player":"{p}","at":"{s}"}}"#));
         lines.push(format!(r#"{{"type":"build_road","player":"{p}","at":"{r}"}}"#));
     }
@@ -204,18 +223,62 @@ fn bad_input_gets_one_line_naming_the_line_and_the_rule() {
         r#"{"type":"play_knight","player":"Cem"}"#,
     ]);
     let cases: Vec<(&str, Vec<u8>, usize, &str)> = vec![
-        ("malformed JSON", format!("{}\n{}\n{{\"type\":\"build_road\",", club_lines[0], club_lines[1]).into_bytes(), 3, "malformed JSON"),
-        ("a header missing a field", format!("{header_without_players}\n{}", club_lines[1]).into_bytes(), 1, "missing field `players`"),
-        ("an unknown event type", format!("{}\n{{\"type\":\"teleport\",\"player\":\"Can\"}}", club_lines[0]).into_bytes(), 2, "unknown event type `teleport`"),
-        ("an event out of turn", format!("{}\n{}", club_lines[0], r#"{"type":"build_settlement","player":"Can","at":"0:N"}"#).into_bytes(), 2, "it is Ayşe's turn"),
-        ("a settlement too close", three_player_log(&[]).replace(r#""player":"Bo","at":"8:N""#, r#""player":"Bo","at":"4:NE""#).into_bytes(), 4, "breaks the distance rule"),
+        (
+            "malformed JSON",
+            format!("{}\n{}\n{{\"type\":\"build_road\",", club_lines[0], club_lines[1]).into_bytes(),
+            3,
+            "malformed JSON",
+        ),
+        (
+            "a header missing a field",
+            format!("{header_without_players}\n{}", club_lines[1]).into_bytes(),
+            1,
+            "missing field `players`",
+        ),
+        (
+            "an unknown event type",
+            format!("{}\n{{\"type\":\"teleport\",\"player\":\"Can\"}}", club_lines[0]).into_bytes(),
+            2,
+            "unknown event type `teleport`",
+        ),
+        (
+            "an event out of turn",
+            format!("{}\n{}", club_lines[0], r#"{"type":"build_settlement","player":"Can","at":"0:N"}"#).into_bytes(),
+            2,
+            "it is Ayşe's turn",
+        ),
+        (
+            "a settlement too close",
+            three_player_log(&[]).replace(r#""player":"Bo","at":"8:N""#, r#""player":"Bo","at":"4:NE""#).into_bytes(),
+            4,
+            "breaks the distance rule",
+        ),
         ("a card played twice in a turn", knight_twice.into_bytes(), 28, "already played a development card this turn"),
-        ("a steal from a player not adjacent", three_player_log(&[r#"{"type":"roll","player":"Ana","dice":[3,4]}"#, r#"{"type":"move_robber","player":"Ana","hex":11,"victim":"Bo","stolen":"grain"}"#]).into_bytes(), 15, "Bo has no settlement or city on hex 11"),
-        ("a file that is not a log at all", b"Catan night at Zeynep's: Ayse won with 10 points\n".to_vec(), 1, "not JSON"),
+        (
+            "a steal from a player not adjacent",
+            three_player_log(&[
+                r#"{"type":"roll","player":"Ana","dice":[3,4]}"#,
+                r#"{"type":"move_robber","player":"Ana","hex":11,"victim":"Bo","stolen":"grain"}"#,
+            ])
+            .into_bytes(),
+            15,
+            "Bo has no settlement or city on hex 11",
+        ),
+        (
+            "a file that is not a log at all",
+            b"Catan night at Zeynep's: Ayse won with 10 points\n".to_vec(),
+            1,
+            "not JSON",
+        ),
         ("a JSON file that is not a log", b"{\"name\": \"shopping list\"}\n".to_vec(), 1, "no `format` field"),
         ("an empty file", Vec::new(), 1, "the file is empty"),
         ("binary garbage", vec![0xff, 0xfe, 0x00, 0x01, 0x89], 1, "not UTF-8"),
-        ("an unknown ruleset", br#"{"format":"almanac/1","ruleset":"chess","players":[{"name":"a"}]}"#.to_vec(), 1, "unknown ruleset `chess`"),
+        (
+            "an unknown ruleset",
+            br#"{"format":"almanac/1","ruleset":"chess","players":[{"name":"a"}]}"#.to_vec(),
+            1,
+            "unknown ruleset `chess`",
+        ),
     ];
     for (what, contents, line, needle) in cases {
         let f = s.file("case.jsonl", &contents);

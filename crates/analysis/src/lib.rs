@@ -56,13 +56,8 @@ fn add(map: &mut BTreeMap<String, i64>, key: &str, n: i64) {
 
 /// Computes a game's stats from its facts. `players` are the names in seat order.
 pub fn game_stats(players: &[String], facts: &[FactRow]) -> GameStats {
-    let mut stats: Vec<PlayerStats> = players
-        .iter()
-        .map(|n| PlayerStats {
-            name: n.clone(),
-            ..Default::default()
-        })
-        .collect();
+    let mut stats: Vec<PlayerStats> =
+        players.iter().map(|n| PlayerStats { name: n.clone(), ..Default::default() }).collect();
     let mut dice: BTreeMap<String, i64> = (2..=12).map(|n| (n.to_string(), 0)).collect();
     let last_turn = facts.iter().map(|f| f.turn).max().unwrap_or(0);
     let events = facts.iter().map(|f| f.seq).max().unwrap_or(0);
@@ -70,17 +65,15 @@ pub fn game_stats(players: &[String], facts: &[FactRow]) -> GameStats {
     let mut score = vec![(0i64, 0i64); players.len()];
     let mut by_turn: Vec<Vec<[i64; 3]>> = vec![Vec::new(); players.len()];
     let mut turn_open = 0u32;
-    let close_turns_until = |upto: u32,
-                             turn_open: &mut u32,
-                             score: &Vec<(i64, i64)>,
-                             by_turn: &mut Vec<Vec<[i64; 3]>>| {
-        while *turn_open < upto {
-            for (p, s) in score.iter().enumerate() {
-                by_turn[p].push([*turn_open as i64, s.0, s.1]);
+    let close_turns_until =
+        |upto: u32, turn_open: &mut u32, score: &Vec<(i64, i64)>, by_turn: &mut Vec<Vec<[i64; 3]>>| {
+            while *turn_open < upto {
+                for (p, s) in score.iter().enumerate() {
+                    by_turn[p].push([*turn_open as i64, s.0, s.1]);
+                }
+                *turn_open += 1;
             }
-            *turn_open += 1;
-        }
-    };
+        };
     for f in facts {
         close_turns_until(f.turn, &mut turn_open, &score, &mut by_turn);
         let Some(p) = f.player.map(|p| p as usize).filter(|&p| p < stats.len()) else {
@@ -106,18 +99,11 @@ pub fn game_stats(players: &[String], facts: &[FactRow]) -> GameStats {
                 let t = &mut stats[p].trades;
                 t.count += 1;
                 let partner = match (item, f.other) {
-                    ("player", Some(o)) => players
-                        .get(o as usize)
-                        .cloned()
-                        .unwrap_or_else(|| format!("seat {o}")),
+                    ("player", Some(o)) => players.get(o as usize).cloned().unwrap_or_else(|| format!("seat {o}")),
                     (other, _) => other.to_string(),
                 };
                 add(&mut t.partners, &partner, 1);
-                if let Some(detail) = f
-                    .detail
-                    .as_deref()
-                    .and_then(|d| serde_json::from_str::<Value>(d).ok())
-                {
+                if let Some(detail) = f.detail.as_deref().and_then(|d| serde_json::from_str::<Value>(d).ok()) {
                     for (side, into) in [("gave", &mut t.gave), ("got", &mut t.got)] {
                         for (k, v) in detail[side].as_object().into_iter().flatten() {
                             add(into, k, v.as_i64().unwrap_or(0));
@@ -126,10 +112,7 @@ pub fn game_stats(players: &[String], facts: &[FactRow]) -> GameStats {
                 }
             }
             ("score", _) => {
-                score[p] = (
-                    f.total.unwrap_or(score[p].0),
-                    f.public.unwrap_or(score[p].1),
-                );
+                score[p] = (f.total.unwrap_or(score[p].0), f.public.unwrap_or(score[p].1));
                 add(&mut stats[p].vp_by_reason, item, n);
             }
             _ => {}
@@ -139,10 +122,5 @@ pub fn game_stats(players: &[String], facts: &[FactRow]) -> GameStats {
     for (p, series) in by_turn.into_iter().enumerate() {
         stats[p].vp_by_turn = series;
     }
-    GameStats {
-        turns: last_turn,
-        events,
-        dice,
-        players: stats,
-    }
+    GameStats { turns: last_turn, events, dice, players: stats }
 }

@@ -12,8 +12,7 @@ fn main() {
     let args: Vec<String> = std::env::args().collect();
     let seed: u64 = args.get(1).and_then(|s| s.parse().ok()).unwrap_or(7);
     let observer = args.get(2).is_some_and(|a| a == "observer");
-    let board: serde_json::Value =
-        serde_json::from_str(include_str!("../tests/beginner-board.json")).unwrap();
+    let board: serde_json::Value = serde_json::from_str(include_str!("../tests/beginner-board.json")).unwrap();
     let header = json!({
         "format": "almanac/1",
         "ruleset": "catan",
@@ -36,10 +35,5 @@ fn main() {
         println!("{}", event::write(&s, e));
         Catan::apply(&mut s, e, &mut Vec::new()).unwrap();
     }
-    eprintln!(
-        "{} events, {} turns, winner {:?}",
-        events.len(),
-        s.turn,
-        s.winner.map(|w| s.name(w).to_string())
-    );
+    eprintln!("{} events, {} turns, winner {:?}", events.len(), s.turn, s.winner.map(|w| s.name(w).to_string()));
 }

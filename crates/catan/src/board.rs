@@ -100,10 +100,7 @@ impl Board {
             return Err(err("no hexes".into()));
         }
         if spec.hexes.len() > 250 {
-            return Err(err(format!(
-                "{} hexes is more than any Catan board has",
-                spec.hexes.len()
-            )));
+            return Err(err(format!("{} hexes is more than any Catan board has", spec.hexes.len())));
         }
         let mut hexes = Vec::with_capacity(spec.hexes.len());
         let mut at_index: HashMap<Axial, usize> = HashMap::new();
@@ -113,35 +110,19 @@ impl Board {
                 return Err(err(format!("hexes {j} and {i} are both at {:?}", h.at)));
             }
             let terrain = cards::terrain(&h.terrain).ok_or_else(|| {
-                err(format!(
-                    "hex {i}: unknown terrain `{}` (one of {})",
-                    h.terrain,
-                    TERRAINS.join(", ")
-                ))
+                err(format!("hex {i}: unknown terrain `{}` (one of {})", h.terrain, TERRAINS.join(", ")))
             })?;
             match (cards::produces(terrain), h.number) {
                 (None, Some(n)) => {
-                    return Err(err(format!(
-                        "hex {i}: the desert carries no number token, but has {n}"
-                    )))
+                    return Err(err(format!("hex {i}: the desert carries no number token, but has {n}")))
                 }
-                (Some(_), None) => {
-                    return Err(err(format!("hex {i}: {} needs a number token", h.terrain)))
-                }
+                (Some(_), None) => return Err(err(format!("hex {i}: {} needs a number token", h.terrain))),
                 (Some(_), Some(n)) if !(2..=12).contains(&n) || n == 7 => {
-                    return Err(err(format!(
-                        "hex {i}: number token {n} does not exist (2-6, 8-12)"
-                    )))
+                    return Err(err(format!("hex {i}: number token {n} does not exist (2-6, 8-12)")))
                 }
                 _ => {}
             }
-            hexes.push(Hex {
-                at,
-                terrain,
-                number: h.number,
-                corners: [0; 6],
-                sides: [0; 6],
-            });
+            hexes.push(Hex { at, terrain, number: h.number, corners: [0; 6], sides: [0; 6] });
         }
         // The land must be one island.
         let mut seen = vec![false; hexes.len()];
@@ -158,10 +139,7 @@ impl Board {
             }
         }
         if let Some(i) = seen.iter().position(|s| !s) {
-            return Err(err(format!(
-                "hex {i} at {:?} is not connected to hex 0",
-                hexes[i].at
-            )));
+            return Err(err(format!("hex {i} at {:?} is not connected to hex 0", hexes[i].at)));
         }
 
         let mut vertices: Vec<Vertex> = Vec::new();
@@ -189,11 +167,7 @@ impl Board {
                 let key = geometry::side_key(at, s);
                 let ends = [hexes[i].corners[s], hexes[i].corners[(s + 1) % 6]];
                 let id = *edge_index.entry(key).or_insert_with(|| {
-                    edges.push(Edge {
-                        name: format!("{i}:{}", SIDE_NAMES[s]),
-                        ends,
-                        hexes: Vec::new(),
-                    });
+                    edges.push(Edge { name: format!("{i}:{}", SIDE_NAMES[s]), ends, hexes: Vec::new() });
                     (edges.len() - 1) as EdgeId
                 });
                 edges[id as usize].hexes.push(i as HexId);
@@ -213,58 +187,31 @@ impl Board {
                 by_number[n as usize].push(i as HexId);
             }
         }
-        let robber_start =
-            match spec.robber {
-                Some(r) if (r as usize) < hexes.len() => r,
-                Some(r) => {
-                    return Err(err(format!(
-                        "robber: there is no hex {r} (the board has {})",
-                        hexes.len()
-                    )))
-                }
-                None => hexes.iter().position(|h| h.terrain == 5).ok_or_else(|| {
-                    err("no desert for the robber to start on; give `robber`".into())
-                })? as HexId,
-            };
-        let mut board = Board {
-            hexes,
-            vertices,
-            edges,
-            by_number,
-            robber_start,
-            harbours: Vec::new(),
+        let robber_start = match spec.robber {
+            Some(r) if (r as usize) < hexes.len() => r,
+            Some(r) => return Err(err(format!("robber: there is no hex {r} (the board has {})", hexes.len()))),
+            None => hexes
+                .iter()
+                .position(|h| h.terrain == 5)
+                .ok_or_else(|| err("no desert for the robber to start on; give `robber`".into()))?
+                as HexId,
         };
+        let mut board = Board { hexes, vertices, edges, by_number, robber_start, harbours: Vec::new() };
         for (k, h) in spec.harbours.iter().enumerate() {
-            let e = board
-                .edge(&h.edge)
-                .map_err(|m| err(format!("harbour {k}: {m}")))?;
+            let e = board.edge(&h.edge).map_err(|m| err(format!("harbour {k}: {m}")))?;
             if board.edges[e as usize].hexes.len() != 1 {
-                return Err(err(format!(
-                    "harbour {k}: edge {} is not on the coast",
-                    h.edge
-                )));
+                return Err(err(format!("harbour {k}: edge {} is not on the coast", h.edge)));
             }
             let trade = match (h.ratio, h.resource.as_deref()) {
                 (3, None) => Harbour::Generic,
                 (2, Some(r)) => Harbour::Special(
-                    cards::resource(r)
-                        .ok_or_else(|| err(format!("harbour {k}: unknown resource `{r}`")))?,
+                    cards::resource(r).ok_or_else(|| err(format!("harbour {k}: unknown resource `{r}`")))?,
                 ),
                 (3, Some(_)) => {
-                    return Err(err(format!(
-                        "harbour {k}: a 3:1 harbour takes any resource; drop `resource`"
-                    )))
+                    return Err(err(format!("harbour {k}: a 3:1 harbour takes any resource; drop `resource`")))
                 }
-                (2, None) => {
-                    return Err(err(format!(
-                        "harbour {k}: a 2:1 harbour needs its `resource`"
-                    )))
-                }
-                (n, _) => {
-                    return Err(err(format!(
-                        "harbour {k}: ratio {n} does not exist (3 or 2)"
-                    )))
-                }
+                (2, None) => return Err(err(format!("harbour {k}: a 2:1 harbour needs its `resource`"))),
+                (n, _) => return Err(err(format!("harbour {k}: ratio {n} does not exist (3 or 2)"))),
             };
             for v in board.edges[e as usize].ends {
                 if board.vertices[v as usize].harbour.is_some() {
@@ -281,59 +228,43 @@ impl Board {
     }
 
     fn split(name: &str) -> Result<(usize, &str), String> {
-        let (h, dir) = name
-            .split_once(':')
-            .ok_or_else(|| format!("`{name}` is not a position like `4:NE`"))?;
-        let h: usize = h
-            .parse()
-            .map_err(|_| format!("`{name}`: `{h}` is not a hex number"))?;
+        let (h, dir) = name.split_once(':').ok_or_else(|| format!("`{name}` is not a position like `4:NE`"))?;
+        let h: usize = h.parse().map_err(|_| format!("`{name}`: `{h}` is not a hex number"))?;
         Ok((h, dir))
     }
 
     /// Reads a vertex name such as `"4:NE"`.
     pub fn vertex(&self, name: &str) -> Result<VertexId, String> {
         let (h, dir) = Self::split(name)?;
-        let hex = self
-            .hexes
-            .get(h)
-            .ok_or_else(|| format!("vertex `{name}`: there is no hex {h}"))?;
-        let c = CORNER_NAMES.iter().position(|c| *c == dir).ok_or_else(|| {
-            format!("vertex `{name}`: `{dir}` is not a corner (N, NE, SE, S, SW, NW)")
-        })?;
+        let hex = self.hexes.get(h).ok_or_else(|| format!("vertex `{name}`: there is no hex {h}"))?;
+        let c = CORNER_NAMES
+            .iter()
+            .position(|c| *c == dir)
+            .ok_or_else(|| format!("vertex `{name}`: `{dir}` is not a corner (N, NE, SE, S, SW, NW)"))?;
         Ok(hex.corners[c])
     }
 
     /// Reads an edge name such as `"4:E"`.
     pub fn edge(&self, name: &str) -> Result<EdgeId, String> {
         let (h, dir) = Self::split(name)?;
-        let hex = self
-            .hexes
-            .get(h)
-            .ok_or_else(|| format!("edge `{name}`: there is no hex {h}"))?;
-        let s = SIDE_NAMES.iter().position(|s| *s == dir).ok_or_else(|| {
-            format!("edge `{name}`: `{dir}` is not a side (NE, E, SE, SW, W, NW)")
-        })?;
+        let hex = self.hexes.get(h).ok_or_else(|| format!("edge `{name}`: there is no hex {h}"))?;
+        let s = SIDE_NAMES
+            .iter()
+            .position(|s| *s == dir)
+            .ok_or_else(|| format!("edge `{name}`: `{dir}` is not a side (NE, E, SE, SW, W, NW)"))?;
         Ok(hex.sides[s])
     }
 
     /// The edge between two vertices, if they are neighbours.
     pub fn edge_between(&self, a: VertexId, b: VertexId) -> Option<EdgeId> {
-        self.vertices[a as usize]
-            .edges
-            .iter()
-            .copied()
-            .find(|&e| self.edges[e as usize].ends.contains(&b))
+        self.vertices[a as usize].edges.iter().copied().find(|&e| self.edges[e as usize].ends.contains(&b))
     }
 
     /// Every name of a vertex, for messages: `0:SE/1:SW/4:N`.
     pub fn vertex_label(&self, v: VertexId) -> String {
         let mut names = Vec::new();
         for &h in &self.vertices[v as usize].hexes {
-            let c = self.hexes[h as usize]
-                .corners
-                .iter()
-                .position(|&x| x == v)
-                .expect("a corner of its hex");
+            let c = self.hexes[h as usize].corners.iter().position(|&x| x == v).expect("a corner of its hex");
             names.push(format!("{h}:{}", CORNER_NAMES[c]));
         }
         names.join("/")
@@ -343,11 +274,7 @@ impl Board {
     pub fn edge_label(&self, e: EdgeId) -> String {
         let mut names = Vec::new();
         for &h in &self.edges[e as usize].hexes {
-            let s = self.hexes[h as usize]
-                .sides
-                .iter()
-                .position(|&x| x == e)
-                .expect("a side of its hex");
+            let s = self.hexes[h as usize].sides.iter().position(|&x| x == e).expect("a side of its hex");
             names.push(format!("{h}:{}", SIDE_NAMES[s]));
         }
         names.join("/")

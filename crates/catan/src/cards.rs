@@ -3,21 +3,8 @@
 use std::fmt;
 
 pub const RESOURCES: [&str; 5] = ["lumber", "brick", "wool", "grain", "ore"];
-pub const TERRAINS: [&str; 6] = [
-    "forest",
-    "hills",
-    "pasture",
-    "fields",
-    "mountains",
-    "desert",
-];
-pub const DEV_CARDS: [&str; 5] = [
-    "knight",
-    "road_building",
-    "year_of_plenty",
-    "monopoly",
-    "victory_point",
-];
+pub const TERRAINS: [&str; 6] = ["forest", "hills", "pasture", "fields", "mountains", "desert"];
+pub const DEV_CARDS: [&str; 5] = ["knight", "road_building", "year_of_plenty", "monopoly", "victory_point"];
 
 pub const KNIGHT: usize = 0;
 pub const ROAD_BUILDING: usize = 1;
@@ -74,10 +61,8 @@ impl Bundle {
         self.total() == 0
     }
     pub fn items(&self) -> Vec<(&'static str, u32)> {
-        let mut v: Vec<(&'static str, u32)> = (0..5)
-            .filter(|&r| self.known[r] > 0)
-            .map(|r| (RESOURCES[r], self.known[r] as u32))
-            .collect();
+        let mut v: Vec<(&'static str, u32)> =
+            (0..5).filter(|&r| self.known[r] > 0).map(|r| (RESOURCES[r], self.known[r] as u32)).collect();
         if self.unknown > 0 {
             v.push(("unknown", self.unknown as u32));
         }
@@ -115,9 +100,7 @@ impl Hand {
     }
 
     pub fn can_pay_all(&self, cost: &[u8; 5]) -> bool {
-        let missing: u32 = (0..5)
-            .map(|r| cost[r].saturating_sub(self.known[r]) as u32)
-            .sum();
+        let missing: u32 = (0..5).map(|r| cost[r].saturating_sub(self.known[r]) as u32).sum();
         missing <= self.unknown as u32
     }
 
@@ -159,11 +142,7 @@ impl Hand {
 
 impl fmt::Display for Hand {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        Bundle {
-            known: self.known,
-            unknown: self.unknown,
-        }
-        .fmt(f)
+        Bundle { known: self.known, unknown: self.unknown }.fmt(f)
     }
 }
 

@@ -30,18 +30,11 @@ pub struct CatanatronRoads {
 
 impl CatanatronRoads {
     pub fn new(players: usize) -> Self {
-        CatanatronRoads {
-            components: vec![Vec::new(); players],
-            ..Default::default()
-        }
+        CatanatronRoads { components: vec![Vec::new(); players], ..Default::default() }
     }
 
     pub fn length(&self, p: Seat) -> u8 {
-        self.lengths
-            .iter()
-            .find(|(s, _)| *s == p)
-            .map(|(_, l)| *l)
-            .unwrap_or(0)
+        self.lengths.iter().find(|(s, _)| *s == p).map(|(_, l)| *l).unwrap_or(0)
     }
 
     pub fn holder(&self) -> Option<Seat> {
@@ -56,9 +49,7 @@ impl CatanatronRoads {
     }
 
     fn component_of(&self, p: Seat, v: VertexId) -> Option<usize> {
-        self.components[p as usize]
-            .iter()
-            .position(|c| c.binary_search(&v).is_ok())
+        self.components[p as usize].iter().position(|c| c.binary_search(&v).is_ok())
     }
 }
 
@@ -129,12 +120,8 @@ pub fn settlement_built(s: &mut State, p: Seat, v: VertexId) {
         if o == p {
             continue;
         }
-        let edges: Vec<EdgeId> = s.board.vertices[v as usize]
-            .edges
-            .iter()
-            .copied()
-            .filter(|&e| s.roads[e as usize] == Some(o))
-            .collect();
+        let edges: Vec<EdgeId> =
+            s.board.vertices[v as usize].edges.iter().copied().filter(|&e| s.roads[e as usize] == Some(o)).collect();
         if edges.len() != 2 {
             continue;
         }
@@ -153,11 +140,7 @@ pub fn settlement_built(s: &mut State, p: Seat, v: VertexId) {
         }
         roads.components[o as usize].push(a_set);
         roads.components[o as usize].push(c_set);
-        let best = roads.components[o as usize]
-            .iter()
-            .map(|c| longest_from(s, o, c))
-            .max()
-            .unwrap_or(0);
+        let best = roads.components[o as usize].iter().map(|c| longest_from(s, o, c)).max().unwrap_or(0);
         roads.set_length(o, best);
         // The longest recorded length; the first player in order wins a tie.
         let mut top: Option<(Seat, u8)> = None;
@@ -198,31 +181,48 @@ fn walk(s: &State, start: VertexId, p: Seat) -> Vec<VertexId> {
 
 /// The longest trail starting at any vertex of `starts`, never stepping onto another player's building.
 fn longest_from(s: &State, p: Seat, starts: &[VertexId]) -> u8 {
-    let roads: Vec<EdgeId> = (0..s.roads.len() as EdgeId)
-        .filter(|&e| s.roads[e as usize] == Some(p))
-        .collect();
-    starts
-        .iter()
-        .map(|&v| trail(s, p, &roads, v, 0, 0))
-        .max()
-        .unwrap_or(0)
+    let g = RoadGraph::of(s, p);
+    starts.iter().map(|&v| g.longest(v)).max().unwrap_or(0)
 }
 
-fn trail(s: &State, p: Seat, roads: &[EdgeId], at: VertexId, used: u16, len: u8) -> u8 {
-    let mut best = len;
-    for (i, &e) in roads.iter().enumerate() {
-        if used & (1 << i) != 0 {
-            continue;
-        }
-        let [a, b] = s.board.edges[e as usize].ends;
-        if a != at && b != at {
-            continue;
-        }
-        let next = if a == at { b } else { a };
-        if enemy(s, next, p) {
-            continue;
-        }
-        best = best.max(trail(s, p, roads, next, used | (1 << i), len + 1));
+/// A player's roads (at most 15) as bit sets, for the trail search.
+struct RoadGraph {
+    ends: Vec<[VertexId; 2]>,
+    /// Whether the trail may step onto each end (no other player's building there).
+    open: Vec<[bool; 2]>,
+    /// For each road and end, the other roads touching that end.
+    next: Vec<[u16; 2]>,
+}
+
+impl RoadGraph {
+    fn of(s: &State, p: Seat) -> RoadGraph {
+        let ends: Vec<[VertexId; 2]> =
+            (0..s.roads.len()).filter(|&e| s.roads[e] == Some(p)).map(|e| s.board.edges[e].ends).collect();
+        let open = ends.iter().map(|[a, b]| [!enemy(s, *a, p), !enemy(s, *b, p)]).collect();
+        let next = (0..ends.len()).map(|i| [0, 1].map(|k| Self::touching(&ends, ends[i][k]) & !(1 << i))).collect();
+        RoadGraph { ends, open, next }
     }
-    best
+
+    fn touching(ends: &[[VertexId; 2]], v: VertexId) -> u16 {
+        ends.iter().enumerate().filter(|(_, e)| e.contains(&v)).fold(0, |m, (i, _)| m | (1 << i))
+    }
+
+    fn longest(&self, start: VertexId) -> u8 {
+        self.walk(start, Self::touching(&self.ends, start), 0, 0)
+    }
+
+    /// Standing on `at`, with roads `here` touching it, having used `used`.
+    fn walk(&self, at: VertexId, here: u16, used: u16, len: u8) -> u8 {
+        let mut best = len;
+        let mut options = here & !used;
+        while options != 0 {
+            let i = options.trailing_zeros() as usize;
+            options &= options - 1;
+            let k = if self.ends[i][0] == at { 1 } else { 0 };
+            if self.open[i][k] {
+                best = best.max(self.walk(self.ends[i][k], self.next[i][k], used | (1 << i), len + 1));
+            }
+        }
+        best
+    }
 }

@@ -15,6 +15,9 @@ use std::borrow::Cow;
 use std::collections::BTreeMap;
 use std::fmt;
 
+/// The most players any catan log may name (room for the 5-6 player extension).
+pub const MAX_PLAYERS: usize = 6;
+
 /// A stolen card as recorded.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Stolen {
@@ -41,7 +44,8 @@ pub enum Event {
     Roll {
         player: Seat,
         dice: [u8; 2],
-        production: Option<Vec<(Seat, Bundle)>>,
+        /// By seat; `None` when the record does not say.
+        production: Option<[Bundle; MAX_PLAYERS]>,
     },
     Discard {
         player: Seat,
@@ -155,6 +159,36 @@ pub const EVENT_TYPES: [&str; 15] = [
     "end_turn",
 ];
 
+/// A string from the line: borrowed when it has no escapes (the usual case), owned otherwise.
+/// (serde's own `Cow<str>` always allocates inside an `Option` or as a map key.)
+struct Text<'a>(Cow<'a, str>);
+
+impl<'de: 'a, 'a> Deserialize<'de> for Text<'a> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V<'a>(std::marker::PhantomData<&'a ()>);
+        impl<'de: 'a, 'a> Visitor<'de> for V<'a> {
+            type Value = Text<'a>;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a string")
+            }
+            fn visit_borrowed_str<E: de::Error>(self, v: &'de str) -> Result<Text<'a>, E> {
+                Ok(Text(Cow::Borrowed(v)))
+            }
+            fn visit_str<E: de::Error>(self, v: &str) -> Result<Text<'a>, E> {
+                Ok(Text(Cow::Owned(v.to_string())))
+            }
+        }
+        d.deserialize_str(V(std::marker::PhantomData))
+    }
+}
+
+impl std::ops::Deref for Text<'_> {
+    type Target = str;
+    fn deref(&self) -> &str {
+        &self.0
+    }
+}
+
 /// A bundle as written: `{"ore": 2, "unknown": 1}`.
 struct BundleSpec(Bundle);
 
@@ -168,14 +202,15 @@ impl<'de> Deserialize<'de> for BundleSpec {
             }
             fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<BundleSpec, A::Error> {
                 let mut b = Bundle::default();
-                while let Some(key) = map.next_key::<Cow<'de, str>>()? {
+                while let Some(key) = map.next_key::<Text<'de>>()? {
                     let n: u8 = map.next_value()?;
-                    if key == "unknown" {
+                    if &*key == "unknown" {
                         b.unknown = b.unknown.saturating_add(n);
                     } else {
                         let r = cards::resource(&key).ok_or_else(|| {
                             de::Error::custom(format!(
-                                "`{key}` is not a resource (lumber, brick, wool, grain, ore)"
+                                "`{}` is not a resource (lumber, brick, wool, grain, ore)",
+                                &*key
                             ))
                         })?;
                         b.known[r] = b.known[r].saturating_add(n);
@@ -188,33 +223,66 @@ impl<'de> Deserialize<'de> for BundleSpec {
     }
 }
 
+/// `{"Ana": {"ore": 1}, ...}` read without allocating (it is on every roll of an imported record).
+struct NamedBundles<'a> {
+    names: [Option<Text<'a>>; MAX_PLAYERS],
+    bundles: [Bundle; MAX_PLAYERS],
+}
+
+impl<'de: 'a, 'a> Deserialize<'de> for NamedBundles<'a> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V<'a>(std::marker::PhantomData<&'a ()>);
+        impl<'de: 'a, 'a> Visitor<'de> for V<'a> {
+            type Value = NamedBundles<'a>;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("cards by player, like {\"Ana\": {\"ore\": 1}}")
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<NamedBundles<'a>, A::Error> {
+                let mut out = NamedBundles { names: Default::default(), bundles: [Bundle::default(); MAX_PLAYERS] };
+                let mut n = 0;
+                while let Some(key) = map.next_key::<Text<'a>>()? {
+                    let b: BundleSpec = map.next_value()?;
+                    if n == MAX_PLAYERS {
+                        return Err(de::Error::custom(format!("more than {MAX_PLAYERS} players")));
+                    }
+                    out.names[n] = Some(key);
+                    out.bundles[n] = b.0;
+                    n += 1;
+                }
+                Ok(out)
+            }
+        }
+        d.deserialize_map(V(std::marker::PhantomData))
+    }
+}
+
 /// Every field any event may carry; fields an event does not use are ignored (a recorder's notes, `src`).
 #[derive(Deserialize)]
 struct Raw<'a> {
     #[serde(rename = "type", borrow)]
-    kind: Option<Cow<'a, str>>,
+    kind: Option<Text<'a>>,
     #[serde(borrow)]
-    player: Option<Cow<'a, str>>,
+    player: Option<Text<'a>>,
     #[serde(borrow)]
-    at: Option<Cow<'a, str>>,
+    at: Option<Text<'a>>,
     dice: Option<[u8; 2]>,
     #[serde(borrow)]
-    production: Option<BTreeMap<Cow<'a, str>, BundleSpec>>,
+    production: Option<NamedBundles<'a>>,
     cards: Option<BundleSpec>,
     give: Option<BundleSpec>,
     get: Option<BundleSpec>,
     take: Option<BundleSpec>,
     hex: Option<u8>,
     #[serde(borrow)]
-    victim: Option<Cow<'a, str>>,
+    victim: Option<Text<'a>>,
     #[serde(borrow)]
-    stolen: Option<Cow<'a, str>>,
+    stolen: Option<Text<'a>>,
     #[serde(borrow)]
-    with: Option<Cow<'a, str>>,
+    with: Option<Text<'a>>,
     #[serde(borrow)]
-    card: Option<Cow<'a, str>>,
+    card: Option<Text<'a>>,
     #[serde(borrow)]
-    resource: Option<Cow<'a, str>>,
+    resource: Option<Text<'a>>,
     #[serde(borrow)]
     taken: Option<BTreeMap<Cow<'a, str>, u8>>,
     count: Option<u8>,
@@ -227,16 +295,12 @@ fn need<T>(v: Option<T>, kind: &str, field: &str) -> Result<T, String> {
 fn seat(state: &State, name: &str, field: &str) -> Result<Seat, String> {
     state.seat_of(name).ok_or_else(|| {
         let names: Vec<&str> = state.seating.iter().map(|s| s.name.as_str()).collect();
-        format!(
-            "`{field}`: there is no player named `{name}` (players: {})",
-            names.join(", ")
-        )
+        format!("`{field}`: there is no player named `{name}` (players: {})", names.join(", "))
     })
 }
 
 fn resource(name: &str) -> Result<usize, String> {
-    cards::resource(name)
-        .ok_or_else(|| format!("`{name}` is not a resource (lumber, brick, wool, grain, ore)"))
+    cards::resource(name).ok_or_else(|| format!("`{name}` is not a resource (lumber, brick, wool, grain, ore)"))
 }
 
 /// Reads one event line against the current state (for player names and board positions).
@@ -253,43 +317,31 @@ pub fn parse(state: &State, line: &str) -> Result<Event, String> {
     let player = seat(state, player_name, "player")?;
     let board = &state.board;
     Ok(match kind {
-        "build_settlement" => Event::BuildSettlement {
-            player,
-            at: board.vertex(need(raw.at.as_deref(), kind, "at")?)?,
-        },
-        "build_city" => Event::BuildCity {
-            player,
-            at: board.vertex(need(raw.at.as_deref(), kind, "at")?)?,
-        },
-        "build_road" => Event::BuildRoad {
-            player,
-            at: board.edge(need(raw.at.as_deref(), kind, "at")?)?,
-        },
+        "build_settlement" => {
+            Event::BuildSettlement { player, at: board.vertex(need(raw.at.as_deref(), kind, "at")?)? }
+        }
+        "build_city" => Event::BuildCity { player, at: board.vertex(need(raw.at.as_deref(), kind, "at")?)? },
+        "build_road" => Event::BuildRoad { player, at: board.edge(need(raw.at.as_deref(), kind, "at")?)? },
         "roll" => {
             let dice = need(raw.dice, kind, "dice")?;
             if dice.iter().any(|d| !(1..=6).contains(d)) {
-                return Err(format!(
-                    "roll: dice {dice:?} are not two numbers from 1 to 6"
-                ));
+                return Err(format!("roll: dice {dice:?} are not two numbers from 1 to 6"));
             }
             let production = match raw.production {
                 None => None,
-                Some(map) => Some(
-                    map.iter()
-                        .map(|(name, b)| Ok((seat(state, name, "production")?, b.0)))
-                        .collect::<Result<Vec<_>, String>>()?,
-                ),
+                Some(named) => {
+                    let mut by_seat = [Bundle::default(); MAX_PLAYERS];
+                    for (name, b) in named.names.iter().zip(named.bundles) {
+                        if let Some(name) = name {
+                            by_seat[seat(state, name, "production")? as usize] = b;
+                        }
+                    }
+                    Some(by_seat)
+                }
             };
-            Event::Roll {
-                player,
-                dice,
-                production,
-            }
+            Event::Roll { player, dice, production }
         }
-        "discard" => Event::Discard {
-            player,
-            cards: need(raw.cards, kind, "cards")?.0,
-        },
+        "discard" => Event::Discard { player, cards: need(raw.cards, kind, "cards")?.0 },
         "move_robber" => {
             let hex = need(raw.hex, kind, "hex")?;
             if hex as usize >= board.hexes.len() {
@@ -304,12 +356,7 @@ pub fn parse(state: &State, line: &str) -> Result<Event, String> {
                 Some("unknown") => Some(Stolen::Unknown),
                 Some(r) => Some(Stolen::Known(resource(r)?)),
             };
-            Event::MoveRobber {
-                player,
-                hex,
-                victim,
-                stolen,
-            }
+            Event::MoveRobber { player, hex, victim, stolen }
         }
         "trade" => Event::Trade {
             player,
@@ -317,56 +364,34 @@ pub fn parse(state: &State, line: &str) -> Result<Event, String> {
             give: need(raw.give, kind, "give")?.0,
             get: need(raw.get, kind, "get")?.0,
         },
-        "maritime_trade" => Event::MaritimeTrade {
-            player,
-            give: need(raw.give, kind, "give")?.0,
-            get: need(raw.get, kind, "get")?.0,
-        },
+        "maritime_trade" => {
+            Event::MaritimeTrade { player, give: need(raw.give, kind, "give")?.0, get: need(raw.get, kind, "get")?.0 }
+        }
         "buy_development" => {
             let card = match need(raw.card.as_deref(), kind, "card")? {
                 "unknown" => None,
                 c => Some(cards::dev_card(c).ok_or_else(|| {
-                    format!(
-                        "buy_development: `{c}` is not a development card ({} or unknown)",
-                        DEV_CARDS.join(", ")
-                    )
+                    format!("buy_development: `{c}` is not a development card ({} or unknown)", DEV_CARDS.join(", "))
                 })?),
             };
             Event::BuyDevelopment { player, card }
         }
         "play_knight" => Event::PlayKnight { player },
         "play_road_building" => Event::PlayRoadBuilding { player },
-        "play_year_of_plenty" => Event::PlayYearOfPlenty {
-            player,
-            take: need(raw.take, kind, "take")?.0,
-        },
+        "play_year_of_plenty" => Event::PlayYearOfPlenty { player, take: need(raw.take, kind, "take")?.0 },
         "play_monopoly" => {
             let resource = resource(need(raw.resource.as_deref(), kind, "resource")?)?;
             let taken = match raw.taken {
                 None => None,
                 Some(map) => Some(
-                    map.iter()
-                        .map(|(n, &c)| Ok((seat(state, n, "taken")?, c)))
-                        .collect::<Result<Vec<_>, String>>()?,
+                    map.iter().map(|(n, &c)| Ok((seat(state, n, "taken")?, c))).collect::<Result<Vec<_>, String>>()?,
                 ),
             };
-            Event::PlayMonopoly {
-                player,
-                resource,
-                taken,
-            }
+            Event::PlayMonopoly { player, resource, taken }
         }
-        "reveal_victory_points" => Event::RevealVictoryPoints {
-            player,
-            count: raw.count,
-        },
+        "reveal_victory_points" => Event::RevealVictoryPoints { player, count: raw.count },
         "end_turn" => Event::EndTurn { player },
-        other => {
-            return Err(format!(
-                "unknown event type `{other}` (known: {})",
-                EVENT_TYPES.join(", ")
-            ))
-        }
+        other => return Err(format!("unknown event type `{other}` (known: {})", EVENT_TYPES.join(", "))),
     })
 }
 
@@ -392,14 +417,14 @@ pub fn write(state: &State, event: &Event) -> String {
         Event::BuildRoad { at, .. } => {
             m.insert("at".into(), json!(board.edges[*at as usize].name));
         }
-        Event::Roll {
-            dice, production, ..
-        } => {
+        Event::Roll { dice, production, .. } => {
             m.insert("dice".into(), json!(dice));
             if let Some(p) = production {
                 let mut pm = Map::new();
-                for (s, b) in p {
-                    pm.insert(state.name(*s).to_string(), bundle_json(b));
+                for (s, b) in p.iter().enumerate().take(state.players.len()) {
+                    if !b.is_empty() {
+                        pm.insert(state.name(s as Seat).to_string(), bundle_json(b));
+                    }
                 }
                 m.insert("production".into(), Value::Object(pm));
             }
@@ -407,12 +432,7 @@ pub fn write(state: &State, event: &Event) -> String {
         Event::Discard { cards, .. } => {
             m.insert("cards".into(), bundle_json(cards));
         }
-        Event::MoveRobber {
-            hex,
-            victim,
-            stolen,
-            ..
-        } => {
+        Event::MoveRobber { hex, victim, stolen, .. } => {
             m.insert("hex".into(), json!(hex));
             if let Some(v) = victim {
                 m.insert("victim".into(), name(*v));
@@ -427,9 +447,7 @@ pub fn write(state: &State, event: &Event) -> String {
                 None => {}
             }
         }
-        Event::Trade {
-            with, give, get, ..
-        } => {
+        Event::Trade { with, give, get, .. } => {
             m.insert("with".into(), name(*with));
             m.insert("give".into(), bundle_json(give));
             m.insert("get".into(), bundle_json(get));
@@ -439,17 +457,12 @@ pub fn write(state: &State, event: &Event) -> String {
             m.insert("get".into(), bundle_json(get));
         }
         Event::BuyDevelopment { card, .. } => {
-            m.insert(
-                "card".into(),
-                json!(card.map(|c| DEV_CARDS[c]).unwrap_or("unknown")),
-            );
+            m.insert("card".into(), json!(card.map(|c| DEV_CARDS[c]).unwrap_or("unknown")));
         }
         Event::PlayYearOfPlenty { take, .. } => {
             m.insert("take".into(), bundle_json(take));
         }
-        Event::PlayMonopoly {
-            resource, taken, ..
-        } => {
+        Event::PlayMonopoly { resource, taken, .. } => {
             m.insert("resource".into(), json!(RESOURCES[*resource]));
             if let Some(t) = taken {
                 let mut tm = Map::new();

@@ -71,33 +71,20 @@ mod tests {
         let (x, y) = centre(hex);
         let angle = std::f64::consts::PI / 180.0 * (-90.0 + 60.0 * corner as f64);
         // Rounded so that equal points compare equal.
-        (
-            ((x + angle.cos()) * 1000.0).round() as i64,
-            ((y + angle.sin()) * 1000.0).round() as i64,
-        )
+        (((x + angle.cos()) * 1000.0).round() as i64, ((y + angle.sin()) * 1000.0).round() as i64)
     }
 
     #[test]
     fn corners_with_the_same_key_are_the_same_point() {
-        let hexes: Vec<Axial> = (-3..=3)
-            .flat_map(|q| (-3..=3).map(move |r| (q, r)))
-            .collect();
+        let hexes: Vec<Axial> = (-3..=3).flat_map(|q| (-3..=3).map(move |r| (q, r))).collect();
         let mut by_key = std::collections::HashMap::new();
         let mut by_point = std::collections::HashMap::new();
         for &h in &hexes {
             for c in 0..6 {
                 let k = corner_key(h, c);
                 let p = corner_point(h, c);
-                assert_eq!(
-                    *by_key.entry(k).or_insert(p),
-                    p,
-                    "key {k:?} names two points"
-                );
-                assert_eq!(
-                    *by_point.entry(p).or_insert(k),
-                    k,
-                    "point {p:?} has two keys"
-                );
+                assert_eq!(*by_key.entry(k).or_insert(p), p, "key {k:?} names two points");
+                assert_eq!(*by_point.entry(p).or_insert(k), k, "point {p:?} has two keys");
             }
         }
     }

@@ -45,14 +45,7 @@ impl Ruleset for Catan {
     fn initial(header: &Value) -> Result<State, SetupError> {
         let h = Header::deserialize(header).map_err(|e| SetupError(format!("header: {e}")))?;
         let board = Board::from_spec(&h.board)?;
-        let seating = h
-            .players
-            .into_iter()
-            .map(|p| state::Seating {
-                name: p.name,
-                color: p.color,
-            })
-            .collect();
+        let seating = h.players.into_iter().map(|p| state::Seating { name: p.name, color: p.color }).collect();
         State::new(board, h.options, seating)
     }
 

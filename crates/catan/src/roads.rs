@@ -6,9 +6,7 @@ use crate::state::State;
 use almanac_core::Seat;
 
 pub fn longest_road(s: &State, p: Seat) -> u8 {
-    let roads: Vec<EdgeId> = (0..s.roads.len() as EdgeId)
-        .filter(|&e| s.roads[e as usize] == Some(p))
-        .collect();
+    let roads: Vec<EdgeId> = (0..s.roads.len() as EdgeId).filter(|&e| s.roads[e as usize] == Some(p)).collect();
     let mut best = 0;
     for (i, &e) in roads.iter().enumerate() {
         for &start in &s.board.edges[e as usize].ends {

@@ -18,11 +18,7 @@ fn fail<T>(msg: impl Into<String>) -> Result<T> {
 
 pub fn apply(s: &mut State, ev: &Event, facts: &mut Vec<Fact>) -> Result {
     if let Some(w) = s.winner {
-        return fail(format!(
-            "the game is over: {} won in turn {}",
-            s.name(w),
-            s.turn
-        ));
+        return fail(format!("the game is over: {} won in turn {}", s.name(w), s.turn));
     }
     let mark = facts.len();
     if s.events == 0 {
@@ -43,30 +39,19 @@ fn step(s: &mut State, ev: &Event, facts: &mut Vec<Fact>) -> Result {
         check_turn(s, ev)?;
         check_free_roads(s, ev)?;
         match ev {
-            Event::Roll {
-                dice, production, ..
-            } => roll(s, p, *dice, production.as_deref(), facts)?,
+            Event::Roll { dice, production, .. } => roll(s, p, *dice, production.as_ref(), facts)?,
             Event::Discard { cards, .. } => discard(s, p, cards, facts)?,
-            Event::MoveRobber {
-                hex,
-                victim,
-                stolen,
-                ..
-            } => move_robber(s, p, *hex, *victim, *stolen, facts)?,
+            Event::MoveRobber { hex, victim, stolen, .. } => move_robber(s, p, *hex, *victim, *stolen, facts)?,
             Event::BuildRoad { at, .. } => build_road(s, p, *at, facts)?,
             Event::BuildSettlement { at, .. } => build_settlement(s, p, *at, facts)?,
             Event::BuildCity { at, .. } => build_city(s, p, *at, facts)?,
-            Event::Trade {
-                with, give, get, ..
-            } => trade(s, p, *with, give, get, facts)?,
+            Event::Trade { with, give, get, .. } => trade(s, p, *with, give, get, facts)?,
             Event::MaritimeTrade { give, get, .. } => maritime_trade(s, p, give, get, facts)?,
             Event::BuyDevelopment { card, .. } => buy_development(s, p, *card, facts)?,
             Event::PlayKnight { .. } => play_knight(s, p, facts)?,
             Event::PlayRoadBuilding { .. } => play_road_building(s, p, facts)?,
             Event::PlayYearOfPlenty { take, .. } => play_year_of_plenty(s, p, take, facts)?,
-            Event::PlayMonopoly {
-                resource, taken, ..
-            } => play_monopoly(s, p, *resource, taken.as_deref(), facts)?,
+            Event::PlayMonopoly { resource, taken, .. } => play_monopoly(s, p, *resource, taken.as_deref(), facts)?,
             Event::RevealVictoryPoints { count, .. } => reveal_victory_points(s, p, *count, facts)?,
             Event::EndTurn { .. } => end_turn(s, p, facts)?,
         }
@@ -80,9 +65,7 @@ fn step(s: &mut State, ev: &Event, facts: &mut Vec<Fact>) -> Result {
         let target = s.options.vp_target as i32;
         let winner = if s.options.win_on_any_turn {
             // catanatron names the last player in seat order who has reached the target.
-            (0..s.players.len() as Seat)
-                .rev()
-                .find(|&p| s.vp(p) >= target)
+            (0..s.players.len() as Seat).rev().find(|&p| s.vp(p) >= target)
         } else {
             Some(s.active).filter(|&p| s.vp(p) >= target)
         };
@@ -103,10 +86,7 @@ fn check_turn(s: &State, ev: &Event) -> Result {
     match s.phase {
         Phase::Discard => {
             let Event::Discard { .. } = ev else {
-                return fail(format!(
-                    "after the 7, {} must discard first",
-                    waiting_discards(s)
-                ));
+                return fail(format!("after the 7, {} must discard first", waiting_discards(s)));
             };
             if s.must_discard[p as usize] == 0 {
                 return fail(format!(
@@ -128,16 +108,10 @@ fn check_turn(s: &State, ev: &Event) -> Result {
         _ => {}
     }
     if matches!(ev, Event::Discard { .. }) {
-        return fail(format!(
-            "{} discards, but no 7 is waiting for discards",
-            s.name(p)
-        ));
+        return fail(format!("{} discards, but no 7 is waiting for discards", s.name(p)));
     }
     if matches!(ev, Event::MoveRobber { .. }) {
-        return fail(format!(
-            "{} moves the robber without a 7 or a knight",
-            s.name(p)
-        ));
+        return fail(format!("{} moves the robber without a 7 or a knight", s.name(p)));
     }
     if let Event::Trade { with, .. } = ev {
         // Only the player whose turn it is trades; the partner may be anybody else.
@@ -152,11 +126,7 @@ fn check_turn(s: &State, ev: &Event) -> Result {
         return Ok(());
     }
     if p != s.active {
-        return fail(format!(
-            "{} acts out of turn: it is {}'s turn",
-            s.name(p),
-            s.name(s.active)
-        ));
+        return fail(format!("{} acts out of turn: it is {}'s turn", s.name(p), s.name(s.active)));
     }
     Ok(())
 }
@@ -196,13 +166,7 @@ fn need_main(s: &State, p: Seat, what: &str) -> Result {
 // ---------------------------------------------------------------------------------------------------------
 // Setup
 
-fn setup(
-    s: &mut State,
-    ev: &Event,
-    step: u8,
-    settlement: Option<VertexId>,
-    facts: &mut Vec<Fact>,
-) -> Result {
+fn setup(s: &mut State, ev: &Event, step: u8, settlement: Option<VertexId>, facts: &mut Vec<Fact>) -> Result {
     let seat = s.setup_seat(step);
     let p = ev.player();
     let second = step as usize >= s.players.len();
@@ -239,27 +203,16 @@ fn setup(
                     }
                 }
             }
-            s.phase = Phase::Setup {
-                step,
-                settlement: Some(*at),
-            };
+            s.phase = Phase::Setup { step, settlement: Some(*at) };
             Ok(())
         }
         (Some(v), Event::BuildRoad { at, .. }) => {
             if p != seat {
-                return fail(format!(
-                    "setup: it is {}'s turn to place a road, not {}'s",
-                    s.name(seat),
-                    s.name(p)
-                ));
+                return fail(format!("setup: it is {}'s turn to place a road, not {}'s", s.name(seat), s.name(p)));
             }
             let e = *at;
             if let Some(o) = s.road_owner(e) {
-                return fail(format!(
-                    "road at {}: {} already has a road there",
-                    edge_name(s, e),
-                    s.name(o)
-                ));
+                return fail(format!("road at {}: {} already has a road there", edge_name(s, e), s.name(o)));
             }
             if !s.board.edges[e as usize].ends.contains(&v) {
                 return fail(format!(
@@ -270,15 +223,11 @@ fn setup(
             }
             s.roads[e as usize] = Some(p);
             s.players[p as usize].roads += 1;
-            facts.push(Fact::Built {
-                player: p,
-                piece: "road",
-            });
+            facts.push(Fact::Built { player: p, piece: "road" });
             if s.catanatron_roads.is_some() {
                 // catanatron does not move the card during setup.
                 crate::catanatron_roads::road_built(s, p, e);
-                s.players[p as usize].road_length =
-                    s.catanatron_roads.as_ref().map_or(0, |r| r.length(p));
+                s.players[p as usize].road_length = s.catanatron_roads.as_ref().map_or(0, |r| r.length(p));
             } else {
                 update_longest_road(s, &[p], facts);
             }
@@ -289,19 +238,12 @@ fn setup(
                 s.active = 0;
                 facts.push(Fact::TurnStarted { turn: 1, player: 0 });
             } else {
-                s.phase = Phase::Setup {
-                    step: next,
-                    settlement: None,
-                };
+                s.phase = Phase::Setup { step: next, settlement: None };
                 s.active = s.setup_seat(next);
             }
             Ok(())
         }
-        (None, _) => fail(format!(
-            "setup: {} must place a settlement now, not {}",
-            s.name(seat),
-            ev.kind()
-        )),
+        (None, _) => fail(format!("setup: {} must place a settlement now, not {}", s.name(seat), ev.kind())),
         (Some(v), _) => fail(format!(
             "setup: {} must place a road next to {} now, not {}",
             s.name(seat),
@@ -318,7 +260,7 @@ fn roll(
     s: &mut State,
     p: Seat,
     dice: [u8; 2],
-    claimed: Option<&[(Seat, Bundle)]>,
+    claimed: Option<&[Bundle; crate::event::MAX_PLAYERS]>,
     facts: &mut Vec<Fact>,
 ) -> Result {
     if s.phase != Phase::BeforeRoll {
@@ -362,15 +304,8 @@ fn roll(
         }
         if let Some(claimed) = claimed {
             for i in 0..n {
-                let stated = claimed
-                    .iter()
-                    .find(|(seat, _)| *seat as usize == i)
-                    .map(|(_, b)| *b)
-                    .unwrap_or_default();
-                let computed = Bundle {
-                    known: pay[i],
-                    unknown: 0,
-                };
+                let stated = claimed[i];
+                let computed = Bundle { known: pay[i], unknown: 0 };
                 if stated != computed {
                     return fail(format!(
                         "roll {sum}: the log says {} receives {stated}, but the board pays {computed}",
@@ -379,7 +314,7 @@ fn roll(
                 }
             }
         }
-    } else if claimed.is_some_and(|c| c.iter().any(|(_, b)| !b.is_empty())) {
+    } else if claimed.is_some_and(|c| c.iter().any(|b| !b.is_empty())) {
         return fail("roll 7: nobody receives anything on a 7, but the log lists production");
     }
 
@@ -396,11 +331,7 @@ fn roll(
             }
             any |= s.must_discard[i] > 0;
         }
-        s.phase = if any {
-            Phase::Discard
-        } else {
-            Phase::MoveRobber { knight: false }
-        };
+        s.phase = if any { Phase::Discard } else { Phase::MoveRobber { knight: false } };
     } else {
         for i in 0..n {
             for r in 0..5 {
@@ -434,17 +365,11 @@ fn discard(s: &mut State, p: Seat, cards: &Bundle, facts: &mut Vec<Fact>) -> Res
         ));
     }
     if cards.unknown > 0 {
-        return fail(format!(
-            "{}'s discard must name its cards: discards go face up to the bank",
-            s.name(p)
-        ));
+        return fail(format!("{}'s discard must name its cards: discards go face up to the bank", s.name(p)));
     }
     let hand = s.players[p as usize].hand;
     if !hand.can_pay_all(&cards.known) {
-        return fail(format!(
-            "{} cannot discard {cards}: the hand is {hand}",
-            s.name(p)
-        ));
+        return fail(format!("{} cannot discard {cards}: the hand is {hand}", s.name(p)));
     }
     s.players[p as usize].hand.take_all(&cards.known);
     for r in 0..5 {
@@ -474,14 +399,9 @@ fn move_robber(
     stolen: Option<Stolen>,
     facts: &mut Vec<Fact>,
 ) -> Result {
-    let Phase::MoveRobber { knight } = s.phase else {
-        unreachable!("checked by check_turn")
-    };
+    let Phase::MoveRobber { knight } = s.phase else { unreachable!("checked by check_turn") };
     if hex == s.robber {
-        return fail(format!(
-            "the robber must move to another hex; it already stands on {}",
-            s.board.hex_label(hex)
-        ));
+        return fail(format!("the robber must move to another hex; it already stands on {}", s.board.hex_label(hex)));
     }
     // Opponents with a settlement or city on the target hex, and of them those holding cards.
     let board = s.board.clone();
@@ -493,11 +413,7 @@ fn move_robber(
             }
         }
     }
-    let with_cards: Vec<Seat> = adjacent
-        .iter()
-        .copied()
-        .filter(|&o| s.players[o as usize].hand.total() > 0)
-        .collect();
+    let with_cards: Vec<Seat> = adjacent.iter().copied().filter(|&o| s.players[o as usize].hand.total() > 0).collect();
     match victim {
         None => {
             if !with_cards.is_empty() {
@@ -537,11 +453,7 @@ fn move_robber(
                     ))
                 }
                 Some(_) if hand.total() == 0 => {
-                    return fail(format!(
-                        "{} steals from {}, who holds no cards",
-                        s.name(p),
-                        s.name(v)
-                    ))
+                    return fail(format!("{} steals from {}, who holds no cards", s.name(p), s.name(v)))
                 }
                 Some(Stolen::Known(r)) if !hand.can_pay(r, 1) => {
                     return fail(format!(
@@ -569,26 +481,10 @@ fn move_robber(
                 "unknown"
             }
         };
-        facts.push(Fact::Lost {
-            player: v,
-            item,
-            count: 1,
-            cause: Cause::Steal,
-            to: Some(p),
-        });
-        facts.push(Fact::Gained {
-            player: p,
-            item,
-            count: 1,
-            cause: Cause::Steal,
-            from: Some(v),
-        });
+        facts.push(Fact::Lost { player: v, item, count: 1, cause: Cause::Steal, to: Some(p) });
+        facts.push(Fact::Gained { player: p, item, count: 1, cause: Cause::Steal, from: Some(v) });
     }
-    s.phase = if knight && !s.rolled {
-        Phase::BeforeRoll
-    } else {
-        Phase::Main
-    };
+    s.phase = if knight && !s.rolled { Phase::BeforeRoll } else { Phase::Main };
     Ok(())
 }
 
@@ -614,12 +510,7 @@ fn piece_name(b: Building) -> &'static str {
 /// The vertex is empty and no neighbour holds a settlement or city (the distance rule).
 fn check_free_vertex(s: &State, v: VertexId) -> Result {
     if let Some(b) = s.building(v) {
-        return fail(format!(
-            "{} already has a {} at {}",
-            s.name(b.owner),
-            piece_name(b),
-            vertex_name(s, v)
-        ));
+        return fail(format!("{} already has a {} at {}", s.name(b.owner), piece_name(b), vertex_name(s, v)));
     }
     for &n in &s.board.vertices[v as usize].neighbours {
         if let Some(b) = s.building(n) {
@@ -638,14 +529,8 @@ fn check_free_vertex(s: &State, v: VertexId) -> Result {
 fn check_cost(s: &State, p: Seat, cost: &[u8; 5], what: &str) -> Result {
     let hand = s.players[p as usize].hand;
     if !hand.can_pay_all(cost) {
-        let need = Bundle {
-            known: *cost,
-            unknown: 0,
-        };
-        return fail(format!(
-            "{} cannot pay for {what} ({need}): the hand is {hand}",
-            s.name(p)
-        ));
+        let need = Bundle { known: *cost, unknown: 0 };
+        return fail(format!("{} cannot pay for {what} ({need}): the hand is {hand}", s.name(p)));
     }
     Ok(())
 }
@@ -655,68 +540,36 @@ fn pay(s: &mut State, p: Seat, cost: &[u8; 5], facts: &mut Vec<Fact>) {
     for r in 0..5 {
         if cost[r] > 0 {
             s.bank[r] += cost[r];
-            facts.push(Fact::Spent {
-                player: p,
-                item: RESOURCES[r],
-                count: cost[r] as u32,
-                cause: Cause::Purchase,
-            });
+            facts.push(Fact::Spent { player: p, item: RESOURCES[r], count: cost[r] as u32, cause: Cause::Purchase });
         }
     }
     s.built = true;
 }
 
-fn score(
-    s: &State,
-    p: Seat,
-    reason: &'static str,
-    delta: i32,
-    delta_public: i32,
-    facts: &mut Vec<Fact>,
-) {
-    facts.push(Fact::Score {
-        player: p,
-        reason,
-        delta,
-        delta_public,
-        total: s.vp(p),
-        public: s.vp_public(p),
-    });
+fn score(s: &State, p: Seat, reason: &'static str, delta: i32, delta_public: i32, facts: &mut Vec<Fact>) {
+    facts.push(Fact::Score { player: p, reason, delta, delta_public, total: s.vp(p), public: s.vp_public(p) });
 }
 
 fn place_settlement(s: &mut State, p: Seat, v: VertexId, _cause: Cause, facts: &mut Vec<Fact>) {
-    s.buildings[v as usize] = Some(Building {
-        owner: p,
-        city: false,
-    });
+    s.buildings[v as usize] = Some(Building { owner: p, city: false });
     s.players[p as usize].settlements += 1;
-    facts.push(Fact::Built {
-        player: p,
-        piece: "settlement",
-    });
+    facts.push(Fact::Built { player: p, piece: "settlement" });
     score(s, p, "settlement", 1, 1, facts);
 }
 
 /// Can player `p` build a road on edge `e` (free, connected, not through an opponent's building)?
 fn road_connects(s: &State, p: Seat, e: EdgeId) -> bool {
     let board: &Board = &s.board;
-    board.edges[e as usize]
-        .ends
-        .iter()
-        .any(|&v| match s.building(v) {
-            Some(b) => b.owner == p,
-            // An opponent's settlement or city cuts the road network at this vertex.
-            None => board.vertices[v as usize]
-                .edges
-                .iter()
-                .any(|&o| o != e && s.road_owner(o) == Some(p)),
-        })
+    board.edges[e as usize].ends.iter().any(|&v| match s.building(v) {
+        Some(b) => b.owner == p,
+        // An opponent's settlement or city cuts the road network at this vertex.
+        None => board.vertices[v as usize].edges.iter().any(|&o| o != e && s.road_owner(o) == Some(p)),
+    })
 }
 
 fn can_place_any_road(s: &State, p: Seat) -> bool {
     s.players[p as usize].roads < MAX_ROADS
-        && (0..s.board.edges.len() as EdgeId)
-            .any(|e| s.road_owner(e).is_none() && road_connects(s, p, e))
+        && (0..s.board.edges.len() as EdgeId).any(|e| s.road_owner(e).is_none() && road_connects(s, p, e))
 }
 
 fn build_road(s: &mut State, p: Seat, e: EdgeId, facts: &mut Vec<Fact>) -> Result {
@@ -725,17 +578,10 @@ fn build_road(s: &mut State, p: Seat, e: EdgeId, facts: &mut Vec<Fact>) -> Resul
         need_main(s, p, "building a road")?;
     }
     if s.players[p as usize].roads >= MAX_ROADS {
-        return fail(format!(
-            "{} has no roads left (all {MAX_ROADS} are on the board)",
-            s.name(p)
-        ));
+        return fail(format!("{} has no roads left (all {MAX_ROADS} are on the board)", s.name(p)));
     }
     if let Some(o) = s.road_owner(e) {
-        return fail(format!(
-            "road at {}: {} already has a road there",
-            edge_name(s, e),
-            s.name(o)
-        ));
+        return fail(format!("road at {}: {} already has a road there", edge_name(s, e), s.name(o)));
     }
     if !road_connects(s, p, e) {
         return fail(format!(
@@ -752,10 +598,7 @@ fn build_road(s: &mut State, p: Seat, e: EdgeId, facts: &mut Vec<Fact>) -> Resul
     }
     s.roads[e as usize] = Some(p);
     s.players[p as usize].roads += 1;
-    facts.push(Fact::Built {
-        player: p,
-        piece: "road",
-    });
+    facts.push(Fact::Built { player: p, piece: "road" });
     if s.catanatron_roads.is_some() {
         crate::catanatron_roads::road_built(s, p, e);
         catanatron_award(s, facts);
@@ -768,22 +611,11 @@ fn build_road(s: &mut State, p: Seat, e: EdgeId, facts: &mut Vec<Fact>) -> Resul
 fn build_settlement(s: &mut State, p: Seat, v: VertexId, facts: &mut Vec<Fact>) -> Result {
     need_main(s, p, "building a settlement")?;
     if s.players[p as usize].settlements >= MAX_SETTLEMENTS {
-        return fail(format!(
-            "{} has no settlements left (all {MAX_SETTLEMENTS} are on the board)",
-            s.name(p)
-        ));
+        return fail(format!("{} has no settlements left (all {MAX_SETTLEMENTS} are on the board)", s.name(p)));
     }
     check_free_vertex(s, v)?;
-    if !s.board.vertices[v as usize]
-        .edges
-        .iter()
-        .any(|&e| s.road_owner(e) == Some(p))
-    {
-        return fail(format!(
-            "settlement at {} is not connected to a road of {}",
-            vertex_name(s, v),
-            s.name(p)
-        ));
+    if !s.board.vertices[v as usize].edges.iter().any(|&e| s.road_owner(e) == Some(p)) {
+        return fail(format!("settlement at {} is not connected to a road of {}", vertex_name(s, v), s.name(p)));
     }
     check_cost(s, p, &SETTLEMENT_COST, "a settlement")?;
     pay(s, p, &SETTLEMENT_COST, facts);
@@ -811,31 +643,17 @@ fn build_city(s: &mut State, p: Seat, v: VertexId, facts: &mut Vec<Fact>) -> Res
                 piece_name(b)
             ))
         }
-        None => {
-            return fail(format!(
-                "a city replaces a settlement, but {} is empty",
-                vertex_name(s, v)
-            ))
-        }
+        None => return fail(format!("a city replaces a settlement, but {} is empty", vertex_name(s, v))),
     }
     if s.players[p as usize].cities >= MAX_CITIES {
-        return fail(format!(
-            "{} has no cities left (all {MAX_CITIES} are on the board)",
-            s.name(p)
-        ));
+        return fail(format!("{} has no cities left (all {MAX_CITIES} are on the board)", s.name(p)));
     }
     check_cost(s, p, &CITY_COST, "a city")?;
     pay(s, p, &CITY_COST, facts);
-    s.buildings[v as usize] = Some(Building {
-        owner: p,
-        city: true,
-    });
+    s.buildings[v as usize] = Some(Building { owner: p, city: true });
     s.players[p as usize].settlements -= 1;
     s.players[p as usize].cities += 1;
-    facts.push(Fact::Built {
-        player: p,
-        piece: "city",
-    });
+    facts.push(Fact::Built { player: p, piece: "city" });
     score(s, p, "city", 1, 1, facts);
     Ok(())
 }
@@ -854,20 +672,9 @@ fn check_trade_phase(s: &State, p: Seat) -> Result {
     Ok(())
 }
 
-fn trade(
-    s: &mut State,
-    p: Seat,
-    with: Seat,
-    give: &Bundle,
-    get: &Bundle,
-    facts: &mut Vec<Fact>,
-) -> Result {
+fn trade(s: &mut State, p: Seat, with: Seat, give: &Bundle, get: &Bundle, facts: &mut Vec<Fact>) -> Result {
     // The event is written from either side; make `p` the active player.
-    let (a, b, give, get) = if p == s.active {
-        (p, with, *give, *get)
-    } else {
-        (with, p, *get, *give)
-    };
+    let (a, b, give, get) = if p == s.active { (p, with, *give, *get) } else { (with, p, *get, *give) };
     check_trade_phase(s, a)?;
     if a == b {
         return fail(format!("{} cannot trade with themselves", s.name(a)));
@@ -883,18 +690,12 @@ fn trade(
         return fail("a trade must name its cards");
     }
     if let Some(r) = (0..5).find(|&r| give.known[r] > 0 && get.known[r] > 0) {
-        return fail(format!(
-            "a trade cannot swap like for like ({} on both sides)",
-            RESOURCES[r]
-        ));
+        return fail(format!("a trade cannot swap like for like ({} on both sides)", RESOURCES[r]));
     }
     for (who, cards) in [(a, give), (b, get)] {
         let hand = s.players[who as usize].hand;
         if !hand.can_pay_all(&cards.known) {
-            return fail(format!(
-                "{} cannot give {cards}: the hand is {hand}",
-                s.name(who)
-            ));
+            return fail(format!("{} cannot give {cards}: the hand is {hand}", s.name(who)));
         }
     }
     s.players[a as usize].hand.take_all(&give.known);
@@ -903,62 +704,40 @@ fn trade(
         s.players[a as usize].hand.add(r, get.known[r]);
         s.players[b as usize].hand.add(r, give.known[r]);
     }
-    facts.push(Fact::Traded {
-        player: a,
-        partner: Partner::Player(b),
-        gave: give.items(),
-        got: get.items(),
-    });
-    facts.push(Fact::Traded {
-        player: b,
-        partner: Partner::Player(a),
-        gave: get.items(),
-        got: give.items(),
-    });
+    facts.push(Fact::Traded { player: a, partner: Partner::Player(b), gave: give.items(), got: get.items() });
+    facts.push(Fact::Traded { player: b, partner: Partner::Player(a), gave: get.items(), got: give.items() });
     Ok(())
 }
 
-/// The rates player `p` may use for resource `r`, best first.
-fn rates(s: &State, p: Seat, r: usize) -> Vec<u8> {
+/// The rates player `p` may use for resource `r`, best first (4:1 always; 3:1 and 2:1 at own harbours).
+fn rates(s: &State, p: Seat, r: usize) -> &'static [u8] {
     let mut special = false;
     let mut generic = false;
-    for (v, vert) in s.board.vertices.iter().enumerate() {
-        if let Some(h) = vert.harbour {
-            if s.buildings[v].is_some_and(|b| b.owner == p) {
-                match h {
-                    Harbour::Generic => generic = true,
-                    Harbour::Special(hr) => special |= hr == r,
-                }
+    for &(e, h) in &s.board.harbours {
+        let owned =
+            s.board.edges[e as usize].ends.iter().any(|&v| s.buildings[v as usize].is_some_and(|b| b.owner == p));
+        if owned {
+            match h {
+                Harbour::Generic => generic = true,
+                Harbour::Special(hr) => special |= hr == r,
             }
         }
     }
-    let mut v = Vec::with_capacity(3);
-    if special {
-        v.push(2);
+    match (special, generic) {
+        (true, true) => &[2, 3, 4],
+        (true, false) => &[2, 4],
+        (false, true) => &[3, 4],
+        (false, false) => &[4],
     }
-    if generic {
-        v.push(3);
-    }
-    v.push(4);
-    v
 }
 
-fn maritime_trade(
-    s: &mut State,
-    p: Seat,
-    give: &Bundle,
-    get: &Bundle,
-    facts: &mut Vec<Fact>,
-) -> Result {
+fn maritime_trade(s: &mut State, p: Seat, give: &Bundle, get: &Bundle, facts: &mut Vec<Fact>) -> Result {
     check_trade_phase(s, p)?;
     if give.unknown > 0 || get.unknown > 0 {
         return fail("a maritime trade must name its cards");
     }
     if give.is_empty() || get.is_empty() {
-        return fail(format!(
-            "{}'s maritime trade must give and get cards",
-            s.name(p)
-        ));
+        return fail(format!("{}'s maritime trade must give and get cards", s.name(p)));
     }
     let mut units = 0u32;
     let mut best_rate = 4;
@@ -968,13 +747,10 @@ fn maritime_trade(
             continue;
         }
         if get.known[r] > 0 {
-            return fail(format!(
-                "a maritime trade cannot swap {} for {}",
-                RESOURCES[r], RESOURCES[r]
-            ));
+            return fail(format!("a maritime trade cannot swap {} for {}", RESOURCES[r], RESOURCES[r]));
         }
         let rates = rates(s, p, r);
-        let Some(&rate) = rates.iter().find(|&&rate| n % rate == 0) else {
+        let Some(&rate) = rates.iter().find(|&&rate| n.is_multiple_of(rate)) else {
             return fail(format!(
                 "{} gives {n} {} to the bank, which is not a multiple of any rate {} may use for it ({})",
                 s.name(p),
@@ -995,16 +771,10 @@ fn maritime_trade(
     }
     let hand = s.players[p as usize].hand;
     if !hand.can_pay_all(&give.known) {
-        return fail(format!(
-            "{} cannot give {give}: the hand is {hand}",
-            s.name(p)
-        ));
+        return fail(format!("{} cannot give {give}: the hand is {hand}", s.name(p)));
     }
     if let Some(r) = (0..5).find(|&r| s.bank[r] < get.known[r]) {
-        return fail(format!(
-            "the bank has only {} {} left",
-            s.bank[r], RESOURCES[r]
-        ));
+        return fail(format!("the bank has only {} {} left", s.bank[r], RESOURCES[r]));
     }
     s.players[p as usize].hand.take_all(&give.known);
     for r in 0..5 {
@@ -1012,17 +782,8 @@ fn maritime_trade(
         s.bank[r] -= get.known[r];
         s.players[p as usize].hand.add(r, get.known[r]);
     }
-    let partner = if best_rate == 4 {
-        Partner::Bank
-    } else {
-        Partner::Harbour(best_rate)
-    };
-    facts.push(Fact::Traded {
-        player: p,
-        partner,
-        gave: give.items(),
-        got: get.items(),
-    });
+    let partner = if best_rate == 4 { Partner::Bank } else { Partner::Harbour(best_rate) };
+    facts.push(Fact::Traded { player: p, partner, gave: give.items(), got: get.items() });
     Ok(())
 }
 
@@ -1036,10 +797,7 @@ fn buy_development(s: &mut State, p: Seat, card: Option<usize>, facts: &mut Vec<
     }
     if let Some(c) = card {
         if s.deck_drawn[c] >= DEV_DECK[c] {
-            return fail(format!(
-                "all {} {} cards are already out of the deck",
-                DEV_DECK[c], DEV_CARDS[c]
-            ));
+            return fail(format!("all {} {} cards are already out of the deck", DEV_DECK[c], DEV_CARDS[c]));
         }
     }
     check_cost(s, p, &DEV_CARD_COST, "a development card")?;
@@ -1058,13 +816,7 @@ fn buy_development(s: &mut State, p: Seat, card: Option<usize>, facts: &mut Vec<
         }
     }
     let item = card.map(|c| DEV_CARDS[c]).unwrap_or("unknown_development");
-    facts.push(Fact::Gained {
-        player: p,
-        item,
-        count: 1,
-        cause: Cause::Purchase,
-        from: None,
-    });
+    facts.push(Fact::Gained { player: p, item, count: 1, cause: Cause::Purchase, from: None });
     if card == Some(VICTORY_POINT) {
         score(s, p, "victory_point_card", 1, 0, facts);
     }
@@ -1092,35 +844,21 @@ fn play_card(s: &mut State, p: Seat, c: usize, facts: &mut Vec<Fact>) -> Result 
     if !dev.can_play(c) {
         let bought_now = dev.new[c] + dev.new_unknown;
         return if bought_now > 0 && dev.held[c] + dev.held_unknown > 0 {
-            fail(format!(
-                "{} cannot play a {} bought this turn",
-                s.name(p),
-                DEV_CARDS[c]
-            ))
+            fail(format!("{} cannot play a {} bought this turn", s.name(p), DEV_CARDS[c]))
         } else {
-            fail(format!(
-                "{} has no {} card to play",
-                s.name(p),
-                DEV_CARDS[c]
-            ))
+            fail(format!("{} has no {} card to play", s.name(p), DEV_CARDS[c]))
         };
     }
     if dev.held[c] == dev.new[c] {
         // An unknown card turns out to be this one: check the deck could have held it.
         if s.deck_drawn[c] >= DEV_DECK[c] {
-            return fail(format!(
-                "all {} {} cards are already accounted for",
-                DEV_DECK[c], DEV_CARDS[c]
-            ));
+            return fail(format!("all {} {} cards are already accounted for", DEV_DECK[c], DEV_CARDS[c]));
         }
         s.deck_drawn[c] += 1;
     }
     s.players[p as usize].dev.play(c);
     s.dev_played = true;
-    facts.push(Fact::CardPlayed {
-        player: p,
-        card: DEV_CARDS[c],
-    });
+    facts.push(Fact::CardPlayed { player: p, card: DEV_CARDS[c] });
     Ok(())
 }
 
@@ -1128,18 +866,11 @@ fn play_knight(s: &mut State, p: Seat, facts: &mut Vec<Fact>) -> Result {
     play_card(s, p, KNIGHT, facts)?;
     s.phase = Phase::MoveRobber { knight: true };
     let knights = s.players[p as usize].dev.played[KNIGHT];
-    let holder_knights = s
-        .largest_army
-        .map(|h| s.players[h as usize].dev.played[KNIGHT])
-        .unwrap_or(0);
+    let holder_knights = s.largest_army.map(|h| s.players[h as usize].dev.played[KNIGHT]).unwrap_or(0);
     if knights >= 3 && s.largest_army != Some(p) && knights > holder_knights {
         let from = s.largest_army;
         s.largest_army = Some(p);
-        facts.push(Fact::Award {
-            award: "largest_army",
-            from,
-            to: Some(p),
-        });
+        facts.push(Fact::Award { award: "largest_army", from, to: Some(p) });
         if let Some(f) = from {
             score(s, f, "largest_army", -2, -2, facts);
         }
@@ -1160,16 +891,10 @@ fn play_year_of_plenty(s: &mut State, p: Seat, take: &Bundle, facts: &mut Vec<Fa
     }
     let bank_total: u32 = s.bank.iter().map(|&n| n as u32).sum();
     if take.total() != 2 && !(take.total() < 2 && take.total() == bank_total) {
-        return fail(format!(
-            "year of plenty takes 2 resource cards from the bank, not {}",
-            take.total()
-        ));
+        return fail(format!("year of plenty takes 2 resource cards from the bank, not {}", take.total()));
     }
     if let Some(r) = (0..5).find(|&r| s.bank[r] < take.known[r]) {
-        return fail(format!(
-            "the bank has only {} {} left",
-            s.bank[r], RESOURCES[r]
-        ));
+        return fail(format!("the bank has only {} {} left", s.bank[r], RESOURCES[r]));
     }
     play_card(s, p, YEAR_OF_PLENTY, facts)?;
     for r in 0..5 {
@@ -1188,13 +913,7 @@ fn play_year_of_plenty(s: &mut State, p: Seat, take: &Bundle, facts: &mut Vec<Fa
     Ok(())
 }
 
-fn play_monopoly(
-    s: &mut State,
-    p: Seat,
-    r: usize,
-    taken: Option<&[(Seat, u8)]>,
-    facts: &mut Vec<Fact>,
-) -> Result {
+fn play_monopoly(s: &mut State, p: Seat, r: usize, taken: Option<&[(Seat, u8)]>, facts: &mut Vec<Fact>) -> Result {
     let n = s.players.len();
     let mut amounts = vec![0u8; n];
     for o in 0..n {
@@ -1202,12 +921,7 @@ fn play_monopoly(
             continue;
         }
         let hand = s.players[o].hand;
-        let stated = taken.map(|t| {
-            t.iter()
-                .find(|(seat, _)| *seat as usize == o)
-                .map(|(_, c)| *c)
-                .unwrap_or(0)
-        });
+        let stated = taken.map(|t| t.iter().find(|(seat, _)| *seat as usize == o).map(|(_, c)| *c).unwrap_or(0));
         amounts[o] = match stated {
             Some(c) => {
                 if c < hand.known[r] || !hand.can_pay(r, c) {
@@ -1257,20 +971,12 @@ fn play_monopoly(
     Ok(())
 }
 
-fn reveal_victory_points(
-    s: &mut State,
-    p: Seat,
-    count: Option<u8>,
-    facts: &mut Vec<Fact>,
-) -> Result {
+fn reveal_victory_points(s: &mut State, p: Seat, count: Option<u8>, facts: &mut Vec<Fact>) -> Result {
     let dev = s.players[p as usize].dev;
     let possible = dev.held[VICTORY_POINT] + dev.held_unknown;
     let count = count.unwrap_or(dev.held[VICTORY_POINT]);
     if count == 0 || count > possible {
-        return fail(format!(
-            "{} reveals {count} victory point card(s) but holds {possible} that could be",
-            s.name(p)
-        ));
+        return fail(format!("{} reveals {count} victory point card(s) but holds {possible} that could be", s.name(p)));
     }
     for _ in 0..count {
         let dev = &mut s.players[p as usize].dev;
@@ -1281,10 +987,7 @@ fn reveal_victory_points(
             score(s, p, "victory_point_card", 0, 1, facts);
         } else {
             if s.deck_drawn[VICTORY_POINT] >= DEV_DECK[VICTORY_POINT] {
-                return fail(format!(
-                    "all {} victory point cards are already accounted for",
-                    DEV_DECK[VICTORY_POINT]
-                ));
+                return fail(format!("all {} victory point cards are already accounted for", DEV_DECK[VICTORY_POINT]));
             }
             s.deck_drawn[VICTORY_POINT] += 1;
             // Whether the revealed card was bought this turn is unknown; assume it was, so that no
@@ -1317,10 +1020,7 @@ fn end_turn(s: &mut State, p: Seat, facts: &mut Vec<Fact>) -> Result {
     s.dev_played = false;
     s.built = false;
     s.free_roads = 0;
-    facts.push(Fact::TurnStarted {
-        turn: s.turn,
-        player: s.active,
-    });
+    facts.push(Fact::TurnStarted { turn: s.turn, player: s.active });
     Ok(())
 }
 
@@ -1348,11 +1048,7 @@ fn update_longest_road(s: &mut State, changed: &[Seat], facts: &mut Vec<Fact>) {
     if new_holder != s.longest_road {
         let from = s.longest_road;
         s.longest_road = new_holder;
-        facts.push(Fact::Award {
-            award: "longest_road",
-            from,
-            to: new_holder,
-        });
+        facts.push(Fact::Award { award: "longest_road", from, to: new_holder });
         if let Some(f) = from {
             score(s, f, "longest_road", -2, -2, facts);
         }
@@ -1366,20 +1062,14 @@ fn update_longest_road(s: &mut State, changed: &[Seat], facts: &mut Vec<Fact>) {
 fn catanatron_award(s: &mut State, facts: &mut Vec<Fact>) {
     let roads = s.catanatron_roads.as_ref().expect("catanatron mode");
     let holder = roads.holder();
-    let lengths: Vec<u8> = (0..s.players.len() as Seat)
-        .map(|p| roads.length(p))
-        .collect();
+    let lengths: Vec<u8> = (0..s.players.len() as Seat).map(|p| roads.length(p)).collect();
     for (p, len) in lengths.into_iter().enumerate() {
         s.players[p].road_length = len;
     }
     if holder.is_some() && holder != s.longest_road {
         let from = s.longest_road;
         s.longest_road = holder;
-        facts.push(Fact::Award {
-            award: "longest_road",
-            from,
-            to: holder,
-        });
+        facts.push(Fact::Award { award: "longest_road", from, to: holder });
         if let Some(f) = from {
             score(s, f, "longest_road", -2, -2, facts);
         }
@@ -1397,15 +1087,8 @@ mod tests {
     use crate::state::{Options, Seating};
 
     fn state(options: Options) -> State {
-        let spec: BoardSpec =
-            serde_json::from_str(include_str!("../tests/beginner-board.json")).unwrap();
-        let seating = ["Ana", "Bo", "Cem"]
-            .iter()
-            .map(|n| Seating {
-                name: n.to_string(),
-                color: None,
-            })
-            .collect();
+        let spec: BoardSpec = serde_json::from_str(include_str!("../tests/beginner-board.json")).unwrap();
+        let seating = ["Ana", "Bo", "Cem"].iter().map(|n| Seating { name: n.to_string(), color: None }).collect();
         let mut s = State::new(Board::from_spec(&spec).unwrap(), options, seating).unwrap();
         s.phase = Phase::Main;
         s.turn = 1;
@@ -1436,11 +1119,7 @@ mod tests {
         roads(&mut s, 0, 0, &[4]);
         let facts = award(&mut s);
         assert_eq!(s.longest_road, Some(0));
-        assert!(facts.contains(&Fact::Award {
-            award: "longest_road",
-            from: None,
-            to: Some(0)
-        }));
+        assert!(facts.contains(&Fact::Award { award: "longest_road", from: None, to: Some(0) }));
         assert_eq!(s.vp_public(0), 2);
         roads(&mut s, 1, 18, &[0, 1, 2, 3, 4]);
         award(&mut s);
@@ -1480,10 +1159,7 @@ mod tests {
         assert_eq!(s.longest_road, Some(1));
         // Cem settles at 18:S, the middle of Bo's line: Bo has 3 and 2 left; Ana is the single longest.
         let v = s.board.hexes[18].corners[3];
-        s.buildings[v as usize] = Some(Building {
-            owner: 2,
-            city: false,
-        });
+        s.buildings[v as usize] = Some(Building { owner: 2, city: false });
         award(&mut s);
         assert_eq!(s.players[1].road_length, 3);
         assert_eq!(s.longest_road, Some(0));
@@ -1496,17 +1172,10 @@ mod tests {
         roads(&mut s, 2, 2, &[0, 1, 2, 3, 4]);
         award(&mut s);
         let v = s.board.hexes[18].corners[3];
-        s.buildings[v as usize] = Some(Building {
-            owner: 2,
-            city: false,
-        });
+        s.buildings[v as usize] = Some(Building { owner: 2, city: false });
         let facts = award(&mut s);
         assert_eq!(s.longest_road, None);
-        assert!(facts.contains(&Fact::Award {
-            award: "longest_road",
-            from: Some(1),
-            to: None
-        }));
+        assert!(facts.contains(&Fact::Award { award: "longest_road", from: Some(1), to: None }));
     }
 
     #[test]
@@ -1520,10 +1189,7 @@ mod tests {
         award(&mut s);
         // A settlement of Cem on Bo's ring leaves Bo at least 5: tied or longer, Bo keeps it.
         let v = s.board.hexes[18].corners[1];
-        s.buildings[v as usize] = Some(Building {
-            owner: 2,
-            city: false,
-        });
+        s.buildings[v as usize] = Some(Building { owner: 2, city: false });
         award(&mut s);
         assert!(s.players[1].road_length >= 5);
         assert_eq!(s.longest_road, Some(1));
@@ -1533,16 +1199,7 @@ mod tests {
         s.phase = Phase::BeforeRoll;
         s.active = p;
         let mut facts = Vec::new();
-        apply(
-            s,
-            &Event::Roll {
-                player: p,
-                dice,
-                production: None,
-            },
-            &mut facts,
-        )
-        .unwrap();
+        apply(s, &Event::Roll { player: p, dice, production: None }, &mut facts).unwrap();
         facts
     }
 
@@ -1552,27 +1209,14 @@ mod tests {
         let settle = |s: &mut State| {
             let ana = s.board.hexes[10].corners[0];
             let bo = s.board.hexes[10].corners[4];
-            s.buildings[ana as usize] = Some(Building {
-                owner: 0,
-                city: false,
-            });
-            s.buildings[bo as usize] = Some(Building {
-                owner: 1,
-                city: false,
-            });
+            s.buildings[ana as usize] = Some(Building { owner: 0, city: false });
+            s.buildings[bo as usize] = Some(Building { owner: 1, city: false });
             s.bank[0] = 1;
         };
         let mut s = state(Options::default());
         settle(&mut s);
         roll(&mut s, 0, [1, 2]);
-        assert_eq!(
-            (
-                s.players[0].hand.known[0],
-                s.players[1].hand.known[0],
-                s.bank[0]
-            ),
-            (0, 0, 1)
-        );
+        assert_eq!((s.players[0].hand.known[0], s.players[1].hand.known[0], s.bank[0]), (0, 0, 1));
     }
 
     #[test]
@@ -1580,20 +1224,14 @@ mod tests {
         let setup = |options: Options| {
             let mut s = state(options);
             let ana = s.board.hexes[10].corners[0];
-            s.buildings[ana as usize] = Some(Building {
-                owner: 0,
-                city: true,
-            }); // owed 2
+            s.buildings[ana as usize] = Some(Building { owner: 0, city: true }); // owed 2
             s.bank[0] = 1;
             s
         };
         let mut s = setup(Options::default());
         roll(&mut s, 0, [1, 2]);
         assert_eq!((s.players[0].hand.known[0], s.bank[0]), (1, 0));
-        let mut s = setup(Options {
-            bank_shortage: BankShortage::NobodyPaid,
-            ..Options::default()
-        });
+        let mut s = setup(Options { bank_shortage: BankShortage::NobodyPaid, ..Options::default() });
         roll(&mut s, 0, [1, 2]);
         assert_eq!((s.players[0].hand.known[0], s.bank[0]), (0, 1));
     }
@@ -1633,51 +1271,22 @@ mod tests {
         s.players[2].hand.known = [1, 0, 1, 0, 0];
         let mut facts = Vec::new();
         let mut t = s.clone();
-        apply(
-            &mut t,
-            &Event::PlayMonopoly {
-                player: 0,
-                resource: 0,
-                taken: None,
-            },
-            &mut facts,
-        )
-        .unwrap();
+        apply(&mut t, &Event::PlayMonopoly { player: 0, resource: 0, taken: None }, &mut facts).unwrap();
         assert_eq!(t.players[0].hand.known[0], 3);
         assert_eq!(t.players[1].hand.total() + t.players[2].hand.total(), 1);
         // Bo holds an unknown card: the event must say what was taken.
         s.players[1].hand.unknown = 1;
-        let err = apply(
-            &mut s.clone(),
-            &Event::PlayMonopoly {
-                player: 0,
-                resource: 0,
-                taken: None,
-            },
-            &mut facts,
-        )
-        .unwrap_err();
+        let err = apply(&mut s.clone(), &Event::PlayMonopoly { player: 0, resource: 0, taken: None }, &mut facts)
+            .unwrap_err();
         assert!(err.0.contains("must say what was `taken`"), "{err}");
         let mut t = s.clone();
-        apply(
-            &mut t,
-            &Event::PlayMonopoly {
-                player: 0,
-                resource: 0,
-                taken: Some(vec![(1, 3), (2, 1)]),
-            },
-            &mut facts,
-        )
-        .unwrap();
+        apply(&mut t, &Event::PlayMonopoly { player: 0, resource: 0, taken: Some(vec![(1, 3), (2, 1)]) }, &mut facts)
+            .unwrap();
         assert_eq!(t.players[0].hand.known[0], 4);
         assert_eq!(t.players[1].hand.total(), 0);
         let err = apply(
             &mut s.clone(),
-            &Event::PlayMonopoly {
-                player: 0,
-                resource: 0,
-                taken: Some(vec![(1, 4), (2, 1)]),
-            },
+            &Event::PlayMonopoly { player: 0, resource: 0, taken: Some(vec![(1, 4), (2, 1)]) },
             &mut facts,
         )
         .unwrap_err();
@@ -1688,10 +1297,7 @@ mod tests {
     fn road_building_gives_two_free_roads_first() {
         let mut s = state(Options::default());
         let v = s.board.hexes[0].corners[0];
-        s.buildings[v as usize] = Some(Building {
-            owner: 0,
-            city: false,
-        });
+        s.buildings[v as usize] = Some(Building { owner: 0, city: false });
         s.players[0].settlements = 1;
         s.players[0].dev.held[ROAD_BUILDING] = 1;
         let mut facts = Vec::new();
@@ -1705,12 +1311,7 @@ mod tests {
         assert_eq!(s.players[0].hand.total(), 0, "the two roads were free");
         assert_eq!(s.players[0].roads, 2);
         let e = s.board.hexes[0].sides[1];
-        let err = apply(
-            &mut s.clone(),
-            &Event::BuildRoad { player: 0, at: e },
-            &mut facts,
-        )
-        .unwrap_err();
+        let err = apply(&mut s.clone(), &Event::BuildRoad { player: 0, at: e }, &mut facts).unwrap_err();
         assert!(err.0.contains("cannot pay for a road"), "{err}");
     }
 
@@ -1719,48 +1320,20 @@ mod tests {
         let mut s = state(Options::default());
         s.players[0].dev.held[YEAR_OF_PLENTY] = 1;
         let mut facts = Vec::new();
-        let three = Bundle {
-            known: [3, 0, 0, 0, 0],
-            unknown: 0,
-        };
-        assert!(apply(
-            &mut s.clone(),
-            &Event::PlayYearOfPlenty {
-                player: 0,
-                take: three
-            },
-            &mut facts
-        )
-        .is_err());
-        let two = Bundle {
-            known: [1, 0, 0, 0, 1],
-            unknown: 0,
-        };
-        apply(
-            &mut s,
-            &Event::PlayYearOfPlenty {
-                player: 0,
-                take: two,
-            },
-            &mut facts,
-        )
-        .unwrap();
+        let three = Bundle { known: [3, 0, 0, 0, 0], unknown: 0 };
+        assert!(apply(&mut s.clone(), &Event::PlayYearOfPlenty { player: 0, take: three }, &mut facts).is_err());
+        let two = Bundle { known: [1, 0, 0, 0, 1], unknown: 0 };
+        apply(&mut s, &Event::PlayYearOfPlenty { player: 0, take: two }, &mut facts).unwrap();
         assert_eq!(s.players[0].hand.known, [1, 0, 0, 0, 1]);
         assert_eq!(s.bank[4], 18);
     }
 
     #[test]
     fn victory_point_cards_count_hidden_until_revealed_and_win_only_on_your_turn() {
-        let mut s = state(Options {
-            vp_target: 4,
-            ..Options::default()
-        });
+        let mut s = state(Options { vp_target: 4, ..Options::default() });
         for (p, corner) in [(1u8, 0usize), (1, 3)] {
             let v = s.board.hexes[18].corners[corner];
-            s.buildings[v as usize] = Some(Building {
-                owner: p,
-                city: false,
-            });
+            s.buildings[v as usize] = Some(Building { owner: p, city: false });
             s.players[p as usize].settlements += 1;
         }
         s.players[1].dev.held[VICTORY_POINT] = 2;
@@ -1779,20 +1352,11 @@ mod tests {
     fn a_rejected_event_leaves_the_state_untouched() {
         let mut s = state(Options::default());
         s.players[0].hand.known = [1, 1, 0, 0, 0];
-        let before = format!(
-            "{:?}",
-            (s.players.clone(), s.bank, s.roads.clone(), s.phase)
-        );
+        let before = format!("{:?}", (s.players.clone(), s.bank, s.roads.clone(), s.phase));
         let e = s.board.hexes[5].sides[0];
         let mut facts = Vec::new();
         assert!(apply(&mut s, &Event::BuildRoad { player: 0, at: e }, &mut facts).is_err());
-        assert_eq!(
-            before,
-            format!(
-                "{:?}",
-                (s.players.clone(), s.bank, s.roads.clone(), s.phase)
-            )
-        );
+        assert_eq!(before, format!("{:?}", (s.players.clone(), s.bank, s.roads.clone(), s.phase)));
         assert!(facts.is_empty());
     }
 }

@@ -114,10 +114,7 @@ pub const MAX_ROADS: u8 = 15;
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Phase {
     /// Initial placement, step `step` of `2 * players`; `settlement` is the one placed this step, whose road comes next.
-    Setup {
-        step: u8,
-        settlement: Option<VertexId>,
-    },
+    Setup { step: u8, settlement: Option<VertexId> },
     /// The active player has not rolled yet.
     BeforeRoll,
     /// A 7 was rolled; players in `must_discard` discard before the robber moves.
@@ -173,10 +170,7 @@ impl State {
             )));
         }
         if options.vp_target < 3 {
-            return Err(SetupError(format!(
-                "options: vp_target {} is too small to be a game",
-                options.vp_target
-            )));
+            return Err(SetupError(format!("options: vp_target {} is too small to be a game", options.vp_target)));
         }
         let n = seating.len();
         Ok(State {
@@ -192,10 +186,7 @@ impl State {
             deck_drawn: [0; 5],
             turn: 0,
             active: 0,
-            phase: Phase::Setup {
-                step: 0,
-                settlement: None,
-            },
+            phase: Phase::Setup { step: 0, settlement: None },
             rolled: false,
             dev_played: false,
             built: false,
@@ -215,10 +206,7 @@ impl State {
     }
 
     pub fn seat_of(&self, name: &str) -> Option<Seat> {
-        self.seating
-            .iter()
-            .position(|s| s.name == name)
-            .map(|i| i as Seat)
+        self.seating.iter().position(|s| s.name == name).map(|i| i as Seat)
     }
 
     /// Victory points, hidden victory point cards included.
@@ -229,8 +217,7 @@ impl State {
     /// Victory points everyone can see.
     pub fn vp_public(&self, seat: Seat) -> i32 {
         let p = &self.players[seat as usize];
-        let mut vp =
-            p.settlements as i32 + 2 * p.cities as i32 + p.dev.played[VICTORY_POINT] as i32;
+        let mut vp = p.settlements as i32 + 2 * p.cities as i32 + p.dev.played[VICTORY_POINT] as i32;
         if self.longest_road == Some(seat) {
             vp += 2;
         }

@@ -5,11 +5,7 @@ use crate::state::{Phase, State, MAX_CITIES, MAX_ROADS, MAX_SETTLEMENTS};
 use serde_json::{json, Map, Value};
 
 fn counts(names: &[&str], values: &[u8]) -> Map<String, Value> {
-    names
-        .iter()
-        .zip(values)
-        .map(|(n, v)| (n.to_string(), json!(v)))
-        .collect()
+    names.iter().zip(values).map(|(n, v)| (n.to_string(), json!(v))).collect()
 }
 
 pub fn view(s: &State) -> Value {

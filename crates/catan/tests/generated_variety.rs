@@ -22,13 +22,7 @@ fn random_games_use_every_kind_of_event_and_reach_the_awards() {
         won += s.winner.is_some() as usize;
     }
     for k in almanac_catan::event::EVENT_TYPES {
-        assert!(
-            kinds.get(k).copied().unwrap_or(0) > 0,
-            "no {k} in 20 random games: {kinds:?}"
-        );
+        assert!(kinds.get(k).copied().unwrap_or(0) > 0, "no {k} in 20 random games: {kinds:?}");
     }
-    assert!(
-        longest > 0 && army > 0 && won > 0,
-        "awards {longest}, {army}; wins {won}: {kinds:?}"
-    );
+    assert!(longest > 0 && army > 0 && won > 0, "awards {longest}, {army}; wins {won}: {kinds:?}");
 }

@@ -22,19 +22,15 @@ fn replay(header: &serde_json::Value, events: &[almanac_catan::Event]) -> Vec<(S
 
 fn check_invariants(s: &State) {
     let bank_total = s.options.bank_per_resource as u32 * 5;
-    let cards: u32 = s.bank.iter().map(|&n| n as u32).sum::<u32>()
-        + s.players.iter().map(|p| p.hand.total()).sum::<u32>();
+    let cards: u32 =
+        s.bank.iter().map(|&n| n as u32).sum::<u32>() + s.players.iter().map(|p| p.hand.total()).sum::<u32>();
     assert_eq!(cards, bank_total, "resource cards are conserved");
     let devs: u32 = s.deck_left as u32
         + s.players
             .iter()
             .map(|p| p.dev.held_total() + p.dev.played.iter().map(|&n| n as u32).sum::<u32>())
             .sum::<u32>();
-    assert_eq!(
-        devs,
-        DEV_DECK.iter().map(|&n| n as u32).sum::<u32>(),
-        "development cards are conserved"
-    );
+    assert_eq!(devs, DEV_DECK.iter().map(|&n| n as u32).sum::<u32>(), "development cards are conserved");
     for (i, p) in s.players.iter().enumerate() {
         let seat = i as u8;
         let parts = p.settlements as i32

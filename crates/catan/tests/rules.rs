@@ -68,20 +68,12 @@ fn rejected_with(options: Value, lines: &[&str], needle: &str) -> String {
 }
 
 fn player<'a>(state: &'a Value, name: &str) -> &'a Value {
-    state["players"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|p| p["name"] == name)
-        .unwrap()
+    state["players"].as_array().unwrap().iter().find(|p| p["name"] == name).unwrap()
 }
 
 fn hand(state: &Value, name: &str) -> Vec<u64> {
     let h = &player(state, name)["hand"];
-    ["lumber", "brick", "wool", "grain", "ore", "unknown"]
-        .iter()
-        .map(|r| h[*r].as_u64().unwrap())
-        .collect()
+    ["lumber", "brick", "wool", "grain", "ore", "unknown"].iter().map(|r| h[*r].as_u64().unwrap()).collect()
 }
 
 const SETUP: [&str; 12] = [
@@ -100,11 +92,7 @@ const SETUP: [&str; 12] = [
 ];
 
 fn with(prefix: &[&str], more: &[&'static str]) -> Vec<String> {
-    prefix
-        .iter()
-        .map(|s| s.to_string())
-        .chain(more.iter().map(|s| s.to_string()))
-        .collect()
+    prefix.iter().map(|s| s.to_string()).chain(more.iter().map(|s| s.to_string())).collect()
 }
 
 fn lines(v: &[String]) -> Vec<&str> {
@@ -130,22 +118,13 @@ fn setup_goes_in_snake_order_and_the_second_settlement_pays() {
 
 #[test]
 fn setup_out_of_order_is_rejected() {
-    rejected(
-        &[SETUP[0], SETUP[1], SETUP[4]],
-        "it is Bo's turn to place a settlement, not Cem's",
-    );
+    rejected(&[SETUP[0], SETUP[1], SETUP[4]], "it is Bo's turn to place a settlement, not Cem's");
 }
 
 #[test]
 fn the_distance_rule_names_the_neighbour() {
-    let msg = rejected(
-        &[
-            SETUP[0],
-            SETUP[1],
-            r#"{"type":"build_settlement","player":"Bo","at":"4:NE"}"#,
-        ],
-        "distance rule",
-    );
+    let msg =
+        rejected(&[SETUP[0], SETUP[1], r#"{"type":"build_settlement","player":"Bo","at":"4:NE"}"#], "distance rule");
     assert!(msg.contains("holds Ana's settlement"), "{msg}");
     assert!(msg.contains("4:N"), "{msg}");
 }
@@ -153,10 +132,7 @@ fn the_distance_rule_names_the_neighbour() {
 #[test]
 fn a_setup_road_must_touch_the_new_settlement() {
     rejected(
-        &[
-            SETUP[0],
-            r#"{"type":"build_road","player":"Ana","at":"9:E"}"#,
-        ],
+        &[SETUP[0], r#"{"type":"build_road","player":"Ana","at":"9:E"}"#],
         "must touch the settlement just placed",
     );
 }
@@ -175,62 +151,38 @@ fn stated_production_is_cross_checked() {
     let good = r#"{"type":"roll","player":"Ana","dice":[1,2],"production":{"Ana":{"lumber":1},"Bo":{"lumber":1},"Cem":{"ore":1}}}"#;
     ok(&lines(&with(&SETUP, &[good])));
     let bad = r#"{"type":"roll","player":"Ana","dice":[1,2],"production":{"Ana":{"lumber":2},"Bo":{"lumber":1},"Cem":{"ore":1}}}"#;
-    rejected(
-        &lines(&with(&SETUP, &[bad])),
-        "the log says Ana receives 2 lumber, but the board pays 1 lumber",
-    );
+    rejected(&lines(&with(&SETUP, &[bad])), "the log says Ana receives 2 lumber, but the board pays 1 lumber");
 }
 
 #[test]
 fn an_event_out_of_turn_is_rejected() {
     rejected(
-        &lines(&with(
-            &SETUP,
-            &[r#"{"type":"roll","player":"Bo","dice":[1,2]}"#],
-        )),
+        &lines(&with(&SETUP, &[r#"{"type":"roll","player":"Bo","dice":[1,2]}"#])),
         "Bo acts out of turn: it is Ana's turn",
     );
 }
 
 #[test]
 fn building_needs_a_roll_first() {
-    rejected(
-        &lines(&with(
-            &SETUP,
-            &[r#"{"type":"build_road","player":"Ana","at":"4:NW"}"#],
-        )),
-        "must roll before",
-    );
+    rejected(&lines(&with(&SETUP, &[r#"{"type":"build_road","player":"Ana","at":"4:NW"}"#])), "must roll before");
 }
 
 #[test]
 fn a_road_must_connect_and_costs_lumber_and_brick() {
     let base = with(&SETUP, &[ROLL3]);
-    let s = ok(&lines(&with(
-        &lines(&base),
-        &[r#"{"type":"build_road","player":"Ana","at":"4:NW"}"#],
-    )));
+    let s = ok(&lines(&with(&lines(&base), &[r#"{"type":"build_road","player":"Ana","at":"4:NW"}"#])));
     assert_eq!(hand(&s, "Ana"), [1, 0, 1, 0, 0, 0]);
     rejected(
-        &lines(&with(
-            &lines(&base),
-            &[r#"{"type":"build_road","player":"Ana","at":"16:W"}"#],
-        )),
+        &lines(&with(&lines(&base), &[r#"{"type":"build_road","player":"Ana","at":"16:W"}"#])),
         "does not connect",
     );
     // Bo has no brick.
     let bo_turn = with(
         &lines(&base),
-        &[
-            r#"{"type":"end_turn","player":"Ana"}"#,
-            r#"{"type":"roll","player":"Bo","dice":[5,6]}"#,
-        ],
+        &[r#"{"type":"end_turn","player":"Ana"}"#, r#"{"type":"roll","player":"Bo","dice":[5,6]}"#],
     );
     rejected(
-        &lines(&with(
-            &lines(&bo_turn),
-            &[r#"{"type":"build_road","player":"Bo","at":"8:NW"}"#],
-        )),
+        &lines(&with(&lines(&bo_turn), &[r#"{"type":"build_road","player":"Bo","at":"8:NW"}"#])),
         "cannot pay for a road",
     );
 }
@@ -272,10 +224,7 @@ fn the_robber_blocks_production_on_its_hex() {
 fn the_robber_must_move_and_steals_only_from_adjacent_players() {
     let seven = with(&SETUP, &[r#"{"type":"roll","player":"Ana","dice":[3,4]}"#]);
     rejected(
-        &lines(&with(
-            &lines(&seven),
-            &[r#"{"type":"move_robber","player":"Ana","hex":9}"#],
-        )),
+        &lines(&with(&lines(&seven), &[r#"{"type":"move_robber","player":"Ana","hex":9}"#])),
         "must move to another hex",
     );
     rejected(
@@ -286,10 +235,7 @@ fn the_robber_must_move_and_steals_only_from_adjacent_players() {
         "Bo has no settlement or city on hex 11",
     );
     rejected(
-        &lines(&with(
-            &lines(&seven),
-            &[r#"{"type":"move_robber","player":"Ana","hex":11}"#],
-        )),
+        &lines(&with(&lines(&seven), &[r#"{"type":"move_robber","player":"Ana","hex":11}"#])),
         "must steal from Cem",
     );
     rejected(
@@ -299,13 +245,7 @@ fn the_robber_must_move_and_steals_only_from_adjacent_players() {
         )),
         "steals wool from Cem",
     );
-    rejected(
-        &lines(&with(
-            &lines(&seven),
-            &[r#"{"type":"end_turn","player":"Ana"}"#],
-        )),
-        "must move the robber now",
-    );
+    rejected(&lines(&with(&lines(&seven), &[r#"{"type":"end_turn","player":"Ana"}"#])), "must move the robber now");
 }
 
 #[test]
@@ -331,30 +271,22 @@ fn a_seven_makes_big_hands_discard_half() {
     let l = |extra: &[&'static str]| with(&lines(&seven), extra);
     rejected_with(
         opts.clone(),
-        &lines(&l(&[
-            r#"{"type":"move_robber","player":"Ana","hex":11,"victim":"Cem","stolen":"ore"}"#,
-        ])),
+        &lines(&l(&[r#"{"type":"move_robber","player":"Ana","hex":11,"victim":"Cem","stolen":"ore"}"#])),
         "must discard first",
     );
     rejected_with(
         opts.clone(),
-        &lines(&l(&[
-            r#"{"type":"discard","player":"Bo","cards":{"grain":1}}"#,
-        ])),
+        &lines(&l(&[r#"{"type":"discard","player":"Bo","cards":{"grain":1}}"#])),
         "Bo has nothing to discard",
     );
     rejected_with(
         opts.clone(),
-        &lines(&l(&[
-            r#"{"type":"discard","player":"Cem","cards":{"grain":2}}"#,
-        ])),
+        &lines(&l(&[r#"{"type":"discard","player":"Cem","cards":{"grain":2}}"#])),
         "must discard 1 (half, rounded down), not 2",
     );
     rejected_with(
         opts.clone(),
-        &lines(&l(&[
-            r#"{"type":"discard","player":"Cem","cards":{"wool":1}}"#,
-        ])),
+        &lines(&l(&[r#"{"type":"discard","player":"Cem","cards":{"wool":1}}"#])),
         "cannot discard 1 wool",
     );
     let s = ok_with(
@@ -373,33 +305,23 @@ fn a_seven_makes_big_hands_discard_half() {
 fn trades_are_with_the_active_player_and_never_gifts_or_like_for_like() {
     let base = with(&SETUP, &[ROLL3]);
     let l = |extra: &[&'static str]| with(&lines(&base), extra);
-    let s = ok(&lines(&l(&[
-        r#"{"type":"trade","player":"Ana","with":"Cem","give":{"wool":1},"get":{"ore":1}}"#,
-    ])));
+    let s = ok(&lines(&l(&[r#"{"type":"trade","player":"Ana","with":"Cem","give":{"wool":1},"get":{"ore":1}}"#])));
     assert_eq!(hand(&s, "Ana"), [2, 1, 0, 0, 1, 0]);
     assert_eq!(hand(&s, "Cem"), [0, 0, 1, 2, 1, 0]);
     rejected(
-        &lines(&l(&[
-            r#"{"type":"trade","player":"Bo","with":"Cem","give":{"lumber":1},"get":{"ore":1}}"#,
-        ])),
+        &lines(&l(&[r#"{"type":"trade","player":"Bo","with":"Cem","give":{"lumber":1},"get":{"ore":1}}"#])),
         "only trade with the player whose turn it is",
     );
     rejected(
-        &lines(&l(&[
-            r#"{"type":"trade","player":"Ana","with":"Cem","give":{"wool":1},"get":{}}"#,
-        ])),
+        &lines(&l(&[r#"{"type":"trade","player":"Ana","with":"Cem","give":{"wool":1},"get":{}}"#])),
         "gifts are not allowed",
     );
     rejected(
-        &lines(&l(&[
-            r#"{"type":"trade","player":"Ana","with":"Cem","give":{"lumber":2},"get":{"lumber":1}}"#,
-        ])),
+        &lines(&l(&[r#"{"type":"trade","player":"Ana","with":"Cem","give":{"lumber":2},"get":{"lumber":1}}"#])),
         "like for like",
     );
     rejected(
-        &lines(&l(&[
-            r#"{"type":"trade","player":"Ana","with":"Cem","give":{"ore":1},"get":{"grain":1}}"#,
-        ])),
+        &lines(&l(&[r#"{"type":"trade","player":"Ana","with":"Cem","give":{"ore":1},"get":{"grain":1}}"#])),
         "Ana cannot give 1 ore",
     );
 }
@@ -420,30 +342,21 @@ fn maritime_trade_at_four_to_one_and_at_a_harbour_only_with_a_settlement_there()
         ],
     );
     let l = |extra: &[&'static str]| with(&lines(&base), extra);
-    let s = ok(&lines(&l(&[
-        r#"{"type":"maritime_trade","player":"Ana","give":{"lumber":4},"get":{"grain":1}}"#,
-    ])));
+    let s = ok(&lines(&l(&[r#"{"type":"maritime_trade","player":"Ana","give":{"lumber":4},"get":{"grain":1}}"#])));
     assert_eq!(hand(&s, "Ana"), [1, 1, 1, 1, 0, 0]); // five lumber from four rolls of 3, four traded
     rejected(
-        &lines(&l(&[
-            r#"{"type":"maritime_trade","player":"Ana","give":{"lumber":3},"get":{"grain":1}}"#,
-        ])),
+        &lines(&l(&[r#"{"type":"maritime_trade","player":"Ana","give":{"lumber":3},"get":{"grain":1}}"#])),
         "not a multiple of any rate",
     );
     rejected(
-        &lines(&l(&[
-            r#"{"type":"maritime_trade","player":"Ana","give":{"lumber":4},"get":{"grain":2}}"#,
-        ])),
+        &lines(&l(&[r#"{"type":"maritime_trade","player":"Ana","give":{"lumber":4},"get":{"grain":2}}"#])),
         "buys 1 card(s), not 2",
     );
 }
 
 #[test]
 fn combined_trade_and_build_can_be_turned_off() {
-    let base = with(
-        &SETUP,
-        &[ROLL3, r#"{"type":"build_road","player":"Ana","at":"4:NW"}"#],
-    );
+    let base = with(&SETUP, &[ROLL3, r#"{"type":"build_road","player":"Ana","at":"4:NW"}"#]);
     let trade = r#"{"type":"trade","player":"Ana","with":"Cem","give":{"wool":1},"get":{"ore":1}}"#;
     ok(&lines(&with(&lines(&base), &[trade])));
     rejected_with(
@@ -455,28 +368,10 @@ fn combined_trade_and_build_can_be_turned_off() {
 
 #[test]
 fn unknown_event_types_and_players_are_named() {
-    rejected(
-        &lines(&with(&SETUP, &[r#"{"type":"fly","player":"Ana"}"#])),
-        "unknown event type `fly`",
-    );
-    rejected(
-        &lines(&with(
-            &SETUP,
-            &[r#"{"type":"roll","player":"Zed","dice":[1,2]}"#],
-        )),
-        "no player named `Zed`",
-    );
-    rejected(
-        &lines(&with(&SETUP, &[r#"{"type":"roll","player":"Ana"}"#])),
-        "roll needs `dice`",
-    );
-    rejected(
-        &lines(&with(
-            &SETUP,
-            &[r#"{"type":"roll","player":"Ana","dice":[0,7]}"#],
-        )),
-        "not two numbers from 1 to 6",
-    );
+    rejected(&lines(&with(&SETUP, &[r#"{"type":"fly","player":"Ana"}"#])), "unknown event type `fly`");
+    rejected(&lines(&with(&SETUP, &[r#"{"type":"roll","player":"Zed","dice":[1,2]}"#])), "no player named `Zed`");
+    rejected(&lines(&with(&SETUP, &[r#"{"type":"roll","player":"Ana"}"#])), "roll needs `dice`");
+    rejected(&lines(&with(&SETUP, &[r#"{"type":"roll","player":"Ana","dice":[0,7]}"#])), "not two numbers from 1 to 6");
 }
 
 /// Plays many rounds of "roll, end turn" to give everyone cards (dice chosen per turn).
@@ -485,10 +380,7 @@ fn rounds(dice: &[[u8; 2]]) -> Vec<String> {
     let mut out = Vec::new();
     for (i, d) in dice.iter().enumerate() {
         let p = names[i % 3];
-        out.push(format!(
-            r#"{{"type":"roll","player":"{p}","dice":[{},{}]}}"#,
-            d[0], d[1]
-        ));
+        out.push(format!(r#"{{"type":"roll","player":"{p}","dice":[{},{}]}}"#, d[0], d[1]));
         out.push(format!(r#"{{"type":"end_turn","player":"{p}"}}"#));
     }
     out
@@ -511,10 +403,7 @@ fn development_cards_one_per_turn_never_the_turn_they_were_bought() {
     let s = ok(&lines(&cem(&[buy])));
     assert_eq!(player(&s, "Cem")["development"]["held"]["knight"], 1);
     assert_eq!(s["development_deck"], 24);
-    rejected(
-        &lines(&cem(&[buy, r#"{"type":"play_knight","player":"Cem"}"#])),
-        "cannot play a knight bought this turn",
-    );
+    rejected(&lines(&cem(&[buy, r#"{"type":"play_knight","player":"Cem"}"#])), "cannot play a knight bought this turn");
     // The same card may be played at once when new_cards_wait_a_turn is off (catanatron).
     ok_with(
         json!({"new_cards_wait_a_turn": false}),
@@ -524,10 +413,7 @@ fn development_cards_one_per_turn_never_the_turn_they_were_bought() {
             r#"{"type":"move_robber","player":"Cem","hex":4,"victim":"Ana","stolen":"brick"}"#,
         ])),
     );
-    rejected(
-        &lines(&cem(&[r#"{"type":"play_knight","player":"Cem"}"#])),
-        "has no knight card to play",
-    );
+    rejected(&lines(&cem(&[r#"{"type":"play_knight","player":"Cem"}"#])), "has no knight card to play");
 }
 
 #[test]
@@ -543,9 +429,7 @@ fn a_knight_may_be_played_before_the_roll_but_only_one_card_per_turn() {
     l.push(r#"{"type":"roll","player":"Cem","dice":[1,2]}"#.into());
     rejected(&lines(&l), "Cem must move the robber now");
     l.pop();
-    l.push(
-        r#"{"type":"move_robber","player":"Cem","hex":4,"victim":"Ana","stolen":"brick"}"#.into(),
-    );
+    l.push(r#"{"type":"move_robber","player":"Cem","hex":4,"victim":"Ana","stolen":"brick"}"#.into());
     l.push(r#"{"type":"roll","player":"Cem","dice":[1,2]}"#.into());
     let s = ok(&lines(&l));
     assert_eq!(player(&s, "Cem")["knights"], 1);
@@ -595,10 +479,7 @@ fn facts_say_who_gained_what_and_why() {
     let t = play(&lines(&with(&SETUP, &[ROLL3]))).unwrap();
     let last = t.event_count() - 1;
     let facts = t.event_facts(last);
-    assert!(facts.contains(&Fact::Rolled {
-        player: 0,
-        dice: [1, 2]
-    }));
+    assert!(facts.contains(&Fact::Rolled { player: 0, dice: [1, 2] }));
     assert!(facts.contains(&Fact::Gained {
         player: 2,
         item: "ore",
@@ -608,41 +489,18 @@ fn facts_say_who_gained_what_and_why() {
     }));
     // Setup facts: the second settlement's resources have cause Setup.
     let setup_facts: Vec<&Fact> = (0..12).flat_map(|i| t.event_facts(i)).collect();
-    assert!(setup_facts.iter().any(|f| matches!(
-        f,
-        Fact::Gained {
-            player: 2,
-            item: "grain",
-            cause: almanac_core::Cause::Setup,
-            ..
-        }
-    )));
+    assert!(setup_facts
+        .iter()
+        .any(|f| matches!(f, Fact::Gained { player: 2, item: "grain", cause: almanac_core::Cause::Setup, .. })));
 }
 
 #[test]
 fn state_at_any_event_matches_a_fresh_replay_to_that_point() {
     let mut l: Vec<String> = SETUP.iter().map(|s| s.to_string()).collect();
-    l.extend(
-        rounds(&[
-            [3, 3],
-            [2, 2],
-            [4, 4],
-            [1, 2],
-            [5, 6],
-            [2, 3],
-            [6, 6],
-            [1, 1],
-            [4, 5],
-        ])
-        .into_iter(),
-    );
+    l.extend(rounds(&[[3, 3], [2, 2], [4, 4], [1, 2], [5, 6], [2, 3], [6, 6], [1, 1], [4, 5]]));
     let whole = play(&lines(&l)).unwrap();
     for n in 0..=l.len() {
-        let fresh = play(&lines(&l[..n].to_vec())).unwrap();
-        assert_eq!(
-            whole.view_after(n),
-            fresh.view_after(usize::MAX),
-            "after {n} events"
-        );
+        let fresh = play(&lines(&l[..n])).unwrap();
+        assert_eq!(whole.view_after(n), fresh.view_after(usize::MAX), "after {n} events");
     }
 }

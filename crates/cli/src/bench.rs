@@ -17,11 +17,7 @@ pub fn run(corpus: &Path, db: Option<PathBuf>) -> anyhow::Result<i32> {
         .filter(|p| p.extension().is_some_and(|x| x == "json" || x == "jsonl"))
         .collect();
     files.sort();
-    anyhow::ensure!(
-        !files.is_empty(),
-        "no .json or .jsonl records in {}",
-        corpus.display()
-    );
+    anyhow::ensure!(!files.is_empty(), "no .json or .jsonl records in {}", corpus.display());
 
     // Translate once: the benchmark measures our own format.
     let t = Instant::now();
@@ -76,9 +72,7 @@ pub fn run(corpus: &Path, db: Option<PathBuf>) -> anyhow::Result<i32> {
         store_log(&mut store, &revalidated)?;
     }
     let import_s = t.elapsed().as_secs_f64();
-    let facts: u64 = store
-        .connection()
-        .query_row("SELECT COUNT(*) FROM facts", [], |r| r.get(0))?;
+    let facts: u64 = store.connection().query_row("SELECT COUNT(*) FROM facts", [], |r| r.get(0))?;
     let rows = events as u64 + facts;
     println!(
         "import (validate + store events and facts): {:.0} rows/s ({events} events + {facts} facts in {import_s:.2} s; {:.0} events/s)",
@@ -94,10 +88,7 @@ pub fn run(corpus: &Path, db: Option<PathBuf>) -> anyhow::Result<i32> {
     );
 
     // 3. State at a turn.
-    let longest = logs
-        .iter()
-        .max_by_key(|l| l.game.event_count())
-        .expect("not empty");
+    let longest = logs.iter().max_by_key(|l| l.game.event_count()).expect("not empty");
     let game = read_log(&longest.text).expect("validated above");
     let n = game.event_count();
     let turns = game.current_turn();
@@ -106,10 +97,7 @@ pub fn run(corpus: &Path, db: Option<PathBuf>) -> anyhow::Result<i32> {
     let mut sink = 0usize;
     for k in 0..reps {
         let turn = (k as u32 * 7919) % (turns + 1);
-        sink += game
-            .view_after(game.events_through_turn(turn))
-            .to_string()
-            .len();
+        sink += game.view_after(game.events_through_turn(turn)).to_string().len();
     }
     let per = t.elapsed().as_secs_f64() / reps as f64;
     println!(
@@ -117,12 +105,8 @@ pub fn run(corpus: &Path, db: Option<PathBuf>) -> anyhow::Result<i32> {
         per * 1e6
     );
     let store = Store::open(&path)?;
-    let id = store
-        .list_games(&Default::default())?
-        .into_iter()
-        .find(|g| g.event_count == n as u64)
-        .map(|g| g.id);
-    if let Some(id) = id {
+    let id = almanac_store::game_id(&almanac_engine::content_hash(&longest.header_line, &longest.event_lines));
+    {
         let reps = 50;
         let t = Instant::now();
         for k in 0..reps {
@@ -179,20 +163,13 @@ fn plain_sqlite_insert(path: &Path, logs: &[almanac_engine::ValidatedLog]) -> an
         {
             let mut ev = tx.prepare_cached("INSERT INTO events VALUES (?1, ?2, ?3, ?4)")?;
             for (i, body) in log.event_lines.iter().enumerate() {
-                ev.execute(rusqlite::params![
-                    id,
-                    i as u64 + 1,
-                    log.game.event_turn(i),
-                    body
-                ])?;
+                ev.execute(rusqlite::params![id, i as u64 + 1, log.game.event_turn(i), body])?;
             }
-            let mut fa = tx.prepare_cached(
-                "INSERT INTO facts VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
-            )?;
+            let mut fa =
+                tx.prepare_cached("INSERT INTO facts VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)")?;
             for r in facts {
                 fa.execute(rusqlite::params![
-                    id, r.seq, r.turn, r.kind, r.player, r.item, r.count, r.cause, r.other,
-                    r.total, r.public, r.detail
+                    id, r.seq, r.turn, r.kind, r.player, r.item, r.count, r.cause, r.other, r.total, r.public, r.detail
                 ])?;
             }
         }

@@ -13,10 +13,7 @@ use std::path::{Path, PathBuf};
 /// Reads and validates one file.
 pub fn check_file(format: Option<Format>, path: &Path) -> Result<ValidatedLog, ImportError> {
     let bytes = std::fs::read(path).map_err(|e| {
-        ImportError::Log(almanac_core::LogError::NotALog {
-            line: 1,
-            reason: format!("cannot read the file: {e}"),
-        })
+        ImportError::Log(almanac_core::LogError::NotALog { line: 1, reason: format!("cannot read the file: {e}") })
     })?;
     let text = String::from_utf8(bytes).map_err(|e| {
         ImportError::Log(almanac_core::LogError::NotALog {
@@ -37,8 +34,7 @@ fn progress(n: usize) -> Option<ProgressBar> {
     (n > 1 && std::io::stderr().is_terminal()).then(|| {
         let bar = ProgressBar::new(n as u64);
         bar.set_style(
-            ProgressStyle::with_template("{bar:40} {pos}/{len} files {elapsed} {msg}")
-                .expect("a valid template"),
+            ProgressStyle::with_template("{bar:40} {pos}/{len} files {elapsed} {msg}").expect("a valid template"),
         );
         bar
     })
@@ -100,47 +96,32 @@ pub fn validate(format: Option<Format>, files: &[PathBuf]) -> i32 {
 
 fn open_existing(db: &Path) -> anyhow::Result<Store> {
     if !db.exists() {
-        anyhow::bail!(
-            "no database at {} (import some games first, or set --db / ALMANAC_DB)",
-            db.display()
-        );
+        anyhow::bail!("no database at {} (import some games first, or set --db / ALMANAC_DB)", db.display());
     }
     Ok(Store::open(db)?)
 }
 
 /// Loads a stored game back into a timeline.
 pub fn load(store: &Store, game: &str) -> anyhow::Result<(String, Box<dyn almanac_core::Game>)> {
-    let id = store
-        .resolve(game)
-        .with_context(|| format!("no game `{game}`"))?;
+    let id = store.resolve(game).with_context(|| format!("no game `{game}`"))?;
     let (header, events) = store.log(&id)?;
     let mut text = header;
     for e in events {
         text.push('\n');
         text.push_str(&e);
     }
-    let game = read_log(&text)
-        .map_err(|e| anyhow::anyhow!("stored game {id} no longer validates: {e}"))?;
+    let game = read_log(&text).map_err(|e| anyhow::anyhow!("stored game {id} no longer validates: {e}"))?;
     Ok((id, game))
 }
 
-pub fn state(
-    db: &Path,
-    game: &str,
-    turn: Option<u32>,
-    seq: Option<usize>,
-    json: bool,
-) -> anyhow::Result<i32> {
+pub fn state(db: &Path, game: &str, turn: Option<u32>, seq: Option<usize>, json: bool) -> anyhow::Result<i32> {
     let store = open_existing(db)?;
     let (id, game) = load(&store, game)?;
     let n = match (turn, seq) {
         (Some(t), _) => game.events_through_turn(t),
         (None, Some(s)) => {
             if s > game.event_count() {
-                anyhow::bail!(
-                    "game {id} has {} events; --seq {s} is past the end",
-                    game.event_count()
-                );
+                anyhow::bail!("game {id} has {} events; --seq {s} is past the end", game.event_count());
             }
             s
         }
@@ -172,11 +153,7 @@ pub fn state(
             p["cards_in_hand"],
             p["awards"]
                 .as_array()
-                .map(|a| a
-                    .iter()
-                    .filter_map(|x| x.as_str())
-                    .collect::<Vec<_>>()
-                    .join(" "))
+                .map(|a| a.iter().filter_map(|x| x.as_str()).collect::<Vec<_>>().join(" "))
                 .unwrap_or_default()
         );
     }
@@ -194,9 +171,7 @@ pub fn stats_json(store: &Store, id: &str) -> anyhow::Result<Value> {
 
 pub fn stats(db: &Path, game: &str, json: bool) -> anyhow::Result<i32> {
     let store = open_existing(db)?;
-    let id = store
-        .resolve(game)
-        .with_context(|| format!("no game `{game}`"))?;
+    let id = store.resolve(game).with_context(|| format!("no game `{game}`"))?;
     let v = stats_json(&store, &id)?;
     if json {
         println!("{}", serde_json::to_string_pretty(&v)?);
@@ -204,47 +179,25 @@ pub fn stats(db: &Path, game: &str, json: bool) -> anyhow::Result<i32> {
     }
     println!("game {id}: {} turns, {} events", v["turns"], v["events"]);
     for p in v["players"].as_array().into_iter().flatten() {
-        let production: Vec<String> = p["production"]
-            .as_object()
-            .into_iter()
-            .flatten()
-            .map(|(k, n)| format!("{k} {n}"))
-            .collect();
+        let production: Vec<String> =
+            p["production"].as_object().into_iter().flatten().map(|(k, n)| format!("{k} {n}")).collect();
         println!(
             "  {:<16} produced {:>3} ({})  trades {:>3}  final vp {}",
             p["name"].as_str().unwrap_or("?"),
             p["production_total"],
             production.join(", "),
             p["trades"]["count"],
-            p["vp_by_turn"]
-                .as_array()
-                .and_then(|s| s.last())
-                .map(|l| l[1].to_string())
-                .unwrap_or_default()
+            p["vp_by_turn"].as_array().and_then(|s| s.last()).map(|l| l[1].to_string()).unwrap_or_default()
         );
     }
     Ok(0)
 }
 
-pub fn list(
-    db: &Path,
-    ruleset: Option<String>,
-    player: Option<String>,
-    limit: u32,
-) -> anyhow::Result<i32> {
+pub fn list(db: &Path, ruleset: Option<String>, player: Option<String>, limit: u32) -> anyhow::Result<i32> {
     let store = open_existing(db)?;
-    let games = store.list_games(&GameFilter {
-        ruleset,
-        player,
-        limit: Some(limit),
-        offset: None,
-    })?;
+    let games = store.list_games(&GameFilter { ruleset, player, limit: Some(limit), offset: None })?;
     for g in games {
-        let players: Vec<String> = g
-            .players
-            .iter()
-            .map(|p| format!("{} {}", p.name, p.vp.unwrap_or(0)))
-            .collect();
+        let players: Vec<String> = g.players.iter().map(|p| format!("{} {}", p.name, p.vp.unwrap_or(0))).collect();
         println!(
             "{}\t{}\t{}\t{} turns\twinner: {}\t{}",
             g.id,
@@ -260,9 +213,7 @@ pub fn list(
 
 pub fn export(db: &Path, game: &str) -> anyhow::Result<i32> {
     let store = open_existing(db)?;
-    let id = store
-        .resolve(game)
-        .with_context(|| format!("no game `{game}`"))?;
+    let id = store.resolve(game).with_context(|| format!("no game `{game}`"))?;
     let (header, events) = store.log(&id)?;
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
@@ -276,13 +227,7 @@ pub fn export(db: &Path, game: &str) -> anyhow::Result<i32> {
 /// Seeds the database from the samples when it holds no game, then prints a summary of each game.
 pub fn demo(db: &Path, samples: &Path) -> anyhow::Result<i32> {
     let mut store = Store::open(db)?;
-    if store
-        .list_games(&GameFilter {
-            limit: Some(1),
-            ..Default::default()
-        })?
-        .is_empty()
-    {
+    if store.list_games(&GameFilter { limit: Some(1), ..Default::default() })?.is_empty() {
         let mut files: Vec<PathBuf> = std::fs::read_dir(samples)
             .with_context(|| format!("reading {}", samples.display()))?
             .filter_map(|e| e.ok().map(|e| e.path()))
@@ -300,10 +245,7 @@ pub fn demo(db: &Path, samples: &Path) -> anyhow::Result<i32> {
         }
     }
     println!("database: {}", db.display());
-    for g in store.list_games(&GameFilter {
-        limit: Some(1000),
-        ..Default::default()
-    })? {
+    for g in store.list_games(&GameFilter { limit: Some(1000), ..Default::default() })? {
         println!(
             "\n{}  {}  ({}, {} turns, {} events)",
             g.id,
@@ -313,17 +255,8 @@ pub fn demo(db: &Path, samples: &Path) -> anyhow::Result<i32> {
             g.event_count
         );
         for p in &g.players {
-            let star = if g.winner.as_deref() == Some(p.name.as_str()) {
-                " *winner*"
-            } else {
-                ""
-            };
-            println!(
-                "    {:<16} {:>2} VP (public {:>2}){star}",
-                p.name,
-                p.vp.unwrap_or(0),
-                p.vp_public.unwrap_or(0)
-            );
+            let star = if g.winner.as_deref() == Some(p.name.as_str()) { " *winner*" } else { "" };
+            println!("    {:<16} {:>2} VP (public {:>2}){star}", p.name, p.vp.unwrap_or(0), p.vp_public.unwrap_or(0));
         }
     }
     Ok(0)

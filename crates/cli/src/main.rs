@@ -7,16 +7,10 @@ use clap::{Parser, Subcommand, ValueEnum};
 use std::path::PathBuf;
 
 #[derive(Parser)]
-#[command(
-    name = "almanac",
-    version,
-    about = "Replays and analyses of Catan-family and Carcassonne games."
-)]
-#[command(
-    long_about = "Replays and analyses of Catan-family and Carcassonne games.\n\n\
+#[command(name = "almanac", version, about = "Replays and analyses of Catan-family and Carcassonne games.")]
+#[command(long_about = "Replays and analyses of Catan-family and Carcassonne games.\n\n\
 Every game is an append-only log (almanac/1: a JSON header line, then one event per line), validated\n\
-against its ruleset and stored in SQLite. GAME is the id `almanac import` printed (a unique prefix will do)."
-)]
+against its ruleset and stored in SQLite. GAME is the id `almanac import` printed (a unique prefix will do).")]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -145,21 +139,9 @@ fn main() -> anyhow::Result<()> {
     let code = match cli.command {
         Command::Import { db, format, files } => commands::import(&db.db, format.format(), &files)?,
         Command::Validate { format, files } => commands::validate(format.format(), &files),
-        Command::State {
-            db,
-            game,
-            turn,
-            seq,
-            final_: _,
-            json,
-        } => commands::state(&db.db, &game, turn, seq, json)?,
+        Command::State { db, game, turn, seq, final_: _, json } => commands::state(&db.db, &game, turn, seq, json)?,
         Command::Stats { db, game, json } => commands::stats(&db.db, &game, json)?,
-        Command::List {
-            db,
-            ruleset,
-            player,
-            limit,
-        } => commands::list(&db.db, ruleset, player, limit)?,
+        Command::List { db, ruleset, player, limit } => commands::list(&db.db, ruleset, player, limit)?,
         Command::Export { db, game } => commands::export(&db.db, &game)?,
         Command::Convert { format, file } => commands::convert(format.format(), &file)?,
         Command::Demo { db, samples } => commands::demo(&db.db, &samples)?,

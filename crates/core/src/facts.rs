@@ -192,49 +192,27 @@ impl Fact {
                 count = Some(dice.iter().map(|&d| d as i64).sum());
                 detail = Some(json!(dice).to_string());
             }
-            Fact::Gained {
-                player: p,
-                item: i,
-                count: c,
-                cause: k,
-                from,
-            } => {
+            Fact::Gained { player: p, item: i, count: c, cause: k, from } => {
                 player = Some(*p as u32);
                 item = Some(i.to_string());
                 count = Some(*c as i64);
                 cause = Some(k.as_str());
                 other = from.map(|s| s as u32);
             }
-            Fact::Spent {
-                player: p,
-                item: i,
-                count: c,
-                cause: k,
-            } => {
+            Fact::Spent { player: p, item: i, count: c, cause: k } => {
                 player = Some(*p as u32);
                 item = Some(i.to_string());
                 count = Some(*c as i64);
                 cause = Some(k.as_str());
             }
-            Fact::Lost {
-                player: p,
-                item: i,
-                count: c,
-                cause: k,
-                to,
-            } => {
+            Fact::Lost { player: p, item: i, count: c, cause: k, to } => {
                 player = Some(*p as u32);
                 item = Some(i.to_string());
                 count = Some(*c as i64);
                 cause = Some(k.as_str());
                 other = to.map(|s| s as u32);
             }
-            Fact::Traded {
-                player: p,
-                partner,
-                gave,
-                got,
-            } => {
+            Fact::Traded { player: p, partner, gave, got } => {
                 player = Some(*p as u32);
                 item = Some(match partner {
                     Partner::Player(_) => "player".to_string(),
@@ -244,9 +222,7 @@ impl Fact {
                     other = Some(*s as u32);
                 }
                 let as_map = |v: &Vec<(&str, u32)>| {
-                    v.iter()
-                        .map(|(k, n)| (k.to_string(), json!(n)))
-                        .collect::<serde_json::Map<_, _>>()
+                    v.iter().map(|(k, n)| (k.to_string(), json!(n))).collect::<serde_json::Map<_, _>>()
                 };
                 detail = Some(json!({"gave": as_map(gave), "got": as_map(got)}).to_string());
             }
@@ -258,14 +234,7 @@ impl Fact {
                 player = Some(*p as u32);
                 item = Some(card.to_string());
             }
-            Fact::Score {
-                player: p,
-                reason,
-                delta,
-                delta_public,
-                total: t,
-                public: pb,
-            } => {
+            Fact::Score { player: p, reason, delta, delta_public, total: t, public: pb } => {
                 player = Some(*p as u32);
                 item = Some(reason.to_string());
                 count = Some(*delta as i64);

@@ -57,21 +57,14 @@ impl Envelope {
             None => {
                 return Err(LogError::NotALog {
                     line: 1,
-                    reason: format!(
-                        "the header has no `format` field; expected \"format\": \"{FORMAT}\""
-                    ),
+                    reason: format!("the header has no `format` field; expected \"format\": \"{FORMAT}\""),
                 })
             }
         }
-        let envelope: Envelope = serde_json::from_value(value).map_err(|e| LogError::Header {
-            line: 1,
-            reason: format!("header: {e}"),
-        })?;
+        let envelope: Envelope =
+            serde_json::from_value(value).map_err(|e| LogError::Header { line: 1, reason: format!("header: {e}") })?;
         if envelope.players.is_empty() {
-            return Err(LogError::Header {
-                line: 1,
-                reason: "header: `players` is empty".into(),
-            });
+            return Err(LogError::Header { line: 1, reason: "header: `players` is empty".into() });
         }
         for (i, p) in envelope.players.iter().enumerate() {
             if p.name.trim().is_empty() {
@@ -101,11 +94,7 @@ pub enum LogError {
     #[error("line {line}: {reason}")]
     Header { line: usize, reason: String },
     #[error("line {line}: unknown ruleset `{ruleset}` (known: {known})")]
-    UnknownRuleset {
-        line: usize,
-        ruleset: String,
-        known: String,
-    },
+    UnknownRuleset { line: usize, ruleset: String, known: String },
     #[error("line {line}: malformed JSON: {reason}")]
     Json { line: usize, reason: String },
     #[error("line {line}: {reason}")]
@@ -144,8 +133,5 @@ impl LogError {
 
 /// Splits a log into its non-blank lines with their 1-based line numbers.
 pub fn lines(text: &str) -> impl Iterator<Item = (usize, &str)> {
-    text.lines()
-        .enumerate()
-        .map(|(i, l)| (i + 1, l.trim_end_matches('\r')))
-        .filter(|(_, l)| !l.trim().is_empty())
+    text.lines().enumerate().map(|(i, l)| (i + 1, l.trim_end_matches('\r'))).filter(|(_, l)| !l.trim().is_empty())
 }

@@ -39,11 +39,7 @@ pub trait Ruleset: 'static {
     fn write_event(state: &Self::State, event: &Self::Event) -> String;
 
     /// Checks and applies one event; see the trait documentation.
-    fn apply(
-        state: &mut Self::State,
-        event: &Self::Event,
-        facts: &mut Vec<Fact>,
-    ) -> Result<(), RuleViolation>;
+    fn apply(state: &mut Self::State, event: &Self::Event, facts: &mut Vec<Fact>) -> Result<(), RuleViolation>;
 
     /// Is this event legal here, and what follows from it?
     fn decide(state: &Self::State, event: &Self::Event) -> Result<Vec<Fact>, RuleViolation> {

@@ -32,10 +32,7 @@ pub struct Timeline<R: Ruleset> {
 impl<R: Ruleset> Timeline<R> {
     /// Starts a game from its header line (already known to be an almanac/1 header of this ruleset).
     pub fn start(envelope: Envelope, header: Value) -> Result<Self, LogError> {
-        let initial = R::initial(&header).map_err(|e| LogError::Header {
-            line: 1,
-            reason: e.0,
-        })?;
+        let initial = R::initial(&header).map_err(|e| LogError::Header { line: 1, reason: e.0 })?;
         Ok(Timeline {
             envelope,
             header,
@@ -51,34 +48,23 @@ impl<R: Ruleset> Timeline<R> {
 
     /// Parses, validates and applies one event line.
     pub fn push_line(&mut self, line_no: usize, text: &str) -> Result<(), LogError> {
-        let event = R::parse_event(&self.last, text).map_err(|reason| {
-            if reason.starts_with("malformed JSON: ") {
-                LogError::Json {
-                    line: line_no,
-                    reason: reason["malformed JSON: ".len()..].to_string(),
-                }
-            } else {
-                LogError::Event {
-                    line: line_no,
-                    reason,
-                }
-            }
-        })?;
+        let event =
+            R::parse_event(&self.last, text).map_err(|reason| match reason.strip_prefix("malformed JSON: ") {
+                Some(rest) => LogError::Json { line: line_no, reason: rest.to_string() },
+                None => LogError::Event { line: line_no, reason },
+            })?;
         self.push(line_no, event)
     }
 
     /// Validates and applies one parsed event.
     pub fn push(&mut self, line_no: usize, event: R::Event) -> Result<(), LogError> {
         let turn = R::turn(&self.last);
-        R::apply(&mut self.last, &event, &mut self.facts).map_err(|v| LogError::Rule {
-            line: line_no,
-            reason: v.0,
-        })?;
+        R::apply(&mut self.last, &event, &mut self.facts).map_err(|v| LogError::Rule { line: line_no, reason: v.0 })?;
         self.events.push(event);
         self.lines.push(line_no);
         self.turns.push(turn);
         self.fact_ends.push(self.facts.len());
-        if self.events.len() % SNAPSHOT_EVERY == 0 {
+        if self.events.len().is_multiple_of(SNAPSHOT_EVERY) {
             self.snapshots.push(self.last.clone());
         }
         Ok(())
@@ -188,12 +174,15 @@ impl<R: Ruleset> Game for Timeline<R> {
 }
 
 /// Reads a whole log of ruleset `R` whose header was already read into `envelope` and `header`.
-pub fn read_events<R: Ruleset>(
-    envelope: Envelope,
-    header: Value,
-    text: &str,
-) -> Result<Timeline<R>, LogError> {
+pub fn read_events<R: Ruleset>(envelope: Envelope, header: Value, text: &str) -> Result<Timeline<R>, LogError> {
     let mut timeline = Timeline::<R>::start(envelope, header)?;
+    // Room for the events (a line is rarely shorter than 40 bytes) and about two facts each.
+    let estimate = text.len() / 40;
+    timeline.events.reserve(estimate);
+    timeline.lines.reserve(estimate);
+    timeline.turns.reserve(estimate);
+    timeline.fact_ends.reserve(estimate);
+    timeline.facts.reserve(2 * estimate);
     for (line_no, line) in lines(text).skip(1) {
         timeline.push_line(line_no, line)?;
     }

@@ -34,17 +34,11 @@ fn header_of(text: &str) -> Result<(Envelope, Value, &str), LogError> {
 
 fn start(envelope: Envelope, header: Value) -> Result<Box<dyn Game>, LogError> {
     match envelope.ruleset.as_str() {
-        almanac_catan::Catan::ID => Ok(Box::new(Timeline::<almanac_catan::Catan>::start(
-            envelope, header,
-        )?)),
+        almanac_catan::Catan::ID => Ok(Box::new(Timeline::<almanac_catan::Catan>::start(envelope, header)?)),
         other => Err(LogError::UnknownRuleset {
             line: 1,
             ruleset: other.to_string(),
-            known: RULESETS
-                .iter()
-                .map(|(id, _)| *id)
-                .collect::<Vec<_>>()
-                .join(", "),
+            known: RULESETS.iter().map(|(id, _)| *id).collect::<Vec<_>>().join(", "),
         }),
     }
 }
@@ -60,9 +54,7 @@ pub fn read_log(text: &str) -> Result<Box<dyn Game>, LogError> {
     let (envelope, header, _) = header_of(text)?;
     match envelope.ruleset.as_str() {
         // The common case without dynamic dispatch per event.
-        almanac_catan::Catan::ID => Ok(Box::new(read_events::<almanac_catan::Catan>(
-            envelope, header, text,
-        )?)),
+        almanac_catan::Catan::ID => Ok(Box::new(read_events::<almanac_catan::Catan>(envelope, header, text)?)),
         _ => {
             let mut game = start(envelope, header)?;
             for (no, line) in lines(text).skip(1) {
@@ -80,9 +72,7 @@ pub enum ImportError {
     Format(#[from] almanac_formats::FormatError),
     #[error("{0}")]
     Log(#[from] LogError),
-    #[error(
-        "line 1: cannot tell the format of this file; name it with --format (almanac, catanatron)"
-    )]
+    #[error("line 1: cannot tell the format of this file; name it with --format (almanac, catanatron)")]
     UnknownFormat,
 }
 
@@ -101,8 +91,7 @@ impl ImportError {
             ImportError::Format(e) => e.reason.clone(),
             ImportError::Log(e) => e.reason(),
             ImportError::UnknownFormat => {
-                "cannot tell the format of this file; name it with --format (almanac, catanatron)"
-                    .into()
+                "cannot tell the format of this file; name it with --format (almanac, catanatron)".into()
             }
         }
     }
@@ -128,17 +117,9 @@ pub fn validate(format: Option<Format>, text: &str) -> Result<ValidatedLog, Impo
     let text = almanac_formats::to_almanac(format, text)?;
     let game = read_log(&text)?;
     let mut it = lines(&text);
-    let header_line = it
-        .next()
-        .map(|(_, l)| l.trim().to_string())
-        .unwrap_or_default();
+    let header_line = it.next().map(|(_, l)| l.trim().to_string()).unwrap_or_default();
     let event_lines = it.map(|(_, l)| l.trim().to_string()).collect();
-    Ok(ValidatedLog {
-        game,
-        header_line,
-        event_lines,
-        text,
-    })
+    Ok(ValidatedLog { game, header_line, event_lines, text })
 }
 
 /// The content hash that makes the same log one game: SHA-256 of the almanac/1 lines (blank lines and

@@ -71,14 +71,8 @@ struct DumpEvent {
     resource_deltas: Option<BTreeMap<String, BTreeMap<String, i32>>>,
 }
 
-const CORNERS: [(&str, usize); 6] = [
-    ("NORTH", 0),
-    ("NORTHEAST", 1),
-    ("SOUTHEAST", 2),
-    ("SOUTH", 3),
-    ("SOUTHWEST", 4),
-    ("NORTHWEST", 5),
-];
+const CORNERS: [(&str, usize); 6] =
+    [("NORTH", 0), ("NORTHEAST", 1), ("SOUTHEAST", 2), ("SOUTH", 3), ("SOUTHWEST", 4), ("NORTHWEST", 5)];
 
 fn terrain(resource: Option<&str>) -> Result<&'static str, String> {
     Ok(match resource {
@@ -121,8 +115,7 @@ fn bundle(list: &Value) -> Result<Value, String> {
         if r.is_null() {
             continue;
         }
-        *m.entry(resource(r.as_str().ok_or("expected a resource name")?)?)
-            .or_default() += 1;
+        *m.entry(resource(r.as_str().ok_or("expected a resource name")?)?).or_default() += 1;
     }
     Ok(json!(m))
 }
@@ -137,54 +130,31 @@ struct Places {
 impl Places {
     fn vertex(&self, node: &Value) -> Result<String, String> {
         let id = node.as_u64().ok_or("expected a node id")? as u32;
-        let v = self
-            .nodes
-            .get(&id)
-            .ok_or_else(|| format!("node {id} is not on the board"))?;
+        let v = self.nodes.get(&id).ok_or_else(|| format!("node {id} is not on the board"))?;
         Ok(self.board.vertices[*v as usize].name.clone())
     }
 
     fn edge(&self, pair: &Value) -> Result<String, String> {
-        let ends = pair
-            .as_array()
-            .filter(|a| a.len() == 2)
-            .ok_or("expected an edge [a, b]")?;
-        let a = *self
-            .nodes
-            .get(&(ends[0].as_u64().unwrap_or(u64::MAX) as u32))
-            .ok_or("edge end not on the board")?;
-        let b = *self
-            .nodes
-            .get(&(ends[1].as_u64().unwrap_or(u64::MAX) as u32))
-            .ok_or("edge end not on the board")?;
-        let e = self
-            .board
-            .edge_between(a, b)
-            .ok_or_else(|| format!("nodes {pair} are not neighbours"))?;
+        let ends = pair.as_array().filter(|a| a.len() == 2).ok_or("expected an edge [a, b]")?;
+        let a = *self.nodes.get(&(ends[0].as_u64().unwrap_or(u64::MAX) as u32)).ok_or("edge end not on the board")?;
+        let b = *self.nodes.get(&(ends[1].as_u64().unwrap_or(u64::MAX) as u32)).ok_or("edge end not on the board")?;
+        let e = self.board.edge_between(a, b).ok_or_else(|| format!("nodes {pair} are not neighbours"))?;
         Ok(self.board.edges[e as usize].name.clone())
     }
 
     fn hex(&self, coordinate: &Value) -> Result<usize, String> {
-        let c: [i32; 3] = serde_json::from_value(coordinate.clone())
-            .map_err(|_| "expected a tile coordinate [x, y, z]")?;
-        self.hex_at
-            .get(&c)
-            .copied()
-            .ok_or_else(|| format!("no land tile at {c:?}"))
+        let c: [i32; 3] =
+            serde_json::from_value(coordinate.clone()).map_err(|_| "expected a tile coordinate [x, y, z]")?;
+        self.hex_at.get(&c).copied().ok_or_else(|| format!("no land tile at {c:?}"))
     }
 }
 
 pub fn to_almanac(text: &str) -> Result<String, FormatError> {
     let whole = |reason: String| FormatError { line: 1, reason };
-    let dump: Dump = serde_json::from_str(text).map_err(|e| FormatError {
-        line: e.line(),
-        reason: format!("catanatron dump: {e}"),
-    })?;
+    let dump: Dump = serde_json::from_str(text)
+        .map_err(|e| FormatError { line: e.line(), reason: format!("catanatron dump: {e}") })?;
     if dump.schema != "catanatron-dump/1" {
-        return Err(whole(format!(
-            "schema `{}` is not catanatron-dump/1",
-            dump.schema
-        )));
+        return Err(whole(format!("schema `{}` is not catanatron-dump/1", dump.schema)));
     }
 
     // The board, tile by tile in catanatron's order: axial (q, r) is cube (x, z).
@@ -199,41 +169,26 @@ pub fn to_almanac(text: &str) -> Result<String, FormatError> {
         hexes.push(hex);
         hex_at.insert(t.coordinate, i);
     }
-    let robber = *hex_at
-        .get(&dump.board.robber_start)
-        .ok_or_else(|| whole("robber_start is not a land tile".into()))?;
+    let robber =
+        *hex_at.get(&dump.board.robber_start).ok_or_else(|| whole("robber_start is not a land tile".into()))?;
     let spec_without_harbours = json!({"hexes": hexes, "robber": robber});
-    let spec: BoardSpec =
-        serde_json::from_value(spec_without_harbours.clone()).map_err(|e| whole(e.to_string()))?;
+    let spec: BoardSpec = serde_json::from_value(spec_without_harbours.clone()).map_err(|e| whole(e.to_string()))?;
     let board = Board::from_spec(&spec).map_err(|e| whole(e.0))?;
     let mut nodes = HashMap::new();
     for (i, t) in dump.board.tiles.iter().enumerate() {
         for (name, corner) in CORNERS {
-            let id = *t
-                .nodes
-                .get(name)
-                .ok_or_else(|| whole(format!("tile {i} lacks node {name}")))?;
+            let id = *t.nodes.get(name).ok_or_else(|| whole(format!("tile {i} lacks node {name}")))?;
             nodes.insert(id, board.hexes[i].corners[corner]);
         }
     }
-    let places = Places {
-        board,
-        nodes,
-        hex_at,
-    };
+    let places = Places { board, nodes, hex_at };
     let mut harbours = Vec::new();
     for p in &dump.board.ports {
         let edge = places.edge(&json!(p.nodes)).map_err(whole)?;
         match (p.ratio.as_str(), &p.resource) {
             ("3:1", _) => harbours.push(json!({"edge": edge, "ratio": 3})),
-            (_, Some(r)) => harbours
-                .push(json!({"edge": edge, "ratio": 2, "resource": resource(r).map_err(whole)?})),
-            _ => {
-                return Err(whole(format!(
-                    "port with ratio {} and no resource",
-                    p.ratio
-                )))
-            }
+            (_, Some(r)) => harbours.push(json!({"edge": edge, "ratio": 2, "resource": resource(r).map_err(whole)?})),
+            _ => return Err(whole(format!("port with ratio {} and no resource", p.ratio))),
         }
     }
     let mut board_json = spec_without_harbours;
@@ -319,12 +274,7 @@ fn event(places: &Places, ev: &DumpEvent) -> Result<Option<Value>, String> {
             "maritime_trade"
         }
         "BUY_DEVELOPMENT_CARD" => {
-            m.insert(
-                "card".into(),
-                json!(dev_card(
-                    ev.result["card"].as_str().ok_or("no card in result")?
-                )?),
-            );
+            m.insert("card".into(), json!(dev_card(ev.result["card"].as_str().ok_or("no card in result")?)?));
             "buy_development"
         }
         "PLAY_KNIGHT_CARD" => "play_knight",
@@ -334,12 +284,7 @@ fn event(places: &Places, ev: &DumpEvent) -> Result<Option<Value>, String> {
             "play_year_of_plenty"
         }
         "PLAY_MONOPOLY" => {
-            m.insert(
-                "resource".into(),
-                json!(resource(
-                    ev.value["resource"].as_str().ok_or("no resource")?
-                )?),
-            );
+            m.insert("resource".into(), json!(resource(ev.value["resource"].as_str().ok_or("no resource")?)?));
             let mut taken = Map::new();
             for (colour, deltas) in ev.resource_deltas.iter().flatten() {
                 if *colour != ev.color {

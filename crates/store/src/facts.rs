@@ -20,8 +20,8 @@ impl<'t> Inserter<'t> {
 
     pub fn insert(&mut self, id: &str, row: &FactRow) -> Result<()> {
         self.stmt.execute(params![
-            id, row.seq, row.turn, row.kind, row.player, row.item, row.count, row.cause, row.other,
-            row.total, row.public, row.detail
+            id, row.seq, row.turn, row.kind, row.player, row.item, row.count, row.cause, row.other, row.total,
+            row.public, row.detail
         ])?;
         Ok(())
     }

@@ -25,11 +25,7 @@ pub enum StoreError {
     #[error("no game `{0}`")]
     NotFound(String),
     #[error("conflict: game {game} has {actual} events, but the writer expected {expected}; reload and retry")]
-    Conflict {
-        game: String,
-        expected: u64,
-        actual: u64,
-    },
+    Conflict { game: String, expected: u64, actual: u64 },
     #[error("game id {0} is already used by another log")]
     IdClash(String),
     #[error("the database schema is version {found}, newer than this program knows ({known}); upgrade Almanac")]
@@ -140,20 +136,12 @@ impl Store {
         let id = game_id(content_hash);
         let tx = self.conn.transaction()?;
         if let Some(existing) = tx
-            .query_row(
-                "SELECT id FROM games WHERE content_hash = ?1",
-                [content_hash],
-                |r| r.get::<_, String>(0),
-            )
+            .query_row("SELECT id FROM games WHERE content_hash = ?1", [content_hash], |r| r.get::<_, String>(0))
             .optional()?
         {
             return Ok(Inserted::Existing(existing));
         }
-        if tx
-            .query_row("SELECT 1 FROM games WHERE id = ?1", [&id], |_| Ok(()))
-            .optional()?
-            .is_some()
-        {
+        if tx.query_row("SELECT 1 FROM games WHERE id = ?1", [&id], |_| Ok(())).optional()?.is_some() {
             return Err(StoreError::IdClash(id));
         }
         let env = game.envelope();
@@ -161,12 +149,21 @@ impl Store {
             "INSERT INTO games (id, content_hash, ruleset, ruleset_version, header, title, played_on, club, location,
                                 event_count, turn_count, winner)
              VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, 0, 0, NULL)",
-            params![id, content_hash, game.ruleset(), game.ruleset_version(), header_line, env.title, env.date, env.club, env.location],
+            params![
+                id,
+                content_hash,
+                game.ruleset(),
+                game.ruleset_version(),
+                header_line,
+                env.title,
+                env.date,
+                env.club,
+                env.location
+            ],
         )?;
         {
-            let mut ins = tx.prepare_cached(
-                "INSERT INTO game_players (game_id, seat, name, color) VALUES (?1, ?2, ?3, ?4)",
-            )?;
+            let mut ins =
+                tx.prepare_cached("INSERT INTO game_players (game_id, seat, name, color) VALUES (?1, ?2, ?3, ?4)")?;
             for (seat, p) in env.players.iter().enumerate() {
                 ins.execute(params![id, seat as u32, p.name, p.color])?;
             }
@@ -179,34 +176,17 @@ impl Store {
 
     /// Appends events `game.event_count() - new_lines.len() ..` of `game` (already validated) to game `id`,
     /// if the stored log still ends at `expected_seq`.
-    pub fn append_events(
-        &mut self,
-        id: &str,
-        expected_seq: u64,
-        game: &dyn Game,
-        new_lines: &[String],
-    ) -> Result<u64> {
-        let tx = self
-            .conn
-            .transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
+    pub fn append_events(&mut self, id: &str, expected_seq: u64, game: &dyn Game, new_lines: &[String]) -> Result<u64> {
+        let tx = self.conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
         let actual: u64 = tx
-            .query_row("SELECT event_count FROM games WHERE id = ?1", [id], |r| {
-                r.get(0)
-            })
+            .query_row("SELECT event_count FROM games WHERE id = ?1", [id], |r| r.get(0))
             .optional()?
             .ok_or_else(|| StoreError::NotFound(id.to_string()))?;
         if actual != expected_seq {
-            return Err(StoreError::Conflict {
-                game: id.to_string(),
-                expected: expected_seq,
-                actual,
-            });
+            return Err(StoreError::Conflict { game: id.to_string(), expected: expected_seq, actual });
         }
         let first = game.event_count() - new_lines.len();
-        assert_eq!(
-            first as u64, expected_seq,
-            "the game given must be the stored log plus the new lines"
-        );
+        assert_eq!(first as u64, expected_seq, "the game given must be the stored log plus the new lines");
         write_events(&tx, id, game, first, new_lines)?;
         refresh_summary(&tx, id, game)?;
         tx.commit()?;
@@ -215,8 +195,7 @@ impl Store {
 
     pub fn game(&self, id: &str) -> Result<GameRow> {
         let mut rows = self.query_games("WHERE g.id = ?1", &[&id as &dyn rusqlite::ToSql])?;
-        rows.pop()
-            .ok_or_else(|| StoreError::NotFound(id.to_string()))
+        rows.pop().ok_or_else(|| StoreError::NotFound(id.to_string()))
     }
 
     /// Games, newest first.
@@ -234,11 +213,7 @@ impl Store {
                 args.len()
             ));
         }
-        let mut sql = if conds.is_empty() {
-            String::new()
-        } else {
-            format!("WHERE {}", conds.join(" AND "))
-        };
+        let mut sql = if conds.is_empty() { String::new() } else { format!("WHERE {}", conds.join(" AND ")) };
         sql.push_str(&format!(
             " ORDER BY g.stored_at DESC, g.rowid DESC LIMIT {} OFFSET {}",
             filter.limit.unwrap_or(100),
@@ -298,12 +273,8 @@ impl Store {
             .query_row("SELECT header FROM games WHERE id = ?1", [id], |r| r.get(0))
             .optional()?
             .ok_or_else(|| StoreError::NotFound(id.to_string()))?;
-        let mut stmt = self
-            .conn
-            .prepare_cached("SELECT body FROM events WHERE game_id = ?1 ORDER BY seq")?;
-        let events = stmt
-            .query_map([id], |r| r.get(0))?
-            .collect::<rusqlite::Result<Vec<String>>>()?;
+        let mut stmt = self.conn.prepare_cached("SELECT body FROM events WHERE game_id = ?1 ORDER BY seq")?;
+        let events = stmt.query_map([id], |r| r.get(0))?.collect::<rusqlite::Result<Vec<String>>>()?;
         Ok((header, events))
     }
 
@@ -313,9 +284,7 @@ impl Store {
         let mut stmt = self.conn.prepare_cached(
             "SELECT seq, turn, body FROM events WHERE game_id = ?1 AND seq BETWEEN ?2 AND ?3 ORDER BY seq",
         )?;
-        let rows = stmt.query_map(params![id, from, to], |r| {
-            Ok((r.get(0)?, r.get(1)?, r.get(2)?))
-        })?;
+        let rows = stmt.query_map(params![id, from, to], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?;
         Ok(rows.collect::<rusqlite::Result<_>>()?)
     }
 
@@ -328,12 +297,8 @@ impl Store {
     /// Finds a game by id or by a unique prefix of it.
     pub fn resolve(&self, id_or_prefix: &str) -> Result<String> {
         let pattern = format!("{}%", id_or_prefix.replace(['%', '_'], ""));
-        let mut stmt = self
-            .conn
-            .prepare("SELECT id FROM games WHERE id LIKE ?1 LIMIT 2")?;
-        let ids: Vec<String> = stmt
-            .query_map([&pattern], |r| r.get(0))?
-            .collect::<rusqlite::Result<_>>()?;
+        let mut stmt = self.conn.prepare("SELECT id FROM games WHERE id LIKE ?1 LIMIT 2")?;
+        let ids: Vec<String> = stmt.query_map([&pattern], |r| r.get(0))?.collect::<rusqlite::Result<_>>()?;
         match ids.as_slice() {
             [one] => Ok(one.clone()),
             _ => Err(StoreError::NotFound(id_or_prefix.to_string())),
@@ -346,15 +311,8 @@ impl Store {
     }
 }
 
-fn write_events(
-    tx: &rusqlite::Transaction,
-    id: &str,
-    game: &dyn Game,
-    first: usize,
-    lines: &[String],
-) -> Result<()> {
-    let mut ins =
-        tx.prepare_cached("INSERT INTO events (game_id, seq, turn, body) VALUES (?1, ?2, ?3, ?4)")?;
+fn write_events(tx: &rusqlite::Transaction, id: &str, game: &dyn Game, first: usize, lines: &[String]) -> Result<()> {
+    let mut ins = tx.prepare_cached("INSERT INTO events (game_id, seq, turn, body) VALUES (?1, ?2, ?3, ?4)")?;
     let mut fact_ins = facts::Inserter::new(tx)?;
     for (k, body) in lines.iter().enumerate() {
         let i = first + k;
@@ -371,24 +329,16 @@ fn write_events(
 /// Refreshes the derived columns of a game (counts, winner, final VP) from its state.
 fn refresh_summary(tx: &rusqlite::Transaction, id: &str, game: &dyn Game) -> Result<()> {
     let view = game.view_after(usize::MAX);
-    let winner = game
-        .winner()
-        .map(|w| game.envelope().players[w].name.clone());
+    let winner = game.winner().map(|w| game.envelope().players[w].name.clone());
     tx.execute(
         "UPDATE games SET event_count = ?2, turn_count = ?3, winner = ?4 WHERE id = ?1",
         params![id, game.event_count() as u64, game.current_turn(), winner],
     )?;
-    let mut upd = tx.prepare_cached(
-        "UPDATE game_players SET vp = ?3, vp_public = ?4 WHERE game_id = ?1 AND seat = ?2",
-    )?;
+    let mut upd =
+        tx.prepare_cached("UPDATE game_players SET vp = ?3, vp_public = ?4 WHERE game_id = ?1 AND seat = ?2")?;
     if let Some(players) = view["players"].as_array() {
         for (seat, p) in players.iter().enumerate() {
-            upd.execute(params![
-                id,
-                seat as u32,
-                p["vp"].as_i64(),
-                p["vp_public"].as_i64()
-            ])?;
+            upd.execute(params![id, seat as u32, p["vp"].as_i64(), p["vp_public"].as_i64()])?;
         }
     }
     Ok(())

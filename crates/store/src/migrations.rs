@@ -7,11 +7,7 @@ use rusqlite::Connection;
 const MIGRATIONS: &[(u32, &str)] = &[(1, include_str!("../migrations/001_events_and_facts.sql"))];
 
 pub fn current(conn: &Connection) -> Result<u32> {
-    Ok(conn.query_row(
-        "SELECT COALESCE(MAX(version), 0) FROM schema_migrations",
-        [],
-        |r| r.get(0),
-    )?)
+    Ok(conn.query_row("SELECT COALESCE(MAX(version), 0) FROM schema_migrations", [], |r| r.get(0))?)
 }
 
 pub fn run(conn: &mut Connection) -> Result<()> {
@@ -28,10 +24,7 @@ pub fn run(conn: &mut Connection) -> Result<()> {
     for &(version, sql) in MIGRATIONS.iter().filter(|m| m.0 > have) {
         let tx = conn.transaction()?;
         tx.execute_batch(sql)?;
-        tx.execute(
-            "INSERT INTO schema_migrations (version) VALUES (?1)",
-            [version],
-        )?;
+        tx.execute("INSERT INTO schema_migrations (version) VALUES (?1)", [version])?;
         tx.commit()?;
     }
     Ok(())

@@ -34,7 +34,8 @@ fn migrations_run_once_and_a_newer_schema_is_refused() {
     assert_eq!(store.schema_version().unwrap(), 1);
     drop(store);
     let store = Store::open(&path).unwrap();
-    let applied: i64 = store.connection().query_row("SELECT COUNT(*) FROM schema_migrations", [], |r| r.get(0)).unwrap();
+    let applied: i64 =
+        store.connection().query_row("SELECT COUNT(*) FROM schema_migrations", [], |r| r.get(0)).unwrap();
     assert_eq!(applied, 1, "reopening applies nothing again");
     store.connection().execute("INSERT INTO schema_migrations (version) VALUES (99)", []).unwrap();
     drop(store);
@@ -150,7 +151,10 @@ fn games_are_listed_newest_first_and_filtered() {
     let ayse = store.list_games(&GameFilter { player: Some("Ayşe".into()), ..Default::default() }).unwrap();
     assert_eq!(ayse.len(), 1);
     assert_eq!(ayse[0].id, a.id());
-    assert!(store.list_games(&GameFilter { ruleset: Some("carcassonne".into()), ..Default::default() }).unwrap().is_empty());
+    assert!(store
+        .list_games(&GameFilter { ruleset: Some("carcassonne".into()), ..Default::default() })
+        .unwrap()
+        .is_empty());
     assert_eq!(store.resolve(&a.id()[..6]).unwrap(), a.id());
     assert!(matches!(store.resolve("zzz"), Err(StoreError::NotFound(_))));
 }

@@ -89,11 +89,8 @@ pub fn play_from(seed: u64, header: Value, max_events: usize) -> Generated {
     // The truth: the state as the omniscient recorder sees it (no unknown cards).
     let mut events = Vec::new();
     let mut observer = Vec::new();
-    let mut deck: Vec<usize> = DEV_DECK
-        .iter()
-        .enumerate()
-        .flat_map(|(c, &n)| std::iter::repeat_n(c, n as usize))
-        .collect();
+    let mut deck: Vec<usize> =
+        DEV_DECK.iter().enumerate().flat_map(|(c, &n)| std::iter::repeat_n(c, n as usize)).collect();
     for i in (1..deck.len()).rev() {
         deck.swap(i, rng.below(i + 1));
     }
@@ -101,28 +98,14 @@ pub fn play_from(seed: u64, header: Value, max_events: usize) -> Generated {
         let Some(ev) = choose(&mut rng, &s, &mut deck) else {
             break;
         };
-        let t = try_apply(&s, &ev)
-            .unwrap_or_else(|| panic!("the generator chose an illegal event: {ev:?}"));
+        let t = try_apply(&s, &ev).unwrap_or_else(|| panic!("the generator chose an illegal event: {ev:?}"));
         observer.push(match &ev {
-            Event::MoveRobber {
-                player,
-                hex,
-                victim,
-                stolen: Some(_),
-            } => Event::MoveRobber {
-                player: *player,
-                hex: *hex,
-                victim: *victim,
-                stolen: Some(Stolen::Unknown),
-            },
-            Event::BuyDevelopment { player, .. } => Event::BuyDevelopment {
-                player: *player,
-                card: None,
-            },
+            Event::MoveRobber { player, hex, victim, stolen: Some(_) } => {
+                Event::MoveRobber { player: *player, hex: *hex, victim: *victim, stolen: Some(Stolen::Unknown) }
+            }
+            Event::BuyDevelopment { player, .. } => Event::BuyDevelopment { player: *player, card: None },
             // What a monopoly takes is public: everyone hands the cards over openly.
-            Event::PlayMonopoly {
-                player, resource, ..
-            } => Event::PlayMonopoly {
+            Event::PlayMonopoly { player, resource, .. } => Event::PlayMonopoly {
                 player: *player,
                 resource: *resource,
                 taken: Some(
@@ -137,11 +120,7 @@ pub fn play_from(seed: u64, header: Value, max_events: usize) -> Generated {
         events.push(ev);
         s = t;
     }
-    Generated {
-        header,
-        events,
-        observer,
-    }
+    Generated { header, events, observer }
 }
 
 fn choose(rng: &mut Rng, s: &State, deck: &mut Vec<usize>) -> Option<Event> {
@@ -154,10 +133,7 @@ fn choose(rng: &mut Rng, s: &State, deck: &mut Vec<usize>) -> Option<Event> {
             let p = s.setup_seat(step);
             match settlement {
                 None => (0..200)
-                    .map(|_| Event::BuildSettlement {
-                        player: p,
-                        at: rng.below(nv as usize) as VertexId,
-                    })
+                    .map(|_| Event::BuildSettlement { player: p, at: rng.below(nv as usize) as VertexId })
                     .find(|e| try_apply(s, e).is_some()),
                 Some(v) => {
                     let edges = s.board.vertices[v as usize].edges.clone();
@@ -173,11 +149,7 @@ fn choose(rng: &mut Rng, s: &State, deck: &mut Vec<usize>) -> Option<Event> {
                     return Some(knight);
                 }
             }
-            Some(Event::Roll {
-                player: me,
-                dice: [1 + rng.below(6) as u8, 1 + rng.below(6) as u8],
-                production: None,
-            })
+            Some(Event::Roll { player: me, dice: [1 + rng.below(6) as u8, 1 + rng.below(6) as u8], production: None })
         }
         Phase::Discard => {
             let p = (0..n).find(|&p| s.must_discard[p as usize] > 0)?;
@@ -203,21 +175,11 @@ fn choose(rng: &mut Rng, s: &State, deck: &mut Vec<usize>) -> Option<Event> {
                     .filter(|&o| o != me && s.players[o as usize].hand.total() > 0)
                     .collect();
                 if victims.is_empty() {
-                    return Some(Event::MoveRobber {
-                        player: me,
-                        hex,
-                        victim: None,
-                        stolen: None,
-                    });
+                    return Some(Event::MoveRobber { player: me, hex, victim: None, stolen: None });
                 }
                 let v = victims[rng.below(victims.len())];
                 let card = random_card(rng, &s.players[v as usize].hand.known)?;
-                return Some(Event::MoveRobber {
-                    player: me,
-                    hex,
-                    victim: Some(v),
-                    stolen: Some(Stolen::Known(card)),
-                });
+                return Some(Event::MoveRobber { player: me, hex, victim: Some(v), stolen: Some(Stolen::Known(card)) });
             }
             None
         }
@@ -225,10 +187,7 @@ fn choose(rng: &mut Rng, s: &State, deck: &mut Vec<usize>) -> Option<Event> {
             if s.free_roads > 0 {
                 let start = rng.below(ne as usize);
                 return (0..ne)
-                    .map(|k| Event::BuildRoad {
-                        player: me,
-                        at: ((start + k as usize) % ne as usize) as EdgeId,
-                    })
+                    .map(|k| Event::BuildRoad { player: me, at: ((start + k as usize) % ne as usize) as EdgeId })
                     .find(|e| try_apply(s, e).is_some())
                     .or(Some(Event::EndTurn { player: me }));
             }
@@ -237,27 +196,20 @@ fn choose(rng: &mut Rng, s: &State, deck: &mut Vec<usize>) -> Option<Event> {
                 let ev = match rng.below(12) {
                     0 => {
                         let mine: Vec<VertexId> = (0..nv)
-                            .filter(|&v| {
-                                s.buildings[v as usize].is_some_and(|b| b.owner == me && !b.city)
-                            })
+                            .filter(|&v| s.buildings[v as usize].is_some_and(|b| b.owner == me && !b.city))
                             .collect();
                         if mine.is_empty() {
                             continue;
                         }
-                        Event::BuildCity {
-                            player: me,
-                            at: mine[rng.below(mine.len())],
-                        }
+                        Event::BuildCity { player: me, at: mine[rng.below(mine.len())] }
                     }
                     1 | 2 => {
                         // A settlement next to one of my roads.
                         let start = rng.below(nv as usize);
                         match (0..nv)
                             .map(|k| ((start + k as usize) % nv as usize) as VertexId)
-                            .find(|&v| {
-                                try_apply(s, &Event::BuildSettlement { player: me, at: v })
-                                    .is_some()
-                            }) {
+                            .find(|&v| try_apply(s, &Event::BuildSettlement { player: me, at: v }).is_some())
+                        {
                             Some(v) => Event::BuildSettlement { player: me, at: v },
                             None => continue,
                         }
@@ -278,16 +230,10 @@ fn choose(rng: &mut Rng, s: &State, deck: &mut Vec<usize>) -> Option<Event> {
                         if near.is_empty() {
                             continue;
                         }
-                        Event::BuildRoad {
-                            player: me,
-                            at: near[rng.below(near.len())],
-                        }
+                        Event::BuildRoad { player: me, at: near[rng.below(near.len())] }
                     }
                     4 => match deck.last() {
-                        Some(&c) => Event::BuyDevelopment {
-                            player: me,
-                            card: Some(c),
-                        },
+                        Some(&c) => Event::BuyDevelopment { player: me, card: Some(c) },
                         None => continue,
                     },
                     5 => match rng.below(4) {
@@ -298,11 +244,7 @@ fn choose(rng: &mut Rng, s: &State, deck: &mut Vec<usize>) -> Option<Event> {
                             take.known[rng.below(5)] += 1;
                             Event::PlayYearOfPlenty { player: me, take }
                         }
-                        2 => Event::PlayMonopoly {
-                            player: me,
-                            resource: rng.below(5),
-                            taken: None,
-                        },
+                        2 => Event::PlayMonopoly { player: me, resource: rng.below(5), taken: None },
                         _ => Event::PlayKnight { player: me },
                     },
                     6 => {
@@ -313,18 +255,13 @@ fn choose(rng: &mut Rng, s: &State, deck: &mut Vec<usize>) -> Option<Event> {
                         give.known[r] = [2, 3, 4][rng.below(3)];
                         let mut get = Bundle::default();
                         get.known[(r + 1 + rng.below(4)) % 5] = 1;
-                        Event::MaritimeTrade {
-                            player: me,
-                            give,
-                            get,
-                        }
+                        Event::MaritimeTrade { player: me, give, get }
                     }
                     7 => {
                         let with = (me + 1 + rng.below(n as usize - 1) as Seat) % n;
-                        let (Some(a), Some(b)) = (
-                            random_card(rng, &hand),
-                            random_card(rng, &s.players[with as usize].hand.known),
-                        ) else {
+                        let (Some(a), Some(b)) =
+                            (random_card(rng, &hand), random_card(rng, &s.players[with as usize].hand.known))
+                        else {
                             continue;
                         };
                         if a == b {
@@ -334,17 +271,9 @@ fn choose(rng: &mut Rng, s: &State, deck: &mut Vec<usize>) -> Option<Event> {
                         give.known[a] = 1;
                         let mut get = Bundle::default();
                         get.known[b] = 1;
-                        Event::Trade {
-                            player: me,
-                            with,
-                            give,
-                            get,
-                        }
+                        Event::Trade { player: me, with, give, get }
                     }
-                    8 => Event::RevealVictoryPoints {
-                        player: me,
-                        count: Some(1),
-                    },
+                    8 => Event::RevealVictoryPoints { player: me, count: Some(1) },
                     9 | 10 => continue,
                     _ => Event::EndTurn { player: me },
                 };
