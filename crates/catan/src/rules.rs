@@ -18,6 +18,17 @@ fn fail<T>(msg: impl Into<String>) -> Result<T> {
 
 pub fn apply(s: &mut State, ev: &Event, facts: &mut Vec<Fact>) -> Result {
     if let Some(w) = s.winner {
+        // At the end every player may show their victory point cards; nothing else happens.
+        if let Event::RevealVictoryPoints { player, count } = ev {
+            let mark = facts.len();
+            let result = reveal_victory_points(s, *player, *count, facts);
+            if result.is_err() {
+                facts.truncate(mark);
+            } else {
+                s.events += 1;
+            }
+            return result;
+        }
         return fail(format!("the game is over: {} won in turn {}", s.name(w), s.turn));
     }
     let mark = facts.len();
@@ -1346,6 +1357,19 @@ mod tests {
         // The turn passes to Bo, who has 4: Bo wins at once.
         assert_eq!(s.winner, Some(1));
         assert!(facts.contains(&Fact::GameOver { winner: Some(1) }));
+    }
+
+    #[test]
+    fn after_the_win_players_may_only_reveal_victory_points() {
+        let mut s = state(Options { vp_target: 3, ..Options::default() });
+        s.winner = Some(0);
+        s.phase = Phase::Over;
+        s.players[2].dev.held[VICTORY_POINT] = 1;
+        let mut facts = Vec::new();
+        apply(&mut s, &Event::RevealVictoryPoints { player: 2, count: None }, &mut facts).unwrap();
+        assert_eq!(s.vp_public(2), 1);
+        let err = apply(&mut s, &Event::EndTurn { player: 0 }, &mut facts).unwrap_err();
+        assert!(err.0.contains("the game is over: Ana won"), "{err}");
     }
 
     #[test]

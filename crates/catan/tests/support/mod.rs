@@ -120,6 +120,15 @@ pub fn play_from(seed: u64, header: Value, max_events: usize) -> Generated {
         events.push(ev);
         s = t;
     }
+    // The winner shows the victory point cards that won the game.
+    if let Some(w) = s.winner {
+        let hidden = s.players[w as usize].dev.held[almanac_catan::cards::VICTORY_POINT];
+        if hidden > 0 {
+            let reveal = Event::RevealVictoryPoints { player: w, count: Some(hidden) };
+            events.push(reveal.clone());
+            observer.push(reveal);
+        }
+    }
     Generated { header, events, observer }
 }
 
