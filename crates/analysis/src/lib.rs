@@ -47,6 +47,8 @@ pub struct GameStats {
     pub events: u64,
     /// How often each dice sum was rolled ("2" .. "12").
     pub dice: BTreeMap<String, i64>,
+    /// Trades made in each turn (a trade between two players counts once), turn 0 first.
+    pub trades_by_turn: Vec<i64>,
     pub players: Vec<PlayerStats>,
 }
 
@@ -65,6 +67,7 @@ pub fn game_stats(players: &[String], facts: &[FactRow]) -> GameStats {
     let mut score = vec![(0i64, 0i64); players.len()];
     let mut by_turn: Vec<Vec<[i64; 3]>> = vec![Vec::new(); players.len()];
     let mut turn_open = 0u32;
+    let mut trades_by_turn = vec![0i64; last_turn as usize + 1];
     let close_turns_until =
         |upto: u32, turn_open: &mut u32, score: &Vec<(i64, i64)>, by_turn: &mut Vec<Vec<[i64; 3]>>| {
             while *turn_open < upto {
@@ -96,6 +99,9 @@ pub fn game_stats(players: &[String], facts: &[FactRow]) -> GameStats {
             ("built", _) => add(&mut stats[p].built, item, 1),
             ("card_played", _) => add(&mut stats[p].cards_played, item, 1),
             ("traded", _) => {
+                if item != "player" || f.other.is_some_and(|o| (p as u32) < o) {
+                    trades_by_turn[f.turn as usize] += 1;
+                }
                 let t = &mut stats[p].trades;
                 t.count += 1;
                 let partner = match (item, f.other) {
@@ -122,5 +128,5 @@ pub fn game_stats(players: &[String], facts: &[FactRow]) -> GameStats {
     for (p, series) in by_turn.into_iter().enumerate() {
         stats[p].vp_by_turn = series;
     }
-    GameStats { turns: last_turn, events, dice, players: stats }
+    GameStats { turns: last_turn, events, dice, trades_by_turn, players: stats }
 }

@@ -1,9 +1,8 @@
 //! The subcommands. Each returns the process exit code.
 
-use almanac_analysis::game_stats;
-use almanac_engine::{content_hash, read_log, validate as validate_log, ImportError, ValidatedLog};
+use almanac_engine::{validate as validate_log, ImportError, ValidatedLog};
 use almanac_formats::Format;
-use almanac_store::{GameFilter, Inserted, Store};
+use almanac_store::{GameFilter, Store};
 use anyhow::Context;
 use indicatif::{ProgressBar, ProgressStyle};
 use serde_json::Value;
@@ -24,11 +23,7 @@ pub fn check_file(format: Option<Format>, path: &Path) -> Result<ValidatedLog, I
     validate_log(format, &text)
 }
 
-/// Stores a validated log (one transaction).
-pub fn store_log(store: &mut Store, log: &ValidatedLog) -> anyhow::Result<Inserted> {
-    let hash = content_hash(&log.header_line, &log.event_lines);
-    Ok(store.insert_game(log.game.as_ref(), &log.header_line, &log.event_lines, &hash)?)
-}
+pub use almanac_service::store_log;
 
 fn progress(n: usize) -> Option<ProgressBar> {
     (n > 1 && std::io::stderr().is_terminal()).then(|| {
@@ -103,33 +98,19 @@ fn open_existing(db: &Path) -> anyhow::Result<Store> {
 
 /// Loads a stored game back into a timeline.
 pub fn load(store: &Store, game: &str) -> anyhow::Result<(String, Box<dyn almanac_core::Game>)> {
-    let id = store.resolve(game).with_context(|| format!("no game `{game}`"))?;
-    let (header, events) = store.log(&id)?;
-    let mut text = header;
-    for e in events {
-        text.push('\n');
-        text.push_str(&e);
-    }
-    let game = read_log(&text).map_err(|e| anyhow::anyhow!("stored game {id} no longer validates: {e}"))?;
-    Ok((id, game))
+    almanac_service::load(store, game).with_context(|| format!("no game `{game}`"))
 }
 
 pub fn state(db: &Path, game: &str, turn: Option<u32>, seq: Option<usize>, json: bool) -> anyhow::Result<i32> {
     let store = open_existing(db)?;
     let (id, game) = load(&store, game)?;
-    let n = match (turn, seq) {
-        (Some(t), _) => game.events_through_turn(t),
-        (None, Some(s)) => {
-            if s > game.event_count() {
-                anyhow::bail!("game {id} has {} events; --seq {s} is past the end", game.event_count());
-            }
-            s
-        }
-        (None, None) => game.event_count(),
+    let at = match (turn, seq) {
+        (Some(t), _) => almanac_service::At::Turn(t),
+        (None, Some(s)) => almanac_service::At::Seq(s),
+        (None, None) => almanac_service::At::Final,
     };
-    let mut view = game.view_after(n);
-    view["game"] = Value::String(id.clone());
-    view["seq"] = Value::from(n as u64);
+    let view = almanac_service::state(&id, game.as_ref(), at)?;
+    let n = view["seq"].as_u64().unwrap_or(0);
     if json {
         println!("{}", serde_json::to_string_pretty(&view)?);
         return Ok(0);
@@ -161,12 +142,7 @@ pub fn state(db: &Path, game: &str, turn: Option<u32>, seq: Option<usize>, json:
 }
 
 pub fn stats_json(store: &Store, id: &str) -> anyhow::Result<Value> {
-    let row = store.game(id)?;
-    let names: Vec<String> = row.players.iter().map(|p| p.name.clone()).collect();
-    let facts = store.facts(id)?;
-    let mut v = serde_json::to_value(game_stats(&names, &facts))?;
-    v["game"] = Value::String(id.to_string());
-    Ok(v)
+    Ok(almanac_service::stats(store, id)?.0)
 }
 
 pub fn stats(db: &Path, game: &str, json: bool) -> anyhow::Result<i32> {
@@ -226,24 +202,8 @@ pub fn export(db: &Path, game: &str) -> anyhow::Result<i32> {
 
 /// Seeds the database from the samples when it holds no game, then prints a summary of each game.
 pub fn demo(db: &Path, samples: &Path) -> anyhow::Result<i32> {
-    let mut store = Store::open(db)?;
-    if store.list_games(&GameFilter { limit: Some(1), ..Default::default() })?.is_empty() {
-        let mut files: Vec<PathBuf> = std::fs::read_dir(samples)
-            .with_context(|| format!("reading {}", samples.display()))?
-            .filter_map(|e| e.ok().map(|e| e.path()))
-            .filter(|p| p.extension().is_some_and(|x| x == "jsonl" || x == "json"))
-            .collect();
-        files.sort();
-        for f in files {
-            match check_file(None, &f) {
-                Ok(log) => {
-                    let id = store_log(&mut store, &log)?;
-                    println!("stored {}\t{}", id.id(), f.display());
-                }
-                Err(e) => eprintln!("{}:{}: {}", f.display(), e.line(), e.reason()),
-            }
-        }
-    }
+    seed_if_empty(db, samples)?;
+    let store = Store::open(db)?;
     println!("database: {}", db.display());
     for g in store.list_games(&GameFilter { limit: Some(1000), ..Default::default() })? {
         println!(
@@ -273,4 +233,43 @@ pub fn convert(format: Option<Format>, file: &Path) -> anyhow::Result<i32> {
             Ok(1)
         }
     }
+}
+
+/// Runs the HTTP server until interrupted.
+pub fn serve(db: &Path, bind: &str, max_upload: usize, seed: Option<&Path>) -> anyhow::Result<i32> {
+    if let Some(samples) = seed {
+        seed_if_empty(db, samples)?;
+    }
+    let listener = std::net::TcpListener::bind(bind).with_context(|| format!("cannot listen on {bind}"))?;
+    let addr = listener.local_addr()?;
+    let config = almanac_server::Config { max_upload, ..almanac_server::Config::new(db.to_path_buf()) };
+    println!("Almanac is running at http://{addr}/ (database {}); Ctrl-C stops it.", db.display());
+    std::io::stdout().flush()?;
+    let system = actix_web::rt::System::new();
+    system.block_on(async move { almanac_server::run(listener, config)?.await })?;
+    Ok(0)
+}
+
+/// Imports the logs of `samples` when the database holds no game yet.
+fn seed_if_empty(db: &Path, samples: &Path) -> anyhow::Result<()> {
+    let mut store = Store::open(db)?;
+    if !store.list_games(&GameFilter { limit: Some(1), ..Default::default() })?.is_empty() {
+        return Ok(());
+    }
+    let mut files: Vec<PathBuf> = std::fs::read_dir(samples)
+        .with_context(|| format!("reading {}", samples.display()))?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "jsonl" || x == "json"))
+        .collect();
+    files.sort();
+    for f in files {
+        match check_file(None, &f) {
+            Ok(log) => {
+                let id = store_log(&mut store, &log)?;
+                println!("stored {}\t{}", id.id(), f.display());
+            }
+            Err(e) => eprintln!("{}:{}: {}", f.display(), e.line(), e.reason()),
+        }
+    }
+    Ok(())
 }

@@ -123,6 +123,20 @@ enum Command {
         #[arg(long, default_value = "data/samples")]
         samples: PathBuf,
     },
+    /// Start the HTTP server: the dashboard and the JSON API.
+    Serve {
+        #[command(flatten)]
+        db: DbArg,
+        /// The address to listen on (port 0: any free port; the address is printed).
+        #[arg(long, default_value = "127.0.0.1:8080")]
+        bind: String,
+        /// The largest upload accepted, in bytes.
+        #[arg(long, default_value_t = 16 * 1024 * 1024)]
+        max_upload: usize,
+        /// Seed an empty database with the logs in this directory first.
+        #[arg(long)]
+        seed: Option<PathBuf>,
+    },
     /// Measure replay, import and state-at-turn speed on a corpus of logs (catanatron dumps or almanac logs).
     Bench {
         /// A directory of game records.
@@ -146,6 +160,7 @@ fn main() -> anyhow::Result<()> {
         Command::Convert { format, file } => commands::convert(format.format(), &file)?,
         Command::Demo { db, samples } => commands::demo(&db.db, &samples)?,
         Command::Bench { corpus, db } => bench::run(&corpus, db)?,
+        Command::Serve { db, bind, max_upload, seed } => commands::serve(&db.db, &bind, max_upload, seed.as_deref())?,
     };
     std::process::exit(code);
 }

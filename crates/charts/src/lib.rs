@@ -1,0 +1,331 @@
+//! Charts of a game as SVG, drawn with plotters from `almanac_analysis::GameStats` (facts only).
+//!
+//! Text is laid out with one embedded font (DejaVu Sans, `fonts/`), so a server without system fonts
+//! draws the same charts. Charts with a turn axis carry invisible `<rect class="turn-target" data-turn="N">`
+//! columns over the plot, so a page can move its replay to the turn a reader clicks.
+
+use almanac_analysis::GameStats;
+use plotters::coord::Shift;
+use plotters::prelude::*;
+use std::sync::Once;
+
+const WIDTH: u32 = 760;
+const HEIGHT: u32 = 340;
+
+/// Why a chart could not be drawn (plotters reports drawing errors as text).
+#[derive(Debug)]
+pub struct ChartError(pub String);
+
+impl std::fmt::Display for ChartError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "chart: {}", self.0)
+    }
+}
+
+impl std::error::Error for ChartError {}
+
+fn err<E: std::fmt::Debug>(e: E) -> ChartError {
+    ChartError(format!("{e:?}"))
+}
+
+fn register_font() {
+    static ONCE: Once = Once::new();
+    ONCE.call_once(|| {
+        let font: &'static [u8] = include_bytes!("../fonts/DejaVuSans.ttf");
+        for style in [FontStyle::Normal, FontStyle::Bold] {
+            plotters::style::register_font("sans-serif", style, font)
+                .map_err(|_| "font")
+                .expect("the embedded font is valid");
+        }
+    });
+}
+
+/// A player's colour by the name in the header (unknown names get a palette colour by seat).
+pub fn player_color(name: Option<&str>, seat: usize) -> RGBColor {
+    match name.map(|n| n.to_ascii_lowercase()).as_deref() {
+        Some("red") => RGBColor(0xd6, 0x27, 0x28),
+        Some("blue") => RGBColor(0x1f, 0x5f, 0xbf),
+        Some("white") => RGBColor(0x9a, 0x9a, 0x9a),
+        Some("orange") => RGBColor(0xff, 0x8c, 0x00),
+        Some("green") => RGBColor(0x2c, 0xa0, 0x2c),
+        Some("brown") => RGBColor(0x8c, 0x56, 0x4b),
+        _ => [
+            RGBColor(0x44, 0x77, 0xaa),
+            RGBColor(0xee, 0x66, 0x77),
+            RGBColor(0x22, 0x88, 0x33),
+            RGBColor(0xcc, 0xbb, 0x44),
+            RGBColor(0x66, 0xcc, 0xee),
+            RGBColor(0xaa, 0x33, 0x77),
+        ][seat % 6],
+    }
+}
+
+pub const RESOURCE_COLORS: [(&str, RGBColor); 5] = [
+    ("lumber", RGBColor(0x2e, 0x7d, 0x32)),
+    ("brick", RGBColor(0xb7, 0x47, 0x2a)),
+    ("wool", RGBColor(0x9c, 0xcc, 0x65)),
+    ("grain", RGBColor(0xf9, 0xa8, 0x25)),
+    ("ore", RGBColor(0x60, 0x7d, 0x8b)),
+];
+
+fn svg_with<F>(draw: F) -> Result<String, ChartError>
+where
+    F: FnOnce(&DrawingArea<SVGBackend, Shift>) -> Result<Option<TurnTargets>, ChartError>,
+{
+    register_font();
+    let mut svg = String::new();
+    let targets;
+    {
+        let root = SVGBackend::with_string(&mut svg, (WIDTH, HEIGHT)).into_drawing_area();
+        root.fill(&WHITE).map_err(err)?;
+        targets = draw(&root)?;
+        root.present().map_err(err)?;
+    }
+    if let Some(t) = targets {
+        svg = t.insert_into(svg);
+    }
+    Ok(svg)
+}
+
+/// Where the turns are on a chart's x axis, in pixels.
+struct TurnTargets {
+    x: (i32, i32),
+    y: (i32, i32),
+    turns: u32,
+}
+
+impl TurnTargets {
+    fn insert_into(&self, svg: String) -> String {
+        let mut rects = String::from("<g class=\"turn-targets\">");
+        let width = (self.x.1 - self.x.0) as f64 / (self.turns as f64 + 1.0);
+        for turn in 0..=self.turns {
+            let x = self.x.0 as f64 + width * turn as f64;
+            rects.push_str(&format!(
+                "<rect class=\"turn-target\" data-turn=\"{turn}\" x=\"{x:.1}\" y=\"{}\" width=\"{:.1}\" height=\"{}\" fill=\"transparent\"><title>turn {turn}</title></rect>",
+                self.y.0,
+                width.max(1.0),
+                self.y.1 - self.y.0
+            ));
+        }
+        rects.push_str("</g></svg>");
+        match svg.rfind("</svg>") {
+            Some(i) => format!("{}{}", &svg[..i], rects),
+            None => svg,
+        }
+    }
+}
+
+/// Victory points per player by turn: total (solid) and public (dashed).
+pub fn vp(stats: &GameStats, colors: &[Option<String>]) -> Result<String, ChartError> {
+    svg_with(|root| {
+        let turns = stats.turns.max(1);
+        let top = stats.players.iter().flat_map(|p| p.vp_by_turn.iter().map(|r| r[1])).max().unwrap_or(0).max(2) + 1;
+        let mut chart = ChartBuilder::on(root)
+            .caption("Victory points by turn (dashed: public)", ("sans-serif", 18))
+            .margin(12)
+            .x_label_area_size(32)
+            .y_label_area_size(36)
+            .build_cartesian_2d(0f64..turns as f64 + 0.999, 0f64..top as f64)
+            .map_err(err)?;
+        chart.configure_mesh().x_desc("turn").y_desc("VP").light_line_style(WHITE.mix(0.0)).draw().map_err(err)?;
+        for (i, p) in stats.players.iter().enumerate() {
+            let color = player_color(colors.get(i).and_then(|c| c.as_deref()), i);
+            let total: Vec<(f64, f64)> = p.vp_by_turn.iter().map(|r| (r[0] as f64 + 0.5, r[1] as f64)).collect();
+            let public: Vec<(f64, f64)> = p.vp_by_turn.iter().map(|r| (r[0] as f64 + 0.5, r[2] as f64)).collect();
+            chart
+                .draw_series(LineSeries::new(total, color.stroke_width(2)))
+                .map_err(err)?
+                .label(p.name.clone())
+                .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 18, y)], color.stroke_width(3)));
+            chart.draw_series(DashedLineSeries::new(public, 4, 4, color.stroke_width(1))).map_err(err)?;
+        }
+        chart
+            .configure_series_labels()
+            .position(SeriesLabelPosition::UpperLeft)
+            .background_style(WHITE.mix(0.85))
+            .border_style(BLACK.mix(0.3))
+            .label_font(("sans-serif", 13))
+            .draw()
+            .map_err(err)?;
+        let (x, y) = chart.plotting_area().get_pixel_range();
+        Ok(Some(TurnTargets { x: (x.start, x.end), y: (y.start, y.end), turns: stats.turns }))
+    })
+}
+
+/// Cards produced by dice, per player, stacked by resource.
+pub fn production(stats: &GameStats) -> Result<String, ChartError> {
+    svg_with(|root| {
+        let n = stats.players.len();
+        let top = stats.players.iter().map(|p| p.production_total).max().unwrap_or(0).max(1) as f64 * 1.1;
+        let mut chart = ChartBuilder::on(root)
+            .caption("Production by resource", ("sans-serif", 18))
+            .margin(12)
+            .x_label_area_size(32)
+            .y_label_area_size(40)
+            .build_cartesian_2d(0f64..n as f64, 0f64..top)
+            .map_err(err)?;
+        let names: Vec<String> = stats.players.iter().map(|p| p.name.clone()).collect();
+        chart
+            .configure_mesh()
+            .disable_x_mesh()
+            .x_labels(n.max(1))
+            .x_label_formatter(&|x| names.get(x.floor() as usize).cloned().unwrap_or_default())
+            .y_desc("cards")
+            .draw()
+            .map_err(err)?;
+        for (r, (resource, color)) in RESOURCE_COLORS.iter().enumerate() {
+            let bars: Vec<Rectangle<(f64, f64)>> = stats
+                .players
+                .iter()
+                .enumerate()
+                .map(|(i, p)| {
+                    let below: i64 =
+                        RESOURCE_COLORS[..r].iter().map(|(k, _)| p.production.get(*k).copied().unwrap_or(0)).sum();
+                    let mine = p.production.get(*resource).copied().unwrap_or(0);
+                    Rectangle::new(
+                        [(i as f64 + 0.2, below as f64), (i as f64 + 0.8, (below + mine) as f64)],
+                        color.filled(),
+                    )
+                })
+                .collect();
+            let color = *color;
+            chart
+                .draw_series(bars)
+                .map_err(err)?
+                .label(*resource)
+                .legend(move |(x, y)| Rectangle::new([(x, y - 5), (x + 12, y + 5)], color.filled()));
+        }
+        chart
+            .configure_series_labels()
+            .position(SeriesLabelPosition::UpperRight)
+            .background_style(WHITE.mix(0.85))
+            .border_style(BLACK.mix(0.3))
+            .label_font(("sans-serif", 13))
+            .draw()
+            .map_err(err)?;
+        Ok(None)
+    })
+}
+
+/// Trades per turn (left) and who traded with whom (right: players, the bank and harbours).
+pub fn trades(stats: &GameStats) -> Result<String, ChartError> {
+    svg_with(|root| {
+        let (left, right) = root.split_horizontally(WIDTH * 3 / 5);
+        let turns = stats.turns.max(1);
+        let top = stats.trades_by_turn.iter().copied().max().unwrap_or(0).max(1) as f64 + 0.5;
+        let mut chart = ChartBuilder::on(&left)
+            .caption("Trades per turn", ("sans-serif", 18))
+            .margin(12)
+            .x_label_area_size(32)
+            .y_label_area_size(32)
+            .build_cartesian_2d(0f64..turns as f64 + 0.999, 0f64..top)
+            .map_err(err)?;
+        chart.configure_mesh().disable_x_mesh().x_desc("turn").y_desc("trades").draw().map_err(err)?;
+        chart
+            .draw_series(stats.trades_by_turn.iter().enumerate().filter(|(_, &n)| n > 0).map(|(t, &n)| {
+                Rectangle::new([(t as f64 + 0.1, 0.0), (t as f64 + 0.9, n as f64)], RGBColor(0x1f, 0x5f, 0xbf).filled())
+            }))
+            .map_err(err)?;
+        let (x, y) = chart.plotting_area().get_pixel_range();
+        let targets = TurnTargets { x: (x.start, x.end), y: (y.start, y.end), turns: stats.turns };
+
+        // The matrix: rows are players, columns every partner that occurs.
+        let mut partners: Vec<String> = stats.players.iter().map(|p| p.name.clone()).collect();
+        for p in &stats.players {
+            for k in p.trades.partners.keys() {
+                if !partners.contains(k) {
+                    partners.push(k.clone());
+                }
+            }
+        }
+        let rows = stats.players.len();
+        let cols = partners.len();
+        let most = stats.players.iter().flat_map(|p| p.trades.partners.values().copied()).max().unwrap_or(0).max(1);
+        right.titled("Who traded with whom", ("sans-serif", 18)).map_err(err)?;
+        let (w, h) = right.dim_in_pixel();
+        let label_w = 70i32;
+        let cell_w = ((w as i32 - label_w - 10) / cols.max(1) as i32).max(8);
+        let cell_h = ((h as i32 - 90) / rows.max(1) as i32).clamp(8, 40);
+        let top_y = 60i32;
+        for (c, name) in partners.iter().enumerate() {
+            let x = label_w + c as i32 * cell_w + cell_w / 2;
+            let short: String = name.replace("harbour:", "").chars().take(8).collect();
+            right
+                .draw(&Text::new(short, (x - cell_w / 2 + 2, top_y - 16), ("sans-serif", 11).into_font()))
+                .map_err(err)?;
+        }
+        for (r, p) in stats.players.iter().enumerate() {
+            let y = top_y + r as i32 * cell_h;
+            let short: String = p.name.chars().take(10).collect();
+            right.draw(&Text::new(short, (2, y + cell_h / 2 - 6), ("sans-serif", 12).into_font())).map_err(err)?;
+            for (c, partner) in partners.iter().enumerate() {
+                let n = p.trades.partners.get(partner).copied().unwrap_or(0);
+                let x = label_w + c as i32 * cell_w;
+                let shade = 1.0 - 0.85 * (n as f64 / most as f64);
+                let fill = RGBColor((255.0 * shade) as u8, (255.0 * shade) as u8, 255);
+                right.draw(&Rectangle::new([(x, y), (x + cell_w - 2, y + cell_h - 2)], fill.filled())).map_err(err)?;
+                if n > 0 {
+                    right
+                        .draw(&Text::new(n.to_string(), (x + 3, y + cell_h / 2 - 6), ("sans-serif", 11).into_font()))
+                        .map_err(err)?;
+                }
+            }
+        }
+        Ok(Some(targets))
+    })
+}
+
+/// Dice sums rolled (bars) against the expected number for as many rolls (points).
+pub fn dice(stats: &GameStats) -> Result<String, ChartError> {
+    svg_with(|root| {
+        let rolls: i64 = stats.dice.values().sum();
+        let expected = |s: u32| rolls as f64 * (6.0 - (7.0 - s as f64).abs()) / 36.0;
+        let top =
+            (2..=12).map(|s| stats.dice.get(&s.to_string()).copied().unwrap_or(0) as f64).fold(expected(7), f64::max)
+                * 1.15
+                + 1.0;
+        let mut chart = ChartBuilder::on(root)
+            .caption(format!("Dice: {rolls} rolls against the expected distribution"), ("sans-serif", 18))
+            .margin(12)
+            .x_label_area_size(32)
+            .y_label_area_size(36)
+            .build_cartesian_2d(1.5f64..12.5, 0f64..top)
+            .map_err(err)?;
+        chart
+            .configure_mesh()
+            .disable_x_mesh()
+            .x_labels(11)
+            .x_label_formatter(&|x| format!("{x:.0}"))
+            .y_desc("rolls")
+            .draw()
+            .map_err(err)?;
+        chart
+            .draw_series((2..=12u32).map(|s| {
+                let n = stats.dice.get(&s.to_string()).copied().unwrap_or(0) as f64;
+                Rectangle::new(
+                    [(s as f64 - 0.35, 0.0), (s as f64 + 0.35, n)],
+                    RGBColor(0x1f, 0x5f, 0xbf).mix(0.8).filled(),
+                )
+            }))
+            .map_err(err)?
+            .label("rolled")
+            .legend(|(x, y)| Rectangle::new([(x, y - 5), (x + 12, y + 5)], RGBColor(0x1f, 0x5f, 0xbf).filled()));
+        chart
+            .draw_series(LineSeries::new((2..=12u32).map(|s| (s as f64, expected(s))), BLACK.stroke_width(1)))
+            .map_err(err)?;
+        chart
+            .draw_series((2..=12u32).map(|s| Circle::new((s as f64, expected(s)), 4, BLACK.filled())))
+            .map_err(err)?
+            .label("expected")
+            .legend(|(x, y)| Circle::new((x + 6, y), 4, BLACK.filled()));
+        chart
+            .configure_series_labels()
+            .position(SeriesLabelPosition::UpperRight)
+            .background_style(WHITE.mix(0.85))
+            .border_style(BLACK.mix(0.3))
+            .label_font(("sans-serif", 13))
+            .draw()
+            .map_err(err)?;
+        Ok(None)
+    })
+}

@@ -1,0 +1,208 @@
+//! The HTTP API against the real server on a free port, with a real SQLite file.
+
+mod support;
+
+use serde_json::{json, Value};
+use support::{sample, spawn_app, TestApp};
+
+fn catanatron(name: &str) -> String {
+    std::fs::read_to_string(support::root().join("tests/data/catanatron").join(name)).unwrap()
+}
+
+fn upload(app: &TestApp, body: &str, format: &str) -> (u16, Value) {
+    app.post(&format!("/api/games?format={format}"), body.as_bytes())
+}
+
+fn game_count(app: &TestApp) -> usize {
+    app.get_json("/api/games?limit=1000").1["games"].as_array().unwrap().len()
+}
+
+#[test]
+fn upload_new_duplicate_illegal_malformed_and_too_large() {
+    let app = spawn_app(200_000);
+    let club = sample("catan-club-game.jsonl");
+    let (status, body) = upload(&app, &club, "auto");
+    assert_eq!(status, 201, "{body}");
+    let id = body["id"].as_str().unwrap().to_string();
+    let (status, again) = upload(&app, &club, "almanac");
+    assert_eq!((status, again["id"].as_str().unwrap()), (200, id.as_str()));
+
+    // An illegal event on line 20: 422, the line, and nothing stored.
+    let mut lines: Vec<&str> = club.lines().collect();
+    lines[19] = r#"{"type":"roll","player":"Ayşe","dice":[3,4]}"#;
+    let (status, err) = upload(&app, &lines.join("\n"), "auto");
+    assert_eq!(status, 422, "{err}");
+    assert_eq!(err["line"], 20);
+    assert!(err["error"].as_str().unwrap().contains("out of turn"), "{err}");
+
+    // Malformed: 400 with the line.
+    let (status, err) = upload(&app, &format!("{}\n{{\"type\":", lines[0]), "almanac");
+    assert_eq!(status, 400, "{err}");
+    assert_eq!(err["line"], 2);
+    let (status, err) = upload(&app, "", "auto");
+    assert_eq!(status, 400, "{err}");
+    let (status, err) = upload(&app, "{}", "nonsense");
+    assert_eq!(status, 400, "{err}");
+    assert!(err["error"].as_str().unwrap().contains("unknown format"));
+
+    // Over the limit (200 kB here): 413.
+    let big = catanatron("catanatron-2.json");
+    assert!(big.len() > 200_000);
+    let (status, err) = upload(&app, &big, "catanatron");
+    assert_eq!(status, 413, "{err}");
+    assert_eq!(game_count(&app), 1, "nothing stored on any error");
+}
+
+#[test]
+fn list_summary_events_state_and_stats_of_a_catanatron_game() {
+    let app = spawn_app(16 << 20);
+    let text = catanatron("catanatron-3.json");
+    let dump: Value = serde_json::from_str(&text).unwrap();
+    let (status, body) = upload(&app, &text, "catanatron");
+    assert_eq!(status, 201, "{body}");
+    let id = body["id"].as_str().unwrap().to_string();
+    upload(&app, &sample("catan-club-game.jsonl"), "auto");
+
+    // The list, newest first, with filters.
+    let (_, list) = app.get_json("/api/games");
+    let games = list["games"].as_array().unwrap();
+    assert_eq!(games.len(), 2);
+    assert_eq!(games[1]["id"], id.as_str());
+    let (_, only) = app.get_json("/api/games?player=RED");
+    assert_eq!(only["games"].as_array().unwrap().len(), 1);
+    let (_, paged) = app.get_json("/api/games?limit=1&offset=1");
+    assert_eq!(paged["games"][0]["id"], id.as_str());
+    let (_, none) = app.get_json("/api/games?ruleset=carcassonne");
+    assert!(none["games"].as_array().unwrap().is_empty());
+
+    // Summary.
+    let (status, game) = app.get_json(&format!("/api/games/{id}"));
+    assert_eq!(status, 200);
+    assert_eq!(game["winner"], dump["final"]["winner"]);
+    assert_eq!(game["events"], dump["events"].as_array().unwrap().len());
+    assert_eq!(game["header"]["ruleset"], "catan");
+    for p in game["players"].as_array().unwrap() {
+        assert_eq!(p["vp"], dump["final"]["players"][p["name"].as_str().unwrap()]["vp_actual"]);
+    }
+
+    // Events by range.
+    let (_, events) = app.get_json(&format!("/api/games/{id}/events?from=10&to=14"));
+    let events = events["events"].as_array().unwrap();
+    assert_eq!(events.iter().map(|e| e["seq"].as_u64().unwrap()).collect::<Vec<_>>(), [10, 11, 12, 13, 14]);
+    assert!(events[0]["event"]["type"].is_string());
+
+    // State at the end, by turn and by event.
+    let (_, end) = app.get_json(&format!("/api/games/{id}/state"));
+    for p in end["players"].as_array().unwrap() {
+        let theirs = &dump["final"]["players"][p["name"].as_str().unwrap()];
+        assert_eq!((&p["vp"], &p["vp_public"]), (&theirs["vp_actual"], &theirs["vp_public"]));
+    }
+    let (_, t10) = app.get_json(&format!("/api/games/{id}/state?turn=10"));
+    assert_eq!(t10["phase"], "roll");
+    assert_eq!(t10["turn"], 11, "the end of turn 10: turn 11 is about to start");
+    let (_, s0) = app.get_json(&format!("/api/games/{id}/state?seq=0"));
+    assert_eq!(s0["seq"], 0);
+    let (status, _) = app.get_json(&format!("/api/games/{id}/state?seq=999999"));
+    assert_eq!(status, 400);
+    let (status, err) = app.get_json("/api/games/nope/state");
+    assert_eq!(status, 404, "{err}");
+
+    // Stats: production as catanatron counted it.
+    let (_, stats) = app.get_json(&format!("/api/games/{id}/stats"));
+    for p in stats["players"].as_array().unwrap() {
+        let theirs = &dump["summary"]["production_from_rolls"][p["name"].as_str().unwrap()];
+        for (c, ours) in [("WOOD", "lumber"), ("BRICK", "brick"), ("SHEEP", "wool"), ("WHEAT", "grain"), ("ORE", "ore")]
+        {
+            assert_eq!(p["production"][ours].as_i64().unwrap_or(0), theirs[c].as_i64().unwrap_or(0));
+        }
+    }
+}
+
+#[test]
+fn every_chart_is_well_formed_svg() {
+    let app = spawn_app(16 << 20);
+    let (_, body) = upload(&app, &sample("catan-club-game.jsonl"), "auto");
+    let id = body["id"].as_str().unwrap();
+    for chart in ["vp", "production", "trades", "dice"] {
+        let (status, content_type, svg) = app.get_text(&format!("/api/games/{id}/charts/{chart}.svg"));
+        assert_eq!(status, 200, "{chart}");
+        assert_eq!(content_type, "image/svg+xml");
+        let doc = roxmltree::Document::parse(&svg).unwrap_or_else(|e| panic!("{chart}: {e}"));
+        assert_eq!(doc.root_element().tag_name().name(), "svg");
+    }
+    let (status, _, vp) = app.get_text(&format!("/api/games/{id}/charts/vp.svg"));
+    assert_eq!(status, 200);
+    assert!(vp.contains("data-turn=\"147\""), "a click target for the last turn");
+    let (status, _, _) = app.get_text(&format!("/api/games/{id}/charts/pie.svg"));
+    assert_eq!(status, 404);
+}
+
+#[test]
+fn live_recording_appends_and_a_stale_writer_gets_409() {
+    let app = spawn_app(16 << 20);
+    let club = sample("catan-club-game.jsonl");
+    let lines: Vec<&str> = club.lines().collect();
+    let (status, body) = upload(&app, &lines[..21].join("\n"), "auto");
+    assert_eq!(status, 201, "{body}");
+    let id = body["id"].as_str().unwrap().to_string();
+    let next = |from: usize, to: usize| -> Vec<Value> {
+        lines[from..to].iter().map(|l| serde_json::from_str(l).unwrap()).collect()
+    };
+
+    let (status, ok) =
+        app.post_json(&format!("/api/games/{id}/events"), &json!({"expected_seq": 20, "events": next(21, 26)}));
+    assert_eq!(status, 200, "{ok}");
+    assert_eq!(ok["seq"], 25);
+    // A second writer still believing in 20 events is refused, and nothing is appended.
+    let (status, err) =
+        app.post_json(&format!("/api/games/{id}/events"), &json!({"expected_seq": 20, "events": next(21, 26)}));
+    assert_eq!(status, 409, "{err}");
+    // An illegal event: 422 naming its line in the log; nothing appended.
+    let (status, err) = app.post_json(
+        &format!("/api/games/{id}/events"),
+        &json!({"expected_seq": 25, "events": [serde_json::from_str::<Value>(lines[26]).unwrap(), {"type": "roll", "player": "Ayşe", "dice": [6, 6]}]}),
+    );
+    assert_eq!(status, 422, "{err}");
+    assert_eq!(err["line"], 28);
+    let (_, game) = app.get_json(&format!("/api/games/{id}"));
+    assert_eq!(game["events"], 25);
+    let (_, state) = app.get_json(&format!("/api/games/{id}/state"));
+    assert_eq!(state["seq"], 25, "the cached replay moved on too");
+}
+
+#[test]
+fn uploaded_names_are_escaped_everywhere() {
+    let app = spawn_app(16 << 20);
+    let evil = "<script>alert(1)</script>";
+    let club = sample("catan-club-game.jsonl")
+        .replace("Ayşe", evil)
+        .replace("Thursday league", "<img src=x onerror=alert(2)>");
+    let (status, body) = upload(&app, &club, "auto");
+    assert_eq!(status, 201, "{body}");
+    let id = body["id"].as_str().unwrap();
+    for page in ["/".to_string(), format!("/games/{id}"), format!("/api/games/{id}/charts/vp.svg")] {
+        let (status, _, html) = app.get_text(&page);
+        assert_eq!(status, 200, "{page}");
+        assert!(!html.contains("<script>alert(1)"), "{page} carries the name unescaped");
+        assert!(!html.contains("<img src=x"), "{page} carries the title unescaped");
+    }
+    let (_, _, index) = app.get_text("/");
+    assert!(index.contains("&lt;script&gt;alert(1)&lt;/script&gt;"), "the name is shown, escaped");
+}
+
+#[test]
+fn the_openapi_document_lists_the_routes() {
+    let app = spawn_app(16 << 20);
+    let (status, doc) = app.get_json("/api/openapi.json");
+    assert_eq!(status, 200);
+    for path in [
+        "/api/games",
+        "/api/games/{id}",
+        "/api/games/{id}/events",
+        "/api/games/{id}/state",
+        "/api/games/{id}/stats",
+        "/api/games/{id}/charts/{chart}",
+    ] {
+        assert!(doc["paths"][path].is_object(), "{path} is not documented");
+    }
+}
