@@ -1,22 +1,37 @@
 # Almanac: `make run` starts it with the demo games, `make test` runs every test.
-# Nothing else to set up: cargo fetches the crates, SQLite is compiled in (rusqlite "bundled").
+# Nothing else to set up: cargo fetches the crates, SQLite is compiled in (rusqlite "bundled"), and the
+# browser test's Chromium comes from Debian's packages (installed here when missing).
 
 DB ?= data/almanac.db
+BIND ?= 127.0.0.1:8080
 CARGO ?= cargo
 # A corpus of catanatron games for `make bench` (made with ../shared/tools/catanatron_dump.py).
 CORPUS ?= bench-corpus
 CATANATRON_TOOL ?= ../shared/tools/catanatron_dump.py
 
-.PHONY: run build test lint bench bench-corpus clean
+.PHONY: run demo build test browser lint bench bench-corpus clean
 
+# Seeds an empty database from data/samples/, then serves the dashboard at http://$(BIND)/.
 run: build
+	./target/release/almanac serve --db $(DB) --bind $(BIND) --seed data/samples
+
+# The same games, summarised on the terminal.
+demo: build
 	./target/release/almanac demo --db $(DB) --samples data/samples
 
 build:
 	$(CARGO) build --release --bin almanac
 
-test:
+test: browser
 	$(CARGO) test --workspace
+
+# Debian's Chromium and ChromeDriver for the browser test (tests/browser.rs).
+browser:
+	@if ! command -v chromium >/dev/null || ! command -v chromedriver >/dev/null; then \
+		echo "installing chromium and chromium-driver (Debian packages) for the browser test"; \
+		SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
+		$$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq chromium chromium-driver >/dev/null; \
+	fi
 
 lint:
 	$(CARGO) fmt --all -- --check

@@ -1,1 +1,184 @@
-fn main() {}
+//! The replay in a real headless Chromium (Debian's `chromium` and `chromium-driver`, which `make test`
+//! installs when they are missing), driven over the WebDriver protocol.
+
+mod support;
+
+use base64::Engine;
+use serde_json::{json, Value};
+use std::net::TcpListener;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+use support::{root, sample, spawn_app};
+
+const ELEMENT: &str = "element-6066-11e4-a52e-4f735466cecf";
+
+/// chromedriver on a free port, stopped when dropped.
+struct Driver {
+    child: Child,
+    url: String,
+    agent: ureq::Agent,
+    session: String,
+    _profile: tempfile::TempDir,
+}
+
+impl Drop for Driver {
+    fn drop(&mut self) {
+        let _ = self.agent.delete(&format!("{}/session/{}", self.url, self.session)).call();
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+impl Driver {
+    fn start() -> Driver {
+        let port = TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+        let child = Command::new("chromedriver")
+            .arg(format!("--port={port}"))
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("chromedriver (Debian package chromium-driver; `make test` installs it)");
+        let url = format!("http://127.0.0.1:{port}");
+        let agent = ureq::Agent::config_builder().http_status_as_error(false).build().new_agent();
+        let started = Instant::now();
+        while agent.get(&format!("{url}/status")).call().is_err() {
+            assert!(started.elapsed() < Duration::from_secs(20), "chromedriver did not start");
+            std::thread::sleep(Duration::from_millis(100));
+        }
+        let profile = tempfile::tempdir().unwrap();
+        let caps = json!({"capabilities": {"alwaysMatch": {"browserName": "chrome", "goog:chromeOptions": {
+            "binary": "/usr/bin/chromium",
+            "args": ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run",
+                     "--disable-background-networking", "--disable-component-update", "--disable-sync",
+                     "--window-size=1400,1600", format!("--user-data-dir={}", profile.path().display())]
+        }}}});
+        let mut driver = Driver { child, url, agent, session: String::new(), _profile: profile };
+        let created = driver.call("POST", "/session", Some(caps));
+        driver.session = created["sessionId"].as_str().unwrap_or_else(|| panic!("no session: {created}")).to_string();
+        driver
+    }
+
+    fn call(&self, method: &str, path: &str, body: Option<Value>) -> Value {
+        let url = format!("{}{}", self.url, path);
+        let mut response = match method {
+            "GET" => self.agent.get(&url).call(),
+            _ => self.agent.post(&url).send(body.unwrap_or(json!({})).to_string().as_bytes()),
+        }
+        .unwrap_or_else(|e| panic!("{method} {path}: {e}"));
+        let text = response.body_mut().with_config().limit(64 << 20).read_to_string().unwrap();
+        let v: Value = serde_json::from_str(&text).unwrap();
+        if response.status().as_u16() >= 400 {
+            panic!("{method} {path}: {}", v["value"]["message"]);
+        }
+        v.get("value").cloned().unwrap_or(v)
+    }
+
+    fn session(&self, method: &str, path: &str, body: Option<Value>) -> Value {
+        self.call(method, &format!("/session/{}{path}", self.session), body)
+    }
+
+    fn goto(&self, url: &str) {
+        self.session("POST", "/url", Some(json!({"url": url})));
+    }
+
+    fn eval(&self, script: &str) -> Value {
+        self.session("POST", "/execute/sync", Some(json!({"script": script, "args": []})))
+    }
+
+    fn wait_for(&self, what: &str, script: &str) {
+        let started = Instant::now();
+        while self.eval(script) != json!(true) {
+            assert!(started.elapsed() < Duration::from_secs(20), "timed out waiting for {what}");
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+
+    fn find(&self, css: &str) -> String {
+        let v = self.session("POST", "/element", Some(json!({"using": "css selector", "value": css})));
+        v[ELEMENT].as_str().unwrap_or_else(|| panic!("no element {css}: {v}")).to_string()
+    }
+
+    fn click(&self, css: &str) {
+        let e = self.find(css);
+        self.session("POST", &format!("/element/{e}/click"), None);
+    }
+
+    /// Presses a key at whatever has the focus, as a person would.
+    fn press(&self, key: &str) {
+        self.session(
+            "POST",
+            "/actions",
+            Some(json!({"actions": [{"type": "key", "id": "keyboard", "actions": [
+                {"type": "keyDown", "value": key}, {"type": "keyUp", "value": key}]}]})),
+        );
+    }
+
+    fn screenshot(&self, path: &std::path::Path) {
+        let b64 = self.session("GET", "/screenshot", None);
+        let png = base64::engine::general_purpose::STANDARD.decode(b64.as_str().unwrap()).unwrap();
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, png).unwrap();
+    }
+}
+
+const ARROW_RIGHT: &str = "\u{E014}";
+
+#[test]
+fn a_coach_steps_through_a_replay_and_jumps_from_a_chart() {
+    let app = spawn_app(16 << 20);
+    let (status, body) = app.post("/api/games", sample("catan-club-game.jsonl").as_bytes());
+    assert_eq!(status, 201, "{body}");
+    let id = body["id"].as_str().unwrap();
+    let driver = Driver::start();
+
+    // A deep link to the end of turn 12.
+    driver.goto(&format!("{}/games/{id}?turn=12", app.address));
+    driver.wait_for("the replay", "return document.getElementById('replay').dataset.ready === 'yes'");
+    driver.wait_for("the state", "return document.getElementById('replay').dataset.shown !== undefined");
+    let turn = |d: &Driver| d.eval("return +document.getElementById('position').dataset.turn");
+    let seq = |d: &Driver| d.eval("return +document.getElementById('position').dataset.seq").as_u64().unwrap();
+    assert_eq!(turn(&driver), json!(12));
+    let start = seq(&driver);
+    let pieces = |d: &Driver| d.eval("return document.querySelector('#board .pieces').innerHTML");
+    let before = pieces(&driver);
+
+    // Clicking a button must not steal the keyboard: → still steps afterwards.
+    driver.click("#next");
+    driver.click("#prev");
+    for _ in 0..5 {
+        driver.press(ARROW_RIGHT);
+    }
+    driver.wait_for("five steps", &format!("return document.getElementById('replay').dataset.shown === '{}'", start + 5));
+    assert_eq!(seq(&driver), start + 5);
+    let shown_turn = turn(&driver).as_u64().unwrap();
+    assert!(shown_turn >= 12, "turn {shown_turn}");
+    assert_eq!(
+        driver.eval("return document.querySelector('#events li.current').dataset.seq"),
+        json!((start + 5).to_string()),
+        "the event list follows"
+    );
+    // Turn 13 builds: after the five steps the board shows something new.
+    let mut after = pieces(&driver);
+    let mut extra = 0;
+    while after == before && extra < 40 {
+        driver.press(ARROW_RIGHT);
+        extra += 1;
+        driver.wait_for("a step", &format!("return document.getElementById('replay').dataset.shown === '{}'", start + 5 + extra));
+        after = pieces(&driver);
+    }
+    assert_ne!(before, after, "the board never changed");
+
+    // A click on turn 30 of the VP chart moves the replay there.
+    driver.wait_for("the charts", "return document.getElementById('replay').dataset.charts === 'yes'");
+    driver.eval("document.querySelector('figure[data-chart=vp]').scrollIntoView()");
+    driver.click("figure[data-chart=vp] .turn-target[data-turn='30']");
+    driver.wait_for("turn 30", "return document.getElementById('position').dataset.turn === '30'");
+    assert!(driver.eval("return location.search").as_str().unwrap().contains("turn=30"), "the URL is a deep link");
+    // And the keyboard still works after the click.
+    let at = seq(&driver);
+    driver.press(ARROW_RIGHT);
+    driver.wait_for("a step after the click", &format!("return document.getElementById('replay').dataset.shown === '{}'", at + 1));
+
+    driver.eval("window.scrollTo(0, 0)");
+    driver.screenshot(&root().join("target/browser/replay.png"));
+}

@@ -50,6 +50,9 @@
     return COLORS[c] || PALETTE[Math.max(i, 0) % PALETTE.length];
   };
 
+  // For text on white: a white player's name is written in grey.
+  const inkOf = (name) => (colorOf(name) === COLORS.white ? '#777' : colorOf(name));
+
   const svg = (tag, attrs, parent) => {
     const e = document.createElementNS(NS, tag);
     for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v);
@@ -158,7 +161,7 @@
       turn.textContent = `T${ev.turn}`;
       const who = document.createElement('b');
       who.textContent = ev.event.player || '';
-      who.style.color = colorOf(ev.event.player);
+      who.style.color = inkOf(ev.event.player);
       li.append(turn, ' ', who, ' ', describe(ev.event));
       frag.appendChild(li);
     }

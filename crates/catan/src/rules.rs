@@ -94,6 +94,10 @@ fn step(s: &mut State, ev: &Event, facts: &mut Vec<Fact>) -> Result {
 
 fn check_turn(s: &State, ev: &Event) -> Result {
     let p = ev.player();
+    // The player whose turn it is may show victory point cards to win at any moment of the turn.
+    if matches!(ev, Event::RevealVictoryPoints { .. }) && p == s.active {
+        return Ok(());
+    }
     match s.phase {
         Phase::Discard => {
             let Event::Discard { .. } = ev else {
@@ -989,6 +993,18 @@ fn reveal_victory_points(s: &mut State, p: Seat, count: Option<u8>, facts: &mut 
     if count == 0 || count > possible {
         return fail(format!("{} reveals {count} victory point card(s) but holds {possible} that could be", s.name(p)));
     }
+    // During the game the cards are shown only to win (on the player's own turn); after it, by anyone.
+    if s.winner.is_none() {
+        let resolved = count.saturating_sub(dev.held[VICTORY_POINT]) as i32;
+        let after = s.vp(p) + resolved;
+        if after < s.options.vp_target as i32 {
+            return fail(format!(
+                "victory point cards are shown only to win: {} would have {after} of {} VP",
+                s.name(p),
+                s.options.vp_target
+            ));
+        }
+    }
     for _ in 0..count {
         let dev = &mut s.players[p as usize].dev;
         if dev.held[VICTORY_POINT] > 0 {
@@ -1370,6 +1386,19 @@ mod tests {
         assert_eq!(s.vp_public(2), 1);
         let err = apply(&mut s, &Event::EndTurn { player: 0 }, &mut facts).unwrap_err();
         assert!(err.0.contains("the game is over: Ana won"), "{err}");
+    }
+
+    #[test]
+    fn victory_point_cards_are_shown_only_to_win() {
+        let mut s = state(Options { vp_target: 4, ..Options::default() });
+        s.players[0].dev.held[VICTORY_POINT] = 1;
+        s.players[0].settlements = 2;
+        let mut facts = Vec::new();
+        let err = apply(&mut s.clone(), &Event::RevealVictoryPoints { player: 0, count: None }, &mut facts).unwrap_err();
+        assert!(err.0.contains("shown only to win: Ana would have 3 of 4 VP"), "{err}");
+        s.players[0].dev.held[VICTORY_POINT] = 2;
+        apply(&mut s, &Event::RevealVictoryPoints { player: 0, count: None }, &mut facts).unwrap();
+        assert_eq!(s.winner, Some(0));
     }
 
     #[test]

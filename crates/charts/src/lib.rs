@@ -127,7 +127,13 @@ pub fn vp(stats: &GameStats, colors: &[Option<String>]) -> Result<String, ChartE
             .y_label_area_size(36)
             .build_cartesian_2d(0f64..turns as f64 + 0.999, 0f64..top as f64)
             .map_err(err)?;
-        chart.configure_mesh().x_desc("turn").y_desc("VP").light_line_style(WHITE.mix(0.0)).draw().map_err(err)?;
+        chart.configure_mesh()
+            .x_desc("turn")
+            .y_desc("VP")
+            .x_label_formatter(&|x| format!("{x:.0}"))
+            .y_label_formatter(&|y| format!("{y:.0}"))
+            .light_line_style(WHITE.mix(0.0))
+            .draw().map_err(err)?;
         for (i, p) in stats.players.iter().enumerate() {
             let color = player_color(colors.get(i).and_then(|c| c.as_deref()), i);
             let total: Vec<(f64, f64)> = p.vp_by_turn.iter().map(|r| (r[0] as f64 + 0.5, r[1] as f64)).collect();
@@ -155,37 +161,42 @@ pub fn vp(stats: &GameStats, colors: &[Option<String>]) -> Result<String, ChartE
 /// Cards produced by dice, per player, stacked by resource.
 pub fn production(stats: &GameStats) -> Result<String, ChartError> {
     svg_with(|root| {
-        let n = stats.players.len();
-        let top = stats.players.iter().map(|p| p.production_total).max().unwrap_or(0).max(1) as f64 * 1.1;
+        let n = stats.players.len() as u32;
+        let top = stats.players.iter().map(|p| p.production_total).max().unwrap_or(0).max(1) as f64 * 1.15;
         let mut chart = ChartBuilder::on(root)
             .caption("Production by resource", ("sans-serif", 18))
             .margin(12)
             .x_label_area_size(32)
             .y_label_area_size(40)
-            .build_cartesian_2d(0f64..n as f64, 0f64..top)
+            .build_cartesian_2d((0..n.max(1)).into_segmented(), 0f64..top)
             .map_err(err)?;
         let names: Vec<String> = stats.players.iter().map(|p| p.name.clone()).collect();
         chart
             .configure_mesh()
             .disable_x_mesh()
-            .x_labels(n.max(1))
-            .x_label_formatter(&|x| names.get(x.floor() as usize).cloned().unwrap_or_default())
+            .x_labels(n.max(1) as usize)
+            .x_label_formatter(&|x| match x {
+                SegmentValue::CenterOf(i) => names.get(*i as usize).cloned().unwrap_or_default(),
+                _ => String::new(),
+            })
+            .y_label_formatter(&|y| format!("{y:.0}"))
             .y_desc("cards")
             .draw()
             .map_err(err)?;
         for (r, (resource, color)) in RESOURCE_COLORS.iter().enumerate() {
-            let bars: Vec<Rectangle<(f64, f64)>> = stats
+            let bars: Vec<Rectangle<(SegmentValue<u32>, f64)>> = stats
                 .players
                 .iter()
                 .enumerate()
                 .map(|(i, p)| {
-                    let below: i64 =
-                        RESOURCE_COLORS[..r].iter().map(|(k, _)| p.production.get(*k).copied().unwrap_or(0)).sum();
+                    let below: i64 = RESOURCE_COLORS[..r].iter().map(|(k, _)| p.production.get(*k).copied().unwrap_or(0)).sum();
                     let mine = p.production.get(*resource).copied().unwrap_or(0);
-                    Rectangle::new(
-                        [(i as f64 + 0.2, below as f64), (i as f64 + 0.8, (below + mine) as f64)],
+                    let mut bar = Rectangle::new(
+                        [(SegmentValue::Exact(i as u32), below as f64), (SegmentValue::Exact(i as u32 + 1), (below + mine) as f64)],
                         color.filled(),
-                    )
+                    );
+                    bar.set_margin(0, 0, 18, 18);
+                    bar
                 })
                 .collect();
             let color = *color;
@@ -220,7 +231,15 @@ pub fn trades(stats: &GameStats) -> Result<String, ChartError> {
             .y_label_area_size(32)
             .build_cartesian_2d(0f64..turns as f64 + 0.999, 0f64..top)
             .map_err(err)?;
-        chart.configure_mesh().disable_x_mesh().x_desc("turn").y_desc("trades").draw().map_err(err)?;
+        chart
+            .configure_mesh()
+            .disable_x_mesh()
+            .x_desc("turn")
+            .y_desc("trades")
+            .x_label_formatter(&|x| format!("{x:.0}"))
+            .y_label_formatter(&|y| format!("{y:.0}"))
+            .draw()
+            .map_err(err)?;
         chart
             .draw_series(stats.trades_by_turn.iter().enumerate().filter(|(_, &n)| n > 0).map(|(t, &n)| {
                 Rectangle::new([(t as f64 + 0.1, 0.0), (t as f64 + 0.9, n as f64)], RGBColor(0x1f, 0x5f, 0xbf).filled())

@@ -142,8 +142,8 @@ async fn replay(app: web::Data<AppState>, path: web::Path<String>) -> HttpRespon
   <div class="board-wrap"><svg id="board" viewBox="-6 -6 12 12" role="img" aria-label="board"></svg></div>
   <div class="side">
     <div class="controls">
-      <button id="first" title="Home: the start">⏮</button><button id="prev" title="←: one event back">◀</button>
-      <button id="next" title="→: one event on">▶</button><button id="last" title="End: the end">⏭</button>
+      <button id="first" title="Home: the start">|◀</button><button id="prev" title="←: one event back">◀</button>
+      <button id="next" title="→: one event on">▶</button><button id="last" title="End: the end">▶|</button>
       <span id="position" aria-live="polite"></span>
     </div>
     <label class="slider">Turn <input id="turn-slider" type="range" min="0" max="{turns}" value="0"> <output id="turn-label">0</output></label>

@@ -282,8 +282,7 @@ fn choose(rng: &mut Rng, s: &State, deck: &mut Vec<usize>) -> Option<Event> {
                         get.known[b] = 1;
                         Event::Trade { player: me, with, give, get }
                     }
-                    8 => Event::RevealVictoryPoints { player: me, count: Some(1) },
-                    9 | 10 => continue,
+                    8..=10 => continue,
                     _ => Event::EndTurn { player: me },
                 };
                 if try_apply(s, &ev).is_some() {
