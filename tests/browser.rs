@@ -148,7 +148,8 @@ fn a_coach_steps_through_a_replay_and_jumps_from_a_chart() {
     for _ in 0..5 {
         driver.press(ARROW_RIGHT);
     }
-    driver.wait_for("five steps", &format!("return document.getElementById('replay').dataset.shown === '{}'", start + 5));
+    driver
+        .wait_for("five steps", &format!("return document.getElementById('replay').dataset.shown === '{}'", start + 5));
     assert_eq!(seq(&driver), start + 5);
     let shown_turn = turn(&driver).as_u64().unwrap();
     assert!(shown_turn >= 12, "turn {shown_turn}");
@@ -163,7 +164,10 @@ fn a_coach_steps_through_a_replay_and_jumps_from_a_chart() {
     while after == before && extra < 40 {
         driver.press(ARROW_RIGHT);
         extra += 1;
-        driver.wait_for("a step", &format!("return document.getElementById('replay').dataset.shown === '{}'", start + 5 + extra));
+        driver.wait_for(
+            "a step",
+            &format!("return document.getElementById('replay').dataset.shown === '{}'", start + 5 + extra),
+        );
         after = pieces(&driver);
     }
     assert_ne!(before, after, "the board never changed");
@@ -177,7 +181,10 @@ fn a_coach_steps_through_a_replay_and_jumps_from_a_chart() {
     // And the keyboard still works after the click.
     let at = seq(&driver);
     driver.press(ARROW_RIGHT);
-    driver.wait_for("a step after the click", &format!("return document.getElementById('replay').dataset.shown === '{}'", at + 1));
+    driver.wait_for(
+        "a step after the click",
+        &format!("return document.getElementById('replay').dataset.shown === '{}'", at + 1),
+    );
 
     driver.eval("window.scrollTo(0, 0)");
     driver.screenshot(&root().join("target/browser/replay.png"));

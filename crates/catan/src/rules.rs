@@ -1394,7 +1394,8 @@ mod tests {
         s.players[0].dev.held[VICTORY_POINT] = 1;
         s.players[0].settlements = 2;
         let mut facts = Vec::new();
-        let err = apply(&mut s.clone(), &Event::RevealVictoryPoints { player: 0, count: None }, &mut facts).unwrap_err();
+        let err =
+            apply(&mut s.clone(), &Event::RevealVictoryPoints { player: 0, count: None }, &mut facts).unwrap_err();
         assert!(err.0.contains("shown only to win: Ana would have 3 of 4 VP"), "{err}");
         s.players[0].dev.held[VICTORY_POINT] = 2;
         apply(&mut s, &Event::RevealVictoryPoints { player: 0, count: None }, &mut facts).unwrap();

@@ -127,13 +127,15 @@ pub fn vp(stats: &GameStats, colors: &[Option<String>]) -> Result<String, ChartE
             .y_label_area_size(36)
             .build_cartesian_2d(0f64..turns as f64 + 0.999, 0f64..top as f64)
             .map_err(err)?;
-        chart.configure_mesh()
+        chart
+            .configure_mesh()
             .x_desc("turn")
             .y_desc("VP")
             .x_label_formatter(&|x| format!("{x:.0}"))
             .y_label_formatter(&|y| format!("{y:.0}"))
             .light_line_style(WHITE.mix(0.0))
-            .draw().map_err(err)?;
+            .draw()
+            .map_err(err)?;
         for (i, p) in stats.players.iter().enumerate() {
             let color = player_color(colors.get(i).and_then(|c| c.as_deref()), i);
             let total: Vec<(f64, f64)> = p.vp_by_turn.iter().map(|r| (r[0] as f64 + 0.5, r[1] as f64)).collect();
@@ -189,10 +191,14 @@ pub fn production(stats: &GameStats) -> Result<String, ChartError> {
                 .iter()
                 .enumerate()
                 .map(|(i, p)| {
-                    let below: i64 = RESOURCE_COLORS[..r].iter().map(|(k, _)| p.production.get(*k).copied().unwrap_or(0)).sum();
+                    let below: i64 =
+                        RESOURCE_COLORS[..r].iter().map(|(k, _)| p.production.get(*k).copied().unwrap_or(0)).sum();
                     let mine = p.production.get(*resource).copied().unwrap_or(0);
                     let mut bar = Rectangle::new(
-                        [(SegmentValue::Exact(i as u32), below as f64), (SegmentValue::Exact(i as u32 + 1), (below + mine) as f64)],
+                        [
+                            (SegmentValue::Exact(i as u32), below as f64),
+                            (SegmentValue::Exact(i as u32 + 1), (below + mine) as f64),
+                        ],
                         color.filled(),
                     );
                     bar.set_margin(0, 0, 18, 18);

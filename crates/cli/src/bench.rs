@@ -119,6 +119,39 @@ pub fn run(corpus: &Path, db: Option<PathBuf>) -> anyhow::Result<i32> {
             t.elapsed().as_secs_f64() / reps as f64 * 1e3
         );
     }
+
+    // 4. Charts of the longest game, from its facts.
+    let mut rows = Vec::new();
+    for i in 0..game.event_count() {
+        for f in game.event_facts(i) {
+            rows.push(f.row(i as u64 + 1, game.event_turn(i)));
+        }
+    }
+    let names: Vec<String> = game.envelope().players.iter().map(|p| p.name.clone()).collect();
+    let colors: Vec<Option<String>> = game.envelope().players.iter().map(|p| p.color.clone()).collect();
+    let reps = 20;
+    for (name, draw) in [
+        (
+            "vp",
+            &(|s: &almanac_analysis::GameStats| almanac_charts::vp(s, &colors))
+                as &dyn Fn(&almanac_analysis::GameStats) -> Result<String, almanac_charts::ChartError>,
+        ),
+        ("production", &|s| almanac_charts::production(s)),
+        ("trades", &|s| almanac_charts::trades(s)),
+        ("dice", &|s| almanac_charts::dice(s)),
+    ] {
+        let t = Instant::now();
+        let mut bytes = 0;
+        for _ in 0..reps {
+            let stats = almanac_analysis::game_stats(&names, &rows);
+            bytes = draw(&stats)?.len();
+        }
+        println!(
+            "chart {name}.svg of a {turns}-turn game (stats from {} facts + drawing): {:.2} ms ({bytes} bytes)",
+            rows.len(),
+            t.elapsed().as_secs_f64() / reps as f64 * 1e3
+        );
+    }
     Ok(0)
 }
 
