@@ -115,6 +115,25 @@ impl TurnTargets {
     }
 }
 
+/// The legend box every chart uses.
+fn legend<'a, X, Y>(
+    chart: &mut ChartContext<'a, SVGBackend<'a>, Cartesian2d<X, Y>>,
+    position: SeriesLabelPosition,
+) -> Result<(), ChartError>
+where
+    X: Ranged,
+    Y: Ranged,
+{
+    chart
+        .configure_series_labels()
+        .position(position)
+        .background_style(WHITE.mix(0.85))
+        .border_style(BLACK.mix(0.3))
+        .label_font(("sans-serif", 13))
+        .draw()
+        .map_err(err)
+}
+
 /// Victory points per player by turn: total (solid) and public (dashed).
 pub fn vp(stats: &GameStats, colors: &[Option<String>]) -> Result<String, ChartError> {
     svg_with(|root| {
@@ -147,14 +166,7 @@ pub fn vp(stats: &GameStats, colors: &[Option<String>]) -> Result<String, ChartE
                 .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 18, y)], color.stroke_width(3)));
             chart.draw_series(DashedLineSeries::new(public, 4, 4, color.stroke_width(1))).map_err(err)?;
         }
-        chart
-            .configure_series_labels()
-            .position(SeriesLabelPosition::UpperLeft)
-            .background_style(WHITE.mix(0.85))
-            .border_style(BLACK.mix(0.3))
-            .label_font(("sans-serif", 13))
-            .draw()
-            .map_err(err)?;
+        legend(&mut chart, SeriesLabelPosition::UpperLeft)?;
         let (x, y) = chart.plotting_area().get_pixel_range();
         Ok(Some(TurnTargets { x: (x.start, x.end), y: (y.start, y.end), turns: stats.turns }))
     })
@@ -212,14 +224,7 @@ pub fn production(stats: &GameStats) -> Result<String, ChartError> {
                 .label(*resource)
                 .legend(move |(x, y)| Rectangle::new([(x, y - 5), (x + 12, y + 5)], color.filled()));
         }
-        chart
-            .configure_series_labels()
-            .position(SeriesLabelPosition::UpperRight)
-            .background_style(WHITE.mix(0.85))
-            .border_style(BLACK.mix(0.3))
-            .label_font(("sans-serif", 13))
-            .draw()
-            .map_err(err)?;
+        legend(&mut chart, SeriesLabelPosition::UpperRight)?;
         Ok(None)
     })
 }
@@ -343,14 +348,7 @@ pub fn dice(stats: &GameStats) -> Result<String, ChartError> {
             .map_err(err)?
             .label("expected")
             .legend(|(x, y)| Circle::new((x + 6, y), 4, BLACK.filled()));
-        chart
-            .configure_series_labels()
-            .position(SeriesLabelPosition::UpperRight)
-            .background_style(WHITE.mix(0.85))
-            .border_style(BLACK.mix(0.3))
-            .label_font(("sans-serif", 13))
-            .draw()
-            .map_err(err)?;
+        legend(&mut chart, SeriesLabelPosition::UpperRight)?;
         Ok(None)
     })
 }
