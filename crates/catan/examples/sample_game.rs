@@ -12,8 +12,9 @@ fn main() {
     let args: Vec<String> = std::env::args().collect();
     let seed: u64 = args.get(1).and_then(|s| s.parse().ok()).unwrap_or(7);
     let observer = args.get(2).is_some_and(|a| a == "observer");
-    let board: serde_json::Value = serde_json::from_str(include_str!("../tests/beginner-board.json")).unwrap();
-    let header = json!({
+    let six = args.get(2).is_some_and(|a| a == "six");
+    let board = support::board(if six { 6 } else { 4 });
+    let mut header = json!({
         "format": "almanac/1",
         "ruleset": "catan",
         "title": if observer { "Thursday league, table 2 (recorded by a spectator)" } else { "Thursday league, table 2" },
@@ -27,7 +28,14 @@ fn main() {
         ],
         "board": board,
     });
-    let g = support::play_from(seed, header.clone(), 5000);
+    if six {
+        header["title"] = json!("Saturday marathon, six players");
+        header["players"] = json!([
+            {"name": "Ayşe", "color": "red"}, {"name": "Mehmet", "color": "blue"}, {"name": "Zeynep", "color": "white"},
+            {"name": "Can", "color": "orange"}, {"name": "Elif", "color": "green"}, {"name": "Burak", "color": "brown"}
+        ]);
+    }
+    let g = support::play_from(seed, header.clone(), 8000);
     let events = if observer { &g.observer } else { &g.events };
     println!("{}", header);
     let mut s = Catan::initial(&header).unwrap();

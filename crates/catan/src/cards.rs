@@ -14,6 +14,8 @@ pub const VICTORY_POINT: usize = 4;
 
 /// The development deck of the base game: 14 knights, 2 road building, 2 year of plenty, 2 monopoly, 5 VP.
 pub const DEV_DECK: [u8; 5] = [14, 2, 2, 2, 5];
+/// With the 5-6 player extension's 9 more cards: 6 knights, and one of each progress card.
+pub const DEV_DECK_5_6: [u8; 5] = [20, 3, 3, 3, 5];
 
 /// What each piece costs, as [lumber, brick, wool, grain, ore].
 pub const ROAD_COST: [u8; 5] = [1, 1, 0, 0, 0];

@@ -65,6 +65,14 @@ impl Ruleset for Catan {
         state.turn
     }
 
+    /// After a Special Building Phase, the next player's first event opens their turn.
+    fn event_turn(state: &State, event: &Event) -> u32 {
+        match state.phase {
+            state::Phase::SpecialBuilding { .. } if !rules::is_special_build(event) => state.turn + 1,
+            _ => state.turn,
+        }
+    }
+
     fn winner(state: &State) -> Option<usize> {
         state.winner.map(|w| w as usize)
     }

@@ -43,32 +43,30 @@ pub fn apply(s: &mut State, ev: &Event, facts: &mut Vec<Fact>) -> Result {
 }
 
 fn step(s: &mut State, ev: &Event, facts: &mut Vec<Fact>) -> Result {
-    let p = ev.player();
-    if let Phase::Setup { step, settlement } = s.phase {
-        setup(s, ev, step, settlement, facts)?;
-    } else {
-        check_turn(s, ev)?;
-        check_free_roads(s, ev)?;
-        match ev {
-            Event::Roll { dice, production, .. } => roll(s, p, *dice, production.as_ref(), facts)?,
-            Event::Discard { cards, .. } => discard(s, p, cards, facts)?,
-            Event::MoveRobber { hex, victim, stolen, .. } => move_robber(s, p, *hex, *victim, *stolen, facts)?,
-            Event::BuildRoad { at, .. } => build_road(s, p, *at, facts)?,
-            Event::BuildSettlement { at, .. } => build_settlement(s, p, *at, facts)?,
-            Event::BuildCity { at, .. } => build_city(s, p, *at, facts)?,
-            Event::Trade { with, give, get, .. } => trade(s, p, *with, give, get, facts)?,
-            Event::MaritimeTrade { give, get, .. } => maritime_trade(s, p, give, get, facts)?,
-            Event::BuyDevelopment { card, .. } => buy_development(s, p, *card, facts)?,
-            Event::PlayKnight { .. } => play_knight(s, p, facts)?,
-            Event::PlayRoadBuilding { .. } => play_road_building(s, p, facts)?,
-            Event::PlayYearOfPlenty { take, .. } => play_year_of_plenty(s, p, take, facts)?,
-            Event::PlayMonopoly { resource, taken, .. } => play_monopoly(s, p, *resource, taken.as_deref(), facts)?,
-            Event::RevealVictoryPoints { count, .. } => reveal_victory_points(s, p, *count, facts)?,
-            Event::EndTurn { .. } => end_turn(s, p, facts)?,
+    match s.phase {
+        Phase::Setup { step, settlement } => setup(s, ev, step, settlement, facts)?,
+        Phase::SpecialBuilding { after, last } if is_special_build(ev) => special_building(s, ev, after, last, facts)?,
+        Phase::SpecialBuilding { after, .. } => {
+            // Anything else must be the next player's first event: it ends the phase and begins their turn.
+            let next = (after + 1) % s.players.len() as Seat;
+            if ev.player() != next {
+                return fail(format!(
+                    "in the special building phase after {}'s turn only building and buying happen (not {}); {} plays next",
+                    s.name(after),
+                    ev.kind(),
+                    s.name(next)
+                ));
+            }
+            let before = s.clone();
+            let mark = facts.len();
+            start_next_turn(s, facts);
+            if let Err(e) = in_turn(s, ev, facts) {
+                *s = before;
+                facts.truncate(mark);
+                return Err(e);
+            }
         }
-        if !matches!(ev, Event::BuildRoad { .. } | Event::PlayRoadBuilding { .. }) {
-            s.free_roads = 0;
-        }
+        _ => in_turn(s, ev, facts)?,
     }
     s.events += 1;
     // A win only counts on the winner's own turn (DESIGN: "a win only on the player's own turn").
@@ -85,6 +83,34 @@ fn step(s: &mut State, ev: &Event, facts: &mut Vec<Fact>) -> Result {
             s.phase = Phase::Over;
             facts.push(Fact::GameOver { winner: Some(w) });
         }
+    }
+    Ok(())
+}
+
+/// An event in the turn of `s.active` (after setup, outside the special building phase).
+fn in_turn(s: &mut State, ev: &Event, facts: &mut Vec<Fact>) -> Result {
+    let p = ev.player();
+    check_turn(s, ev)?;
+    check_free_roads(s, ev)?;
+    match ev {
+        Event::Roll { dice, production, .. } => roll(s, p, *dice, production.as_ref(), facts)?,
+        Event::Discard { cards, .. } => discard(s, p, cards, facts)?,
+        Event::MoveRobber { hex, victim, stolen, .. } => move_robber(s, p, *hex, *victim, *stolen, facts)?,
+        Event::BuildRoad { at, .. } => build_road(s, p, *at, facts)?,
+        Event::BuildSettlement { at, .. } => build_settlement(s, p, *at, facts)?,
+        Event::BuildCity { at, .. } => build_city(s, p, *at, facts)?,
+        Event::Trade { with, give, get, .. } => trade(s, p, *with, give, get, facts)?,
+        Event::MaritimeTrade { give, get, .. } => maritime_trade(s, p, give, get, facts)?,
+        Event::BuyDevelopment { card, .. } => buy_development(s, p, *card, facts)?,
+        Event::PlayKnight { .. } => play_knight(s, p, facts)?,
+        Event::PlayRoadBuilding { .. } => play_road_building(s, p, facts)?,
+        Event::PlayYearOfPlenty { take, .. } => play_year_of_plenty(s, p, take, facts)?,
+        Event::PlayMonopoly { resource, taken, .. } => play_monopoly(s, p, *resource, taken.as_deref(), facts)?,
+        Event::RevealVictoryPoints { count, .. } => reveal_victory_points(s, p, *count, facts)?,
+        Event::EndTurn { .. } => end_turn(s, p, facts)?,
+    }
+    if !matches!(ev, Event::BuildRoad { .. } | Event::PlayRoadBuilding { .. }) {
+        s.free_roads = 0;
     }
     Ok(())
 }
@@ -156,7 +182,7 @@ fn waiting_discards(s: &State) -> String {
 
 /// After Road Building, the free roads come before anything else (unless none can be placed).
 fn check_free_roads(s: &State, ev: &Event) -> Result {
-    if s.free_roads == 0 || matches!(ev, Event::BuildRoad { .. }) {
+    if s.free_roads == 0 || matches!(ev, Event::BuildRoad { .. } | Event::RevealVictoryPoints { .. }) {
         return Ok(());
     }
     if can_place_any_road(s, s.active) {
@@ -172,7 +198,8 @@ fn check_free_roads(s: &State, ev: &Event) -> Result {
 
 fn need_main(s: &State, p: Seat, what: &str) -> Result {
     match s.phase {
-        Phase::Main => Ok(()),
+        // Only builds and purchases reach a handler during the special building phase.
+        Phase::Main | Phase::SpecialBuilding { .. } => Ok(()),
         Phase::BeforeRoll => fail(format!("{} must roll before {what}", s.name(p))),
         _ => fail(format!("{} cannot {what} now", s.name(p))),
     }
@@ -811,23 +838,25 @@ fn buy_development(s: &mut State, p: Seat, card: Option<usize>, facts: &mut Vec<
         return fail("the development deck is empty");
     }
     if let Some(c) = card {
-        if s.deck_drawn[c] >= DEV_DECK[c] {
-            return fail(format!("all {} {} cards are already out of the deck", DEV_DECK[c], DEV_CARDS[c]));
+        if s.deck_drawn[c] >= s.equipment.deck[c] {
+            return fail(format!("all {} {} cards are already out of the deck", s.equipment.deck[c], DEV_CARDS[c]));
         }
     }
     check_cost(s, p, &DEV_CARD_COST, "a development card")?;
     pay(s, p, &DEV_CARD_COST, facts);
     s.deck_left -= 1;
+    // Bought in someone else's turn (special building), a card is playable in the buyer's next turn.
+    let new = u8::from(!matches!(s.phase, Phase::SpecialBuilding { .. }));
     let dev = &mut s.players[p as usize].dev;
     match card {
         Some(c) => {
             s.deck_drawn[c] += 1;
             dev.held[c] += 1;
-            dev.new[c] += 1;
+            dev.new[c] += new;
         }
         None => {
             dev.held_unknown += 1;
-            dev.new_unknown += 1;
+            dev.new_unknown += new;
         }
     }
     let item = card.map(|c| DEV_CARDS[c]).unwrap_or("unknown_development");
@@ -866,8 +895,8 @@ fn play_card(s: &mut State, p: Seat, c: usize, facts: &mut Vec<Fact>) -> Result 
     }
     if dev.held[c] == dev.new[c] {
         // An unknown card turns out to be this one: check the deck could have held it.
-        if s.deck_drawn[c] >= DEV_DECK[c] {
-            return fail(format!("all {} {} cards are already accounted for", DEV_DECK[c], DEV_CARDS[c]));
+        if s.deck_drawn[c] >= s.equipment.deck[c] {
+            return fail(format!("all {} {} cards are already accounted for", s.equipment.deck[c], DEV_CARDS[c]));
         }
         s.deck_drawn[c] += 1;
     }
@@ -1013,8 +1042,11 @@ fn reveal_victory_points(s: &mut State, p: Seat, count: Option<u8>, facts: &mut 
             dev.played[VICTORY_POINT] += 1;
             score(s, p, "victory_point_card", 0, 1, facts);
         } else {
-            if s.deck_drawn[VICTORY_POINT] >= DEV_DECK[VICTORY_POINT] {
-                return fail(format!("all {} victory point cards are already accounted for", DEV_DECK[VICTORY_POINT]));
+            if s.deck_drawn[VICTORY_POINT] >= s.equipment.deck[VICTORY_POINT] {
+                return fail(format!(
+                    "all {} victory point cards are already accounted for",
+                    s.equipment.deck[VICTORY_POINT]
+                ));
             }
             s.deck_drawn[VICTORY_POINT] += 1;
             // Whether the revealed card was bought this turn is unknown; assume it was, so that no
@@ -1037,9 +1069,21 @@ fn end_turn(s: &mut State, p: Seat, facts: &mut Vec<Fact>) -> Result {
         Phase::BeforeRoll => return fail(format!("{} ends the turn without rolling", s.name(p))),
         _ => return fail(format!("{} cannot end the turn now", s.name(p))),
     }
-    let n = s.players.len() as Seat;
+    // Cards bought this turn become playable in the player's next turn.
     s.players[p as usize].dev.new = [0; 5];
     s.players[p as usize].dev.new_unknown = 0;
+    if s.equipment.extension_5_6 {
+        // The others may now build, clockwise; the next turn begins with the next player's first event.
+        s.phase = Phase::SpecialBuilding { after: p, last: p };
+        s.free_roads = 0;
+    } else {
+        start_next_turn(s, facts);
+    }
+    Ok(())
+}
+
+fn start_next_turn(s: &mut State, facts: &mut Vec<Fact>) {
+    let n = s.players.len() as Seat;
     s.active = (s.active + 1) % n;
     s.turn += 1;
     s.phase = Phase::BeforeRoll;
@@ -1048,6 +1092,43 @@ fn end_turn(s: &mut State, p: Seat, facts: &mut Vec<Fact>) -> Result {
     s.built = false;
     s.free_roads = 0;
     facts.push(Fact::TurnStarted { turn: s.turn, player: s.active });
+}
+
+pub fn is_special_build(ev: &Event) -> bool {
+    matches!(
+        ev,
+        Event::BuildRoad { .. }
+            | Event::BuildSettlement { .. }
+            | Event::BuildCity { .. }
+            | Event::BuyDevelopment { .. }
+    )
+}
+
+/// The Special Building Phase (5-6 players): after `after`'s turn, every other player in clockwise order
+/// may build and buy development cards with the cards in hand; no trade, no card play.
+fn special_building(s: &mut State, ev: &Event, after: Seat, last: Seat, facts: &mut Vec<Fact>) -> Result {
+    let p = ev.player();
+    let n = s.players.len() as Seat;
+    // Clockwise distance from the player who ended the turn.
+    let order = |x: Seat| (x + n - after) % n;
+    if p == after {
+        return fail(format!("{} already ended the turn; the special building phase is for the others", s.name(p)));
+    }
+    if order(p) < order(last) {
+        return fail(format!(
+            "the special building phase goes clockwise: {} has built already, so {}'s chance has passed",
+            s.name(last),
+            s.name(p)
+        ));
+    }
+    match ev {
+        Event::BuildRoad { at, .. } => build_road(s, p, *at, facts)?,
+        Event::BuildSettlement { at, .. } => build_settlement(s, p, *at, facts)?,
+        Event::BuildCity { at, .. } => build_city(s, p, *at, facts)?,
+        Event::BuyDevelopment { card, .. } => buy_development(s, p, *card, facts)?,
+        _ => unreachable!("checked above"),
+    }
+    s.phase = Phase::SpecialBuilding { after, last: p };
     Ok(())
 }
 
@@ -1400,6 +1481,114 @@ mod tests {
         s.players[0].dev.held[VICTORY_POINT] = 2;
         apply(&mut s, &Event::RevealVictoryPoints { player: 0, count: None }, &mut facts).unwrap();
         assert_eq!(s.winner, Some(0));
+    }
+
+    fn state6() -> State {
+        let spec: BoardSpec = serde_json::from_str(include_str!("../tests/board-5-6.json")).unwrap();
+        let seating = ["Ana", "Bo", "Cem", "Dilek", "Emre", "Fatma"]
+            .iter()
+            .map(|n| Seating { name: n.to_string(), color: None })
+            .collect();
+        let mut s = State::new(Board::from_spec(&spec).unwrap(), Options::default(), seating).unwrap();
+        s.phase = Phase::Main;
+        s.turn = 1;
+        s.rolled = true;
+        s
+    }
+
+    /// Gives `p` a settlement on a corner of `hex` and the cards for a road.
+    fn ready_to_build(s: &mut State, p: Seat, hex: usize) -> EdgeId {
+        let v = s.board.hexes[hex].corners[0];
+        s.buildings[v as usize] = Some(Building { owner: p, city: false });
+        s.players[p as usize].settlements += 1;
+        s.players[p as usize].hand.known = [1, 1, 0, 0, 0];
+        s.board.hexes[hex].sides[0]
+    }
+
+    #[test]
+    fn five_or_six_players_bring_the_extensions_bank_and_deck() {
+        let s = state6();
+        assert_eq!(s.bank, [24; 5]);
+        assert_eq!(s.deck_left, 34);
+        let s4 = state(Options::default());
+        assert_eq!((s4.bank, s4.deck_left), ([19; 5], 25));
+        assert!(!s4.equipment.extension_5_6);
+    }
+
+    #[test]
+    fn the_special_building_phase_goes_clockwise_with_builds_only() {
+        let mut s = state6();
+        // Ana (seat 0) ends her turn; Cem (2) and Emre (4) want to build.
+        let cem_road = ready_to_build(&mut s, 2, 0);
+        let emre_road = ready_to_build(&mut s, 4, 29);
+        let bo_road = ready_to_build(&mut s, 1, 14);
+        let mut facts = Vec::new();
+        apply(&mut s, &Event::EndTurn { player: 0 }, &mut facts).unwrap();
+        assert_eq!(s.phase, Phase::SpecialBuilding { after: 0, last: 0 });
+        assert_eq!(s.turn, 1, "the special building phase belongs to Ana's turn");
+        // No trading, no card play, not the player who just ended the turn.
+        let trade = Event::MaritimeTrade {
+            player: 2,
+            give: Bundle { known: [4, 0, 0, 0, 0], unknown: 0 },
+            get: Bundle { known: [0, 0, 0, 0, 1], unknown: 0 },
+        };
+        let err = apply(&mut s.clone(), &trade, &mut facts).unwrap_err();
+        assert!(err.0.contains("only building and buying happen"), "{err}");
+        let err = apply(&mut s.clone(), &Event::PlayKnight { player: 3 }, &mut facts).unwrap_err();
+        assert!(err.0.contains("only building and buying happen"), "{err}");
+        let err = apply(&mut s.clone(), &Event::BuildRoad { player: 0, at: cem_road }, &mut facts).unwrap_err();
+        assert!(err.0.contains("already ended the turn"), "{err}");
+        // Cem builds, then Emre; Bo's chance has passed.
+        apply(&mut s, &Event::BuildRoad { player: 2, at: cem_road }, &mut facts).unwrap();
+        apply(&mut s, &Event::BuildRoad { player: 4, at: emre_road }, &mut facts).unwrap();
+        let err = apply(&mut s.clone(), &Event::BuildRoad { player: 1, at: bo_road }, &mut facts).unwrap_err();
+        assert!(err.0.contains("goes clockwise: Emre has built already, so Bo's chance has passed"), "{err}");
+        // Only Bo, the next player, can end the phase: his roll begins turn 2.
+        let err =
+            apply(&mut s.clone(), &Event::Roll { player: 3, dice: [1, 2], production: None }, &mut facts).unwrap_err();
+        assert!(err.0.contains("Bo plays next"), "{err}");
+        apply(&mut s, &Event::Roll { player: 1, dice: [1, 2], production: None }, &mut facts).unwrap();
+        assert_eq!((s.turn, s.active, s.phase), (2, 1, Phase::Main));
+        assert!(facts.contains(&Fact::TurnStarted { turn: 2, player: 1 }));
+    }
+
+    #[test]
+    fn a_failed_first_event_of_the_next_turn_leaves_the_special_building_phase_as_it_was() {
+        let mut s = state6();
+        let mut facts = Vec::new();
+        apply(&mut s, &Event::EndTurn { player: 0 }, &mut facts).unwrap();
+        let before = format!("{:?}", (s.phase, s.turn, s.active));
+        // Bo trades before rolling: illegal, and the phase must not have moved on.
+        let trade = Event::Trade {
+            player: 1,
+            with: 2,
+            give: Bundle { known: [1, 0, 0, 0, 0], unknown: 0 },
+            get: Bundle { known: [0, 1, 0, 0, 0], unknown: 0 },
+        };
+        assert!(apply(&mut s, &trade, &mut facts).is_err());
+        assert_eq!(before, format!("{:?}", (s.phase, s.turn, s.active)));
+    }
+
+    #[test]
+    fn without_the_extension_nobody_builds_after_the_turn() {
+        let mut s = state(Options::default());
+        s.rolled = true;
+        let road = ready_to_build(&mut s, 2, 0);
+        let mut facts = Vec::new();
+        apply(&mut s, &Event::EndTurn { player: 0 }, &mut facts).unwrap();
+        let err = apply(&mut s, &Event::BuildRoad { player: 2, at: road }, &mut facts).unwrap_err();
+        assert!(err.0.contains("out of turn"), "{err}");
+    }
+
+    #[test]
+    fn a_card_bought_in_the_special_building_phase_is_playable_in_the_buyers_turn() {
+        let mut s = state6();
+        s.players[1].hand.known = [0, 0, 1, 1, 1];
+        let mut facts = Vec::new();
+        apply(&mut s, &Event::EndTurn { player: 0 }, &mut facts).unwrap();
+        apply(&mut s, &Event::BuyDevelopment { player: 1, card: Some(KNIGHT) }, &mut facts).unwrap();
+        apply(&mut s, &Event::PlayKnight { player: 1 }, &mut facts).unwrap();
+        assert_eq!(s.phase, Phase::MoveRobber { knight: true });
     }
 
     #[test]

@@ -1,7 +1,7 @@
 //! The state of a Catan game at one moment.
 
 use crate::board::{Board, EdgeId, HexId, VertexId};
-use crate::cards::{DevCards, Hand, DEV_DECK, VICTORY_POINT};
+use crate::cards::{DevCards, Hand, DEV_DECK, DEV_DECK_5_6, VICTORY_POINT};
 use almanac_core::{Seat, SetupError};
 use serde::Deserialize;
 use std::sync::Arc;
@@ -28,8 +28,11 @@ pub struct Options {
     pub bank_shortage: BankShortage,
     /// A 7 makes every player holding more than this many cards discard half.
     pub discard_limit: u8,
-    /// Cards of each resource in the bank at the start.
-    pub bank_per_resource: u8,
+    /// The 5-6 player extension: 24 cards of each resource, 34 development cards and the Special Building
+    /// Phase. On by default with 5 or 6 players.
+    pub extension_5_6: Option<bool>,
+    /// Cards of each resource in the bank at the start (default 19; 24 with the extension).
+    pub bank_per_resource: Option<u8>,
     /// A development card bought this turn cannot be played before the next turn (the rulebook).
     /// catanatron 3.2.1 lets it be played at once; its importer turns this off.
     pub new_cards_wait_a_turn: bool,
@@ -40,6 +43,25 @@ pub struct Options {
     /// The game ends as soon as any player reaches `vp_target`, on anybody's turn (catanatron). The
     /// rulebook: only on the player's own turn.
     pub win_on_any_turn: bool,
+}
+
+/// What the options and the number of players make of the game's equipment.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Equipment {
+    pub extension_5_6: bool,
+    pub bank_per_resource: u8,
+    pub deck: [u8; 5],
+}
+
+impl Options {
+    pub fn equipment(&self, players: usize) -> Equipment {
+        let extension_5_6 = self.extension_5_6.unwrap_or(players >= 5);
+        Equipment {
+            extension_5_6,
+            bank_per_resource: self.bank_per_resource.unwrap_or(if extension_5_6 { 24 } else { 19 }),
+            deck: if extension_5_6 { DEV_DECK_5_6 } else { DEV_DECK },
+        }
+    }
 }
 
 /// Who must discard after a 7.
@@ -73,7 +95,8 @@ impl Default for Options {
             combined_trade_build: true,
             bank_shortage: BankShortage::Rulebook,
             discard_limit: 7,
-            bank_per_resource: 19,
+            extension_5_6: None,
+            bank_per_resource: None,
             new_cards_wait_a_turn: true,
             longest_road: LongestRoadRule::Rulebook,
             discard_rule: DiscardRule::Rulebook,
@@ -123,6 +146,9 @@ pub enum Phase {
     MoveRobber { knight: bool },
     /// Trading and building.
     Main,
+    /// After `after` ended the turn (5-6 players): the others may build and buy, clockwise; `last` is the
+    /// latest of them to have built (`after` while nobody has).
+    SpecialBuilding { after: Seat, last: Seat },
     /// Somebody won.
     Over,
 }
@@ -131,6 +157,7 @@ pub enum Phase {
 pub struct State {
     pub board: Arc<Board>,
     pub options: Options,
+    pub equipment: Equipment,
     pub seating: Arc<Vec<Seating>>,
     pub players: Vec<Player>,
     pub buildings: Vec<Option<Building>>,
@@ -163,9 +190,9 @@ pub struct State {
 
 impl State {
     pub fn new(board: Board, options: Options, seating: Vec<Seating>) -> Result<State, SetupError> {
-        if !(2..=4).contains(&seating.len()) {
+        if !(2..=6).contains(&seating.len()) {
             return Err(SetupError(format!(
-                "catan is for 2 to 4 players here (3-4 in the rulebook; 2 as catanatron plays it), not {}",
+                "catan is for 2 to 6 players (3-4, 5-6 with the extension; 2 as catanatron plays it), not {}",
                 seating.len()
             )));
         }
@@ -173,16 +200,18 @@ impl State {
             return Err(SetupError(format!("options: vp_target {} is too small to be a game", options.vp_target)));
         }
         let n = seating.len();
+        let equipment = options.equipment(n);
         Ok(State {
+            equipment,
             buildings: vec![None; board.vertices.len()],
             roads: vec![None; board.edges.len()],
             robber: board.robber_start,
             board: Arc::new(board),
-            bank: [options.bank_per_resource; 5],
+            bank: [equipment.bank_per_resource; 5],
             options,
             seating: Arc::new(seating),
             players: vec![Player::default(); n],
-            deck_left: DEV_DECK.iter().sum(),
+            deck_left: equipment.deck.iter().sum(),
             deck_drawn: [0; 5],
             turn: 0,
             active: 0,

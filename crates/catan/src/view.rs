@@ -69,6 +69,7 @@ pub fn view(s: &State) -> Value {
         Phase::Discard => "discard",
         Phase::MoveRobber { .. } => "move_robber",
         Phase::Main => "main",
+        Phase::SpecialBuilding { .. } => "special_building",
         Phase::Over => "over",
     };
     json!({

@@ -3,7 +3,6 @@
 
 mod support;
 
-use almanac_catan::cards::DEV_DECK;
 use almanac_catan::event;
 use almanac_catan::{Catan, State};
 use almanac_core::{Fact, Ruleset};
@@ -21,7 +20,7 @@ fn replay(header: &serde_json::Value, events: &[almanac_catan::Event]) -> Vec<(S
 }
 
 fn check_invariants(s: &State) {
-    let bank_total = s.options.bank_per_resource as u32 * 5;
+    let bank_total = s.equipment.bank_per_resource as u32 * 5;
     let cards: u32 =
         s.bank.iter().map(|&n| n as u32).sum::<u32>() + s.players.iter().map(|p| p.hand.total()).sum::<u32>();
     assert_eq!(cards, bank_total, "resource cards are conserved");
@@ -30,7 +29,7 @@ fn check_invariants(s: &State) {
             .iter()
             .map(|p| p.dev.held_total() + p.dev.played.iter().map(|&n| n as u32).sum::<u32>())
             .sum::<u32>();
-    assert_eq!(devs, DEV_DECK.iter().map(|&n| n as u32).sum::<u32>(), "development cards are conserved");
+    assert_eq!(devs, s.equipment.deck.iter().map(|&n| n as u32).sum::<u32>(), "development cards are conserved");
     for (i, p) in s.players.iter().enumerate() {
         let seat = i as u8;
         let parts = p.settlements as i32
@@ -46,7 +45,7 @@ proptest! {
     #![proptest_config(ProptestConfig { cases: 24, ..ProptestConfig::default() })]
 
     #[test]
-    fn random_games_are_accepted_and_conserve_everything(seed in any::<u64>(), players in 2usize..=4) {
+    fn random_games_are_accepted_and_conserve_everything(seed in any::<u64>(), players in 2usize..=6) {
         let g = support::play(seed, players, 1500);
         prop_assert!(g.events.len() > 20);
         let states = replay(&g.header, &g.events);
@@ -67,7 +66,7 @@ proptest! {
     }
 
     #[test]
-    fn one_pass_equals_event_by_event(seed in any::<u64>(), players in 2usize..=4, cut in 0usize..1000) {
+    fn one_pass_equals_event_by_event(seed in any::<u64>(), players in 2usize..=6, cut in 0usize..1000) {
         let g = support::play(seed, players, 600);
         let states = replay(&g.header, &g.events);
         let n = cut % (g.events.len() + 1);
@@ -83,7 +82,7 @@ proptest! {
     }
 
     #[test]
-    fn an_observer_log_is_accepted_with_the_same_card_counts(seed in any::<u64>(), players in 2usize..=4) {
+    fn an_observer_log_is_accepted_with_the_same_card_counts(seed in any::<u64>(), players in 2usize..=6) {
         let g = support::play(seed, players, 1000);
         let truth = replay(&g.header, &g.events);
         let seen = replay(&g.header, &g.observer);
@@ -99,7 +98,7 @@ proptest! {
     }
 
     #[test]
-    fn events_survive_writing_and_reading(seed in any::<u64>(), players in 2usize..=4) {
+    fn events_survive_writing_and_reading(seed in any::<u64>(), players in 2usize..=6) {
         let g = support::play(seed, players, 400);
         let mut s = Catan::initial(&g.header).unwrap();
         for e in &g.events {

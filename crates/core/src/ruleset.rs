@@ -60,6 +60,12 @@ pub trait Ruleset: 'static {
     /// Our turn number (0 = setup, then 1, 2, 3 ... one per player turn).
     fn turn(state: &Self::State) -> u32;
 
+    /// The turn an event belongs to, given the state before it. Usually the state's turn; a ruleset whose
+    /// turns begin with the next player's first event (rather than with an explicit end) says so here.
+    fn event_turn(state: &Self::State, _event: &Self::Event) -> u32 {
+        Self::turn(state)
+    }
+
     /// The winner, once the game is over.
     fn winner(state: &Self::State) -> Option<usize>;
 

@@ -58,7 +58,7 @@ impl<R: Ruleset> Timeline<R> {
 
     /// Validates and applies one parsed event.
     pub fn push(&mut self, line_no: usize, event: R::Event) -> Result<(), LogError> {
-        let turn = R::turn(&self.last);
+        let turn = R::event_turn(&self.last, &event);
         R::apply(&mut self.last, &event, &mut self.facts).map_err(|v| LogError::Rule { line: line_no, reason: v.0 })?;
         self.events.push(event);
         self.lines.push(line_no);

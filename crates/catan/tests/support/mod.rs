@@ -5,7 +5,7 @@
 #![allow(dead_code)]
 
 use almanac_catan::board::{EdgeId, VertexId};
-use almanac_catan::cards::{Bundle, DEV_DECK};
+use almanac_catan::cards::Bundle;
 use almanac_catan::event::{Event, Stolen};
 use almanac_catan::state::Phase;
 use almanac_catan::{Catan, State};
@@ -37,9 +37,15 @@ impl Rng {
     }
 }
 
+/// The beginners' board for 2-4 players, the 30-hex board of the extension for 5-6.
+pub fn board(players: usize) -> Value {
+    let text = if players >= 5 { include_str!("../board-5-6.json") } else { include_str!("../beginner-board.json") };
+    serde_json::from_str(text).unwrap()
+}
+
 pub fn header(players: usize, options: Value) -> Value {
-    let board: Value = serde_json::from_str(include_str!("../beginner-board.json")).unwrap();
-    let names = ["Ana", "Bo", "Cem", "Dilek"];
+    let board = board(players);
+    let names = ["Ana", "Bo", "Cem", "Dilek", "Emre", "Fatma"];
     json!({
         "format": "almanac/1", "ruleset": "catan", "options": options,
         "players": names[..players].iter().map(|n| json!({"name": n})).collect::<Vec<_>>(),
@@ -90,7 +96,7 @@ pub fn play_from(seed: u64, header: Value, max_events: usize) -> Generated {
     let mut events = Vec::new();
     let mut observer = Vec::new();
     let mut deck: Vec<usize> =
-        DEV_DECK.iter().enumerate().flat_map(|(c, &n)| std::iter::repeat_n(c, n as usize)).collect();
+        s.equipment.deck.iter().enumerate().flat_map(|(c, &n)| std::iter::repeat_n(c, n as usize)).collect();
     for i in (1..deck.len()).rev() {
         deck.swap(i, rng.below(i + 1));
     }
@@ -203,48 +209,11 @@ fn choose(rng: &mut Rng, s: &State, deck: &mut Vec<usize>) -> Option<Event> {
             let hand = s.players[me as usize].hand.known;
             for _ in 0..12 {
                 let ev = match rng.below(12) {
-                    0 => {
-                        let mine: Vec<VertexId> = (0..nv)
-                            .filter(|&v| s.buildings[v as usize].is_some_and(|b| b.owner == me && !b.city))
-                            .collect();
-                        if mine.is_empty() {
-                            continue;
-                        }
-                        Event::BuildCity { player: me, at: mine[rng.below(mine.len())] }
-                    }
-                    1 | 2 => {
-                        // A settlement next to one of my roads.
-                        let start = rng.below(nv as usize);
-                        match (0..nv)
-                            .map(|k| ((start + k as usize) % nv as usize) as VertexId)
-                            .find(|&v| try_apply(s, &Event::BuildSettlement { player: me, at: v }).is_some())
-                        {
-                            Some(v) => Event::BuildSettlement { player: me, at: v },
-                            None => continue,
-                        }
-                    }
-                    3 => {
-                        // A road touching my network.
-                        let near: Vec<EdgeId> = (0..ne)
-                            .filter(|&e| {
-                                s.roads[e as usize].is_none()
-                                    && s.board.edges[e as usize].ends.iter().any(|&v| {
-                                        s.board.vertices[v as usize]
-                                            .edges
-                                            .iter()
-                                            .any(|&o| s.roads[o as usize] == Some(me))
-                                    })
-                            })
-                            .collect();
-                        if near.is_empty() {
-                            continue;
-                        }
-                        Event::BuildRoad { player: me, at: near[rng.below(near.len())] }
-                    }
-                    4 => match deck.last() {
-                        Some(&c) => Event::BuyDevelopment { player: me, card: Some(c) },
+                    0..=3 => match build(rng, s, me, deck) {
+                        Some(ev) => ev,
                         None => continue,
                     },
+                    4 => continue,
                     5 => match rng.below(4) {
                         0 => Event::PlayRoadBuilding { player: me },
                         1 => {
@@ -294,6 +263,61 @@ fn choose(rng: &mut Rng, s: &State, deck: &mut Vec<usize>) -> Option<Event> {
             }
             Some(Event::EndTurn { player: me })
         }
+        Phase::SpecialBuilding { after, last } => {
+            // Now and then a later player builds; otherwise the next player's turn begins.
+            if rng.chance(35) {
+                let later: Vec<Seat> = (1..n)
+                    .map(|k| (after + k) % n)
+                    .filter(|&x| (x + n - after) % n >= (last + n - after) % n)
+                    .collect();
+                let who = later[rng.below(later.len())];
+                for _ in 0..4 {
+                    if let Some(ev) = build(rng, s, who, deck) {
+                        if try_apply(s, &ev).is_some() {
+                            if let Event::BuyDevelopment { .. } = ev {
+                                deck.pop();
+                            }
+                            return Some(ev);
+                        }
+                    }
+                }
+            }
+            let next = (after + 1) % n;
+            Some(Event::Roll { player: next, dice: [1 + rng.below(6) as u8, 1 + rng.below(6) as u8], production: None })
+        }
         Phase::Over => None,
+    }
+}
+
+/// A random build or purchase for `me` (a city on an own settlement, a settlement or road near the own
+/// network, or the deck's next card); it may still be illegal (cost, pieces).
+fn build(rng: &mut Rng, s: &State, me: Seat, deck: &[usize]) -> Option<Event> {
+    let nv = s.board.vertices.len() as VertexId;
+    let ne = s.board.edges.len() as EdgeId;
+    match rng.below(4) {
+        0 => {
+            let mine: Vec<VertexId> =
+                (0..nv).filter(|&v| s.buildings[v as usize].is_some_and(|b| b.owner == me && !b.city)).collect();
+            (!mine.is_empty()).then(|| Event::BuildCity { player: me, at: mine[rng.below(mine.len())] })
+        }
+        1 => {
+            let start = rng.below(nv as usize);
+            (0..nv)
+                .map(|k| ((start + k as usize) % nv as usize) as VertexId)
+                .find(|&v| try_apply(s, &Event::BuildSettlement { player: me, at: v }).is_some())
+                .map(|v| Event::BuildSettlement { player: me, at: v })
+        }
+        2 => {
+            let near: Vec<EdgeId> = (0..ne)
+                .filter(|&e| {
+                    s.roads[e as usize].is_none()
+                        && s.board.edges[e as usize].ends.iter().any(|&v| {
+                            s.board.vertices[v as usize].edges.iter().any(|&o| s.roads[o as usize] == Some(me))
+                        })
+                })
+                .collect();
+            (!near.is_empty()).then(|| Event::BuildRoad { player: me, at: near[rng.below(near.len())] })
+        }
+        _ => deck.last().map(|&c| Event::BuyDevelopment { player: me, card: Some(c) }),
     }
 }
