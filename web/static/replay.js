@@ -143,6 +143,7 @@
       case 'play_monopoly': return `plays monopoly on ${e.resource}`;
       case 'reveal_victory_points': return 'reveals victory point cards';
       case 'end_turn': return 'ends the turn';
+      case 'use_helper': return `uses ${e.helper}` + (e.swap ? ` and swaps it for ${e.swap}` : ', then turns it over');
       default: return e.type;
     }
   };
@@ -196,6 +197,12 @@
       const played = Object.entries(p.development?.played || {}).filter(([, n]) => n > 0).map(([k, n]) => `${k.replaceAll('_', ' ')} ${n}`);
       dev.textContent = `development: ${held.length ? held.join(', ') : 'none'}` + (played.length ? ` · played: ${played.join(', ')}` : '');
       card.append(head, hand, dev);
+      if (p.helper) {
+        const helper = document.createElement('div');
+        helper.className = 'dev';
+        helper.textContent = `helper: ${p.helper.name} (${p.helper.side} side)`;
+        card.append(helper);
+      }
       if (p.awards && p.awards.length) {
         const awards = document.createElement('div');
         awards.className = 'awards';

@@ -13,6 +13,7 @@ fn main() {
     let seed: u64 = args.get(1).and_then(|s| s.parse().ok()).unwrap_or(7);
     let observer = args.get(2).is_some_and(|a| a == "observer");
     let six = args.get(2).is_some_and(|a| a == "six");
+    let with_helpers = args.get(2).is_some_and(|a| a == "helpers");
     let board = support::board(if six { 6 } else { 4 });
     let mut header = json!({
         "format": "almanac/1",
@@ -35,7 +36,20 @@ fn main() {
             {"name": "Can", "color": "orange"}, {"name": "Elif", "color": "green"}, {"name": "Burak", "color": "brown"}
         ]);
     }
-    let g = support::play_from(seed, header.clone(), 8000);
+    if with_helpers {
+        header["title"] = json!("Helpers of Catan night");
+        header["helpers"] = json!({"stack": ["Nassir", "Jean", "Lin", "Hilde", "Louis", "William"]});
+    }
+    // With helpers: the first game from `seed` on in which every helper is used on both sides.
+    let mut seed = seed;
+    let g = loop {
+        let g = support::play_from(seed, header.clone(), 8000);
+        if !with_helpers || every_helper_on_both_sides(&header, &g.events) {
+            break g;
+        }
+        seed += 1;
+    };
+    eprintln!("seed {seed}");
     let events = if observer { &g.observer } else { &g.events };
     println!("{}", header);
     let mut s = Catan::initial(&header).unwrap();
@@ -44,4 +58,17 @@ fn main() {
         Catan::apply(&mut s, e, &mut Vec::new()).unwrap();
     }
     eprintln!("{} events, {} turns, winner {:?}", events.len(), s.turn, s.winner.map(|w| s.name(w).to_string()));
+}
+
+fn every_helper_on_both_sides(header: &serde_json::Value, events: &[almanac_catan::Event]) -> bool {
+    let mut used = [[false; 2]; 10];
+    let mut s = Catan::initial(header).unwrap();
+    for e in events {
+        if let almanac_catan::Event::UseHelper(u) = e {
+            let side = s.helpers.as_ref().unwrap().held[u.player as usize].unwrap().b_side;
+            used[u.helper][side as usize] = true;
+        }
+        Catan::apply(&mut s, e, &mut Vec::new()).unwrap();
+    }
+    used.iter().all(|s| s[0] && s[1]) && s.winner.is_some()
 }

@@ -160,6 +160,8 @@ pub struct DevCards {
     pub new_unknown: u8,
     /// Played knights and progress cards, and revealed victory point cards.
     pub played: [u8; 5],
+    /// Played knights given up again (Vincent, in the Helpers scenario).
+    pub knights_discarded: u8,
 }
 
 impl DevCards {

@@ -6,6 +6,7 @@
 
 use crate::board::{EdgeId, HexId, VertexId};
 use crate::cards::{self, Bundle, DEV_CARDS, RESOURCES};
+use crate::helpers::{self, AfterUse, HelperAction, HelperUse, HELPERS};
 use crate::state::State;
 use almanac_core::Seat;
 use serde::de::{self, Deserializer, MapAccess, Visitor};
@@ -97,6 +98,8 @@ pub enum Event {
     EndTurn {
         player: Seat,
     },
+    /// A helper's advantage (the Helpers scenario), with its choices and outcomes.
+    UseHelper(Box<HelperUse>),
 }
 
 impl Event {
@@ -117,6 +120,7 @@ impl Event {
             | Event::PlayMonopoly { player, .. }
             | Event::RevealVictoryPoints { player, .. }
             | Event::EndTurn { player } => player,
+            Event::UseHelper(ref u) => u.player,
         }
     }
 
@@ -137,11 +141,12 @@ impl Event {
             Event::PlayMonopoly { .. } => "play_monopoly",
             Event::RevealVictoryPoints { .. } => "reveal_victory_points",
             Event::EndTurn { .. } => "end_turn",
+            Event::UseHelper(_) => "use_helper",
         }
     }
 }
 
-pub const EVENT_TYPES: [&str; 15] = [
+pub const EVENT_TYPES: [&str; 16] = [
     "build_settlement",
     "build_road",
     "build_city",
@@ -157,6 +162,7 @@ pub const EVENT_TYPES: [&str; 15] = [
     "play_monopoly",
     "reveal_victory_points",
     "end_turn",
+    "use_helper",
 ];
 
 /// A string from the line: borrowed when it has no escapes (the usual case), owned otherwise.
@@ -286,6 +292,25 @@ struct Raw<'a> {
     #[serde(borrow)]
     taken: Option<BTreeMap<Cow<'a, str>, u8>>,
     count: Option<u8>,
+    // The Helpers scenario.
+    #[serde(borrow)]
+    helper: Option<Text<'a>>,
+    flip: Option<bool>,
+    #[serde(borrow)]
+    swap: Option<Text<'a>>,
+    pay: Option<BundleSpec>,
+    #[serde(borrow)]
+    drawn: Option<Vec<Text<'a>>>,
+    #[serde(borrow)]
+    took: Option<Text<'a>>,
+    #[serde(borrow)]
+    to: Option<Text<'a>>,
+    #[serde(borrow)]
+    opponents: Option<Vec<Text<'a>>>,
+    received: Option<BTreeMap<String, u8>>,
+    returned: Option<BTreeMap<String, String>>,
+    #[serde(borrow)]
+    build: Option<Text<'a>>,
 }
 
 fn need<T>(v: Option<T>, kind: &str, field: &str) -> Result<T, String> {
@@ -391,8 +416,99 @@ pub fn parse(state: &State, line: &str) -> Result<Event, String> {
         }
         "reveal_victory_points" => Event::RevealVictoryPoints { player, count: raw.count },
         "end_turn" => Event::EndTurn { player },
+        "use_helper" => Event::UseHelper(Box::new(parse_helper(state, &raw, player)?)),
         other => return Err(format!("unknown event type `{other}` (known: {})", EVENT_TYPES.join(", "))),
     })
+}
+
+fn helper_name(name: &str) -> Result<usize, String> {
+    helpers::helper(name).ok_or_else(|| format!("`{name}` is not a helper ({})", HELPERS.join(", ")))
+}
+
+fn parse_helper(state: &State, raw: &Raw, player: Seat) -> Result<HelperUse, String> {
+    let kind = "use_helper";
+    let helper = helper_name(need(raw.helper.as_deref(), kind, "helper")?)?;
+    let after = match (raw.flip, raw.swap.as_deref()) {
+        (Some(true), None) => AfterUse::Flip,
+        (None | Some(false), Some(other)) => AfterUse::Swap(helper_name(other)?),
+        _ => return Err("use_helper: say what follows the use: `\"flip\": true` or `\"swap\": \"<helper>\"`".into()),
+    };
+    let res = |field: &str, v: Option<&str>| -> Result<usize, String> { resource(need(v, kind, field)?) };
+    let board = &state.board;
+    let action = match helper {
+        helpers::CANDAMIR => HelperAction::Candamir {
+            pay: need(raw.pay.as_ref(), kind, "pay")?.0,
+            drawn: need(raw.drawn.as_ref(), kind, "drawn")?
+                .iter()
+                .map(|c| cards::dev_card(c).ok_or_else(|| format!("`{}` is not a development card", &**c)))
+                .collect::<Result<_, _>>()?,
+            card: {
+                let c = need(raw.card.as_deref(), kind, "card")?;
+                cards::dev_card(c).ok_or_else(|| format!("`{c}` is not a development card"))?
+            },
+        },
+        helpers::HILDE => HelperAction::Hilde {
+            victim: seat(state, need(raw.victim.as_deref(), kind, "victim")?, "victim")?,
+            took: match need(raw.took.as_deref(), kind, "took")? {
+                "unknown" => Stolen::Unknown,
+                r => Stolen::Known(resource(r)?),
+            },
+        },
+        helpers::JEAN => HelperAction::Jean { resource: res("resource", raw.resource.as_deref())? },
+        helpers::LIN => HelperAction::Lin { hex: raw.hex },
+        helpers::LOUIS => HelperAction::Louis {
+            from: board.edge(need(raw.at.as_deref(), kind, "at")?)?,
+            to: board.edge(need(raw.to.as_deref(), kind, "to")?)?,
+        },
+        helpers::MARIANNE => HelperAction::Marianne { resource: res("resource", raw.resource.as_deref())? },
+        helpers::NASSIR => HelperAction::Nassir {
+            resource: res("resource", raw.resource.as_deref())?,
+            opponents: need(raw.opponents.as_ref(), kind, "opponents")?
+                .iter()
+                .map(|n| seat(state, n, "opponents"))
+                .collect::<Result<_, _>>()?,
+            received: match &raw.received {
+                None => None,
+                Some(m) => {
+                    let mut v = m
+                        .iter()
+                        .map(|(n, c)| Ok((seat(state, n, "received")?, *c)))
+                        .collect::<Result<Vec<_>, String>>()?;
+                    v.sort();
+                    Some(v)
+                }
+            },
+            returned: {
+                let mut v = raw
+                    .returned
+                    .iter()
+                    .flatten()
+                    .map(|(n, r)| Ok((seat(state, n, "returned")?, resource(r)?)))
+                    .collect::<Result<Vec<_>, String>>()?;
+                v.sort();
+                v
+            },
+        },
+        helpers::SEAN => HelperAction::Sean {
+            resource: match raw.resource.as_deref() {
+                None => None,
+                Some(r) => Some(resource(r)?),
+            },
+        },
+        helpers::VINCENT => HelperAction::Vincent {
+            city: match need(raw.build.as_deref(), kind, "build")? {
+                "city" => true,
+                "settlement" => false,
+                other => return Err(format!("Vincent builds a `settlement` or a `city`, not `{other}`")),
+            },
+            at: board.vertex(need(raw.at.as_deref(), kind, "at")?)?,
+        },
+        _ => HelperAction::William {
+            at: board.edge(need(raw.at.as_deref(), kind, "at")?)?,
+            pay: need(raw.pay.as_ref(), kind, "pay")?.0,
+        },
+    };
+    Ok(HelperUse { player, helper, action, after })
 }
 
 fn bundle_json(b: &Bundle) -> Value {
@@ -478,6 +594,77 @@ pub fn write(state: &State, event: &Event) -> String {
             }
         }
         Event::PlayKnight { .. } | Event::PlayRoadBuilding { .. } | Event::EndTurn { .. } => {}
+        Event::UseHelper(u) => write_helper(state, u, &mut m),
     }
     Value::Object(m).to_string()
+}
+
+fn write_helper(state: &State, u: &HelperUse, m: &mut Map<String, Value>) {
+    let board = &state.board;
+    let name = |s: Seat| Value::String(state.name(s).to_string());
+    m.insert("helper".into(), json!(HELPERS[u.helper]));
+    match &u.action {
+        HelperAction::Candamir { pay, drawn, card } => {
+            m.insert("pay".into(), bundle_json(pay));
+            m.insert("drawn".into(), json!(drawn.iter().map(|&c| DEV_CARDS[c]).collect::<Vec<_>>()));
+            m.insert("card".into(), json!(DEV_CARDS[*card]));
+        }
+        HelperAction::Hilde { victim, took } => {
+            m.insert("victim".into(), name(*victim));
+            m.insert(
+                "took".into(),
+                json!(match took {
+                    Stolen::Known(r) => RESOURCES[*r],
+                    Stolen::Unknown => "unknown",
+                }),
+            );
+        }
+        HelperAction::Jean { resource } | HelperAction::Marianne { resource } => {
+            m.insert("resource".into(), json!(RESOURCES[*resource]));
+        }
+        HelperAction::Lin { hex } => {
+            if let Some(h) = hex {
+                m.insert("hex".into(), json!(h));
+            }
+        }
+        HelperAction::Louis { from, to } => {
+            m.insert("at".into(), json!(board.edges[*from as usize].name));
+            m.insert("to".into(), json!(board.edges[*to as usize].name));
+        }
+        HelperAction::Nassir { resource, opponents, received, returned } => {
+            m.insert("resource".into(), json!(RESOURCES[*resource]));
+            m.insert("opponents".into(), Value::Array(opponents.iter().map(|&o| name(o)).collect()));
+            if let Some(rc) = received {
+                m.insert(
+                    "received".into(),
+                    Value::Object(rc.iter().map(|&(o, n)| (state.name(o).to_string(), json!(n))).collect()),
+                );
+            }
+            if !returned.is_empty() {
+                m.insert(
+                    "returned".into(),
+                    Value::Object(
+                        returned.iter().map(|&(o, r)| (state.name(o).to_string(), json!(RESOURCES[r]))).collect(),
+                    ),
+                );
+            }
+        }
+        HelperAction::Sean { resource } => {
+            if let Some(r) = resource {
+                m.insert("resource".into(), json!(RESOURCES[*r]));
+            }
+        }
+        HelperAction::Vincent { city, at } => {
+            m.insert("build".into(), json!(if *city { "city" } else { "settlement" }));
+            m.insert("at".into(), json!(board.vertices[*at as usize].name));
+        }
+        HelperAction::William { at, pay } => {
+            m.insert("at".into(), json!(board.edges[*at as usize].name));
+            m.insert("pay".into(), bundle_json(pay));
+        }
+    }
+    match u.after {
+        AfterUse::Flip => m.insert("flip".into(), json!(true)),
+        AfterUse::Swap(h) => m.insert("swap".into(), json!(HELPERS[h])),
+    };
 }

@@ -12,6 +12,7 @@ pub mod cards;
 pub mod catanatron_roads;
 pub mod event;
 pub mod geometry;
+pub mod helpers;
 pub mod roads;
 pub mod rules;
 pub mod state;
@@ -32,6 +33,15 @@ struct Header {
     #[serde(default)]
     options: Options,
     board: BoardSpec,
+    /// The Helpers scenario: `{"stack": [the six numbered helpers, A1 first]}`.
+    #[serde(default)]
+    helpers: Option<HelperSpec>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct HelperSpec {
+    stack: Vec<String>,
 }
 
 pub struct Catan;
@@ -46,7 +56,7 @@ impl Ruleset for Catan {
         let h = Header::deserialize(header).map_err(|e| SetupError(format!("header: {e}")))?;
         let board = Board::from_spec(&h.board)?;
         let seating = h.players.into_iter().map(|p| state::Seating { name: p.name, color: p.color }).collect();
-        State::new(board, h.options, seating)
+        State::with_helpers(board, h.options, seating, h.helpers.as_ref().map(|x| x.stack.as_slice()))
     }
 
     fn parse_event(state: &State, line: &str) -> Result<Event, String> {

@@ -10,9 +10,9 @@ use crate::roads::longest_road;
 use crate::state::*;
 use almanac_core::{Cause, Fact, Partner, RuleViolation, Seat};
 
-type Result<T = ()> = std::result::Result<T, RuleViolation>;
+pub(crate) type Result<T = ()> = std::result::Result<T, RuleViolation>;
 
-fn fail<T>(msg: impl Into<String>) -> Result<T> {
+pub(crate) fn fail<T>(msg: impl Into<String>) -> Result<T> {
     Err(RuleViolation(msg.into()))
 }
 
@@ -108,6 +108,7 @@ fn in_turn(s: &mut State, ev: &Event, facts: &mut Vec<Fact>) -> Result {
         Event::PlayMonopoly { resource, taken, .. } => play_monopoly(s, p, *resource, taken.as_deref(), facts)?,
         Event::RevealVictoryPoints { count, .. } => reveal_victory_points(s, p, *count, facts)?,
         Event::EndTurn { .. } => end_turn(s, p, facts)?,
+        Event::UseHelper(u) => crate::helpers::use_helper(s, u, facts)?,
     }
     if !matches!(ev, Event::BuildRoad { .. } | Event::PlayRoadBuilding { .. }) {
         s.free_roads = 0;
@@ -123,6 +124,12 @@ fn check_turn(s: &State, ev: &Event) -> Result {
     // The player whose turn it is may show victory point cards to win at any moment of the turn.
     if matches!(ev, Event::RevealVictoryPoints { .. }) && p == s.active {
         return Ok(());
+    }
+    // A helper checks its own moment (Marianne and Sean work in anybody's turn).
+    if let Event::UseHelper(u) = ev {
+        if crate::helpers::any_turn(u.helper) || p == s.active {
+            return Ok(());
+        }
     }
     match s.phase {
         Phase::Discard => {
@@ -274,6 +281,9 @@ fn setup(s: &mut State, ev: &Event, step: u8, settlement: Option<VertexId>, fact
                 update_longest_road(s, &[p], facts);
             }
             let next = step + 1;
+            if second {
+                crate::helpers::take_starting_helper(s, p, next as usize == 2 * s.players.len());
+            }
             if next as usize == 2 * s.players.len() {
                 s.phase = Phase::BeforeRoll;
                 s.turn = 1;
@@ -391,6 +401,10 @@ fn roll(
             }
         }
         s.phase = Phase::Main;
+    }
+    if s.helpers.is_some() {
+        let paid = (0..n).filter(|&i| pay[i].iter().any(|&c| c > 0)).fold(0u8, |m, i| m | (1 << i));
+        crate::helpers::note_roll(s, sum as u8, paid);
     }
     Ok(())
 }
@@ -588,7 +602,7 @@ fn pay(s: &mut State, p: Seat, cost: &[u8; 5], facts: &mut Vec<Fact>) {
     s.built = true;
 }
 
-fn score(s: &State, p: Seat, reason: &'static str, delta: i32, delta_public: i32, facts: &mut Vec<Fact>) {
+pub(crate) fn score(s: &State, p: Seat, reason: &'static str, delta: i32, delta_public: i32, facts: &mut Vec<Fact>) {
     facts.push(Fact::Score { player: p, reason, delta, delta_public, total: s.vp(p), public: s.vp_public(p) });
 }
 
@@ -600,7 +614,7 @@ fn place_settlement(s: &mut State, p: Seat, v: VertexId, _cause: Cause, facts: &
 }
 
 /// Can player `p` build a road on edge `e` (free, connected, not through an opponent's building)?
-fn road_connects(s: &State, p: Seat, e: EdgeId) -> bool {
+pub(crate) fn road_connects(s: &State, p: Seat, e: EdgeId) -> bool {
     let board: &Board = &s.board;
     board.edges[e as usize].ends.iter().any(|&v| match s.building(v) {
         Some(b) => b.owner == p,
@@ -615,6 +629,11 @@ fn can_place_any_road(s: &State, p: Seat) -> bool {
 }
 
 fn build_road(s: &mut State, p: Seat, e: EdgeId, facts: &mut Vec<Fact>) -> Result {
+    build_road_for(s, p, e, &ROAD_COST, facts)
+}
+
+/// A road paid with `cost` (the usual one, or a helper's).
+pub(crate) fn build_road_for(s: &mut State, p: Seat, e: EdgeId, cost: &[u8; 5], facts: &mut Vec<Fact>) -> Result {
     let free = s.free_roads > 0;
     if !free {
         need_main(s, p, "building a road")?;
@@ -633,8 +652,8 @@ fn build_road(s: &mut State, p: Seat, e: EdgeId, facts: &mut Vec<Fact>) -> Resul
         ));
     }
     if !free {
-        check_cost(s, p, &ROAD_COST, "a road")?;
-        pay(s, p, &ROAD_COST, facts);
+        check_cost(s, p, cost, "a road")?;
+        pay(s, p, cost, facts);
     } else {
         s.free_roads -= 1;
     }
@@ -651,6 +670,16 @@ fn build_road(s: &mut State, p: Seat, e: EdgeId, facts: &mut Vec<Fact>) -> Resul
 }
 
 fn build_settlement(s: &mut State, p: Seat, v: VertexId, facts: &mut Vec<Fact>) -> Result {
+    build_settlement_for(s, p, v, &SETTLEMENT_COST, facts)
+}
+
+pub(crate) fn build_settlement_for(
+    s: &mut State,
+    p: Seat,
+    v: VertexId,
+    cost: &[u8; 5],
+    facts: &mut Vec<Fact>,
+) -> Result {
     need_main(s, p, "building a settlement")?;
     if s.players[p as usize].settlements >= MAX_SETTLEMENTS {
         return fail(format!("{} has no settlements left (all {MAX_SETTLEMENTS} are on the board)", s.name(p)));
@@ -659,8 +688,8 @@ fn build_settlement(s: &mut State, p: Seat, v: VertexId, facts: &mut Vec<Fact>) 
     if !s.board.vertices[v as usize].edges.iter().any(|&e| s.road_owner(e) == Some(p)) {
         return fail(format!("settlement at {} is not connected to a road of {}", vertex_name(s, v), s.name(p)));
     }
-    check_cost(s, p, &SETTLEMENT_COST, "a settlement")?;
-    pay(s, p, &SETTLEMENT_COST, facts);
+    check_cost(s, p, cost, "a settlement")?;
+    pay(s, p, cost, facts);
     place_settlement(s, p, v, Cause::Purchase, facts);
     // A settlement can cut an opponent's road.
     if s.catanatron_roads.is_some() {
@@ -674,6 +703,10 @@ fn build_settlement(s: &mut State, p: Seat, v: VertexId, facts: &mut Vec<Fact>) 
 }
 
 fn build_city(s: &mut State, p: Seat, v: VertexId, facts: &mut Vec<Fact>) -> Result {
+    build_city_for(s, p, v, &CITY_COST, facts)
+}
+
+pub(crate) fn build_city_for(s: &mut State, p: Seat, v: VertexId, cost: &[u8; 5], facts: &mut Vec<Fact>) -> Result {
     need_main(s, p, "building a city")?;
     match s.building(v) {
         Some(Building { owner, city: false }) if owner == p => {}
@@ -690,8 +723,8 @@ fn build_city(s: &mut State, p: Seat, v: VertexId, facts: &mut Vec<Fact>) -> Res
     if s.players[p as usize].cities >= MAX_CITIES {
         return fail(format!("{} has no cities left (all {MAX_CITIES} are on the board)", s.name(p)));
     }
-    check_cost(s, p, &CITY_COST, "a city")?;
-    pay(s, p, &CITY_COST, facts);
+    check_cost(s, p, cost, "a city")?;
+    pay(s, p, cost, facts);
     s.buildings[v as usize] = Some(Building { owner: p, city: true });
     s.players[p as usize].settlements -= 1;
     s.players[p as usize].cities += 1;
@@ -753,7 +786,7 @@ fn trade(s: &mut State, p: Seat, with: Seat, give: &Bundle, get: &Bundle, facts:
 
 /// The rates player `p` may use for resource `r`, best first (4:1 always; 3:1 and 2:1 at own harbours).
 fn rates(s: &State, p: Seat, r: usize) -> &'static [u8] {
-    let mut special = false;
+    let mut special = crate::helpers::jean_rate(s, p, r);
     let mut generic = false;
     for &(e, h) in &s.board.harbours {
         let owned =
@@ -833,6 +866,16 @@ fn maritime_trade(s: &mut State, p: Seat, give: &Bundle, get: &Bundle, facts: &m
 // Development cards
 
 fn buy_development(s: &mut State, p: Seat, card: Option<usize>, facts: &mut Vec<Fact>) -> Result {
+    buy_development_for(s, p, card, &DEV_CARD_COST, facts)
+}
+
+pub(crate) fn buy_development_for(
+    s: &mut State,
+    p: Seat,
+    card: Option<usize>,
+    cost: &[u8; 5],
+    facts: &mut Vec<Fact>,
+) -> Result {
     need_main(s, p, "buying a development card")?;
     if s.deck_left == 0 {
         return fail("the development deck is empty");
@@ -842,8 +885,8 @@ fn buy_development(s: &mut State, p: Seat, card: Option<usize>, facts: &mut Vec<
             return fail(format!("all {} {} cards are already out of the deck", s.equipment.deck[c], DEV_CARDS[c]));
         }
     }
-    check_cost(s, p, &DEV_CARD_COST, "a development card")?;
-    pay(s, p, &DEV_CARD_COST, facts);
+    check_cost(s, p, cost, "a development card")?;
+    pay(s, p, cost, facts);
     s.deck_left -= 1;
     // Bought in someone else's turn (special building), a card is playable in the buyer's next turn.
     let new = u8::from(!matches!(s.phase, Phase::SpecialBuilding { .. }));
@@ -1136,7 +1179,7 @@ fn special_building(s: &mut State, ev: &Event, after: Seat, last: Seat, facts: &
 /// 5 segments at least; another player takes it only with a strictly longer road; a holder whose road
 /// was cut keeps it while tied for longest; otherwise it goes to the single longest player, or is set
 /// aside when the longest are tied or nobody has 5.
-fn update_longest_road(s: &mut State, changed: &[Seat], facts: &mut Vec<Fact>) {
+pub(crate) fn update_longest_road(s: &mut State, changed: &[Seat], facts: &mut Vec<Fact>) {
     for &p in changed {
         s.players[p as usize].road_length = longest_road(s, p);
     }
@@ -1183,6 +1226,31 @@ fn catanatron_award(s: &mut State, facts: &mut Vec<Fact>) {
         }
         if let Some(t) = holder {
             score(s, t, "longest_road", 2, 2, facts);
+        }
+    }
+}
+
+/// After a played knight leaves the table (Vincent): the holder keeps Largest Army while still at 3 or more
+/// and nobody has more; otherwise the single player with the most (3 or more) takes it, or it is set aside.
+pub(crate) fn recheck_largest_army(s: &mut State, facts: &mut Vec<Fact>) {
+    let knights: Vec<u8> = s.players.iter().map(|p| p.dev.played[KNIGHT]).collect();
+    let max = *knights.iter().max().unwrap_or(&0);
+    let holder = match s.largest_army {
+        Some(h) if knights[h as usize] >= 3 && knights[h as usize] == max => Some(h),
+        _ => {
+            let top: Vec<usize> = (0..knights.len()).filter(|&i| knights[i] == max).collect();
+            (max >= 3 && top.len() == 1).then(|| top[0] as Seat)
+        }
+    };
+    if holder != s.largest_army {
+        let from = s.largest_army;
+        s.largest_army = holder;
+        facts.push(Fact::Award { award: "largest_army", from, to: holder });
+        if let Some(f) = from {
+            score(s, f, "largest_army", -2, -2, facts);
+        }
+        if let Some(t) = holder {
+            score(s, t, "largest_army", 2, 2, facts);
         }
     }
 }

@@ -184,12 +184,24 @@ pub struct State {
     pub winner: Option<Seat>,
     /// Events applied so far.
     pub events: u32,
+    /// The helpers, when the game plays the Helpers scenario.
+    pub helpers: Option<Box<crate::helpers::Helpers>>,
     /// catanatron's road bookkeeping, in that mode only.
     pub catanatron_roads: Option<Box<crate::catanatron_roads::CatanatronRoads>>,
 }
 
 impl State {
     pub fn new(board: Board, options: Options, seating: Vec<Seating>) -> Result<State, SetupError> {
+        Self::with_helpers(board, options, seating, None)
+    }
+
+    /// A new game; `helper_stack` (the numbered helpers, A1 first) plays the Helpers scenario.
+    pub fn with_helpers(
+        board: Board,
+        options: Options,
+        seating: Vec<Seating>,
+        helper_stack: Option<&[String]>,
+    ) -> Result<State, SetupError> {
         if !(2..=6).contains(&seating.len()) {
             return Err(SetupError(format!(
                 "catan is for 2 to 6 players (3-4, 5-6 with the extension; 2 as catanatron plays it), not {}",
@@ -225,6 +237,10 @@ impl State {
             largest_army: None,
             winner: None,
             events: 0,
+            helpers: match helper_stack {
+                Some(stack) => Some(Box::new(crate::helpers::Helpers::new(stack, n)?)),
+                None => None,
+            },
             catanatron_roads: (options.longest_road == LongestRoadRule::Catanatron321)
                 .then(|| Box::new(crate::catanatron_roads::CatanatronRoads::new(n))),
         })

@@ -10,42 +10,46 @@ fn counts(names: &[&str], values: &[u8]) -> Map<String, Value> {
 
 pub fn view(s: &State) -> Value {
     let name = |seat: Option<u8>| seat.map(|p| json!(s.name(p))).unwrap_or(Value::Null);
-    let players: Vec<Value> = s
-        .players
-        .iter()
-        .enumerate()
-        .map(|(i, p)| {
-            let seat = i as u8;
-            let mut hand = counts(&RESOURCES, &p.hand.known);
-            hand.insert("unknown".into(), json!(p.hand.unknown));
-            let mut held = counts(&DEV_CARDS, &p.dev.held);
-            held.insert("unknown".into(), json!(p.dev.held_unknown));
-            let mut awards = Vec::new();
-            if s.longest_road == Some(seat) {
-                awards.push("longest_road");
-            }
-            if s.largest_army == Some(seat) {
-                awards.push("largest_army");
-            }
-            json!({
-                "name": s.name(seat),
-                "color": s.seating[i].color,
-                "vp": s.vp(seat),
-                "vp_public": s.vp_public(seat),
-                "hand": hand,
-                "cards_in_hand": p.hand.total(),
-                "development": {"held": held, "played": counts(&DEV_CARDS, &p.dev.played)},
-                "knights": p.dev.played[0],
-                "longest_road_length": p.road_length,
-                "awards": awards,
-                "pieces_left": {
-                    "roads": MAX_ROADS - p.roads,
-                    "settlements": MAX_SETTLEMENTS - p.settlements,
-                    "cities": MAX_CITIES - p.cities,
-                },
+    let players: Vec<Value> =
+        s.players
+            .iter()
+            .enumerate()
+            .map(|(i, p)| {
+                let seat = i as u8;
+                let mut hand = counts(&RESOURCES, &p.hand.known);
+                hand.insert("unknown".into(), json!(p.hand.unknown));
+                let mut held = counts(&DEV_CARDS, &p.dev.held);
+                held.insert("unknown".into(), json!(p.dev.held_unknown));
+                let mut awards = Vec::new();
+                if s.longest_road == Some(seat) {
+                    awards.push("longest_road");
+                }
+                if s.largest_army == Some(seat) {
+                    awards.push("largest_army");
+                }
+                let helper = s.helpers.as_ref().and_then(|h| h.held[i]).map(
+                    |c| json!({"name": crate::helpers::HELPERS[c.helper], "side": if c.b_side { "B" } else { "A" }}),
+                );
+                json!({
+                    "name": s.name(seat),
+                    "helper": helper,
+                    "color": s.seating[i].color,
+                    "vp": s.vp(seat),
+                    "vp_public": s.vp_public(seat),
+                    "hand": hand,
+                    "cards_in_hand": p.hand.total(),
+                    "development": {"held": held, "played": counts(&DEV_CARDS, &p.dev.played)},
+                    "knights": p.dev.played[0],
+                    "longest_road_length": p.road_length,
+                    "awards": awards,
+                    "pieces_left": {
+                        "roads": MAX_ROADS - p.roads,
+                        "settlements": MAX_SETTLEMENTS - p.settlements,
+                        "cities": MAX_CITIES - p.cities,
+                    },
+                })
             })
-        })
-        .collect();
+            .collect();
     let buildings: Vec<Value> = s
         .buildings
         .iter()
@@ -86,6 +90,7 @@ pub fn view(s: &State) -> Value {
         "longest_road": name(s.longest_road),
         "largest_army": name(s.largest_army),
         "buildings": buildings,
+        "helpers_on_display": s.helpers.as_ref().map(|h| h.display.iter().map(|&d| crate::helpers::HELPERS[d]).collect::<Vec<_>>()),
         "roads": roads,
     })
 }

@@ -27,7 +27,11 @@ fn check_invariants(s: &State) {
     let devs: u32 = s.deck_left as u32
         + s.players
             .iter()
-            .map(|p| p.dev.held_total() + p.dev.played.iter().map(|&n| n as u32).sum::<u32>())
+            .map(|p| {
+                p.dev.held_total()
+                    + p.dev.played.iter().map(|&n| n as u32).sum::<u32>()
+                    + p.dev.knights_discarded as u32
+            })
             .sum::<u32>();
     assert_eq!(devs, s.equipment.deck.iter().map(|&n| n as u32).sum::<u32>(), "development cards are conserved");
     for (i, p) in s.players.iter().enumerate() {
@@ -94,6 +98,24 @@ proptest! {
                 }
             }
             prop_assert_eq!(t.vp_public(0), o.vp_public(0));
+        }
+    }
+
+    #[test]
+    fn helper_games_are_accepted_conserve_everything_and_survive_writing(seed in any::<u64>(), players in 2usize..=6) {
+        let g = support::play_from(seed, support::header_with_helpers(players), 1500);
+        let mut s = Catan::initial(&g.header).unwrap();
+        for e in &g.events {
+            let line = event::write(&s, e);
+            prop_assert_eq!(&event::parse(&s, &line).unwrap(), e, "{}", line);
+            Catan::apply(&mut s, e, &mut Vec::new()).unwrap();
+            check_invariants(&s);
+            // Everyone holds exactly one helper once setup is over.
+            if s.turn > 0 {
+                let h = s.helpers.as_ref().unwrap();
+                prop_assert!(h.held.iter().all(|c| c.is_some()));
+                prop_assert_eq!(h.display.len() + players, 10);
+            }
         }
     }
 

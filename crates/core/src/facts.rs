@@ -25,6 +25,8 @@ pub enum Cause {
     Card,
     /// Paid for a piece or a card.
     Purchase,
+    /// A helper's advantage (Catan: Helpers scenario).
+    Helper,
 }
 
 impl Cause {
@@ -37,6 +39,7 @@ impl Cause {
             Cause::Discard => "discard",
             Cause::Card => "card",
             Cause::Purchase => "purchase",
+            Cause::Helper => "helper",
         }
     }
 }

@@ -7,6 +7,7 @@
 use almanac_catan::board::{EdgeId, VertexId};
 use almanac_catan::cards::Bundle;
 use almanac_catan::event::{Event, Stolen};
+use almanac_catan::helpers::{self, AfterUse, HelperAction, HelperUse};
 use almanac_catan::state::Phase;
 use almanac_catan::{Catan, State};
 use almanac_core::{Ruleset, Seat};
@@ -138,7 +139,19 @@ pub fn play_from(seed: u64, header: Value, max_events: usize) -> Generated {
     Generated { header, events, observer }
 }
 
+/// The header of a game of the Helpers scenario.
+pub fn header_with_helpers(players: usize) -> Value {
+    let mut h = header(players, json!({"vp_target": 8}));
+    h["helpers"] = json!({"stack": ["Nassir", "Jean", "Lin", "Hilde", "Louis", "William"]});
+    h
+}
+
 fn choose(rng: &mut Rng, s: &State, deck: &mut Vec<usize>) -> Option<Event> {
+    if s.helpers.is_some() && rng.chance(25) {
+        if let Some(ev) = helper_use(rng, s, deck) {
+            return Some(ev);
+        }
+    }
     let n = s.players.len() as Seat;
     let me = s.active;
     let nv = s.board.vertices.len() as VertexId;
@@ -320,4 +333,109 @@ fn build(rng: &mut Rng, s: &State, me: Seat, deck: &[usize]) -> Option<Event> {
         }
         _ => deck.last().map(|&c| Event::BuyDevelopment { player: me, card: Some(c) }),
     }
+}
+
+/// A random use of a helper by the player whose turn it is, or by a holder of Marianne or Sean.
+fn helper_use(rng: &mut Rng, s: &State, deck: &mut Vec<usize>) -> Option<Event> {
+    let h = s.helpers.as_ref()?;
+    let n = s.players.len() as Seat;
+    let mut users: Vec<Seat> = vec![s.active];
+    users.extend((0..n).filter(|&p| h.held[p as usize].is_some_and(|c| helpers::any_turn(c.helper))));
+    let p = users[rng.below(users.len())];
+    let card = h.held[p as usize]?;
+    let hand = s.players[p as usize].hand.known;
+    let r = rng.below(5);
+    let action = match card.helper {
+        helpers::CANDAMIR => {
+            let k = deck.len().min(3);
+            let drawn: Vec<usize> = deck[deck.len() - k..].iter().rev().copied().collect();
+            let keep = *drawn.get(rng.below(k.max(1)))?;
+            let mut pay = Bundle { known: [0, 0, 1, 1, 1], unknown: 0 };
+            let out = 2 + rng.below(3);
+            pay.known[out] -= 1;
+            pay.known[r] += 1;
+            HelperAction::Candamir { pay, drawn, card: keep }
+        }
+        helpers::HILDE => {
+            let richer: Vec<Seat> = (0..n).filter(|&o| s.vp_public(o) > s.vp_public(p)).collect();
+            let victim = *richer.get(rng.below(richer.len().max(1)))?;
+            HelperAction::Hilde {
+                victim,
+                took: Stolen::Known(random_card(rng, &s.players[victim as usize].hand.known)?),
+            }
+        }
+        helpers::JEAN => HelperAction::Jean { resource: r },
+        helpers::LIN => HelperAction::Lin { hex: None },
+        helpers::LOUIS => {
+            let mine: Vec<u16> = (0..s.roads.len() as u16).filter(|&e| s.roads[e as usize] == Some(p)).collect();
+            let from = *mine.get(rng.below(mine.len().max(1)))?;
+            HelperAction::Louis { from, to: rng.below(s.board.edges.len()) as u16 }
+        }
+        helpers::MARIANNE => HelperAction::Marianne { resource: r },
+        helpers::NASSIR => {
+            let others: Vec<Seat> = (0..n).filter(|&o| o != p).collect();
+            let mut opponents = vec![others[rng.below(others.len())]];
+            if others.len() > 1 && rng.chance(50) {
+                let second = others[rng.below(others.len())];
+                if second != opponents[0] {
+                    opponents.push(second);
+                }
+            }
+            let mut mine = hand;
+            let mut returned = Vec::new();
+            for &o in &opponents {
+                if s.players[o as usize].hand.known[r] > 0 {
+                    mine[r] += 1;
+                    let c = random_card(rng, &mine)?;
+                    mine[c] -= 1;
+                    returned.push((o, c));
+                }
+            }
+            returned.sort();
+            HelperAction::Nassir { resource: r, opponents, received: None, returned }
+        }
+        helpers::SEAN => HelperAction::Sean { resource: (s.must_discard[p as usize] == 0).then_some(r) },
+        helpers::VINCENT => {
+            let city = rng.chance(50);
+            let at = rng.below(s.board.vertices.len()) as u16;
+            let at = if city {
+                (0..s.board.vertices.len() as u16)
+                    .find(|&v| s.buildings[v as usize].is_some_and(|b| b.owner == p && !b.city))
+                    .unwrap_or(at)
+            } else {
+                at
+            };
+            HelperAction::Vincent { city, at }
+        }
+        _ => {
+            let mut pay = Bundle::default();
+            pay.known[rng.below(2)] = 1;
+            pay.known[r] += 1;
+            let near: Vec<u16> = (0..s.roads.len() as u16)
+                .filter(|&e| {
+                    s.roads[e as usize].is_none()
+                        && s.board.edges[e as usize].ends.iter().any(|&v| {
+                            s.board.vertices[v as usize].edges.iter().any(|&o| s.roads[o as usize] == Some(p))
+                        })
+                })
+                .collect();
+            HelperAction::William { at: *near.get(rng.below(near.len().max(1)))?, pay }
+        }
+    };
+    let after = if !card.b_side && rng.chance(50) {
+        AfterUse::Flip
+    } else {
+        AfterUse::Swap(h.display[rng.below(h.display.len())])
+    };
+    let ev = Event::UseHelper(Box::new(HelperUse { player: p, helper: card.helper, action: action.clone(), after }));
+    try_apply(s, &ev)?;
+    if let HelperAction::Candamir { card, .. } = action {
+        // The kept card leaves the deck; the other two go back and the deck is shuffled.
+        let i = deck.iter().rposition(|&c| c == card)?;
+        deck.remove(i);
+        for i in (1..deck.len()).rev() {
+            deck.swap(i, rng.below(i + 1));
+        }
+    }
+    Some(ev)
 }
