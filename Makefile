@@ -9,7 +9,7 @@ CARGO ?= cargo
 CORPUS ?= bench-corpus
 CATANATRON_TOOL ?= ../shared/tools/catanatron_dump.py
 
-.PHONY: run demo build test browser lint bench bench-corpus clean
+.PHONY: run demo build test browser lint bench bench-http bench-corpus clean
 
 # Seeds an empty database from data/samples/, then serves the dashboard at http://$(BIND)/.
 run: build
@@ -40,6 +40,10 @@ lint:
 # 1,000 catanatron games (about two minutes), then the speed figures.
 bench: build $(CORPUS)/.done
 	./target/release/almanac bench $(CORPUS)
+
+# HTTP figures with wrk (state queries at 32 connections, chart rendering).
+bench-http: build
+	bench/http.sh
 
 bench-corpus: $(CORPUS)/.done
 
