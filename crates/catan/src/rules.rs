@@ -1660,6 +1660,73 @@ mod tests {
     }
 
     #[test]
+    fn pieces_run_out_and_so_does_the_deck() {
+        let mut s = state(Options::default());
+        s.players[0].hand.known = [5, 5, 5, 5, 5];
+        let mut facts = Vec::new();
+        // Settlements: 5 on the board, none left.
+        let v = s.board.hexes[0].corners[0];
+        s.buildings[v as usize] = Some(Building { owner: 0, city: false });
+        let e = s.board.hexes[0].sides[0];
+        s.roads[e as usize] = Some(0);
+        let target = s.board.edges[e as usize].ends[1];
+        let road2 = s.board.hexes[0].sides[1];
+        s.roads[road2 as usize] = Some(0);
+        let far = s.board.edges[road2 as usize].ends[1];
+        s.players[0].settlements = 5;
+        let err = apply(&mut s.clone(), &Event::BuildSettlement { player: 0, at: far }, &mut facts).unwrap_err();
+        assert!(err.0.contains("no settlements left"), "{err}");
+        // Cities: 4 on the board, none left.
+        s.players[0].cities = 4;
+        let err = apply(&mut s.clone(), &Event::BuildCity { player: 0, at: v }, &mut facts).unwrap_err();
+        assert!(err.0.contains("no cities left"), "{err}");
+        // Roads: 15 on the board, none left.
+        s.players[0].roads = 15;
+        let next =
+            s.board.vertices[target as usize].edges.iter().copied().find(|&x| s.roads[x as usize].is_none()).unwrap();
+        let err = apply(&mut s.clone(), &Event::BuildRoad { player: 0, at: next }, &mut facts).unwrap_err();
+        assert!(err.0.contains("no roads left"), "{err}");
+        // The development deck.
+        s.deck_left = 0;
+        let err = apply(&mut s.clone(), &Event::BuyDevelopment { player: 0, card: None }, &mut facts).unwrap_err();
+        assert!(err.0.contains("deck is empty"), "{err}");
+    }
+
+    #[test]
+    fn harbours_trade_at_their_rate_for_whoever_builds_on_them() {
+        let mut s = state(Options::default());
+        s.players[0].hand.known = [0, 0, 6, 0, 0];
+        let mut facts = Vec::new();
+        let three_for_one = Event::MaritimeTrade {
+            player: 0,
+            give: Bundle { known: [0, 0, 3, 0, 0], unknown: 0 },
+            get: Bundle { known: [0, 0, 0, 0, 1], unknown: 0 },
+        };
+        let two_for_one = Event::MaritimeTrade {
+            player: 0,
+            give: Bundle { known: [0, 0, 2, 0, 0], unknown: 0 },
+            get: Bundle { known: [0, 0, 0, 0, 1], unknown: 0 },
+        };
+        assert!(apply(&mut s.clone(), &three_for_one, &mut facts).is_err());
+        // The 2:1 wool harbour is on 1:NE; a settlement on one of its vertices.
+        let (edge, _) = *s.board.harbours.iter().find(|(_, h)| *h == Harbour::Special(2)).unwrap();
+        let v = s.board.edges[edge as usize].ends[0];
+        s.buildings[v as usize] = Some(Building { owner: 0, city: false });
+        let mut t = s.clone();
+        apply(&mut t, &two_for_one, &mut facts).unwrap();
+        assert_eq!(t.players[0].hand.known, [0, 0, 4, 0, 1]);
+        assert!(facts.iter().any(|f| matches!(f, Fact::Traded { partner: Partner::Harbour(2), .. })));
+        // The wool harbour does not trade ore 2:1.
+        s.players[0].hand.known = [0, 0, 0, 0, 2];
+        let ore = Event::MaritimeTrade {
+            player: 0,
+            give: Bundle { known: [0, 0, 0, 0, 2], unknown: 0 },
+            get: Bundle { known: [1, 0, 0, 0, 0], unknown: 0 },
+        };
+        assert!(apply(&mut s, &ore, &mut facts).is_err());
+    }
+
+    #[test]
     fn a_rejected_event_leaves_the_state_untouched() {
         let mut s = state(Options::default());
         s.players[0].hand.known = [1, 1, 0, 0, 0];
