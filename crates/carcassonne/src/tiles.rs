@@ -20,11 +20,16 @@ pub enum EdgeKind {
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum FeatureKind {
-    City { pennants: u8, good: Option<usize> },
+    City {
+        pennants: u8,
+        good: Option<usize>,
+    },
     Road,
     Monastery,
     /// A field and the city features (indices into the tile's features) it touches.
-    Field { cities: Vec<usize> },
+    Field {
+        cities: Vec<usize>,
+    },
 }
 
 /// One feature of a tile, unrotated: the sides it reaches (cities, roads) or the half-edges (fields).
@@ -119,7 +124,10 @@ fn parse(text: &str) -> Result<Catalogue, String> {
                 for w in words {
                     match w {
                         "+1" => pennants = 1,
-                        g => good = Some(GOODS.iter().position(|x| *x == g).ok_or_else(|| err(format!("bad good `{g}`")))?),
+                        g => {
+                            good =
+                                Some(GOODS.iter().position(|x| *x == g).ok_or_else(|| err(format!("bad good `{g}`")))?)
+                        }
                     }
                 }
                 city_index.insert(format!("C{name}"), features.len());
@@ -208,12 +216,17 @@ mod tests {
             .iter()
             .map(|t| {
                 t.count as u32
-                    * t.features.iter().map(|f| if let FeatureKind::City { pennants, .. } = f.kind { pennants as u32 } else { 0 }).sum::<u32>()
+                    * t.features
+                        .iter()
+                        .map(|f| if let FeatureKind::City { pennants, .. } = f.kind { pennants as u32 } else { 0 })
+                        .sum::<u32>()
             })
             .sum();
         assert_eq!(pennants, 10);
-        let monasteries: u32 =
-            b.iter().map(|t| t.count as u32 * t.features.iter().filter(|f| f.kind == FeatureKind::Monastery).count() as u32).sum();
+        let monasteries: u32 = b
+            .iter()
+            .map(|t| t.count as u32 * t.features.iter().filter(|f| f.kind == FeatureKind::Monastery).count() as u32)
+            .sum();
         assert_eq!(monasteries, 6);
         assert!(catalogue().get(START_TILE).is_some());
     }
@@ -237,8 +250,13 @@ mod tests {
     fn features_cover_every_edge_as_its_kind_says() {
         for t in &catalogue().tiles {
             for s in 0..4 {
-                let cities = t.features.iter().filter(|f| matches!(f.kind, FeatureKind::City { .. }) && f.sides & (1 << s) != 0).count();
-                let roads = t.features.iter().filter(|f| f.kind == FeatureKind::Road && f.sides & (1 << s) != 0).count();
+                let cities = t
+                    .features
+                    .iter()
+                    .filter(|f| matches!(f.kind, FeatureKind::City { .. }) && f.sides & (1 << s) != 0)
+                    .count();
+                let roads =
+                    t.features.iter().filter(|f| f.kind == FeatureKind::Road && f.sides & (1 << s) != 0).count();
                 let halves: Vec<usize> = [2 * s, 2 * s + 1]
                     .iter()
                     .map(|&h| t.features.iter().filter(|f| f.halves & (1 << h) != 0).count())

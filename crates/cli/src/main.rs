@@ -24,6 +24,8 @@ pub enum FormatArg {
     Almanac,
     /// A catanatron-dump/1 JSON file.
     Catanatron,
+    /// A JCloisterZone 5.x saved game (.jcz).
+    Jcz,
 }
 
 impl FormatArg {
@@ -32,6 +34,7 @@ impl FormatArg {
             FormatArg::Auto => None,
             FormatArg::Almanac => Some(almanac_formats::Format::Almanac),
             FormatArg::Catanatron => Some(almanac_formats::Format::Catanatron),
+            FormatArg::Jcz => Some(almanac_formats::Format::Jcz),
         }
     }
 }

@@ -12,7 +12,10 @@ use sha2::{Digest, Sha256};
 pub use almanac_core;
 
 /// The rulesets this build knows: (id, version).
-pub const RULESETS: &[(&str, u32)] = &[(almanac_catan::Catan::ID, almanac_catan::Catan::VERSION)];
+pub const RULESETS: &[(&str, u32)] = &[
+    (almanac_catan::Catan::ID, almanac_catan::Catan::VERSION),
+    (almanac_carcassonne::Carcassonne::ID, almanac_carcassonne::Carcassonne::VERSION),
+];
 
 /// A log that passed validation, with its text split for storage.
 pub struct ValidatedLog {
@@ -35,6 +38,9 @@ fn header_of(text: &str) -> Result<(Envelope, Value, &str), LogError> {
 fn start(envelope: Envelope, header: Value) -> Result<Box<dyn Game>, LogError> {
     match envelope.ruleset.as_str() {
         almanac_catan::Catan::ID => Ok(Box::new(Timeline::<almanac_catan::Catan>::start(envelope, header)?)),
+        almanac_carcassonne::Carcassonne::ID => {
+            Ok(Box::new(Timeline::<almanac_carcassonne::Carcassonne>::start(envelope, header)?))
+        }
         other => Err(LogError::UnknownRuleset {
             line: 1,
             ruleset: other.to_string(),
@@ -72,7 +78,7 @@ pub enum ImportError {
     Format(#[from] almanac_formats::FormatError),
     #[error("{0}")]
     Log(#[from] LogError),
-    #[error("line 1: cannot tell the format of this file; name it with --format (almanac, catanatron)")]
+    #[error("line 1: cannot tell the format of this file; name it with --format (almanac, catanatron, jcz)")]
     UnknownFormat,
 }
 

@@ -2,14 +2,17 @@
 //! then goes through the same validation as any uploaded log: an importer translates, it never judges.
 //!
 //! - `catanatron`: `catanatron-dump/1` JSON files (see `shared/reference/catan-logs.md`).
+//! - `jcz`: JCloisterZone 5.x saved games (see `shared/reference/carcassonne.md` §3).
 
 pub mod catanatron;
+pub mod jcz;
 
 /// The formats `almanac import --format` knows.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Format {
     Almanac,
     Catanatron,
+    Jcz,
 }
 
 impl Format {
@@ -17,6 +20,7 @@ impl Format {
         match self {
             Format::Almanac => "almanac",
             Format::Catanatron => "catanatron",
+            Format::Jcz => "jcz",
         }
     }
 
@@ -24,6 +28,7 @@ impl Format {
         match name {
             "almanac" => Some(Format::Almanac),
             "catanatron" => Some(Format::Catanatron),
+            "jcz" => Some(Format::Jcz),
             _ => None,
         }
     }
@@ -43,6 +48,10 @@ pub fn detect(text: &str) -> Option<Format> {
     let head: String = text.chars().take(4096).collect();
     if head.contains("\"catanatron-dump/1\"") {
         Some(Format::Catanatron)
+    } else if head.contains("\"appVersion\"") && head.contains("\"replay\"")
+        || head.contains("\"setup\"") && head.contains("\"sets\"")
+    {
+        Some(Format::Jcz)
     } else if head.trim_start().starts_with('{') && head.contains("almanac/") {
         Some(Format::Almanac)
     } else {
@@ -55,5 +64,6 @@ pub fn to_almanac(format: Format, text: &str) -> Result<String, FormatError> {
     match format {
         Format::Almanac => Ok(text.to_string()),
         Format::Catanatron => catanatron::to_almanac(text),
+        Format::Jcz => jcz::to_almanac(text),
     }
 }
