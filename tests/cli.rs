@@ -302,7 +302,7 @@ fn demo_seeds_an_empty_database_once_and_summarises() {
     let out = almanac(&["demo", "--samples", root().join("data/samples").to_str().unwrap()], &s.db());
     assert!(out.status.success(), "{}", text(&out.stderr));
     let stdout = text(&out.stdout);
-    assert_eq!(stdout.matches("stored ").count(), 5, "{stdout}");
+    assert_eq!(stdout.matches("stored ").count(), 6, "{stdout}");
     assert!(stdout.contains("Zeynep") && stdout.contains("*winner*"), "{stdout}");
     let again = text(&almanac(&["demo", "--samples", root().join("data/samples").to_str().unwrap()], &s.db()).stdout);
     assert_eq!(again.matches("stored ").count(), 0, "a seeded database is not seeded again");

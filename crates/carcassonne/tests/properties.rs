@@ -1,0 +1,72 @@
+//! A random legal player over the full draw (71 base + 24 Traders & Builders tiles after the start
+//! tile): every tile is placed or discarded, scores never fall, every follower is home after the final
+//! scoring, and a replay in one pass equals one event by event.
+
+mod support;
+
+use almanac_carcassonne::event::Event;
+use almanac_carcassonne::state::FigureKind;
+use almanac_carcassonne::Carcassonne;
+use almanac_core::{Envelope, Ruleset, Timeline};
+use proptest::prelude::*;
+use support::{apply, play};
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 12, ..ProptestConfig::default() })]
+
+    #[test]
+    fn random_games_use_the_whole_pack_and_keep_their_promises(seed in any::<u64>(), players in 2usize..=6) {
+        let (header, events) = play(seed, players);
+        let placed_or_discarded = events.iter().filter(|e| matches!(e, Event::PlaceTile { .. } | Event::DiscardTile { .. })).count();
+        prop_assert_eq!(placed_or_discarded, 95);
+        let mut s = Carcassonne::initial(&header).unwrap();
+        let mut scores = vec![0i32; players];
+        for e in &events {
+            let line = Carcassonne::write_event(&s, e);
+            prop_assert_eq!(&Carcassonne::parse_event(&s, &line).unwrap(), e);
+            apply(&mut s, e).unwrap();
+            for (i, p) in s.players.iter().enumerate() {
+                prop_assert!(p.score >= scores[i], "a score fell");
+                scores[i] = p.score;
+            }
+        }
+        for p in &s.players {
+            prop_assert_eq!(p.followers, 7, "every follower is home after final scoring");
+            prop_assert!(p.builder_home && p.pig_home);
+        }
+        prop_assert!(s.supply.iter().all(|&n| n == 0));
+
+        // One pass (a timeline) equals one event at a time, at a random cut.
+        let text = header.to_string();
+        let mut t = Timeline::<Carcassonne>::start(Envelope::parse(&text).unwrap(), header.clone()).unwrap();
+        for (i, e) in events.iter().enumerate() {
+            t.push(i + 2, e.clone()).unwrap();
+        }
+        let cut = (seed as usize) % (events.len() + 1);
+        let mut step = Carcassonne::initial(&header).unwrap();
+        for e in &events[..cut] {
+            apply(&mut step, e).unwrap();
+        }
+        prop_assert_eq!(Carcassonne::view(&t.state_after(cut)), Carcassonne::view(&step));
+    }
+}
+
+#[test]
+fn random_games_use_builders_pigs_and_extra_turn_parts() {
+    let (mut builders, mut pigs, mut extra) = (0, 0, 0);
+    for seed in 1..11u64 {
+        let (header, events) = play(seed * 7919, 2 + (seed as usize % 4));
+        let mut s = Carcassonne::initial(&header).unwrap();
+        for e in &events {
+            let before = s.active;
+            apply(&mut s, e).unwrap();
+            match e {
+                Event::PlaceFigure { figure: FigureKind::Builder, .. } => builders += 1,
+                Event::PlaceFigure { figure: FigureKind::Pig, .. } => pigs += 1,
+                Event::EndTurn { .. } if s.active == before => extra += 1,
+                _ => {}
+            }
+        }
+    }
+    assert!(builders > 0 && pigs > 0 && extra > 0, "builders {builders}, pigs {pigs}, extra parts {extra}");
+}
