@@ -206,3 +206,32 @@ fn the_openapi_document_lists_the_routes() {
         assert!(doc["paths"][path].is_object(), "{path} is not documented");
     }
 }
+
+#[test]
+fn a_jcloisterzone_game_uploads_replays_and_charts() {
+    let app = spawn_app(16 << 20);
+    let jcz =
+        std::fs::read_to_string(support::root().join("tests/data/jcloisterzone/city-and-road-scoring.jcz")).unwrap();
+    let (status, body) = upload(&app, &jcz, "jcz");
+    assert_eq!(status, 201, "{body}");
+    let id = body["id"].as_str().unwrap().to_string();
+    let (status, again) = upload(&app, &jcz, "auto");
+    assert_eq!((status, again["id"].as_str().unwrap()), (200, id.as_str()), "the format is detected");
+    let (_, state) = app.get_json(&format!("/api/games/{id}/state"));
+    let vp: Vec<(String, i64)> = state["players"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| (p["name"].as_str().unwrap().to_string(), p["vp"].as_i64().unwrap()))
+        .collect();
+    assert_eq!(vp, [("David".to_string(), 7), ("Wendy".to_string(), 16)]);
+    for chart in ["vp", "score"] {
+        let (status, _, svg) = app.get_text(&format!("/api/games/{id}/charts/{chart}.svg"));
+        assert_eq!(status, 200);
+        roxmltree::Document::parse(&svg).unwrap_or_else(|e| panic!("{chart}: {e}"));
+    }
+    let (status, _, page) = app.get_text(&format!("/games/{id}"));
+    assert_eq!(status, 200);
+    assert!(page.contains("data-ruleset=\"carcassonne\"") && page.contains("data-chart=\"score\""));
+    assert!(!page.contains("data-chart=\"dice\""), "no dice in Carcassonne");
+}

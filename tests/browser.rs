@@ -189,3 +189,30 @@ fn a_coach_steps_through_a_replay_and_jumps_from_a_chart() {
     driver.eval("window.scrollTo(0, 0)");
     driver.screenshot(&root().join("target/browser/replay.png"));
 }
+
+#[test]
+fn a_carcassonne_replay_lays_tiles_step_by_step() {
+    let app = spawn_app(16 << 20);
+    let (status, body) = app.post("/api/games", sample("carcassonne-traders-builders.jsonl").as_bytes());
+    assert_eq!(status, 201, "{body}");
+    let id = body["id"].as_str().unwrap();
+    let driver = Driver::start();
+    driver.goto(&format!("{}/games/{id}?seq=0", app.address));
+    driver.wait_for("the replay", "return document.getElementById('replay').dataset.ready === 'yes'");
+    let tiles = |d: &Driver| d.eval("return document.querySelectorAll('#board .tile').length").as_u64().unwrap();
+    assert_eq!(tiles(&driver), 1, "the start tile");
+    for _ in 0..9 {
+        driver.press(ARROW_RIGHT);
+    }
+    driver.wait_for("nine steps", "return document.getElementById('replay').dataset.shown === '9'");
+    assert!(tiles(&driver) >= 3, "tiles were laid: {}", tiles(&driver));
+    driver.press("\u{E010}"); // End
+    driver.wait_for("the end", "return document.getElementById('position').dataset.seq === '217'");
+    // The start tile and every drawn tile but the discarded ones.
+    assert_eq!(tiles(&driver), 1 + 95 - discards(&sample("carcassonne-traders-builders.jsonl")));
+    driver.screenshot(&root().join("target/browser/carcassonne.png"));
+}
+
+fn discards(log: &str) -> u64 {
+    log.matches("\"discard_tile\"").count() as u64
+}

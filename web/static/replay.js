@@ -5,6 +5,7 @@
   const root = document.getElementById('replay');
   if (!root) return;
   const id = root.dataset.game;
+  const carcassonne = root.dataset.ruleset === 'carcassonne';
   const NS = 'http://www.w3.org/2000/svg';
   const board = document.getElementById('board');
   const list = document.getElementById('events');
@@ -65,8 +66,17 @@
     return t;
   };
 
-  function drawStatic() {
+  function drawStatic(finalState) {
     board.replaceChildren();
+    if (carcassonne) {
+      // The grid grows; frame it by the tiles of the final state so the view never jumps.
+      const xs = finalState.tiles.map((t) => t.at[0]), ys = finalState.tiles.map((t) => t.at[1]);
+      const minX = Math.min(...xs) - 0.3, minY = Math.min(...ys) - 0.3;
+      board.setAttribute('viewBox', `${minX} ${minY} ${Math.max(...xs) + 1.6 - minX} ${Math.max(...ys) + 1.6 - minY}`);
+      board.parentElement.classList.add('grid');
+      dynamic = svg('g', { class: 'pieces' }, board);
+      return;
+    }
     const xs = [], ys = [];
     const tiles = svg('g', { class: 'tiles' }, board);
     hexes().forEach((h, i) => {
@@ -99,7 +109,64 @@
     dynamic = svg('g', { class: 'pieces' }, board);
   }
 
+  // --- Carcassonne: a schematic of each tile (fields green, cities tan, roads white, monasteries red)
+  const SIDE = { N: [[0, 0], [1, 0]], E: [[1, 0], [1, 1]], S: [[1, 1], [0, 1]], W: [[0, 1], [0, 0]] };
+  const HALF = { NL: [0.25, 0.1], NR: [0.75, 0.1], EL: [0.9, 0.25], ER: [0.9, 0.75], SL: [0.75, 0.9], SR: [0.25, 0.9], WL: [0.1, 0.75], WR: [0.1, 0.25] };
+  const sidesOf = (loc) => (loc.startsWith('_') ? ['N', 'E', 'S', 'W'].filter((x) => x !== loc[1]) : loc.split('').filter((c) => SIDE[c]));
+  const spotOf = (x, y, f) => {
+    if (f.location === 'I') return [x + 0.5, y + 0.5];
+    if (f.kind === 'field') {
+      const pts = f.location.split('.').map((h) => HALF[h]);
+      return [x + pts.reduce((a, p) => a + p[0], 0) / pts.length, y + pts.reduce((a, p) => a + p[1], 0) / pts.length];
+    }
+    const mids = sidesOf(f.location).map((c) => [(SIDE[c][0][0] + SIDE[c][1][0]) / 2, (SIDE[c][0][1] + SIDE[c][1][1]) / 2]);
+    const mx = mids.reduce((a, p) => a + p[0], 0) / mids.length, my = mids.reduce((a, p) => a + p[1], 0) / mids.length;
+    return [x + 0.5 + (mx - 0.5) * 0.6, y + 0.5 + (my - 0.5) * 0.6];
+  };
+  function drawTiles(state) {
+    dynamic.replaceChildren();
+    for (const t of state.tiles) {
+      const [x, y] = t.at;
+      const g = svg('g', { class: 'tile', 'data-at': `${x},${y}` }, dynamic);
+      svg('rect', { x, y, width: 1, height: 1, fill: '#8bc34a', stroke: '#5d7d35', 'stroke-width': 0.02 }, g);
+      for (const f of t.features.filter((f) => f.kind === 'city')) {
+        const sides = sidesOf(f.location);
+        for (const c of sides) {
+          const [[ax, ay], [bx, by]] = SIDE[c];
+          const depth = sides.length === 1 ? 0.3 : 0.5;
+          const mx = (ax + bx) / 2, my = (ay + by) / 2;
+          const ix = mx + (0.5 - mx) * (depth / 0.5), iy = my + (0.5 - my) * (depth / 0.5);
+          svg('polygon', { points: `${x + ax},${y + ay} ${x + bx},${y + by} ${x + ix},${y + iy}`, fill: '#c9a86a', stroke: '#8d6e3f', 'stroke-width': 0.015 }, g);
+        }
+        const [px, py] = spotOf(x, y, f);
+        if (f.pennant) svg('rect', { x: px - 0.06, y: py - 0.2, width: 0.12, height: 0.1, fill: '#1f5fbf' }, g);
+        if (f.good) text(g, px, py + 0.18, f.good, { 'font-size': 0.1, fill: '#5a2d0c' });
+      }
+      for (const f of t.features.filter((f) => f.kind === 'road')) {
+        for (const c of sidesOf(f.location)) {
+          const [[ax, ay], [bx, by]] = SIDE[c];
+          svg('line', { x1: x + (ax + bx) / 2, y1: y + (ay + by) / 2, x2: x + 0.5, y2: y + 0.5, stroke: '#f5f5f5', 'stroke-width': 0.08, 'stroke-linecap': 'round' }, g);
+        }
+      }
+      if (t.features.some((f) => f.kind === 'monastery')) {
+        svg('rect', { x: x + 0.38, y: y + 0.38, width: 0.24, height: 0.24, fill: '#c0392b', stroke: '#6e1f17', 'stroke-width': 0.02 }, g);
+      }
+    }
+    for (const f of state.figures || []) {
+      const [x, y] = f.at;
+      const [px, py] = spotOf(x, y, { kind: f.feature, location: f.location });
+      const fill = colorOf(f.player);
+      let shape;
+      if (f.figure === 'builder') shape = svg('rect', { x: px - 0.08, y: py - 0.08, width: 0.16, height: 0.16, fill, stroke: '#111', 'stroke-width': 0.02 }, dynamic);
+      else if (f.figure === 'pig') shape = svg('ellipse', { cx: px, cy: py, rx: 0.11, ry: 0.07, fill, stroke: '#111', 'stroke-width': 0.02 }, dynamic);
+      else shape = svg('circle', { cx: px, cy: py, r: 0.09, fill, stroke: '#111', 'stroke-width': 0.02 }, dynamic);
+      shape.setAttribute('class', 'figure');
+      svg('title', {}, shape).textContent = `${f.player}'s ${f.figure} (${f.feature})`;
+    }
+  }
+
   function drawPieces(state) {
+    if (carcassonne) return drawTiles(state);
     dynamic.replaceChildren();
     for (const r of state.roads || []) {
       const [[x1, y1], [x2, y2]] = edgeXY(r.at);
@@ -143,6 +210,10 @@
       case 'play_monopoly': return `plays monopoly on ${e.resource}`;
       case 'reveal_victory_points': return 'reveals victory point cards';
       case 'end_turn': return 'ends the turn';
+      case 'place_tile': return `places ${e.tile} at ${e.at.join(',')} turned ${e.rotation}°`;
+      case 'discard_tile': return `discards ${e.tile} (it fits nowhere)`;
+      case 'place_figure': return `puts a ${e.figure} on the ${e.feature} (${e.location})`;
+      case 'end_game': return 'final scoring';
       case 'use_helper': return `uses ${e.helper}` + (e.swap ? ` and swaps it for ${e.swap}` : ', then turns it over');
       default: return e.type;
     }
@@ -164,13 +235,46 @@
       who.textContent = ev.event.player || '';
       who.style.color = inkOf(ev.event.player);
       li.append(turn, ' ', who, ' ', describe(ev.event));
+      if (ev.event.type === 'end_game') li.classList.add('final');
       frag.appendChild(li);
     }
     list.replaceChildren(frag);
   }
 
   // --- players panel
+  function fillCarcassonnePlayers(state) {
+    const frag = document.createDocumentFragment();
+    for (const p of state.players) {
+      const card = document.createElement('div');
+      card.className = 'player' + (state.active === p.name && !state.winner ? ' active' : '') + (state.winner === p.name ? ' winner' : '');
+      const head = document.createElement('div');
+      head.className = 'head';
+      const swatch = document.createElement('span');
+      swatch.className = 'swatch';
+      swatch.style.background = colorOf(p.name);
+      const name = document.createElement('span');
+      name.className = 'name';
+      name.textContent = p.name;
+      const vp = document.createElement('span');
+      vp.className = 'vp';
+      vp.textContent = `${p.vp} points`;
+      head.append(swatch, name, vp);
+      const figures = document.createElement('div');
+      figures.className = 'hand';
+      const goods = Object.entries(p.goods || {}).filter(([, n]) => n > 0).map(([k, n]) => `${k} ${n}`);
+      figures.textContent = `${p.followers_left} followers at home` + (p.builder_home === false ? ' · builder out' : '') + (p.pig_home === false ? ' · pig out' : '') + (goods.length ? ` · goods: ${goods.join(', ')}` : '');
+      card.append(head, figures);
+      frag.appendChild(card);
+    }
+    const left = document.createElement('div');
+    left.className = 'bank';
+    left.textContent = `${state.tiles_left} tiles left in the pack`;
+    frag.appendChild(left);
+    playersBox.replaceChildren(frag);
+  }
+
   function fillPlayers(state) {
+    if (carcassonne) return fillCarcassonnePlayers(state);
     const frag = document.createDocumentFragment();
     for (const p of state.players) {
       const card = document.createElement('div');
@@ -308,7 +412,7 @@
     header = game.header;
     events = evs.events;
     slider.max = lastTurn();
-    drawStatic();
+    drawStatic(carcassonne ? await stateAt(events.length) : null);
     fillEvents();
     const params = new URLSearchParams(location.search);
     if (params.has('turn')) await goTurn(+params.get('turn'));

@@ -1,7 +1,7 @@
 //! The state as JSON, for `almanac state --json` and the API; `vp` is each player's score.
 
 use crate::state::{State, Step};
-use crate::tiles::{catalogue, GOODS};
+use crate::tiles::{catalogue, rotate_halves, rotate_sides, FeatureKind, GOODS, HALVES, SIDES};
 use serde_json::{json, Value};
 
 pub fn view(s: &State) -> Value {
@@ -25,15 +25,20 @@ pub fn view(s: &State) -> Value {
     let tiles: Vec<Value> = s
         .placed
         .iter()
-        .map(|p| json!({"tile": catalogue().tiles[p.tile].id, "at": [p.at.0, p.at.1], "rotation": p.rotation as u32 * 90}))
+        .map(|p| {
+            let t = &catalogue().tiles[p.tile];
+            let features: Vec<Value> = (0..t.features.len()).map(|f| feature_json(s, p, f)).collect();
+            json!({"tile": t.id, "at": [p.at.0, p.at.1], "rotation": p.rotation as u32 * 90, "features": features})
+        })
         .collect();
     let mut figures = Vec::new();
     for g in s.groups.iter().flatten() {
         for f in &g.figures {
             let p = &s.placed[f.placed];
+            let where_ = feature_json(s, p, f.feature);
             figures.push(json!({
                 "player": s.name(f.player), "figure": f.kind.name(), "feature": g.kind.name(),
-                "at": [p.at.0, p.at.1], "feature_index": f.feature,
+                "at": [p.at.0, p.at.1], "location": where_["location"],
             }));
         }
     }
@@ -61,4 +66,23 @@ pub fn view(s: &State) -> Value {
         "figures": figures,
         "tiles_left": s.supply.iter().map(|&n| n as u32).sum::<u32>(),
     })
+}
+
+/// A feature of a placed tile as it lies: kind, location (sides or half-edges, or `I`), pennant, good.
+fn feature_json(_s: &State, p: &crate::state::Placed, f: usize) -> Value {
+    let feature = &catalogue().tiles[p.tile].features[f];
+    let sides = rotate_sides(feature.sides, p.rotation);
+    let halves = rotate_halves(feature.halves, p.rotation);
+    let side_text: String = (0..4).filter(|i| sides & (1 << i) != 0).map(|i| SIDES[i]).collect();
+    let half_text = (0..8).filter(|i| halves & (1 << i) != 0).map(|i| HALVES[i]).collect::<Vec<_>>().join(".");
+    match &feature.kind {
+        FeatureKind::City { pennants, good } => {
+            json!({"kind": "city", "location": side_text, "pennant": *pennants > 0, "good": good.map(|g| GOODS[g])})
+        }
+        FeatureKind::Road => json!({"kind": "road", "location": side_text}),
+        FeatureKind::Monastery => json!({"kind": "monastery", "location": "I"}),
+        FeatureKind::Field { .. } => {
+            json!({"kind": "field", "location": if halves == 0 { "I".to_string() } else { half_text }})
+        }
+    }
 }

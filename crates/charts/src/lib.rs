@@ -352,3 +352,83 @@ pub fn dice(stats: &GameStats) -> Result<String, ChartError> {
         Ok(None)
     })
 }
+
+/// The final score of each player broken down by what scored it (city, road, field, goods ...).
+pub fn score_breakdown(stats: &GameStats) -> Result<String, ChartError> {
+    svg_with(|root| {
+        let n = stats.players.len() as u32;
+        let mut reasons: Vec<String> = stats.players.iter().flat_map(|p| p.vp_by_reason.keys().cloned()).collect();
+        reasons.sort();
+        reasons.dedup();
+        let totals: Vec<i64> =
+            stats.players.iter().map(|p| p.vp_by_reason.values().filter(|&&v| v > 0).sum()).collect();
+        let top = *totals.iter().max().unwrap_or(&1) as f64 * 1.15 + 1.0;
+        let mut chart = ChartBuilder::on(root)
+            .caption("Score by what scored it", ("sans-serif", 18))
+            .margin(12)
+            .x_label_area_size(32)
+            .y_label_area_size(40)
+            .build_cartesian_2d((0..n.max(1)).into_segmented(), 0f64..top)
+            .map_err(err)?;
+        let names: Vec<String> = stats.players.iter().map(|p| p.name.clone()).collect();
+        chart
+            .configure_mesh()
+            .disable_x_mesh()
+            .x_labels(n.max(1) as usize)
+            .x_label_formatter(&|x| match x {
+                SegmentValue::CenterOf(i) => names.get(*i as usize).cloned().unwrap_or_default(),
+                _ => String::new(),
+            })
+            .y_label_formatter(&|y| format!("{y:.0}"))
+            .y_desc("points")
+            .draw()
+            .map_err(err)?;
+        let palette = [
+            RGBColor(0xb5, 0x83, 0x4f),
+            RGBColor(0x88, 0x88, 0x88),
+            RGBColor(0x5a, 0xa0, 0x3c),
+            RGBColor(0xc0, 0x39, 0x2b),
+            RGBColor(0x8e, 0x44, 0xad),
+            RGBColor(0x1f, 0x5f, 0xbf),
+            RGBColor(0xf3, 0x9c, 0x12),
+            RGBColor(0x16, 0xa0, 0x85),
+        ];
+        for (k, reason) in reasons.iter().enumerate() {
+            // Familiar colours for Carcassonne's features; the palette for anything else.
+            let color = match reason.as_str() {
+                "city" => RGBColor(0xb5, 0x83, 0x4f),
+                "road" => RGBColor(0x88, 0x88, 0x88),
+                "field" => RGBColor(0x5a, 0xa0, 0x3c),
+                "monastery" => RGBColor(0xc0, 0x39, 0x2b),
+                "goods" => RGBColor(0x8e, 0x44, 0xad),
+                _ => palette[(k + 5) % palette.len()],
+            };
+            let bars: Vec<Rectangle<(SegmentValue<u32>, f64)>> = stats
+                .players
+                .iter()
+                .enumerate()
+                .map(|(i, p)| {
+                    let below: i64 =
+                        reasons[..k].iter().map(|r| p.vp_by_reason.get(r).copied().unwrap_or(0).max(0)).sum();
+                    let mine = p.vp_by_reason.get(reason).copied().unwrap_or(0).max(0);
+                    let mut bar = Rectangle::new(
+                        [
+                            (SegmentValue::Exact(i as u32), below as f64),
+                            (SegmentValue::Exact(i as u32 + 1), (below + mine) as f64),
+                        ],
+                        color.filled(),
+                    );
+                    bar.set_margin(0, 0, 18, 18);
+                    bar
+                })
+                .collect();
+            chart
+                .draw_series(bars)
+                .map_err(err)?
+                .label(reason.replace('_', " "))
+                .legend(move |(x, y)| Rectangle::new([(x, y - 5), (x + 12, y + 5)], color.filled()));
+        }
+        legend(&mut chart, SeriesLabelPosition::UpperRight)?;
+        Ok(None)
+    })
+}

@@ -250,10 +250,11 @@ async fn chart(app: web::Data<AppState>, path: web::Path<(String, String)>) -> R
         "production.svg" => almanac_charts::production(&stats),
         "trades.svg" => almanac_charts::trades(&stats),
         "dice.svg" => almanac_charts::dice(&stats),
+        "score.svg" => almanac_charts::score_breakdown(&stats),
         other => {
             return Err(ApiError::new(
                 StatusCode::NOT_FOUND,
-                format!("no chart `{other}` (vp.svg, production.svg, trades.svg, dice.svg)"),
+                format!("no chart `{other}` (vp.svg, production.svg, trades.svg, dice.svg, score.svg)"),
             ))
         }
     }

@@ -118,6 +118,15 @@ async fn index(app: web::Data<AppState>, q: web::Query<IndexQuery>) -> HttpRespo
     page("Games", &body, "games.js")
 }
 
+/// The charts a replay shows, by ruleset.
+fn charts_for(ruleset: &str) -> String {
+    let names: &[&str] = match ruleset {
+        "carcassonne" => &["vp", "score"],
+        _ => &["vp", "production", "trades", "dice"],
+    };
+    names.iter().map(|n| format!("<figure class=\"chart\" data-chart=\"{n}\"></figure>")).collect()
+}
+
 async fn replay(app: web::Data<AppState>, path: web::Path<String>) -> HttpResponse {
     let (id, game) = match loaded(&app, &path) {
         Ok(g) => g,
@@ -151,12 +160,7 @@ async fn replay(app: web::Data<AppState>, path: web::Path<String>) -> HttpRespon
     <ol id="events" class="events"></ol>
   </div>
 </div>
-<div class="charts">
-  <figure class="chart" data-chart="vp"></figure>
-  <figure class="chart" data-chart="production"></figure>
-  <figure class="chart" data-chart="trades"></figure>
-  <figure class="chart" data-chart="dice"></figure>
-</div>
+<div class="charts">{charts}</div>
 <p class="hint">← / → step one event, Shift+← / → one turn, Home / End; click an event or a turn on a chart to jump there.</p>
 </section>"#,
         id = escape(&id),
@@ -164,6 +168,7 @@ async fn replay(app: web::Data<AppState>, path: web::Path<String>) -> HttpRespon
         title = escape(&title),
         meta = meta.join(" · "),
         turns = game.current_turn(),
+        charts = charts_for(game.ruleset()),
     );
     page(&title, &body, "replay.js")
 }
