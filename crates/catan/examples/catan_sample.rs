@@ -1,5 +1,5 @@
 //! Writes a random legal game as an almanac/1 log (the demo samples in `data/samples/` come from here):
-//! `cargo run -p almanac-catan --example sample_game -- SEED [observer] > game.jsonl`
+//! `cargo run -p almanac-catan --example catan_sample -- SEED [observer] > game.jsonl`
 
 #[path = "../tests/support/mod.rs"]
 mod support;

@@ -1,5 +1,5 @@
 //! Writes a random legal game as an almanac/1 log (the demo sample in `data/samples/` comes from here):
-//! `cargo run -p almanac-carcassonne --example sample_game -- SEED > game.jsonl`
+//! `cargo run -p almanac-carcassonne --example carcassonne_sample -- SEED > game.jsonl`
 
 #[path = "../tests/support/mod.rs"]
 mod support;
