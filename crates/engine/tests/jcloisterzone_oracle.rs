@@ -73,3 +73,18 @@ fn every_jcloisterzone_game_ends_with_its_stated_scores() {
     assert!(failures.is_empty(), "{}", failures.join("\n"));
     assert!(checked >= 15, "only {checked} assertions checked");
 }
+
+#[test]
+fn garden_copies_of_the_second_edition_score_like_the_plain_tiles() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/data/jcloisterzone/field-scoring.jcz");
+    let mut save: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    save["setup"]["sets"] = serde_json::json!({"basic:2": 1});
+    for m in save["replay"].as_array_mut().unwrap() {
+        if m["payload"]["tileId"] == "BA/C" {
+            m["payload"]["tileId"] = Value::from("BA/CG");
+        }
+    }
+    let plain = validate(Some(Format::Jcz), &std::fs::read_to_string(&path).unwrap()).unwrap();
+    let garden = validate(Some(Format::Jcz), &save.to_string()).unwrap();
+    assert_eq!(plain.game.view_after(usize::MAX)["players"], garden.game.view_after(usize::MAX)["players"]);
+}

@@ -64,6 +64,24 @@ struct Annotations {
     end_turn: Option<usize>,
 }
 
+/// The garden copies of the `:2` tile sets are the same tiles for scoring (gardens matter only with the
+/// Abbot, which we do not read): their ids map to the plain ones.
+fn plain_tile_id(id: &str) -> &str {
+    match id {
+        "BA/CG" => "BA/C",
+        "BA/CFCG" => "BA/CFC.2",
+        "BA/CCG" => "BA/CC.2",
+        "BA/Cc+G" => "BA/Cc+",
+        "BA/CcG" => "BA/Cc.1",
+        "BA/CccG" => "BA/Ccc",
+        "BA/RFrG" => "BA/RFr",
+        "BA/RrG" => "BA/Rr",
+        "TB/CcRR.wG" => "TB/CcRR.w",
+        "TB/CcR.cG" => "TB/CcR.c",
+        other => other,
+    }
+}
+
 fn whole(reason: String) -> FormatError {
     FormatError { line: 1, reason }
 }
@@ -103,7 +121,7 @@ pub fn to_almanac(text: &str) -> Result<String, FormatError> {
         },
     });
     if let Some(s) = start {
-        header["start"] = json!({"tile": s.tile, "at": [s.x, s.y], "rotation": s.rotation});
+        header["start"] = json!({"tile": plain_tile_id(&s.tile), "at": [s.x, s.y], "rotation": s.rotation});
     }
     let mut state = Carcassonne::initial(&header).map_err(|e| whole(e.0))?;
     let mut out = header.to_string();
@@ -120,7 +138,7 @@ pub fn to_almanac(text: &str) -> Result<String, FormatError> {
         let p = state.active;
         match m.kind.as_str() {
             "PLACE_TILE" => {
-                let id = m.payload["tileId"].as_str().ok_or_else(|| err("no tileId".into()))?;
+                let id = plain_tile_id(m.payload["tileId"].as_str().ok_or_else(|| err("no tileId".into()))?);
                 let tile = almanac_carcassonne::tiles::catalogue()
                     .get(id)
                     .ok_or_else(|| err(format!("unknown tile `{id}`")))?;
