@@ -56,6 +56,9 @@ struct Message {
     kind: String,
     #[serde(default)]
     payload: Value,
+    /// The acting player's index (real saves carry it; older fixtures do not).
+    #[serde(default)]
+    player: Option<u8>,
 }
 
 #[derive(Deserialize)]
@@ -135,7 +138,8 @@ pub fn to_almanac(text: &str) -> Result<String, FormatError> {
     };
     for (i, m) in save.replay.iter().enumerate() {
         let err = |reason: String| whole(format!("replay message {} ({}): {reason}", i + 1, m.kind));
-        let p = state.active;
+        // The record's own word on who acts, else whose turn the rules say it is; the engine then checks.
+        let p = m.player.filter(|&i| (i as usize) < save.players.len()).unwrap_or(state.active);
         match m.kind.as_str() {
             "PLACE_TILE" => {
                 let id = plain_tile_id(m.payload["tileId"].as_str().ok_or_else(|| err("no tileId".into()))?);
