@@ -242,28 +242,35 @@
   }
 
   // --- players panel
+  // A player's card: colour, name and score; the caller adds the lines of its game.
+  function playerCard(p, state, score) {
+    const card = document.createElement('div');
+    card.className = 'player' + (state.active === p.name && !state.winner ? ' active' : '') + (state.winner === p.name ? ' winner' : '');
+    const head = document.createElement('div');
+    head.className = 'head';
+    const swatch = document.createElement('span');
+    swatch.className = 'swatch';
+    swatch.style.background = colorOf(p.name);
+    const name = document.createElement('span');
+    name.className = 'name';
+    name.textContent = p.name;
+    const vp = document.createElement('span');
+    vp.className = 'vp';
+    vp.textContent = score;
+    head.append(swatch, name, vp);
+    card.append(head);
+    return card;
+  }
+
   function fillCarcassonnePlayers(state) {
     const frag = document.createDocumentFragment();
     for (const p of state.players) {
-      const card = document.createElement('div');
-      card.className = 'player' + (state.active === p.name && !state.winner ? ' active' : '') + (state.winner === p.name ? ' winner' : '');
-      const head = document.createElement('div');
-      head.className = 'head';
-      const swatch = document.createElement('span');
-      swatch.className = 'swatch';
-      swatch.style.background = colorOf(p.name);
-      const name = document.createElement('span');
-      name.className = 'name';
-      name.textContent = p.name;
-      const vp = document.createElement('span');
-      vp.className = 'vp';
-      vp.textContent = `${p.vp} points`;
-      head.append(swatch, name, vp);
+      const card = playerCard(p, state, `${p.vp} points`);
       const figures = document.createElement('div');
       figures.className = 'hand';
       const goods = Object.entries(p.goods || {}).filter(([, n]) => n > 0).map(([k, n]) => `${k} ${n}`);
       figures.textContent = `${p.followers_left} followers at home` + (p.builder_home === false ? ' · builder out' : '') + (p.pig_home === false ? ' · pig out' : '') + (goods.length ? ` · goods: ${goods.join(', ')}` : '');
-      card.append(head, figures);
+      card.append(figures);
       frag.appendChild(card);
     }
     const left = document.createElement('div');
@@ -277,20 +284,7 @@
     if (carcassonne) return fillCarcassonnePlayers(state);
     const frag = document.createDocumentFragment();
     for (const p of state.players) {
-      const card = document.createElement('div');
-      card.className = 'player' + (state.active === p.name && !state.winner ? ' active' : '') + (state.winner === p.name ? ' winner' : '');
-      const head = document.createElement('div');
-      head.className = 'head';
-      const swatch = document.createElement('span');
-      swatch.className = 'swatch';
-      swatch.style.background = colorOf(p.name);
-      const name = document.createElement('span');
-      name.className = 'name';
-      name.textContent = p.name;
-      const vp = document.createElement('span');
-      vp.className = 'vp';
-      vp.textContent = `${p.vp} VP` + (p.vp !== p.vp_public ? ` (${p.vp_public} public)` : '');
-      head.append(swatch, name, vp);
+      const card = playerCard(p, state, `${p.vp} VP` + (p.vp !== p.vp_public ? ` (${p.vp_public} public)` : ''));
       const hand = document.createElement('div');
       hand.className = 'hand';
       const parts = Object.entries(p.hand || {}).filter(([, n]) => n > 0).map(([k, n]) => `${k} ${n}`);
@@ -300,7 +294,7 @@
       const held = Object.entries(p.development?.held || {}).filter(([, n]) => n > 0).map(([k, n]) => `${k.replaceAll('_', ' ')} ${n}`);
       const played = Object.entries(p.development?.played || {}).filter(([, n]) => n > 0).map(([k, n]) => `${k.replaceAll('_', ' ')} ${n}`);
       dev.textContent = `development: ${held.length ? held.join(', ') : 'none'}` + (played.length ? ` · played: ${played.join(', ')}` : '');
-      card.append(head, hand, dev);
+      card.append(hand, dev);
       if (p.helper) {
         const helper = document.createElement('div');
         helper.className = 'dev';

@@ -123,13 +123,7 @@ fn need<T>(v: Option<T>, kind: &str, field: &str) -> Result<T, String> {
 }
 
 pub fn parse(state: &State, line: &str) -> Result<Event, String> {
-    let raw: Raw = serde_json::from_str(line).map_err(|e| {
-        if e.is_syntax() || e.is_eof() {
-            format!("malformed JSON: {e}")
-        } else {
-            format!("event: {e}")
-        }
-    })?;
+    let raw: Raw = serde_json::from_str(line).map_err(almanac_core::log::event_json_error)?;
     let kind = raw.kind.as_deref().ok_or("the event has no `type`")?;
     if kind == "end_game" {
         return Ok(Event::EndGame);

@@ -330,13 +330,7 @@ fn resource(name: &str) -> Result<usize, String> {
 
 /// Reads one event line against the current state (for player names and board positions).
 pub fn parse(state: &State, line: &str) -> Result<Event, String> {
-    let raw: Raw = serde_json::from_str(line).map_err(|e| {
-        if e.is_syntax() || e.is_eof() {
-            format!("malformed JSON: {e}")
-        } else {
-            format!("event: {e}")
-        }
-    })?;
+    let raw: Raw = serde_json::from_str(line).map_err(almanac_core::log::event_json_error)?;
     let kind = raw.kind.as_deref().ok_or("the event has no `type`")?;
     let player_name = need(raw.player.as_deref(), kind, "player")?;
     let player = seat(state, player_name, "player")?;

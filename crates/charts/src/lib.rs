@@ -174,11 +174,32 @@ pub fn vp(stats: &GameStats, colors: &[Option<String>]) -> Result<String, ChartE
 
 /// Cards produced by dice, per player, stacked by resource.
 pub fn production(stats: &GameStats) -> Result<String, ChartError> {
+    let layers: Vec<Layer> = RESOURCE_COLORS
+        .iter()
+        .map(|(resource, color)| Layer {
+            label: resource.to_string(),
+            color: *color,
+            values: stats.players.iter().map(|p| p.production.get(*resource).copied().unwrap_or(0)).collect(),
+        })
+        .collect();
+    stacked_bars(stats, "Production by resource", "cards", &layers)
+}
+
+/// One colour of a stacked bar chart: a value per player.
+struct Layer {
+    label: String,
+    color: RGBColor,
+    values: Vec<i64>,
+}
+
+/// A bar per player, stacked by layer, with the players' names under the bars.
+fn stacked_bars(stats: &GameStats, caption: &str, y_desc: &str, layers: &[Layer]) -> Result<String, ChartError> {
     svg_with(|root| {
         let n = stats.players.len() as u32;
-        let top = stats.players.iter().map(|p| p.production_total).max().unwrap_or(0).max(1) as f64 * 1.15;
+        let total = |i: usize| layers.iter().map(|l| l.values[i].max(0)).sum::<i64>();
+        let top = (0..n as usize).map(total).max().unwrap_or(0).max(1) as f64 * 1.15;
         let mut chart = ChartBuilder::on(root)
-            .caption("Production by resource", ("sans-serif", 18))
+            .caption(caption, ("sans-serif", 18))
             .margin(12)
             .x_label_area_size(32)
             .y_label_area_size(40)
@@ -194,34 +215,30 @@ pub fn production(stats: &GameStats) -> Result<String, ChartError> {
                 _ => String::new(),
             })
             .y_label_formatter(&|y| format!("{y:.0}"))
-            .y_desc("cards")
+            .y_desc(y_desc)
             .draw()
             .map_err(err)?;
-        for (r, (resource, color)) in RESOURCE_COLORS.iter().enumerate() {
-            let bars: Vec<Rectangle<(SegmentValue<u32>, f64)>> = stats
-                .players
-                .iter()
-                .enumerate()
-                .map(|(i, p)| {
-                    let below: i64 =
-                        RESOURCE_COLORS[..r].iter().map(|(k, _)| p.production.get(*k).copied().unwrap_or(0)).sum();
-                    let mine = p.production.get(*resource).copied().unwrap_or(0);
+        for (k, layer) in layers.iter().enumerate() {
+            let bars: Vec<Rectangle<(SegmentValue<u32>, f64)>> = (0..n as usize)
+                .map(|i| {
+                    let below: i64 = layers[..k].iter().map(|l| l.values[i].max(0)).sum();
+                    let mine = layer.values[i].max(0);
                     let mut bar = Rectangle::new(
                         [
                             (SegmentValue::Exact(i as u32), below as f64),
                             (SegmentValue::Exact(i as u32 + 1), (below + mine) as f64),
                         ],
-                        color.filled(),
+                        layer.color.filled(),
                     );
                     bar.set_margin(0, 0, 18, 18);
                     bar
                 })
                 .collect();
-            let color = *color;
+            let color = layer.color;
             chart
                 .draw_series(bars)
                 .map_err(err)?
-                .label(*resource)
+                .label(layer.label.clone())
                 .legend(move |(x, y)| Rectangle::new([(x, y - 5), (x + 12, y + 5)], color.filled()));
         }
         legend(&mut chart, SeriesLabelPosition::UpperRight)?;
@@ -355,80 +372,30 @@ pub fn dice(stats: &GameStats) -> Result<String, ChartError> {
 
 /// The final score of each player broken down by what scored it (city, road, field, goods ...).
 pub fn score_breakdown(stats: &GameStats) -> Result<String, ChartError> {
-    svg_with(|root| {
-        let n = stats.players.len() as u32;
-        let mut reasons: Vec<String> = stats.players.iter().flat_map(|p| p.vp_by_reason.keys().cloned()).collect();
-        reasons.sort();
-        reasons.dedup();
-        let totals: Vec<i64> =
-            stats.players.iter().map(|p| p.vp_by_reason.values().filter(|&&v| v > 0).sum()).collect();
-        let top = *totals.iter().max().unwrap_or(&1) as f64 * 1.15 + 1.0;
-        let mut chart = ChartBuilder::on(root)
-            .caption("Score by what scored it", ("sans-serif", 18))
-            .margin(12)
-            .x_label_area_size(32)
-            .y_label_area_size(40)
-            .build_cartesian_2d((0..n.max(1)).into_segmented(), 0f64..top)
-            .map_err(err)?;
-        let names: Vec<String> = stats.players.iter().map(|p| p.name.clone()).collect();
-        chart
-            .configure_mesh()
-            .disable_x_mesh()
-            .x_labels(n.max(1) as usize)
-            .x_label_formatter(&|x| match x {
-                SegmentValue::CenterOf(i) => names.get(*i as usize).cloned().unwrap_or_default(),
-                _ => String::new(),
-            })
-            .y_label_formatter(&|y| format!("{y:.0}"))
-            .y_desc("points")
-            .draw()
-            .map_err(err)?;
-        let palette = [
-            RGBColor(0xb5, 0x83, 0x4f),
-            RGBColor(0x88, 0x88, 0x88),
-            RGBColor(0x5a, 0xa0, 0x3c),
-            RGBColor(0xc0, 0x39, 0x2b),
-            RGBColor(0x8e, 0x44, 0xad),
-            RGBColor(0x1f, 0x5f, 0xbf),
-            RGBColor(0xf3, 0x9c, 0x12),
-            RGBColor(0x16, 0xa0, 0x85),
-        ];
-        for (k, reason) in reasons.iter().enumerate() {
-            // Familiar colours for Carcassonne's features; the palette for anything else.
-            let color = match reason.as_str() {
+    let mut reasons: Vec<String> = stats.players.iter().flat_map(|p| p.vp_by_reason.keys().cloned()).collect();
+    reasons.sort();
+    reasons.dedup();
+    let palette = [
+        RGBColor(0x1f, 0x5f, 0xbf),
+        RGBColor(0xf3, 0x9c, 0x12),
+        RGBColor(0x16, 0xa0, 0x85),
+        RGBColor(0x8e, 0x44, 0xad),
+    ];
+    let layers: Vec<Layer> = reasons
+        .iter()
+        .enumerate()
+        .map(|(k, reason)| Layer {
+            label: reason.replace('_', " "),
+            // Familiar colours for Carcassonne's features; a palette for anything else.
+            color: match reason.as_str() {
                 "city" => RGBColor(0xb5, 0x83, 0x4f),
                 "road" => RGBColor(0x88, 0x88, 0x88),
                 "field" => RGBColor(0x5a, 0xa0, 0x3c),
                 "monastery" => RGBColor(0xc0, 0x39, 0x2b),
-                "goods" => RGBColor(0x8e, 0x44, 0xad),
-                _ => palette[(k + 5) % palette.len()],
-            };
-            let bars: Vec<Rectangle<(SegmentValue<u32>, f64)>> = stats
-                .players
-                .iter()
-                .enumerate()
-                .map(|(i, p)| {
-                    let below: i64 =
-                        reasons[..k].iter().map(|r| p.vp_by_reason.get(r).copied().unwrap_or(0).max(0)).sum();
-                    let mine = p.vp_by_reason.get(reason).copied().unwrap_or(0).max(0);
-                    let mut bar = Rectangle::new(
-                        [
-                            (SegmentValue::Exact(i as u32), below as f64),
-                            (SegmentValue::Exact(i as u32 + 1), (below + mine) as f64),
-                        ],
-                        color.filled(),
-                    );
-                    bar.set_margin(0, 0, 18, 18);
-                    bar
-                })
-                .collect();
-            chart
-                .draw_series(bars)
-                .map_err(err)?
-                .label(reason.replace('_', " "))
-                .legend(move |(x, y)| Rectangle::new([(x, y - 5), (x + 12, y + 5)], color.filled()));
-        }
-        legend(&mut chart, SeriesLabelPosition::UpperRight)?;
-        Ok(None)
-    })
+                _ => palette[k % palette.len()],
+            },
+            values: stats.players.iter().map(|p| p.vp_by_reason.get(reason).copied().unwrap_or(0)).collect(),
+        })
+        .collect();
+    stacked_bars(stats, "Score by what scored it", "points", &layers)
 }

@@ -135,3 +135,13 @@ impl LogError {
 pub fn lines(text: &str) -> impl Iterator<Item = (usize, &str)> {
     text.lines().enumerate().map(|(i, l)| (i + 1, l.trim_end_matches('\r'))).filter(|(_, l)| !l.trim().is_empty())
 }
+
+/// Words for a JSON error in an event line: `malformed JSON: ...` for a line that is not JSON (the
+/// timeline reports it as `LogError::Json`), `event: ...` for a JSON value of the wrong shape.
+pub fn event_json_error(e: serde_json::Error) -> String {
+    if e.is_syntax() || e.is_eof() {
+        format!("malformed JSON: {e}")
+    } else {
+        format!("event: {e}")
+    }
+}
