@@ -32,7 +32,7 @@ fn page(title: &str, body: &str, script: &str) -> HttpResponse {
         r#"<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>{title} · Almanac</title><link rel="stylesheet" href="/static/style.css"></head>
-<body><header class="top"><a href="/" class="brand">Almanac</a><span class="tagline">replays and analyses of Catan-family games</span></header>
+<body><header class="top"><a href="/" class="brand">Almanac</a><span class="tagline">replays and analyses of Catan-family games and Carcassonne</span></header>
 <main>{body}</main>
 <script src="/static/{script}"></script></body></html>"#,
         title = escape(title)
