@@ -190,5 +190,13 @@ pub fn to_almanac(text: &str) -> Result<String, FormatError> {
             }
         }
     }
+    // A save ends without a word when the game is over: it is over when no tile left fits anywhere
+    // (tiles JCloisterZone drew and discarded are not in the save).
+    let between_turns = state.step == almanac_carcassonne::state::Step::Tile;
+    let nothing_fits =
+        (0..state.supply.len()).filter(|&t| state.supply[t] > 0).all(|t| rules::legal_placements(&state, t).is_empty());
+    if between_turns && nothing_fits && !out.ends_with("{\"type\":\"end_game\"}\n") {
+        emit(Event::EndGame, &mut state, &mut out);
+    }
     Ok(out)
 }
