@@ -129,7 +129,7 @@ async fn upload(
     let format = match query.format.as_deref() {
         None | Some("auto") => None,
         Some(f) => Some(Format::from_name(f).ok_or_else(|| {
-            ApiError::new(StatusCode::BAD_REQUEST, format!("unknown format `{f}` (auto, almanac, catanatron)"))
+            ApiError::new(StatusCode::BAD_REQUEST, format!("unknown format `{f}` (auto, almanac, catanatron, jcz)"))
         })?),
     };
     let text = std::str::from_utf8(&body).map_err(|e| ApiError {

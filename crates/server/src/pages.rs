@@ -108,7 +108,7 @@ async fn index(app: web::Data<AppState>, q: web::Query<IndexQuery>) -> HttpRespo
 <section class="upload">
 <h2>Upload a game</h2>
 <form id="upload"><input type="file" name="log" required>
-<label>Format <select name="format"><option value="auto">guess</option><option value="almanac">almanac/1</option><option value="catanatron">catanatron dump</option></select></label>
+<label>Format <select name="format"><option value="auto">guess</option><option value="almanac">almanac/1</option><option value="catanatron">catanatron dump</option><option value="jcz">JCloisterZone save</option></select></label>
 <button type="submit">Upload</button></form>
 <p id="upload-result" role="status"></p>
 </section>"#,
