@@ -397,7 +397,8 @@ fn nassir(
     facts: &mut Vec<Fact>,
 ) -> Result {
     let name = s.name(p).to_string();
-    own_turn_phase(s, &name, false)?;
+    // The rulebook sets no moment within the turn; not while a 7 or a knight is being resolved.
+    own_turn_phase(s, &name, true)?;
     if opponents.is_empty() || opponents.len() > 2 {
         return fail("Nassir names one or two opponents");
     }
