@@ -202,7 +202,7 @@ pub fn use_helper(s: &mut State, u: &HelperUse, facts: &mut Vec<Fact>) -> Result
         HelperAction::Candamir { pay, drawn, card } => candamir(s, p, pay, drawn, *card, facts)?,
         HelperAction::Hilde { victim, took } => hilde(s, p, *victim, *took, facts)?,
         HelperAction::Jean { resource } => {
-            own_turn_phase(s, &name, true)?;
+            own_turn_phase(s, &name)?;
             let turn = s.turn;
             s.helpers.as_mut().expect("checked").jean = Some((p, *resource, turn));
         }
@@ -233,13 +233,11 @@ pub fn use_helper(s: &mut State, u: &HelperUse, facts: &mut Vec<Fact>) -> Result
     Ok(())
 }
 
-/// Helpers used in the user's own turn: before the roll (when `before_roll` allows it) or after it, not
-/// while a 7 or a knight is being resolved.
-fn own_turn_phase(s: &State, name: &str, before_roll: bool) -> Result {
+/// Helpers used in the user's own turn: before the roll or after it, not while a 7 or a knight is being
+/// resolved.
+fn own_turn_phase(s: &State, name: &str) -> Result {
     match s.phase {
-        Phase::Main => Ok(()),
-        Phase::BeforeRoll if before_roll => Ok(()),
-        Phase::BeforeRoll => fail(format!("{name} must roll before using this helper")),
+        Phase::Main | Phase::BeforeRoll => Ok(()),
         _ => fail(format!("{name} cannot use a helper while the robber or a discard is pending")),
     }
 }
@@ -319,7 +317,7 @@ fn hilde(s: &mut State, p: Seat, victim: Seat, took: Stolen, facts: &mut Vec<Fac
 
 fn lin(s: &mut State, p: Seat, hex: Option<HexId>, facts: &mut Vec<Fact>) -> Result {
     let name = s.name(p).to_string();
-    own_turn_phase(s, &name, true)?;
+    own_turn_phase(s, &name)?;
     let from = s.robber;
     let Some(r) = produces(s.board.hexes[from as usize].terrain) else {
         return fail("Lin moves the robber from a land hex to the desert, and it already stands on the desert");
@@ -342,7 +340,7 @@ fn lin(s: &mut State, p: Seat, hex: Option<HexId>, facts: &mut Vec<Fact>) -> Res
 
 fn louis(s: &mut State, p: Seat, from: EdgeId, to: EdgeId, facts: &mut Vec<Fact>) -> Result {
     let name = s.name(p).to_string();
-    own_turn_phase(s, &name, true)?;
+    own_turn_phase(s, &name)?;
     if s.roads[from as usize] != Some(p) {
         return fail(format!("Louis moves one of {name}'s roads, and {} is not one", s.board.edge_label(from)));
     }
@@ -398,7 +396,7 @@ fn nassir(
 ) -> Result {
     let name = s.name(p).to_string();
     // The rulebook sets no moment within the turn; not while a 7 or a knight is being resolved.
-    own_turn_phase(s, &name, true)?;
+    own_turn_phase(s, &name)?;
     if opponents.is_empty() || opponents.len() > 2 {
         return fail("Nassir names one or two opponents");
     }
