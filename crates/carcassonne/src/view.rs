@@ -27,7 +27,7 @@ pub fn view(s: &State) -> Value {
         .iter()
         .map(|p| {
             let t = &catalogue().tiles[p.tile];
-            let features: Vec<Value> = (0..t.features.len()).map(|f| feature_json(s, p, f)).collect();
+            let features: Vec<Value> = (0..t.features.len()).map(|f| feature_json(p, f)).collect();
             json!({"tile": t.id, "at": [p.at.0, p.at.1], "rotation": p.rotation as u32 * 90, "features": features})
         })
         .collect();
@@ -35,7 +35,7 @@ pub fn view(s: &State) -> Value {
     for g in s.groups.iter().flatten() {
         for f in &g.figures {
             let p = &s.placed[f.placed];
-            let where_ = feature_json(s, p, f.feature);
+            let where_ = feature_json(p, f.feature);
             figures.push(json!({
                 "player": s.name(f.player), "figure": f.kind.name(), "feature": g.kind.name(),
                 "at": [p.at.0, p.at.1], "location": where_["location"],
@@ -69,7 +69,7 @@ pub fn view(s: &State) -> Value {
 }
 
 /// A feature of a placed tile as it lies: kind, location (sides or half-edges, or `I`), pennant, good.
-fn feature_json(_s: &State, p: &crate::state::Placed, f: usize) -> Value {
+fn feature_json(p: &crate::state::Placed, f: usize) -> Value {
     let feature = &catalogue().tiles[p.tile].features[f];
     let sides = rotate_sides(feature.sides, p.rotation);
     let halves = rotate_halves(feature.halves, p.rotation);

@@ -229,7 +229,7 @@ fn setup(s: &mut State, ev: &Event, step: u8, settlement: Option<VertexId>, fact
                 ));
             }
             check_free_vertex(s, *at)?;
-            place_settlement(s, p, *at, Cause::Setup, facts);
+            place_settlement(s, p, *at, facts);
             if s.catanatron_roads.is_some() {
                 crate::catanatron_roads::setup_settlement(s, p, *at);
             }
@@ -606,7 +606,7 @@ pub(crate) fn score(s: &State, p: Seat, reason: &'static str, delta: i32, delta_
     facts.push(Fact::Score { player: p, reason, delta, delta_public, total: s.vp(p), public: s.vp_public(p) });
 }
 
-fn place_settlement(s: &mut State, p: Seat, v: VertexId, _cause: Cause, facts: &mut Vec<Fact>) {
+fn place_settlement(s: &mut State, p: Seat, v: VertexId, facts: &mut Vec<Fact>) {
     s.buildings[v as usize] = Some(Building { owner: p, city: false });
     s.players[p as usize].settlements += 1;
     facts.push(Fact::Built { player: p, piece: "settlement" });
@@ -690,7 +690,7 @@ pub(crate) fn build_settlement_for(
     }
     check_cost(s, p, cost, "a settlement")?;
     pay(s, p, cost, facts);
-    place_settlement(s, p, v, Cause::Purchase, facts);
+    place_settlement(s, p, v, facts);
     // A settlement can cut an opponent's road.
     if s.catanatron_roads.is_some() {
         crate::catanatron_roads::settlement_built(s, p, v);
