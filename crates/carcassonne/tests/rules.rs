@@ -203,3 +203,59 @@ fn goods_go_to_whoever_completes_the_city_and_majorities_score_ten() {
     let t = play(json!({"sets": ["basic", "traders-and-builders"]}), &l).unwrap();
     assert_eq!(state(&t)["players"][1]["vp"], 0);
 }
+
+fn final_scores(options: Value, lines: &[String]) -> Vec<i64> {
+    let t = play(options, lines).unwrap_or_else(|e| panic!("{e}"));
+    state(&t)["players"].as_array().unwrap().iter().map(|p| p["vp"].as_i64().unwrap()).collect()
+}
+
+#[test]
+fn a_road_closing_on_itself_is_complete() {
+    // Four curves south of the start tile make a loop: Ana's road scores 4 when Bo closes it.
+    let l = vec![
+        tile("Ana", "BA/Rr", 0, 1, 270),
+        figure("Ana", "follower", "road", "ES"),
+        end("Ana"),
+        tile("Bo", "BA/Rr", 1, 1, 0),
+        end("Bo"),
+        tile("Ana", "BA/Rr", 0, 2, 180),
+        end("Ana"),
+        tile("Bo", "BA/Rr", 1, 2, 90),
+        end("Bo"),
+    ];
+    assert_eq!(final_scores(json!({}), &l), [4, 0]);
+    let t = play(json!({}), &l).unwrap();
+    assert_eq!(state(&t)["players"][0]["followers_left"], 7, "the thief came home");
+}
+
+#[test]
+fn a_field_counts_a_city_once_however_many_tiles_touch_it() {
+    // The start city closed by BA/C; Ana's farmer's field reaches that city on two tiles (the start tile
+    // and BA/C) through BA/RFr and a monastery: 3 points, not 6.
+    let l = vec![
+        tile("Ana", "BA/C", 0, -1, 180),
+        figure("Ana", "follower", "field", "NL.NR.EL.ER.WL.WR"),
+        end("Ana"),
+        tile("Bo", "BA/RFr", 1, 0, 0),
+        end("Bo"),
+        tile("Ana", "BA/L", 1, -1, 0),
+        end("Ana"),
+        json!({"type": "end_game"}).to_string(),
+    ];
+    let scores = final_scores(json!({}), &l);
+    // Ana: 3 for the field; the monastery (1 + 3 neighbours) and the road have no owner.
+    assert_eq!(scores, [3, 0]);
+}
+
+#[test]
+fn an_inner_field_scores_the_completed_cities_it_touches() {
+    // TB/CCc.w north of the start tile: its south city closes the start city (2 tiles); the band W-E
+    // stays open. A farmer in the inner field touches both: 3 points, for the completed one only.
+    let l = vec![
+        tile("Ana", "TB/CCc.w", 0, -1, 0),
+        figure("Ana", "follower", "field", "I"),
+        end("Ana"),
+        json!({"type": "end_game"}).to_string(),
+    ];
+    assert_eq!(final_scores(json!({"sets": ["basic", "traders-and-builders"]}), &l), [3, 0]);
+}
