@@ -154,17 +154,23 @@ pub fn stats(db: &Path, game: &str, json: bool) -> anyhow::Result<i32> {
         return Ok(0);
     }
     println!("game {id}: {} turns, {} events", v["turns"], v["events"]);
+    let pairs = |v: &Value| -> String {
+        v.as_object().into_iter().flatten().map(|(k, n)| format!("{k} {n}")).collect::<Vec<_>>().join(", ")
+    };
     for p in v["players"].as_array().into_iter().flatten() {
-        let production: Vec<String> =
-            p["production"].as_object().into_iter().flatten().map(|(k, n)| format!("{k} {n}")).collect();
-        println!(
-            "  {:<16} produced {:>3} ({})  trades {:>3}  final vp {}",
-            p["name"].as_str().unwrap_or("?"),
-            p["production_total"],
-            production.join(", "),
-            p["trades"]["count"],
-            p["vp_by_turn"].as_array().and_then(|s| s.last()).map(|l| l[1].to_string()).unwrap_or_default()
-        );
+        let name = p["name"].as_str().unwrap_or("?");
+        let last = p["vp_by_turn"].as_array().and_then(|s| s.last()).map(|l| l[1].to_string()).unwrap_or_default();
+        if p["production_total"].as_i64().unwrap_or(0) > 0 || p["trades"]["count"].as_i64().unwrap_or(0) > 0 {
+            println!(
+                "  {name:<16} produced {:>3} ({})  trades {:>3}  final vp {last}",
+                p["production_total"],
+                pairs(&p["production"]),
+                p["trades"]["count"],
+            );
+        } else {
+            // Games without production (Carcassonne): the score by what scored it.
+            println!("  {name:<16} {last:>3} points ({})", pairs(&p["vp_by_reason"]));
+        }
     }
     Ok(0)
 }
