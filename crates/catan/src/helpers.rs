@@ -502,7 +502,7 @@ fn vincent(s: &mut State, p: Seat, city: bool, at: VertexId, facts: &mut Vec<Fac
     }
     s.players[p as usize].dev.played[KNIGHT] -= 1;
     s.players[p as usize].dev.knights_discarded += 1;
-    rules::recheck_largest_army(s, facts);
+    rules::update_largest_army(s, facts);
     Ok(())
 }
 

@@ -952,17 +952,7 @@ fn play_card(s: &mut State, p: Seat, c: usize, facts: &mut Vec<Fact>) -> Result 
 fn play_knight(s: &mut State, p: Seat, facts: &mut Vec<Fact>) -> Result {
     play_card(s, p, KNIGHT, facts)?;
     s.phase = Phase::MoveRobber { knight: true };
-    let knights = s.players[p as usize].dev.played[KNIGHT];
-    let holder_knights = s.largest_army.map(|h| s.players[h as usize].dev.played[KNIGHT]).unwrap_or(0);
-    if knights >= 3 && s.largest_army != Some(p) && knights > holder_knights {
-        let from = s.largest_army;
-        s.largest_army = Some(p);
-        facts.push(Fact::Award { award: "largest_army", from, to: Some(p) });
-        if let Some(f) = from {
-            score(s, f, "largest_army", -2, -2, facts);
-        }
-        score(s, p, "largest_army", 2, 2, facts);
-    }
+    update_largest_army(s, facts);
     Ok(())
 }
 
@@ -1184,29 +1174,56 @@ pub(crate) fn update_longest_road(s: &mut State, changed: &[Seat], facts: &mut V
         s.players[p as usize].road_length = longest_road(s, p);
     }
     let lengths: Vec<u8> = s.players.iter().map(|p| p.road_length).collect();
-    let max = *lengths.iter().max().unwrap_or(&0);
-    let new_holder = match s.longest_road {
-        Some(h) if lengths[h as usize] >= 5 && lengths[h as usize] == max => Some(h),
+    let holder = award_holder(s.longest_road, &lengths, 5);
+    move_award(s, Award::LongestRoad, holder, facts);
+}
+
+/// The two special cards.
+#[derive(Clone, Copy)]
+enum Award {
+    LongestRoad,
+    LargestArmy,
+}
+
+/// Who holds a special card given each player's count (road length, knights) and the minimum: the holder
+/// keeps it while at the minimum and tied for the most (another player takes it only with strictly
+/// more); otherwise the single player with the most takes it, or it is set aside when the most are tied
+/// or below the minimum.
+fn award_holder(holder: Option<Seat>, counts: &[u8], minimum: u8) -> Option<Seat> {
+    let max = *counts.iter().max().unwrap_or(&0);
+    match holder {
+        Some(h) if counts[h as usize] >= minimum && counts[h as usize] == max => Some(h),
         _ => {
-            let top: Vec<usize> = (0..lengths.len()).filter(|&i| lengths[i] == max).collect();
-            if max >= 5 && top.len() == 1 {
-                Some(top[0] as Seat)
-            } else {
-                None
-            }
-        }
-    };
-    if new_holder != s.longest_road {
-        let from = s.longest_road;
-        s.longest_road = new_holder;
-        facts.push(Fact::Award { award: "longest_road", from, to: new_holder });
-        if let Some(f) = from {
-            score(s, f, "longest_road", -2, -2, facts);
-        }
-        if let Some(t) = new_holder {
-            score(s, t, "longest_road", 2, 2, facts);
+            let top: Vec<usize> = (0..counts.len()).filter(|&i| counts[i] == max).collect();
+            (max >= minimum && top.len() == 1).then(|| top[0] as Seat)
         }
     }
+}
+
+/// Gives a special card to `to` (or sets it aside), with its facts and the 2 VP moving along.
+fn move_award(s: &mut State, award: Award, to: Option<Seat>, facts: &mut Vec<Fact>) {
+    let (slot, name) = match award {
+        Award::LongestRoad => (&mut s.longest_road, "longest_road"),
+        Award::LargestArmy => (&mut s.largest_army, "largest_army"),
+    };
+    if *slot == to {
+        return;
+    }
+    let from = std::mem::replace(slot, to);
+    facts.push(Fact::Award { award: name, from, to });
+    if let Some(f) = from {
+        score(s, f, name, -2, -2, facts);
+    }
+    if let Some(t) = to {
+        score(s, t, name, 2, 2, facts);
+    }
+}
+
+/// Largest Army after a knight is played (or given up, with Vincent): at least 3 knights.
+pub(crate) fn update_largest_army(s: &mut State, facts: &mut Vec<Fact>) {
+    let knights: Vec<u8> = s.players.iter().map(|p| p.dev.played[KNIGHT]).collect();
+    let holder = award_holder(s.largest_army, &knights, 3);
+    move_award(s, Award::LargestArmy, holder, facts);
 }
 
 /// Moves the Longest Road card to where catanatron's bookkeeping says it is.
@@ -1217,41 +1234,9 @@ fn catanatron_award(s: &mut State, facts: &mut Vec<Fact>) {
     for (p, len) in lengths.into_iter().enumerate() {
         s.players[p].road_length = len;
     }
-    if holder.is_some() && holder != s.longest_road {
-        let from = s.longest_road;
-        s.longest_road = holder;
-        facts.push(Fact::Award { award: "longest_road", from, to: holder });
-        if let Some(f) = from {
-            score(s, f, "longest_road", -2, -2, facts);
-        }
-        if let Some(t) = holder {
-            score(s, t, "longest_road", 2, 2, facts);
-        }
-    }
-}
-
-/// After a played knight leaves the table (Vincent): the holder keeps Largest Army while still at 3 or more
-/// and nobody has more; otherwise the single player with the most (3 or more) takes it, or it is set aside.
-pub(crate) fn recheck_largest_army(s: &mut State, facts: &mut Vec<Fact>) {
-    let knights: Vec<u8> = s.players.iter().map(|p| p.dev.played[KNIGHT]).collect();
-    let max = *knights.iter().max().unwrap_or(&0);
-    let holder = match s.largest_army {
-        Some(h) if knights[h as usize] >= 3 && knights[h as usize] == max => Some(h),
-        _ => {
-            let top: Vec<usize> = (0..knights.len()).filter(|&i| knights[i] == max).collect();
-            (max >= 3 && top.len() == 1).then(|| top[0] as Seat)
-        }
-    };
-    if holder != s.largest_army {
-        let from = s.largest_army;
-        s.largest_army = holder;
-        facts.push(Fact::Award { award: "largest_army", from, to: holder });
-        if let Some(f) = from {
-            score(s, f, "largest_army", -2, -2, facts);
-        }
-        if let Some(t) = holder {
-            score(s, t, "largest_army", 2, 2, facts);
-        }
+    // catanatron never sets the card aside.
+    if holder.is_some() {
+        move_award(s, Award::LongestRoad, holder, facts);
     }
 }
 
