@@ -7,7 +7,7 @@
 
 use crate::commands::{check_file, store_log};
 use almanac_engine::read_log;
-use almanac_store::Store;
+use almanac_store::{yardstick, Store};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
@@ -72,7 +72,7 @@ pub fn run(corpus: &Path, db: Option<PathBuf>) -> anyhow::Result<i32> {
         store_log(&mut store, &revalidated)?;
     }
     let import_s = t.elapsed().as_secs_f64();
-    let facts: u64 = store.connection().query_row("SELECT COUNT(*) FROM facts", [], |r| r.get(0))?;
+    let facts = store.fact_count()?;
     let rows = events as u64 + facts;
     println!(
         "import (validate + store events and facts): {:.0} rows/s ({events} events + {facts} facts in {import_s:.2} s; {:.0} events/s)",
@@ -80,7 +80,7 @@ pub fn run(corpus: &Path, db: Option<PathBuf>) -> anyhow::Result<i32> {
         events as f64 / import_s
     );
     drop(store);
-    let raw_s = plain_sqlite_insert(&dir.join("bench-raw.db"), &logs)?;
+    let raw_s = plain_sqlite_insert(&dir.join("bench-raw.db"), &logs)?.as_secs_f64();
     println!(
         "plain SQLite, same rows, one transaction per game: {:.0} rows/s ({raw_s:.2} s); import runs at {:.0}% of it",
         rows as f64 / raw_s,
@@ -164,49 +164,24 @@ fn tempdir(db: Option<PathBuf>) -> anyhow::Result<PathBuf> {
     Ok(dir)
 }
 
-/// Inserts the same number of event and fact rows with plain SQL (no validation), as the yardstick.
-fn plain_sqlite_insert(path: &Path, logs: &[almanac_engine::ValidatedLog]) -> anyhow::Result<f64> {
-    let _ = std::fs::remove_file(path);
-    let mut conn = rusqlite::Connection::open(path)?;
-    conn.pragma_update(None, "journal_mode", "WAL")?;
-    conn.pragma_update(None, "synchronous", "NORMAL")?;
-    conn.execute_batch(
-        "CREATE TABLE events (game_id TEXT NOT NULL, seq INTEGER NOT NULL, turn INTEGER NOT NULL, body TEXT NOT NULL,
-                              PRIMARY KEY (game_id, seq)) WITHOUT ROWID;
-         CREATE TABLE facts (game_id TEXT NOT NULL, seq INTEGER NOT NULL, turn INTEGER NOT NULL, kind TEXT NOT NULL,
-                             player INTEGER, item TEXT, count INTEGER, cause TEXT, other INTEGER, total INTEGER,
-                             public INTEGER, detail TEXT);
-         CREATE INDEX facts_by_game ON facts(game_id, seq);
-         CREATE INDEX facts_by_kind ON facts(kind, item);",
-    )?;
+/// The same rows inserted by plain SQL (the store's yardstick), timed without validation.
+fn plain_sqlite_insert(path: &Path, logs: &[almanac_engine::ValidatedLog]) -> anyhow::Result<std::time::Duration> {
     // Rows prepared beforehand so that only the inserts are timed.
-    let mut prepared = Vec::new();
-    for (g, log) in logs.iter().enumerate() {
-        let mut facts = Vec::new();
-        for i in 0..log.game.event_count() {
-            for f in log.game.event_facts(i) {
-                facts.push(f.row(i as u64 + 1, log.game.event_turn(i)));
+    let games: Vec<yardstick::Rows> = logs
+        .iter()
+        .enumerate()
+        .map(|(g, log)| {
+            let n = log.game.event_count();
+            yardstick::Rows {
+                id: format!("g{g}"),
+                events: (0..n).map(|i| (i as u64 + 1, log.game.event_turn(i), log.event_lines[i].as_str())).collect(),
+                facts: (0..n)
+                    .flat_map(|i| {
+                        log.game.event_facts(i).iter().map(move |f| f.row(i as u64 + 1, log.game.event_turn(i)))
+                    })
+                    .collect(),
             }
-        }
-        prepared.push((format!("g{g}"), facts));
-    }
-    let t = Instant::now();
-    for ((id, facts), log) in prepared.iter().zip(logs) {
-        let tx = conn.transaction()?;
-        {
-            let mut ev = tx.prepare_cached("INSERT INTO events VALUES (?1, ?2, ?3, ?4)")?;
-            for (i, body) in log.event_lines.iter().enumerate() {
-                ev.execute(rusqlite::params![id, i as u64 + 1, log.game.event_turn(i), body])?;
-            }
-            let mut fa =
-                tx.prepare_cached("INSERT INTO facts VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)")?;
-            for r in facts {
-                fa.execute(rusqlite::params![
-                    id, r.seq, r.turn, r.kind, r.player, r.item, r.count, r.cause, r.other, r.total, r.public, r.detail
-                ])?;
-            }
-        }
-        tx.commit()?;
-    }
-    Ok(t.elapsed().as_secs_f64())
+        })
+        .collect();
+    Ok(yardstick::plain_insert(path, &games)?)
 }

@@ -86,14 +86,6 @@ impl<R: Ruleset> Timeline<R> {
         }
         state
     }
-
-    pub fn last_state(&self) -> &R::State {
-        &self.last
-    }
-
-    pub fn events(&self) -> &[R::Event] {
-        &self.events
-    }
 }
 
 /// A validated game of any ruleset: what the engine, the store and the server work with.

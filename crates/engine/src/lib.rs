@@ -49,12 +49,6 @@ fn start(envelope: Envelope, header: Value) -> Result<Box<dyn Game>, LogError> {
     }
 }
 
-/// Starts an empty game from a header line (for live recording).
-pub fn start_game(header_line: &str) -> Result<Box<dyn Game>, LogError> {
-    let (envelope, header, _) = header_of(header_line)?;
-    start(envelope, header)
-}
-
 /// Reads and validates a whole almanac/1 log.
 pub fn read_log(text: &str) -> Result<Box<dyn Game>, LogError> {
     let (envelope, header, _) = header_of(text)?;

@@ -10,6 +10,7 @@
 
 mod facts;
 mod migrations;
+pub mod yardstick;
 
 use almanac_core::Game;
 use rusqlite::{params, Connection, OptionalExtension};
@@ -303,6 +304,11 @@ impl Store {
             [one] => Ok(one.clone()),
             _ => Err(StoreError::NotFound(id_or_prefix.to_string())),
         }
+    }
+
+    /// How many facts are stored, over all games.
+    pub fn fact_count(&self) -> Result<u64> {
+        Ok(self.conn.query_row("SELECT COUNT(*) FROM facts", [], |r| r.get(0))?)
     }
 
     /// Direct access for tests of the store's own promises (the append-only triggers).
