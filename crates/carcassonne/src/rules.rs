@@ -367,7 +367,13 @@ fn end_turn(s: &mut State, facts: &mut Vec<Fact>) -> Result {
             for (i, &k) in g.goods.iter().enumerate() {
                 if k > 0 {
                     s.players[p as usize].goods[i] += k;
-                    facts.push(Fact::Gained { player: p, item: GOODS[i], count: k, cause: Cause::Card, from: None });
+                    facts.push(Fact::Gained {
+                        player: p,
+                        item: GOODS[i],
+                        count: k,
+                        cause: Cause::Completion,
+                        from: None,
+                    });
                 }
             }
         }

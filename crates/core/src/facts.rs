@@ -27,6 +27,8 @@ pub enum Cause {
     Purchase,
     /// A helper's advantage (Catan: Helpers scenario).
     Helper,
+    /// Won by completing a feature (Carcassonne: the goods of a completed city).
+    Completion,
 }
 
 impl Cause {
@@ -40,6 +42,7 @@ impl Cause {
             Cause::Card => "card",
             Cause::Purchase => "purchase",
             Cause::Helper => "helper",
+            Cause::Completion => "completion",
         }
     }
 }

@@ -218,15 +218,13 @@ pub fn to_almanac(text: &str) -> Result<String, FormatError> {
             line: 1,
             reason: format!("catanatron event seq {} ({}): {reason}", ev.seq, ev.kind),
         })?;
-        if let Some(line) = line {
-            out.push_str(&line.to_string());
-            out.push('\n');
-        }
+        out.push_str(&line.to_string());
+        out.push('\n');
     }
     Ok(out)
 }
 
-fn event(places: &Places, ev: &DumpEvent) -> Result<Option<Value>, String> {
+fn event(places: &Places, ev: &DumpEvent) -> Result<Value, String> {
     let mut m = Map::new();
     let kind = match ev.kind.as_str() {
         "BUILD_SETTLEMENT" => {
@@ -303,5 +301,5 @@ fn event(places: &Places, ev: &DumpEvent) -> Result<Option<Value>, String> {
     line.insert("player".into(), json!(ev.color));
     line.extend(m);
     line.insert("src_turn".into(), json!(ev.turn));
-    Ok(Some(Value::Object(line)))
+    Ok(Value::Object(line))
 }
