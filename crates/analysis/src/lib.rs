@@ -1,7 +1,9 @@
-//! Metrics over facts. Nothing here knows a game's state or rules: everything is read from fact rows
-//! (see `almanac_core::FactRow`), so the same code serves every ruleset.
+//! Metrics over facts. Nothing here knows a game's state or rules: everything is read from fact rows (see
+//! `almanac_core::FactRow`) in the words a game declares in its `Vocabulary`, so the same code serves every
+//! ruleset.
 
-use almanac_core::FactRow;
+use almanac_core::facts::PLAYER_PARTNER;
+use almanac_core::{cause, FactRow, Measure, Vocabulary};
 use serde::Serialize;
 use serde_json::Value;
 use std::collections::BTreeMap;
@@ -10,10 +12,10 @@ use std::collections::BTreeMap;
 #[derive(Debug, Clone, Default, Serialize)]
 pub struct PlayerStats {
     pub name: String,
-    /// Cards gained from dice rolls, by item.
+    /// Items gained from production, by item.
     pub production: BTreeMap<String, i64>,
     pub production_total: i64,
-    /// Cards gained at setup (the second settlement's resources), by item.
+    /// Items gained at setup, by item.
     pub setup: BTreeMap<String, i64>,
     pub trades: TradeStats,
     pub steals_made: i64,
@@ -24,10 +26,20 @@ pub struct PlayerStats {
     /// Pieces built and cards bought, by kind.
     pub built: BTreeMap<String, i64>,
     pub cards_played: BTreeMap<String, i64>,
-    /// `[turn, vp, vp_public]` at the end of every turn from 0 (setup) to the last.
+    /// `[turn, vp, vp_public]` at the end of every turn from 0 to the last.
     pub vp_by_turn: Vec<[i64; 3]>,
     /// Final score by reason (settlement, city, longest_road, ...).
     pub vp_by_reason: BTreeMap<String, i64>,
+    /// The statistics the game declares, in its order.
+    pub declared: Vec<DeclaredStat>,
+}
+
+/// A value of a statistic the game declares (`Vocabulary::player_stats`).
+#[derive(Debug, Clone, Serialize)]
+pub struct DeclaredStat {
+    pub id: &'static str,
+    pub label: &'static str,
+    pub value: i64,
 }
 
 #[derive(Debug, Clone, Default, Serialize)]
@@ -37,7 +49,7 @@ pub struct TradeStats {
     /// Cards given and received in trades, by item.
     pub gave: BTreeMap<String, i64>,
     pub got: BTreeMap<String, i64>,
-    /// Number of trades by partner: another player's name, `bank`, or `harbour:3:1` / `harbour:2:1`.
+    /// Number of trades by partner: another player's name, or a market's id (`bank`, `harbour:3:1` ...).
     pub partners: BTreeMap<String, i64>,
 }
 
@@ -45,7 +57,7 @@ pub struct TradeStats {
 pub struct GameStats {
     pub turns: u32,
     pub events: u64,
-    /// How often each dice sum was rolled ("2" .. "12").
+    /// How often each dice sum was rolled (every sum the game's dice can show, as text keys).
     pub dice: BTreeMap<String, i64>,
     /// Trades made in each turn (a trade between two players counts once), turn 0 first.
     pub trades_by_turn: Vec<i64>,
@@ -56,57 +68,69 @@ fn add(map: &mut BTreeMap<String, i64>, key: &str, n: i64) {
     *map.entry(key.to_string()).or_default() += n;
 }
 
-/// Computes a game's stats from its facts. `players` are the names in seat order.
-pub fn game_stats(players: &[String], facts: &[FactRow]) -> GameStats {
+/// Computes a game's stats from its facts. `players` are the names in seat order; `vocabulary` is the
+/// game's (for its dice and its declared statistics).
+pub fn game_stats(players: &[String], facts: &[FactRow], vocabulary: &Vocabulary) -> GameStats {
     let mut stats: Vec<PlayerStats> =
         players.iter().map(|n| PlayerStats { name: n.clone(), ..Default::default() }).collect();
-    let mut dice: BTreeMap<String, i64> = (2..=12).map(|n| (n.to_string(), 0)).collect();
+    let mut dice: BTreeMap<String, i64> =
+        vocabulary.dice.iter().flat_map(|d| d.sums()).map(|n| (n.to_string(), 0)).collect();
     let last_turn = facts.iter().map(|f| f.turn).max().unwrap_or(0);
     let events = facts.iter().map(|f| f.seq).max().unwrap_or(0);
     // Score after each turn: carry the latest totals forward.
     let mut score = vec![(0i64, 0i64); players.len()];
     let mut by_turn: Vec<Vec<[i64; 3]>> = vec![Vec::new(); players.len()];
-    let mut turn_open = 0u32;
+    let mut turn_open = 0;
     let mut trades_by_turn = vec![0i64; last_turn as usize + 1];
-    let close_turns_until =
-        |upto: u32, turn_open: &mut u32, score: &Vec<(i64, i64)>, by_turn: &mut Vec<Vec<[i64; 3]>>| {
-            while *turn_open < upto {
-                for (p, s) in score.iter().enumerate() {
-                    by_turn[p].push([*turn_open as i64, s.0, s.1]);
-                }
-                *turn_open += 1;
+    let mut declared = vec![vec![0i64; vocabulary.player_stats.len()]; players.len()];
+    let close_turns_until = |upto: u32, turn_open: &mut u32, score: &[(i64, i64)], by_turn: &mut [Vec<[i64; 3]>]| {
+        while *turn_open < upto {
+            for (p, s) in score.iter().enumerate() {
+                by_turn[p].push([*turn_open as i64, s.0, s.1]);
             }
-        };
+            *turn_open += 1;
+        }
+    };
     for f in facts {
         close_turns_until(f.turn, &mut turn_open, &score, &mut by_turn);
+        if f.kind == "rolled" {
+            if let Some(sum) = f.count {
+                add(&mut dice, &sum.to_string(), 1);
+            }
+            continue;
+        }
         let Some(p) = f.player.map(|p| p as usize).filter(|&p| p < stats.len()) else {
             continue;
         };
         let item = f.item.as_deref().unwrap_or("");
         let n = f.count.unwrap_or(0);
+        for (k, stat) in vocabulary.player_stats.iter().enumerate() {
+            declared[p][k] += measure(&stat.measure, f);
+        }
         match (f.kind.as_str(), f.cause.as_deref()) {
-            ("rolled", _) => add(&mut dice, &n.to_string(), 1),
-            ("gained", Some("production")) => {
+            ("gained", Some(cause::PRODUCTION)) => {
                 add(&mut stats[p].production, item, n);
                 stats[p].production_total += n;
             }
-            ("gained", Some("setup")) => add(&mut stats[p].setup, item, n),
-            ("gained", Some("steal")) => stats[p].steals_made += n,
-            ("gained", Some("purchase")) => add(&mut stats[p].built, item, n),
-            ("lost", Some("steal")) => stats[p].steals_suffered += n,
-            ("lost", Some("discard")) => stats[p].discarded += n,
+            ("gained", Some(cause::SETUP)) => add(&mut stats[p].setup, item, n),
+            ("gained", Some(cause::STEAL)) => stats[p].steals_made += n,
+            ("gained", Some(cause::PURCHASE)) => add(&mut stats[p].built, item, n),
+            ("lost", Some(cause::STEAL)) => stats[p].steals_suffered += n,
+            ("lost", Some(cause::DISCARD)) => stats[p].discarded += n,
             ("spent", _) => add(&mut stats[p].spent, item, n),
             ("built", _) => add(&mut stats[p].built, item, 1),
             ("card_played", _) => add(&mut stats[p].cards_played, item, 1),
             ("traded", _) => {
-                if item != "player" || f.other.is_some_and(|o| (p as u32) < o) {
+                if item != PLAYER_PARTNER || f.other.is_some_and(|o| (p as u32) < o) {
                     trades_by_turn[f.turn as usize] += 1;
                 }
                 let t = &mut stats[p].trades;
                 t.count += 1;
                 let partner = match (item, f.other) {
-                    ("player", Some(o)) => players.get(o as usize).cloned().unwrap_or_else(|| format!("seat {o}")),
-                    (other, _) => other.to_string(),
+                    (PLAYER_PARTNER, Some(o)) => {
+                        players.get(o as usize).cloned().unwrap_or_else(|| format!("seat {o}"))
+                    }
+                    (market, _) => market.to_string(),
                 };
                 add(&mut t.partners, &partner, 1);
                 if let Some(detail) = f.detail.as_deref().and_then(|d| serde_json::from_str::<Value>(d).ok()) {
@@ -127,6 +151,86 @@ pub fn game_stats(players: &[String], facts: &[FactRow]) -> GameStats {
     close_turns_until(last_turn + 1, &mut turn_open, &score, &mut by_turn);
     for (p, series) in by_turn.into_iter().enumerate() {
         stats[p].vp_by_turn = series;
+        stats[p].declared = vocabulary
+            .player_stats
+            .iter()
+            .zip(&declared[p])
+            .map(|(s, &value)| DeclaredStat { id: s.id, label: s.label, value })
+            .collect();
     }
     GameStats { turns: last_turn, events, dice, trades_by_turn, players: stats }
+}
+
+/// What one fact adds to a declared statistic.
+fn measure(m: &Measure, f: &FactRow) -> i64 {
+    let n = f.count.unwrap_or(0);
+    let item = f.item.as_deref();
+    let cause = f.cause.as_deref();
+    match (m, f.kind.as_str()) {
+        (Measure::Gained(c), "gained") if cause == Some(*c) => n,
+        (Measure::Lost(c), "lost") if cause == Some(*c) => n,
+        (Measure::Trades, "traded") => 1,
+        (Measure::Built(piece), "built") if item == Some(*piece) => 1,
+        (Measure::CardsPlayed, "card_played") => 1,
+        (Measure::Points(reason), "score") if item == Some(*reason) => n,
+        _ => 0,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    //! A made-up game with eight resources and three dice: analysis needs no line of its own for it.
+    use super::*;
+    use almanac_core::{Chart, Dice, DiceSpec, Fact, PlayerStat, Term};
+
+    const EIGHT: Vocabulary = Vocabulary {
+        score: Term::new("VP", "victory points"),
+        items: &[
+            Term::new("a", "a"),
+            Term::new("b", "b"),
+            Term::new("c", "c"),
+            Term::new("d", "d"),
+            Term::new("e", "e"),
+            Term::new("f", "f"),
+            Term::new("g", "g"),
+            Term::new("h", "h"),
+        ],
+        causes: &[Term::new(cause::PRODUCTION, "production")],
+        pieces: &[],
+        cards: &[],
+        score_reasons: &[Term::new("tower", "towers")],
+        awards: &[],
+        partners: &[],
+        dice: Some(DiceSpec { count: 3, faces: 6 }),
+        charts: &[Chart::Score, Chart::Production, Chart::Dice],
+        player_stats: &[
+            PlayerStat { id: "made", label: "made", measure: Measure::Gained(cause::PRODUCTION) },
+            PlayerStat { id: "towers", label: "tower points", measure: Measure::Points("tower") },
+        ],
+    };
+
+    fn rows(facts: &[(u32, Fact)]) -> Vec<FactRow> {
+        facts.iter().enumerate().map(|(i, (turn, f))| f.row(i as u64 + 1, *turn)).collect()
+    }
+
+    #[test]
+    fn eight_resources_three_dice_and_declared_stats() {
+        let gained = |player, item, count| Fact::Gained { player, item, count, cause: cause::PRODUCTION, from: None };
+        let facts = rows(&[
+            (1, Fact::TurnStarted { turn: 1, player: 0 }),
+            (1, Fact::Rolled { player: 0, dice: Dice::new(&[6, 6, 5]) }),
+            (1, gained(0, "h", 2)),
+            (1, gained(1, "g", 1)),
+            (2, Fact::Rolled { player: 1, dice: Dice::new(&[1, 1, 1]) }),
+            (2, Fact::Score { player: 1, reason: "tower", delta: 3, delta_public: 3, total: 3, public: 3 }),
+        ]);
+        let s = game_stats(&["A".into(), "B".into()], &facts, &EIGHT);
+        assert_eq!(s.dice.len(), 16, "sums 3 to 18");
+        assert_eq!((s.dice["17"], s.dice["3"], s.dice["10"]), (1, 1, 0));
+        assert_eq!(s.players[0].production["h"], 2);
+        assert_eq!(s.players[1].production["g"], 1);
+        let declared = |p: usize, id: &str| s.players[p].declared.iter().find(|d| d.id == id).unwrap().value;
+        assert_eq!((declared(0, "made"), declared(1, "made"), declared(1, "towers")), (2, 1, 3));
+        assert_eq!(s.players[1].vp_by_turn, vec![[0, 0, 0], [1, 0, 0], [2, 3, 3]]);
+    }
 }

@@ -5,7 +5,7 @@
 
 use crate::state::{FigureKind, GroupKind, Pos, State};
 use crate::tiles::{catalogue, HALVES, SIDES};
-use almanac_core::Seat;
+use almanac_core::{EventError, Seat};
 use serde::Deserialize;
 use serde_json::{json, Map, Value};
 
@@ -122,8 +122,12 @@ fn need<T>(v: Option<T>, kind: &str, field: &str) -> Result<T, String> {
     v.ok_or_else(|| format!("{kind} needs `{field}`"))
 }
 
-pub fn parse(state: &State, line: &str) -> Result<Event, String> {
-    let raw: Raw = serde_json::from_str(line).map_err(almanac_core::log::event_json_error)?;
+pub fn parse(state: &State, line: &str) -> Result<Event, EventError> {
+    let raw: Raw = serde_json::from_str(line).map_err(EventError::from_json)?;
+    Ok(parse_raw(state, raw)?)
+}
+
+fn parse_raw(state: &State, raw: Raw) -> Result<Event, String> {
     let kind = raw.kind.as_deref().ok_or("the event has no `type`")?;
     if kind == "end_game" {
         return Ok(Event::EndGame);

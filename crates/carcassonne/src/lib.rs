@@ -1,17 +1,24 @@
-//! The `carcassonne` ruleset: the base game with Traders & Builders (goods, builder, pig), 2-6 players.
+//! The `carcassonne` ruleset: the base game with Traders & Builders (goods, builder, pig), 2-6 players;
+//! the importer of JCloisterZone's saved games; the replay drawing.
 //! Pure: no I/O, no clock, no randomness (the log says which tile was drawn).
 //!
 //! - `tiles`: the catalogue (`tiles.txt`) and the geometry of sides and half-edges.
 //! - `state`: the grid, the features merged across edges (union-find), figures and scores.
-//! - `event`, `rules`: the Decider parts; `view`: the state as JSON.
+//! - `event`, `rules`: the Decider parts.
+//! - `view`, `describe`, `vocabulary`: the state, the events and the facts in words; `web/replay.js`.
+//! - `import`: JCloisterZone saves.
 
+pub mod describe;
 pub mod event;
+pub mod import;
 pub mod rules;
 pub mod state;
 pub mod tiles;
 pub mod view;
+pub mod vocabulary;
 
-use almanac_core::{Fact, PlayerEntry, RuleViolation, Ruleset, SetupError};
+use almanac_core::{Declarations, EventError, Fact, Importer, PlayerEntry, RuleViolation, Ruleset, Seat, SetupError};
+use almanac_core::{View, Vocabulary};
 use serde::Deserialize;
 use serde_json::Value;
 use state::{Options, Player, Seating, State, Step};
@@ -94,7 +101,6 @@ impl Carcassonne {
             step: Step::Tile,
             second_part: false,
             bonus_due: false,
-            events: 0,
         };
         let start = h.start.unwrap_or(Start { tile: tiles::START_TILE.into(), at: [0, 0], rotation: 0 });
         let tile = cat.get(&start.tile).ok_or_else(|| SetupError(format!("start: `{}` is not a tile", start.tile)))?;
@@ -114,21 +120,27 @@ impl Carcassonne {
 }
 
 impl Ruleset for Carcassonne {
-    const ID: &'static str = "carcassonne";
+    const ID: &'static str = vocabulary::ID;
     const VERSION: u32 = 1;
     type State = State;
     type Event = Event;
+    type GameView = view::GridView;
+    type PlayerView = view::SupplyView;
 
     fn initial(header: &Value) -> Result<State, SetupError> {
         Carcassonne::new_state(header)
     }
 
-    fn parse_event(state: &State, line: &str) -> Result<Event, String> {
+    fn parse_event(state: &State, line: &str) -> Result<Event, EventError> {
         event::parse(state, line)
     }
 
     fn write_event(state: &State, event: &Event) -> String {
         event::write(state, event)
+    }
+
+    fn describe(state: &State, event: &Event) -> String {
+        describe::describe(state, event)
     }
 
     fn apply(state: &mut State, event: &Event, facts: &mut Vec<Fact>) -> Result<(), RuleViolation> {
@@ -139,16 +151,22 @@ impl Ruleset for Carcassonne {
         state.turn
     }
 
-    fn winner(state: &State) -> Option<usize> {
-        if state.step != Step::Over {
-            return None;
-        }
-        let best = state.players.iter().map(|p| p.score).max()?;
-        let top: Vec<usize> = (0..state.players.len()).filter(|&i| state.players[i].score == best).collect();
-        (top.len() == 1).then(|| top[0])
+    fn active(state: &State) -> Seat {
+        state.active
     }
 
-    fn view(state: &State) -> Value {
+    fn winner(state: &State) -> Option<Seat> {
+        view::winner(state)
+    }
+
+    fn view(state: &State) -> View<view::GridView, view::SupplyView> {
         view::view(state)
     }
+}
+
+impl Declarations for Carcassonne {
+    const NAME: &'static str = "Carcassonne";
+    const VOCABULARY: &'static Vocabulary = &vocabulary::VOCABULARY;
+    const IMPORTERS: &'static [&'static dyn Importer] = &[&import::jcz::JCloisterZoneSave];
+    const REPLAY_SCRIPT: &'static str = include_str!("../web/replay.js");
 }

@@ -5,7 +5,8 @@
 use crate::event::{Event, Location};
 use crate::state::*;
 use crate::tiles::*;
-use almanac_core::{Cause, Fact, RuleViolation, Seat};
+use crate::vocabulary::{COMPLETION, TILE};
+use almanac_core::{Fact, RuleViolation, Seat};
 
 type Result<T = ()> = std::result::Result<T, RuleViolation>;
 
@@ -28,24 +29,12 @@ fn edge_kind(t: &TileType, rotation: u8, side: usize) -> EdgeKind {
     t.edges[(side + 4 - rotation as usize) % 4]
 }
 
+/// Checks and applies one event. A rejected event may leave the state half-changed: the timeline that
+/// called `apply` throws it away.
 pub fn apply(s: &mut State, ev: &Event, facts: &mut Vec<Fact>) -> Result {
     if s.step == Step::Over {
         return fail("the game is over");
     }
-    let mark = facts.len();
-    if s.events == 0 {
-        facts.push(Fact::TurnStarted { turn: 1, player: 0 });
-    }
-    let result = step(s, ev, facts);
-    if result.is_err() {
-        facts.truncate(mark);
-    } else {
-        s.events += 1;
-    }
-    result
-}
-
-fn step(s: &mut State, ev: &Event, facts: &mut Vec<Fact>) -> Result {
     if let Some(p) = ev.player() {
         if p != s.active {
             return fail(format!("{} plays out of turn: it is {}'s turn", s.name(p), s.name(s.active)));
@@ -155,7 +144,7 @@ fn place_tile(s: &mut State, tile: usize, at: Pos, rotation: u8, facts: &mut Vec
         }
     }
     s.step = Step::Figure { placed, figure_done: false };
-    facts.push(Fact::Built { player: s.active, piece: "tile" });
+    facts.push(Fact::Built { player: s.active, piece: TILE });
     Ok(())
 }
 
@@ -367,13 +356,7 @@ fn end_turn(s: &mut State, facts: &mut Vec<Fact>) -> Result {
             for (i, &k) in g.goods.iter().enumerate() {
                 if k > 0 {
                     s.players[p as usize].goods[i] += k;
-                    facts.push(Fact::Gained {
-                        player: p,
-                        item: GOODS[i],
-                        count: k,
-                        cause: Cause::Completion,
-                        from: None,
-                    });
+                    facts.push(Fact::Gained { player: p, item: GOODS[i], count: k, cause: COMPLETION, from: None });
                 }
             }
         }

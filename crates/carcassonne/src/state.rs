@@ -4,7 +4,7 @@
 use crate::tiles::{catalogue, FeatureKind, TileType};
 use almanac_core::Seat;
 use serde::Deserialize;
-use std::collections::HashMap;
+use std::collections::BTreeMap;
 
 pub type Pos = (i32, i32);
 
@@ -155,7 +155,8 @@ pub struct State {
     pub options: Options,
     pub seating: std::sync::Arc<Vec<Seating>>,
     pub players: Vec<Player>,
-    pub grid: HashMap<Pos, usize>,
+    /// Where each placed tile lies (ordered, so that a state always reads the same).
+    pub grid: BTreeMap<Pos, usize>,
     pub placed: Vec<Placed>,
     /// Union-find over feature nodes; `groups[root]` holds the feature's data.
     pub parent: Vec<usize>,
@@ -169,7 +170,6 @@ pub struct State {
     pub second_part: bool,
     /// The tile just placed extended a feature holding the active player's builder.
     pub bonus_due: bool,
-    pub events: u32,
 }
 
 impl State {

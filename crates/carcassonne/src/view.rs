@@ -1,45 +1,114 @@
-//! The state as JSON, for `almanac state --json` and the API; `vp` is each player's score.
+//! The state as `almanac state --json` and the API show it; a player's `vp` is their score.
 
-use crate::state::{State, Step};
+use crate::state::{Placed, State, Step};
 use crate::tiles::{catalogue, rotate_halves, rotate_sides, FeatureKind, GOODS, HALVES, SIDES};
-use serde_json::{json, Value};
+use crate::vocabulary::ID;
+use almanac_core::{PlayerView, Seat, View};
+use serde::Serialize;
+use std::collections::BTreeMap;
 
-pub fn view(s: &State) -> Value {
-    let players: Vec<Value> = s
+/// The tiles on the grid, the figures on them, and the pack.
+#[derive(Serialize)]
+pub struct GridView {
+    tiles: Vec<TileView>,
+    figures: Vec<FigureView>,
+    tiles_left: u32,
+}
+
+#[derive(Serialize)]
+struct TileView {
+    tile: &'static str,
+    at: [i32; 2],
+    rotation: u32,
+    features: Vec<FeatureView>,
+}
+
+/// A feature of a placed tile as it lies: kind, location (sides or half-edges, or `I`), pennant, good.
+#[derive(Serialize)]
+struct FeatureView {
+    kind: &'static str,
+    location: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pennant: Option<bool>,
+    /// Only cities carry goods (null when a city has none).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    good: Option<Option<&'static str>>,
+}
+
+#[derive(Serialize)]
+struct FigureView {
+    player: String,
+    figure: &'static str,
+    feature: &'static str,
+    at: [i32; 2],
+    location: String,
+}
+
+/// A player's figures at home and goods.
+#[derive(Serialize)]
+pub struct SupplyView {
+    followers_left: u8,
+    builder_home: bool,
+    pig_home: bool,
+    goods: BTreeMap<&'static str, u32>,
+}
+
+pub fn winner(s: &State) -> Option<Seat> {
+    if s.step != Step::Over {
+        return None;
+    }
+    let best = s.players.iter().map(|p| p.score).max()?;
+    let top: Vec<usize> = (0..s.players.len()).filter(|&i| s.players[i].score == best).collect();
+    (top.len() == 1).then(|| top[0] as Seat)
+}
+
+pub fn view(s: &State) -> View<GridView, SupplyView> {
+    let players = s
         .players
         .iter()
         .enumerate()
         .map(|(i, p)| {
-            json!({
-                "name": s.name(i as u8),
-                "color": s.seating[i].color,
-                "vp": p.score,
-                "vp_public": p.score,
-                "followers_left": p.followers,
-                "builder_home": p.builder_home,
-                "pig_home": p.pig_home,
-                "goods": GOODS.iter().zip(p.goods).map(|(g, n)| (g.to_string(), json!(n))).collect::<serde_json::Map<_, _>>(),
-            })
+            let goods: BTreeMap<&'static str, u32> = GOODS.iter().zip(p.goods).map(|(g, n)| (*g, n)).collect();
+            let held: Vec<String> = goods.iter().filter(|(_, &n)| n > 0).map(|(g, n)| format!("{g} {n}")).collect();
+            PlayerView {
+                name: s.name(i as Seat).to_string(),
+                color: s.seating[i].color.clone(),
+                vp: p.score,
+                vp_public: p.score,
+                summary: format!("{} followers at home  {}", p.followers, held.join(" ")),
+                game: SupplyView {
+                    followers_left: p.followers,
+                    builder_home: p.builder_home,
+                    pig_home: p.pig_home,
+                    goods,
+                },
+            }
         })
         .collect();
-    let tiles: Vec<Value> = s
+    let tiles = s
         .placed
         .iter()
         .map(|p| {
             let t = &catalogue().tiles[p.tile];
-            let features: Vec<Value> = (0..t.features.len()).map(|f| feature_json(p, f)).collect();
-            json!({"tile": t.id, "at": [p.at.0, p.at.1], "rotation": p.rotation as u32 * 90, "features": features})
+            TileView {
+                tile: &t.id,
+                at: [p.at.0, p.at.1],
+                rotation: p.rotation as u32 * 90,
+                features: (0..t.features.len()).map(|f| feature(p, f)).collect(),
+            }
         })
         .collect();
     let mut figures = Vec::new();
     for g in s.groups.iter().flatten() {
         for f in &g.figures {
             let p = &s.placed[f.placed];
-            let where_ = feature_json(p, f.feature);
-            figures.push(json!({
-                "player": s.name(f.player), "figure": f.kind.name(), "feature": g.kind.name(),
-                "at": [p.at.0, p.at.1], "location": where_["location"],
-            }));
+            figures.push(FigureView {
+                player: s.name(f.player).to_string(),
+                figure: f.kind.name(),
+                feature: g.kind.name(),
+                at: [p.at.0, p.at.1],
+                location: feature(p, f.feature).location,
+            });
         }
     }
     let phase = match s.step {
@@ -47,42 +116,33 @@ pub fn view(s: &State) -> Value {
         Step::Figure { .. } => "figure",
         Step::Over => "over",
     };
-    let winner = if s.step == Step::Over {
-        let best = s.players.iter().map(|p| p.score).max().unwrap_or(0);
-        let top: Vec<usize> = (0..s.players.len()).filter(|&i| s.players[i].score == best).collect();
-        (top.len() == 1).then(|| s.name(top[0] as u8).to_string())
-    } else {
-        None
-    };
-    json!({
-        "ruleset": "carcassonne",
-        "turn": s.turn,
-        "events": s.events,
-        "active": s.name(s.active),
-        "phase": phase,
-        "winner": winner,
-        "players": players,
-        "tiles": tiles,
-        "figures": figures,
-        "tiles_left": s.supply.iter().map(|&n| n as u32).sum::<u32>(),
-    })
+    View {
+        ruleset: ID,
+        turn: s.turn,
+        active: s.name(s.active).to_string(),
+        phase,
+        winner: winner(s).map(|w| s.name(w).to_string()),
+        players,
+        game: GridView { tiles, figures, tiles_left: s.supply.iter().map(|&n| n as u32).sum() },
+    }
 }
 
-/// A feature of a placed tile as it lies: kind, location (sides or half-edges, or `I`), pennant, good.
-fn feature_json(p: &crate::state::Placed, f: usize) -> Value {
+fn feature(p: &Placed, f: usize) -> FeatureView {
     let feature = &catalogue().tiles[p.tile].features[f];
     let sides = rotate_sides(feature.sides, p.rotation);
     let halves = rotate_halves(feature.halves, p.rotation);
     let side_text: String = (0..4).filter(|i| sides & (1 << i) != 0).map(|i| SIDES[i]).collect();
     let half_text = (0..8).filter(|i| halves & (1 << i) != 0).map(|i| HALVES[i]).collect::<Vec<_>>().join(".");
+    let plain = |kind, location| FeatureView { kind, location, pennant: None, good: None };
     match &feature.kind {
-        FeatureKind::City { pennants, good } => {
-            json!({"kind": "city", "location": side_text, "pennant": *pennants > 0, "good": good.map(|g| GOODS[g])})
-        }
-        FeatureKind::Road => json!({"kind": "road", "location": side_text}),
-        FeatureKind::Monastery => json!({"kind": "monastery", "location": "I"}),
-        FeatureKind::Field { .. } => {
-            json!({"kind": "field", "location": if halves == 0 { "I".to_string() } else { half_text }})
-        }
+        FeatureKind::City { pennants, good } => FeatureView {
+            kind: "city",
+            location: side_text,
+            pennant: Some(*pennants > 0),
+            good: Some(good.map(|g| GOODS[g])),
+        },
+        FeatureKind::Road => plain("road", side_text),
+        FeatureKind::Monastery => plain("monastery", "I".to_string()),
+        FeatureKind::Field { .. } => plain("field", if halves == 0 { "I".to_string() } else { half_text }),
     }
 }

@@ -4,8 +4,8 @@
 //! (corner N, NE, SE, S, SW, NW) and an edge `"<hex>:<side>"` (side NE, E, SE, SW, W, NW). A vertex shared
 //! by three hexes has three names; all are accepted, and we write the one with the lowest hex index.
 
-use crate::cards::{self, RESOURCES, TERRAINS};
 use crate::geometry::{self, Axial, EdgeKey, VertexKey, CORNER_NAMES, SIDE_NAMES};
+use crate::resources::{Resource, Terrain};
 use almanac_core::SetupError;
 use serde::Deserialize;
 use std::collections::HashMap;
@@ -17,7 +17,7 @@ pub type HexId = u8;
 #[derive(Debug, Clone)]
 pub struct Hex {
     pub at: Axial,
-    pub terrain: usize,
+    pub terrain: Terrain,
     pub number: Option<u8>,
     pub corners: [VertexId; 6],
     pub sides: [EdgeId; 6],
@@ -27,7 +27,7 @@ pub struct Hex {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Harbour {
     Generic,
-    Special(usize),
+    Special(Resource),
 }
 
 #[derive(Debug, Clone)]
@@ -109,10 +109,11 @@ impl Board {
             if let Some(j) = at_index.insert(at, i) {
                 return Err(err(format!("hexes {j} and {i} are both at {:?}", h.at)));
             }
-            let terrain = cards::terrain(&h.terrain).ok_or_else(|| {
-                err(format!("hex {i}: unknown terrain `{}` (one of {})", h.terrain, TERRAINS.join(", ")))
+            let terrain = Terrain::from_name(&h.terrain).ok_or_else(|| {
+                let names: Vec<&str> = Terrain::ALL.iter().map(|t| t.name()).collect();
+                err(format!("hex {i}: unknown terrain `{}` (one of {})", h.terrain, names.join(", ")))
             })?;
-            match (cards::produces(terrain), h.number) {
+            match (terrain.produces(), h.number) {
                 (None, Some(n)) => {
                     return Err(err(format!("hex {i}: the desert carries no number token, but has {n}")))
                 }
@@ -192,7 +193,7 @@ impl Board {
             Some(r) => return Err(err(format!("robber: there is no hex {r} (the board has {})", hexes.len()))),
             None => hexes
                 .iter()
-                .position(|h| h.terrain == 5)
+                .position(|h| h.terrain == Terrain::Desert)
                 .ok_or_else(|| err("no desert for the robber to start on; give `robber`".into()))?
                 as HexId,
         };
@@ -205,7 +206,7 @@ impl Board {
             let trade = match (h.ratio, h.resource.as_deref()) {
                 (3, None) => Harbour::Generic,
                 (2, Some(r)) => Harbour::Special(
-                    cards::resource(r).ok_or_else(|| err(format!("harbour {k}: unknown resource `{r}`")))?,
+                    Resource::from_name(r).ok_or_else(|| err(format!("harbour {k}: unknown resource `{r}`")))?,
                 ),
                 (3, Some(_)) => {
                     return Err(err(format!("harbour {k}: a 3:1 harbour takes any resource; drop `resource`")))
@@ -283,15 +284,15 @@ impl Board {
     pub fn hex_label(&self, h: HexId) -> String {
         let hex = &self.hexes[h as usize];
         match hex.number {
-            Some(n) => format!("hex {h} ({} {n})", TERRAINS[hex.terrain]),
-            None => format!("hex {h} ({})", TERRAINS[hex.terrain]),
+            Some(n) => format!("hex {h} ({} {n})", hex.terrain.name()),
+            None => format!("hex {h} ({})", hex.terrain.name()),
         }
     }
 
     pub fn harbour_label(h: Harbour) -> String {
         match h {
             Harbour::Generic => "3:1".into(),
-            Harbour::Special(r) => format!("2:1 {}", RESOURCES[r]),
+            Harbour::Special(r) => format!("2:1 {r}"),
         }
     }
 }

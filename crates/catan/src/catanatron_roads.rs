@@ -15,7 +15,7 @@
 //!   road was built), whatever that length.
 
 use crate::board::{EdgeId, VertexId};
-use crate::state::State;
+use crate::pieces::Layout;
 use almanac_core::Seat;
 
 #[derive(Debug, Clone, Default)]
@@ -28,15 +28,23 @@ pub struct CatanatronRoads {
     holder_length: u8,
 }
 
+fn insert(set: &mut Vec<VertexId>, v: VertexId) {
+    if let Err(i) = set.binary_search(&v) {
+        set.insert(i, v);
+    }
+}
+
 impl CatanatronRoads {
     pub fn new(players: usize) -> Self {
         CatanatronRoads { components: vec![Vec::new(); players], ..Default::default() }
     }
 
+    /// The player's recorded road length.
     pub fn length(&self, p: Seat) -> u8 {
         self.lengths.iter().find(|(s, _)| *s == p).map(|(_, l)| *l).unwrap_or(0)
     }
 
+    /// Who holds the card by this bookkeeping.
     pub fn holder(&self) -> Option<Seat> {
         self.holder
     }
@@ -51,125 +59,105 @@ impl CatanatronRoads {
     fn component_of(&self, p: Seat, v: VertexId) -> Option<usize> {
         self.components[p as usize].iter().position(|c| c.binary_search(&v).is_ok())
     }
-}
 
-fn enemy(s: &State, v: VertexId, p: Seat) -> bool {
-    s.buildings[v as usize].is_some_and(|b| b.owner != p)
-}
-
-fn insert(set: &mut Vec<VertexId>, v: VertexId) {
-    if let Err(i) = set.binary_search(&v) {
-        set.insert(i, v);
+    /// A setup settlement starts a component of its own.
+    pub fn setup_settlement(&mut self, p: Seat, v: VertexId) {
+        self.components[p as usize].push(vec![v]);
     }
-}
 
-/// A setup settlement starts a component of its own.
-pub fn setup_settlement(s: &mut State, p: Seat, v: VertexId) {
-    let roads = s.catanatron_roads.as_mut().expect("catanatron mode");
-    roads.components[p as usize].push(vec![v]);
-}
-
-/// A road was built (already placed in `s.roads`).
-pub fn road_built(s: &mut State, p: Seat, e: EdgeId) {
-    let [a, b] = s.board.edges[e as usize].ends;
-    let (a_enemy, b_enemy) = (enemy(s, a, p), enemy(s, b, p));
-    let mut roads = s.catanatron_roads.take().expect("catanatron mode");
-    let (ai, bi) = (roads.component_of(p, a), roads.component_of(p, b));
-    let comps = &mut roads.components[p as usize];
-    let component = match (ai, bi) {
-        (None, Some(j)) if !a_enemy => {
-            insert(&mut comps[j], a);
-            j
-        }
-        (Some(i), None) if !b_enemy => {
-            insert(&mut comps[i], b);
-            i
-        }
-        (Some(i), Some(j)) if i != j => {
-            let mut merged = comps[i].clone();
-            for &v in &comps[j] {
-                insert(&mut merged, v);
+    /// A road was built (already in `layout`).
+    pub fn road_built(&mut self, layout: Layout, p: Seat, e: EdgeId) {
+        let [a, b] = layout.board.edges[e as usize].ends;
+        let (a_enemy, b_enemy) = (layout.rival_at(a, p), layout.rival_at(b, p));
+        let (ai, bi) = (self.component_of(p, a), self.component_of(p, b));
+        let comps = &mut self.components[p as usize];
+        let component = match (ai, bi) {
+            (None, Some(j)) if !a_enemy => {
+                insert(&mut comps[j], a);
+                j
             }
-            comps.remove(i.max(j));
-            comps.remove(i.min(j));
-            comps.push(merged);
-            comps.len() - 1
-        }
-        (Some(i), _) => i,
-        (None, Some(j)) => j,
-        (None, None) => {
-            // Cannot happen for a connected road; start a component so the state stays usable.
-            comps.push(vec![a, b]);
-            comps.len() - 1
-        }
-    };
-    let candidate = longest_from(s, p, &roads.components[p as usize][component]);
-    let old = roads.length(p);
-    roads.set_length(p, old.max(candidate));
-    if candidate >= 5 && candidate > roads.holder_length {
-        roads.holder = Some(p);
-        roads.holder_length = candidate;
-    }
-    s.catanatron_roads = Some(roads);
-}
-
-/// A settlement was built after setup (already placed): it may split opponents' components.
-pub fn settlement_built(s: &mut State, p: Seat, v: VertexId) {
-    let mut roads = s.catanatron_roads.take().expect("catanatron mode");
-    for o in 0..s.players.len() as Seat {
-        if o == p {
-            continue;
-        }
-        let edges: Vec<EdgeId> =
-            s.board.vertices[v as usize].edges.iter().copied().filter(|&e| s.roads[e as usize] == Some(o)).collect();
-        if edges.len() != 2 {
-            continue;
-        }
-        let other = |e: EdgeId| {
-            let [x, y] = s.board.edges[e as usize].ends;
-            if x == v {
-                y
-            } else {
-                x
+            (Some(i), None) if !b_enemy => {
+                insert(&mut comps[i], b);
+                i
+            }
+            (Some(i), Some(j)) if i != j => {
+                let mut merged = comps[i].clone();
+                for &v in &comps[j] {
+                    insert(&mut merged, v);
+                }
+                comps.remove(i.max(j));
+                comps.remove(i.min(j));
+                comps.push(merged);
+                comps.len() - 1
+            }
+            (Some(i), _) => i,
+            (None, Some(j)) => j,
+            (None, None) => {
+                // Cannot happen for a connected road; start a component so the state stays usable.
+                comps.push(vec![a, b]);
+                comps.len() - 1
             }
         };
-        let a_set = walk(s, other(edges[0]), o);
-        let c_set = walk(s, other(edges[1]), o);
-        if let Some(i) = roads.component_of(o, v) {
-            roads.components[o as usize].remove(i);
-        }
-        roads.components[o as usize].push(a_set);
-        roads.components[o as usize].push(c_set);
-        let best = roads.components[o as usize].iter().map(|c| longest_from(s, o, c)).max().unwrap_or(0);
-        roads.set_length(o, best);
-        // The longest recorded length; the first player in order wins a tie.
-        let mut top: Option<(Seat, u8)> = None;
-        for &(seat, len) in &roads.lengths {
-            if top.is_none_or(|(_, l)| len > l) {
-                top = Some((seat, len));
-            }
-        }
-        if let Some((seat, len)) = top {
-            roads.holder = Some(seat);
-            roads.holder_length = len;
+        let candidate = longest_from(layout, p, &self.components[p as usize][component]);
+        let old = self.length(p);
+        self.set_length(p, old.max(candidate));
+        if candidate >= 5 && candidate > self.holder_length {
+            self.holder = Some(p);
+            self.holder_length = candidate;
         }
     }
-    s.catanatron_roads = Some(roads);
+
+    /// A settlement was built after setup (already in `layout`): it may split opponents' components.
+    pub fn settlement_built(&mut self, layout: Layout, p: Seat, v: VertexId) {
+        for o in 0..self.components.len() as Seat {
+            if o == p {
+                continue;
+            }
+            let edges: Vec<EdgeId> = layout.board.vertices[v as usize]
+                .edges
+                .iter()
+                .copied()
+                .filter(|&e| layout.roads[e as usize] == Some(o))
+                .collect();
+            if edges.len() != 2 {
+                continue;
+            }
+            let a_set = walk(layout, layout.other_end(edges[0], v), o);
+            let c_set = walk(layout, layout.other_end(edges[1], v), o);
+            if let Some(i) = self.component_of(o, v) {
+                self.components[o as usize].remove(i);
+            }
+            self.components[o as usize].push(a_set);
+            self.components[o as usize].push(c_set);
+            let best = self.components[o as usize].iter().map(|c| longest_from(layout, o, c)).max().unwrap_or(0);
+            self.set_length(o, best);
+            // The longest recorded length; the first player in order wins a tie.
+            let mut top: Option<(Seat, u8)> = None;
+            for &(seat, len) in &self.lengths {
+                if top.is_none_or(|(_, l)| len > l) {
+                    top = Some((seat, len));
+                }
+            }
+            if let Some((seat, len)) = top {
+                self.holder = Some(seat);
+                self.holder_length = len;
+            }
+        }
+    }
 }
 
 /// The vertices reachable from `start` along `p`'s roads, stopping at (but keeping) opponents' buildings.
-fn walk(s: &State, start: VertexId, p: Seat) -> Vec<VertexId> {
+fn walk(layout: Layout, start: VertexId, p: Seat) -> Vec<VertexId> {
     let mut seen: Vec<VertexId> = Vec::new();
     let mut agenda = vec![start];
     while let Some(n) = agenda.pop() {
         insert(&mut seen, n);
-        if enemy(s, n, p) {
+        if layout.rival_at(n, p) {
             continue;
         }
-        for &e in &s.board.vertices[n as usize].edges {
-            if s.roads[e as usize] == Some(p) {
-                let [x, y] = s.board.edges[e as usize].ends;
-                let next = if x == n { y } else { x };
+        for &e in &layout.board.vertices[n as usize].edges {
+            if layout.roads[e as usize] == Some(p) {
+                let next = layout.other_end(e, n);
                 if seen.binary_search(&next).is_err() {
                     agenda.push(next);
                 }
@@ -180,8 +168,8 @@ fn walk(s: &State, start: VertexId, p: Seat) -> Vec<VertexId> {
 }
 
 /// The longest trail starting at any vertex of `starts`, never stepping onto another player's building.
-fn longest_from(s: &State, p: Seat, starts: &[VertexId]) -> u8 {
-    let g = RoadGraph::of(s, p);
+fn longest_from(layout: Layout, p: Seat, starts: &[VertexId]) -> u8 {
+    let g = RoadGraph::of(layout, p);
     starts.iter().map(|&v| g.longest(v)).max().unwrap_or(0)
 }
 
@@ -195,10 +183,12 @@ struct RoadGraph {
 }
 
 impl RoadGraph {
-    fn of(s: &State, p: Seat) -> RoadGraph {
-        let ends: Vec<[VertexId; 2]> =
-            (0..s.roads.len()).filter(|&e| s.roads[e] == Some(p)).map(|e| s.board.edges[e].ends).collect();
-        let open = ends.iter().map(|[a, b]| [!enemy(s, *a, p), !enemy(s, *b, p)]).collect();
+    fn of(layout: Layout, p: Seat) -> RoadGraph {
+        let ends: Vec<[VertexId; 2]> = (0..layout.roads.len())
+            .filter(|&e| layout.roads[e] == Some(p))
+            .map(|e| layout.board.edges[e].ends)
+            .collect();
+        let open = ends.iter().map(|[a, b]| [!layout.rival_at(*a, p), !layout.rival_at(*b, p)]).collect();
         let next = (0..ends.len()).map(|i| [0, 1].map(|k| Self::touching(&ends, ends[i][k]) & !(1 << i))).collect();
         RoadGraph { ends, open, next }
     }

@@ -5,10 +5,11 @@
 //! may be given; the engine then checks them.
 
 use crate::board::{EdgeId, HexId, VertexId};
-use crate::cards::{self, Bundle, DEV_CARDS, RESOURCES};
-use crate::helpers::{self, AfterUse, HelperAction, HelperUse, HELPERS};
+use crate::development::DevCard;
+use crate::helpers::cards::{self as helpers, parse_helper, AfterUse, HelperAction, HelperUse, HELPERS};
+use crate::resources::{Bundle, Resource, Stolen, UNKNOWN};
 use crate::state::State;
-use almanac_core::Seat;
+use almanac_core::{EventError, Seat};
 use serde::de::{self, Deserializer, MapAccess, Visitor};
 use serde::Deserialize;
 use serde_json::{json, Map, Value};
@@ -18,14 +19,6 @@ use std::fmt;
 
 /// The most players any catan log may name (room for the 5-6 player extension).
 pub const MAX_PLAYERS: usize = 6;
-
-/// A stolen card as recorded.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Stolen {
-    Known(usize),
-    /// The recorder did not see which card.
-    Unknown,
-}
 
 #[derive(Debug, Clone, PartialEq)]
 pub enum Event {
@@ -72,7 +65,7 @@ pub enum Event {
     /// `card` is `None` when bought out of the recorder's sight.
     BuyDevelopment {
         player: Seat,
-        card: Option<usize>,
+        card: Option<DevCard>,
     },
     PlayKnight {
         player: Seat,
@@ -87,7 +80,7 @@ pub enum Event {
     /// `taken`, when given, says how many cards each opponent handed over.
     PlayMonopoly {
         player: Seat,
-        resource: usize,
+        resource: Resource,
         taken: Option<Vec<(Seat, u8)>>,
     },
     /// Reveals `count` hidden victory point cards (all of them when `None`).
@@ -210,15 +203,10 @@ impl<'de> Deserialize<'de> for BundleSpec {
                 let mut b = Bundle::default();
                 while let Some(key) = map.next_key::<Text<'de>>()? {
                     let n: u8 = map.next_value()?;
-                    if &*key == "unknown" {
+                    if &*key == UNKNOWN {
                         b.unknown = b.unknown.saturating_add(n);
                     } else {
-                        let r = cards::resource(&key).ok_or_else(|| {
-                            de::Error::custom(format!(
-                                "`{}` is not a resource (lumber, brick, wool, grain, ore)",
-                                &*key
-                            ))
-                        })?;
+                        let r = Resource::parse(&key).map_err(de::Error::custom)?;
                         b.known[r] = b.known[r].saturating_add(n);
                     }
                 }
@@ -324,13 +312,17 @@ fn seat(state: &State, name: &str, field: &str) -> Result<Seat, String> {
     })
 }
 
-fn resource(name: &str) -> Result<usize, String> {
-    cards::resource(name).ok_or_else(|| format!("`{name}` is not a resource (lumber, brick, wool, grain, ore)"))
+fn resource(name: &str) -> Result<Resource, String> {
+    Resource::parse(name)
 }
 
 /// Reads one event line against the current state (for player names and board positions).
-pub fn parse(state: &State, line: &str) -> Result<Event, String> {
-    let raw: Raw = serde_json::from_str(line).map_err(almanac_core::log::event_json_error)?;
+pub fn parse(state: &State, line: &str) -> Result<Event, EventError> {
+    let raw: Raw = serde_json::from_str(line).map_err(EventError::from_json)?;
+    Ok(parse_raw(state, raw)?)
+}
+
+fn parse_raw(state: &State, raw: Raw) -> Result<Event, String> {
     let kind = raw.kind.as_deref().ok_or("the event has no `type`")?;
     let player_name = need(raw.player.as_deref(), kind, "player")?;
     let player = seat(state, player_name, "player")?;
@@ -360,7 +352,7 @@ pub fn parse(state: &State, line: &str) -> Result<Event, String> {
             };
             Event::Roll { player, dice, production }
         }
-        "discard" => Event::Discard { player, cards: need(raw.cards, kind, "cards")?.0 },
+        "discard" => Event::Discard { player, cards: need(raw.cards.as_ref(), kind, "cards")?.0 },
         "move_robber" => {
             let hex = need(raw.hex, kind, "hex")?;
             if hex as usize >= board.hexes.len() {
@@ -372,35 +364,34 @@ pub fn parse(state: &State, line: &str) -> Result<Event, String> {
             };
             let stolen = match raw.stolen.as_deref() {
                 None => None,
-                Some("unknown") => Some(Stolen::Unknown),
-                Some(r) => Some(Stolen::Known(resource(r)?)),
+                Some(card) => Some(Stolen::parse(card)?),
             };
             Event::MoveRobber { player, hex, victim, stolen }
         }
         "trade" => Event::Trade {
             player,
             with: seat(state, need(raw.with.as_deref(), kind, "with")?, "with")?,
-            give: need(raw.give, kind, "give")?.0,
-            get: need(raw.get, kind, "get")?.0,
+            give: need(raw.give.as_ref(), kind, "give")?.0,
+            get: need(raw.get.as_ref(), kind, "get")?.0,
         },
-        "maritime_trade" => {
-            Event::MaritimeTrade { player, give: need(raw.give, kind, "give")?.0, get: need(raw.get, kind, "get")?.0 }
-        }
+        "maritime_trade" => Event::MaritimeTrade {
+            player,
+            give: need(raw.give.as_ref(), kind, "give")?.0,
+            get: need(raw.get.as_ref(), kind, "get")?.0,
+        },
         "buy_development" => {
             let card = match need(raw.card.as_deref(), kind, "card")? {
-                "unknown" => None,
-                c => Some(cards::dev_card(c).ok_or_else(|| {
-                    format!("buy_development: `{c}` is not a development card ({} or unknown)", DEV_CARDS.join(", "))
-                })?),
+                UNKNOWN => None,
+                c => Some(DevCard::parse(c).map_err(|e| format!("buy_development: {e}, or unknown"))?),
             };
             Event::BuyDevelopment { player, card }
         }
         "play_knight" => Event::PlayKnight { player },
         "play_road_building" => Event::PlayRoadBuilding { player },
-        "play_year_of_plenty" => Event::PlayYearOfPlenty { player, take: need(raw.take, kind, "take")?.0 },
+        "play_year_of_plenty" => Event::PlayYearOfPlenty { player, take: need(raw.take.as_ref(), kind, "take")?.0 },
         "play_monopoly" => {
             let resource = resource(need(raw.resource.as_deref(), kind, "resource")?)?;
-            let taken = match raw.taken {
+            let taken = match &raw.taken {
                 None => None,
                 Some(map) => Some(
                     map.iter().map(|(n, &c)| Ok((seat(state, n, "taken")?, c))).collect::<Result<Vec<_>, String>>()?,
@@ -410,43 +401,33 @@ pub fn parse(state: &State, line: &str) -> Result<Event, String> {
         }
         "reveal_victory_points" => Event::RevealVictoryPoints { player, count: raw.count },
         "end_turn" => Event::EndTurn { player },
-        "use_helper" => Event::UseHelper(Box::new(parse_helper(state, &raw, player)?)),
+        "use_helper" => Event::UseHelper(Box::new(parse_helper_use(state, &raw, player)?)),
         other => return Err(format!("unknown event type `{other}` (known: {})", EVENT_TYPES.join(", "))),
     })
 }
 
-fn helper_name(name: &str) -> Result<usize, String> {
-    helpers::helper(name).ok_or_else(|| format!("`{name}` is not a helper ({})", HELPERS.join(", ")))
-}
-
-fn parse_helper(state: &State, raw: &Raw, player: Seat) -> Result<HelperUse, String> {
+fn parse_helper_use(state: &State, raw: &Raw, player: Seat) -> Result<HelperUse, String> {
     let kind = "use_helper";
-    let helper = helper_name(need(raw.helper.as_deref(), kind, "helper")?)?;
+    let helper = parse_helper(need(raw.helper.as_deref(), kind, "helper")?)?;
     let after = match (raw.flip, raw.swap.as_deref()) {
         (Some(true), None) => AfterUse::Flip,
-        (None | Some(false), Some(other)) => AfterUse::Swap(helper_name(other)?),
+        (None | Some(false), Some(other)) => AfterUse::Swap(parse_helper(other)?),
         _ => return Err("use_helper: say what follows the use: `\"flip\": true` or `\"swap\": \"<helper>\"`".into()),
     };
-    let res = |field: &str, v: Option<&str>| -> Result<usize, String> { resource(need(v, kind, field)?) };
+    let res = |field: &str, v: Option<&str>| -> Result<Resource, String> { resource(need(v, kind, field)?) };
     let board = &state.board;
     let action = match helper {
         helpers::CANDAMIR => HelperAction::Candamir {
             pay: need(raw.pay.as_ref(), kind, "pay")?.0,
             drawn: need(raw.drawn.as_ref(), kind, "drawn")?
                 .iter()
-                .map(|c| cards::dev_card(c).ok_or_else(|| format!("`{}` is not a development card", &**c)))
+                .map(|c| DevCard::parse(c))
                 .collect::<Result<_, _>>()?,
-            card: {
-                let c = need(raw.card.as_deref(), kind, "card")?;
-                cards::dev_card(c).ok_or_else(|| format!("`{c}` is not a development card"))?
-            },
+            card: DevCard::parse(need(raw.card.as_deref(), kind, "card")?)?,
         },
         helpers::HILDE => HelperAction::Hilde {
             victim: seat(state, need(raw.victim.as_deref(), kind, "victim")?, "victim")?,
-            took: match need(raw.took.as_deref(), kind, "took")? {
-                "unknown" => Stolen::Unknown,
-                r => Stolen::Known(resource(r)?),
-            },
+            took: Stolen::parse(need(raw.took.as_deref(), kind, "took")?)?,
         },
         helpers::JEAN => HelperAction::Jean { resource: res("resource", raw.resource.as_deref())? },
         helpers::LIN => HelperAction::Lin { hex: raw.hex },
@@ -547,14 +528,8 @@ pub fn write(state: &State, event: &Event) -> String {
             if let Some(v) = victim {
                 m.insert("victim".into(), name(*v));
             }
-            match stolen {
-                Some(Stolen::Known(r)) => {
-                    m.insert("stolen".into(), json!(RESOURCES[*r]));
-                }
-                Some(Stolen::Unknown) => {
-                    m.insert("stolen".into(), json!("unknown"));
-                }
-                None => {}
+            if let Some(card) = stolen {
+                m.insert("stolen".into(), json!(card.name()));
             }
         }
         Event::Trade { with, give, get, .. } => {
@@ -567,13 +542,13 @@ pub fn write(state: &State, event: &Event) -> String {
             m.insert("get".into(), bundle_json(get));
         }
         Event::BuyDevelopment { card, .. } => {
-            m.insert("card".into(), json!(card.map(|c| DEV_CARDS[c]).unwrap_or("unknown")));
+            m.insert("card".into(), json!(card.map(DevCard::name).unwrap_or(UNKNOWN)));
         }
         Event::PlayYearOfPlenty { take, .. } => {
             m.insert("take".into(), bundle_json(take));
         }
         Event::PlayMonopoly { resource, taken, .. } => {
-            m.insert("resource".into(), json!(RESOURCES[*resource]));
+            m.insert("resource".into(), json!(resource.name()));
             if let Some(t) = taken {
                 let mut tm = Map::new();
                 for (s, n) in t {
@@ -600,21 +575,15 @@ fn write_helper(state: &State, u: &HelperUse, m: &mut Map<String, Value>) {
     match &u.action {
         HelperAction::Candamir { pay, drawn, card } => {
             m.insert("pay".into(), bundle_json(pay));
-            m.insert("drawn".into(), json!(drawn.iter().map(|&c| DEV_CARDS[c]).collect::<Vec<_>>()));
-            m.insert("card".into(), json!(DEV_CARDS[*card]));
+            m.insert("drawn".into(), json!(drawn.iter().map(|c| c.name()).collect::<Vec<_>>()));
+            m.insert("card".into(), json!(card.name()));
         }
         HelperAction::Hilde { victim, took } => {
             m.insert("victim".into(), name(*victim));
-            m.insert(
-                "took".into(),
-                json!(match took {
-                    Stolen::Known(r) => RESOURCES[*r],
-                    Stolen::Unknown => "unknown",
-                }),
-            );
+            m.insert("took".into(), json!(took.name()));
         }
         HelperAction::Jean { resource } | HelperAction::Marianne { resource } => {
-            m.insert("resource".into(), json!(RESOURCES[*resource]));
+            m.insert("resource".into(), json!(resource.name()));
         }
         HelperAction::Lin { hex } => {
             if let Some(h) = hex {
@@ -626,7 +595,7 @@ fn write_helper(state: &State, u: &HelperUse, m: &mut Map<String, Value>) {
             m.insert("to".into(), json!(board.edges[*to as usize].name));
         }
         HelperAction::Nassir { resource, opponents, received, returned } => {
-            m.insert("resource".into(), json!(RESOURCES[*resource]));
+            m.insert("resource".into(), json!(resource.name()));
             m.insert("opponents".into(), Value::Array(opponents.iter().map(|&o| name(o)).collect()));
             if let Some(rc) = received {
                 m.insert(
@@ -638,14 +607,14 @@ fn write_helper(state: &State, u: &HelperUse, m: &mut Map<String, Value>) {
                 m.insert(
                     "returned".into(),
                     Value::Object(
-                        returned.iter().map(|&(o, r)| (state.name(o).to_string(), json!(RESOURCES[r]))).collect(),
+                        returned.iter().map(|&(o, r)| (state.name(o).to_string(), json!(r.name()))).collect(),
                     ),
                 );
             }
         }
         HelperAction::Sean { resource } => {
             if let Some(r) = resource {
-                m.insert("resource".into(), json!(RESOURCES[*r]));
+                m.insert("resource".into(), json!(r.name()));
             }
         }
         HelperAction::Vincent { city, at } => {

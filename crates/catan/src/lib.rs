@@ -1,24 +1,35 @@
-//! The `catan` ruleset: Catan, 5th edition base game (3-4 players; 2 as catanatron plays it).
+//! The `catan` ruleset: Catan, 5th edition base game (3-4 players; 2 as catanatron plays it), the 5-6
+//! player extension and the Helpers scenario; the importer of catanatron's records; the replay drawing.
 //!
 //! Pure: no I/O, no clock, no randomness. The log format is documented in `docs/formats/catan.md`.
 //!
-//! - `geometry`: the hex grid (axial coordinates, canonical vertex and edge keys).
-//! - `board`: a board from a header, with adjacency and names like `4:NE`.
-//! - `cards`: resources, development cards, hands with unknown cards.
-//! - `state`, `event`, `rules`: the Decider parts; `roads`: longest road; `view`: state as JSON.
+//! - `geometry`, `board`: the hex grid and a board from a header, with names like `4:NE`.
+//! - `resources`, `development`, `pieces`: what players hold and build.
+//! - `state`, `event`, `rules`: the Decider parts; `variants`: where catanatron's rules, the Helpers and the
+//!   5-6 player extension meet the base rules; `helpers`: the Helpers scenario.
+//! - `roads`, `catanatron_roads`: Longest Road, by the rulebook and as catanatron keeps it.
+//! - `view`, `describe`, `vocabulary`: the state, the events and the facts in words; `web/replay.js`.
+//! - `import`: catanatron dumps.
 
 pub mod board;
-pub mod cards;
 pub mod catanatron_roads;
+pub mod describe;
+pub mod development;
 pub mod event;
 pub mod geometry;
 pub mod helpers;
+pub mod import;
+pub mod pieces;
+pub mod resources;
 pub mod roads;
 pub mod rules;
 pub mod state;
+pub mod variants;
 pub mod view;
+pub mod vocabulary;
 
-use almanac_core::{Fact, PlayerEntry, RuleViolation, Ruleset, SetupError};
+use almanac_core::{Declarations, EventError, Fact, Importer, PlayerEntry, RuleViolation, Ruleset, Seat, SetupError};
+use almanac_core::{View, Vocabulary};
 use serde::Deserialize;
 use serde_json::Value;
 
@@ -44,13 +55,16 @@ struct HelperSpec {
     stack: Vec<String>,
 }
 
+/// The game of Catan, as the registry knows it.
 pub struct Catan;
 
 impl Ruleset for Catan {
-    const ID: &'static str = "catan";
+    const ID: &'static str = vocabulary::ID;
     const VERSION: u32 = 1;
     type State = State;
     type Event = Event;
+    type GameView = view::BoardView;
+    type PlayerView = view::HandView;
 
     fn initial(header: &Value) -> Result<State, SetupError> {
         let h = Header::deserialize(header).map_err(|e| SetupError(format!("header: {e}")))?;
@@ -59,12 +73,16 @@ impl Ruleset for Catan {
         State::with_helpers(board, h.options, seating, h.helpers.as_ref().map(|x| x.stack.as_slice()))
     }
 
-    fn parse_event(state: &State, line: &str) -> Result<Event, String> {
+    fn parse_event(state: &State, line: &str) -> Result<Event, EventError> {
         event::parse(state, line)
     }
 
     fn write_event(state: &State, event: &Event) -> String {
         event::write(state, event)
+    }
+
+    fn describe(state: &State, event: &Event) -> String {
+        describe::describe(state, event)
     }
 
     fn apply(state: &mut State, event: &Event, facts: &mut Vec<Fact>) -> Result<(), RuleViolation> {
@@ -75,19 +93,30 @@ impl Ruleset for Catan {
         state.turn
     }
 
+    fn active(state: &State) -> Seat {
+        state.active
+    }
+
     /// After a Special Building Phase, the next player's first event opens their turn.
     fn event_turn(state: &State, event: &Event) -> u32 {
         match state.phase {
-            state::Phase::SpecialBuilding { .. } if !rules::is_special_build(event) => state.turn + 1,
+            state::Phase::SpecialBuilding { .. } if !rules::turns::is_special_build(event) => state.turn + 1,
             _ => state.turn,
         }
     }
 
-    fn winner(state: &State) -> Option<usize> {
-        state.winner.map(|w| w as usize)
+    fn winner(state: &State) -> Option<Seat> {
+        state.winner
     }
 
-    fn view(state: &State) -> Value {
+    fn view(state: &State) -> View<view::BoardView, view::HandView> {
         view::view(state)
     }
+}
+
+impl Declarations for Catan {
+    const NAME: &'static str = "Catan";
+    const VOCABULARY: &'static Vocabulary = &vocabulary::VOCABULARY;
+    const IMPORTERS: &'static [&'static dyn Importer] = &[&import::catanatron::CatanatronDump];
+    const REPLAY_SCRIPT: &'static str = include_str!("../web/replay.js");
 }

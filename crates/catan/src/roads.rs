@@ -2,45 +2,44 @@
 //! and does not pass through a vertex holding an opponent's settlement or city.
 
 use crate::board::{EdgeId, VertexId};
-use crate::state::State;
+use crate::pieces::Layout;
 use almanac_core::Seat;
 
-pub fn longest_road(s: &State, p: Seat) -> u8 {
-    let roads: Vec<EdgeId> = (0..s.roads.len() as EdgeId).filter(|&e| s.roads[e as usize] == Some(p)).collect();
+pub fn longest_road(layout: Layout, p: Seat) -> u8 {
+    let mine: Vec<EdgeId> =
+        (0..layout.roads.len() as EdgeId).filter(|&e| layout.roads[e as usize] == Some(p)).collect();
+    let trail = Trail { layout, roads: &mine, player: p };
     let mut best = 0;
-    for (i, &e) in roads.iter().enumerate() {
-        for &start in &s.board.edges[e as usize].ends {
+    for (i, &e) in mine.iter().enumerate() {
+        for &start in &layout.board.edges[e as usize].ends {
             // Start at each end of each road; the trail's first vertex may be anything.
-            let other = other_end(s, e, start);
-            best = best.max(walk(s, p, &roads, other, 1u16 << i, 1));
+            best = best.max(trail.walk(layout.other_end(e, start), 1u16 << i, 1));
         }
     }
     best
 }
 
-fn other_end(s: &State, e: EdgeId, v: VertexId) -> VertexId {
-    let [a, b] = s.board.edges[e as usize].ends;
-    if a == v {
-        b
-    } else {
-        a
-    }
+struct Trail<'a> {
+    layout: Layout<'a>,
+    roads: &'a [EdgeId],
+    player: Seat,
 }
 
-fn walk(s: &State, p: Seat, roads: &[EdgeId], at: VertexId, used: u16, len: u8) -> u8 {
-    if s.buildings[at as usize].is_some_and(|b| b.owner != p) {
-        return len;
-    }
-    let mut best = len;
-    for (i, &e) in roads.iter().enumerate() {
-        if used & (1 << i) != 0 {
-            continue;
+impl Trail<'_> {
+    fn walk(&self, at: VertexId, used: u16, len: u8) -> u8 {
+        if self.layout.rival_at(at, self.player) {
+            return len;
         }
-        let [a, b] = s.board.edges[e as usize].ends;
-        if a == at || b == at {
-            let next = if a == at { b } else { a };
-            best = best.max(walk(s, p, roads, next, used | (1 << i), len + 1));
+        let mut best = len;
+        for (i, &e) in self.roads.iter().enumerate() {
+            if used & (1 << i) != 0 {
+                continue;
+            }
+            let [a, b] = self.layout.board.edges[e as usize].ends;
+            if a == at || b == at {
+                best = best.max(self.walk(self.layout.other_end(e, at), used | (1 << i), len + 1));
+            }
         }
+        best
     }
-    best
 }

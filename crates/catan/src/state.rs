@@ -1,7 +1,11 @@
 //! The state of a Catan game at one moment.
 
 use crate::board::{Board, EdgeId, HexId, VertexId};
-use crate::cards::{DevCards, Hand, DEV_DECK, DEV_DECK_5_6, VICTORY_POINT};
+use crate::catanatron_roads::CatanatronRoads;
+use crate::development::{DevCard, DevCards, DevCounts, DEV_DECK, DEV_DECK_5_6};
+use crate::helpers::cards::Helpers;
+use crate::pieces::{Building, Layout};
+use crate::resources::{Hand, Resources};
 use almanac_core::{Seat, SetupError};
 use serde::Deserialize;
 use std::sync::Arc;
@@ -50,7 +54,7 @@ pub struct Options {
 pub struct Equipment {
     pub extension_5_6: bool,
     pub bank_per_resource: u8,
-    pub deck: [u8; 5],
+    pub deck: DevCounts,
 }
 
 impl Options {
@@ -105,12 +109,6 @@ impl Default for Options {
     }
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Building {
-    pub owner: Seat,
-    pub city: bool,
-}
-
 /// Who the player is (fixed for the game).
 #[derive(Debug, Clone)]
 pub struct Seating {
@@ -128,10 +126,6 @@ pub struct Player {
     /// Length of the player's longest single road (for the Longest Road award).
     pub road_length: u8,
 }
-
-pub const MAX_SETTLEMENTS: u8 = 5;
-pub const MAX_CITIES: u8 = 4;
-pub const MAX_ROADS: u8 = 15;
 
 /// Where in the turn the game is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -162,10 +156,10 @@ pub struct State {
     pub players: Vec<Player>,
     pub buildings: Vec<Option<Building>>,
     pub roads: Vec<Option<Seat>>,
-    pub bank: [u8; 5],
+    pub bank: Resources,
     /// Development cards left in the deck, and of them how many of each type are already known to be drawn.
     pub deck_left: u8,
-    pub deck_drawn: [u8; 5],
+    pub deck_drawn: DevCounts,
     pub robber: HexId,
     pub turn: u32,
     pub active: Seat,
@@ -182,12 +176,10 @@ pub struct State {
     pub longest_road: Option<Seat>,
     pub largest_army: Option<Seat>,
     pub winner: Option<Seat>,
-    /// Events applied so far.
-    pub events: u32,
     /// The helpers, when the game plays the Helpers scenario.
-    pub helpers: Option<Box<crate::helpers::Helpers>>,
+    pub helpers: Option<Box<Helpers>>,
     /// catanatron's road bookkeeping, in that mode only.
-    pub catanatron_roads: Option<Box<crate::catanatron_roads::CatanatronRoads>>,
+    pub catanatron_roads: Option<Box<CatanatronRoads>>,
 }
 
 impl State {
@@ -219,12 +211,12 @@ impl State {
             roads: vec![None; board.edges.len()],
             robber: board.robber_start,
             board: Arc::new(board),
-            bank: [equipment.bank_per_resource; 5],
+            bank: Resources::each(equipment.bank_per_resource),
             options,
             seating: Arc::new(seating),
             players: vec![Player::default(); n],
-            deck_left: equipment.deck.iter().sum(),
-            deck_drawn: [0; 5],
+            deck_left: equipment.deck.total() as u8,
+            deck_drawn: DevCounts::NONE,
             turn: 0,
             active: 0,
             phase: Phase::Setup { step: 0, settlement: None },
@@ -236,13 +228,12 @@ impl State {
             longest_road: None,
             largest_army: None,
             winner: None,
-            events: 0,
             helpers: match helper_stack {
-                Some(stack) => Some(Box::new(crate::helpers::Helpers::new(stack, n)?)),
+                Some(stack) => Some(Box::new(Helpers::new(stack, n)?)),
                 None => None,
             },
             catanatron_roads: (options.longest_road == LongestRoadRule::Catanatron321)
-                .then(|| Box::new(crate::catanatron_roads::CatanatronRoads::new(n))),
+                .then(|| Box::new(CatanatronRoads::new(n))),
         })
     }
 
@@ -256,13 +247,13 @@ impl State {
 
     /// Victory points, hidden victory point cards included.
     pub fn vp(&self, seat: Seat) -> i32 {
-        self.vp_public(seat) + self.players[seat as usize].dev.held[VICTORY_POINT] as i32
+        self.vp_public(seat) + self.players[seat as usize].dev.held[DevCard::VictoryPoint] as i32
     }
 
     /// Victory points everyone can see.
     pub fn vp_public(&self, seat: Seat) -> i32 {
         let p = &self.players[seat as usize];
-        let mut vp = p.settlements as i32 + 2 * p.cities as i32 + p.dev.played[VICTORY_POINT] as i32;
+        let mut vp = p.settlements as i32 + 2 * p.cities as i32 + p.dev.played[DevCard::VictoryPoint] as i32;
         if self.longest_road == Some(seat) {
             vp += 2;
         }
@@ -288,5 +279,15 @@ impl State {
 
     pub fn building(&self, v: VertexId) -> Option<Building> {
         self.buildings[v as usize]
+    }
+
+    /// What stands on the board.
+    pub fn layout(&self) -> Layout<'_> {
+        Layout { board: &self.board, buildings: &self.buildings, roads: &self.roads }
+    }
+
+    /// Every seat, in order.
+    pub fn seats(&self) -> std::ops::Range<Seat> {
+        0..self.players.len() as Seat
     }
 }

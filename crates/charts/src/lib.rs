@@ -1,10 +1,12 @@
-//! Charts of a game as SVG, drawn with plotters from `almanac_analysis::GameStats` (facts only).
+//! Charts of a game as SVG, drawn with plotters from `almanac_analysis::GameStats` (facts only), in the
+//! words and colours the game's `Vocabulary` declares; no chart knows a game.
 //!
 //! Text is laid out with one embedded font (DejaVu Sans, `fonts/`), so a server without system fonts
 //! draws the same charts. Charts with a turn axis carry invisible `<rect class="turn-target" data-turn="N">`
 //! columns over the plot, so a page can move its replay to the turn a reader clicks.
 
 use almanac_analysis::GameStats;
+use almanac_core::{Chart, Term, Vocabulary};
 use plotters::coord::Shift;
 use plotters::prelude::*;
 use std::sync::Once;
@@ -60,13 +62,46 @@ pub fn player_color(name: Option<&str>, seat: usize) -> RGBColor {
     }
 }
 
-pub const RESOURCE_COLORS: [(&str, RGBColor); 5] = [
-    ("lumber", RGBColor(0x2e, 0x7d, 0x32)),
-    ("brick", RGBColor(0xb7, 0x47, 0x2a)),
-    ("wool", RGBColor(0x9c, 0xcc, 0x65)),
-    ("grain", RGBColor(0xf9, 0xa8, 0x25)),
-    ("ore", RGBColor(0x60, 0x7d, 0x8b)),
+/// Colours for words a game gave none.
+const PALETTE: [RGBColor; 6] = [
+    RGBColor(0x1f, 0x5f, 0xbf),
+    RGBColor(0xf3, 0x9c, 0x12),
+    RGBColor(0x16, 0xa0, 0x85),
+    RGBColor(0x8e, 0x44, 0xad),
+    RGBColor(0xc0, 0x39, 0x2b),
+    RGBColor(0x7f, 0x8c, 0x8d),
 ];
+
+/// A CSS hex colour (`#2e7d32`) as RGB.
+fn hex_color(css: &str) -> Option<RGBColor> {
+    let h = css.strip_prefix('#').filter(|h| h.len() == 6)?;
+    let byte = |i: usize| u8::from_str_radix(&h[i..i + 2], 16).ok();
+    Some(RGBColor(byte(0)?, byte(2)?, byte(4)?))
+}
+
+/// The colour and label of a word: as the game declares them, else a palette colour and the id.
+fn looks(terms: &[Term], id: &str, k: usize) -> (RGBColor, String) {
+    match terms.iter().find(|t| t.id == id) {
+        Some(t) => (t.color.and_then(hex_color).unwrap_or(PALETTE[k % PALETTE.len()]), t.label.to_string()),
+        None => (PALETTE[k % PALETTE.len()], id.replace('_', " ")),
+    }
+}
+
+/// Draws one of the charts a game may declare.
+pub fn draw(
+    chart: Chart,
+    stats: &GameStats,
+    vocabulary: &Vocabulary,
+    colors: &[Option<String>],
+) -> Result<String, ChartError> {
+    match chart {
+        Chart::Score => vp(stats, colors, vocabulary),
+        Chart::Production => production(stats, vocabulary),
+        Chart::Trades => trades(stats, vocabulary),
+        Chart::Dice => dice(stats, vocabulary),
+        Chart::ScoreBreakdown => score_breakdown(stats, vocabulary),
+    }
+}
 
 fn svg_with<F>(draw: F) -> Result<String, ChartError>
 where
@@ -134,13 +169,18 @@ where
         .map_err(err)
 }
 
-/// Victory points per player by turn: total (solid) and public (dashed).
-pub fn vp(stats: &GameStats, colors: &[Option<String>]) -> Result<String, ChartError> {
+/// The score per player by turn: total (solid) and public (dashed).
+pub fn vp(stats: &GameStats, colors: &[Option<String>], vocabulary: &Vocabulary) -> Result<String, ChartError> {
+    let mut caption = vocabulary.score.label.to_string();
+    if let Some(first) = caption.get_mut(..1) {
+        first.make_ascii_uppercase();
+    }
+    caption.push_str(" by turn (dashed: public)");
     svg_with(|root| {
         let turns = stats.turns.max(1);
         let top = stats.players.iter().flat_map(|p| p.vp_by_turn.iter().map(|r| r[1])).max().unwrap_or(0).max(2) + 1;
         let mut chart = ChartBuilder::on(root)
-            .caption("Victory points by turn (dashed: public)", ("sans-serif", 18))
+            .caption(caption, ("sans-serif", 18))
             .margin(12)
             .x_label_area_size(32)
             .y_label_area_size(36)
@@ -149,7 +189,7 @@ pub fn vp(stats: &GameStats, colors: &[Option<String>]) -> Result<String, ChartE
         chart
             .configure_mesh()
             .x_desc("turn")
-            .y_desc("VP")
+            .y_desc(vocabulary.score.id)
             .x_label_formatter(&|x| format!("{x:.0}"))
             .y_label_formatter(&|y| format!("{y:.0}"))
             .light_line_style(WHITE.mix(0.0))
@@ -172,14 +212,28 @@ pub fn vp(stats: &GameStats, colors: &[Option<String>]) -> Result<String, ChartE
     })
 }
 
-/// Cards produced by dice, per player, stacked by resource.
-pub fn production(stats: &GameStats) -> Result<String, ChartError> {
-    let layers: Vec<Layer> = RESOURCE_COLORS
+/// Items gained by production, per player, stacked by item: every item produced, in the order the game
+/// declares its items (anything undeclared after them, never left out).
+pub fn production(stats: &GameStats, vocabulary: &Vocabulary) -> Result<String, ChartError> {
+    let mut items: Vec<&str> = vocabulary.items.iter().map(|t| t.id).collect();
+    for p in &stats.players {
+        for item in p.production.keys() {
+            if !items.contains(&item.as_str()) {
+                items.push(item);
+            }
+        }
+    }
+    let layers: Vec<Layer> = items
         .iter()
-        .map(|(resource, color)| Layer {
-            label: resource.to_string(),
-            color: *color,
-            values: stats.players.iter().map(|p| p.production.get(*resource).copied().unwrap_or(0)).collect(),
+        .enumerate()
+        .filter(|(_, item)| stats.players.iter().any(|p| p.production.contains_key(**item)))
+        .map(|(k, item)| {
+            let (color, label) = looks(vocabulary.items, item, k);
+            Layer {
+                label,
+                color,
+                values: stats.players.iter().map(|p| p.production.get(*item).copied().unwrap_or(0)).collect(),
+            }
         })
         .collect();
     stacked_bars(stats, "Production by resource", "cards", &layers)
@@ -246,8 +300,8 @@ fn stacked_bars(stats: &GameStats, caption: &str, y_desc: &str, layers: &[Layer]
     })
 }
 
-/// Trades per turn (left) and who traded with whom (right: players, the bank and harbours).
-pub fn trades(stats: &GameStats) -> Result<String, ChartError> {
+/// Trades per turn (left) and who traded with whom (right: players, and the markets the game declares).
+pub fn trades(stats: &GameStats, vocabulary: &Vocabulary) -> Result<String, ChartError> {
     svg_with(|root| {
         let (left, right) = root.split_horizontally(WIDTH * 3 / 5);
         let turns = stats.turns.max(1);
@@ -296,7 +350,8 @@ pub fn trades(stats: &GameStats) -> Result<String, ChartError> {
         let top_y = 60i32;
         for (c, name) in partners.iter().enumerate() {
             let x = label_w + c as i32 * cell_w + cell_w / 2;
-            let short: String = name.replace("harbour:", "").chars().take(8).collect();
+            let label = vocabulary.partner(name).map_or(name.as_str(), |t| t.label);
+            let short: String = label.chars().take(11).collect();
             right
                 .draw(&Text::new(short, (x - cell_w / 2 + 2, top_y - 16), ("sans-serif", 11).into_font()))
                 .map_err(err)?;
@@ -322,33 +377,35 @@ pub fn trades(stats: &GameStats) -> Result<String, ChartError> {
     })
 }
 
-/// Dice sums rolled (bars) against the expected number for as many rolls (points).
-pub fn dice(stats: &GameStats) -> Result<String, ChartError> {
+/// Dice sums rolled (bars) against the expected number for as many rolls (points), for the dice the game
+/// declares.
+pub fn dice(stats: &GameStats, vocabulary: &Vocabulary) -> Result<String, ChartError> {
+    let spec = vocabulary.dice.unwrap_or(almanac_core::DiceSpec { count: 2, faces: 6 });
+    let sums = spec.sums();
+    let (low, high) = (*sums.start(), *sums.end());
     svg_with(|root| {
         let rolls: i64 = stats.dice.values().sum();
-        let expected = |s: u32| rolls as f64 * (6.0 - (7.0 - s as f64).abs()) / 36.0;
-        let top =
-            (2..=12).map(|s| stats.dice.get(&s.to_string()).copied().unwrap_or(0) as f64).fold(expected(7), f64::max)
-                * 1.15
-                + 1.0;
+        let expected = |s: u32| rolls as f64 * spec.chance(s);
+        let rolled = |s: u32| stats.dice.get(&s.to_string()).copied().unwrap_or(0) as f64;
+        let top = sums.clone().map(|s| rolled(s).max(expected(s))).fold(0.0, f64::max) * 1.15 + 1.0;
         let mut chart = ChartBuilder::on(root)
             .caption(format!("Dice: {rolls} rolls against the expected distribution"), ("sans-serif", 18))
             .margin(12)
             .x_label_area_size(32)
             .y_label_area_size(36)
-            .build_cartesian_2d(1.5f64..12.5, 0f64..top)
+            .build_cartesian_2d(low as f64 - 0.5..high as f64 + 0.5, 0f64..top)
             .map_err(err)?;
         chart
             .configure_mesh()
             .disable_x_mesh()
-            .x_labels(11)
+            .x_labels((high - low + 1) as usize)
             .x_label_formatter(&|x| format!("{x:.0}"))
             .y_desc("rolls")
             .draw()
             .map_err(err)?;
         chart
-            .draw_series((2..=12u32).map(|s| {
-                let n = stats.dice.get(&s.to_string()).copied().unwrap_or(0) as f64;
+            .draw_series(sums.clone().map(|s| {
+                let n = rolled(s);
                 Rectangle::new(
                     [(s as f64 - 0.35, 0.0), (s as f64 + 0.35, n)],
                     RGBColor(0x1f, 0x5f, 0xbf).mix(0.8).filled(),
@@ -358,10 +415,10 @@ pub fn dice(stats: &GameStats) -> Result<String, ChartError> {
             .label("rolled")
             .legend(|(x, y)| Rectangle::new([(x, y - 5), (x + 12, y + 5)], RGBColor(0x1f, 0x5f, 0xbf).filled()));
         chart
-            .draw_series(LineSeries::new((2..=12u32).map(|s| (s as f64, expected(s))), BLACK.stroke_width(1)))
+            .draw_series(LineSeries::new(sums.clone().map(|s| (s as f64, expected(s))), BLACK.stroke_width(1)))
             .map_err(err)?;
         chart
-            .draw_series((2..=12u32).map(|s| Circle::new((s as f64, expected(s)), 4, BLACK.filled())))
+            .draw_series(sums.clone().map(|s| Circle::new((s as f64, expected(s)), 4, BLACK.filled())))
             .map_err(err)?
             .label("expected")
             .legend(|(x, y)| Circle::new((x + 6, y), 4, BLACK.filled()));
@@ -370,32 +427,29 @@ pub fn dice(stats: &GameStats) -> Result<String, ChartError> {
     })
 }
 
-/// The final score of each player broken down by what scored it (city, road, field, goods ...).
-pub fn score_breakdown(stats: &GameStats) -> Result<String, ChartError> {
-    let mut reasons: Vec<String> = stats.players.iter().flat_map(|p| p.vp_by_reason.keys().cloned()).collect();
-    reasons.sort();
-    reasons.dedup();
-    let palette = [
-        RGBColor(0x1f, 0x5f, 0xbf),
-        RGBColor(0xf3, 0x9c, 0x12),
-        RGBColor(0x16, 0xa0, 0x85),
-        RGBColor(0x8e, 0x44, 0xad),
-    ];
+/// The final score of each player broken down by what scored it (city, road, field, goods ...), in the
+/// order and colours the game declares its reasons.
+pub fn score_breakdown(stats: &GameStats, vocabulary: &Vocabulary) -> Result<String, ChartError> {
+    let mut reasons: Vec<&str> = vocabulary.score_reasons.iter().map(|t| t.id).collect();
+    for p in &stats.players {
+        for reason in p.vp_by_reason.keys() {
+            if !reasons.contains(&reason.as_str()) {
+                reasons.push(reason);
+            }
+        }
+    }
     let layers: Vec<Layer> = reasons
         .iter()
         .enumerate()
-        .map(|(k, reason)| Layer {
-            label: reason.replace('_', " "),
-            // Familiar colours for Carcassonne's features; a palette for anything else.
-            color: match reason.as_str() {
-                "city" => RGBColor(0xb5, 0x83, 0x4f),
-                "road" => RGBColor(0x88, 0x88, 0x88),
-                "field" => RGBColor(0x5a, 0xa0, 0x3c),
-                "monastery" => RGBColor(0xc0, 0x39, 0x2b),
-                _ => palette[k % palette.len()],
-            },
-            values: stats.players.iter().map(|p| p.vp_by_reason.get(reason).copied().unwrap_or(0)).collect(),
+        .filter(|(_, r)| stats.players.iter().any(|p| p.vp_by_reason.get(**r).is_some_and(|&v| v != 0)))
+        .map(|(k, reason)| {
+            let (color, label) = looks(vocabulary.score_reasons, reason, k);
+            Layer {
+                label,
+                color,
+                values: stats.players.iter().map(|p| p.vp_by_reason.get(*reason).copied().unwrap_or(0)).collect(),
+            }
         })
         .collect();
-    stacked_bars(stats, "Score by what scored it", "points", &layers)
+    stacked_bars(stats, "Score by what scored it", vocabulary.score.id, &layers)
 }

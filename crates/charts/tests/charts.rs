@@ -2,9 +2,10 @@
 //! target per turn.
 
 use almanac_analysis::{game_stats, GameStats};
+use almanac_core::{cause, Chart, DiceSpec, FactRow, Term, Vocabulary};
 use std::path::Path;
 
-fn stats(sample: &str) -> (GameStats, Vec<Option<String>>) {
+fn stats(sample: &str) -> (GameStats, Vec<Option<String>>, &'static Vocabulary) {
     let text =
         std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("../../data/samples").join(sample)).unwrap();
     let log = almanac_engine::validate(None, &text).unwrap();
@@ -17,7 +18,8 @@ fn stats(sample: &str) -> (GameStats, Vec<Option<String>>) {
     }
     let names: Vec<String> = g.envelope().players.iter().map(|p| p.name.clone()).collect();
     let colors = g.envelope().players.iter().map(|p| p.color.clone()).collect();
-    (game_stats(&names, &rows), colors)
+    let vocabulary = g.vocabulary();
+    (game_stats(&names, &rows, vocabulary), colors, vocabulary)
 }
 
 fn parse(svg: &str) -> roxmltree::Document<'_> {
@@ -30,8 +32,8 @@ fn texts(doc: &roxmltree::Document) -> String {
 
 #[test]
 fn the_vp_chart_names_every_player_and_has_a_target_per_turn() {
-    let (s, colors) = stats("catan-club-game.jsonl");
-    let svg = almanac_charts::vp(&s, &colors).unwrap();
+    let (s, colors, v) = stats("catan-club-game.jsonl");
+    let svg = almanac_charts::vp(&s, &colors, v).unwrap();
     let doc = parse(&svg);
     let text = texts(&doc);
     for name in ["Ayşe", "Mehmet", "Zeynep", "Can"] {
@@ -44,14 +46,14 @@ fn the_vp_chart_names_every_player_and_has_a_target_per_turn() {
 
 #[test]
 fn production_trades_and_dice_charts_are_well_formed() {
-    let (s, _) = stats("catan-club-game.jsonl");
-    let production = almanac_charts::production(&s).unwrap();
+    let (s, _, v) = stats("catan-club-game.jsonl");
+    let production = almanac_charts::production(&s, v).unwrap();
     assert!(texts(&parse(&production)).contains("grain"));
-    let trades = almanac_charts::trades(&s).unwrap();
+    let trades = almanac_charts::trades(&s, v).unwrap();
     let doc = parse(&trades);
     assert!(texts(&doc).contains("Who traded with whom"));
     assert!(texts(&doc).contains("bank"), "the bank is a trade partner in this game");
-    let dice = almanac_charts::dice(&s).unwrap();
+    let dice = almanac_charts::dice(&s, v).unwrap();
     let text = texts(&parse(&dice));
     let rolls: i64 = s.dice.values().sum();
     assert!(text.contains(&format!("{rolls} rolls")), "{text}");
@@ -59,9 +61,76 @@ fn production_trades_and_dice_charts_are_well_formed() {
 
 #[test]
 fn names_that_look_like_markup_stay_text() {
-    let (mut s, colors) = stats("catan-club-game.jsonl");
+    let (mut s, colors, v) = stats("catan-club-game.jsonl");
     s.players[0].name = "<script>alert(1)</script>".into();
-    let svg = almanac_charts::vp(&s, &colors).unwrap();
+    let svg = almanac_charts::vp(&s, &colors, v).unwrap();
     assert!(!svg.contains("<script>"));
     assert!(texts(&parse(&svg)).contains("<script>alert(1)</script>"));
+}
+
+/// A game nobody has written yet: eight resources, among them a commodity, and three dice.
+const EIGHT: Vocabulary = Vocabulary {
+    score: Term::new("VP", "victory points"),
+    items: &[
+        Term::colored("lumber", "lumber", "#2e7d32"),
+        Term::colored("brick", "brick", "#b7472a"),
+        Term::colored("wool", "wool", "#9ccc65"),
+        Term::colored("grain", "grain", "#f9a825"),
+        Term::colored("ore", "ore", "#607d8b"),
+        Term::colored("coin", "coin", "#d4af37"),
+        Term::colored("paper", "paper", "#d7ccc8"),
+        Term::colored("cloth", "cloth", "#7e57c2"),
+    ],
+    causes: &[Term::new(cause::PRODUCTION, "production")],
+    pieces: &[],
+    cards: &[],
+    score_reasons: &[Term::colored("metropolis", "metropolises", "#123456")],
+    awards: &[],
+    partners: &[Term::new("merchant", "the merchant")],
+    dice: Some(DiceSpec { count: 3, faces: 6 }),
+    charts: &[Chart::Score, Chart::Production, Chart::Trades, Chart::Dice, Chart::ScoreBreakdown],
+    player_stats: &[],
+};
+
+fn row(seq: u64, kind: &str, player: u32, item: Option<&str>, count: i64, cause: Option<&str>) -> FactRow {
+    FactRow {
+        seq,
+        turn: 1 + seq as u32 / 4,
+        kind: kind.into(),
+        player: Some(player),
+        item: item.map(String::from),
+        count: Some(count),
+        cause: cause.map(String::from),
+        other: None,
+        total: None,
+        public: None,
+        detail: None,
+    }
+}
+
+#[test]
+fn a_game_with_eight_resources_and_three_dice_draws_every_resource_and_every_sum() {
+    let mut facts = Vec::new();
+    let items = ["lumber", "brick", "wool", "grain", "ore", "coin", "paper", "cloth"];
+    for (k, item) in items.iter().enumerate() {
+        facts.push(row(k as u64 * 2 + 1, "rolled", 0, None, 3 + k as i64 * 2, None));
+        facts.push(row(k as u64 * 2 + 2, "gained", (k % 2) as u32, Some(item), 1 + k as i64, Some(cause::PRODUCTION)));
+    }
+    let s = game_stats(&["Ana".into(), "Bo".into()], &facts, &EIGHT);
+    assert_eq!(s.dice.len(), 16);
+    for chart in EIGHT.charts {
+        let svg = almanac_charts::draw(*chart, &s, &EIGHT, &[None, None]).unwrap();
+        parse(&svg);
+    }
+    let production = almanac_charts::production(&s, &EIGHT).unwrap();
+    let text = texts(&parse(&production));
+    for item in items {
+        assert!(text.contains(item), "{item} is missing from the production legend: {text}");
+    }
+    assert!(production.contains("#D4AF37") || production.contains("#d4af37"), "coin keeps its declared colour");
+    let dice = almanac_charts::dice(&s, &EIGHT).unwrap();
+    let text = texts(&parse(&dice));
+    for sum in ["3", "10", "18"] {
+        assert!(text.split_whitespace().any(|w| w == sum), "sum {sum} is not on the axis: {text}");
+    }
 }

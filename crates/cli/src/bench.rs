@@ -97,7 +97,7 @@ pub fn run(corpus: &Path, db: Option<PathBuf>) -> anyhow::Result<i32> {
     let mut sink = 0usize;
     for k in 0..reps {
         let turn = (k as u32 * 7919) % (turns + 1);
-        sink += game.view_after(game.events_through_turn(turn)).to_string().len();
+        sink += serde_json::to_string(&game.view_after(game.events_through_turn(turn)))?.len();
     }
     let per = t.elapsed().as_secs_f64() / reps as f64;
     println!(
@@ -120,7 +120,7 @@ pub fn run(corpus: &Path, db: Option<PathBuf>) -> anyhow::Result<i32> {
         );
     }
 
-    // 4. Charts of the longest game, from its facts.
+    // 4. The charts the longest game's ruleset declares, from its facts.
     let mut rows = Vec::new();
     for i in 0..game.event_count() {
         for f in game.event_facts(i) {
@@ -129,25 +129,18 @@ pub fn run(corpus: &Path, db: Option<PathBuf>) -> anyhow::Result<i32> {
     }
     let names: Vec<String> = game.envelope().players.iter().map(|p| p.name.clone()).collect();
     let colors: Vec<Option<String>> = game.envelope().players.iter().map(|p| p.color.clone()).collect();
+    let vocabulary = game.vocabulary();
     let reps = 20;
-    for (name, draw) in [
-        (
-            "vp",
-            &(|s: &almanac_analysis::GameStats| almanac_charts::vp(s, &colors))
-                as &dyn Fn(&almanac_analysis::GameStats) -> Result<String, almanac_charts::ChartError>,
-        ),
-        ("production", &|s| almanac_charts::production(s)),
-        ("trades", &|s| almanac_charts::trades(s)),
-        ("dice", &|s| almanac_charts::dice(s)),
-    ] {
+    for &chart in vocabulary.charts {
         let t = Instant::now();
         let mut bytes = 0;
         for _ in 0..reps {
-            let stats = almanac_analysis::game_stats(&names, &rows);
-            bytes = draw(&stats)?.len();
+            let stats = almanac_analysis::game_stats(&names, &rows, vocabulary);
+            bytes = almanac_charts::draw(chart, &stats, vocabulary, &colors)?.len();
         }
         println!(
-            "chart {name}.svg of a {turns}-turn game (stats from {} facts + drawing): {:.2} ms ({bytes} bytes)",
+            "chart {}.svg of a {turns}-turn game (stats from {} facts + drawing): {:.2} ms ({bytes} bytes)",
+            chart.id(),
             rows.len(),
             t.elapsed().as_secs_f64() / reps as f64 * 1e3
         );

@@ -1,43 +1,46 @@
-//! The subcommands. Each returns the process exit code.
+//! The subcommands. Each returns the process exit code; each use case goes through `almanac_service`.
 
-use almanac_engine::{validate as validate_log, ImportError, ValidatedLog};
-use almanac_formats::Format;
+use almanac_engine::{Format, ImportError, ValidatedLog};
+use almanac_service::{At, ServiceError};
 use almanac_store::{GameFilter, Store};
 use anyhow::Context;
 use indicatif::{ProgressBar, ProgressStyle};
-use serde_json::Value;
 use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 
 /// Reads and validates one file.
 pub fn check_file(format: Option<Format>, path: &Path) -> Result<ValidatedLog, ImportError> {
-    let bytes = std::fs::read(path).map_err(|e| {
-        ImportError::Log(almanac_core::LogError::NotALog { line: 1, reason: format!("cannot read the file: {e}") })
-    })?;
-    let text = String::from_utf8(bytes).map_err(|e| {
-        ImportError::Log(almanac_core::LogError::NotALog {
-            line: 1,
-            reason: format!("the file is not UTF-8 text: {e}"),
-        })
-    })?;
-    validate_log(format, &text)
+    let bytes = std::fs::read(path)
+        .map_err(|e| ImportError::Log(almanac_core::LogError::not_a_log(format!("cannot read the file: {e}"))))?;
+    let text = String::from_utf8(bytes)
+        .map_err(|e| ImportError::Log(almanac_core::LogError::not_a_log(format!("the file is not UTF-8 text: {e}"))))?;
+    almanac_service::check(format, &text)
 }
 
 pub use almanac_service::store_log;
 
-fn progress(n: usize) -> Option<ProgressBar> {
+fn progress(n: usize, what: &str) -> Option<ProgressBar> {
     (n > 1 && std::io::stderr().is_terminal()).then(|| {
         let bar = ProgressBar::new(n as u64);
         bar.set_style(
-            ProgressStyle::with_template("{bar:40} {pos}/{len} files {elapsed} {msg}").expect("a valid template"),
+            ProgressStyle::with_template(&format!("{{bar:40}} {{pos}}/{{len}} {what} {{elapsed}} {{msg}}"))
+                .expect("a valid template"),
         );
         bar
     })
 }
 
+/// Says something above the progress bar, or on stderr when there is none.
+fn say(bar: &Option<ProgressBar>, line: String) {
+    match bar {
+        Some(b) => b.println(line),
+        None => eprintln!("{line}"),
+    }
+}
+
 pub fn import(db: &Path, format: Option<Format>, files: &[PathBuf]) -> anyhow::Result<i32> {
     let mut store = Store::open(db).with_context(|| format!("opening {}", db.display()))?;
-    let bar = progress(files.len());
+    let bar = progress(files.len(), "files");
     let mut rejected = 0;
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
@@ -49,11 +52,7 @@ pub fn import(db: &Path, format: Option<Format>, files: &[PathBuf]) -> anyhow::R
             }
             Err(e) => {
                 rejected += 1;
-                let line = format!("{}:{}: {}", file.display(), e.line(), e.reason());
-                match &bar {
-                    Some(b) => b.println(line),
-                    None => eprintln!("{line}"),
-                }
+                say(&bar, format!("{}:{}: {}", file.display(), e.line(), e.reason()));
             }
         }
         if let Some(b) = &bar {
@@ -67,15 +66,27 @@ pub fn import(db: &Path, format: Option<Format>, files: &[PathBuf]) -> anyhow::R
 }
 
 pub fn validate(format: Option<Format>, files: &[PathBuf]) -> i32 {
+    // Files are independent: check them on every core, then report in the order given.
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).min(files.len().max(1));
+    let results: Vec<Result<(usize, u32), ImportError>> = std::thread::scope(|scope| {
+        let chunks: Vec<&[PathBuf]> = files.chunks(files.len().div_ceil(threads).max(1)).collect();
+        let workers: Vec<_> = chunks
+            .into_iter()
+            .map(|chunk| {
+                scope.spawn(move || {
+                    chunk
+                        .iter()
+                        .map(|f| check_file(format, f).map(|log| (log.game.event_count(), log.game.current_turn())))
+                        .collect::<Vec<_>>()
+                })
+            })
+            .collect();
+        workers.into_iter().flat_map(|w| w.join().expect("a validating thread")).collect()
+    });
     let mut rejected = 0;
-    for file in files {
-        match check_file(format, file) {
-            Ok(log) => println!(
-                "{}: ok ({} events, {} turns)",
-                file.display(),
-                log.game.event_count(),
-                log.game.current_turn()
-            ),
+    for (file, result) in files.iter().zip(results) {
+        match result {
+            Ok((events, turns)) => println!("{}: ok ({events} events, {turns} turns)", file.display()),
             Err(e) => {
                 rejected += 1;
                 eprintln!("{}:{}: {}", file.display(), e.line(), e.reason());
@@ -105,79 +116,57 @@ pub fn state(db: &Path, game: &str, turn: Option<u32>, seq: Option<usize>, json:
     let store = open_existing(db)?;
     let (id, game) = load(&store, game)?;
     let at = match (turn, seq) {
-        (Some(t), _) => almanac_service::At::Turn(t),
-        (None, Some(s)) => almanac_service::At::Seq(s),
-        (None, None) => almanac_service::At::Final,
+        (Some(t), _) => At::Turn(t),
+        (None, Some(s)) => At::Seq(s),
+        (None, None) => At::Final,
     };
-    let view = almanac_service::state(&id, game.as_ref(), at)?;
-    let n = view["seq"].as_u64().unwrap_or(0);
+    let state = almanac_service::state(&id, game.as_ref(), at)?;
     if json {
-        println!("{}", serde_json::to_string_pretty(&view)?);
+        println!("{}", serde_json::to_string_pretty(&state)?);
         return Ok(0);
     }
+    let view = &state.view;
     println!(
-        "game {id} after event {n} of {}: turn {}, {} to play ({})",
+        "game {id} after event {} of {}: turn {}, {} to play ({})",
+        state.seq,
         game.event_count(),
-        view["turn"],
-        view["active"].as_str().unwrap_or("?"),
-        view["phase"].as_str().unwrap_or("?")
+        view.turn,
+        view.active,
+        view.phase
     );
-    if let Some(w) = view["winner"].as_str() {
+    if let Some(w) = &view.winner {
         println!("winner: {w}");
     }
-    for p in view["players"].as_array().into_iter().flatten() {
-        println!(
-            "  {:<16} vp {:>2} (public {:>2})  cards {:>2}  {}",
-            p["name"].as_str().unwrap_or("?"),
-            p["vp"],
-            p["vp_public"],
-            p["cards_in_hand"],
-            p["awards"]
-                .as_array()
-                .map(|a| a.iter().filter_map(|x| x.as_str()).collect::<Vec<_>>().join(" "))
-                .unwrap_or_default()
-        );
+    let score = game.vocabulary().score.id;
+    for p in &view.players {
+        println!("  {:<16} {score} {:>2} (public {:>2})  {}", p.name, p.vp, p.vp_public, p.summary);
     }
     Ok(0)
 }
 
-pub fn stats_json(store: &Store, id: &str) -> anyhow::Result<Value> {
-    Ok(almanac_service::stats(store, id)?.0)
-}
-
 pub fn stats(db: &Path, game: &str, json: bool) -> anyhow::Result<i32> {
     let store = open_existing(db)?;
-    let id = store.resolve(game).with_context(|| format!("no game `{game}`"))?;
-    let v = stats_json(&store, &id)?;
+    let id = almanac_service::resolve(&store, game).with_context(|| format!("no game `{game}`"))?;
+    let stats = almanac_service::stats(&store, &id)?;
     if json {
-        println!("{}", serde_json::to_string_pretty(&v)?);
+        println!("{}", serde_json::to_string_pretty(&stats)?);
         return Ok(0);
     }
-    println!("game {id}: {} turns, {} events", v["turns"], v["events"]);
-    let pairs = |v: &Value| -> String {
-        v.as_object().into_iter().flatten().map(|(k, n)| format!("{k} {n}")).collect::<Vec<_>>().join(", ")
-    };
-    for p in v["players"].as_array().into_iter().flatten() {
-        let name = p["name"].as_str().unwrap_or("?");
-        let last = p["vp_by_turn"].as_array().and_then(|s| s.last()).map(|l| l[1].to_string()).unwrap_or_default();
-        if p["production_total"].as_i64().unwrap_or(0) > 0 || p["trades"]["count"].as_i64().unwrap_or(0) > 0 {
-            println!(
-                "  {name:<16} produced {:>3} ({})  trades {:>3}  final vp {last}",
-                p["production_total"],
-                pairs(&p["production"]),
-                p["trades"]["count"],
-            );
-        } else {
-            // Games without production (Carcassonne): the score by what scored it.
-            println!("  {name:<16} {last:>3} points ({})", pairs(&p["vp_by_reason"]));
-        }
+    let s = &stats.stats;
+    println!("game {id}: {} turns, {} events", s.turns, s.events);
+    let score =
+        store.game(&id).ok().and_then(|row| almanac_service::game_kind(&row.ruleset)).map(|k| k.vocabulary().score.id);
+    for p in &s.players {
+        let last = p.vp_by_turn.last().map(|l| l[1]).unwrap_or(0);
+        let declared: Vec<String> = p.declared.iter().map(|d| format!("{} {}", d.label, d.value)).collect();
+        println!("  {:<16} {last:>3} {}  {}", p.name, score.unwrap_or("points"), declared.join(", "));
     }
     Ok(0)
 }
 
 pub fn list(db: &Path, ruleset: Option<String>, player: Option<String>, limit: u32) -> anyhow::Result<i32> {
     let store = open_existing(db)?;
-    let games = store.list_games(&GameFilter { ruleset, player, limit: Some(limit), offset: None })?;
+    let games = almanac_service::list(&store, &GameFilter { ruleset, player, limit: Some(limit), offset: None })?;
     for g in games {
         let players: Vec<String> = g.players.iter().map(|p| format!("{} {}", p.name, p.vp.unwrap_or(0))).collect();
         println!(
@@ -195,8 +184,8 @@ pub fn list(db: &Path, ruleset: Option<String>, player: Option<String>, limit: u
 
 pub fn export(db: &Path, game: &str) -> anyhow::Result<i32> {
     let store = open_existing(db)?;
-    let id = store.resolve(game).with_context(|| format!("no game `{game}`"))?;
-    let (header, events) = store.log(&id)?;
+    let id = almanac_service::resolve(&store, game).with_context(|| format!("no game `{game}`"))?;
+    let (header, events) = almanac_service::log(&store, &id)?;
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
     writeln!(out, "{header}")?;
@@ -211,7 +200,7 @@ pub fn demo(db: &Path, samples: &Path) -> anyhow::Result<i32> {
     seed_if_empty(db, samples)?;
     let store = Store::open(db)?;
     println!("database: {}", db.display());
-    for g in store.list_games(&GameFilter { limit: Some(1000), ..Default::default() })? {
+    for g in almanac_service::list(&store, &GameFilter { limit: Some(1000), ..Default::default() })? {
         println!(
             "\n{}  {}  ({}, {} turns, {} events)",
             g.id,
@@ -220,9 +209,11 @@ pub fn demo(db: &Path, samples: &Path) -> anyhow::Result<i32> {
             g.turn_count,
             g.event_count
         );
+        let score = almanac_service::game_kind(&g.ruleset).map_or("points", |k| k.vocabulary().score.id);
         for p in &g.players {
             let star = if g.winner.as_deref() == Some(p.name.as_str()) { " *winner*" } else { "" };
-            println!("    {:<16} {:>2} VP (public {:>2}){star}", p.name, p.vp.unwrap_or(0), p.vp_public.unwrap_or(0));
+            let (vp, public) = (p.vp.unwrap_or(0), p.vp_public.unwrap_or(0));
+            println!("    {:<16} {vp:>2} {score} (public {public:>2}){star}", p.name);
         }
     }
     Ok(0)
@@ -241,8 +232,39 @@ pub fn convert(format: Option<Format>, file: &Path) -> anyhow::Result<i32> {
     }
 }
 
-/// Runs the HTTP server until interrupted.
+/// Derives the facts and summaries of stored games again (see `almanac reproject --help`).
+pub fn reproject(db: &Path, ruleset: Option<&str>, all: bool) -> anyhow::Result<i32> {
+    if let Some(r) = ruleset {
+        if almanac_service::game_kind(r).is_none() {
+            let known: Vec<&str> = almanac_service::GAMES.iter().map(|g| g.id()).collect();
+            anyhow::bail!("unknown ruleset `{r}` (known: {})", known.join(", "));
+        }
+    }
+    let mut store = open_existing(db)?;
+    let ids = almanac_service::games_to_reproject(&store, ruleset, all)?;
+    let bar = progress(ids.len(), "games");
+    let report = almanac_service::reproject(&mut store, &ids, |_| {
+        if let Some(b) = &bar {
+            b.inc(1);
+        }
+    });
+    if let Some(b) = &bar {
+        b.finish_and_clear();
+    }
+    for (id, e) in &report.failed {
+        let why = match e {
+            ServiceError::Corrupt { error, .. } => format!("no longer validates: {error}"),
+            other => other.to_string(),
+        };
+        eprintln!("{id}: left as it was: {why}");
+    }
+    println!("reprojected {} game(s); {} left as they were", report.done.len(), report.failed.len());
+    Ok(if report.failed.is_empty() { 0 } else { 1 })
+}
+
+/// Runs the HTTP server until interrupted, logging one line per request.
 pub fn serve(db: &Path, bind: &str, max_upload: usize, seed: Option<&Path>) -> anyhow::Result<i32> {
+    tracing_subscriber::fmt().with_target(false).with_writer(std::io::stderr).init();
     if let Some(samples) = seed {
         seed_if_empty(db, samples)?;
     }
@@ -259,7 +281,7 @@ pub fn serve(db: &Path, bind: &str, max_upload: usize, seed: Option<&Path>) -> a
 /// Imports the logs of `samples` when the database holds no game yet.
 fn seed_if_empty(db: &Path, samples: &Path) -> anyhow::Result<()> {
     let mut store = Store::open(db)?;
-    if !store.list_games(&GameFilter { limit: Some(1), ..Default::default() })?.is_empty() {
+    if !almanac_service::list(&store, &GameFilter { limit: Some(1), ..Default::default() })?.is_empty() {
         return Ok(());
     }
     let mut files: Vec<PathBuf> = std::fs::read_dir(samples)

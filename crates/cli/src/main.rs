@@ -3,40 +3,53 @@
 mod bench;
 mod commands;
 
-use clap::{Parser, Subcommand, ValueEnum};
+use clap::builder::PossibleValuesParser;
+use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 use std::path::PathBuf;
 
 #[derive(Parser)]
-#[command(name = "almanac", version, about = "Replays and analyses of Catan-family and Carcassonne games.")]
-#[command(long_about = "Replays and analyses of Catan-family and Carcassonne games.\n\n\
-Every game is an append-only log (almanac/1: a JSON header line, then one event per line), validated\n\
-against its ruleset and stored in SQLite. GAME is the id `almanac import` printed (a unique prefix will do).")]
+#[command(name = "almanac", version)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
 }
 
-#[derive(Clone, Copy, ValueEnum)]
-pub enum FormatArg {
-    /// Guess from the file's contents.
-    Auto,
-    /// An almanac/1 log.
-    Almanac,
-    /// A catanatron-dump/1 JSON file.
-    Catanatron,
-    /// A JCloisterZone 5.x saved game (.jcz).
-    Jcz,
+/// The games this build knows, for the help text ("Catan and Carcassonne").
+fn game_names() -> String {
+    let names: Vec<&str> = almanac_service::GAMES.iter().map(|g| g.name()).collect();
+    match names.split_last() {
+        Some((last, [])) => last.to_string(),
+        Some((last, rest)) => format!("{} and {last}", rest.join(", ")),
+        None => String::new(),
+    }
 }
 
-impl FormatArg {
-    pub fn format(self) -> Option<almanac_formats::Format> {
-        match self {
-            FormatArg::Auto => None,
-            FormatArg::Almanac => Some(almanac_formats::Format::Almanac),
-            FormatArg::Catanatron => Some(almanac_formats::Format::Catanatron),
-            FormatArg::Jcz => Some(almanac_formats::Format::Jcz),
-        }
+/// The command line, with what the registry knows filled in: the games in the help, the formats as the
+/// values `--format` takes.
+fn command() -> clap::Command {
+    let about = format!("Replays and analyses of {} games.", game_names());
+    let long_about = format!(
+        "{about}\n\nEvery game is an append-only log (almanac/1: a JSON header line, then one event per line), \
+         validated\nagainst its ruleset and stored in SQLite. GAME is the id `almanac import` printed (a unique \
+         prefix will do).\n\nFormats: {}.",
+        almanac_service::formats()
+            .iter()
+            .map(|f| format!("{} ({})", f.name(), f.label()))
+            .collect::<Vec<_>>()
+            .join(", ")
+    );
+    let mut names = vec!["auto"];
+    names.extend(almanac_service::format_names());
+    let mut cmd = Cli::command().about(about).long_about(long_about);
+    for sub in ["import", "validate", "convert"] {
+        let names = names.clone();
+        cmd = cmd.mut_subcommand(sub, |c| {
+            c.mut_arg("format", |a| {
+                a.value_parser(PossibleValuesParser::new(names)).help("The format of the files (auto: guess each)")
+            })
+        });
     }
+    cmd
 }
 
 #[derive(clap::Args, Clone)]
@@ -55,8 +68,8 @@ enum Command {
     Import {
         #[command(flatten)]
         db: DbArg,
-        #[arg(long, value_enum, default_value = "auto")]
-        format: FormatArg,
+        #[arg(long, default_value = "auto")]
+        format: String,
         #[arg(required = true)]
         files: Vec<PathBuf>,
     },
@@ -65,8 +78,8 @@ enum Command {
     /// Prints `FILE: ok (...)` per valid file and `FILE:LINE: reason` on stderr per rejected one.
     /// Exits non-zero if any file is rejected.
     Validate {
-        #[arg(long, value_enum, default_value = "auto")]
-        format: FormatArg,
+        #[arg(long, default_value = "auto")]
+        format: String,
         #[arg(required = true)]
         files: Vec<PathBuf>,
     },
@@ -109,8 +122,8 @@ enum Command {
     },
     /// Translate another program's record into an almanac/1 log (validated) and print it.
     Convert {
-        #[arg(long, value_enum, default_value = "auto")]
-        format: FormatArg,
+        #[arg(long, default_value = "auto")]
+        format: String,
         file: PathBuf,
     },
     /// Print a stored game as an almanac/1 log.
@@ -140,7 +153,21 @@ enum Command {
         #[arg(long)]
         seed: Option<PathBuf>,
     },
-    /// Measure replay, import and state-at-turn speed on a corpus of logs (catanatron dumps or almanac logs).
+    /// Derive the facts and summaries of stored games again with this build's rulesets.
+    ///
+    /// Games stored by another version of their ruleset (all of them with --all); the events are never
+    /// touched, each game is one transaction. A game that no longer validates is left as it was and named.
+    Reproject {
+        #[command(flatten)]
+        db: DbArg,
+        /// Only games of this ruleset.
+        #[arg(long)]
+        ruleset: Option<String>,
+        /// Every game, whatever version stored it.
+        #[arg(long)]
+        all: bool,
+    },
+    /// Measure replay, import and state-at-turn speed on a corpus of records (any format this build reads).
     Bench {
         /// A directory of game records.
         corpus: PathBuf,
@@ -150,18 +177,24 @@ enum Command {
     },
 }
 
+/// The format named on the command line (`auto`: `None`, guess).
+fn format(name: &str) -> Option<almanac_engine::Format> {
+    almanac_service::format(name)
+}
+
 fn main() -> anyhow::Result<()> {
     reset_sigpipe();
-    let cli = Cli::parse();
+    let cli = Cli::from_arg_matches(&command().get_matches()).unwrap_or_else(|e| e.exit());
     let code = match cli.command {
-        Command::Import { db, format, files } => commands::import(&db.db, format.format(), &files)?,
-        Command::Validate { format, files } => commands::validate(format.format(), &files),
+        Command::Import { db, format: f, files } => commands::import(&db.db, format(&f), &files)?,
+        Command::Validate { format: f, files } => commands::validate(format(&f), &files),
         Command::State { db, game, turn, seq, final_: _, json } => commands::state(&db.db, &game, turn, seq, json)?,
         Command::Stats { db, game, json } => commands::stats(&db.db, &game, json)?,
         Command::List { db, ruleset, player, limit } => commands::list(&db.db, ruleset, player, limit)?,
         Command::Export { db, game } => commands::export(&db.db, &game)?,
-        Command::Convert { format, file } => commands::convert(format.format(), &file)?,
+        Command::Convert { format: f, file } => commands::convert(format(&f), &file)?,
         Command::Demo { db, samples } => commands::demo(&db.db, &samples)?,
+        Command::Reproject { db, ruleset, all } => commands::reproject(&db.db, ruleset.as_deref(), all)?,
         Command::Bench { corpus, db } => bench::run(&corpus, db)?,
         Command::Serve { db, bind, max_upload, seed } => commands::serve(&db.db, &bind, max_upload, seed.as_deref())?,
     };

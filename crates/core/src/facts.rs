@@ -1,8 +1,9 @@
 //! Facts: the one vocabulary analysis and charts read, whatever the game.
 //!
 //! A ruleset emits facts while it applies an event. They say what happened in plain terms (who gained
-//! what and why, who traded with whom, how the score moved) so that a chart never looks inside a
-//! game's state.
+//! what and why, who traded with whom, how the score moved) so that a chart never looks inside a game's
+//! state. The shapes are shared by every game; the words in them (items, causes, pieces, reasons, awards)
+//! are ids the game declares in its [`crate::Vocabulary`].
 
 use serde::{Deserialize, Serialize};
 use serde_json::json;
@@ -10,82 +11,73 @@ use serde_json::json;
 /// A player's index in seat order (0 = start player).
 pub type Seat = u8;
 
-/// Why items changed hands.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Cause {
-    /// Dice production (and the starting resources of the second settlement, see `Setup`).
-    Production,
+/// The causes every game of the family shares; analysis reads these. A game may add causes of its own
+/// (declared in its vocabulary), which analysis counts without knowing what they mean.
+pub mod cause {
+    /// Dice production (or a harvest draw).
+    pub const PRODUCTION: &str = "production";
     /// Starting resources from the setup phase.
-    Setup,
-    Trade,
-    Steal,
-    Discard,
-    /// The effect of a played card (year of plenty, monopoly, ...).
-    Card,
-    /// Paid for a piece or a card.
-    Purchase,
-    /// A helper's advantage (Catan: Helpers scenario).
-    Helper,
-    /// Won by completing a feature (Carcassonne: the goods of a completed city).
-    Completion,
-}
-
-impl Cause {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Cause::Production => "production",
-            Cause::Setup => "setup",
-            Cause::Trade => "trade",
-            Cause::Steal => "steal",
-            Cause::Discard => "discard",
-            Cause::Card => "card",
-            Cause::Purchase => "purchase",
-            Cause::Helper => "helper",
-            Cause::Completion => "completion",
-        }
-    }
+    pub const SETUP: &str = "setup";
+    pub const TRADE: &str = "trade";
+    pub const STEAL: &str = "steal";
+    pub const DISCARD: &str = "discard";
+    /// The effect of a played card.
+    pub const CARD: &str = "card";
+    /// Paid for a piece or a card; or the card bought.
+    pub const PURCHASE: &str = "purchase";
 }
 
 /// The other side of a trade.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
-#[serde(rename_all = "snake_case", tag = "kind", content = "value")]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Partner {
     Player(Seat),
-    /// The bank at the plain 4:1 rate.
-    Bank,
-    /// A harbour; the value is how many cards buy one (3 or 2).
-    Harbour(u8),
+    /// Not a player: the bank, a harbour ... (an id the game declares among its `partners`).
+    Market(&'static str),
 }
 
-impl Partner {
-    pub fn label(self) -> String {
-        match self {
-            Partner::Player(s) => format!("player:{s}"),
-            Partner::Bank => "bank".to_string(),
-            Partner::Harbour(r) => format!("harbour:{r}:1"),
-        }
+/// The dice of one roll, in the order the game reads them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Dice {
+    values: [u8; 4],
+    len: u8,
+}
+
+impl Dice {
+    /// Up to four dice.
+    pub fn new(values: &[u8]) -> Dice {
+        assert!(values.len() <= 4, "at most four dice");
+        let mut d = Dice { values: [0; 4], len: values.len() as u8 };
+        d.values[..values.len()].copy_from_slice(values);
+        d
+    }
+
+    pub fn values(&self) -> &[u8] {
+        &self.values[..self.len as usize]
+    }
+
+    pub fn sum(&self) -> u32 {
+        self.values().iter().map(|&d| d as u32).sum()
     }
 }
 
-/// One thing that happened. Items and reasons are short lowercase names ("ore", "knight", "city").
-#[derive(Debug, Clone, PartialEq, Serialize)]
-#[serde(rename_all = "snake_case", tag = "fact")]
+/// One thing that happened. The `&'static str` fields are words of the game's vocabulary.
+#[derive(Debug, Clone, PartialEq)]
 pub enum Fact {
     /// A player's turn begins (turn 0 is the setup phase).
     TurnStarted {
         turn: u32,
         player: Seat,
     },
+    /// A chance outcome: the dice a player rolled.
     Rolled {
         player: Seat,
-        dice: [u8; 2],
+        dice: Dice,
     },
     Gained {
         player: Seat,
         item: &'static str,
         count: u32,
-        cause: Cause,
+        cause: &'static str,
         from: Option<Seat>,
     },
     /// Paid out voluntarily (a purchase).
@@ -93,14 +85,14 @@ pub enum Fact {
         player: Seat,
         item: &'static str,
         count: u32,
-        cause: Cause,
+        cause: &'static str,
     },
     /// Taken away (stolen, discarded, monopolised).
     Lost {
         player: Seat,
         item: &'static str,
         count: u32,
-        cause: Cause,
+        cause: &'static str,
         to: Option<Seat>,
     },
     Traded {
@@ -158,7 +150,7 @@ impl Fact {
 /// A stored fact. Which columns mean what depends on `kind`:
 /// - `turn_started`: player, count = the turn that starts; `rolled`: player, count = the sum, detail = the dice;
 /// - `gained` / `spent` / `lost`: player, item, count, cause, other = the player it came from or went to;
-/// - `traded`: player, item = partner (`player`, `bank`, `harbour:3:1`), other = partner seat, detail = {gave, got};
+/// - `traded`: player, item = `player` or the market's id (`bank`, ...), other = partner seat, detail = {gave, got};
 /// - `built`: player, item = piece; `card_played`: player, item = card;
 /// - `score`: player, item = reason, count = delta, total, public, detail = {delta_public};
 /// - `award`: item = award, player = new holder, other = old holder; `game_over`: player = winner.
@@ -177,96 +169,93 @@ pub struct FactRow {
     pub detail: Option<String>,
 }
 
+/// The `item` of a stored `traded` fact whose partner is a player (the seat is in `other`).
+pub const PLAYER_PARTNER: &str = "player";
+
 impl Fact {
     /// The fact as a row of the generic facts table.
     pub fn row(&self, seq: u64, turn: u32) -> FactRow {
-        let player: Option<u32>;
-        let mut item: Option<String> = None;
-        let mut count: Option<i64> = None;
-        let mut cause: Option<&str> = None;
-        let mut other: Option<u32> = None;
-        let mut total: Option<i64> = None;
-        let mut public: Option<i64> = None;
-        let mut detail: Option<String> = None;
+        let mut row = FactRow {
+            seq,
+            turn,
+            kind: self.kind().to_string(),
+            player: None,
+            item: None,
+            count: None,
+            cause: None,
+            other: None,
+            total: None,
+            public: None,
+            detail: None,
+        };
+        let seat = |s: Seat| Some(s as u32);
         match self {
-            Fact::TurnStarted { player: p, turn: t } => {
-                player = Some(*p as u32);
-                count = Some(*t as i64);
+            Fact::TurnStarted { player, turn } => {
+                row.player = seat(*player);
+                row.count = Some(*turn as i64);
             }
-            Fact::Rolled { player: p, dice } => {
-                player = Some(*p as u32);
-                count = Some(dice.iter().map(|&d| d as i64).sum());
-                detail = Some(json!(dice).to_string());
+            Fact::Rolled { player, dice } => {
+                row.player = seat(*player);
+                row.count = Some(dice.sum() as i64);
+                row.detail = Some(json!(dice.values()).to_string());
             }
-            Fact::Gained { player: p, item: i, count: c, cause: k, from } => {
-                player = Some(*p as u32);
-                item = Some(i.to_string());
-                count = Some(*c as i64);
-                cause = Some(k.as_str());
-                other = from.map(|s| s as u32);
+            Fact::Gained { player, item, count, cause, from } => {
+                row.player = seat(*player);
+                row.item = Some(item.to_string());
+                row.count = Some(*count as i64);
+                row.cause = Some(cause.to_string());
+                row.other = from.and_then(seat);
             }
-            Fact::Spent { player: p, item: i, count: c, cause: k } => {
-                player = Some(*p as u32);
-                item = Some(i.to_string());
-                count = Some(*c as i64);
-                cause = Some(k.as_str());
+            Fact::Spent { player, item, count, cause } => {
+                row.player = seat(*player);
+                row.item = Some(item.to_string());
+                row.count = Some(*count as i64);
+                row.cause = Some(cause.to_string());
             }
-            Fact::Lost { player: p, item: i, count: c, cause: k, to } => {
-                player = Some(*p as u32);
-                item = Some(i.to_string());
-                count = Some(*c as i64);
-                cause = Some(k.as_str());
-                other = to.map(|s| s as u32);
+            Fact::Lost { player, item, count, cause, to } => {
+                row.player = seat(*player);
+                row.item = Some(item.to_string());
+                row.count = Some(*count as i64);
+                row.cause = Some(cause.to_string());
+                row.other = to.and_then(seat);
             }
-            Fact::Traded { player: p, partner, gave, got } => {
-                player = Some(*p as u32);
-                item = Some(match partner {
-                    Partner::Player(_) => "player".to_string(),
-                    other => other.label(),
-                });
-                if let Partner::Player(s) = partner {
-                    other = Some(*s as u32);
+            Fact::Traded { player, partner, gave, got } => {
+                row.player = seat(*player);
+                match partner {
+                    Partner::Player(s) => {
+                        row.item = Some(PLAYER_PARTNER.to_string());
+                        row.other = seat(*s);
+                    }
+                    Partner::Market(id) => row.item = Some(id.to_string()),
                 }
                 let as_map = |v: &Vec<(&str, u32)>| {
                     v.iter().map(|(k, n)| (k.to_string(), json!(n))).collect::<serde_json::Map<_, _>>()
                 };
-                detail = Some(json!({"gave": as_map(gave), "got": as_map(got)}).to_string());
+                row.detail = Some(json!({"gave": as_map(gave), "got": as_map(got)}).to_string());
             }
-            Fact::Built { player: p, piece } => {
-                player = Some(*p as u32);
-                item = Some(piece.to_string());
+            Fact::Built { player, piece } => {
+                row.player = seat(*player);
+                row.item = Some(piece.to_string());
             }
-            Fact::CardPlayed { player: p, card } => {
-                player = Some(*p as u32);
-                item = Some(card.to_string());
+            Fact::CardPlayed { player, card } => {
+                row.player = seat(*player);
+                row.item = Some(card.to_string());
             }
-            Fact::Score { player: p, reason, delta, delta_public, total: t, public: pb } => {
-                player = Some(*p as u32);
-                item = Some(reason.to_string());
-                count = Some(*delta as i64);
-                total = Some(*t as i64);
-                public = Some(*pb as i64);
-                detail = Some(json!({"delta_public": delta_public}).to_string());
+            Fact::Score { player, reason, delta, delta_public, total, public } => {
+                row.player = seat(*player);
+                row.item = Some(reason.to_string());
+                row.count = Some(*delta as i64);
+                row.total = Some(*total as i64);
+                row.public = Some(*public as i64);
+                row.detail = Some(json!({"delta_public": delta_public}).to_string());
             }
             Fact::Award { award, from, to } => {
-                item = Some(award.to_string());
-                player = to.map(|s| s as u32);
-                other = from.map(|s| s as u32);
+                row.item = Some(award.to_string());
+                row.player = to.and_then(seat);
+                row.other = from.and_then(seat);
             }
-            Fact::GameOver { winner } => player = winner.map(|s| s as u32),
+            Fact::GameOver { winner } => row.player = winner.and_then(seat),
         }
-        FactRow {
-            seq,
-            turn,
-            kind: self.kind().to_string(),
-            player,
-            item,
-            count,
-            cause: cause.map(str::to_string),
-            other,
-            total,
-            public,
-            detail,
-        }
+        row
     }
 }

@@ -1,16 +1,26 @@
 //! Game-agnostic vocabulary shared by every ruleset and by everything that reads games.
 //!
 //! - [`Ruleset`]: the shape every game's rules take (initial / apply, with decide and evolve on top).
+//! - [`Declarations`] and [`GameKind`]: what a game crate declares besides its rules (its name, the words of
+//!   its facts, its importers, its replay drawing), and the object the engine's registry lists.
 //! - [`log`]: the almanac/1 envelope (header line, then one event per line) and its errors.
-//! - [`Fact`]: what analysis and charts read; the same vocabulary for every game.
-//! - [`Timeline`]: a validated game, able to answer "what was the state at turn N / event N".
+//! - [`Fact`]: what analysis and charts read; the same shapes for every game, in words the game declares
+//!   in its [`Vocabulary`].
+//! - [`View`]: the state at a moment, typed where games share it.
+//! - [`Timeline`] and [`Game`]: a validated game, able to answer "what was the state at turn N / event N".
 
 pub mod facts;
+pub mod kind;
 pub mod log;
 pub mod ruleset;
 pub mod timeline;
+pub mod view;
+pub mod vocabulary;
 
-pub use facts::{Cause, Fact, FactRow, Partner, Seat};
-pub use log::{Envelope, LogError, PlayerEntry, FORMAT};
-pub use ruleset::{RuleViolation, Ruleset, SetupError};
-pub use timeline::{Game, Timeline};
+pub use facts::{cause, Dice, Fact, FactRow, Partner, Seat};
+pub use kind::{Declarations, FormatError, Game, GameKind, Importer};
+pub use log::{Envelope, LogError, PlayerEntry, Problem, FORMAT};
+pub use ruleset::{EventError, RuleViolation, Ruleset, SetupError};
+pub use timeline::{read_events, Timeline};
+pub use view::{AnyView, Detail, PlayerView, View};
+pub use vocabulary::{Chart, DiceSpec, Measure, PlayerStat, Term, Vocabulary};

@@ -3,6 +3,7 @@
 //! The envelope is what every ruleset shares (format, ruleset id, players, optional metadata).
 //! Everything else in the header (options, board, deck) belongs to the ruleset and is read by it.
 
+use crate::ruleset::RuleViolation;
 use serde::{Deserialize, Serialize};
 
 /// The format tag of the header line.
@@ -36,112 +37,108 @@ pub struct Envelope {
 impl Envelope {
     /// Reads and checks the shared part of a header line.
     pub fn parse(header_line: &str) -> Result<Envelope, LogError> {
-        let value: serde_json::Value = serde_json::from_str(header_line).map_err(|e| LogError::NotALog {
-            line: 1,
-            reason: format!("the first line must be an almanac/1 header (a JSON object), but it is not JSON: {e}"),
+        let value: serde_json::Value = serde_json::from_str(header_line).map_err(|e| {
+            LogError::not_a_log(format!(
+                "the first line must be an almanac/1 header (a JSON object), but it is not JSON: {e}"
+            ))
         })?;
         if !value.is_object() {
-            return Err(LogError::NotALog {
-                line: 1,
-                reason: "the first line must be a JSON object (the header)".into(),
-            });
+            return Err(LogError::not_a_log("the first line must be a JSON object (the header)"));
         }
         match value.get("format").and_then(|f| f.as_str()) {
             Some(FORMAT) => {}
             Some(other) => {
-                return Err(LogError::Header {
-                    line: 1,
-                    reason: format!("unsupported format `{other}`; this version reads `{FORMAT}`"),
-                })
+                return Err(LogError::header(format!("unsupported format `{other}`; this version reads `{FORMAT}`")))
             }
             None => {
-                return Err(LogError::NotALog {
-                    line: 1,
-                    reason: format!("the header has no `format` field; expected \"format\": \"{FORMAT}\""),
-                })
+                return Err(LogError::not_a_log(format!(
+                    "the header has no `format` field; expected \"format\": \"{FORMAT}\""
+                )))
             }
         }
-        let envelope: Envelope =
-            serde_json::from_value(value).map_err(|e| LogError::Header { line: 1, reason: format!("header: {e}") })?;
+        let envelope: Envelope = serde_json::from_value(value).map_err(|e| LogError::header(format!("header: {e}")))?;
         if envelope.players.is_empty() {
-            return Err(LogError::Header { line: 1, reason: "header: `players` is empty".into() });
+            return Err(LogError::header("header: `players` is empty"));
         }
         for (i, p) in envelope.players.iter().enumerate() {
             if p.name.trim().is_empty() {
-                return Err(LogError::Header {
-                    line: 1,
-                    reason: format!("header: player {} has an empty name", i + 1),
-                });
+                return Err(LogError::header(format!("header: player {} has an empty name", i + 1)));
             }
             if envelope.players[..i].iter().any(|q| q.name == p.name) {
-                return Err(LogError::Header {
-                    line: 1,
-                    reason: format!("header: two players are named `{}`", p.name),
-                });
+                return Err(LogError::header(format!("header: two players are named `{}`", p.name)));
             }
         }
         Ok(envelope)
     }
 }
 
-/// Why a log was rejected. Every variant names the line (1 = the header).
+/// Why a log was rejected: the line (1 = the header) and what is wrong there.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
-pub enum LogError {
-    #[error("line 1: the file is empty; a game log starts with an almanac/1 header line")]
+#[error("line {line}: {problem}")]
+pub struct LogError {
+    pub line: usize,
+    pub problem: Problem,
+}
+
+/// What is wrong on a line of a log.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum Problem {
+    #[error("the file is empty; a game log starts with an almanac/1 header line")]
     Empty,
-    #[error("line {line}: {reason}")]
-    NotALog { line: usize, reason: String },
-    #[error("line {line}: {reason}")]
-    Header { line: usize, reason: String },
-    #[error("line {line}: unknown ruleset `{ruleset}` (known: {known})")]
-    UnknownRuleset { line: usize, ruleset: String, known: String },
-    #[error("line {line}: malformed JSON: {reason}")]
-    Json { line: usize, reason: String },
-    #[error("line {line}: {reason}")]
-    Event { line: usize, reason: String },
-    #[error("line {line}: {reason}")]
-    Rule { line: usize, reason: String },
+    /// The file is not an almanac/1 log at all.
+    #[error("{0}")]
+    NotALog(String),
+    /// The header cannot start a game.
+    #[error("{0}")]
+    Header(String),
+    #[error("unknown ruleset `{ruleset}` (known: {known})")]
+    UnknownRuleset { ruleset: String, known: String },
+    /// The line is not JSON.
+    #[error("malformed JSON: {0}")]
+    Json(String),
+    /// The line is JSON but not an event of the ruleset (unknown type, missing field, unknown player).
+    #[error("{0}")]
+    Event(String),
+    /// A readable event that the rules forbid here.
+    #[error("{0}")]
+    Rule(RuleViolation),
 }
 
 impl LogError {
-    pub fn line(&self) -> usize {
-        match self {
-            LogError::Empty => 1,
-            LogError::NotALog { line, .. }
-            | LogError::Header { line, .. }
-            | LogError::UnknownRuleset { line, .. }
-            | LogError::Json { line, .. }
-            | LogError::Event { line, .. }
-            | LogError::Rule { line, .. } => *line,
-        }
+    pub fn new(line: usize, problem: Problem) -> LogError {
+        LogError { line, problem }
     }
 
-    /// The message without the `line N: ` prefix.
+    pub fn empty() -> LogError {
+        LogError::new(1, Problem::Empty)
+    }
+
+    /// The file is not a log (line 1).
+    pub fn not_a_log(reason: impl Into<String>) -> LogError {
+        LogError::new(1, Problem::NotALog(reason.into()))
+    }
+
+    /// The header cannot start a game (line 1).
+    pub fn header(reason: impl Into<String>) -> LogError {
+        LogError::new(1, Problem::Header(reason.into()))
+    }
+
+    pub fn line(&self) -> usize {
+        self.line
+    }
+
+    /// What is wrong, without the `line N: ` prefix.
     pub fn reason(&self) -> String {
-        let full = self.to_string();
-        match full.split_once(": ") {
-            Some((_, rest)) => rest.to_string(),
-            None => full,
-        }
+        self.problem.to_string()
     }
 
     /// True when the file is not readable as a log at all (malformed), false when it broke a rule.
     pub fn is_malformed(&self) -> bool {
-        !matches!(self, LogError::Rule { .. })
+        !matches!(self.problem, Problem::Rule(_))
     }
 }
 
 /// Splits a log into its non-blank lines with their 1-based line numbers.
 pub fn lines(text: &str) -> impl Iterator<Item = (usize, &str)> {
     text.lines().enumerate().map(|(i, l)| (i + 1, l.trim_end_matches('\r'))).filter(|(_, l)| !l.trim().is_empty())
-}
-
-/// Words for a JSON error in an event line: `malformed JSON: ...` for a line that is not JSON (the
-/// timeline reports it as `LogError::Json`), `event: ...` for a JSON value of the wrong shape.
-pub fn event_json_error(e: serde_json::Error) -> String {
-    if e.is_syntax() || e.is_eof() {
-        format!("malformed JSON: {e}")
-    } else {
-        format!("event: {e}")
-    }
 }

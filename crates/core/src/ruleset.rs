@@ -1,7 +1,10 @@
 //! The shape of a ruleset (DESIGN §4): pure rules, no I/O, no clock, no randomness.
 
-use crate::facts::Fact;
+use crate::facts::{Fact, Seat};
+use crate::view::View;
+use serde::Serialize;
 use serde_json::Value;
+use std::fmt::Debug;
 
 /// An event that the rules forbid here. The text is the rule in plain words and the state that broke it,
 /// e.g. "settlement at 14:NE breaks the distance rule (neighbour 14:N holds Ana's settlement)".
@@ -14,29 +17,73 @@ pub struct RuleViolation(pub String);
 #[error("{0}")]
 pub struct SetupError(pub String);
 
-/// A game's rules. Every method is pure.
+/// An event line the ruleset cannot read.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum EventError {
+    /// The line is not JSON at all.
+    #[error("malformed JSON: {0}")]
+    Json(String),
+    /// JSON, but not an event: unknown type, missing field, unknown player or place. Plain words.
+    #[error("{0}")]
+    Invalid(String),
+}
+
+impl EventError {
+    /// A serde_json error reading an event line: `Json` for text that is not JSON, `Invalid` for a JSON
+    /// value of the wrong shape.
+    pub fn from_json(e: serde_json::Error) -> EventError {
+        if e.is_syntax() || e.is_eof() {
+            EventError::Json(e.to_string())
+        } else {
+            EventError::Invalid(format!("event: {e}"))
+        }
+    }
+}
+
+impl From<String> for EventError {
+    fn from(reason: String) -> EventError {
+        EventError::Invalid(reason)
+    }
+}
+
+impl From<&str> for EventError {
+    fn from(reason: &str) -> EventError {
+        EventError::Invalid(reason.to_string())
+    }
+}
+
+/// A game's rules. Every function is pure.
 ///
-/// `apply` is the one primitive: it checks the event against the state and, only if it is legal,
-/// applies it and pushes the facts that follow from it. On `Err` the state is left untouched.
-/// `decide` and `evolve` are the Decider shape built on it.
-pub trait Ruleset: 'static {
+/// `apply` is the one primitive: it checks the event against the state and, if it is legal, applies it and
+/// pushes the facts that follow from it. When it returns `Err`, its caller throws the state and the facts
+/// pushed away: [`crate::Timeline`] restores both, so a ruleset never writes its own undo. `decide` and
+/// `evolve` are the Decider shape built on it.
+pub trait Ruleset: 'static + Sized {
     /// The ruleset id in headers (`catan`, `carcassonne`, ...).
     const ID: &'static str;
-    /// Bumped when a rule change could accept or reject different logs; stored with every game.
+    /// Bumped when a rule change could accept or reject different logs, or derive different facts from
+    /// them; stored with every game (`almanac reproject` brings stored games up to date).
     const VERSION: u32;
 
-    type State: Clone + Send + Sync;
+    type State: Clone + Send + Sync + Debug;
     type Event: Clone + Send + Sync;
+    /// The game's own part of the state view (board, bank, tiles ...).
+    type GameView: Serialize + Send + 'static;
+    /// The game's own part of a player's view (hand, figures ...).
+    type PlayerView: Serialize + Send + 'static;
 
     /// The state before the first event, from the header line (as JSON).
     fn initial(header: &Value) -> Result<Self::State, SetupError>;
 
     /// Reads one event line. Player names are resolved against the state's players.
-    /// The error is plain words (missing field, unknown event type, unknown player).
-    fn parse_event(state: &Self::State, line: &str) -> Result<Self::Event, String>;
+    fn parse_event(state: &Self::State, line: &str) -> Result<Self::Event, EventError>;
 
     /// Writes an event as one almanac/1 line (the inverse of `parse_event`).
     fn write_event(state: &Self::State, event: &Self::Event) -> String;
+
+    /// How the event reads in words after the acting player's name, given the state before it:
+    /// "builds a settlement at 4:NE", "rolls 8 (3+5)".
+    fn describe(state: &Self::State, event: &Self::Event) -> String;
 
     /// Checks and applies one event; see the trait documentation.
     fn apply(state: &mut Self::State, event: &Self::Event, facts: &mut Vec<Fact>) -> Result<(), RuleViolation>;
@@ -60,6 +107,9 @@ pub trait Ruleset: 'static {
     /// Our turn number (0 = setup, then 1, 2, 3 ... one per player turn).
     fn turn(state: &Self::State) -> u32;
 
+    /// Whose turn it is.
+    fn active(state: &Self::State) -> Seat;
+
     /// The turn an event belongs to, given the state before it. Usually the state's turn; a ruleset whose
     /// turns begin with the next player's first event (rather than with an explicit end) says so here.
     fn event_turn(state: &Self::State, _event: &Self::Event) -> u32 {
@@ -67,9 +117,8 @@ pub trait Ruleset: 'static {
     }
 
     /// The winner, once the game is over.
-    fn winner(state: &Self::State) -> Option<usize>;
+    fn winner(state: &Self::State) -> Option<Seat>;
 
-    /// The state as JSON for `almanac state --json` and the API. It has at least
-    /// `"players": [{"name", "vp", "vp_public"}, ...]` in seat order.
-    fn view(state: &Self::State) -> Value;
+    /// The state as `almanac state --json` and the API show it.
+    fn view(state: &Self::State) -> View<Self::GameView, Self::PlayerView>;
 }

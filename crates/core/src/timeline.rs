@@ -3,10 +3,16 @@
 //! Building a [`Timeline`] validates every event (ruleset `apply`) and keeps the parsed events, the facts
 //! of each event and a snapshot of the state every [`SNAPSHOT_EVERY`] events, so "the state at turn N" is
 //! a snapshot clone plus at most that many applied events.
+//!
+//! The timeline also keeps the promise that a rejected event changes nothing: it drops the facts the event
+//! pushed and rebuilds the state from the last snapshot, whatever the ruleset left behind.
 
-use crate::facts::Fact;
-use crate::log::{lines, Envelope, LogError};
-use crate::ruleset::Ruleset;
+use crate::facts::{Fact, Seat};
+use crate::kind::{Declarations, Game, GameKind, Importer};
+use crate::log::{lines, Envelope, LogError, Problem};
+use crate::ruleset::{EventError, Ruleset};
+use crate::view::AnyView;
+use crate::vocabulary::Vocabulary;
 use serde_json::Value;
 
 /// How many events lie between two kept states.
@@ -32,7 +38,7 @@ pub struct Timeline<R: Ruleset> {
 impl<R: Ruleset> Timeline<R> {
     /// Starts a game from its header line (already known to be an almanac/1 header of this ruleset).
     pub fn start(envelope: Envelope, header: Value) -> Result<Self, LogError> {
-        let initial = R::initial(&header).map_err(|e| LogError::Header { line: 1, reason: e.0 })?;
+        let initial = R::initial(&header).map_err(|e| LogError::header(e.0))?;
         Ok(Timeline {
             envelope,
             header,
@@ -48,18 +54,29 @@ impl<R: Ruleset> Timeline<R> {
 
     /// Parses, validates and applies one event line.
     pub fn push_line(&mut self, line_no: usize, text: &str) -> Result<(), LogError> {
-        let event =
-            R::parse_event(&self.last, text).map_err(|reason| match reason.strip_prefix("malformed JSON: ") {
-                Some(rest) => LogError::Json { line: line_no, reason: rest.to_string() },
-                None => LogError::Event { line: line_no, reason },
-            })?;
+        let event = R::parse_event(&self.last, text).map_err(|e| {
+            let problem = match e {
+                EventError::Json(reason) => Problem::Json(reason),
+                EventError::Invalid(reason) => Problem::Event(reason),
+            };
+            LogError::new(line_no, problem)
+        })?;
         self.push(line_no, event)
     }
 
-    /// Validates and applies one parsed event.
+    /// Validates and applies one parsed event; a rejected event leaves the timeline exactly as it was.
     pub fn push(&mut self, line_no: usize, event: R::Event) -> Result<(), LogError> {
         let turn = R::event_turn(&self.last, &event);
-        R::apply(&mut self.last, &event, &mut self.facts).map_err(|v| LogError::Rule { line: line_no, reason: v.0 })?;
+        let mark = self.facts.len();
+        if self.events.is_empty() {
+            // The first event opens the game's first turn.
+            self.facts.push(Fact::TurnStarted { turn: R::turn(&self.last), player: R::active(&self.last) });
+        }
+        if let Err(violation) = R::apply(&mut self.last, &event, &mut self.facts) {
+            self.facts.truncate(mark);
+            self.last = self.replay(self.events.len());
+            return Err(LogError::new(line_no, Problem::Rule(violation)));
+        }
         self.events.push(event);
         self.lines.push(line_no);
         self.turns.push(turn);
@@ -76,6 +93,11 @@ impl<R: Ruleset> Timeline<R> {
         if n == self.events.len() {
             return self.last.clone();
         }
+        self.replay(n)
+    }
+
+    /// The state after the first `n` events, rebuilt from the snapshot before it.
+    fn replay(&self, n: usize) -> R::State {
         let k = n / SNAPSHOT_EVERY;
         let mut state = self.snapshots[k].clone();
         let mut scratch = Vec::new();
@@ -86,40 +108,22 @@ impl<R: Ruleset> Timeline<R> {
         }
         state
     }
+
+    /// The state after the last event.
+    pub fn last(&self) -> &R::State {
+        &self.last
+    }
 }
 
-/// A validated game of any ruleset: what the engine, the store and the server work with.
-pub trait Game: Send + Sync {
-    fn ruleset(&self) -> &'static str;
-    fn ruleset_version(&self) -> u32;
-    fn envelope(&self) -> &Envelope;
-    fn header(&self) -> &Value;
-    fn event_count(&self) -> usize;
-    /// The turn of event `i` (0-based index).
-    fn event_turn(&self, i: usize) -> u32;
-    /// The source line of event `i`.
-    fn event_line_no(&self, i: usize) -> usize;
-    /// Event `i` written as an almanac/1 line.
-    fn event_text(&self, i: usize) -> String;
-    /// The facts of event `i`.
-    fn event_facts(&self, i: usize) -> &[Fact];
-    /// The current turn (after the last event).
-    fn current_turn(&self) -> u32;
-    fn winner(&self) -> Option<usize>;
-    /// The state (as JSON) after the first `n` events.
-    fn view_after(&self, n: usize) -> Value;
-    /// How many events have been applied when turn `turn` is over (its last event included).
-    fn events_through_turn(&self, turn: u32) -> usize;
-    /// Validates and appends one more event line.
-    fn push_line(&mut self, line_no: usize, text: &str) -> Result<(), LogError>;
-}
-
-impl<R: Ruleset> Game for Timeline<R> {
+impl<R: Declarations> Game for Timeline<R> {
     fn ruleset(&self) -> &'static str {
         R::ID
     }
     fn ruleset_version(&self) -> u32 {
         R::VERSION
+    }
+    fn vocabulary(&self) -> &'static Vocabulary {
+        R::VOCABULARY
     }
     fn envelope(&self) -> &Envelope {
         &self.envelope
@@ -137,8 +141,19 @@ impl<R: Ruleset> Game for Timeline<R> {
         self.lines[i]
     }
     fn event_text(&self, i: usize) -> String {
-        let state = self.state_after(i);
-        R::write_event(&state, &self.events[i])
+        R::write_event(&self.state_after(i), &self.events[i])
+    }
+    fn event_words(&self, from: usize, to: usize) -> Vec<String> {
+        let to = to.min(self.events.len());
+        let mut state = self.state_after(from);
+        let mut scratch = Vec::new();
+        let mut words = Vec::with_capacity(to.saturating_sub(from));
+        for event in self.events.get(from..to).unwrap_or_default() {
+            words.push(R::describe(&state, event));
+            scratch.clear();
+            let _ = R::apply(&mut state, event, &mut scratch);
+        }
+        words
     }
     fn event_facts(&self, i: usize) -> &[Fact] {
         let start = if i == 0 { 0 } else { self.fact_ends[i - 1] };
@@ -147,14 +162,14 @@ impl<R: Ruleset> Game for Timeline<R> {
     fn current_turn(&self) -> u32 {
         R::turn(&self.last)
     }
-    fn winner(&self) -> Option<usize> {
+    fn winner(&self) -> Option<Seat> {
         R::winner(&self.last)
     }
-    fn view_after(&self, n: usize) -> Value {
+    fn view_after(&self, n: usize) -> AnyView {
         if n >= self.events.len() {
-            return R::view(&self.last);
+            return R::view(&self.last).erase();
         }
-        R::view(&self.state_after(n))
+        R::view(&self.state_after(n)).erase()
     }
     fn events_through_turn(&self, turn: u32) -> usize {
         // Turns never decrease along the log, so this is a binary search.
@@ -162,6 +177,34 @@ impl<R: Ruleset> Game for Timeline<R> {
     }
     fn push_line(&mut self, line_no: usize, text: &str) -> Result<(), LogError> {
         Timeline::push_line(self, line_no, text)
+    }
+    fn state_dump(&self) -> String {
+        format!("{:?}", self.last)
+    }
+}
+
+impl<G: Declarations> GameKind for G {
+    fn id(&self) -> &'static str {
+        G::ID
+    }
+    fn version(&self) -> u32 {
+        G::VERSION
+    }
+    fn name(&self) -> &'static str {
+        G::NAME
+    }
+    fn vocabulary(&self) -> &'static Vocabulary {
+        G::VOCABULARY
+    }
+    fn importers(&self) -> &'static [&'static dyn Importer] {
+        G::IMPORTERS
+    }
+    fn replay_script(&self) -> &'static str {
+        G::REPLAY_SCRIPT
+    }
+    fn read(&self, envelope: Envelope, header: Value, text: &str) -> Result<Box<dyn Game>, LogError> {
+        // One monomorphic loop per game: no dynamic dispatch per event.
+        Ok(Box::new(read_events::<G>(envelope, header, text)?))
     }
 }
 
@@ -179,4 +222,114 @@ pub fn read_events<R: Ruleset>(envelope: Envelope, header: Value, text: &str) ->
         timeline.push_line(line_no, line)?;
     }
     Ok(timeline)
+}
+
+#[cfg(test)]
+mod tests {
+    //! The rollback promise, with a ruleset that breaks things on purpose: it changes the state and pushes
+    //! facts before it finds out that an event is illegal.
+    use super::*;
+    use crate::ruleset::{RuleViolation, SetupError};
+    use crate::view::View;
+
+    struct Careless;
+
+    #[derive(Debug, Clone, PartialEq)]
+    struct Tally {
+        total: u32,
+        turn: u32,
+    }
+
+    impl Ruleset for Careless {
+        const ID: &'static str = "careless";
+        const VERSION: u32 = 1;
+        type State = Tally;
+        type Event = u32;
+        type GameView = ();
+        type PlayerView = ();
+
+        fn initial(_: &Value) -> Result<Tally, SetupError> {
+            Ok(Tally { total: 0, turn: 1 })
+        }
+        fn parse_event(_: &Tally, line: &str) -> Result<u32, EventError> {
+            line.trim().parse().map_err(|_| EventError::Invalid(format!("`{line}` is not a number")))
+        }
+        fn write_event(_: &Tally, event: &u32) -> String {
+            event.to_string()
+        }
+        fn describe(_: &Tally, event: &u32) -> String {
+            format!("adds {event}")
+        }
+        fn apply(state: &mut Tally, event: &u32, facts: &mut Vec<Fact>) -> Result<(), RuleViolation> {
+            // Everything changes first; the check comes last.
+            state.total += event;
+            state.turn += 1;
+            facts.push(Fact::Built { player: 0, piece: "block" });
+            if *event > 10 {
+                return Err(RuleViolation(format!("{event} is more than 10")));
+            }
+            Ok(())
+        }
+        fn turn(state: &Tally) -> u32 {
+            state.turn
+        }
+        fn active(_: &Tally) -> Seat {
+            0
+        }
+        fn winner(_: &Tally) -> Option<Seat> {
+            None
+        }
+        fn view(state: &Tally) -> View<(), ()> {
+            View {
+                ruleset: Self::ID,
+                turn: state.turn,
+                active: String::new(),
+                phase: "play",
+                winner: None,
+                players: Vec::new(),
+                game: (),
+            }
+        }
+    }
+
+    fn timeline() -> Timeline<Careless> {
+        let envelope = Envelope::parse(r#"{"format":"almanac/1","ruleset":"careless","players":[{"name":"A"}]}"#)
+            .expect("a valid envelope");
+        Timeline::start(envelope, Value::Null).expect("starts")
+    }
+
+    #[test]
+    fn a_rejected_event_leaves_state_and_facts_as_they_were() {
+        let mut t = timeline();
+        // Past a snapshot, so the rebuild starts from one that is not the initial state.
+        for n in 0..70 {
+            t.push(n + 2, 1).expect("legal");
+        }
+        let (state, facts) = (t.last().clone(), t.facts.clone());
+        let err = t.push(72, 11).expect_err("illegal");
+        assert_eq!(err.line, 72);
+        assert!(matches!(err.problem, Problem::Rule(_)));
+        assert_eq!(t.last(), &state, "the state is rebuilt");
+        assert_eq!(t.facts, facts, "the facts the event pushed are gone");
+        t.push(72, 2).expect("the game goes on");
+        assert_eq!(t.last().total, 72);
+    }
+
+    #[test]
+    fn a_rejected_first_event_leaves_no_turn_started_fact() {
+        let mut t = timeline();
+        assert!(t.push(2, 99).is_err());
+        assert!(t.facts.is_empty());
+        assert_eq!(t.last(), &Tally { total: 0, turn: 1 });
+        t.push(2, 3).expect("legal");
+        assert_eq!(t.facts[0], Fact::TurnStarted { turn: 1, player: 0 });
+    }
+
+    #[test]
+    fn unreadable_lines_name_their_line() {
+        let mut t = timeline();
+        let err = t.push_line(5, "seven").expect_err("not a number");
+        assert_eq!(err.to_string(), "line 5: `seven` is not a number");
+        assert!(err.is_malformed());
+    }
 }

@@ -1,21 +1,90 @@
-//! The projection engine: reads a log of any known ruleset, validates it event by event and gives back a
-//! [`Game`] (a timeline that answers the state at any turn). Other programs' records are translated by
-//! `almanac-formats` first.
+//! The registry of games, and reading through it: a log of any known ruleset, or another program's record
+//! of any known game, becomes a validated [`Game`] (a timeline that answers the state at any turn).
+//!
+//! [`GAMES`] is the one list of games in Almanac. Pages, the API, the CLI and charts iterate over it; a new
+//! game is one crate and one line here.
 
-use almanac_core::log::{lines, Envelope, LogError};
-use almanac_core::timeline::read_events;
-use almanac_core::{Game, Ruleset, Timeline};
-use almanac_formats::Format;
+use almanac_core::log::{lines, Envelope, LogError, Problem};
+use almanac_core::{FormatError, Game, GameKind, Importer};
 use serde_json::Value;
 use sha2::{Digest, Sha256};
 
 pub use almanac_core;
 
-/// The rulesets this build knows: (id, version).
-pub const RULESETS: &[(&str, u32)] = &[
-    (almanac_catan::Catan::ID, almanac_catan::Catan::VERSION),
-    (almanac_carcassonne::Carcassonne::ID, almanac_carcassonne::Carcassonne::VERSION),
-];
+/// Every game this build knows.
+pub static GAMES: &[&dyn GameKind] = &[&almanac_catan::Catan, &almanac_carcassonne::Carcassonne];
+
+/// The game of a ruleset id.
+pub fn game_kind(id: &str) -> Option<&'static dyn GameKind> {
+    GAMES.iter().copied().find(|g| g.id() == id)
+}
+
+/// The known ruleset ids, for messages.
+fn known_rulesets() -> String {
+    GAMES.iter().map(|g| g.id()).collect::<Vec<_>>().join(", ")
+}
+
+/// What a file is written in: our own log format, or a record of another program that a game imports.
+#[derive(Clone, Copy)]
+pub enum Format {
+    Almanac,
+    Foreign(&'static dyn Importer),
+}
+
+impl Format {
+    /// The name `--format` and `?format=` take.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Format::Almanac => "almanac",
+            Format::Foreign(i) => i.name(),
+        }
+    }
+
+    /// What it is, for people.
+    pub fn label(&self) -> &'static str {
+        match self {
+            Format::Almanac => "almanac/1 log",
+            Format::Foreign(i) => i.label(),
+        }
+    }
+}
+
+impl std::fmt::Debug for Format {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl PartialEq for Format {
+    fn eq(&self, other: &Format) -> bool {
+        self.name() == other.name()
+    }
+}
+
+/// Every format a file may be in: ours first, then each game's importers.
+pub fn formats() -> Vec<Format> {
+    let mut all = vec![Format::Almanac];
+    all.extend(GAMES.iter().flat_map(|g| g.importers().iter().map(|i| Format::Foreign(*i))));
+    all
+}
+
+/// The format called `name`.
+pub fn format(name: &str) -> Option<Format> {
+    formats().into_iter().find(|f| f.name() == name)
+}
+
+/// The names of every format, for messages and menus.
+pub fn format_names() -> Vec<&'static str> {
+    formats().iter().map(|f| f.name()).collect()
+}
+
+/// Guesses the format of a file from its first bytes.
+pub fn detect(text: &str) -> Option<Format> {
+    let end = text.char_indices().nth(4096).map_or(text.len(), |(i, _)| i);
+    let head = &text[..end];
+    let foreign = formats().into_iter().find(|f| matches!(f, Format::Foreign(i) if i.recognises(head)));
+    foreign.or_else(|| (head.trim_start().starts_with('{') && head.contains("almanac/")).then_some(Format::Almanac))
+}
 
 /// A log that passed validation, with its text split for storage.
 pub struct ValidatedLog {
@@ -28,52 +97,28 @@ pub struct ValidatedLog {
     pub text: String,
 }
 
-fn header_of(text: &str) -> Result<(Envelope, Value, &str), LogError> {
-    let (_, first) = lines(text).next().ok_or(LogError::Empty)?;
-    let envelope = Envelope::parse(first)?;
-    let header: Value = serde_json::from_str(first).expect("parsed by Envelope::parse");
-    Ok((envelope, header, first))
-}
-
-fn start(envelope: Envelope, header: Value) -> Result<Box<dyn Game>, LogError> {
-    match envelope.ruleset.as_str() {
-        almanac_catan::Catan::ID => Ok(Box::new(Timeline::<almanac_catan::Catan>::start(envelope, header)?)),
-        almanac_carcassonne::Carcassonne::ID => {
-            Ok(Box::new(Timeline::<almanac_carcassonne::Carcassonne>::start(envelope, header)?))
-        }
-        other => Err(LogError::UnknownRuleset {
-            line: 1,
-            ruleset: other.to_string(),
-            known: RULESETS.iter().map(|(id, _)| *id).collect::<Vec<_>>().join(", "),
-        }),
-    }
-}
-
 /// Reads and validates a whole almanac/1 log.
 pub fn read_log(text: &str) -> Result<Box<dyn Game>, LogError> {
-    let (envelope, header, _) = header_of(text)?;
-    match envelope.ruleset.as_str() {
-        // The common case without dynamic dispatch per event.
-        almanac_catan::Catan::ID => Ok(Box::new(read_events::<almanac_catan::Catan>(envelope, header, text)?)),
-        _ => {
-            let mut game = start(envelope, header)?;
-            for (no, line) in lines(text).skip(1) {
-                game.push_line(no, line)?;
-            }
-            Ok(game)
-        }
-    }
+    let (_, first) = lines(text).next().ok_or_else(LogError::empty)?;
+    let envelope = Envelope::parse(first)?;
+    let header: Value = serde_json::from_str(first).expect("parsed by Envelope::parse");
+    let kind = game_kind(&envelope.ruleset).ok_or_else(|| {
+        LogError::new(1, Problem::UnknownRuleset { ruleset: envelope.ruleset.clone(), known: known_rulesets() })
+    })?;
+    kind.read(envelope, header, text)
 }
 
 /// Why a file could not become a game.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum ImportError {
+    /// Another program's record that could not be translated.
     #[error("{0}")]
-    Format(#[from] almanac_formats::FormatError),
+    Format(#[from] FormatError),
+    /// A log that is malformed or breaks a rule.
     #[error("{0}")]
     Log(#[from] LogError),
-    #[error("line 1: cannot tell the format of this file; name it with --format (almanac, catanatron, jcz)")]
-    UnknownFormat,
+    #[error("line 1: cannot tell the format of this file; name it with --format ({known})")]
+    UnknownFormat { known: String },
 }
 
 impl ImportError {
@@ -81,17 +126,17 @@ impl ImportError {
         match self {
             ImportError::Format(e) => e.line,
             ImportError::Log(e) => e.line(),
-            ImportError::UnknownFormat => 1,
+            ImportError::UnknownFormat { .. } => 1,
         }
     }
 
-    /// The message without the `line N: ` prefix.
+    /// What is wrong, without the `line N: ` prefix.
     pub fn reason(&self) -> String {
         match self {
             ImportError::Format(e) => e.reason.clone(),
             ImportError::Log(e) => e.reason(),
-            ImportError::UnknownFormat => {
-                "cannot tell the format of this file; name it with --format (almanac, catanatron)".into()
+            ImportError::UnknownFormat { known } => {
+                format!("cannot tell the format of this file; name it with --format ({known})")
             }
         }
     }
@@ -108,13 +153,16 @@ impl ImportError {
 /// Reads a file of `format` (`None` = guess) and validates it.
 pub fn validate(format: Option<Format>, text: &str) -> Result<ValidatedLog, ImportError> {
     if text.trim().is_empty() {
-        return Err(LogError::Empty.into());
+        return Err(LogError::empty().into());
     }
     let format = match format {
         Some(f) => f,
-        None => almanac_formats::detect(text).ok_or(ImportError::UnknownFormat)?,
+        None => detect(text).ok_or_else(|| ImportError::UnknownFormat { known: format_names().join(", ") })?,
     };
-    let text = almanac_formats::to_almanac(format, text)?;
+    let text = match format {
+        Format::Almanac => text.to_string(),
+        Format::Foreign(importer) => importer.to_almanac(text)?,
+    };
     let game = read_log(&text)?;
     let mut it = lines(&text);
     let header_line = it.next().map(|(_, l)| l.trim().to_string()).unwrap_or_default();

@@ -1,12 +1,13 @@
-//! The JSON API. Documented in `web/openapi.json` (served at `/api/openapi.json`).
+//! The JSON API, documented in `web/openapi.json` (served at `/api/openapi.json`). Each handler reads its
+//! request, runs a use case of `almanac_service` off the executor, and writes the result out.
 
-use crate::startup::AppState;
+use crate::app::{blocking, loaded, AppState, Result};
+use crate::error::ApiError;
 use actix_web::http::StatusCode;
-use actix_web::{web, HttpResponse, ResponseError};
-use almanac_core::Game;
-use almanac_formats::Format;
-use almanac_service::{At, ServiceError};
-use almanac_store::{GameFilter, Inserted, StoreError};
+use actix_web::{web, HttpResponse};
+use almanac_service::{At, EventRow};
+use almanac_store::{GameFilter, Inserted};
+use bytes::Bytes;
 use serde::Deserialize;
 use serde_json::{json, Value};
 use std::sync::Arc;
@@ -20,79 +21,6 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
         .route("/api/games/{id}/charts/{chart}", web::get().to(chart));
 }
 
-/// An error as JSON: `{"error": "...", "line": N}` (line when the problem is on a line of a log).
-#[derive(Debug)]
-pub struct ApiError {
-    status: StatusCode,
-    message: String,
-    line: Option<usize>,
-}
-
-impl ApiError {
-    fn new(status: StatusCode, message: impl Into<String>) -> ApiError {
-        ApiError { status, message: message.into(), line: None }
-    }
-}
-
-impl std::fmt::Display for ApiError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(&self.message)
-    }
-}
-
-impl ResponseError for ApiError {
-    fn status_code(&self) -> StatusCode {
-        self.status
-    }
-    fn error_response(&self) -> HttpResponse {
-        let mut body = json!({"error": self.message});
-        if let Some(line) = self.line {
-            body["line"] = json!(line);
-        }
-        HttpResponse::build(self.status).json(body)
-    }
-}
-
-impl From<ServiceError> for ApiError {
-    fn from(e: ServiceError) -> ApiError {
-        match &e {
-            ServiceError::Import(i) => ApiError {
-                status: if i.is_malformed() { StatusCode::BAD_REQUEST } else { StatusCode::UNPROCESSABLE_ENTITY },
-                message: i.reason(),
-                line: Some(i.line()),
-            },
-            ServiceError::Rejected(l) => {
-                ApiError { status: StatusCode::UNPROCESSABLE_ENTITY, message: l.reason(), line: Some(l.line()) }
-            }
-            ServiceError::Store(StoreError::NotFound(_)) => ApiError::new(StatusCode::NOT_FOUND, e.to_string()),
-            ServiceError::Store(StoreError::Conflict { .. }) => ApiError::new(StatusCode::CONFLICT, e.to_string()),
-            ServiceError::PastTheEnd { .. } => ApiError::new(StatusCode::BAD_REQUEST, e.to_string()),
-            _ => ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()),
-        }
-    }
-}
-
-impl From<StoreError> for ApiError {
-    fn from(e: StoreError) -> ApiError {
-        ServiceError::from(e).into()
-    }
-}
-
-type Result<T> = std::result::Result<T, ApiError>;
-
-/// A stored game's timeline, from the cache or loaded once.
-pub fn loaded(app: &AppState, id: &str) -> Result<(String, Arc<dyn Game>)> {
-    if let Some(g) = app.cache.get(id) {
-        return Ok((id.to_string(), g));
-    }
-    let store = app.store.lock().expect("store lock");
-    let (full, game) = almanac_service::load(&store, id)?;
-    drop(store);
-    let game: Arc<dyn Game> = Arc::from(game);
-    app.cache.put(&full, game.clone());
-    Ok((full, game))
-}
-
 #[derive(Deserialize)]
 struct UploadQuery {
     format: Option<String>,
@@ -103,7 +31,7 @@ async fn read_body(mut payload: web::Payload, limit: usize) -> Result<Vec<u8>> {
     use futures_util::StreamExt;
     let mut body = Vec::new();
     while let Some(chunk) = payload.next().await {
-        let chunk = chunk.map_err(|e| ApiError::new(StatusCode::BAD_REQUEST, format!("reading the upload: {e}")))?;
+        let chunk = chunk.map_err(|e| ApiError::bad_request(format!("reading the upload: {e}")))?;
         if body.len() + chunk.len() > limit {
             return Err(ApiError::new(
                 StatusCode::PAYLOAD_TOO_LARGE,
@@ -115,11 +43,6 @@ async fn read_body(mut payload: web::Payload, limit: usize) -> Result<Vec<u8>> {
     Ok(body)
 }
 
-/// Query-string errors as JSON, like every other error.
-pub fn query_error(err: actix_web::error::QueryPayloadError, _: &actix_web::HttpRequest) -> actix_web::Error {
-    ApiError::new(StatusCode::BAD_REQUEST, format!("query: {err}")).into()
-}
-
 async fn upload(
     app: web::Data<AppState>,
     query: web::Query<UploadQuery>,
@@ -128,17 +51,23 @@ async fn upload(
     let body = read_body(payload, app.max_upload).await?;
     let format = match query.format.as_deref() {
         None | Some("auto") => None,
-        Some(f) => Some(Format::from_name(f).ok_or_else(|| {
-            ApiError::new(StatusCode::BAD_REQUEST, format!("unknown format `{f}` (auto, almanac, catanatron, jcz)"))
+        Some(f) => Some(almanac_service::format(f).ok_or_else(|| {
+            ApiError::bad_request(format!(
+                "unknown format `{f}` (auto, {})",
+                almanac_service::format_names().join(", ")
+            ))
         })?),
     };
-    let text = std::str::from_utf8(&body).map_err(|e| ApiError {
+    let text = String::from_utf8(body).map_err(|e| ApiError {
         status: StatusCode::BAD_REQUEST,
         message: format!("the file is not UTF-8 text: {e}"),
         line: Some(1),
     })?;
-    let mut store = app.store.lock().expect("store lock");
-    let (inserted, _) = almanac_service::import(&mut store, format, text)?;
+    // Validation takes no lock; only the insert waits for the writer.
+    let log = blocking(move || Ok(almanac_service::check(format, &text).map_err(almanac_service::ServiceError::from)?))
+        .await?;
+    let app2 = app.clone();
+    let inserted = blocking(move || Ok(app2.pool.write(|s| almanac_service::store_log(s, &log))?)).await?;
     Ok(match inserted {
         Inserted::New(id) => HttpResponse::Created().json(json!({"id": id})),
         Inserted::Existing(id) => HttpResponse::Ok().json(json!({"id": id})),
@@ -161,18 +90,17 @@ async fn list(app: web::Data<AppState>, q: web::Query<ListQuery>) -> Result<Http
         limit: Some(q.limit.unwrap_or(50).min(1000)),
         offset: q.offset,
     };
-    let games = app.store.lock().expect("store lock").list_games(&filter)?;
+    let games = blocking(move || Ok(app.pool.read(|s| almanac_service::list(s, &filter))??)).await?;
     Ok(HttpResponse::Ok().json(json!({"games": games})))
 }
 
 async fn game(app: web::Data<AppState>, path: web::Path<String>) -> Result<HttpResponse> {
-    let (id, g) = loaded(&app, &path)?;
-    let row = app.store.lock().expect("store lock").game(&id)?;
-    let mut v = serde_json::to_value(&row).expect("a game row serializes");
-    v["header"] = g.header().clone();
-    v["turns"] = json!(g.current_turn());
-    v["events"] = json!(g.event_count());
-    Ok(HttpResponse::Ok().json(v))
+    let summary = blocking(move || {
+        let (id, g) = loaded(&app, &path)?;
+        Ok(app.pool.read(|s| almanac_service::summary(s, &id, g.as_ref()))??)
+    })
+    .await?;
+    Ok(HttpResponse::Ok().json(summary))
 }
 
 #[derive(Deserialize)]
@@ -182,15 +110,14 @@ struct EventsQuery {
 }
 
 async fn events(app: web::Data<AppState>, path: web::Path<String>, q: web::Query<EventsQuery>) -> Result<HttpResponse> {
-    let (id, _) = loaded(&app, &path)?;
-    let rows = app.store.lock().expect("store lock").events(&id, q.from.unwrap_or(1), q.to.unwrap_or(u64::MAX >> 1))?;
-    let events: Vec<Value> = rows
-        .into_iter()
-        .map(|(seq, turn, body)| {
-            json!({"seq": seq, "turn": turn, "event": serde_json::from_str::<Value>(&body).unwrap_or(Value::String(body))})
-        })
-        .collect();
-    Ok(HttpResponse::Ok().json(json!({"game": id, "events": events})))
+    let (from, to) = (q.from.unwrap_or(1), q.to.unwrap_or(u64::MAX >> 1));
+    let (id, rows): (String, Vec<EventRow>) = blocking(move || {
+        let (id, g) = loaded(&app, &path)?;
+        let rows = app.pool.read(|s| almanac_service::events(s, &id, g.as_ref(), from, to))??;
+        Ok((id, rows))
+    })
+    .await?;
+    Ok(HttpResponse::Ok().json(json!({"game": id, "events": rows})))
 }
 
 #[derive(Deserialize)]
@@ -201,15 +128,17 @@ struct AppendBody {
 
 async fn append(app: web::Data<AppState>, path: web::Path<String>, payload: web::Payload) -> Result<HttpResponse> {
     let bytes = read_body(payload, app.max_upload).await?;
-    let body: AppendBody = serde_json::from_slice(&bytes).map_err(|e| {
-        ApiError::new(StatusCode::BAD_REQUEST, format!("expected {{\"expected_seq\": N, \"events\": [...]}}: {e}"))
-    })?;
+    let body: AppendBody = serde_json::from_slice(&bytes)
+        .map_err(|e| ApiError::bad_request(format!("expected {{\"expected_seq\": N, \"events\": [...]}}: {e}")))?;
     let lines: Vec<String> = body.events.iter().map(|e| e.to_string()).collect();
-    let mut store = app.store.lock().expect("store lock");
-    let id = store.resolve(&path)?;
-    let (seq, game) = almanac_service::append(&mut store, &id, body.expected_seq, &lines)?;
-    drop(store);
-    app.cache.put(&id, Arc::from(game));
+    let (id, seq) = blocking(move || {
+        let id = app.pool.read(|s| almanac_service::resolve(s, &path))??;
+        let (seq, game) = app.pool.write(|s| almanac_service::append(s, &id, body.expected_seq, &lines))?;
+        // The states after the old events stay true (the log only grew): only the timeline is new.
+        app.timelines.put(id.clone(), Arc::from(game));
+        Ok((id, seq))
+    })
+    .await?;
     Ok(HttpResponse::Ok().json(json!({"id": id, "seq": seq})))
 }
 
@@ -220,44 +149,48 @@ struct StateQuery {
 }
 
 async fn state(app: web::Data<AppState>, path: web::Path<String>, q: web::Query<StateQuery>) -> Result<HttpResponse> {
-    let (id, g) = loaded(&app, &path)?;
     let at = match (q.turn, q.seq) {
         (Some(t), None) => At::Turn(t),
         (None, Some(s)) => At::Seq(s),
         (None, None) => At::Final,
-        (Some(_), Some(_)) => return Err(ApiError::new(StatusCode::BAD_REQUEST, "give `turn` or `seq`, not both")),
+        (Some(_), Some(_)) => return Err(ApiError::bad_request("give `turn` or `seq`, not both")),
     };
-    Ok(HttpResponse::Ok().json(almanac_service::state(&id, g.as_ref(), at)?))
+    let body = blocking(move || {
+        let (id, g) = loaded(&app, &path)?;
+        let n = almanac_service::events_at(&id, g.as_ref(), at)? as u64;
+        let key = (id, n);
+        if let Some(json) = app.states.get(&key) {
+            return Ok(json);
+        }
+        let state = almanac_service::state(&key.0, g.as_ref(), At::Seq(n as usize))?;
+        let json = Bytes::from(serde_json::to_vec(&state).map_err(ApiError::internal)?);
+        app.states.put(key, json.clone());
+        Ok(json)
+    })
+    .await?;
+    Ok(HttpResponse::Ok().content_type("application/json").body(body))
 }
 
 async fn stats(app: web::Data<AppState>, path: web::Path<String>) -> Result<HttpResponse> {
-    let store = app.store.lock().expect("store lock");
-    let id = store.resolve(&path)?;
-    let (v, _) = almanac_service::stats(&store, &id)?;
-    Ok(HttpResponse::Ok().json(v))
+    let stats = blocking(move || {
+        Ok(app.pool.read(|s| {
+            let id = almanac_service::resolve(s, &path)?;
+            almanac_service::stats(s, &id)
+        })??)
+    })
+    .await?;
+    Ok(HttpResponse::Ok().json(stats))
 }
 
 async fn chart(app: web::Data<AppState>, path: web::Path<(String, String)>) -> Result<HttpResponse> {
-    let (game, chart) = path.into_inner();
-    let store = app.store.lock().expect("store lock");
-    let id = store.resolve(&game)?;
-    let row = store.game(&id)?;
-    let (_, stats) = almanac_service::stats(&store, &id)?;
-    drop(store);
-    let colors: Vec<Option<String>> = row.players.iter().map(|p| p.color.clone()).collect();
-    let svg = match chart.as_str() {
-        "vp.svg" => almanac_charts::vp(&stats, &colors),
-        "production.svg" => almanac_charts::production(&stats),
-        "trades.svg" => almanac_charts::trades(&stats),
-        "dice.svg" => almanac_charts::dice(&stats),
-        "score.svg" => almanac_charts::score_breakdown(&stats),
-        other => {
-            return Err(ApiError::new(
-                StatusCode::NOT_FOUND,
-                format!("no chart `{other}` (vp.svg, production.svg, trades.svg, dice.svg, score.svg)"),
-            ))
-        }
-    }
-    .map_err(|e| ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, e.to_string()))?;
+    let (game, file) = path.into_inner();
+    let name = file.strip_suffix(".svg").unwrap_or(&file).to_string();
+    let svg = blocking(move || {
+        Ok(app.pool.read(|s| {
+            let id = almanac_service::resolve(s, &game)?;
+            almanac_service::chart(s, &id, &name)
+        })??)
+    })
+    .await?;
     Ok(HttpResponse::Ok().content_type("image/svg+xml").body(svg))
 }

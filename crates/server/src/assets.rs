@@ -1,7 +1,11 @@
-//! The dashboard's script, styles and the OpenAPI document, compiled in from `web/` so the binary needs
-//! no files beside it.
+//! The dashboard's scripts, styles and the OpenAPI document, compiled in from `web/` so the binary needs
+//! no files beside it; and each game's replay drawing, served from its crate through the registry.
 
 use actix_web::{web, HttpResponse};
+use almanac_core::Chart;
+use almanac_service::GAMES;
+use serde_json::Value;
+use std::sync::OnceLock;
 
 const REPLAY_JS: &str = include_str!("../../../web/static/replay.js");
 const GAMES_JS: &str = include_str!("../../../web/static/games.js");
@@ -12,9 +16,45 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
     cfg.route("/static/replay.js", web::get().to(|| async { file("text/javascript; charset=utf-8", REPLAY_JS) }))
         .route("/static/games.js", web::get().to(|| async { file("text/javascript; charset=utf-8", GAMES_JS) }))
         .route("/static/style.css", web::get().to(|| async { file("text/css; charset=utf-8", STYLE_CSS) }))
-        .route("/api/openapi.json", web::get().to(|| async { file("application/json", OPENAPI) }));
+        .route("/static/rulesets/{file}", web::get().to(ruleset_script))
+        .route("/api/openapi.json", web::get().to(|| async { file("application/json", openapi()) }));
 }
 
 fn file(content_type: &str, body: &'static str) -> HttpResponse {
     HttpResponse::Ok().content_type(content_type).insert_header(("Cache-Control", "no-cache")).body(body)
+}
+
+/// `/static/rulesets/<id>.js`: the replay drawing of a game.
+async fn ruleset_script(path: web::Path<String>) -> HttpResponse {
+    let id = path.strip_suffix(".js").unwrap_or(&path);
+    match GAMES.iter().find(|g| g.id() == id) {
+        Some(g) => file("text/javascript; charset=utf-8", g.replay_script()),
+        None => HttpResponse::NotFound().body(format!("no ruleset `{id}`")),
+    }
+}
+
+/// The OpenAPI document with the names of this build's rulesets, formats and charts filled in.
+fn openapi() -> &'static str {
+    static FILLED: OnceLock<String> = OnceLock::new();
+    FILLED.get_or_init(|| {
+        let mut doc: Value = serde_json::from_str(OPENAPI).expect("web/openapi.json is JSON");
+        let mut formats = vec!["auto"];
+        formats.extend(almanac_service::format_names());
+        let rulesets: Vec<&str> = GAMES.iter().map(|g| g.id()).collect();
+        let charts: Vec<String> = Chart::ALL.iter().map(|c| format!("{}.svg", c.id())).collect();
+        let paths = &mut doc["paths"];
+        fill(&mut paths["/api/games"]["post"]["parameters"], "format", Value::from(formats));
+        fill(&mut paths["/api/games"]["get"]["parameters"], "ruleset", Value::from(rulesets));
+        fill(&mut paths["/api/games/{id}/charts/{chart}"]["get"]["parameters"], "chart", Value::from(charts));
+        doc.to_string()
+    })
+}
+
+/// Sets the `enum` of the parameter called `name` in a list of parameters.
+fn fill(parameters: &mut Value, name: &str, values: Value) {
+    for p in parameters.as_array_mut().into_iter().flatten() {
+        if p["name"] == name {
+            p["schema"]["enum"] = values.clone();
+        }
+    }
 }

@@ -1,46 +1,46 @@
-//! Recently viewed games, kept as loaded timelines so that stepping through a replay never touches the
-//! database: the state at a turn is a snapshot clone plus at most 63 events.
+//! A small least-recently-used map, shared by threads: the server keeps recently viewed games (their
+//! timelines) and recently asked states (their JSON) in memory, so that stepping through a replay never
+//! touches the database and an asked state is written once.
 
-use almanac_core::Game;
 use std::collections::HashMap;
-use std::sync::{Arc, Mutex};
+use std::hash::Hash;
+use std::sync::Mutex;
 
-pub struct Cache {
+pub struct Lru<K, V> {
     capacity: usize,
-    inner: Mutex<Inner>,
+    inner: Mutex<Inner<K, V>>,
 }
 
-#[derive(Default)]
-struct Inner {
+struct Inner<K, V> {
     tick: u64,
-    games: HashMap<String, (u64, Arc<dyn Game>)>,
+    entries: HashMap<K, (u64, V)>,
 }
 
-impl Cache {
-    pub fn new(capacity: usize) -> Cache {
-        Cache { capacity: capacity.max(1), inner: Mutex::new(Inner::default()) }
+impl<K: Hash + Eq + Clone, V: Clone> Lru<K, V> {
+    pub fn new(capacity: usize) -> Self {
+        Lru { capacity: capacity.max(1), inner: Mutex::new(Inner { tick: 0, entries: HashMap::new() }) }
     }
 
-    pub fn get(&self, id: &str) -> Option<Arc<dyn Game>> {
-        let mut inner = self.inner.lock().expect("cache lock");
+    pub fn get(&self, key: &K) -> Option<V> {
+        let mut inner = self.inner.lock().unwrap_or_else(|e| e.into_inner());
         inner.tick += 1;
         let tick = inner.tick;
-        inner.games.get_mut(id).map(|(used, g)| {
+        inner.entries.get_mut(key).map(|(used, v)| {
             *used = tick;
-            g.clone()
+            v.clone()
         })
     }
 
-    pub fn put(&self, id: &str, game: Arc<dyn Game>) {
-        let mut inner = self.inner.lock().expect("cache lock");
+    pub fn put(&self, key: K, value: V) {
+        let mut inner = self.inner.lock().unwrap_or_else(|e| e.into_inner());
         inner.tick += 1;
         let tick = inner.tick;
-        if inner.games.len() >= self.capacity && !inner.games.contains_key(id) {
-            // Evict the least recently used game.
-            if let Some(oldest) = inner.games.iter().min_by_key(|(_, (used, _))| *used).map(|(k, _)| k.clone()) {
-                inner.games.remove(&oldest);
+        if inner.entries.len() >= self.capacity && !inner.entries.contains_key(&key) {
+            // Evict the least recently used entry.
+            if let Some(oldest) = inner.entries.iter().min_by_key(|(_, (used, _))| *used).map(|(k, _)| k.clone()) {
+                inner.entries.remove(&oldest);
             }
         }
-        inner.games.insert(id.to_string(), (tick, game));
+        inner.entries.insert(key, (tick, value));
     }
 }

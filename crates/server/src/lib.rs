@@ -1,9 +1,14 @@
-//! The HTTP server: a JSON API (`api`) and the dashboard (`pages`, with the scripts and styles of `web/`).
-//! It holds no rules and no SQL: requests become calls to `almanac_service`, whose results it writes out.
+//! The HTTP server: a JSON API (`api`) and the dashboard (`pages`, with the scripts and styles of `web/` and
+//! each game's replay drawing, `assets`). It holds no rules and no SQL: requests become calls to
+//! `almanac_service`, run off the async executor on the pool's connections (`app`), whose results it
+//! writes out. Every request is logged (`logging`).
 
 mod api;
+mod app;
 mod assets;
 mod cache;
+mod error;
+mod logging;
 mod pages;
 pub mod startup;
 

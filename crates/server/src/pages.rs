@@ -1,10 +1,12 @@
-//! The dashboard's pages, rendered here with every uploaded string escaped; `web/static/*.js` adds the
-//! little interaction there is.
+//! The dashboard's pages, rendered here with every uploaded string escaped; `web/static/*.js` and each
+//! game's replay drawing add the little interaction there is. What the pages offer (rulesets, formats,
+//! charts) comes from the registry of games.
 
-use crate::api::loaded;
-use crate::startup::AppState;
+use crate::app::{blocking, loaded};
+use crate::app::{AppState, Result};
 use actix_web::{web, HttpResponse};
-use almanac_store::GameFilter;
+use almanac_service::GAMES;
+use almanac_store::{GameFilter, GameRow};
 use serde::Deserialize;
 
 pub fn routes(cfg: &mut web::ServiceConfig) {
@@ -27,15 +29,27 @@ pub fn escape(s: &str) -> String {
     out
 }
 
-fn page(title: &str, body: &str, script: &str) -> HttpResponse {
+/// "Catan and Carcassonne": the games this build knows, for the tagline.
+fn game_names() -> String {
+    let names: Vec<&str> = GAMES.iter().map(|g| g.name()).collect();
+    match names.split_last() {
+        Some((last, [])) => last.to_string(),
+        Some((last, rest)) => format!("{} and {last}", rest.join(", ")),
+        None => String::new(),
+    }
+}
+
+fn page(title: &str, body: &str, scripts: &[String]) -> HttpResponse {
+    let scripts: String = scripts.iter().map(|s| format!("<script src=\"{}\"></script>", escape(s))).collect();
     let html = format!(
         r#"<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>{title} · Almanac</title><link rel="stylesheet" href="/static/style.css"></head>
-<body><header class="top"><a href="/" class="brand">Almanac</a><span class="tagline">replays and analyses of Catan-family games and Carcassonne</span></header>
+<body><header class="top"><a href="/" class="brand">Almanac</a><span class="tagline">replays and analyses of {games} games</span></header>
 <main>{body}</main>
-<script src="/static/{script}"></script></body></html>"#,
-        title = escape(title)
+{scripts}</body></html>"#,
+        title = escape(title),
+        games = escape(&game_names()),
     );
     HttpResponse::Ok().content_type("text/html; charset=utf-8").body(html)
 }
@@ -46,7 +60,7 @@ struct IndexQuery {
     player: Option<String>,
 }
 
-async fn index(app: web::Data<AppState>, q: web::Query<IndexQuery>) -> HttpResponse {
+async fn index(app: web::Data<AppState>, q: web::Query<IndexQuery>) -> Result<HttpResponse> {
     let q = q.into_inner();
     let filter = GameFilter {
         ruleset: q.ruleset.clone().filter(|s| !s.is_empty()),
@@ -54,20 +68,23 @@ async fn index(app: web::Data<AppState>, q: web::Query<IndexQuery>) -> HttpRespo
         limit: Some(200),
         offset: None,
     };
-    let store = app.store.lock().expect("store lock");
-    let games = store.list_games(&filter).unwrap_or_default();
-    let everyone = store.list_games(&GameFilter { limit: Some(1000), ..Default::default() }).unwrap_or_default();
-    drop(store);
+    let (games, everyone): (Vec<GameRow>, Vec<GameRow>) = blocking(move || {
+        Ok(app.pool.read(|s| -> almanac_service::Result<_> {
+            let everyone = GameFilter { limit: Some(1000), ..Default::default() };
+            Ok((almanac_service::list(s, &filter)?, almanac_service::list(s, &everyone)?))
+        })??)
+    })
+    .await?;
     let mut players: Vec<String> = everyone.iter().flat_map(|g| g.players.iter().map(|p| p.name.clone())).collect();
     players.sort();
     players.dedup();
-    let mut rulesets: Vec<String> = almanac_engine::RULESETS.iter().map(|(r, _)| r.to_string()).collect();
+    let mut rulesets: Vec<String> = GAMES.iter().map(|g| g.id().to_string()).collect();
     rulesets.extend(everyone.iter().map(|g| g.ruleset.clone()));
     rulesets.sort();
     rulesets.dedup();
-    let option = |value: &str, selected: &Option<String>| {
+    let option = |value: &str, label: &str, selected: &Option<String>| {
         let sel = if selected.as_deref() == Some(value) { " selected" } else { "" };
-        format!("<option value=\"{v}\"{sel}>{v}</option>", v = escape(value))
+        format!("<option value=\"{}\"{sel}>{}</option>", escape(value), escape(label))
     };
     let mut rows = String::new();
     for g in &games {
@@ -94,6 +111,8 @@ async fn index(app: web::Data<AppState>, q: web::Query<IndexQuery>) -> HttpRespo
     if games.is_empty() {
         rows.push_str("<tr><td colspan=\"7\" class=\"empty\">No games match.</td></tr>");
     }
+    let formats: String =
+        almanac_service::formats().iter().map(|f| option(f.name(), f.label(), &None)).collect::<String>();
     let body = format!(
         r#"<section class="games">
 <h1>Games</h1>
@@ -102,33 +121,24 @@ async fn index(app: web::Data<AppState>, q: web::Query<IndexQuery>) -> HttpRespo
   <label>Player <select name="player"><option value="">anyone</option>{player_options}</select></label>
   <button type="submit">Filter</button>
 </form>
-<table id="games"><thead><tr><th>Game</th><th>Ruleset</th><th>Players (VP)</th><th>Winner</th><th>Turns</th><th>Date</th><th>Club</th></tr></thead>
+<table id="games"><thead><tr><th>Game</th><th>Ruleset</th><th>Players (score)</th><th>Winner</th><th>Turns</th><th>Date</th><th>Club</th></tr></thead>
 <tbody>{rows}</tbody></table>
 </section>
 <section class="upload">
 <h2>Upload a game</h2>
 <form id="upload"><input type="file" name="log" required>
-<label>Format <select name="format"><option value="auto">guess</option><option value="almanac">almanac/1</option><option value="catanatron">catanatron dump</option><option value="jcz">JCloisterZone save</option></select></label>
+<label>Format <select name="format"><option value="auto">guess</option>{formats}</select></label>
 <button type="submit">Upload</button></form>
 <p id="upload-result" role="status"></p>
 </section>"#,
-        ruleset_options = rulesets.iter().map(|r| option(r, &q.ruleset)).collect::<String>(),
-        player_options = players.iter().map(|p| option(p, &q.player)).collect::<String>(),
+        ruleset_options = rulesets.iter().map(|r| option(r, r, &q.ruleset)).collect::<String>(),
+        player_options = players.iter().map(|p| option(p, p, &q.player)).collect::<String>(),
     );
-    page("Games", &body, "games.js")
-}
-
-/// The charts a replay shows, by ruleset.
-fn charts_for(ruleset: &str) -> String {
-    let names: &[&str] = match ruleset {
-        "carcassonne" => &["vp", "score"],
-        _ => &["vp", "production", "trades", "dice"],
-    };
-    names.iter().map(|n| format!("<figure class=\"chart\" data-chart=\"{n}\"></figure>")).collect()
+    Ok(page("Games", &body, &["/static/games.js".to_string()]))
 }
 
 async fn replay(app: web::Data<AppState>, path: web::Path<String>) -> HttpResponse {
-    let (id, game) = match loaded(&app, &path) {
+    let (id, game) = match blocking(move || loaded(&app, &path)).await {
         Ok(g) => g,
         Err(e) => {
             return HttpResponse::NotFound().content_type("text/html; charset=utf-8").body(format!(
@@ -143,6 +153,12 @@ async fn replay(app: web::Data<AppState>, path: web::Path<String>) -> HttpRespon
         .iter()
         .flatten()
         .map(|s| format!("<span>{}</span>", escape(s)))
+        .collect();
+    let charts: String = game
+        .vocabulary()
+        .charts
+        .iter()
+        .map(|c| format!("<figure class=\"chart\" data-chart=\"{}\"></figure>", c.id()))
         .collect();
     let body = format!(
         r#"<section id="replay" class="replay" tabindex="0" data-game="{id}" data-ruleset="{ruleset}" aria-label="Replay: use the arrow keys to step">
@@ -168,7 +184,7 @@ async fn replay(app: web::Data<AppState>, path: web::Path<String>) -> HttpRespon
         title = escape(&title),
         meta = meta.join(" · "),
         turns = game.current_turn(),
-        charts = charts_for(game.ruleset()),
     );
-    page(&title, &body, "replay.js")
+    let scripts = ["/static/replay.js".to_string(), format!("/static/rulesets/{}.js", game.ruleset())];
+    page(&title, &body, &scripts)
 }

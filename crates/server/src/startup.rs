@@ -1,12 +1,15 @@
-//! Building the application and binding it to a listener.
+//! Building the application and binding it to a listener (the Zero To Production shape, so that tests bind
+//! port 0).
 
-use crate::{api, assets, cache::Cache, pages};
+use crate::app::AppState;
+use crate::cache::Lru;
+use crate::{api, assets, error, logging, pages};
 use actix_web::dev::Server;
+use actix_web::middleware::from_fn;
 use actix_web::{web, App, HttpServer};
-use almanac_store::Store;
+use almanac_store::Pool;
 use std::net::TcpListener;
 use std::path::PathBuf;
-use std::sync::Mutex;
 
 #[derive(Debug, Clone)]
 pub struct Config {
@@ -23,23 +26,20 @@ impl Config {
     }
 }
 
-/// What every request shares.
-pub struct AppState {
-    /// One writer: SQLite takes one at a time anyway.
-    pub store: Mutex<Store>,
-    pub cache: Cache,
-    pub max_upload: usize,
-}
-
 /// Starts the server on `listener`; the returned future runs it.
 pub fn run(listener: TcpListener, config: Config) -> std::io::Result<Server> {
-    let store = Store::open(&config.db).map_err(std::io::Error::other)?;
-    let state =
-        web::Data::new(AppState { store: Mutex::new(store), cache: Cache::new(64), max_upload: config.max_upload });
+    let pool = Pool::open(&config.db).map_err(std::io::Error::other)?;
+    let state = web::Data::new(AppState {
+        pool,
+        timelines: Lru::new(64),
+        states: Lru::new(8192),
+        max_upload: config.max_upload,
+    });
     let mut server = HttpServer::new(move || {
         App::new()
+            .wrap(from_fn(logging::log_request))
             .app_data(state.clone())
-            .app_data(web::QueryConfig::default().error_handler(api::query_error))
+            .app_data(web::QueryConfig::default().error_handler(error::query_error))
             .configure(api::routes)
             .configure(pages::routes)
             .configure(assets::routes)

@@ -1,12 +1,23 @@
-//! Almanac's use cases, one function each, shared by the `almanac` command and the HTTP server.
-//! Neither SQL nor HTTP is written here: this layer only joins the engine, the store and analysis.
+//! Almanac's use cases, one function each, shared by the `almanac` command and the HTTP server, so both
+//! answer the same question the same way. Neither SQL nor HTTP is written here: this layer joins the
+//! engine (the registry of games), the store, analysis and charts.
+//!
+//! Reading use cases take a `&Store` (any read connection), writing ones a `&mut Store` (the writer); the
+//! server runs them on its pool's connections.
 
-use almanac_analysis::game_stats;
-use almanac_core::{Game, LogError};
-use almanac_engine::{content_hash, read_log, ImportError, ValidatedLog};
-use almanac_formats::Format;
-use almanac_store::{Inserted, Store, StoreError};
+use almanac_analysis::{game_stats, GameStats};
+use almanac_charts::ChartError;
+use almanac_core::{AnyView, Chart, Game, LogError, Problem};
+use almanac_engine::{content_hash, read_log, Format, ImportError, ValidatedLog};
+use almanac_store::{GameFilter, GameRow, Inserted, Store, StoreError};
+use serde::Serialize;
+use serde_json::value::RawValue;
 use serde_json::Value;
+
+pub use almanac_engine::{format, format_names, formats, game_kind, GAMES};
+
+/// A use case's result.
+pub type Result<T, E = ServiceError> = std::result::Result<T, E>;
 
 /// Why a use case failed.
 #[derive(Debug, thiserror::Error)]
@@ -21,11 +32,22 @@ pub enum ServiceError {
     PastTheEnd { id: String, events: usize, seq: usize },
     #[error("the events do not follow the stored log: {0}")]
     Rejected(LogError),
+    #[error("no chart `{chart}` for {ruleset} games ({known})")]
+    NoSuchChart { chart: String, ruleset: String, known: String },
+    #[error("game {id} is of ruleset `{ruleset}`, which this build does not know")]
+    UnknownRuleset { id: String, ruleset: String },
+    #[error("{0}")]
+    Chart(#[from] ChartError),
+}
+
+/// Validates a file of `format` (`None`: guess), without storing it.
+pub fn check(format: Option<Format>, text: &str) -> Result<ValidatedLog, ImportError> {
+    almanac_engine::validate(format, text)
 }
 
 /// Validates a file of `format` (`None`: guess) and stores it in one transaction.
 pub fn import(store: &mut Store, format: Option<Format>, text: &str) -> Result<(Inserted, ValidatedLog), ServiceError> {
-    let log = almanac_engine::validate(format, text)?;
+    let log = check(format, text)?;
     let inserted = store_log(store, &log)?;
     Ok((inserted, log))
 }
@@ -36,17 +58,86 @@ pub fn store_log(store: &mut Store, log: &ValidatedLog) -> Result<Inserted, Stor
     store.insert_game(log.game.as_ref(), &log.header_line, &log.event_lines, &hash)
 }
 
+/// The full id of a game given by id or unique prefix.
+pub fn resolve(store: &Store, game: &str) -> Result<String, ServiceError> {
+    Ok(store.resolve(game)?)
+}
+
+/// Stored games, newest first.
+pub fn list(store: &Store, filter: &GameFilter) -> Result<Vec<GameRow>, ServiceError> {
+    Ok(store.list_games(filter)?)
+}
+
+/// The stored log of a game: its header line and event lines, as uploaded.
+pub fn log(store: &Store, id: &str) -> Result<(String, Vec<String>), ServiceError> {
+    Ok(store.log(id)?)
+}
+
 /// Loads a stored game (by id or unique prefix) back into a timeline.
 pub fn load(store: &Store, game: &str) -> Result<(String, Box<dyn Game>), ServiceError> {
     let id = store.resolve(game)?;
     let (header, events) = store.log(&id)?;
+    let game = read_stored(&id, header, events)?;
+    Ok((id, game))
+}
+
+fn read_stored(id: &str, header: String, events: Vec<String>) -> Result<Box<dyn Game>, ServiceError> {
     let mut text = header;
     for e in events {
         text.push('\n');
         text.push_str(&e);
     }
-    let game = read_log(&text).map_err(|error| ServiceError::Corrupt { id: id.clone(), error })?;
-    Ok((id, game))
+    read_log(&text).map_err(|error| match error.problem {
+        Problem::UnknownRuleset { ruleset, .. } => ServiceError::UnknownRuleset { id: id.to_string(), ruleset },
+        _ => ServiceError::Corrupt { id: id.to_string(), error },
+    })
+}
+
+/// A stored game's row with its header, as `GET /api/games/{id}` gives it.
+#[derive(Serialize)]
+pub struct GameSummary {
+    #[serde(flatten)]
+    pub row: GameRow,
+    /// The header line as uploaded.
+    pub header: Value,
+    pub turns: u32,
+    pub events: usize,
+}
+
+pub fn summary(store: &Store, id: &str, game: &dyn Game) -> Result<GameSummary, ServiceError> {
+    let row = store.game(id)?;
+    Ok(GameSummary { row, header: game.header().clone(), turns: game.current_turn(), events: game.event_count() })
+}
+
+/// One event as stored, with its turn and how it reads in words.
+#[derive(Serialize)]
+pub struct EventRow {
+    pub seq: u64,
+    pub turn: u32,
+    /// The event line as uploaded.
+    pub event: Box<RawValue>,
+    /// What the event did, in words, after the player's name.
+    pub text: String,
+}
+
+/// Events `from..=to` (by seq, 1-based) of a stored game and its timeline.
+pub fn events(store: &Store, id: &str, game: &dyn Game, from: u64, to: u64) -> Result<Vec<EventRow>, ServiceError> {
+    let rows = store.events(id, from.max(1), to)?;
+    let (first, last) = match (rows.first(), rows.last()) {
+        (Some(a), Some(b)) => (a.0 as usize - 1, b.0 as usize),
+        _ => return Ok(Vec::new()),
+    };
+    let words = game.event_words(first, last);
+    Ok(rows
+        .into_iter()
+        .zip(words)
+        .map(|((seq, _, body), text)| {
+            let i = seq as usize - 1;
+            let event = RawValue::from_string(body.clone())
+                .unwrap_or_else(|_| RawValue::from_string(Value::String(body).to_string()).expect("a JSON string"));
+            EventRow { seq, turn: game.event_turn(i), event, text }
+        })
+        .collect())
 }
 
 /// Which moment of a game.
@@ -59,35 +150,71 @@ pub enum At {
     Final,
 }
 
-/// The state at a moment, as `almanac state --json` prints it: the ruleset's view plus `game` and `seq`.
-pub fn state(id: &str, game: &dyn Game, at: At) -> Result<Value, ServiceError> {
-    let n = match at {
+/// The state at a moment, as `almanac state --json` and `GET .../state` give it.
+#[derive(Serialize)]
+pub struct StateAt {
+    pub game: String,
+    /// How many events have been applied.
+    pub seq: u64,
+    #[serde(flatten)]
+    pub view: AnyView,
+}
+
+/// The number of events applied at a moment of a game.
+pub fn events_at(id: &str, game: &dyn Game, at: At) -> Result<usize, ServiceError> {
+    Ok(match at {
         At::Turn(t) => game.events_through_turn(t),
         At::Seq(s) if s > game.event_count() => {
             return Err(ServiceError::PastTheEnd { id: id.to_string(), events: game.event_count(), seq: s })
         }
         At::Seq(s) => s,
         At::Final => game.event_count(),
-    };
-    let mut view = game.view_after(n);
-    view["game"] = Value::String(id.to_string());
-    view["seq"] = Value::from(n as u64);
-    Ok(view)
+    })
 }
 
-/// A game's stats from its stored facts, as `almanac stats --json` prints them.
-pub fn stats(store: &Store, id: &str) -> Result<(Value, almanac_analysis::GameStats), ServiceError> {
+/// The state at a moment.
+pub fn state(id: &str, game: &dyn Game, at: At) -> Result<StateAt, ServiceError> {
+    let n = events_at(id, game, at)?;
+    Ok(StateAt { game: id.to_string(), seq: n as u64, view: game.view_after(n) })
+}
+
+/// A game's stats, as `almanac stats --json` and `GET .../stats` give them.
+#[derive(Serialize)]
+pub struct StatsOf {
+    pub game: String,
+    #[serde(flatten)]
+    pub stats: GameStats,
+}
+
+/// A game's stats from its stored facts, in the words of its game.
+pub fn stats(store: &Store, id: &str) -> Result<StatsOf, ServiceError> {
     let row = store.game(id)?;
+    let kind = game_kind(&row.ruleset)
+        .ok_or_else(|| ServiceError::UnknownRuleset { id: id.to_string(), ruleset: row.ruleset.clone() })?;
     let names: Vec<String> = row.players.iter().map(|p| p.name.clone()).collect();
     let facts = store.facts(id)?;
-    let stats = game_stats(&names, &facts);
-    let mut v = serde_json::to_value(&stats).expect("stats serialize");
-    v["game"] = Value::String(id.to_string());
-    Ok((v, stats))
+    Ok(StatsOf { game: id.to_string(), stats: game_stats(&names, &facts, kind.vocabulary()) })
 }
 
-/// Appends event lines to a stored game, if its log still ends at `expected_seq`. Returns the new
-/// number of events and the updated game.
+/// A chart of a stored game, as SVG: one its game declares (`vp`, `production` ...).
+pub fn chart(store: &Store, id: &str, name: &str) -> Result<String, ServiceError> {
+    let row = store.game(id)?;
+    let kind = game_kind(&row.ruleset)
+        .ok_or_else(|| ServiceError::UnknownRuleset { id: id.to_string(), ruleset: row.ruleset.clone() })?;
+    let vocabulary = kind.vocabulary();
+    let chart = Chart::from_id(name).filter(|c| vocabulary.shows(*c)).ok_or_else(|| ServiceError::NoSuchChart {
+        chart: name.to_string(),
+        ruleset: row.ruleset.clone(),
+        known: vocabulary.charts.iter().map(|c| c.id()).collect::<Vec<_>>().join(", "),
+    })?;
+    let names: Vec<String> = row.players.iter().map(|p| p.name.clone()).collect();
+    let colors: Vec<Option<String>> = row.players.iter().map(|p| p.color.clone()).collect();
+    let stats = game_stats(&names, &store.facts(id)?, vocabulary);
+    Ok(almanac_charts::draw(chart, &stats, vocabulary, &colors)?)
+}
+
+/// Appends event lines to a stored game, if its log still ends at `expected_seq`. Returns the new number
+/// of events and the updated game.
 pub fn append(
     store: &mut Store,
     id: &str,
@@ -99,14 +226,44 @@ pub fn append(
         return Err(StoreError::Conflict { game: id, expected: expected_seq, actual: game.event_count() as u64 }.into());
     }
     for (k, line) in lines.iter().enumerate() {
-        // Line numbers as if the events were in the file: header, stored events, then these.
-        game.push_line(game.event_count() + 2, line).map_err(|e| match e {
-            LogError::Rule { reason, .. } => {
-                ServiceError::Rejected(LogError::Rule { line: expected_seq as usize + k + 2, reason })
-            }
-            other => ServiceError::Rejected(other),
-        })?;
+        // Line numbers as if the events were in the file: the header, the stored events, then these.
+        game.push_line(expected_seq as usize + k + 2, line).map_err(ServiceError::Rejected)?;
     }
     let seq = store.append_events(&id, expected_seq, game.as_ref(), lines)?;
     Ok((seq, game))
+}
+
+/// What `reproject` did.
+#[derive(Debug, Default)]
+pub struct Reprojected {
+    /// Games whose facts and summary were derived again.
+    pub done: Vec<String>,
+    /// Games left as they were, and why.
+    pub failed: Vec<(String, ServiceError)>,
+}
+
+/// The stored games `reproject` would derive again: those of `ruleset` (every known ruleset when `None`)
+/// stored by another version than this build's, or every one of them with `all`.
+pub fn games_to_reproject(store: &Store, ruleset: Option<&str>, all: bool) -> Result<Vec<String>, ServiceError> {
+    let mut ids = Vec::new();
+    for kind in GAMES.iter().filter(|g| ruleset.is_none_or(|r| r == g.id())) {
+        let stale = store.games_to_reproject(Some(kind.id()), (!all).then_some(kind.version()))?;
+        ids.extend(stale.into_iter().map(|(id, _)| id));
+    }
+    Ok(ids)
+}
+
+/// Derives the facts and summary columns of the games `ids` again with this build's rulesets, one
+/// transaction per game (events are never touched); `progress` hears of each game as it is done.
+pub fn reproject(store: &mut Store, ids: &[String], mut progress: impl FnMut(&str)) -> Reprojected {
+    let mut report = Reprojected::default();
+    for id in ids {
+        let result = load(store, id).and_then(|(_, game)| Ok(store.reproject(id, game.as_ref())?));
+        match result {
+            Ok(()) => report.done.push(id.clone()),
+            Err(e) => report.failed.push((id.clone(), e)),
+        }
+        progress(id);
+    }
+    report
 }

@@ -6,16 +6,21 @@
 //! - the same log twice is one game (content hash);
 //! - live appends name the sequence number they expect to follow; a stale writer gets [`StoreError::Conflict`];
 //! - the schema changes only by numbered migrations (`migrations/NNN_*.sql`), applied in order once;
-//! - every game keeps the ruleset version that accepted it.
+//! - every game keeps the ruleset version that accepted it; `reproject` re-derives a game's facts and
+//!   summary under a newer version without touching its events;
+//! - [`Pool`]: readers work side by side (WAL) while one writer writes.
 
 mod facts;
 mod migrations;
+mod pool;
 pub mod yardstick;
 
 use almanac_core::Game;
-use rusqlite::{params, Connection, OptionalExtension};
+use rusqlite::{params, Connection, OpenFlags, OptionalExtension};
 use serde::Serialize;
 use std::path::Path;
+
+pub use pool::Pool;
 
 pub use almanac_core::FactRow;
 
@@ -109,6 +114,14 @@ impl Store {
 
     pub fn open_in_memory() -> Result<Store> {
         Self::setup(Connection::open_in_memory()?)
+    }
+
+    /// Opens a database that exists and is up to date, for reading only (a [`Pool`]'s readers).
+    pub fn open_reader(path: &Path) -> Result<Store> {
+        let conn =
+            Connection::open_with_flags(path, OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX)?;
+        conn.busy_timeout(std::time::Duration::from_secs(5))?;
+        Ok(Store { conn })
     }
 
     fn setup(mut conn: Connection) -> Result<Store> {
@@ -311,6 +324,50 @@ impl Store {
         Ok(self.conn.query_row("SELECT COUNT(*) FROM facts", [], |r| r.get(0))?)
     }
 
+    /// The games of `ruleset` (all games when `None`) stored by another version of their ruleset than
+    /// `current` (every one of them when `current` is `None`), oldest first.
+    pub fn games_to_reproject(&self, ruleset: Option<&str>, current: Option<u32>) -> Result<Vec<(String, String)>> {
+        let mut stmt = self.conn.prepare(
+            "SELECT id, ruleset FROM games
+             WHERE (?1 IS NULL OR ruleset = ?1) AND (?2 IS NULL OR ruleset_version <> ?2)
+             ORDER BY stored_at, rowid",
+        )?;
+        let rows = stmt.query_map(params![ruleset, current], |r| Ok((r.get(0)?, r.get(1)?)))?;
+        Ok(rows.collect::<rusqlite::Result<_>>()?)
+    }
+
+    /// Replaces the facts and the derived columns of game `id` by those of `game` (its stored log read by
+    /// the current ruleset), and records the ruleset version that derived them; one transaction. The
+    /// events are not touched: `game` must hold exactly the stored events.
+    pub fn reproject(&mut self, id: &str, game: &dyn Game) -> Result<()> {
+        let tx = self.conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
+        let stored: u64 = tx
+            .query_row("SELECT event_count FROM games WHERE id = ?1", [id], |r| r.get(0))
+            .optional()?
+            .ok_or_else(|| StoreError::NotFound(id.to_string()))?;
+        if stored != game.event_count() as u64 {
+            return Err(StoreError::Conflict {
+                game: id.to_string(),
+                expected: stored,
+                actual: game.event_count() as u64,
+            });
+        }
+        tx.execute("DELETE FROM facts WHERE game_id = ?1", [id])?;
+        {
+            let mut fact_ins = facts::Inserter::new(&tx)?;
+            for i in 0..game.event_count() {
+                let (seq, turn) = (i as u64 + 1, game.event_turn(i));
+                for f in game.event_facts(i) {
+                    fact_ins.insert(id, &f.row(seq, turn))?;
+                }
+            }
+        }
+        tx.execute("UPDATE games SET ruleset_version = ?2 WHERE id = ?1", params![id, game.ruleset_version()])?;
+        refresh_summary(&tx, id, game)?;
+        tx.commit()?;
+        Ok(())
+    }
+
     /// Direct access for tests of the store's own promises (the append-only triggers).
     pub fn connection(&self) -> &Connection {
         &self.conn
@@ -332,20 +389,17 @@ fn write_events(tx: &rusqlite::Transaction, id: &str, game: &dyn Game, first: us
     Ok(())
 }
 
-/// Refreshes the derived columns of a game (counts, winner, final VP) from its state.
+/// Refreshes the derived columns of a game (counts, winner, final scores) from its final state.
 fn refresh_summary(tx: &rusqlite::Transaction, id: &str, game: &dyn Game) -> Result<()> {
     let view = game.view_after(usize::MAX);
-    let winner = game.winner().map(|w| game.envelope().players[w].name.clone());
     tx.execute(
         "UPDATE games SET event_count = ?2, turn_count = ?3, winner = ?4 WHERE id = ?1",
-        params![id, game.event_count() as u64, game.current_turn(), winner],
+        params![id, game.event_count() as u64, game.current_turn(), view.winner],
     )?;
     let mut upd =
         tx.prepare_cached("UPDATE game_players SET vp = ?3, vp_public = ?4 WHERE game_id = ?1 AND seat = ?2")?;
-    if let Some(players) = view["players"].as_array() {
-        for (seat, p) in players.iter().enumerate() {
-            upd.execute(params![id, seat as u32, p["vp"].as_i64(), p["vp_public"].as_i64()])?;
-        }
+    for (seat, p) in view.players.iter().enumerate() {
+        upd.execute(params![id, seat as u32, p.vp, p.vp_public])?;
     }
     Ok(())
 }

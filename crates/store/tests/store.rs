@@ -158,3 +158,64 @@ fn games_are_listed_newest_first_and_filtered() {
     assert_eq!(store.resolve(&a.id()[..6]).unwrap(), a.id());
     assert!(matches!(store.resolve("zzz"), Err(StoreError::NotFound(_))));
 }
+
+#[test]
+fn reprojection_rewrites_facts_and_summary_and_never_the_events() {
+    let (_dir, path) = db();
+    let mut store = Store::open(&path).unwrap();
+    let log = log_of(&sample("catan-club-game.jsonl"));
+    let id = insert(&mut store, &log).unwrap().id().to_string();
+    let (facts, events) = (store.facts(&id).unwrap(), store.log(&id).unwrap());
+    // As if an older version had stored the game: another version, no facts, stale summary columns.
+    let conn = store.connection();
+    conn.execute("UPDATE games SET ruleset_version = 0, winner = NULL WHERE id = ?1", [&id]).unwrap();
+    conn.execute("DELETE FROM facts WHERE game_id = ?1", [&id]).unwrap();
+    conn.execute("UPDATE game_players SET vp = NULL WHERE game_id = ?1", [&id]).unwrap();
+    let stale = store.games_to_reproject(Some("catan"), Some(1)).unwrap();
+    assert_eq!(stale, [(id.clone(), "catan".to_string())]);
+    assert!(store.games_to_reproject(Some("carcassonne"), None).unwrap().is_empty());
+
+    store.reproject(&id, log.game.as_ref()).unwrap();
+    assert_eq!(store.facts(&id).unwrap(), facts, "the same facts as when it was stored");
+    assert_eq!(store.log(&id).unwrap(), events, "the events did not move");
+    let row = store.game(&id).unwrap();
+    assert_eq!((row.ruleset_version, row.winner.as_deref()), (1, Some("Zeynep")));
+    assert!(row.players.iter().all(|p| p.vp.is_some()));
+    assert!(store.games_to_reproject(Some("catan"), Some(1)).unwrap().is_empty());
+    // A game of other events is refused: reprojection never rewrites a log.
+    let shorter = log_of(&sample("catan-club-game.jsonl").lines().take(50).collect::<Vec<_>>().join("\n"));
+    assert!(matches!(store.reproject(&id, shorter.game.as_ref()), Err(StoreError::Conflict { .. })));
+    assert_eq!(store.facts(&id).unwrap(), facts);
+}
+
+#[test]
+fn readers_read_while_the_writer_holds_a_transaction() {
+    let (_dir, path) = db();
+    let pool = std::sync::Arc::new(almanac_store::Pool::open(&path).unwrap());
+    let log = log_of(&sample("catan-club-game.jsonl"));
+    let id = pool.write(|s| insert(s, &log)).unwrap().id().to_string();
+    let (held, release) = (std::sync::mpsc::channel::<()>(), std::sync::mpsc::channel::<()>());
+    let writer = {
+        let pool = pool.clone();
+        let log = log_of(&sample("catan-six-players.jsonl"));
+        std::thread::spawn(move || {
+            pool.write(|s| {
+                // An open write transaction, as a long upload would hold.
+                s.connection().execute_batch("BEGIN IMMEDIATE").unwrap();
+                held.0.send(()).unwrap();
+                release.1.recv().unwrap();
+                s.connection().execute_batch("ROLLBACK").unwrap();
+                insert(s, &log).unwrap();
+            })
+        })
+    };
+    held.1.recv().unwrap();
+    // The writer is mid-transaction; two readers on their own connections still answer.
+    let games = pool.read(|s| s.list_games(&GameFilter::default()).unwrap()).unwrap();
+    let facts = pool.read(|s| s.facts(&id).unwrap().len()).unwrap();
+    assert_eq!(games.len(), 1);
+    assert!(facts > 500);
+    release.0.send(()).unwrap();
+    writer.join().unwrap();
+    assert_eq!(pool.read(|s| s.list_games(&GameFilter::default()).unwrap().len()).unwrap(), 2);
+}

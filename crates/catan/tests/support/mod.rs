@@ -5,9 +5,10 @@
 #![allow(dead_code)]
 
 use almanac_catan::board::{EdgeId, VertexId};
-use almanac_catan::cards::Bundle;
-use almanac_catan::event::{Event, Stolen};
-use almanac_catan::helpers::{self, AfterUse, HelperAction, HelperUse};
+use almanac_catan::development::DevCard;
+use almanac_catan::event::Event;
+use almanac_catan::helpers::cards::{self as helpers, AfterUse, HelperAction, HelperUse};
+use almanac_catan::resources::{Bundle, Resource, Resources, Stolen};
 use almanac_catan::state::Phase;
 use almanac_catan::{Catan, State};
 use almanac_core::{Ruleset, Seat};
@@ -69,19 +70,24 @@ fn try_apply(s: &State, ev: &Event) -> Option<State> {
 }
 
 /// A random card of a hand the generator knows completely.
-fn random_card(rng: &mut Rng, known: &[u8; 5]) -> Option<usize> {
-    let total: usize = known.iter().map(|&n| n as usize).sum();
+fn random_card(rng: &mut Rng, known: &Resources) -> Option<Resource> {
+    let total = known.total() as usize;
     if total == 0 {
         return None;
     }
     let mut k = rng.below(total);
-    for r in 0..5 {
-        if k < known[r] as usize {
+    for (r, n) in known.iter() {
+        if k < n as usize {
             return Some(r);
         }
-        k -= known[r] as usize;
+        k -= n as usize;
     }
     None
+}
+
+/// A random resource.
+fn any_resource(rng: &mut Rng) -> Resource {
+    Resource::ALL[rng.below(5)]
 }
 
 /// Plays a random legal game of at most `max_events` events.
@@ -96,8 +102,8 @@ pub fn play_from(seed: u64, header: Value, max_events: usize) -> Generated {
     // The truth: the state as the omniscient recorder sees it (no unknown cards).
     let mut events = Vec::new();
     let mut observer = Vec::new();
-    let mut deck: Vec<usize> =
-        s.equipment.deck.iter().enumerate().flat_map(|(c, &n)| std::iter::repeat_n(c, n as usize)).collect();
+    let mut deck: Vec<DevCard> =
+        s.equipment.deck.iter().flat_map(|(c, n)| std::iter::repeat_n(c, n as usize)).collect();
     for i in (1..deck.len()).rev() {
         deck.swap(i, rng.below(i + 1));
     }
@@ -129,7 +135,7 @@ pub fn play_from(seed: u64, header: Value, max_events: usize) -> Generated {
     }
     // The winner shows the victory point cards that won the game.
     if let Some(w) = s.winner {
-        let hidden = s.players[w as usize].dev.held[almanac_catan::cards::VICTORY_POINT];
+        let hidden = s.players[w as usize].dev.held[DevCard::VictoryPoint];
         if hidden > 0 {
             let reveal = Event::RevealVictoryPoints { player: w, count: Some(hidden) };
             events.push(reveal.clone());
@@ -146,7 +152,7 @@ pub fn header_with_helpers(players: usize) -> Value {
     h
 }
 
-fn choose(rng: &mut Rng, s: &State, deck: &mut Vec<usize>) -> Option<Event> {
+fn choose(rng: &mut Rng, s: &State, deck: &mut Vec<DevCard>) -> Option<Event> {
     if s.helpers.is_some() && rng.chance(25) {
         if let Some(ev) = helper_use(rng, s, deck) {
             return Some(ev);
@@ -231,11 +237,11 @@ fn choose(rng: &mut Rng, s: &State, deck: &mut Vec<usize>) -> Option<Event> {
                         0 => Event::PlayRoadBuilding { player: me },
                         1 => {
                             let mut take = Bundle::default();
-                            take.known[rng.below(5)] += 1;
-                            take.known[rng.below(5)] += 1;
+                            take.known[any_resource(rng)] += 1;
+                            take.known[any_resource(rng)] += 1;
                             Event::PlayYearOfPlenty { player: me, take }
                         }
-                        2 => Event::PlayMonopoly { player: me, resource: rng.below(5), taken: None },
+                        2 => Event::PlayMonopoly { player: me, resource: any_resource(rng), taken: None },
                         _ => Event::PlayKnight { player: me },
                     },
                     6 => {
@@ -245,7 +251,7 @@ fn choose(rng: &mut Rng, s: &State, deck: &mut Vec<usize>) -> Option<Event> {
                         let mut give = Bundle::default();
                         give.known[r] = [2, 3, 4][rng.below(3)];
                         let mut get = Bundle::default();
-                        get.known[(r + 1 + rng.below(4)) % 5] = 1;
+                        get.known[Resource::ALL[(r as usize + 1 + rng.below(4)) % 5]] = 1;
                         Event::MaritimeTrade { player: me, give, get }
                     }
                     7 => {
@@ -304,7 +310,7 @@ fn choose(rng: &mut Rng, s: &State, deck: &mut Vec<usize>) -> Option<Event> {
 
 /// A random build or purchase for `me` (a city on an own settlement, a settlement or road near the own
 /// network, or the deck's next card); it may still be illegal (cost, pieces).
-fn build(rng: &mut Rng, s: &State, me: Seat, deck: &[usize]) -> Option<Event> {
+fn build(rng: &mut Rng, s: &State, me: Seat, deck: &[DevCard]) -> Option<Event> {
     let nv = s.board.vertices.len() as VertexId;
     let ne = s.board.edges.len() as EdgeId;
     match rng.below(4) {
@@ -336,7 +342,7 @@ fn build(rng: &mut Rng, s: &State, me: Seat, deck: &[usize]) -> Option<Event> {
 }
 
 /// A random use of a helper by the player whose turn it is, or by a holder of Marianne or Sean.
-fn helper_use(rng: &mut Rng, s: &State, deck: &mut Vec<usize>) -> Option<Event> {
+fn helper_use(rng: &mut Rng, s: &State, deck: &mut Vec<DevCard>) -> Option<Event> {
     let h = s.helpers.as_ref()?;
     let n = s.players.len() as Seat;
     let mut users: Vec<Seat> = vec![s.active];
@@ -344,14 +350,14 @@ fn helper_use(rng: &mut Rng, s: &State, deck: &mut Vec<usize>) -> Option<Event> 
     let p = users[rng.below(users.len())];
     let card = h.held[p as usize]?;
     let hand = s.players[p as usize].hand.known;
-    let r = rng.below(5);
+    let r = any_resource(rng);
     let action = match card.helper {
         helpers::CANDAMIR => {
             let k = deck.len().min(3);
-            let drawn: Vec<usize> = deck[deck.len() - k..].iter().rev().copied().collect();
+            let drawn: Vec<DevCard> = deck[deck.len() - k..].iter().rev().copied().collect();
             let keep = *drawn.get(rng.below(k.max(1)))?;
-            let mut pay = Bundle { known: [0, 0, 1, 1, 1], unknown: 0 };
-            let out = 2 + rng.below(3);
+            let mut pay = Bundle::known([0, 0, 1, 1, 1].into());
+            let out = Resource::ALL[2 + rng.below(3)];
             pay.known[out] -= 1;
             pay.known[r] += 1;
             HelperAction::Candamir { pay, drawn, card: keep }
@@ -409,7 +415,7 @@ fn helper_use(rng: &mut Rng, s: &State, deck: &mut Vec<usize>) -> Option<Event> 
         }
         _ => {
             let mut pay = Bundle::default();
-            pay.known[rng.below(2)] = 1;
+            pay.known[Resource::ALL[rng.below(2)]] = 1;
             pay.known[r] += 1;
             let near: Vec<u16> = (0..s.roads.len() as u16)
                 .filter(|&e| {

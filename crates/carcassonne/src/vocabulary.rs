@@ -1,0 +1,59 @@
+//! The words of Carcassonne's facts and what its pages show.
+
+use almanac_core::{Chart, Measure, PlayerStat, Term, Vocabulary};
+
+/// The ruleset id in headers.
+pub const ID: &str = "carcassonne";
+/// The piece a placed tile is.
+pub const TILE: &str = "tile";
+/// Goods are won by completing a city.
+pub const COMPLETION: &str = "completion";
+/// The score reason of the goods majorities at the end.
+pub const GOODS_MAJORITY: &str = "goods";
+
+pub const VOCABULARY: Vocabulary = Vocabulary {
+    score: Term::new("points", "points"),
+    items: &[
+        Term::colored("wine", "wine", "#8e244d"),
+        Term::colored("grain", "grain", "#e0b43c"),
+        Term::colored("cloth", "cloth", "#4a7fb5"),
+    ],
+    causes: &[Term::new(COMPLETION, "completed city")],
+    pieces: &[Term::new(TILE, "tile")],
+    cards: &[],
+    score_reasons: &[
+        Term::colored("city", "cities", "#b5834f"),
+        Term::colored("road", "roads", "#888888"),
+        Term::colored("monastery", "monasteries", "#c0392b"),
+        Term::colored("field", "fields", "#5aa03c"),
+        Term::colored(GOODS_MAJORITY, "goods", "#8e44ad"),
+    ],
+    awards: &[],
+    partners: &[],
+    dice: None,
+    charts: &[Chart::Score, Chart::ScoreBreakdown],
+    player_stats: &[
+        PlayerStat { id: "cities", label: "cities", measure: Measure::Points("city") },
+        PlayerStat { id: "roads", label: "roads", measure: Measure::Points("road") },
+        PlayerStat { id: "monasteries", label: "monasteries", measure: Measure::Points("monastery") },
+        PlayerStat { id: "fields", label: "fields", measure: Measure::Points("field") },
+        PlayerStat { id: "goods", label: "goods", measure: Measure::Points(GOODS_MAJORITY) },
+    ],
+};
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::state::GroupKind;
+    use crate::tiles::GOODS;
+
+    #[test]
+    fn every_name_the_rules_use_is_declared() {
+        for good in GOODS {
+            assert!(VOCABULARY.item(good).is_some_and(|t| t.color.is_some()), "{good}");
+        }
+        for kind in [GroupKind::City, GroupKind::Road, GroupKind::Monastery, GroupKind::Field] {
+            assert!(VOCABULARY.score_reason(kind.name()).is_some(), "{}", kind.name());
+        }
+    }
+}

@@ -1,0 +1,438 @@
+//! `catanatron-dump/1` files (written by catanatron_dump.py over catanatron 3.2.1) → almanac/1 `catan`.
+//!
+//! Players are named by their catanatron colour (`BLUE`, ...). catanatron's departures from the rulebook
+//! are ruleset options in the header (`bank_shortage: nobody_paid`, `new_cards_wait_a_turn: false`,
+//! `longest_road` and `discard_rule: catanatron_3_2_1`, `win_on_any_turn`). What catanatron records that the
+//! rules derive (production of a roll, what a monopoly took) is written into the events, so the engine
+//! cross-checks it.
+//!
+//! The dump is read into typed, borrowed structs (its large `raw`, `initial`, `final` and `summary` parts are
+//! skipped unparsed), and the events are written out as text directly.
+
+use crate::board::{Board, BoardSpec, EdgeId, HexSpec};
+use almanac_core::{FormatError, Importer};
+use serde::de::{Deserializer, MapAccess, Visitor};
+use serde::Deserialize;
+use serde_json::json;
+use std::collections::HashMap;
+use std::fmt::{self, Write};
+
+/// The catanatron importer (`--format catanatron`).
+pub struct CatanatronDump;
+
+impl Importer for CatanatronDump {
+    fn name(&self) -> &'static str {
+        "catanatron"
+    }
+    fn label(&self) -> &'static str {
+        "catanatron dump"
+    }
+    fn recognises(&self, head: &str) -> bool {
+        head.contains("\"catanatron-dump/1\"")
+    }
+    fn to_almanac(&self, text: &str) -> Result<String, FormatError> {
+        to_almanac(text)
+    }
+}
+
+#[derive(Deserialize)]
+struct Dump<'a> {
+    schema: &'a str,
+    #[serde(borrow)]
+    game: Game<'a>,
+    board: DumpBoard,
+    #[serde(borrow)]
+    events: Vec<DumpEvent<'a>>,
+}
+
+#[derive(Deserialize)]
+struct Game<'a> {
+    id: &'a str,
+    #[serde(default)]
+    map: Option<&'a str>,
+    vps_to_win: u8,
+    #[serde(default = "seven")]
+    discard_limit: u8,
+    #[serde(borrow)]
+    seating: Vec<&'a str>,
+}
+
+fn seven() -> u8 {
+    7
+}
+
+#[derive(Deserialize)]
+struct DumpBoard {
+    tiles: Vec<Tile>,
+    ports: Vec<Port>,
+    robber_start: [i32; 3],
+}
+
+#[derive(Deserialize)]
+struct Tile {
+    coordinate: [i32; 3],
+    resource: Option<String>,
+    number: Option<u8>,
+    nodes: HashMap<String, u32>,
+}
+
+#[derive(Deserialize)]
+struct Port {
+    resource: Option<String>,
+    ratio: String,
+    nodes: [u32; 2],
+}
+
+#[derive(Deserialize)]
+struct DumpEvent<'a> {
+    seq: u64,
+    turn: u64,
+    color: &'a str,
+    #[serde(rename = "type")]
+    kind: &'a str,
+    /// The decision.
+    #[serde(default, borrow)]
+    value: Option<Decision<'a>>,
+    /// The chance outcome.
+    #[serde(default, borrow)]
+    result: Option<Outcome<'a>>,
+    /// How each player's hand changed: `{colour: {resource: n}}`.
+    #[serde(default, borrow)]
+    resource_deltas: Option<Pairs<&'a str, Pairs<&'a str, i32>>>,
+}
+
+/// Every field a decision may carry.
+#[derive(Deserialize)]
+struct Decision<'a> {
+    node: Option<u32>,
+    edge: Option<[u32; 2]>,
+    tile: Option<[i32; 3]>,
+    victim: Option<&'a str>,
+    #[serde(borrow)]
+    give: Option<Vec<Option<&'a str>>>,
+    #[serde(borrow)]
+    get: Option<Vec<Option<&'a str>>>,
+    #[serde(borrow)]
+    resources: Option<Vec<Option<&'a str>>>,
+    resource: Option<&'a str>,
+}
+
+/// Every field an outcome may carry.
+#[derive(Deserialize)]
+struct Outcome<'a> {
+    dice: Option<[u8; 2]>,
+    stolen: Option<&'a str>,
+    card: Option<&'a str>,
+    #[serde(borrow)]
+    discarded: Option<Vec<Option<&'a str>>>,
+}
+
+/// A JSON object read as its pairs in file order, without a map.
+struct Pairs<K, V>(Vec<(K, V)>);
+
+impl<'de, K: Deserialize<'de>, V: Deserialize<'de>> Deserialize<'de> for Pairs<K, V> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct PairsVisitor<K, V>(std::marker::PhantomData<(K, V)>);
+        impl<'de, K: Deserialize<'de>, V: Deserialize<'de>> Visitor<'de> for PairsVisitor<K, V> {
+            type Value = Pairs<K, V>;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("an object")
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Pairs<K, V>, A::Error> {
+                let mut pairs = Vec::with_capacity(map.size_hint().unwrap_or(4));
+                while let Some(entry) = map.next_entry()? {
+                    pairs.push(entry);
+                }
+                Ok(Pairs(pairs))
+            }
+        }
+        d.deserialize_map(PairsVisitor(std::marker::PhantomData))
+    }
+}
+
+const CORNERS: [(&str, usize); 6] =
+    [("NORTH", 0), ("NORTHEAST", 1), ("SOUTHEAST", 2), ("SOUTH", 3), ("SOUTHWEST", 4), ("NORTHWEST", 5)];
+
+fn terrain(resource: Option<&str>) -> Result<&'static str, String> {
+    Ok(match resource {
+        None => "desert",
+        Some("WOOD") => "forest",
+        Some("BRICK") => "hills",
+        Some("SHEEP") => "pasture",
+        Some("WHEAT") => "fields",
+        Some("ORE") => "mountains",
+        Some(other) => return Err(format!("unknown catanatron resource `{other}`")),
+    })
+}
+
+fn resource(name: &str) -> Result<&'static str, String> {
+    Ok(match name {
+        "WOOD" => "lumber",
+        "BRICK" => "brick",
+        "SHEEP" => "wool",
+        "WHEAT" => "grain",
+        "ORE" => "ore",
+        other => return Err(format!("unknown catanatron resource `{other}`")),
+    })
+}
+
+fn dev_card(name: &str) -> Result<&'static str, String> {
+    Ok(match name {
+        "KNIGHT" => "knight",
+        "YEAR_OF_PLENTY" => "year_of_plenty",
+        "MONOPOLY" => "monopoly",
+        "ROAD_BUILDING" => "road_building",
+        "VICTORY_POINT" => "victory_point",
+        other => return Err(format!("unknown catanatron development card `{other}`")),
+    })
+}
+
+/// Where catanatron's node ids and tiles are on our board.
+struct Places {
+    board: Board,
+    nodes: HashMap<u32, u16>,
+    hex_at: HashMap<[i32; 3], usize>,
+}
+
+impl Places {
+    fn vertex(&self, node: u32) -> Result<&str, String> {
+        let v = self.nodes.get(&node).ok_or_else(|| format!("node {node} is not on the board"))?;
+        Ok(&self.board.vertices[*v as usize].name)
+    }
+
+    fn edge_id(&self, [a, b]: [u32; 2]) -> Result<EdgeId, String> {
+        let x = *self.nodes.get(&a).ok_or("edge end not on the board")?;
+        let y = *self.nodes.get(&b).ok_or("edge end not on the board")?;
+        self.board.edge_between(x, y).ok_or_else(|| format!("nodes [{a}, {b}] are not neighbours"))
+    }
+
+    fn edge(&self, ends: [u32; 2]) -> Result<&str, String> {
+        Ok(&self.board.edges[self.edge_id(ends)? as usize].name)
+    }
+
+    fn hex(&self, c: [i32; 3]) -> Result<usize, String> {
+        self.hex_at.get(&c).copied().ok_or_else(|| format!("no land tile at {c:?}"))
+    }
+}
+
+pub fn to_almanac(text: &str) -> Result<String, FormatError> {
+    let dump: Dump = serde_json::from_str(text)
+        .map_err(|e| FormatError { line: e.line(), reason: format!("catanatron dump: {e}") })?;
+    if dump.schema != "catanatron-dump/1" {
+        return Err(FormatError::whole(format!("schema `{}` is not catanatron-dump/1", dump.schema)));
+    }
+    let whole = |reason: String| FormatError::whole(reason);
+
+    // The board, tile by tile in catanatron's order: axial (q, r) is cube (x, z).
+    let mut hexes = Vec::new();
+    let mut hex_specs = Vec::new();
+    let mut hex_at = HashMap::new();
+    for (i, t) in dump.board.tiles.iter().enumerate() {
+        let terrain = terrain(t.resource.as_deref()).map_err(whole)?;
+        let mut hex = json!({"at": [t.coordinate[0], t.coordinate[2]], "terrain": terrain});
+        if let Some(n) = t.number {
+            hex["number"] = json!(n);
+        }
+        hexes.push(hex);
+        hex_specs.push(HexSpec {
+            at: [t.coordinate[0], t.coordinate[2]],
+            terrain: terrain.to_string(),
+            number: t.number,
+        });
+        hex_at.insert(t.coordinate, i);
+    }
+    let robber =
+        *hex_at.get(&dump.board.robber_start).ok_or_else(|| whole("robber_start is not a land tile".to_string()))?;
+    let spec = BoardSpec { hexes: hex_specs, harbours: Vec::new(), robber: Some(robber as u8) };
+    let board = Board::from_spec(&spec).map_err(|e| whole(e.0))?;
+    let mut nodes = HashMap::new();
+    for (i, t) in dump.board.tiles.iter().enumerate() {
+        for (name, corner) in CORNERS {
+            let id = *t.nodes.get(name).ok_or_else(|| whole(format!("tile {i} lacks node {name}")))?;
+            nodes.insert(id, board.hexes[i].corners[corner]);
+        }
+    }
+    let places = Places { board, nodes, hex_at };
+    let mut harbours = Vec::new();
+    for p in &dump.board.ports {
+        let edge = places.edge(p.nodes).map_err(whole)?;
+        match (p.ratio.as_str(), &p.resource) {
+            ("3:1", _) => harbours.push(json!({"edge": edge, "ratio": 3})),
+            (_, Some(r)) => harbours.push(json!({"edge": edge, "ratio": 2, "resource": resource(r).map_err(whole)?})),
+            _ => return Err(whole(format!("port with ratio {} and no resource", p.ratio))),
+        }
+    }
+
+    let header = json!({
+        "format": "almanac/1",
+        "ruleset": "catan",
+        "title": format!("{} ({} map)", dump.game.id, dump.game.map.unwrap_or("BASE")),
+        "source": {"program": "catanatron", "id": dump.game.id},
+        "options": {
+            "vp_target": dump.game.vps_to_win,
+            "discard_limit": dump.game.discard_limit,
+            "bank_shortage": "nobody_paid",
+            "new_cards_wait_a_turn": false,
+            "longest_road": "catanatron_3_2_1",
+            "win_on_any_turn": true,
+            "discard_rule": if dump.game.discard_limit == 7 { "rulebook" } else { "catanatron_3_2_1" },
+        },
+        "players": dump.game.seating.iter().map(|c| json!({"name": c, "color": c.to_lowercase()})).collect::<Vec<_>>(),
+        "board": {"hexes": hexes, "robber": robber, "harbours": harbours},
+    });
+    // About 60 bytes per event line.
+    let mut out = String::with_capacity(1024 + 60 * dump.events.len());
+    out.push_str(&header.to_string());
+    out.push('\n');
+    for ev in &dump.events {
+        write_event(&mut out, &places, ev)
+            .map_err(|reason| whole(format!("catanatron event seq {} ({}): {reason}", ev.seq, ev.kind)))?;
+    }
+    Ok(out)
+}
+
+/// Writes `s` as a JSON string.
+fn quoted(out: &mut String, s: &str) {
+    if s.bytes().all(|b| b >= 0x20 && b != b'"' && b != b'\\') {
+        out.push('"');
+        out.push_str(s);
+        out.push('"');
+    } else {
+        out.push_str(&serde_json::Value::from(s).to_string());
+    }
+}
+
+/// Catanatron's resource list as a bundle, `{"brick":1,"ore":2}` (names in alphabetical order).
+fn bundle(out: &mut String, list: &[Option<&str>]) -> Result<(), String> {
+    let mut counts: Vec<(&str, u32)> = Vec::new();
+    for r in list.iter().flatten() {
+        let name = resource(r)?;
+        match counts.iter_mut().find(|(n, _)| *n == name) {
+            Some(entry) => entry.1 += 1,
+            None => counts.push((name, 1)),
+        }
+    }
+    counts.sort();
+    out.push('{');
+    for (i, (name, n)) in counts.iter().enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        let _ = write!(out, "\"{name}\":{n}");
+    }
+    out.push('}');
+    Ok(())
+}
+
+/// One event as an almanac/1 line: `{"type":..,"player":..,<fields>,"src_turn":N}`.
+fn write_event(out: &mut String, places: &Places, ev: &DumpEvent) -> Result<(), String> {
+    let value = ev.value.as_ref();
+    let result = ev.result.as_ref();
+    let need = |what: &str| format!("no {what}");
+    let kind = match ev.kind {
+        "BUILD_SETTLEMENT" => "build_settlement",
+        "BUILD_CITY" => "build_city",
+        "BUILD_ROAD" => "build_road",
+        "ROLL" => "roll",
+        "DISCARD" | "DISCARD_RESOURCE" => "discard",
+        "MOVE_ROBBER" => "move_robber",
+        "MARITIME_TRADE" => "maritime_trade",
+        "BUY_DEVELOPMENT_CARD" => "buy_development",
+        "PLAY_KNIGHT_CARD" => "play_knight",
+        "PLAY_ROAD_BUILDING" => "play_road_building",
+        "PLAY_YEAR_OF_PLENTY" => "play_year_of_plenty",
+        "PLAY_MONOPOLY" => "play_monopoly",
+        "END_TURN" => "end_turn",
+        other => return Err(format!("action {other} is not supported")),
+    };
+    let _ = write!(out, "{{\"type\":\"{kind}\",\"player\":");
+    quoted(out, ev.color);
+    match kind {
+        "build_settlement" | "build_city" => {
+            let node = value.and_then(|v| v.node).ok_or_else(|| need("node"))?;
+            out.push_str(",\"at\":");
+            quoted(out, places.vertex(node)?);
+        }
+        "build_road" => {
+            let edge = value.and_then(|v| v.edge).ok_or_else(|| need("edge"))?;
+            out.push_str(",\"at\":");
+            quoted(out, places.edge(edge)?);
+        }
+        "roll" => {
+            let [a, b] = result.and_then(|r| r.dice).ok_or_else(|| need("dice"))?;
+            let _ = write!(out, ",\"dice\":[{a},{b}],\"production\":{{");
+            let mut by_colour: Vec<&(&str, Pairs<&str, i32>)> = ev.resource_deltas.iter().flat_map(|d| &d.0).collect();
+            by_colour.sort_by_key(|(colour, _)| *colour);
+            for (i, (colour, deltas)) in by_colour.iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                quoted(out, colour);
+                out.push_str(":{");
+                let mut sorted: Vec<&(&str, i32)> = deltas.0.iter().collect();
+                sorted.sort_by_key(|(r, _)| *r);
+                for (k, (r, n)) in sorted.iter().enumerate() {
+                    if k > 0 {
+                        out.push(',');
+                    }
+                    let _ = write!(out, "\"{}\":{n}", resource(r)?);
+                }
+                out.push('}');
+            }
+            out.push('}');
+        }
+        "discard" => {
+            let discarded = result.and_then(|r| r.discarded.as_deref()).ok_or_else(|| need("discarded cards"))?;
+            out.push_str(",\"cards\":");
+            bundle(out, discarded)?;
+        }
+        "move_robber" => {
+            let tile = value.and_then(|v| v.tile).ok_or_else(|| need("tile"))?;
+            let _ = write!(out, ",\"hex\":{}", places.hex(tile)?);
+            if let Some(victim) = value.and_then(|v| v.victim) {
+                out.push_str(",\"victim\":");
+                quoted(out, victim);
+                if let Some(card) = result.and_then(|r| r.stolen) {
+                    let _ = write!(out, ",\"stolen\":\"{}\"", resource(card)?);
+                }
+            }
+        }
+        "maritime_trade" => {
+            out.push_str(",\"give\":");
+            bundle(out, value.and_then(|v| v.give.as_deref()).ok_or_else(|| need("give"))?)?;
+            out.push_str(",\"get\":");
+            bundle(out, value.and_then(|v| v.get.as_deref()).ok_or_else(|| need("get"))?)?;
+        }
+        "buy_development" => {
+            let card = result.and_then(|r| r.card).ok_or("no card in result")?;
+            let _ = write!(out, ",\"card\":\"{}\"", dev_card(card)?);
+        }
+        "play_year_of_plenty" => {
+            out.push_str(",\"take\":");
+            bundle(out, value.and_then(|v| v.resources.as_deref()).ok_or_else(|| need("resources"))?)?;
+        }
+        "play_monopoly" => {
+            let r = value.and_then(|v| v.resource).ok_or("no resource")?;
+            let _ = write!(out, ",\"resource\":\"{}\",\"taken\":{{", resource(r)?);
+            let mut others: Vec<(&str, i32)> = ev
+                .resource_deltas
+                .iter()
+                .flat_map(|d| &d.0)
+                .filter(|(colour, _)| *colour != ev.color)
+                .map(|(colour, deltas)| (*colour, -deltas.0.iter().map(|(_, n)| n).sum::<i32>()))
+                .collect();
+            others.sort();
+            for (i, (colour, n)) in others.iter().enumerate() {
+                if i > 0 {
+                    out.push(',');
+                }
+                quoted(out, colour);
+                let _ = write!(out, ":{n}");
+            }
+            out.push('}');
+        }
+        _ => {}
+    }
+    let _ = writeln!(out, ",\"src_turn\":{}}}", ev.turn);
+    Ok(())
+}

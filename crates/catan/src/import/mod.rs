@@ -1,0 +1,3 @@
+//! Other programs' records of Catan games, translated to almanac/1.
+
+pub mod catanatron;

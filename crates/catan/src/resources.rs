@@ -1,0 +1,325 @@
+//! Resources and terrains, counts of resource cards, and hands that may hold cards of unknown type.
+
+use std::fmt;
+use std::ops::{Index, IndexMut};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Resource {
+    Lumber,
+    Brick,
+    Wool,
+    Grain,
+    Ore,
+}
+
+impl Resource {
+    pub const ALL: [Resource; 5] = [Resource::Lumber, Resource::Brick, Resource::Wool, Resource::Grain, Resource::Ore];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Resource::Lumber => "lumber",
+            Resource::Brick => "brick",
+            Resource::Wool => "wool",
+            Resource::Grain => "grain",
+            Resource::Ore => "ore",
+        }
+    }
+
+    /// Reads a resource name; the common English aliases are accepted.
+    pub fn from_name(name: &str) -> Option<Resource> {
+        Some(match name {
+            "lumber" | "wood" => Resource::Lumber,
+            "brick" => Resource::Brick,
+            "wool" | "sheep" => Resource::Wool,
+            "grain" | "wheat" => Resource::Grain,
+            "ore" => Resource::Ore,
+            _ => return None,
+        })
+    }
+
+    /// Reads a resource name, or says which names exist.
+    pub fn parse(name: &str) -> Result<Resource, String> {
+        Resource::from_name(name).ok_or_else(|| format!("`{name}` is not a resource (lumber, brick, wool, grain, ore)"))
+    }
+}
+
+impl fmt::Display for Resource {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Terrain {
+    Forest,
+    Hills,
+    Pasture,
+    Fields,
+    Mountains,
+    Desert,
+}
+
+impl Terrain {
+    pub const ALL: [Terrain; 6] =
+        [Terrain::Forest, Terrain::Hills, Terrain::Pasture, Terrain::Fields, Terrain::Mountains, Terrain::Desert];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Terrain::Forest => "forest",
+            Terrain::Hills => "hills",
+            Terrain::Pasture => "pasture",
+            Terrain::Fields => "fields",
+            Terrain::Mountains => "mountains",
+            Terrain::Desert => "desert",
+        }
+    }
+
+    pub fn from_name(name: &str) -> Option<Terrain> {
+        Terrain::ALL.into_iter().find(|t| t.name() == name)
+    }
+
+    /// The resource the terrain produces (none for the desert).
+    pub fn produces(self) -> Option<Resource> {
+        match self {
+            Terrain::Forest => Some(Resource::Lumber),
+            Terrain::Hills => Some(Resource::Brick),
+            Terrain::Pasture => Some(Resource::Wool),
+            Terrain::Fields => Some(Resource::Grain),
+            Terrain::Mountains => Some(Resource::Ore),
+            Terrain::Desert => None,
+        }
+    }
+}
+
+/// A count of cards of each resource (a bank, a cost, the known part of a hand).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Resources([u8; 5]);
+
+impl Resources {
+    pub const NONE: Resources = Resources([0; 5]);
+
+    pub const fn new(lumber: u8, brick: u8, wool: u8, grain: u8, ore: u8) -> Resources {
+        Resources([lumber, brick, wool, grain, ore])
+    }
+
+    /// `n` of every resource.
+    pub const fn each(n: u8) -> Resources {
+        Resources([n; 5])
+    }
+
+    /// `n` cards of one resource.
+    pub fn of(r: Resource, n: u8) -> Resources {
+        let mut c = Resources::NONE;
+        c[r] = n;
+        c
+    }
+
+    pub fn total(&self) -> u32 {
+        self.0.iter().map(|&n| n as u32).sum()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.total() == 0
+    }
+
+    /// Each resource with its count, zeros included.
+    pub fn iter(&self) -> impl Iterator<Item = (Resource, u8)> + '_ {
+        Resource::ALL.into_iter().map(|r| (r, self[r]))
+    }
+
+    /// The resources with a count above zero.
+    pub fn present(&self) -> impl Iterator<Item = (Resource, u8)> + '_ {
+        self.iter().filter(|&(_, n)| n > 0)
+    }
+}
+
+impl Index<Resource> for Resources {
+    type Output = u8;
+    fn index(&self, r: Resource) -> &u8 {
+        &self.0[r as usize]
+    }
+}
+
+impl IndexMut<Resource> for Resources {
+    fn index_mut(&mut self, r: Resource) -> &mut u8 {
+        &mut self.0[r as usize]
+    }
+}
+
+impl From<[u8; 5]> for Resources {
+    /// Counts in the order lumber, brick, wool, grain, ore.
+    fn from(counts: [u8; 5]) -> Resources {
+        Resources(counts)
+    }
+}
+
+impl PartialEq<[u8; 5]> for Resources {
+    fn eq(&self, counts: &[u8; 5]) -> bool {
+        self.0 == *counts
+    }
+}
+
+/// What each piece and card costs.
+pub const ROAD_COST: Resources = Resources::new(1, 1, 0, 0, 0);
+pub const SETTLEMENT_COST: Resources = Resources::new(1, 1, 1, 1, 0);
+pub const CITY_COST: Resources = Resources::new(0, 0, 0, 2, 3);
+pub const DEV_CARD_COST: Resources = Resources::new(0, 0, 1, 1, 1);
+
+/// A count of resource cards, some possibly of unknown type (a bundle in an event: discards, trades).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Bundle {
+    pub known: Resources,
+    pub unknown: u8,
+}
+
+impl Bundle {
+    pub fn known(known: Resources) -> Bundle {
+        Bundle { known, unknown: 0 }
+    }
+
+    pub fn total(&self) -> u32 {
+        self.known.total() + self.unknown as u32
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.total() == 0
+    }
+
+    /// The cards by item name, `unknown` last: the words of facts.
+    pub fn items(&self) -> Vec<(&'static str, u32)> {
+        let mut v: Vec<(&'static str, u32)> = self.known.present().map(|(r, n)| (r.name(), n as u32)).collect();
+        if self.unknown > 0 {
+            v.push((UNKNOWN, self.unknown as u32));
+        }
+        v
+    }
+}
+
+/// The item name of a card nobody saw.
+pub const UNKNOWN: &str = "unknown";
+
+impl fmt::Display for Bundle {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let items = self.items();
+        if items.is_empty() {
+            return write!(f, "nothing");
+        }
+        let parts: Vec<String> = items.iter().map(|(n, c)| format!("{c} {n}")).collect();
+        write!(f, "{}", parts.join(", "))
+    }
+}
+
+/// A player's resource cards. `known[r]` cards are surely of type `r`; `unknown` more are of a type
+/// nobody recorded (a card stolen out of sight). The total is always exact; `known` is a lower bound.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Hand {
+    pub known: Resources,
+    pub unknown: u8,
+}
+
+impl Hand {
+    pub fn total(&self) -> u32 {
+        self.known.total() + self.unknown as u32
+    }
+
+    /// Could this hand hold `n` cards of resource `r`?
+    pub fn can_pay(&self, r: Resource, n: u8) -> bool {
+        self.known[r] as u32 + self.unknown as u32 >= n as u32
+    }
+
+    pub fn can_pay_all(&self, cost: &Resources) -> bool {
+        let missing: u32 = cost.iter().map(|(r, n)| n.saturating_sub(self.known[r]) as u32).sum();
+        missing <= self.unknown as u32
+    }
+
+    /// Removes cards known to be of type `r`; cards of unknown type are resolved to `r` as needed.
+    /// The caller has checked `can_pay`.
+    pub fn take(&mut self, r: Resource, n: u8) {
+        if self.known[r] >= n {
+            self.known[r] -= n;
+        } else {
+            self.unknown -= n - self.known[r];
+            self.known[r] = 0;
+        }
+    }
+
+    pub fn take_all(&mut self, cost: &Resources) {
+        for (r, n) in cost.present() {
+            self.take(r, n);
+        }
+    }
+
+    /// Removes one card whose type nobody saw. Any known card might have been the one, so each known
+    /// count drops by one as a lower bound; the rest of the hand becomes unknown.
+    pub fn take_unseen(&mut self) {
+        let total = self.total();
+        debug_assert!(total > 0);
+        for r in Resource::ALL {
+            self.known[r] = self.known[r].saturating_sub(1);
+        }
+        self.unknown = (total - 1 - self.known.total()) as u8;
+    }
+
+    pub fn add(&mut self, r: Resource, n: u8) {
+        self.known[r] += n;
+    }
+
+    pub fn add_all(&mut self, cards: &Resources) {
+        for (r, n) in cards.present() {
+            self.add(r, n);
+        }
+    }
+}
+
+impl fmt::Display for Hand {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        Bundle { known: self.known, unknown: self.unknown }.fmt(f)
+    }
+}
+
+/// A card taken from a player as the log records it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Stolen {
+    Known(Resource),
+    /// The recorder did not see which card.
+    Unknown,
+}
+
+impl Stolen {
+    pub fn parse(name: &str) -> Result<Stolen, String> {
+        match name {
+            UNKNOWN => Ok(Stolen::Unknown),
+            r => Ok(Stolen::Known(Resource::parse(r)?)),
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Stolen::Known(r) => r.name(),
+            Stolen::Unknown => UNKNOWN,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn unknown_cards_pay_for_what_is_missing() {
+        let mut hand = Hand { known: Resources::new(1, 0, 0, 0, 0), unknown: 1 };
+        assert!(hand.can_pay_all(&ROAD_COST));
+        assert!(!hand.can_pay_all(&SETTLEMENT_COST));
+        hand.take_all(&ROAD_COST);
+        assert_eq!(hand, Hand::default());
+    }
+
+    #[test]
+    fn a_card_taken_unseen_makes_every_known_count_a_lower_bound() {
+        let mut hand = Hand { known: Resources::new(2, 1, 0, 0, 0), unknown: 0 };
+        hand.take_unseen();
+        assert_eq!(hand.total(), 2);
+        assert_eq!(hand.known, Resources::new(1, 0, 0, 0, 0));
+        assert_eq!(hand.unknown, 1);
+    }
+}

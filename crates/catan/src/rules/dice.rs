@@ -1,0 +1,220 @@
+//! The roll (production, or a 7), discards, and the robber.
+
+use crate::board::HexId;
+use crate::event::MAX_PLAYERS;
+use crate::resources::{Bundle, Resource, Resources, Stolen, UNKNOWN};
+use crate::rules::checks::{fail, Result};
+use crate::state::{Phase, State};
+use crate::variants;
+use almanac_core::{cause, Dice, Fact, Seat};
+
+/// What a roll of `sum` pays each player (by seat), given the robber and the bank.
+fn production(s: &State, sum: usize) -> Vec<Resources> {
+    let n = s.players.len();
+    let mut owed = vec![Resources::NONE; n];
+    for &h in &s.board.by_number[sum] {
+        if h == s.robber {
+            continue;
+        }
+        let hex = &s.board.hexes[h as usize];
+        let Some(r) = hex.terrain.produces() else {
+            continue;
+        };
+        for &v in &hex.corners {
+            if let Some(b) = s.buildings[v as usize] {
+                owed[b.owner as usize][r] += if b.city { 2 } else { 1 };
+            }
+        }
+    }
+    let mut pay = vec![Resources::NONE; n];
+    for r in Resource::ALL {
+        let wanted: Vec<u8> = owed.iter().map(|o| o[r]).collect();
+        let total: u32 = wanted.iter().map(|&w| w as u32).sum();
+        let paid = if total <= s.bank[r] as u32 { wanted } else { variants::short_payment(s, &wanted, s.bank[r]) };
+        for (i, amount) in paid.into_iter().enumerate() {
+            pay[i][r] = amount;
+        }
+    }
+    pay
+}
+
+pub fn roll(
+    s: &mut State,
+    p: Seat,
+    dice: [u8; 2],
+    claimed: Option<&[Bundle; MAX_PLAYERS]>,
+    facts: &mut Vec<Fact>,
+) -> Result {
+    if s.phase != Phase::BeforeRoll {
+        return fail(format!("{} already rolled this turn", s.name(p)));
+    }
+    let sum = (dice[0] + dice[1]) as usize;
+    let n = s.players.len();
+    let pay = if sum == 7 { vec![Resources::NONE; n] } else { production(s, sum) };
+    if let Some(claimed) = claimed {
+        if sum == 7 && claimed.iter().any(|b| !b.is_empty()) {
+            return fail("roll 7: nobody receives anything on a 7, but the log lists production");
+        }
+        for (i, paid) in pay.iter().enumerate() {
+            let (stated, computed) = (claimed[i], Bundle::known(*paid));
+            if stated != computed {
+                return fail(format!(
+                    "roll {sum}: the log says {} receives {stated}, but the board pays {computed}",
+                    s.name(i as Seat)
+                ));
+            }
+        }
+    }
+
+    facts.push(Fact::Rolled { player: p, dice: Dice::new(&dice) });
+    s.rolled = true;
+    if sum == 7 {
+        s.must_discard = variants::discards_due(s);
+        let any = s.must_discard.iter().any(|&d| d > 0);
+        s.phase = if any { Phase::Discard } else { Phase::MoveRobber { knight: false } };
+    } else {
+        for (i, paid) in pay.iter().enumerate() {
+            for (r, amount) in paid.present() {
+                s.bank[r] -= amount;
+                s.players[i].hand.add(r, amount);
+                facts.push(Fact::Gained {
+                    player: i as Seat,
+                    item: r.name(),
+                    count: amount as u32,
+                    cause: cause::PRODUCTION,
+                    from: None,
+                });
+            }
+        }
+        s.phase = Phase::Main;
+    }
+    let paid = pay.iter().enumerate().filter(|(_, c)| !c.is_empty()).fold(0u8, |m, (i, _)| m | (1 << i));
+    variants::rolled(s, sum as u8, paid);
+    Ok(())
+}
+
+pub fn discard(s: &mut State, p: Seat, cards: &Bundle, facts: &mut Vec<Fact>) -> Result {
+    let due = s.must_discard[p as usize];
+    if cards.total() != due as u32 {
+        return fail(format!(
+            "{} holds {} cards and must discard {} (half, rounded down), not {}",
+            s.name(p),
+            s.players[p as usize].hand.total(),
+            due,
+            cards.total()
+        ));
+    }
+    if cards.unknown > 0 {
+        return fail(format!("{}'s discard must name its cards: discards go face up to the bank", s.name(p)));
+    }
+    let hand = s.players[p as usize].hand;
+    if !hand.can_pay_all(&cards.known) {
+        return fail(format!("{} cannot discard {cards}: the hand is {hand}", s.name(p)));
+    }
+    s.players[p as usize].hand.take_all(&cards.known);
+    for (r, n) in cards.known.present() {
+        s.bank[r] += n;
+        facts.push(Fact::Lost { player: p, item: r.name(), count: n as u32, cause: cause::DISCARD, to: None });
+    }
+    s.must_discard[p as usize] = 0;
+    if s.must_discard.iter().all(|&d| d == 0) {
+        s.phase = Phase::MoveRobber { knight: false };
+    }
+    Ok(())
+}
+
+pub fn move_robber(
+    s: &mut State,
+    p: Seat,
+    hex: HexId,
+    victim: Option<Seat>,
+    stolen: Option<Stolen>,
+    facts: &mut Vec<Fact>,
+) -> Result {
+    let Phase::MoveRobber { knight } = s.phase else { unreachable!("checked by check_turn") };
+    if hex == s.robber {
+        return fail(format!("the robber must move to another hex; it already stands on {}", s.board.hex_label(hex)));
+    }
+    // Opponents with a settlement or city on the target hex, and of them those holding cards.
+    let mut adjacent: Vec<Seat> = Vec::new();
+    for &v in &s.board.hexes[hex as usize].corners {
+        if let Some(b) = s.buildings[v as usize] {
+            if b.owner != p && !adjacent.contains(&b.owner) {
+                adjacent.push(b.owner);
+            }
+        }
+    }
+    let with_cards: Vec<Seat> = adjacent.iter().copied().filter(|&o| s.players[o as usize].hand.total() > 0).collect();
+    match victim {
+        None => {
+            if !with_cards.is_empty() {
+                let names: Vec<&str> = with_cards.iter().map(|&o| s.name(o)).collect();
+                return fail(format!(
+                    "{} moves the robber to {} and must steal from {}",
+                    s.name(p),
+                    s.board.hex_label(hex),
+                    names.join(" or ")
+                ));
+            }
+            if stolen.is_some() {
+                return fail("move_robber: a stolen card without a victim");
+            }
+        }
+        Some(v) => {
+            if v == p {
+                return fail(format!("{} cannot steal from themselves", s.name(p)));
+            }
+            if !adjacent.contains(&v) {
+                return fail(format!(
+                    "{} cannot steal from {}: {} has no settlement or city on {}",
+                    s.name(p),
+                    s.name(v),
+                    s.name(v),
+                    s.board.hex_label(hex)
+                ));
+            }
+            let hand = s.players[v as usize].hand;
+            match stolen {
+                None if hand.total() > 0 => {
+                    return fail(format!(
+                        "{} steals from {}, who holds {} cards, but the log names no card",
+                        s.name(p),
+                        s.name(v),
+                        hand.total()
+                    ))
+                }
+                Some(_) if hand.total() == 0 => {
+                    return fail(format!("{} steals from {}, who holds no cards", s.name(p), s.name(v)))
+                }
+                Some(Stolen::Known(r)) if !hand.can_pay(r, 1) => {
+                    return fail(format!("{} steals {r} from {}, whose hand is {hand}", s.name(p), s.name(v)))
+                }
+                _ => {}
+            }
+        }
+    }
+    s.robber = hex;
+    if let (Some(v), Some(card)) = (victim, stolen) {
+        steal(s, p, v, card, cause::STEAL, facts);
+    }
+    s.phase = if knight && !s.rolled { Phase::BeforeRoll } else { Phase::Main };
+    Ok(())
+}
+
+/// Moves one card from `victim` to `thief` (the caller has checked the victim can give it).
+pub fn steal(s: &mut State, thief: Seat, victim: Seat, card: Stolen, why: &'static str, facts: &mut Vec<Fact>) {
+    let item = match card {
+        Stolen::Known(r) => {
+            s.players[victim as usize].hand.take(r, 1);
+            s.players[thief as usize].hand.add(r, 1);
+            r.name()
+        }
+        Stolen::Unknown => {
+            s.players[victim as usize].hand.take_unseen();
+            s.players[thief as usize].hand.unknown += 1;
+            UNKNOWN
+        }
+    };
+    facts.push(Fact::Lost { player: victim, item, count: 1, cause: why, to: Some(thief) });
+    facts.push(Fact::Gained { player: thief, item, count: 1, cause: why, from: Some(victim) });
+}

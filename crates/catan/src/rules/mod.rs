@@ -1,0 +1,188 @@
+//! The rules of the base game (the seed rulebook), as one `apply` per event: this file says whose move it
+//! is and hands the event to the rules of its concern. The variants (catanatron's, the Helpers, 5-6
+//! players) meet these rules only through `crate::variants`.
+//!
+//! - `setup`: initial placement; `dice`: the roll, discards, the robber; `build`: roads, settlements,
+//!   cities; `trade`; `development`: buying and playing cards; `turns`: the end of a turn and the Special
+//!   Building Phase; `points`: scores and the special cards; `checks`: how a rule says no.
+//!
+//! A rejected event may leave the state half-changed: the timeline that called `apply` throws it away.
+
+pub mod build;
+pub mod checks;
+pub mod development;
+pub mod dice;
+pub mod points;
+pub mod setup;
+pub mod trade;
+pub mod turns;
+
+#[cfg(test)]
+mod tests;
+
+use crate::event::Event;
+use crate::helpers::cards::any_turn;
+use crate::helpers::effects::use_helper;
+use crate::rules::build::{build_city, build_road, build_settlement, can_place_any_road};
+use crate::rules::checks::{fail, Result};
+use crate::rules::development::{
+    buy_development, play_knight, play_monopoly, play_road_building, play_year_of_plenty, reveal_victory_points,
+};
+use crate::rules::dice::{discard, move_robber, roll};
+use crate::rules::trade::{maritime_trade, trade};
+use crate::rules::turns::{end_turn, is_special_build, special_building, start_next_turn};
+use crate::state::{Phase, State};
+use crate::variants;
+use almanac_core::{Fact, Seat};
+
+pub fn apply(s: &mut State, ev: &Event, facts: &mut Vec<Fact>) -> Result {
+    if let Some(w) = s.winner {
+        // At the end every player may show their victory point cards; nothing else happens.
+        if let Event::RevealVictoryPoints { player, count } = ev {
+            return reveal_victory_points(s, *player, *count, facts);
+        }
+        return fail(format!("the game is over: {} won in turn {}", s.name(w), s.turn));
+    }
+    match s.phase {
+        Phase::Setup { step, settlement } => setup::setup(s, ev, step, settlement, facts)?,
+        Phase::SpecialBuilding { after, last } if is_special_build(ev) => special_building(s, ev, after, last, facts)?,
+        Phase::SpecialBuilding { after, .. } => {
+            // Anything else must be the next player's first event: it ends the phase and begins their turn.
+            let next = (after + 1) % s.players.len() as Seat;
+            if ev.player() != next {
+                return fail(format!(
+                    "in the special building phase after {}'s turn only building and buying happen (not {}); {} plays next",
+                    s.name(after),
+                    ev.kind(),
+                    s.name(next)
+                ));
+            }
+            start_next_turn(s, facts);
+            in_turn(s, ev, facts)?;
+        }
+        _ => in_turn(s, ev, facts)?,
+    }
+    if !matches!(s.phase, Phase::Setup { .. }) {
+        if let Some(w) = variants::winner(s) {
+            s.winner = Some(w);
+            s.phase = Phase::Over;
+            facts.push(Fact::GameOver { winner: Some(w) });
+        }
+    }
+    Ok(())
+}
+
+/// An event in the turn of `s.active` (after setup, outside the special building phase).
+fn in_turn(s: &mut State, ev: &Event, facts: &mut Vec<Fact>) -> Result {
+    let p = ev.player();
+    check_turn(s, ev)?;
+    check_free_roads(s, ev)?;
+    match ev {
+        Event::Roll { dice, production, .. } => roll(s, p, *dice, production.as_ref(), facts)?,
+        Event::Discard { cards, .. } => discard(s, p, cards, facts)?,
+        Event::MoveRobber { hex, victim, stolen, .. } => move_robber(s, p, *hex, *victim, *stolen, facts)?,
+        Event::BuildRoad { at, .. } => build_road(s, p, *at, facts)?,
+        Event::BuildSettlement { at, .. } => build_settlement(s, p, *at, facts)?,
+        Event::BuildCity { at, .. } => build_city(s, p, *at, facts)?,
+        Event::Trade { with, give, get, .. } => trade(s, p, *with, give, get, facts)?,
+        Event::MaritimeTrade { give, get, .. } => maritime_trade(s, p, give, get, facts)?,
+        Event::BuyDevelopment { card, .. } => buy_development(s, p, *card, facts)?,
+        Event::PlayKnight { .. } => play_knight(s, p, facts)?,
+        Event::PlayRoadBuilding { .. } => play_road_building(s, p, facts)?,
+        Event::PlayYearOfPlenty { take, .. } => play_year_of_plenty(s, p, take, facts)?,
+        Event::PlayMonopoly { resource, taken, .. } => play_monopoly(s, p, *resource, taken.as_deref(), facts)?,
+        Event::RevealVictoryPoints { count, .. } => reveal_victory_points(s, p, *count, facts)?,
+        Event::EndTurn { .. } => end_turn(s, p, facts)?,
+        Event::UseHelper(u) => use_helper(s, u, facts)?,
+    }
+    if !matches!(ev, Event::BuildRoad { .. } | Event::PlayRoadBuilding { .. }) {
+        s.free_roads = 0;
+    }
+    Ok(())
+}
+
+/// Whose move is it?
+fn check_turn(s: &State, ev: &Event) -> Result {
+    let p = ev.player();
+    // The player whose turn it is may show victory point cards to win at any moment of the turn.
+    if matches!(ev, Event::RevealVictoryPoints { .. }) && p == s.active {
+        return Ok(());
+    }
+    // A helper checks its own moment (Marianne and Sean work in anybody's turn).
+    if let Event::UseHelper(u) = ev {
+        if any_turn(u.helper) || p == s.active {
+            return Ok(());
+        }
+    }
+    match s.phase {
+        Phase::Discard => {
+            let Event::Discard { .. } = ev else {
+                return fail(format!("after the 7, {} must discard first", waiting_discards(s)));
+            };
+            if s.must_discard[p as usize] == 0 {
+                return fail(format!(
+                    "{} has nothing to discard ({} cards, limit {}); waiting for {}",
+                    s.name(p),
+                    s.players[p as usize].hand.total(),
+                    s.options.discard_limit,
+                    waiting_discards(s)
+                ));
+            }
+            return Ok(());
+        }
+        Phase::MoveRobber { .. } => {
+            if !matches!(ev, Event::MoveRobber { .. }) || p != s.active {
+                return fail(format!("{} must move the robber now", s.name(s.active)));
+            }
+            return Ok(());
+        }
+        _ => {}
+    }
+    if matches!(ev, Event::Discard { .. }) {
+        return fail(format!("{} discards, but no 7 is waiting for discards", s.name(p)));
+    }
+    if matches!(ev, Event::MoveRobber { .. }) {
+        return fail(format!("{} moves the robber without a 7 or a knight", s.name(p)));
+    }
+    if let Event::Trade { with, .. } = ev {
+        // Only the player whose turn it is trades; the partner may be anybody else.
+        if p != s.active && *with != s.active {
+            return fail(format!(
+                "{} and {} trade during {}'s turn; players may only trade with the player whose turn it is",
+                s.name(p),
+                s.name(*with),
+                s.name(s.active)
+            ));
+        }
+        return Ok(());
+    }
+    if p != s.active {
+        return fail(format!("{} acts out of turn: it is {}'s turn", s.name(p), s.name(s.active)));
+    }
+    Ok(())
+}
+
+fn waiting_discards(s: &State) -> String {
+    let waiting: Vec<String> = s
+        .seats()
+        .filter(|&i| s.must_discard[i as usize] > 0)
+        .map(|i| format!("{} ({} cards)", s.name(i), s.must_discard[i as usize]))
+        .collect();
+    waiting.join(", ")
+}
+
+/// After Road Building, the free roads come before anything else (unless none can be placed).
+fn check_free_roads(s: &State, ev: &Event) -> Result {
+    if s.free_roads == 0 || matches!(ev, Event::BuildRoad { .. } | Event::RevealVictoryPoints { .. }) {
+        return Ok(());
+    }
+    if can_place_any_road(s, s.active) {
+        return fail(format!(
+            "{} must first place the {} free road(s) of Road Building",
+            s.name(s.active),
+            s.free_roads
+        ));
+    }
+    // No road can be placed: the rest of the card is lost once this event is applied (see `in_turn`).
+    Ok(())
+}

@@ -1,0 +1,92 @@
+//! Initial placement: a settlement and a road each, in snake order; the second settlement pays a card per
+//! producing hex around it.
+
+use crate::board::VertexId;
+use crate::event::Event;
+use crate::pieces::ROAD;
+use crate::rules::build::{check_free_vertex, place_settlement};
+use crate::rules::checks::{fail, Result};
+use crate::state::{Phase, State};
+use crate::variants;
+use almanac_core::{cause, Fact};
+
+/// An event of setup step `step`; `settlement` is the one placed this step, whose road comes next.
+pub fn setup(s: &mut State, ev: &Event, step: u8, settlement: Option<VertexId>, facts: &mut Vec<Fact>) -> Result {
+    let seat = s.setup_seat(step);
+    let p = ev.player();
+    let second = step as usize >= s.players.len();
+    match (settlement, ev) {
+        (None, Event::BuildSettlement { at, .. }) => {
+            if p != seat {
+                return fail(format!(
+                    "setup: it is {}'s turn to place a settlement, not {}'s",
+                    s.name(seat),
+                    s.name(p)
+                ));
+            }
+            check_free_vertex(s, *at)?;
+            place_settlement(s, p, *at, facts);
+            variants::setup_settlement_placed(s, p, *at);
+            if second {
+                // The second settlement pays one card per adjacent producing hex.
+                let board = s.board.clone();
+                for &h in &board.vertices[*at as usize].hexes {
+                    if let Some(r) = board.hexes[h as usize].terrain.produces() {
+                        if s.bank[r] > 0 {
+                            s.bank[r] -= 1;
+                            s.players[p as usize].hand.add(r, 1);
+                            facts.push(Fact::Gained {
+                                player: p,
+                                item: r.name(),
+                                count: 1,
+                                cause: cause::SETUP,
+                                from: None,
+                            });
+                        }
+                    }
+                }
+            }
+            s.phase = Phase::Setup { step, settlement: Some(*at) };
+            Ok(())
+        }
+        (Some(v), Event::BuildRoad { at, .. }) => {
+            if p != seat {
+                return fail(format!("setup: it is {}'s turn to place a road, not {}'s", s.name(seat), s.name(p)));
+            }
+            let e = *at;
+            if let Some(o) = s.road_owner(e) {
+                return fail(format!("road at {}: {} already has a road there", s.board.edge_label(e), s.name(o)));
+            }
+            if !s.board.edges[e as usize].ends.contains(&v) {
+                return fail(format!(
+                    "setup: the road at {} must touch the settlement just placed at {}",
+                    s.board.edge_label(e),
+                    s.board.vertex_label(v)
+                ));
+            }
+            s.roads[e as usize] = Some(p);
+            s.players[p as usize].roads += 1;
+            facts.push(Fact::Built { player: p, piece: ROAD });
+            let next = step + 1;
+            let last = next as usize == 2 * s.players.len();
+            variants::setup_road_placed(s, p, e, second, last, facts);
+            if last {
+                s.phase = Phase::BeforeRoll;
+                s.turn = 1;
+                s.active = 0;
+                facts.push(Fact::TurnStarted { turn: 1, player: 0 });
+            } else {
+                s.phase = Phase::Setup { step: next, settlement: None };
+                s.active = s.setup_seat(next);
+            }
+            Ok(())
+        }
+        (None, _) => fail(format!("setup: {} must place a settlement now, not {}", s.name(seat), ev.kind())),
+        (Some(v), _) => fail(format!(
+            "setup: {} must place a road next to {} now, not {}",
+            s.name(seat),
+            s.board.vertex_label(v),
+            ev.kind()
+        )),
+    }
+}

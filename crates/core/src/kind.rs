@@ -1,0 +1,94 @@
+//! A kind of game as the rest of Almanac sees it: one object per game crate, listed once in the engine's
+//! registry. Pages, the API, the CLI and charts iterate over the registry; none of them names a game.
+
+use crate::facts::{Fact, Seat};
+use crate::log::{Envelope, LogError};
+use crate::ruleset::Ruleset;
+use crate::view::AnyView;
+use crate::vocabulary::Vocabulary;
+use serde_json::Value;
+
+/// A reader of another program's records of a game (catanatron dumps, JCloisterZone saves ...). It
+/// translates; the engine then validates the almanac/1 text like any uploaded log.
+pub trait Importer: Sync {
+    /// The name `--format` and `?format=` take.
+    fn name(&self) -> &'static str;
+    /// What it reads, for people ("catanatron dump").
+    fn label(&self) -> &'static str;
+    /// Does a file starting with `head` (its first few kilobytes) look like one of these records?
+    fn recognises(&self, head: &str) -> bool;
+    /// The record as almanac/1 text.
+    fn to_almanac(&self, text: &str) -> Result<String, FormatError>;
+}
+
+/// A record that could not be translated.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[error("line {line}: {reason}")]
+pub struct FormatError {
+    /// The line of the source file the problem is on (1 for a whole-file problem).
+    pub line: usize,
+    pub reason: String,
+}
+
+impl FormatError {
+    /// A problem with the record as a whole (reported on line 1).
+    pub fn whole(reason: impl Into<String>) -> FormatError {
+        FormatError { line: 1, reason: reason.into() }
+    }
+}
+
+/// What a game crate declares besides its rules. With [`Ruleset`] it makes the game's [`GameKind`].
+pub trait Declarations: Ruleset + Sync {
+    /// The game's name for people ("Catan").
+    const NAME: &'static str;
+    const VOCABULARY: &'static Vocabulary;
+    const IMPORTERS: &'static [&'static dyn Importer];
+    /// The replay renderer: a script that calls `Almanac.register(id, {...})` (see web/static/replay.js).
+    const REPLAY_SCRIPT: &'static str;
+}
+
+/// One kind of game, object-safe: what the registry lists.
+pub trait GameKind: Sync {
+    /// The ruleset id in headers.
+    fn id(&self) -> &'static str;
+    fn version(&self) -> u32;
+    fn name(&self) -> &'static str;
+    fn vocabulary(&self) -> &'static Vocabulary;
+    fn importers(&self) -> &'static [&'static dyn Importer];
+    fn replay_script(&self) -> &'static str;
+    /// Reads and validates the events of a log whose header was read into `envelope` and `header`.
+    fn read(&self, envelope: Envelope, header: Value, text: &str) -> Result<Box<dyn Game>, LogError>;
+}
+
+/// A validated game of any ruleset: what the engine, the store and the server work with.
+pub trait Game: Send + Sync {
+    fn ruleset(&self) -> &'static str;
+    fn ruleset_version(&self) -> u32;
+    /// The words its facts use.
+    fn vocabulary(&self) -> &'static Vocabulary;
+    fn envelope(&self) -> &Envelope;
+    fn header(&self) -> &Value;
+    fn event_count(&self) -> usize;
+    /// The turn of event `i` (0-based index).
+    fn event_turn(&self, i: usize) -> u32;
+    /// The source line of event `i`.
+    fn event_line_no(&self, i: usize) -> usize;
+    /// Event `i` written as an almanac/1 line.
+    fn event_text(&self, i: usize) -> String;
+    /// How events `from..to` read in words (see [`Ruleset::describe`]).
+    fn event_words(&self, from: usize, to: usize) -> Vec<String>;
+    /// The facts of event `i`.
+    fn event_facts(&self, i: usize) -> &[Fact];
+    /// The current turn (after the last event).
+    fn current_turn(&self) -> u32;
+    fn winner(&self) -> Option<Seat>;
+    /// The state after the first `n` events (clamped).
+    fn view_after(&self, n: usize) -> AnyView;
+    /// How many events have been applied when turn `turn` is over (its last event included).
+    fn events_through_turn(&self, turn: u32) -> usize;
+    /// Validates and appends one more event line.
+    fn push_line(&mut self, line_no: usize, text: &str) -> Result<(), LogError>;
+    /// The whole current state, written out (`Debug`): what tests compare to prove a rejected event changed
+    /// nothing.
+    fn state_dump(&self) -> String;
+}

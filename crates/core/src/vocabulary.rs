@@ -1,0 +1,226 @@
+//! The words a game's facts use, declared once by the game: what players gain and spend (with the colours
+//! charts draw them in), why, what they build, play and score for, the dice, and which charts and
+//! per-player statistics are worth showing. Analysis and charts read these declarations and know no game.
+
+use crate::facts::{Fact, Partner};
+use std::ops::RangeInclusive;
+
+/// One word: its id in facts, how people read it, and the colour a chart gives it (CSS hex).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Term {
+    pub id: &'static str,
+    pub label: &'static str,
+    pub color: Option<&'static str>,
+}
+
+impl Term {
+    pub const fn new(id: &'static str, label: &'static str) -> Term {
+        Term { id, label, color: None }
+    }
+
+    pub const fn colored(id: &'static str, label: &'static str, color: &'static str) -> Term {
+        Term { id, label, color: Some(color) }
+    }
+}
+
+/// The dice whose sum a game rolls for production: `count` dice of `faces` faces.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct DiceSpec {
+    pub count: u8,
+    pub faces: u8,
+}
+
+impl DiceSpec {
+    /// Every sum the dice can show.
+    pub fn sums(&self) -> RangeInclusive<u32> {
+        self.count as u32..=self.count as u32 * self.faces as u32
+    }
+
+    /// The chance of rolling `sum`.
+    pub fn chance(&self, sum: u32) -> f64 {
+        // Ways to roll each sum, one die at a time.
+        let mut ways = vec![1f64];
+        for _ in 0..self.count {
+            let mut next = vec![0f64; ways.len() + self.faces as usize];
+            for (s, w) in ways.iter().enumerate() {
+                for face in 1..=self.faces as usize {
+                    next[s + face] += w;
+                }
+            }
+            ways = next;
+        }
+        let total = (self.faces as f64).powi(self.count as i32);
+        ways.get(sum as usize).copied().unwrap_or(0.0) / total
+    }
+}
+
+/// The charts a game page can show; each is drawn from facts only.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Chart {
+    /// Total and public score by turn.
+    Score,
+    /// Items gained from production, stacked by item.
+    Production,
+    /// Trades per turn and who traded with whom.
+    Trades,
+    /// Dice sums against the expected distribution.
+    Dice,
+    /// The final score by what scored it.
+    ScoreBreakdown,
+}
+
+impl Chart {
+    pub const ALL: [Chart; 5] = [Chart::Score, Chart::Production, Chart::Trades, Chart::Dice, Chart::ScoreBreakdown];
+
+    /// The chart's name in URLs (`/charts/vp.svg`).
+    pub fn id(self) -> &'static str {
+        match self {
+            Chart::Score => "vp",
+            Chart::Production => "production",
+            Chart::Trades => "trades",
+            Chart::Dice => "dice",
+            Chart::ScoreBreakdown => "score",
+        }
+    }
+
+    pub fn from_id(id: &str) -> Option<Chart> {
+        Chart::ALL.into_iter().find(|c| c.id() == id)
+    }
+}
+
+/// A per-player statistic a game declares worth showing (as Board Game Arena games declare theirs).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PlayerStat {
+    pub id: &'static str,
+    pub label: &'static str,
+    pub measure: Measure,
+}
+
+/// How a statistic is counted from facts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Measure {
+    /// Items gained for this cause.
+    Gained(&'static str),
+    /// Items lost for this cause.
+    Lost(&'static str),
+    /// Trades taken part in.
+    Trades,
+    /// Pieces of this kind built.
+    Built(&'static str),
+    /// Cards played.
+    CardsPlayed,
+    /// Points scored for this reason.
+    Points(&'static str),
+}
+
+/// Everything a game's facts may say, and what its pages show.
+#[derive(Debug, Clone, Copy)]
+pub struct Vocabulary {
+    /// What the score is called: short (`VP`, for an axis) and in words (`victory points`).
+    pub score: Term,
+    /// Items players gain, spend and lose, in the order charts stack them (resources, commodities, goods,
+    /// cards bought, `unknown`).
+    pub items: &'static [Term],
+    /// Why items change hands (the shared `cause::*` ones it uses, and its own).
+    pub causes: &'static [Term],
+    pub pieces: &'static [Term],
+    /// Cards that are played.
+    pub cards: &'static [Term],
+    pub score_reasons: &'static [Term],
+    pub awards: &'static [Term],
+    /// Trade partners that are not players (the bank, harbours).
+    pub partners: &'static [Term],
+    /// The production dice, when the game rolls them.
+    pub dice: Option<DiceSpec>,
+    pub charts: &'static [Chart],
+    pub player_stats: &'static [PlayerStat],
+}
+
+fn find(terms: &'static [Term], id: &str) -> Option<&'static Term> {
+    terms.iter().find(|t| t.id == id)
+}
+
+impl Vocabulary {
+    pub fn item(&self, id: &str) -> Option<&'static Term> {
+        find(self.items, id)
+    }
+
+    pub fn score_reason(&self, id: &str) -> Option<&'static Term> {
+        find(self.score_reasons, id)
+    }
+
+    pub fn partner(&self, id: &str) -> Option<&'static Term> {
+        find(self.partners, id)
+    }
+
+    pub fn shows(&self, chart: Chart) -> bool {
+        self.charts.contains(&chart)
+    }
+
+    /// The words of `fact` this vocabulary does not declare, as `kind word` (none when all are declared).
+    pub fn undeclared(&self, fact: &Fact) -> Vec<String> {
+        let mut missing = Vec::new();
+        let mut check = |what: &str, terms: &'static [Term], id: &str| {
+            if find(terms, id).is_none() {
+                missing.push(format!("{what} `{id}`"));
+            }
+        };
+        match fact {
+            Fact::Gained { item, cause, .. } | Fact::Spent { item, cause, .. } | Fact::Lost { item, cause, .. } => {
+                check("item", self.items, item);
+                check("cause", self.causes, cause);
+            }
+            Fact::Traded { partner, gave, got, .. } => {
+                if let Partner::Market(id) = partner {
+                    check("partner", self.partners, id);
+                }
+                for (item, _) in gave.iter().chain(got) {
+                    check("item", self.items, item);
+                }
+            }
+            Fact::Built { piece, .. } => check("piece", self.pieces, piece),
+            Fact::CardPlayed { card, .. } => check("card", self.cards, card),
+            Fact::Score { reason, .. } => check("score reason", self.score_reasons, reason),
+            Fact::Award { award, .. } => check("award", self.awards, award),
+            Fact::Rolled { dice, .. } => {
+                let fits = self.dice.is_some_and(|d| d.count as usize == dice.values().len());
+                if !fits {
+                    missing.push(format!("dice {:?}", dice.values()));
+                }
+            }
+            Fact::TurnStarted { .. } | Fact::GameOver { .. } => {}
+        }
+        missing
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn two_dice_make_the_familiar_triangle() {
+        let d = DiceSpec { count: 2, faces: 6 };
+        assert_eq!(d.sums(), 2..=12);
+        assert!((d.chance(7) - 6.0 / 36.0).abs() < 1e-12);
+        assert!((d.chance(2) - 1.0 / 36.0).abs() < 1e-12);
+        assert_eq!(d.chance(13), 0.0);
+        let total: f64 = d.sums().map(|s| d.chance(s)).sum();
+        assert!((total - 1.0).abs() < 1e-12);
+    }
+
+    #[test]
+    fn three_dice_sum_from_3_to_18() {
+        let d = DiceSpec { count: 3, faces: 6 };
+        assert_eq!(d.sums(), 3..=18);
+        assert!((d.chance(10) - 27.0 / 216.0).abs() < 1e-12);
+    }
+
+    #[test]
+    fn chart_ids_read_back() {
+        for c in Chart::ALL {
+            assert_eq!(Chart::from_id(c.id()), Some(c));
+        }
+        assert_eq!(Chart::from_id("pie"), None);
+    }
+}

@@ -1,0 +1,77 @@
+//! Every error of the API as JSON: `{"error": "...", "line": N}` (line when the problem is on a line of a
+//! log), with the status that says what kind of problem it is.
+
+use actix_web::http::StatusCode;
+use actix_web::{HttpResponse, ResponseError};
+use almanac_service::ServiceError;
+use almanac_store::StoreError;
+use serde_json::json;
+
+#[derive(Debug)]
+pub struct ApiError {
+    pub status: StatusCode,
+    pub message: String,
+    pub line: Option<usize>,
+}
+
+impl ApiError {
+    pub fn new(status: StatusCode, message: impl Into<String>) -> ApiError {
+        ApiError { status, message: message.into(), line: None }
+    }
+
+    pub fn bad_request(message: impl Into<String>) -> ApiError {
+        ApiError::new(StatusCode::BAD_REQUEST, message)
+    }
+
+    pub fn internal(message: impl std::fmt::Display) -> ApiError {
+        ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, message.to_string())
+    }
+}
+
+impl std::fmt::Display for ApiError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl ResponseError for ApiError {
+    fn status_code(&self) -> StatusCode {
+        self.status
+    }
+    fn error_response(&self) -> HttpResponse {
+        let mut body = json!({"error": self.message});
+        if let Some(line) = self.line {
+            body["line"] = json!(line);
+        }
+        HttpResponse::build(self.status).json(body)
+    }
+}
+
+impl From<ServiceError> for ApiError {
+    fn from(e: ServiceError) -> ApiError {
+        let status = match &e {
+            ServiceError::Import(i) if i.is_malformed() => StatusCode::BAD_REQUEST,
+            ServiceError::Import(_) | ServiceError::Rejected(_) => StatusCode::UNPROCESSABLE_ENTITY,
+            ServiceError::Store(StoreError::NotFound(_)) | ServiceError::NoSuchChart { .. } => StatusCode::NOT_FOUND,
+            ServiceError::Store(StoreError::Conflict { .. }) => StatusCode::CONFLICT,
+            ServiceError::PastTheEnd { .. } => StatusCode::BAD_REQUEST,
+            _ => StatusCode::INTERNAL_SERVER_ERROR,
+        };
+        match e {
+            ServiceError::Import(i) => ApiError { status, message: i.reason(), line: Some(i.line()) },
+            ServiceError::Rejected(l) => ApiError { status, message: l.reason(), line: Some(l.line()) },
+            other => ApiError::new(status, other.to_string()),
+        }
+    }
+}
+
+impl From<StoreError> for ApiError {
+    fn from(e: StoreError) -> ApiError {
+        ServiceError::from(e).into()
+    }
+}
+
+/// Query-string errors as JSON, like every other error.
+pub fn query_error(err: actix_web::error::QueryPayloadError, _: &actix_web::HttpRequest) -> actix_web::Error {
+    ApiError::bad_request(format!("query: {err}")).into()
+}
