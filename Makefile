@@ -5,7 +5,7 @@
 DB ?= data/almanac.db
 BIND ?= 127.0.0.1:8080
 CARGO ?= cargo
-# A corpus of catanatron games for `make bench` (made with ../shared/tools/catanatron_dump.py).
+# A corpus of catanatron games for `make bench`, made by the dump script CATANATRON_TOOL names.
 CORPUS ?= bench-corpus
 CATANATRON_TOOL ?= ../shared/tools/catanatron_dump.py
 

@@ -235,3 +235,62 @@ fn a_jcloisterzone_game_uploads_replays_and_charts() {
     assert!(page.contains("data-ruleset=\"carcassonne\"") && page.contains("data-chart=\"score\""));
     assert!(!page.contains("data-chart=\"dice\""), "no dice in Carcassonne");
 }
+
+#[test]
+fn events_read_in_words_and_a_prefix_finds_the_game() {
+    let app = spawn_app(16 << 20);
+    let (_, body) = upload(&app, &sample("catan-club-game.jsonl"), "auto");
+    let id = body["id"].as_str().unwrap().to_string();
+    let (_, events) = app.get_json(&format!("/api/games/{}/events?from=1&to=20", &id[..6]));
+    assert_eq!(events["game"], id.as_str(), "the prefix resolved to the game");
+    let events = events["events"].as_array().unwrap();
+    let at = events[0]["event"]["at"].as_str().unwrap();
+    assert_eq!(events[0]["text"], format!("builds a settlement at {at}"), "{}", events[0]);
+    let roll = events.iter().find(|e| e["event"]["type"] == "roll").unwrap();
+    let dice = &roll["event"]["dice"];
+    let sum = dice[0].as_u64().unwrap() + dice[1].as_u64().unwrap();
+    assert_eq!(roll["text"], format!("rolls {sum} ({}+{})", dice[0], dice[1]));
+    // The state by prefix and by id are the same document.
+    let (_, by_prefix) = app.get_json(&format!("/api/games/{}/state?turn=3", &id[..6]));
+    let (_, by_id) = app.get_json(&format!("/api/games/{id}/state?turn=3"));
+    assert_eq!(by_prefix, by_id);
+    assert_eq!(by_id["game"], id.as_str());
+}
+
+#[test]
+fn each_game_serves_its_replay_drawing_and_only_its_own_charts() {
+    let app = spawn_app(16 << 20);
+    for ruleset in ["catan", "carcassonne"] {
+        let (status, content_type, script) = app.get_text(&format!("/static/rulesets/{ruleset}.js"));
+        assert_eq!(status, 200, "{ruleset}");
+        assert!(content_type.starts_with("text/javascript"));
+        assert!(script.contains(&format!("Almanac.register('{ruleset}'")), "{ruleset}");
+    }
+    let (status, _, _) = app.get_text("/static/rulesets/chess.js");
+    assert_eq!(status, 404);
+    let (_, body) = upload(&app, &sample("carcassonne-traders-builders.jsonl"), "auto");
+    let id = body["id"].as_str().unwrap();
+    let (status, _, svg) = app.get_text(&format!("/api/games/{id}/charts/dice.svg"));
+    assert_eq!(status, 404, "a Carcassonne game has no dice chart: {svg}");
+    assert!(svg.contains("no chart `dice` for carcassonne games (vp, score)"), "{svg}");
+    let (_, _, page) = app.get_text(&format!("/games/{id}"));
+    assert!(page.contains("/static/rulesets/carcassonne.js"), "the page loads its game's drawing");
+}
+
+#[test]
+fn the_openapi_document_names_this_builds_formats_rulesets_and_charts() {
+    let app = spawn_app(16 << 20);
+    let (_, doc) = app.get_json("/api/openapi.json");
+    let enumeration = |path: &str, method: &str, name: &str| -> Vec<String> {
+        let params = doc["paths"][path][method]["parameters"].as_array().unwrap();
+        let p = params.iter().find(|p| p["name"] == name).unwrap();
+        p["schema"]["enum"].as_array().unwrap().iter().map(|v| v.as_str().unwrap().to_string()).collect()
+    };
+    assert_eq!(enumeration("/api/games", "post", "format"), ["auto", "almanac", "catanatron", "jcz"]);
+    assert_eq!(enumeration("/api/games", "get", "ruleset"), ["catan", "carcassonne"]);
+    assert!(enumeration("/api/games/{id}/charts/{chart}", "get", "chart").contains(&"score.svg".to_string()));
+    let (_, _, index) = app.get_text("/");
+    for label in ["almanac/1 log", "catanatron dump", "JCloisterZone save"] {
+        assert!(index.contains(label), "the upload form offers {label}");
+    }
+}

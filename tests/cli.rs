@@ -307,3 +307,54 @@ fn demo_seeds_an_empty_database_once_and_summarises() {
     let again = text(&almanac(&["demo", "--samples", root().join("data/samples").to_str().unwrap()], &s.db()).stdout);
     assert_eq!(again.matches("stored ").count(), 0, "a seeded database is not seeded again");
 }
+
+#[test]
+fn reproject_derives_facts_again_and_leaves_a_game_that_no_longer_validates() {
+    let s = Scratch::new();
+    let club = import_one(&s, &s.file("club.jsonl", sample("catan-club-game.jsonl")));
+    let six = import_one(&s, &s.file("six.jsonl", sample("catan-six-players.jsonl")));
+    let stats = |id: &str| text(&almanac(&["stats", id, "--json"], &s.db()).stdout);
+    let before = stats(&club);
+    let current = |id: &str| text(&almanac(&["list"], &s.db()).stdout).lines().any(|l| l.starts_with(id));
+    assert!(current(&club) && current(&six));
+    // Up to date: nothing to do.
+    let out = almanac(&["reproject"], &s.db());
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(text(&out.stdout).contains("reprojected 0 game(s)"), "{}", text(&out.stdout));
+
+    // As an older version would have left them: another ruleset version, no facts; and the six-player
+    // game's stored header changed so that its events no longer validate.
+    let store = almanac_store::Store::open(&s.db()).unwrap();
+    let conn = store.connection();
+    conn.execute("UPDATE games SET ruleset_version = 0", []).unwrap();
+    conn.execute("DELETE FROM facts", []).unwrap();
+    conn.execute(
+        "UPDATE games SET header = replace(header, '\"players\":[', '\"players\":[{\"name\":\"Zed\"},') WHERE id = ?1",
+        [&six],
+    )
+    .unwrap();
+    drop(store);
+    let out = almanac(&["reproject", "--ruleset", "catan"], &s.db());
+    assert_eq!(out.status.code(), Some(1), "a game left as it was makes the exit status 1");
+    assert!(text(&out.stdout).contains("reprojected 1 game(s); 1 left as they were"), "{}", text(&out.stdout));
+    let stderr = text(&out.stderr);
+    assert!(stderr.starts_with(&format!("{six}: left as it was: no longer validates: line ")), "{stderr}");
+    assert_eq!(stats(&club), before, "the same facts as when it was imported");
+    // The game that failed kept its version: the next run tries it again; --all takes every game.
+    let out = almanac(&["reproject", "--all"], &s.db());
+    assert!(text(&out.stdout).contains("reprojected 1 game(s); 1 left as they were"), "{}", text(&out.stdout));
+    let unknown = almanac(&["reproject", "--ruleset", "chess"], &s.db());
+    assert!(text(&unknown.stderr).contains("unknown ruleset `chess`"), "{}", text(&unknown.stderr));
+}
+
+#[test]
+fn help_names_the_formats_of_this_build() {
+    let s = Scratch::new();
+    let help = text(&almanac(&["import", "--help"], &s.db()).stdout);
+    for format in ["auto", "almanac", "catanatron", "jcz"] {
+        assert!(help.contains(format), "{format} missing from: {help}");
+    }
+    let out = almanac(&["validate", "--format", "pgn", "x"], &s.db());
+    assert!(!out.status.success());
+    assert!(text(&out.stderr).contains("invalid value 'pgn'"), "{}", text(&out.stderr));
+}

@@ -1,6 +1,5 @@
-//! The rules: placing tiles and figures, scoring after each turn part and at the end
-//! (seed `004_1a49f7cf8ddadd37.txt`; scoring facts in `shared/reference/carcassonne.md` §4).
-//! Each handler checks first and changes the state only when the event is legal.
+//! The rules of the base game and Traders & Builders: placing tiles and figures, scoring after each turn
+//! part and at the end. Each handler checks first and changes the state only when the event is legal.
 
 use crate::event::{Event, Location};
 use crate::state::*;

@@ -1,5 +1,5 @@
-//! The tile catalogue, read once from `tiles.txt` (data transcribed from `shared/reference/carcassonne.md`,
-//! whose conventions are JCloisterZone's so that its records need no mapping table).
+//! The tile catalogue, read once from `tiles.txt`: the facts of the tile sets (edges, features, pennants,
+//! goods) in JCloisterZone's conventions and ids, so that its records need no mapping table.
 //!
 //! Geometry: a tile has four sides N E S W (0..4) and eight half-edges NL NR EL ER SL SR WL WR (0..8),
 //! clockwise. A rotation by `r` quarter turns clockwise moves side `s` to `s + r` and half `h` to `h + 2r`.

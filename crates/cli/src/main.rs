@@ -14,7 +14,7 @@ struct Cli {
     command: Command,
 }
 
-/// The games this build knows, for the help text ("Catan and Carcassonne").
+/// The names of the games this build knows, for the help text ("A, B and C").
 fn game_names() -> String {
     let names: Vec<&str> = almanac_service::GAMES.iter().map(|g| g.name()).collect();
     match names.split_last() {

@@ -8,12 +8,12 @@ use crate::view::AnyView;
 use crate::vocabulary::Vocabulary;
 use serde_json::Value;
 
-/// A reader of another program's records of a game (catanatron dumps, JCloisterZone saves ...). It
+/// A reader of another program's records of a game (a bot framework's dumps, another app's saves). It
 /// translates; the engine then validates the almanac/1 text like any uploaded log.
 pub trait Importer: Sync {
     /// The name `--format` and `?format=` take.
     fn name(&self) -> &'static str;
-    /// What it reads, for people ("catanatron dump").
+    /// What it reads, for people.
     fn label(&self) -> &'static str;
     /// Does a file starting with `head` (its first few kilobytes) look like one of these records?
     fn recognises(&self, head: &str) -> bool;
@@ -39,7 +39,7 @@ impl FormatError {
 
 /// What a game crate declares besides its rules. With [`Ruleset`] it makes the game's [`GameKind`].
 pub trait Declarations: Ruleset + Sync {
-    /// The game's name for people ("Catan").
+    /// The game's name for people.
     const NAME: &'static str;
     const VOCABULARY: &'static Vocabulary;
     const IMPORTERS: &'static [&'static dyn Importer];

@@ -59,7 +59,7 @@ impl From<&str> for EventError {
 /// pushed away: [`crate::Timeline`] restores both, so a ruleset never writes its own undo. `decide` and
 /// `evolve` are the Decider shape built on it.
 pub trait Ruleset: 'static + Sized {
-    /// The ruleset id in headers (`catan`, `carcassonne`, ...).
+    /// The ruleset id in headers.
     const ID: &'static str;
     /// Bumped when a rule change could accept or reject different logs, or derive different facts from
     /// them; stored with every game (`almanac reproject` brings stored games up to date).

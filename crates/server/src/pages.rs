@@ -29,7 +29,7 @@ pub fn escape(s: &str) -> String {
     out
 }
 
-/// "Catan and Carcassonne": the games this build knows, for the tagline.
+/// The names of the games this build knows, for the tagline ("A, B and C").
 fn game_names() -> String {
     let names: Vec<&str> = GAMES.iter().map(|g| g.name()).collect();
     match names.split_last() {

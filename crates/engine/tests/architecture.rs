@@ -1,0 +1,149 @@
+//! The map stays true (ARCHITECTURE.md): every crate depends only on the crates it may, and nothing
+//! outside a game's crate and the registry names a game, its resources or its formats. No comment or
+//! document cites a file outside the repository.
+
+use almanac_engine::GAMES;
+use std::collections::BTreeSet;
+use std::path::{Path, PathBuf};
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+/// The `almanac-*` crates a crate's `[dependencies]` name (dev-dependencies are the tests' own affair).
+fn dependencies(krate: &str) -> BTreeSet<String> {
+    let manifest = std::fs::read_to_string(root().join("crates").join(krate).join("Cargo.toml")).unwrap();
+    let mut deps = BTreeSet::new();
+    let mut in_deps = false;
+    for line in manifest.lines() {
+        let line = line.trim();
+        if line.starts_with('[') {
+            in_deps = line == "[dependencies]";
+        } else if in_deps {
+            if let Some(name) = line.split(['.', '=', ' ']).next().and_then(|n| n.strip_prefix("almanac-")) {
+                deps.insert(name.to_string());
+            }
+        }
+    }
+    deps
+}
+
+fn crates() -> Vec<String> {
+    let mut all: Vec<String> = std::fs::read_dir(root().join("crates"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().to_string())
+        .collect();
+    all.sort();
+    all
+}
+
+/// The game crates: what the registry depends on besides core.
+fn game_crates() -> BTreeSet<String> {
+    dependencies("engine").into_iter().filter(|c| c != "core").collect()
+}
+
+#[test]
+fn dependencies_point_one_way() {
+    let games = game_crates();
+    assert_eq!(games.len(), GAMES.len(), "one crate per registered game: {games:?}");
+    let set = |names: &[&str]| names.iter().map(|s| s.to_string()).collect::<BTreeSet<String>>();
+    for krate in crates() {
+        let deps = dependencies(&krate);
+        let allowed: BTreeSet<String> = match krate.as_str() {
+            "core" => set(&[]),
+            g if games.contains(g) => set(&["core"]),
+            "engine" => games.iter().cloned().chain(["core".to_string()]).collect(),
+            "store" | "analysis" => set(&["core"]),
+            "charts" => set(&["core", "analysis"]),
+            "service" => set(&["core", "engine", "store", "analysis", "charts"]),
+            "server" => set(&["core", "store", "service"]),
+            "cli" => crates().into_iter().filter(|c| c != "cli").collect(),
+            other => panic!("crates/{other} is not on the map: give it its place in ARCHITECTURE.md and here"),
+        };
+        let extra: Vec<&String> = deps.difference(&allowed).collect();
+        assert!(extra.is_empty(), "crates/{krate} depends on {extra:?}, which it must not");
+    }
+}
+
+/// Every file under `dir` whose name ends with one of `exts`.
+fn files(dir: &Path, exts: &[&str], out: &mut Vec<PathBuf>) {
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_dir() {
+            files(&path, exts, out);
+        } else if exts.iter().any(|x| path.to_string_lossy().ends_with(x)) {
+            out.push(path);
+        }
+    }
+}
+
+/// Where `word` occurs in `text` as a whole word, ignoring case.
+fn has_word(text: &str, word: &str) -> bool {
+    let (text, word) = (text.to_lowercase(), word.to_lowercase());
+    let is_word = |c: char| c.is_alphanumeric() || c == '_';
+    text.match_indices(&word).any(|(i, _)| {
+        let before = text[..i].chars().next_back();
+        let after = text[i + word.len()..].chars().next();
+        !before.is_some_and(is_word) && !after.is_some_and(is_word)
+    })
+}
+
+#[test]
+fn nothing_outside_a_game_crate_names_a_game_its_resources_or_its_formats() {
+    let mut words: Vec<&str> = Vec::new();
+    for g in GAMES {
+        words.extend([g.id(), g.name()]);
+        words.extend(g.importers().iter().map(|i| i.name()));
+        // The things players hold that have a colour of their own: resources, commodities, goods.
+        words.extend(g.vocabulary().items.iter().filter(|t| t.color.is_some() && t.id != "unknown").map(|t| t.id));
+    }
+    words.sort_by_key(|w| w.to_lowercase());
+    words.dedup_by_key(|w| w.to_lowercase());
+    let games = game_crates();
+    let mut sources = Vec::new();
+    for krate in crates().into_iter().filter(|c| !games.contains(c)) {
+        files(&root().join("crates").join(&krate).join("src"), &[".rs"], &mut sources);
+    }
+    files(&root().join("web"), &[".js", ".json", ".css", ".html"], &mut sources);
+    let registry = root().join("crates/engine/src/lib.rs");
+    let mut found = Vec::new();
+    for path in &sources {
+        let text = std::fs::read_to_string(path).unwrap();
+        for (n, line) in text.lines().enumerate() {
+            // The registry's one line per game names the game crates.
+            if *path == registry && line.contains("almanac_") {
+                continue;
+            }
+            for word in &words {
+                if has_word(line, word) {
+                    found.push(format!("{}:{}: `{word}` in {}", path.display(), n + 1, line.trim()));
+                }
+            }
+        }
+    }
+    assert!(found.is_empty(), "game words outside the game crates:\n{}", found.join("\n"));
+}
+
+#[test]
+fn nothing_cites_a_file_outside_the_repository() {
+    let mut paths = Vec::new();
+    for dir in ["crates", "web", "docs", "tests", "bench", "data/schema"] {
+        files(&root().join(dir), &[".rs", ".js", ".md", ".json", ".toml", ".sh", ".lua", ".sql", ".txt"], &mut paths);
+    }
+    paths.extend(["Makefile", "README.md", "ARCHITECTURE.md", ".ci/run"].map(|f| root().join(f)));
+    let mut found = Vec::new();
+    for path in paths.iter().filter(|p| !p.to_string_lossy().contains("/tests/data/")) {
+        let text = std::fs::read_to_string(path).unwrap_or_default();
+        for (n, line) in text.lines().enumerate() {
+            // The folders beside the checkout, spelled so that this file does not cite them itself.
+            let outside = ["reference", "fixtures", "tools"].map(|d| format!("{}/{d}", "shared"));
+            let cites = outside.iter().any(|o| line.contains(o.as_str())) || line.contains(concat!("..", "/shared"));
+            // A build variable may point at a tool beside the checkout; a comment may not.
+            let variable = path.ends_with("Makefile") && !line.trim_start().starts_with('#');
+            if cites && !variable {
+                found.push(format!("{}:{}: {}", path.display(), n + 1, line.trim()));
+            }
+        }
+    }
+    assert!(found.is_empty(), "citations of files outside the repository:\n{}", found.join("\n"));
+}
