@@ -37,11 +37,13 @@ lint:
 	$(CARGO) fmt --all -- --check
 	$(CARGO) clippy --workspace --all-targets -- -D warnings
 
-# 1,000 catanatron games (about two minutes), then the speed figures.
+# 1,000 catanatron games (about two minutes), then the speed figures: ours, and catanatron's own replay of
+# the same files against `almanac validate` of them.
 bench: build $(CORPUS)/.done
 	./target/release/almanac bench $(CORPUS)
+	bench/foreign.sh $(CORPUS)
 
-# HTTP figures with wrk (state queries at 32 connections, chart rendering).
+# HTTP figures with wrk: states and charts at 32 and 256 connections, alone and with 4 uploaders running.
 bench-http: build
 	bench/http.sh
 

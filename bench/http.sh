@@ -1,18 +1,50 @@
 #!/usr/bin/env bash
-# HTTP load figures: the state at random turns (32 connections) and chart rendering (1 connection), with wrk,
-# against a release build on a scratch database holding one game (default: the six-player sample).
+# The server's figures with wrk, against a release build on a scratch database holding one game (default:
+# the six-player sample): the state at random turns and the game's charts, at 32 and 256 connections, first
+# with nothing else running, then while 4 uploaders post large games (the Helpers sample, retitled each
+# time so every upload is a new game; bench/uploads.py) as fast as the server takes them. Prints requests/s,
+# p50 and p99.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 GAME_FILE=${1:-data/samples/catan-six-players.jsonl}
+UPLOAD_FILE=${UPLOAD_FILE:-data/samples/catan-helpers.jsonl}
+DURATION=${DURATION:-10s}
+PORT=${PORT:-8097}
 command -v wrk >/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq wrk >/dev/null; }
-DB=$(mktemp -d)/bench.db
+WORK=$(mktemp -d)
+DB=$WORK/bench.db
 ID=$(./target/release/almanac import --db "$DB" "$GAME_FILE" | cut -f1)
 TURNS=$(./target/release/almanac state --db "$DB" "$ID" --json | python3 -c 'import json,sys; print(json.load(sys.stdin)["turn"])')
-./target/release/almanac serve --db "$DB" --bind 127.0.0.1:8097 >/dev/null &
+./target/release/almanac serve --db "$DB" --bind 127.0.0.1:$PORT >/dev/null 2>"$WORK/requests.log" &
 SERVER=$!
-trap 'kill $SERVER' EXIT
-sleep 1
-echo "state at a random turn, 32 connections, 10 s:"
-GAME=$ID TURNS=$TURNS wrk -t2 -c32 -d10s --latency -s bench/state.lua http://127.0.0.1:8097 | grep -E "50%|99%|Requests/sec"
-echo "charts, 1 connection, 5 s:"
-GAME=$ID wrk -t1 -c1 -d5s --latency -s bench/charts.lua http://127.0.0.1:8097 | grep -E "50%|99%|Requests/sec"
+UPLOADERS=()
+stop() { kill "${UPLOADERS[@]}" "$SERVER" 2>/dev/null || true; }
+trap stop EXIT
+URL=http://127.0.0.1:$PORT
+until curl -sf "$URL/api/games" >/dev/null; do sleep 0.2; done
+CHARTS=$(curl -s "$URL/games/$ID" | grep -o 'data-chart="[a-z]*"' | cut -d'"' -f2 | paste -sd, -)
+
+measure() { # what connections script
+  local out
+  out=$(GAME=$ID TURNS=$TURNS CHARTS=$CHARTS wrk -t2 -c"$2" -d"$DURATION" --latency -s "bench/$3.lua" "$URL")
+  printf '%-34s %4s connections: %8s req/s  p50 %8s  p99 %8s\n' "$1" "$2" \
+    "$(awk '/Requests\/sec/ {print $2}' <<<"$out")" "$(awk '$1=="50%" {print $2}' <<<"$out")" \
+    "$(awk '$1=="99%" {print $2}' <<<"$out")"
+}
+
+echo "game $ID ($GAME_FILE): $TURNS turns; charts $CHARTS; $(nproc) cores"
+for c in 32 256; do
+  measure "state at a random turn" $c state
+  measure "charts" $c charts
+done
+python3 bench/uploads.py "$URL" "$UPLOAD_FILE" 4 >"$WORK/uploads.txt" &
+UPLOADERS+=($!)
+started=$(date +%s)
+for c in 32 256; do
+  measure "state, 4 uploads running" $c state
+  measure "charts, 4 uploads running" $c charts
+done
+kill "${UPLOADERS[@]}" 2>/dev/null || true
+wait "${UPLOADERS[@]}" 2>/dev/null || true
+seconds=$(($(date +%s) - started))
+echo "uploads stored meanwhile: $(cat "$WORK/uploads.txt") games of $(wc -l < "$UPLOAD_FILE") lines in ${seconds} s; requests logged: $(wc -l < "$WORK/requests.log")"

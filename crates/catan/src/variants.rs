@@ -7,6 +7,7 @@
 //! - the 5-6 player extension: the Special Building Phase after each turn.
 
 use crate::board::{EdgeId, VertexId};
+use crate::event::MAX_PLAYERS;
 use crate::resources::Resource;
 use crate::rules::points::{catanatron_award, update_longest_road};
 use crate::state::{BankShortage, DiscardRule, Phase, State};
@@ -62,8 +63,8 @@ pub fn settlement_built(s: &mut State, p: Seat, v: VertexId, facts: &mut Vec<Fac
 
 /// What the bank pays of a resource it cannot pay everyone in full: `owed` by seat, `supply` in the bank.
 /// The rulebook: nothing, unless only one player is owed it, who gets what is left.
-pub fn short_payment(s: &State, owed: &[u8], supply: u8) -> Vec<u8> {
-    let mut pay = vec![0; owed.len()];
+pub fn short_payment(s: &State, owed: &[u8; MAX_PLAYERS], supply: u8) -> [u8; MAX_PLAYERS] {
+    let mut pay = [0; MAX_PLAYERS];
     let owed_players: Vec<usize> = (0..owed.len()).filter(|&i| owed[i] > 0).collect();
     if owed_players.len() == 1 && s.options.bank_shortage == BankShortage::Rulebook {
         pay[owed_players[0]] = supply;

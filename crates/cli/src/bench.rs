@@ -63,12 +63,7 @@ pub fn run(corpus: &Path, db: Option<PathBuf>) -> anyhow::Result<i32> {
     let t = Instant::now();
     for log in &logs {
         let fresh = read_log(&log.text).expect("validated above");
-        let revalidated = almanac_engine::ValidatedLog {
-            game: fresh,
-            header_line: log.header_line.clone(),
-            event_lines: log.event_lines.clone(),
-            text: String::new(),
-        };
+        let revalidated = almanac_engine::ValidatedLog { game: fresh, text: log.text.clone() };
         store_log(&mut store, &revalidated)?;
     }
     let import_s = t.elapsed().as_secs_f64();
@@ -105,7 +100,7 @@ pub fn run(corpus: &Path, db: Option<PathBuf>) -> anyhow::Result<i32> {
         per * 1e6
     );
     let store = Store::open(&path)?;
-    let id = almanac_store::game_id(&almanac_engine::content_hash(&longest.header_line, &longest.event_lines));
+    let id = almanac_store::game_id(&longest.content_hash());
     {
         let reps = 50;
         let t = Instant::now();
@@ -165,9 +160,10 @@ fn plain_sqlite_insert(path: &Path, logs: &[almanac_engine::ValidatedLog]) -> an
         .enumerate()
         .map(|(g, log)| {
             let n = log.game.event_count();
+            let lines = log.event_lines();
             yardstick::Rows {
                 id: format!("g{g}"),
-                events: (0..n).map(|i| (i as u64 + 1, log.game.event_turn(i), log.event_lines[i].as_str())).collect(),
+                events: (0..n).map(|i| (i as u64 + 1, log.game.event_turn(i), lines[i])).collect(),
                 facts: (0..n)
                     .flat_map(|i| {
                         log.game.event_facts(i).iter().map(move |f| f.row(i as u64 + 1, log.game.event_turn(i)))

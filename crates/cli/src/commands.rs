@@ -264,7 +264,7 @@ pub fn reproject(db: &Path, ruleset: Option<&str>, all: bool) -> anyhow::Result<
 
 /// Runs the HTTP server until interrupted, logging one line per request.
 pub fn serve(db: &Path, bind: &str, max_upload: usize, seed: Option<&Path>) -> anyhow::Result<i32> {
-    tracing_subscriber::fmt().with_target(false).with_writer(std::io::stderr).init();
+    tracing_subscriber::fmt().with_target(false).with_writer(crate::logging::Background::start()).init();
     if let Some(samples) = seed {
         seed_if_empty(db, samples)?;
     }

@@ -2,6 +2,7 @@
 
 mod bench;
 mod commands;
+mod logging;
 
 use clap::builder::PossibleValuesParser;
 use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};

@@ -86,15 +86,28 @@ pub fn detect(text: &str) -> Option<Format> {
     foreign.or_else(|| (head.trim_start().starts_with('{') && head.contains("almanac/")).then_some(Format::Almanac))
 }
 
-/// A log that passed validation, with its text split for storage.
+/// A log that passed validation, and its text.
 pub struct ValidatedLog {
     pub game: Box<dyn Game>,
-    /// The header line as given.
-    pub header_line: String,
-    /// Each event line as given (trimmed), in order.
-    pub event_lines: Vec<String>,
     /// The almanac/1 text the game was read from.
     pub text: String,
+}
+
+impl ValidatedLog {
+    /// The header line as given (trimmed).
+    pub fn header_line(&self) -> &str {
+        lines(&self.text).next().map_or("", |(_, l)| l.trim())
+    }
+
+    /// Each event line as given (trimmed), in order; blank lines are not lines.
+    pub fn event_lines(&self) -> Vec<&str> {
+        lines(&self.text).skip(1).map(|(_, l)| l.trim()).collect()
+    }
+
+    /// The hash that makes the same log one game.
+    pub fn content_hash(&self) -> String {
+        content_hash(self.header_line(), &self.event_lines())
+    }
 }
 
 /// Reads and validates a whole almanac/1 log.
@@ -164,20 +177,17 @@ pub fn validate(format: Option<Format>, text: &str) -> Result<ValidatedLog, Impo
         Format::Foreign(importer) => importer.to_almanac(text)?,
     };
     let game = read_log(&text)?;
-    let mut it = lines(&text);
-    let header_line = it.next().map(|(_, l)| l.trim().to_string()).unwrap_or_default();
-    let event_lines = it.map(|(_, l)| l.trim().to_string()).collect();
-    Ok(ValidatedLog { game, header_line, event_lines, text })
+    Ok(ValidatedLog { game, text })
 }
 
 /// The content hash that makes the same log one game: SHA-256 of the almanac/1 lines (blank lines and
 /// trailing white space ignored), as hex.
-pub fn content_hash(header_line: &str, event_lines: &[String]) -> String {
+pub fn content_hash(header_line: &str, event_lines: &[impl AsRef<str>]) -> String {
     let mut h = Sha256::new();
     h.update(header_line.as_bytes());
     for l in event_lines {
         h.update(b"\n");
-        h.update(l.as_bytes());
+        h.update(l.as_ref().as_bytes());
     }
     h.finalize().iter().map(|b| format!("{b:02x}")).collect()
 }

@@ -63,11 +63,7 @@ async fn upload(
         message: format!("the file is not UTF-8 text: {e}"),
         line: Some(1),
     })?;
-    // Validation takes no lock; only the insert waits for the writer.
-    let log = blocking(move || Ok(almanac_service::check(format, &text).map_err(almanac_service::ServiceError::from)?))
-        .await?;
-    let app2 = app.clone();
-    let inserted = blocking(move || Ok(app2.pool.write(|s| almanac_service::store_log(s, &log))?)).await?;
+    let inserted = app.uploads.store(format, text).await?;
     Ok(match inserted {
         Inserted::New(id) => HttpResponse::Created().json(json!({"id": id})),
         Inserted::Existing(id) => HttpResponse::Ok().json(json!({"id": id})),
@@ -155,6 +151,14 @@ async fn state(app: web::Data<AppState>, path: web::Path<String>, q: web::Query<
         (None, None) => At::Final,
         (Some(_), Some(_)) => return Err(ApiError::bad_request("give `turn` or `seq`, not both")),
     };
+    // A state asked before of a game in memory is answered at once, without a thread of the pool.
+    if let Some(game) = app.timelines.get(&path) {
+        if let Ok(n) = almanac_service::events_at(&path, game.as_ref(), at) {
+            if let Some(json) = app.states.get(&(path.to_string(), n as u64)) {
+                return Ok(HttpResponse::Ok().content_type("application/json").body(json));
+            }
+        }
+    }
     let body = blocking(move || {
         let (id, g) = loaded(&app, &path)?;
         let n = almanac_service::events_at(&id, g.as_ref(), at)? as u64;
@@ -185,11 +189,25 @@ async fn stats(app: web::Data<AppState>, path: web::Path<String>) -> Result<Http
 async fn chart(app: web::Data<AppState>, path: web::Path<(String, String)>) -> Result<HttpResponse> {
     let (game, file) = path.into_inner();
     let name = file.strip_suffix(".svg").unwrap_or(&file).to_string();
+    // A chart drawn before of a game in memory is answered at once.
+    if let Some(timeline) = app.timelines.get(&game) {
+        if let Some(svg) = app.charts.get(&(game.clone(), name.clone(), timeline.event_count() as u64)) {
+            return Ok(HttpResponse::Ok().content_type("image/svg+xml").body(svg));
+        }
+    }
     let svg = blocking(move || {
-        Ok(app.pool.read(|s| {
+        let (id, events) = app.pool.read(|s| -> almanac_service::Result<_> {
             let id = almanac_service::resolve(s, &game)?;
-            almanac_service::chart(s, &id, &name)
-        })??)
+            let events = s.game(&id)?.event_count;
+            Ok((id, events))
+        })??;
+        let key = (id, name, events);
+        if let Some(svg) = app.charts.get(&key) {
+            return Ok(svg);
+        }
+        let svg = Bytes::from(app.pool.read(|s| almanac_service::chart(s, &key.0, &key.1))??);
+        app.charts.put(key, svg.clone());
+        Ok(svg)
     })
     .await?;
     Ok(HttpResponse::Ok().content_type("image/svg+xml").body(svg))

@@ -3,6 +3,7 @@
 
 use crate::cache::Lru;
 use crate::error::ApiError;
+use crate::uploads::Uploads;
 use actix_web::web;
 use almanac_core::Game;
 use almanac_store::Pool;
@@ -11,12 +12,16 @@ use std::sync::Arc;
 
 pub struct AppState {
     /// One writer at a time; readers side by side.
-    pub pool: Pool,
+    pub pool: Arc<Pool>,
+    /// Uploads, one at a time, after the readers.
+    pub uploads: Uploads,
     /// Recently viewed games, by their full id.
     pub timelines: Lru<String, Arc<dyn Game>>,
     /// Recently asked states as JSON, by (full id, events applied): the state after an event of an
     /// append-only log never changes.
     pub states: Lru<(String, u64), Bytes>,
+    /// Drawn charts, by (full id, chart, events stored): a chart changes only when the log grows.
+    pub charts: Lru<(String, String, u64), Bytes>,
     pub max_upload: usize,
 }
 

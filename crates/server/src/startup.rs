@@ -3,6 +3,7 @@
 
 use crate::app::AppState;
 use crate::cache::Lru;
+use crate::uploads::Uploads;
 use crate::{api, assets, error, logging, pages};
 use actix_web::dev::Server;
 use actix_web::middleware::from_fn;
@@ -10,6 +11,7 @@ use actix_web::{web, App, HttpServer};
 use almanac_store::Pool;
 use std::net::TcpListener;
 use std::path::PathBuf;
+use std::sync::Arc;
 
 #[derive(Debug, Clone)]
 pub struct Config {
@@ -28,11 +30,13 @@ impl Config {
 
 /// Starts the server on `listener`; the returned future runs it.
 pub fn run(listener: TcpListener, config: Config) -> std::io::Result<Server> {
-    let pool = Pool::open(&config.db).map_err(std::io::Error::other)?;
+    let pool = Arc::new(Pool::open(&config.db).map_err(std::io::Error::other)?);
     let state = web::Data::new(AppState {
+        uploads: Uploads::start(pool.clone())?,
         pool,
         timelines: Lru::new(64),
         states: Lru::new(8192),
+        charts: Lru::new(1024),
         max_upload: config.max_upload,
     });
     let mut server = HttpServer::new(move || {

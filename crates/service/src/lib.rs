@@ -8,13 +8,13 @@
 use almanac_analysis::{game_stats, GameStats};
 use almanac_charts::ChartError;
 use almanac_core::{AnyView, Chart, Game, LogError, Problem};
-use almanac_engine::{content_hash, read_log, Format, ImportError, ValidatedLog};
+use almanac_engine::{read_log, ImportError};
 use almanac_store::{GameFilter, GameRow, Inserted, Store, StoreError};
 use serde::Serialize;
 use serde_json::value::RawValue;
 use serde_json::Value;
 
-pub use almanac_engine::{format, format_names, formats, game_kind, GAMES};
+pub use almanac_engine::{format, format_names, formats, game_kind, Format, ValidatedLog, GAMES};
 
 /// A use case's result.
 pub type Result<T, E = ServiceError> = std::result::Result<T, E>;
@@ -54,8 +54,7 @@ pub fn import(store: &mut Store, format: Option<Format>, text: &str) -> Result<(
 
 /// Stores a validated log.
 pub fn store_log(store: &mut Store, log: &ValidatedLog) -> Result<Inserted, StoreError> {
-    let hash = content_hash(&log.header_line, &log.event_lines);
-    store.insert_game(log.game.as_ref(), &log.header_line, &log.event_lines, &hash)
+    store.insert_game(log.game.as_ref(), log.header_line(), &log.event_lines(), &log.content_hash())
 }
 
 /// The full id of a game given by id or unique prefix.

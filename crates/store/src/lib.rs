@@ -144,7 +144,7 @@ impl Store {
         &mut self,
         game: &dyn Game,
         header_line: &str,
-        event_lines: &[String],
+        event_lines: &[&str],
         content_hash: &str,
     ) -> Result<Inserted> {
         let id = game_id(content_hash);
@@ -374,14 +374,20 @@ impl Store {
     }
 }
 
-fn write_events(tx: &rusqlite::Transaction, id: &str, game: &dyn Game, first: usize, lines: &[String]) -> Result<()> {
+fn write_events(
+    tx: &rusqlite::Transaction,
+    id: &str,
+    game: &dyn Game,
+    first: usize,
+    lines: &[impl AsRef<str>],
+) -> Result<()> {
     let mut ins = tx.prepare_cached("INSERT INTO events (game_id, seq, turn, body) VALUES (?1, ?2, ?3, ?4)")?;
     let mut fact_ins = facts::Inserter::new(tx)?;
     for (k, body) in lines.iter().enumerate() {
         let i = first + k;
         let seq = i as u64 + 1;
         let turn = game.event_turn(i);
-        ins.execute(params![id, seq, turn, body])?;
+        ins.execute(params![id, seq, turn, body.as_ref()])?;
         for f in game.event_facts(i) {
             fact_ins.insert(id, &f.row(seq, turn))?;
         }

@@ -1,6 +1,6 @@
 //! The store's promises, each against a real SQLite file.
 
-use almanac_engine::{content_hash, validate, ValidatedLog};
+use almanac_engine::{validate, ValidatedLog};
 use almanac_store::{GameFilter, Inserted, Store, StoreError};
 use std::path::{Path, PathBuf};
 
@@ -13,8 +13,7 @@ fn log_of(text: &str) -> ValidatedLog {
 }
 
 fn insert(store: &mut Store, log: &ValidatedLog) -> Result<Inserted, StoreError> {
-    let hash = content_hash(&log.header_line, &log.event_lines);
-    store.insert_game(log.game.as_ref(), &log.header_line, &log.event_lines, &hash)
+    store.insert_game(log.game.as_ref(), log.header_line(), &log.event_lines(), &log.content_hash())
 }
 
 fn db() -> (tempfile::TempDir, PathBuf) {
@@ -76,8 +75,8 @@ fn a_game_is_stored_whole_with_its_facts_and_ruleset_version() {
     assert_eq!(row.players.len(), 4);
     // The stored log reads back line for line.
     let (header, events) = store.log(&id).unwrap();
-    assert_eq!(header, log.header_line);
-    assert_eq!(events, log.event_lines);
+    assert_eq!(header, log.header_line());
+    assert_eq!(events, log.event_lines());
 }
 
 #[test]

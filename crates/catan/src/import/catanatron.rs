@@ -14,6 +14,7 @@ use almanac_core::{FormatError, Importer};
 use serde::de::{Deserializer, MapAccess, Visitor};
 use serde::Deserialize;
 use serde_json::json;
+use serde_json::value::RawValue;
 use std::collections::HashMap;
 use std::fmt::{self, Write};
 
@@ -96,9 +97,10 @@ struct DumpEvent<'a> {
     /// The chance outcome.
     #[serde(default, borrow)]
     result: Option<Outcome<'a>>,
-    /// How each player's hand changed: `{colour: {resource: n}}`.
+    /// How each player's hand changed: `{colour: {resource: n}}`; read only where it is needed (a roll's
+    /// production, a monopoly's takings).
     #[serde(default, borrow)]
-    resource_deltas: Option<Pairs<&'a str, Pairs<&'a str, i32>>>,
+    resource_deltas: Option<&'a RawValue>,
 }
 
 /// Every field a decision may carry.
@@ -190,19 +192,24 @@ fn dev_card(name: &str) -> Result<&'static str, String> {
 /// Where catanatron's node ids and tiles are on our board.
 struct Places {
     board: Board,
-    nodes: HashMap<u32, u16>,
+    /// Our vertex of each catanatron node id (they count from 0).
+    nodes: Vec<Option<u16>>,
     hex_at: HashMap<[i32; 3], usize>,
 }
 
 impl Places {
+    fn node(&self, id: u32) -> Option<u16> {
+        self.nodes.get(id as usize).copied().flatten()
+    }
+
     fn vertex(&self, node: u32) -> Result<&str, String> {
-        let v = self.nodes.get(&node).ok_or_else(|| format!("node {node} is not on the board"))?;
-        Ok(&self.board.vertices[*v as usize].name)
+        let v = self.node(node).ok_or_else(|| format!("node {node} is not on the board"))?;
+        Ok(&self.board.vertices[v as usize].name)
     }
 
     fn edge_id(&self, [a, b]: [u32; 2]) -> Result<EdgeId, String> {
-        let x = *self.nodes.get(&a).ok_or("edge end not on the board")?;
-        let y = *self.nodes.get(&b).ok_or("edge end not on the board")?;
+        let x = self.node(a).ok_or("edge end not on the board")?;
+        let y = self.node(b).ok_or("edge end not on the board")?;
         self.board.edge_between(x, y).ok_or_else(|| format!("nodes [{a}, {b}] are not neighbours"))
     }
 
@@ -245,11 +252,17 @@ pub fn to_almanac(text: &str) -> Result<String, FormatError> {
         *hex_at.get(&dump.board.robber_start).ok_or_else(|| whole("robber_start is not a land tile".to_string()))?;
     let spec = BoardSpec { hexes: hex_specs, harbours: Vec::new(), robber: Some(robber as u8) };
     let board = Board::from_spec(&spec).map_err(|e| whole(e.0))?;
-    let mut nodes = HashMap::new();
+    let mut nodes = Vec::new();
     for (i, t) in dump.board.tiles.iter().enumerate() {
         for (name, corner) in CORNERS {
             let id = *t.nodes.get(name).ok_or_else(|| whole(format!("tile {i} lacks node {name}")))?;
-            nodes.insert(id, board.hexes[i].corners[corner]);
+            if id as usize >= 20 * board.vertices.len() {
+                return Err(whole(format!("tile {i}: node id {id} is out of all proportion to the board")));
+            }
+            if nodes.len() <= id as usize {
+                nodes.resize(id as usize + 1, None);
+            }
+            nodes[id as usize] = Some(board.hexes[i].corners[corner]);
         }
     }
     let places = Places { board, nodes, hex_at };
@@ -289,6 +302,21 @@ pub fn to_almanac(text: &str) -> Result<String, FormatError> {
             .map_err(|reason| whole(format!("catanatron event seq {} ({}): {reason}", ev.seq, ev.kind)))?;
     }
     Ok(out)
+}
+
+/// A player's colour and how their hand changed, by resource.
+type Delta<'a> = (&'a str, Pairs<&'a str, i32>);
+
+/// How each player's hand changed in an event, by colour.
+fn deltas<'a>(ev: &DumpEvent<'a>) -> Result<Vec<Delta<'a>>, String> {
+    match ev.resource_deltas {
+        None => Ok(Vec::new()),
+        Some(raw) => {
+            let pairs: Pairs<&str, Pairs<&str, i32>> =
+                serde_json::from_str(raw.get()).map_err(|e| format!("resource_deltas: {e}"))?;
+            Ok(pairs.0)
+        }
+    }
 }
 
 /// Writes `s` as a JSON string.
@@ -361,7 +389,8 @@ fn write_event(out: &mut String, places: &Places, ev: &DumpEvent) -> Result<(), 
         "roll" => {
             let [a, b] = result.and_then(|r| r.dice).ok_or_else(|| need("dice"))?;
             let _ = write!(out, ",\"dice\":[{a},{b}],\"production\":{{");
-            let mut by_colour: Vec<&(&str, Pairs<&str, i32>)> = ev.resource_deltas.iter().flat_map(|d| &d.0).collect();
+            let deltas = deltas(ev)?;
+            let mut by_colour: Vec<&Delta> = deltas.iter().collect();
             by_colour.sort_by_key(|(colour, _)| *colour);
             for (i, (colour, deltas)) in by_colour.iter().enumerate() {
                 if i > 0 {
@@ -414,10 +443,9 @@ fn write_event(out: &mut String, places: &Places, ev: &DumpEvent) -> Result<(), 
         "play_monopoly" => {
             let r = value.and_then(|v| v.resource).ok_or("no resource")?;
             let _ = write!(out, ",\"resource\":\"{}\",\"taken\":{{", resource(r)?);
-            let mut others: Vec<(&str, i32)> = ev
-                .resource_deltas
+            let deltas = deltas(ev)?;
+            let mut others: Vec<(&str, i32)> = deltas
                 .iter()
-                .flat_map(|d| &d.0)
                 .filter(|(colour, _)| *colour != ev.color)
                 .map(|(colour, deltas)| (*colour, -deltas.0.iter().map(|(_, n)| n).sum::<i32>()))
                 .collect();

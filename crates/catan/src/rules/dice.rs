@@ -9,9 +9,9 @@ use crate::variants;
 use almanac_core::{cause, Dice, Fact, Seat};
 
 /// What a roll of `sum` pays each player (by seat), given the robber and the bank.
-fn production(s: &State, sum: usize) -> Vec<Resources> {
+fn production(s: &State, sum: usize) -> [Resources; MAX_PLAYERS] {
     let n = s.players.len();
-    let mut owed = vec![Resources::NONE; n];
+    let mut owed = [Resources::NONE; MAX_PLAYERS];
     for &h in &s.board.by_number[sum] {
         if h == s.robber {
             continue;
@@ -26,13 +26,16 @@ fn production(s: &State, sum: usize) -> Vec<Resources> {
             }
         }
     }
-    let mut pay = vec![Resources::NONE; n];
+    let mut pay = [Resources::NONE; MAX_PLAYERS];
     for r in Resource::ALL {
-        let wanted: Vec<u8> = owed.iter().map(|o| o[r]).collect();
+        let mut wanted = [0u8; MAX_PLAYERS];
+        for i in 0..n {
+            wanted[i] = owed[i][r];
+        }
         let total: u32 = wanted.iter().map(|&w| w as u32).sum();
         let paid = if total <= s.bank[r] as u32 { wanted } else { variants::short_payment(s, &wanted, s.bank[r]) };
-        for (i, amount) in paid.into_iter().enumerate() {
-            pay[i][r] = amount;
+        for i in 0..n {
+            pay[i][r] = paid[i];
         }
     }
     pay
@@ -50,7 +53,8 @@ pub fn roll(
     }
     let sum = (dice[0] + dice[1]) as usize;
     let n = s.players.len();
-    let pay = if sum == 7 { vec![Resources::NONE; n] } else { production(s, sum) };
+    let pay = if sum == 7 { [Resources::NONE; MAX_PLAYERS] } else { production(s, sum) };
+    let pay = &pay[..n];
     if let Some(claimed) = claimed {
         if sum == 7 && claimed.iter().any(|b| !b.is_empty()) {
             return fail("roll 7: nobody receives anything on a 7, but the log lists production");
