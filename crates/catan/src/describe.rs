@@ -1,7 +1,7 @@
 //! How each event reads in words, after the acting player's name (the replay's event list).
 
 use crate::event::Event;
-use crate::helpers::cards::{AfterUse, HELPERS};
+use crate::helpers::{AfterUse, HELPERS};
 use crate::state::State;
 
 pub fn describe(s: &State, e: &Event) -> String {

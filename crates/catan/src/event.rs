@@ -6,7 +6,7 @@
 
 use crate::board::{EdgeId, HexId, VertexId};
 use crate::development::DevCard;
-use crate::helpers::cards::{self as helpers, parse_helper, AfterUse, HelperAction, HelperUse, HELPERS};
+use crate::helpers::{self as helpers, parse_helper, AfterUse, HelperAction, HelperUse, HELPERS};
 use crate::resources::{Bundle, Resource, Stolen, UNKNOWN};
 use crate::state::State;
 use almanac_core::{EventError, Seat};

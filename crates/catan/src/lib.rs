@@ -5,8 +5,8 @@
 //!
 //! - `geometry`, `board`: the hex grid and a board from a header, with names like `4:NE`.
 //! - `resources`, `development`, `pieces`: what players hold and build.
-//! - `state`, `event`, `rules`: the Decider parts; `variants`: where catanatron's rules, the Helpers and the
-//!   5-6 player extension meet the base rules; `helpers`: the Helpers scenario.
+//! - `state`, `event`, `rules`: the Decider parts; `rules/variants`: where catanatron's rules, the Helpers
+//!   and the 5-6 player extension meet the base rules; `helpers`: the Helpers scenario's cards.
 //! - `roads`, `catanatron_roads`: Longest Road, by the rulebook and as catanatron keeps it.
 //! - `view`, `describe`, `vocabulary`: the state, the events and the facts in words; `web/replay.js`.
 //! - `import`: catanatron dumps.
@@ -24,7 +24,6 @@ pub mod resources;
 pub mod roads;
 pub mod rules;
 pub mod state;
-pub mod variants;
 pub mod view;
 pub mod vocabulary;
 

@@ -3,7 +3,7 @@
 use crate::board::{Board, EdgeId, HexId, VertexId};
 use crate::catanatron_roads::CatanatronRoads;
 use crate::development::{DevCard, DevCards, DevCounts, DEV_DECK, DEV_DECK_5_6};
-use crate::helpers::cards::Helpers;
+use crate::helpers::Helpers;
 use crate::pieces::{Building, Layout};
 use crate::resources::{Hand, Resources};
 use almanac_core::{Seat, SetupError};

@@ -2,7 +2,7 @@
 
 use crate::board::HexId;
 use crate::development::{DevCard, DevCounts};
-use crate::helpers::cards::HELPERS;
+use crate::helpers::HELPERS;
 use crate::pieces::{MAX_CITIES, MAX_ROADS, MAX_SETTLEMENTS};
 use crate::resources::{Resources, UNKNOWN};
 use crate::state::{Phase, State};

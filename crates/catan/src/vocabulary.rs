@@ -84,7 +84,7 @@ pub const VOCABULARY: Vocabulary = Vocabulary {
 mod tests {
     use super::*;
     use crate::development::{DevCard, UNKNOWN_DEVELOPMENT};
-    use crate::helpers::cards::HELPERS;
+    use crate::helpers::HELPERS;
     use crate::pieces::{CITY, ROAD, SETTLEMENT};
     use crate::resources::{Resource, UNKNOWN};
 

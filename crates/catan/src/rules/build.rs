@@ -5,8 +5,8 @@ use crate::pieces::{Building, CITY, MAX_CITIES, MAX_ROADS, MAX_SETTLEMENTS, ROAD
 use crate::resources::{Bundle, Resources, CITY_COST, ROAD_COST, SETTLEMENT_COST};
 use crate::rules::checks::{fail, need_main, Result};
 use crate::rules::points::score;
+use crate::rules::variants;
 use crate::state::State;
-use crate::variants;
 use almanac_core::{cause, Fact, Seat};
 
 /// The vertex is empty and no neighbour holds a settlement or city (the distance rule).

@@ -7,8 +7,8 @@ use crate::resources::{Bundle, Resource, Resources, DEV_CARD_COST};
 use crate::rules::build::{check_cost, pay};
 use crate::rules::checks::{fail, need_main, Result};
 use crate::rules::points::{score, update_largest_army};
+use crate::rules::variants;
 use crate::state::{Phase, State};
-use crate::variants;
 use crate::vocabulary::VP_CARD;
 use almanac_core::{cause, Fact, Seat};
 

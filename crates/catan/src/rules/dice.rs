@@ -4,8 +4,8 @@ use crate::board::HexId;
 use crate::event::MAX_PLAYERS;
 use crate::resources::{Bundle, Resource, Resources, Stolen, UNKNOWN};
 use crate::rules::checks::{fail, Result};
+use crate::rules::variants;
 use crate::state::{Phase, State};
-use crate::variants;
 use almanac_core::{cause, Dice, Fact, Seat};
 
 /// What a roll of `sum` pays each player (by seat), given the robber and the bank.

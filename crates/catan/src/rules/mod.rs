@@ -1,10 +1,11 @@
-//! The rules of the base game (the seed rulebook), as one `apply` per event: this file says whose move it
-//! is and hands the event to the rules of its concern. The variants (catanatron's, the Helpers, 5-6
-//! players) meet these rules only through `crate::variants`.
+//! The rules of the base game, as one `apply` per event: this file says whose move it is and hands the
+//! event to the rules of its concern. The variants (catanatron's, the Helpers, 5-6 players) meet these
+//! rules only through `variants`, the hook layer.
 //!
 //! - `setup`: initial placement; `dice`: the roll, discards, the robber; `build`: roads, settlements,
 //!   cities; `trade`; `development`: buying and playing cards; `turns`: the end of a turn and the Special
-//!   Building Phase; `points`: scores and the special cards; `checks`: how a rule says no.
+//!   Building Phase; `points`: scores and the special cards; `checks`: how a rule says no;
+//!   `helpers`: using a helper of the Helpers scenario; `variants`: the hooks.
 //!
 //! A rejected event may leave the state half-changed: the timeline that called `apply` throws it away.
 
@@ -12,27 +13,28 @@ pub mod build;
 pub mod checks;
 pub mod development;
 pub mod dice;
+pub mod helpers;
 pub mod points;
 pub mod setup;
 pub mod trade;
 pub mod turns;
+pub mod variants;
 
 #[cfg(test)]
 mod tests;
 
 use crate::event::Event;
-use crate::helpers::cards::any_turn;
-use crate::helpers::effects::use_helper;
+use crate::helpers::any_turn;
 use crate::rules::build::{build_city, build_road, build_settlement, can_place_any_road};
 use crate::rules::checks::{fail, Result};
 use crate::rules::development::{
     buy_development, play_knight, play_monopoly, play_road_building, play_year_of_plenty, reveal_victory_points,
 };
 use crate::rules::dice::{discard, move_robber, roll};
+use crate::rules::helpers::use_helper;
 use crate::rules::trade::{maritime_trade, trade};
 use crate::rules::turns::{end_turn, is_special_build, special_building, start_next_turn};
 use crate::state::{Phase, State};
-use crate::variants;
 use almanac_core::{Fact, Seat};
 
 pub fn apply(s: &mut State, ev: &Event, facts: &mut Vec<Fact>) -> Result {

@@ -6,8 +6,8 @@ use crate::event::Event;
 use crate::pieces::ROAD;
 use crate::rules::build::{check_free_vertex, place_settlement};
 use crate::rules::checks::{fail, Result};
+use crate::rules::variants;
 use crate::state::{Phase, State};
-use crate::variants;
 use almanac_core::{cause, Fact};
 
 /// An event of setup step `step`; `settlement` is the one placed this step, whose road comes next.

@@ -4,8 +4,8 @@
 use crate::board::Harbour;
 use crate::resources::{Bundle, Resource};
 use crate::rules::checks::{fail, need_main, Result};
+use crate::rules::variants;
 use crate::state::State;
-use crate::variants;
 use crate::vocabulary::{BANK, HARBOUR_2, HARBOUR_3};
 use almanac_core::{Fact, Partner, Seat};
 

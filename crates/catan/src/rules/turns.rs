@@ -4,8 +4,8 @@ use crate::event::Event;
 use crate::rules::build::{build_city, build_road, build_settlement};
 use crate::rules::checks::{fail, Result};
 use crate::rules::development::buy_development;
+use crate::rules::variants;
 use crate::state::{Phase, State};
-use crate::variants;
 use almanac_core::{Fact, Seat};
 
 pub fn end_turn(s: &mut State, p: Seat, facts: &mut Vec<Fact>) -> Result {

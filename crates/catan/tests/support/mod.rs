@@ -7,7 +7,7 @@
 use almanac_catan::board::{EdgeId, VertexId};
 use almanac_catan::development::DevCard;
 use almanac_catan::event::Event;
-use almanac_catan::helpers::cards::{self as helpers, AfterUse, HelperAction, HelperUse};
+use almanac_catan::helpers::{self as helpers, AfterUse, HelperAction, HelperUse};
 use almanac_catan::resources::{Bundle, Resource, Resources, Stolen};
 use almanac_catan::state::Phase;
 use almanac_catan::{Catan, State};

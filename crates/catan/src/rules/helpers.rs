@@ -2,7 +2,7 @@
 
 use crate::board::{EdgeId, HexId, VertexId};
 use crate::development::DevCard;
-use crate::helpers::cards::{any_turn, AfterUse, HelperAction, HelperCard, HelperUse, HELPERS};
+use crate::helpers::{any_turn, AfterUse, HelperAction, HelperCard, HelperUse, HELPERS};
 use crate::resources::{Bundle, Resource, Resources, Stolen, DEV_CARD_COST};
 use crate::rules::build::{build_city_for, build_road_for, build_settlement_for, road_connects};
 use crate::rules::checks::{fail, Result};

@@ -2,7 +2,7 @@
 use crate::board::{Board, BoardSpec};
 use crate::development::DevCard;
 use crate::event::Event;
-use crate::helpers::cards::*;
+use crate::helpers::*;
 use crate::pieces::Building;
 use crate::resources::{Bundle, Resource, Stolen};
 use crate::rules::apply;
