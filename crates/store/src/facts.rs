@@ -1,6 +1,6 @@
 //! Facts as table rows: one generic table, one row per fact.
 
-use crate::Result;
+use crate::error::Result;
 use almanac_core::FactRow;
 use rusqlite::{params, CachedStatement, Connection, Transaction};
 

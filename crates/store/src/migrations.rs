@@ -1,6 +1,6 @@
 //! Numbered schema migrations, applied in order, each once, each in its own transaction.
 
-use crate::{Result, StoreError};
+use crate::error::{Result, StoreError};
 use rusqlite::Connection;
 
 /// (number, SQL). Append new ones; never edit a released one.

@@ -1,7 +1,8 @@
 //! Connections to one database for many threads: one writer at a time (SQLite takes one anyway), and
 //! readers side by side, each on a connection of its own (WAL lets them read while the writer writes).
 
-use crate::{Result, Store};
+use crate::error::Result;
+use crate::store::Store;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 

@@ -1,7 +1,7 @@
 //! The yardstick `almanac bench` measures imports against: the same event and fact rows inserted by plain
 //! SQL into tables of the same shape, with no validation, no triggers and no derived columns.
 
-use crate::Result;
+use crate::error::Result;
 use almanac_core::FactRow;
 use rusqlite::{params, Connection};
 use std::path::Path;

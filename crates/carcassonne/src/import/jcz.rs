@@ -8,12 +8,12 @@
 //! Every setting of the save is either honoured (as a ruleset option) or refused by name: a game played
 //! with figures or rules Almanac does not know would otherwise replay to other scores than it had.
 
-use crate::event::{Event, Location};
+use crate::event::{self, Event, Location};
 use crate::rules;
+use crate::setup::new_state;
 use crate::state::{FigureKind, GroupKind, State, Step};
 use crate::tiles::catalogue;
-use crate::Carcassonne;
-use almanac_core::{FormatError, Importer, Ruleset};
+use almanac_core::{FormatError, Importer};
 use serde::Deserialize;
 use serde_json::json;
 use std::collections::BTreeMap;
@@ -241,12 +241,12 @@ pub fn to_almanac(text: &str) -> Result<String, FormatError> {
     if let Some(s) = save.setup.start.first() {
         header["start"] = json!({"tile": plain_tile_id(&s.tile), "at": [s.x, s.y], "rotation": s.rotation});
     }
-    let mut state = Carcassonne::initial(&header).map_err(|e| FormatError::whole(e.0))?;
+    let mut state = new_state(&header).map_err(|e| FormatError::whole(e.0))?;
     let mut out = header.to_string();
     out.push('\n');
     let mut tiles_placed = 0;
     let emit = |ev: Event, state: &mut State, out: &mut String| {
-        out.push_str(&Carcassonne::write_event(state, &ev));
+        out.push_str(&event::write(state, &ev));
         out.push('\n');
         // Follow the game to know whose turn it is; a broken record is reported by the engine later.
         let mut next = state.clone();

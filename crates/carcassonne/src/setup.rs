@@ -1,0 +1,93 @@
+//! A new game from its header: the players, the options, the pack of the tile sets and the start tile.
+
+use crate::state::{self, Options, Player, Seating, State, Step};
+use crate::tiles::{self, catalogue};
+use almanac_core::{PlayerEntry, SetupError};
+use serde::Deserialize;
+use serde_json::Value;
+
+#[derive(Deserialize)]
+struct Header {
+    players: Vec<PlayerEntry>,
+    #[serde(default)]
+    options: Options,
+    #[serde(default)]
+    start: Option<Start>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Start {
+    tile: String,
+    #[serde(default)]
+    at: [i32; 2],
+    #[serde(default)]
+    rotation: u32,
+}
+
+/// The state before the first event.
+pub fn new_state(header: &Value) -> Result<State, SetupError> {
+    let h = Header::deserialize(header).map_err(|e| SetupError(format!("header: {e}")))?;
+    if !(2..=6).contains(&h.players.len()) && h.players.len() != 1 {
+        return Err(SetupError(format!(
+            "carcassonne is for 2 to 6 players (or 1 to try things out), not {}",
+            h.players.len()
+        )));
+    }
+    let cat = catalogue();
+    let mut supply = vec![0u8; cat.tiles.len()];
+    for set in &h.options.sets {
+        let traders = match set.as_str() {
+            "basic" => false,
+            "traders-and-builders" => true,
+            other => {
+                return Err(SetupError(format!("options: unknown tile set `{other}` (basic, traders-and-builders)")))
+            }
+        };
+        for (i, t) in cat.tiles.iter().enumerate() {
+            if t.traders == traders {
+                supply[i] += t.count;
+            }
+        }
+    }
+    let n = h.players.len();
+    let players = vec![
+        Player {
+            score: 0,
+            followers: h.options.followers,
+            builder_home: h.options.builder,
+            pig_home: h.options.pig,
+            goods: [0; 3]
+        };
+        n
+    ];
+    let mut s = State {
+        options: h.options,
+        seating: std::sync::Arc::new(h.players.into_iter().map(|p| Seating { name: p.name, color: p.color }).collect()),
+        players,
+        grid: Default::default(),
+        placed: Vec::new(),
+        parent: Vec::new(),
+        groups: Vec::new(),
+        supply,
+        turn: 1,
+        active: 0,
+        step: Step::Tile,
+        second_part: false,
+        bonus_due: false,
+    };
+    let start = h.start.unwrap_or(Start { tile: tiles::START_TILE.into(), at: [0, 0], rotation: 0 });
+    let tile = cat.get(&start.tile).ok_or_else(|| SetupError(format!("start: `{}` is not a tile", start.tile)))?;
+    if s.supply[tile] == 0 {
+        return Err(SetupError(format!("start: no {} in the tile sets", start.tile)));
+    }
+    if start.rotation % 90 != 0 {
+        return Err(SetupError(format!("start: rotation {} is not a quarter turn", start.rotation)));
+    }
+    s.supply[tile] -= 1;
+    let at = (start.at[0], start.at[1]);
+    s.placed.push(state::Placed { tile, rotation: ((start.rotation / 90) % 4) as u8, at, first_node: 0 });
+    s.grid.insert(at, 0);
+    s.add_nodes(0);
+    Ok(s)
+}

@@ -1,0 +1,378 @@
+//! The store of games: their rows, players, events and facts, in one SQLite database.
+
+use crate::error::{Result, StoreError};
+use crate::{facts, migrations};
+use almanac_core::{FactRow, Game};
+use rusqlite::{params, Connection, OpenFlags, OptionalExtension};
+use serde::Serialize;
+use std::path::Path;
+
+/// What `insert_game` did.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Inserted {
+    New(String),
+    /// The same log was already stored under this id.
+    Existing(String),
+}
+
+impl Inserted {
+    pub fn id(&self) -> &str {
+        match self {
+            Inserted::New(id) | Inserted::Existing(id) => id,
+        }
+    }
+}
+
+/// A stored game's row, with its players.
+#[derive(Debug, Clone, Serialize)]
+pub struct GameRow {
+    pub id: String,
+    pub ruleset: String,
+    pub ruleset_version: u32,
+    pub title: Option<String>,
+    pub played_on: Option<String>,
+    pub club: Option<String>,
+    pub location: Option<String>,
+    pub stored_at: String,
+    pub event_count: u64,
+    pub turn_count: u32,
+    pub winner: Option<String>,
+    pub players: Vec<PlayerRow>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct PlayerRow {
+    pub seat: u32,
+    pub name: String,
+    pub color: Option<String>,
+    pub vp: Option<i64>,
+    pub vp_public: Option<i64>,
+}
+
+/// Which games to list.
+#[derive(Debug, Clone, Default)]
+pub struct GameFilter {
+    pub ruleset: Option<String>,
+    pub player: Option<String>,
+    pub limit: Option<u32>,
+    pub offset: Option<u32>,
+}
+
+pub struct Store {
+    conn: Connection,
+}
+
+/// The game id for a content hash: its first 16 hex digits.
+pub fn game_id(content_hash: &str) -> String {
+    content_hash[..16.min(content_hash.len())].to_string()
+}
+
+impl Store {
+    /// Opens (creating if needed) the database at `path` and brings its schema up to date.
+    pub fn open(path: &Path) -> Result<Store> {
+        if let Some(dir) = path.parent() {
+            if !dir.as_os_str().is_empty() {
+                let _ = std::fs::create_dir_all(dir);
+            }
+        }
+        let conn = Connection::open(path)?;
+        Self::setup(conn)
+    }
+
+    pub fn open_in_memory() -> Result<Store> {
+        Self::setup(Connection::open_in_memory()?)
+    }
+
+    /// Opens a database that exists and is up to date, for reading only (a [`Pool`]'s readers).
+    pub fn open_reader(path: &Path) -> Result<Store> {
+        let conn =
+            Connection::open_with_flags(path, OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX)?;
+        conn.busy_timeout(std::time::Duration::from_secs(5))?;
+        Ok(Store { conn })
+    }
+
+    fn setup(mut conn: Connection) -> Result<Store> {
+        conn.pragma_update(None, "journal_mode", "WAL")?;
+        conn.pragma_update(None, "synchronous", "NORMAL")?;
+        conn.pragma_update(None, "foreign_keys", "ON")?;
+        conn.busy_timeout(std::time::Duration::from_secs(5))?;
+        migrations::run(&mut conn)?;
+        Ok(Store { conn })
+    }
+
+    /// The schema version (the number of the last migration applied).
+    pub fn schema_version(&self) -> Result<u32> {
+        migrations::current(&self.conn)
+    }
+
+    /// Stores a validated game with its events and facts in one transaction. The same content hash
+    /// stored before gives `Existing` and writes nothing.
+    pub fn insert_game(
+        &mut self,
+        game: &dyn Game,
+        header_line: &str,
+        event_lines: &[&str],
+        content_hash: &str,
+    ) -> Result<Inserted> {
+        let id = game_id(content_hash);
+        let tx = self.conn.transaction()?;
+        if let Some(existing) = tx
+            .query_row("SELECT id FROM games WHERE content_hash = ?1", [content_hash], |r| r.get::<_, String>(0))
+            .optional()?
+        {
+            return Ok(Inserted::Existing(existing));
+        }
+        if tx.query_row("SELECT 1 FROM games WHERE id = ?1", [&id], |_| Ok(())).optional()?.is_some() {
+            return Err(StoreError::IdClash(id));
+        }
+        let env = game.envelope();
+        tx.execute(
+            "INSERT INTO games (id, content_hash, ruleset, ruleset_version, header, title, played_on, club, location,
+                                event_count, turn_count, winner)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, 0, 0, NULL)",
+            params![
+                id,
+                content_hash,
+                game.ruleset(),
+                game.ruleset_version(),
+                header_line,
+                env.title,
+                env.date,
+                env.club,
+                env.location
+            ],
+        )?;
+        {
+            let mut ins =
+                tx.prepare_cached("INSERT INTO game_players (game_id, seat, name, color) VALUES (?1, ?2, ?3, ?4)")?;
+            for (seat, p) in env.players.iter().enumerate() {
+                ins.execute(params![id, seat as u32, p.name, p.color])?;
+            }
+        }
+        write_events(&tx, &id, game, 0, event_lines)?;
+        refresh_summary(&tx, &id, game)?;
+        tx.commit()?;
+        Ok(Inserted::New(id))
+    }
+
+    /// Appends events `game.event_count() - new_lines.len() ..` of `game` (already validated) to game `id`,
+    /// if the stored log still ends at `expected_seq`.
+    pub fn append_events(&mut self, id: &str, expected_seq: u64, game: &dyn Game, new_lines: &[String]) -> Result<u64> {
+        let tx = self.conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
+        let actual: u64 = tx
+            .query_row("SELECT event_count FROM games WHERE id = ?1", [id], |r| r.get(0))
+            .optional()?
+            .ok_or_else(|| StoreError::NotFound(id.to_string()))?;
+        if actual != expected_seq {
+            return Err(StoreError::Conflict { game: id.to_string(), expected: expected_seq, actual });
+        }
+        let first = game.event_count() - new_lines.len();
+        assert_eq!(first as u64, expected_seq, "the game given must be the stored log plus the new lines");
+        write_events(&tx, id, game, first, new_lines)?;
+        refresh_summary(&tx, id, game)?;
+        tx.commit()?;
+        Ok(game.event_count() as u64)
+    }
+
+    pub fn game(&self, id: &str) -> Result<GameRow> {
+        let mut rows = self.query_games("WHERE g.id = ?1", &[&id as &dyn rusqlite::ToSql])?;
+        rows.pop().ok_or_else(|| StoreError::NotFound(id.to_string()))
+    }
+
+    /// Games, newest first.
+    pub fn list_games(&self, filter: &GameFilter) -> Result<Vec<GameRow>> {
+        let mut conds = Vec::new();
+        let mut args: Vec<&dyn rusqlite::ToSql> = Vec::new();
+        if let Some(r) = &filter.ruleset {
+            args.push(r);
+            conds.push(format!("g.ruleset = ?{}", args.len()));
+        }
+        if let Some(p) = &filter.player {
+            args.push(p);
+            conds.push(format!(
+                "EXISTS (SELECT 1 FROM game_players q WHERE q.game_id = g.id AND q.name = ?{})",
+                args.len()
+            ));
+        }
+        let mut sql = if conds.is_empty() { String::new() } else { format!("WHERE {}", conds.join(" AND ")) };
+        sql.push_str(&format!(
+            " ORDER BY g.stored_at DESC, g.rowid DESC LIMIT {} OFFSET {}",
+            filter.limit.unwrap_or(100),
+            filter.offset.unwrap_or(0)
+        ));
+        self.query_games(&sql, &args)
+    }
+
+    fn query_games(&self, tail: &str, args: &[&dyn rusqlite::ToSql]) -> Result<Vec<GameRow>> {
+        let sql = format!(
+            "SELECT g.id, g.ruleset, g.ruleset_version, g.title, g.played_on, g.club, g.location, g.stored_at,
+                    g.event_count, g.turn_count, g.winner
+             FROM games g {tail}"
+        );
+        let mut stmt = self.conn.prepare(&sql)?;
+        let mut games: Vec<GameRow> = stmt
+            .query_map(args, |r| {
+                Ok(GameRow {
+                    id: r.get(0)?,
+                    ruleset: r.get(1)?,
+                    ruleset_version: r.get(2)?,
+                    title: r.get(3)?,
+                    played_on: r.get(4)?,
+                    club: r.get(5)?,
+                    location: r.get(6)?,
+                    stored_at: r.get(7)?,
+                    event_count: r.get(8)?,
+                    turn_count: r.get(9)?,
+                    winner: r.get(10)?,
+                    players: Vec::new(),
+                })
+            })?
+            .collect::<rusqlite::Result<_>>()?;
+        let mut players = self.conn.prepare_cached(
+            "SELECT seat, name, color, vp, vp_public FROM game_players WHERE game_id = ?1 ORDER BY seat",
+        )?;
+        for g in &mut games {
+            g.players = players
+                .query_map([&g.id], |r| {
+                    Ok(PlayerRow {
+                        seat: r.get(0)?,
+                        name: r.get(1)?,
+                        color: r.get(2)?,
+                        vp: r.get(3)?,
+                        vp_public: r.get(4)?,
+                    })
+                })?
+                .collect::<rusqlite::Result<_>>()?;
+        }
+        Ok(games)
+    }
+
+    /// The stored log: the header line and the event lines in order.
+    pub fn log(&self, id: &str) -> Result<(String, Vec<String>)> {
+        let header: String = self
+            .conn
+            .query_row("SELECT header FROM games WHERE id = ?1", [id], |r| r.get(0))
+            .optional()?
+            .ok_or_else(|| StoreError::NotFound(id.to_string()))?;
+        let mut stmt = self.conn.prepare_cached("SELECT body FROM events WHERE game_id = ?1 ORDER BY seq")?;
+        let events = stmt.query_map([id], |r| r.get(0))?.collect::<rusqlite::Result<Vec<String>>>()?;
+        Ok((header, events))
+    }
+
+    /// Stored events with their seq and turn, `from..=to` by seq.
+    pub fn events(&self, id: &str, from: u64, to: u64) -> Result<Vec<(u64, u32, String)>> {
+        self.game(id)?;
+        let mut stmt = self.conn.prepare_cached(
+            "SELECT seq, turn, body FROM events WHERE game_id = ?1 AND seq BETWEEN ?2 AND ?3 ORDER BY seq",
+        )?;
+        let rows = stmt.query_map(params![id, from, to], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?;
+        Ok(rows.collect::<rusqlite::Result<_>>()?)
+    }
+
+    /// The projected facts of a game, in event order.
+    pub fn facts(&self, id: &str) -> Result<Vec<FactRow>> {
+        self.game(id)?;
+        facts::read(&self.conn, id)
+    }
+
+    /// Finds a game by id or by a unique prefix of it.
+    pub fn resolve(&self, id_or_prefix: &str) -> Result<String> {
+        let pattern = format!("{}%", id_or_prefix.replace(['%', '_'], ""));
+        let mut stmt = self.conn.prepare("SELECT id FROM games WHERE id LIKE ?1 LIMIT 2")?;
+        let ids: Vec<String> = stmt.query_map([&pattern], |r| r.get(0))?.collect::<rusqlite::Result<_>>()?;
+        match ids.as_slice() {
+            [one] => Ok(one.clone()),
+            _ => Err(StoreError::NotFound(id_or_prefix.to_string())),
+        }
+    }
+
+    /// How many facts are stored, over all games.
+    pub fn fact_count(&self) -> Result<u64> {
+        Ok(self.conn.query_row("SELECT COUNT(*) FROM facts", [], |r| r.get(0))?)
+    }
+
+    /// The games of `ruleset` (all games when `None`) stored by another version of their ruleset than
+    /// `current` (every one of them when `current` is `None`), oldest first.
+    pub fn games_to_reproject(&self, ruleset: Option<&str>, current: Option<u32>) -> Result<Vec<(String, String)>> {
+        let mut stmt = self.conn.prepare(
+            "SELECT id, ruleset FROM games
+             WHERE (?1 IS NULL OR ruleset = ?1) AND (?2 IS NULL OR ruleset_version <> ?2)
+             ORDER BY stored_at, rowid",
+        )?;
+        let rows = stmt.query_map(params![ruleset, current], |r| Ok((r.get(0)?, r.get(1)?)))?;
+        Ok(rows.collect::<rusqlite::Result<_>>()?)
+    }
+
+    /// Replaces the facts and the derived columns of game `id` by those of `game` (its stored log read by
+    /// the current ruleset), and records the ruleset version that derived them; one transaction. The
+    /// events are not touched: `game` must hold exactly the stored events.
+    pub fn reproject(&mut self, id: &str, game: &dyn Game) -> Result<()> {
+        let tx = self.conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
+        let stored: u64 = tx
+            .query_row("SELECT event_count FROM games WHERE id = ?1", [id], |r| r.get(0))
+            .optional()?
+            .ok_or_else(|| StoreError::NotFound(id.to_string()))?;
+        if stored != game.event_count() as u64 {
+            return Err(StoreError::Conflict {
+                game: id.to_string(),
+                expected: stored,
+                actual: game.event_count() as u64,
+            });
+        }
+        tx.execute("DELETE FROM facts WHERE game_id = ?1", [id])?;
+        {
+            let mut fact_ins = facts::Inserter::new(&tx)?;
+            for i in 0..game.event_count() {
+                let (seq, turn) = (i as u64 + 1, game.event_turn(i));
+                for f in game.event_facts(i) {
+                    fact_ins.insert(id, &f.row(seq, turn))?;
+                }
+            }
+        }
+        tx.execute("UPDATE games SET ruleset_version = ?2 WHERE id = ?1", params![id, game.ruleset_version()])?;
+        refresh_summary(&tx, id, game)?;
+        tx.commit()?;
+        Ok(())
+    }
+
+    /// Direct access for tests of the store's own promises (the append-only triggers).
+    pub fn connection(&self) -> &Connection {
+        &self.conn
+    }
+}
+
+fn write_events(
+    tx: &rusqlite::Transaction,
+    id: &str,
+    game: &dyn Game,
+    first: usize,
+    lines: &[impl AsRef<str>],
+) -> Result<()> {
+    let mut ins = tx.prepare_cached("INSERT INTO events (game_id, seq, turn, body) VALUES (?1, ?2, ?3, ?4)")?;
+    let mut fact_ins = facts::Inserter::new(tx)?;
+    for (k, body) in lines.iter().enumerate() {
+        let i = first + k;
+        let seq = i as u64 + 1;
+        let turn = game.event_turn(i);
+        ins.execute(params![id, seq, turn, body.as_ref()])?;
+        for f in game.event_facts(i) {
+            fact_ins.insert(id, &f.row(seq, turn))?;
+        }
+    }
+    Ok(())
+}
+
+/// Refreshes the derived columns of a game (counts, winner, final scores) from its final state.
+fn refresh_summary(tx: &rusqlite::Transaction, id: &str, game: &dyn Game) -> Result<()> {
+    let view = game.view_after(usize::MAX);
+    tx.execute(
+        "UPDATE games SET event_count = ?2, turn_count = ?3, winner = ?4 WHERE id = ?1",
+        params![id, game.event_count() as u64, game.current_turn(), view.winner],
+    )?;
+    let mut upd =
+        tx.prepare_cached("UPDATE game_players SET vp = ?3, vp_public = ?4 WHERE game_id = ?1 AND seat = ?2")?;
+    for (seat, p) in view.players.iter().enumerate() {
+        upd.execute(params![id, seat as u32, p.vp, p.vp_public])?;
+    }
+    Ok(())
+}
