@@ -77,5 +77,6 @@ impl Declarations for Carcassonne {
     const NAME: &'static str = "Carcassonne";
     const VOCABULARY: &'static Vocabulary = &vocabulary::VOCABULARY;
     const IMPORTERS: &'static [&'static dyn Importer] = &[&import::jcz::JCloisterZoneSave];
+    const EVENT_TYPES: &'static [&'static str] = &event::EVENT_TYPES;
     const REPLAY_SCRIPT: &'static str = include_str!("../web/replay.js");
 }

@@ -117,5 +117,6 @@ impl Declarations for Catan {
     const NAME: &'static str = "Catan";
     const VOCABULARY: &'static Vocabulary = &vocabulary::VOCABULARY;
     const IMPORTERS: &'static [&'static dyn Importer] = &[&import::catanatron::CatanatronDump];
+    const EVENT_TYPES: &'static [&'static str] = &event::EVENT_TYPES;
     const REPLAY_SCRIPT: &'static str = include_str!("../web/replay.js");
 }

@@ -43,6 +43,8 @@ pub trait Declarations: Ruleset + Sync {
     const NAME: &'static str;
     const VOCABULARY: &'static Vocabulary;
     const IMPORTERS: &'static [&'static dyn Importer];
+    /// The `type`s of its event lines.
+    const EVENT_TYPES: &'static [&'static str];
     /// The replay renderer: a script that calls `Almanac.register(id, {...})` (see web/static/replay.js).
     const REPLAY_SCRIPT: &'static str;
 }
@@ -55,6 +57,8 @@ pub trait GameKind: Sync {
     fn name(&self) -> &'static str;
     fn vocabulary(&self) -> &'static Vocabulary;
     fn importers(&self) -> &'static [&'static dyn Importer];
+    /// The `type`s of its event lines.
+    fn event_types(&self) -> &'static [&'static str];
     fn replay_script(&self) -> &'static str;
     /// Reads and validates the events of a log whose header was read into `envelope` and `header`.
     fn read(&self, envelope: Envelope, header: Value, text: &str) -> Result<Box<dyn Game>, LogError>;

@@ -199,6 +199,9 @@ impl<G: Declarations> GameKind for G {
     fn importers(&self) -> &'static [&'static dyn Importer] {
         G::IMPORTERS
     }
+    fn event_types(&self) -> &'static [&'static str] {
+        G::EVENT_TYPES
+    }
     fn replay_script(&self) -> &'static str {
         G::REPLAY_SCRIPT
     }
