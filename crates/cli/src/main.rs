@@ -15,20 +15,15 @@ struct Cli {
     command: Command,
 }
 
-/// The names of the games this build knows, for the help text ("A, B and C").
+/// The names of the games this build knows, for the help text ("A, B, C").
 fn game_names() -> String {
-    let names: Vec<&str> = almanac_service::GAMES.iter().map(|g| g.name()).collect();
-    match names.split_last() {
-        Some((last, [])) => last.to_string(),
-        Some((last, rest)) => format!("{} and {last}", rest.join(", ")),
-        None => String::new(),
-    }
+    almanac_service::GAMES.iter().map(|g| g.name()).collect::<Vec<_>>().join(", ")
 }
 
 /// The command line, with what the registry knows filled in: the games in the help, the formats as the
 /// values `--format` takes.
 fn command() -> clap::Command {
-    let about = format!("Replays and analyses of {} games.", game_names());
+    let about = format!("Replays and analyses of board games: {}.", game_names());
     let long_about = format!(
         "{about}\n\nEvery game is an append-only log (almanac/1: a JSON header line, then one event per line), \
          validated\nagainst its ruleset and stored in SQLite. GAME is the id `almanac import` printed (a unique \

@@ -29,14 +29,9 @@ pub fn escape(s: &str) -> String {
     out
 }
 
-/// The names of the games this build knows, for the tagline ("A, B and C").
+/// The names of the games this build knows, for the tagline ("A · B · C").
 fn game_names() -> String {
-    let names: Vec<&str> = GAMES.iter().map(|g| g.name()).collect();
-    match names.split_last() {
-        Some((last, [])) => last.to_string(),
-        Some((last, rest)) => format!("{} and {last}", rest.join(", ")),
-        None => String::new(),
-    }
+    GAMES.iter().map(|g| g.name()).collect::<Vec<_>>().join(" · ")
 }
 
 fn page(title: &str, body: &str, scripts: &[String]) -> HttpResponse {
@@ -45,7 +40,7 @@ fn page(title: &str, body: &str, scripts: &[String]) -> HttpResponse {
         r#"<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>{title} · Almanac</title><link rel="stylesheet" href="/static/style.css"></head>
-<body><header class="top"><a href="/" class="brand">Almanac</a><span class="tagline">replays and analyses of {games} games</span></header>
+<body><header class="top"><a href="/" class="brand">Almanac</a><span class="tagline">replays and analyses: {games}</span></header>
 <main>{body}</main>
 {scripts}</body></html>"#,
         title = escape(title),
