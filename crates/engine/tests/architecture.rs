@@ -52,7 +52,9 @@ fn dependencies_point_one_way() {
         let allowed: BTreeSet<String> = match krate.as_str() {
             "core" => set(&[]),
             // A game may build on another game's parts (a Catan family member on Catan's resources).
-            g if games.contains(g) => games.iter().filter(|o| o.as_str() != g).cloned().chain(["core".to_string()]).collect(),
+            g if games.contains(g) => {
+                games.iter().filter(|o| o.as_str() != g).cloned().chain(["core".to_string()]).collect()
+            }
             "engine" => games.iter().cloned().chain(["core".to_string()]).collect(),
             "store" | "analysis" => set(&["core"]),
             "charts" => set(&["core", "analysis"]),
