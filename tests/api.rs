@@ -2,6 +2,7 @@
 
 mod support;
 
+use almanac_service::GAMES;
 use serde_json::{json, Value};
 use support::{sample, spawn_app, TestApp};
 
@@ -260,7 +261,7 @@ fn events_read_in_words_and_a_prefix_finds_the_game() {
 #[test]
 fn each_game_serves_its_replay_drawing_and_only_its_own_charts() {
     let app = spawn_app(16 << 20);
-    for ruleset in ["catan", "carcassonne"] {
+    for ruleset in GAMES.iter().map(|g| g.id()) {
         let (status, content_type, script) = app.get_text(&format!("/static/rulesets/{ruleset}.js"));
         assert_eq!(status, 200, "{ruleset}");
         assert!(content_type.starts_with("text/javascript"));
@@ -287,7 +288,8 @@ fn the_openapi_document_names_this_builds_formats_rulesets_and_charts() {
         p["schema"]["enum"].as_array().unwrap().iter().map(|v| v.as_str().unwrap().to_string()).collect()
     };
     assert_eq!(enumeration("/api/games", "post", "format"), ["auto", "almanac", "catanatron", "jcz"]);
-    assert_eq!(enumeration("/api/games", "get", "ruleset"), ["catan", "carcassonne"]);
+    let rulesets: Vec<&str> = GAMES.iter().map(|g| g.id()).collect();
+    assert_eq!(enumeration("/api/games", "get", "ruleset"), rulesets);
     assert!(enumeration("/api/games/{id}/charts/{chart}", "get", "chart").contains(&"score.svg".to_string()));
     let (_, _, index) = app.get_text("/");
     for label in ["almanac/1 log", "catanatron dump", "JCloisterZone save"] {
