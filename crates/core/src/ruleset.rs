@@ -116,6 +116,11 @@ pub trait Ruleset: 'static + Sized {
         Self::turn(state)
     }
 
+    /// The facts of a game's start that no event brings: what the header already gives (a starting
+    /// settlement's point, dealt cards). They are reported with the first event's facts, before them. Most
+    /// games have none: their setup is events.
+    fn opening_facts(_initial: &Self::State, _facts: &mut Vec<Fact>) {}
+
     /// The winner, once the game is over.
     fn winner(state: &Self::State) -> Option<Seat>;
 

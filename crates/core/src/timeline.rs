@@ -69,7 +69,8 @@ impl<R: Ruleset> Timeline<R> {
         let turn = R::event_turn(&self.last, &event);
         let mark = self.facts.len();
         if self.events.is_empty() {
-            // The first event opens the game's first turn.
+            // The first event opens the game's first turn, after what the header gave.
+            R::opening_facts(&self.last, &mut self.facts);
             self.facts.push(Fact::TurnStarted { turn: R::turn(&self.last), player: R::active(&self.last) });
         }
         if let Err(violation) = R::apply(&mut self.last, &event, &mut self.facts) {
@@ -273,6 +274,9 @@ mod tests {
             }
             Ok(())
         }
+        fn opening_facts(_: &Tally, facts: &mut Vec<Fact>) {
+            facts.push(Fact::Built { player: 0, piece: "foundation" });
+        }
         fn turn(state: &Tally) -> u32 {
             state.turn
         }
@@ -319,13 +323,15 @@ mod tests {
     }
 
     #[test]
-    fn a_rejected_first_event_leaves_no_turn_started_fact() {
+    fn a_rejected_first_event_leaves_no_opening_facts() {
         let mut t = timeline();
         assert!(t.push(2, 99).is_err());
         assert!(t.facts.is_empty());
         assert_eq!(t.last(), &Tally { total: 0, turn: 1 });
         t.push(2, 3).expect("legal");
-        assert_eq!(t.facts[0], Fact::TurnStarted { turn: 1, player: 0 });
+        assert_eq!(t.facts[0], Fact::Built { player: 0, piece: "foundation" }, "what the header gave comes first");
+        assert_eq!(t.facts[1], Fact::TurnStarted { turn: 1, player: 0 });
+        assert_eq!(t.facts.len(), 3, "with the first event's facts");
     }
 
     #[test]
