@@ -216,3 +216,45 @@ fn a_carcassonne_replay_lays_tiles_step_by_step() {
 fn discards(log: &str) -> u64 {
     log.matches("\"discard_tile\"").count() as u64
 }
+
+/// Every sample of every game, stepped from its start to its end: each drawing runs without error (a
+/// throwing drawing never marks the step as shown), pieces appear, and each player is listed.
+#[test]
+fn every_sample_replays_from_start_to_end() {
+    let app = spawn_app(16 << 20);
+    let driver = Driver::start();
+    let mut names: Vec<String> = std::fs::read_dir(root().join("data/samples"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .collect();
+    names.sort();
+    for name in names {
+        let log = sample(&name);
+        let (status, body) = app.post("/api/games", log.as_bytes());
+        assert!(status == 201 || status == 200, "{name}: {body}");
+        let id = body["id"].as_str().unwrap();
+        let events = log.lines().count() - 1;
+        let players =
+            serde_json::from_str::<Value>(log.lines().next().unwrap()).unwrap()["players"].as_array().unwrap().len();
+        driver.goto(&format!("{}/games/{id}?seq=0", app.address));
+        driver.wait_for(
+            &format!("{name}: the replay"),
+            "return document.getElementById('replay').dataset.ready === 'yes'",
+        );
+        driver
+            .wait_for(&format!("{name}: the start"), "return document.getElementById('replay').dataset.shown === '0'");
+        for step in 1..=3 {
+            driver.press(ARROW_RIGHT);
+            let shown = format!("return document.getElementById('replay').dataset.shown === '{step}'");
+            driver.wait_for(&format!("{name}: step {step}"), &shown);
+        }
+        driver.press("\u{E010}"); // End
+        let end = format!("return document.getElementById('replay').dataset.shown === '{events}'");
+        driver.wait_for(&format!("{name}: the end"), &end);
+        let pieces = driver.eval("return document.querySelectorAll('#board .pieces *').length").as_u64().unwrap();
+        assert!(pieces > 0, "{name}: nothing drawn at the end");
+        let listed = driver.eval("return document.querySelectorAll('#players .player').length").as_u64().unwrap();
+        assert_eq!(listed as usize, players, "{name}: every player is listed");
+        driver.screenshot(&root().join("target/browser/samples").join(name.replace(".jsonl", ".png")));
+    }
+}
