@@ -1,0 +1,35 @@
+//! Writes a random legal game as an almanac/1 log (the demo samples in `data/samples/` come from here):
+//! `cargo run -p almanac-catan-cards --example catan_cards_sample -- SEED PLAYERS [observer] > game.jsonl`
+//! With `observer`, the log is the one someone away from the table keeps: every card drawn is `unknown`.
+
+#[path = "../tests/support/mod.rs"]
+mod support;
+
+use almanac_catan_cards::{event, CatanCards};
+use almanac_core::Ruleset;
+use serde_json::json;
+
+fn main() {
+    let args: Vec<String> = std::env::args().collect();
+    let seed: u64 = args.get(1).and_then(|s| s.parse().ok()).unwrap_or(7);
+    let players: usize = args.get(2).and_then(|s| s.parse().ok()).unwrap_or(4);
+    let observer = args.get(3).is_some_and(|a| a == "observer");
+    let g = support::play(seed, players, 2000);
+    let (mut header, events) = if observer { (g.observer_header, g.observer) } else { (g.header, g.events) };
+    header["title"] = json!(if observer { "Card game night, kept from the next table" } else { "Card game night" });
+    header["date"] = json!("2026-11-27");
+    header["club"] = json!("Kadıköy Board Gamers");
+    for (p, color) in header["players"].as_array_mut().unwrap().iter_mut().zip(["red", "blue", "orange", "white"]) {
+        p["color"] = json!(color);
+    }
+    println!("{header}");
+    let mut s = CatanCards::initial(&header).unwrap();
+    let mut kinds = std::collections::BTreeMap::new();
+    for e in &events {
+        println!("{}", event::write(&s, e));
+        *kinds.entry(e.kind()).or_insert(0) += 1;
+        CatanCards::apply(&mut s, e, &mut Vec::new()).unwrap();
+    }
+    let scores: Vec<String> = s.seats().map(|p| format!("{} {}", s.name(p), s.vp(p))).collect();
+    eprintln!("{} events {kinds:?}; winner {:?}; {}", events.len(), s.winner, scores.join(", "));
+}

@@ -1,0 +1,533 @@
+//! The rules of the Catan card game, as one `apply` per event: harvest, trade, build, discard, end of turn.
+//! A rejected event may leave the state half-changed: the timeline that called `apply` throws it away.
+
+use crate::cards::{road_trade_rate, Card, LARGEST_ARMY_KNIGHTS, LONGEST_ROAD_ROADS, VP_TO_WIN};
+use crate::event::{Drawn, Event, EventCard, RoadTrade, ROBBER};
+use crate::state::{Phase, State};
+use crate::vocabulary::{EVENT, LARGEST_ARMY, LONGEST_ROAD, TRADE_BONUS};
+use almanac_catan::resources::{Bundle, Resource, Resources};
+use almanac_core::{cause, Fact, Partner, RuleViolation, Seat};
+
+type Result<T = ()> = std::result::Result<T, RuleViolation>;
+
+fn fail<T>(msg: impl Into<String>) -> Result<T> {
+    Err(RuleViolation(msg.into()))
+}
+
+pub fn apply(s: &mut State, ev: &Event, facts: &mut Vec<Fact>) -> Result {
+    if let Some(w) = s.winner {
+        return fail(format!("the game is over: {} won with {} VP in turn {}", s.name(w), s.vp(w), s.turn));
+    }
+    let p = ev.player();
+    match (s.phase, ev) {
+        (Phase::Harvest, Event::Harvest { draws, .. }) => {
+            need_active(s, p, "harvest")?;
+            harvest(s, draws, facts)?
+        }
+        (Phase::Harvest, _) => {
+            return fail(format!(
+                "{}'s turn begins with the harvest (everyone draws a resource), not with {}",
+                s.name(s.active),
+                ev.kind()
+            ))
+        }
+        (Phase::Discard, Event::Discard { cards, .. }) => discard(s, p, cards, facts)?,
+        (Phase::Discard, _) => return fail(format!("after the Robber, {} must discard first", waiting(s))),
+        (Phase::Play, Event::Harvest { .. }) => {
+            return fail(format!("{} already harvested: the harvest opens each turn once", s.name(s.active)))
+        }
+        (Phase::Play, Event::Trade { with, give, get, bonus, .. }) => {
+            need_active(s, p, "trade")?;
+            trade(s, *with, give, get, *bonus, facts)?
+        }
+        (Phase::Play, Event::Build { card, road_trade, refill, event, .. }) => {
+            need_active(s, p, "build")?;
+            build(s, *card, *road_trade, *refill, event.as_ref(), facts)?
+        }
+        (Phase::Play, Event::Discard { .. }) => {
+            return fail(format!("{} discards, but no Robber is waiting for discards", s.name(p)))
+        }
+        (Phase::Play, Event::EndTurn { .. }) => {
+            need_active(s, p, "end the turn")?;
+            end_turn(s, facts)
+        }
+        (Phase::Over, _) => return fail("the game is over"),
+    }
+    // The player whose turn it is wins on reaching the target; nobody reaches it in another's turn.
+    if s.winner.is_none() && s.vp(s.active) >= VP_TO_WIN {
+        s.winner = Some(s.active);
+        s.phase = Phase::Over;
+        facts.push(Fact::GameOver { winner: Some(s.active) });
+    }
+    Ok(())
+}
+
+/// What the header gives: each player's dealt cards and the starting settlement's point.
+pub fn opening(s: &State, facts: &mut Vec<Fact>) {
+    for seat in s.seats() {
+        let hand = s.players[seat as usize].hand;
+        for (item, n) in (Bundle { known: hand.known, unknown: hand.unknown }).items() {
+            facts.push(Fact::Gained { player: seat, item, count: n, cause: cause::SETUP, from: None });
+        }
+        score(s, seat, Card::Settlement.name(), 1, facts);
+    }
+}
+
+fn need_active(s: &State, p: Seat, what: &str) -> Result {
+    if p != s.active {
+        return fail(format!("{} cannot {what} now: it is {}'s turn", s.name(p), s.name(s.active)));
+    }
+    Ok(())
+}
+
+fn waiting(s: &State) -> String {
+    let names: Vec<String> = s
+        .seats()
+        .filter(|&i| s.must_discard[i as usize] > 0)
+        .map(|i| format!("{} ({} cards)", s.name(i), s.must_discard[i as usize]))
+        .collect();
+    names.join(", ")
+}
+
+/// When the header declares the resource deck: more cards of a kind in hands than the deck holds.
+pub fn too_many_resources(s: &State) -> Option<String> {
+    let declared = s.decks.resources?;
+    for r in Resource::ALL {
+        let held: u32 = s.players.iter().map(|p| p.hand.known[r] as u32).sum();
+        if held > declared[r] as u32 {
+            return Some(format!("{held} {r} cards are in hands, but the deck holds {}", declared[r]));
+        }
+    }
+    let held: u32 = s.players.iter().map(|p| p.hand.total()).sum();
+    (held > declared.total())
+        .then(|| format!("{held} resource cards are in hands, but the deck holds {}", declared.total()))
+}
+
+fn check_deck(s: &State) -> Result {
+    match too_many_resources(s) {
+        Some(problem) => fail(format!("no card comes from nowhere: {problem}")),
+        None => Ok(()),
+    }
+}
+
+/// Gives `who` the cards of `b` from the deck, with their facts.
+fn draw(s: &mut State, who: Seat, b: &Bundle, why: &'static str, facts: &mut Vec<Fact>) {
+    let hand = &mut s.players[who as usize].hand;
+    hand.add_all(&b.known);
+    hand.unknown += b.unknown;
+    for (item, n) in b.items() {
+        facts.push(Fact::Gained { player: who, item, count: n, cause: why, from: None });
+    }
+}
+
+/// Resource cards neither in a hand nor out of the game: the deck and its discard pile, which is shuffled into
+/// a new deck when the deck runs out. Known only when the header declares the resource deck.
+pub fn cards_left(s: &State) -> Option<u32> {
+    let declared = s.decks.resources?;
+    let held: u32 = s.players.iter().map(|p| p.hand.total()).sum();
+    Some(declared.total().saturating_sub(held))
+}
+
+/// What each player draws at the harvest when only `left` cards remain: one each, starting with the player
+/// whose turn it is, then that player's extra cards, until the cards run out.
+fn short_harvest(s: &State, left: u32) -> Vec<u32> {
+    let n = s.players.len() as Seat;
+    let mut got = vec![0; n as usize];
+    let mut left = left;
+    for k in 0..n {
+        let seat = (s.active + k) % n;
+        if left > 0 {
+            got[seat as usize] = 1;
+            left -= 1;
+        }
+    }
+    got[s.active as usize] += left.min(s.harvest(s.active).saturating_sub(1));
+    got
+}
+
+fn harvest(s: &mut State, draws: &[Bundle], facts: &mut Vec<Fact>) -> Result {
+    let due_total: u32 = s.seats().map(|seat| s.harvest(seat)).sum();
+    let short = cards_left(s).filter(|&left| left < due_total);
+    for seat in s.seats() {
+        let got = draws[seat as usize].total();
+        let due = match short {
+            Some(left) => short_harvest(s, left)[seat as usize],
+            None => s.harvest(seat),
+        };
+        if got == due {
+            continue;
+        }
+        if let Some(left) = short {
+            return fail(format!(
+                "only {left} resource cards are left in the deck and its discard pile, drawn one each from {} on, \
+                 then {}'s extra cards: {} draws {due}, not {got}",
+                s.name(s.active),
+                s.name(s.active),
+                s.name(seat)
+            ));
+        }
+        if seat != s.active && got == 0 {
+            return fail(format!(
+                "everyone draws 1 resource at the harvest, not only the player whose turn it is: {} drew nothing",
+                s.name(seat)
+            ));
+        }
+        let p = &s.players[seat as usize];
+        let rule = if seat == s.active {
+            format!(
+                "1, +1 for each of {} cities, +2 for each of {} A-side metropolises",
+                p.cities,
+                if s.side == crate::state::Side::A { p.metropolises } else { 0 }
+            )
+        } else {
+            "everyone but the player whose turn it is draws 1".to_string()
+        };
+        return fail(format!(
+            "{} draws {due} at the harvest of {}'s turn ({rule}), not {got}",
+            s.name(seat),
+            s.name(s.active)
+        ));
+    }
+    // Starting with the player whose turn it is, as the cards are drawn.
+    let n = s.players.len() as Seat;
+    for k in 0..n {
+        let seat = (s.active + k) % n;
+        draw(s, seat, &draws[seat as usize], cause::PRODUCTION, facts);
+    }
+    check_deck(s)?;
+    s.phase = Phase::Play;
+    Ok(())
+}
+
+fn trade(
+    s: &mut State,
+    with: Seat,
+    give: &Bundle,
+    get: &Bundle,
+    bonus: Option<Drawn>,
+    facts: &mut Vec<Fact>,
+) -> Result {
+    let a = s.active;
+    if s.traded {
+        return fail(format!("{} already traded this turn (one trade a turn, with one player)", s.name(a)));
+    }
+    if with == a {
+        return fail(format!("{} cannot trade with themselves", s.name(a)));
+    }
+    if give.is_empty() || get.is_empty() {
+        return fail(format!(
+            "{} and {}: a trade gives something for something; gifts are not allowed",
+            s.name(a),
+            s.name(with)
+        ));
+    }
+    if give.unknown > 0 || get.unknown > 0 {
+        return fail("a trade must name its cards");
+    }
+    if let Some(r) = Resource::ALL.into_iter().find(|&r| give.known[r] > 0 && get.known[r] > 0) {
+        return fail(format!("a trade cannot swap like for like ({r} on both sides)"));
+    }
+    for (who, cards) in [(a, give), (with, get)] {
+        let hand = s.players[who as usize].hand;
+        if !hand.can_pay_all(&cards.known) {
+            return fail(format!("{} cannot give {cards}: the hand is {hand}", s.name(who)));
+        }
+    }
+    s.players[a as usize].hand.take_all(&give.known);
+    s.players[with as usize].hand.take_all(&get.known);
+    s.players[a as usize].hand.add_all(&get.known);
+    s.players[with as usize].hand.add_all(&give.known);
+    facts.push(Fact::Traded { player: a, partner: Partner::Player(with), gave: give.items(), got: get.items() });
+    facts.push(Fact::Traded { player: with, partner: Partner::Player(a), gave: get.items(), got: give.items() });
+    // The partner draws one card for free, unless none is left to draw.
+    let free = match bonus {
+        Some(Drawn::Known(r)) => Bundle::known(Resources::of(r, 1)),
+        Some(Drawn::Unknown) => Bundle { known: Resources::NONE, unknown: 1 },
+        None if cards_left(s) == Some(0) => Bundle::default(),
+        None => {
+            return fail(format!(
+                "{} draws 1 free resource for trading: name it in `bonus` (`unknown` if unseen)",
+                s.name(with)
+            ))
+        }
+    };
+    draw(s, with, &free, TRADE_BONUS, facts);
+    check_deck(s)?;
+    s.traded = true;
+    Ok(())
+}
+
+/// What a card costs the player, with a road trade if one is used.
+fn price(s: &State, card: Card, road_trade: Option<RoadTrade>) -> Result<Resources> {
+    let mut cost = card.cost();
+    let Some(t) = road_trade else { return Ok(cost) };
+    let p = s.active;
+    let player = &s.players[p as usize];
+    if s.road_traded {
+        return fail(format!("{} already used the road trade this turn (once a turn)", s.name(p)));
+    }
+    if cost[t.instead_of] == 0 {
+        return fail(format!(
+            "a road trade replaces a resource the {} costs, and {} is not one",
+            card.name(),
+            t.instead_of
+        ));
+    }
+    if t.give == t.instead_of {
+        return fail(format!("a road trade gives another resource than the one it replaces ({})", t.give));
+    }
+    if player.hand.known[t.instead_of] >= cost[t.instead_of] {
+        return fail(format!(
+            "a road trade replaces a missing resource, and {} holds the {} the {} costs",
+            s.name(p),
+            t.instead_of,
+            card.name()
+        ));
+    }
+    cost[t.instead_of] -= 1;
+    cost[t.give] += road_trade_rate(player.roads);
+    Ok(cost)
+}
+
+fn build(
+    s: &mut State,
+    card: Card,
+    road_trade: Option<RoadTrade>,
+    refill: Option<Card>,
+    event: Option<&EventCard>,
+    facts: &mut Vec<Fact>,
+) -> Result {
+    let p = s.active;
+    let name = s.name(p).to_string();
+    // Where the card comes from, and where it goes.
+    if card == Card::Metropolis {
+        if s.metropolises_left == 0 {
+            return fail("all four Metropolis cards are built");
+        }
+        if refill.is_some() {
+            return fail("a Metropolis comes from its own stack: nothing refills the row");
+        }
+    } else if !s.row.contains(&card) {
+        let row: Vec<&str> = s.row.iter().map(|c| c.name()).collect();
+        return fail(format!("no {} card lies in the open row (the row: {})", card.name(), row.join(", ")));
+    }
+    if let Some(under) = card.covers() {
+        if s.players[p as usize].count(under) == 0 {
+            return fail(format!(
+                "a {} is laid on one of your {}s, and {name} has none uncovered",
+                card.name(),
+                under.name()
+            ));
+        }
+    }
+    match (card, event) {
+        (Card::Settlement, None) => return fail("a settlement reveals an event card at once: name it in `event`"),
+        (Card::Settlement, Some(_)) | (_, None) => {}
+        (_, Some(_)) => return fail("event cards are revealed only when someone builds a settlement"),
+    }
+    // Payment.
+    let cost = price(s, card, road_trade)?;
+    let hand = s.players[p as usize].hand;
+    if !hand.can_pay_all(&cost) {
+        return fail(format!("{name} cannot pay for a {} ({}): the hand is {hand}", card.name(), Bundle::known(cost)));
+    }
+    s.players[p as usize].hand.take_all(&cost);
+    for (r, n) in cost.present() {
+        facts.push(Fact::Spent { player: p, item: r.name(), count: n as u32, cause: cause::PURCHASE });
+    }
+    s.road_traded |= road_trade.is_some();
+    // The card joins the tableau, covering the one it is laid on.
+    if card == Card::Metropolis {
+        s.metropolises_left -= 1;
+    } else {
+        let at = s.row.iter().position(|&c| c == card).expect("checked above");
+        s.row.remove(at);
+        refill_row(s, refill)?;
+    }
+    *s.players[p as usize].count_mut(card) += 1;
+    facts.push(Fact::Built { player: p, piece: card.name() });
+    if card.points() > 0 {
+        score(s, p, card.name(), card.points(), facts);
+    }
+    if let Some(under) = card.covers() {
+        *s.players[p as usize].count_mut(under) -= 1;
+        score(s, p, under.name(), -under.points(), facts);
+    }
+    match card {
+        Card::Road => update_special(s, Special::LongestRoad, facts),
+        Card::Knight => update_special(s, Special::LargestArmy, facts),
+        _ => {}
+    }
+    if let Some(e) = event {
+        reveal(s, e, facts)?;
+    }
+    Ok(())
+}
+
+/// After a purchase from the row: the card that took its place.
+fn refill_row(s: &mut State, refill: Option<Card>) -> Result {
+    let deck_left = s.decks.buildings.as_ref().map(|declared| {
+        declared
+            .iter()
+            .map(|(c, &n)| n.saturating_sub(s.buildings_out.get(c).copied().unwrap_or(0)) as u32)
+            .sum::<u32>()
+    });
+    let Some(card) = refill else {
+        if deck_left.is_some_and(|left| left > 0) {
+            return fail(
+                "the row is refilled to 5 after each purchase while the building deck lasts: name the `refill` card",
+            );
+        }
+        return Ok(());
+    };
+    if card == Card::Metropolis {
+        return fail("a Metropolis card never lies in the row");
+    }
+    if let Some(declared) = &s.decks.buildings {
+        let (out, held) = (s.buildings_out.get(&card).copied().unwrap_or(0), declared.get(&card).copied().unwrap_or(0));
+        if out >= held {
+            return fail(format!("the building deck holds {held} {} cards, and all are out", card.name()));
+        }
+    }
+    *s.buildings_out.entry(card).or_insert(0) += 1;
+    s.row.push(card);
+    Ok(())
+}
+
+/// An event card revealed by a settlement.
+fn reveal(s: &mut State, e: &EventCard, facts: &mut Vec<Fact>) -> Result {
+    if let Some(declared) = s.decks.events.clone() {
+        let total: u32 = declared.values().map(|&n| n as u32).sum();
+        if s.events_out.values().map(|&n| n as u32).sum::<u32>() >= total {
+            // Every event card is out: the deck is shuffled again.
+            s.events_out.clear();
+        }
+        let (out, held) =
+            (s.events_out.get(&e.name).copied().unwrap_or(0), declared.get(&e.name).copied().unwrap_or(0));
+        if out >= held {
+            let names: Vec<String> = declared.iter().map(|(n, c)| format!("{c} {n}")).collect();
+            return fail(format!(
+                "the event deck holds {held} `{}` card(s), and {out} are out (the deck: {})",
+                e.name,
+                names.join(", ")
+            ));
+        }
+        *s.events_out.entry(e.name.clone()).or_insert(0) += 1;
+    }
+    if e.name == ROBBER {
+        if !e.effect.is_empty() {
+            return fail("the Robber's effect is the discards that follow, each a `discard` event");
+        }
+        let due: Vec<u8> = s
+            .players
+            .iter()
+            .map(|p| if p.hand.total() > p.robber_limit() { (p.hand.total() / 2) as u8 } else { 0 })
+            .collect();
+        if due.iter().any(|&d| d > 0) {
+            s.must_discard = due;
+            s.phase = Phase::Discard;
+        }
+        return Ok(());
+    }
+    // Any other event: what the log says it did, checked card by card.
+    for (who, _, lose) in &e.effect {
+        let hand = s.players[*who as usize].hand;
+        if !hand.can_pay_all(lose) {
+            return fail(format!(
+                "the event `{}` takes {} from {}, whose hand is {hand}",
+                e.name,
+                Bundle::known(*lose),
+                s.name(*who)
+            ));
+        }
+    }
+    for (who, gain, lose) in &e.effect {
+        s.players[*who as usize].hand.take_all(lose);
+        for (r, n) in lose.present() {
+            facts.push(Fact::Lost { player: *who, item: r.name(), count: n as u32, cause: EVENT, to: None });
+        }
+        draw(s, *who, gain, EVENT, facts);
+    }
+    check_deck(s)
+}
+
+fn discard(s: &mut State, p: Seat, cards: &Bundle, facts: &mut Vec<Fact>) -> Result {
+    let due = s.must_discard[p as usize];
+    let hand = s.players[p as usize].hand;
+    if due == 0 {
+        return fail(format!(
+            "{} has nothing to discard ({} cards, limit {}); waiting for {}",
+            s.name(p),
+            hand.total(),
+            s.players[p as usize].robber_limit(),
+            waiting(s)
+        ));
+    }
+    if cards.total() != due as u32 {
+        return fail(format!(
+            "{} holds {} cards and must discard {due} (half, rounded down), not {}",
+            s.name(p),
+            hand.total(),
+            cards.total()
+        ));
+    }
+    if cards.unknown > 0 {
+        return fail(format!("{}'s discard must name its cards", s.name(p)));
+    }
+    if !hand.can_pay_all(&cards.known) {
+        return fail(format!("{} cannot discard {cards}: the hand is {hand}", s.name(p)));
+    }
+    s.players[p as usize].hand.take_all(&cards.known);
+    for (r, n) in cards.known.present() {
+        facts.push(Fact::Lost { player: p, item: r.name(), count: n as u32, cause: cause::DISCARD, to: None });
+    }
+    s.must_discard[p as usize] = 0;
+    if s.must_discard.iter().all(|&d| d == 0) {
+        s.phase = Phase::Play;
+    }
+    Ok(())
+}
+
+fn end_turn(s: &mut State, facts: &mut Vec<Fact>) {
+    s.active = (s.active + 1) % s.players.len() as Seat;
+    s.turn += 1;
+    s.phase = Phase::Harvest;
+    s.traded = false;
+    s.road_traded = false;
+    facts.push(Fact::TurnStarted { turn: s.turn, player: s.active });
+}
+
+fn score(s: &State, p: Seat, reason: &'static str, delta: i32, facts: &mut Vec<Fact>) {
+    let total = s.vp(p);
+    facts.push(Fact::Score { player: p, reason, delta, delta_public: delta, total, public: total });
+}
+
+#[derive(Clone, Copy)]
+enum Special {
+    LongestRoad,
+    LargestArmy,
+}
+
+/// Moves a special card if the counts say so: to the first to reach its minimum, later only to a player
+/// with strictly more than the holder.
+fn update_special(s: &mut State, which: Special, facts: &mut Vec<Fact>) {
+    let (counts, minimum, current, name) = match which {
+        Special::LongestRoad => (s.road_counts(), LONGEST_ROAD_ROADS, s.longest_road, LONGEST_ROAD),
+        Special::LargestArmy => (s.knight_counts(), LARGEST_ARMY_KNIGHTS, s.largest_army, LARGEST_ARMY),
+    };
+    let holder = s.special_holder(current, &counts, minimum);
+    if holder == current {
+        return;
+    }
+    match which {
+        Special::LongestRoad => s.longest_road = holder,
+        Special::LargestArmy => s.largest_army = holder,
+    }
+    facts.push(Fact::Award { award: name, from: current, to: holder });
+    if let Some(f) = current {
+        score(s, f, name, -2, facts);
+    }
+    if let Some(t) = holder {
+        score(s, t, name, 2, facts);
+    }
+}

@@ -1,0 +1,95 @@
+//! The state as `almanac state --json` and the API show it.
+
+use crate::cards::Card;
+use crate::state::{Phase, Side, State};
+use crate::vocabulary::{ID, LARGEST_ARMY, LONGEST_ROAD};
+use almanac_catan::resources::{Resource, UNKNOWN};
+use almanac_core::{PlayerView, View};
+use serde::Serialize;
+use std::collections::BTreeMap;
+
+/// The open row, the stacks and the special cards.
+#[derive(Serialize)]
+pub struct TableView {
+    /// The open building cards, by kind.
+    row: Vec<&'static str>,
+    metropolises_left: u8,
+    metropolis_side: &'static str,
+    longest_road: Option<String>,
+    largest_army: Option<String>,
+}
+
+/// A player's hand and tableau.
+#[derive(Serialize)]
+pub struct TableauView {
+    hand: BTreeMap<&'static str, u8>,
+    cards_in_hand: u32,
+    /// Uncovered cards of each kind (a city covers a settlement, a metropolis a city).
+    tableau: BTreeMap<&'static str, u8>,
+    /// More resources than this and a Robber event makes the player discard half.
+    robber_limit: u32,
+    awards: Vec<&'static str>,
+}
+
+pub fn view(s: &State) -> View<TableView, TableauView> {
+    let name = |seat: Option<u8>| seat.map(|p| s.name(p).to_string());
+    let players = s
+        .seats()
+        .map(|seat| {
+            let p = &s.players[seat as usize];
+            let mut hand: BTreeMap<&'static str, u8> =
+                Resource::ALL.iter().map(|&r| (r.name(), p.hand.known[r])).collect();
+            hand.insert(UNKNOWN, p.hand.unknown);
+            let tableau = Card::ALL.iter().map(|&c| (c.name(), p.count(c))).collect();
+            let mut awards = Vec::new();
+            if s.longest_road == Some(seat) {
+                awards.push(LONGEST_ROAD);
+            }
+            if s.largest_army == Some(seat) {
+                awards.push(LARGEST_ARMY);
+            }
+            let built: Vec<String> = Card::ALL
+                .iter()
+                .filter(|&&c| p.count(c) > 0)
+                .map(|&c| format!("{} {}", c.name(), p.count(c)))
+                .collect();
+            PlayerView {
+                name: s.name(seat).to_string(),
+                color: s.seating[seat as usize].color.clone(),
+                vp: s.vp(seat),
+                vp_public: s.vp(seat),
+                summary: format!("cards {:>2}  {}  {}", p.hand.total(), built.join(" "), awards.join(" ")),
+                game: TableauView {
+                    hand,
+                    cards_in_hand: p.hand.total(),
+                    tableau,
+                    robber_limit: p.robber_limit(),
+                    awards,
+                },
+            }
+        })
+        .collect();
+    let phase = match s.phase {
+        Phase::Harvest => "harvest",
+        Phase::Play => "play",
+        Phase::Discard => "discard",
+        Phase::Over => "over",
+    };
+    let mut row: Vec<&'static str> = s.row.iter().map(|c| c.name()).collect();
+    row.sort();
+    View {
+        ruleset: ID,
+        turn: s.turn,
+        active: s.name(s.active).to_string(),
+        phase,
+        winner: name(s.winner),
+        players,
+        game: TableView {
+            row,
+            metropolises_left: s.metropolises_left,
+            metropolis_side: if s.side == Side::A { "A" } else { "B" },
+            longest_road: name(s.longest_road),
+            largest_army: name(s.largest_army),
+        },
+    }
+}
