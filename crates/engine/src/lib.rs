@@ -11,9 +11,13 @@ use sha2::{Digest, Sha256};
 
 pub use almanac_core;
 
-/// Every game this build knows.
-pub static GAMES: &[&dyn GameKind] =
-    &[&almanac_catan::Catan, &almanac_carcassonne::Carcassonne, &almanac_catan_cards::CatanCards];
+/// Every game this build knows: one line each.
+#[rustfmt::skip]
+pub static GAMES: &[&dyn GameKind] = &[
+    &almanac_catan::Catan,
+    &almanac_carcassonne::Carcassonne,
+    &almanac_catan_cards::CatanCards,
+];
 
 /// The game of a ruleset id.
 pub fn game_kind(id: &str) -> Option<&'static dyn GameKind> {
