@@ -28,6 +28,8 @@ pub struct PlayerStats {
     pub cards_played: BTreeMap<String, i64>,
     /// `[turn, vp, vp_public]` at the end of every turn from 0 to the last.
     pub vp_by_turn: Vec<[i64; 3]>,
+    /// `[turn, items gained from production so far]` at the end of every turn from 0 to the last.
+    pub production_by_turn: Vec<[i64; 2]>,
     /// Final score by reason (settlement, city, longest_road, ...).
     pub vp_by_reason: BTreeMap<String, i64>,
     /// The statistics the game declares, in its order.
@@ -77,22 +79,22 @@ pub fn game_stats(players: &[String], facts: &[FactRow], vocabulary: &Vocabulary
         vocabulary.dice.iter().flat_map(|d| d.sums()).map(|n| (n.to_string(), 0)).collect();
     let last_turn = facts.iter().map(|f| f.turn).max().unwrap_or(0);
     let events = facts.iter().map(|f| f.seq).max().unwrap_or(0);
-    // Score after each turn: carry the latest totals forward.
-    let mut score = vec![(0i64, 0i64); players.len()];
-    let mut by_turn: Vec<Vec<[i64; 3]>> = vec![Vec::new(); players.len()];
+    // Score and production after each turn: carry the latest totals forward.
+    let mut running = vec![Running::default(); players.len()];
+    let mut by_turn: Vec<Vec<Running>> = vec![Vec::new(); players.len()];
     let mut turn_open = 0;
     let mut trades_by_turn = vec![0i64; last_turn as usize + 1];
     let mut declared = vec![vec![0i64; vocabulary.player_stats.len()]; players.len()];
-    let close_turns_until = |upto: u32, turn_open: &mut u32, score: &[(i64, i64)], by_turn: &mut [Vec<[i64; 3]>]| {
+    let close_turns_until = |upto: u32, turn_open: &mut u32, running: &[Running], by_turn: &mut [Vec<Running>]| {
         while *turn_open < upto {
-            for (p, s) in score.iter().enumerate() {
-                by_turn[p].push([*turn_open as i64, s.0, s.1]);
+            for (p, r) in running.iter().enumerate() {
+                by_turn[p].push(*r);
             }
             *turn_open += 1;
         }
     };
     for f in facts {
-        close_turns_until(f.turn, &mut turn_open, &score, &mut by_turn);
+        close_turns_until(f.turn, &mut turn_open, &running, &mut by_turn);
         if f.kind == "rolled" {
             if let Some(sum) = f.count {
                 add(&mut dice, &sum.to_string(), 1);
@@ -111,6 +113,7 @@ pub fn game_stats(players: &[String], facts: &[FactRow], vocabulary: &Vocabulary
             ("gained", Some(cause::PRODUCTION)) => {
                 add(&mut stats[p].production, item, n);
                 stats[p].production_total += n;
+                running[p].produced += n;
             }
             ("gained", Some(cause::SETUP)) => add(&mut stats[p].setup, item, n),
             ("gained", Some(cause::STEAL)) => stats[p].steals_made += n,
@@ -142,15 +145,18 @@ pub fn game_stats(players: &[String], facts: &[FactRow], vocabulary: &Vocabulary
                 }
             }
             ("score", _) => {
-                score[p] = (f.total.unwrap_or(score[p].0), f.public.unwrap_or(score[p].1));
+                let r = &mut running[p];
+                (r.vp, r.vp_public) = (f.total.unwrap_or(r.vp), f.public.unwrap_or(r.vp_public));
                 add(&mut stats[p].vp_by_reason, item, n);
             }
             _ => {}
         }
     }
-    close_turns_until(last_turn + 1, &mut turn_open, &score, &mut by_turn);
+    close_turns_until(last_turn + 1, &mut turn_open, &running, &mut by_turn);
     for (p, series) in by_turn.into_iter().enumerate() {
-        stats[p].vp_by_turn = series;
+        let turn = |t: usize| t as i64;
+        stats[p].vp_by_turn = series.iter().enumerate().map(|(t, r)| [turn(t), r.vp, r.vp_public]).collect();
+        stats[p].production_by_turn = series.iter().enumerate().map(|(t, r)| [turn(t), r.produced]).collect();
         stats[p].declared = vocabulary
             .player_stats
             .iter()
@@ -159,6 +165,14 @@ pub fn game_stats(players: &[String], facts: &[FactRow], vocabulary: &Vocabulary
             .collect();
     }
     GameStats { turns: last_turn, events, dice, trades_by_turn, players: stats }
+}
+
+/// A player's totals so far, as the facts are read in order.
+#[derive(Debug, Clone, Copy, Default)]
+struct Running {
+    vp: i64,
+    vp_public: i64,
+    produced: i64,
 }
 
 /// What one fact adds to a declared statistic.
@@ -232,5 +246,6 @@ mod tests {
         let declared = |p: usize, id: &str| s.players[p].declared.iter().find(|d| d.id == id).unwrap().value;
         assert_eq!((declared(0, "made"), declared(1, "made"), declared(1, "towers")), (2, 1, 3));
         assert_eq!(s.players[1].vp_by_turn, vec![[0, 0, 0], [1, 0, 0], [2, 3, 3]]);
+        assert_eq!(s.players[0].production_by_turn, vec![[0, 0], [1, 2], [2, 2]]);
     }
 }

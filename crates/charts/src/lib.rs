@@ -5,7 +5,7 @@
 //! draws the same charts. Charts with a turn axis carry invisible `<rect class="turn-target" data-turn="N">`
 //! columns over the plot, so a page can move its replay to the turn a reader clicks.
 
-use almanac_analysis::GameStats;
+use almanac_analysis::{GameStats, PlayerStats};
 use almanac_core::{Chart, Term, Vocabulary};
 use plotters::coord::Shift;
 use plotters::prelude::*;
@@ -97,6 +97,7 @@ pub fn draw(
     match chart {
         Chart::Score => vp(stats, colors, vocabulary),
         Chart::Production => production(stats, vocabulary),
+        Chart::ProductionByTurn => production_by_turn(stats, colors),
         Chart::Trades => trades(stats, vocabulary),
         Chart::Dice => dice(stats, vocabulary),
         Chart::ScoreBreakdown => score_breakdown(stats, vocabulary),
@@ -176,9 +177,35 @@ pub fn vp(stats: &GameStats, colors: &[Option<String>], vocabulary: &Vocabulary)
         first.make_ascii_uppercase();
     }
     caption.push_str(" by turn (dashed: public)");
+    let total = |p: &PlayerStats| p.vp_by_turn.iter().map(|r| (r[0], r[1])).collect();
+    let public = |p: &PlayerStats| p.vp_by_turn.iter().map(|r| (r[0], r[2])).collect();
+    turn_lines(stats, colors, &caption, vocabulary.score.id, &total, Some(&public))
+}
+
+/// Items gained by production so far, per player, by turn.
+pub fn production_by_turn(stats: &GameStats, colors: &[Option<String>]) -> Result<String, ChartError> {
+    let produced = |p: &PlayerStats| p.production_by_turn.iter().map(|r| (r[0], r[1])).collect();
+    turn_lines(stats, colors, "Production by turn (running total)", "cards", &produced, None)
+}
+
+/// `(turn, value)` points of one player.
+type Series<'a> = &'a dyn Fn(&PlayerStats) -> Vec<(i64, i64)>;
+
+/// A line per player by turn (and a dashed one beside it, if given), with clickable turns.
+fn turn_lines(
+    stats: &GameStats,
+    colors: &[Option<String>],
+    caption: &str,
+    y_desc: &str,
+    solid: Series,
+    dashed: Option<Series>,
+) -> Result<String, ChartError> {
+    let points = |series: Series, p: &PlayerStats| -> Vec<(f64, f64)> {
+        series(p).into_iter().map(|(turn, v)| (turn as f64 + 0.5, v as f64)).collect()
+    };
     svg_with(|root| {
         let turns = stats.turns.max(1);
-        let top = stats.players.iter().flat_map(|p| p.vp_by_turn.iter().map(|r| r[1])).max().unwrap_or(0).max(2) + 1;
+        let top = stats.players.iter().flat_map(|p| solid(p).into_iter().map(|(_, v)| v)).max().unwrap_or(0).max(2) + 1;
         let mut chart = ChartBuilder::on(root)
             .caption(caption, ("sans-serif", 18))
             .margin(12)
@@ -189,7 +216,7 @@ pub fn vp(stats: &GameStats, colors: &[Option<String>], vocabulary: &Vocabulary)
         chart
             .configure_mesh()
             .x_desc("turn")
-            .y_desc(vocabulary.score.id)
+            .y_desc(y_desc)
             .x_label_formatter(&|x| format!("{x:.0}"))
             .y_label_formatter(&|y| format!("{y:.0}"))
             .light_line_style(WHITE.mix(0.0))
@@ -197,14 +224,16 @@ pub fn vp(stats: &GameStats, colors: &[Option<String>], vocabulary: &Vocabulary)
             .map_err(err)?;
         for (i, p) in stats.players.iter().enumerate() {
             let color = player_color(colors.get(i).and_then(|c| c.as_deref()), i);
-            let total: Vec<(f64, f64)> = p.vp_by_turn.iter().map(|r| (r[0] as f64 + 0.5, r[1] as f64)).collect();
-            let public: Vec<(f64, f64)> = p.vp_by_turn.iter().map(|r| (r[0] as f64 + 0.5, r[2] as f64)).collect();
             chart
-                .draw_series(LineSeries::new(total, color.stroke_width(2)))
+                .draw_series(LineSeries::new(points(solid, p), color.stroke_width(2)))
                 .map_err(err)?
                 .label(p.name.clone())
                 .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 18, y)], color.stroke_width(3)));
-            chart.draw_series(DashedLineSeries::new(public, 4, 4, color.stroke_width(1))).map_err(err)?;
+            if let Some(dashed) = dashed {
+                chart
+                    .draw_series(DashedLineSeries::new(points(dashed, p), 4, 4, color.stroke_width(1)))
+                    .map_err(err)?;
+            }
         }
         legend(&mut chart, SeriesLabelPosition::UpperLeft)?;
         let (x, y) = chart.plotting_area().get_pixel_range();

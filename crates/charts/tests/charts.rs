@@ -45,6 +45,25 @@ fn the_vp_chart_names_every_player_and_has_a_target_per_turn() {
 }
 
 #[test]
+fn production_by_turn_runs_up_to_each_players_total_with_a_target_per_turn() {
+    let (s, colors, _) = stats("catan-cards-four-players.jsonl");
+    for p in &s.players {
+        let series: Vec<i64> = p.production_by_turn.iter().map(|r| r[1]).collect();
+        assert_eq!(series.len(), s.turns as usize + 1, "a point per turn, turn 0 included");
+        assert!(series.windows(2).all(|w| w[0] <= w[1]), "{}: a running total never falls", p.name);
+        assert_eq!(*series.last().unwrap(), p.production_total, "{}", p.name);
+    }
+    let doc_text = almanac_charts::production_by_turn(&s, &colors).unwrap();
+    let doc = parse(&doc_text);
+    let text = texts(&doc);
+    for p in &s.players {
+        assert!(text.contains(&p.name), "{} missing from the legend: {text}", p.name);
+    }
+    let targets = doc.descendants().filter(|n| n.attribute("class") == Some("turn-target")).count();
+    assert_eq!(targets, s.turns as usize + 1);
+}
+
+#[test]
 fn production_trades_and_dice_charts_are_well_formed() {
     let (s, _, v) = stats("catan-club-game.jsonl");
     let production = almanac_charts::production(&s, v).unwrap();

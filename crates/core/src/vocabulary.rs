@@ -61,6 +61,8 @@ pub enum Chart {
     Score,
     /// Items gained from production, stacked by item.
     Production,
+    /// Items gained from production so far, per player, by turn.
+    ProductionByTurn,
     /// Trades per turn and who traded with whom.
     Trades,
     /// Dice sums against the expected distribution.
@@ -70,13 +72,15 @@ pub enum Chart {
 }
 
 impl Chart {
-    pub const ALL: [Chart; 5] = [Chart::Score, Chart::Production, Chart::Trades, Chart::Dice, Chart::ScoreBreakdown];
+    pub const ALL: [Chart; 6] =
+        [Chart::Score, Chart::Production, Chart::ProductionByTurn, Chart::Trades, Chart::Dice, Chart::ScoreBreakdown];
 
     /// The chart's name in URLs (`/charts/vp.svg`).
     pub fn id(self) -> &'static str {
         match self {
             Chart::Score => "vp",
             Chart::Production => "production",
+            Chart::ProductionByTurn => "production-by-turn",
             Chart::Trades => "trades",
             Chart::Dice => "dice",
             Chart::ScoreBreakdown => "score",
