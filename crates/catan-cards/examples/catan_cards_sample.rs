@@ -1,6 +1,7 @@
 //! Writes a random legal game as an almanac/1 log (the demo samples in `data/samples/` come from here):
 //! `cargo run -p almanac-catan-cards --example catan_cards_sample -- SEED PLAYERS [observer] > game.jsonl`
 //! With `observer`, the log is the one someone away from the table keeps: every card drawn is `unknown`.
+//! The samples: `2 2` (two players), `1 4` (four players), `1 3 observer` (three players, observed).
 
 #[path = "../tests/support/mod.rs"]
 mod support;

@@ -48,7 +48,7 @@ pub const VOCABULARY: Vocabulary = Vocabulary {
     awards: &[Term::new(LONGEST_ROAD, "longest road"), Term::new(LARGEST_ARMY, "largest army")],
     partners: &[],
     dice: None,
-    charts: &[Chart::Score, Chart::Production, Chart::Trades, Chart::ScoreBreakdown],
+    charts: &[Chart::Score, Chart::ProductionByTurn, Chart::Trades, Chart::ScoreBreakdown, Chart::Production],
     player_stats: &[
         PlayerStat { id: "drew", label: "drew at harvests", measure: Measure::Gained(cause::PRODUCTION) },
         PlayerStat { id: "trades", label: "trades", measure: Measure::Trades },
