@@ -89,22 +89,8 @@ fn waiting(s: &State) -> String {
     names.join(", ")
 }
 
-/// When the header declares the resource deck: more cards of a kind in hands than the deck holds.
-pub fn too_many_resources(s: &State) -> Option<String> {
-    let declared = s.decks.resources?;
-    for r in Resource::ALL {
-        let held: u32 = s.players.iter().map(|p| p.hand.known[r] as u32).sum();
-        if held > declared[r] as u32 {
-            return Some(format!("{held} {r} cards are in hands, but the deck holds {}", declared[r]));
-        }
-    }
-    let held: u32 = s.players.iter().map(|p| p.hand.total()).sum();
-    (held > declared.total())
-        .then(|| format!("{held} resource cards are in hands, but the deck holds {}", declared.total()))
-}
-
 fn check_deck(s: &State) -> Result {
-    match too_many_resources(s) {
+    match s.too_many_resources() {
         Some(problem) => fail(format!("no card comes from nowhere: {problem}")),
         None => Ok(()),
     }
@@ -118,14 +104,6 @@ fn draw(s: &mut State, who: Seat, b: &Bundle, why: &'static str, facts: &mut Vec
     for (item, n) in b.items() {
         facts.push(Fact::Gained { player: who, item, count: n, cause: why, from: None });
     }
-}
-
-/// Resource cards neither in a hand nor out of the game: the deck and its discard pile, which is shuffled into
-/// a new deck when the deck runs out. Known only when the header declares the resource deck.
-pub fn cards_left(s: &State) -> Option<u32> {
-    let declared = s.decks.resources?;
-    let held: u32 = s.players.iter().map(|p| p.hand.total()).sum();
-    Some(declared.total().saturating_sub(held))
 }
 
 /// What each player draws at the harvest when only `left` cards remain: one each, starting with the player
@@ -147,7 +125,7 @@ fn short_harvest(s: &State, left: u32) -> Vec<u32> {
 
 fn harvest(s: &mut State, draws: &[Bundle], facts: &mut Vec<Fact>) -> Result {
     let due_total: u32 = s.seats().map(|seat| s.harvest(seat)).sum();
-    let short = cards_left(s).filter(|&left| left < due_total);
+    let short = s.cards_left().filter(|&left| left < due_total);
     for seat in s.seats() {
         let got = draws[seat as usize].total();
         let due = match short {
@@ -243,7 +221,7 @@ fn trade(
     let free = match bonus {
         Some(Drawn::Known(r)) => Bundle::known(Resources::of(r, 1)),
         Some(Drawn::Unknown) => Bundle { known: Resources::NONE, unknown: 1 },
-        None if cards_left(s) == Some(0) => Bundle::default(),
+        None if s.cards_left() == Some(0) => Bundle::default(),
         None => {
             return fail(format!(
                 "{} draws 1 free resource for trading: name it in `bonus` (`unknown` if unseen)",

@@ -142,7 +142,7 @@ pub fn new_state(header: &Value) -> Result<State, SetupError> {
         largest_army: None,
         winner: None,
     };
-    if let Some(problem) = crate::rules::too_many_resources(&state) {
+    if let Some(problem) = state.too_many_resources() {
         return err(format!("hands: {problem}"));
     }
     Ok(state)

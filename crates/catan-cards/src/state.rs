@@ -1,7 +1,7 @@
 //! The state of a game of the Catan card game at one moment.
 
 use crate::cards::{Card, ROBBER_LIMIT};
-use almanac_catan::resources::{Hand, Resources};
+use almanac_catan::resources::{Hand, Resource, Resources};
 use almanac_core::Seat;
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -164,6 +164,28 @@ impl State {
             },
             None => best(None).filter(|&s| counts[s as usize] >= minimum),
         }
+    }
+
+    /// When the header declares the resource deck: more cards of a kind in hands than the deck holds.
+    pub fn too_many_resources(&self) -> Option<String> {
+        let declared = self.decks.resources?;
+        for r in Resource::ALL {
+            let held: u32 = self.players.iter().map(|p| p.hand.known[r] as u32).sum();
+            if held > declared[r] as u32 {
+                return Some(format!("{held} {r} cards are in hands, but the deck holds {}", declared[r]));
+            }
+        }
+        let held: u32 = self.players.iter().map(|p| p.hand.total()).sum();
+        (held > declared.total())
+            .then(|| format!("{held} resource cards are in hands, but the deck holds {}", declared.total()))
+    }
+
+    /// Resource cards in no hand: the deck and its discard pile, which is shuffled into a new deck when the
+    /// deck runs out. Known only when the header declares the resource deck.
+    pub fn cards_left(&self) -> Option<u32> {
+        let declared = self.decks.resources?;
+        let held: u32 = self.players.iter().map(|p| p.hand.total()).sum();
+        Some(declared.total().saturating_sub(held))
     }
 
     pub fn road_counts(&self) -> Vec<u8> {

@@ -13,6 +13,8 @@ pub mod facts;
 pub mod kind;
 pub mod log;
 pub mod ruleset;
+#[cfg(feature = "testing")]
+pub mod testing;
 pub mod timeline;
 pub mod view;
 pub mod vocabulary;

@@ -12,33 +12,7 @@ use almanac_catan_cards::{CatanCards, State};
 use almanac_core::{Ruleset, Seat};
 use serde_json::{json, Value};
 
-pub struct Rng(u64);
-
-impl Rng {
-    pub fn new(seed: u64) -> Rng {
-        let mut z = seed.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        Rng((z ^ (z >> 31)) | 1)
-    }
-    pub fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-    pub fn below(&mut self, n: usize) -> usize {
-        (self.next() % n.max(1) as u64) as usize
-    }
-    pub fn chance(&mut self, percent: u64) -> bool {
-        self.next() % 100 < percent
-    }
-    pub fn shuffle<T>(&mut self, v: &mut [T]) {
-        for i in (1..v.len()).rev() {
-            v.swap(i, self.below(i + 1));
-        }
-    }
-}
+use almanac_core::testing::SeededRng;
 
 pub const NAMES: [&str; 4] = ["Ayşe", "Bora", "Cem", "Deniz"];
 
@@ -92,7 +66,7 @@ struct Decks {
 
 impl Decks {
     /// The top card, the discard pile shuffled in when the deck runs out; none when both are spent.
-    fn draw(&mut self, rng: &mut Rng) -> Option<Resource> {
+    fn draw(&mut self, rng: &mut SeededRng) -> Option<Resource> {
         if self.resources.is_empty() {
             self.resources.append(&mut self.discards);
             rng.shuffle(&mut self.resources);
@@ -100,7 +74,7 @@ impl Decks {
         self.resources.pop()
     }
 
-    fn event(&mut self, rng: &mut Rng) -> &'static str {
+    fn event(&mut self, rng: &mut SeededRng) -> &'static str {
         if self.events.is_empty() {
             self.events.append(&mut self.events_out);
             rng.shuffle(&mut self.events);
@@ -139,7 +113,7 @@ fn hand_list(s: &State, p: Seat) -> Vec<Resource> {
 
 /// Plays a random legal game of `players` players, at most `max_events` events long.
 pub fn play(seed: u64, players: usize, max_events: usize) -> Generated {
-    let mut rng = Rng::new(seed);
+    let mut rng = SeededRng::new(seed);
     let spec = decks();
     let mut resources = Vec::new();
     for r in Resource::ALL {
@@ -194,7 +168,7 @@ pub fn play(seed: u64, players: usize, max_events: usize) -> Generated {
 }
 
 /// The next event, and the same as an observer logs it.
-fn choose(rng: &mut Rng, s: &State, decks: &mut Decks) -> (Event, Event) {
+fn choose(rng: &mut SeededRng, s: &State, decks: &mut Decks) -> (Event, Event) {
     let me = s.active;
     let n = s.players.len() as Seat;
     match s.phase {
@@ -238,7 +212,7 @@ fn choose(rng: &mut Rng, s: &State, decks: &mut Decks) -> (Event, Event) {
     }
 }
 
-fn trade(rng: &mut Rng, s: &State, decks: &mut Decks) -> Option<(Event, Event)> {
+fn trade(rng: &mut SeededRng, s: &State, decks: &mut Decks) -> Option<(Event, Event)> {
     let me = s.active;
     let n = s.players.len() as Seat;
     let with = (me + 1 + rng.below(n as usize - 1) as Seat) % n;
@@ -259,7 +233,7 @@ fn trade(rng: &mut Rng, s: &State, decks: &mut Decks) -> Option<(Event, Event)> 
     ))
 }
 
-fn build(rng: &mut Rng, s: &State, decks: &mut Decks) -> Option<(Event, Event)> {
+fn build(rng: &mut SeededRng, s: &State, decks: &mut Decks) -> Option<(Event, Event)> {
     let me = s.active;
     let p = &s.players[me as usize];
     let mut options: Vec<Card> = s.row.clone();
@@ -310,7 +284,7 @@ fn build(rng: &mut Rng, s: &State, decks: &mut Decks) -> Option<(Event, Event)> 
 
 /// The next event card, with what it does: a good harvest gives each player a card, thieves take a card
 /// from each player holding some.
-fn event_card(rng: &mut Rng, s: &State, decks: &mut Decks) -> EventCard {
+fn event_card(rng: &mut SeededRng, s: &State, decks: &mut Decks) -> EventCard {
     let name = decks.event(rng);
     let mut effect = Vec::new();
     match name {

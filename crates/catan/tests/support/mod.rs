@@ -14,30 +14,7 @@ use almanac_catan::{Catan, State};
 use almanac_core::{Ruleset, Seat};
 use serde_json::{json, Value};
 
-pub struct Rng(u64);
-
-impl Rng {
-    pub fn new(seed: u64) -> Rng {
-        // splitmix64 of the seed, so that nearby seeds give unrelated games.
-        let mut z = seed.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        Rng((z ^ (z >> 31)) | 1)
-    }
-    pub fn next(&mut self) -> u64 {
-        // xorshift64*
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
-    pub fn below(&mut self, n: usize) -> usize {
-        (self.next() % n.max(1) as u64) as usize
-    }
-    pub fn chance(&mut self, percent: u64) -> bool {
-        self.next() % 100 < percent
-    }
-}
+use almanac_core::testing::SeededRng;
 
 /// The beginners' board for 2-4 players, the 30-hex board of the extension for 5-6.
 pub fn board(players: usize) -> Value {
@@ -70,7 +47,7 @@ fn try_apply(s: &State, ev: &Event) -> Option<State> {
 }
 
 /// A random card of a hand the generator knows completely.
-fn random_card(rng: &mut Rng, known: &Resources) -> Option<Resource> {
+fn random_card(rng: &mut SeededRng, known: &Resources) -> Option<Resource> {
     let total = known.total() as usize;
     if total == 0 {
         return None;
@@ -86,7 +63,7 @@ fn random_card(rng: &mut Rng, known: &Resources) -> Option<Resource> {
 }
 
 /// A random resource.
-fn any_resource(rng: &mut Rng) -> Resource {
+fn any_resource(rng: &mut SeededRng) -> Resource {
     Resource::ALL[rng.below(5)]
 }
 
@@ -97,7 +74,7 @@ pub fn play(seed: u64, players: usize, max_events: usize) -> Generated {
 
 /// Plays a random legal game from a given header.
 pub fn play_from(seed: u64, header: Value, max_events: usize) -> Generated {
-    let mut rng = Rng::new(seed);
+    let mut rng = SeededRng::new(seed);
     let mut s = Catan::initial(&header).unwrap();
     // The truth: the state as the omniscient recorder sees it (no unknown cards).
     let mut events = Vec::new();
@@ -152,7 +129,7 @@ pub fn header_with_helpers(players: usize) -> Value {
     h
 }
 
-fn choose(rng: &mut Rng, s: &State, deck: &mut Vec<DevCard>) -> Option<Event> {
+fn choose(rng: &mut SeededRng, s: &State, deck: &mut Vec<DevCard>) -> Option<Event> {
     if s.helpers.is_some() && rng.chance(25) {
         if let Some(ev) = helper_use(rng, s, deck) {
             return Some(ev);
@@ -310,7 +287,7 @@ fn choose(rng: &mut Rng, s: &State, deck: &mut Vec<DevCard>) -> Option<Event> {
 
 /// A random build or purchase for `me` (a city on an own settlement, a settlement or road near the own
 /// network, or the deck's next card); it may still be illegal (cost, pieces).
-fn build(rng: &mut Rng, s: &State, me: Seat, deck: &[DevCard]) -> Option<Event> {
+fn build(rng: &mut SeededRng, s: &State, me: Seat, deck: &[DevCard]) -> Option<Event> {
     let nv = s.board.vertices.len() as VertexId;
     let ne = s.board.edges.len() as EdgeId;
     match rng.below(4) {
@@ -342,7 +319,7 @@ fn build(rng: &mut Rng, s: &State, me: Seat, deck: &[DevCard]) -> Option<Event> 
 }
 
 /// A random use of a helper by the player whose turn it is, or by a holder of Marianne or Sean.
-fn helper_use(rng: &mut Rng, s: &State, deck: &mut Vec<DevCard>) -> Option<Event> {
+fn helper_use(rng: &mut SeededRng, s: &State, deck: &mut Vec<DevCard>) -> Option<Event> {
     let h = s.helpers.as_ref()?;
     let n = s.players.len() as Seat;
     let mut users: Vec<Seat> = vec![s.active];
