@@ -5,7 +5,7 @@
 
 use crate::state::{FigureKind, GroupKind, Pos, State};
 use crate::tiles::{catalogue, HALVES, SIDES};
-use almanac_core::{EventError, Seat};
+use almanac_core::{field, EventError, Seat};
 use serde::Deserialize;
 use serde_json::{json, Map, Value};
 
@@ -118,10 +118,6 @@ struct Raw {
     location: Option<String>,
 }
 
-fn need<T>(v: Option<T>, kind: &str, field: &str) -> Result<T, String> {
-    v.ok_or_else(|| format!("{kind} needs `{field}`"))
-}
-
 pub fn parse(state: &State, line: &str) -> Result<Event, EventError> {
     let raw: Raw = serde_json::from_str(line).map_err(EventError::from_json)?;
     Ok(parse_raw(state, raw)?)
@@ -132,36 +128,33 @@ fn parse_raw(state: &State, raw: Raw) -> Result<Event, String> {
     if kind == "end_game" {
         return Ok(Event::EndGame);
     }
-    let name = need(raw.player.as_deref(), kind, "player")?;
-    let player = state.seat_of(name).ok_or_else(|| {
-        let names: Vec<&str> = state.seating.iter().map(|s| s.name.as_str()).collect();
-        format!("`player`: there is no player named `{name}` (players: {})", names.join(", "))
-    })?;
+    let name = field::required(raw.player.as_deref(), kind, "player")?;
+    let player = field::player(state.seating.iter().map(|s| s.name.as_str()), name, "player")?;
     let tile = |raw: &Raw| -> Result<usize, String> {
-        let id = need(raw.tile.as_deref(), kind, "tile")?;
+        let id = field::required(raw.tile.as_deref(), kind, "tile")?;
         catalogue().get(id).ok_or_else(|| format!("`{id}` is not a tile of the catalogue"))
     };
     Ok(match kind {
         "place_tile" => {
-            let rotation = need(raw.rotation, kind, "rotation")?;
+            let rotation = field::required(raw.rotation, kind, "rotation")?;
             if rotation % 90 != 0 || rotation >= 360 {
                 return Err(format!("rotation {rotation} is not 0, 90, 180 or 270"));
             }
-            let [x, y] = need(raw.at, kind, "at")?;
+            let [x, y] = field::required(raw.at, kind, "at")?;
             Event::PlaceTile { player, tile: tile(&raw)?, at: (x, y), rotation: (rotation / 90) as u8 }
         }
         "discard_tile" => Event::DiscardTile { player, tile: tile(&raw)? },
         "place_figure" => {
-            let figure = match need(raw.figure.as_deref(), kind, "figure")? {
+            let figure = match field::required(raw.figure.as_deref(), kind, "figure")? {
                 "follower" => FigureKind::Follower,
                 "builder" => FigureKind::Builder,
                 "pig" => FigureKind::Pig,
                 other => return Err(format!("`{other}` is not a figure (follower, builder, pig)")),
             };
-            let f = need(raw.feature.as_deref(), kind, "feature")?;
+            let f = field::required(raw.feature.as_deref(), kind, "feature")?;
             let feature = GroupKind::from_name(f)
                 .ok_or_else(|| format!("`{f}` is not a feature (city, road, monastery, field)"))?;
-            let location = Location::parse(need(raw.location.as_deref(), kind, "location")?)?;
+            let location = Location::parse(field::required(raw.location.as_deref(), kind, "location")?)?;
             Event::PlaceFigure { player, figure, feature, location }
         }
         "end_turn" => Event::EndTurn { player },

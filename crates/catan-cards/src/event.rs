@@ -8,7 +8,7 @@ use crate::cards::Card;
 use crate::setup::{bundle, event_name};
 use crate::state::State;
 use almanac_catan::resources::{Bundle, Resource, Resources, UNKNOWN};
-use almanac_core::{EventError, Seat};
+use almanac_core::{field, EventError, Seat};
 use serde::Deserialize;
 use serde_json::{json, Map, Value};
 use std::collections::BTreeMap;
@@ -138,15 +138,8 @@ struct RawRoadTrade {
     instead_of: String,
 }
 
-fn need<T>(v: Option<T>, kind: &str, field: &str) -> Result<T, String> {
-    v.ok_or_else(|| format!("{kind} needs `{field}`"))
-}
-
 fn seat(state: &State, name: &str, field: &str) -> Result<Seat, String> {
-    state.seat_of(name).ok_or_else(|| {
-        let names: Vec<&str> = state.seating.iter().map(|s| s.name.as_str()).collect();
-        format!("`{field}`: there is no player named `{name}` (players: {})", names.join(", "))
-    })
+    field::player(state.seating.iter().map(|s| s.name.as_str()), name, field)
 }
 
 /// Reads one event line against the current state (for player names).
@@ -157,24 +150,24 @@ pub fn parse(state: &State, line: &str) -> Result<Event, EventError> {
 
 fn parse_raw(state: &State, raw: Raw) -> Result<Event, String> {
     let kind = raw.kind.as_deref().ok_or("the event has no `type`")?;
-    let player = seat(state, need(raw.player.as_deref(), kind, "player")?, "player")?;
+    let player = seat(state, field::required(raw.player.as_deref(), kind, "player")?, "player")?;
     Ok(match kind {
         "harvest" => {
             let mut draws = vec![Bundle::default(); state.players.len()];
-            for (name, cards) in need(raw.draws.as_ref(), kind, "draws")? {
+            for (name, cards) in field::required(raw.draws.as_ref(), kind, "draws")? {
                 draws[seat(state, name, "draws")? as usize] = bundle(cards)?;
             }
             Event::Harvest { player, draws }
         }
         "trade" => Event::Trade {
             player,
-            with: seat(state, need(raw.with.as_deref(), kind, "with")?, "with")?,
-            give: bundle(need(raw.give.as_ref(), kind, "give")?)?,
-            get: bundle(need(raw.get.as_ref(), kind, "get")?)?,
+            with: seat(state, field::required(raw.with.as_deref(), kind, "with")?, "with")?,
+            give: bundle(field::required(raw.give.as_ref(), kind, "give")?)?,
+            get: bundle(field::required(raw.get.as_ref(), kind, "get")?)?,
             bonus: raw.bonus.as_deref().map(Drawn::parse).transpose()?,
         },
         "build" => {
-            let card = Card::parse(need(raw.card.as_deref(), kind, "card")?)?;
+            let card = Card::parse(field::required(raw.card.as_deref(), kind, "card")?)?;
             let road_trade = match &raw.road_trade {
                 None => None,
                 Some(t) => {
@@ -211,7 +204,7 @@ fn parse_raw(state: &State, raw: Raw) -> Result<Event, String> {
             };
             Event::Build { player, card, road_trade, refill, event }
         }
-        "discard" => Event::Discard { player, cards: bundle(need(raw.cards.as_ref(), kind, "cards")?)? },
+        "discard" => Event::Discard { player, cards: bundle(field::required(raw.cards.as_ref(), kind, "cards")?)? },
         "end_turn" => Event::EndTurn { player },
         "bank_trade" | "maritime_trade" | "road_trade" => {
             return Err(format!(

@@ -9,7 +9,7 @@ use crate::development::DevCard;
 use crate::helpers::{self as helpers, parse_helper, AfterUse, HelperAction, HelperUse, HELPERS};
 use crate::resources::{Bundle, Resource, Stolen, UNKNOWN};
 use crate::state::State;
-use almanac_core::{EventError, Seat};
+use almanac_core::{field, EventError, Seat};
 use serde::de::{self, Deserializer, MapAccess, Visitor};
 use serde::Deserialize;
 use serde_json::{json, Map, Value};
@@ -301,15 +301,8 @@ struct Raw<'a> {
     build: Option<Text<'a>>,
 }
 
-fn need<T>(v: Option<T>, kind: &str, field: &str) -> Result<T, String> {
-    v.ok_or_else(|| format!("{kind} needs `{field}`"))
-}
-
 fn seat(state: &State, name: &str, field: &str) -> Result<Seat, String> {
-    state.seat_of(name).ok_or_else(|| {
-        let names: Vec<&str> = state.seating.iter().map(|s| s.name.as_str()).collect();
-        format!("`{field}`: there is no player named `{name}` (players: {})", names.join(", "))
-    })
+    field::player(state.seating.iter().map(|s| s.name.as_str()), name, field)
 }
 
 fn resource(name: &str) -> Result<Resource, String> {
@@ -324,17 +317,17 @@ pub fn parse(state: &State, line: &str) -> Result<Event, EventError> {
 
 fn parse_raw(state: &State, raw: Raw) -> Result<Event, String> {
     let kind = raw.kind.as_deref().ok_or("the event has no `type`")?;
-    let player_name = need(raw.player.as_deref(), kind, "player")?;
+    let player_name = field::required(raw.player.as_deref(), kind, "player")?;
     let player = seat(state, player_name, "player")?;
     let board = &state.board;
     Ok(match kind {
         "build_settlement" => {
-            Event::BuildSettlement { player, at: board.vertex(need(raw.at.as_deref(), kind, "at")?)? }
+            Event::BuildSettlement { player, at: board.vertex(field::required(raw.at.as_deref(), kind, "at")?)? }
         }
-        "build_city" => Event::BuildCity { player, at: board.vertex(need(raw.at.as_deref(), kind, "at")?)? },
-        "build_road" => Event::BuildRoad { player, at: board.edge(need(raw.at.as_deref(), kind, "at")?)? },
+        "build_city" => Event::BuildCity { player, at: board.vertex(field::required(raw.at.as_deref(), kind, "at")?)? },
+        "build_road" => Event::BuildRoad { player, at: board.edge(field::required(raw.at.as_deref(), kind, "at")?)? },
         "roll" => {
-            let dice = need(raw.dice, kind, "dice")?;
+            let dice = field::required(raw.dice, kind, "dice")?;
             if dice.iter().any(|d| !(1..=6).contains(d)) {
                 return Err(format!("roll: dice {dice:?} are not two numbers from 1 to 6"));
             }
@@ -352,9 +345,9 @@ fn parse_raw(state: &State, raw: Raw) -> Result<Event, String> {
             };
             Event::Roll { player, dice, production }
         }
-        "discard" => Event::Discard { player, cards: need(raw.cards.as_ref(), kind, "cards")?.0 },
+        "discard" => Event::Discard { player, cards: field::required(raw.cards.as_ref(), kind, "cards")?.0 },
         "move_robber" => {
-            let hex = need(raw.hex, kind, "hex")?;
+            let hex = field::required(raw.hex, kind, "hex")?;
             if hex as usize >= board.hexes.len() {
                 return Err(format!("move_robber: there is no hex {hex}"));
             }
@@ -370,17 +363,17 @@ fn parse_raw(state: &State, raw: Raw) -> Result<Event, String> {
         }
         "trade" => Event::Trade {
             player,
-            with: seat(state, need(raw.with.as_deref(), kind, "with")?, "with")?,
-            give: need(raw.give.as_ref(), kind, "give")?.0,
-            get: need(raw.get.as_ref(), kind, "get")?.0,
+            with: seat(state, field::required(raw.with.as_deref(), kind, "with")?, "with")?,
+            give: field::required(raw.give.as_ref(), kind, "give")?.0,
+            get: field::required(raw.get.as_ref(), kind, "get")?.0,
         },
         "maritime_trade" => Event::MaritimeTrade {
             player,
-            give: need(raw.give.as_ref(), kind, "give")?.0,
-            get: need(raw.get.as_ref(), kind, "get")?.0,
+            give: field::required(raw.give.as_ref(), kind, "give")?.0,
+            get: field::required(raw.get.as_ref(), kind, "get")?.0,
         },
         "buy_development" => {
-            let card = match need(raw.card.as_deref(), kind, "card")? {
+            let card = match field::required(raw.card.as_deref(), kind, "card")? {
                 UNKNOWN => None,
                 c => Some(DevCard::parse(c).map_err(|e| format!("buy_development: {e}, or unknown"))?),
             };
@@ -388,9 +381,11 @@ fn parse_raw(state: &State, raw: Raw) -> Result<Event, String> {
         }
         "play_knight" => Event::PlayKnight { player },
         "play_road_building" => Event::PlayRoadBuilding { player },
-        "play_year_of_plenty" => Event::PlayYearOfPlenty { player, take: need(raw.take.as_ref(), kind, "take")?.0 },
+        "play_year_of_plenty" => {
+            Event::PlayYearOfPlenty { player, take: field::required(raw.take.as_ref(), kind, "take")?.0 }
+        }
         "play_monopoly" => {
-            let resource = resource(need(raw.resource.as_deref(), kind, "resource")?)?;
+            let resource = resource(field::required(raw.resource.as_deref(), kind, "resource")?)?;
             let taken = match &raw.taken {
                 None => None,
                 Some(map) => Some(
@@ -408,37 +403,37 @@ fn parse_raw(state: &State, raw: Raw) -> Result<Event, String> {
 
 fn parse_helper_use(state: &State, raw: &Raw, player: Seat) -> Result<HelperUse, String> {
     let kind = "use_helper";
-    let helper = parse_helper(need(raw.helper.as_deref(), kind, "helper")?)?;
+    let helper = parse_helper(field::required(raw.helper.as_deref(), kind, "helper")?)?;
     let after = match (raw.flip, raw.swap.as_deref()) {
         (Some(true), None) => AfterUse::Flip,
         (None | Some(false), Some(other)) => AfterUse::Swap(parse_helper(other)?),
         _ => return Err("use_helper: say what follows the use: `\"flip\": true` or `\"swap\": \"<helper>\"`".into()),
     };
-    let res = |field: &str, v: Option<&str>| -> Result<Resource, String> { resource(need(v, kind, field)?) };
+    let res = |field: &str, v: Option<&str>| -> Result<Resource, String> { resource(field::required(v, kind, field)?) };
     let board = &state.board;
     let action = match helper {
         helpers::CANDAMIR => HelperAction::Candamir {
-            pay: need(raw.pay.as_ref(), kind, "pay")?.0,
-            drawn: need(raw.drawn.as_ref(), kind, "drawn")?
+            pay: field::required(raw.pay.as_ref(), kind, "pay")?.0,
+            drawn: field::required(raw.drawn.as_ref(), kind, "drawn")?
                 .iter()
                 .map(|c| DevCard::parse(c))
                 .collect::<Result<_, _>>()?,
-            card: DevCard::parse(need(raw.card.as_deref(), kind, "card")?)?,
+            card: DevCard::parse(field::required(raw.card.as_deref(), kind, "card")?)?,
         },
         helpers::HILDE => HelperAction::Hilde {
-            victim: seat(state, need(raw.victim.as_deref(), kind, "victim")?, "victim")?,
-            took: Stolen::parse(need(raw.took.as_deref(), kind, "took")?)?,
+            victim: seat(state, field::required(raw.victim.as_deref(), kind, "victim")?, "victim")?,
+            took: Stolen::parse(field::required(raw.took.as_deref(), kind, "took")?)?,
         },
         helpers::JEAN => HelperAction::Jean { resource: res("resource", raw.resource.as_deref())? },
         helpers::LIN => HelperAction::Lin { hex: raw.hex },
         helpers::LOUIS => HelperAction::Louis {
-            from: board.edge(need(raw.at.as_deref(), kind, "at")?)?,
-            to: board.edge(need(raw.to.as_deref(), kind, "to")?)?,
+            from: board.edge(field::required(raw.at.as_deref(), kind, "at")?)?,
+            to: board.edge(field::required(raw.to.as_deref(), kind, "to")?)?,
         },
         helpers::MARIANNE => HelperAction::Marianne { resource: res("resource", raw.resource.as_deref())? },
         helpers::NASSIR => HelperAction::Nassir {
             resource: res("resource", raw.resource.as_deref())?,
-            opponents: need(raw.opponents.as_ref(), kind, "opponents")?
+            opponents: field::required(raw.opponents.as_ref(), kind, "opponents")?
                 .iter()
                 .map(|n| seat(state, n, "opponents"))
                 .collect::<Result<_, _>>()?,
@@ -471,16 +466,16 @@ fn parse_helper_use(state: &State, raw: &Raw, player: Seat) -> Result<HelperUse,
             },
         },
         helpers::VINCENT => HelperAction::Vincent {
-            city: match need(raw.build.as_deref(), kind, "build")? {
+            city: match field::required(raw.build.as_deref(), kind, "build")? {
                 "city" => true,
                 "settlement" => false,
                 other => return Err(format!("Vincent builds a `settlement` or a `city`, not `{other}`")),
             },
-            at: board.vertex(need(raw.at.as_deref(), kind, "at")?)?,
+            at: board.vertex(field::required(raw.at.as_deref(), kind, "at")?)?,
         },
         _ => HelperAction::William {
-            at: board.edge(need(raw.at.as_deref(), kind, "at")?)?,
-            pay: need(raw.pay.as_ref(), kind, "pay")?.0,
+            at: board.edge(field::required(raw.at.as_deref(), kind, "at")?)?,
+            pay: field::required(raw.pay.as_ref(), kind, "pay")?.0,
         },
     };
     Ok(HelperUse { player, helper, action, after })

@@ -10,6 +10,7 @@
 //! - [`Timeline`] and [`Game`]: a validated game, able to answer "what was the state at turn N / event N".
 
 pub mod facts;
+pub mod field;
 pub mod kind;
 pub mod log;
 pub mod ruleset;
