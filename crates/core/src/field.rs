@@ -8,11 +8,13 @@ pub fn required<T>(value: Option<T>, kind: &str, field: &str) -> Result<T, Strin
 }
 
 /// The seat of the player a field names, given the players' names in seat order.
-pub fn player<'a>(names: impl Iterator<Item = &'a str>, name: &str, field: &str) -> Result<Seat, String> {
-    let names: Vec<&str> = names.collect();
-    match names.iter().position(|n| *n == name) {
+pub fn player<'a>(names: impl Iterator<Item = &'a str> + Clone, name: &str, field: &str) -> Result<Seat, String> {
+    match names.clone().position(|n| n == name) {
         Some(seat) => Ok(seat as Seat),
-        None => Err(format!("`{field}`: there is no player named `{name}` (players: {})", names.join(", "))),
+        None => {
+            let names: Vec<&str> = names.collect();
+            Err(format!("`{field}`: there is no player named `{name}` (players: {})", names.join(", ")))
+        }
     }
 }
 
