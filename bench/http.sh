@@ -22,7 +22,7 @@ stop() { kill "${UPLOADERS[@]}" "$SERVER" 2>/dev/null || true; }
 trap stop EXIT
 URL=http://127.0.0.1:$PORT
 until curl -sf "$URL/api/games" >/dev/null; do sleep 0.2; done
-CHARTS=$(curl -s "$URL/games/$ID" | grep -o 'data-chart="[a-z]*"' | cut -d'"' -f2 | paste -sd, -)
+CHARTS=$(curl -s "$URL/games/$ID" | grep -o 'data-chart="[a-z-]*"' | cut -d'"' -f2 | paste -sd, -)
 
 measure() { # what connections script
   local out
