@@ -124,14 +124,14 @@ fn short_harvest(s: &State, left: u32) -> Vec<u32> {
 }
 
 fn harvest(s: &mut State, draws: &[Bundle], facts: &mut Vec<Fact>) -> Result {
-    let due_total: u32 = s.seats().map(|seat| s.harvest(seat)).sum();
-    let short = s.cards_left().filter(|&left| left < due_total);
+    let full: Vec<u32> = s.seats().map(|seat| s.harvest(seat)).collect();
+    let short = s.cards_left().filter(|&left| left < full.iter().sum());
+    let dues = match short {
+        Some(left) => short_harvest(s, left),
+        None => full,
+    };
     for seat in s.seats() {
-        let got = draws[seat as usize].total();
-        let due = match short {
-            Some(left) => short_harvest(s, left)[seat as usize],
-            None => s.harvest(seat),
-        };
+        let (due, got) = (dues[seat as usize], draws[seat as usize].total());
         if got == due {
             continue;
         }

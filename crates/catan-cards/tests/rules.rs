@@ -479,12 +479,16 @@ fn the_robber_makes_big_hands_discard_half_rounded_down_each_knight_raising_the_
 }
 
 #[test]
-fn the_robber_spares_a_hand_of_seven() {
-    let mut t = Table::two();
+fn the_robber_spares_a_hand_of_seven_and_halves_a_hand_of_eight() {
+    let mut t = Table::new(header(&[A, B, C]));
     t.harvest("wool");
     t.hand(0, Resources::new(1, 1, 1, 1, 0));
     t.hand(1, Resources::new(7, 0, 0, 0, 0));
+    t.hand(2, Resources::new(0, 8, 0, 0, 0));
     t.ok(json!({"type": "build", "player": A, "card": "settlement", "event": "robber"}));
+    assert_eq!(t.s.must_discard, [0, 0, 4], "more than 7, not 7 or more");
+    contains(&t.err(json!({"type": "discard", "player": B, "cards": {"lumber": 3}})), "Bora has nothing to discard");
+    t.ok(json!({"type": "discard", "player": C, "cards": {"brick": 4}}));
     assert_eq!(t.s.phase, Phase::Play, "no other hand limit");
     contains(&t.err(json!({"type": "discard", "player": B, "cards": {"lumber": 3}})), "no Robber is waiting");
 }
