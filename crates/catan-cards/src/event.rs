@@ -5,7 +5,7 @@
 //! the log.
 
 use crate::cards::Card;
-use crate::setup::{bundle, event_name};
+use crate::setup::event_name;
 use crate::state::State;
 use almanac_catan::resources::{Bundle, Resource, Resources, UNKNOWN};
 use almanac_core::{field, EventError, Seat};
@@ -118,17 +118,17 @@ struct Raw {
     #[serde(rename = "type")]
     kind: Option<String>,
     player: Option<String>,
-    draws: Option<BTreeMap<String, BTreeMap<String, u8>>>,
+    draws: Option<BTreeMap<String, Bundle>>,
     with: Option<String>,
-    give: Option<BTreeMap<String, u8>>,
-    get: Option<BTreeMap<String, u8>>,
+    give: Option<Bundle>,
+    get: Option<Bundle>,
     bonus: Option<String>,
     card: Option<String>,
     road_trade: Option<RawRoadTrade>,
     refill: Option<String>,
     event: Option<String>,
     effect: Option<BTreeMap<String, BTreeMap<String, i16>>>,
-    cards: Option<BTreeMap<String, u8>>,
+    cards: Option<Bundle>,
 }
 
 #[derive(Deserialize)]
@@ -155,15 +155,15 @@ fn parse_raw(state: &State, raw: Raw) -> Result<Event, String> {
         "harvest" => {
             let mut draws = vec![Bundle::default(); state.players.len()];
             for (name, cards) in field::required(raw.draws.as_ref(), kind, "draws")? {
-                draws[seat(state, name, "draws")? as usize] = bundle(cards)?;
+                draws[seat(state, name, "draws")? as usize] = *cards;
             }
             Event::Harvest { player, draws }
         }
         "trade" => Event::Trade {
             player,
             with: seat(state, field::required(raw.with.as_deref(), kind, "with")?, "with")?,
-            give: bundle(field::required(raw.give.as_ref(), kind, "give")?)?,
-            get: bundle(field::required(raw.get.as_ref(), kind, "get")?)?,
+            give: field::required(raw.give, kind, "give")?,
+            get: field::required(raw.get, kind, "get")?,
             bonus: raw.bonus.as_deref().map(Drawn::parse).transpose()?,
         },
         "build" => {
@@ -184,19 +184,19 @@ fn parse_raw(state: &State, raw: Raw) -> Result<Event, String> {
                 Some(name) => {
                     let mut effect = Vec::new();
                     for (who, deltas) in raw.effect.iter().flatten() {
-                        let mut gain = BTreeMap::new();
-                        let mut lose = Resources::NONE;
+                        let (mut gain, mut lose) = (Bundle::default(), Resources::NONE);
                         for (item, &n) in deltas {
-                            if n > 0 {
-                                gain.insert(item.clone(), n as u8);
-                            } else if n < 0 {
-                                if item == UNKNOWN {
-                                    return Err("effect: a card given up is seen; name it, not `unknown`".into());
+                            let count = n.unsigned_abs() as u8;
+                            match (item.as_str(), n > 0) {
+                                (UNKNOWN, true) => gain.unknown += count,
+                                (UNKNOWN, false) => {
+                                    return Err("effect: a card given up is seen; name it, not `unknown`".into())
                                 }
-                                lose[Resource::parse(item)?] += n.unsigned_abs() as u8;
+                                (name, true) => gain.known[Resource::parse(name)?] += count,
+                                (name, false) => lose[Resource::parse(name)?] += count,
                             }
                         }
-                        effect.push((seat(state, who, "effect")?, bundle(&gain)?, lose));
+                        effect.push((seat(state, who, "effect")?, gain, lose));
                     }
                     effect.sort_by_key(|(who, _, _)| *who);
                     Some(EventCard { name: event_name(name)?, effect })
@@ -204,7 +204,7 @@ fn parse_raw(state: &State, raw: Raw) -> Result<Event, String> {
             };
             Event::Build { player, card, road_trade, refill, event }
         }
-        "discard" => Event::Discard { player, cards: bundle(field::required(raw.cards.as_ref(), kind, "cards")?)? },
+        "discard" => Event::Discard { player, cards: field::required(raw.cards, kind, "cards")? },
         "end_turn" => Event::EndTurn { player },
         "bank_trade" | "maritime_trade" | "road_trade" => {
             return Err(format!(
@@ -216,10 +216,6 @@ fn parse_raw(state: &State, raw: Raw) -> Result<Event, String> {
     })
 }
 
-fn bundle_json(b: &Bundle) -> Value {
-    Value::Object(b.items().into_iter().map(|(name, n)| (name.to_string(), json!(n))).collect())
-}
-
 /// Writes an event as one almanac/1 line.
 pub fn write(state: &State, event: &Event) -> String {
     let name = |s: Seat| Value::String(state.name(s).to_string());
@@ -228,13 +224,13 @@ pub fn write(state: &State, event: &Event) -> String {
     m.insert("player".into(), name(event.player()));
     match event {
         Event::Harvest { draws, .. } => {
-            let by_player = draws.iter().enumerate().map(|(s, b)| (state.name(s as Seat).to_string(), bundle_json(b)));
+            let by_player = draws.iter().enumerate().map(|(s, b)| (state.name(s as Seat).to_string(), json!(b)));
             m.insert("draws".into(), Value::Object(by_player.collect()));
         }
         Event::Trade { with, give, get, bonus, .. } => {
             m.insert("with".into(), name(*with));
-            m.insert("give".into(), bundle_json(give));
-            m.insert("get".into(), bundle_json(get));
+            m.insert("give".into(), json!(give));
+            m.insert("get".into(), json!(get));
             if let Some(b) = bonus {
                 m.insert("bonus".into(), json!(b.name()));
             }
@@ -266,7 +262,7 @@ pub fn write(state: &State, event: &Event) -> String {
             }
         }
         Event::Discard { cards, .. } => {
-            m.insert("cards".into(), bundle_json(cards));
+            m.insert("cards".into(), json!(cards));
         }
         Event::EndTurn { .. } => {}
     }

@@ -3,7 +3,7 @@
 
 use crate::cards::{Card, METROPOLISES, ROW_SIZE, STARTING_HAND};
 use crate::state::{Decks, Phase, Player, Seating, Side, State};
-use almanac_catan::resources::{Bundle, Hand, Resource, Resources, UNKNOWN};
+use almanac_catan::resources::{Bundle, Hand, Resources};
 use almanac_core::{PlayerEntry, SetupError};
 use serde::Deserialize;
 use serde_json::Value;
@@ -20,7 +20,7 @@ struct Header {
     metropolis: String,
     /// The two resource cards each player was dealt, by name (`unknown` where not seen).
     #[serde(default)]
-    hands: BTreeMap<String, BTreeMap<String, u8>>,
+    hands: BTreeMap<String, Bundle>,
     #[serde(default)]
     decks: Option<DeckSpec>,
 }
@@ -33,7 +33,7 @@ fn side_a() -> String {
 #[serde(deny_unknown_fields)]
 struct DeckSpec {
     #[serde(default)]
-    resources: Option<BTreeMap<String, u8>>,
+    resources: Option<Bundle>,
     #[serde(default)]
     buildings: Option<BTreeMap<String, u8>>,
     #[serde(default)]
@@ -42,19 +42,6 @@ struct DeckSpec {
 
 fn err<T>(msg: impl Into<String>) -> Result<T, SetupError> {
     Err(SetupError(msg.into()))
-}
-
-/// Reads cards by name (`{"ore": 1, "unknown": 1}`).
-pub fn bundle(cards: &BTreeMap<String, u8>) -> Result<Bundle, String> {
-    let mut b = Bundle::default();
-    for (name, &n) in cards {
-        if name == UNKNOWN {
-            b.unknown += n;
-        } else {
-            b.known[Resource::parse(name)?] += n;
-        }
-    }
-    Ok(b)
 }
 
 /// An event card's name: lower-case words joined by `_` (`robber`, `market_day`).
@@ -101,7 +88,7 @@ pub fn new_state(header: &Value) -> Result<State, SetupError> {
             .iter()
             .position(|p| &p.name == name)
             .ok_or_else(|| SetupError(format!("hands: there is no player named `{name}`")))?;
-        let b = bundle(cards).map_err(|e| SetupError(format!("hands of {name}: {e}")))?;
+        let b = *cards;
         if b.total() != STARTING_HAND {
             return err(format!("hands: {name} is dealt {STARTING_HAND} resource cards, not {}", b.total()));
         }
@@ -152,8 +139,7 @@ fn read_decks(spec: Option<DeckSpec>) -> Result<Decks, SetupError> {
     let Some(spec) = spec else { return Ok(Decks::default()) };
     let resources = match spec.resources {
         None => None,
-        Some(counts) => {
-            let b = bundle(&counts).map_err(|e| SetupError(format!("decks.resources: {e}")))?;
+        Some(b) => {
             if b.unknown > 0 {
                 return err("decks.resources: count the cards of each resource; `unknown` is not one");
             }

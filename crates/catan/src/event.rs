@@ -188,35 +188,6 @@ impl std::ops::Deref for Text<'_> {
     }
 }
 
-/// A bundle as written: `{"ore": 2, "unknown": 1}`.
-struct BundleSpec(Bundle);
-
-impl<'de> Deserialize<'de> for BundleSpec {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct V;
-        impl<'de> Visitor<'de> for V {
-            type Value = BundleSpec;
-            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-                f.write_str("cards as an object like {\"ore\": 2}")
-            }
-            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<BundleSpec, A::Error> {
-                let mut b = Bundle::default();
-                while let Some(key) = map.next_key::<Text<'de>>()? {
-                    let n: u8 = map.next_value()?;
-                    if &*key == UNKNOWN {
-                        b.unknown = b.unknown.saturating_add(n);
-                    } else {
-                        let r = Resource::parse(&key).map_err(de::Error::custom)?;
-                        b.known[r] = b.known[r].saturating_add(n);
-                    }
-                }
-                Ok(BundleSpec(b))
-            }
-        }
-        d.deserialize_map(V)
-    }
-}
-
 /// `{"Ana": {"ore": 1}, ...}` read without allocating (it is on every roll of an imported record).
 struct NamedBundles<'a> {
     names: [Option<Text<'a>>; MAX_PLAYERS],
@@ -235,12 +206,12 @@ impl<'de: 'a, 'a> Deserialize<'de> for NamedBundles<'a> {
                 let mut out = NamedBundles { names: Default::default(), bundles: [Bundle::default(); MAX_PLAYERS] };
                 let mut n = 0;
                 while let Some(key) = map.next_key::<Text<'a>>()? {
-                    let b: BundleSpec = map.next_value()?;
+                    let b: Bundle = map.next_value()?;
                     if n == MAX_PLAYERS {
                         return Err(de::Error::custom(format!("more than {MAX_PLAYERS} players")));
                     }
                     out.names[n] = Some(key);
-                    out.bundles[n] = b.0;
+                    out.bundles[n] = b;
                     n += 1;
                 }
                 Ok(out)
@@ -262,10 +233,10 @@ struct Raw<'a> {
     dice: Option<[u8; 2]>,
     #[serde(borrow)]
     production: Option<NamedBundles<'a>>,
-    cards: Option<BundleSpec>,
-    give: Option<BundleSpec>,
-    get: Option<BundleSpec>,
-    take: Option<BundleSpec>,
+    cards: Option<Bundle>,
+    give: Option<Bundle>,
+    get: Option<Bundle>,
+    take: Option<Bundle>,
     hex: Option<u8>,
     #[serde(borrow)]
     victim: Option<Text<'a>>,
@@ -286,7 +257,7 @@ struct Raw<'a> {
     flip: Option<bool>,
     #[serde(borrow)]
     swap: Option<Text<'a>>,
-    pay: Option<BundleSpec>,
+    pay: Option<Bundle>,
     #[serde(borrow)]
     drawn: Option<Vec<Text<'a>>>,
     #[serde(borrow)]
@@ -345,7 +316,7 @@ fn parse_raw(state: &State, raw: Raw) -> Result<Event, String> {
             };
             Event::Roll { player, dice, production }
         }
-        "discard" => Event::Discard { player, cards: field::required(raw.cards.as_ref(), kind, "cards")?.0 },
+        "discard" => Event::Discard { player, cards: *field::required(raw.cards.as_ref(), kind, "cards")? },
         "move_robber" => {
             let hex = field::required(raw.hex, kind, "hex")?;
             if hex as usize >= board.hexes.len() {
@@ -364,13 +335,13 @@ fn parse_raw(state: &State, raw: Raw) -> Result<Event, String> {
         "trade" => Event::Trade {
             player,
             with: seat(state, field::required(raw.with.as_deref(), kind, "with")?, "with")?,
-            give: field::required(raw.give.as_ref(), kind, "give")?.0,
-            get: field::required(raw.get.as_ref(), kind, "get")?.0,
+            give: *field::required(raw.give.as_ref(), kind, "give")?,
+            get: *field::required(raw.get.as_ref(), kind, "get")?,
         },
         "maritime_trade" => Event::MaritimeTrade {
             player,
-            give: field::required(raw.give.as_ref(), kind, "give")?.0,
-            get: field::required(raw.get.as_ref(), kind, "get")?.0,
+            give: *field::required(raw.give.as_ref(), kind, "give")?,
+            get: *field::required(raw.get.as_ref(), kind, "get")?,
         },
         "buy_development" => {
             let card = match field::required(raw.card.as_deref(), kind, "card")? {
@@ -382,7 +353,7 @@ fn parse_raw(state: &State, raw: Raw) -> Result<Event, String> {
         "play_knight" => Event::PlayKnight { player },
         "play_road_building" => Event::PlayRoadBuilding { player },
         "play_year_of_plenty" => {
-            Event::PlayYearOfPlenty { player, take: field::required(raw.take.as_ref(), kind, "take")?.0 }
+            Event::PlayYearOfPlenty { player, take: *field::required(raw.take.as_ref(), kind, "take")? }
         }
         "play_monopoly" => {
             let resource = resource(field::required(raw.resource.as_deref(), kind, "resource")?)?;
@@ -413,7 +384,7 @@ fn parse_helper_use(state: &State, raw: &Raw, player: Seat) -> Result<HelperUse,
     let board = &state.board;
     let action = match helper {
         helpers::CANDAMIR => HelperAction::Candamir {
-            pay: field::required(raw.pay.as_ref(), kind, "pay")?.0,
+            pay: *field::required(raw.pay.as_ref(), kind, "pay")?,
             drawn: field::required(raw.drawn.as_ref(), kind, "drawn")?
                 .iter()
                 .map(|c| DevCard::parse(c))
@@ -475,18 +446,10 @@ fn parse_helper_use(state: &State, raw: &Raw, player: Seat) -> Result<HelperUse,
         },
         _ => HelperAction::William {
             at: board.edge(field::required(raw.at.as_deref(), kind, "at")?)?,
-            pay: field::required(raw.pay.as_ref(), kind, "pay")?.0,
+            pay: *field::required(raw.pay.as_ref(), kind, "pay")?,
         },
     };
     Ok(HelperUse { player, helper, action, after })
-}
-
-fn bundle_json(b: &Bundle) -> Value {
-    let mut m = Map::new();
-    for (name, n) in b.items() {
-        m.insert(name.to_string(), json!(n));
-    }
-    Value::Object(m)
 }
 
 /// Writes an event as one almanac/1 line.
@@ -509,14 +472,14 @@ pub fn write(state: &State, event: &Event) -> String {
                 let mut pm = Map::new();
                 for (s, b) in p.iter().enumerate().take(state.players.len()) {
                     if !b.is_empty() {
-                        pm.insert(state.name(s as Seat).to_string(), bundle_json(b));
+                        pm.insert(state.name(s as Seat).to_string(), json!(b));
                     }
                 }
                 m.insert("production".into(), Value::Object(pm));
             }
         }
         Event::Discard { cards, .. } => {
-            m.insert("cards".into(), bundle_json(cards));
+            m.insert("cards".into(), json!(cards));
         }
         Event::MoveRobber { hex, victim, stolen, .. } => {
             m.insert("hex".into(), json!(hex));
@@ -529,18 +492,18 @@ pub fn write(state: &State, event: &Event) -> String {
         }
         Event::Trade { with, give, get, .. } => {
             m.insert("with".into(), name(*with));
-            m.insert("give".into(), bundle_json(give));
-            m.insert("get".into(), bundle_json(get));
+            m.insert("give".into(), json!(give));
+            m.insert("get".into(), json!(get));
         }
         Event::MaritimeTrade { give, get, .. } => {
-            m.insert("give".into(), bundle_json(give));
-            m.insert("get".into(), bundle_json(get));
+            m.insert("give".into(), json!(give));
+            m.insert("get".into(), json!(get));
         }
         Event::BuyDevelopment { card, .. } => {
             m.insert("card".into(), json!(card.map(DevCard::name).unwrap_or(UNKNOWN)));
         }
         Event::PlayYearOfPlenty { take, .. } => {
-            m.insert("take".into(), bundle_json(take));
+            m.insert("take".into(), json!(take));
         }
         Event::PlayMonopoly { resource, taken, .. } => {
             m.insert("resource".into(), json!(resource.name()));
@@ -569,7 +532,7 @@ fn write_helper(state: &State, u: &HelperUse, m: &mut Map<String, Value>) {
     m.insert("helper".into(), json!(HELPERS[u.helper]));
     match &u.action {
         HelperAction::Candamir { pay, drawn, card } => {
-            m.insert("pay".into(), bundle_json(pay));
+            m.insert("pay".into(), json!(pay));
             m.insert("drawn".into(), json!(drawn.iter().map(|c| c.name()).collect::<Vec<_>>()));
             m.insert("card".into(), json!(card.name()));
         }
@@ -618,7 +581,7 @@ fn write_helper(state: &State, u: &HelperUse, m: &mut Map<String, Value>) {
         }
         HelperAction::William { at, pay } => {
             m.insert("at".into(), json!(board.edges[*at as usize].name));
-            m.insert("pay".into(), bundle_json(pay));
+            m.insert("pay".into(), json!(pay));
         }
     }
     match u.after {

@@ -1,5 +1,8 @@
 //! Resources and terrains, counts of resource cards, and hands that may hold cards of unknown type.
 
+use serde::de::{self, Deserializer, MapAccess, Visitor};
+use serde::ser::{SerializeMap, Serializer};
+use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::ops::{Index, IndexMut};
 
@@ -197,6 +200,67 @@ impl Bundle {
 
 /// The item name of a card nobody saw.
 pub const UNKNOWN: &str = "unknown";
+
+/// A bundle as logs write it: `{"ore": 2, "unknown": 1}`, read without allocating (bundles are on every
+/// roll of an imported record).
+impl<'de> Deserialize<'de> for Bundle {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        /// A bundle's key: a resource's name or `unknown`.
+        enum Item {
+            Known(Resource),
+            Unknown,
+        }
+        impl<'de> Deserialize<'de> for Item {
+            fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+                struct V;
+                impl Visitor<'_> for V {
+                    type Value = Item;
+                    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                        f.write_str("a resource's name or `unknown`")
+                    }
+                    fn visit_str<E: de::Error>(self, name: &str) -> Result<Item, E> {
+                        match name {
+                            UNKNOWN => Ok(Item::Unknown),
+                            _ => Resource::parse(name).map(Item::Known).map_err(E::custom),
+                        }
+                    }
+                }
+                d.deserialize_str(V)
+            }
+        }
+        struct V;
+        impl<'de> Visitor<'de> for V {
+            type Value = Bundle;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("cards as an object like {\"ore\": 2}")
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Bundle, A::Error> {
+                let mut b = Bundle::default();
+                while let Some(item) = map.next_key::<Item>()? {
+                    let n: u8 = map.next_value()?;
+                    match item {
+                        Item::Unknown => b.unknown = b.unknown.saturating_add(n),
+                        Item::Known(r) => b.known[r] = b.known[r].saturating_add(n),
+                    }
+                }
+                Ok(b)
+            }
+        }
+        d.deserialize_map(V)
+    }
+}
+
+/// Written as read: the cards present by name, `unknown` last.
+impl Serialize for Bundle {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let items = self.items();
+        let mut map = s.serialize_map(Some(items.len()))?;
+        for (name, n) in items {
+            map.serialize_entry(name, &n)?;
+        }
+        map.end()
+    }
+}
 
 impl fmt::Display for Bundle {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
