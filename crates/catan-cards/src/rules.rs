@@ -5,8 +5,9 @@ use crate::cards::{road_trade_rate, Card, LARGEST_ARMY_KNIGHTS, LONGEST_ROAD_ROA
 use crate::event::{Drawn, Event, EventCard, RoadTrade, ROBBER};
 use crate::state::{Phase, State};
 use crate::vocabulary::{EVENT, LARGEST_ARMY, LONGEST_ROAD, TRADE_BONUS};
-use almanac_catan::resources::{Bundle, Resource, Resources};
-use almanac_core::{cause, Fact, Partner, RuleViolation, Seat};
+use almanac_catan::exchange::{exchange, Party};
+use almanac_catan::resources::{Bundle, Resources};
+use almanac_core::{cause, Fact, RuleViolation, Seat};
 
 type Result<T = ()> = std::result::Result<T, RuleViolation>;
 
@@ -192,31 +193,9 @@ fn trade(
     if with == a {
         return fail(format!("{} cannot trade with themselves", s.name(a)));
     }
-    if give.is_empty() || get.is_empty() {
-        return fail(format!(
-            "{} and {}: a trade gives something for something; gifts are not allowed",
-            s.name(a),
-            s.name(with)
-        ));
-    }
-    if give.unknown > 0 || get.unknown > 0 {
-        return fail("a trade must name its cards");
-    }
-    if let Some(r) = Resource::ALL.into_iter().find(|&r| give.known[r] > 0 && get.known[r] > 0) {
-        return fail(format!("a trade cannot swap like for like ({r} on both sides)"));
-    }
-    for (who, cards) in [(a, give), (with, get)] {
-        let hand = s.players[who as usize].hand;
-        if !hand.can_pay_all(&cards.known) {
-            return fail(format!("{} cannot give {cards}: the hand is {hand}", s.name(who)));
-        }
-    }
-    s.players[a as usize].hand.take_all(&give.known);
-    s.players[with as usize].hand.take_all(&get.known);
-    s.players[a as usize].hand.add_all(&get.known);
-    s.players[with as usize].hand.add_all(&give.known);
-    facts.push(Fact::Traded { player: a, partner: Partner::Player(with), gave: give.items(), got: get.items() });
-    facts.push(Fact::Traded { player: with, partner: Partner::Player(a), gave: get.items(), got: give.items() });
+    let [pa, pb] = s.players.get_disjoint_mut([a as usize, with as usize]).expect("two players, checked above");
+    let party = |seat: Seat, hand| Party { seat, name: &s.seating[seat as usize].name, hand };
+    exchange(party(a, &mut pa.hand), party(with, &mut pb.hand), give, get, facts).or_else(|e| fail(e.to_string()))?;
     // The partner draws one card for free, unless none is left to draw.
     let free = match bonus {
         Some(Drawn::Known(r)) => Bundle::known(Resources::of(r, 1)),

@@ -16,6 +16,7 @@ pub mod catanatron_roads;
 pub mod describe;
 pub mod development;
 pub mod event;
+pub mod exchange;
 pub mod geometry;
 pub mod helpers;
 pub mod import;

@@ -2,6 +2,7 @@
 //! harbours the player has built on.
 
 use crate::board::Harbour;
+use crate::exchange::{exchange, Party};
 use crate::resources::{Bundle, Resource};
 use crate::rules::checks::{fail, need_main, Result};
 use crate::rules::variants;
@@ -27,32 +28,9 @@ pub fn trade(s: &mut State, p: Seat, with: Seat, give: &Bundle, get: &Bundle, fa
     if a == b {
         return fail(format!("{} cannot trade with themselves", s.name(a)));
     }
-    if give.is_empty() || get.is_empty() {
-        return fail(format!(
-            "{} and {}: a trade gives something for something; gifts are not allowed",
-            s.name(a),
-            s.name(b)
-        ));
-    }
-    if give.unknown > 0 || get.unknown > 0 {
-        return fail("a trade must name its cards");
-    }
-    if let Some(r) = Resource::ALL.into_iter().find(|&r| give.known[r] > 0 && get.known[r] > 0) {
-        return fail(format!("a trade cannot swap like for like ({r} on both sides)"));
-    }
-    for (who, cards) in [(a, give), (b, get)] {
-        let hand = s.players[who as usize].hand;
-        if !hand.can_pay_all(&cards.known) {
-            return fail(format!("{} cannot give {cards}: the hand is {hand}", s.name(who)));
-        }
-    }
-    s.players[a as usize].hand.take_all(&give.known);
-    s.players[b as usize].hand.take_all(&get.known);
-    s.players[a as usize].hand.add_all(&get.known);
-    s.players[b as usize].hand.add_all(&give.known);
-    facts.push(Fact::Traded { player: a, partner: Partner::Player(b), gave: give.items(), got: get.items() });
-    facts.push(Fact::Traded { player: b, partner: Partner::Player(a), gave: get.items(), got: give.items() });
-    Ok(())
+    let [pa, pb] = s.players.get_disjoint_mut([a as usize, b as usize]).expect("two players, checked above");
+    let party = |seat: Seat, hand| Party { seat, name: &s.seating[seat as usize].name, hand };
+    exchange(party(a, &mut pa.hand), party(b, &mut pb.hand), &give, &get, facts).or_else(|e| fail(e.to_string()))
 }
 
 /// The rates player `p` may use for resource `r`, best first (4:1 always; 3:1 and 2:1 at own harbours).
