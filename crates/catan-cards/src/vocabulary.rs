@@ -1,5 +1,6 @@
 //! The words of the card game's facts and what its pages show.
 
+use almanac_catan::vocabulary::RESOURCE_ITEMS;
 use almanac_core::{cause, Chart, Measure, PlayerStat, Term, Vocabulary};
 
 /// The ruleset id in headers.
@@ -13,14 +14,7 @@ pub const LARGEST_ARMY: &str = "largest_army";
 
 pub const VOCABULARY: Vocabulary = Vocabulary {
     score: Term::new("VP", "victory points"),
-    items: &[
-        Term::colored("lumber", "lumber", "#2e7d32"),
-        Term::colored("brick", "brick", "#b7472a"),
-        Term::colored("wool", "wool", "#9ccc65"),
-        Term::colored("grain", "grain", "#f9a825"),
-        Term::colored("ore", "ore", "#607d8b"),
-        Term::colored("unknown", "unseen card", "#9e9e9e"),
-    ],
+    items: &RESOURCE_ITEMS,
     causes: &[
         Term::new(cause::SETUP, "dealt at the start"),
         Term::new(cause::PRODUCTION, "harvest"),

@@ -1,5 +1,6 @@
 //! The words of Catan's facts and what its pages show: declared once here, read by analysis and charts.
 
+use crate::resources::UNKNOWN;
 use almanac_core::{cause, Chart, DiceSpec, Measure, PlayerStat, Term, Vocabulary};
 
 /// The ruleset id in headers.
@@ -16,15 +17,26 @@ pub const BANK: &str = "bank";
 pub const HARBOUR_3: &str = "harbour:3:1";
 pub const HARBOUR_2: &str = "harbour:2:1";
 
+/// The resource cards and an unseen card, in resource order, with the colours every Catan-family chart
+/// shows them in.
+pub const RESOURCE_ITEMS: [Term; 6] = [
+    Term::colored("lumber", "lumber", "#2e7d32"),
+    Term::colored("brick", "brick", "#b7472a"),
+    Term::colored("wool", "wool", "#9ccc65"),
+    Term::colored("grain", "grain", "#f9a825"),
+    Term::colored("ore", "ore", "#607d8b"),
+    Term::colored(UNKNOWN, "unknown card", "#9e9e9e"),
+];
+
 pub const VOCABULARY: Vocabulary = Vocabulary {
     score: Term::new("VP", "victory points"),
     items: &[
-        Term::colored("lumber", "lumber", "#2e7d32"),
-        Term::colored("brick", "brick", "#b7472a"),
-        Term::colored("wool", "wool", "#9ccc65"),
-        Term::colored("grain", "grain", "#f9a825"),
-        Term::colored("ore", "ore", "#607d8b"),
-        Term::colored("unknown", "unknown card", "#9e9e9e"),
+        RESOURCE_ITEMS[0],
+        RESOURCE_ITEMS[1],
+        RESOURCE_ITEMS[2],
+        RESOURCE_ITEMS[3],
+        RESOURCE_ITEMS[4],
+        RESOURCE_ITEMS[5],
         Term::new("knight", "knight"),
         Term::new("road_building", "road building"),
         Term::new("year_of_plenty", "year of plenty"),
