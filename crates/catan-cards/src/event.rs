@@ -7,34 +7,11 @@
 use crate::cards::Card;
 use crate::setup::event_name;
 use crate::state::State;
-use almanac_catan::resources::{Bundle, Resource, Resources, UNKNOWN};
+use almanac_catan::resources::{Bundle, Resource, ResourceCard, Resources, UNKNOWN};
 use almanac_core::{field, EventError, Seat};
 use serde::Deserialize;
 use serde_json::{json, Map, Value};
 use std::collections::BTreeMap;
-
-/// A card drawn from the resource deck, as the recorder saw it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Drawn {
-    Known(Resource),
-    Unknown,
-}
-
-impl Drawn {
-    pub fn parse(name: &str) -> Result<Drawn, String> {
-        match name {
-            UNKNOWN => Ok(Drawn::Unknown),
-            r => Ok(Drawn::Known(Resource::parse(r)?)),
-        }
-    }
-
-    pub fn name(self) -> &'static str {
-        match self {
-            Drawn::Known(r) => r.name(),
-            Drawn::Unknown => UNKNOWN,
-        }
-    }
-}
 
 /// One missing resource of a purchase paid with other cards of one kind, at the player's road rate.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -68,7 +45,7 @@ pub enum Event {
         with: Seat,
         give: Bundle,
         get: Bundle,
-        bonus: Option<Drawn>,
+        bonus: Option<ResourceCard>,
     },
     /// A card bought from the row (with the card that refilled it) or the Metropolis stack.
     Build {
@@ -164,7 +141,7 @@ fn parse_raw(state: &State, raw: Raw) -> Result<Event, String> {
             with: seat(state, field::required(raw.with.as_deref(), kind, "with")?, "with")?,
             give: field::required(raw.give, kind, "give")?,
             get: field::required(raw.get, kind, "get")?,
-            bonus: raw.bonus.as_deref().map(Drawn::parse).transpose()?,
+            bonus: raw.bonus.as_deref().map(ResourceCard::parse).transpose()?,
         },
         "build" => {
             let card = Card::parse(field::required(raw.card.as_deref(), kind, "card")?)?;

@@ -2,11 +2,11 @@
 //! A rejected event may leave the state half-changed: the timeline that called `apply` throws it away.
 
 use crate::cards::{road_trade_rate, Card, LARGEST_ARMY_KNIGHTS, LONGEST_ROAD_ROADS, VP_TO_WIN};
-use crate::event::{Drawn, Event, EventCard, RoadTrade, ROBBER};
+use crate::event::{Event, EventCard, RoadTrade, ROBBER};
 use crate::state::{Phase, State};
 use crate::vocabulary::{EVENT, LARGEST_ARMY, LONGEST_ROAD, TRADE_BONUS};
 use almanac_catan::exchange::{exchange, Party};
-use almanac_catan::resources::{Bundle, Resources};
+use almanac_catan::resources::{Bundle, ResourceCard, Resources};
 use almanac_core::{cause, Fact, RuleViolation, Seat};
 
 type Result<T = ()> = std::result::Result<T, RuleViolation>;
@@ -183,7 +183,7 @@ fn trade(
     with: Seat,
     give: &Bundle,
     get: &Bundle,
-    bonus: Option<Drawn>,
+    bonus: Option<ResourceCard>,
     facts: &mut Vec<Fact>,
 ) -> Result {
     let a = s.active;
@@ -198,8 +198,8 @@ fn trade(
     exchange(party(a, &mut pa.hand), party(with, &mut pb.hand), give, get, facts).or_else(|e| fail(e.to_string()))?;
     // The partner draws one card for free, unless none is left to draw.
     let free = match bonus {
-        Some(Drawn::Known(r)) => Bundle::known(Resources::of(r, 1)),
-        Some(Drawn::Unknown) => Bundle { known: Resources::NONE, unknown: 1 },
+        Some(ResourceCard::Known(r)) => Bundle::known(Resources::of(r, 1)),
+        Some(ResourceCard::Unknown) => Bundle { known: Resources::NONE, unknown: 1 },
         None if s.cards_left() == Some(0) => Bundle::default(),
         None => {
             return fail(format!(

@@ -7,7 +7,7 @@
 use crate::board::{EdgeId, HexId, VertexId};
 use crate::development::DevCard;
 use crate::helpers::{self as helpers, parse_helper, AfterUse, HelperAction, HelperUse, HELPERS};
-use crate::resources::{Bundle, Resource, Stolen, UNKNOWN};
+use crate::resources::{Bundle, Resource, ResourceCard, UNKNOWN};
 use crate::state::State;
 use almanac_core::{field, EventError, Seat};
 use serde::de::{self, Deserializer, MapAccess, Visitor};
@@ -49,7 +49,7 @@ pub enum Event {
         player: Seat,
         hex: HexId,
         victim: Option<Seat>,
-        stolen: Option<Stolen>,
+        stolen: Option<ResourceCard>,
     },
     Trade {
         player: Seat,
@@ -328,7 +328,7 @@ fn parse_raw(state: &State, raw: Raw) -> Result<Event, String> {
             };
             let stolen = match raw.stolen.as_deref() {
                 None => None,
-                Some(card) => Some(Stolen::parse(card)?),
+                Some(card) => Some(ResourceCard::parse(card)?),
             };
             Event::MoveRobber { player, hex, victim, stolen }
         }
@@ -393,7 +393,7 @@ fn parse_helper_use(state: &State, raw: &Raw, player: Seat) -> Result<HelperUse,
         },
         helpers::HILDE => HelperAction::Hilde {
             victim: seat(state, field::required(raw.victim.as_deref(), kind, "victim")?, "victim")?,
-            took: Stolen::parse(field::required(raw.took.as_deref(), kind, "took")?)?,
+            took: ResourceCard::parse(field::required(raw.took.as_deref(), kind, "took")?)?,
         },
         helpers::JEAN => HelperAction::Jean { resource: res("resource", raw.resource.as_deref())? },
         helpers::LIN => HelperAction::Lin { hex: raw.hex },

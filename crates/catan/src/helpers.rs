@@ -11,7 +11,7 @@
 
 use crate::board::{EdgeId, HexId, VertexId};
 use crate::development::DevCard;
-use crate::resources::{Bundle, Resource, Stolen};
+use crate::resources::{Bundle, Resource, ResourceCard};
 use almanac_core::{Seat, SetupError};
 
 pub const HELPERS: [&str; 10] =
@@ -122,7 +122,7 @@ pub enum HelperAction {
     /// top three cards (`drawn`).
     Candamir { pay: Bundle, drawn: Vec<DevCard>, card: DevCard },
     /// Takes a card of their choice from a player with more victory points on the board.
-    Hilde { victim: Seat, took: Stolen },
+    Hilde { victim: Seat, took: ResourceCard },
     /// Trades this resource 2:1 with the bank for the rest of the turn.
     Jean { resource: Resource },
     /// Moves the robber from a land hex to the desert (`hex`, when there are several) and takes one card

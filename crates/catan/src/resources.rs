@@ -341,26 +341,26 @@ impl fmt::Display for Hand {
     }
 }
 
-/// A card taken from a player as the log records it.
+/// One resource card as a log records it (a card stolen, drawn, given): its kind, or unseen.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Stolen {
+pub enum ResourceCard {
     Known(Resource),
     /// The recorder did not see which card.
     Unknown,
 }
 
-impl Stolen {
-    pub fn parse(name: &str) -> Result<Stolen, String> {
+impl ResourceCard {
+    pub fn parse(name: &str) -> Result<ResourceCard, String> {
         match name {
-            UNKNOWN => Ok(Stolen::Unknown),
-            r => Ok(Stolen::Known(Resource::parse(r)?)),
+            UNKNOWN => Ok(ResourceCard::Unknown),
+            r => Ok(ResourceCard::Known(Resource::parse(r)?)),
         }
     }
 
     pub fn name(self) -> &'static str {
         match self {
-            Stolen::Known(r) => r.name(),
-            Stolen::Unknown => UNKNOWN,
+            ResourceCard::Known(r) => r.name(),
+            ResourceCard::Unknown => UNKNOWN,
         }
     }
 }

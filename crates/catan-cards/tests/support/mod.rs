@@ -4,9 +4,9 @@
 
 #![allow(dead_code)]
 
-use almanac_catan::resources::{Bundle, Resource, Resources};
+use almanac_catan::resources::{Bundle, Resource, ResourceCard, Resources};
 use almanac_catan_cards::cards::{road_trade_rate, Card};
-use almanac_catan_cards::event::{Drawn, Event, EventCard, RoadTrade, ROBBER};
+use almanac_catan_cards::event::{Event, EventCard, RoadTrade, ROBBER};
 use almanac_catan_cards::state::Phase;
 use almanac_catan_cards::{CatanCards, State};
 use almanac_core::{Ruleset, Seat};
@@ -228,8 +228,8 @@ fn trade(rng: &mut SeededRng, s: &State, decks: &mut Decks) -> Option<(Event, Ev
     let bonus = decks.draw(rng);
     let (give, get) = (cards(&[give]), cards(&[get]));
     Some((
-        Event::Trade { player: me, with, give, get, bonus: bonus.map(Drawn::Known) },
-        Event::Trade { player: me, with, give, get, bonus: bonus.map(|_| Drawn::Unknown) },
+        Event::Trade { player: me, with, give, get, bonus: bonus.map(ResourceCard::Known) },
+        Event::Trade { player: me, with, give, get, bonus: bonus.map(|_| ResourceCard::Unknown) },
     ))
 }
 

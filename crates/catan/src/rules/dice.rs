@@ -2,7 +2,7 @@
 
 use crate::board::HexId;
 use crate::event::MAX_PLAYERS;
-use crate::resources::{Bundle, Resource, Resources, Stolen, UNKNOWN};
+use crate::resources::{Bundle, Resource, ResourceCard, Resources, UNKNOWN};
 use crate::rules::checks::{fail, Result};
 use crate::rules::variants;
 use crate::state::{Phase, State};
@@ -132,7 +132,7 @@ pub fn move_robber(
     p: Seat,
     hex: HexId,
     victim: Option<Seat>,
-    stolen: Option<Stolen>,
+    stolen: Option<ResourceCard>,
     facts: &mut Vec<Fact>,
 ) -> Result {
     let Phase::MoveRobber { knight } = s.phase else { unreachable!("checked by check_turn") };
@@ -190,7 +190,7 @@ pub fn move_robber(
                 Some(_) if hand.total() == 0 => {
                     return fail(format!("{} steals from {}, who holds no cards", s.name(p), s.name(v)))
                 }
-                Some(Stolen::Known(r)) if !hand.can_pay(r, 1) => {
+                Some(ResourceCard::Known(r)) if !hand.can_pay(r, 1) => {
                     return fail(format!("{} steals {r} from {}, whose hand is {hand}", s.name(p), s.name(v)))
                 }
                 _ => {}
@@ -206,14 +206,14 @@ pub fn move_robber(
 }
 
 /// Moves one card from `victim` to `thief` (the caller has checked the victim can give it).
-pub fn steal(s: &mut State, thief: Seat, victim: Seat, card: Stolen, why: &'static str, facts: &mut Vec<Fact>) {
+pub fn steal(s: &mut State, thief: Seat, victim: Seat, card: ResourceCard, why: &'static str, facts: &mut Vec<Fact>) {
     let item = match card {
-        Stolen::Known(r) => {
+        ResourceCard::Known(r) => {
             s.players[victim as usize].hand.take(r, 1);
             s.players[thief as usize].hand.add(r, 1);
             r.name()
         }
-        Stolen::Unknown => {
+        ResourceCard::Unknown => {
             s.players[victim as usize].hand.take_unseen();
             s.players[thief as usize].hand.unknown += 1;
             UNKNOWN

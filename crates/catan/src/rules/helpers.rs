@@ -3,7 +3,7 @@
 use crate::board::{EdgeId, HexId, VertexId};
 use crate::development::DevCard;
 use crate::helpers::{any_turn, AfterUse, HelperAction, HelperCard, HelperUse, HELPERS};
-use crate::resources::{Bundle, Resource, Resources, Stolen, DEV_CARD_COST};
+use crate::resources::{Bundle, Resource, ResourceCard, Resources, DEV_CARD_COST};
 use crate::rules::build::{build_city_for, build_road_for, build_settlement_for, road_connects};
 use crate::rules::checks::{fail, Result};
 use crate::rules::development::{buy_development_for, left_in_deck};
@@ -128,7 +128,7 @@ fn candamir(s: &mut State, p: Seat, pay: &Bundle, drawn: &[DevCard], card: DevCa
     buy_development_for(s, p, Some(card), &pay.known, facts)
 }
 
-fn hilde(s: &mut State, p: Seat, victim: Seat, took: Stolen, facts: &mut Vec<Fact>) -> Result {
+fn hilde(s: &mut State, p: Seat, victim: Seat, took: ResourceCard, facts: &mut Vec<Fact>) -> Result {
     let name = s.name(p).to_string();
     if s.phase != Phase::Main {
         return fail(format!("{name} uses Hilde only after the production roll is resolved"));
@@ -145,10 +145,10 @@ fn hilde(s: &mut State, p: Seat, victim: Seat, took: Stolen, facts: &mut Vec<Fac
     }
     let hand = s.players[victim as usize].hand;
     match took {
-        Stolen::Known(r) if !hand.can_pay(r, 1) => {
+        ResourceCard::Known(r) if !hand.can_pay(r, 1) => {
             return fail(format!("Hilde takes {r} from {}, whose hand is {hand}", s.name(victim)))
         }
-        Stolen::Unknown if hand.total() == 0 => {
+        ResourceCard::Unknown if hand.total() == 0 => {
             return fail(format!("{} has no cards for Hilde to take", s.name(victim)))
         }
         _ => {}

@@ -8,7 +8,7 @@ use almanac_catan::board::{EdgeId, VertexId};
 use almanac_catan::development::DevCard;
 use almanac_catan::event::Event;
 use almanac_catan::helpers::{self as helpers, AfterUse, HelperAction, HelperUse};
-use almanac_catan::resources::{Bundle, Resource, Resources, Stolen};
+use almanac_catan::resources::{Bundle, Resource, ResourceCard, Resources};
 use almanac_catan::state::Phase;
 use almanac_catan::{Catan, State};
 use almanac_core::{Ruleset, Seat};
@@ -91,7 +91,7 @@ pub fn play_from(seed: u64, header: Value, max_events: usize) -> Generated {
         let t = try_apply(&s, &ev).unwrap_or_else(|| panic!("the generator chose an illegal event: {ev:?}"));
         observer.push(match &ev {
             Event::MoveRobber { player, hex, victim, stolen: Some(_) } => {
-                Event::MoveRobber { player: *player, hex: *hex, victim: *victim, stolen: Some(Stolen::Unknown) }
+                Event::MoveRobber { player: *player, hex: *hex, victim: *victim, stolen: Some(ResourceCard::Unknown) }
             }
             Event::BuyDevelopment { player, .. } => Event::BuyDevelopment { player: *player, card: None },
             // What a monopoly takes is public: everyone hands the cards over openly.
@@ -190,7 +190,12 @@ fn choose(rng: &mut SeededRng, s: &State, deck: &mut Vec<DevCard>) -> Option<Eve
                 }
                 let v = victims[rng.below(victims.len())];
                 let card = random_card(rng, &s.players[v as usize].hand.known)?;
-                return Some(Event::MoveRobber { player: me, hex, victim: Some(v), stolen: Some(Stolen::Known(card)) });
+                return Some(Event::MoveRobber {
+                    player: me,
+                    hex,
+                    victim: Some(v),
+                    stolen: Some(ResourceCard::Known(card)),
+                });
             }
             None
         }
@@ -344,7 +349,7 @@ fn helper_use(rng: &mut SeededRng, s: &State, deck: &mut Vec<DevCard>) -> Option
             let victim = *richer.get(rng.below(richer.len().max(1)))?;
             HelperAction::Hilde {
                 victim,
-                took: Stolen::Known(random_card(rng, &s.players[victim as usize].hand.known)?),
+                took: ResourceCard::Known(random_card(rng, &s.players[victim as usize].hand.known)?),
             }
         }
         helpers::JEAN => HelperAction::Jean { resource: r },

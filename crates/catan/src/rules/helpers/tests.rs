@@ -4,7 +4,7 @@ use crate::development::DevCard;
 use crate::event::Event;
 use crate::helpers::*;
 use crate::pieces::Building;
-use crate::resources::{Bundle, Resource, Stolen};
+use crate::resources::{Bundle, Resource, ResourceCard};
 use crate::rules::apply;
 use crate::state::{Options, Phase, Seating, State};
 use crate::vocabulary::HELPER;
@@ -154,13 +154,14 @@ fn hilde_takes_a_chosen_card_from_a_player_with_more_points() {
     give(&mut s, 0, HILDE);
     rejected(
         &s,
-        using(0, HILDE, HelperAction::Hilde { victim: 2, took: Stolen::Known(Resource::Ore) }),
+        using(0, HILDE, HelperAction::Hilde { victim: 2, took: ResourceCard::Known(Resource::Ore) }),
         "more victory points",
     );
     let v = s.board.hexes[18].corners[3];
     s.buildings[v as usize] = Some(Building { owner: 2, city: false });
     s.players[2].settlements += 1;
-    let facts = ok(&mut s, using(0, HILDE, HelperAction::Hilde { victim: 2, took: Stolen::Known(Resource::Ore) }));
+    let facts =
+        ok(&mut s, using(0, HILDE, HelperAction::Hilde { victim: 2, took: ResourceCard::Known(Resource::Ore) }));
     assert_eq!(s.players[0].hand.known[Resource::Ore], 1);
     assert!(facts.iter().any(|f| matches!(f, Fact::Gained { player: 0, item: "ore", cause: HELPER, .. })));
 }
