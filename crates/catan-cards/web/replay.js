@@ -10,7 +10,8 @@
     metropolis: { fill: '#ab47bc', cost: ['wool', 'wool', 'wool', 'ore'], points: 3 },
   };
   const KINDS = ['road', 'settlement', 'city', 'metropolis', 'knight'];
-  const RESOURCE = { lumber: '#3f8f3f', brick: '#c8643b', wool: '#a5d46a', grain: '#f2cf4a', ore: '#6f7b87' };
+  // The colours of the charts (Catan's RESOURCE_ITEMS), so a resource looks the same everywhere.
+  const RESOURCE = { lumber: '#2e7d32', brick: '#b7472a', wool: '#9ccc65', grain: '#f9a825', ore: '#607d8b' };
   const W = 1, H = 1.4; // a card
   const LANE = 2.1; // the height of a player's lane
   const words = (k) => k.replaceAll('_', ' ');
