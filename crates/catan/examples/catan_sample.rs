@@ -55,7 +55,7 @@ fn main() {
     let mut s = Catan::initial(&header).unwrap();
     for e in events {
         println!("{}", event::write(&s, e));
-        Catan::apply(&mut s, e, &mut Vec::new()).unwrap();
+        almanac_catan::rules::apply(&mut s, e, &mut Vec::new()).unwrap();
     }
     eprintln!("{} events, {} turns, winner {:?}", events.len(), s.turn, s.winner.map(|w| s.name(w).to_string()));
 }
@@ -68,7 +68,7 @@ fn every_helper_on_both_sides(header: &serde_json::Value, events: &[almanac_cata
             let side = s.helpers.as_ref().unwrap().held[u.player as usize].unwrap().b_side;
             used[u.helper][side as usize] = true;
         }
-        Catan::apply(&mut s, e, &mut Vec::new()).unwrap();
+        almanac_catan::rules::apply(&mut s, e, &mut Vec::new()).unwrap();
     }
     used.iter().all(|s| s[0] && s[1]) && s.winner.is_some()
 }

@@ -1,13 +1,14 @@
 //! How each event reads in words, after the acting player's name (the replay's event list).
 
-use crate::event::Event;
+use crate::event::{Event, Thrown};
 use crate::helpers::{AfterUse, HELPERS};
 use crate::state::State;
 
 pub fn describe(s: &State, e: &Event) -> String {
     let board = &s.board;
     match e {
-        Event::Roll { dice, .. } => format!("rolls {} ({}+{})", dice[0] + dice[1], dice[0], dice[1]),
+        Event::Roll { dice: Thrown::Dice([a, b]), .. } => format!("rolls {} ({a}+{b})", a + b),
+        Event::Roll { dice: Thrown::Sum(sum), .. } => format!("rolls {sum}"),
         Event::BuildSettlement { at, .. } => format!("builds a settlement at {}", board.vertices[*at as usize].name),
         Event::BuildCity { at, .. } => format!("builds a city at {}", board.vertices[*at as usize].name),
         Event::BuildRoad { at, .. } => format!("builds a road at {}", board.edges[*at as usize].name),

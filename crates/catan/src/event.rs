@@ -8,6 +8,7 @@ use crate::board::{EdgeId, HexId, VertexId};
 use crate::development::DevCard;
 use crate::helpers::{self as helpers, parse_helper, AfterUse, HelperAction, HelperUse, HELPERS};
 use crate::resources::{Bundle, Resource, ResourceCard, UNKNOWN};
+use crate::stated::{Stated, StatedSpec};
 use crate::state::State;
 use almanac_core::{field, EventError, Seat};
 use serde::de::{self, Deserializer, MapAccess, Visitor};
@@ -37,7 +38,7 @@ pub enum Event {
     /// `production`, when given, is checked against what the rules pay.
     Roll {
         player: Seat,
-        dice: [u8; 2],
+        dice: Thrown,
         /// By seat; `None` when the record does not say.
         production: Option<[Bundle; MAX_PLAYERS]>,
     },
@@ -93,6 +94,36 @@ pub enum Event {
     },
     /// A helper's advantage (the Helpers scenario), with its choices and outcomes.
     UseHelper(Box<HelperUse>),
+}
+
+/// What a roll showed: both dice, or only their sum when that is all the recorder kept.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Thrown {
+    Dice([u8; 2]),
+    Sum(u8),
+}
+
+impl Thrown {
+    pub fn sum(self) -> u8 {
+        match self {
+            Thrown::Dice([a, b]) => a + b,
+            Thrown::Sum(s) => s,
+        }
+    }
+
+    /// The roll as a fact.
+    pub fn dice(self) -> almanac_core::Dice {
+        match self {
+            Thrown::Dice(d) => almanac_core::Dice::new(&d),
+            Thrown::Sum(s) => almanac_core::Dice::sum_only(s),
+        }
+    }
+}
+
+impl From<[u8; 2]> for Thrown {
+    fn from(d: [u8; 2]) -> Thrown {
+        Thrown::Dice(d)
+    }
 }
 
 impl Event {
@@ -231,6 +262,7 @@ struct Raw<'a> {
     #[serde(borrow)]
     at: Option<Text<'a>>,
     dice: Option<[u8; 2]>,
+    sum: Option<u8>,
     #[serde(borrow)]
     production: Option<NamedBundles<'a>>,
     cards: Option<Bundle>,
@@ -270,6 +302,8 @@ struct Raw<'a> {
     returned: Option<BTreeMap<String, String>>,
     #[serde(borrow)]
     build: Option<Text<'a>>,
+    /// What the recorder says the game looks like after the event (checked).
+    stated: Option<StatedSpec>,
 }
 
 fn seat(state: &State, name: &str, field: &str) -> Result<Seat, String> {
@@ -280,10 +314,32 @@ fn resource(name: &str) -> Result<Resource, String> {
     Resource::parse(name)
 }
 
+/// An event as the log has it: the event, and what the recorder states about the game after it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LoggedEvent {
+    pub event: Event,
+    pub stated: Option<Box<Stated>>,
+}
+
+impl From<Event> for LoggedEvent {
+    fn from(event: Event) -> LoggedEvent {
+        LoggedEvent { event, stated: None }
+    }
+}
+
 /// Reads one event line against the current state (for player names and board positions).
 pub fn parse(state: &State, line: &str) -> Result<Event, EventError> {
-    let raw: Raw = serde_json::from_str(line).map_err(EventError::from_json)?;
-    Ok(parse_raw(state, raw)?)
+    Ok(parse_logged(state, line)?.event)
+}
+
+/// Reads one event line with its statements.
+pub fn parse_logged(state: &State, line: &str) -> Result<LoggedEvent, EventError> {
+    let mut raw: Raw = serde_json::from_str(line).map_err(EventError::from_json)?;
+    let stated = match raw.stated.take() {
+        None => None,
+        Some(spec) => Some(Box::new(Stated::parse(state, spec)?)),
+    };
+    Ok(LoggedEvent { event: parse_raw(state, raw)?, stated })
 }
 
 fn parse_raw(state: &State, raw: Raw) -> Result<Event, String> {
@@ -298,10 +354,14 @@ fn parse_raw(state: &State, raw: Raw) -> Result<Event, String> {
         "build_city" => Event::BuildCity { player, at: board.vertex(field::required(raw.at.as_deref(), kind, "at")?)? },
         "build_road" => Event::BuildRoad { player, at: board.edge(field::required(raw.at.as_deref(), kind, "at")?)? },
         "roll" => {
-            let dice = field::required(raw.dice, kind, "dice")?;
-            if dice.iter().any(|d| !(1..=6).contains(d)) {
-                return Err(format!("roll: dice {dice:?} are not two numbers from 1 to 6"));
-            }
+            let dice = match (raw.dice, raw.sum) {
+                (Some(dice), None) if dice.iter().all(|d| (1..=6).contains(d)) => Thrown::Dice(dice),
+                (Some(dice), None) => return Err(format!("roll: dice {dice:?} are not two numbers from 1 to 6")),
+                (None, Some(sum)) if (2..=12).contains(&sum) => Thrown::Sum(sum),
+                (None, Some(sum)) => return Err(format!("roll: a sum of {sum} is not what two dice show (2 to 12)")),
+                (Some(_), Some(_)) => return Err("roll: give `dice` or, when only the total is known, `sum`; not both".into()),
+                (None, None) => return Err("roll needs `dice` (or `sum`, when only the total is known)".into()),
+            };
             let production = match raw.production {
                 None => None,
                 Some(named) => {
@@ -454,6 +514,19 @@ fn parse_helper_use(state: &State, raw: &Raw, player: Seat) -> Result<HelperUse,
 
 /// Writes an event as one almanac/1 line.
 pub fn write(state: &State, event: &Event) -> String {
+    Value::Object(write_map(state, event)).to_string()
+}
+
+/// Writes an event and its statements as one almanac/1 line.
+pub fn write_logged(state: &State, logged: &LoggedEvent) -> String {
+    let mut m = write_map(state, &logged.event);
+    if let Some(stated) = &logged.stated {
+        m.insert("stated".into(), stated.write(state));
+    }
+    Value::Object(m).to_string()
+}
+
+fn write_map(state: &State, event: &Event) -> Map<String, Value> {
     let name = |s: Seat| Value::String(state.name(s).to_string());
     let board = &state.board;
     let mut m = Map::new();
@@ -467,7 +540,10 @@ pub fn write(state: &State, event: &Event) -> String {
             m.insert("at".into(), json!(board.edges[*at as usize].name));
         }
         Event::Roll { dice, production, .. } => {
-            m.insert("dice".into(), json!(dice));
+            match dice {
+                Thrown::Dice(d) => m.insert("dice".into(), json!(d)),
+                Thrown::Sum(s) => m.insert("sum".into(), json!(s)),
+            };
             if let Some(p) = production {
                 let mut pm = Map::new();
                 for (s, b) in p.iter().enumerate().take(state.players.len()) {
@@ -523,7 +599,7 @@ pub fn write(state: &State, event: &Event) -> String {
         Event::PlayKnight { .. } | Event::PlayRoadBuilding { .. } | Event::EndTurn { .. } => {}
         Event::UseHelper(u) => write_helper(state, u, &mut m),
     }
-    Value::Object(m).to_string()
+    m
 }
 
 fn write_helper(state: &State, u: &HelperUse, m: &mut Map<String, Value>) {

@@ -25,6 +25,7 @@ pub mod resources;
 pub mod roads;
 pub mod rules;
 pub mod state;
+pub mod stated;
 pub mod view;
 pub mod vocabulary;
 
@@ -34,7 +35,7 @@ use serde::Deserialize;
 use serde_json::Value;
 
 pub use board::{Board, BoardSpec};
-pub use event::Event;
+pub use event::{Event, LoggedEvent};
 pub use state::{Options, State};
 
 /// The header as this ruleset reads it (the envelope's other fields are ignored here).
@@ -62,7 +63,7 @@ impl Ruleset for Catan {
     const ID: &'static str = vocabulary::ID;
     const VERSION: u32 = 1;
     type State = State;
-    type Event = Event;
+    type Event = LoggedEvent;
     type GameView = view::BoardView;
     type PlayerView = view::HandView;
 
@@ -73,20 +74,25 @@ impl Ruleset for Catan {
         State::with_helpers(board, h.options, seating, h.helpers.as_ref().map(|x| x.stack.as_slice()))
     }
 
-    fn parse_event(state: &State, line: &str) -> Result<Event, EventError> {
-        event::parse(state, line)
+    fn parse_event(state: &State, line: &str) -> Result<LoggedEvent, EventError> {
+        event::parse_logged(state, line)
     }
 
-    fn write_event(state: &State, event: &Event) -> String {
-        event::write(state, event)
+    fn write_event(state: &State, event: &LoggedEvent) -> String {
+        event::write_logged(state, event)
     }
 
-    fn describe(state: &State, event: &Event) -> String {
-        describe::describe(state, event)
+    fn describe(state: &State, event: &LoggedEvent) -> String {
+        describe::describe(state, &event.event)
     }
 
-    fn apply(state: &mut State, event: &Event, facts: &mut Vec<Fact>) -> Result<(), RuleViolation> {
-        rules::apply(state, event, facts)
+    /// The event by the rules, then what the record states about the result.
+    fn apply(state: &mut State, event: &LoggedEvent, facts: &mut Vec<Fact>) -> Result<(), RuleViolation> {
+        rules::apply(state, &event.event, facts)?;
+        match &event.stated {
+            Some(stated) => stated.check(state).map_err(RuleViolation),
+            None => Ok(()),
+        }
     }
 
     fn turn(state: &State) -> u32 {
@@ -98,9 +104,9 @@ impl Ruleset for Catan {
     }
 
     /// After a Special Building Phase, the next player's first event opens their turn.
-    fn event_turn(state: &State, event: &Event) -> u32 {
+    fn event_turn(state: &State, event: &LoggedEvent) -> u32 {
         match state.phase {
-            state::Phase::SpecialBuilding { .. } if !rules::turns::is_special_build(event) => state.turn + 1,
+            state::Phase::SpecialBuilding { .. } if !rules::turns::is_special_build(&event.event) => state.turn + 1,
             _ => state.turn,
         }
     }

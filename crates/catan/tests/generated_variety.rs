@@ -21,7 +21,7 @@ fn random_games_use_every_kind_of_event_and_reach_the_awards() {
         for e in &g.events {
             *kinds.entry(e.kind()).or_default() += 1;
             let before = s.phase;
-            Catan::apply(&mut s, e, &mut Vec::new()).unwrap();
+            almanac_catan::rules::apply(&mut s, e, &mut Vec::new()).unwrap();
             if matches!(before, almanac_catan::state::Phase::SpecialBuilding { .. }) && e.player() != s.active {
                 special += 1;
             }
@@ -46,7 +46,7 @@ fn every_event_belongs_to_the_turn_of_the_player_who_plays_it() {
         let header = g.header.to_string();
         let mut t = Timeline::<Catan>::start(Envelope::parse(&header).unwrap(), g.header.clone()).unwrap();
         for (i, e) in g.events.iter().enumerate() {
-            t.push(i + 2, e.clone()).unwrap();
+            t.push(i + 2, e.clone().into()).unwrap();
         }
         for (i, e) in g.events.iter().enumerate() {
             let turn = t.event_turn(i);

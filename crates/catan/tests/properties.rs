@@ -15,7 +15,7 @@ fn replay(header: &serde_json::Value, events: &[almanac_catan::Event]) -> Vec<(S
     let mut out = Vec::new();
     for (i, e) in events.iter().enumerate() {
         let mut facts = Vec::new();
-        Catan::apply(&mut s, e, &mut facts).unwrap_or_else(|v| panic!("event {i} {e:?}: {v}"));
+        almanac_catan::rules::apply(&mut s, e, &mut facts).unwrap_or_else(|v| panic!("event {i} {e:?}: {v}"));
         out.push((s.clone(), facts));
     }
     out
@@ -76,7 +76,7 @@ proptest! {
         let env = almanac_core::Envelope::parse(&header_line).unwrap();
         let mut timeline = almanac_core::Timeline::<Catan>::start(env, g.header.clone()).unwrap();
         for (i, e) in g.events.iter().enumerate() {
-            timeline.push(i + 2, e.clone()).unwrap();
+            timeline.push(i + 2, e.clone().into()).unwrap();
         }
         let expected = if n == 0 { Catan::initial(&g.header).unwrap() } else { states[n - 1].0.clone() };
         prop_assert_eq!(format!("{:?}", timeline.state_after(n)), format!("{expected:?}"));
@@ -105,7 +105,7 @@ proptest! {
         for e in &g.events {
             let line = event::write(&s, e);
             prop_assert_eq!(&event::parse(&s, &line).unwrap(), e, "{}", line);
-            Catan::apply(&mut s, e, &mut Vec::new()).unwrap();
+            almanac_catan::rules::apply(&mut s, e, &mut Vec::new()).unwrap();
             check_invariants(&s);
             // Everyone holds exactly one helper once setup is over.
             if s.turn > 0 {
@@ -124,7 +124,7 @@ proptest! {
             let line = event::write(&s, e);
             let back = event::parse(&s, &line).unwrap();
             prop_assert_eq!(&back, e, "{}", line);
-            Catan::apply(&mut s, e, &mut Vec::new()).unwrap();
+            almanac_catan::rules::apply(&mut s, e, &mut Vec::new()).unwrap();
         }
     }
 }

@@ -35,28 +35,36 @@ pub enum Partner {
     Market(&'static str),
 }
 
-/// The dice of one roll, in the order the game reads them.
+/// The dice of one roll, in the order the game reads them; or only their sum, when that is all a record
+/// kept (some servers log the total alone).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Dice {
     values: [u8; 4],
     len: u8,
+    sum: u8,
 }
 
 impl Dice {
     /// Up to four dice.
     pub fn new(values: &[u8]) -> Dice {
         assert!(values.len() <= 4, "at most four dice");
-        let mut d = Dice { values: [0; 4], len: values.len() as u8 };
+        let mut d = Dice { values: [0; 4], len: values.len() as u8, sum: values.iter().sum() };
         d.values[..values.len()].copy_from_slice(values);
         d
     }
 
+    /// A roll known only by its sum.
+    pub fn sum_only(sum: u8) -> Dice {
+        Dice { values: [0; 4], len: 0, sum }
+    }
+
+    /// Each die; empty when only the sum is known.
     pub fn values(&self) -> &[u8] {
         &self.values[..self.len as usize]
     }
 
     pub fn sum(&self) -> u32 {
-        self.values().iter().map(|&d| d as u32).sum()
+        self.sum as u32
     }
 }
 
@@ -197,7 +205,9 @@ impl Fact {
             Fact::Rolled { player, dice } => {
                 row.player = seat(*player);
                 row.count = Some(dice.sum() as i64);
-                row.detail = Some(json!(dice.values()).to_string());
+                if !dice.values().is_empty() {
+                    row.detail = Some(json!(dice.values()).to_string());
+                }
             }
             Fact::Gained { player, item, count, cause, from } => {
                 row.player = seat(*player);

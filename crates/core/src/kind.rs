@@ -19,6 +19,54 @@ pub trait Importer: Sync {
     fn recognises(&self, head: &str) -> bool;
     /// The record as almanac/1 text.
     fn to_almanac(&self, text: &str) -> Result<String, FormatError>;
+    /// The record as one person at the table saw it. Only records that know more than any player did
+    /// (a server's log of every seat's messages) have more than the full view.
+    fn to_almanac_seen(&self, text: &str, view: Viewpoint) -> Result<String, FormatError> {
+        match view {
+            Viewpoint::Full => self.to_almanac(text),
+            other => Err(FormatError::whole(format!(
+                "a {} has one view only, the one it was recorded with; `{other}` needs a record of what each seat saw",
+                self.label()
+            ))),
+        }
+    }
+}
+
+/// Whose knowledge a translated record keeps.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Viewpoint {
+    /// Everything the record knows, hidden cards included.
+    #[default]
+    Full,
+    /// What a spectator saw: only what was shown to the whole table.
+    Observer,
+    /// What the player in this seat (of the source program's numbering) saw.
+    Seat(u8),
+}
+
+impl std::fmt::Display for Viewpoint {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Viewpoint::Full => f.write_str("full"),
+            Viewpoint::Observer => f.write_str("observer"),
+            Viewpoint::Seat(n) => write!(f, "seat:{n}"),
+        }
+    }
+}
+
+impl std::str::FromStr for Viewpoint {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Viewpoint, String> {
+        match s {
+            "full" => Ok(Viewpoint::Full),
+            "observer" => Ok(Viewpoint::Observer),
+            _ => s
+                .strip_prefix("seat:")
+                .and_then(|n| n.parse().ok())
+                .map(Viewpoint::Seat)
+                .ok_or_else(|| format!("`{s}` is not a view: full, observer or seat:N")),
+        }
+    }
 }
 
 /// A record that could not be translated.

@@ -21,7 +21,7 @@ pub mod view;
 pub mod vocabulary;
 
 pub use facts::{cause, Dice, Fact, FactRow, Partner, Seat};
-pub use kind::{Declarations, FormatError, Game, GameKind, Importer};
+pub use kind::{Declarations, FormatError, Game, GameKind, Importer, Viewpoint};
 pub use log::{Envelope, LogError, PlayerEntry, Problem, FORMAT};
 pub use ruleset::{EventError, RuleViolation, Ruleset, SetupError};
 pub use timeline::{read_events, Timeline};

@@ -187,7 +187,8 @@ impl Vocabulary {
             Fact::Score { reason, .. } => check("score reason", self.score_reasons, reason),
             Fact::Award { award, .. } => check("award", self.awards, award),
             Fact::Rolled { dice, .. } => {
-                let fits = self.dice.is_some_and(|d| d.count as usize == dice.values().len());
+                // A roll known by its sum alone has no values to count.
+                let fits = self.dice.is_some_and(|d| d.count as usize == dice.values().len() || dice.values().is_empty());
                 if !fits {
                     missing.push(format!("dice {:?}", dice.values()));
                 }

@@ -1,12 +1,12 @@
 //! The roll (production, or a 7), discards, and the robber.
 
 use crate::board::HexId;
-use crate::event::MAX_PLAYERS;
+use crate::event::{Thrown, MAX_PLAYERS};
 use crate::resources::{Bundle, Resource, ResourceCard, Resources, UNKNOWN};
 use crate::rules::checks::{fail, Result};
 use crate::rules::variants;
 use crate::state::{Phase, State};
-use almanac_core::{cause, Dice, Fact, Seat};
+use almanac_core::{cause, Fact, Seat};
 
 /// What a roll of `sum` pays each player (by seat), given the robber and the bank.
 fn production(s: &State, sum: usize) -> [Resources; MAX_PLAYERS] {
@@ -44,14 +44,14 @@ fn production(s: &State, sum: usize) -> [Resources; MAX_PLAYERS] {
 pub fn roll(
     s: &mut State,
     p: Seat,
-    dice: [u8; 2],
+    dice: Thrown,
     claimed: Option<&[Bundle; MAX_PLAYERS]>,
     facts: &mut Vec<Fact>,
 ) -> Result {
     if s.phase != Phase::BeforeRoll {
         return fail(format!("{} already rolled this turn", s.name(p)));
     }
-    let sum = (dice[0] + dice[1]) as usize;
+    let sum = dice.sum() as usize;
     let n = s.players.len();
     let pay = if sum == 7 { [Resources::NONE; MAX_PLAYERS] } else { production(s, sum) };
     let pay = &pay[..n];
@@ -70,7 +70,7 @@ pub fn roll(
         }
     }
 
-    facts.push(Fact::Rolled { player: p, dice: Dice::new(&dice) });
+    facts.push(Fact::Rolled { player: p, dice: dice.dice() });
     s.rolled = true;
     if sum == 7 {
         s.must_discard = variants::discards_due(s);

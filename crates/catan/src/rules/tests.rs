@@ -123,7 +123,7 @@ fn roll(s: &mut State, p: Seat, dice: [u8; 2]) -> Vec<Fact> {
     s.phase = Phase::BeforeRoll;
     s.active = p;
     let mut facts = Vec::new();
-    apply(s, &Event::Roll { player: p, dice, production: None }, &mut facts).unwrap();
+    apply(s, &Event::Roll { player: p, dice: dice.into(), production: None }, &mut facts).unwrap();
     facts
 }
 
@@ -372,9 +372,9 @@ fn the_special_building_phase_goes_clockwise_with_builds_only() {
     assert!(err.0.contains("goes clockwise: Emre has built already, so Bo's chance has passed"), "{err}");
     // Only Bo, the next player, can end the phase: his roll begins turn 2.
     let err =
-        apply(&mut s.clone(), &Event::Roll { player: 3, dice: [1, 2], production: None }, &mut facts).unwrap_err();
+        apply(&mut s.clone(), &Event::Roll { player: 3, dice: [1, 2].into(), production: None }, &mut facts).unwrap_err();
     assert!(err.0.contains("Bo plays next"), "{err}");
-    apply(&mut s, &Event::Roll { player: 1, dice: [1, 2], production: None }, &mut facts).unwrap();
+    apply(&mut s, &Event::Roll { player: 1, dice: [1, 2].into(), production: None }, &mut facts).unwrap();
     assert_eq!((s.turn, s.active, s.phase), (2, 1, Phase::Main));
     assert!(facts.contains(&Fact::TurnStarted { turn: 2, player: 1 }));
 }

@@ -43,7 +43,7 @@ pub struct Generated {
 fn try_apply(s: &State, ev: &Event) -> Option<State> {
     let mut t = s.clone();
     let mut facts = Vec::new();
-    Catan::apply(&mut t, ev, &mut facts).ok().map(|_| t)
+    almanac_catan::rules::apply(&mut t, ev, &mut facts).ok().map(|_| t)
 }
 
 /// A random card of a hand the generator knows completely.
@@ -160,7 +160,7 @@ fn choose(rng: &mut SeededRng, s: &State, deck: &mut Vec<DevCard>) -> Option<Eve
                     return Some(knight);
                 }
             }
-            Some(Event::Roll { player: me, dice: [1 + rng.below(6) as u8, 1 + rng.below(6) as u8], production: None })
+            Some(Event::Roll { player: me, dice: [1 + rng.below(6) as u8, 1 + rng.below(6) as u8].into(), production: None })
         }
         Phase::Discard => {
             let p = (0..n).find(|&p| s.must_discard[p as usize] > 0)?;
@@ -284,7 +284,7 @@ fn choose(rng: &mut SeededRng, s: &State, deck: &mut Vec<DevCard>) -> Option<Eve
                 }
             }
             let next = (after + 1) % n;
-            Some(Event::Roll { player: next, dice: [1 + rng.below(6) as u8, 1 + rng.below(6) as u8], production: None })
+            Some(Event::Roll { player: next, dice: [1 + rng.below(6) as u8, 1 + rng.below(6) as u8].into(), production: None })
         }
         Phase::Over => None,
     }

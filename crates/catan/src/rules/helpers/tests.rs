@@ -65,7 +65,7 @@ fn rejected(s: &State, ev: Event, needle: &str) {
 }
 
 fn roll(s: &mut State, p: Seat, dice: [u8; 2]) {
-    ok(s, Event::Roll { player: p, dice, production: None });
+    ok(s, Event::Roll { player: p, dice: dice.into(), production: None });
 }
 
 fn cards(known: [u8; 5]) -> Bundle {
