@@ -123,7 +123,8 @@ impl Ruleset for Catan {
 impl Declarations for Catan {
     const NAME: &'static str = "Catan";
     const VOCABULARY: &'static Vocabulary = &vocabulary::VOCABULARY;
-    const IMPORTERS: &'static [&'static dyn Importer] = &[&import::catanatron::CatanatronDump];
+    const IMPORTERS: &'static [&'static dyn Importer] =
+        &[&import::catanatron::CatanatronDump, &import::jsettlers::JSettlersLog];
     const EVENT_TYPES: &'static [&'static str] = &event::EVENT_TYPES;
     const REPLAY_SCRIPT: &'static str = include_str!("../web/replay.js");
 }

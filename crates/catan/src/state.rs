@@ -47,6 +47,14 @@ pub struct Options {
     /// The game ends as soon as any player reaches `vp_target`, on anybody's turn (catanatron). The
     /// rulebook: only on the player's own turn.
     pub win_on_any_turn: bool,
+    /// Who may build in the Special Building Phase.
+    pub special_building: SpecialBuildingRule,
+    /// Discards go to the bank face down: the table sees only how many (JSettlers). The bank then counts
+    /// only the discarded cards that were seen.
+    pub discards_face_down: bool,
+    /// A knight that brings its player to the target still moves the robber, and the game ends after
+    /// that (JSettlers); the rulebook ends it at once.
+    pub win_waits_for_robber: bool,
 }
 
 /// What the options and the number of players make of the game's equipment.
@@ -66,6 +74,18 @@ impl Options {
             deck: if extension_5_6 { DEV_DECK_5_6 } else { DEV_DECK },
         }
     }
+}
+
+/// Who may build in the Special Building Phase (5-6 players).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SpecialBuildingRule {
+    /// The others, clockwise from the next player.
+    Rulebook,
+    /// JSettlers: whoever asks, in the order they ask, the player whose turn it was included. (Its
+    /// special build of the next player before their roll is one of these: it comes before the roll.)
+    #[serde(rename = "jsettlers")]
+    JSettlers,
 }
 
 /// Who must discard after a 7.
@@ -105,6 +125,9 @@ impl Default for Options {
             longest_road: LongestRoadRule::Rulebook,
             discard_rule: DiscardRule::Rulebook,
             win_on_any_turn: false,
+            special_building: SpecialBuildingRule::Rulebook,
+            discards_face_down: false,
+            win_waits_for_robber: false,
         }
     }
 }

@@ -1,3 +1,4 @@
 //! Other programs' records of Catan games, translated to almanac/1.
 
 pub mod catanatron;
+pub mod jsettlers;

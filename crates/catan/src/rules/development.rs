@@ -184,6 +184,11 @@ pub fn reveal_victory_points(s: &mut State, p: Seat, count: Option<u8>, facts: &
     let dev = s.players[p as usize].dev;
     let possible = dev.held[vp] + dev.held_unknown;
     let count = count.unwrap_or(dev.held[vp]);
+    // Showing no card claims the win with the points on the board (a server that logs the win at the
+    // start of the winner's turn).
+    if count == 0 && s.vp(p) >= s.options.vp_target as i32 {
+        return Ok(());
+    }
     if count == 0 || count > possible {
         return fail(format!("{} reveals {count} victory point card(s) but holds {possible} that could be", s.name(p)));
     }

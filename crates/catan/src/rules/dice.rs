@@ -108,7 +108,7 @@ pub fn discard(s: &mut State, p: Seat, cards: &Bundle, facts: &mut Vec<Fact>) ->
             cards.total()
         ));
     }
-    if cards.unknown > 0 {
+    if cards.unknown > 0 && !s.options.discards_face_down {
         return fail(format!("{}'s discard must name its cards: discards go face up to the bank", s.name(p)));
     }
     let hand = s.players[p as usize].hand;
@@ -119,6 +119,13 @@ pub fn discard(s: &mut State, p: Seat, cards: &Bundle, facts: &mut Vec<Fact>) ->
     for (r, n) in cards.known.present() {
         s.bank[r] += n;
         facts.push(Fact::Lost { player: p, item: r.name(), count: n as u32, cause: cause::DISCARD, to: None });
+    }
+    // Face-down discards: any card of the hand may have gone.
+    for _ in 0..cards.unknown {
+        s.players[p as usize].hand.take_unseen();
+    }
+    if cards.unknown > 0 {
+        facts.push(Fact::Lost { player: p, item: UNKNOWN, count: cards.unknown as u32, cause: cause::DISCARD, to: None });
     }
     s.must_discard[p as usize] = 0;
     if s.must_discard.iter().all(|&d| d == 0) {

@@ -5,7 +5,7 @@ use crate::rules::build::{build_city, build_road, build_settlement};
 use crate::rules::checks::{fail, Result};
 use crate::rules::development::buy_development;
 use crate::rules::variants;
-use crate::state::{Phase, State};
+use crate::state::{Phase, SpecialBuildingRule, State};
 use almanac_core::{Fact, Seat};
 
 pub fn end_turn(s: &mut State, p: Seat, facts: &mut Vec<Fact>) -> Result {
@@ -49,6 +49,10 @@ pub fn is_special_build(ev: &Event) -> bool {
     )
 }
 
+fn jsettlers(s: &State) -> bool {
+    s.options.special_building == SpecialBuildingRule::JSettlers
+}
+
 /// The Special Building Phase (5-6 players): after `after`'s turn, every other player in clockwise order
 /// may build and buy development cards with the cards in hand; no trade, no card play.
 pub fn special_building(s: &mut State, ev: &Event, after: Seat, last: Seat, facts: &mut Vec<Fact>) -> Result {
@@ -56,10 +60,11 @@ pub fn special_building(s: &mut State, ev: &Event, after: Seat, last: Seat, fact
     let n = s.players.len() as Seat;
     // Clockwise distance from the player who ended the turn.
     let order = |x: Seat| (x + n - after) % n;
-    if p == after {
+    if jsettlers(s) {
+        // Whoever asked, in the order asked, the player who ended the turn included.
+    } else if p == after {
         return fail(format!("{} already ended the turn; the special building phase is for the others", s.name(p)));
-    }
-    if order(p) < order(last) {
+    } else if order(p) < order(last) {
         return fail(format!(
             "the special building phase goes clockwise: {} has built already, so {}'s chance has passed",
             s.name(last),

@@ -119,6 +119,9 @@ pub fn special_building_follows(s: &State) -> bool {
 /// Who has won now, if anyone (checked after every event once setup is over).
 pub fn winner(s: &State) -> Option<Seat> {
     let target = s.options.vp_target as i32;
+    if s.options.win_waits_for_robber && matches!(s.phase, Phase::MoveRobber { .. }) {
+        return None;
+    }
     if s.options.win_on_any_turn {
         // catanatron names the last player in seat order who has reached the target.
         s.seats().rev().find(|&p| s.vp(p) >= target)

@@ -1,0 +1,167 @@
+//! JSettlers2 is the oracle: every game its server logged must replay, in every view, to the server's own
+//! final scores, awards and private hand snapshots (the snapshots and awards are checked event by event by
+//! the engine, as the importer carries them into the log).
+
+use almanac_catan::import::jsettlers::to_almanac;
+use almanac_catan::Catan;
+use almanac_core::{read_events, Envelope, Timeline, Viewpoint};
+use std::path::PathBuf;
+
+fn replay(text: &str, view: Viewpoint) -> Result<Timeline<Catan>, String> {
+    let log = to_almanac(text, view).map_err(|e| e.to_string())?;
+    let header_line = log.lines().next().unwrap();
+    let envelope = Envelope::parse(header_line).map_err(|e| e.to_string())?;
+    read_events::<Catan>(envelope, serde_json::from_str(header_line).unwrap(), &log).map_err(|e| e.to_string())
+}
+
+fn data() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tests/data/jsettlers")
+}
+
+/// Each fixture with the final scores the server announced, in JSettlers seat order (from INDEX.tsv).
+fn fixtures() -> Vec<(PathBuf, Vec<i32>)> {
+    let index = std::fs::read_to_string(data().join("INDEX.tsv")).expect("tests/data/jsettlers/INDEX.tsv");
+    index
+        .lines()
+        .skip(1)
+        .map(|l| {
+            let cols: Vec<&str> = l.split('\t').collect();
+            (data().join(cols[0]), cols[3].split(',').map(|n| n.parse().unwrap()).collect())
+        })
+        .collect()
+}
+
+#[test]
+fn every_fixture_replays_in_every_view() {
+    let files = fixtures();
+    assert!(files.len() >= 14, "expected the JSettlers fixtures in tests/data/jsettlers");
+    let mut problems = Vec::new();
+    for (path, scores) in files {
+        let text = std::fs::read_to_string(&path).unwrap();
+        let mut views = vec![Viewpoint::Full, Viewpoint::Observer];
+        views.extend((0..scores.len() as u8).map(Viewpoint::Seat));
+        for view in views {
+            match replay(&text, view) {
+                Ok(game) => {
+                    let s = game.last();
+                    if s.winner.is_none() {
+                        problems.push(format!("{} ({view}): nobody won", path.display()));
+                    }
+                }
+                Err(e) => problems.push(format!("{} ({view}): {e}", path.display())),
+            }
+        }
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+/// The final scores, by JSettlers seat, of a replayed game (total VP, hidden cards included, and public).
+fn final_scores(game: &Timeline<Catan>, text: &str) -> Vec<(i32, i32)> {
+    let s = game.last();
+    // Almanac's seats start with the first player; map back through the names the log gave each seat.
+    let mut by_pn = Vec::new();
+    for line in text.lines().filter(|l| l.contains("all:SOCSitDown:")) {
+        let field = |k: &str| line.split('|').find_map(|f| f.strip_prefix(k)).unwrap().to_string();
+        let pn: usize = field("playerNumber=").parse().unwrap();
+        let name = field("nickname=");
+        let seat = s.seats().find(|&p| s.name(p) == name).unwrap();
+        by_pn.push((pn, (s.vp(seat), s.vp_public(seat))));
+    }
+    by_pn.sort();
+    by_pn.dedup_by_key(|(pn, _)| *pn);
+    by_pn.into_iter().map(|(_, v)| v).collect()
+}
+
+#[test]
+fn final_scores_equal_the_servers_and_every_view_sees_the_same_public_score() {
+    for (path, scores) in fixtures() {
+        let text = std::fs::read_to_string(&path).unwrap();
+        let full = replay(&text, Viewpoint::Full).unwrap();
+        let vp = final_scores(&full, &text);
+        let totals: Vec<i32> = vp.iter().map(|v| v.0).collect();
+        assert_eq!(totals, scores, "{}", path.display());
+        let public: Vec<i32> = vp.iter().map(|v| v.1).collect();
+        for view in [Viewpoint::Observer, Viewpoint::Seat(0)] {
+            let seen = final_scores(&replay(&text, view).unwrap(), &text);
+            let seen_public: Vec<i32> = seen.iter().map(|v| v.1).collect();
+            assert_eq!(seen_public, public, "{} ({view})", path.display());
+        }
+    }
+}
+
+#[test]
+fn the_servers_statements_are_carried_into_the_log() {
+    let text = std::fs::read_to_string(data().join("jsettlers-6p-01.soclog")).unwrap();
+    let full = to_almanac(&text, Viewpoint::Full).unwrap();
+    let snapshots = text.lines().filter(|l| l.contains(":SOCPlayerElements:") && l.contains("actionType=SET|e1=")).count();
+    let in_log: usize = full
+        .lines()
+        .skip(1)
+        .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
+        .filter_map(|v| v["stated"]["hands"].as_object().map(|h| h.len()))
+        .sum();
+    // Every snapshot after a roll (the ones at sitting down come before the game).
+    assert!(in_log > 100 && in_log <= snapshots, "{in_log} stated hands of {snapshots} snapshots");
+    assert!(full.contains("\"longest_road\"") && full.contains("\"vp\""), "awards and final scores are stated");
+    // An observer sees no private snapshot.
+    assert!(!to_almanac(&text, Viewpoint::Observer).unwrap().contains("\"hands\""));
+}
+
+#[test]
+fn a_snapshot_that_disagrees_with_the_rules_is_refused_on_its_line() {
+    let text = std::fs::read_to_string(data().join("jsettlers-4p-01.soclog")).unwrap();
+    let (n, line) = text
+        .lines()
+        .enumerate()
+        .find(|(_, l)| l.contains(":p3:SOCPlayerElements:") && l.contains("actionType=SET|e1=0,e2=1,e3=0,e4=2,e5=0"))
+        .unwrap();
+    let tampered = text.replacen(line, &line.replace("e4=2", "e4=3"), 1);
+    let err = to_almanac(&tampered, Viewpoint::Full).unwrap_err();
+    assert!(err.reason.contains("the record states that robot 10 holds"), "{err}");
+    // Reported on the roll the snapshot belongs to, a few lines above it.
+    assert!(err.line < n + 1 && err.line + 5 > n + 1, "line {} for a snapshot on line {}", err.line, n + 1);
+}
+
+#[test]
+fn a_log_of_server_messages_only_reads_the_same() {
+    // Type C logs have no client lines; the server also ends a stalled player's turn with no `SOCEndTurn`
+    // from them. Neither changes the game.
+    let text = std::fs::read_to_string(data().join("jsettlers-6p-02.soclog")).unwrap();
+    let server_only: String = text
+        .lines()
+        .filter(|l| !l.split(':').any(|part| part.starts_with('f') && part[1..].parse::<u8>().is_ok()))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    assert!(server_only.len() < text.len());
+    let a = to_almanac(&text, Viewpoint::Full).unwrap();
+    let b = to_almanac(&server_only, Viewpoint::Full).unwrap();
+    assert_eq!(a, b);
+}
+
+fn refused(text: &str) -> String {
+    match to_almanac(text, Viewpoint::Full) {
+        Ok(_) => panic!("accepted"),
+        Err(e) => e.to_string(),
+    }
+}
+
+#[test]
+fn unsupported_logs_get_one_clear_line_each() {
+    let text = std::fs::read_to_string(data().join("jsettlers-4p-01.soclog")).unwrap();
+    let old = text.replacen("version=2700", "version=2400", 1);
+    assert!(refused(&old).starts_with("line 1: version 2400 is a log older than JSettlers 2.5.00"), "{}", refused(&old));
+    let legacy = text.replacen("version=2700", "version=1120", 1);
+    assert!(refused(&legacy).contains("a JSettlers 1.x log"), "{}", refused(&legacy));
+    let sea = text.replacen("PL=4,RD=f", "PL=4,RD=f,SBL=t", 1);
+    assert!(refused(&sea).contains("a sea board game"), "{}", refused(&sea));
+    let layout3 = text.replacen("all:SOCBoardLayout:", "all:SOCBoardLayout3:", 1);
+    assert!(refused(&layout3).contains("a sea board (layout v3)"), "{}", refused(&layout3));
+    let cut: String = text.lines().take(text.lines().count() / 2).map(|l| format!("{l}\n")).collect();
+    assert!(refused(&cut).contains("the log ends before the game does"), "{}", refused(&cut));
+    let mid_line = &text[..text.len() / 2];
+    let msg = refused(mid_line);
+    assert!(msg.contains("not a JSettlers log entry") || msg.contains("ends before the game does"), "{msg}");
+    assert!(refused("hello\n").contains("not a JSettlers event log"));
+    let seat = to_almanac(&text, Viewpoint::Seat(5)).unwrap_err().to_string();
+    assert!(seat.contains("nobody sat in seat 5"), "{seat}");
+}
