@@ -6,7 +6,7 @@
 //! 3. state at a turn: a random-access query on the longest game's timeline, and cold from the database.
 
 use crate::commands::{check_file, store_log};
-use almanac_engine::read_log;
+use almanac_engine::{read_log, Reading};
 use almanac_store::{yardstick, Store};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
@@ -23,7 +23,7 @@ pub fn run(corpus: &Path, db: Option<PathBuf>) -> anyhow::Result<i32> {
     let t = Instant::now();
     let mut logs = Vec::new();
     for f in &files {
-        match check_file(None, f) {
+        match check_file(Reading::default(), f) {
             Ok(log) => logs.push(log),
             Err(e) => eprintln!("skipping {}:{}: {}", f.display(), e.line(), e.reason()),
         }

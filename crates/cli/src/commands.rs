@@ -1,6 +1,6 @@
 //! The subcommands. Each returns the process exit code; each use case goes through `almanac_service`.
 
-use almanac_engine::{Format, ImportError, ValidatedLog};
+use almanac_engine::{ImportError, Reading, ValidatedLog};
 use almanac_service::{At, ServiceError};
 use almanac_store::{GameFilter, Store};
 use anyhow::Context;
@@ -9,12 +9,12 @@ use std::io::{IsTerminal, Write};
 use std::path::{Path, PathBuf};
 
 /// Reads and validates one file.
-pub fn check_file(format: Option<Format>, path: &Path) -> Result<ValidatedLog, ImportError> {
+pub fn check_file(reading: Reading, path: &Path) -> Result<ValidatedLog, ImportError> {
     let bytes = std::fs::read(path)
         .map_err(|e| ImportError::Log(almanac_core::LogError::not_a_log(format!("cannot read the file: {e}"))))?;
     let text = String::from_utf8(bytes)
         .map_err(|e| ImportError::Log(almanac_core::LogError::not_a_log(format!("the file is not UTF-8 text: {e}"))))?;
-    almanac_service::check(format, &text)
+    almanac_service::check_as(reading, &text)
 }
 
 pub use almanac_service::store_log;
@@ -38,14 +38,14 @@ fn say(bar: &Option<ProgressBar>, line: String) {
     }
 }
 
-pub fn import(db: &Path, format: Option<Format>, files: &[PathBuf]) -> anyhow::Result<i32> {
+pub fn import(db: &Path, reading: Reading, files: &[PathBuf]) -> anyhow::Result<i32> {
     let mut store = Store::open(db).with_context(|| format!("opening {}", db.display()))?;
     let bar = progress(files.len(), "files");
     let mut rejected = 0;
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
     for file in files {
-        match check_file(format, file) {
+        match check_file(reading, file) {
             Ok(log) => {
                 let inserted = store_log(&mut store, &log)?;
                 writeln!(out, "{}\t{}", inserted.id(), file.display())?;
@@ -65,7 +65,7 @@ pub fn import(db: &Path, format: Option<Format>, files: &[PathBuf]) -> anyhow::R
     Ok(if rejected > 0 { 1 } else { 0 })
 }
 
-pub fn validate(format: Option<Format>, files: &[PathBuf]) -> i32 {
+pub fn validate(reading: Reading, files: &[PathBuf]) -> i32 {
     // Files are independent: check them on every core, then report in the order given.
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).min(files.len().max(1));
     let results: Vec<Result<(usize, u32), ImportError>> = std::thread::scope(|scope| {
@@ -76,7 +76,7 @@ pub fn validate(format: Option<Format>, files: &[PathBuf]) -> i32 {
                 scope.spawn(move || {
                     chunk
                         .iter()
-                        .map(|f| check_file(format, f).map(|log| (log.game.event_count(), log.game.current_turn())))
+                        .map(|f| check_file(reading, f).map(|log| (log.game.event_count(), log.game.current_turn())))
                         .collect::<Vec<_>>()
                 })
             })
@@ -219,8 +219,8 @@ pub fn demo(db: &Path, samples: &Path) -> anyhow::Result<i32> {
     Ok(0)
 }
 
-pub fn convert(format: Option<Format>, file: &Path) -> anyhow::Result<i32> {
-    match check_file(format, file) {
+pub fn convert(reading: Reading, file: &Path) -> anyhow::Result<i32> {
+    match check_file(reading, file) {
         Ok(log) => {
             print!("{}", log.text);
             Ok(0)
@@ -291,7 +291,7 @@ fn seed_if_empty(db: &Path, samples: &Path) -> anyhow::Result<()> {
         .collect();
     files.sort();
     for f in files {
-        match check_file(None, &f) {
+        match check_file(Reading::default(), &f) {
             Ok(log) => {
                 let id = store_log(&mut store, &log)?;
                 println!("stored {}\t{}", id.id(), f.display());

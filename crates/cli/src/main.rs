@@ -66,6 +66,10 @@ enum Command {
         db: DbArg,
         #[arg(long, default_value = "auto")]
         format: String,
+        /// Whose view of a record that knows every hidden card (a server log of every seat): full, observer, or seat:N
+        /// (the record's own seat number).
+        #[arg(long, default_value = "full", value_parser = parse_view)]
+        view: almanac_service::Viewpoint,
         #[arg(required = true)]
         files: Vec<PathBuf>,
     },
@@ -76,6 +80,10 @@ enum Command {
     Validate {
         #[arg(long, default_value = "auto")]
         format: String,
+        /// Whose view of a record that knows every hidden card (a server log of every seat): full, observer, or seat:N
+        /// (the record's own seat number).
+        #[arg(long, default_value = "full", value_parser = parse_view)]
+        view: almanac_service::Viewpoint,
         #[arg(required = true)]
         files: Vec<PathBuf>,
     },
@@ -120,6 +128,10 @@ enum Command {
     Convert {
         #[arg(long, default_value = "auto")]
         format: String,
+        /// Whose view of a record that knows every hidden card (a server log of every seat): full, observer, or seat:N
+        /// (the record's own seat number).
+        #[arg(long, default_value = "full", value_parser = parse_view)]
+        view: almanac_service::Viewpoint,
         file: PathBuf,
     },
     /// Print a stored game as an almanac/1 log.
@@ -173,6 +185,15 @@ enum Command {
     },
 }
 
+/// How to read the files named on the command line.
+fn reading(format_name: &str, view: almanac_service::Viewpoint) -> almanac_service::Reading {
+    almanac_service::Reading { format: format(format_name), view }
+}
+
+fn parse_view(s: &str) -> Result<almanac_service::Viewpoint, String> {
+    s.parse()
+}
+
 /// The format named on the command line (`auto`: `None`, guess).
 fn format(name: &str) -> Option<almanac_engine::Format> {
     almanac_service::format(name)
@@ -182,13 +203,13 @@ fn main() -> anyhow::Result<()> {
     reset_sigpipe();
     let cli = Cli::from_arg_matches(&command().get_matches()).unwrap_or_else(|e| e.exit());
     let code = match cli.command {
-        Command::Import { db, format: f, files } => commands::import(&db.db, format(&f), &files)?,
-        Command::Validate { format: f, files } => commands::validate(format(&f), &files),
+        Command::Import { db, format: f, view, files } => commands::import(&db.db, reading(&f, view), &files)?,
+        Command::Validate { format: f, view, files } => commands::validate(reading(&f, view), &files),
         Command::State { db, game, turn, seq, final_: _, json } => commands::state(&db.db, &game, turn, seq, json)?,
         Command::Stats { db, game, json } => commands::stats(&db.db, &game, json)?,
         Command::List { db, ruleset, player, limit } => commands::list(&db.db, ruleset, player, limit)?,
         Command::Export { db, game } => commands::export(&db.db, &game)?,
-        Command::Convert { format: f, file } => commands::convert(format(&f), &file)?,
+        Command::Convert { format: f, view, file } => commands::convert(reading(&f, view), &file)?,
         Command::Demo { db, samples } => commands::demo(&db.db, &samples)?,
         Command::Reproject { db, ruleset, all } => commands::reproject(&db.db, ruleset.as_deref(), all)?,
         Command::Bench { corpus, db } => bench::run(&corpus, db)?,

@@ -6,6 +6,7 @@
 
 use almanac_core::log::{lines, Envelope, LogError, Problem};
 use almanac_core::{FormatError, Game, GameKind, Importer};
+pub use almanac_core::Viewpoint;
 use serde_json::Value;
 use sha2::{Digest, Sha256};
 
@@ -168,8 +169,22 @@ impl ImportError {
     }
 }
 
+/// How to read a file: its format (`None` = guess) and, for records that know more than any player did,
+/// whose view to keep.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Reading {
+    pub format: Option<Format>,
+    pub view: Viewpoint,
+}
+
 /// Reads a file of `format` (`None` = guess) and validates it.
 pub fn validate(format: Option<Format>, text: &str) -> Result<ValidatedLog, ImportError> {
+    validate_as(Reading { format, view: Viewpoint::Full }, text)
+}
+
+/// Reads a file as `reading` says and validates it.
+pub fn validate_as(reading: Reading, text: &str) -> Result<ValidatedLog, ImportError> {
+    let (format, view) = (reading.format, reading.view);
     if text.trim().is_empty() {
         return Err(LogError::empty().into());
     }
@@ -178,8 +193,11 @@ pub fn validate(format: Option<Format>, text: &str) -> Result<ValidatedLog, Impo
         None => detect(text).ok_or_else(|| ImportError::UnknownFormat { known: format_names().join(", ") })?,
     };
     let text = match format {
+        Format::Almanac if view != Viewpoint::Full => {
+            return Err(FormatError::whole(format!("an almanac/1 log has one view only; `{view}` is for another program's records")).into())
+        }
         Format::Almanac => text.to_string(),
-        Format::Foreign(importer) => importer.to_almanac(text)?,
+        Format::Foreign(importer) => importer.to_almanac_seen(text, view)?,
     };
     let game = read_log(&text)?;
     Ok(ValidatedLog { game, text })

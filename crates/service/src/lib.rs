@@ -14,7 +14,7 @@ use serde::Serialize;
 use serde_json::value::RawValue;
 use serde_json::Value;
 
-pub use almanac_engine::{format, format_names, formats, game_kind, Format, ValidatedLog, GAMES};
+pub use almanac_engine::{format, format_names, formats, game_kind, Format, Reading, ValidatedLog, Viewpoint, GAMES};
 
 /// A use case's result.
 pub type Result<T, E = ServiceError> = std::result::Result<T, E>;
@@ -43,6 +43,11 @@ pub enum ServiceError {
 /// Validates a file of `format` (`None`: guess), without storing it.
 pub fn check(format: Option<Format>, text: &str) -> Result<ValidatedLog, ImportError> {
     almanac_engine::validate(format, text)
+}
+
+/// Validates a file read as `reading` says (a format, and whose view of an omniscient record).
+pub fn check_as(reading: Reading, text: &str) -> Result<ValidatedLog, ImportError> {
+    almanac_engine::validate_as(reading, text)
 }
 
 /// Validates a file of `format` (`None`: guess) and stores it in one transaction.

@@ -242,7 +242,7 @@ impl Setup {
             "format": "almanac/1",
             "ruleset": "catan",
             "title": h.game_name,
-            "source": format!("JSettlers2 event log, version {}, {view} view", h.version),
+            "source": {"program": "JSettlers2", "version": h.version, "game": h.game_name, "view": view.to_string()},
             "options": options,
             "players": players,
             "board": board,
