@@ -359,3 +359,23 @@ fn help_names_the_formats_of_this_build() {
     assert!(!out.status.success());
     assert!(text(&out.stderr).contains("invalid value 'pgn'"), "{}", text(&out.stderr));
 }
+
+#[test]
+fn a_jsettlers_log_is_detected_and_read_in_the_view_asked_for() {
+    let s = Scratch::new();
+    let log = root().join("tests/data/jsettlers/jsettlers-4p-02.soclog");
+    let log = log.to_str().unwrap();
+    let full = almanac(&["convert", log], &s.db());
+    assert!(full.status.success(), "{}", text(&full.stderr));
+    let observer = almanac(&["convert", "--view", "observer", log], &s.db());
+    assert!(observer.status.success(), "{}", text(&observer.stderr));
+    let (full, observer) = (text(&full.stdout), text(&observer.stdout));
+    assert!(full.contains("\"view\":\"full\"") && observer.contains("\"view\":\"observer\""));
+    // The observer did not see the development cards bought; the full view knows each.
+    assert!(!full.contains("\"card\":\"unknown\"") && observer.contains("\"card\":\"unknown\""));
+    let seat = almanac(&["import", "--view", "seat:1", log], &s.db());
+    assert!(seat.status.success(), "{}", text(&seat.stderr));
+    let bad = almanac(&["validate", "--view", "seat:7", log], &s.db());
+    assert!(!bad.status.success());
+    assert!(text(&bad.stderr).contains("jsettlers-4p-02.soclog:1: --view seat:7: nobody sat in seat 7"), "{}", text(&bad.stderr));
+}
