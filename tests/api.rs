@@ -287,12 +287,12 @@ fn the_openapi_document_names_this_builds_formats_rulesets_and_charts() {
         let p = params.iter().find(|p| p["name"] == name).unwrap();
         p["schema"]["enum"].as_array().unwrap().iter().map(|v| v.as_str().unwrap().to_string()).collect()
     };
-    assert_eq!(enumeration("/api/games", "post", "format"), ["auto", "almanac", "catanatron", "jcz"]);
+    assert_eq!(enumeration("/api/games", "post", "format"), ["auto", "almanac", "catanatron", "jsettlers", "jcz"]);
     let rulesets: Vec<&str> = GAMES.iter().map(|g| g.id()).collect();
     assert_eq!(enumeration("/api/games", "get", "ruleset"), rulesets);
     assert!(enumeration("/api/games/{id}/charts/{chart}", "get", "chart").contains(&"score.svg".to_string()));
     let (_, _, index) = app.get_text("/");
-    for label in ["almanac/1 log", "catanatron dump", "JCloisterZone save"] {
+    for label in ["almanac/1 log", "catanatron dump", "JSettlers2 event log (.soclog)", "JCloisterZone save"] {
         assert!(index.contains(label), "the upload form offers {label}");
     }
 }

@@ -29,6 +29,7 @@ pub fn describe(s: &State, e: &Event) -> String {
         Event::PlayRoadBuilding { .. } => "plays road building".into(),
         Event::PlayYearOfPlenty { take, .. } => format!("plays year of plenty: {take}"),
         Event::PlayMonopoly { resource, .. } => format!("plays monopoly on {resource}"),
+        Event::RevealVictoryPoints { count: Some(0), .. } => "claims the win with the points on the board".into(),
         Event::RevealVictoryPoints { .. } => "reveals victory point cards".into(),
         Event::EndTurn { .. } => "ends the turn".into(),
         Event::UseHelper(u) => match u.after {

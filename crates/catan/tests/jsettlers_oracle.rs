@@ -165,3 +165,25 @@ fn unsupported_logs_get_one_clear_line_each() {
     let seat = to_almanac(&text, Viewpoint::Seat(5)).unwrap_err().to_string();
     assert!(seat.contains("nobody sat in seat 5"), "{seat}");
 }
+
+#[test]
+fn the_winner_shows_their_cards_once_and_first() {
+    for (path, _) in fixtures() {
+        let text = std::fs::read_to_string(&path).unwrap();
+        let log = to_almanac(&text, Viewpoint::Observer).unwrap();
+        let reveals: Vec<String> = log
+            .lines()
+            .skip(1)
+            .map(|l| serde_json::from_str::<serde_json::Value>(l).unwrap())
+            .filter(|v| v["type"] == "reveal_victory_points")
+            .map(|v| v["player"].as_str().unwrap().to_string())
+            .collect();
+        let mut distinct = reveals.clone();
+        distinct.sort();
+        distinct.dedup();
+        assert_eq!(distinct.len(), reveals.len(), "{}: {reveals:?}", path.display());
+        let game = replay(&text, Viewpoint::Observer).unwrap();
+        let s = game.last();
+        assert_eq!(reveals.first().map(String::as_str), s.winner.map(|w| s.name(w)), "{}", path.display());
+    }
+}

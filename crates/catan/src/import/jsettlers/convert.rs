@@ -55,6 +55,7 @@ pub fn convert(text: &str, view: Viewpoint) -> Result<String, FormatError> {
         winner: None,
         over_at: None,
         reveals: Vec::new(),
+        winner_shown: false,
     };
     for e in &entries[setup.start..] {
         if !visible(&e.audience, view) {
@@ -288,6 +289,8 @@ struct Walk<'s> {
     over_at: Option<usize>,
     /// Victory point cards shown at the end: (seat, count).
     reveals: Vec<(i64, u32)>,
+    /// Whether the winner has shown their cards (or claimed the win).
+    winner_shown: bool,
 }
 
 impl<'s> Walk<'s> {
@@ -606,8 +609,11 @@ impl<'s> Walk<'s> {
         let mut reveals = std::mem::take(&mut self.reveals);
         // The winner shows first; with no card to show, they claim the win with the points on the board
         // (the game may have ended as their turn began).
-        if let Some(w) = self.winner.filter(|w| !reveals.iter().any(|(pn, _)| pn == w)) {
-            reveals.push((w, 0));
+        if !self.winner_shown {
+            if let Some(w) = self.winner.filter(|w| !reveals.iter().any(|(pn, _)| pn == w)) {
+                reveals.push((w, 0));
+            }
+            self.winner_shown = self.winner.is_some();
         }
         reveals.sort_by_key(|&(pn, _)| Some(pn) != self.winner);
         let line = self.over_at.unwrap_or(1);
