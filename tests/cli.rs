@@ -377,5 +377,9 @@ fn a_jsettlers_log_is_detected_and_read_in_the_view_asked_for() {
     assert!(seat.status.success(), "{}", text(&seat.stderr));
     let bad = almanac(&["validate", "--view", "seat:7", log], &s.db());
     assert!(!bad.status.success());
-    assert!(text(&bad.stderr).contains("jsettlers-4p-02.soclog:1: --view seat:7: nobody sat in seat 7"), "{}", text(&bad.stderr));
+    assert!(
+        text(&bad.stderr).contains("jsettlers-4p-02.soclog:1: --view seat:7: nobody sat in seat 7"),
+        "{}",
+        text(&bad.stderr)
+    );
 }

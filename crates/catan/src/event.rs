@@ -8,8 +8,8 @@ use crate::board::{EdgeId, HexId, VertexId};
 use crate::development::DevCard;
 use crate::helpers::{self as helpers, parse_helper, AfterUse, HelperAction, HelperUse, HELPERS};
 use crate::resources::{Bundle, Resource, ResourceCard, UNKNOWN};
-use crate::stated::{Stated, StatedSpec};
 use crate::state::State;
+use crate::stated::{Stated, StatedSpec};
 use almanac_core::{field, EventError, Seat};
 use serde::de::{self, Deserializer, MapAccess, Visitor};
 use serde::Deserialize;
@@ -359,7 +359,9 @@ fn parse_raw(state: &State, raw: Raw) -> Result<Event, String> {
                 (Some(dice), None) => return Err(format!("roll: dice {dice:?} are not two numbers from 1 to 6")),
                 (None, Some(sum)) if (2..=12).contains(&sum) => Thrown::Sum(sum),
                 (None, Some(sum)) => return Err(format!("roll: a sum of {sum} is not what two dice show (2 to 12)")),
-                (Some(_), Some(_)) => return Err("roll: give `dice` or, when only the total is known, `sum`; not both".into()),
+                (Some(_), Some(_)) => {
+                    return Err("roll: give `dice` or, when only the total is known, `sum`; not both".into())
+                }
                 (None, None) => return Err("roll needs `dice` (or `sum`, when only the total is known)".into()),
             };
             let production = match raw.production {

@@ -99,7 +99,9 @@ impl Stated {
         for &(p, stated) in &self.hands {
             let hand = &s.players[p as usize].hand;
             let fits = hand.total() == stated.total()
-                && Resource::ALL.iter().all(|&r| hand.known[r] as u32 <= stated.known[r] as u32 + stated.unknown as u32);
+                && Resource::ALL
+                    .iter()
+                    .all(|&r| hand.known[r] as u32 <= stated.known[r] as u32 + stated.unknown as u32);
             if !fits {
                 return Err(format!(
                     "the record states that {} holds {stated}, but by the rules they hold {}",
@@ -111,10 +113,14 @@ impl Stated {
         for &(p, n) in &self.hand_sizes {
             let held = s.players[p as usize].hand.total();
             if held != n {
-                return Err(format!("the record states that {} holds {n} cards, but by the rules they hold {held}", s.name(p)));
+                return Err(format!(
+                    "the record states that {} holds {n} cards, but by the rules they hold {held}",
+                    s.name(p)
+                ));
             }
         }
-        let awards = [("Longest Road", self.longest_road, s.longest_road), ("Largest Army", self.largest_army, s.largest_army)];
+        let awards =
+            [("Longest Road", self.longest_road, s.longest_road), ("Largest Army", self.largest_army, s.largest_army)];
         for (award, stated, held) in awards {
             if let Some(stated) = stated.filter(|&h| h != held) {
                 return Err(format!(

@@ -93,7 +93,8 @@ fn final_scores_equal_the_servers_and_every_view_sees_the_same_public_score() {
 fn the_servers_statements_are_carried_into_the_log() {
     let text = std::fs::read_to_string(data().join("jsettlers-6p-01.soclog")).unwrap();
     let full = to_almanac(&text, Viewpoint::Full).unwrap();
-    let snapshots = text.lines().filter(|l| l.contains(":SOCPlayerElements:") && l.contains("actionType=SET|e1=")).count();
+    let snapshots =
+        text.lines().filter(|l| l.contains(":SOCPlayerElements:") && l.contains("actionType=SET|e1=")).count();
     let in_log: usize = full
         .lines()
         .skip(1)
@@ -149,7 +150,11 @@ fn refused(text: &str) -> String {
 fn unsupported_logs_get_one_clear_line_each() {
     let text = std::fs::read_to_string(data().join("jsettlers-4p-01.soclog")).unwrap();
     let old = text.replacen("version=2700", "version=2400", 1);
-    assert!(refused(&old).starts_with("line 1: version 2400 is a log older than JSettlers 2.5.00"), "{}", refused(&old));
+    assert!(
+        refused(&old).starts_with("line 1: version 2400 is a log older than JSettlers 2.5.00"),
+        "{}",
+        refused(&old)
+    );
     let legacy = text.replacen("version=2700", "version=1120", 1);
     assert!(refused(&legacy).contains("a JSettlers 1.x log"), "{}", refused(&legacy));
     let sea = text.replacen("PL=4,RD=f", "PL=4,RD=f,SBL=t", 1);

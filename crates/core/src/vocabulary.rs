@@ -188,7 +188,8 @@ impl Vocabulary {
             Fact::Award { award, .. } => check("award", self.awards, award),
             Fact::Rolled { dice, .. } => {
                 // A roll known by its sum alone has no values to count.
-                let fits = self.dice.is_some_and(|d| d.count as usize == dice.values().len() || dice.values().is_empty());
+                let fits =
+                    self.dice.is_some_and(|d| d.count as usize == dice.values().len() || dice.values().is_empty());
                 if !fits {
                     missing.push(format!("dice {:?}", dice.values()));
                 }

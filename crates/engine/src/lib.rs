@@ -5,8 +5,8 @@
 //! game is one crate and one line here.
 
 use almanac_core::log::{lines, Envelope, LogError, Problem};
-use almanac_core::{FormatError, Game, GameKind, Importer};
 pub use almanac_core::Viewpoint;
+use almanac_core::{FormatError, Game, GameKind, Importer};
 use serde_json::Value;
 use sha2::{Digest, Sha256};
 
@@ -194,7 +194,10 @@ pub fn validate_as(reading: Reading, text: &str) -> Result<ValidatedLog, ImportE
     };
     let text = match format {
         Format::Almanac if view != Viewpoint::Full => {
-            return Err(FormatError::whole(format!("an almanac/1 log has one view only; `{view}` is for another program's records")).into())
+            return Err(FormatError::whole(format!(
+                "an almanac/1 log has one view only; `{view}` is for another program's records"
+            ))
+            .into())
         }
         Format::Almanac => text.to_string(),
         Format::Foreign(importer) => importer.to_almanac_seen(text, view)?,

@@ -125,7 +125,13 @@ pub fn discard(s: &mut State, p: Seat, cards: &Bundle, facts: &mut Vec<Fact>) ->
         s.players[p as usize].hand.take_unseen();
     }
     if cards.unknown > 0 {
-        facts.push(Fact::Lost { player: p, item: UNKNOWN, count: cards.unknown as u32, cause: cause::DISCARD, to: None });
+        facts.push(Fact::Lost {
+            player: p,
+            item: UNKNOWN,
+            count: cards.unknown as u32,
+            cause: cause::DISCARD,
+            to: None,
+        });
     }
     s.must_discard[p as usize] = 0;
     if s.must_discard.iter().all(|&d| d == 0) {

@@ -371,8 +371,8 @@ fn the_special_building_phase_goes_clockwise_with_builds_only() {
     let err = apply(&mut s.clone(), &Event::BuildRoad { player: 1, at: bo_road }, &mut facts).unwrap_err();
     assert!(err.0.contains("goes clockwise: Emre has built already, so Bo's chance has passed"), "{err}");
     // Only Bo, the next player, can end the phase: his roll begins turn 2.
-    let err =
-        apply(&mut s.clone(), &Event::Roll { player: 3, dice: [1, 2].into(), production: None }, &mut facts).unwrap_err();
+    let err = apply(&mut s.clone(), &Event::Roll { player: 3, dice: [1, 2].into(), production: None }, &mut facts)
+        .unwrap_err();
     assert!(err.0.contains("Bo plays next"), "{err}");
     apply(&mut s, &Event::Roll { player: 1, dice: [1, 2].into(), production: None }, &mut facts).unwrap();
     assert_eq!((s.turn, s.active, s.phase), (2, 1, Phase::Main));

@@ -160,7 +160,11 @@ fn choose(rng: &mut SeededRng, s: &State, deck: &mut Vec<DevCard>) -> Option<Eve
                     return Some(knight);
                 }
             }
-            Some(Event::Roll { player: me, dice: [1 + rng.below(6) as u8, 1 + rng.below(6) as u8].into(), production: None })
+            Some(Event::Roll {
+                player: me,
+                dice: [1 + rng.below(6) as u8, 1 + rng.below(6) as u8].into(),
+                production: None,
+            })
         }
         Phase::Discard => {
             let p = (0..n).find(|&p| s.must_discard[p as usize] > 0)?;
@@ -284,7 +288,11 @@ fn choose(rng: &mut SeededRng, s: &State, deck: &mut Vec<DevCard>) -> Option<Eve
                 }
             }
             let next = (after + 1) % n;
-            Some(Event::Roll { player: next, dice: [1 + rng.below(6) as u8, 1 + rng.below(6) as u8].into(), production: None })
+            Some(Event::Roll {
+                player: next,
+                dice: [1 + rng.below(6) as u8, 1 + rng.below(6) as u8].into(),
+                production: None,
+            })
         }
         Phase::Over => None,
     }

@@ -113,7 +113,8 @@ fn number<T: std::str::FromStr>(e: &Entry, key: &str) -> Result<T, FormatError> 
 /// A coordinate written in hex digits (`coord=a6`).
 fn hex_coord(e: &Entry, key: &str) -> Result<(i32, i32), FormatError> {
     let v = e.body.get(key).ok_or_else(|| at(e, format!("no `{key}`")))?;
-    let n = u32::from_str_radix(v.trim_start_matches("0x"), 16).map_err(|_| at(e, format!("`{key}={v}` is not a coordinate")))?;
+    let n = u32::from_str_radix(v.trim_start_matches("0x"), 16)
+        .map_err(|_| at(e, format!("`{key}={v}` is not a coordinate")))?;
     Ok(coord(n))
 }
 
@@ -170,12 +171,17 @@ impl Setup {
                     sat.push((pn, name));
                 }
                 ("SOCBoardLayout", Audience::All) => {
-                    layout = Some(Layout::v1(&list(e, "hexLayout")?, &list(e, "numberLayout")?, hex_coord(e, "robberHex")?).map_err(|m| at(e, m))?);
+                    layout = Some(
+                        Layout::v1(&list(e, "hexLayout")?, &list(e, "numberLayout")?, hex_coord(e, "robberHex")?)
+                            .map_err(|m| at(e, m))?,
+                    );
                 }
                 ("SOCBoardLayout2", Audience::All) => {
                     let robber: u32 = number(e, "RH")?;
                     let ports = if e.body.get("PL").is_some() { list(e, "PL")? } else { Vec::new() };
-                    layout = Some(Layout::v2(&list(e, "HL")?, &list(e, "NL")?, &ports, coord(robber)).map_err(|m| at(e, m))?);
+                    layout = Some(
+                        Layout::v2(&list(e, "HL")?, &list(e, "NL")?, &ports, coord(robber)).map_err(|m| at(e, m))?,
+                    );
                 }
                 ("SOCStartGame", Audience::All) => {
                     start = Some(i);
@@ -185,7 +191,9 @@ impl Setup {
             }
         }
         if options.iter().any(|(k, v)| k == "SBL" && v.starts_with('t')) {
-            return Err(FormatError::whole("a sea board game (option SBL): only the classic 4- and 6-player boards are read"));
+            return Err(FormatError::whole(
+                "a sea board game (option SBL): only the classic 4- and 6-player boards are read",
+            ));
         }
         if let Some((k, _)) = options.iter().find(|(k, v)| k == "SC" && !v.is_empty()) {
             return Err(FormatError::whole(format!("a scenario game (option {k}): only the classic rules are read")));
@@ -203,9 +211,10 @@ impl Setup {
             return Err(FormatError::whole(format!("{} seated player(s); a game needs 2 or more", sat.len())));
         }
         sat.sort();
-        let k = sat.iter().position(|(pn, _)| *pn == first).ok_or_else(|| {
-            FormatError::whole(format!("the first turn is seat {first}'s, but nobody sat there"))
-        })?;
+        let k = sat
+            .iter()
+            .position(|(pn, _)| *pn == first)
+            .ok_or_else(|| FormatError::whole(format!("the first turn is seat {first}'s, but nobody sat there")))?;
         sat.rotate_left(k);
         Ok(Setup { seats: sat, options, layout, start })
     }
@@ -220,7 +229,8 @@ impl Setup {
     }
 
     fn six_player_board(&self) -> bool {
-        self.option("PLB").is_some_and(|v| v.starts_with('t')) || self.numeric_on("PL").is_some_and(|n| n > 4)
+        self.option("PLB").is_some_and(|v| v.starts_with('t'))
+            || self.numeric_on("PL").is_some_and(|n| n > 4)
             || self.option("PL").and_then(|v| v.parse::<u8>().ok()).is_some_and(|n| n > 4)
     }
 
@@ -454,7 +464,8 @@ impl<'s> Walk<'s> {
             "SOCSimpleAction" if b.get("actType") == Some("3") => {
                 let code: u32 = number(e, "v2")?;
                 let r = resource(code).ok_or_else(|| at(e, format!("resource type {code}")))?;
-                let p = self.pending_is("play_monopoly").ok_or_else(|| at(e, "a monopoly result without a monopoly"))?;
+                let p =
+                    self.pending_is("play_monopoly").ok_or_else(|| at(e, "a monopoly result without a monopoly"))?;
                 p.event.insert("resource".into(), json!(r.name()));
             }
             "SOCGameElements" => {
@@ -533,7 +544,8 @@ impl<'s> Walk<'s> {
 
     /// `SOCDiceResultResources`: `p=` count, then per player: seat, new hand size, (amount, type)..., 0.
     fn production(&mut self, e: &Entry) -> Result<(), FormatError> {
-        let values: Vec<i64> = e.body.all("p").map(|v| v.parse().map_err(|_| at(e, format!("`p={v}`")))).collect::<Result<_, _>>()?;
+        let values: Vec<i64> =
+            e.body.all("p").map(|v| v.parse().map_err(|_| at(e, format!("`p={v}`")))).collect::<Result<_, _>>()?;
         let mut production = Map::new();
         let mut sizes = Map::new();
         let mut i = 1;

@@ -20,10 +20,9 @@ pub fn looks_like(head: &str) -> bool {
 }
 
 pub fn header(line: &str) -> Result<Header<'_>, FormatError> {
-    let rest = line
-        .trim_start_matches('\u{feff}')
-        .strip_prefix(MAGIC)
-        .ok_or_else(|| FormatError::whole(format!("not a JSettlers event log: the first line must start with `{MAGIC}`")))?;
+    let rest = line.trim_start_matches('\u{feff}').strip_prefix(MAGIC).ok_or_else(|| {
+        FormatError::whole(format!("not a JSettlers event log: the first line must start with `{MAGIC}`"))
+    })?;
     // `game_name` is last and may itself hold ", ".
     let (fields, game_name) = match rest.split_once("game_name=") {
         Some((f, name)) => (f, name.trim()),
@@ -196,7 +195,10 @@ mod tests {
         assert_eq!((h.version, h.created_at, h.game_name), (2700, Some(1), "g, with comma"));
         let e = entries(text).unwrap();
         assert_eq!(e.len(), 4);
-        assert_eq!((e[0].line, &e[0].audience, e[0].class, e[0].body.get("param")), (4, &Audience::All, "SOCDiceResult", Some("7")));
+        assert_eq!(
+            (e[0].line, &e[0].audience, e[0].class, e[0].body.get("param")),
+            (4, &Audience::All, "SOCDiceResult", Some("7"))
+        );
         assert_eq!(e[1].audience, Audience::AllBut(vec![2, 1]));
         assert_eq!(e[2].body.resource_set("give"), Some([4, 0, 0, 0, 0, 0]));
         assert_eq!(e[2].body.resource_set("get"), Some([0, 1, 0, 0, 0, 0]));
