@@ -55,6 +55,8 @@ pub struct Options {
     /// A knight that brings its player to the target still moves the robber, and the game ends after
     /// that (JSettlers); the rulebook ends it at once.
     pub win_waits_for_robber: bool,
+    /// The bank never runs out (JSettlers keeps no count of its cards).
+    pub unlimited_bank: bool,
 }
 
 /// What the options and the number of players make of the game's equipment.
@@ -70,7 +72,11 @@ impl Options {
         let extension_5_6 = self.extension_5_6.unwrap_or(players >= 5);
         Equipment {
             extension_5_6,
-            bank_per_resource: self.bank_per_resource.unwrap_or(if extension_5_6 { 24 } else { 19 }),
+            // An unlimited bank starts with more cards than any table can hold, so it never runs short.
+            bank_per_resource: match self.unlimited_bank {
+                true => u8::MAX,
+                false => self.bank_per_resource.unwrap_or(if extension_5_6 { 24 } else { 19 }),
+            },
             deck: if extension_5_6 { DEV_DECK_5_6 } else { DEV_DECK },
         }
     }
@@ -128,6 +134,7 @@ impl Default for Options {
             special_building: SpecialBuildingRule::Rulebook,
             discards_face_down: false,
             win_waits_for_robber: false,
+            unlimited_bank: false,
         }
     }
 }

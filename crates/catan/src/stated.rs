@@ -104,9 +104,8 @@ impl Stated {
                     .all(|&r| hand.known[r] as u32 <= stated.known[r] as u32 + stated.unknown as u32);
             if !fits {
                 return Err(format!(
-                    "the record states that {} holds {stated}, but by the rules they hold {}",
-                    s.name(p),
-                    Bundle { known: hand.known, unknown: hand.unknown }
+                    "the record states that {} holds {stated}, but by the rules they hold {hand}",
+                    s.name(p)
                 ));
             }
         }

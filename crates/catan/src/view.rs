@@ -45,7 +45,8 @@ fn dev_cards(c: &DevCounts, unknown: Option<u8>) -> Counts<'static> {
 /// The board and the bank.
 #[derive(Serialize)]
 pub struct BoardView {
-    bank: Counts<'static>,
+    /// `null` when the bank never runs out.
+    bank: Option<Counts<'static>>,
     development_deck: u8,
     robber: HexId,
     longest_road: Option<String>,
@@ -184,7 +185,7 @@ pub fn view(s: &State) -> View<BoardView, HandView> {
         winner: name(s.winner),
         players,
         game: BoardView {
-            bank: resources(&s.bank, None),
+            bank: (!s.options.unlimited_bank).then(|| resources(&s.bank, None)),
             development_deck: s.deck_left,
             robber: s.robber,
             longest_road: name(s.longest_road),

@@ -102,6 +102,6 @@
     score: (p) => `${p.vp} VP` + (p.vp !== p.vp_public ? ` (${p.vp_public} public)` : ''),
     playerLines,
     footer: (state) =>
-      `bank: ${Object.entries(state.bank || {}).map(([k, n]) => `${k} ${n}`).join(', ')} · development deck ${state.development_deck} · robber on hex ${state.robber}`,
+      `bank: ${state.bank ? Object.entries(state.bank).map(([k, n]) => `${k} ${n}`).join(', ') : 'unlimited'} · development deck ${state.development_deck} · robber on hex ${state.robber}`,
   });
 })();

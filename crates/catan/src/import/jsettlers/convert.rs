@@ -230,7 +230,6 @@ impl Setup {
 
     fn six_player_board(&self) -> bool {
         self.option("PLB").is_some_and(|v| v.starts_with('t'))
-            || self.numeric_on("PL").is_some_and(|n| n > 4)
             || self.option("PL").and_then(|v| v.parse::<u8>().ok()).is_some_and(|n| n > 4)
     }
 
@@ -239,8 +238,7 @@ impl Setup {
         let mut options = Map::new();
         options.insert("vp_target".into(), json!(self.numeric_on("VP").unwrap_or(10)));
         options.insert("discards_face_down".into(), json!(true));
-        // JSettlers keeps no count of the bank's cards: it never runs short.
-        options.insert("bank_per_resource".into(), json!(255));
+        options.insert("unlimited_bank".into(), json!(true));
         options.insert("win_waits_for_robber".into(), json!(true));
         if self.six_player_board() {
             // The 6-player rules (the Special Building Phase), whoever sat down.
@@ -383,7 +381,7 @@ impl<'s> Walk<'s> {
                     let name = self.name(e, number(e, "playerNum")?)?;
                     let hand = hand_snapshot(e)?;
                     let p = self.pending.as_mut().expect("a roll");
-                    stated_map(&mut p.stated, "hands").insert(name, json!(hand));
+                    object_at(&mut p.stated, "hands").insert(name, json!(hand));
                 }
             }
             "SOCDiscard" => {
@@ -436,16 +434,6 @@ impl<'s> Walk<'s> {
                     return Err(at(e, "resources picked for a Year of Plenty nobody played"));
                 }
             }
-            "SOCPlayerElement" if self.pending_kind() == Some("play_monopoly") => {
-                // Each victim's count of the resource is set to 0; the resource is named here first.
-                if b.get("actionType") == Some("SET") && b.get("amount") == Some("0") {
-                    let code: u32 = number(e, "elementType")?;
-                    if let Some(r) = resource(code) {
-                        let p = self.pending.as_mut().expect("a monopoly");
-                        p.event.insert("resource".into(), json!(r.name()));
-                    }
-                }
-            }
             "SOCResourceCount" if self.pending_kind() == Some("play_monopoly") => {
                 // A victim's hand after the monopoly: what it held before, less this, went to the player.
                 let name = self.name(e, number(e, "playerNum")?)?;
@@ -459,7 +447,7 @@ impl<'s> Walk<'s> {
                     at(e, format!("{name} holds {count} cards after the monopoly, more than the {before} before"))
                 })?;
                 let p = self.pending.as_mut().expect("a monopoly");
-                stated_map(&mut p.event, "taken").insert(name, json!(taken));
+                object_at(&mut p.event, "taken").insert(name, json!(taken));
             }
             "SOCSimpleAction" if b.get("actType") == Some("3") => {
                 let code: u32 = number(e, "v2")?;
@@ -513,31 +501,33 @@ impl<'s> Walk<'s> {
                 // written, so there is nothing to undo). The same player again: back from a special
                 // build before their roll.
                 if new_player {
-                    if !self.turn_ended {
-                        let player = self.name(e, self.turn_player.expect("checked") as i64)?;
-                        self.emit(e, "end_turn", &player, json!({}))?;
-                    }
+                    self.end_turn(e)?;
                     self.turn_ended = false;
                 }
                 self.turn_player = Some(pn);
             }
             // The game ends as this player's turn begins: they have won.
             1000 => {
-                if new_player && !self.turn_ended {
-                    let player = self.name(e, self.turn_player.expect("checked") as i64)?;
-                    self.emit(e, "end_turn", &player, json!({}))?;
-                    self.turn_ended = true;
+                if new_player {
+                    self.end_turn(e)?;
                 }
                 self.over_at = Some(e.line);
                 self.winner = self.winner.or(Some(pn as i64));
             }
-            100 if new_player && !self.turn_ended => {
-                // Another player's special build: the turn player has ended their turn.
-                let player = self.name(e, self.turn_player.expect("checked") as i64)?;
-                self.emit(e, "end_turn", &player, json!({}))?;
-                self.turn_ended = true;
-            }
+            // Another player's special build: the turn player has ended their turn.
+            100 if new_player => self.end_turn(e)?,
             _ => {}
+        }
+        Ok(())
+    }
+
+    /// Writes the end of the turn player's turn, once.
+    fn end_turn(&mut self, e: &Entry) -> Result<(), FormatError> {
+        if !self.turn_ended {
+            let pn = self.turn_player.expect("a turn is under way when another player's begins");
+            let player = self.name(e, pn as i64)?;
+            self.emit(e, "end_turn", &player, json!({}))?;
+            self.turn_ended = true;
         }
         Ok(())
     }
@@ -683,7 +673,8 @@ fn card_name(e: &Entry, code: u32) -> Result<&'static str, FormatError> {
     })
 }
 
-fn stated_map<'m>(m: &'m mut Map<String, Value>, key: &str) -> &'m mut Map<String, Value> {
+/// The object under `key`, made empty when absent.
+fn object_at<'m>(m: &'m mut Map<String, Value>, key: &str) -> &'m mut Map<String, Value> {
     m.entry(key.to_string()).or_insert_with(|| Value::Object(Map::new())).as_object_mut().expect("an object")
 }
 

@@ -226,7 +226,7 @@ mod tests {
 
     #[test]
     fn a_node_and_an_edge_get_names_from_a_land_hex() {
-        // Only the centre hex is land: 0x78 is its N corner, 0x88 its S corner... and the edge 0x78 its NE side.
+        // Only the centre hex is land: node 0x78 is its N corner, 0x87 its S, 0x89 its NE; edge 0x78 its NE side.
         let mut hexes = vec![6; 37];
         hexes[18] = 4;
         let l = Layout::v1(&hexes, &[-1; 37], coord(0x77)).unwrap();
