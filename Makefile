@@ -13,7 +13,7 @@ CATANATRON_TOOL ?= ../shared/tools/catanatron_dump.py
 
 # Seeds an empty database from data/samples/, then serves the dashboard at http://$(BIND)/.
 run: build
-	./target/release/almanac serve --db $(DB) --bind $(BIND) --seed data/samples
+	./target/release/almanac serve --db $(DB) --bind $(BIND) --seed data/samples --demo-club demo
 
 # The same games, summarised on the terminal.
 demo: build

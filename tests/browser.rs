@@ -126,7 +126,7 @@ const ARROW_RIGHT: &str = "\u{E014}";
 #[test]
 fn a_coach_steps_through_a_replay_and_jumps_from_a_chart() {
     let app = spawn_app(16 << 20);
-    let (status, body) = app.post("/api/games", sample("catan-club-game.jsonl").as_bytes());
+    let (status, body) = app.post("/api/games?publish=true", sample("catan-club-game.jsonl").as_bytes());
     assert_eq!(status, 201, "{body}");
     let id = body["id"].as_str().unwrap();
     let driver = Driver::start();
@@ -193,7 +193,7 @@ fn a_coach_steps_through_a_replay_and_jumps_from_a_chart() {
 #[test]
 fn a_carcassonne_replay_lays_tiles_step_by_step() {
     let app = spawn_app(16 << 20);
-    let (status, body) = app.post("/api/games", sample("carcassonne-traders-builders.jsonl").as_bytes());
+    let (status, body) = app.post("/api/games?publish=true", sample("carcassonne-traders-builders.jsonl").as_bytes());
     assert_eq!(status, 201, "{body}");
     let id = body["id"].as_str().unwrap();
     let driver = Driver::start();
@@ -230,7 +230,7 @@ fn every_sample_replays_from_start_to_end() {
     names.sort();
     for name in names {
         let log = sample(&name);
-        let (status, body) = app.post("/api/games", log.as_bytes());
+        let (status, body) = app.post("/api/games?publish=true", log.as_bytes());
         assert!(status == 201 || status == 200, "{name}: {body}");
         let id = body["id"].as_str().unwrap();
         let events = log.lines().count() - 1;

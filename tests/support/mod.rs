@@ -17,24 +17,60 @@ pub fn sample(name: &str) -> String {
 
 pub struct TestApp {
     pub address: String,
+    /// A live token of the club "Test club", which `post` and `post_json` send.
+    pub token: String,
+    pub db: PathBuf,
     agent: ureq::Agent,
     _dir: tempfile::TempDir,
 }
 
-/// Starts Almanac on 127.0.0.1 with a fresh database; it runs until the test process ends.
+/// Starts Almanac on 127.0.0.1 with a fresh database and a club with a token; it runs until the test
+/// process ends.
 pub fn spawn_app(max_upload: usize) -> TestApp {
+    spawn_app_with(max_upload, almanac_server::Limits::default())
+}
+
+pub fn spawn_app_with(max_upload: usize, limits: almanac_server::Limits) -> TestApp {
     let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("almanac.db");
+    let token = new_club(&db, "Test club");
     let listener = TcpListener::bind("127.0.0.1:0").unwrap();
     let address = format!("http://{}", listener.local_addr().unwrap());
     let config = almanac_server::Config {
         max_upload,
         workers: Some(2),
-        ..almanac_server::Config::new(dir.path().join("almanac.db"))
+        limits,
+        ..almanac_server::Config::new(db.clone())
     };
     let server = almanac_server::run(listener, config).expect("the server starts");
     std::thread::spawn(move || actix_rt::System::new().block_on(server));
-    let agent = ureq::Agent::config_builder().http_status_as_error(false).build().new_agent();
-    TestApp { address, agent, _dir: dir }
+    // Redirects are not followed: the tests look at them.
+    let agent = ureq::Agent::config_builder().http_status_as_error(false).max_redirects(0).build().new_agent();
+    TestApp { address, token, db, agent, _dir: dir }
+}
+
+/// Creates a club in the database at `db` and returns a fresh token of it.
+pub fn new_club(db: &Path, name: &str) -> String {
+    let mut store = almanac_store::Store::open(db).unwrap();
+    let club = almanac_service::create_club(&mut store, name).unwrap();
+    almanac_service::issue_token(&mut store, club.id, "tests").unwrap().1
+}
+
+/// A response: status, headers (lower-case names) and body.
+pub struct Reply {
+    pub status: u16,
+    pub headers: Vec<(String, String)>,
+    pub body: String,
+}
+
+impl Reply {
+    pub fn header(&self, name: &str) -> Option<&str> {
+        self.headers.iter().find(|(k, _)| k == name).map(|(_, v)| v.as_str())
+    }
+
+    pub fn json(&self) -> Value {
+        serde_json::from_str(&self.body).unwrap_or_else(|e| panic!("{e}: {}", self.body))
+    }
 }
 
 impl TestApp {
@@ -49,13 +85,43 @@ impl TestApp {
         (status, serde_json::from_str(&body).unwrap_or_else(|e| panic!("{path}: {e}: {body}")))
     }
 
+    /// Posts with the test club's token.
     pub fn post(&self, path: &str, body: &[u8]) -> (u16, Value) {
-        let mut r = self.agent.post(&format!("{}{path}", self.address)).send(body).unwrap();
-        let text = r.body_mut().with_config().limit(64 << 20).read_to_string().unwrap();
-        (r.status().as_u16(), serde_json::from_str(&text).unwrap_or_else(|e| panic!("{path}: {e}: {text}")))
+        let auth = format!("Bearer {}", self.token);
+        let r = self.send("POST", path, Some(body), &[("authorization", &auth)]);
+        (r.status, r.json())
     }
 
+    /// Posts JSON with the test club's token.
     pub fn post_json(&self, path: &str, body: &Value) -> (u16, Value) {
-        self.post(path, body.to_string().as_bytes())
+        let auth = format!("Bearer {}", self.token);
+        let headers = [("authorization", auth.as_str()), ("content-type", "application/json")];
+        let r = self.send("POST", path, Some(body.to_string().as_bytes()), &headers);
+        (r.status, r.json())
+    }
+
+    /// Any request, with exactly the headers given.
+    pub fn send(&self, method: &str, path: &str, body: Option<&[u8]>, headers: &[(&str, &str)]) -> Reply {
+        let url = format!("{}{path}", self.address);
+        let mut request = ureq::http::Request::builder().method(method).uri(&url);
+        for (k, v) in headers {
+            request = request.header(*k, *v);
+        }
+        let mut r = match body {
+            Some(b) => self.agent.run(request.body(b.to_vec()).unwrap()),
+            None => self.agent.run(request.body(()).unwrap()),
+        }
+        .unwrap();
+        let headers = r
+            .headers()
+            .iter()
+            .map(|(k, v)| (k.as_str().to_string(), v.to_str().unwrap_or("").to_string()))
+            .collect();
+        let body = r.body_mut().with_config().limit(64 << 20).read_to_string().unwrap();
+        Reply { status: r.status().as_u16(), headers, body }
+    }
+
+    pub fn get_as(&self, path: &str, token: &str) -> Reply {
+        self.send("GET", path, None, &[("authorization", &format!("Bearer {token}"))])
     }
 }

@@ -64,7 +64,7 @@ pub fn run(corpus: &Path, db: Option<PathBuf>) -> anyhow::Result<i32> {
     for log in &logs {
         let fresh = read_log(&log.text).expect("validated above");
         let revalidated = almanac_engine::ValidatedLog { game: fresh, text: log.text.clone() };
-        store_log(&mut store, &revalidated)?;
+        store_log(&mut store, &revalidated, almanac_store::Ownership::OPERATOR)?;
     }
     let import_s = t.elapsed().as_secs_f64();
     let facts = store.fact_count()?;

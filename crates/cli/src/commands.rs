@@ -2,7 +2,7 @@
 
 use almanac_engine::{ImportError, Reading, ValidatedLog};
 use almanac_service::{At, ServiceError};
-use almanac_store::{GameFilter, Store};
+use almanac_store::{GameFilter, Ownership, Store, Viewer};
 use anyhow::Context;
 use indicatif::{ProgressBar, ProgressStyle};
 use std::io::{IsTerminal, Write};
@@ -38,8 +38,27 @@ fn say(bar: &Option<ProgressBar>, line: String) {
     }
 }
 
-pub fn import(db: &Path, reading: Reading, files: &[PathBuf]) -> anyhow::Result<i32> {
+/// Who a game stored from the command line belongs to: the operator's own (public), or a club's (private
+/// unless `publish`).
+pub fn ownership(store: &Store, club: Option<&str>, publish: bool) -> anyhow::Result<Ownership> {
+    Ok(match club {
+        None => Ownership::OPERATOR,
+        Some(name) => {
+            let club = store.club_by_name(name).with_context(|| format!("no club `{name}` (almanac club create)"))?;
+            Ownership { club: Some(club.id), published: publish }
+        }
+    })
+}
+
+pub fn import(
+    db: &Path,
+    reading: Reading,
+    club: Option<&str>,
+    publish: bool,
+    files: &[PathBuf],
+) -> anyhow::Result<i32> {
     let mut store = Store::open(db).with_context(|| format!("opening {}", db.display()))?;
+    let owner = ownership(&store, club, publish)?;
     let bar = progress(files.len(), "files");
     let mut rejected = 0;
     let stdout = std::io::stdout();
@@ -47,7 +66,7 @@ pub fn import(db: &Path, reading: Reading, files: &[PathBuf]) -> anyhow::Result<
     for file in files {
         match check_file(reading, file) {
             Ok(log) => {
-                let inserted = store_log(&mut store, &log)?;
+                let inserted = store_log(&mut store, &log, owner)?;
                 writeln!(out, "{}\t{}", inserted.id(), file.display())?;
             }
             Err(e) => {
@@ -109,7 +128,7 @@ fn open_existing(db: &Path) -> anyhow::Result<Store> {
 
 /// Loads a stored game back into a timeline.
 pub fn load(store: &Store, game: &str) -> anyhow::Result<(String, Box<dyn almanac_core::Game>)> {
-    almanac_service::load(store, game).with_context(|| format!("no game `{game}`"))
+    almanac_service::load(store, Viewer::Operator, game).with_context(|| format!("no game `{game}`"))
 }
 
 pub fn state(db: &Path, game: &str, turn: Option<u32>, seq: Option<usize>, json: bool) -> anyhow::Result<i32> {
@@ -146,7 +165,7 @@ pub fn state(db: &Path, game: &str, turn: Option<u32>, seq: Option<usize>, json:
 
 pub fn stats(db: &Path, game: &str, json: bool) -> anyhow::Result<i32> {
     let store = open_existing(db)?;
-    let id = almanac_service::resolve(&store, game).with_context(|| format!("no game `{game}`"))?;
+    let id = almanac_service::resolve(&store, Viewer::Operator, game).with_context(|| format!("no game `{game}`"))?;
     let stats = almanac_service::stats(&store, &id)?;
     if json {
         println!("{}", serde_json::to_string_pretty(&stats)?);
@@ -166,7 +185,7 @@ pub fn stats(db: &Path, game: &str, json: bool) -> anyhow::Result<i32> {
 
 pub fn list(db: &Path, ruleset: Option<String>, player: Option<String>, limit: u32) -> anyhow::Result<i32> {
     let store = open_existing(db)?;
-    let games = almanac_service::list(&store, &GameFilter { ruleset, player, limit: Some(limit), offset: None })?;
+    let games = almanac_service::list(&store, &GameFilter { viewer: Viewer::Operator, ruleset, player, limit: Some(limit), offset: None })?;
     for g in games {
         let players: Vec<String> = g.players.iter().map(|p| format!("{} {}", p.name, p.vp.unwrap_or(0))).collect();
         println!(
@@ -184,7 +203,7 @@ pub fn list(db: &Path, ruleset: Option<String>, player: Option<String>, limit: u
 
 pub fn export(db: &Path, game: &str) -> anyhow::Result<i32> {
     let store = open_existing(db)?;
-    let id = almanac_service::resolve(&store, game).with_context(|| format!("no game `{game}`"))?;
+    let id = almanac_service::resolve(&store, Viewer::Operator, game).with_context(|| format!("no game `{game}`"))?;
     let (header, events) = almanac_service::log(&store, &id)?;
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
@@ -197,10 +216,10 @@ pub fn export(db: &Path, game: &str) -> anyhow::Result<i32> {
 
 /// Seeds the database from the samples when it holds no game, then prints a summary of each game.
 pub fn demo(db: &Path, samples: &Path) -> anyhow::Result<i32> {
-    seed_if_empty(db, samples)?;
+    seed_if_empty(db, samples, None)?;
     let store = Store::open(db)?;
     println!("database: {}", db.display());
-    for g in almanac_service::list(&store, &GameFilter { limit: Some(1000), ..Default::default() })? {
+    for g in almanac_service::list(&store, &GameFilter { viewer: Viewer::Operator, limit: Some(1000), ..Default::default() })? {
         println!(
             "\n{}  {}  ({}, {} turns, {} events)",
             g.id,
@@ -262,28 +281,66 @@ pub fn reproject(db: &Path, ruleset: Option<&str>, all: bool) -> anyhow::Result<
     Ok(if report.failed.is_empty() { 0 } else { 1 })
 }
 
+/// The label of the demo club's token that `serve --demo-club` prints (each start revokes the last one).
+const PRINTED_AT_START: &str = "printed at start";
+
 /// Runs the HTTP server until interrupted, logging one line per request.
-pub fn serve(db: &Path, bind: &str, max_upload: usize, seed: Option<&Path>) -> anyhow::Result<i32> {
+pub fn serve(db: &Path, bind: &str, settings: ServeSettings) -> anyhow::Result<i32> {
     tracing_subscriber::fmt().with_target(false).with_writer(crate::logging::Background::start()).init();
-    if let Some(samples) = seed {
-        seed_if_empty(db, samples)?;
+    let demo = match &settings.demo_club {
+        Some(name) => Some(demo_club(db, name)?),
+        None => None,
+    };
+    if let Some(samples) = &settings.seed {
+        seed_if_empty(db, samples, demo.as_ref().map(|d| d.0))?;
     }
     let listener = std::net::TcpListener::bind(bind).with_context(|| format!("cannot listen on {bind}"))?;
     let addr = listener.local_addr()?;
-    let config = almanac_server::Config { max_upload, ..almanac_server::Config::new(db.to_path_buf()) };
+    let mut config = almanac_server::Config::new(db.to_path_buf());
+    config.max_upload = settings.max_upload;
+    if let Some(rate) = settings.writes_per_minute {
+        config.limits.writes_per_minute = rate;
+    }
     println!("Almanac is running at http://{addr}/ (database {}); Ctrl-C stops it.", db.display());
+    if let Some((_, name, token)) = &demo {
+        println!("Demo club `{name}`: sign in at http://{addr}/signin with the token {token}");
+    }
     std::io::stdout().flush()?;
     let system = actix_web::rt::System::new();
     system.block_on(async move { almanac_server::run(listener, config)?.await })?;
     Ok(0)
 }
 
-/// Imports the logs of `samples` when the database holds no game yet.
-fn seed_if_empty(db: &Path, samples: &Path) -> anyhow::Result<()> {
+/// What `almanac serve` takes besides the database and the address.
+pub struct ServeSettings {
+    pub max_upload: usize,
+    pub seed: Option<PathBuf>,
+    pub demo_club: Option<String>,
+    pub writes_per_minute: Option<u32>,
+}
+
+/// The demo club (created when missing) and a fresh token for it, printed at start; the token printed at
+/// the last start is revoked.
+fn demo_club(db: &Path, name: &str) -> anyhow::Result<(almanac_store::ClubId, String, String)> {
     let mut store = Store::open(db)?;
-    if !almanac_service::list(&store, &GameFilter { limit: Some(1), ..Default::default() })?.is_empty() {
+    let club = match store.club_by_name(name) {
+        Ok(c) => c,
+        Err(_) => almanac_service::create_club(&mut store, name)?,
+    };
+    store.revoke_tokens_labelled(club.id, PRINTED_AT_START)?;
+    let (_, token) = almanac_service::issue_token(&mut store, club.id, PRINTED_AT_START)?;
+    Ok((club.id, club.name, token))
+}
+
+/// Imports the logs of `samples` when the database holds no game yet: published games of `club`, or the
+/// operator's own.
+fn seed_if_empty(db: &Path, samples: &Path, club: Option<almanac_store::ClubId>) -> anyhow::Result<()> {
+    let mut store = Store::open(db)?;
+    let any = GameFilter { viewer: Viewer::Operator, limit: Some(1), ..Default::default() };
+    if !almanac_service::list(&store, &any)?.is_empty() {
         return Ok(());
     }
+    let owner = Ownership { club, published: true };
     let mut files: Vec<PathBuf> = std::fs::read_dir(samples)
         .with_context(|| format!("reading {}", samples.display()))?
         .filter_map(|e| e.ok().map(|e| e.path()))
@@ -293,11 +350,56 @@ fn seed_if_empty(db: &Path, samples: &Path) -> anyhow::Result<()> {
     for f in files {
         match check_file(Reading::default(), &f) {
             Ok(log) => {
-                let id = store_log(&mut store, &log)?;
+                let id = store_log(&mut store, &log, owner)?;
                 println!("stored {}\t{}", id.id(), f.display());
             }
             Err(e) => eprintln!("{}:{}: {}", f.display(), e.line(), e.reason()),
         }
     }
     Ok(())
+}
+
+pub fn club_create(db: &Path, name: &str) -> anyhow::Result<i32> {
+    let mut store = Store::open(db)?;
+    let club = almanac_service::create_club(&mut store, name)?;
+    println!("club {}\t{}", club.id, club.name);
+    Ok(0)
+}
+
+pub fn club_list(db: &Path) -> anyhow::Result<i32> {
+    let store = Store::open(db)?;
+    for c in store.clubs()? {
+        println!("{}\t{}\t{} games\t{} live tokens\tsince {}", c.id, c.name, c.games, c.tokens, c.created_at);
+    }
+    Ok(0)
+}
+
+/// Issues a token and prints it: the only time it is shown (the database keeps its SHA-256 only).
+pub fn token_create(db: &Path, club: &str, label: &str) -> anyhow::Result<i32> {
+    let mut store = Store::open(db)?;
+    let club = store.club_by_name(club).with_context(|| format!("no club `{club}` (almanac club create)"))?;
+    let (id, token) = almanac_service::issue_token(&mut store, club.id, label)?;
+    eprintln!("token {id} for club `{}`; it is shown once, keep it:", club.name);
+    println!("{token}");
+    Ok(0)
+}
+
+pub fn token_list(db: &Path, club: Option<&str>) -> anyhow::Result<i32> {
+    let store = Store::open(db)?;
+    let club = match club {
+        Some(name) => Some(store.club_by_name(name).with_context(|| format!("no club `{name}`"))?.id),
+        None => None,
+    };
+    for t in store.tokens(club)? {
+        let state = t.revoked_at.map_or("live".to_string(), |at| format!("revoked {at}"));
+        println!("{}\t{}\t{}\t{}\t{}", t.id, t.club, t.label, t.created_at, state);
+    }
+    Ok(0)
+}
+
+pub fn token_revoke(db: &Path, id: i64) -> anyhow::Result<i32> {
+    let mut store = Store::open(db)?;
+    store.revoke_token(id)?;
+    println!("token {id} revoked");
+    Ok(0)
 }

@@ -70,6 +70,13 @@ enum Command {
         /// (the record's own seat number).
         #[arg(long, default_value = "full", value_parser = parse_view)]
         view: almanac_service::Viewpoint,
+        /// Store the games as this club's (private to it unless --publish); without it they are the
+        /// operator's own, readable by anyone.
+        #[arg(long)]
+        club: Option<String>,
+        /// Publish the club's games at once.
+        #[arg(long, requires = "club")]
+        publish: bool,
         #[arg(required = true)]
         files: Vec<PathBuf>,
     },
@@ -160,6 +167,23 @@ enum Command {
         /// Seed an empty database with the logs in this directory first.
         #[arg(long)]
         seed: Option<PathBuf>,
+        /// Create this club if needed, print a fresh token for it (the last printed one is revoked) and
+        /// give it the seeded games: a machine that needs no set-up (`make run`).
+        #[arg(long)]
+        demo_club: Option<String>,
+        /// Writes (uploads, appends, changes) allowed per minute per token and per address.
+        #[arg(long)]
+        writes_per_minute: Option<u32>,
+    },
+    /// Clubs own games: their uploads are private to them until published.
+    Club {
+        #[command(subcommand)]
+        command: ClubCommand,
+    },
+    /// A club's tokens: what its uploaders and its dashboard sign-in use.
+    Token {
+        #[command(subcommand)]
+        command: TokenCommand,
     },
     /// Derive the facts and summaries of stored games again with this build's rulesets.
     ///
@@ -185,6 +209,48 @@ enum Command {
     },
 }
 
+#[derive(Subcommand)]
+enum ClubCommand {
+    /// Create a club.
+    Create {
+        #[command(flatten)]
+        db: DbArg,
+        name: String,
+    },
+    /// The clubs, their games and live tokens.
+    List {
+        #[command(flatten)]
+        db: DbArg,
+    },
+}
+
+#[derive(Subcommand)]
+enum TokenCommand {
+    /// Issue a token for a club and print it (shown this once; only its SHA-256 is stored).
+    Create {
+        #[command(flatten)]
+        db: DbArg,
+        #[arg(long)]
+        club: String,
+        /// What the token is for (an uploader's name, a machine).
+        #[arg(long, default_value = "")]
+        label: String,
+    },
+    /// The tokens (of one club), live and revoked.
+    List {
+        #[command(flatten)]
+        db: DbArg,
+        #[arg(long)]
+        club: Option<String>,
+    },
+    /// Revoke a token by its number: it stops working at once.
+    Revoke {
+        #[command(flatten)]
+        db: DbArg,
+        id: i64,
+    },
+}
+
 /// How to read the files named on the command line.
 fn reading(format_name: &str, view: almanac_service::Viewpoint) -> almanac_service::Reading {
     almanac_service::Reading { format: format(format_name), view }
@@ -203,7 +269,9 @@ fn main() -> anyhow::Result<()> {
     reset_sigpipe();
     let cli = Cli::from_arg_matches(&command().get_matches()).unwrap_or_else(|e| e.exit());
     let code = match cli.command {
-        Command::Import { db, format: f, view, files } => commands::import(&db.db, reading(&f, view), &files)?,
+        Command::Import { db, format: f, view, club, publish, files } => {
+            commands::import(&db.db, reading(&f, view), club.as_deref(), publish, &files)?
+        }
         Command::Validate { format: f, view, files } => commands::validate(reading(&f, view), &files),
         Command::State { db, game, turn, seq, final_: _, json } => commands::state(&db.db, &game, turn, seq, json)?,
         Command::Stats { db, game, json } => commands::stats(&db.db, &game, json)?,
@@ -213,7 +281,17 @@ fn main() -> anyhow::Result<()> {
         Command::Demo { db, samples } => commands::demo(&db.db, &samples)?,
         Command::Reproject { db, ruleset, all } => commands::reproject(&db.db, ruleset.as_deref(), all)?,
         Command::Bench { corpus, db } => bench::run(&corpus, db)?,
-        Command::Serve { db, bind, max_upload, seed } => commands::serve(&db.db, &bind, max_upload, seed.as_deref())?,
+        Command::Serve { db, bind, max_upload, seed, demo_club, writes_per_minute } => {
+            let settings = commands::ServeSettings { max_upload, seed, demo_club, writes_per_minute };
+            commands::serve(&db.db, &bind, settings)?
+        }
+        Command::Club { command: ClubCommand::Create { db, name } } => commands::club_create(&db.db, &name)?,
+        Command::Club { command: ClubCommand::List { db } } => commands::club_list(&db.db)?,
+        Command::Token { command: TokenCommand::Create { db, club, label } } => {
+            commands::token_create(&db.db, &club, &label)?
+        }
+        Command::Token { command: TokenCommand::List { db, club } } => commands::token_list(&db.db, club.as_deref())?,
+        Command::Token { command: TokenCommand::Revoke { db, id } } => commands::token_revoke(&db.db, id)?,
     };
     std::process::exit(code);
 }

@@ -11,6 +11,7 @@
 
 pub mod facts;
 pub mod field;
+pub mod hash;
 pub mod kind;
 pub mod log;
 pub mod ruleset;

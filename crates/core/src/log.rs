@@ -9,6 +9,19 @@ use serde::{Deserialize, Serialize};
 /// The format tag of the header line.
 pub const FORMAT: &str = "almanac/1";
 
+/// Sizes no real game comes near (the longest game seen, a catanatron bot game, has 3,131 events and lines
+/// of 2.3 KB), so that one upload cannot take a server's memory. Documented in `docs/clubs.md`.
+pub mod limits {
+    /// Events in one game.
+    pub const MAX_EVENTS: usize = 50_000;
+    /// Bytes in one line (the header or an event).
+    pub const MAX_LINE_BYTES: usize = 64 * 1024;
+    /// Characters in the header's title, date, club and location.
+    pub const MAX_FIELD_CHARS: usize = 200;
+    /// Characters in a player's name (and colour).
+    pub const MAX_NAME_CHARS: usize = 64;
+}
+
 /// One player in seat order.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct PlayerEntry {
@@ -37,6 +50,16 @@ pub struct Envelope {
 impl Envelope {
     /// Reads and checks the shared part of a header line.
     pub fn parse(header_line: &str) -> Result<Envelope, LogError> {
+        if header_line.len() > limits::MAX_LINE_BYTES {
+            return Err(LogError::new(
+                1,
+                Problem::Limit(format!(
+                    "the header is {} bytes long; a line has at most {} bytes",
+                    header_line.len(),
+                    limits::MAX_LINE_BYTES
+                )),
+            ));
+        }
         let value: serde_json::Value = serde_json::from_str(header_line).map_err(|e| {
             LogError::not_a_log(format!(
                 "the first line must be an almanac/1 header (a JSON object), but it is not JSON: {e}"
@@ -60,7 +83,30 @@ impl Envelope {
         if envelope.players.is_empty() {
             return Err(LogError::header("header: `players` is empty"));
         }
+        let fields = [("title", &envelope.title), ("date", &envelope.date), ("club", &envelope.club), ("location", &envelope.location)];
+        for (name, value) in fields {
+            let chars = value.as_deref().map_or(0, |v| v.chars().count());
+            if chars > limits::MAX_FIELD_CHARS {
+                return Err(LogError::new(
+                    1,
+                    Problem::Limit(format!("header: `{name}` has {chars} characters; at most {}", limits::MAX_FIELD_CHARS)),
+                ));
+            }
+        }
         for (i, p) in envelope.players.iter().enumerate() {
+            for (what, text) in [("name", Some(&p.name)), ("colour", p.color.as_ref())] {
+                let chars = text.map_or(0, |t| t.chars().count());
+                if chars > limits::MAX_NAME_CHARS {
+                    return Err(LogError::new(
+                        1,
+                        Problem::Limit(format!(
+                            "header: player {}'s {what} has {chars} characters; at most {}",
+                            i + 1,
+                            limits::MAX_NAME_CHARS
+                        )),
+                    ));
+                }
+            }
             if p.name.trim().is_empty() {
                 return Err(LogError::header(format!("header: player {} has an empty name", i + 1)));
             }
@@ -102,6 +148,9 @@ pub enum Problem {
     /// A readable event that the rules forbid here.
     #[error("{0}")]
     Rule(RuleViolation),
+    /// Larger than Almanac stores (see [`limits`]).
+    #[error("{0}")]
+    Limit(String),
 }
 
 impl LogError {
@@ -130,6 +179,11 @@ impl LogError {
     /// What is wrong, without the `line N: ` prefix.
     pub fn reason(&self) -> String {
         self.problem.to_string()
+    }
+
+    /// True when the log is larger than Almanac stores (see [`limits`]).
+    pub fn is_too_large(&self) -> bool {
+        matches!(self.problem, Problem::Limit(_))
     }
 
     /// True when the file is not readable as a log at all (malformed), false when it broke a rule.

@@ -35,6 +35,23 @@ pub struct Timeline<R: Ruleset> {
     last: R::State,
 }
 
+// By hand: a derive would ask the ruleset type itself to be `Clone`.
+impl<R: Ruleset> Clone for Timeline<R> {
+    fn clone(&self) -> Self {
+        Timeline {
+            envelope: self.envelope.clone(),
+            header: self.header.clone(),
+            events: self.events.clone(),
+            lines: self.lines.clone(),
+            turns: self.turns.clone(),
+            facts: self.facts.clone(),
+            fact_ends: self.fact_ends.clone(),
+            snapshots: self.snapshots.clone(),
+            last: self.last.clone(),
+        }
+    }
+}
+
 impl<R: Ruleset> Timeline<R> {
     /// Starts a game from its header line (already known to be an almanac/1 header of this ruleset).
     pub fn start(envelope: Envelope, header: Value) -> Result<Self, LogError> {
@@ -54,6 +71,19 @@ impl<R: Ruleset> Timeline<R> {
 
     /// Parses, validates and applies one event line.
     pub fn push_line(&mut self, line_no: usize, text: &str) -> Result<(), LogError> {
+        use crate::log::limits::{MAX_EVENTS, MAX_LINE_BYTES};
+        if self.events.len() >= MAX_EVENTS {
+            return Err(LogError::new(
+                line_no,
+                Problem::Limit(format!("a game has at most {MAX_EVENTS} events; this is one more")),
+            ));
+        }
+        if text.len() > MAX_LINE_BYTES {
+            return Err(LogError::new(
+                line_no,
+                Problem::Limit(format!("this line is {} bytes long; a line has at most {MAX_LINE_BYTES}", text.len())),
+            ));
+        }
         let event = R::parse_event(&self.last, text).map_err(|e| {
             let problem = match e {
                 EventError::Json(reason) => Problem::Json(reason),
@@ -181,6 +211,17 @@ impl<R: Declarations> Game for Timeline<R> {
     }
     fn state_dump(&self) -> String {
         format!("{:?}", self.last)
+    }
+    fn duplicate(&self) -> Box<dyn Game> {
+        Box::new(self.clone())
+    }
+    fn memory_estimate(&self) -> usize {
+        // The vectors' own sizes: the parts events, facts and states keep on the heap are not counted, so
+        // this errs low by a small factor; it only needs to weigh games against each other in a cache.
+        use std::mem::size_of;
+        self.events.len() * (size_of::<R::Event>() + size_of::<usize>() + size_of::<u32>() + size_of::<usize>())
+            + self.facts.len() * size_of::<Fact>()
+            + (self.snapshots.len() + 1) * size_of::<R::State>()
     }
 }
 
@@ -320,6 +361,23 @@ mod tests {
         assert_eq!(t.facts, facts, "the facts the event pushed are gone");
         t.push(72, 2).expect("the game goes on");
         assert_eq!(t.last().total, 72);
+    }
+
+    #[test]
+    fn a_game_holds_at_most_the_limit_of_events_and_lines_of_the_limit_of_bytes() {
+        use crate::log::limits::{MAX_EVENTS, MAX_LINE_BYTES};
+        let mut t = timeline();
+        for n in 0..MAX_EVENTS {
+            t.push_line(n + 2, "0").expect("legal");
+        }
+        let err = t.push_line(MAX_EVENTS + 2, "0").expect_err("one too many");
+        assert!(err.is_too_large() && err.line == MAX_EVENTS + 2, "{err}");
+        assert!(err.reason().contains("at most 50000 events"), "{err}");
+        let mut t = timeline();
+        let long = format!("{}1", " ".repeat(MAX_LINE_BYTES));
+        let err = t.push_line(2, &long).expect_err("too long");
+        assert!(err.is_too_large(), "{err}");
+        t.push_line(2, &long[2..]).expect("a line at the limit is read");
     }
 
     #[test]

@@ -8,7 +8,6 @@ use almanac_core::log::{lines, Envelope, LogError, Problem};
 pub use almanac_core::Viewpoint;
 use almanac_core::{FormatError, Game, GameKind, Importer};
 use serde_json::Value;
-use sha2::{Digest, Sha256};
 
 pub use almanac_core;
 
@@ -160,6 +159,11 @@ impl ImportError {
         }
     }
 
+    /// A log larger than Almanac stores (`almanac_core::log::limits`).
+    pub fn is_too_large(&self) -> bool {
+        matches!(self, ImportError::Log(e) if e.is_too_large())
+    }
+
     /// A malformed file (as opposed to a readable log that breaks a rule).
     pub fn is_malformed(&self) -> bool {
         match self {
@@ -185,6 +189,8 @@ pub fn validate(format: Option<Format>, text: &str) -> Result<ValidatedLog, Impo
 /// Reads a file as `reading` says and validates it.
 pub fn validate_as(reading: Reading, text: &str) -> Result<ValidatedLog, ImportError> {
     let (format, view) = (reading.format, reading.view);
+    // Editors on some systems start a UTF-8 file with a byte-order mark; it is not part of the log.
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     if text.trim().is_empty() {
         return Err(LogError::empty().into());
     }
@@ -206,14 +212,5 @@ pub fn validate_as(reading: Reading, text: &str) -> Result<ValidatedLog, ImportE
     Ok(ValidatedLog { game, text })
 }
 
-/// The content hash that makes the same log one game: SHA-256 of the almanac/1 lines (blank lines and
-/// trailing white space ignored), as hex.
-pub fn content_hash(header_line: &str, event_lines: &[impl AsRef<str>]) -> String {
-    let mut h = Sha256::new();
-    h.update(header_line.as_bytes());
-    for l in event_lines {
-        h.update(b"\n");
-        h.update(l.as_ref().as_bytes());
-    }
-    h.finalize().iter().map(|b| format!("{b:02x}")).collect()
-}
+/// The content hash that makes the same log one game (see `almanac_core::hash`).
+pub use almanac_core::hash::content_hash;

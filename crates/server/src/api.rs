@@ -1,12 +1,14 @@
 //! The JSON API, documented in `web/openapi.json` (served at `/api/openapi.json`). Each handler reads its
-//! request, runs a use case of `almanac_service` off the executor, and writes the result out.
+//! request, runs a use case of `almanac_service` off the executor, and writes the result out. Reads take a
+//! [`Reader`] (the public, or a club by its token) and see only what it may; writes take a [`Writer`].
 
-use crate::app::{blocking, loaded, AppState, Result};
+use crate::access::{Reader, Writer};
+use crate::app::{blocking, busy, forget_access, loaded, visible, visible_in_memory, AppState, Result};
 use crate::error::ApiError;
-use actix_web::http::StatusCode;
-use actix_web::{web, HttpResponse};
-use almanac_service::{At, EventRow};
-use almanac_store::{GameFilter, Inserted};
+use crate::limits::read_body;
+use actix_web::http::{header, StatusCode};
+use actix_web::{web, HttpRequest, HttpResponse};
+use almanac_service::{At, EventRow, GameFilter, Inserted, Ownership};
 use bytes::Bytes;
 use serde::Deserialize;
 use serde_json::{json, Value};
@@ -14,41 +16,57 @@ use std::sync::Arc;
 
 pub fn routes(cfg: &mut web::ServiceConfig) {
     cfg.service(web::resource("/api/games").route(web::get().to(list)).route(web::post().to(upload)))
-        .route("/api/games/{id}", web::get().to(game))
+        .service(web::resource("/api/games/{id}").route(web::get().to(game)).route(web::delete().to(delete)))
+        .route("/api/games/{id}/publish", web::post().to(publish))
+        .route("/api/games/{id}/log", web::get().to(log))
         .service(web::resource("/api/games/{id}/events").route(web::get().to(events)).route(web::post().to(append)))
         .route("/api/games/{id}/state", web::get().to(state))
         .route("/api/games/{id}/stats", web::get().to(stats))
         .route("/api/games/{id}/charts/{chart}", web::get().to(chart));
 }
 
+/// The media types an upload may say it is: the files of our format and of other programs'. A form's
+/// types (urlencoded, multipart) are refused, so that no page elsewhere can post one with a form.
+const UPLOAD_TYPES: &[&str] =
+    &["application/json", "application/x-ndjson", "application/jsonl", "application/octet-stream", "text/plain"];
+
+/// The request's media type, without parameters (`None`: none given).
+fn media_type(req: &HttpRequest) -> Option<String> {
+    let value = req.headers().get(header::CONTENT_TYPE)?.to_str().unwrap_or("?");
+    Some(value.split(';').next().unwrap_or("").trim().to_ascii_lowercase())
+}
+
+/// Refuses a body of another type than `allowed` (415); `missing_ok` lets a body without a type through.
+fn require_type(req: &HttpRequest, allowed: &[&str], missing_ok: bool) -> Result<()> {
+    match media_type(req) {
+        None if missing_ok => Ok(()),
+        Some(t) if allowed.contains(&t.as_str()) => Ok(()),
+        other => Err(ApiError::new(
+            StatusCode::UNSUPPORTED_MEDIA_TYPE,
+            format!(
+                "Content-Type {} is not accepted here; send {}",
+                other.map_or("(none)".to_string(), |t| format!("`{t}`")),
+                allowed.join(", ")
+            ),
+        )),
+    }
+}
+
 #[derive(Deserialize)]
 struct UploadQuery {
     format: Option<String>,
-}
-
-/// Reads a request body up to `limit` bytes; a larger one is a 413 without reading the rest.
-async fn read_body(mut payload: web::Payload, limit: usize) -> Result<Vec<u8>> {
-    use futures_util::StreamExt;
-    let mut body = Vec::new();
-    while let Some(chunk) = payload.next().await {
-        let chunk = chunk.map_err(|e| ApiError::bad_request(format!("reading the upload: {e}")))?;
-        if body.len() + chunk.len() > limit {
-            return Err(ApiError::new(
-                StatusCode::PAYLOAD_TOO_LARGE,
-                format!("the upload is larger than the limit of {limit} bytes"),
-            ));
-        }
-        body.extend_from_slice(&chunk);
-    }
-    Ok(body)
+    /// Publish at once (a club's upload is private to it otherwise).
+    publish: Option<bool>,
 }
 
 async fn upload(
     app: web::Data<AppState>,
+    writer: Writer,
+    req: HttpRequest,
     query: web::Query<UploadQuery>,
     payload: web::Payload,
 ) -> Result<HttpResponse> {
-    let body = read_body(payload, app.max_upload).await?;
+    require_type(&req, UPLOAD_TYPES, true)?;
     let format = match query.format.as_deref() {
         None | Some("auto") => None,
         Some(f) => Some(almanac_service::format(f).ok_or_else(|| {
@@ -58,15 +76,25 @@ async fn upload(
             ))
         })?),
     };
+    // A slot first, then the body: a crowd of uploaders waits with its bodies unread.
+    let _slot = actix_web::rt::time::timeout(app.limits.slot_wait, app.upload_slots.acquire())
+        .await
+        .map_err(|_| busy(app.limits.slot_wait))?
+        .map_err(ApiError::internal)?;
+    let body = read_body(payload, app.max_upload, app.limits.body_timeout).await?;
     let text = String::from_utf8(body).map_err(|e| ApiError {
-        status: StatusCode::BAD_REQUEST,
-        message: format!("the file is not UTF-8 text: {e}"),
         line: Some(1),
+        ..ApiError::bad_request(format!("the file is not UTF-8 text: {e}"))
     })?;
-    let inserted = app.uploads.store(format, text).await?;
+    let ownership = Ownership { club: Some(writer.club.id), published: query.publish.unwrap_or(false) };
+    let inserted = app.uploads.store(format, text, ownership).await?;
+    if let Inserted::Existing(id) = &inserted {
+        // An upload by its owner shows a deleted game again.
+        forget_access(&app, id);
+    }
     Ok(match inserted {
-        Inserted::New(id) => HttpResponse::Created().json(json!({"id": id})),
-        Inserted::Existing(id) => HttpResponse::Ok().json(json!({"id": id})),
+        Inserted::New(id) => HttpResponse::Created().json(json!({"id": id, "existing": false})),
+        Inserted::Existing(id) => HttpResponse::Ok().json(json!({"id": id, "existing": true})),
     })
 }
 
@@ -78,9 +106,10 @@ struct ListQuery {
     offset: Option<u32>,
 }
 
-async fn list(app: web::Data<AppState>, q: web::Query<ListQuery>) -> Result<HttpResponse> {
+async fn list(app: web::Data<AppState>, reader: Reader, q: web::Query<ListQuery>) -> Result<HttpResponse> {
     let q = q.into_inner();
     let filter = GameFilter {
+        viewer: reader.viewer,
         ruleset: q.ruleset.filter(|s| !s.is_empty()),
         player: q.player.filter(|s| !s.is_empty()),
         limit: Some(q.limit.unwrap_or(50).min(1000)),
@@ -90,30 +119,62 @@ async fn list(app: web::Data<AppState>, q: web::Query<ListQuery>) -> Result<Http
     Ok(HttpResponse::Ok().json(json!({"games": games})))
 }
 
-async fn game(app: web::Data<AppState>, path: web::Path<String>) -> Result<HttpResponse> {
+async fn game(app: web::Data<AppState>, reader: Reader, path: web::Path<String>) -> Result<HttpResponse> {
     let summary = blocking(move || {
-        let (id, g) = loaded(&app, &path)?;
+        let (id, g) = loaded(&app, reader.viewer, &path)?;
         Ok(app.pool.read(|s| almanac_service::summary(s, &id, g.as_ref()))??)
     })
     .await?;
     Ok(HttpResponse::Ok().json(summary))
 }
 
+/// The stored log as an almanac/1 file, to download.
+async fn log(app: web::Data<AppState>, reader: Reader, path: web::Path<String>) -> Result<HttpResponse> {
+    let (id, text) = blocking(move || {
+        let id = visible(&app, reader.viewer, &path)?.id;
+        let (header, events) = app.pool.read(|s| almanac_service::log(s, &id))??;
+        let mut text = header;
+        for e in events {
+            text.push('\n');
+            text.push_str(&e);
+        }
+        text.push('\n');
+        Ok((id, text))
+    })
+    .await?;
+    Ok(HttpResponse::Ok()
+        .content_type("application/x-ndjson; charset=utf-8")
+        .insert_header(("Content-Disposition", format!("attachment; filename=\"{id}.jsonl\"")))
+        .body(text))
+}
+
 #[derive(Deserialize)]
 struct EventsQuery {
     from: Option<u64>,
     to: Option<u64>,
+    limit: Option<u64>,
 }
 
-async fn events(app: web::Data<AppState>, path: web::Path<String>, q: web::Query<EventsQuery>) -> Result<HttpResponse> {
-    let (from, to) = (q.from.unwrap_or(1), q.to.unwrap_or(u64::MAX >> 1));
-    let (id, rows): (String, Vec<EventRow>) = blocking(move || {
-        let (id, g) = loaded(&app, &path)?;
+/// A page of events: `from..=to` by seq, at most `limit` (and the server's page size); `next` is where the
+/// next page starts when there is one.
+async fn events(
+    app: web::Data<AppState>,
+    reader: Reader,
+    path: web::Path<String>,
+    q: web::Query<EventsQuery>,
+) -> Result<HttpResponse> {
+    let page = q.limit.unwrap_or(u64::MAX).clamp(1, app.limits.events_per_page);
+    let from = q.from.unwrap_or(1).max(1);
+    let to = q.to.unwrap_or(u64::MAX).min(from.saturating_add(page - 1));
+    let (id, rows, count): (String, Vec<EventRow>, u64) = blocking(move || {
+        let (id, g) = loaded(&app, reader.viewer, &path)?;
         let rows = app.pool.read(|s| almanac_service::events(s, &id, g.as_ref(), from, to))??;
-        Ok((id, rows))
+        Ok((id, rows, g.event_count() as u64))
     })
     .await?;
-    Ok(HttpResponse::Ok().json(json!({"game": id, "events": rows})))
+    let asked_end = q.to.unwrap_or(u64::MAX).min(count);
+    let next = (to < asked_end).then(|| to + 1);
+    Ok(HttpResponse::Ok().json(json!({"game": id, "events": rows, "count": count, "next": next})))
 }
 
 #[derive(Deserialize)]
@@ -122,20 +183,70 @@ struct AppendBody {
     events: Vec<Value>,
 }
 
-async fn append(app: web::Data<AppState>, path: web::Path<String>, payload: web::Payload) -> Result<HttpResponse> {
-    let bytes = read_body(payload, app.max_upload).await?;
+async fn append(
+    app: web::Data<AppState>,
+    writer: Writer,
+    req: HttpRequest,
+    path: web::Path<String>,
+    payload: web::Payload,
+) -> Result<HttpResponse> {
+    require_type(&req, &["application/json"], false)?;
+    let bytes = read_body(payload, app.limits.max_append, app.limits.body_timeout).await?;
     let body: AppendBody = serde_json::from_slice(&bytes)
         .map_err(|e| ApiError::bad_request(format!("expected {{\"expected_seq\": N, \"events\": [...]}}: {e}")))?;
     let lines: Vec<String> = body.events.iter().map(|e| e.to_string()).collect();
+    let club = writer.club.id;
     let (id, seq) = blocking(move || {
-        let id = app.pool.read(|s| almanac_service::resolve(s, &path))??;
-        let (seq, game) = app.pool.write(|s| almanac_service::append(s, &id, body.expected_seq, &lines))?;
+        let id = visible(&app, almanac_service::Viewer::Club(club), &path)?.id;
+        let in_memory = app.timelines.get(&id);
+        let (seq, game) = app.pool.write(|s| {
+            almanac_service::append(s, club, &id, body.expected_seq, &lines, in_memory.as_deref())
+        })?;
         // The states after the old events stay true (the log only grew): only the timeline is new.
-        app.timelines.put(id.clone(), Arc::from(game));
+        let game: Arc<dyn almanac_core::Game> = Arc::from(game);
+        app.timelines.put(id.clone(), game.clone(), game.memory_estimate());
         Ok((id, seq))
     })
     .await?;
     Ok(HttpResponse::Ok().json(json!({"id": id, "seq": seq})))
+}
+
+#[derive(Deserialize)]
+struct PublishBody {
+    published: bool,
+}
+
+/// Publishes a club's game (anyone may read it), or makes it private again.
+async fn publish(
+    app: web::Data<AppState>,
+    writer: Writer,
+    req: HttpRequest,
+    path: web::Path<String>,
+    body: web::Bytes,
+) -> Result<HttpResponse> {
+    require_type(&req, &["application/json"], false)?;
+    let body: PublishBody = serde_json::from_slice(&body)
+        .map_err(|e| ApiError::bad_request(format!("expected {{\"published\": true or false}}: {e}")))?;
+    let club = writer.club.id;
+    let id = blocking(move || {
+        let id = app.pool.write(|s| almanac_service::publish(s, club, &path, body.published))?;
+        forget_access(&app, &id);
+        Ok(id)
+    })
+    .await?;
+    Ok(HttpResponse::Ok().json(json!({"id": id, "published": body.published})))
+}
+
+/// Deletes a club's upload: the game disappears from every view; its events stay stored.
+async fn delete(app: web::Data<AppState>, writer: Writer, path: web::Path<String>) -> Result<HttpResponse> {
+    let club = writer.club.id;
+    let id = blocking(move || {
+        let id = app.pool.write(|s| almanac_service::delete(s, club, &path))?;
+        forget_access(&app, &id);
+        Ok(id)
+    })
+    .await?;
+    Ok(HttpResponse::Ok().json(json!({"id": id, "deleted": true})))
 }
 
 #[derive(Deserialize)]
@@ -144,23 +255,31 @@ struct StateQuery {
     seq: Option<usize>,
 }
 
-async fn state(app: web::Data<AppState>, path: web::Path<String>, q: web::Query<StateQuery>) -> Result<HttpResponse> {
+async fn state(
+    app: web::Data<AppState>,
+    reader: Reader,
+    path: web::Path<String>,
+    q: web::Query<StateQuery>,
+) -> Result<HttpResponse> {
     let at = match (q.turn, q.seq) {
         (Some(t), None) => At::Turn(t),
         (None, Some(s)) => At::Seq(s),
         (None, None) => At::Final,
         (Some(_), Some(_)) => return Err(ApiError::bad_request("give `turn` or `seq`, not both")),
     };
+    let viewer = reader.viewer;
     // A state asked before of a game in memory is answered at once, without a thread of the pool.
-    if let Some(game) = app.timelines.get(&path) {
-        if let Ok(n) = almanac_service::events_at(&path, game.as_ref(), at) {
-            if let Some(json) = app.states.get(&(path.to_string(), n as u64)) {
-                return Ok(HttpResponse::Ok().content_type("application/json").body(json));
+    if let Some(access) = visible_in_memory(&app, viewer, &path) {
+        if let Some(game) = app.timelines.get(&access.id) {
+            if let Ok(n) = almanac_service::events_at(&access.id, game.as_ref(), at) {
+                if let Some(json) = app.states.get(&(access.id.clone(), n as u64)) {
+                    return Ok(HttpResponse::Ok().content_type("application/json").body(json));
+                }
             }
         }
     }
     let body = blocking(move || {
-        let (id, g) = loaded(&app, &path)?;
+        let (id, g) = loaded(&app, viewer, &path)?;
         let n = almanac_service::events_at(&id, g.as_ref(), at)? as u64;
         let key = (id, n);
         if let Some(json) = app.states.get(&key) {
@@ -168,45 +287,43 @@ async fn state(app: web::Data<AppState>, path: web::Path<String>, q: web::Query<
         }
         let state = almanac_service::state(&key.0, g.as_ref(), At::Seq(n as usize))?;
         let json = Bytes::from(serde_json::to_vec(&state).map_err(ApiError::internal)?);
-        app.states.put(key, json.clone());
+        app.states.put(key, json.clone(), json.len());
         Ok(json)
     })
     .await?;
     Ok(HttpResponse::Ok().content_type("application/json").body(body))
 }
 
-async fn stats(app: web::Data<AppState>, path: web::Path<String>) -> Result<HttpResponse> {
+async fn stats(app: web::Data<AppState>, reader: Reader, path: web::Path<String>) -> Result<HttpResponse> {
     let stats = blocking(move || {
-        Ok(app.pool.read(|s| {
-            let id = almanac_service::resolve(s, &path)?;
-            almanac_service::stats(s, &id)
-        })??)
+        let id = visible(&app, reader.viewer, &path)?.id;
+        Ok(app.pool.read(|s| almanac_service::stats(s, &id))??)
     })
     .await?;
     Ok(HttpResponse::Ok().json(stats))
 }
 
-async fn chart(app: web::Data<AppState>, path: web::Path<(String, String)>) -> Result<HttpResponse> {
+async fn chart(app: web::Data<AppState>, reader: Reader, path: web::Path<(String, String)>) -> Result<HttpResponse> {
     let (game, file) = path.into_inner();
     let name = file.strip_suffix(".svg").unwrap_or(&file).to_string();
+    let viewer = reader.viewer;
     // A chart drawn before of a game in memory is answered at once.
-    if let Some(timeline) = app.timelines.get(&game) {
-        if let Some(svg) = app.charts.get(&(game.clone(), name.clone(), timeline.event_count() as u64)) {
-            return Ok(HttpResponse::Ok().content_type("image/svg+xml").body(svg));
+    if let Some(access) = visible_in_memory(&app, viewer, &game) {
+        if let Some(timeline) = app.timelines.get(&access.id) {
+            if let Some(svg) = app.charts.get(&(access.id.clone(), name.clone(), timeline.event_count() as u64)) {
+                return Ok(HttpResponse::Ok().content_type("image/svg+xml").body(svg));
+            }
         }
     }
     let svg = blocking(move || {
-        let (id, events) = app.pool.read(|s| -> almanac_service::Result<_> {
-            let id = almanac_service::resolve(s, &game)?;
-            let events = s.game(&id)?.event_count;
-            Ok((id, events))
-        })??;
+        let id = visible(&app, viewer, &game)?.id;
+        let events = app.pool.read(|s| s.game(&id))??.event_count;
         let key = (id, name, events);
         if let Some(svg) = app.charts.get(&key) {
             return Ok(svg);
         }
         let svg = Bytes::from(app.pool.read(|s| almanac_service::chart(s, &key.0, &key.1))??);
-        app.charts.put(key, svg.clone());
+        app.charts.put(key.clone(), svg.clone(), svg.len());
         Ok(svg)
     })
     .await?;

@@ -1,27 +1,43 @@
-//! What every request shares: the database's pool of connections and the caches; and running work off
-//! the async executor, so that no request waits behind another's database work or replay.
+//! What every request shares: the database's pool of connections, the caches and the limits; and running
+//! work off the async executor, so that no request waits behind another's database work or replay.
 
-use crate::cache::Lru;
+use crate::cache::{Expiring, Lru};
 use crate::error::ApiError;
+use crate::limits::{Limits, Rates};
 use crate::uploads::Uploads;
+use actix_web::http::StatusCode;
 use actix_web::web;
 use almanac_core::Game;
-use almanac_store::Pool;
+use almanac_service::{Access, Club, Viewer};
+use almanac_store::{Pool, StoreError};
 use bytes::Bytes;
 use std::sync::Arc;
+use std::time::Duration;
+
+/// How long a token's club and a game's owner and visibility are trusted before the store is asked again
+/// (a token revoked or a game deleted by another process is refused within this time).
+pub const TRUSTED_FOR: Duration = Duration::from_secs(2);
 
 pub struct AppState {
     /// One writer at a time; readers side by side.
     pub pool: Arc<Pool>,
     /// Uploads, one at a time, after the readers.
     pub uploads: Uploads,
-    /// Recently viewed games, by their full id.
+    /// Slots for uploads being read and validated.
+    pub upload_slots: tokio::sync::Semaphore,
+    /// Recently viewed games, by their full id, weighed by their memory.
     pub timelines: Lru<String, Arc<dyn Game>>,
     /// Recently asked states as JSON, by (full id, events applied): the state after an event of an
     /// append-only log never changes.
     pub states: Lru<(String, u64), Bytes>,
     /// Drawn charts, by (full id, chart, events stored): a chart changes only when the log grows.
     pub charts: Lru<(String, String, u64), Bytes>,
+    /// Token hashes and their clubs (`None`: not a live token).
+    pub tokens: Expiring<String, Option<Club>>,
+    /// Who owns a game and who may see it, by full id.
+    pub access: Expiring<String, Access>,
+    pub rates: Rates,
+    pub limits: Limits,
     pub max_upload: usize,
 }
 
@@ -32,17 +48,63 @@ pub async fn blocking<T: Send + 'static>(work: impl FnOnce() -> Result<T> + Send
     web::block(work).await.map_err(ApiError::internal)?
 }
 
-/// A stored game's timeline, from the cache or loaded once; `game` is an id or a unique prefix.
-pub fn loaded(app: &AppState, game: &str) -> Result<(String, Arc<dyn Game>)> {
-    if let Some(g) = app.timelines.get(&game.to_string()) {
-        return Ok((game.to_string(), g));
+/// A full game id (16 hex digits), as opposed to a prefix.
+fn is_full_id(game: &str) -> bool {
+    game.len() == 16 && game.bytes().all(|b| b.is_ascii_hexdigit())
+}
+
+/// The game `viewer` asks for (an id, or a unique prefix among the games it may see) and who owns it; a
+/// game it may not see is not found, exactly like a game that does not exist.
+pub fn visible(app: &AppState, viewer: Viewer, game: &str) -> Result<Access> {
+    let id = if is_full_id(game) {
+        game.to_string()
+    } else {
+        app.pool.read(|s| almanac_service::resolve(s, viewer, game))??
+    };
+    let access = match app.access.get(&id) {
+        Some(a) => a,
+        None => {
+            let a = app.pool.read(|s| s.access_of(&id))??;
+            app.access.put(id.clone(), a.clone());
+            a
+        }
+    };
+    if access.visible_to(viewer) {
+        Ok(access)
+    } else {
+        Err(StoreError::NotFound(game.to_string()).into())
     }
-    let id = app.pool.read(|s| almanac_service::resolve(s, game))??;
+}
+
+/// Who owns a game, if this server looked lately and `viewer` may see it; for answers that skip the
+/// blocking pool.
+pub fn visible_in_memory(app: &AppState, viewer: Viewer, game: &str) -> Option<Access> {
+    app.access.get(&game.to_string()).filter(|a| a.visible_to(viewer))
+}
+
+/// A stored game's timeline that `viewer` may see, from the cache or loaded once.
+pub fn loaded(app: &AppState, viewer: Viewer, game: &str) -> Result<(String, Arc<dyn Game>)> {
+    let id = visible(app, viewer, game)?.id;
     if let Some(g) = app.timelines.get(&id) {
         return Ok((id, g));
     }
-    let (id, timeline) = app.pool.read(|s| almanac_service::load(s, &id))??;
+    let (id, timeline) = app.pool.read(|s| almanac_service::load(s, Viewer::Operator, &id))??;
     let timeline: Arc<dyn Game> = Arc::from(timeline);
-    app.timelines.put(id.clone(), timeline.clone());
+    app.timelines.put(id.clone(), timeline.clone(), timeline.memory_estimate());
     Ok((id, timeline))
+}
+
+/// Forgets what this server knew of a game's owner and visibility (after it changed them).
+pub fn forget_access(app: &AppState, id: &str) {
+    app.access.forget(|_, a| a.id == id);
+}
+
+/// A 503 that asks to come back: the server is busy with other uploads.
+pub fn busy(wait: Duration) -> ApiError {
+    let mut e = ApiError::new(
+        StatusCode::SERVICE_UNAVAILABLE,
+        format!("too many uploads at once; none finished within {} s, retry shortly", wait.as_secs()),
+    );
+    e.retry_after = Some(5);
+    e
 }

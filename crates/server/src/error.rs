@@ -12,11 +12,13 @@ pub struct ApiError {
     pub status: StatusCode,
     pub message: String,
     pub line: Option<usize>,
+    /// Seconds after which a retry may succeed (a 429 or 503).
+    pub retry_after: Option<u64>,
 }
 
 impl ApiError {
     pub fn new(status: StatusCode, message: impl Into<String>) -> ApiError {
-        ApiError { status, message: message.into(), line: None }
+        ApiError { status, message: message.into(), line: None, retry_after: None }
     }
 
     pub fn bad_request(message: impl Into<String>) -> ApiError {
@@ -43,23 +45,31 @@ impl ResponseError for ApiError {
         if let Some(line) = self.line {
             body["line"] = json!(line);
         }
-        HttpResponse::build(self.status).json(body)
+        let mut response = HttpResponse::build(self.status);
+        if let Some(seconds) = self.retry_after {
+            response.insert_header(("Retry-After", seconds.to_string()));
+        }
+        response.json(body)
     }
 }
 
 impl From<ServiceError> for ApiError {
     fn from(e: ServiceError) -> ApiError {
         let status = match &e {
+            ServiceError::Import(i) if i.is_too_large() => StatusCode::PAYLOAD_TOO_LARGE,
+            ServiceError::Rejected(l) if l.is_too_large() => StatusCode::PAYLOAD_TOO_LARGE,
             ServiceError::Import(i) if i.is_malformed() => StatusCode::BAD_REQUEST,
             ServiceError::Import(_) | ServiceError::Rejected(_) => StatusCode::UNPROCESSABLE_ENTITY,
             ServiceError::Store(StoreError::NotFound(_)) | ServiceError::NoSuchChart { .. } => StatusCode::NOT_FOUND,
-            ServiceError::Store(StoreError::Conflict { .. }) => StatusCode::CONFLICT,
+            ServiceError::Store(StoreError::Conflict { .. } | StoreError::TakenElsewhere(_)) => StatusCode::CONFLICT,
+            ServiceError::Store(StoreError::NotYours(_)) => StatusCode::FORBIDDEN,
+            ServiceError::Store(StoreError::Invalid(_)) => StatusCode::BAD_REQUEST,
             ServiceError::PastTheEnd { .. } => StatusCode::BAD_REQUEST,
             _ => StatusCode::INTERNAL_SERVER_ERROR,
         };
         match e {
-            ServiceError::Import(i) => ApiError { status, message: i.reason(), line: Some(i.line()) },
-            ServiceError::Rejected(l) => ApiError { status, message: l.reason(), line: Some(l.line()) },
+            ServiceError::Import(i) => ApiError { line: Some(i.line()), ..ApiError::new(status, i.reason()) },
+            ServiceError::Rejected(l) => ApiError { line: Some(l.line()), ..ApiError::new(status, l.reason()) },
             other => ApiError::new(status, other.to_string()),
         }
     }

@@ -3,14 +3,18 @@
 //! `almanac_service`, run off the async executor on the pool's connections (`app`), whose results it
 //! writes out. Uploads queue on a worker of lower priority (`uploads`). Every request is logged (`logging`).
 
+mod access;
 mod api;
 mod app;
 mod assets;
 mod cache;
 mod error;
+mod limits;
 mod logging;
 mod pages;
+mod session;
 pub mod startup;
 mod uploads;
 
+pub use limits::Limits;
 pub use startup::{run, Config};

@@ -2,11 +2,13 @@
 //! game's replay drawing add the little interaction there is. What the pages offer (rulesets, formats,
 //! charts) comes from the registry of games.
 
+use crate::access::{form_proof, Credential, Reader};
 use crate::app::{blocking, loaded};
 use crate::app::{AppState, Result};
-use actix_web::{web, HttpResponse};
-use almanac_service::GAMES;
-use almanac_store::{GameFilter, GameRow};
+use actix_web::http::StatusCode;
+use actix_web::{web, HttpRequest, HttpResponse};
+use almanac_service::{GameFilter, GAMES};
+use almanac_store::GameRow;
 use serde::Deserialize;
 
 pub fn routes(cfg: &mut web::ServiceConfig) {
@@ -34,13 +36,43 @@ fn game_names() -> String {
     GAMES.iter().map(|g| g.name()).collect::<Vec<_>>().join(" · ")
 }
 
-fn page(title: &str, body: &str, scripts: &[String]) -> HttpResponse {
+/// A club signed in to the dashboard, and the proof its forms carry.
+pub struct SignedIn {
+    pub club: String,
+    pub proof: String,
+}
+
+impl SignedIn {
+    /// The signed-in club of a page's request (by its cookie), if any.
+    pub fn of(req: &HttpRequest, reader: &Reader) -> Option<SignedIn> {
+        match (Credential::of(req), &reader.club) {
+            (Credential::Cookie(token), Some(club)) => Some(SignedIn { club: club.name.clone(), proof: form_proof(&token) }),
+            _ => None,
+        }
+    }
+
+    /// The hidden field every form of a signed-in page carries.
+    pub fn proof_field(&self) -> String {
+        format!("<input type=\"hidden\" name=\"proof\" value=\"{}\">", escape(&self.proof))
+    }
+}
+
+/// A page of the dashboard: the header (with who is signed in), the body, the scripts.
+pub fn page(title: &str, body: &str, scripts: &[String], signed: Option<&SignedIn>) -> HttpResponse {
     let scripts: String = scripts.iter().map(|s| format!("<script src=\"{}\"></script>", escape(s))).collect();
+    let session = match signed {
+        Some(s) => format!(
+            "<form class=\"session\" method=\"post\" action=\"/signout\">{}<span>Signed in: <b>{}</b></span> <button type=\"submit\">Sign out</button></form>",
+            s.proof_field(),
+            escape(&s.club)
+        ),
+        None => "<a class=\"session\" href=\"/signin\">Sign in</a>".to_string(),
+    };
     let html = format!(
         r#"<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>{title} · Almanac</title><link rel="stylesheet" href="/static/style.css"></head>
-<body><header class="top"><a href="/" class="brand">Almanac</a><span class="tagline">replays and analyses: {games}</span></header>
+<body><header class="top"><a href="/" class="brand">Almanac</a><span class="tagline">replays and analyses: {games}</span>{session}</header>
 <main>{body}</main>
 {scripts}</body></html>"#,
         title = escape(title),
@@ -49,15 +81,36 @@ fn page(title: &str, body: &str, scripts: &[String]) -> HttpResponse {
     HttpResponse::Ok().content_type("text/html; charset=utf-8").body(html)
 }
 
+/// A styled page that says what went wrong, with the status that says what kind of problem it is.
+pub fn problem_page(status: StatusCode, message: &str) -> HttpResponse {
+    let title = status.canonical_reason().unwrap_or("Error");
+    let body = format!(
+        "<section class=\"problem\"><h1>{}</h1><p>{}</p><p><a href=\"/\">All games</a></p></section>",
+        escape(title),
+        escape(message)
+    );
+    let mut response = page(title, &body, &[], None);
+    response.head_mut().status = status;
+    response
+}
+
 #[derive(Deserialize)]
 struct IndexQuery {
     ruleset: Option<String>,
     player: Option<String>,
 }
 
-async fn index(app: web::Data<AppState>, q: web::Query<IndexQuery>) -> Result<HttpResponse> {
+async fn index(
+    app: web::Data<AppState>,
+    req: HttpRequest,
+    reader: Reader,
+    q: web::Query<IndexQuery>,
+) -> Result<HttpResponse> {
     let q = q.into_inner();
+    let signed = SignedIn::of(&req, &reader);
+    let viewer = reader.viewer;
     let filter = GameFilter {
+        viewer,
         ruleset: q.ruleset.clone().filter(|s| !s.is_empty()),
         player: q.player.clone().filter(|s| !s.is_empty()),
         limit: Some(200),
@@ -65,7 +118,7 @@ async fn index(app: web::Data<AppState>, q: web::Query<IndexQuery>) -> Result<Ht
     };
     let (games, everyone): (Vec<GameRow>, Vec<GameRow>) = blocking(move || {
         Ok(app.pool.read(|s| -> almanac_service::Result<_> {
-            let everyone = GameFilter { limit: Some(1000), ..Default::default() };
+            let everyone = GameFilter { viewer, limit: Some(1000), ..Default::default() };
             Ok((almanac_service::list(s, &filter)?, almanac_service::list(s, &everyone)?))
         })??)
     })
@@ -92,9 +145,10 @@ async fn index(app: web::Data<AppState>, q: web::Query<IndexQuery>) -> Result<Ht
             })
             .collect();
         rows.push_str(&format!(
-            "<tr><td><a href=\"/games/{id}\">{title}</a></td><td>{ruleset}</td><td>{players}</td><td>{winner}</td><td>{turns}</td><td>{date}</td><td>{club}</td></tr>",
+            "<tr><td><a href=\"/games/{id}\">{title}</a>{private}</td><td>{ruleset}</td><td>{players}</td><td>{winner}</td><td>{turns}</td><td>{date}</td><td>{club}</td></tr>",
             id = escape(&g.id),
             title = escape(g.title.as_deref().unwrap_or(&g.id)),
+            private = if g.published { "" } else { " <span class=\"badge\">private</span>" },
             ruleset = escape(&g.ruleset),
             players = players.join(" "),
             winner = escape(g.winner.as_deref().unwrap_or("–")),
@@ -119,28 +173,53 @@ async fn index(app: web::Data<AppState>, q: web::Query<IndexQuery>) -> Result<Ht
 <table id="games"><thead><tr><th>Game</th><th>Ruleset</th><th>Players (score)</th><th>Winner</th><th>Turns</th><th>Date</th><th>Club</th></tr></thead>
 <tbody>{rows}</tbody></table>
 </section>
-<section class="upload">
+{upload}"#,
+        upload = match &signed {
+            Some(s) => format!(
+                r#"<section class="upload">
 <h2>Upload a game</h2>
-<form id="upload"><input type="file" name="log" required>
+<p>Uploads are private to {club} until published.</p>
+<form id="upload"><label>Log file <input type="file" name="log" required></label>
 <label>Format <select name="format"><option value="auto">guess</option>{formats}</select></label>
 <button type="submit">Upload</button></form>
 <p id="upload-result" role="status"></p>
 </section>"#,
+                club = escape(&s.club)
+            ),
+            None => "<section class=\"upload\"><h2>Upload a game</h2><p><a href=\"/signin\">Sign in</a> with your club's token to upload games.</p></section>".to_string(),
+        },
         ruleset_options = rulesets.iter().map(|r| option(r, r, &q.ruleset)).collect::<String>(),
         player_options = players.iter().map(|p| option(p, p, &q.player)).collect::<String>(),
     );
-    Ok(page("Games", &body, &["/static/games.js".to_string()]))
+    Ok(page("Games", &body, &["/static/games.js".to_string()], signed.as_ref()))
 }
 
-async fn replay(app: web::Data<AppState>, path: web::Path<String>) -> HttpResponse {
-    let (id, game) = match blocking(move || loaded(&app, &path)).await {
+async fn replay(app: web::Data<AppState>, req: HttpRequest, reader: Reader, path: web::Path<String>) -> HttpResponse {
+    let signed = SignedIn::of(&req, &reader);
+    let viewer = reader.viewer;
+    let found = blocking(move || {
+        let (id, game) = loaded(&app, viewer, &path)?;
+        let row = app.pool.read(|s| s.game(&id))??;
+        Ok((id, game, row))
+    })
+    .await;
+    let (id, game, row) = match found {
         Ok(g) => g,
-        Err(e) => {
-            return HttpResponse::NotFound().content_type("text/html; charset=utf-8").body(format!(
-                "<!doctype html><title>Not found</title><p>{}</p><p><a href=\"/\">All games</a></p>",
-                escape(&e.to_string())
-            ))
-        }
+        Err(e) => return problem_page(e.status, &e.message),
+    };
+    // The owning club's controls: publish or make private, delete.
+    let owner_controls = match (&signed, &row.owner) {
+        (Some(s), Some(owner)) if *owner == s.club => format!(
+            r#"<div class="owner"><form method="post" action="/games/{id}/publish">{proof}<input type="hidden" name="published" value="{flip}"><button type="submit">{label}</button></form>
+<form method="post" action="/games/{id}/delete">{proof}<button type="submit" class="danger">Delete this upload</button></form>
+<span>{state}</span></div>"#,
+            id = escape(&id),
+            proof = s.proof_field(),
+            flip = if row.published { "no" } else { "yes" },
+            label = if row.published { "Make private" } else { "Publish" },
+            state = if row.published { "Published: anyone can see this game." } else { "Private to your club." },
+        ),
+        _ => String::new(),
     };
     let env = game.envelope();
     let title = env.title.clone().unwrap_or_else(|| format!("Game {id}"));
@@ -157,7 +236,7 @@ async fn replay(app: web::Data<AppState>, path: web::Path<String>) -> HttpRespon
         .collect();
     let body = format!(
         r#"<section id="replay" class="replay" tabindex="0" data-game="{id}" data-ruleset="{ruleset}" aria-label="Replay: use the arrow keys to step">
-<div class="title"><h1>{title}</h1><div class="meta">{meta}</div></div>
+<div class="title"><h1>{title}</h1><div class="meta">{meta} · <a href="/api/games/{id}/log" download>download the log</a></div>{owner_controls}</div>
 <div class="stage">
   <div class="board-wrap"><svg id="board" viewBox="-6 -6 12 12" role="img" aria-label="board"></svg></div>
   <div class="side">
@@ -181,5 +260,5 @@ async fn replay(app: web::Data<AppState>, path: web::Path<String>) -> HttpRespon
         turns = game.current_turn(),
     );
     let scripts = ["/static/replay.js".to_string(), format!("/static/rulesets/{}.js", game.ruleset())];
-    page(&title, &body, &scripts)
+    page(&title, &body, &scripts, signed.as_ref())
 }

@@ -1,12 +1,13 @@
 //! Building the application and binding it to a listener (the Zero To Production shape, so that tests bind
 //! port 0).
 
-use crate::app::AppState;
-use crate::cache::Lru;
+use crate::app::{AppState, TRUSTED_FOR};
+use crate::cache::{Expiring, Lru};
+use crate::limits::{Limits, Rates};
 use crate::uploads::Uploads;
-use crate::{api, assets, error, logging, pages};
+use crate::{access, api, assets, error, logging, pages, session};
 use actix_web::dev::Server;
-use actix_web::middleware::from_fn;
+use actix_web::middleware::{from_fn, DefaultHeaders};
 use actix_web::{web, App, HttpServer};
 use almanac_store::Pool;
 use std::net::TcpListener;
@@ -20,31 +21,41 @@ pub struct Config {
     pub max_upload: usize,
     /// Worker threads (default: one per core).
     pub workers: Option<usize>,
+    pub limits: Limits,
 }
 
 impl Config {
     pub fn new(db: PathBuf) -> Config {
-        Config { db, max_upload: 16 * 1024 * 1024, workers: None }
+        Config { db, max_upload: 16 * 1024 * 1024, workers: None, limits: Limits::default() }
     }
 }
 
 /// Starts the server on `listener`; the returned future runs it.
 pub fn run(listener: TcpListener, config: Config) -> std::io::Result<Server> {
     let pool = Arc::new(Pool::open(&config.db).map_err(std::io::Error::other)?);
+    let limits = config.limits.clone();
     let state = web::Data::new(AppState {
         uploads: Uploads::start(pool.clone())?,
         pool,
-        timelines: Lru::new(64),
-        states: Lru::new(8192),
-        charts: Lru::new(1024),
+        upload_slots: tokio::sync::Semaphore::new(limits.concurrent_uploads.max(1)),
+        timelines: Lru::new(limits.timeline_cache_bytes),
+        states: Lru::new(limits.state_cache_bytes),
+        charts: Lru::new(limits.chart_cache_bytes),
+        tokens: Expiring::new(TRUSTED_FOR),
+        access: Expiring::new(TRUSTED_FOR),
+        rates: Rates::new(limits.writes_per_minute),
+        limits,
         max_upload: config.max_upload,
     });
     let mut server = HttpServer::new(move || {
         App::new()
+            .wrap(security_headers())
+            .wrap(from_fn(access::refuse_foreign_writes))
             .wrap(from_fn(logging::log_request))
             .app_data(state.clone())
             .app_data(web::QueryConfig::default().error_handler(error::query_error))
             .configure(api::routes)
+            .configure(session::routes)
             .configure(pages::routes)
             .configure(assets::routes)
     })
@@ -53,4 +64,18 @@ pub fn run(listener: TcpListener, config: Config) -> std::io::Result<Server> {
         server = server.workers(w);
     }
     Ok(server.run())
+}
+
+/// On every response: scripts and styles only from this site (no inline script), no framing, no guessing
+/// of content types, no referrer sent elsewhere.
+fn security_headers() -> DefaultHeaders {
+    DefaultHeaders::new()
+        .add((
+            "Content-Security-Policy",
+            "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; \
+             object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
+        ))
+        .add(("X-Content-Type-Options", "nosniff"))
+        .add(("X-Frame-Options", "DENY"))
+        .add(("Referrer-Policy", "same-origin"))
 }

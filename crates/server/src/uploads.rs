@@ -2,7 +2,7 @@
 //! machine the scheduler gives the request threads the cores and the upload worker what is left, and one
 //! upload is validated and stored at a time (SQLite takes one writer anyway).
 
-use almanac_service::{Format, ServiceError, ValidatedLog};
+use almanac_service::{Format, Ownership, ServiceError, ValidatedLog};
 use almanac_store::{Inserted, Pool};
 use std::sync::mpsc;
 use std::sync::Arc;
@@ -12,6 +12,7 @@ use tokio::sync::oneshot;
 struct Job {
     format: Option<Format>,
     text: String,
+    ownership: Ownership,
     answer: oneshot::Sender<Result<Inserted, ServiceError>>,
 }
 
@@ -31,7 +32,7 @@ impl Uploads {
             for job in queue {
                 let stored = almanac_service::check(job.format, &job.text)
                     .map_err(ServiceError::from)
-                    .and_then(|log: ValidatedLog| Ok(pool.write(|s| almanac_service::store_log(s, &log))?));
+                    .and_then(|log: ValidatedLog| Ok(pool.write(|s| almanac_service::store_log(s, &log, job.ownership))?));
                 // The uploader may have gone away; nothing to tell then.
                 let _ = job.answer.send(stored);
             }
@@ -40,9 +41,14 @@ impl Uploads {
     }
 
     /// Validates and stores a file, in turn with the other uploads.
-    pub async fn store(&self, format: Option<Format>, text: String) -> Result<Inserted, ServiceError> {
+    pub async fn store(
+        &self,
+        format: Option<Format>,
+        text: String,
+        ownership: Ownership,
+    ) -> Result<Inserted, ServiceError> {
         let (answer, reply) = oneshot::channel();
-        self.jobs.send(Job { format, text, answer }).expect("the upload worker runs as long as the server");
+        self.jobs.send(Job { format, text, ownership, answer }).expect("the upload worker runs as long as the server");
         reply.await.expect("the upload worker answers every job")
     }
 }

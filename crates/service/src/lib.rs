@@ -9,11 +9,12 @@ use almanac_analysis::{game_stats, GameStats};
 use almanac_charts::ChartError;
 use almanac_core::{AnyView, Chart, Game, LogError, Problem};
 use almanac_engine::{read_log, ImportError};
-use almanac_store::{GameFilter, GameRow, Inserted, Store, StoreError};
+use almanac_store::{GameRow, Store, StoreError};
 use serde::Serialize;
 use serde_json::value::RawValue;
 use serde_json::Value;
 
+pub use almanac_store::{Access, Club, ClubId, ClubRow, GameFilter, Inserted, Ownership, TokenRow, Viewer};
 pub use almanac_engine::{format, format_names, formats, game_kind, Format, Reading, ValidatedLog, Viewpoint, GAMES};
 
 /// A use case's result.
@@ -38,6 +39,8 @@ pub enum ServiceError {
     UnknownRuleset { id: String, ruleset: String },
     #[error("{0}")]
     Chart(#[from] ChartError),
+    #[error("no random numbers for a token: {0}")]
+    Random(String),
 }
 
 /// Validates a file of `format` (`None`: guess), without storing it.
@@ -50,24 +53,29 @@ pub fn check_as(reading: Reading, text: &str) -> Result<ValidatedLog, ImportErro
     almanac_engine::validate_as(reading, text)
 }
 
-/// Validates a file of `format` (`None`: guess) and stores it in one transaction.
-pub fn import(store: &mut Store, format: Option<Format>, text: &str) -> Result<(Inserted, ValidatedLog), ServiceError> {
+/// Validates a file of `format` (`None`: guess) and stores it in one transaction, owned as `ownership` says.
+pub fn import(
+    store: &mut Store,
+    format: Option<Format>,
+    text: &str,
+    ownership: Ownership,
+) -> Result<(Inserted, ValidatedLog), ServiceError> {
     let log = check(format, text)?;
-    let inserted = store_log(store, &log)?;
+    let inserted = store_log(store, &log, ownership)?;
     Ok((inserted, log))
 }
 
 /// Stores a validated log.
-pub fn store_log(store: &mut Store, log: &ValidatedLog) -> Result<Inserted, StoreError> {
-    store.insert_game(log.game.as_ref(), log.header_line(), &log.event_lines(), &log.content_hash())
+pub fn store_log(store: &mut Store, log: &ValidatedLog, ownership: Ownership) -> Result<Inserted, StoreError> {
+    store.insert_game(log.game.as_ref(), log.header_line(), &log.event_lines(), &log.content_hash(), ownership)
 }
 
-/// The full id of a game given by id or unique prefix.
-pub fn resolve(store: &Store, game: &str) -> Result<String, ServiceError> {
-    Ok(store.resolve(game)?)
+/// The full id of a game `viewer` may see, given by id or unique prefix.
+pub fn resolve(store: &Store, viewer: Viewer, game: &str) -> Result<String, ServiceError> {
+    Ok(store.resolve(viewer, game)?)
 }
 
-/// Stored games, newest first.
+/// The stored games the filter's viewer may see, newest first.
 pub fn list(store: &Store, filter: &GameFilter) -> Result<Vec<GameRow>, ServiceError> {
     Ok(store.list_games(filter)?)
 }
@@ -77,9 +85,9 @@ pub fn log(store: &Store, id: &str) -> Result<(String, Vec<String>), ServiceErro
     Ok(store.log(id)?)
 }
 
-/// Loads a stored game (by id or unique prefix) back into a timeline.
-pub fn load(store: &Store, game: &str) -> Result<(String, Box<dyn Game>), ServiceError> {
-    let id = store.resolve(game)?;
+/// Loads a stored game `viewer` may see (by id or unique prefix) back into a timeline.
+pub fn load(store: &Store, viewer: Viewer, game: &str) -> Result<(String, Box<dyn Game>), ServiceError> {
+    let id = store.resolve(viewer, game)?;
     let (header, events) = store.log(&id)?;
     let game = read_stored(&id, header, events)?;
     Ok((id, game))
@@ -217,23 +225,32 @@ pub fn chart(store: &Store, id: &str, name: &str) -> Result<String, ServiceError
     Ok(almanac_charts::draw(chart, &stats, vocabulary, &colors)?)
 }
 
-/// Appends event lines to a stored game, if its log still ends at `expected_seq`. Returns the new number
-/// of events and the updated game.
+/// Appends event lines to a game of `club`, if its log still ends at `expected_seq`. Returns the new number
+/// of events and the updated game. The owner and the sequence number are checked before anything is
+/// replayed; `in_memory` (the game as a cache holds it) is extended when it is the stored log, so a live
+/// game is not replayed from its start at every append.
 pub fn append(
     store: &mut Store,
+    club: ClubId,
     id: &str,
     expected_seq: u64,
     lines: &[String],
+    in_memory: Option<&dyn Game>,
 ) -> Result<(u64, Box<dyn Game>), ServiceError> {
-    let (id, mut game) = load(store, id)?;
-    if game.event_count() as u64 != expected_seq {
-        return Err(StoreError::Conflict { game: id, expected: expected_seq, actual: game.event_count() as u64 }.into());
+    let id = store.owned(club, id)?.id;
+    let stored = store.game(&id)?.event_count;
+    if stored != expected_seq {
+        return Err(StoreError::Conflict { game: id, expected: expected_seq, actual: stored }.into());
     }
+    let mut game = match in_memory {
+        Some(g) if g.event_count() as u64 == stored => g.duplicate(),
+        _ => load(store, Viewer::Club(club), &id)?.1,
+    };
     for (k, line) in lines.iter().enumerate() {
         // Line numbers as if the events were in the file: the header, the stored events, then these.
         game.push_line(expected_seq as usize + k + 2, line).map_err(ServiceError::Rejected)?;
     }
-    let seq = store.append_events(&id, expected_seq, game.as_ref(), lines)?;
+    let seq = store.append_events(club, &id, expected_seq, game.as_ref(), lines)?;
     Ok((seq, game))
 }
 
@@ -262,7 +279,7 @@ pub fn games_to_reproject(store: &Store, ruleset: Option<&str>, all: bool) -> Re
 pub fn reproject(store: &mut Store, ids: &[String], mut progress: impl FnMut(&str)) -> Reprojected {
     let mut report = Reprojected::default();
     for id in ids {
-        let result = load(store, id).and_then(|(_, game)| Ok(store.reproject(id, game.as_ref())?));
+        let result = load(store, Viewer::Operator, id).and_then(|(_, game)| Ok(store.reproject(id, game.as_ref())?));
         match result {
             Ok(()) => report.done.push(id.clone()),
             Err(e) => report.failed.push((id.clone(), e)),
@@ -270,4 +287,39 @@ pub fn reproject(store: &mut Store, ids: &[String], mut progress: impl FnMut(&st
         progress(id);
     }
     report
+}
+
+/// Creates a club.
+pub fn create_club(store: &mut Store, name: &str) -> Result<Club, ServiceError> {
+    Ok(store.create_club(name)?)
+}
+
+/// A new token for `club`: returned once, stored only as its SHA-256. `label` says what it is for.
+pub fn issue_token(store: &mut Store, club: ClubId, label: &str) -> Result<(i64, String), ServiceError> {
+    let mut secret = [0u8; 24];
+    getrandom::fill(&mut secret).map_err(|e| ServiceError::Random(e.to_string()))?;
+    let token = format!("alm_{}", secret.iter().map(|b| format!("{b:02x}")).collect::<String>());
+    let id = store.add_token(club, &token_hash(&token), label)?;
+    Ok((id, token))
+}
+
+/// How a token is stored and looked up.
+pub fn token_hash(token: &str) -> String {
+    almanac_core::hash::sha256_hex(token.trim())
+}
+
+/// The club a live token belongs to.
+pub fn club_of_token(store: &Store, token: &str) -> Result<Option<Club>, ServiceError> {
+    Ok(store.club_of_token(&token_hash(token))?)
+}
+
+/// Publishes a club's game (anyone may read it then), or makes it private again.
+pub fn publish(store: &mut Store, club: ClubId, game: &str, published: bool) -> Result<String, ServiceError> {
+    Ok(store.set_published(club, game, published)?)
+}
+
+/// Hides a club's game from every view and list; its events stay stored (they are append-only), and an
+/// upload of the same log by the club shows it again.
+pub fn delete(store: &mut Store, club: ClubId, game: &str) -> Result<String, ServiceError> {
+    Ok(store.delete_game(club, game)?)
 }

@@ -8,6 +8,12 @@ pub enum StoreError {
     NotFound(String),
     #[error("conflict: game {game} has {actual} events, but the writer expected {expected}; reload and retry")]
     Conflict { game: String, expected: u64, actual: u64 },
+    #[error("game {0} belongs to another club")]
+    NotYours(String),
+    #[error("this log is already stored as game {0} by another club, which has not published it (or has deleted it)")]
+    TakenElsewhere(String),
+    #[error("{0}")]
+    Invalid(String),
     #[error("game id {0} is already used by another log")]
     IdClash(String),
     #[error("the database schema is version {found}, newer than this program knows ({known}); upgrade Almanac")]

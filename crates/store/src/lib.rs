@@ -1,15 +1,19 @@
 //! The SQLite event store. All of Almanac's SQL lives in this crate.
 //!
 //! Promises (each has a test in `tests/store.rs`):
-//! - events are append-only: triggers reject UPDATE and DELETE on `events`;
+//! - events are append-only: triggers reject UPDATE and DELETE on `events`, and an INSERT whose seq is not
+//!   the last of its game + 1 (which also closes `INSERT OR REPLACE`); a game's id, hash, ruleset, header
+//!   and owner never change, and no game row is deleted or replaced;
+//! - a club's private game is found by nobody else: every read of games takes a [`Viewer`];
 //! - a game is stored in one transaction with its facts: all or nothing;
-//! - the same log twice is one game (content hash);
+//! - the same log twice is one game (the hash of its canonical spelling, `almanac_core::hash`);
 //! - live appends name the sequence number they expect to follow; a stale writer gets [`StoreError::Conflict`];
 //! - the schema changes only by numbered migrations (`migrations/NNN_*.sql`), applied in order once;
 //! - every game keeps the ruleset version that accepted it; `reproject` re-derives a game's facts and
 //!   summary under a newer version without touching its events;
 //! - [`Pool`]: readers work side by side (WAL) while one writer writes.
 
+mod clubs;
 mod error;
 mod facts;
 mod migrations;
@@ -18,6 +22,7 @@ mod store;
 pub mod yardstick;
 
 pub use almanac_core::FactRow;
+pub use clubs::{Access, Club, ClubId, ClubRow, Ownership, TokenRow, Viewer};
 pub use error::{Result, StoreError};
 pub use pool::Pool;
 pub use store::{game_id, GameFilter, GameRow, Inserted, PlayerRow, Store};

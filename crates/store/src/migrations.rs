@@ -1,10 +1,24 @@
 //! Numbered schema migrations, applied in order, each once, each in its own transaction.
 
 use crate::error::{Result, StoreError};
-use rusqlite::Connection;
+use rusqlite::{Connection, Transaction};
 
-/// (number, SQL). Append new ones; never edit a released one.
-const MIGRATIONS: &[(u32, &str)] = &[(1, include_str!("../migrations/001_events_and_facts.sql"))];
+/// A migration: its number, a step in Rust run first (for what SQL cannot compute), then its SQL.
+struct Migration {
+    version: u32,
+    before: Option<fn(&Transaction) -> Result<()>>,
+    sql: &'static str,
+}
+
+/// Append new ones; never edit a released one.
+const MIGRATIONS: &[Migration] = &[
+    Migration { version: 1, before: None, sql: include_str!("../migrations/001_events_and_facts.sql") },
+    Migration {
+        version: 2,
+        before: Some(rehash_canonically),
+        sql: include_str!("../migrations/002_clubs_and_promises.sql"),
+    },
+];
 
 pub fn current(conn: &Connection) -> Result<u32> {
     Ok(conn.query_row("SELECT COALESCE(MAX(version), 0) FROM schema_migrations", [], |r| r.get(0))?)
@@ -17,15 +31,45 @@ pub fn run(conn: &mut Connection) -> Result<()> {
              applied_at TEXT NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')))",
     )?;
     let have = current(conn)?;
-    let known = MIGRATIONS.last().map(|m| m.0).unwrap_or(0);
+    let known = MIGRATIONS.last().map(|m| m.version).unwrap_or(0);
     if have > known {
         return Err(StoreError::TooNew { found: have, known });
     }
-    for &(version, sql) in MIGRATIONS.iter().filter(|m| m.0 > have) {
+    for m in MIGRATIONS.iter().filter(|m| m.version > have) {
         let tx = conn.transaction()?;
-        tx.execute_batch(sql)?;
-        tx.execute("INSERT INTO schema_migrations (version) VALUES (?1)", [version])?;
+        if let Some(step) = m.before {
+            step(&tx)?;
+        }
+        tx.execute_batch(m.sql)?;
+        tx.execute("INSERT INTO schema_migrations (version) VALUES (?1)", [m.version])?;
         tx.commit()?;
+    }
+    Ok(())
+}
+
+/// Migration 2: content hashes of the canonical spelling of each line, so that a log re-serialised with
+/// other key order, spaces or escapes is the same game. Ids stay. Two stored games that turn out to be one
+/// log keep both rows (events are never deleted): the later one's hash gets its id appended.
+fn rehash_canonically(tx: &Transaction) -> Result<()> {
+    let games: Vec<(String, String)> = {
+        let mut stmt = tx.prepare("SELECT id, header FROM games ORDER BY stored_at, rowid")?;
+        let rows = stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?;
+        rows.collect::<rusqlite::Result<_>>()?
+    };
+    let mut seen = std::collections::HashSet::new();
+    // Move every hash aside first so that the new ones never meet an old one in the UNIQUE index.
+    tx.execute("UPDATE games SET content_hash = 'old:' || content_hash", [])?;
+    for (id, header) in games {
+        let events: Vec<String> = {
+            let mut stmt = tx.prepare_cached("SELECT body FROM events WHERE game_id = ?1 ORDER BY seq")?;
+            let rows = stmt.query_map([&id], |r| r.get(0))?;
+            rows.collect::<rusqlite::Result<_>>()?
+        };
+        let mut hash = almanac_core::hash::content_hash(&header, &events);
+        if !seen.insert(hash.clone()) {
+            hash = format!("{hash}-{id}");
+        }
+        tx.execute("UPDATE games SET content_hash = ?2 WHERE id = ?1", [&id, &hash])?;
     }
     Ok(())
 }

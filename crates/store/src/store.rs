@@ -1,5 +1,6 @@
 //! The store of games: their rows, players, events and facts, in one SQLite database.
 
+use crate::clubs::{ClubId, Ownership, Viewer};
 use crate::error::{Result, StoreError};
 use crate::{facts, migrations};
 use almanac_core::{FactRow, Game};
@@ -37,6 +38,10 @@ pub struct GameRow {
     pub event_count: u64,
     pub turn_count: u32,
     pub winner: Option<String>,
+    /// The club that uploaded the game (`None`: the operator's own).
+    pub owner: Option<String>,
+    /// Readable by anyone; a club's game is private until it publishes it.
+    pub published: bool,
     pub players: Vec<PlayerRow>,
 }
 
@@ -52,6 +57,8 @@ pub struct PlayerRow {
 /// Which games to list.
 #[derive(Debug, Clone, Default)]
 pub struct GameFilter {
+    /// Who is asking: only the games they may see are listed.
+    pub viewer: Viewer,
     pub ruleset: Option<String>,
     pub player: Option<String>,
     pub limit: Option<u32>,
@@ -59,7 +66,7 @@ pub struct GameFilter {
 }
 
 pub struct Store {
-    conn: Connection,
+    pub(crate) conn: Connection,
 }
 
 /// The game id for a content hash: its first 16 hex digits.
@@ -105,21 +112,34 @@ impl Store {
         migrations::current(&self.conn)
     }
 
-    /// Stores a validated game with its events and facts in one transaction. The same content hash
-    /// stored before gives `Existing` and writes nothing.
+    /// Stores a validated game with its events and facts in one transaction, owned as `ownership` says.
+    /// The same content hash stored before gives `Existing` and writes nothing, if the uploader may see that
+    /// game (its owner uploading a game it deleted shows it again); another club's private game with the
+    /// same log is `TakenElsewhere`.
     pub fn insert_game(
         &mut self,
         game: &dyn Game,
         header_line: &str,
         event_lines: &[&str],
         content_hash: &str,
+        ownership: Ownership,
     ) -> Result<Inserted> {
         let id = game_id(content_hash);
-        let tx = self.conn.transaction()?;
-        if let Some(existing) = tx
-            .query_row("SELECT id FROM games WHERE content_hash = ?1", [content_hash], |r| r.get::<_, String>(0))
+        let tx = self.conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
+        if let Some((existing, owner, published, deleted)) = tx
+            .query_row(
+                "SELECT id, owner, published, deleted_at IS NOT NULL FROM games WHERE content_hash = ?1",
+                [content_hash],
+                |r| Ok((r.get::<_, String>(0)?, r.get::<_, Option<ClubId>>(1)?, r.get::<_, bool>(2)?, r.get::<_, bool>(3)?)),
+            )
             .optional()?
         {
+            if owner.is_some() && owner == ownership.club {
+                tx.execute("UPDATE games SET deleted_at = NULL WHERE id = ?1", [&existing])?;
+                tx.commit()?;
+            } else if deleted || !published {
+                return Err(StoreError::TakenElsewhere(existing));
+            }
             return Ok(Inserted::Existing(existing));
         }
         if tx.query_row("SELECT 1 FROM games WHERE id = ?1", [&id], |_| Ok(())).optional()?.is_some() {
@@ -128,8 +148,8 @@ impl Store {
         let env = game.envelope();
         tx.execute(
             "INSERT INTO games (id, content_hash, ruleset, ruleset_version, header, title, played_on, club, location,
-                                event_count, turn_count, winner)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, 0, 0, NULL)",
+                                event_count, turn_count, winner, owner, published)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, 0, 0, NULL, ?10, ?11)",
             params![
                 id,
                 content_hash,
@@ -139,7 +159,9 @@ impl Store {
                 env.title,
                 env.date,
                 env.club,
-                env.location
+                env.location,
+                ownership.club,
+                ownership.published || ownership.club.is_none()
             ],
         )?;
         {
@@ -155,14 +177,26 @@ impl Store {
         Ok(Inserted::New(id))
     }
 
-    /// Appends events `game.event_count() - new_lines.len() ..` of `game` (already validated) to game `id`,
-    /// if the stored log still ends at `expected_seq`.
-    pub fn append_events(&mut self, id: &str, expected_seq: u64, game: &dyn Game, new_lines: &[String]) -> Result<u64> {
+    /// Appends events `game.event_count() - new_lines.len() ..` of `game` (already validated) to game `id`
+    /// of `club`, if the stored log still ends at `expected_seq`.
+    pub fn append_events(
+        &mut self,
+        club: ClubId,
+        id: &str,
+        expected_seq: u64,
+        game: &dyn Game,
+        new_lines: &[String],
+    ) -> Result<u64> {
         let tx = self.conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
-        let actual: u64 = tx
-            .query_row("SELECT event_count FROM games WHERE id = ?1", [id], |r| r.get(0))
+        let (actual, owner): (u64, Option<ClubId>) = tx
+            .query_row("SELECT event_count, owner FROM games WHERE id = ?1 AND deleted_at IS NULL", [id], |r| {
+                Ok((r.get(0)?, r.get(1)?))
+            })
             .optional()?
             .ok_or_else(|| StoreError::NotFound(id.to_string()))?;
+        if owner != Some(club) {
+            return Err(StoreError::NotYours(id.to_string()));
+        }
         if actual != expected_seq {
             return Err(StoreError::Conflict { game: id.to_string(), expected: expected_seq, actual });
         }
@@ -179,10 +213,11 @@ impl Store {
         rows.pop().ok_or_else(|| StoreError::NotFound(id.to_string()))
     }
 
-    /// Games, newest first.
+    /// The games the filter's viewer may see, newest first.
     pub fn list_games(&self, filter: &GameFilter) -> Result<Vec<GameRow>> {
-        let mut conds = Vec::new();
-        let mut args: Vec<&dyn rusqlite::ToSql> = Vec::new();
+        let (visible, club, everything) = filter.viewer.condition(1);
+        let mut conds = vec![visible];
+        let mut args: Vec<&dyn rusqlite::ToSql> = vec![&club, &everything];
         if let Some(r) = &filter.ruleset {
             args.push(r);
             conds.push(format!("g.ruleset = ?{}", args.len()));
@@ -194,7 +229,7 @@ impl Store {
                 args.len()
             ));
         }
-        let mut sql = if conds.is_empty() { String::new() } else { format!("WHERE {}", conds.join(" AND ")) };
+        let mut sql = format!("WHERE {}", conds.join(" AND "));
         sql.push_str(&format!(
             " ORDER BY g.stored_at DESC, g.rowid DESC LIMIT {} OFFSET {}",
             filter.limit.unwrap_or(100),
@@ -206,8 +241,8 @@ impl Store {
     fn query_games(&self, tail: &str, args: &[&dyn rusqlite::ToSql]) -> Result<Vec<GameRow>> {
         let sql = format!(
             "SELECT g.id, g.ruleset, g.ruleset_version, g.title, g.played_on, g.club, g.location, g.stored_at,
-                    g.event_count, g.turn_count, g.winner
-             FROM games g {tail}"
+                    g.event_count, g.turn_count, g.winner, c.name, g.published
+             FROM games g LEFT JOIN clubs c ON c.id = g.owner {tail}"
         );
         let mut stmt = self.conn.prepare(&sql)?;
         let mut games: Vec<GameRow> = stmt
@@ -224,6 +259,8 @@ impl Store {
                     event_count: r.get(8)?,
                     turn_count: r.get(9)?,
                     winner: r.get(10)?,
+                    owner: r.get(11)?,
+                    published: r.get(12)?,
                     players: Vec::new(),
                 })
             })?
@@ -262,6 +299,8 @@ impl Store {
     /// Stored events with their seq and turn, `from..=to` by seq.
     pub fn events(&self, id: &str, from: u64, to: u64) -> Result<Vec<(u64, u32, String)>> {
         self.game(id)?;
+        // SQLite's integers are signed: a larger bound means "to the end".
+        let (from, to) = (from.min(i64::MAX as u64), to.min(i64::MAX as u64));
         let mut stmt = self.conn.prepare_cached(
             "SELECT seq, turn, body FROM events WHERE game_id = ?1 AND seq BETWEEN ?2 AND ?3 ORDER BY seq",
         )?;
@@ -275,11 +314,14 @@ impl Store {
         facts::read(&self.conn, id)
     }
 
-    /// Finds a game by id or by a unique prefix of it.
-    pub fn resolve(&self, id_or_prefix: &str) -> Result<String> {
+    /// Finds a game by id or by a unique prefix of it, among the games `viewer` may see (so another club's
+    /// private game is not found, and does not make a prefix ambiguous).
+    pub fn resolve(&self, viewer: Viewer, id_or_prefix: &str) -> Result<String> {
         let pattern = format!("{}%", id_or_prefix.replace(['%', '_'], ""));
-        let mut stmt = self.conn.prepare("SELECT id FROM games WHERE id LIKE ?1 LIMIT 2")?;
-        let ids: Vec<String> = stmt.query_map([&pattern], |r| r.get(0))?.collect::<rusqlite::Result<_>>()?;
+        let (visible, club, everything) = viewer.condition(2);
+        let mut stmt = self.conn.prepare_cached(&format!("SELECT id FROM games g WHERE id LIKE ?1 AND {visible} LIMIT 2"))?;
+        let ids: Vec<String> =
+            stmt.query_map(params![&pattern, club, everything], |r| r.get(0))?.collect::<rusqlite::Result<_>>()?;
         match ids.as_slice() {
             [one] => Ok(one.clone()),
             _ => Err(StoreError::NotFound(id_or_prefix.to_string())),

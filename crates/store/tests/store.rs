@@ -1,7 +1,7 @@
 //! The store's promises, each against a real SQLite file.
 
 use almanac_engine::{validate, ValidatedLog};
-use almanac_store::{GameFilter, Inserted, Store, StoreError};
+use almanac_store::{GameFilter, Inserted, Ownership, Store, StoreError, Viewer};
 use std::path::{Path, PathBuf};
 
 fn sample(name: &str) -> String {
@@ -13,7 +13,16 @@ fn log_of(text: &str) -> ValidatedLog {
 }
 
 fn insert(store: &mut Store, log: &ValidatedLog) -> Result<Inserted, StoreError> {
-    store.insert_game(log.game.as_ref(), log.header_line(), &log.event_lines(), &log.content_hash())
+    insert_as(store, log, Ownership::OPERATOR)
+}
+
+fn insert_as(store: &mut Store, log: &ValidatedLog, owner: Ownership) -> Result<Inserted, StoreError> {
+    store.insert_game(log.game.as_ref(), log.header_line(), &log.event_lines(), &log.content_hash(), owner)
+}
+
+/// Every game, as the operator lists them.
+fn everything() -> GameFilter {
+    GameFilter { viewer: Viewer::Operator, ..Default::default() }
 }
 
 fn db() -> (tempfile::TempDir, PathBuf) {
@@ -30,16 +39,16 @@ fn count(store: &Store, table: &str) -> i64 {
 fn migrations_run_once_and_a_newer_schema_is_refused() {
     let (_dir, path) = db();
     let store = Store::open(&path).unwrap();
-    assert_eq!(store.schema_version().unwrap(), 1);
+    assert_eq!(store.schema_version().unwrap(), 2);
     drop(store);
     let store = Store::open(&path).unwrap();
     let applied: i64 =
         store.connection().query_row("SELECT COUNT(*) FROM schema_migrations", [], |r| r.get(0)).unwrap();
-    assert_eq!(applied, 1, "reopening applies nothing again");
+    assert_eq!(applied, 2, "reopening applies nothing again");
     store.connection().execute("INSERT INTO schema_migrations (version) VALUES (99)", []).unwrap();
     drop(store);
     match Store::open(&path) {
-        Err(StoreError::TooNew { found: 99, known: 1 }) => {}
+        Err(StoreError::TooNew { found: 99, known: 2 }) => {}
         other => panic!("expected TooNew, got {:?}", other.err()),
     }
 }
@@ -110,7 +119,7 @@ fn the_same_log_twice_is_one_game() {
     // The observer's log of the same game is another log: another game.
     let other = insert(&mut store, &log_of(&sample("catan-club-game-observer.jsonl"))).unwrap();
     assert!(matches!(other, Inserted::New(_)));
-    assert_eq!(store.list_games(&GameFilter::default()).unwrap().len(), 2);
+    assert_eq!(store.list_games(&everything()).unwrap().len(), 2);
 }
 
 #[test]
@@ -121,16 +130,17 @@ fn live_appends_name_the_sequence_they_follow_and_a_stale_writer_gets_a_conflict
     let lines: Vec<&str> = full.lines().collect();
     // Start with the header and the first 100 events.
     let start = log_of(&lines[..101].join("\n"));
-    let id = insert(&mut store, &start).unwrap().id().to_string();
+    let club = store.create_club("Kadıköy").unwrap().id;
+    let id = insert_as(&mut store, &start, Ownership::private_to(club)).unwrap().id().to_string();
     // Two writers both think the log ends at 100. The first appends 5 events ...
     let mut game = start.game;
     let next: Vec<String> = lines[101..106].iter().map(|s| s.to_string()).collect();
     for (i, l) in next.iter().enumerate() {
         game.push_line(102 + i, l).unwrap();
     }
-    assert_eq!(store.append_events(&id, 100, game.as_ref(), &next).unwrap(), 105);
+    assert_eq!(store.append_events(club, &id, 100, game.as_ref(), &next).unwrap(), 105);
     // ... the second, still expecting 100, is refused and writes nothing.
-    let err = store.append_events(&id, 100, game.as_ref(), &next).unwrap_err();
+    let err = store.append_events(club, &id, 100, game.as_ref(), &next).unwrap_err();
     assert!(matches!(err, StoreError::Conflict { expected: 100, actual: 105, .. }), "{err}");
     assert_eq!(count(&store, "events"), 105);
     assert_eq!(store.game(&id).unwrap().event_count, 105);
@@ -146,6 +156,7 @@ fn games_are_listed_newest_first_and_filtered() {
     let a = insert(&mut store, &log_of(&sample("catan-club-game.jsonl"))).unwrap();
     let b = insert(&mut store, &log_of(&sample("catan-catanatron-tournament.jsonl"))).unwrap();
     let all = store.list_games(&GameFilter::default()).unwrap();
+    assert_eq!(all.len(), 2, "the operator's games are public");
     assert_eq!(all.iter().map(|g| g.id.as_str()).collect::<Vec<_>>(), [b.id(), a.id()]);
     let ayse = store.list_games(&GameFilter { player: Some("Ayşe".into()), ..Default::default() }).unwrap();
     assert_eq!(ayse.len(), 1);
@@ -154,8 +165,8 @@ fn games_are_listed_newest_first_and_filtered() {
         .list_games(&GameFilter { ruleset: Some("carcassonne".into()), ..Default::default() })
         .unwrap()
         .is_empty());
-    assert_eq!(store.resolve(&a.id()[..6]).unwrap(), a.id());
-    assert!(matches!(store.resolve("zzz"), Err(StoreError::NotFound(_))));
+    assert_eq!(store.resolve(Viewer::Public, &a.id()[..6]).unwrap(), a.id());
+    assert!(matches!(store.resolve(Viewer::Public, "zzz"), Err(StoreError::NotFound(_))));
 }
 
 #[test]
@@ -210,11 +221,171 @@ fn readers_read_while_the_writer_holds_a_transaction() {
     };
     held.1.recv().unwrap();
     // The writer is mid-transaction; two readers on their own connections still answer.
-    let games = pool.read(|s| s.list_games(&GameFilter::default()).unwrap()).unwrap();
+    let games = pool.read(|s| s.list_games(&everything()).unwrap()).unwrap();
     let facts = pool.read(|s| s.facts(&id).unwrap().len()).unwrap();
     assert_eq!(games.len(), 1);
     assert!(facts > 500);
     release.0.send(()).unwrap();
     writer.join().unwrap();
-    assert_eq!(pool.read(|s| s.list_games(&GameFilter::default()).unwrap().len()).unwrap(), 2);
+    assert_eq!(pool.read(|s| s.list_games(&everything()).unwrap().len()).unwrap(), 2);
+}
+
+#[test]
+fn no_insert_can_rewrite_or_skip_an_event() {
+    let (_dir, path) = db();
+    let mut store = Store::open(&path).unwrap();
+    let id = insert(&mut store, &log_of(&sample("catan-club-game.jsonl"))).unwrap().id().to_string();
+    let conn = store.connection();
+    let first: String = conn.query_row("SELECT body FROM events WHERE game_id = ?1 AND seq = 1", [&id], |r| r.get(0)).unwrap();
+    // REPLACE deletes the old row without firing the DELETE trigger; the INSERT trigger still sees seq 1 taken.
+    let replace = conn
+        .execute("INSERT OR REPLACE INTO events (game_id, seq, turn, body) VALUES (?1, 1, 0, '{}')", [&id])
+        .unwrap_err();
+    assert!(replace.to_string().contains("append-only"), "{replace}");
+    let gap = conn.execute("INSERT INTO events (game_id, seq, turn, body) VALUES (?1, 555, 99, '{}')", [&id]).unwrap_err();
+    assert!(gap.to_string().contains("last seq of its game + 1"), "{gap}");
+    let again: String = conn.query_row("SELECT body FROM events WHERE game_id = ?1 AND seq = 1", [&id], |r| r.get(0)).unwrap();
+    assert_eq!(again, first);
+    assert_eq!(count(&store, "events"), 553);
+}
+
+#[test]
+fn what_names_a_game_never_changes_and_no_game_is_removed() {
+    let (_dir, path) = db();
+    let mut store = Store::open(&path).unwrap();
+    let id = insert(&mut store, &log_of(&sample("catan-club-game.jsonl"))).unwrap().id().to_string();
+    let conn = store.connection();
+    for change in [
+        "UPDATE games SET content_hash = 'x' WHERE id = ?1",
+        "UPDATE games SET ruleset = 'carcassonne' WHERE id = ?1",
+        "UPDATE games SET id = 'ffffffffffffffff' WHERE id = ?1",
+        "UPDATE games SET header = '{}' WHERE id = ?1",
+        "UPDATE games SET owner = 1 WHERE id = ?1",
+        "DELETE FROM games WHERE id = ?1",
+        "DELETE FROM game_players WHERE game_id = ?1",
+        "INSERT OR REPLACE INTO games (id, content_hash, ruleset, ruleset_version, header, event_count, turn_count)
+         VALUES (?1, 'y', 'catan', 1, '{}', 0, 0)",
+    ] {
+        let err = conn.execute(change, [&id]).unwrap_err();
+        assert!(err.to_string().contains("never"), "{change}: {err}");
+    }
+    // What is derived may be refreshed.
+    conn.execute("UPDATE games SET winner = NULL WHERE id = ?1", [&id]).unwrap();
+    assert_eq!(count(&store, "games"), 1);
+}
+
+/// The same lines with the keys of every object in reverse order and a space after each colon.
+fn respelled(text: &str) -> String {
+    fn reversed(v: &serde_json::Value) -> serde_json::Value {
+        match v {
+            serde_json::Value::Object(m) => {
+                serde_json::Value::Object(m.iter().rev().map(|(k, v)| (k.clone(), reversed(v))).collect())
+            }
+            serde_json::Value::Array(a) => serde_json::Value::Array(a.iter().map(reversed).collect()),
+            other => other.clone(),
+        }
+    }
+    text.lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| reversed(&serde_json::from_str(l).unwrap()).to_string().replace("\":", "\": "))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+#[test]
+fn a_log_spelled_otherwise_or_with_a_byte_order_mark_is_the_same_game() {
+    let (_dir, path) = db();
+    let mut store = Store::open(&path).unwrap();
+    let text = sample("catan-club-game.jsonl");
+    let first = insert(&mut store, &log_of(&text)).unwrap();
+    let other = respelled(&text);
+    assert_ne!(other.lines().next(), text.lines().next(), "the spelling differs");
+    assert_eq!(insert(&mut store, &log_of(&other)).unwrap(), Inserted::Existing(first.id().to_string()));
+    let bom = format!("\u{feff}{text}");
+    assert_eq!(insert(&mut store, &log_of(&bom)).unwrap(), Inserted::Existing(first.id().to_string()));
+    assert_eq!(count(&store, "games"), 1);
+}
+
+#[test]
+fn a_database_of_version_1_is_hashed_again_and_keeps_its_ids() {
+    let (_dir, path) = db();
+    let text = sample("catan-club-game.jsonl");
+    let log = log_of(&text);
+    let twin = log_of(&respelled(&text));
+    {
+        // A version-1 database: the first migration only, two spellings of one log stored as two games
+        // under the old hash of their bytes.
+        let conn = rusqlite::Connection::open(&path).unwrap();
+        conn.execute_batch(include_str!("../migrations/001_events_and_facts.sql")).unwrap();
+        conn.execute_batch("CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, applied_at TEXT); INSERT INTO schema_migrations VALUES (1, 'then');").unwrap();
+        for (id, l) in [("aaaaaaaaaaaaaaaa", &log), ("bbbbbbbbbbbbbbbb", &twin)] {
+            conn.execute(
+                "INSERT INTO games (id, content_hash, ruleset, ruleset_version, header, event_count, turn_count)
+                 VALUES (?1, ?2, 'catan', 1, ?3, 0, 0)",
+                [id, &format!("raw-{id}"), l.header_line()],
+            )
+            .unwrap();
+            for (i, e) in l.event_lines().iter().enumerate() {
+                conn.execute("INSERT INTO events VALUES (?1, ?2, 0, ?3)", rusqlite::params![id, i + 1, e]).unwrap();
+            }
+        }
+    }
+    let mut store = Store::open(&path).unwrap();
+    assert_eq!(store.schema_version().unwrap(), 2);
+    let hash = |id: &str| -> String {
+        store.connection().query_row("SELECT content_hash FROM games WHERE id = ?1", [id], |r| r.get(0)).unwrap()
+    };
+    assert_eq!(hash("aaaaaaaaaaaaaaaa"), log.content_hash());
+    assert_eq!(hash("bbbbbbbbbbbbbbbb"), format!("{}-bbbbbbbbbbbbbbbb", log.content_hash()));
+    // The same log uploaded now finds the game stored then, under its old id.
+    assert_eq!(insert(&mut store, &log).unwrap(), Inserted::Existing("aaaaaaaaaaaaaaaa".into()));
+}
+
+#[test]
+fn a_clubs_private_game_is_found_by_nobody_else() {
+    let (_dir, path) = db();
+    let mut store = Store::open(&path).unwrap();
+    let (a, b) = (store.create_club("A").unwrap().id, store.create_club("B").unwrap().id);
+    let log = log_of(&sample("catan-club-game.jsonl"));
+    let id = insert_as(&mut store, &log, Ownership::private_to(a)).unwrap().id().to_string();
+    let listed = |store: &Store, viewer| store.list_games(&GameFilter { viewer, ..Default::default() }).unwrap().len();
+    assert_eq!((listed(&store, Viewer::Club(a)), listed(&store, Viewer::Club(b)), listed(&store, Viewer::Public)), (1, 0, 0));
+    assert_eq!(store.resolve(Viewer::Club(a), &id[..4]).unwrap(), id);
+    for viewer in [Viewer::Club(b), Viewer::Public] {
+        assert!(matches!(store.resolve(viewer, &id), Err(StoreError::NotFound(_))));
+        assert!(matches!(store.resolve(viewer, &id[..4]), Err(StoreError::NotFound(_))));
+    }
+    // Another club uploading the same log hears that it is taken, and stores nothing.
+    assert!(matches!(insert_as(&mut store, &log, Ownership::private_to(b)), Err(StoreError::TakenElsewhere(_))));
+    // Only the owner changes it.
+    assert!(matches!(store.set_published(b, &id, true), Err(StoreError::NotFound(_))));
+    store.set_published(a, &id, true).unwrap();
+    assert_eq!((listed(&store, Viewer::Club(b)), listed(&store, Viewer::Public)), (1, 1));
+    assert!(matches!(store.delete_game(b, &id), Err(StoreError::NotYours(_))));
+    assert_eq!(insert_as(&mut store, &log, Ownership::private_to(b)).unwrap(), Inserted::Existing(id.clone()));
+    // Deleted: gone from every view, the owner's and the operator's too; the events stay.
+    store.delete_game(a, &id).unwrap();
+    for viewer in [Viewer::Club(a), Viewer::Club(b), Viewer::Public, Viewer::Operator] {
+        assert_eq!(listed(&store, viewer), 0);
+        assert!(store.resolve(viewer, &id).is_err());
+    }
+    assert_eq!(count(&store, "events"), 553);
+    // The owner's upload of the same log shows it again.
+    assert_eq!(insert_as(&mut store, &log, Ownership::private_to(a)).unwrap(), Inserted::Existing(id.clone()));
+    assert_eq!(listed(&store, Viewer::Public), 1, "still published");
+}
+
+#[test]
+fn tokens_are_stored_as_hashes_and_stop_working_when_revoked() {
+    let (_dir, path) = db();
+    let mut store = Store::open(&path).unwrap();
+    let club = store.create_club("Kadıköy").unwrap();
+    assert!(matches!(store.create_club("Kadıköy"), Err(StoreError::Invalid(_))));
+    let token = store.add_token(club.id, "hash-of-secret", "laptop").unwrap();
+    assert_eq!(store.club_of_token("hash-of-secret").unwrap(), Some(club.clone()));
+    assert_eq!(store.club_of_token("secret").unwrap(), None);
+    store.revoke_token(token).unwrap();
+    assert_eq!(store.club_of_token("hash-of-secret").unwrap(), None);
+    assert!(store.tokens(Some(club.id)).unwrap()[0].revoked_at.is_some());
+    assert!(matches!(store.revoke_token(999), Err(StoreError::NotFound(_))));
 }

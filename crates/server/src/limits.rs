@@ -1,0 +1,119 @@
+//! What the server allows one client, so that no client can take it from the others: bodies read within a
+//! time, a few uploads at once, writes per minute per token and per address. Every limit answers with a
+//! clear 4xx (or 503 with `Retry-After`) before anything is stored. Documented in `docs/clubs.md`.
+
+use crate::error::ApiError;
+use actix_web::http::StatusCode;
+use actix_web::web;
+use std::collections::HashMap;
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+#[derive(Debug, Clone)]
+pub struct Limits {
+    /// The time a client has to send a whole body.
+    pub body_timeout: Duration,
+    /// Uploads read and validated at once; more wait for a slot up to `slot_wait`, then get 503.
+    pub concurrent_uploads: usize,
+    pub slot_wait: Duration,
+    /// The largest live append body (an upload's limit is `Config::max_upload`).
+    pub max_append: usize,
+    /// Writes per minute per token and per address (0: no limit).
+    pub writes_per_minute: u32,
+    /// Events in one page of `GET .../events`.
+    pub events_per_page: u64,
+    /// Bytes of timelines, states and charts kept in memory.
+    pub timeline_cache_bytes: usize,
+    pub state_cache_bytes: usize,
+    pub chart_cache_bytes: usize,
+}
+
+impl Default for Limits {
+    fn default() -> Limits {
+        Limits {
+            body_timeout: Duration::from_secs(30),
+            concurrent_uploads: 8,
+            slot_wait: Duration::from_secs(20),
+            max_append: 1024 * 1024,
+            writes_per_minute: 600,
+            events_per_page: 2000,
+            timeline_cache_bytes: 256 << 20,
+            state_cache_bytes: 64 << 20,
+            chart_cache_bytes: 32 << 20,
+        }
+    }
+}
+
+/// Reads a request body of at most `limit` bytes within `timeout`: a larger one is a 413 without reading
+/// the rest, a slower one a 408.
+pub async fn read_body(payload: web::Payload, limit: usize, timeout: Duration) -> Result<Vec<u8>, ApiError> {
+    match actix_web::rt::time::timeout(timeout, read_all(payload, limit)).await {
+        Ok(body) => body,
+        Err(_) => Err(ApiError::new(
+            StatusCode::REQUEST_TIMEOUT,
+            format!("the body did not arrive within {} seconds", timeout.as_secs()),
+        )),
+    }
+}
+
+async fn read_all(mut payload: web::Payload, limit: usize) -> Result<Vec<u8>, ApiError> {
+    use futures_util::StreamExt;
+    let mut body = Vec::new();
+    while let Some(chunk) = payload.next().await {
+        let chunk = chunk.map_err(|e| ApiError::bad_request(format!("reading the body: {e}")))?;
+        if body.len() + chunk.len() > limit {
+            return Err(ApiError::new(
+                StatusCode::PAYLOAD_TOO_LARGE,
+                format!("the body is larger than the limit of {limit} bytes"),
+            ));
+        }
+        body.extend_from_slice(&chunk);
+    }
+    Ok(body)
+}
+
+/// Token buckets, one per key ("token …", "address …"): `per_minute` writes fill a bucket in a minute, and
+/// a full bucket allows a burst of as many.
+pub struct Rates {
+    per_minute: u32,
+    buckets: Mutex<HashMap<String, (f64, Instant)>>,
+}
+
+impl Rates {
+    pub fn new(per_minute: u32) -> Rates {
+        Rates { per_minute, buckets: Mutex::new(HashMap::new()) }
+    }
+
+    /// Takes one write from `key`'s bucket, or says when to retry (429).
+    pub fn spend(&self, key: &str) -> Result<(), ApiError> {
+        if self.per_minute == 0 {
+            return Ok(());
+        }
+        let (capacity, per_second) = (self.per_minute as f64, self.per_minute as f64 / 60.0);
+        let now = Instant::now();
+        let mut buckets = self.buckets.lock().unwrap_or_else(|e| e.into_inner());
+        if buckets.len() > 100_000 {
+            // Forget full buckets (keys not seen for a minute or more) so that the map stays small.
+            buckets.retain(|_, (_, at)| now.duration_since(*at).as_secs_f64() * per_second < capacity);
+        }
+        let (tokens, at) = buckets.entry(key.to_string()).or_insert((capacity, now));
+        *tokens = (*tokens + now.duration_since(*at).as_secs_f64() * per_second).min(capacity);
+        *at = now;
+        if *tokens >= 1.0 {
+            *tokens -= 1.0;
+            Ok(())
+        } else {
+            let wait = ((1.0 - *tokens) / per_second).ceil() as u64;
+            let mut e = ApiError::new(
+                StatusCode::TOO_MANY_REQUESTS,
+                format!("more than {} writes a minute from this {}; retry in {wait} s", self.per_minute, kind(key)),
+            );
+            e.retry_after = Some(wait.max(1));
+            Err(e)
+        }
+    }
+}
+
+fn kind(key: &str) -> &str {
+    key.split(' ').next().unwrap_or("client")
+}

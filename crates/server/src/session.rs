@@ -1,0 +1,158 @@
+//! The dashboard's signed-in session: signing in with a club's token (kept in an `HttpOnly`,
+//! `SameSite=Strict` cookie), signing out, and the forms a signed-in club posts (publish, delete). Every
+//! form carries a proof derived from the session (or, before signing in, a cookie of its own), and the
+//! `Origin` check refuses any post from another site.
+
+use crate::access::{club_of, cookie, form_proof, Credential, SESSION_COOKIE};
+use crate::app::{blocking, forget_access, AppState, Result};
+use crate::error::ApiError;
+use crate::pages::{escape, page, problem_page};
+use actix_web::http::StatusCode;
+use actix_web::{web, HttpRequest, HttpResponse};
+use serde::Deserialize;
+
+pub fn routes(cfg: &mut web::ServiceConfig) {
+    cfg.service(web::resource("/signin").route(web::get().to(signin_form)).route(web::post().to(signin)))
+        .route("/signout", web::post().to(signout))
+        .route("/games/{id}/publish", web::post().to(publish))
+        .route("/games/{id}/delete", web::post().to(delete));
+}
+
+/// The cookie that proves the sign-in form was this site's (there is no session to derive it from yet).
+const SIGNIN_COOKIE: &str = "almanac_signin";
+
+fn set_cookie(name: &str, value: &str, max_age: u64) -> (String, String) {
+    ("Set-Cookie".into(), format!("{name}={value}; Path=/; HttpOnly; SameSite=Strict; Max-Age={max_age}"))
+}
+
+async fn signin_form(req: HttpRequest) -> HttpResponse {
+    let proof = match cookie(&req, SIGNIN_COOKIE) {
+        Some(p) if p.len() == 64 => p,
+        _ => almanac_service::token_hash(&format!("{:?}{:?}", std::time::SystemTime::now(), req.peer_addr())),
+    };
+    signin_page(&proof, None, StatusCode::OK)
+}
+
+fn signin_page(proof: &str, problem: Option<&str>, status: StatusCode) -> HttpResponse {
+    let problem = problem.map_or(String::new(), |p| format!("<p class=\"error\" role=\"alert\">{}</p>", escape(p)));
+    let body = format!(
+        r#"<section class="signin"><h1>Sign in</h1>
+<p>Sign in with a token of your club (<code>almanac token create --club NAME</code> prints one) to upload games, see
+your club's private games, publish them and delete them.</p>{problem}
+<form method="post" action="/signin">
+<input type="hidden" name="proof" value="{proof}">
+<label for="token">Club token</label> <input id="token" name="token" type="password" autocomplete="current-password" required>
+<button type="submit">Sign in</button></form></section>"#,
+        proof = escape(proof),
+    );
+    let mut response = page("Sign in", &body, &[], None);
+    response.head_mut().status = status;
+    let (name, value) = set_cookie(SIGNIN_COOKIE, proof, 3600);
+    response.headers_mut().insert(name.parse().expect("a header name"), value.parse().expect("a header value"));
+    response
+}
+
+#[derive(Deserialize)]
+struct SigninForm {
+    token: String,
+    proof: String,
+}
+
+async fn signin(app: web::Data<AppState>, req: HttpRequest, form: web::Form<SigninForm>) -> Result<HttpResponse> {
+    let form = form.into_inner();
+    if cookie(&req, SIGNIN_COOKIE).as_deref() != Some(form.proof.as_str()) {
+        return Ok(signin_page(&form.proof, Some("the form has expired; please sign in again"), StatusCode::FORBIDDEN));
+    }
+    let address = req.peer_addr().map(|a| a.ip().to_string()).unwrap_or_default();
+    app.rates.spend(&format!("address {address}"))?;
+    let token = form.token.trim().to_string();
+    match club_of(&app, &token).await? {
+        Some(_) => Ok(HttpResponse::SeeOther()
+            .insert_header(("Location", "/"))
+            .append_header(set_cookie(SESSION_COOKIE, &token, 30 * 24 * 3600))
+            .append_header(set_cookie(SIGNIN_COOKIE, "", 0))
+            .finish()),
+        None => Ok(signin_page(
+            &form.proof,
+            Some("that is not a live token of any club (revoked, or mistyped)"),
+            StatusCode::UNAUTHORIZED,
+        )),
+    }
+}
+
+#[derive(Deserialize)]
+struct ProofForm {
+    proof: String,
+    published: Option<String>,
+}
+
+/// The signed-in club of a form's request, if the form's proof is this session's.
+async fn form_club(app: &web::Data<AppState>, req: &HttpRequest, proof: &str) -> Result<almanac_service::Club> {
+    let Credential::Cookie(token) = Credential::of(req) else {
+        return Err(ApiError::new(StatusCode::UNAUTHORIZED, "sign in first"));
+    };
+    if form_proof(&token) != proof {
+        return Err(ApiError::new(StatusCode::FORBIDDEN, "this form was not made for your session; reload the page"));
+    }
+    let address = req.peer_addr().map(|a| a.ip().to_string()).unwrap_or_default();
+    app.rates.spend(&format!("address {address}"))?;
+    club_of(app, &token).await?.ok_or_else(|| ApiError::new(StatusCode::UNAUTHORIZED, "your sign-in has expired"))
+}
+
+async fn signout(req: HttpRequest, form: web::Form<ProofForm>) -> HttpResponse {
+    // Signing out needs the proof too, so that no other site can sign a visitor out.
+    match Credential::of(&req) {
+        Credential::Cookie(token) if form_proof(&token) == form.proof => HttpResponse::SeeOther()
+            .insert_header(("Location", "/"))
+            .append_header(set_cookie(SESSION_COOKIE, "", 0))
+            .finish(),
+        _ => problem_page(StatusCode::FORBIDDEN, "This form was not made for your session; reload the page."),
+    }
+}
+
+async fn publish(
+    app: web::Data<AppState>,
+    req: HttpRequest,
+    path: web::Path<String>,
+    form: web::Form<ProofForm>,
+) -> HttpResponse {
+    let published = form.published.as_deref() == Some("yes");
+    let result = async {
+        let club = form_club(&app, &req, &form.proof).await?;
+        let app = app.clone();
+        blocking(move || {
+            let id = app.pool.write(|s| almanac_service::publish(s, club.id, &path, published))?;
+            forget_access(&app, &id);
+            Ok(id)
+        })
+        .await
+    }
+    .await;
+    match result {
+        Ok(id) => HttpResponse::SeeOther().insert_header(("Location", format!("/games/{id}"))).finish(),
+        Err(e) => problem_page(e.status, &e.message),
+    }
+}
+
+async fn delete(
+    app: web::Data<AppState>,
+    req: HttpRequest,
+    path: web::Path<String>,
+    form: web::Form<ProofForm>,
+) -> HttpResponse {
+    let result = async {
+        let club = form_club(&app, &req, &form.proof).await?;
+        let app = app.clone();
+        blocking(move || {
+            let id = app.pool.write(|s| almanac_service::delete(s, club.id, &path))?;
+            forget_access(&app, &id);
+            Ok(id)
+        })
+        .await
+    }
+    .await;
+    match result {
+        Ok(_) => HttpResponse::SeeOther().insert_header(("Location", "/")).finish(),
+        Err(e) => problem_page(e.status, &e.message),
+    }
+}

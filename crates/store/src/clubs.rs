@@ -1,0 +1,234 @@
+//! Clubs, their tokens, and who may see and change which game.
+
+use crate::error::{Result, StoreError};
+use crate::store::Store;
+use rusqlite::{params, OptionalExtension};
+use serde::Serialize;
+
+/// A club's row id.
+pub type ClubId = i64;
+
+/// Who is asking. Every read of games takes one, so that a club's private game is found by nobody else.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Viewer {
+    /// Anyone: published games only.
+    #[default]
+    Public,
+    /// A club (signed in with one of its tokens): published games and its own.
+    Club(ClubId),
+    /// The machine's operator at the command line: every game that is not deleted.
+    Operator,
+}
+
+impl Viewer {
+    pub fn club(&self) -> Option<ClubId> {
+        match self {
+            Viewer::Club(c) => Some(*c),
+            _ => None,
+        }
+    }
+
+    /// The SQL condition on `g` (a games row) for the games this viewer may see, and its two arguments
+    /// (the club, whether everything is visible), numbered from `first`.
+    pub(crate) fn condition(&self, first: usize) -> (String, Option<ClubId>, bool) {
+        let sql = format!("(g.deleted_at IS NULL AND (g.published = 1 OR g.owner = ?{first} OR ?{}))", first + 1);
+        (sql, self.club(), *self == Viewer::Operator)
+    }
+}
+
+/// Who owns a game being stored, and whether anyone may read it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Ownership {
+    /// `None`: the operator's own game (`almanac import` without a club); always published.
+    pub club: Option<ClubId>,
+    pub published: bool,
+}
+
+impl Ownership {
+    /// The operator's game, readable by anyone.
+    pub const OPERATOR: Ownership = Ownership { club: None, published: true };
+
+    /// A club's game, private until published.
+    pub fn private_to(club: ClubId) -> Ownership {
+        Ownership { club: Some(club), published: false }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Club {
+    pub id: ClubId,
+    pub name: String,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct ClubRow {
+    pub id: ClubId,
+    pub name: String,
+    pub created_at: String,
+    pub games: u64,
+    pub tokens: u64,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct TokenRow {
+    pub id: i64,
+    pub club: String,
+    pub label: String,
+    pub created_at: String,
+    pub revoked_at: Option<String>,
+}
+
+/// Who owns a stored game and who may see it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Access {
+    pub id: String,
+    pub owner: Option<ClubId>,
+    pub published: bool,
+    pub deleted: bool,
+}
+
+impl Access {
+    pub fn visible_to(&self, viewer: Viewer) -> bool {
+        !self.deleted
+            && match viewer {
+                Viewer::Operator => true,
+                Viewer::Club(c) if self.owner == Some(c) => true,
+                _ => self.published,
+            }
+    }
+}
+
+impl Store {
+    pub fn create_club(&mut self, name: &str) -> Result<Club> {
+        let name = name.trim();
+        if name.is_empty() || name.len() > 100 {
+            return Err(StoreError::Invalid("a club's name is 1 to 100 bytes".into()));
+        }
+        if self.club_by_name(name).is_ok() {
+            return Err(StoreError::Invalid(format!("there is a club `{name}` already")));
+        }
+        self.conn.execute("INSERT INTO clubs (name) VALUES (?1)", [name])?;
+        Ok(Club { id: self.conn.last_insert_rowid(), name: name.to_string() })
+    }
+
+    pub fn club_by_name(&self, name: &str) -> Result<Club> {
+        self.conn
+            .query_row("SELECT id, name FROM clubs WHERE name = ?1", [name], |r| Ok(Club { id: r.get(0)?, name: r.get(1)? }))
+            .optional()?
+            .ok_or_else(|| StoreError::NotFound(format!("club {name}")))
+    }
+
+    pub fn club(&self, id: ClubId) -> Result<Club> {
+        self.conn
+            .query_row("SELECT id, name FROM clubs WHERE id = ?1", [id], |r| Ok(Club { id: r.get(0)?, name: r.get(1)? }))
+            .optional()?
+            .ok_or_else(|| StoreError::NotFound(format!("club {id}")))
+    }
+
+    pub fn clubs(&self) -> Result<Vec<ClubRow>> {
+        let mut stmt = self.conn.prepare(
+            "SELECT c.id, c.name, c.created_at,
+                    (SELECT COUNT(*) FROM games g WHERE g.owner = c.id AND g.deleted_at IS NULL),
+                    (SELECT COUNT(*) FROM tokens t WHERE t.club_id = c.id AND t.revoked_at IS NULL)
+             FROM clubs c ORDER BY c.name",
+        )?;
+        let rows = stmt.query_map([], |r| {
+            Ok(ClubRow { id: r.get(0)?, name: r.get(1)?, created_at: r.get(2)?, games: r.get(3)?, tokens: r.get(4)? })
+        })?;
+        Ok(rows.collect::<rusqlite::Result<_>>()?)
+    }
+
+    /// Records a token of `club` by its hash (the token itself is never stored); returns the token's id.
+    pub fn add_token(&mut self, club: ClubId, hash: &str, label: &str) -> Result<i64> {
+        self.conn.execute("INSERT INTO tokens (club_id, hash, label) VALUES (?1, ?2, ?3)", params![club, hash, label])?;
+        Ok(self.conn.last_insert_rowid())
+    }
+
+    /// The tokens of a club (every club's when `None`), revoked ones included.
+    pub fn tokens(&self, club: Option<ClubId>) -> Result<Vec<TokenRow>> {
+        let mut stmt = self.conn.prepare(
+            "SELECT t.id, c.name, t.label, t.created_at, t.revoked_at FROM tokens t JOIN clubs c ON c.id = t.club_id
+             WHERE ?1 IS NULL OR t.club_id = ?1 ORDER BY t.id",
+        )?;
+        let rows = stmt.query_map([club], |r| {
+            Ok(TokenRow { id: r.get(0)?, club: r.get(1)?, label: r.get(2)?, created_at: r.get(3)?, revoked_at: r.get(4)? })
+        })?;
+        Ok(rows.collect::<rusqlite::Result<_>>()?)
+    }
+
+    /// Revokes a token; revoking one already revoked changes nothing.
+    pub fn revoke_token(&mut self, id: i64) -> Result<()> {
+        let found = self.conn.execute(
+            "UPDATE tokens SET revoked_at = COALESCE(revoked_at, strftime('%Y-%m-%dT%H:%M:%fZ', 'now')) WHERE id = ?1",
+            [id],
+        )?;
+        if found == 0 {
+            return Err(StoreError::NotFound(format!("token {id}")));
+        }
+        Ok(())
+    }
+
+    /// Revokes every live token of `club` with this label (the demo club's token printed at each start).
+    pub fn revoke_tokens_labelled(&mut self, club: ClubId, label: &str) -> Result<usize> {
+        Ok(self.conn.execute(
+            "UPDATE tokens SET revoked_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now')
+             WHERE club_id = ?1 AND label = ?2 AND revoked_at IS NULL",
+            params![club, label],
+        )?)
+    }
+
+    /// The club whose live token has this hash.
+    pub fn club_of_token(&self, hash: &str) -> Result<Option<Club>> {
+        Ok(self
+            .conn
+            .query_row(
+                "SELECT c.id, c.name FROM tokens t JOIN clubs c ON c.id = t.club_id
+                 WHERE t.hash = ?1 AND t.revoked_at IS NULL",
+                [hash],
+                |r| Ok(Club { id: r.get(0)?, name: r.get(1)? }),
+            )
+            .optional()?)
+    }
+
+    /// Who owns the game with this id or unique prefix, among the games `viewer` may see.
+    pub fn access(&self, viewer: Viewer, id_or_prefix: &str) -> Result<Access> {
+        let id = self.resolve(viewer, id_or_prefix)?;
+        self.access_of(&id)
+    }
+
+    /// Who owns the game `id`, whoever may see it (for the server's checks and caches).
+    pub fn access_of(&self, id: &str) -> Result<Access> {
+        self.conn
+            .query_row("SELECT id, owner, published, deleted_at IS NOT NULL FROM games WHERE id = ?1", [id], |r| {
+                Ok(Access { id: r.get(0)?, owner: r.get(1)?, published: r.get(2)?, deleted: r.get(3)? })
+            })
+            .optional()?
+            .ok_or_else(|| StoreError::NotFound(id.to_string()))
+    }
+
+    /// Publishes a club's game (or makes it private again).
+    pub fn set_published(&mut self, club: ClubId, id_or_prefix: &str, published: bool) -> Result<String> {
+        let access = self.owned(club, id_or_prefix)?;
+        self.conn.execute("UPDATE games SET published = ?2 WHERE id = ?1", params![access.id, published])?;
+        Ok(access.id)
+    }
+
+    /// Hides a club's game from every view; its events stay (they are append-only).
+    pub fn delete_game(&mut self, club: ClubId, id_or_prefix: &str) -> Result<String> {
+        let access = self.owned(club, id_or_prefix)?;
+        self.conn.execute(
+            "UPDATE games SET deleted_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') WHERE id = ?1 AND deleted_at IS NULL",
+            [&access.id],
+        )?;
+        Ok(access.id)
+    }
+
+    /// A game `club` may change: not found when it may not see it, refused when it sees it but does not own it.
+    pub fn owned(&self, club: ClubId, id_or_prefix: &str) -> Result<Access> {
+        let access = self.access(Viewer::Club(club), id_or_prefix)?;
+        if access.owner != Some(club) {
+            return Err(StoreError::NotYours(access.id));
+        }
+        Ok(access)
+    }
+}

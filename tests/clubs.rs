@@ -1,0 +1,322 @@
+//! Clubs own their games, and an open server keeps its limits: tokens, private games, foreign origins,
+//! content types, limits and headers, against the real server on a free port.
+
+mod support;
+
+use serde_json::{json, Value};
+use std::io::{Read, Write};
+use std::time::Duration;
+use support::{new_club, sample, spawn_app, spawn_app_with, TestApp};
+
+fn bearer(token: &str) -> String {
+    format!("Bearer {token}")
+}
+
+/// Uploads with a token (the test club's when `None`), private unless the query publishes.
+fn upload_as(app: &TestApp, token: &str, query: &str, body: &str) -> (u16, Value) {
+    let r = app.send("POST", &format!("/api/games{query}"), Some(body.as_bytes()), &[("authorization", &bearer(token))]);
+    (r.status, r.json())
+}
+
+/// Every way to read a game, by id.
+fn readings(id: &str) -> Vec<String> {
+    ["", "/events", "/state", "/stats", "/charts/vp.svg", "/log"]
+        .iter()
+        .map(|p| format!("/api/games/{id}{p}"))
+        .chain([format!("/games/{id}")])
+        .collect()
+}
+
+fn listed(app: &TestApp, token: Option<&str>) -> Vec<String> {
+    let r = match token {
+        Some(t) => app.get_as("/api/games", t),
+        None => app.send("GET", "/api/games", None, &[]),
+    };
+    r.json()["games"].as_array().unwrap().iter().map(|g| g["id"].as_str().unwrap().to_string()).collect()
+}
+
+#[test]
+fn a_clubs_private_game_is_its_own_until_published_and_only_it_changes_it() {
+    let app = spawn_app(16 << 20);
+    let other = new_club(&app.db, "Other club");
+    let text = sample("catan-club-game.jsonl");
+    let lines: Vec<&str> = text.lines().collect();
+    let partial = lines[..41].join("\n");
+
+    // No token, or a wrong one: 401, nothing stored.
+    let r = app.send("POST", "/api/games", Some(partial.as_bytes()), &[]);
+    assert_eq!(r.status, 401, "{}", r.body);
+    assert!(r.body.contains("token"), "{}", r.body);
+    assert_eq!(upload_as(&app, "alm_wrong", "", &partial).0, 401);
+    assert!(listed(&app, Some(&app.token)).is_empty());
+
+    let (status, body) = upload_as(&app, &app.token, "", &partial);
+    assert_eq!(status, 201, "{body}");
+    let id = body["id"].as_str().unwrap().to_string();
+
+    // Private: every reading answers 404 to the public and to another club, and 200 to its club.
+    for path in readings(&id) {
+        assert_eq!(app.send("GET", &path, None, &[]).status, 404, "{path} for the public");
+        assert_eq!(app.get_as(&path, &other).status, 404, "{path} for another club");
+        assert_eq!(app.get_as(&path, &app.token).status, 200, "{path} for its club");
+    }
+    let prefix = &id[..5];
+    assert_eq!(app.send("GET", &format!("/api/games/{prefix}"), None, &[]).status, 404, "not by prefix either");
+    assert!(listed(&app, None).is_empty() && listed(&app, Some(&other)).is_empty());
+    assert_eq!(listed(&app, Some(&app.token)), [id.clone()]);
+    let index = app.send("GET", "/", None, &[]).body;
+    assert!(!index.contains(&id) && !index.contains("Ayşe"), "the front page shows nothing of it");
+    // A wrong bearer token on a read is refused outright, so a program hears its token is wrong.
+    assert_eq!(app.get_as(&format!("/api/games/{id}"), "alm_wrong").status, 401);
+
+    // Appends: only the owning club's token.
+    let append = |token: Option<&str>, expected: u64, from: usize| {
+        let events: Vec<Value> = lines[from..from + 2].iter().map(|l| serde_json::from_str(l).unwrap()).collect();
+        let body = json!({"expected_seq": expected, "events": events}).to_string();
+        let auth = token.map(bearer);
+        let mut headers = vec![("content-type", "application/json")];
+        if let Some(a) = &auth {
+            headers.push(("authorization", a));
+        }
+        app.send("POST", &format!("/api/games/{id}/events"), Some(body.as_bytes()), &headers)
+    };
+    assert_eq!(append(None, 40, 41).status, 401);
+    assert_eq!(append(Some(&other), 40, 41).status, 404, "another club does not even see it");
+    assert_eq!(append(Some(&app.token), 40, 41).status, 200);
+
+    // Published: anyone reads it; still only its club writes.
+    let publish = |token: &str, published: bool| {
+        let body = json!({ "published": published }).to_string();
+        let headers = [("authorization", bearer(token)), ("content-type", "application/json".to_string())];
+        let headers: Vec<(&str, &str)> = headers.iter().map(|(k, v)| (*k, v.as_str())).collect();
+        app.send("POST", &format!("/api/games/{id}/publish"), Some(body.as_bytes()), &headers)
+    };
+    assert_eq!(publish(&other, true).status, 404);
+    assert_eq!(publish(&app.token, true).status, 200);
+    for path in readings(&id) {
+        assert_eq!(app.send("GET", &path, None, &[]).status, 200, "{path} once published");
+    }
+    assert_eq!(listed(&app, None), [id.clone()]);
+    let r = append(Some(&other), 42, 43);
+    assert_eq!(r.status, 403, "{}", r.body);
+    assert!(r.body.contains("belongs to another club"), "{}", r.body);
+    let delete = |token: &str| {
+        app.send("DELETE", &format!("/api/games/{id}"), None, &[("authorization", &bearer(token))])
+    };
+    assert_eq!(delete(&other).status, 403);
+
+    // Deleted by its club: gone from every view, its own included; the events stay in the store.
+    assert_eq!(delete(&app.token).status, 200);
+    for path in readings(&id) {
+        assert_eq!(app.send("GET", &path, None, &[]).status, 404, "{path} once deleted");
+        assert_eq!(app.get_as(&path, &app.token).status, 404, "{path} once deleted, for its club");
+    }
+    assert!(listed(&app, None).is_empty() && listed(&app, Some(&app.token)).is_empty());
+    let store = almanac_store::Store::open(&app.db).unwrap();
+    let events: i64 = store.connection().query_row("SELECT COUNT(*) FROM events", [], |r| r.get(0)).unwrap();
+    assert_eq!(events, 42);
+    // Another club uploading the same log hears it is taken; its club's upload shows it again.
+    assert_eq!(upload_as(&app, &other, "", &partial).0, 409);
+    let (status, again) = upload_as(&app, &app.token, "", &partial);
+    assert_eq!((status, again["existing"].as_bool()), (200, Some(true)), "{again}");
+    assert_eq!(app.send("GET", &format!("/api/games/{id}"), None, &[]).status, 200);
+}
+
+#[test]
+fn writes_from_another_site_or_of_another_content_type_are_refused() {
+    let app = spawn_app(16 << 20);
+    let text = sample("catan-club-game.jsonl");
+    let lines: Vec<&str> = text.lines().collect();
+    let (_, body) = upload_as(&app, &app.token, "", &lines[..21].join("\n"));
+    let id = body["id"].as_str().unwrap().to_string();
+    let events = format!("{{\"expected_seq\": 20, \"events\": [{}]}}", lines[21]);
+    let auth = bearer(&app.token);
+    let host = app.address.trim_start_matches("http://").to_string();
+    let path = format!("/api/games/{id}/events");
+    let post = |headers: &[(&str, &str)]| app.send("POST", &path, Some(events.as_bytes()), headers);
+
+    // The reproduction: a page elsewhere posting text/plain (no CORS preflight), even with a token.
+    let r = post(&[("origin", "http://elsewhere"), ("content-type", "text/plain"), ("authorization", &auth)]);
+    assert_eq!(r.status, 403, "{}", r.body);
+    assert!(r.body.contains("another site"), "{}", r.body);
+    assert_eq!(post(&[("origin", "null"), ("content-type", "application/json"), ("authorization", &auth)]).status, 403);
+    let cross = [("sec-fetch-site", "cross-site"), ("content-type", "application/json"), ("authorization", &auth)];
+    assert_eq!(post(&cross).status, 403);
+    // A browser's cookie alone, without an Origin, may not write either.
+    let cookie = format!("almanac_token={}", app.token);
+    assert_eq!(post(&[("cookie", &cookie), ("content-type", "application/json")]).status, 403);
+    // From this site, but not JSON: 415.
+    let own = format!("http://{host}");
+    let r = post(&[("origin", &own), ("content-type", "text/plain"), ("authorization", &auth)]);
+    assert_eq!(r.status, 415, "{}", r.body);
+    assert_eq!(post(&[("authorization", &auth)]).status, 415, "a JSON endpoint needs its type said");
+    let form = [("content-type", "application/x-www-form-urlencoded"), ("authorization", auth.as_str())];
+    let r = app.send("POST", "/api/games", Some(text.as_bytes()), &form);
+    assert_eq!(r.status, 415, "an upload is a file, never a form: {}", r.body);
+    assert_eq!(app.get_as(&format!("/api/games/{id}"), &app.token).json()["events"], 20, "nothing appended");
+    // The same append from this site, as JSON, with a token, or with the cookie and the Origin: accepted.
+    let r = post(&[("origin", &own), ("content-type", "application/json; charset=utf-8"), ("cookie", &cookie)]);
+    assert_eq!(r.status, 200, "{}", r.body);
+}
+
+#[test]
+fn every_response_carries_the_security_headers() {
+    let app = spawn_app(16 << 20);
+    for path in ["/", "/api/games", "/static/style.css", "/games/nope", "/api/games/nope", "/signin"] {
+        let r = app.send("GET", path, None, &[]);
+        let csp = r.header("content-security-policy").unwrap_or_else(|| panic!("{path}: no CSP"));
+        assert!(csp.contains("script-src 'self'") && !csp.contains("script-src 'self' 'unsafe-inline'"), "{csp}");
+        assert!(csp.contains("frame-ancestors 'none'"), "{csp}");
+        assert_eq!(r.header("x-content-type-options"), Some("nosniff"), "{path}");
+        assert_eq!(r.header("referrer-policy"), Some("same-origin"), "{path}");
+        // No page carries an inline script for the policy to block.
+        assert!(!r.body.contains("<script>") && !r.body.contains("onclick="), "{path}");
+    }
+    let r = app.send("GET", "/games/nope", None, &[]);
+    assert_eq!(r.status, 404);
+    assert!(r.body.contains("<html lang=\"en\">") && r.body.contains("/static/style.css"), "a styled 404: {}", r.body);
+}
+
+#[test]
+fn numeric_parameters_clamp_or_give_400_and_events_come_in_pages() {
+    let mut limits = almanac_server::Limits::default();
+    limits.events_per_page = 100;
+    let app = spawn_app_with(16 << 20, limits);
+    let (_, body) = upload_as(&app, &app.token, "?publish=true", &sample("catan-club-game.jsonl"));
+    let id = body["id"].as_str().unwrap().to_string();
+    let get = |q: &str| app.send("GET", &format!("/api/games/{id}{q}"), None, &[]);
+    let r = get("/events?to=9223372036854775808");
+    assert_eq!(r.status, 200, "{}", r.body);
+    let page = r.json();
+    assert_eq!(page["events"].as_array().unwrap().len(), 100, "one page");
+    assert_eq!((page["next"].as_u64(), page["count"].as_u64()), (Some(101), Some(553)));
+    let r = get("/events?from=18446744073709551615");
+    assert_eq!((r.status, r.json()["events"].as_array().unwrap().len()), (200, 0));
+    let last = get("/events?from=501&limit=1000").json();
+    assert_eq!((last["events"].as_array().unwrap().len(), last["next"].as_u64()), (53, None));
+    let ten = get("/events?from=5&to=14&limit=0").json();
+    assert_eq!(ten["events"].as_array().unwrap().len(), 1, "a limit of 0 is one event");
+    for bad in ["/events?to=-1", "/events?from=x", "/state?turn=99999999999", "/state?seq=-3"] {
+        let r = get(bad);
+        assert_eq!(r.status, 400, "{bad}: {}", r.body);
+        assert!(r.json()["error"].is_string());
+    }
+    assert_eq!(app.send("GET", "/api/games?limit=99999999999", None, &[]).status, 400);
+    assert_eq!(app.send("GET", "/api/games?offset=4294967295&limit=4294967295", None, &[]).status, 200);
+    assert_eq!(get("/state?seq=99999").status, 400, "past the end");
+}
+
+#[test]
+fn fields_larger_than_any_real_game_are_refused_with_413_and_nothing_stored() {
+    let app = spawn_app(16 << 20);
+    let text = sample("catan-club-game.jsonl");
+    let long_title = text.replacen("Thursday league, table 2", &"x".repeat(300), 1);
+    let (status, err) = upload_as(&app, &app.token, "", &long_title);
+    assert_eq!(status, 413, "{err}");
+    assert_eq!(err["line"], 1);
+    assert!(err["error"].as_str().unwrap().contains("`title` has 300 characters; at most 200"), "{err}");
+    let long_name = text.replace("Ayşe", &"A".repeat(65));
+    assert_eq!(upload_as(&app, &app.token, "", &long_name).0, 413);
+    assert!(listed(&app, Some(&app.token)).is_empty());
+}
+
+/// A raw connection that sends the start of an upload and then pauses.
+fn slow_upload(app: &TestApp, sent: usize, promised: usize) -> std::net::TcpStream {
+    let host = app.address.trim_start_matches("http://");
+    let mut stream = std::net::TcpStream::connect(host).unwrap();
+    write!(
+        stream,
+        "POST /api/games HTTP/1.1\r\nHost: {host}\r\nAuthorization: Bearer {}\r\nContent-Length: {promised}\r\n\r\n{}",
+        app.token,
+        "x".repeat(sent)
+    )
+    .unwrap();
+    stream
+}
+
+fn status_of(stream: &mut std::net::TcpStream) -> u16 {
+    stream.set_read_timeout(Some(Duration::from_secs(30))).unwrap();
+    let mut buf = [0u8; 512];
+    let n = stream.read(&mut buf).unwrap();
+    let head = String::from_utf8_lossy(&buf[..n]);
+    head.split(' ').nth(1).and_then(|s| s.parse().ok()).unwrap_or_else(|| panic!("no status in {head}"))
+}
+
+#[test]
+fn a_slow_body_times_out_and_uploads_beyond_the_slots_wait_then_get_503() {
+    let mut limits = almanac_server::Limits::default();
+    limits.body_timeout = Duration::from_secs(1);
+    limits.concurrent_uploads = 1;
+    limits.slot_wait = Duration::from_millis(300);
+    let app = spawn_app_with(16 << 20, limits);
+    let mut slow = slow_upload(&app, 10, 1000);
+    // While the slow upload holds the only slot, another waits for it, then hears 503 with Retry-After.
+    std::thread::sleep(Duration::from_millis(100));
+    let r = app.send("POST", "/api/games", Some(sample("catan-club-game.jsonl").as_bytes()), &[
+        ("authorization", &bearer(&app.token)),
+    ]);
+    assert_eq!(r.status, 503, "{}", r.body);
+    assert!(r.header("retry-after").is_some());
+    // The slow one is cut off after the body timeout: 408.
+    assert_eq!(status_of(&mut slow), 408);
+    // And the slot is free again.
+    assert_eq!(upload_as(&app, &app.token, "", &sample("catan-club-game.jsonl")).0, 201);
+}
+
+#[test]
+fn writes_beyond_the_rate_limit_get_429_with_retry_after() {
+    let mut limits = almanac_server::Limits::default();
+    limits.writes_per_minute = 3;
+    let app = spawn_app_with(16 << 20, limits);
+    let text = sample("catan-cards-two-players.jsonl");
+    for _ in 0..3 {
+        assert!(matches!(upload_as(&app, &app.token, "", &text).0, 200 | 201));
+    }
+    let r = app.send("POST", "/api/games", Some(text.as_bytes()), &[("authorization", &bearer(&app.token))]);
+    assert_eq!(r.status, 429, "{}", r.body);
+    assert!(r.header("retry-after").and_then(|s| s.parse::<u64>().ok()).is_some_and(|s| s >= 1));
+    // Reads are not limited.
+    assert_eq!(app.send("GET", "/api/games", None, &[]).status, 200);
+}
+
+#[test]
+fn signing_in_sets_a_strict_cookie_and_every_form_needs_its_proof() {
+    let app = spawn_app(16 << 20);
+    let origin = app.address.clone();
+    let form = app.send("GET", "/signin", None, &[]);
+    let proof_cookie = form.header("set-cookie").unwrap().split(';').next().unwrap().to_string();
+    let proof = proof_cookie.split_once('=').unwrap().1.to_string();
+    assert!(form.body.contains(&format!("value=\"{proof}\"")), "the form carries the proof of its cookie");
+    let sign_in = |token: &str, proof: &str, cookie: &str| {
+        let body = format!("token={token}&proof={proof}");
+        let headers = [
+            ("content-type", "application/x-www-form-urlencoded"),
+            ("origin", origin.as_str()),
+            ("cookie", cookie),
+        ];
+        app.send("POST", "/signin", Some(body.as_bytes()), &headers)
+    };
+    assert_eq!(sign_in(&app.token, "forged", &proof_cookie).status, 403);
+    assert_eq!(sign_in("alm_wrong", &proof, &proof_cookie).status, 401);
+    let r = sign_in(&app.token, &proof, &proof_cookie);
+    assert_eq!(r.status, 303, "{}", r.body);
+    let session = r
+        .headers
+        .iter()
+        .filter(|(k, _)| k == "set-cookie")
+        .map(|(_, v)| v.clone())
+        .find(|v| v.starts_with("almanac_token="))
+        .expect("the session cookie");
+    assert!(session.contains("HttpOnly") && session.contains("SameSite=Strict"), "{session}");
+    let cookie = session.split(';').next().unwrap().to_string();
+    // Signed in: the page names the club and offers the upload form.
+    let index = app.send("GET", "/", None, &[("cookie", &cookie)]).body;
+    assert!(index.contains("Signed in: <b>Test club</b>") && index.contains("id=\"upload\""), "{index}");
+    // A form of a signed-in page with a forged proof is refused.
+    let (_, body) = upload_as(&app, &app.token, "", &sample("catan-cards-two-players.jsonl"));
+    let id = body["id"].as_str().unwrap();
+    let headers = [("content-type", "application/x-www-form-urlencoded"), ("origin", origin.as_str()), ("cookie", &cookie)];
+    let r = app.send("POST", &format!("/games/{id}/publish"), Some(b"proof=forged&published=yes"), &headers);
+    assert_eq!(r.status, 403);
+    assert_eq!(app.send("GET", &format!("/games/{id}"), None, &[]).status, 404, "still private");
+}
