@@ -103,6 +103,12 @@ impl Driver {
         self.session("POST", &format!("/element/{e}/click"), None);
     }
 
+    /// Types text into an element (a file input takes a path).
+    fn type_into(&self, css: &str, text: &str) {
+        let e = self.find(css);
+        self.session("POST", &format!("/element/{e}/value"), Some(json!({"text": text})));
+    }
+
     /// Presses a key at whatever has the focus, as a person would.
     fn press(&self, key: &str) {
         self.session(
@@ -257,4 +263,40 @@ fn every_sample_replays_from_start_to_end() {
         assert_eq!(listed as usize, players, "{name}: every player is listed");
         driver.screenshot(&root().join("target/browser/samples").join(name.replace(".jsonl", ".png")));
     }
+}
+
+#[test]
+fn a_club_signs_in_uploads_a_private_game_publishes_it_and_signs_out() {
+    let app = spawn_app(16 << 20);
+    let driver = Driver::start();
+    driver.goto(&format!("{}/", app.address));
+    assert!(driver.eval("return !document.getElementById('upload')").as_bool().unwrap(), "no upload form signed out");
+    driver.click("a.session");
+    driver.wait_for("the sign-in form", "return !!document.getElementById('token')");
+    driver.type_into("#token", &app.token);
+    driver.click(".signin button[type=submit]");
+    driver.wait_for("the games page, signed in", "return document.querySelector('.session b')?.textContent === 'Test club'");
+
+    // Upload through the form: the game opens, private to the club.
+    let file = root().join("data/samples/catan-cards-two-players.jsonl").canonicalize().unwrap();
+    driver.type_into("#upload input[type=file]", file.to_str().unwrap());
+    driver.click("#upload button[type=submit]");
+    driver.wait_for("the replay", "return document.getElementById('replay')?.dataset.ready === 'yes'");
+    let id = driver.eval("return document.getElementById('replay').dataset.game");
+    let id = id.as_str().unwrap().to_string();
+    assert!(driver.eval("return document.querySelector('.owner').textContent").as_str().unwrap().contains("Private"));
+    assert_eq!(app.send("GET", &format!("/games/{id}"), None, &[]).status, 404, "private to the public");
+
+    // Publish, with the page's own form.
+    driver.click(".owner form[action$='/publish'] button");
+    driver.wait_for("published", "return !!document.querySelector('.owner') && document.querySelector('.owner').textContent.includes('Published')");
+    assert_eq!(app.send("GET", &format!("/games/{id}"), None, &[]).status, 200, "published for everyone");
+    driver.screenshot(&root().join("target/browser/signed-in.png"));
+
+    // Signed out: the game is still there for anyone, without the club's controls.
+    driver.click("form.session button");
+    driver.wait_for("signed out", "return !!document.querySelector('a.session')");
+    driver.goto(&format!("{}/games/{id}", app.address));
+    driver.wait_for("the replay", "return document.getElementById('replay')?.dataset.ready === 'yes'");
+    assert!(driver.eval("return !document.querySelector('.owner')").as_bool().unwrap());
 }

@@ -10,10 +10,14 @@
     result.textContent = 'Uploading…';
     const response = await fetch('/api/games?format=' + encodeURIComponent(form.elements.format.value), {
       method: 'POST',
+      // A file, whatever its name says: the server reads its format.
+      headers: { 'Content-Type': 'application/octet-stream' },
       body: await file.arrayBuffer(),
     });
     const body = await response.json().catch(() => ({ error: response.statusText }));
     if (response.ok) {
+      // A log stored before opens its game; the page says so first.
+      if (body.existing) result.textContent = `${file.name} was already stored; opening it.`;
       location.href = '/games/' + encodeURIComponent(body.id);
     } else {
       // textContent: the message may quote the file.

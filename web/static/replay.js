@@ -39,6 +39,18 @@ document.addEventListener('DOMContentLoaded', () => {
   const api = (path) =>
     fetch(`/api/games/${encodeURIComponent(id)}${path}`).then((r) => (r.ok ? r.json() : Promise.reject(r.status)));
 
+  // Every event, page by page (the server sends a page at a time and says where the next one starts).
+  async function allEvents() {
+    const all = [];
+    let from = 1;
+    while (from) {
+      const page = await api(`/events?from=${from}`);
+      all.push(...page.events);
+      from = page.next;
+    }
+    return all;
+  }
+
   let events = [];
   let seq = 0;
   const states = new Map();
@@ -206,9 +218,9 @@ document.addEventListener('DOMContentLoaded', () => {
   }
 
   async function start() {
-    const [summary, evs] = await Promise.all([api(''), api('/events')]);
+    const [summary, evs] = await Promise.all([api(''), allEvents()]);
     ctx.header = summary.header;
-    events = evs.events;
+    events = evs;
     slider.max = lastTurn();
     board.replaceChildren();
     game.drawBoard(board, await stateAt(events.length), ctx);
