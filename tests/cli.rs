@@ -329,6 +329,8 @@ fn reproject_derives_facts_again_and_leaves_a_game_that_no_longer_validates() {
     let conn = store.connection();
     conn.execute("UPDATE games SET ruleset_version = 0", []).unwrap();
     conn.execute("DELETE FROM facts", []).unwrap();
+    // A header never changes; only a hand that removes the store's trigger can do this.
+    conn.execute("DROP TRIGGER games_keep_their_identity", []).unwrap();
     conn.execute(
         "UPDATE games SET header = replace(header, '\"players\":[', '\"players\":[{\"name\":\"Zed\"},') WHERE id = ?1",
         [&six],
@@ -382,4 +384,84 @@ fn a_jsettlers_log_is_detected_and_read_in_the_view_asked_for() {
         "{}",
         text(&bad.stderr)
     );
+}
+
+#[test]
+fn clubs_and_tokens_from_the_command_line() {
+    let s = Scratch::new();
+    assert!(almanac(&["club", "create", "Kadıköy"], &s.db()).status.success());
+    let again = almanac(&["club", "create", "Kadıköy"], &s.db());
+    assert!(!again.status.success() && text(&again.stderr).contains("there is a club `Kadıköy` already"));
+    let out = almanac(&["token", "create", "--club", "Kadıköy", "--label", "laptop"], &s.db());
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let token = text(&out.stdout).trim().to_string();
+    assert!(token.starts_with("alm_") && token.len() == 52, "{token}");
+    assert!(text(&out.stderr).contains("shown once"));
+    // Only the token's hash is in the database.
+    let bytes = std::fs::read(s.db()).unwrap();
+    assert!(!bytes.windows(token.len()).any(|w| w == token.as_bytes()), "the token itself is stored");
+
+    // A club's import is private to it; the operator still lists it, marked.
+    let file = s.file("club.jsonl", sample("catan-club-game.jsonl"));
+    let out = almanac(&["import", "--club", "Kadıköy", file.to_str().unwrap()], &s.db());
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let missing = almanac(&["import", "--club", "Nobody", file.to_str().unwrap()], &s.db());
+    assert!(text(&missing.stderr).contains("no club `Nobody`"), "{}", text(&missing.stderr));
+    let clubs = text(&almanac(&["club", "list"], &s.db()).stdout);
+    assert!(clubs.contains("Kadıköy\t1 games\t1 live tokens"), "{clubs}");
+
+    let tokens = text(&almanac(&["token", "list", "--club", "Kadıköy"], &s.db()).stdout);
+    let id = tokens.split('\t').next().unwrap().to_string();
+    assert!(tokens.contains("laptop") && tokens.trim_end().ends_with("live"), "{tokens}");
+    assert!(almanac(&["token", "revoke", &id], &s.db()).status.success());
+    let tokens = text(&almanac(&["token", "list"], &s.db()).stdout);
+    assert!(tokens.contains("revoked"), "{tokens}");
+    let store = almanac_store::Store::open(&s.db()).unwrap();
+    assert_eq!(almanac_service::club_of_token(&store, &token).unwrap(), None, "a revoked token opens nothing");
+}
+
+/// `make run`: a fresh machine, the demo games, and a demo club whose token is printed at start.
+#[test]
+fn serve_with_a_demo_club_prints_a_token_that_signs_in() {
+    use std::io::{BufRead, BufReader, Read, Write};
+    let s = Scratch::new();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_almanac"))
+        .args(["serve", "--bind", "127.0.0.1:0", "--demo-club", "demo", "--seed"])
+        .arg(root().join("data/samples"))
+        .env("ALMANAC_DB", s.db())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
+    let (mut address, mut token) = (String::new(), String::new());
+    for line in lines.by_ref() {
+        let line = line.unwrap();
+        if let Some(rest) = line.strip_prefix("Almanac is running at http://") {
+            address = rest.split('/').next().unwrap().to_string();
+        }
+        if line.starts_with("Demo club `demo`") {
+            token = line.rsplit(' ').next().unwrap().to_string();
+            break;
+        }
+    }
+    let get = |path: &str, auth: Option<&str>| -> String {
+        let mut stream = std::net::TcpStream::connect(&address).unwrap();
+        let auth = auth.map_or(String::new(), |t| format!("Authorization: Bearer {t}\r\n"));
+        write!(stream, "GET {path} HTTP/1.1\r\nHost: {address}\r\n{auth}Connection: close\r\n\r\n").unwrap();
+        let mut reply = String::new();
+        stream.read_to_string(&mut reply).unwrap();
+        reply
+    };
+    let me = get("/api/games?limit=1000", Some(&token));
+    let public = get("/api/games?limit=1000", None);
+    let _ = child.kill();
+    let _ = child.wait();
+    assert!(token.starts_with("alm_"), "no token printed");
+    assert!(me.starts_with("HTTP/1.1 200"), "{me}");
+    let samples = std::fs::read_dir(root().join("data/samples")).unwrap().count();
+    let games = |reply: &str| reply.matches("\"ruleset_version\"").count();
+    assert_eq!(games(&me), samples, "every sample seeded");
+    assert_eq!(games(&public), samples, "and published");
+    assert!(me.contains("\"owner\":\"demo\""), "the demo club's");
 }
