@@ -9,7 +9,7 @@ CARGO ?= cargo
 CORPUS ?= bench-corpus
 CATANATRON_TOOL ?= ../shared/tools/catanatron_dump.py
 
-.PHONY: run demo build test browser lint bench bench-http bench-corpus clean
+.PHONY: run demo build test browser lint fuzz bench bench-http bench-load bench-corpus clean
 
 # Seeds an empty database from data/samples/, then serves the dashboard at http://$(BIND)/.
 run: build
@@ -32,6 +32,10 @@ browser:
 		SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
 		$$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq chromium chromium-driver >/dev/null; \
 	fi
+
+# The fuzz harness for longer than `make test` runs it: every reader and ruleset, 20,000 mutated records.
+fuzz:
+	ALMANAC_FUZZ_CASES=$${ALMANAC_FUZZ_CASES:-20000} $(CARGO) test --release -p almanac-engine --test fuzz
 
 lint:
 	$(CARGO) fmt --all -- --check

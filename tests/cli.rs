@@ -423,7 +423,7 @@ fn clubs_and_tokens_from_the_command_line() {
 /// `make run`: a fresh machine, the demo games, and a demo club whose token is printed at start.
 #[test]
 fn serve_with_a_demo_club_prints_a_token_that_signs_in() {
-    use std::io::{BufRead, BufReader, Read, Write};
+    use std::io::{BufRead, BufReader};
     let s = Scratch::new();
     let mut child = Command::new(env!("CARGO_BIN_EXE_almanac"))
         .args(["serve", "--bind", "127.0.0.1:0", "--demo-club", "demo", "--seed"])
@@ -446,22 +446,127 @@ fn serve_with_a_demo_club_prints_a_token_that_signs_in() {
         }
     }
     let get = |path: &str, auth: Option<&str>| -> String {
-        let mut stream = std::net::TcpStream::connect(&address).unwrap();
-        let auth = auth.map_or(String::new(), |t| format!("Authorization: Bearer {t}\r\n"));
-        write!(stream, "GET {path} HTTP/1.1\r\nHost: {address}\r\n{auth}Connection: close\r\n\r\n").unwrap();
-        let mut reply = String::new();
-        stream.read_to_string(&mut reply).unwrap();
-        reply
+        let (status, body) = http(&address, "GET", path, auth, b"").unwrap();
+        format!("{status} {body}")
     };
     let me = get("/api/games?limit=1000", Some(&token));
     let public = get("/api/games?limit=1000", None);
     let _ = child.kill();
     let _ = child.wait();
     assert!(token.starts_with("alm_"), "no token printed");
-    assert!(me.starts_with("HTTP/1.1 200"), "{me}");
+    assert!(me.starts_with("200 "), "{me}");
     let samples = std::fs::read_dir(root().join("data/samples")).unwrap().count();
     let games = |reply: &str| reply.matches("\"ruleset_version\"").count();
     assert_eq!(games(&me), samples, "every sample seeded");
     assert_eq!(games(&public), samples, "and published");
     assert!(me.contains("\"owner\":\"demo\""), "the demo club's");
+}
+
+/// One HTTP/1.1 exchange on a fresh connection: the status and the body (`None`: the server was not
+/// there or went away mid-answer).
+fn http(address: &str, method: &str, path: &str, token: Option<&str>, body: &[u8]) -> Option<(u16, String)> {
+    use std::io::{Read, Write};
+    let mut stream = std::net::TcpStream::connect(address).ok()?;
+    stream.set_read_timeout(Some(std::time::Duration::from_secs(30))).ok()?;
+    let auth = token.map_or(String::new(), |t| format!("Authorization: Bearer {t}\r\n"));
+    let head = format!(
+        "{method} {path} HTTP/1.1\r\nHost: {address}\r\n{auth}Content-Type: application/octet-stream\r\nContent-Length: {}\r\nConnection: close\r\n\r\n",
+        body.len()
+    );
+    stream.write_all(head.as_bytes()).ok()?;
+    stream.write_all(body).ok()?;
+    let mut reply = Vec::new();
+    stream.read_to_end(&mut reply).ok()?;
+    let reply = String::from_utf8_lossy(&reply).to_string();
+    let status = reply.split(' ').nth(1)?.parse().ok()?;
+    let body = reply.split_once("\r\n\r\n").map(|(_, b)| b.to_string()).unwrap_or_default();
+    Some((status, body))
+}
+
+/// Starts `almanac serve` on a free port; returns the process and its address.
+fn serve(db: &Path) -> (std::process::Child, String) {
+    use std::io::{BufRead, BufReader};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_almanac"))
+        .args(["serve", "--bind", "127.0.0.1:0", "--writes-per-minute", "0"])
+        .env("ALMANAC_DB", db)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
+    let line = lines.next().expect("the server says where it runs").unwrap();
+    let address = line.strip_prefix("Almanac is running at http://").unwrap().split('/').next().unwrap().to_string();
+    (child, address)
+}
+
+/// The store survives a SIGKILL in the middle of concurrent uploads: after a restart the database is
+/// intact, every game the server acknowledged is there whole, and no game is there in part.
+#[test]
+fn a_server_killed_during_uploads_keeps_every_acknowledged_game_whole() {
+    use std::sync::{Arc, Mutex};
+    let s = Scratch::new();
+    assert!(almanac(&["club", "create", "crash"], &s.db()).status.success());
+    let token = text(&almanac(&["token", "create", "--club", "crash"], &s.db()).stdout).trim().to_string();
+    let (mut server, address) = serve(&s.db());
+    let base = sample("catan-club-game.jsonl");
+    let events = base.lines().filter(|l| !l.trim().is_empty()).count() as u64 - 1;
+    let acknowledged = Arc::new(Mutex::new(Vec::<String>::new()));
+    let uploaders: Vec<_> = (0..6)
+        .map(|u| {
+            let (address, token, base, acknowledged) = (address.clone(), token.clone(), base.clone(), acknowledged.clone());
+            std::thread::spawn(move || {
+                for n in 0.. {
+                    let log = base.replacen("Thursday league, table 2", &format!("crash {u}-{n}"), 1);
+                    match http(&address, "POST", "/api/games", Some(&token), log.as_bytes()) {
+                        Some((201, body)) => {
+                            let id: Value = serde_json::from_str(&body).unwrap();
+                            acknowledged.lock().unwrap().push(id["id"].as_str().unwrap().to_string());
+                        }
+                        Some((status, body)) => panic!("upload {u}-{n}: {status} {body}"),
+                        None => return n,
+                    }
+                }
+                unreachable!()
+            })
+        })
+        .collect();
+    // Kill it once some uploads are through and others are on their way.
+    let started = std::time::Instant::now();
+    while acknowledged.lock().unwrap().len() < 12 && started.elapsed().as_secs() < 60 {
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+    server.kill().unwrap(); // SIGKILL
+    server.wait().unwrap();
+    let attempts: u64 = uploaders.into_iter().map(|u| u.join().unwrap()).sum();
+    let acknowledged = acknowledged.lock().unwrap().clone();
+    assert!(acknowledged.len() >= 12 && attempts > acknowledged.len() as u64 - 6, "{attempts} uploads tried");
+
+    // Restarted, the server answers for every acknowledged game, whole.
+    let (mut server, address) = serve(&s.db());
+    for id in &acknowledged {
+        let (status, body) = http(&address, "GET", &format!("/api/games/{id}"), Some(&token), b"").unwrap();
+        assert_eq!(status, 200, "{id}: {body}");
+        let game: Value = serde_json::from_str(&body).unwrap();
+        assert_eq!(game["events"], events, "{id} is whole");
+    }
+    let _ = server.kill();
+    let _ = server.wait();
+    let store = almanac_store::Store::open(&s.db()).unwrap();
+    let conn = store.connection();
+    let integrity: String = conn.query_row("PRAGMA integrity_check", [], |r| r.get(0)).unwrap();
+    assert_eq!(integrity, "ok");
+    // No game in part: each has all its events, numbered 1..n, and facts.
+    let partial: i64 = conn
+        .query_row(
+            "SELECT COUNT(*) FROM games g WHERE event_count <> ?1
+                OR (SELECT COUNT(*) FROM events e WHERE e.game_id = g.id) <> ?1
+                OR (SELECT MAX(seq) FROM events e WHERE e.game_id = g.id) <> ?1
+                OR NOT EXISTS (SELECT 1 FROM facts f WHERE f.game_id = g.id)",
+            [events],
+            |r| r.get(0),
+        )
+        .unwrap();
+    assert_eq!(partial, 0, "a game stored in part");
+    let stored: i64 = conn.query_row("SELECT COUNT(*) FROM games", [], |r| r.get(0)).unwrap();
+    assert!(stored as usize >= acknowledged.len());
 }
