@@ -51,6 +51,10 @@ bench: build $(CORPUS)/.done
 bench-http: build
 	bench/http.sh
 
+# A crowd for 60 s on loopback: 50 uploaders, 200 readers, 5 live writers; throughput, p99, errors, lost games.
+bench-load: build
+	bench/load.sh
+
 bench-corpus: $(CORPUS)/.done
 
 $(CORPUS)/.done:

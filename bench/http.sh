@@ -15,7 +15,10 @@ WORK=$(mktemp -d)
 DB=$WORK/bench.db
 ID=$(./target/release/almanac import --db "$DB" "$GAME_FILE" | cut -f1)
 TURNS=$(./target/release/almanac state --db "$DB" "$ID" --json | python3 -c 'import json,sys; print(json.load(sys.stdin)["turn"])')
-./target/release/almanac serve --db "$DB" --bind 127.0.0.1:$PORT >/dev/null 2>"$WORK/requests.log" &
+./target/release/almanac club create bench --db "$DB" >/dev/null
+export ALMANAC_TOKEN=$(./target/release/almanac token create --club bench --db "$DB" 2>/dev/null)
+# No write limit: the uploaders measure what the server takes, not what it allows one client.
+./target/release/almanac serve --db "$DB" --bind 127.0.0.1:$PORT --writes-per-minute 0 >/dev/null 2>"$WORK/requests.log" &
 SERVER=$!
 UPLOADERS=()
 stop() { kill "${UPLOADERS[@]}" "$SERVER" 2>/dev/null || true; }

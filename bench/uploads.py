@@ -1,10 +1,12 @@
 #!/usr/bin/env python3
 """Posts a game log to a running Almanac over and over from N threads, retitled each time so that every
-upload is a new game, until stopped; prints how many it posted. `bench/http.sh` runs it beside wrk.
+upload is a new game, until stopped; prints how many it posted. `bench/http.sh` runs it beside wrk. The
+club token to upload with is read from $ALMANAC_TOKEN.
 
-    python3 bench/uploads.py http://127.0.0.1:8097 data/samples/catan-helpers.jsonl 4
+    ALMANAC_TOKEN=alm_... python3 bench/uploads.py http://127.0.0.1:8097 data/samples/catan-helpers.jsonl 4
 """
 import http.client
+import os
 import signal
 import sys
 import threading
@@ -24,7 +26,8 @@ def uploader(k):
         i += 1
         header = first.replace('"title":"', f'"title":"upload {k}-{i} ', 1)
         body = (header + "\n" + rest).encode()
-        conn.request("POST", "/api/games", body=body, headers={"Content-Type": "application/x-ndjson"})
+        conn.request("POST", "/api/games", body=body, headers={"Content-Type": "application/x-ndjson",
+                                                                "Authorization": "Bearer " + os.environ.get("ALMANAC_TOKEN", "")})
         response = conn.getresponse()
         response.read()
         if response.status not in (200, 201):

@@ -2,6 +2,7 @@
 
 mod bench;
 mod commands;
+mod load;
 mod logging;
 
 use clap::builder::PossibleValuesParser;
@@ -175,6 +176,28 @@ enum Command {
         #[arg(long)]
         writes_per_minute: Option<u32>,
     },
+    /// A crowd against a running server: uploaders, readers and live writers for a while, then every
+    /// acknowledged game read back (`make bench-load`). Prints throughput, p50 / p99 per kind, errors and
+    /// lost games; exits non-zero on any.
+    BenchLoad {
+        /// The server, e.g. http://127.0.0.1:8098
+        #[arg(long)]
+        url: String,
+        /// A club token to upload and append with.
+        #[arg(long, env = "ALMANAC_TOKEN", default_value = "")]
+        token: String,
+        /// The logs to upload (each retitled per upload).
+        #[arg(long, default_value = "data/samples")]
+        samples: PathBuf,
+        #[arg(long, default_value_t = 50)]
+        uploaders: usize,
+        #[arg(long, default_value_t = 200)]
+        readers: usize,
+        #[arg(long, default_value_t = 5)]
+        writers: usize,
+        #[arg(long, default_value_t = 60)]
+        seconds: u64,
+    },
     /// Clubs own games: their uploads are private to them until published.
     Club {
         #[command(subcommand)]
@@ -284,6 +307,9 @@ fn main() -> anyhow::Result<()> {
         Command::Serve { db, bind, max_upload, seed, demo_club, writes_per_minute } => {
             let settings = commands::ServeSettings { max_upload, seed, demo_club, writes_per_minute };
             commands::serve(&db.db, &bind, settings)?
+        }
+        Command::BenchLoad { url, token, samples, uploaders, readers, writers, seconds } => {
+            load::run(&url, &token, &samples, load::Crowd { uploaders, readers, writers, seconds })?
         }
         Command::Club { command: ClubCommand::Create { db, name } } => commands::club_create(&db.db, &name)?,
         Command::Club { command: ClubCommand::List { db } } => commands::club_list(&db.db)?,
