@@ -201,6 +201,8 @@ fn the_openapi_document_lists_the_routes() {
         "/api/games",
         "/api/games/{id}",
         "/api/games/{id}/events",
+        "/api/games/{id}/publish",
+        "/api/games/{id}/log",
         "/api/games/{id}/state",
         "/api/games/{id}/stats",
         "/api/games/{id}/charts/{chart}",
