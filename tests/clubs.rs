@@ -308,6 +308,16 @@ fn signing_in_sets_a_strict_cookie_and_every_form_needs_its_proof() {
         .find(|v| v.starts_with("almanac_token="))
         .expect("the session cookie");
     assert!(session.contains("HttpOnly") && session.contains("SameSite=Strict"), "{session}");
+    assert!(!session.contains("Secure"), "plain HTTP here: {session}");
+    let behind_tls = [
+        ("content-type", "application/x-www-form-urlencoded"),
+        ("origin", origin.as_str()),
+        ("cookie", proof_cookie.as_str()),
+        ("x-forwarded-proto", "https"),
+    ];
+    let body = format!("token={}&proof={proof}", app.token);
+    let r = app.send("POST", "/signin", Some(body.as_bytes()), &behind_tls);
+    assert!(r.headers.iter().any(|(k, v)| k == "set-cookie" && v.starts_with("almanac_token=") && v.contains("; Secure")));
     let cookie = session.split(';').next().unwrap().to_string();
     // Signed in: the page names the club and offers the upload form.
     let index = app.send("GET", "/", None, &[("cookie", &cookie)]).body;

@@ -21,8 +21,11 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
 /// The cookie that proves the sign-in form was this site's (there is no session to derive it from yet).
 const SIGNIN_COOKIE: &str = "almanac_signin";
 
-fn set_cookie(name: &str, value: &str, max_age: u64) -> (String, String) {
-    ("Set-Cookie".into(), format!("{name}={value}; Path=/; HttpOnly; SameSite=Strict; Max-Age={max_age}"))
+/// A cookie only this site's pages send, never readable by a script; `Secure` when the request came over
+/// HTTPS (directly, or as a proxy's `Forwarded` / `X-Forwarded-Proto` says).
+fn set_cookie(req: &HttpRequest, name: &str, value: &str, max_age: u64) -> (String, String) {
+    let secure = if req.connection_info().scheme() == "https" { "; Secure" } else { "" };
+    ("Set-Cookie".into(), format!("{name}={value}; Path=/; HttpOnly; SameSite=Strict; Max-Age={max_age}{secure}"))
 }
 
 async fn signin_form(req: HttpRequest) -> HttpResponse {
@@ -30,10 +33,10 @@ async fn signin_form(req: HttpRequest) -> HttpResponse {
         Some(p) if p.len() == 64 => p,
         _ => almanac_service::token_hash(&format!("{:?}{:?}", std::time::SystemTime::now(), req.peer_addr())),
     };
-    signin_page(&proof, None, StatusCode::OK)
+    signin_page(&req, &proof, None, StatusCode::OK)
 }
 
-fn signin_page(proof: &str, problem: Option<&str>, status: StatusCode) -> HttpResponse {
+fn signin_page(req: &HttpRequest, proof: &str, problem: Option<&str>, status: StatusCode) -> HttpResponse {
     let problem = problem.map_or(String::new(), |p| format!("<p class=\"error\" role=\"alert\">{}</p>", escape(p)));
     let body = format!(
         r#"<section class="signin"><h1>Sign in</h1>
@@ -47,7 +50,7 @@ your club's private games, publish them and delete them.</p>{problem}
     );
     let mut response = page("Sign in", &body, &[], None);
     response.head_mut().status = status;
-    let (name, value) = set_cookie(SIGNIN_COOKIE, proof, 3600);
+    let (name, value) = set_cookie(req, SIGNIN_COOKIE, proof, 3600);
     response.headers_mut().insert(name.parse().expect("a header name"), value.parse().expect("a header value"));
     response
 }
@@ -61,7 +64,7 @@ struct SigninForm {
 async fn signin(app: web::Data<AppState>, req: HttpRequest, form: web::Form<SigninForm>) -> Result<HttpResponse> {
     let form = form.into_inner();
     if cookie(&req, SIGNIN_COOKIE).as_deref() != Some(form.proof.as_str()) {
-        return Ok(signin_page(&form.proof, Some("the form has expired; please sign in again"), StatusCode::FORBIDDEN));
+        return Ok(signin_page(&req, &form.proof, Some("the form has expired; please sign in again"), StatusCode::FORBIDDEN));
     }
     let address = req.peer_addr().map(|a| a.ip().to_string()).unwrap_or_default();
     app.rates.spend(&format!("address {address}"))?;
@@ -69,10 +72,11 @@ async fn signin(app: web::Data<AppState>, req: HttpRequest, form: web::Form<Sign
     match club_of(&app, &token).await? {
         Some(_) => Ok(HttpResponse::SeeOther()
             .insert_header(("Location", "/"))
-            .append_header(set_cookie(SESSION_COOKIE, &token, 30 * 24 * 3600))
-            .append_header(set_cookie(SIGNIN_COOKIE, "", 0))
+            .append_header(set_cookie(&req, SESSION_COOKIE, &token, 30 * 24 * 3600))
+            .append_header(set_cookie(&req, SIGNIN_COOKIE, "", 0))
             .finish()),
         None => Ok(signin_page(
+            &req,
             &form.proof,
             Some("that is not a live token of any club (revoked, or mistyped)"),
             StatusCode::UNAUTHORIZED,
@@ -104,7 +108,7 @@ async fn signout(req: HttpRequest, form: web::Form<ProofForm>) -> HttpResponse {
     match Credential::of(&req) {
         Credential::Cookie(token) if form_proof(&token) == form.proof => HttpResponse::SeeOther()
             .insert_header(("Location", "/"))
-            .append_header(set_cookie(SESSION_COOKIE, "", 0))
+            .append_header(set_cookie(&req, SESSION_COOKIE, "", 0))
             .finish(),
         _ => problem_page(StatusCode::FORBIDDEN, "This form was not made for your session; reload the page."),
     }
