@@ -17,12 +17,13 @@ mod clubs;
 mod error;
 mod facts;
 mod migrations;
+mod ownership;
 mod pool;
 mod store;
 pub mod yardstick;
 
 pub use almanac_core::FactRow;
-pub use clubs::{Access, Club, ClubId, ClubRow, Ownership, TokenRow, Viewer};
+pub use ownership::{Access, Club, ClubId, ClubRow, Ownership, TokenRow, Viewer};
 pub use error::{Result, StoreError};
 pub use pool::Pool;
 pub use store::{game_id, GameFilter, GameRow, Inserted, PlayerRow, Store};

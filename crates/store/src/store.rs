@@ -1,6 +1,6 @@
 //! The store of games: their rows, players, events and facts, in one SQLite database.
 
-use crate::clubs::{ClubId, Ownership, Viewer};
+use crate::ownership::{ClubId, Ownership, Viewer};
 use crate::error::{Result, StoreError};
 use crate::{facts, migrations};
 use almanac_core::{FactRow, Game};
