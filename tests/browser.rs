@@ -275,7 +275,10 @@ fn a_club_signs_in_uploads_a_private_game_publishes_it_and_signs_out() {
     driver.wait_for("the sign-in form", "return !!document.getElementById('token')");
     driver.type_into("#token", &app.token);
     driver.click(".signin button[type=submit]");
-    driver.wait_for("the games page, signed in", "return document.querySelector('.session b')?.textContent === 'Test club'");
+    driver.wait_for(
+        "the games page, signed in",
+        "return document.querySelector('.session b')?.textContent === 'Test club'",
+    );
 
     // Upload through the form: the game opens, private to the club.
     let file = root().join("data/samples/catan-cards-two-players.jsonl").canonicalize().unwrap();

@@ -513,7 +513,8 @@ fn a_server_killed_during_uploads_keeps_every_acknowledged_game_whole() {
     let acknowledged = Arc::new(Mutex::new(Vec::<String>::new()));
     let uploaders: Vec<_> = (0..6)
         .map(|u| {
-            let (address, token, base, acknowledged) = (address.clone(), token.clone(), base.clone(), acknowledged.clone());
+            let (address, token, base, acknowledged) =
+                (address.clone(), token.clone(), base.clone(), acknowledged.clone());
             std::thread::spawn(move || {
                 for n in 0.. {
                     let log = base.replacen("Thursday league, table 2", &format!("crash {u}-{n}"), 1);

@@ -14,7 +14,8 @@ fn bearer(token: &str) -> String {
 
 /// Uploads with a token (the test club's when `None`), private unless the query publishes.
 fn upload_as(app: &TestApp, token: &str, query: &str, body: &str) -> (u16, Value) {
-    let r = app.send("POST", &format!("/api/games{query}"), Some(body.as_bytes()), &[("authorization", &bearer(token))]);
+    let r =
+        app.send("POST", &format!("/api/games{query}"), Some(body.as_bytes()), &[("authorization", &bearer(token))]);
     (r.status, r.json())
 }
 
@@ -100,9 +101,8 @@ fn a_clubs_private_game_is_its_own_until_published_and_only_it_changes_it() {
     let r = append(Some(&other), 42, 43);
     assert_eq!(r.status, 403, "{}", r.body);
     assert!(r.body.contains("belongs to another club"), "{}", r.body);
-    let delete = |token: &str| {
-        app.send("DELETE", &format!("/api/games/{id}"), None, &[("authorization", &bearer(token))])
-    };
+    let delete =
+        |token: &str| app.send("DELETE", &format!("/api/games/{id}"), None, &[("authorization", &bearer(token))]);
     assert_eq!(delete(&other).status, 403);
 
     // Deleted by its club: gone from every view, its own included; the events stay in the store.
@@ -139,6 +139,7 @@ fn writes_from_another_site_or_of_another_content_type_are_refused() {
     let r = post(&[("origin", "http://elsewhere"), ("content-type", "text/plain"), ("authorization", &auth)]);
     assert_eq!(r.status, 403, "{}", r.body);
     assert!(r.body.contains("another site"), "{}", r.body);
+    assert!(r.header("content-security-policy").is_some(), "a refused write carries the headers too");
     assert_eq!(post(&[("origin", "null"), ("content-type", "application/json"), ("authorization", &auth)]).status, 403);
     let cross = [("sec-fetch-site", "cross-site"), ("content-type", "application/json"), ("authorization", &auth)];
     assert_eq!(post(&cross).status, 403);
@@ -252,9 +253,12 @@ fn a_slow_body_times_out_and_uploads_beyond_the_slots_wait_then_get_503() {
     let mut slow = slow_upload(&app, 10, 1000);
     // While the slow upload holds the only slot, another waits for it, then hears 503 with Retry-After.
     std::thread::sleep(Duration::from_millis(100));
-    let r = app.send("POST", "/api/games", Some(sample("catan-club-game.jsonl").as_bytes()), &[
-        ("authorization", &bearer(&app.token)),
-    ]);
+    let r = app.send(
+        "POST",
+        "/api/games",
+        Some(sample("catan-club-game.jsonl").as_bytes()),
+        &[("authorization", &bearer(&app.token))],
+    );
     assert_eq!(r.status, 503, "{}", r.body);
     assert!(r.header("retry-after").is_some());
     // The slow one is cut off after the body timeout: 408.
@@ -289,11 +293,8 @@ fn signing_in_sets_a_strict_cookie_and_every_form_needs_its_proof() {
     assert!(form.body.contains(&format!("value=\"{proof}\"")), "the form carries the proof of its cookie");
     let sign_in = |token: &str, proof: &str, cookie: &str| {
         let body = format!("token={token}&proof={proof}");
-        let headers = [
-            ("content-type", "application/x-www-form-urlencoded"),
-            ("origin", origin.as_str()),
-            ("cookie", cookie),
-        ];
+        let headers =
+            [("content-type", "application/x-www-form-urlencoded"), ("origin", origin.as_str()), ("cookie", cookie)];
         app.send("POST", "/signin", Some(body.as_bytes()), &headers)
     };
     assert_eq!(sign_in(&app.token, "forged", &proof_cookie).status, 403);
@@ -317,7 +318,10 @@ fn signing_in_sets_a_strict_cookie_and_every_form_needs_its_proof() {
     ];
     let body = format!("token={}&proof={proof}", app.token);
     let r = app.send("POST", "/signin", Some(body.as_bytes()), &behind_tls);
-    assert!(r.headers.iter().any(|(k, v)| k == "set-cookie" && v.starts_with("almanac_token=") && v.contains("; Secure")));
+    assert!(r
+        .headers
+        .iter()
+        .any(|(k, v)| k == "set-cookie" && v.starts_with("almanac_token=") && v.contains("; Secure")));
     let cookie = session.split(';').next().unwrap().to_string();
     // Signed in: the page names the club and offers the upload form.
     let index = app.send("GET", "/", None, &[("cookie", &cookie)]).body;
@@ -325,7 +329,8 @@ fn signing_in_sets_a_strict_cookie_and_every_form_needs_its_proof() {
     // A form of a signed-in page with a forged proof is refused.
     let (_, body) = upload_as(&app, &app.token, "", &sample("catan-cards-two-players.jsonl"));
     let id = body["id"].as_str().unwrap();
-    let headers = [("content-type", "application/x-www-form-urlencoded"), ("origin", origin.as_str()), ("cookie", &cookie)];
+    let headers =
+        [("content-type", "application/x-www-form-urlencoded"), ("origin", origin.as_str()), ("cookie", &cookie)];
     let r = app.send("POST", &format!("/games/{id}/publish"), Some(b"proof=forged&published=yes"), &headers);
     assert_eq!(r.status, 403);
     assert_eq!(app.send("GET", &format!("/games/{id}"), None, &[]).status, 404, "still private");

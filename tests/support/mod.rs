@@ -36,12 +36,8 @@ pub fn spawn_app_with(max_upload: usize, limits: almanac_server::Limits) -> Test
     let token = new_club(&db, "Test club");
     let listener = TcpListener::bind("127.0.0.1:0").unwrap();
     let address = format!("http://{}", listener.local_addr().unwrap());
-    let config = almanac_server::Config {
-        max_upload,
-        workers: Some(2),
-        limits,
-        ..almanac_server::Config::new(db.clone())
-    };
+    let config =
+        almanac_server::Config { max_upload, workers: Some(2), limits, ..almanac_server::Config::new(db.clone()) };
     let server = almanac_server::run(listener, config).expect("the server starts");
     std::thread::spawn(move || actix_rt::System::new().block_on(server));
     // Redirects are not followed: the tests look at them.
@@ -112,11 +108,8 @@ impl TestApp {
             None => self.agent.run(request.body(()).unwrap()),
         }
         .unwrap();
-        let headers = r
-            .headers()
-            .iter()
-            .map(|(k, v)| (k.as_str().to_string(), v.to_str().unwrap_or("").to_string()))
-            .collect();
+        let headers =
+            r.headers().iter().map(|(k, v)| (k.as_str().to_string(), v.to_str().unwrap_or("").to_string())).collect();
         let body = r.body_mut().with_config().limit(64 << 20).read_to_string().unwrap();
         Reply { status: r.status().as_u16(), headers, body }
     }

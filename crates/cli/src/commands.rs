@@ -185,7 +185,10 @@ pub fn stats(db: &Path, game: &str, json: bool) -> anyhow::Result<i32> {
 
 pub fn list(db: &Path, ruleset: Option<String>, player: Option<String>, limit: u32) -> anyhow::Result<i32> {
     let store = open_existing(db)?;
-    let games = almanac_service::list(&store, &GameFilter { viewer: Viewer::Operator, ruleset, player, limit: Some(limit), offset: None })?;
+    let games = almanac_service::list(
+        &store,
+        &GameFilter { viewer: Viewer::Operator, ruleset, player, limit: Some(limit), offset: None },
+    )?;
     for g in games {
         let players: Vec<String> = g.players.iter().map(|p| format!("{} {}", p.name, p.vp.unwrap_or(0))).collect();
         println!(
@@ -219,7 +222,10 @@ pub fn demo(db: &Path, samples: &Path) -> anyhow::Result<i32> {
     seed_if_empty(db, samples, None)?;
     let store = Store::open(db)?;
     println!("database: {}", db.display());
-    for g in almanac_service::list(&store, &GameFilter { viewer: Viewer::Operator, limit: Some(1000), ..Default::default() })? {
+    for g in almanac_service::list(
+        &store,
+        &GameFilter { viewer: Viewer::Operator, limit: Some(1000), ..Default::default() },
+    )? {
         println!(
             "\n{}  {}  ({}, {} turns, {} events)",
             g.id,

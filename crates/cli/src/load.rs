@@ -111,7 +111,11 @@ pub fn run(url: &str, token: &str, samples: &Path, crowd: Crowd) -> anyhow::Resu
     let games: Value = serde_json::from_str(&body)?;
     let known: Vec<(String, u64)> = games["games"]
         .as_array()
-        .map(|a| a.iter().map(|g| (g["id"].as_str().unwrap_or("").to_string(), g["turn_count"].as_u64().unwrap_or(0))).collect())
+        .map(|a| {
+            a.iter()
+                .map(|g| (g["id"].as_str().unwrap_or("").to_string(), g["turn_count"].as_u64().unwrap_or(0)))
+                .collect()
+        })
         .unwrap_or_default();
     anyhow::ensure!(!known.is_empty(), "the server has no game to read; seed it first");
     let known = Arc::new(known);
@@ -170,8 +174,11 @@ pub fn run(url: &str, token: &str, samples: &Path, crowd: Crowd) -> anyhow::Resu
                 let lines: Vec<&str> = log.lines().filter(|l| !l.trim().is_empty()).collect();
                 let start = 21.min(lines.len());
                 let started = Instant::now();
-                let outcome =
-                    client.call("POST", "/api/games", Some(("application/x-ndjson", lines[..start].join("\n").as_bytes())));
+                let outcome = client.call(
+                    "POST",
+                    "/api/games",
+                    Some(("application/x-ndjson", lines[..start].join("\n").as_bytes())),
+                );
                 record(&report, "live upload", started, &outcome);
                 let Some(id) = outcome.ok().filter(|(s, _)| *s == 201).and_then(|(_, b)| id_of(&b)) else { continue };
                 let mut seq = start as u64 - 1;
@@ -181,8 +188,11 @@ pub fn run(url: &str, token: &str, samples: &Path, crowd: Crowd) -> anyhow::Resu
                     }
                     let body = format!("{{\"expected_seq\":{seq},\"events\":[{line}]}}");
                     let started = Instant::now();
-                    let outcome =
-                        client.call("POST", &format!("/api/games/{id}/events"), Some(("application/json", body.as_bytes())));
+                    let outcome = client.call(
+                        "POST",
+                        &format!("/api/games/{id}/events"),
+                        Some(("application/json", body.as_bytes())),
+                    );
                     record(&report, "append", started, &outcome);
                     match outcome {
                         Ok((200, _)) => seq += 1,
@@ -225,7 +235,8 @@ pub fn run(url: &str, token: &str, samples: &Path, crowd: Crowd) -> anyhow::Resu
     for (kind, tally) in &report.kinds {
         let mut ms = tally.ms.clone();
         ms.sort_by(f64::total_cmp);
-        let at = |q: f64| ms.get(((ms.len() as f64 * q) as usize).min(ms.len().saturating_sub(1))).copied().unwrap_or(0.0);
+        let at =
+            |q: f64| ms.get(((ms.len() as f64 * q) as usize).min(ms.len().saturating_sub(1))).copied().unwrap_or(0.0);
         println!(
             "{kind:<12} {:>8} {:>9.1} {:>9.1} {:>9.1} {:>7}",
             ms.len(),

@@ -83,13 +83,21 @@ impl Envelope {
         if envelope.players.is_empty() {
             return Err(LogError::header("header: `players` is empty"));
         }
-        let fields = [("title", &envelope.title), ("date", &envelope.date), ("club", &envelope.club), ("location", &envelope.location)];
+        let fields = [
+            ("title", &envelope.title),
+            ("date", &envelope.date),
+            ("club", &envelope.club),
+            ("location", &envelope.location),
+        ];
         for (name, value) in fields {
             let chars = value.as_deref().map_or(0, |v| v.chars().count());
             if chars > limits::MAX_FIELD_CHARS {
                 return Err(LogError::new(
                     1,
-                    Problem::Limit(format!("header: `{name}` has {chars} characters; at most {}", limits::MAX_FIELD_CHARS)),
+                    Problem::Limit(format!(
+                        "header: `{name}` has {chars} characters; at most {}",
+                        limits::MAX_FIELD_CHARS
+                    )),
                 ));
             }
         }

@@ -39,13 +39,20 @@ fn corpus() -> &'static [(String, String)] {
 
 #[derive(Debug, Clone)]
 enum Mutation {
-    Replace { at: usize, len: usize, with: String },
+    Replace {
+        at: usize,
+        len: usize,
+        with: String,
+    },
     DropLine(usize),
     DoubleLine(usize),
     SwapLines(usize, usize),
     Truncate(usize),
     /// Adds `delta` to the `nth` number in the text.
-    ChangeNumber { nth: usize, delta: i64 },
+    ChangeNumber {
+        nth: usize,
+        delta: i64,
+    },
     ByteOrderMark,
     CrLf,
 }
@@ -132,9 +139,8 @@ fn read_every_way(text: &str) -> Result<(), TestCaseError> {
     let mut readings = vec![Reading { format: None, view: Viewpoint::Full }];
     readings.extend(formats().into_iter().map(|f| Reading { format: Some(f), view: Viewpoint::Full }));
     for view in [Viewpoint::Observer, Viewpoint::Seat(1)] {
-        readings.extend(
-            formats().into_iter().filter(|f| *f != Format::Almanac).map(|f| Reading { format: Some(f), view }),
-        );
+        readings
+            .extend(formats().into_iter().filter(|f| *f != Format::Almanac).map(|f| Reading { format: Some(f), view }));
     }
     for reading in readings {
         match validate_as(reading, text) {

@@ -82,10 +82,8 @@ async fn upload(
         .map_err(|_| busy(app.limits.slot_wait))?
         .map_err(ApiError::internal)?;
     let body = read_body(payload, app.max_upload, app.limits.body_timeout).await?;
-    let text = String::from_utf8(body).map_err(|e| ApiError {
-        line: Some(1),
-        ..ApiError::bad_request(format!("the file is not UTF-8 text: {e}"))
-    })?;
+    let text = String::from_utf8(body)
+        .map_err(|e| ApiError { line: Some(1), ..ApiError::bad_request(format!("the file is not UTF-8 text: {e}")) })?;
     let ownership = Ownership { club: Some(writer.club.id), published: query.publish.unwrap_or(false) };
     let inserted = app.uploads.store(format, text, ownership).await?;
     if let Inserted::Existing(id) = &inserted {
@@ -199,9 +197,9 @@ async fn append(
     let (id, seq) = blocking(move || {
         let id = visible(&app, almanac_service::Viewer::Club(club), &path)?.id;
         let in_memory = app.timelines.get(&id);
-        let (seq, game) = app.pool.write(|s| {
-            almanac_service::append(s, club, &id, body.expected_seq, &lines, in_memory.as_deref())
-        })?;
+        let (seq, game) = app
+            .pool
+            .write(|s| almanac_service::append(s, club, &id, body.expected_seq, &lines, in_memory.as_deref()))?;
         // The states after the old events stay true (the log only grew): only the timeline is new.
         let game: Arc<dyn almanac_core::Game> = Arc::from(game);
         app.timelines.put(id.clone(), game.clone(), game.memory_estimate());

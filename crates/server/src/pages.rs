@@ -46,7 +46,9 @@ impl SignedIn {
     /// The signed-in club of a page's request (by its cookie), if any.
     pub fn of(req: &HttpRequest, reader: &Reader) -> Option<SignedIn> {
         match (Credential::of(req), &reader.club) {
-            (Credential::Cookie(token), Some(club)) => Some(SignedIn { club: club.name.clone(), proof: form_proof(&token) }),
+            (Credential::Cookie(token), Some(club)) => {
+                Some(SignedIn { club: club.name.clone(), proof: form_proof(&token) })
+            }
             _ => None,
         }
     }

@@ -28,12 +28,12 @@ fn set_cookie(req: &HttpRequest, name: &str, value: &str, max_age: u64) -> (Stri
     ("Set-Cookie".into(), format!("{name}={value}; Path=/; HttpOnly; SameSite=Strict; Max-Age={max_age}{secure}"))
 }
 
-async fn signin_form(req: HttpRequest) -> HttpResponse {
+async fn signin_form(req: HttpRequest) -> Result<HttpResponse> {
     let proof = match cookie(&req, SIGNIN_COOKIE) {
-        Some(p) if p.len() == 64 => p,
-        _ => almanac_service::token_hash(&format!("{:?}{:?}", std::time::SystemTime::now(), req.peer_addr())),
+        Some(p) if p.len() == 64 && p.bytes().all(|b| b.is_ascii_hexdigit()) => p,
+        _ => almanac_service::random_hex(32)?,
     };
-    signin_page(&req, &proof, None, StatusCode::OK)
+    Ok(signin_page(&req, &proof, None, StatusCode::OK))
 }
 
 fn signin_page(req: &HttpRequest, proof: &str, problem: Option<&str>, status: StatusCode) -> HttpResponse {
@@ -64,7 +64,12 @@ struct SigninForm {
 async fn signin(app: web::Data<AppState>, req: HttpRequest, form: web::Form<SigninForm>) -> Result<HttpResponse> {
     let form = form.into_inner();
     if cookie(&req, SIGNIN_COOKIE).as_deref() != Some(form.proof.as_str()) {
-        return Ok(signin_page(&req, &form.proof, Some("the form has expired; please sign in again"), StatusCode::FORBIDDEN));
+        return Ok(signin_page(
+            &req,
+            &form.proof,
+            Some("the form has expired; please sign in again"),
+            StatusCode::FORBIDDEN,
+        ));
     }
     let address = req.peer_addr().map(|a| a.ip().to_string()).unwrap_or_default();
     app.rates.spend(&format!("address {address}"))?;

@@ -49,8 +49,10 @@ pub fn run(listener: TcpListener, config: Config) -> std::io::Result<Server> {
     });
     let mut server = HttpServer::new(move || {
         App::new()
-            .wrap(security_headers())
+            // The last wrapped runs first: the log sees every request, the headers go on every answer
+            // (a refused write's too).
             .wrap(from_fn(access::refuse_foreign_writes))
+            .wrap(security_headers())
             .wrap(from_fn(logging::log_request))
             .app_data(state.clone())
             .app_data(web::QueryConfig::default().error_handler(error::query_error))

@@ -30,9 +30,9 @@ impl Uploads {
         std::thread::Builder::new().name("uploads".into()).spawn(move || {
             lower_priority();
             for job in queue {
-                let stored = almanac_service::check(job.format, &job.text)
-                    .map_err(ServiceError::from)
-                    .and_then(|log: ValidatedLog| Ok(pool.write(|s| almanac_service::store_log(s, &log, job.ownership))?));
+                let stored = almanac_service::check(job.format, &job.text).map_err(ServiceError::from).and_then(
+                    |log: ValidatedLog| Ok(pool.write(|s| almanac_service::store_log(s, &log, job.ownership))?),
+                );
                 // The uploader may have gone away; nothing to tell then.
                 let _ = job.answer.send(stored);
             }

@@ -14,8 +14,8 @@ use serde::Serialize;
 use serde_json::value::RawValue;
 use serde_json::Value;
 
-pub use almanac_store::{Access, Club, ClubId, ClubRow, GameFilter, Inserted, Ownership, TokenRow, Viewer};
 pub use almanac_engine::{format, format_names, formats, game_kind, Format, Reading, ValidatedLog, Viewpoint, GAMES};
+pub use almanac_store::{Access, Club, ClubId, ClubRow, GameFilter, Inserted, Ownership, TokenRow, Viewer};
 
 /// A use case's result.
 pub type Result<T, E = ServiceError> = std::result::Result<T, E>;
@@ -296,11 +296,16 @@ pub fn create_club(store: &mut Store, name: &str) -> Result<Club, ServiceError> 
 
 /// A new token for `club`: returned once, stored only as its SHA-256. `label` says what it is for.
 pub fn issue_token(store: &mut Store, club: ClubId, label: &str) -> Result<(i64, String), ServiceError> {
-    let mut secret = [0u8; 24];
-    getrandom::fill(&mut secret).map_err(|e| ServiceError::Random(e.to_string()))?;
-    let token = format!("alm_{}", secret.iter().map(|b| format!("{b:02x}")).collect::<String>());
+    let token = format!("alm_{}", random_hex(24)?);
     let id = store.add_token(club, &token_hash(&token), label)?;
     Ok((id, token))
+}
+
+/// `bytes` bytes from the system's random source, as hex (tokens, the sign-in form's proof).
+pub fn random_hex(bytes: usize) -> Result<String, ServiceError> {
+    let mut secret = vec![0u8; bytes];
+    getrandom::fill(&mut secret).map_err(|e| ServiceError::Random(e.to_string()))?;
+    Ok(secret.iter().map(|b| format!("{b:02x}")).collect())
 }
 
 /// How a token is stored and looked up.

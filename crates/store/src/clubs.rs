@@ -20,14 +20,18 @@ impl Store {
 
     pub fn club_by_name(&self, name: &str) -> Result<Club> {
         self.conn
-            .query_row("SELECT id, name FROM clubs WHERE name = ?1", [name], |r| Ok(Club { id: r.get(0)?, name: r.get(1)? }))
+            .query_row("SELECT id, name FROM clubs WHERE name = ?1", [name], |r| {
+                Ok(Club { id: r.get(0)?, name: r.get(1)? })
+            })
             .optional()?
             .ok_or_else(|| StoreError::NotFound(format!("club {name}")))
     }
 
     pub fn club(&self, id: ClubId) -> Result<Club> {
         self.conn
-            .query_row("SELECT id, name FROM clubs WHERE id = ?1", [id], |r| Ok(Club { id: r.get(0)?, name: r.get(1)? }))
+            .query_row("SELECT id, name FROM clubs WHERE id = ?1", [id], |r| {
+                Ok(Club { id: r.get(0)?, name: r.get(1)? })
+            })
             .optional()?
             .ok_or_else(|| StoreError::NotFound(format!("club {id}")))
     }
@@ -47,7 +51,8 @@ impl Store {
 
     /// Records a token of `club` by its hash (the token itself is never stored); returns the token's id.
     pub fn add_token(&mut self, club: ClubId, hash: &str, label: &str) -> Result<i64> {
-        self.conn.execute("INSERT INTO tokens (club_id, hash, label) VALUES (?1, ?2, ?3)", params![club, hash, label])?;
+        self.conn
+            .execute("INSERT INTO tokens (club_id, hash, label) VALUES (?1, ?2, ?3)", params![club, hash, label])?;
         Ok(self.conn.last_insert_rowid())
     }
 
@@ -58,7 +63,13 @@ impl Store {
              WHERE ?1 IS NULL OR t.club_id = ?1 ORDER BY t.id",
         )?;
         let rows = stmt.query_map([club], |r| {
-            Ok(TokenRow { id: r.get(0)?, club: r.get(1)?, label: r.get(2)?, created_at: r.get(3)?, revoked_at: r.get(4)? })
+            Ok(TokenRow {
+                id: r.get(0)?,
+                club: r.get(1)?,
+                label: r.get(2)?,
+                created_at: r.get(3)?,
+                revoked_at: r.get(4)?,
+            })
         })?;
         Ok(rows.collect::<rusqlite::Result<_>>()?)
     }

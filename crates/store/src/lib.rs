@@ -23,7 +23,7 @@ mod store;
 pub mod yardstick;
 
 pub use almanac_core::FactRow;
-pub use ownership::{Access, Club, ClubId, ClubRow, Ownership, TokenRow, Viewer};
 pub use error::{Result, StoreError};
+pub use ownership::{Access, Club, ClubId, ClubRow, Ownership, TokenRow, Viewer};
 pub use pool::Pool;
 pub use store::{game_id, GameFilter, GameRow, Inserted, PlayerRow, Store};

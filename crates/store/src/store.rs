@@ -1,7 +1,7 @@
 //! The store of games: their rows, players, events and facts, in one SQLite database.
 
-use crate::ownership::{ClubId, Ownership, Viewer};
 use crate::error::{Result, StoreError};
+use crate::ownership::{ClubId, Ownership, Viewer};
 use crate::{facts, migrations};
 use almanac_core::{FactRow, Game};
 use rusqlite::{params, Connection, OpenFlags, OptionalExtension};
@@ -130,7 +130,14 @@ impl Store {
             .query_row(
                 "SELECT id, owner, published, deleted_at IS NOT NULL FROM games WHERE content_hash = ?1",
                 [content_hash],
-                |r| Ok((r.get::<_, String>(0)?, r.get::<_, Option<ClubId>>(1)?, r.get::<_, bool>(2)?, r.get::<_, bool>(3)?)),
+                |r| {
+                    Ok((
+                        r.get::<_, String>(0)?,
+                        r.get::<_, Option<ClubId>>(1)?,
+                        r.get::<_, bool>(2)?,
+                        r.get::<_, bool>(3)?,
+                    ))
+                },
             )
             .optional()?
         {
@@ -319,7 +326,8 @@ impl Store {
     pub fn resolve(&self, viewer: Viewer, id_or_prefix: &str) -> Result<String> {
         let pattern = format!("{}%", id_or_prefix.replace(['%', '_'], ""));
         let (visible, club, everything) = viewer.condition(2);
-        let mut stmt = self.conn.prepare_cached(&format!("SELECT id FROM games g WHERE id LIKE ?1 AND {visible} LIMIT 2"))?;
+        let mut stmt =
+            self.conn.prepare_cached(&format!("SELECT id FROM games g WHERE id LIKE ?1 AND {visible} LIMIT 2"))?;
         let ids: Vec<String> =
             stmt.query_map(params![&pattern, club, everything], |r| r.get(0))?.collect::<rusqlite::Result<_>>()?;
         match ids.as_slice() {

@@ -236,15 +236,18 @@ fn no_insert_can_rewrite_or_skip_an_event() {
     let mut store = Store::open(&path).unwrap();
     let id = insert(&mut store, &log_of(&sample("catan-club-game.jsonl"))).unwrap().id().to_string();
     let conn = store.connection();
-    let first: String = conn.query_row("SELECT body FROM events WHERE game_id = ?1 AND seq = 1", [&id], |r| r.get(0)).unwrap();
+    let first: String =
+        conn.query_row("SELECT body FROM events WHERE game_id = ?1 AND seq = 1", [&id], |r| r.get(0)).unwrap();
     // REPLACE deletes the old row without firing the DELETE trigger; the INSERT trigger still sees seq 1 taken.
     let replace = conn
         .execute("INSERT OR REPLACE INTO events (game_id, seq, turn, body) VALUES (?1, 1, 0, '{}')", [&id])
         .unwrap_err();
     assert!(replace.to_string().contains("append-only"), "{replace}");
-    let gap = conn.execute("INSERT INTO events (game_id, seq, turn, body) VALUES (?1, 555, 99, '{}')", [&id]).unwrap_err();
+    let gap =
+        conn.execute("INSERT INTO events (game_id, seq, turn, body) VALUES (?1, 555, 99, '{}')", [&id]).unwrap_err();
     assert!(gap.to_string().contains("last seq of its game + 1"), "{gap}");
-    let again: String = conn.query_row("SELECT body FROM events WHERE game_id = ?1 AND seq = 1", [&id], |r| r.get(0)).unwrap();
+    let again: String =
+        conn.query_row("SELECT body FROM events WHERE game_id = ?1 AND seq = 1", [&id], |r| r.get(0)).unwrap();
     assert_eq!(again, first);
     assert_eq!(count(&store, "events"), 553);
 }
@@ -349,7 +352,10 @@ fn a_clubs_private_game_is_found_by_nobody_else() {
     let log = log_of(&sample("catan-club-game.jsonl"));
     let id = insert_as(&mut store, &log, Ownership::private_to(a)).unwrap().id().to_string();
     let listed = |store: &Store, viewer| store.list_games(&GameFilter { viewer, ..Default::default() }).unwrap().len();
-    assert_eq!((listed(&store, Viewer::Club(a)), listed(&store, Viewer::Club(b)), listed(&store, Viewer::Public)), (1, 0, 0));
+    assert_eq!(
+        (listed(&store, Viewer::Club(a)), listed(&store, Viewer::Club(b)), listed(&store, Viewer::Public)),
+        (1, 0, 0)
+    );
     assert_eq!(store.resolve(Viewer::Club(a), &id[..4]).unwrap(), id);
     for viewer in [Viewer::Club(b), Viewer::Public] {
         assert!(matches!(store.resolve(viewer, &id), Err(StoreError::NotFound(_))));
