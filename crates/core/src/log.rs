@@ -9,7 +9,7 @@ use serde::{Deserialize, Serialize};
 /// The format tag of the header line.
 pub const FORMAT: &str = "almanac/1";
 
-/// Sizes no real game comes near (the longest game seen, a catanatron bot game, has 3,131 events and lines
+/// Sizes no real game comes near (the longest game seen, a bot game of 3,131 events, has lines
 /// of 2.3 KB), so that one upload cannot take a server's memory. Documented in `docs/clubs.md`.
 pub mod limits {
     /// Events in one game.
