@@ -64,7 +64,7 @@ fn a_clubs_private_game_is_its_own_until_published_and_only_it_changes_it() {
     let prefix = &id[..5];
     assert_eq!(app.send("GET", &format!("/api/games/{prefix}"), None, &[]).status, 404, "not by prefix either");
     assert!(listed(&app, None).is_empty() && listed(&app, Some(&other)).is_empty());
-    assert_eq!(listed(&app, Some(&app.token)), [id.clone()]);
+    assert_eq!(listed(&app, Some(&app.token)), std::slice::from_ref(&id));
     let index = app.send("GET", "/", None, &[]).body;
     assert!(!index.contains(&id) && !index.contains("Ayşe"), "the front page shows nothing of it");
     // A wrong bearer token on a read is refused outright, so a program hears its token is wrong.
@@ -97,7 +97,7 @@ fn a_clubs_private_game_is_its_own_until_published_and_only_it_changes_it() {
     for path in readings(&id) {
         assert_eq!(app.send("GET", &path, None, &[]).status, 200, "{path} once published");
     }
-    assert_eq!(listed(&app, None), [id.clone()]);
+    assert_eq!(listed(&app, None), std::slice::from_ref(&id));
     let r = append(Some(&other), 42, 43);
     assert_eq!(r.status, 403, "{}", r.body);
     assert!(r.body.contains("belongs to another club"), "{}", r.body);
@@ -180,8 +180,7 @@ fn every_response_carries_the_security_headers() {
 
 #[test]
 fn numeric_parameters_clamp_or_give_400_and_events_come_in_pages() {
-    let mut limits = almanac_server::Limits::default();
-    limits.events_per_page = 100;
+    let limits = almanac_server::Limits { events_per_page: 100, ..Default::default() };
     let app = spawn_app_with(16 << 20, limits);
     let (_, body) = upload_as(&app, &app.token, "?publish=true", &sample("catan-club-game.jsonl"));
     let id = body["id"].as_str().unwrap().to_string();
@@ -245,10 +244,12 @@ fn status_of(stream: &mut std::net::TcpStream) -> u16 {
 
 #[test]
 fn a_slow_body_times_out_and_uploads_beyond_the_slots_wait_then_get_503() {
-    let mut limits = almanac_server::Limits::default();
-    limits.body_timeout = Duration::from_secs(1);
-    limits.concurrent_uploads = 1;
-    limits.slot_wait = Duration::from_millis(300);
+    let limits = almanac_server::Limits {
+        body_timeout: Duration::from_secs(1),
+        concurrent_uploads: 1,
+        slot_wait: Duration::from_millis(300),
+        ..Default::default()
+    };
     let app = spawn_app_with(16 << 20, limits);
     let mut slow = slow_upload(&app, 10, 1000);
     // While the slow upload holds the only slot, another waits for it, then hears 503 with Retry-After.
@@ -269,8 +270,7 @@ fn a_slow_body_times_out_and_uploads_beyond_the_slots_wait_then_get_503() {
 
 #[test]
 fn writes_beyond_the_rate_limit_get_429_with_retry_after() {
-    let mut limits = almanac_server::Limits::default();
-    limits.writes_per_minute = 3;
+    let limits = almanac_server::Limits { writes_per_minute: 3, ..Default::default() };
     let app = spawn_app_with(16 << 20, limits);
     let text = sample("catan-cards-two-players.jsonl");
     for _ in 0..3 {

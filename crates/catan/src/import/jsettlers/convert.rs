@@ -375,14 +375,16 @@ impl<'s> Walk<'s> {
                 }
             }
             "SOCDiceResultResources" => self.production(e)?,
-            "SOCPlayerElements" if e.audience != Audience::All => {
-                // A private snapshot of a hand, after a roll.
-                if b.get("actionType") == Some("SET") && self.pending_is("roll").is_some() {
-                    let name = self.name(e, number(e, "playerNum")?)?;
-                    let hand = hand_snapshot(e)?;
-                    let p = self.pending.as_mut().expect("a roll");
-                    object_at(&mut p.stated, "hands").insert(name, json!(hand));
-                }
+            // A private snapshot of a hand, after a roll.
+            "SOCPlayerElements"
+                if e.audience != Audience::All
+                    && b.get("actionType") == Some("SET")
+                    && self.pending_is("roll").is_some() =>
+            {
+                let name = self.name(e, number(e, "playerNum")?)?;
+                let hand = hand_snapshot(e)?;
+                let p = self.pending.as_mut().expect("a roll");
+                object_at(&mut p.stated, "hands").insert(name, json!(hand));
             }
             "SOCDiscard" => {
                 let player = self.name(e, number(e, "playerNum")?)?;
