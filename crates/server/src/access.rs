@@ -106,7 +106,7 @@ impl FromRequest for Writer {
     fn from_request(req: &HttpRequest, _: &mut Payload) -> Self::Future {
         let app = req.app_data::<web::Data<AppState>>().cloned().expect("the app state is registered");
         let credential = Credential::of(req);
-        let address = req.peer_addr().map(|a| a.ip().to_string()).unwrap_or_default();
+        let address = address_key(req);
         let origin_problem = foreign_origin(req);
         let browser_without_origin = matches!(credential, Credential::Cookie(_)) && !has_origin(req);
         Box::pin(async move {
@@ -120,7 +120,7 @@ impl FromRequest for Writer {
                 ));
             }
             // The address pays for every attempt, good token or not, so guessing tokens is slow too.
-            app.rates.spend(&format!("address {address}"))?;
+            app.rates.spend(&address)?;
             let Some(token) = credential.token() else {
                 return Err(ApiError::new(
                     StatusCode::UNAUTHORIZED,
@@ -132,6 +132,11 @@ impl FromRequest for Writer {
             Ok(Writer { club })
         })
     }
+}
+
+/// The rate limiter's key for the request's address (a proxy's, behind one).
+pub fn address_key(req: &HttpRequest) -> String {
+    format!("address {}", req.peer_addr().map(|a| a.ip().to_string()).unwrap_or_default())
 }
 
 fn unknown_token() -> ApiError {

@@ -3,7 +3,9 @@
 //! [`Reader`] (the public, or a club by its token) and see only what it may; writes take a [`Writer`].
 
 use crate::access::{Reader, Writer};
-use crate::app::{blocking, busy, forget_access, loaded, visible, visible_in_memory, AppState, Result};
+use crate::app::{
+    blocking, busy, delete_game, forget_access, loaded, publish_game, visible, visible_in_memory, AppState, Result,
+};
 use crate::error::ApiError;
 use crate::limits::read_body;
 use actix_web::http::{header, StatusCode};
@@ -225,25 +227,13 @@ async fn publish(
     require_type(&req, &["application/json"], false)?;
     let body: PublishBody = serde_json::from_slice(&body)
         .map_err(|e| ApiError::bad_request(format!("expected {{\"published\": true or false}}: {e}")))?;
-    let club = writer.club.id;
-    let id = blocking(move || {
-        let id = app.pool.write(|s| almanac_service::publish(s, club, &path, body.published))?;
-        forget_access(&app, &id);
-        Ok(id)
-    })
-    .await?;
+    let id = publish_game(&app, writer.club.id, path.into_inner(), body.published).await?;
     Ok(HttpResponse::Ok().json(json!({"id": id, "published": body.published})))
 }
 
 /// Deletes a club's upload: the game disappears from every view; its events stay stored.
 async fn delete(app: web::Data<AppState>, writer: Writer, path: web::Path<String>) -> Result<HttpResponse> {
-    let club = writer.club.id;
-    let id = blocking(move || {
-        let id = app.pool.write(|s| almanac_service::delete(s, club, &path))?;
-        forget_access(&app, &id);
-        Ok(id)
-    })
-    .await?;
+    let id = delete_game(&app, writer.club.id, path.into_inner()).await?;
     Ok(HttpResponse::Ok().json(json!({"id": id, "deleted": true})))
 }
 

@@ -8,7 +8,7 @@ use crate::uploads::Uploads;
 use actix_web::http::StatusCode;
 use actix_web::web;
 use almanac_core::Game;
-use almanac_service::{Access, Club, Viewer};
+use almanac_service::{Access, Club, ClubId, Viewer};
 use almanac_store::{Pool, StoreError};
 use bytes::Bytes;
 use std::sync::Arc;
@@ -97,6 +97,28 @@ pub fn loaded(app: &AppState, viewer: Viewer, game: &str) -> Result<(String, Arc
 /// Forgets what this server knew of a game's owner and visibility (after it changed them).
 pub fn forget_access(app: &AppState, id: &str) {
     app.access.forget(|_, a| a.id == id);
+}
+
+/// Publishes a club's game, or makes it private again (the API's and the dashboard's form's way).
+pub async fn publish_game(app: &web::Data<AppState>, club: ClubId, game: String, published: bool) -> Result<String> {
+    let app = app.clone();
+    blocking(move || {
+        let id = app.pool.write(|s| almanac_service::publish(s, club, &game, published))?;
+        forget_access(&app, &id);
+        Ok(id)
+    })
+    .await
+}
+
+/// Deletes a club's upload: hidden from every view, its events kept.
+pub async fn delete_game(app: &web::Data<AppState>, club: ClubId, game: String) -> Result<String> {
+    let app = app.clone();
+    blocking(move || {
+        let id = app.pool.write(|s| almanac_service::delete(s, club, &game))?;
+        forget_access(&app, &id);
+        Ok(id)
+    })
+    .await
 }
 
 /// A 503 that asks to come back: the server is busy with other uploads.

@@ -3,8 +3,8 @@
 //! form carries a proof derived from the session (or, before signing in, a cookie of its own), and the
 //! `Origin` check refuses any post from another site.
 
-use crate::access::{club_of, cookie, form_proof, Credential, SESSION_COOKIE};
-use crate::app::{blocking, forget_access, AppState, Result};
+use crate::access::{address_key, club_of, cookie, form_proof, Credential, SESSION_COOKIE};
+use crate::app::{delete_game, publish_game, AppState, Result};
 use crate::error::ApiError;
 use crate::pages::{escape, page, problem_page};
 use actix_web::http::StatusCode;
@@ -71,8 +71,7 @@ async fn signin(app: web::Data<AppState>, req: HttpRequest, form: web::Form<Sign
             StatusCode::FORBIDDEN,
         ));
     }
-    let address = req.peer_addr().map(|a| a.ip().to_string()).unwrap_or_default();
-    app.rates.spend(&format!("address {address}"))?;
+    app.rates.spend(&address_key(&req))?;
     let token = form.token.trim().to_string();
     match club_of(&app, &token).await? {
         Some(_) => Ok(HttpResponse::SeeOther()
@@ -103,8 +102,7 @@ async fn form_club(app: &web::Data<AppState>, req: &HttpRequest, proof: &str) ->
     if form_proof(&token) != proof {
         return Err(ApiError::new(StatusCode::FORBIDDEN, "this form was not made for your session; reload the page"));
     }
-    let address = req.peer_addr().map(|a| a.ip().to_string()).unwrap_or_default();
-    app.rates.spend(&format!("address {address}"))?;
+    app.rates.spend(&address_key(req))?;
     club_of(app, &token).await?.ok_or_else(|| ApiError::new(StatusCode::UNAUTHORIZED, "your sign-in has expired"))
 }
 
@@ -128,13 +126,7 @@ async fn publish(
     let published = form.published.as_deref() == Some("yes");
     let result = async {
         let club = form_club(&app, &req, &form.proof).await?;
-        let app = app.clone();
-        blocking(move || {
-            let id = app.pool.write(|s| almanac_service::publish(s, club.id, &path, published))?;
-            forget_access(&app, &id);
-            Ok(id)
-        })
-        .await
+        publish_game(&app, club.id, path.into_inner(), published).await
     }
     .await;
     match result {
@@ -151,13 +143,7 @@ async fn delete(
 ) -> HttpResponse {
     let result = async {
         let club = form_club(&app, &req, &form.proof).await?;
-        let app = app.clone();
-        blocking(move || {
-            let id = app.pool.write(|s| almanac_service::delete(s, club.id, &path))?;
-            forget_access(&app, &id);
-            Ok(id)
-        })
-        .await
+        delete_game(&app, club.id, path.into_inner()).await
     }
     .await;
     match result {
