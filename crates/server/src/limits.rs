@@ -37,7 +37,7 @@ impl Default for Limits {
             max_append: 1024 * 1024,
             writes_per_minute: 600,
             events_per_page: 2000,
-            timeline_cache_bytes: 256 << 20,
+            timeline_cache_bytes: 128 << 20,
             state_cache_bytes: 64 << 20,
             chart_cache_bytes: 32 << 20,
         }
