@@ -217,7 +217,7 @@ impl<R: Declarations> Game for Timeline<R> {
     }
     fn memory_estimate(&self) -> usize {
         // The vectors' own sizes: the parts events, facts and states keep on the heap are not counted, so
-        // this errs low (a 1,164-event Catan game: 257 KB estimated, 471 KB resident); it only needs to
+        // this errs low (a game of 1,164 events: 257 KB estimated, 471 KB resident); it only needs to
         // weigh games against each other in a cache.
         use std::mem::size_of;
         self.events.len() * (size_of::<R::Event>() + size_of::<usize>() + size_of::<u32>() + size_of::<usize>())
