@@ -299,3 +299,28 @@ fn the_openapi_document_names_this_builds_formats_rulesets_and_charts() {
         assert!(index.contains(label), "the upload form offers {label}");
     }
 }
+
+#[test]
+fn points_by_reason_say_what_stands_on_the_board_and_keep_no_zeros() {
+    let app = spawn_app(16 << 20);
+    for sample_name in ["catan-helpers.jsonl", "catan-six-players.jsonl", "catan-club-game.jsonl"] {
+        let (_, body) = upload(&app, &sample(sample_name), "auto");
+        let id = body["id"].as_str().unwrap();
+        let (_, stats) = app.get_json(&format!("/api/games/{id}/stats"));
+        let (_, state) = app.get_json(&format!("/api/games/{id}/state"));
+        for (p, player) in stats["players"].as_array().unwrap().iter().enumerate() {
+            let name = state["players"][p]["name"].as_str().unwrap();
+            let standing = |kind: &str| {
+                state["buildings"].as_array().unwrap().iter().filter(|b| b["owner"] == name && b["kind"] == kind).count()
+                    as i64
+            };
+            let reasons = player["vp_by_reason"].as_object().unwrap();
+            let points = |reason: &str| reasons.get(reason).and_then(Value::as_i64).unwrap_or(0);
+            assert_eq!(points("settlement"), standing("settlement"), "{sample_name}: {name}'s settlements: {reasons:?}");
+            assert_eq!(points("city"), 2 * standing("city"), "{sample_name}: {name}'s cities: {reasons:?}");
+            assert!(reasons.values().all(|v| v.as_i64() != Some(0)), "{sample_name}: a zero kept: {reasons:?}");
+            let sum: i64 = reasons.values().filter_map(Value::as_i64).sum();
+            assert_eq!(sum, state["players"][p]["vp"].as_i64().unwrap(), "{sample_name}: {name}'s points add up");
+        }
+    }
+}

@@ -153,6 +153,10 @@ pub fn game_stats(players: &[String], facts: &[FactRow], vocabulary: &Vocabulary
         }
     }
     close_turns_until(last_turn + 1, &mut turn_open, &running, &mut by_turn);
+    for p in &mut stats {
+        // A reason whose points came and went (an award lost) says nothing about the end.
+        p.vp_by_reason.retain(|_, points| *points != 0);
+    }
     for (p, series) in by_turn.into_iter().enumerate() {
         let turn = |t: usize| t as i64;
         stats[p].vp_by_turn = series.iter().enumerate().map(|(t, r)| [turn(t), r.vp, r.vp_public]).collect();

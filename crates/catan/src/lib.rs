@@ -61,7 +61,8 @@ pub struct Catan;
 
 impl Ruleset for Catan {
     const ID: &'static str = vocabulary::ID;
-    const VERSION: u32 = 1;
+    /// 2: a city's points replace its settlement's in the score facts (settlement −1, city +2).
+    const VERSION: u32 = 2;
     type State = State;
     type Event = LoggedEvent;
     type GameView = view::BoardView;

@@ -25,6 +25,11 @@ fn everything() -> GameFilter {
     GameFilter { viewer: Viewer::Operator, ..Default::default() }
 }
 
+/// The version of the Catan ruleset this build stores games with.
+fn catan_version() -> u32 {
+    almanac_engine::game_kind("catan").unwrap().version()
+}
+
 fn db() -> (tempfile::TempDir, PathBuf) {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("almanac.db");
@@ -78,7 +83,7 @@ fn a_game_is_stored_whole_with_its_facts_and_ruleset_version() {
     assert_eq!(count(&store, "facts") as usize, facts);
     let row = store.game(&id).unwrap();
     assert_eq!(row.ruleset, "catan");
-    assert_eq!(row.ruleset_version, 1);
+    assert_eq!(row.ruleset_version, catan_version());
     assert_eq!(row.club.as_deref(), Some("Kadıköy Board Gamers"));
     assert_eq!(row.winner.as_deref(), Some("Zeynep"));
     assert_eq!(row.players.len(), 4);
@@ -181,7 +186,7 @@ fn reprojection_rewrites_facts_and_summary_and_never_the_events() {
     conn.execute("UPDATE games SET ruleset_version = 0, winner = NULL WHERE id = ?1", [&id]).unwrap();
     conn.execute("DELETE FROM facts WHERE game_id = ?1", [&id]).unwrap();
     conn.execute("UPDATE game_players SET vp = NULL WHERE game_id = ?1", [&id]).unwrap();
-    let stale = store.games_to_reproject(Some("catan"), Some(1)).unwrap();
+    let stale = store.games_to_reproject(Some("catan"), Some(catan_version())).unwrap();
     assert_eq!(stale, [(id.clone(), "catan".to_string())]);
     assert!(store.games_to_reproject(Some("carcassonne"), None).unwrap().is_empty());
 
@@ -189,9 +194,9 @@ fn reprojection_rewrites_facts_and_summary_and_never_the_events() {
     assert_eq!(store.facts(&id).unwrap(), facts, "the same facts as when it was stored");
     assert_eq!(store.log(&id).unwrap(), events, "the events did not move");
     let row = store.game(&id).unwrap();
-    assert_eq!((row.ruleset_version, row.winner.as_deref()), (1, Some("Zeynep")));
+    assert_eq!((row.ruleset_version, row.winner.as_deref()), (catan_version(), Some("Zeynep")));
     assert!(row.players.iter().all(|p| p.vp.is_some()));
-    assert!(store.games_to_reproject(Some("catan"), Some(1)).unwrap().is_empty());
+    assert!(store.games_to_reproject(Some("catan"), Some(catan_version())).unwrap().is_empty());
     // A game of other events is refused: reprojection never rewrites a log.
     let shorter = log_of(&sample("catan-club-game.jsonl").lines().take(50).collect::<Vec<_>>().join("\n"));
     assert!(matches!(store.reproject(&id, shorter.game.as_ref()), Err(StoreError::Conflict { .. })));

@@ -4,7 +4,7 @@ use crate::board::{EdgeId, VertexId};
 use crate::pieces::{Building, CITY, MAX_CITIES, MAX_ROADS, MAX_SETTLEMENTS, ROAD, SETTLEMENT};
 use crate::resources::{Bundle, Resources, CITY_COST, ROAD_COST, SETTLEMENT_COST};
 use crate::rules::checks::{fail, need_main, Result};
-use crate::rules::points::score;
+use crate::rules::points::{score, score_replacing};
 use crate::rules::variants;
 use crate::state::State;
 use almanac_core::{cause, Fact, Seat};
@@ -156,6 +156,6 @@ pub fn build_city_for(s: &mut State, p: Seat, v: VertexId, cost: &Resources, fac
     s.players[p as usize].settlements -= 1;
     s.players[p as usize].cities += 1;
     facts.push(Fact::Built { player: p, piece: CITY });
-    score(s, p, CITY, 1, 1, facts);
+    score_replacing(s, p, (SETTLEMENT, 1), (CITY, 2), facts);
     Ok(())
 }

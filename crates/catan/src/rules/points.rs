@@ -11,6 +11,23 @@ pub fn score(s: &State, p: Seat, reason: &'static str, delta: i32, delta_public:
     facts.push(Fact::Score { player: p, reason, delta, delta_public, total: s.vp(p), public: s.vp_public(p) });
 }
 
+/// Records that `gained` points of `new` replaced `lost` points of `old` (a city over a settlement), as two
+/// score changes, so that the points by reason say what stands on the board.
+pub fn score_replacing(s: &State, p: Seat, old: (&'static str, i32), new: (&'static str, i32), facts: &mut Vec<Fact>) {
+    let (total, public) = (s.vp(p), s.vp_public(p));
+    let (reason, lost) = old;
+    let gained = new.1;
+    facts.push(Fact::Score {
+        player: p,
+        reason,
+        delta: -lost,
+        delta_public: -lost,
+        total: total - gained,
+        public: public - gained,
+    });
+    facts.push(Fact::Score { player: p, reason: new.0, delta: gained, delta_public: gained, total, public });
+}
+
 /// Recomputes the road lengths of `changed` players and moves the Longest Road card by the rulebook:
 /// 5 segments at least; another player takes it only with a strictly longer road; a holder whose road
 /// was cut keeps it while tied for longest; otherwise it goes to the single longest player, or is set
