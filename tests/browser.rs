@@ -85,6 +85,16 @@ impl Driver {
         self.session("POST", "/execute/sync", Some(json!({"script": script, "args": []})))
     }
 
+    /// Runs a script that calls its last argument with the result (`/execute/async`).
+    fn eval_async(&self, script: &str) -> Value {
+        self.session("POST", "/execute/async", Some(json!({"script": script, "args": []})))
+    }
+
+    /// Resizes the window to a desktop's or a phone's size.
+    fn resize(&self, width: u32, height: u32) {
+        self.session("POST", "/window/rect", Some(json!({"width": width, "height": height})));
+    }
+
     fn wait_for(&self, what: &str, script: &str) {
         let started = Instant::now();
         while self.eval(script) != json!(true) {
@@ -302,4 +312,73 @@ fn a_club_signs_in_uploads_a_private_game_publishes_it_and_signs_out() {
     driver.goto(&format!("{}/games/{id}", app.address));
     driver.wait_for("the replay", "return document.getElementById('replay')?.dataset.ready === 'yes'");
     assert!(driver.eval("return !document.querySelector('.owner')").as_bool().unwrap());
+}
+
+/// axe-core, which `make test` fetches (`make browser`).
+fn axe_script() -> String {
+    let dir = root().join("target/axe");
+    let file = std::fs::read_dir(&dir)
+        .ok()
+        .and_then(|d| d.filter_map(|e| e.ok()).map(|e| e.path()).find(|p| p.to_string_lossy().ends_with(".min.js")))
+        .unwrap_or_else(|| panic!("no axe-core in {}: run `make browser` (make test does)", dir.display()));
+    std::fs::read_to_string(file).unwrap()
+}
+
+/// The critical and serious accessibility violations axe-core finds on the page shown, in words.
+fn violations(driver: &Driver, axe: &str) -> Vec<String> {
+    driver.eval(&format!("if (!window.axe) {{ {axe} }}"));
+    driver.session("POST", "/timeouts", Some(json!({"script": 60000})));
+    let found = driver.eval_async(
+        "const done = arguments[arguments.length - 1];
+         axe.run(document, { resultTypes: ['violations'] }).then((r) => done(r.violations.filter((v) => ['critical', 'serious'].includes(v.impact))
+           .map((v) => `${v.impact} ${v.id}: ${v.help} (${v.nodes.length}: ${v.nodes.slice(0, 3).map((n) => n.target.join(' ')).join(' | ')})`)));",
+    );
+    found.as_array().unwrap().iter().map(|v| v.as_str().unwrap().to_string()).collect()
+}
+
+/// What a person at this width meets on the page shown: the page wider than the window, and chart text
+/// smaller than 12 px as rendered.
+fn layout_problems(driver: &Driver) -> Vec<String> {
+    let found = driver.eval(
+        "const problems = [];
+         const wide = document.documentElement.scrollWidth;
+         if (wide > window.innerWidth + 1) problems.push(`the page is ${wide} px wide in a ${window.innerWidth} px window`);
+         for (const t of document.querySelectorAll('figure.chart svg text')) {
+           if (!t.textContent.trim() || !t.getClientRects().length) continue;
+           const m = t.getScreenCTM(); const px = parseFloat(getComputedStyle(t).fontSize) * Math.hypot(m.a, m.b);
+           if (px < 11.5) { problems.push(`chart text '${t.textContent.trim()}' in ${t.closest('figure').dataset.chart} is ${px.toFixed(1)} px`); break; }
+         }
+         return problems;",
+    );
+    found.as_array().unwrap().iter().map(|v| v.as_str().unwrap().to_string()).collect()
+}
+
+#[test]
+fn every_page_is_accessible_and_fits_a_phone_and_a_desktop() {
+    let app = spawn_app(16 << 20);
+    let (_, catan) = app.post("/api/games?publish=true", sample("catan-six-players.jsonl").as_bytes());
+    let (_, carcassonne) = app.post("/api/games?publish=true", sample("carcassonne-traders-builders.jsonl").as_bytes());
+    let pages = [
+        ("games", "/".to_string()),
+        ("catan", format!("/games/{}", catan["id"].as_str().unwrap())),
+        ("carcassonne", format!("/games/{}", carcassonne["id"].as_str().unwrap())),
+    ];
+    let axe = axe_script();
+    let driver = Driver::start();
+    let mut problems = Vec::new();
+    for (width, height, size) in [(1400, 1000, "desktop"), (390, 844, "phone"), (360, 740, "narrow phone")] {
+        driver.resize(width, height);
+        for (name, path) in &pages {
+            driver.goto(&format!("{}{path}", app.address));
+            if path != "/" {
+                driver.wait_for("the replay", "return document.getElementById('replay').dataset.ready === 'yes'");
+                driver.wait_for("the charts", "return document.getElementById('replay').dataset.charts === 'yes'");
+            }
+            driver.screenshot(&root().join(format!("target/browser/{name}-{width}.png")));
+            for v in violations(&driver, &axe).into_iter().chain(layout_problems(&driver)) {
+                problems.push(format!("{name} at {width} px ({size}): {v}"));
+            }
+        }
+    }
+    assert!(problems.is_empty(), "{} problems:\n{}", problems.len(), problems.join("\n"));
 }

@@ -6,7 +6,11 @@
 //   score(player)                     the score as shown beside a name;
 //   playerLines(player, state, ctx)   [{text, className}] under a player's name;
 //   footer(state, ctx)                a line under the players (bank, pack ...);
-//   eventClass(event)                 optional: a class for an event's line.
+//   eventClass(event)                 optional: a class for an event's line;
+//   notation                          optional: how the event list names places, in words;
+//   placeOf(event, ctx)               optional: where on the board an event happened, as {x, y, r} in the
+//                                     board's coordinates (the replay rings it, and an event's line points
+//                                     at it on hover and focus).
 // Every name from an upload is written with textContent or as an SVG text node, never as markup.
 window.Almanac = (() => {
   const renderers = {};
@@ -68,10 +72,27 @@ document.addEventListener('DOMContentLoaded', () => {
       const c = i >= 0 ? (ctx.header.players[i].color || '').toLowerCase() : '';
       return COLORS[c] || PALETTE[Math.max(i, 0) % PALETTE.length];
     },
-    // For text on white: a white player's name is written in grey.
+    // For text: the player's colour darkened until it reads on the event list's lightest and current-row
+    // backgrounds (WCAG's 4.5:1).
     inkOf(name) {
-      return ctx.colorOf(name) === COLORS.white ? '#777' : ctx.colorOf(name);
+      return readable(ctx.colorOf(name));
     },
+  };
+
+  const luminance = (hex) => {
+    const c = [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16) / 255)
+      .map((v) => (v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4));
+    return 0.2126 * c[0] + 0.7152 * c[1] + 0.0722 * c[2];
+  };
+  const contrast = (a, b) => {
+    const [x, y] = [luminance(a), luminance(b)].sort((p, q) => q - p);
+    return (x + 0.05) / (y + 0.05);
+  };
+  const readable = (hex) => {
+    let [r, g, b] = [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16));
+    const css = () => '#' + [r, g, b].map((v) => Math.round(v).toString(16).padStart(2, '0')).join('');
+    while (contrast(css(), '#dce8fa') < 4.6 && r + g + b > 0) [r, g, b] = [r * 0.9, g * 0.9, b * 0.9];
+    return css();
   };
 
   function fillEvents() {
@@ -92,6 +113,7 @@ document.addEventListener('DOMContentLoaded', () => {
       li.append(turn, ' ', who, ' ', ev.text);
       const extra = game.eventClass && game.eventClass(ev.event);
       if (extra) li.classList.add(extra);
+      if (game.placeOf && game.placeOf(ev.event, ctx)) li.classList.add('placed');
       frag.appendChild(li);
     }
     list.replaceChildren(frag);
@@ -162,7 +184,11 @@ document.addEventListener('DOMContentLoaded', () => {
     const li = list.querySelector(`li[data-seq="${s}"]`);
     if (li) {
       li.classList.add('current');
-      li.scrollIntoView({ block: 'nearest' });
+      // Scroll the list only, never the page.
+      if (li.offsetTop < list.scrollTop) list.scrollTop = li.offsetTop;
+      else if (li.offsetTop + li.offsetHeight > list.scrollTop + list.clientHeight) {
+        list.scrollTop = li.offsetTop + li.offsetHeight - list.clientHeight;
+      }
     }
     for (const r of document.querySelectorAll('.turn-target.current')) r.classList.remove('current');
     for (const r of document.querySelectorAll(`.turn-target[data-turn="${turn}"]`)) r.classList.add('current');
@@ -177,9 +203,27 @@ document.addEventListener('DOMContentLoaded', () => {
     if (seq !== s) return; // a later step won the race
     layer.replaceChildren();
     game.drawState(layer, state, ctx);
+    // Where the last event happened.
+    mark(s > 0 ? events[s - 1].event : null, 'last-event');
     fillPlayers(state);
     root.dataset.shown = s;
   }
+
+  // Rings the place of an event on the board (the last event's, or one pointed at in the list).
+  let pointer = null;
+  function mark(event, className) {
+    const place = event && game.placeOf ? game.placeOf(event, ctx) : null;
+    if (className === 'pointed') {
+      if (pointer) pointer.remove();
+      pointer = null;
+    }
+    if (!place) return;
+    const ring = Almanac.svg('circle', { cx: place.x, cy: place.y, r: place.r, class: className }, className === 'pointed' ? board : layer);
+    if (className === 'pointed') pointer = ring;
+  }
+  const eventOf = (li) => (li && +li.dataset.seq > 0 ? events[+li.dataset.seq - 1].event : null);
+  list.addEventListener('mouseover', (e) => mark(eventOf(e.target.closest('li')), 'pointed'));
+  list.addEventListener('mouseleave', () => mark(null, 'pointed'));
   const goTurn = (t) => go(seqOfTurn(Math.max(0, Math.min(lastTurn(), t))));
 
   // Keys work wherever focus is inside the replay, and clicks give focus back to it.
@@ -197,8 +241,11 @@ document.addEventListener('DOMContentLoaded', () => {
   root.addEventListener('click', (e) => {
     const target = e.target.closest('.turn-target');
     const item = e.target.closest('#events li');
-    if (target) goTurn(+target.dataset.turn);
-    else if (item) go(+item.dataset.seq);
+    if (target) {
+      goTurn(+target.dataset.turn);
+      // On a narrow screen the board is above the charts: bring it back into view.
+      if (board.getBoundingClientRect().bottom < 0) board.scrollIntoView({ block: 'start', behavior: 'smooth' });
+    } else if (item) go(+item.dataset.seq);
     if (!e.target.closest('input')) root.focus({ preventScroll: true });
   });
   document.getElementById('first').addEventListener('click', () => go(0));
@@ -211,8 +258,9 @@ document.addEventListener('DOMContentLoaded', () => {
   async function loadCharts() {
     await Promise.all([...document.querySelectorAll('figure.chart')].map(async (fig) => {
       const r = await fetch(`/api/games/${encodeURIComponent(id)}/charts/${fig.dataset.chart}.svg`);
-      // The SVG is made by our server, its text escaped; it is inlined so its turns can be clicked.
-      fig.innerHTML = r.ok ? await r.text() : '';
+      // The SVG is made by our server, its text escaped; it is inlined so its turns can be clicked. The
+      // <img> beside it (for pages without scripts) goes.
+      if (r.ok) fig.innerHTML = await r.text();
     }));
     for (const r of document.querySelectorAll(`.turn-target[data-turn="${turnAt(seq)}"]`)) r.classList.add('current');
   }
@@ -225,6 +273,7 @@ document.addEventListener('DOMContentLoaded', () => {
     board.replaceChildren();
     game.drawBoard(board, await stateAt(events.length), ctx);
     layer = Almanac.svg('g', { class: 'pieces' }, board);
+    if (game.notation) document.getElementById('notation').textContent = game.notation;
     fillEvents();
     const params = new URLSearchParams(location.search);
     if (params.has('turn')) await goTurn(+params.get('turn'));

@@ -96,9 +96,30 @@
     return lines;
   }
 
+  // Where an event happened: a corner, a side's middle, or a hex (the robber, a helper's hex).
+  function placeOf(event, ctx) {
+    if ((event.type === 'build_settlement' || event.type === 'build_city') && event.at) {
+      const [x, y] = vertexXY(ctx, event.at);
+      return { x, y, r: 0.3 };
+    }
+    if (event.type === 'build_road' && event.at) {
+      const [[x1, y1], [x2, y2]] = edgeXY(ctx, event.at);
+      return { x: (x1 + x2) / 2, y: (y1 + y2) / 2, r: 0.4 };
+    }
+    if (Number.isInteger(event.hex) && hexesOf(ctx)[event.hex]) {
+      const [x, y] = centre(hexesOf(ctx)[event.hex].at);
+      return { x, y, r: 0.85 };
+    }
+    return null;
+  }
+
   Almanac.register('catan', {
     drawBoard,
     drawState,
+    placeOf,
+    notation: 'Places: hexes are numbered as the small grey numbers on the board; 9:S is the south corner of ' +
+      'hex 9 (a settlement or city), 4:NE the north-east side of hex 4 (a road). A corner or side shared by ' +
+      'several hexes may be named from any of them.',
     score: (p) => `${p.vp} VP` + (p.vp !== p.vp_public ? ` (${p.vp_public} public)` : ''),
     playerLines,
     footer: (state) =>

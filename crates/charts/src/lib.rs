@@ -12,7 +12,11 @@ use plotters::prelude::*;
 use std::sync::Once;
 
 const WIDTH: u32 = 760;
-const HEIGHT: u32 = 340;
+const HEIGHT: u32 = 380;
+/// Text sizes as plotters takes them (it writes `font-size` as the size / 1.24). The dashboard never shows
+/// a chart narrower than 620 px (a phone scrolls it sideways), so labels stay at 12 px or more as rendered.
+const CAPTION: u32 = 24;
+const LABEL: u32 = 19;
 
 /// Why a chart could not be drawn (plotters reports drawing errors as text).
 #[derive(Debug)]
@@ -104,7 +108,8 @@ pub fn draw(
     }
 }
 
-fn svg_with<F>(draw: F) -> Result<String, ChartError>
+/// Draws a chart and names it for people who cannot see it: `role="img"`, a `<title>` and a `<desc>`.
+fn svg_with<F>(title: &str, desc: &str, draw: F) -> Result<String, ChartError>
 where
     F: FnOnce(&DrawingArea<SVGBackend, Shift>) -> Result<Option<TurnTargets>, ChartError>,
 {
@@ -120,7 +125,31 @@ where
     if let Some(t) = targets {
         svg = t.insert_into(svg);
     }
-    Ok(svg)
+    Ok(named(svg, title, desc))
+}
+
+/// Adds `role`, `<title>` and `<desc>` to an SVG document (the text escaped).
+fn named(svg: String, title: &str, desc: &str) -> String {
+    let Some(open) = svg.find("<svg") else { return svg };
+    let Some(end) = svg[open..].find('>').map(|i| open + i) else { return svg };
+    // Ids from the title, so that several charts inlined in one page keep theirs apart.
+    let slug: String = title.chars().filter(|c| c.is_ascii_alphanumeric()).collect::<String>().to_ascii_lowercase();
+    format!(
+        "{} role=\"img\" aria-labelledby=\"{slug}-title {slug}-desc\">\n<title id=\"{slug}-title\">{}</title><desc id=\"{slug}-desc\">{}</desc>{}",
+        &svg[..end],
+        escape(title),
+        escape(desc),
+        &svg[end + 1..]
+    )
+}
+
+fn escape(text: &str) -> String {
+    text.replace('&', "&amp;").replace('<', "&lt;").replace('>', "&gt;").replace('"', "&quot;")
+}
+
+/// "Ayşe 10, Bora 7": each player's final number, for a chart's description.
+fn finals(stats: &GameStats, value: impl Fn(&PlayerStats) -> i64) -> String {
+    stats.players.iter().map(|p| format!("{} {}", p.name, value(p))).collect::<Vec<_>>().join(", ")
 }
 
 /// Where the turns are on a chart's x axis, in pixels.
@@ -165,7 +194,7 @@ where
         .position(position)
         .background_style(WHITE.mix(0.85))
         .border_style(BLACK.mix(0.3))
-        .label_font(("sans-serif", 13))
+        .label_font(("sans-serif", LABEL))
         .draw()
         .map_err(err)
 }
@@ -176,16 +205,23 @@ pub fn vp(stats: &GameStats, colors: &[Option<String>], vocabulary: &Vocabulary)
     if let Some(first) = caption.get_mut(..1) {
         first.make_ascii_uppercase();
     }
-    caption.push_str(" by turn (dashed: public)");
+    caption.push_str(" by turn");
+    // A game where everything scored is seen (Carcassonne) has no second line to explain.
+    let hidden = stats.players.iter().any(|p| p.vp_by_turn.iter().any(|r| r[1] != r[2]));
+    if hidden {
+        caption.push_str(" (dashed: public)");
+    }
     let total = |p: &PlayerStats| p.vp_by_turn.iter().map(|r| (r[0], r[1])).collect();
     let public = |p: &PlayerStats| p.vp_by_turn.iter().map(|r| (r[0], r[2])).collect();
-    turn_lines(stats, colors, &caption, vocabulary.score.id, &total, Some(&public))
+    let desc = format!("At the end: {}.", finals(stats, |p| p.vp_by_turn.last().map_or(0, |r| r[1])));
+    turn_lines(stats, colors, &caption, &desc, vocabulary.score.label, &total, hidden.then_some(&public as Series))
 }
 
 /// Items gained by production so far, per player, by turn.
 pub fn production_by_turn(stats: &GameStats, colors: &[Option<String>]) -> Result<String, ChartError> {
     let produced = |p: &PlayerStats| p.production_by_turn.iter().map(|r| (r[0], r[1])).collect();
-    turn_lines(stats, colors, "Production by turn (running total)", "cards", &produced, None)
+    let desc = format!("Produced in all: {}.", finals(stats, |p| p.production_by_turn.last().map_or(0, |r| r[1])));
+    turn_lines(stats, colors, "Production by turn (running total)", &desc, "cards", &produced, None)
 }
 
 /// `(turn, value)` points of one player.
@@ -196,25 +232,31 @@ fn turn_lines(
     stats: &GameStats,
     colors: &[Option<String>],
     caption: &str,
+    desc: &str,
     y_desc: &str,
     solid: Series,
     dashed: Option<Series>,
 ) -> Result<String, ChartError> {
-    let points = |series: Series, p: &PlayerStats| -> Vec<(f64, f64)> {
-        series(p).into_iter().map(|(turn, v)| (turn as f64 + 0.5, v as f64)).collect()
+    // Players level with each other would hide one another's line: each is drawn a hair apart.
+    let n = stats.players.len().max(1) as f64;
+    let apart = |i: usize| (i as f64 - (n - 1.0) / 2.0) * 0.07;
+    let points = |series: Series, i: usize, p: &PlayerStats| -> Vec<(f64, f64)> {
+        series(p).into_iter().map(|(turn, v)| (turn as f64 + 0.5, v as f64 + apart(i))).collect()
     };
-    svg_with(|root| {
+    svg_with(caption, desc, |root| {
         let turns = stats.turns.max(1);
         let top = stats.players.iter().flat_map(|p| solid(p).into_iter().map(|(_, v)| v)).max().unwrap_or(0).max(2) + 1;
         let mut chart = ChartBuilder::on(root)
-            .caption(caption, ("sans-serif", 18))
+            .caption(caption, ("sans-serif", CAPTION))
             .margin(12)
-            .x_label_area_size(32)
-            .y_label_area_size(36)
+            .x_label_area_size(40)
+            .y_label_area_size(52)
             .build_cartesian_2d(0f64..turns as f64 + 0.999, 0f64..top as f64)
             .map_err(err)?;
         chart
             .configure_mesh()
+            .label_style(("sans-serif", LABEL))
+            .axis_desc_style(("sans-serif", LABEL))
             .x_desc("turn")
             .y_desc(y_desc)
             .x_label_formatter(&|x| format!("{x:.0}"))
@@ -225,13 +267,13 @@ fn turn_lines(
         for (i, p) in stats.players.iter().enumerate() {
             let color = player_color(colors.get(i).and_then(|c| c.as_deref()), i);
             chart
-                .draw_series(LineSeries::new(points(solid, p), color.stroke_width(2)))
+                .draw_series(LineSeries::new(points(solid, i, p), color.stroke_width(2)))
                 .map_err(err)?
                 .label(p.name.clone())
                 .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 18, y)], color.stroke_width(3)));
             if let Some(dashed) = dashed {
                 chart
-                    .draw_series(DashedLineSeries::new(points(dashed, p), 4, 4, color.stroke_width(1)))
+                    .draw_series(DashedLineSeries::new(points(dashed, i, p), 4, 4, color.stroke_width(1)))
                     .map_err(err)?;
             }
         }
@@ -265,7 +307,8 @@ pub fn production(stats: &GameStats, vocabulary: &Vocabulary) -> Result<String, 
             }
         })
         .collect();
-    stacked_bars(stats, "Production by resource", "cards", &layers)
+    let desc = format!("Produced: {}.", finals(stats, |p| p.production.values().sum()));
+    stacked_bars(stats, "Production by resource", &desc, "cards", &layers)
 }
 
 /// One colour of a stacked bar chart: a value per player.
@@ -276,22 +319,32 @@ struct Layer {
 }
 
 /// A bar per player, stacked by layer, with the players' names under the bars.
-fn stacked_bars(stats: &GameStats, caption: &str, y_desc: &str, layers: &[Layer]) -> Result<String, ChartError> {
-    svg_with(|root| {
+fn stacked_bars(
+    stats: &GameStats,
+    caption: &str,
+    desc: &str,
+    y_desc: &str,
+    layers: &[Layer],
+) -> Result<String, ChartError> {
+    svg_with(caption, desc, |root| {
         let n = stats.players.len() as u32;
         let total = |i: usize| layers.iter().map(|l| l.values[i].max(0)).sum::<i64>();
         let top = (0..n as usize).map(total).max().unwrap_or(0).max(1) as f64 * 1.15;
         let mut chart = ChartBuilder::on(root)
-            .caption(caption, ("sans-serif", 18))
+            .caption(caption, ("sans-serif", CAPTION))
             .margin(12)
-            .x_label_area_size(32)
-            .y_label_area_size(40)
-            .build_cartesian_2d((0..n.max(1)).into_segmented(), 0f64..top)
+            .x_label_area_size(40)
+            .y_label_area_size(52)
+            // A segment per player: 0..n-1 (a range of n would add an empty one after the last).
+            .build_cartesian_2d((0..n.max(1) - 1).into_segmented(), 0f64..top)
             .map_err(err)?;
         let names: Vec<String> = stats.players.iter().map(|p| p.name.clone()).collect();
         chart
             .configure_mesh()
             .disable_x_mesh()
+            .label_style(("sans-serif", LABEL))
+            .axis_desc_style(("sans-serif", LABEL))
+            .light_line_style(WHITE.mix(0.0))
             .x_labels(n.max(1) as usize)
             .x_label_formatter(&|x| match x {
                 SegmentValue::CenterOf(i) => names.get(*i as usize).cloned().unwrap_or_default(),
@@ -331,20 +384,24 @@ fn stacked_bars(stats: &GameStats, caption: &str, y_desc: &str, layers: &[Layer]
 
 /// Trades per turn (left) and who traded with whom (right: players, and the markets the game declares).
 pub fn trades(stats: &GameStats, vocabulary: &Vocabulary) -> Result<String, ChartError> {
-    svg_with(|root| {
+    let desc = format!("Trades made: {}.", finals(stats, |p| p.trades.count as i64));
+    svg_with("Trades per turn, and who traded with whom", &desc, |root| {
         let (left, right) = root.split_horizontally(WIDTH * 3 / 5);
         let turns = stats.turns.max(1);
         let top = stats.trades_by_turn.iter().copied().max().unwrap_or(0).max(1) as f64 + 0.5;
         let mut chart = ChartBuilder::on(&left)
-            .caption("Trades per turn", ("sans-serif", 18))
+            .caption("Trades per turn", ("sans-serif", CAPTION))
             .margin(12)
-            .x_label_area_size(32)
-            .y_label_area_size(32)
+            .x_label_area_size(40)
+            .y_label_area_size(52)
             .build_cartesian_2d(0f64..turns as f64 + 0.999, 0f64..top)
             .map_err(err)?;
         chart
             .configure_mesh()
             .disable_x_mesh()
+            .label_style(("sans-serif", LABEL))
+            .axis_desc_style(("sans-serif", LABEL))
+            .light_line_style(WHITE.mix(0.0))
             .x_desc("turn")
             .y_desc("trades")
             .x_label_formatter(&|x| format!("{x:.0}"))
@@ -371,34 +428,39 @@ pub fn trades(stats: &GameStats, vocabulary: &Vocabulary) -> Result<String, Char
         let rows = stats.players.len();
         let cols = partners.len();
         let most = stats.players.iter().flat_map(|p| p.trades.partners.values().copied()).max().unwrap_or(0).max(1);
-        right.titled("Who traded with whom", ("sans-serif", 18)).map_err(err)?;
+        right.titled("Who traded with whom", ("sans-serif", CAPTION)).map_err(err)?;
         let (w, h) = right.dim_in_pixel();
-        let label_w = 70i32;
-        let cell_w = ((w as i32 - label_w - 10) / cols.max(1) as i32).max(8);
-        let cell_h = ((h as i32 - 90) / rows.max(1) as i32).clamp(8, 40);
-        let top_y = 60i32;
+        let label_w = 84i32;
+        let cell_w = ((w as i32 - label_w - 6) / cols.max(1) as i32).max(8);
+        let top_y = 150i32;
+        let cell_h = ((h as i32 - top_y - 8) / rows.max(1) as i32).clamp(8, 40);
+        // Which way it reads: a row's trades with each column (a trade counts once for each side).
+        let note = ("sans-serif", LABEL).into_font().color(&RGBColor(0x44, 0x44, 0x44));
+        right.draw(&Text::new("row's trades with column", (2, 34), note)).map_err(err)?;
+        // Column heads read upwards, so that every name fits its column.
         for (c, name) in partners.iter().enumerate() {
-            let x = label_w + c as i32 * cell_w + cell_w / 2;
+            let x = label_w + c as i32 * cell_w + cell_w / 2 + 7;
             let label = vocabulary.partner(name).map_or(name.as_str(), |t| t.label);
-            let short: String = label.chars().take(11).collect();
-            right
-                .draw(&Text::new(short, (x - cell_w / 2 + 2, top_y - 16), ("sans-serif", 11).into_font()))
-                .map_err(err)?;
+            let short: String = label.chars().take(9).collect();
+            let font = ("sans-serif", LABEL).into_font().transform(FontTransform::Rotate270);
+            right.draw(&Text::new(short, (x, top_y - 6), font)).map_err(err)?;
         }
         for (r, p) in stats.players.iter().enumerate() {
             let y = top_y + r as i32 * cell_h;
-            let short: String = p.name.chars().take(10).collect();
-            right.draw(&Text::new(short, (2, y + cell_h / 2 - 6), ("sans-serif", 12).into_font())).map_err(err)?;
+            let short: String = p.name.chars().take(7).collect();
+            right.draw(&Text::new(short, (2, y + cell_h / 2 - 8), ("sans-serif", LABEL).into_font())).map_err(err)?;
             for (c, partner) in partners.iter().enumerate() {
                 let n = p.trades.partners.get(partner).copied().unwrap_or(0);
                 let x = label_w + c as i32 * cell_w;
-                let shade = 1.0 - 0.85 * (n as f64 / most as f64);
+                let strength = n as f64 / most as f64;
+                let shade = 1.0 - 0.85 * strength;
                 let fill = RGBColor((255.0 * shade) as u8, (255.0 * shade) as u8, 255);
                 right.draw(&Rectangle::new([(x, y), (x + cell_w - 2, y + cell_h - 2)], fill.filled())).map_err(err)?;
                 if n > 0 {
-                    right
-                        .draw(&Text::new(n.to_string(), (x + 3, y + cell_h / 2 - 6), ("sans-serif", 11).into_font()))
-                        .map_err(err)?;
+                    // White on the dark cells, black on the light ones.
+                    let ink = if strength > 0.5 { WHITE } else { BLACK };
+                    let text = ("sans-serif", LABEL).into_font().color(&ink);
+                    right.draw(&Text::new(n.to_string(), (x + 4, y + cell_h / 2 - 8), text)).map_err(err)?;
                 }
             }
         }
@@ -412,23 +474,32 @@ pub fn dice(stats: &GameStats, vocabulary: &Vocabulary) -> Result<String, ChartE
     let spec = vocabulary.dice.unwrap_or(almanac_core::DiceSpec { count: 2, faces: 6 });
     let sums = spec.sums();
     let (low, high) = (*sums.start(), *sums.end());
-    svg_with(|root| {
-        let rolls: i64 = stats.dice.values().sum();
+    let rolls: i64 = stats.dice.values().sum();
+    let most = stats.dice.iter().max_by_key(|(_, n)| **n).map_or(String::new(), |(s, n)| format!(" {s} came most, {n} times."));
+    let desc = format!("{rolls} rolls.{most}");
+    let caption = format!("Dice: {rolls} rolls against the expected distribution");
+    svg_with(&caption, &desc, |root| {
         let expected = |s: u32| rolls as f64 * spec.chance(s);
         let rolled = |s: u32| stats.dice.get(&s.to_string()).copied().unwrap_or(0) as f64;
         let top = sums.clone().map(|s| rolled(s).max(expected(s))).fold(0.0, f64::max) * 1.15 + 1.0;
         let mut chart = ChartBuilder::on(root)
-            .caption(format!("Dice: {rolls} rolls against the expected distribution"), ("sans-serif", 18))
+            .caption(&caption, ("sans-serif", CAPTION))
             .margin(12)
-            .x_label_area_size(32)
-            .y_label_area_size(36)
+            .x_label_area_size(40)
+            .y_label_area_size(52)
             .build_cartesian_2d(low as f64 - 0.5..high as f64 + 0.5, 0f64..top)
             .map_err(err)?;
         chart
             .configure_mesh()
             .disable_x_mesh()
+            .label_style(("sans-serif", LABEL))
+            .axis_desc_style(("sans-serif", LABEL))
+            .light_line_style(WHITE.mix(0.0))
             .x_labels((high - low + 1) as usize)
             .x_label_formatter(&|x| format!("{x:.0}"))
+            // Counts are whole: no 5.0 and no ticks between them.
+            .y_labels(10)
+            .y_label_formatter(&|y| if y.fract().abs() < 1e-9 { format!("{y:.0}") } else { String::new() })
             .y_desc("rolls")
             .draw()
             .map_err(err)?;
@@ -480,5 +551,6 @@ pub fn score_breakdown(stats: &GameStats, vocabulary: &Vocabulary) -> Result<Str
             }
         })
         .collect();
-    stacked_bars(stats, "Score by what scored it", vocabulary.score.id, &layers)
+    let desc = format!("Final {}: {}.", vocabulary.score.label, finals(stats, |p| p.vp_by_reason.values().sum()));
+    stacked_bars(stats, "Score by what scored it", &desc, vocabulary.score.label, &layers)
 }

@@ -147,7 +147,7 @@ async fn index(
             })
             .collect();
         rows.push_str(&format!(
-            "<tr><td><a href=\"/games/{id}\">{title}</a>{private}</td><td>{ruleset}</td><td>{players}</td><td>{winner}</td><td>{turns}</td><td>{date}</td><td>{club}</td></tr>",
+            "<tr><td data-label=\"Game\"><a href=\"/games/{id}\">{title}</a>{private}</td><td data-label=\"Ruleset\">{ruleset}</td><td data-label=\"Players\">{players}</td><td data-label=\"Winner\">{winner}</td><td data-label=\"Turns\">{turns}</td><td data-label=\"Date\">{date}</td><td data-label=\"Club\">{club}</td></tr>",
             id = escape(&g.id),
             title = escape(g.title.as_deref().unwrap_or(&g.id)),
             private = if g.published { "" } else { " <span class=\"badge\">private</span>" },
@@ -230,36 +230,58 @@ async fn replay(app: web::Data<AppState>, req: HttpRequest, reader: Reader, path
         .flatten()
         .map(|s| format!("<span>{}</span>", escape(s)))
         .collect();
+    // Each chart is an image first, so that the page is a document without scripts; the replay script
+    // inlines the SVG instead, so that its turns can be clicked.
     let charts: String = game
         .vocabulary()
         .charts
         .iter()
-        .map(|c| format!("<figure class=\"chart\" data-chart=\"{}\"></figure>", c.id()))
+        .map(|c| {
+            format!(
+                "<figure class=\"chart\" data-chart=\"{chart}\" tabindex=\"0\" aria-label=\"chart: {chart}\"><img src=\"/api/games/{id}/charts/{chart}.svg\" alt=\"chart: {chart}\" loading=\"lazy\" width=\"760\" height=\"380\"></figure>",
+                chart = c.id(),
+                id = escape(&id),
+            )
+        })
+        .collect();
+    // The end of the game, for a reader without scripts: who scored what.
+    let standings: String = row
+        .players
+        .iter()
+        .map(|p| {
+            let win = if row.winner.as_deref() == Some(p.name.as_str()) { " (winner)" } else { "" };
+            format!("<tr><td>{}{win}</td><td>{}</td></tr>", escape(&p.name), p.vp.unwrap_or(0))
+        })
         .collect();
     let body = format!(
         r#"<section id="replay" class="replay" tabindex="0" data-game="{id}" data-ruleset="{ruleset}" aria-label="Replay: use the arrow keys to step">
 <div class="title"><h1>{title}</h1><div class="meta">{meta} · <a href="/api/games/{id}/log" download>download the log</a></div>{owner_controls}</div>
+<noscript><p>The replay steps through the game with JavaScript. Without it, here is how the game ended after
+{events} events and {turns} turns, and its charts below.</p>
+<table class="standings"><thead><tr><th>Player</th><th>Score</th></tr></thead><tbody>{standings}</tbody></table></noscript>
 <div class="stage">
-  <div class="board-wrap"><svg id="board" viewBox="-6 -6 12 12" role="img" aria-label="board"></svg></div>
+  <div class="board-wrap"><svg id="board" viewBox="-6 -6 12 12" role="img" aria-label="The board at the event shown"></svg>
+    <p id="notation" class="hint"></p></div>
   <div class="side">
     <div class="controls">
-      <button id="first" title="Home: the start">|◀</button><button id="prev" title="←: one event back">◀</button>
-      <button id="next" title="→: one event on">▶</button><button id="last" title="End: the end">▶|</button>
+      <button id="first" aria-label="First event" title="Home: the start">|◀</button><button id="prev" aria-label="Previous event" title="←: one event back">◀</button>
+      <button id="next" aria-label="Next event" title="→: one event on">▶</button><button id="last" aria-label="Last event" title="End: the end">▶|</button>
       <span id="position" aria-live="polite"></span>
     </div>
     <label class="slider">Turn <input id="turn-slider" type="range" min="0" max="{turns}" value="0"> <output id="turn-label">0</output></label>
     <div id="players" class="players"></div>
-    <ol id="events" class="events"></ol>
+    <ol id="events" class="events" tabindex="0" aria-label="Events: click one, or use the arrow keys, to go there"></ol>
+    <p class="hint">← / → step one event, Shift+← / → one turn, Home / End; click an event or a turn on a chart to jump there.</p>
+    <div class="charts">{charts}</div>
   </div>
 </div>
-<div class="charts">{charts}</div>
-<p class="hint">← / → step one event, Shift+← / → one turn, Home / End; click an event or a turn on a chart to jump there.</p>
 </section>"#,
         id = escape(&id),
         ruleset = escape(game.ruleset()),
         title = escape(&title),
         meta = meta.join(" · "),
         turns = game.current_turn(),
+        events = game.event_count(),
     );
     let scripts = ["/static/replay.js".to_string(), format!("/static/rulesets/{}.js", game.ruleset())];
     page(&title, &body, &scripts, signed.as_ref())
