@@ -311,16 +311,88 @@ fn points_by_reason_say_what_stands_on_the_board_and_keep_no_zeros() {
         for (p, player) in stats["players"].as_array().unwrap().iter().enumerate() {
             let name = state["players"][p]["name"].as_str().unwrap();
             let standing = |kind: &str| {
-                state["buildings"].as_array().unwrap().iter().filter(|b| b["owner"] == name && b["kind"] == kind).count()
-                    as i64
+                state["buildings"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .filter(|b| b["owner"] == name && b["kind"] == kind)
+                    .count() as i64
             };
             let reasons = player["vp_by_reason"].as_object().unwrap();
             let points = |reason: &str| reasons.get(reason).and_then(Value::as_i64).unwrap_or(0);
-            assert_eq!(points("settlement"), standing("settlement"), "{sample_name}: {name}'s settlements: {reasons:?}");
+            assert_eq!(
+                points("settlement"),
+                standing("settlement"),
+                "{sample_name}: {name}'s settlements: {reasons:?}"
+            );
             assert_eq!(points("city"), 2 * standing("city"), "{sample_name}: {name}'s cities: {reasons:?}");
             assert!(reasons.values().all(|v| v.as_i64() != Some(0)), "{sample_name}: a zero kept: {reasons:?}");
             let sum: i64 = reasons.values().filter_map(Value::as_i64).sum();
             assert_eq!(sum, state["players"][p]["vp"].as_i64().unwrap(), "{sample_name}: {name}'s points add up");
         }
     }
+}
+
+#[test]
+fn upload_errors_name_one_line_and_every_way_to_give_a_format() {
+    let app = spawn_app(16 << 20);
+    let header = sample("catan-club-game.jsonl").lines().next().unwrap().to_string();
+    // Malformed JSON on line 2: the line is 2, and the message says a column, never another line.
+    let (status, err) = upload(&app, &format!("{header}\n{{\"type\": \"roll\", \"dice\": [3,}}"), "almanac");
+    assert_eq!((status, err["line"].as_u64()), (400, Some(2)), "{err}");
+    let message = err["error"].as_str().unwrap();
+    assert!(message.contains("at column") && !message.contains("line 1"), "{message}");
+    // A file of no known format: every format and every way to name it.
+    let (status, err) = upload(&app, "hello, world", "auto");
+    assert_eq!(status, 400);
+    let message = err["error"].as_str().unwrap();
+    for name in almanac_service::format_names() {
+        assert!(message.contains(name), "{name} missing: {message}");
+    }
+    assert!(message.contains("Format menu") && message.contains("--format"), "{message}");
+}
+
+#[test]
+fn every_unknown_page_is_a_styled_404_and_trailing_slashes_lead_home() {
+    let app = spawn_app(16 << 20);
+    let r = app.send("GET", "/games/", None, &[]);
+    assert_eq!((r.status, r.header("location")), (308, Some("/")));
+    let r = app.send("GET", "/games/abc/", None, &[]);
+    assert_eq!((r.status, r.header("location")), (308, Some("/games/abc")));
+    assert_eq!(app.send("GET", "//elsewhere.example/", None, &[]).status, 404, "never a redirect off the site");
+    for path in ["/nope", "/games/abc"] {
+        let r = app.send("GET", path, None, &[]);
+        assert_eq!(r.status, 404, "{path}");
+        assert!(r.body.contains("<html lang=\"en\">") && r.body.contains("/static/style.css"), "{path}: {}", r.body);
+    }
+    let r = app.send("GET", "/api/nope", None, &[]);
+    assert_eq!(r.status, 404);
+    assert!(r.json()["error"].as_str().unwrap().contains("no route"));
+    let icon = app.send("GET", "/favicon.ico", None, &[]);
+    assert_eq!((icon.status, icon.header("content-type")), (200, Some("image/svg+xml")));
+}
+
+#[test]
+fn the_games_list_finds_in_any_case_sorts_and_pages() {
+    let app = spawn_app(16 << 20);
+    for name in ["catan-club-game.jsonl", "catan-six-players.jsonl", "carcassonne-traders-builders.jsonl"] {
+        assert_eq!(upload(&app, &sample(name), "auto").0, 201);
+    }
+    let page = |query: &str| app.send("GET", &format!("/{query}"), None, &[]).body;
+    let rows = |html: &str| html.matches("<tr><td data-label=\"Game\">").count();
+    assert_eq!(rows(&page("?q=AY%C5%9EE")), 2, "Ayşe, in capitals");
+    assert_eq!(rows(&page("?q=marathon")), 1);
+    let by_turns = page("?sort=turns");
+    let turns: Vec<u32> = by_turns
+        .split("<td data-label=\"Turns\">")
+        .skip(1)
+        .map(|t| t.split('<').next().unwrap().parse().unwrap())
+        .collect();
+    assert!(turns.len() == 3 && turns.windows(2).all(|w| w[0] >= w[1]), "{turns:?}");
+    assert!(by_turns.contains("<option value=\"turns\" selected>"), "the order chosen stays chosen");
+    let second = page("?sort=turns&offset=1");
+    assert_eq!(rows(&second), 2);
+    assert!(second.contains("games 2–3") && second.contains("rel=\"prev\""), "paging says where it is");
+    let api = app.send("GET", "/api/games?sort=sideways", None, &[]);
+    assert_eq!(api.status, 400);
 }

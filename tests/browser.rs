@@ -375,6 +375,10 @@ fn every_page_is_accessible_and_fits_a_phone_and_a_desktop() {
                 driver.wait_for("the charts", "return document.getElementById('replay').dataset.charts === 'yes'");
             }
             driver.screenshot(&root().join(format!("target/browser/{name}-{width}.png")));
+            if path != "/" {
+                driver.eval("document.querySelector('.charts').scrollIntoView()");
+                driver.screenshot(&root().join(format!("target/browser/{name}-{width}-charts.png")));
+            }
             for v in violations(&driver, &axe).into_iter().chain(layout_problems(&driver)) {
                 problems.push(format!("{name} at {width} px ({size}): {v}"));
             }

@@ -335,3 +335,61 @@ fn signing_in_sets_a_strict_cookie_and_every_form_needs_its_proof() {
     assert_eq!(r.status, 403);
     assert_eq!(app.send("GET", &format!("/games/{id}"), None, &[]).status, 404, "still private");
 }
+
+/// A browser's `multipart/form-data` body of the upload form.
+fn upload_form(proof: &str, file_name: &str, file: &str) -> (String, Vec<u8>) {
+    let boundary = "----almanacTestBoundary7MA4YWxk";
+    let body = format!(
+        "--{boundary}\r\nContent-Disposition: form-data; name=\"proof\"\r\n\r\n{proof}\r\n\
+         --{boundary}\r\nContent-Disposition: form-data; name=\"log\"; filename=\"{file_name}\"\r\nContent-Type: application/octet-stream\r\n\r\n{file}\r\n\
+         --{boundary}\r\nContent-Disposition: form-data; name=\"format\"\r\n\r\nauto\r\n--{boundary}--\r\n"
+    );
+    (format!("multipart/form-data; boundary={boundary}"), body.into_bytes())
+}
+
+#[test]
+fn without_scripts_the_upload_form_posts_and_answers_with_a_page() {
+    let app = spawn_app(16 << 20);
+    let cookie = format!("almanac_token={}", app.token);
+    let index = app.send("GET", "/", None, &[("cookie", &cookie)]).body;
+    let form = index.split("<form id=\"upload\"").nth(1).expect("the upload form");
+    assert!(form.starts_with(" method=\"post\" action=\"/upload\" enctype=\"multipart/form-data\""), "{form}");
+    let proof = form.split("name=\"proof\" value=\"").nth(1).unwrap().split('"').next().unwrap().to_string();
+    let origin = app.address.clone();
+    let post = |file_name: &str, file: &str, cookie: &str| {
+        let (content_type, body) = upload_form(&proof, file_name, file);
+        let headers = [("content-type", content_type.as_str()), ("cookie", cookie), ("origin", origin.as_str())];
+        app.send("POST", "/upload", Some(&body), &headers)
+    };
+    let text = sample("catan-club-game.jsonl");
+    let r = post("club.jsonl", &text, &cookie);
+    assert_eq!(r.status, 303, "{}", r.body);
+    let location = r.header("location").unwrap().to_string();
+    assert!(location.starts_with("/games/") && !location.contains('?'), "{location}");
+    let again = post("club.jsonl", &text, &cookie);
+    assert_eq!(again.header("location"), Some(format!("{location}?stored=before").as_str()));
+    let page = app.send("GET", &format!("{location}?stored=before"), None, &[("cookie", &cookie)]).body;
+    assert!(page.contains("This log was already stored"), "the game says it was there before");
+    // A rejected file: a page naming the file and its line; nothing stored.
+    let mut lines: Vec<&str> = text.lines().collect();
+    lines[19] = r#"{"type":"roll","player":"Ayşe","dice":[3,4]}"#;
+    let r = post("bad.jsonl", &lines.join("\n"), &cookie);
+    assert_eq!(r.status, 422);
+    assert!(
+        r.body.contains("Nothing was stored. bad.jsonl:20: ") && r.body.contains("<html lang=\"en\">"),
+        "{}",
+        r.body
+    );
+    assert_eq!(listed(&app, Some(&app.token)).len(), 1);
+    // Not signed in, or a forged proof: refused, nothing stored.
+    assert_eq!(post("club2.jsonl", &sample("catan-helpers.jsonl"), "").status, 401);
+    let (content_type, body) = upload_form("forged", "x.jsonl", &sample("catan-helpers.jsonl"));
+    let r = app.send(
+        "POST",
+        "/upload",
+        Some(&body),
+        &[("content-type", &content_type), ("cookie", &cookie), ("origin", &origin)],
+    );
+    assert_eq!(r.status, 403);
+    assert_eq!(listed(&app, Some(&app.token)).len(), 1);
+}

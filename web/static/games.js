@@ -16,9 +16,8 @@
     });
     const body = await response.json().catch(() => ({ error: response.statusText }));
     if (response.ok) {
-      // A log stored before opens its game; the page says so first.
-      if (body.existing) result.textContent = `${file.name} was already stored; opening it.`;
-      location.href = '/games/' + encodeURIComponent(body.id);
+      // A log stored before opens its game, which says so.
+      location.href = '/games/' + encodeURIComponent(body.id) + (body.existing ? '?stored=before' : '');
     } else {
       // textContent: the message may quote the file.
       result.textContent = body.line ? `${file.name}:${body.line}: ${body.error}` : `${file.name}: ${body.error}`;

@@ -475,7 +475,11 @@ pub fn dice(stats: &GameStats, vocabulary: &Vocabulary) -> Result<String, ChartE
     let sums = spec.sums();
     let (low, high) = (*sums.start(), *sums.end());
     let rolls: i64 = stats.dice.values().sum();
-    let most = stats.dice.iter().max_by_key(|(_, n)| **n).map_or(String::new(), |(s, n)| format!(" {s} came most, {n} times."));
+    let most = stats
+        .dice
+        .iter()
+        .max_by_key(|(_, n)| **n)
+        .map_or(String::new(), |(s, n)| format!(" {s} came most, {n} times."));
     let desc = format!("{rolls} rolls.{most}");
     let caption = format!("Dice: {rolls} rolls against the expected distribution");
     svg_with(&caption, &desc, |root| {

@@ -187,7 +187,7 @@ pub fn list(db: &Path, ruleset: Option<String>, player: Option<String>, limit: u
     let store = open_existing(db)?;
     let games = almanac_service::list(
         &store,
-        &GameFilter { viewer: Viewer::Operator, ruleset, player, limit: Some(limit), offset: None },
+        &GameFilter { viewer: Viewer::Operator, ruleset, player, limit: Some(limit), ..Default::default() },
     )?;
     for g in games {
         let players: Vec<String> = g.players.iter().map(|p| format!("{} {}", p.name, p.vp.unwrap_or(0))).collect();

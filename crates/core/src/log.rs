@@ -62,7 +62,8 @@ impl Envelope {
         }
         let value: serde_json::Value = serde_json::from_str(header_line).map_err(|e| {
             LogError::not_a_log(format!(
-                "the first line must be an almanac/1 header (a JSON object), but it is not JSON: {e}"
+                "the first line must be an almanac/1 header (a JSON object), but it is not JSON: {}",
+                crate::ruleset::json_reason(&e)
             ))
         })?;
         if !value.is_object() {
@@ -79,7 +80,8 @@ impl Envelope {
                 )))
             }
         }
-        let envelope: Envelope = serde_json::from_value(value).map_err(|e| LogError::header(format!("header: {e}")))?;
+        let envelope: Envelope = serde_json::from_value(value)
+            .map_err(|e| LogError::header(format!("header: {}", crate::ruleset::json_reason(&e))))?;
         if envelope.players.is_empty() {
             return Err(LogError::header("header: `players` is empty"));
         }

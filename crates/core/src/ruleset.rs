@@ -33,10 +33,21 @@ impl EventError {
     /// value of the wrong shape.
     pub fn from_json(e: serde_json::Error) -> EventError {
         if e.is_syntax() || e.is_eof() {
-            EventError::Json(e.to_string())
+            EventError::Json(json_reason(&e))
         } else {
-            EventError::Invalid(format!("event: {e}"))
+            EventError::Invalid(format!("event: {}", json_reason(&e)))
         }
+    }
+}
+
+/// A serde_json error about one line of a log, in the log's terms: serde counts lines within the text it
+/// was given (always line 1 here), so "at line 1 column 9" becomes "at column 9" and the error's own line
+/// number is the only one a reader sees.
+pub fn json_reason(e: &serde_json::Error) -> String {
+    let text = e.to_string();
+    match text.rfind(" at line ") {
+        Some(i) if e.column() > 0 => format!("{} at column {}", &text[..i], e.column()),
+        _ => text,
     }
 }
 

@@ -135,7 +135,7 @@ pub enum ImportError {
     /// A log that is malformed or breaks a rule.
     #[error("{0}")]
     Log(#[from] LogError),
-    #[error("line 1: cannot tell the format of this file; name it with --format ({known})")]
+    #[error("line 1: cannot tell the format of this file; choose one of {known} (the upload form's Format menu, `--format`, or `?format=`)")]
     UnknownFormat { known: String },
 }
 
@@ -154,7 +154,10 @@ impl ImportError {
             ImportError::Format(e) => e.reason.clone(),
             ImportError::Log(e) => e.reason(),
             ImportError::UnknownFormat { known } => {
-                format!("cannot tell the format of this file; name it with --format ({known})")
+                format!(
+                    "cannot tell the format of this file; choose one of {known} (the upload form's Format menu, \
+                     `--format`, or `?format=`)"
+                )
             }
         }
     }

@@ -10,7 +10,7 @@ use crate::error::ApiError;
 use crate::limits::read_body;
 use actix_web::http::{header, StatusCode};
 use actix_web::{web, HttpRequest, HttpResponse};
-use almanac_service::{At, EventRow, GameFilter, Inserted, Ownership};
+use almanac_service::{At, EventRow, GameFilter, Inserted, Ownership, Sort};
 use bytes::Bytes;
 use serde::Deserialize;
 use serde_json::{json, Value};
@@ -102,6 +102,8 @@ async fn upload(
 struct ListQuery {
     ruleset: Option<String>,
     player: Option<String>,
+    q: Option<String>,
+    sort: Option<String>,
     limit: Option<u32>,
     offset: Option<u32>,
 }
@@ -112,6 +114,14 @@ async fn list(app: web::Data<AppState>, reader: Reader, q: web::Query<ListQuery>
         viewer: reader.viewer,
         ruleset: q.ruleset.filter(|s| !s.is_empty()),
         player: q.player.filter(|s| !s.is_empty()),
+        search: q.q.filter(|s| !s.trim().is_empty()),
+        sort: match q.sort.as_deref() {
+            None => Sort::default(),
+            Some(name) => Sort::from_name(name).ok_or_else(|| {
+                let known: Vec<&str> = Sort::ALL.iter().map(|(_, n, _)| *n).collect();
+                ApiError::bad_request(format!("unknown sort `{name}` ({})", known.join(", ")))
+            })?,
+        },
         limit: Some(q.limit.unwrap_or(50).min(1000)),
         offset: q.offset,
     };

@@ -9,6 +9,7 @@ mod app;
 mod assets;
 mod cache;
 mod error;
+mod form_data;
 mod limits;
 mod logging;
 mod pages;

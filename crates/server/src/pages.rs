@@ -7,12 +7,32 @@ use crate::app::{blocking, loaded};
 use crate::app::{AppState, Result};
 use actix_web::http::StatusCode;
 use actix_web::{web, HttpRequest, HttpResponse};
-use almanac_service::{GameFilter, GAMES};
+use almanac_service::{GameFilter, Sort, GAMES};
 use almanac_store::GameRow;
 use serde::Deserialize;
 
 pub fn routes(cfg: &mut web::ServiceConfig) {
     cfg.route("/", web::get().to(index)).route("/games/{id}", web::get().to(replay));
+}
+
+/// Any path no route takes: a styled page (JSON under `/api/`); a path with a trailing slash is sent to
+/// the same path without it.
+pub async fn not_found(req: HttpRequest) -> HttpResponse {
+    use actix_web::ResponseError;
+    let path = req.path();
+    if path.starts_with("/api/") {
+        return crate::error::ApiError::new(StatusCode::NOT_FOUND, format!("no route {} {path}", req.method()))
+            .error_response();
+    }
+    if path.len() > 1 && path.ends_with('/') {
+        let trimmed = path.trim_end_matches('/');
+        let to = if trimmed == "/games" || trimmed.is_empty() { "/" } else { trimmed };
+        // Only to a path of this site: `//elsewhere/` would leave it.
+        if to.starts_with('/') && !to.starts_with("//") {
+            return HttpResponse::PermanentRedirect().insert_header(("Location", to.to_string())).finish();
+        }
+    }
+    problem_page(StatusCode::NOT_FOUND, &format!("There is no page at {path}."))
 }
 
 /// Escapes text for HTML content and attribute values.
@@ -29,6 +49,16 @@ pub fn escape(s: &str) -> String {
         }
     }
     out
+}
+
+/// Text for a URL's query (every byte but the unreserved ones percent-encoded).
+fn url_encode(text: &str) -> String {
+    text.bytes()
+        .map(|b| match b {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' => (b as char).to_string(),
+            _ => format!("%{b:02X}"),
+        })
+        .collect()
 }
 
 /// The names of the games this build knows, for the tagline ("A · B · C").
@@ -73,7 +103,7 @@ pub fn page(title: &str, body: &str, scripts: &[String], signed: Option<&SignedI
     let html = format!(
         r#"<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>{title} · Almanac</title><link rel="stylesheet" href="/static/style.css"></head>
+<title>{title} · Almanac</title><link rel="stylesheet" href="/static/style.css"><link rel="icon" href="/static/favicon.svg" type="image/svg+xml"></head>
 <body><header class="top"><a href="/" class="brand">Almanac</a><span class="tagline">replays and analyses: {games}</span>{session}</header>
 <main>{body}</main>
 {scripts}</body></html>"#,
@@ -100,7 +130,14 @@ pub fn problem_page(status: StatusCode, message: &str) -> HttpResponse {
 struct IndexQuery {
     ruleset: Option<String>,
     player: Option<String>,
+    /// Words to find in titles, clubs, places and players' names.
+    q: Option<String>,
+    sort: Option<String>,
+    offset: Option<u32>,
 }
+
+/// Games on one page of the list.
+const PAGE: u32 = 50;
 
 async fn index(
     app: web::Data<AppState>,
@@ -111,27 +148,22 @@ async fn index(
     let q = q.into_inner();
     let signed = SignedIn::of(&req, &reader);
     let viewer = reader.viewer;
+    let sort = q.sort.as_deref().and_then(Sort::from_name).unwrap_or_default();
+    let offset = q.offset.unwrap_or(0);
     let filter = GameFilter {
         viewer,
         ruleset: q.ruleset.clone().filter(|s| !s.is_empty()),
         player: q.player.clone().filter(|s| !s.is_empty()),
-        limit: Some(200),
-        offset: None,
+        search: q.q.clone().filter(|s| !s.trim().is_empty()),
+        sort,
+        // One more than a page, to know whether there is a next one.
+        limit: Some(PAGE + 1),
+        offset: Some(offset),
     };
-    let (games, everyone): (Vec<GameRow>, Vec<GameRow>) = blocking(move || {
-        Ok(app.pool.read(|s| -> almanac_service::Result<_> {
-            let everyone = GameFilter { viewer, limit: Some(1000), ..Default::default() };
-            Ok((almanac_service::list(s, &filter)?, almanac_service::list(s, &everyone)?))
-        })??)
-    })
-    .await?;
-    let mut players: Vec<String> = everyone.iter().flat_map(|g| g.players.iter().map(|p| p.name.clone())).collect();
-    players.sort();
-    players.dedup();
-    let mut rulesets: Vec<String> = GAMES.iter().map(|g| g.id().to_string()).collect();
-    rulesets.extend(everyone.iter().map(|g| g.ruleset.clone()));
-    rulesets.sort();
-    rulesets.dedup();
+    let mut games: Vec<GameRow> = blocking(move || Ok(app.pool.read(|s| almanac_service::list(s, &filter))??)).await?;
+    let more = games.len() > PAGE as usize;
+    games.truncate(PAGE as usize);
+    let rulesets: Vec<String> = GAMES.iter().map(|g| g.id().to_string()).collect();
     let option = |value: &str, label: &str, selected: &Option<String>| {
         let sel = if selected.as_deref() == Some(value) { " selected" } else { "" };
         format!("<option value=\"{}\"{sel}>{}</option>", escape(value), escape(label))
@@ -162,18 +194,48 @@ async fn index(
     if games.is_empty() {
         rows.push_str("<tr><td colspan=\"7\" class=\"empty\">No games match.</td></tr>");
     }
+    // Paging links keep the other choices.
+    let link = |to: u32| {
+        let mut query: Vec<String> = Vec::new();
+        for (k, v) in [("ruleset", &q.ruleset), ("player", &q.player), ("q", &q.q), ("sort", &q.sort)] {
+            if let Some(v) = v.as_deref().filter(|v| !v.is_empty()) {
+                query.push(format!("{k}={}", url_encode(v)));
+            }
+        }
+        query.push(format!("offset={to}"));
+        format!("/?{}", escape(&query.join("&")))
+    };
+    let mut paging = Vec::new();
+    if offset > 0 {
+        paging.push(format!("<a href=\"{}\" rel=\"prev\">← newer page</a>", link(offset.saturating_sub(PAGE))));
+    }
+    if !games.is_empty() {
+        paging.push(format!("<span>games {}–{}</span>", offset + 1, offset + games.len() as u32));
+    }
+    if more {
+        paging.push(format!("<a href=\"{}\" rel=\"next\">next page →</a>", link(offset + PAGE)));
+    }
+    let sort_options: String = Sort::ALL
+        .iter()
+        .map(|(s, name, label)| {
+            let sel = if *s == sort { " selected" } else { "" };
+            format!("<option value=\"{name}\"{sel}>{label}</option>")
+        })
+        .collect();
     let formats: String =
         almanac_service::formats().iter().map(|f| option(f.name(), f.label(), &None)).collect::<String>();
     let body = format!(
         r#"<section class="games">
 <h1>Games</h1>
-<form class="filters" method="get" action="/">
+<form class="filters" method="get" action="/" role="search">
+  <label>Find <input type="search" name="q" value="{search}" placeholder="title, club, place or player"></label>
   <label>Ruleset <select name="ruleset"><option value="">all</option>{ruleset_options}</select></label>
-  <label>Player <select name="player"><option value="">anyone</option>{player_options}</select></label>
-  <button type="submit">Filter</button>
+  <label>Order <select name="sort">{sort_options}</select></label>
+  {player_kept}<button type="submit">Show</button>
 </form>
 <table id="games"><thead><tr><th>Game</th><th>Ruleset</th><th>Players (score)</th><th>Winner</th><th>Turns</th><th>Date</th><th>Club</th></tr></thead>
 <tbody>{rows}</tbody></table>
+<nav class="paging" aria-label="Pages of games">{paging}</nav>
 </section>
 {upload}"#,
         upload = match &signed {
@@ -181,22 +243,44 @@ async fn index(
                 r#"<section class="upload">
 <h2>Upload a game</h2>
 <p>Uploads are private to {club} until published.</p>
-<form id="upload"><label>Log file <input type="file" name="log" required></label>
+<form id="upload" method="post" action="/upload" enctype="multipart/form-data">{proof}<label>Log file <input type="file" name="log" required></label>
 <label>Format <select name="format"><option value="auto">guess</option>{formats}</select></label>
 <button type="submit">Upload</button></form>
 <p id="upload-result" role="status"></p>
 </section>"#,
-                club = escape(&s.club)
+                club = escape(&s.club),
+                proof = s.proof_field(),
             ),
             None => "<section class=\"upload\"><h2>Upload a game</h2><p><a href=\"/signin\">Sign in</a> with your club's token to upload games.</p></section>".to_string(),
         },
         ruleset_options = rulesets.iter().map(|r| option(r, r, &q.ruleset)).collect::<String>(),
-        player_options = players.iter().map(|p| option(p, p, &q.player)).collect::<String>(),
+        search = escape(q.q.as_deref().unwrap_or("")),
+        player_kept = q.player.as_deref().filter(|p| !p.is_empty()).map_or(String::new(), |p| {
+            format!("<label>Player <input type=\"text\" name=\"player\" value=\"{}\"></label> ", escape(p))
+        }),
+        paging = paging.join(" "),
     );
     Ok(page("Games", &body, &["/static/games.js".to_string()], signed.as_ref()))
 }
 
-async fn replay(app: web::Data<AppState>, req: HttpRequest, reader: Reader, path: web::Path<String>) -> HttpResponse {
+#[derive(Deserialize)]
+struct ReplayQuery {
+    /// `before`: the upload that led here was a log already stored.
+    stored: Option<String>,
+}
+
+async fn replay(
+    app: web::Data<AppState>,
+    req: HttpRequest,
+    reader: Reader,
+    path: web::Path<String>,
+    q: web::Query<ReplayQuery>,
+) -> HttpResponse {
+    let notice = if q.stored.as_deref() == Some("before") {
+        "<p class=\"notice\" role=\"status\">This log was already stored: here is the game it is.</p>"
+    } else {
+        ""
+    };
     let signed = SignedIn::of(&req, &reader);
     let viewer = reader.viewer;
     let found = blocking(move || {
@@ -255,7 +339,7 @@ async fn replay(app: web::Data<AppState>, req: HttpRequest, reader: Reader, path
         .collect();
     let body = format!(
         r#"<section id="replay" class="replay" tabindex="0" data-game="{id}" data-ruleset="{ruleset}" aria-label="Replay: use the arrow keys to step">
-<div class="title"><h1>{title}</h1><div class="meta">{meta} · <a href="/api/games/{id}/log" download>download the log</a></div>{owner_controls}</div>
+{notice}<div class="title"><h1>{title}</h1><div class="meta">{meta} · <a href="/api/games/{id}/log" download>download the log</a></div>{owner_controls}</div>
 <noscript><p>The replay steps through the game with JavaScript. Without it, here is how the game ended after
 {events} events and {turns} turns, and its charts below.</p>
 <table class="standings"><thead><tr><th>Player</th><th>Score</th></tr></thead><tbody>{standings}</tbody></table></noscript>

@@ -4,18 +4,22 @@
 //! `Origin` check refuses any post from another site.
 
 use crate::access::{address_key, club_of, cookie, form_proof, Credential, SESSION_COOKIE};
-use crate::app::{delete_game, publish_game, AppState, Result};
+use crate::app::{busy, delete_game, forget_access, publish_game, AppState, Result};
 use crate::error::ApiError;
+use crate::form_data;
+use crate::limits::read_body;
 use crate::pages::{escape, page, problem_page};
 use actix_web::http::StatusCode;
 use actix_web::{web, HttpRequest, HttpResponse};
+use almanac_service::{Inserted, Ownership};
 use serde::Deserialize;
 
 pub fn routes(cfg: &mut web::ServiceConfig) {
     cfg.service(web::resource("/signin").route(web::get().to(signin_form)).route(web::post().to(signin)))
         .route("/signout", web::post().to(signout))
         .route("/games/{id}/publish", web::post().to(publish))
-        .route("/games/{id}/delete", web::post().to(delete));
+        .route("/games/{id}/delete", web::post().to(delete))
+        .route("/upload", web::post().to(upload));
 }
 
 /// The cookie that proves the sign-in form was this site's (there is no session to derive it from yet).
@@ -149,5 +153,57 @@ async fn delete(
     match result {
         Ok(_) => HttpResponse::SeeOther().insert_header(("Location", "/")).finish(),
         Err(e) => problem_page(e.status, &e.message),
+    }
+}
+
+/// The upload form as a browser without scripts sends it (`multipart/form-data`): the file is stored as the
+/// club's, and the answer is its game, or a page that says which line of the file is wrong.
+async fn upload(app: web::Data<AppState>, req: HttpRequest, payload: web::Payload) -> HttpResponse {
+    let result: Result<(String, Inserted)> = async {
+        if !matches!(Credential::of(&req), Credential::Cookie(_)) {
+            return Err(ApiError::new(StatusCode::UNAUTHORIZED, "sign in with your club's token to upload"));
+        }
+        let content_type = req.headers().get("content-type").and_then(|v| v.to_str().ok()).unwrap_or("").to_string();
+        if !content_type.starts_with("multipart/form-data") {
+            return Err(ApiError::new(StatusCode::UNSUPPORTED_MEDIA_TYPE, "the upload form sends multipart/form-data"));
+        }
+        let _slot = actix_web::rt::time::timeout(app.limits.slot_wait, app.upload_slots.acquire())
+            .await
+            .map_err(|_| busy(app.limits.slot_wait))?
+            .map_err(ApiError::internal)?;
+        let body = read_body(payload, app.max_upload + 64 * 1024, app.limits.body_timeout).await?;
+        let parts = form_data::parse(&content_type, &body).map_err(ApiError::bad_request)?;
+        let field = |name: &str| parts.iter().find(|p| p.name == name);
+        let proof = field("proof").map(|p| String::from_utf8_lossy(&p.data).to_string()).unwrap_or_default();
+        let club = form_club(&app, &req, &proof).await?;
+        let file = field("log").ok_or_else(|| ApiError::bad_request("the form has no file"))?;
+        let file_name = file.filename.clone().filter(|n| !n.is_empty()).unwrap_or_else(|| "the file".into());
+        let format = match field("format").map(|p| String::from_utf8_lossy(&p.data).to_string()).as_deref() {
+            None | Some("auto") | Some("") => None,
+            Some(f) => {
+                Some(almanac_service::format(f).ok_or_else(|| ApiError::bad_request(format!("unknown format `{f}`")))?)
+            }
+        };
+        let text = String::from_utf8(file.data.clone())
+            .map_err(|_| ApiError::bad_request(format!("{file_name} is not UTF-8 text")))?;
+        let stored = app.uploads.store(format, text, Ownership::private_to(club.id)).await.map_err(|e| {
+            let e = ApiError::from(e);
+            match e.line {
+                Some(line) => ApiError { message: format!("{file_name}:{line}: {}", e.message), ..e },
+                None => ApiError { message: format!("{file_name}: {}", e.message), ..e },
+            }
+        })?;
+        Ok((file_name, stored))
+    }
+    .await;
+    match result {
+        Ok((_, Inserted::New(id))) => {
+            HttpResponse::SeeOther().insert_header(("Location", format!("/games/{id}"))).finish()
+        }
+        Ok((_, Inserted::Existing(id))) => {
+            forget_access(&app, &id);
+            HttpResponse::SeeOther().insert_header(("Location", format!("/games/{id}?stored=before"))).finish()
+        }
+        Err(e) => problem_page(e.status, &format!("Nothing was stored. {}", e.message)),
     }
 }

@@ -60,6 +60,7 @@ pub fn run(listener: TcpListener, config: Config) -> std::io::Result<Server> {
             .configure(session::routes)
             .configure(pages::routes)
             .configure(assets::routes)
+            .default_service(web::to(pages::not_found))
     })
     .listen(listener)?;
     if let Some(w) = config.workers {

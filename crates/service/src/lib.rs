@@ -15,7 +15,7 @@ use serde_json::value::RawValue;
 use serde_json::Value;
 
 pub use almanac_engine::{format, format_names, formats, game_kind, Format, Reading, ValidatedLog, Viewpoint, GAMES};
-pub use almanac_store::{Access, Club, ClubId, ClubRow, GameFilter, Inserted, Ownership, TokenRow, Viewer};
+pub use almanac_store::{Access, Club, ClubId, ClubRow, GameFilter, Inserted, Ownership, Sort, TokenRow, Viewer};
 
 /// A use case's result.
 pub type Result<T, E = ServiceError> = std::result::Result<T, E>;

@@ -26,4 +26,4 @@ pub use almanac_core::FactRow;
 pub use error::{Result, StoreError};
 pub use ownership::{Access, Club, ClubId, ClubRow, Ownership, TokenRow, Viewer};
 pub use pool::Pool;
-pub use store::{game_id, GameFilter, GameRow, Inserted, PlayerRow, Store};
+pub use store::{game_id, GameFilter, GameRow, Inserted, PlayerRow, Sort, Store};

@@ -54,15 +54,61 @@ pub struct PlayerRow {
     pub vp_public: Option<i64>,
 }
 
-/// Which games to list.
+/// Which games to list, in which order.
 #[derive(Debug, Clone, Default)]
 pub struct GameFilter {
     /// Who is asking: only the games they may see are listed.
     pub viewer: Viewer,
     pub ruleset: Option<String>,
+    /// A player's name, in any case.
     pub player: Option<String>,
+    /// Words found in the title, the club, the place or a player's name, in any case.
+    pub search: Option<String>,
+    pub sort: Sort,
     pub limit: Option<u32>,
     pub offset: Option<u32>,
+}
+
+/// The order of a list of games.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum Sort {
+    /// The latest uploads first.
+    #[default]
+    Stored,
+    /// The latest played first (games without a date last).
+    Played,
+    /// The longest games first.
+    Turns,
+    /// By title, A to Z.
+    Title,
+}
+
+impl Sort {
+    pub const ALL: [(Sort, &'static str, &'static str); 4] = [
+        (Sort::Stored, "stored", "latest upload"),
+        (Sort::Played, "played", "latest played"),
+        (Sort::Turns, "turns", "most turns"),
+        (Sort::Title, "title", "title"),
+    ];
+
+    pub fn from_name(name: &str) -> Option<Sort> {
+        Sort::ALL.iter().find(|(_, n, _)| *n == name).map(|(s, _, _)| *s)
+    }
+
+    fn order_by(&self) -> &'static str {
+        match self {
+            Sort::Stored => "g.stored_at DESC, g.rowid DESC",
+            Sort::Played => "g.played_on IS NULL, g.played_on DESC, g.rowid DESC",
+            Sort::Turns => "g.turn_count DESC, g.rowid DESC",
+            Sort::Title => "fold(COALESCE(g.title, g.id)), g.rowid",
+        }
+    }
+}
+
+/// `text` as a LIKE pattern that finds it anywhere, in any case (`\` escapes the wildcards).
+fn anywhere(text: &str) -> String {
+    let folded = text.trim().to_lowercase();
+    format!("%{}%", folded.replace('\\', "\\\\").replace('%', "\\%").replace('_', "\\_"))
 }
 
 pub struct Store {
@@ -86,6 +132,19 @@ impl Store {
         Self::setup(conn)
     }
 
+    /// `fold(text)`: lower case beyond ASCII (SQLite's own `lower` and `LIKE` fold ASCII letters only), for
+    /// searches in any case.
+    fn add_functions(conn: &Connection) -> Result<()> {
+        use rusqlite::functions::FunctionFlags;
+        conn.create_scalar_function(
+            "fold",
+            1,
+            FunctionFlags::SQLITE_UTF8 | FunctionFlags::SQLITE_DETERMINISTIC,
+            |ctx| Ok(ctx.get::<Option<String>>(0)?.map(|s| s.to_lowercase())),
+        )?;
+        Ok(())
+    }
+
     pub fn open_in_memory() -> Result<Store> {
         Self::setup(Connection::open_in_memory()?)
     }
@@ -95,6 +154,7 @@ impl Store {
         let conn =
             Connection::open_with_flags(path, OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX)?;
         conn.busy_timeout(std::time::Duration::from_secs(5))?;
+        Self::add_functions(&conn)?;
         Ok(Store { conn })
     }
 
@@ -104,6 +164,7 @@ impl Store {
         conn.pragma_update(None, "foreign_keys", "ON")?;
         conn.busy_timeout(std::time::Duration::from_secs(5))?;
         migrations::run(&mut conn)?;
+        Self::add_functions(&conn)?;
         Ok(Store { conn })
     }
 
@@ -229,16 +290,28 @@ impl Store {
             args.push(r);
             conds.push(format!("g.ruleset = ?{}", args.len()));
         }
-        if let Some(p) = &filter.player {
+        let player = filter.player.as_ref().map(|p| p.trim().to_lowercase());
+        if let Some(p) = &player {
             args.push(p);
             conds.push(format!(
-                "EXISTS (SELECT 1 FROM game_players q WHERE q.game_id = g.id AND q.name = ?{})",
+                "EXISTS (SELECT 1 FROM game_players q WHERE q.game_id = g.id AND fold(q.name) = ?{})",
                 args.len()
+            ));
+        }
+        let search = filter.search.as_deref().filter(|s| !s.trim().is_empty()).map(anywhere);
+        if let Some(pattern) = &search {
+            args.push(pattern);
+            let n = args.len();
+            conds.push(format!(
+                "(fold(g.title) LIKE ?{n} ESCAPE '\\' OR fold(g.club) LIKE ?{n} ESCAPE '\\'
+                  OR fold(g.location) LIKE ?{n} ESCAPE '\\' OR fold(g.ruleset) LIKE ?{n} ESCAPE '\\'
+                  OR EXISTS (SELECT 1 FROM game_players q WHERE q.game_id = g.id AND fold(q.name) LIKE ?{n} ESCAPE '\\'))"
             ));
         }
         let mut sql = format!("WHERE {}", conds.join(" AND "));
         sql.push_str(&format!(
-            " ORDER BY g.stored_at DESC, g.rowid DESC LIMIT {} OFFSET {}",
+            " ORDER BY {} LIMIT {} OFFSET {}",
+            filter.sort.order_by(),
             filter.limit.unwrap_or(100),
             filter.offset.unwrap_or(0)
         ));

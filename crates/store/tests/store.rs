@@ -400,3 +400,30 @@ fn tokens_are_stored_as_hashes_and_stop_working_when_revoked() {
     assert!(store.tokens(Some(club.id)).unwrap()[0].revoked_at.is_some());
     assert!(matches!(store.revoke_token(999), Err(StoreError::NotFound(_))));
 }
+
+#[test]
+fn games_are_found_by_any_word_in_any_case_and_listed_in_the_order_asked() {
+    let (_dir, path) = db();
+    let mut store = Store::open(&path).unwrap();
+    for name in ["catan-club-game.jsonl", "catan-six-players.jsonl", "carcassonne-traders-builders.jsonl"] {
+        insert(&mut store, &log_of(&sample(name))).unwrap();
+    }
+    let find = |store: &Store, search: &str| -> Vec<String> {
+        let filter = GameFilter { search: Some(search.into()), ..Default::default() };
+        store.list_games(&filter).unwrap().into_iter().map(|g| g.title.unwrap_or_default()).collect()
+    };
+    // A player's name beyond ASCII, in capitals; a word of a title; a club's name in part.
+    assert_eq!(find(&store, "AYŞE").len(), 2, "Ayşe plays both Catan games");
+    assert_eq!(find(&store, "marathon"), ["Saturday marathon, six players"]);
+    assert_eq!(find(&store, "kadıköy").len(), 3);
+    assert!(find(&store, "%").is_empty() && find(&store, "_").is_empty(), "wildcards are letters here");
+    let player = GameFilter { player: Some("ayşe".into()), ..Default::default() };
+    assert_eq!(store.list_games(&player).unwrap().len(), 2, "a player in any case");
+    let by = |sort| -> Vec<u32> {
+        store.list_games(&GameFilter { sort, ..Default::default() }).unwrap().iter().map(|g| g.turn_count).collect()
+    };
+    let turns = by(almanac_store::Sort::Turns);
+    assert!(turns.windows(2).all(|w| w[0] >= w[1]), "{turns:?}");
+    let page = GameFilter { sort: almanac_store::Sort::Turns, limit: Some(1), offset: Some(1), ..Default::default() };
+    assert_eq!(store.list_games(&page).unwrap()[0].turn_count, turns[1]);
+}
