@@ -384,7 +384,7 @@ fn stacked_bars(
 
 /// Trades per turn (left) and who traded with whom (right: players, and the markets the game declares).
 pub fn trades(stats: &GameStats, vocabulary: &Vocabulary) -> Result<String, ChartError> {
-    let desc = format!("Trades made: {}.", finals(stats, |p| p.trades.count as i64));
+    let desc = format!("Trades made: {}.", finals(stats, |p| p.trades.count));
     svg_with("Trades per turn, and who traded with whom", &desc, |root| {
         let (left, right) = root.split_horizontally(WIDTH * 3 / 5);
         let turns = stats.turns.max(1);
