@@ -395,4 +395,11 @@ fn the_games_list_finds_in_any_case_sorts_and_pages() {
     assert!(second.contains("games 2–3") && second.contains("rel=\"prev\""), "paging says where it is");
     let api = app.send("GET", "/api/games?sort=sideways", None, &[]);
     assert_eq!(api.status, 400);
+    // The ruleset column says the expansions.
+    let all = page("");
+    for edition in ["Catan 5–6 players", "Carcassonne + Traders &amp; Builders"] {
+        assert!(all.contains(&format!("<td data-label=\"Ruleset\">{edition}</td>")), "{edition} missing");
+    }
+    assert_eq!(upload(&app, &sample("catan-helpers.jsonl"), "auto").0, 201);
+    assert!(page("").contains("<td data-label=\"Ruleset\">Catan + Helpers</td>"));
 }

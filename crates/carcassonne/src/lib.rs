@@ -64,6 +64,15 @@ impl Ruleset for Carcassonne {
         state.active
     }
 
+    fn edition(initial: &State) -> String {
+        let mut words = String::from("Carcassonne");
+        for set in initial.options.sets.iter().filter(|s| *s != "basic") {
+            words.push_str(" + ");
+            words.push_str(if set == "traders-and-builders" { "Traders & Builders" } else { set });
+        }
+        words
+    }
+
     fn winner(state: &State) -> Option<Seat> {
         view::winner(state)
     }

@@ -112,6 +112,20 @@ impl Ruleset for Catan {
         }
     }
 
+    fn edition(initial: &State) -> String {
+        let mut words = String::from("Catan");
+        if initial.players.len() >= 5 {
+            words.push_str(" 5–6 players");
+        }
+        if initial.helpers.is_some() {
+            words.push_str(" + Helpers");
+        }
+        if initial.options.vp_target != 10 {
+            words.push_str(&format!(", {} VP", initial.options.vp_target));
+        }
+        words
+    }
+
     fn winner(state: &State) -> Option<Seat> {
         state.winner
     }

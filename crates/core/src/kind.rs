@@ -143,6 +143,8 @@ pub trait Game: Send + Sync {
     /// The whole current state, written out (`Debug`): what tests compare to prove a rejected event changed
     /// nothing.
     fn state_dump(&self) -> String;
+    /// The game with its expansions and variants, in words (see [`Ruleset::edition`]; empty: its name).
+    fn edition(&self) -> String;
     /// A copy to extend (a live append validates new events on a copy of the game in memory).
     fn duplicate(&self) -> Box<dyn Game>;
     /// About how many bytes the game holds in memory, to weigh it in a cache.

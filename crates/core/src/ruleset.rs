@@ -132,6 +132,12 @@ pub trait Ruleset: 'static + Sized {
     /// games have none: their setup is events.
     fn opening_facts(_initial: &Self::State, _facts: &mut Vec<Fact>) {}
 
+    /// The game as a list of games names it, with its expansions and variants (`Catan 5–6 players +
+    /// Helpers`); empty: the game's name is enough.
+    fn edition(_initial: &Self::State) -> String {
+        String::new()
+    }
+
     /// The winner, once the game is over.
     fn winner(state: &Self::State) -> Option<Seat>;
 

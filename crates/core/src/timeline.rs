@@ -212,6 +212,9 @@ impl<R: Declarations> Game for Timeline<R> {
     fn state_dump(&self) -> String {
         format!("{:?}", self.last)
     }
+    fn edition(&self) -> String {
+        R::edition(&self.snapshots[0])
+    }
     fn duplicate(&self) -> Box<dyn Game> {
         Box::new(self.clone())
     }

@@ -183,7 +183,7 @@ async fn index(
             id = escape(&g.id),
             title = escape(g.title.as_deref().unwrap_or(&g.id)),
             private = if g.published { "" } else { " <span class=\"badge\">private</span>" },
-            ruleset = escape(&g.ruleset),
+            ruleset = escape(g.edition.as_deref().filter(|e| !e.is_empty()).unwrap_or(&g.ruleset)),
             players = players.join(" "),
             winner = escape(g.winner.as_deref().unwrap_or("–")),
             turns = g.turn_count,

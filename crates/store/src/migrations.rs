@@ -18,6 +18,7 @@ const MIGRATIONS: &[Migration] = &[
         before: Some(rehash_canonically),
         sql: include_str!("../migrations/002_clubs_and_promises.sql"),
     },
+    Migration { version: 3, before: None, sql: include_str!("../migrations/003_edition.sql") },
 ];
 
 pub fn current(conn: &Connection) -> Result<u32> {

@@ -38,6 +38,8 @@ pub struct GameRow {
     pub event_count: u64,
     pub turn_count: u32,
     pub winner: Option<String>,
+    /// The game with its expansions and variants, in words (`None` or empty: its ruleset says it).
+    pub edition: Option<String>,
     /// The club that uploaded the game (`None`: the operator's own).
     pub owner: Option<String>,
     /// Readable by anyone; a club's game is private until it publishes it.
@@ -321,7 +323,7 @@ impl Store {
     fn query_games(&self, tail: &str, args: &[&dyn rusqlite::ToSql]) -> Result<Vec<GameRow>> {
         let sql = format!(
             "SELECT g.id, g.ruleset, g.ruleset_version, g.title, g.played_on, g.club, g.location, g.stored_at,
-                    g.event_count, g.turn_count, g.winner, c.name, g.published
+                    g.event_count, g.turn_count, g.winner, c.name, g.published, g.edition
              FROM games g LEFT JOIN clubs c ON c.id = g.owner {tail}"
         );
         let mut stmt = self.conn.prepare(&sql)?;
@@ -341,6 +343,7 @@ impl Store {
                     winner: r.get(10)?,
                     owner: r.get(11)?,
                     published: r.get(12)?,
+                    edition: r.get(13)?,
                     players: Vec::new(),
                 })
             })?
@@ -489,8 +492,8 @@ fn write_events(
 fn refresh_summary(tx: &rusqlite::Transaction, id: &str, game: &dyn Game) -> Result<()> {
     let view = game.view_after(usize::MAX);
     tx.execute(
-        "UPDATE games SET event_count = ?2, turn_count = ?3, winner = ?4 WHERE id = ?1",
-        params![id, game.event_count() as u64, game.current_turn(), view.winner],
+        "UPDATE games SET event_count = ?2, turn_count = ?3, winner = ?4, edition = ?5 WHERE id = ?1",
+        params![id, game.event_count() as u64, game.current_turn(), view.winner, game.edition()],
     )?;
     let mut upd =
         tx.prepare_cached("UPDATE game_players SET vp = ?3, vp_public = ?4 WHERE game_id = ?1 AND seat = ?2")?;

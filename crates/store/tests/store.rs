@@ -44,16 +44,16 @@ fn count(store: &Store, table: &str) -> i64 {
 fn migrations_run_once_and_a_newer_schema_is_refused() {
     let (_dir, path) = db();
     let store = Store::open(&path).unwrap();
-    assert_eq!(store.schema_version().unwrap(), 2);
+    assert_eq!(store.schema_version().unwrap(), 3);
     drop(store);
     let store = Store::open(&path).unwrap();
     let applied: i64 =
         store.connection().query_row("SELECT COUNT(*) FROM schema_migrations", [], |r| r.get(0)).unwrap();
-    assert_eq!(applied, 2, "reopening applies nothing again");
+    assert_eq!(applied, 3, "reopening applies nothing again");
     store.connection().execute("INSERT INTO schema_migrations (version) VALUES (99)", []).unwrap();
     drop(store);
     match Store::open(&path) {
-        Err(StoreError::TooNew { found: 99, known: 2 }) => {}
+        Err(StoreError::TooNew { found: 99, known: 3 }) => {}
         other => panic!("expected TooNew, got {:?}", other.err()),
     }
 }
@@ -339,7 +339,7 @@ fn a_database_of_version_1_is_hashed_again_and_keeps_its_ids() {
         }
     }
     let mut store = Store::open(&path).unwrap();
-    assert_eq!(store.schema_version().unwrap(), 2);
+    assert_eq!(store.schema_version().unwrap(), 3);
     let hash = |id: &str| -> String {
         store.connection().query_row("SELECT content_hash FROM games WHERE id = ?1", [id], |r| r.get(0)).unwrap()
     };
