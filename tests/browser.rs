@@ -31,6 +31,15 @@ impl Drop for Driver {
 
 impl Driver {
     fn start() -> Driver {
+        Driver::start_with(json!({}))
+    }
+
+    /// A browser whose pages run no script, as some readers' do.
+    fn start_without_scripts() -> Driver {
+        Driver::start_with(json!({"profile.managed_default_content_settings.javascript": 2}))
+    }
+
+    fn start_with(prefs: Value) -> Driver {
         let port = TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
         let child = Command::new("chromedriver")
             .arg(format!("--port={port}"))
@@ -50,7 +59,8 @@ impl Driver {
             "binary": "/usr/bin/chromium",
             "args": ["--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run",
                      "--disable-background-networking", "--disable-component-update", "--disable-sync",
-                     "--window-size=1400,1600", format!("--user-data-dir={}", profile.path().display())]
+                     "--window-size=1400,1600", format!("--user-data-dir={}", profile.path().display())],
+            "prefs": prefs
         }}}});
         let mut driver = Driver { child, url, agent, session: String::new(), _profile: profile };
         let created = driver.call("POST", "/session", Some(caps));
@@ -106,6 +116,17 @@ impl Driver {
     fn find(&self, css: &str) -> String {
         let v = self.session("POST", "/element", Some(json!({"using": "css selector", "value": css})));
         v[ELEMENT].as_str().unwrap_or_else(|| panic!("no element {css}: {v}")).to_string()
+    }
+
+    /// An element's text, or one of its DOM properties, read by the driver (no page script needed).
+    fn text_of(&self, css: &str) -> String {
+        let e = self.find(css);
+        self.session("GET", &format!("/element/{e}/text"), None).as_str().unwrap().to_string()
+    }
+
+    fn property(&self, css: &str, name: &str) -> Value {
+        let e = self.find(css);
+        self.session("GET", &format!("/element/{e}/property/{name}"), None)
     }
 
     fn click(&self, css: &str) {
@@ -222,11 +243,35 @@ fn a_carcassonne_replay_lays_tiles_step_by_step() {
     }
     driver.wait_for("nine steps", "return document.getElementById('replay').dataset.shown === '9'");
     assert!(tiles(&driver) >= 3, "tiles were laid: {}", tiles(&driver));
+    // The last event's place is ringed when it has one (a tile laid), and only then.
+    let ring = |d: &Driver| d.eval("return document.querySelectorAll('#board .last-event').length").as_u64().unwrap();
+    let last_type = |d: &Driver| {
+        d.eval("return document.querySelector('#events li.current') ? document.querySelector('#events li.current').textContent : ''")
+    };
+    let laid = last_type(&driver).as_str().unwrap().contains("places");
+    assert_eq!(ring(&driver), laid as u64, "{}", last_type(&driver));
+    let scroll_before = driver.eval("return window.scrollY");
     driver.press("\u{E010}"); // End
     driver.wait_for("the end", "return document.getElementById('position').dataset.seq === '217'");
+    assert_eq!(driver.eval("return window.scrollY"), scroll_before, "End moves the list, never the page");
     // The start tile and every drawn tile but the discarded ones.
     assert_eq!(tiles(&driver), 1 + 95 - discards(&sample("carcassonne-traders-builders.jsonl")));
+    // Scoring is in the list: who scored what.
+    let scored =
+        driver.eval("return [...document.querySelectorAll('#events .scores')].map((s) => s.textContent).join(' ')");
+    assert!(scored.as_str().unwrap().contains("+"), "no scoring in the event list");
     driver.screenshot(&root().join("target/browser/carcassonne.png"));
+    // The board zooms and comes back whole.
+    let view = |d: &Driver| d.eval("return document.getElementById('board').getAttribute('viewBox')");
+    let whole = view(&driver);
+    driver.click(".zoom button[aria-label='Zoom in']");
+    let zoomed = view(&driver);
+    assert_ne!(zoomed, whole);
+    let width = |v: &Value| v.as_str().unwrap().split(' ').nth(2).unwrap().parse::<f64>().unwrap();
+    assert!(width(&zoomed) < width(&whole) * 0.7, "{zoomed} against {whole}");
+    driver.screenshot(&root().join("target/browser/carcassonne-zoomed.png"));
+    driver.click(".zoom button[aria-label='The whole board']");
+    assert_eq!(view(&driver), whole);
 }
 
 fn discards(log: &str) -> u64 {
@@ -385,4 +430,23 @@ fn every_page_is_accessible_and_fits_a_phone_and_a_desktop() {
         }
     }
     assert!(problems.is_empty(), "{} problems:\n{}", problems.len(), problems.join("\n"));
+}
+
+#[test]
+fn without_scripts_the_pages_are_documents() {
+    let app = spawn_app(16 << 20);
+    let (_, body) = app.post("/api/games?publish=true", sample("catan-club-game.jsonl").as_bytes());
+    let id = body["id"].as_str().unwrap();
+    let driver = Driver::start_without_scripts();
+    driver.goto(&format!("{}/", app.address));
+    assert!(driver.text_of("#games").contains("Thursday league"), "the list is there");
+    driver.goto(&format!("{}/games/{id}", app.address));
+    let standings = driver.text_of("table.standings");
+    assert!(standings.contains("Zeynep (winner)"), "the end of the game: {standings}");
+    // The charts are images the server drew.
+    std::thread::sleep(Duration::from_millis(500));
+    let width = driver.property("figure[data-chart=vp] img", "naturalWidth");
+    assert_eq!(width, json!(760), "the chart image loaded");
+    assert_eq!(driver.property(".board-wrap", "offsetHeight"), json!(0), "no dead board or controls");
+    driver.screenshot(&root().join("target/browser/without-scripts.png"));
 }

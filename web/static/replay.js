@@ -8,6 +8,7 @@
 //   footer(state, ctx)                a line under the players (bank, pack ...);
 //   eventClass(event)                 optional: a class for an event's line;
 //   notation                          optional: how the event list names places, in words;
+//   zoomable                          optional: true for a board that grows (buttons zoom, a drag pans);
 //   placeOf(event, ctx)               optional: where on the board an event happened, as {x, y, r} in the
 //                                     board's coordinates (the replay rings it, and an event's line points
 //                                     at it on hover and focus).
@@ -111,6 +112,12 @@ document.addEventListener('DOMContentLoaded', () => {
       who.textContent = ev.event.player || '';
       who.style.color = ctx.inkOf(ev.event.player);
       li.append(turn, ' ', who, ' ', ev.text);
+      if (ev.scores && ev.scores.length) {
+        const scored = document.createElement('span');
+        scored.className = 'scores';
+        scored.textContent = ` · ${ev.scores.join(', ')}`;
+        li.append(scored);
+      }
       const extra = game.eventClass && game.eventClass(ev.event);
       if (extra) li.classList.add(extra);
       if (game.placeOf && game.placeOf(ev.event, ctx)) li.classList.add('placed');
@@ -255,6 +262,41 @@ document.addEventListener('DOMContentLoaded', () => {
   slider.addEventListener('input', () => goTurn(+slider.value));
   slider.addEventListener('change', () => root.focus({ preventScroll: true }));
 
+  // Zoom buttons over the board, and panning by dragging it.
+  function zoomControls() {
+    const [x0, y0, w0, h0] = board.getAttribute('viewBox').split(' ').map(Number);
+    let zoom = 1, cx = x0 + w0 / 2, cy = y0 + h0 / 2;
+    const show = () => {
+      const w = w0 / zoom, h = h0 / zoom;
+      board.setAttribute('viewBox', `${cx - w / 2} ${cy - h / 2} ${w} ${h}`);
+    };
+    const bar = document.createElement('div');
+    bar.className = 'zoom';
+    for (const [label, name, act] of [['+', 'Zoom in', () => { zoom = Math.min(zoom * 1.5, 12); }],
+      ['−', 'Zoom out', () => { zoom = Math.max(zoom / 1.5, 1); }],
+      ['⤢', 'The whole board', () => { zoom = 1; cx = x0 + w0 / 2; cy = y0 + h0 / 2; }]]) {
+      const b = document.createElement('button');
+      b.type = 'button';
+      b.textContent = label;
+      b.setAttribute('aria-label', name);
+      b.title = name;
+      b.addEventListener('click', () => { act(); show(); });
+      bar.append(b);
+    }
+    board.parentElement.prepend(bar);
+    let drag = null;
+    board.addEventListener('pointerdown', (e) => { drag = [e.clientX, e.clientY]; board.setPointerCapture(e.pointerId); });
+    board.addEventListener('pointerup', () => { drag = null; });
+    board.addEventListener('pointermove', (e) => {
+      if (!drag || zoom === 1) return;
+      const scale = w0 / zoom / board.clientWidth;
+      cx -= (e.clientX - drag[0]) * scale;
+      cy -= (e.clientY - drag[1]) * scale;
+      drag = [e.clientX, e.clientY];
+      show();
+    });
+  }
+
   async function loadCharts() {
     await Promise.all([...document.querySelectorAll('figure.chart')].map(async (fig) => {
       const r = await fetch(`/api/games/${encodeURIComponent(id)}/charts/${fig.dataset.chart}.svg`);
@@ -274,6 +316,7 @@ document.addEventListener('DOMContentLoaded', () => {
     game.drawBoard(board, await stateAt(events.length), ctx);
     layer = Almanac.svg('g', { class: 'pieces' }, board);
     if (game.notation) document.getElementById('notation').textContent = game.notation;
+    if (game.zoomable) zoomControls();
     fillEvents();
     const params = new URLSearchParams(location.search);
     if (params.has('turn')) await goTurn(+params.get('turn'));

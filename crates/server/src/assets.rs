@@ -11,12 +11,14 @@ const REPLAY_JS: &str = include_str!("../../../web/static/replay.js");
 const GAMES_JS: &str = include_str!("../../../web/static/games.js");
 const STYLE_CSS: &str = include_str!("../../../web/static/style.css");
 const FAVICON: &str = include_str!("../../../web/static/favicon.svg");
+const NOSCRIPT_CSS: &str = include_str!("../../../web/static/noscript.css");
 const OPENAPI: &str = include_str!("../../../web/openapi.json");
 
 pub fn routes(cfg: &mut web::ServiceConfig) {
     cfg.route("/static/replay.js", web::get().to(|| async { file("text/javascript; charset=utf-8", REPLAY_JS) }))
         .route("/static/games.js", web::get().to(|| async { file("text/javascript; charset=utf-8", GAMES_JS) }))
         .route("/static/style.css", web::get().to(|| async { file("text/css; charset=utf-8", STYLE_CSS) }))
+        .route("/static/noscript.css", web::get().to(|| async { file("text/css; charset=utf-8", NOSCRIPT_CSS) }))
         .route("/static/favicon.svg", web::get().to(|| async { file("image/svg+xml", FAVICON) }))
         // Browsers ask for this whatever a page says.
         .route("/favicon.ico", web::get().to(|| async { file("image/svg+xml", FAVICON) }))

@@ -103,7 +103,8 @@ pub fn page(title: &str, body: &str, scripts: &[String], signed: Option<&SignedI
     let html = format!(
         r#"<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>{title} · Almanac</title><link rel="stylesheet" href="/static/style.css"><link rel="icon" href="/static/favicon.svg" type="image/svg+xml"></head>
+<title>{title} · Almanac</title><link rel="stylesheet" href="/static/style.css"><link rel="icon" href="/static/favicon.svg" type="image/svg+xml">
+<noscript><link rel="stylesheet" href="/static/noscript.css"></noscript></head>
 <body><header class="top"><a href="/" class="brand">Almanac</a><span class="tagline">replays and analyses: {games}</span>{session}</header>
 <main>{body}</main>
 {scripts}</body></html>"#,

@@ -130,6 +130,25 @@ pub struct EventRow {
     pub event: Box<RawValue>,
     /// What the event did, in words, after the player's name.
     pub text: String,
+    /// The points it scored, in words ("Kerem +8 city"), when it scored any.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub scores: Vec<String>,
+}
+
+/// The score changes of event `i`, in words: who, how many points, and what for.
+fn scores_in_words(game: &dyn Game, i: usize) -> Vec<String> {
+    let players = &game.envelope().players;
+    game.event_facts(i)
+        .iter()
+        .filter_map(|f| match f {
+            almanac_core::Fact::Score { player, reason, delta, .. } if *delta != 0 => {
+                let name = players.get(*player as usize).map_or("?", |p| p.name.as_str());
+                let why = game.vocabulary().score_reasons.iter().find(|t| t.id == *reason).map_or(*reason, |t| t.label);
+                Some(format!("{name} {delta:+} {why}"))
+            }
+            _ => None,
+        })
+        .collect()
 }
 
 /// Events `from..=to` (by seq, 1-based) of a stored game and its timeline.
@@ -147,7 +166,7 @@ pub fn events(store: &Store, id: &str, game: &dyn Game, from: u64, to: u64) -> R
             let i = seq as usize - 1;
             let event = RawValue::from_string(body.clone())
                 .unwrap_or_else(|_| RawValue::from_string(Value::String(body).to_string()).expect("a JSON string"));
-            EventRow { seq, turn: game.event_turn(i), event, text }
+            EventRow { seq, turn: game.event_turn(i), event, text, scores: scores_in_words(game, i) }
         })
         .collect())
 }
