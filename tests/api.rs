@@ -276,6 +276,10 @@ fn each_game_serves_its_replay_drawing_and_only_its_own_charts() {
     let id = body["id"].as_str().unwrap();
     let (status, _, svg) = app.get_text(&format!("/api/games/{id}/charts/dice.svg"));
     assert_eq!(status, 404, "a Carcassonne game has no dice chart: {svg}");
+    for chart in ["production", "production-by-turn", "trades"] {
+        let (status, _, _) = app.get_text(&format!("/api/games/{id}/charts/{chart}.svg"));
+        assert_eq!(status, 404, "a Carcassonne game has no {chart} chart");
+    }
     assert!(svg.contains("no chart `dice` for carcassonne games (vp, score)"), "{svg}");
     let (_, _, page) = app.get_text(&format!("/games/{id}"));
     assert!(page.contains("/static/rulesets/carcassonne.js"), "the page loads its game's drawing");

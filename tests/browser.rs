@@ -403,10 +403,12 @@ fn every_page_is_accessible_and_fits_a_phone_and_a_desktop() {
     let app = spawn_app(16 << 20);
     let (_, catan) = app.post("/api/games?publish=true", sample("catan-six-players.jsonl").as_bytes());
     let (_, carcassonne) = app.post("/api/games?publish=true", sample("carcassonne-traders-builders.jsonl").as_bytes());
+    let (_, cards) = app.post("/api/games?publish=true", sample("catan-cards-four-players.jsonl").as_bytes());
     let pages = [
         ("games", "/".to_string()),
         ("catan", format!("/games/{}", catan["id"].as_str().unwrap())),
         ("carcassonne", format!("/games/{}", carcassonne["id"].as_str().unwrap())),
+        ("catan-cards", format!("/games/{}", cards["id"].as_str().unwrap())),
     ];
     let axe = axe_script();
     let driver = Driver::start();
@@ -423,6 +425,10 @@ fn every_page_is_accessible_and_fits_a_phone_and_a_desktop() {
             if path != "/" {
                 driver.eval("document.querySelector('.charts').scrollIntoView()");
                 driver.screenshot(&root().join(format!("target/browser/{name}-{width}-charts.png")));
+                if driver.eval("return !!document.querySelector('figure[data-chart=trades]')") == json!(true) {
+                    driver.eval("document.querySelector('figure[data-chart=trades]').scrollIntoView()");
+                    driver.screenshot(&root().join(format!("target/browser/{name}-{width}-trades.png")));
+                }
             }
             for v in violations(&driver, &axe).into_iter().chain(layout_problems(&driver)) {
                 problems.push(format!("{name} at {width} px ({size}): {v}"));

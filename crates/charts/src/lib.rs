@@ -386,7 +386,7 @@ fn stacked_bars(
 pub fn trades(stats: &GameStats, vocabulary: &Vocabulary) -> Result<String, ChartError> {
     let desc = format!("Trades made: {}.", finals(stats, |p| p.trades.count));
     svg_with("Trades per turn, and who traded with whom", &desc, |root| {
-        let (left, right) = root.split_horizontally(WIDTH * 3 / 5);
+        let (left, right) = root.split_horizontally(WIDTH / 2);
         let turns = stats.turns.max(1);
         let top = stats.trades_by_turn.iter().copied().max().unwrap_or(0).max(1) as f64 + 0.5;
         let mut chart = ChartBuilder::on(&left)
@@ -441,7 +441,7 @@ pub fn trades(stats: &GameStats, vocabulary: &Vocabulary) -> Result<String, Char
         for (c, name) in partners.iter().enumerate() {
             let x = label_w + c as i32 * cell_w + cell_w / 2 + 7;
             let label = vocabulary.partner(name).map_or(name.as_str(), |t| t.label);
-            let short: String = label.chars().take(9).collect();
+            let short: String = label.chars().take(11).collect();
             let font = ("sans-serif", LABEL).into_font().transform(FontTransform::Rotate270);
             right.draw(&Text::new(short, (x, top_y - 6), font)).map_err(err)?;
         }
