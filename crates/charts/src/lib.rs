@@ -206,7 +206,7 @@ pub fn vp(stats: &GameStats, colors: &[Option<String>], vocabulary: &Vocabulary)
         first.make_ascii_uppercase();
     }
     caption.push_str(" by turn");
-    // A game where everything scored is seen (Carcassonne) has no second line to explain.
+    // A game where every point scored is seen by all has no second line to explain.
     let hidden = stats.players.iter().any(|p| p.vp_by_turn.iter().any(|r| r[1] != r[2]));
     if hidden {
         caption.push_str(" (dashed: public)");

@@ -132,8 +132,8 @@ pub trait Ruleset: 'static + Sized {
     /// games have none: their setup is events.
     fn opening_facts(_initial: &Self::State, _facts: &mut Vec<Fact>) {}
 
-    /// The game as a list of games names it, with its expansions and variants (`Catan 5–6 players +
-    /// Helpers`); empty: the game's name is enough.
+    /// The game as a list of games names it, with its expansions and variants ("a game for 5–6 players
+    /// + an expansion"); empty: the game's name is enough.
     fn edition(_initial: &Self::State) -> String {
         String::new()
     }
