@@ -406,4 +406,6 @@ fn the_games_list_finds_in_any_case_sorts_and_pages() {
     }
     assert_eq!(upload(&app, &sample("catan-helpers.jsonl"), "auto").0, 201);
     assert!(page("").contains("<td data-label=\"Ruleset\">Catan + Helpers</td>"));
+    assert_eq!(upload(&app, &sample("catan-cards-two-players.jsonl"), "auto").0, 201);
+    assert!(page("").contains("<td data-label=\"Ruleset\">Catan card game</td>"), "a game without variants: its name");
 }

@@ -413,7 +413,9 @@ fn every_page_is_accessible_and_fits_a_phone_and_a_desktop() {
     let axe = axe_script();
     let driver = Driver::start();
     let mut problems = Vec::new();
-    for (width, height, size) in [(1400, 1000, "desktop"), (390, 844, "phone"), (360, 740, "narrow phone")] {
+    for (width, height, size) in
+        [(1920, 1080, "wide desktop"), (1400, 1000, "desktop"), (390, 844, "phone"), (360, 740, "narrow phone")]
+    {
         driver.resize(width, height);
         for (name, path) in &pages {
             driver.goto(&format!("{}{path}", app.address));

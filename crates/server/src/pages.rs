@@ -184,7 +184,9 @@ async fn index(
             id = escape(&g.id),
             title = escape(g.title.as_deref().unwrap_or(&g.id)),
             private = if g.published { "" } else { " <span class=\"badge\">private</span>" },
-            ruleset = escape(g.edition.as_deref().filter(|e| !e.is_empty()).unwrap_or(&g.ruleset)),
+            ruleset = escape(g.edition.as_deref().filter(|e| !e.is_empty()).unwrap_or_else(|| {
+                almanac_service::game_kind(&g.ruleset).map_or(g.ruleset.as_str(), |k| k.name())
+            })),
             players = players.join(" "),
             winner = escape(g.winner.as_deref().unwrap_or("–")),
             turns = g.turn_count,
