@@ -4,6 +4,8 @@
 pub enum StoreError {
     #[error("database: {0}")]
     Sql(#[from] rusqlite::Error),
+    #[error("database: {0}")]
+    Postgres(String),
     #[error("no game `{0}`")]
     NotFound(String),
     #[error("conflict: game {game} has {actual} events, but the writer expected {expected}; reload and retry")]

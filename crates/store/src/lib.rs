@@ -1,6 +1,7 @@
-//! The SQLite event store. All of Almanac's SQL lives in this crate.
+//! The event store, on SQLite (a file, the default) or PostgreSQL (`postgres://…`). All of Almanac's SQL
+//! lives in this crate: `sqlite/` and `postgres/`, one backend each, behind [`Store`].
 //!
-//! Promises (each has a test in `tests/store.rs`):
+//! Promises, the same on both backends (each has a test in `tests/store.rs`, run against both):
 //! - events are append-only: triggers reject UPDATE and DELETE on `events`, and an INSERT whose seq is not
 //!   the last of its game + 1 (which also closes `INSERT OR REPLACE`); a game's id, hash, ruleset, header
 //!   and owner never change, and no game row is deleted or replaced;
@@ -13,12 +14,11 @@
 //!   summary under a newer version without touching its events;
 //! - [`Pool`]: readers work side by side (WAL) while one writer writes.
 
-mod clubs;
 mod error;
-mod facts;
-mod migrations;
 mod ownership;
 mod pool;
+mod postgres;
+mod sqlite;
 mod store;
 pub mod yardstick;
 
@@ -26,4 +26,4 @@ pub use almanac_core::FactRow;
 pub use error::{Result, StoreError};
 pub use ownership::{Access, Club, ClubId, ClubRow, Ownership, TokenRow, Viewer};
 pub use pool::Pool;
-pub use store::{game_id, GameFilter, GameRow, Inserted, PlayerRow, Sort, Store};
+pub use store::{game_id, is_postgres, GameFilter, GameRow, Inserted, PlayerRow, Sort, Store};

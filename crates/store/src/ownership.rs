@@ -1,5 +1,5 @@
-//! Who owns a game and who may see it: the types every read and write of games takes, and the SQL
-//! condition of what a viewer sees. No store here, so that the store's files all build on it.
+//! Who owns a game and who may see it: the types every read and write of games takes. No store here, so
+//! that the store's files all build on it.
 
 use serde::Serialize;
 
@@ -24,13 +24,6 @@ impl Viewer {
             Viewer::Club(c) => Some(*c),
             _ => None,
         }
-    }
-
-    /// The SQL condition on `g` (a games row) for the games this viewer may see, and its two arguments
-    /// (the club, whether everything is visible), numbered from `first`.
-    pub(crate) fn condition(&self, first: usize) -> (String, Option<ClubId>, bool) {
-        let sql = format!("(g.deleted_at IS NULL AND (g.published = 1 OR g.owner = ?{first} OR ?{}))", first + 1);
-        (sql, self.club(), *self == Viewer::Operator)
     }
 }
 

@@ -2,10 +2,10 @@
 
 use crate::error::{Result, StoreError};
 use crate::ownership::{Access, Club, ClubId, ClubRow, TokenRow, Viewer};
-use crate::store::Store;
+use crate::sqlite::Sqlite;
 use rusqlite::{params, OptionalExtension};
 
-impl Store {
+impl Sqlite {
     pub fn create_club(&mut self, name: &str) -> Result<Club> {
         let name = name.trim();
         if name.is_empty() || name.len() > 100 {

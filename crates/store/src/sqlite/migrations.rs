@@ -12,13 +12,13 @@ struct Migration {
 
 /// Append new ones; never edit a released one.
 const MIGRATIONS: &[Migration] = &[
-    Migration { version: 1, before: None, sql: include_str!("../migrations/001_events_and_facts.sql") },
+    Migration { version: 1, before: None, sql: include_str!("../../migrations/001_events_and_facts.sql") },
     Migration {
         version: 2,
         before: Some(rehash_canonically),
-        sql: include_str!("../migrations/002_clubs_and_promises.sql"),
+        sql: include_str!("../../migrations/002_clubs_and_promises.sql"),
     },
-    Migration { version: 3, before: None, sql: include_str!("../migrations/003_edition.sql") },
+    Migration { version: 3, before: None, sql: include_str!("../../migrations/003_edition.sql") },
 ];
 
 pub fn current(conn: &Connection) -> Result<u32> {

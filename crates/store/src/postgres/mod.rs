@@ -1,0 +1,583 @@
+//! The store on PostgreSQL, for a federation that outgrows one machine: the same tables, promises and
+//! answers as the SQLite file, for any number of servers on one database. Correct under concurrency by the
+//! database's own means: the content hash is UNIQUE (two servers storing one log at once yield one game),
+//! a live append locks its game's row (a stale writer on another server gets `Conflict`), triggers keep
+//! events append-only and contiguous. Rows are written in bulk (`unnest` of arrays): one round trip per
+//! table per game.
+
+use crate::error::{Result, StoreError};
+use crate::ownership::{Access, Club, ClubId, ClubRow, Ownership, TokenRow, Viewer};
+use crate::store::{anywhere, game_id, GameFilter, GameRow, Inserted, PlayerRow, Sort};
+use almanac_core::{FactRow, Game};
+use postgres::error::SqlState;
+use postgres::types::ToSql;
+use postgres::{Client, NoTls, Row, Transaction};
+use std::cell::RefCell;
+
+/// Numbered migrations of the PostgreSQL schema, applied in order, once.
+const MIGRATIONS: &[(u32, &str)] = &[(1, include_str!("../../migrations-postgres/001_schema.sql"))];
+
+/// Which of its numbered advisory locks a migration takes, so that servers starting together migrate once.
+const MIGRATION_LOCK: i64 = 0x616c_6d61_6e61_63;
+
+/// One connection to a PostgreSQL database (`RefCell`: the client needs `&mut` even to read, and a
+/// connection is used by one thread at a time).
+pub struct Postgres {
+    client: RefCell<Client>,
+}
+
+fn sql(e: postgres::Error) -> StoreError {
+    StoreError::Postgres(e.to_string())
+}
+
+impl From<postgres::Error> for StoreError {
+    fn from(e: postgres::Error) -> StoreError {
+        sql(e)
+    }
+}
+
+/// The SQL `ORDER BY` of a list's order.
+fn order_by(sort: Sort) -> &'static str {
+    match sort {
+        Sort::Stored => "g.stored_at DESC, g.n DESC",
+        Sort::Played => "g.played_on IS NULL, g.played_on DESC, g.n DESC",
+        Sort::Turns => "g.turn_count DESC, g.n DESC",
+        Sort::Title => "fold(COALESCE(g.title, g.id)), g.n",
+    }
+}
+
+/// The condition on `g` for the games `viewer` may see, with its two arguments numbered from `first`.
+fn visible_to(viewer: Viewer, first: usize) -> (String, Option<ClubId>, bool) {
+    let sql = format!("(g.deleted_at IS NULL AND (g.published OR g.owner = ${first} OR ${}))", first + 1);
+    (sql, viewer.club(), viewer == Viewer::Operator)
+}
+
+impl Postgres {
+    /// Connects and brings the schema up to date.
+    pub fn connect(url: &str) -> Result<Postgres> {
+        let mut client = Client::connect(url, NoTls)?;
+        migrate(&mut client)?;
+        Ok(Postgres { client: RefCell::new(client) })
+    }
+
+    /// Another connection to a database already up to date (a pool's reader).
+    pub fn connect_reader(url: &str) -> Result<Postgres> {
+        Ok(Postgres { client: RefCell::new(Client::connect(url, NoTls)?) })
+    }
+
+    pub fn schema_version(&self) -> Result<u32> {
+        let v: i32 = self.client.borrow_mut().query_one("SELECT COALESCE(MAX(version), 0) FROM schema_migrations", &[])?.get(0);
+        Ok(v as u32)
+    }
+
+    pub fn insert_game(
+        &mut self,
+        game: &dyn Game,
+        header_line: &str,
+        event_lines: &[&str],
+        content_hash: &str,
+        ownership: Ownership,
+    ) -> Result<Inserted> {
+        let mut client = self.client.borrow_mut();
+        let attempt = (|| -> Result<Inserted> {
+            let mut tx = client.transaction()?;
+            if let Some(existing) = existing_game(&mut tx, content_hash, ownership)? {
+                tx.commit()?;
+                return existing;
+            }
+            let id = game_id(content_hash);
+            let env = game.envelope();
+            tx.execute(
+                "INSERT INTO games (id, content_hash, ruleset, ruleset_version, header, title, played_on, club, location,
+                                    event_count, turn_count, owner, published)
+                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, 0, 0, $10, $11)",
+                &[
+                    &id,
+                    &content_hash,
+                    &game.ruleset(),
+                    &(game.ruleset_version() as i32),
+                    &header_line,
+                    &env.title,
+                    &env.date,
+                    &env.club,
+                    &env.location,
+                    &ownership.club,
+                    &(ownership.published || ownership.club.is_none()),
+                ],
+            )?;
+            let seats: Vec<i32> = (0..env.players.len() as i32).collect();
+            let names: Vec<&str> = env.players.iter().map(|p| p.name.as_str()).collect();
+            let colors: Vec<Option<&str>> = env.players.iter().map(|p| p.color.as_deref()).collect();
+            tx.execute(
+                "INSERT INTO game_players (game_id, seat, name, color)
+                 SELECT $1, seat, name, color FROM unnest($2::int[], $3::text[], $4::text[]) AS p(seat, name, color)",
+                &[&id, &seats, &names, &colors],
+            )?;
+            write_events(&mut tx, &id, game, 0, event_lines)?;
+            refresh_summary(&mut tx, &id, game)?;
+            tx.commit()?;
+            Ok(Inserted::New(id))
+        })();
+        match attempt {
+            // Another server stored the same log between our look and our insert: it is that game.
+            Err(StoreError::Postgres(ref m)) if m.contains("games_content_hash_key") || m.contains("games_pkey") => {
+                let mut tx = client.transaction()?;
+                let found = existing_game(&mut tx, content_hash, ownership)?;
+                tx.commit()?;
+                match found {
+                    Some(existing) => existing,
+                    None => Err(StoreError::IdClash(game_id(content_hash))),
+                }
+            }
+            other => other,
+        }
+    }
+
+    pub fn append_events(
+        &mut self,
+        club: ClubId,
+        id: &str,
+        expected_seq: u64,
+        game: &dyn Game,
+        new_lines: &[String],
+    ) -> Result<u64> {
+        let mut client = self.client.borrow_mut();
+        let mut tx = client.transaction()?;
+        // The game's row, locked: a second writer waits here and then sees the new count.
+        let row = tx
+            .query_opt("SELECT event_count, owner FROM games WHERE id = $1 AND deleted_at IS NULL FOR UPDATE", &[&id])?
+            .ok_or_else(|| StoreError::NotFound(id.to_string()))?;
+        let (actual, owner): (i64, Option<ClubId>) = (row.get(0), row.get(1));
+        if owner != Some(club) {
+            return Err(StoreError::NotYours(id.to_string()));
+        }
+        if actual as u64 != expected_seq {
+            return Err(StoreError::Conflict { game: id.to_string(), expected: expected_seq, actual: actual as u64 });
+        }
+        let first = game.event_count() - new_lines.len();
+        assert_eq!(first as u64, expected_seq, "the game given must be the stored log plus the new lines");
+        let lines: Vec<&str> = new_lines.iter().map(String::as_str).collect();
+        write_events(&mut tx, id, game, first, &lines)?;
+        refresh_summary(&mut tx, id, game)?;
+        tx.commit()?;
+        Ok(game.event_count() as u64)
+    }
+
+    pub fn game(&self, id: &str) -> Result<GameRow> {
+        let mut rows = self.query_games("WHERE g.id = $1", &[&id])?;
+        rows.pop().ok_or_else(|| StoreError::NotFound(id.to_string()))
+    }
+
+    pub fn list_games(&self, filter: &GameFilter) -> Result<Vec<GameRow>> {
+        let (visible, club, everything) = visible_to(filter.viewer, 1);
+        let mut conds = vec![visible];
+        let mut args: Vec<Box<dyn ToSql + Sync>> = vec![Box::new(club), Box::new(everything)];
+        if let Some(r) = &filter.ruleset {
+            args.push(Box::new(r.clone()));
+            conds.push(format!("g.ruleset = ${}", args.len()));
+        }
+        if let Some(p) = &filter.player {
+            args.push(Box::new(p.trim().to_lowercase()));
+            conds.push(format!(
+                "EXISTS (SELECT 1 FROM game_players q WHERE q.game_id = g.id AND fold(q.name) = ${})",
+                args.len()
+            ));
+        }
+        if let Some(search) = filter.search.as_deref().filter(|s| !s.trim().is_empty()) {
+            args.push(Box::new(anywhere(search)));
+            let n = args.len();
+            conds.push(format!(
+                "(fold(g.title) LIKE ${n} ESCAPE '\\' OR fold(g.club) LIKE ${n} ESCAPE '\\'
+                  OR fold(g.location) LIKE ${n} ESCAPE '\\' OR fold(g.ruleset) LIKE ${n} ESCAPE '\\'
+                  OR EXISTS (SELECT 1 FROM game_players q WHERE q.game_id = g.id AND fold(q.name) LIKE ${n} ESCAPE '\\'))"
+            ));
+        }
+        let tail = format!(
+            "WHERE {} ORDER BY {} LIMIT {} OFFSET {}",
+            conds.join(" AND "),
+            order_by(filter.sort),
+            filter.limit.unwrap_or(100),
+            filter.offset.unwrap_or(0)
+        );
+        let refs: Vec<&(dyn ToSql + Sync)> = args.iter().map(|a| a.as_ref()).collect();
+        self.query_games(&tail, &refs)
+    }
+
+    fn query_games(&self, tail: &str, args: &[&(dyn ToSql + Sync)]) -> Result<Vec<GameRow>> {
+        let mut client = self.client.borrow_mut();
+        let sql = format!(
+            "SELECT g.id, g.ruleset, g.ruleset_version, g.title, g.played_on, g.club, g.location, g.stored_at,
+                    g.event_count, g.turn_count, g.winner, c.name, g.published, g.edition
+             FROM games g LEFT JOIN clubs c ON c.id = g.owner {tail}"
+        );
+        let mut games: Vec<GameRow> = client
+            .query(&sql, args)?
+            .iter()
+            .map(|r| GameRow {
+                id: r.get(0),
+                ruleset: r.get(1),
+                ruleset_version: r.get::<_, i32>(2) as u32,
+                title: r.get(3),
+                played_on: r.get(4),
+                club: r.get(5),
+                location: r.get(6),
+                stored_at: r.get(7),
+                event_count: r.get::<_, i64>(8) as u64,
+                turn_count: r.get::<_, i32>(9) as u32,
+                winner: r.get(10),
+                owner: r.get(11),
+                published: r.get(12),
+                edition: r.get(13),
+                players: Vec::new(),
+            })
+            .collect();
+        if games.is_empty() {
+            return Ok(games);
+        }
+        let ids: Vec<&str> = games.iter().map(|g| g.id.as_str()).collect();
+        let rows = client.query(
+            "SELECT game_id, seat, name, color, vp, vp_public FROM game_players WHERE game_id = ANY($1) ORDER BY game_id, seat",
+            &[&ids],
+        )?;
+        for r in rows {
+            let game: String = r.get(0);
+            if let Some(g) = games.iter_mut().find(|g| g.id == game) {
+                g.players.push(PlayerRow {
+                    seat: r.get::<_, i32>(1) as u32,
+                    name: r.get(2),
+                    color: r.get(3),
+                    vp: r.get(4),
+                    vp_public: r.get(5),
+                });
+            }
+        }
+        Ok(games)
+    }
+
+    pub fn log(&self, id: &str) -> Result<(String, Vec<String>)> {
+        let mut client = self.client.borrow_mut();
+        let header: String = client
+            .query_opt("SELECT header FROM games WHERE id = $1", &[&id])?
+            .ok_or_else(|| StoreError::NotFound(id.to_string()))?
+            .get(0);
+        let events = client.query("SELECT body FROM events WHERE game_id = $1 ORDER BY seq", &[&id])?;
+        Ok((header, events.iter().map(|r| r.get(0)).collect()))
+    }
+
+    pub fn events(&self, id: &str, from: u64, to: u64) -> Result<Vec<(u64, u32, String)>> {
+        self.game(id)?;
+        let (from, to) = (from.min(i64::MAX as u64) as i64, to.min(i64::MAX as u64) as i64);
+        let rows = self.client.borrow_mut().query(
+            "SELECT seq, turn, body FROM events WHERE game_id = $1 AND seq BETWEEN $2 AND $3 ORDER BY seq",
+            &[&id, &from, &to],
+        )?;
+        Ok(rows.iter().map(|r| (r.get::<_, i64>(0) as u64, r.get::<_, i32>(1) as u32, r.get(2))).collect())
+    }
+
+    pub fn facts(&self, id: &str) -> Result<Vec<FactRow>> {
+        self.game(id)?;
+        let rows = self.client.borrow_mut().query(
+            "SELECT seq, turn, kind, player, item, count, cause, other, total, public, detail
+             FROM facts WHERE game_id = $1 ORDER BY seq, n",
+            &[&id],
+        )?;
+        Ok(rows.iter().map(fact_row).collect())
+    }
+
+    pub fn resolve(&self, viewer: Viewer, id_or_prefix: &str) -> Result<String> {
+        let pattern = format!("{}%", id_or_prefix.replace(['%', '_', '\\'], ""));
+        let (visible, club, everything) = visible_to(viewer, 2);
+        let rows = self.client.borrow_mut().query(
+            &format!("SELECT id FROM games g WHERE id LIKE $1 AND {visible} LIMIT 2"),
+            &[&pattern, &club, &everything],
+        )?;
+        match rows.as_slice() {
+            [one] => Ok(one.get(0)),
+            _ => Err(StoreError::NotFound(id_or_prefix.to_string())),
+        }
+    }
+
+    pub fn fact_count(&self) -> Result<u64> {
+        Ok(self.client.borrow_mut().query_one("SELECT COUNT(*) FROM facts", &[])?.get::<_, i64>(0) as u64)
+    }
+
+    pub fn games_to_reproject(&self, ruleset: Option<&str>, current: Option<u32>) -> Result<Vec<(String, String)>> {
+        let current = current.map(|c| c as i32);
+        let rows = self.client.borrow_mut().query(
+            "SELECT id, ruleset FROM games
+             WHERE ($1::text IS NULL OR ruleset = $1) AND ($2::int IS NULL OR ruleset_version <> $2)
+             ORDER BY stored_at, n",
+            &[&ruleset, &current],
+        )?;
+        Ok(rows.iter().map(|r| (r.get(0), r.get(1))).collect())
+    }
+
+    pub fn reproject(&mut self, id: &str, game: &dyn Game) -> Result<()> {
+        let mut client = self.client.borrow_mut();
+        let mut tx = client.transaction()?;
+        let stored: i64 = tx
+            .query_opt("SELECT event_count FROM games WHERE id = $1 FOR UPDATE", &[&id])?
+            .ok_or_else(|| StoreError::NotFound(id.to_string()))?
+            .get(0);
+        if stored as u64 != game.event_count() as u64 {
+            return Err(StoreError::Conflict { game: id.to_string(), expected: stored as u64, actual: game.event_count() as u64 });
+        }
+        tx.execute("DELETE FROM facts WHERE game_id = $1", &[&id])?;
+        write_facts(&mut tx, id, game, 0)?;
+        tx.execute("UPDATE games SET ruleset_version = $2 WHERE id = $1", &[&id, &(game.ruleset_version() as i32)])?;
+        refresh_summary(&mut tx, id, game)?;
+        tx.commit()?;
+        Ok(())
+    }
+
+    pub fn create_club(&mut self, name: &str) -> Result<Club> {
+        let name = name.trim();
+        if name.is_empty() || name.len() > 100 {
+            return Err(StoreError::Invalid("a club's name is 1 to 100 bytes".into()));
+        }
+        if self.club_by_name(name).is_ok() {
+            return Err(StoreError::Invalid(format!("there is a club `{name}` already")));
+        }
+        let id: i64 = self.client.borrow_mut().query_one("INSERT INTO clubs (name) VALUES ($1) RETURNING id", &[&name])?.get(0);
+        Ok(Club { id, name: name.to_string() })
+    }
+
+    pub fn club_by_name(&self, name: &str) -> Result<Club> {
+        let row = self.client.borrow_mut().query_opt("SELECT id, name FROM clubs WHERE name = $1", &[&name])?;
+        row.map(|r| Club { id: r.get(0), name: r.get(1) }).ok_or_else(|| StoreError::NotFound(format!("club {name}")))
+    }
+
+    pub fn club(&self, id: ClubId) -> Result<Club> {
+        let row = self.client.borrow_mut().query_opt("SELECT id, name FROM clubs WHERE id = $1", &[&id])?;
+        row.map(|r| Club { id: r.get(0), name: r.get(1) }).ok_or_else(|| StoreError::NotFound(format!("club {id}")))
+    }
+
+    pub fn clubs(&self) -> Result<Vec<ClubRow>> {
+        let rows = self.client.borrow_mut().query(
+            "SELECT c.id, c.name, c.created_at,
+                    (SELECT COUNT(*) FROM games g WHERE g.owner = c.id AND g.deleted_at IS NULL),
+                    (SELECT COUNT(*) FROM tokens t WHERE t.club_id = c.id AND t.revoked_at IS NULL)
+             FROM clubs c ORDER BY c.name",
+            &[],
+        )?;
+        Ok(rows
+            .iter()
+            .map(|r| ClubRow {
+                id: r.get(0),
+                name: r.get(1),
+                created_at: r.get(2),
+                games: r.get::<_, i64>(3) as u64,
+                tokens: r.get::<_, i64>(4) as u64,
+            })
+            .collect())
+    }
+
+    pub fn add_token(&mut self, club: ClubId, hash: &str, label: &str) -> Result<i64> {
+        let row = self.client.borrow_mut().query_one(
+            "INSERT INTO tokens (club_id, hash, label) VALUES ($1, $2, $3) RETURNING id",
+            &[&club, &hash, &label],
+        )?;
+        Ok(row.get(0))
+    }
+
+    pub fn tokens(&self, club: Option<ClubId>) -> Result<Vec<TokenRow>> {
+        let rows = self.client.borrow_mut().query(
+            "SELECT t.id, c.name, t.label, t.created_at, t.revoked_at FROM tokens t JOIN clubs c ON c.id = t.club_id
+             WHERE $1::bigint IS NULL OR t.club_id = $1 ORDER BY t.id",
+            &[&club],
+        )?;
+        Ok(rows
+            .iter()
+            .map(|r| TokenRow { id: r.get(0), club: r.get(1), label: r.get(2), created_at: r.get(3), revoked_at: r.get(4) })
+            .collect())
+    }
+
+    pub fn revoke_token(&mut self, id: i64) -> Result<()> {
+        let found = self.client.borrow_mut().execute(
+            "UPDATE tokens SET revoked_at = COALESCE(revoked_at, to_char(now() AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS.MS\"Z\"'))
+             WHERE id = $1",
+            &[&id],
+        )?;
+        if found == 0 {
+            return Err(StoreError::NotFound(format!("token {id}")));
+        }
+        Ok(())
+    }
+
+    pub fn revoke_tokens_labelled(&mut self, club: ClubId, label: &str) -> Result<usize> {
+        let n = self.client.borrow_mut().execute(
+            "UPDATE tokens SET revoked_at = to_char(now() AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS.MS\"Z\"')
+             WHERE club_id = $1 AND label = $2 AND revoked_at IS NULL",
+            &[&club, &label],
+        )?;
+        Ok(n as usize)
+    }
+
+    pub fn club_of_token(&self, hash: &str) -> Result<Option<Club>> {
+        let row = self.client.borrow_mut().query_opt(
+            "SELECT c.id, c.name FROM tokens t JOIN clubs c ON c.id = t.club_id WHERE t.hash = $1 AND t.revoked_at IS NULL",
+            &[&hash],
+        )?;
+        Ok(row.map(|r| Club { id: r.get(0), name: r.get(1) }))
+    }
+
+    pub fn access(&self, viewer: Viewer, id_or_prefix: &str) -> Result<Access> {
+        let id = self.resolve(viewer, id_or_prefix)?;
+        self.access_of(&id)
+    }
+
+    pub fn access_of(&self, id: &str) -> Result<Access> {
+        let row = self.client.borrow_mut().query_opt(
+            "SELECT id, owner, published, deleted_at IS NOT NULL FROM games WHERE id = $1",
+            &[&id],
+        )?;
+        row.map(|r| Access { id: r.get(0), owner: r.get(1), published: r.get(2), deleted: r.get(3) })
+            .ok_or_else(|| StoreError::NotFound(id.to_string()))
+    }
+
+    pub fn set_published(&mut self, club: ClubId, id_or_prefix: &str, published: bool) -> Result<String> {
+        let access = self.owned(club, id_or_prefix)?;
+        self.client.borrow_mut().execute("UPDATE games SET published = $2 WHERE id = $1", &[&access.id, &published])?;
+        Ok(access.id)
+    }
+
+    pub fn delete_game(&mut self, club: ClubId, id_or_prefix: &str) -> Result<String> {
+        let access = self.owned(club, id_or_prefix)?;
+        self.client.borrow_mut().execute(
+            "UPDATE games SET deleted_at = to_char(now() AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS.MS\"Z\"')
+             WHERE id = $1 AND deleted_at IS NULL",
+            &[&access.id],
+        )?;
+        Ok(access.id)
+    }
+
+    pub fn owned(&self, club: ClubId, id_or_prefix: &str) -> Result<Access> {
+        let access = self.access(Viewer::Club(club), id_or_prefix)?;
+        if access.owner != Some(club) {
+            return Err(StoreError::NotYours(access.id));
+        }
+        Ok(access)
+    }
+}
+
+/// The game already stored with this content hash, as `insert_game` answers for it (see the SQLite store).
+fn existing_game(tx: &mut Transaction, content_hash: &str, ownership: Ownership) -> Result<Option<Result<Inserted>>> {
+    let Some(r) = tx.query_opt(
+        "SELECT id, owner, published, deleted_at IS NOT NULL FROM games WHERE content_hash = $1 FOR UPDATE",
+        &[&content_hash],
+    )?
+    else {
+        return Ok(None);
+    };
+    let (existing, owner, published, deleted): (String, Option<ClubId>, bool, bool) = (r.get(0), r.get(1), r.get(2), r.get(3));
+    if owner.is_some() && owner == ownership.club {
+        tx.execute("UPDATE games SET deleted_at = NULL WHERE id = $1", &[&existing])?;
+    } else if deleted || !published {
+        return Ok(Some(Err(StoreError::TakenElsewhere(existing))));
+    }
+    Ok(Some(Ok(Inserted::Existing(existing))))
+}
+
+/// Events `first..` of `game` as rows, with their facts: one statement for each table.
+fn write_events(tx: &mut Transaction, id: &str, game: &dyn Game, first: usize, lines: &[&str]) -> Result<()> {
+    let seqs: Vec<i64> = (0..lines.len()).map(|k| (first + k) as i64 + 1).collect();
+    let turns: Vec<i32> = (0..lines.len()).map(|k| game.event_turn(first + k) as i32).collect();
+    tx.execute(
+        "INSERT INTO events (game_id, seq, turn, body)
+         SELECT $1, seq, turn, body FROM unnest($2::bigint[], $3::int[], $4::text[]) AS e(seq, turn, body) ORDER BY seq",
+        &[&id, &seqs, &turns, &lines],
+    )?;
+    write_facts(tx, id, game, first)
+}
+
+/// The facts of events `first..` of `game`, in one statement.
+fn write_facts(tx: &mut Transaction, id: &str, game: &dyn Game, first: usize) -> Result<()> {
+    let mut rows: Vec<(FactRow, i32)> = Vec::new();
+    for i in first..game.event_count() {
+        let (seq, turn) = (i as u64 + 1, game.event_turn(i));
+        for (n, f) in game.event_facts(i).iter().enumerate() {
+            rows.push((f.row(seq, turn), n as i32));
+        }
+    }
+    let column = |f: &dyn Fn(&FactRow) -> Option<i64>| -> Vec<Option<i64>> { rows.iter().map(|(r, _)| f(r)).collect() };
+    let text = |f: &dyn Fn(&FactRow) -> Option<String>| -> Vec<Option<String>> { rows.iter().map(|(r, _)| f(r)).collect() };
+    let seq = column(&|r| Some(r.seq as i64));
+    let n: Vec<i32> = rows.iter().map(|(_, n)| *n).collect();
+    let turn: Vec<i32> = rows.iter().map(|(r, _)| r.turn as i32).collect();
+    let kind: Vec<String> = rows.iter().map(|(r, _)| r.kind.clone()).collect();
+    let player = column(&|r| r.player.map(i64::from));
+    let item = text(&|r| r.item.clone());
+    let count = column(&|r| r.count);
+    let cause = text(&|r| r.cause.clone());
+    let other = column(&|r| r.other.map(i64::from));
+    let total = column(&|r| r.total);
+    let public = column(&|r| r.public);
+    let detail = text(&|r| r.detail.clone());
+    tx.execute(
+        "INSERT INTO facts (game_id, seq, n, turn, kind, player, item, count, cause, other, total, public, detail)
+         SELECT $1, * FROM unnest($2::bigint[], $3::int[], $4::int[], $5::text[], $6::bigint[], $7::text[], $8::bigint[],
+                                  $9::text[], $10::bigint[], $11::bigint[], $12::bigint[], $13::text[])",
+        &[&id, &seq, &n, &turn, &kind, &player, &item, &count, &cause, &other, &total, &public, &detail],
+    )?;
+    Ok(())
+}
+
+/// Refreshes the derived columns of a game (counts, winner, edition, final scores) from its final state.
+fn refresh_summary(tx: &mut Transaction, id: &str, game: &dyn Game) -> Result<()> {
+    let view = game.view_after(usize::MAX);
+    tx.execute(
+        "UPDATE games SET event_count = $2, turn_count = $3, winner = $4, edition = $5 WHERE id = $1",
+        &[&id, &(game.event_count() as i64), &(game.current_turn() as i32), &view.winner, &game.edition()],
+    )?;
+    let seats: Vec<i32> = (0..view.players.len() as i32).collect();
+    let vp: Vec<i64> = view.players.iter().map(|p| p.vp as i64).collect();
+    let public: Vec<i64> = view.players.iter().map(|p| p.vp_public as i64).collect();
+    tx.execute(
+        "UPDATE game_players p SET vp = u.vp, vp_public = u.vp_public
+         FROM unnest($2::int[], $3::bigint[], $4::bigint[]) AS u(seat, vp, vp_public)
+         WHERE p.game_id = $1 AND p.seat = u.seat",
+        &[&id, &seats, &vp, &public],
+    )?;
+    Ok(())
+}
+
+fn fact_row(r: &Row) -> FactRow {
+    FactRow {
+        seq: r.get::<_, i64>(0) as u64,
+        turn: r.get::<_, i32>(1) as u32,
+        kind: r.get(2),
+        player: r.get::<_, Option<i64>>(3).map(|p| p as u32),
+        item: r.get(4),
+        count: r.get(5),
+        cause: r.get(6),
+        other: r.get::<_, Option<i64>>(7).map(|o| o as u32),
+        total: r.get(8),
+        public: r.get(9),
+        detail: r.get(10),
+    }
+}
+
+/// Applies the migrations not yet applied, each in a transaction, under an advisory lock.
+fn migrate(client: &mut Client) -> Result<()> {
+    client.batch_execute(
+        "CREATE TABLE IF NOT EXISTS schema_migrations (
+             version    INTEGER PRIMARY KEY,
+             applied_at TEXT NOT NULL DEFAULT to_char(now() AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS.MS\"Z\"'))",
+    )
+    .or_else(|e| if e.code() == Some(&SqlState::UNIQUE_VIOLATION) { Ok(()) } else { Err(e) })?;
+    let known = MIGRATIONS.last().map(|m| m.0).unwrap_or(0);
+    for &(version, sql) in MIGRATIONS {
+        let mut tx = client.transaction()?;
+        tx.execute("SELECT pg_advisory_xact_lock($1)", &[&MIGRATION_LOCK])?;
+        let have: i32 = tx.query_one("SELECT COALESCE(MAX(version), 0) FROM schema_migrations", &[])?.get(0);
+        if have as u32 > known {
+            return Err(StoreError::TooNew { found: have as u32, known });
+        }
+        if (have as u32) < version {
+            tx.batch_execute(sql)?;
+            tx.execute("INSERT INTO schema_migrations (version) VALUES ($1)", &[&(version as i32)])?;
+        }
+        tx.commit()?;
+    }
+    Ok(())
+}

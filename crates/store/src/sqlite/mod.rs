@@ -1,0 +1,411 @@
+//! The store on SQLite: games, players, events and facts in one file, the default and embedded backend.
+
+mod clubs;
+mod facts;
+mod migrations;
+
+use crate::error::{Result, StoreError};
+use crate::ownership::{ClubId, Ownership, Viewer};
+use crate::store::{anywhere, game_id, GameFilter, GameRow, Inserted, PlayerRow, Sort};
+use almanac_core::{FactRow, Game};
+use rusqlite::{params, Connection, OpenFlags, OptionalExtension};
+use std::path::Path;
+
+/// The store in one SQLite file (or in memory): one writer, readers side by side (WAL).
+pub struct Sqlite {
+    pub(crate) conn: Connection,
+}
+
+/// The SQL condition on `g` (a games row) for the games `viewer` may see, and its two arguments (the club,
+/// whether everything is visible), numbered from `first`.
+pub(crate) fn visible_to(viewer: Viewer, first: usize) -> (String, Option<ClubId>, bool) {
+    let sql = format!("(g.deleted_at IS NULL AND (g.published = 1 OR g.owner = ?{first} OR ?{}))", first + 1);
+    (sql, viewer.club(), viewer == Viewer::Operator)
+}
+
+/// The SQL `ORDER BY` of a list's order.
+fn order_by(sort: Sort) -> &'static str {
+    match sort {
+        Sort::Stored => "g.stored_at DESC, g.rowid DESC",
+        Sort::Played => "g.played_on IS NULL, g.played_on DESC, g.rowid DESC",
+        Sort::Turns => "g.turn_count DESC, g.rowid DESC",
+        Sort::Title => "fold(COALESCE(g.title, g.id)), g.rowid",
+    }
+}
+
+
+impl Sqlite {
+    /// Opens (creating if needed) the database at `path` and brings its schema up to date.
+    pub fn open(path: &Path) -> Result<Sqlite> {
+        if let Some(dir) = path.parent() {
+            if !dir.as_os_str().is_empty() {
+                let _ = std::fs::create_dir_all(dir);
+            }
+        }
+        let conn = Connection::open(path)?;
+        Self::setup(conn)
+    }
+
+    /// `fold(text)`: lower case beyond ASCII (SQLite's own `lower` and `LIKE` fold ASCII letters only), for
+    /// searches in any case.
+    fn add_functions(conn: &Connection) -> Result<()> {
+        use rusqlite::functions::FunctionFlags;
+        conn.create_scalar_function(
+            "fold",
+            1,
+            FunctionFlags::SQLITE_UTF8 | FunctionFlags::SQLITE_DETERMINISTIC,
+            |ctx| Ok(ctx.get::<Option<String>>(0)?.map(|s| s.to_lowercase())),
+        )?;
+        Ok(())
+    }
+
+    pub fn open_in_memory() -> Result<Sqlite> {
+        Self::setup(Connection::open_in_memory()?)
+    }
+
+    /// Opens a database that exists and is up to date, for reading only (a [`Pool`]'s readers).
+    pub fn open_reader(path: &Path) -> Result<Sqlite> {
+        let conn =
+            Connection::open_with_flags(path, OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX)?;
+        conn.busy_timeout(std::time::Duration::from_secs(5))?;
+        Self::add_functions(&conn)?;
+        Ok(Sqlite { conn })
+    }
+
+    fn setup(mut conn: Connection) -> Result<Sqlite> {
+        conn.pragma_update(None, "journal_mode", "WAL")?;
+        conn.pragma_update(None, "synchronous", "NORMAL")?;
+        conn.pragma_update(None, "foreign_keys", "ON")?;
+        conn.busy_timeout(std::time::Duration::from_secs(5))?;
+        migrations::run(&mut conn)?;
+        Self::add_functions(&conn)?;
+        Ok(Sqlite { conn })
+    }
+
+    /// The schema version (the number of the last migration applied).
+    pub fn schema_version(&self) -> Result<u32> {
+        migrations::current(&self.conn)
+    }
+
+    /// Stores a validated game with its events and facts in one transaction, owned as `ownership` says.
+    /// The same content hash stored before gives `Existing` and writes nothing, if the uploader may see that
+    /// game (its owner uploading a game it deleted shows it again); another club's private game with the
+    /// same log is `TakenElsewhere`.
+    pub fn insert_game(
+        &mut self,
+        game: &dyn Game,
+        header_line: &str,
+        event_lines: &[&str],
+        content_hash: &str,
+        ownership: Ownership,
+    ) -> Result<Inserted> {
+        let id = game_id(content_hash);
+        let tx = self.conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
+        if let Some((existing, owner, published, deleted)) = tx
+            .query_row(
+                "SELECT id, owner, published, deleted_at IS NOT NULL FROM games WHERE content_hash = ?1",
+                [content_hash],
+                |r| {
+                    Ok((
+                        r.get::<_, String>(0)?,
+                        r.get::<_, Option<ClubId>>(1)?,
+                        r.get::<_, bool>(2)?,
+                        r.get::<_, bool>(3)?,
+                    ))
+                },
+            )
+            .optional()?
+        {
+            if owner.is_some() && owner == ownership.club {
+                tx.execute("UPDATE games SET deleted_at = NULL WHERE id = ?1", [&existing])?;
+                tx.commit()?;
+            } else if deleted || !published {
+                return Err(StoreError::TakenElsewhere(existing));
+            }
+            return Ok(Inserted::Existing(existing));
+        }
+        if tx.query_row("SELECT 1 FROM games WHERE id = ?1", [&id], |_| Ok(())).optional()?.is_some() {
+            return Err(StoreError::IdClash(id));
+        }
+        let env = game.envelope();
+        tx.execute(
+            "INSERT INTO games (id, content_hash, ruleset, ruleset_version, header, title, played_on, club, location,
+                                event_count, turn_count, winner, owner, published)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, 0, 0, NULL, ?10, ?11)",
+            params![
+                id,
+                content_hash,
+                game.ruleset(),
+                game.ruleset_version(),
+                header_line,
+                env.title,
+                env.date,
+                env.club,
+                env.location,
+                ownership.club,
+                ownership.published || ownership.club.is_none()
+            ],
+        )?;
+        {
+            let mut ins =
+                tx.prepare_cached("INSERT INTO game_players (game_id, seat, name, color) VALUES (?1, ?2, ?3, ?4)")?;
+            for (seat, p) in env.players.iter().enumerate() {
+                ins.execute(params![id, seat as u32, p.name, p.color])?;
+            }
+        }
+        write_events(&tx, &id, game, 0, event_lines)?;
+        refresh_summary(&tx, &id, game)?;
+        tx.commit()?;
+        Ok(Inserted::New(id))
+    }
+
+    /// Appends events `game.event_count() - new_lines.len() ..` of `game` (already validated) to game `id`
+    /// of `club`, if the stored log still ends at `expected_seq`.
+    pub fn append_events(
+        &mut self,
+        club: ClubId,
+        id: &str,
+        expected_seq: u64,
+        game: &dyn Game,
+        new_lines: &[String],
+    ) -> Result<u64> {
+        let tx = self.conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
+        let (actual, owner): (u64, Option<ClubId>) = tx
+            .query_row("SELECT event_count, owner FROM games WHERE id = ?1 AND deleted_at IS NULL", [id], |r| {
+                Ok((r.get(0)?, r.get(1)?))
+            })
+            .optional()?
+            .ok_or_else(|| StoreError::NotFound(id.to_string()))?;
+        if owner != Some(club) {
+            return Err(StoreError::NotYours(id.to_string()));
+        }
+        if actual != expected_seq {
+            return Err(StoreError::Conflict { game: id.to_string(), expected: expected_seq, actual });
+        }
+        let first = game.event_count() - new_lines.len();
+        assert_eq!(first as u64, expected_seq, "the game given must be the stored log plus the new lines");
+        write_events(&tx, id, game, first, new_lines)?;
+        refresh_summary(&tx, id, game)?;
+        tx.commit()?;
+        Ok(game.event_count() as u64)
+    }
+
+    pub fn game(&self, id: &str) -> Result<GameRow> {
+        let mut rows = self.query_games("WHERE g.id = ?1", &[&id as &dyn rusqlite::ToSql])?;
+        rows.pop().ok_or_else(|| StoreError::NotFound(id.to_string()))
+    }
+
+    /// The games the filter's viewer may see, newest first.
+    pub fn list_games(&self, filter: &GameFilter) -> Result<Vec<GameRow>> {
+        let (visible, club, everything) = visible_to(filter.viewer, 1);
+        let mut conds = vec![visible];
+        let mut args: Vec<&dyn rusqlite::ToSql> = vec![&club, &everything];
+        if let Some(r) = &filter.ruleset {
+            args.push(r);
+            conds.push(format!("g.ruleset = ?{}", args.len()));
+        }
+        let player = filter.player.as_ref().map(|p| p.trim().to_lowercase());
+        if let Some(p) = &player {
+            args.push(p);
+            conds.push(format!(
+                "EXISTS (SELECT 1 FROM game_players q WHERE q.game_id = g.id AND fold(q.name) = ?{})",
+                args.len()
+            ));
+        }
+        let search = filter.search.as_deref().filter(|s| !s.trim().is_empty()).map(anywhere);
+        if let Some(pattern) = &search {
+            args.push(pattern);
+            let n = args.len();
+            conds.push(format!(
+                "(fold(g.title) LIKE ?{n} ESCAPE '\\' OR fold(g.club) LIKE ?{n} ESCAPE '\\'
+                  OR fold(g.location) LIKE ?{n} ESCAPE '\\' OR fold(g.ruleset) LIKE ?{n} ESCAPE '\\'
+                  OR EXISTS (SELECT 1 FROM game_players q WHERE q.game_id = g.id AND fold(q.name) LIKE ?{n} ESCAPE '\\'))"
+            ));
+        }
+        let mut sql = format!("WHERE {}", conds.join(" AND "));
+        sql.push_str(&format!(
+            " ORDER BY {} LIMIT {} OFFSET {}",
+            order_by(filter.sort),
+            filter.limit.unwrap_or(100),
+            filter.offset.unwrap_or(0)
+        ));
+        self.query_games(&sql, &args)
+    }
+
+    fn query_games(&self, tail: &str, args: &[&dyn rusqlite::ToSql]) -> Result<Vec<GameRow>> {
+        let sql = format!(
+            "SELECT g.id, g.ruleset, g.ruleset_version, g.title, g.played_on, g.club, g.location, g.stored_at,
+                    g.event_count, g.turn_count, g.winner, c.name, g.published, g.edition
+             FROM games g LEFT JOIN clubs c ON c.id = g.owner {tail}"
+        );
+        let mut stmt = self.conn.prepare(&sql)?;
+        let mut games: Vec<GameRow> = stmt
+            .query_map(args, |r| {
+                Ok(GameRow {
+                    id: r.get(0)?,
+                    ruleset: r.get(1)?,
+                    ruleset_version: r.get(2)?,
+                    title: r.get(3)?,
+                    played_on: r.get(4)?,
+                    club: r.get(5)?,
+                    location: r.get(6)?,
+                    stored_at: r.get(7)?,
+                    event_count: r.get(8)?,
+                    turn_count: r.get(9)?,
+                    winner: r.get(10)?,
+                    owner: r.get(11)?,
+                    published: r.get(12)?,
+                    edition: r.get(13)?,
+                    players: Vec::new(),
+                })
+            })?
+            .collect::<rusqlite::Result<_>>()?;
+        let mut players = self.conn.prepare_cached(
+            "SELECT seat, name, color, vp, vp_public FROM game_players WHERE game_id = ?1 ORDER BY seat",
+        )?;
+        for g in &mut games {
+            g.players = players
+                .query_map([&g.id], |r| {
+                    Ok(PlayerRow {
+                        seat: r.get(0)?,
+                        name: r.get(1)?,
+                        color: r.get(2)?,
+                        vp: r.get(3)?,
+                        vp_public: r.get(4)?,
+                    })
+                })?
+                .collect::<rusqlite::Result<_>>()?;
+        }
+        Ok(games)
+    }
+
+    /// The stored log: the header line and the event lines in order.
+    pub fn log(&self, id: &str) -> Result<(String, Vec<String>)> {
+        let header: String = self
+            .conn
+            .query_row("SELECT header FROM games WHERE id = ?1", [id], |r| r.get(0))
+            .optional()?
+            .ok_or_else(|| StoreError::NotFound(id.to_string()))?;
+        let mut stmt = self.conn.prepare_cached("SELECT body FROM events WHERE game_id = ?1 ORDER BY seq")?;
+        let events = stmt.query_map([id], |r| r.get(0))?.collect::<rusqlite::Result<Vec<String>>>()?;
+        Ok((header, events))
+    }
+
+    /// Stored events with their seq and turn, `from..=to` by seq.
+    pub fn events(&self, id: &str, from: u64, to: u64) -> Result<Vec<(u64, u32, String)>> {
+        self.game(id)?;
+        // SQLite's integers are signed: a larger bound means "to the end".
+        let (from, to) = (from.min(i64::MAX as u64), to.min(i64::MAX as u64));
+        let mut stmt = self.conn.prepare_cached(
+            "SELECT seq, turn, body FROM events WHERE game_id = ?1 AND seq BETWEEN ?2 AND ?3 ORDER BY seq",
+        )?;
+        let rows = stmt.query_map(params![id, from, to], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?;
+        Ok(rows.collect::<rusqlite::Result<_>>()?)
+    }
+
+    /// The projected facts of a game, in event order.
+    pub fn facts(&self, id: &str) -> Result<Vec<FactRow>> {
+        self.game(id)?;
+        facts::read(&self.conn, id)
+    }
+
+    /// Finds a game by id or by a unique prefix of it, among the games `viewer` may see (so another club's
+    /// private game is not found, and does not make a prefix ambiguous).
+    pub fn resolve(&self, viewer: Viewer, id_or_prefix: &str) -> Result<String> {
+        let pattern = format!("{}%", id_or_prefix.replace(['%', '_'], ""));
+        let (visible, club, everything) = visible_to(viewer, 2);
+        let mut stmt =
+            self.conn.prepare_cached(&format!("SELECT id FROM games g WHERE id LIKE ?1 AND {visible} LIMIT 2"))?;
+        let ids: Vec<String> =
+            stmt.query_map(params![&pattern, club, everything], |r| r.get(0))?.collect::<rusqlite::Result<_>>()?;
+        match ids.as_slice() {
+            [one] => Ok(one.clone()),
+            _ => Err(StoreError::NotFound(id_or_prefix.to_string())),
+        }
+    }
+
+    /// How many facts are stored, over all games.
+    pub fn fact_count(&self) -> Result<u64> {
+        Ok(self.conn.query_row("SELECT COUNT(*) FROM facts", [], |r| r.get(0))?)
+    }
+
+    /// The games of `ruleset` (all games when `None`) stored by another version of their ruleset than
+    /// `current` (every one of them when `current` is `None`), oldest first.
+    pub fn games_to_reproject(&self, ruleset: Option<&str>, current: Option<u32>) -> Result<Vec<(String, String)>> {
+        let mut stmt = self.conn.prepare(
+            "SELECT id, ruleset FROM games
+             WHERE (?1 IS NULL OR ruleset = ?1) AND (?2 IS NULL OR ruleset_version <> ?2)
+             ORDER BY stored_at, rowid",
+        )?;
+        let rows = stmt.query_map(params![ruleset, current], |r| Ok((r.get(0)?, r.get(1)?)))?;
+        Ok(rows.collect::<rusqlite::Result<_>>()?)
+    }
+
+    /// Replaces the facts and the derived columns of game `id` by those of `game` (its stored log read by
+    /// the current ruleset), and records the ruleset version that derived them; one transaction. The
+    /// events are not touched: `game` must hold exactly the stored events.
+    pub fn reproject(&mut self, id: &str, game: &dyn Game) -> Result<()> {
+        let tx = self.conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
+        let stored: u64 = tx
+            .query_row("SELECT event_count FROM games WHERE id = ?1", [id], |r| r.get(0))
+            .optional()?
+            .ok_or_else(|| StoreError::NotFound(id.to_string()))?;
+        if stored != game.event_count() as u64 {
+            return Err(StoreError::Conflict {
+                game: id.to_string(),
+                expected: stored,
+                actual: game.event_count() as u64,
+            });
+        }
+        tx.execute("DELETE FROM facts WHERE game_id = ?1", [id])?;
+        {
+            let mut fact_ins = facts::Inserter::new(&tx)?;
+            for i in 0..game.event_count() {
+                let (seq, turn) = (i as u64 + 1, game.event_turn(i));
+                for f in game.event_facts(i) {
+                    fact_ins.insert(id, &f.row(seq, turn))?;
+                }
+            }
+        }
+        tx.execute("UPDATE games SET ruleset_version = ?2 WHERE id = ?1", params![id, game.ruleset_version()])?;
+        refresh_summary(&tx, id, game)?;
+        tx.commit()?;
+        Ok(())
+    }
+}
+
+fn write_events(
+    tx: &rusqlite::Transaction,
+    id: &str,
+    game: &dyn Game,
+    first: usize,
+    lines: &[impl AsRef<str>],
+) -> Result<()> {
+    let mut ins = tx.prepare_cached("INSERT INTO events (game_id, seq, turn, body) VALUES (?1, ?2, ?3, ?4)")?;
+    let mut fact_ins = facts::Inserter::new(tx)?;
+    for (k, body) in lines.iter().enumerate() {
+        let i = first + k;
+        let seq = i as u64 + 1;
+        let turn = game.event_turn(i);
+        ins.execute(params![id, seq, turn, body.as_ref()])?;
+        for f in game.event_facts(i) {
+            fact_ins.insert(id, &f.row(seq, turn))?;
+        }
+    }
+    Ok(())
+}
+
+/// Refreshes the derived columns of a game (counts, winner, final scores) from its final state.
+fn refresh_summary(tx: &rusqlite::Transaction, id: &str, game: &dyn Game) -> Result<()> {
+    let view = game.view_after(usize::MAX);
+    tx.execute(
+        "UPDATE games SET event_count = ?2, turn_count = ?3, winner = ?4, edition = ?5 WHERE id = ?1",
+        params![id, game.event_count() as u64, game.current_turn(), view.winner, game.edition()],
+    )?;
+    let mut upd =
+        tx.prepare_cached("UPDATE game_players SET vp = ?3, vp_public = ?4 WHERE game_id = ?1 AND seat = ?2")?;
+    for (seat, p) in view.players.iter().enumerate() {
+        upd.execute(params![id, seat as u32, p.vp, p.vp_public])?;
+    }
+    Ok(())
+}
