@@ -9,7 +9,7 @@ CARGO ?= cargo
 CORPUS ?= bench-corpus
 CATANATRON_TOOL ?= ../shared/tools/catanatron_dump.py
 
-.PHONY: run demo build test browser lint fuzz bench bench-http bench-load bench-corpus clean
+.PHONY: run demo build test browser postgres lint fuzz bench bench-http bench-load bench-corpus clean
 
 # Seeds an empty database from data/samples/, then serves the dashboard at http://$(BIND)/.
 run: build
@@ -22,8 +22,21 @@ demo: build
 build:
 	$(CARGO) build --release --bin almanac
 
-test: browser
-	$(CARGO) test --workspace
+# Every test, the store's and the API's on SQLite and again on a real PostgreSQL (started here for the run
+# in a temporary directory, stopped at the end, whatever the outcome).
+test: browser postgres
+	@pg=$$(mktemp -d); url=$$(tests/postgres.sh start $$pg) || exit 1; \
+	ALMANAC_TEST_PG=$$url $(CARGO) test --workspace && \
+	ALMANAC_TEST_PG=$$url ALMANAC_TEST_STORE=postgres $(CARGO) test -p almanac-server --test api --test clubs --test scale; \
+	status=$$?; tests/postgres.sh stop $$pg; exit $$status
+
+# Debian's PostgreSQL server for the tests (tests/postgres.sh), installed when missing.
+postgres:
+	@if ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then \
+		echo "installing postgresql (Debian package) for the tests"; \
+		SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
+		$$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq postgresql >/dev/null; \
+	fi
 
 # Debian's Chromium and ChromeDriver for the browser test (tests/browser.rs), and axe-core (Deque's
 # accessibility checker, MPL-2.0) from the npm registry, checked against its SHA-256.

@@ -30,9 +30,18 @@ pub fn spawn_app(max_upload: usize) -> TestApp {
     spawn_app_with(max_upload, almanac_server::Limits::default())
 }
 
+/// The database the tests use: a SQLite file in `dir`, or, with `ALMANAC_TEST_STORE=postgres` (`make test`
+/// runs the API tests so a second time), a fresh database on the test PostgreSQL.
+pub fn test_database(dir: &Path) -> PathBuf {
+    match std::env::var("ALMANAC_TEST_STORE").as_deref() {
+        Ok("postgres") => PathBuf::from(almanac_store::testing::scratch_postgres()),
+        _ => dir.join("almanac.db"),
+    }
+}
+
 pub fn spawn_app_with(max_upload: usize, limits: almanac_server::Limits) -> TestApp {
     let dir = tempfile::tempdir().unwrap();
-    let db = dir.path().join("almanac.db");
+    let db = test_database(dir.path());
     let token = new_club(&db, "Test club");
     let listener = TcpListener::bind("127.0.0.1:0").unwrap();
     let address = format!("http://{}", listener.local_addr().unwrap());

@@ -20,6 +20,8 @@ mod pool;
 mod postgres;
 mod sqlite;
 mod store;
+#[cfg(feature = "testing")]
+pub mod testing;
 pub mod yardstick;
 
 pub use almanac_core::FactRow;

@@ -26,9 +26,16 @@ pub struct Postgres {
     client: RefCell<Client>,
 }
 
+/// The server's own words for an error, with its SQLSTATE code (`[23505]` is a unique violation).
 fn sql(e: postgres::Error) -> StoreError {
-    StoreError::Postgres(e.to_string())
+    match e.as_db_error() {
+        Some(db) => StoreError::Postgres(format!("{} [{}]", db.message(), db.code().code())),
+        None => StoreError::Postgres(e.to_string()),
+    }
 }
+
+/// SQLSTATE of a unique violation: two writers stored the same thing at once.
+const UNIQUE_VIOLATION: &str = "[23505]";
 
 impl From<postgres::Error> for StoreError {
     fn from(e: postgres::Error) -> StoreError {
@@ -120,7 +127,7 @@ impl Postgres {
         })();
         match attempt {
             // Another server stored the same log between our look and our insert: it is that game.
-            Err(StoreError::Postgres(ref m)) if m.contains("games_content_hash_key") || m.contains("games_pkey") => {
+            Err(StoreError::Postgres(ref m)) if m.ends_with(UNIQUE_VIOLATION) => {
                 let mut tx = client.transaction()?;
                 let found = existing_game(&mut tx, content_hash, ownership)?;
                 tx.commit()?;

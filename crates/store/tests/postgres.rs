@@ -1,0 +1,231 @@
+//! The store's promises on PostgreSQL: the same as on the SQLite file (`store.rs`), against the real
+//! server `make test` starts, plus what only a shared database meets — two writers at once.
+
+use almanac_engine::{validate, ValidatedLog};
+use almanac_store::testing::scratch_postgres;
+use almanac_store::{GameFilter, Inserted, Ownership, Sort, Store, StoreError, Viewer};
+use std::path::{Path, PathBuf};
+
+fn sample(name: &str) -> String {
+    std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("../../data/samples").join(name)).unwrap()
+}
+
+fn log_of(text: &str) -> ValidatedLog {
+    validate(None, text).unwrap()
+}
+
+fn insert_as(store: &mut Store, log: &ValidatedLog, owner: Ownership) -> Result<Inserted, StoreError> {
+    store.insert_game(log.game.as_ref(), log.header_line(), &log.event_lines(), &log.content_hash(), owner)
+}
+
+fn insert(store: &mut Store, log: &ValidatedLog) -> Result<Inserted, StoreError> {
+    insert_as(store, log, Ownership::OPERATOR)
+}
+
+/// A fresh database: its URL (as `--db` takes it) and a store on it.
+fn db() -> (PathBuf, Store) {
+    let url = PathBuf::from(scratch_postgres());
+    let store = Store::open(&url).unwrap();
+    assert_eq!(store.backend_name(), "postgres");
+    (url, store)
+}
+
+fn sql(url: &Path) -> postgres::Client {
+    postgres::Client::connect(&url.to_string_lossy(), postgres::NoTls).unwrap()
+}
+
+fn count(url: &Path, table: &str) -> i64 {
+    sql(url).query_one(&format!("SELECT COUNT(*) FROM {table}"), &[]).unwrap().get(0)
+}
+
+fn everything() -> GameFilter {
+    GameFilter { viewer: Viewer::Operator, ..Default::default() }
+}
+
+#[test]
+fn a_game_is_stored_whole_and_reads_back_as_on_sqlite() {
+    let (url, mut store) = db();
+    let log = log_of(&sample("catan-club-game.jsonl"));
+    let Inserted::New(id) = insert(&mut store, &log).unwrap() else { panic!("a new game") };
+    let facts: usize = (0..log.game.event_count()).map(|i| log.game.event_facts(i).len()).sum();
+    assert_eq!(count(&url, "events") as usize, log.game.event_count());
+    assert_eq!(store.facts(&id).unwrap().len(), facts);
+    let row = store.game(&id).unwrap();
+    assert_eq!((row.winner.as_deref(), row.players.len(), row.event_count), (Some("Zeynep"), 4, 553));
+    assert_eq!(row.edition.as_deref(), Some("Catan"));
+    let (header, events) = store.log(&id).unwrap();
+    assert_eq!((header.as_str(), events), (log.header_line(), log.event_lines().iter().map(|s| s.to_string()).collect()));
+    // The same answers as the SQLite file gives for the same log.
+    let mut file = Store::open_in_memory().unwrap();
+    insert(&mut file, &log).unwrap();
+    assert_eq!(store.facts(&id).unwrap(), file.facts(&id).unwrap());
+    assert_eq!(store.events(&id, 10, 20).unwrap(), file.events(&id, 10, 20).unwrap());
+    assert_eq!(store.events(&id, 1, u64::MAX).unwrap().len(), 553);
+}
+
+#[test]
+fn no_statement_can_rewrite_skip_or_remove_an_event_or_a_game() {
+    let (url, mut store) = db();
+    let id = insert(&mut store, &log_of(&sample("catan-club-game.jsonl"))).unwrap().id().to_string();
+    let mut client = sql(&url);
+    for (statement, words) in [
+        ("INSERT INTO events VALUES ($1, 1, 0, '{}') ON CONFLICT (game_id, seq) DO UPDATE SET body = '{}'", "append-only"),
+        ("INSERT INTO events VALUES ($1, 555, 99, '{}')", "last seq of its game + 1"),
+        ("UPDATE events SET body = '{}' WHERE game_id = $1", "append-only"),
+        ("DELETE FROM events WHERE game_id = $1", "append-only"),
+        ("UPDATE games SET content_hash = 'x' WHERE id = $1", "never change"),
+        ("UPDATE games SET ruleset = 'carcassonne' WHERE id = $1", "never change"),
+        ("UPDATE games SET header = '{}' WHERE id = $1", "never change"),
+        ("UPDATE games SET id = 'ffffffffffffffff' WHERE id = $1", "never change"),
+        ("DELETE FROM game_players WHERE game_id = $1", "never deleted"),
+        ("DELETE FROM games WHERE id = $1", "never deleted"),
+    ] {
+        let err = client.execute(statement, &[&id]).unwrap_err();
+        assert!(format!("{err:?}").contains(words), "{statement}: {err:?}");
+    }
+    for table in ["events", "games"] {
+        let err = client.batch_execute(&format!("TRUNCATE {table} CASCADE")).unwrap_err();
+        assert!(format!("{err:?}").contains("not allowed"), "{table}: {err:?}");
+    }
+    assert_eq!(count(&url, "events"), 553);
+    // What is derived may be refreshed.
+    client.execute("UPDATE games SET winner = NULL WHERE id = $1", &[&id]).unwrap();
+}
+
+#[test]
+fn a_failure_half_way_stores_nothing() {
+    let (url, mut store) = db();
+    sql(&url)
+        .batch_execute(
+            "CREATE FUNCTION disk_full() RETURNS trigger LANGUAGE plpgsql AS $$
+             BEGIN IF NEW.seq = 300 THEN RAISE EXCEPTION 'disk full'; END IF; RETURN NEW; END $$;
+             CREATE TRIGGER fail_half_way BEFORE INSERT ON events FOR EACH ROW EXECUTE FUNCTION disk_full();",
+        )
+        .unwrap();
+    let err = insert(&mut store, &log_of(&sample("catan-club-game.jsonl"))).unwrap_err();
+    assert!(err.to_string().contains("disk full"), "{err}");
+    for table in ["games", "game_players", "events", "facts"] {
+        assert_eq!(count(&url, table), 0, "{table} keeps rows of a failed insert");
+    }
+}
+
+#[test]
+fn one_log_is_one_game_however_spelled_and_however_many_servers_store_it_at_once() {
+    let (url, mut store) = db();
+    let text = sample("catan-six-players.jsonl");
+    let first = insert(&mut store, &log_of(&text)).unwrap();
+    let bom = format!("\u{feff}{}", text.replace('\n', "\r\n"));
+    assert_eq!(insert(&mut store, &log_of(&bom)).unwrap(), Inserted::Existing(first.id().to_string()));
+    // Eight connections store another log at the same moment: one game, and every one of them is told its id.
+    let other = sample("catan-helpers.jsonl");
+    let barrier = std::sync::Arc::new(std::sync::Barrier::new(8));
+    let answers: Vec<Inserted> = (0..8)
+        .map(|_| {
+            let (url, other, barrier) = (url.clone(), other.clone(), barrier.clone());
+            std::thread::spawn(move || {
+                let mut store = Store::open(&url).unwrap();
+                let log = log_of(&other);
+                barrier.wait();
+                insert(&mut store, &log).unwrap()
+            })
+        })
+        .collect::<Vec<_>>()
+        .into_iter()
+        .map(|t| t.join().unwrap())
+        .collect();
+    assert_eq!(answers.iter().filter(|a| matches!(a, Inserted::New(_))).count(), 1, "{answers:?}");
+    assert!(answers.windows(2).all(|w| w[0].id() == w[1].id()));
+    assert_eq!(count(&url, "games"), 2);
+    assert_eq!(store.list_games(&everything()).unwrap().len(), 2);
+}
+
+#[test]
+fn concurrent_appends_keep_one_contiguous_log_and_the_stale_writers_hear_so() {
+    let (url, mut store) = db();
+    let full = sample("catan-club-game.jsonl");
+    let lines: Vec<String> = full.lines().map(String::from).collect();
+    let start = log_of(&lines[..101].join("\n"));
+    let club = store.create_club("Kadıköy").unwrap().id;
+    let id = insert_as(&mut store, &start, Ownership::private_to(club)).unwrap().id().to_string();
+    // Six writers on their own connections all believe the log ends at 100.
+    let barrier = std::sync::Arc::new(std::sync::Barrier::new(6));
+    let results: Vec<Result<u64, StoreError>> = (0..6)
+        .map(|_| {
+            let (url, lines, id, barrier) = (url.clone(), lines.clone(), id.clone(), barrier.clone());
+            std::thread::spawn(move || {
+                let mut store = Store::open(&url).unwrap();
+                let mut game = log_of(&lines[..101].join("\n")).game;
+                let next: Vec<String> = lines[101..104].to_vec();
+                for (i, l) in next.iter().enumerate() {
+                    game.push_line(102 + i, l).unwrap();
+                }
+                barrier.wait();
+                store.append_events(club, &id, 100, game.as_ref(), &next)
+            })
+        })
+        .collect::<Vec<_>>()
+        .into_iter()
+        .map(|t| t.join().unwrap())
+        .collect();
+    assert_eq!(results.iter().filter(|r| r.is_ok()).count(), 1, "{results:?}");
+    for r in results.iter().filter_map(|r| r.as_ref().err()) {
+        assert!(matches!(r, StoreError::Conflict { expected: 100, actual: 103, .. }), "{r}");
+    }
+    let seqs: Vec<i64> = sql(&url)
+        .query("SELECT seq FROM events WHERE game_id = $1 ORDER BY seq", &[&id])
+        .unwrap()
+        .iter()
+        .map(|r| r.get(0))
+        .collect();
+    assert_eq!(seqs, (1..=103).collect::<Vec<i64>>(), "one contiguous log");
+    assert_eq!(store.game(&id).unwrap().event_count, 103);
+}
+
+#[test]
+fn a_clubs_private_game_is_found_by_nobody_else_and_tokens_stop_when_revoked() {
+    let (_url, mut store) = db();
+    let (a, b) = (store.create_club("A").unwrap().id, store.create_club("B").unwrap().id);
+    let log = log_of(&sample("catan-club-game.jsonl"));
+    let id = insert_as(&mut store, &log, Ownership::private_to(a)).unwrap().id().to_string();
+    let listed = |store: &Store, viewer| store.list_games(&GameFilter { viewer, ..Default::default() }).unwrap().len();
+    assert_eq!((listed(&store, Viewer::Club(a)), listed(&store, Viewer::Club(b)), listed(&store, Viewer::Public)), (1, 0, 0));
+    assert!(matches!(store.resolve(Viewer::Club(b), &id[..4]), Err(StoreError::NotFound(_))));
+    assert!(matches!(insert_as(&mut store, &log, Ownership::private_to(b)), Err(StoreError::TakenElsewhere(_))));
+    assert!(matches!(store.set_published(b, &id, true), Err(StoreError::NotFound(_))));
+    store.set_published(a, &id, true).unwrap();
+    assert_eq!(listed(&store, Viewer::Public), 1);
+    assert!(matches!(store.delete_game(b, &id), Err(StoreError::NotYours(_))));
+    store.delete_game(a, &id).unwrap();
+    assert_eq!(listed(&store, Viewer::Operator), 0);
+    assert_eq!(insert_as(&mut store, &log, Ownership::private_to(a)).unwrap(), Inserted::Existing(id));
+    let token = store.add_token(a, "hash-of-secret", "laptop").unwrap();
+    assert_eq!(store.club_of_token("hash-of-secret").unwrap().map(|c| c.id), Some(a));
+    store.revoke_token(token).unwrap();
+    assert_eq!(store.club_of_token("hash-of-secret").unwrap(), None);
+    assert_eq!(store.clubs().unwrap().len(), 2);
+}
+
+#[test]
+fn games_are_found_in_any_case_sorted_and_reprojected() {
+    let (_url, mut store) = db();
+    for name in ["catan-club-game.jsonl", "catan-six-players.jsonl", "carcassonne-traders-builders.jsonl"] {
+        insert(&mut store, &log_of(&sample(name))).unwrap();
+    }
+    let find = |search: &str| store.list_games(&GameFilter { search: Some(search.into()), ..Default::default() }).unwrap().len();
+    assert_eq!((find("AYŞE"), find("marathon"), find("%")), (2, 1, 0));
+    let turns: Vec<u32> = store
+        .list_games(&GameFilter { sort: Sort::Turns, ..Default::default() })
+        .unwrap()
+        .iter()
+        .map(|g| g.turn_count)
+        .collect();
+    assert!(turns.windows(2).all(|w| w[0] >= w[1]), "{turns:?}");
+    let log = log_of(&sample("catan-club-game.jsonl"));
+    let id = almanac_store::game_id(&log.content_hash());
+    let facts = store.facts(&id).unwrap();
+    store.reproject(&id, log.game.as_ref()).unwrap();
+    assert_eq!(store.facts(&id).unwrap(), facts, "the same facts again");
+    let shorter = log_of(&sample("catan-club-game.jsonl").lines().take(50).collect::<Vec<_>>().join("\n"));
+    assert!(matches!(store.reproject(&id, shorter.game.as_ref()), Err(StoreError::Conflict { .. })));
+    assert_eq!(store.games_to_reproject(Some("catan"), None).unwrap().len(), 2);
+}
