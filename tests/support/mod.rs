@@ -43,6 +43,16 @@ pub fn spawn_app_with(max_upload: usize, limits: almanac_server::Limits) -> Test
     let dir = tempfile::tempdir().unwrap();
     let db = test_database(dir.path());
     let token = new_club(&db, "Test club");
+    serve(db, token, max_upload, limits, dir)
+}
+
+/// Another server on the same database as `app`, with the same club token (servers that scale out).
+pub fn another_server(app: &TestApp) -> TestApp {
+    let dir = tempfile::tempdir().unwrap();
+    serve(app.db.clone(), app.token.clone(), 16 << 20, almanac_server::Limits::default(), dir)
+}
+
+fn serve(db: PathBuf, token: String, max_upload: usize, limits: almanac_server::Limits, dir: tempfile::TempDir) -> TestApp {
     let listener = TcpListener::bind("127.0.0.1:0").unwrap();
     let address = format!("http://{}", listener.local_addr().unwrap());
     let config =

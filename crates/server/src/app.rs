@@ -53,22 +53,17 @@ fn is_full_id(game: &str) -> bool {
     game.len() == 16 && game.bytes().all(|b| b.is_ascii_hexdigit())
 }
 
-/// The game `viewer` asks for (an id, or a unique prefix among the games it may see) and who owns it; a
-/// game it may not see is not found, exactly like a game that does not exist.
+/// The game `viewer` asks for (an id, or a unique prefix among the games it may see), who owns it and how
+/// many events it has, as the store says now (another server may have appended or deleted); a game it may
+/// not see is not found, exactly like a game that does not exist.
 pub fn visible(app: &AppState, viewer: Viewer, game: &str) -> Result<Access> {
     let id = if is_full_id(game) {
         game.to_string()
     } else {
         app.pool.read(|s| almanac_service::resolve(s, viewer, game))??
     };
-    let access = match app.access.get(&id) {
-        Some(a) => a,
-        None => {
-            let a = app.pool.read(|s| s.access_of(&id))??;
-            app.access.put(id.clone(), a.clone());
-            a
-        }
-    };
+    let access = app.pool.read(|s| s.access_of(&id))??;
+    app.access.put(id.clone(), access.clone());
     if access.visible_to(viewer) {
         Ok(access)
     } else {
@@ -76,16 +71,18 @@ pub fn visible(app: &AppState, viewer: Viewer, game: &str) -> Result<Access> {
     }
 }
 
-/// Who owns a game, if this server looked lately and `viewer` may see it; for answers that skip the
-/// blocking pool.
+/// Who owns a game, if this server looked in the last `TRUSTED_FOR` and `viewer` may see it; for answers
+/// that skip the blocking pool (states after a given event never change; a chart may lag that long).
 pub fn visible_in_memory(app: &AppState, viewer: Viewer, game: &str) -> Option<Access> {
     app.access.get(&game.to_string()).filter(|a| a.visible_to(viewer))
 }
 
-/// A stored game's timeline that `viewer` may see, from the cache or loaded once.
+/// A stored game's timeline that `viewer` may see, from the cache while it holds every stored event (the
+/// last sequence number validates it: an append through another server makes it stale), else loaded.
 pub fn loaded(app: &AppState, viewer: Viewer, game: &str) -> Result<(String, Arc<dyn Game>)> {
-    let id = visible(app, viewer, game)?.id;
-    if let Some(g) = app.timelines.get(&id) {
+    let access = visible(app, viewer, game)?;
+    let id = access.id;
+    if let Some(g) = app.timelines.get(&id).filter(|g| g.event_count() as u64 == access.events) {
         return Ok((id, g));
     }
     let (id, timeline) = app.pool.read(|s| almanac_service::load(s, Viewer::Operator, &id))??;

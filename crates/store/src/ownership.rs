@@ -76,6 +76,8 @@ pub struct Access {
     pub owner: Option<ClubId>,
     pub published: bool,
     pub deleted: bool,
+    /// How many events are stored: a copy of the game in memory is current while it has as many.
+    pub events: u64,
 }
 
 impl Access {

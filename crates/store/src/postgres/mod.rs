@@ -435,10 +435,16 @@ impl Postgres {
 
     pub fn access_of(&self, id: &str) -> Result<Access> {
         let row = self.client.borrow_mut().query_opt(
-            "SELECT id, owner, published, deleted_at IS NOT NULL FROM games WHERE id = $1",
+            "SELECT id, owner, published, deleted_at IS NOT NULL, event_count FROM games WHERE id = $1",
             &[&id],
         )?;
-        row.map(|r| Access { id: r.get(0), owner: r.get(1), published: r.get(2), deleted: r.get(3) })
+        row.map(|r| Access {
+            id: r.get(0),
+            owner: r.get(1),
+            published: r.get(2),
+            deleted: r.get(3),
+            events: r.get::<_, i64>(4) as u64,
+        })
             .ok_or_else(|| StoreError::NotFound(id.to_string()))
     }
 

@@ -1,0 +1,116 @@
+//! Servers that scale out: two `almanac serve` on one PostgreSQL answer the same, whichever takes an upload
+//! or an append; identical uploads to both at once are one game; appends racing through both keep one
+//! contiguous log; what one server appends, the other shows at once (its cache is validated by the last
+//! sequence number).
+
+mod support;
+
+use serde_json::{json, Value};
+use support::{another_server, sample, spawn_app_with, TestApp};
+
+/// Two servers on one fresh PostgreSQL database.
+fn two_servers() -> (TestApp, TestApp) {
+    // This test is about PostgreSQL whatever the run: a SQLite file has one writer on one machine.
+    std::env::set_var("ALMANAC_TEST_STORE", "postgres");
+    let a = spawn_app_with(16 << 20, almanac_server::Limits { writes_per_minute: 0, ..Default::default() });
+    let b = another_server(&a);
+    (a, b)
+}
+
+fn retitled(log: &str, title: &str) -> String {
+    let (header, rest) = log.split_once('\n').unwrap();
+    let mut header: Value = serde_json::from_str(header).unwrap();
+    header["title"] = json!(title);
+    format!("{header}\n{rest}")
+}
+
+fn ids(app: &TestApp) -> Vec<String> {
+    let (_, list) = app.get_json("/api/games?limit=1000");
+    let mut ids: Vec<String> = list["games"].as_array().unwrap().iter().map(|g| g["id"].as_str().unwrap().to_string()).collect();
+    ids.sort();
+    ids
+}
+
+#[test]
+fn two_servers_on_one_database_answer_the_same() {
+    let (a, b) = two_servers();
+    let base = sample("catan-club-game.jsonl");
+    for n in 0..6 {
+        let server = if n % 2 == 0 { &a } else { &b };
+        let (status, body) = server.post(&format!("/api/games?publish=true"), retitled(&base, &format!("spread {n}")).as_bytes());
+        assert_eq!(status, 201, "{body}");
+    }
+    assert_eq!(ids(&a).len(), 6);
+    assert_eq!(ids(&a), ids(&b));
+    let id = &ids(&a)[0];
+    for path in [format!("/api/games/{id}/state?turn=20"), format!("/api/games/{id}/stats"), format!("/api/games/{id}")] {
+        assert_eq!(a.get_json(&path), b.get_json(&path), "{path}");
+    }
+}
+
+#[test]
+fn identical_uploads_to_both_servers_at_once_are_one_game() {
+    let (a, b) = two_servers();
+    let log = sample("catan-helpers.jsonl");
+    let statuses: Vec<(u16, String)> = std::thread::scope(|scope| {
+        let uploads: Vec<_> = (0..8)
+            .map(|k| {
+                let (server, log) = (if k % 2 == 0 { &a } else { &b }, &log);
+                scope.spawn(move || {
+                    let (status, body) = server.post("/api/games?publish=true", log.as_bytes());
+                    (status, body["id"].as_str().unwrap_or("").to_string())
+                })
+            })
+            .collect();
+        uploads.into_iter().map(|u| u.join().unwrap()).collect()
+    });
+    assert_eq!(statuses.iter().filter(|(s, _)| *s == 201).count(), 1, "{statuses:?}");
+    assert!(statuses.iter().all(|(s, id)| (*s == 200 || *s == 201) && *id == statuses[0].1), "{statuses:?}");
+    assert_eq!(ids(&a), [statuses[0].1.clone()]);
+    assert_eq!(ids(&b), ids(&a));
+}
+
+#[test]
+fn appends_through_both_servers_keep_one_log_and_each_sees_the_other() {
+    let (a, b) = two_servers();
+    let text = sample("catan-club-game.jsonl");
+    let lines: Vec<&str> = text.lines().collect();
+    let (status, body) = a.post("/api/games?publish=true", lines[..21].join("\n").as_bytes());
+    assert_eq!(status, 201, "{body}");
+    let id = body["id"].as_str().unwrap().to_string();
+    let event = |k: usize| -> Value { serde_json::from_str(lines[k]).unwrap() };
+    // B reads the game (and keeps its replay), then A appends: B shows the new events at once.
+    let (_, before) = b.get_json(&format!("/api/games/{id}/state"));
+    assert_eq!(before["seq"], 20);
+    let (status, ok) = a.post_json(&format!("/api/games/{id}/events"), &json!({"expected_seq": 20, "events": [event(21), event(22)]}));
+    assert_eq!(status, 200, "{ok}");
+    let (_, game) = b.get_json(&format!("/api/games/{id}"));
+    assert_eq!(game["events"], 22, "B's cache was validated by the last sequence number");
+    let (_, after) = b.get_json(&format!("/api/games/{id}/state"));
+    assert_eq!(after["seq"], 22);
+    // Writers racing through both servers with the same expected sequence number: one wins each round.
+    let mut seq = 22;
+    for round in 0..5 {
+        let results: Vec<u16> = std::thread::scope(|scope| {
+            let racers: Vec<_> = (0..4)
+                .map(|k| {
+                    let server = if k % 2 == 0 { &a } else { &b };
+                    let body = json!({"expected_seq": seq, "events": [event(seq + 1)]});
+                    let path = format!("/api/games/{id}/events");
+                    scope.spawn(move || server.post_json(&path, &body).0)
+                })
+                .collect();
+            racers.into_iter().map(|r| r.join().unwrap()).collect()
+        });
+        assert_eq!(results.iter().filter(|s| **s == 200).count(), 1, "round {round}: {results:?}");
+        assert!(results.iter().all(|s| *s == 200 || *s == 409), "round {round}: {results:?}");
+        seq += 1;
+    }
+    for server in [&a, &b] {
+        let (_, events) = server.get_json(&format!("/api/games/{id}/events"));
+        let seqs: Vec<u64> = events["events"].as_array().unwrap().iter().map(|e| e["seq"].as_u64().unwrap()).collect();
+        assert_eq!(seqs, (1..=seq as u64).collect::<Vec<_>>(), "one contiguous log");
+        let bodies: Vec<&Value> = events["events"].as_array().unwrap().iter().map(|e| &e["event"]).collect();
+        assert_eq!(bodies.iter().map(|b| b.to_string()).collect::<Vec<_>>(), (0..seq).map(|k| event(k + 1).to_string()).collect::<Vec<_>>());
+    }
+}
