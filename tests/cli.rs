@@ -571,3 +571,68 @@ fn a_server_killed_during_uploads_keeps_every_acknowledged_game_whole() {
     let stored: i64 = conn.query_row("SELECT COUNT(*) FROM games", [], |r| r.get(0)).unwrap();
     assert!(stored as usize >= acknowledged.len());
 }
+
+/// A club's SQLite file copied into a PostgreSQL database: the same games under the same ids, the same
+/// owners, publication and deletions, tokens that still work, and a second run that copies nothing.
+#[test]
+fn migrate_copies_a_database_into_postgresql_and_checks_the_copy() {
+    let s = Scratch::new();
+    let file = s.db();
+    assert!(almanac(&["club", "create", "Kadıköy"], &file).status.success());
+    let token = text(&almanac(&["token", "create", "--club", "Kadıköy"], &file).stdout).trim().to_string();
+    let samples = root().join("data/samples");
+    let private = samples.join("catan-club-game.jsonl");
+    let published = samples.join("carcassonne-traders-builders.jsonl");
+    let operator = samples.join("catan-cards-two-players.jsonl");
+    for (args, path) in [
+        (vec!["import", "--club", "Kadıköy"], &private),
+        (vec!["import", "--club", "Kadıköy", "--publish"], &published),
+        (vec!["import"], &operator),
+    ] {
+        let mut args = args.clone();
+        args.push(path.to_str().unwrap());
+        assert!(almanac(&args, &file).status.success());
+    }
+    {
+        let mut store = almanac_store::Store::open(&file).unwrap();
+        let club = store.club_by_name("Kadıköy").unwrap();
+        let deleted = almanac_service::import(
+            &mut store,
+            None,
+            &sample("catan-helpers.jsonl"),
+            almanac_store::Ownership::private_to(club.id),
+        )
+        .unwrap()
+        .0;
+        store.delete_game(club.id, deleted.id()).unwrap();
+    }
+    let pg = almanac_store::testing::scratch_postgres();
+    let out = Command::new(env!("CARGO_BIN_EXE_almanac"))
+        .args(["migrate", "--from", file.to_str().unwrap(), "--to", &pg])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let said = text(&out.stdout);
+    assert!(said.contains("copied 1 club(s), 1 token(s) and 4 game(s); 4 games"), "{said}");
+    let (source, copy) =
+        (almanac_store::Store::open(&file).unwrap(), almanac_store::Store::open(Path::new(&pg)).unwrap());
+    assert_eq!(source.stored_games().unwrap(), copy.stored_games().unwrap());
+    let club = almanac_service::club_of_token(&copy, &token).unwrap().expect("the token works on the copy");
+    let viewer = almanac_store::Viewer::Club(club.id);
+    for id in source.stored_games().unwrap().iter().filter(|g| !g.deleted).map(|g| g.id.clone()) {
+        assert_eq!(source.facts(&id).unwrap(), copy.facts(&id).unwrap(), "{id}: the same facts");
+        assert_eq!(copy.resolve(viewer, &id).unwrap(), id);
+    }
+    let public = copy.list_games(&almanac_store::GameFilter::default()).unwrap();
+    assert_eq!(public.len(), 2, "the published game and the operator's; not the private or the deleted one");
+    // Again: nothing to copy, and still the same.
+    let again = Command::new(env!("CARGO_BIN_EXE_almanac"))
+        .args(["migrate", "--from", file.to_str().unwrap(), "--to", &pg])
+        .output()
+        .unwrap();
+    assert!(
+        text(&again.stdout).contains("copied 0 club(s), 0 token(s) and 0 game(s); 4 games"),
+        "{}",
+        text(&again.stdout)
+    );
+}

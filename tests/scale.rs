@@ -26,7 +26,8 @@ fn retitled(log: &str, title: &str) -> String {
 
 fn ids(app: &TestApp) -> Vec<String> {
     let (_, list) = app.get_json("/api/games?limit=1000");
-    let mut ids: Vec<String> = list["games"].as_array().unwrap().iter().map(|g| g["id"].as_str().unwrap().to_string()).collect();
+    let mut ids: Vec<String> =
+        list["games"].as_array().unwrap().iter().map(|g| g["id"].as_str().unwrap().to_string()).collect();
     ids.sort();
     ids
 }
@@ -37,13 +38,14 @@ fn two_servers_on_one_database_answer_the_same() {
     let base = sample("catan-club-game.jsonl");
     for n in 0..6 {
         let server = if n % 2 == 0 { &a } else { &b };
-        let (status, body) = server.post(&format!("/api/games?publish=true"), retitled(&base, &format!("spread {n}")).as_bytes());
+        let (status, body) = server.post("/api/games?publish=true", retitled(&base, &format!("spread {n}")).as_bytes());
         assert_eq!(status, 201, "{body}");
     }
     assert_eq!(ids(&a).len(), 6);
     assert_eq!(ids(&a), ids(&b));
     let id = &ids(&a)[0];
-    for path in [format!("/api/games/{id}/state?turn=20"), format!("/api/games/{id}/stats"), format!("/api/games/{id}")] {
+    for path in [format!("/api/games/{id}/state?turn=20"), format!("/api/games/{id}/stats"), format!("/api/games/{id}")]
+    {
         assert_eq!(a.get_json(&path), b.get_json(&path), "{path}");
     }
 }
@@ -82,7 +84,8 @@ fn appends_through_both_servers_keep_one_log_and_each_sees_the_other() {
     // B reads the game (and keeps its replay), then A appends: B shows the new events at once.
     let (_, before) = b.get_json(&format!("/api/games/{id}/state"));
     assert_eq!(before["seq"], 20);
-    let (status, ok) = a.post_json(&format!("/api/games/{id}/events"), &json!({"expected_seq": 20, "events": [event(21), event(22)]}));
+    let (status, ok) =
+        a.post_json(&format!("/api/games/{id}/events"), &json!({"expected_seq": 20, "events": [event(21), event(22)]}));
     assert_eq!(status, 200, "{ok}");
     let (_, game) = b.get_json(&format!("/api/games/{id}"));
     assert_eq!(game["events"], 22, "B's cache was validated by the last sequence number");
@@ -111,6 +114,9 @@ fn appends_through_both_servers_keep_one_log_and_each_sees_the_other() {
         let seqs: Vec<u64> = events["events"].as_array().unwrap().iter().map(|e| e["seq"].as_u64().unwrap()).collect();
         assert_eq!(seqs, (1..=seq as u64).collect::<Vec<_>>(), "one contiguous log");
         let bodies: Vec<&Value> = events["events"].as_array().unwrap().iter().map(|e| &e["event"]).collect();
-        assert_eq!(bodies.iter().map(|b| b.to_string()).collect::<Vec<_>>(), (0..seq).map(|k| event(k + 1).to_string()).collect::<Vec<_>>());
+        assert_eq!(
+            bodies.iter().map(|b| b.to_string()).collect::<Vec<_>>(),
+            (0..seq).map(|k| event(k + 1).to_string()).collect::<Vec<_>>()
+        );
     }
 }

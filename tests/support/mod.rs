@@ -52,7 +52,13 @@ pub fn another_server(app: &TestApp) -> TestApp {
     serve(app.db.clone(), app.token.clone(), 16 << 20, almanac_server::Limits::default(), dir)
 }
 
-fn serve(db: PathBuf, token: String, max_upload: usize, limits: almanac_server::Limits, dir: tempfile::TempDir) -> TestApp {
+fn serve(
+    db: PathBuf,
+    token: String,
+    max_upload: usize,
+    limits: almanac_server::Limits,
+    dir: tempfile::TempDir,
+) -> TestApp {
     let listener = TcpListener::bind("127.0.0.1:0").unwrap();
     let address = format!("http://{}", listener.local_addr().unwrap());
     let config =

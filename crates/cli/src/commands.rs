@@ -409,3 +409,32 @@ pub fn token_revoke(db: &Path, id: i64) -> anyhow::Result<i32> {
     println!("token {id} revoked");
     Ok(0)
 }
+
+pub fn migrate(from: &Path, to: &Path) -> anyhow::Result<i32> {
+    let source = Store::open(from).with_context(|| format!("opening {}", from.display()))?;
+    let mut target = Store::open(to).with_context(|| format!("opening {}", to.display()))?;
+    let games = source.stored_games()?.len();
+    let bar = progress(games, "games");
+    let report = almanac_service::migrate(&source, &mut target, |_| {
+        if let Some(b) = &bar {
+            b.inc(1);
+        }
+    })?;
+    if let Some(b) = bar {
+        b.finish_and_clear();
+    }
+    println!(
+        "copied {} club(s), {} token(s) and {} game(s); {} games, {} events in both ({} into {})",
+        report.clubs,
+        report.tokens,
+        report.games,
+        report.total,
+        report.events,
+        source.backend_name(),
+        target.backend_name()
+    );
+    for m in &report.mismatches {
+        eprintln!("differs: {m}");
+    }
+    Ok(if report.mismatches.is_empty() { 0 } else { 1 })
+}

@@ -198,6 +198,19 @@ enum Command {
         #[arg(long, default_value_t = 60)]
         seconds: u64,
     },
+    /// Copy a database into another — a club's SQLite file into a federation's PostgreSQL — and compare them.
+    ///
+    /// Clubs, tokens (as hashes) and every game (read and validated again, under its own id, with its owner,
+    /// publication and deletion); games already there are left alone, so an interrupted copy can run again.
+    /// Prints what was copied and every game whose copy differs; exits non-zero if any does.
+    Migrate {
+        /// The database to copy (a SQLite file or a postgres:// URL).
+        #[arg(long)]
+        from: PathBuf,
+        /// The database to copy into (created or brought up to date).
+        #[arg(long)]
+        to: PathBuf,
+    },
     /// Clubs own games: their uploads are private to them until published.
     Club {
         #[command(subcommand)]
@@ -311,6 +324,7 @@ fn main() -> anyhow::Result<()> {
         Command::BenchLoad { url, token, samples, uploaders, readers, writers, seconds } => {
             load::run(&url, &token, &samples, load::Crowd { uploaders, readers, writers, seconds })?
         }
+        Command::Migrate { from, to } => commands::migrate(&from, &to)?,
         Command::Club { command: ClubCommand::Create { db, name } } => commands::club_create(&db.db, &name)?,
         Command::Club { command: ClubCommand::List { db } } => commands::club_list(&db.db)?,
         Command::Token { command: TokenCommand::Create { db, club, label } } => {

@@ -10,6 +10,7 @@ use almanac_charts::ChartError;
 use almanac_core::{AnyView, Chart, Game, LogError, Problem};
 use almanac_engine::{read_log, ImportError};
 use almanac_store::{GameRow, Store, StoreError};
+pub use almanac_store::{StoredGame, TokenRecord};
 use serde::Serialize;
 use serde_json::value::RawValue;
 use serde_json::Value;
@@ -346,4 +347,73 @@ pub fn publish(store: &mut Store, club: ClubId, game: &str, published: bool) -> 
 /// upload of the same log by the club shows it again.
 pub fn delete(store: &mut Store, club: ClubId, game: &str) -> Result<String, ServiceError> {
     Ok(store.delete_game(club, game)?)
+}
+
+/// What `migrate` copied, and what it found when it compared the two databases.
+#[derive(Debug, Default)]
+pub struct Migrated {
+    pub clubs: usize,
+    pub tokens: usize,
+    /// Games copied now (a game already in the target is left as it is).
+    pub games: usize,
+    /// Games in both databases.
+    pub total: usize,
+    pub events: u64,
+    /// Games whose copy differs (content hash, events, owner, published, deleted), with why.
+    pub mismatches: Vec<String>,
+}
+
+/// Copies a database into another (a club's SQLite file into the federation's PostgreSQL): clubs, tokens
+/// (as hashes), and every game by its stored log — read and validated again, stored under its own id, with
+/// its owner, publication and deletion — then compares the two, game by game (content hash and events).
+/// Games already in `to` are not copied again, so a migration interrupted may be run again.
+pub fn migrate(from: &Store, to: &mut Store, mut progress: impl FnMut(&str)) -> Result<Migrated, ServiceError> {
+    let mut report = Migrated::default();
+    for club in from.clubs()? {
+        if to.club_by_name(&club.name).is_err() {
+            to.create_club(&club.name)?;
+            report.clubs += 1;
+        }
+    }
+    let have: std::collections::HashSet<String> = to.token_records()?.into_iter().map(|t| t.hash).collect();
+    for token in from.token_records()?.into_iter().filter(|t| !have.contains(&t.hash)) {
+        let club = to.club_by_name(&token.club)?;
+        let id = to.add_token(club.id, &token.hash, &token.label)?;
+        if token.revoked {
+            to.revoke_token(id)?;
+        }
+        report.tokens += 1;
+    }
+    let copied: std::collections::HashSet<String> = to.stored_games()?.into_iter().map(|g| g.id).collect();
+    let games = from.stored_games()?;
+    for g in games.iter().filter(|g| !copied.contains(&g.id)) {
+        let (header, events) = from.log(&g.id)?;
+        let game = read_stored(&g.id, header.clone(), events.clone())?;
+        let owner = match &g.owner {
+            Some(name) => Some(to.club_by_name(name)?.id),
+            None => None,
+        };
+        let lines: Vec<&str> = events.iter().map(String::as_str).collect();
+        let ownership = Ownership { club: owner, published: g.published };
+        to.insert_game_as(&g.id, game.as_ref(), &header, &lines, &g.content_hash, ownership)?;
+        if g.deleted {
+            if let Some(club) = owner {
+                to.delete_game(club, &g.id)?;
+            }
+        }
+        report.games += 1;
+        progress(&g.id);
+    }
+    let copies: std::collections::HashMap<String, almanac_store::StoredGame> =
+        to.stored_games()?.into_iter().map(|g| (g.id.clone(), g)).collect();
+    for g in &games {
+        match copies.get(&g.id) {
+            Some(copy) if copy == g => {}
+            Some(copy) => report.mismatches.push(format!("{}: {copy:?} against {g:?}", g.id)),
+            None => report.mismatches.push(format!("{}: not copied", g.id)),
+        }
+        report.events += g.events;
+    }
+    report.total = games.len();
+    Ok(report)
 }

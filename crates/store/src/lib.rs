@@ -28,4 +28,4 @@ pub use almanac_core::FactRow;
 pub use error::{Result, StoreError};
 pub use ownership::{Access, Club, ClubId, ClubRow, Ownership, TokenRow, Viewer};
 pub use pool::Pool;
-pub use store::{game_id, is_postgres, GameFilter, GameRow, Inserted, PlayerRow, Sort, Store};
+pub use store::{game_id, is_postgres, GameFilter, GameRow, Inserted, PlayerRow, Sort, Store, StoredGame, TokenRecord};

@@ -105,6 +105,27 @@ pub(crate) fn anywhere(text: &str) -> String {
     format!("%{}%", folded.replace('\\', "\\\\").replace('%', "\\%").replace('_', "\\_"))
 }
 
+/// A stored game as a copy of the database must keep it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct StoredGame {
+    pub id: String,
+    pub content_hash: String,
+    /// The owning club's name (`None`: the operator's own).
+    pub owner: Option<String>,
+    pub published: bool,
+    pub deleted: bool,
+    pub events: u64,
+}
+
+/// A token as stored: its club, its hash, its label, whether it is revoked.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TokenRecord {
+    pub club: String,
+    pub hash: String,
+    pub label: String,
+    pub revoked: bool,
+}
+
 /// The game id for a content hash: its first 16 hex digits.
 pub fn game_id(content_hash: &str) -> String {
     content_hash[..16.min(content_hash.len())].to_string()
@@ -199,13 +220,53 @@ impl Store {
     /// Stores a validated game with its events and facts in one transaction, owned as `ownership` says. The same
     /// content hash stored before gives `Existing` (its owner's upload shows a deleted game again); another club's
     /// unseen game with the same log is `TakenElsewhere`.
-    pub fn insert_game(&mut self, game: &dyn Game, header_line: &str, event_lines: &[&str], content_hash: &str, ownership: Ownership) -> Result<Inserted> {
-        on_backend!(mut self, b => b.insert_game(game, header_line, event_lines, content_hash, ownership))
+    pub fn insert_game(
+        &mut self,
+        game: &dyn Game,
+        header_line: &str,
+        event_lines: &[&str],
+        content_hash: &str,
+        ownership: Ownership,
+    ) -> Result<Inserted> {
+        let id = game_id(content_hash);
+        on_backend!(mut self, b => b.insert_game_as(&id, game, header_line, event_lines, content_hash, ownership))
+    }
+
+    /// `insert_game` under a given id: a copy of another database keeps the ids it had (a game stored before
+    /// the canonical hash keeps an id that is not its hash's).
+    #[allow(clippy::too_many_arguments)]
+    pub fn insert_game_as(
+        &mut self,
+        id: &str,
+        game: &dyn Game,
+        header_line: &str,
+        event_lines: &[&str],
+        content_hash: &str,
+        ownership: Ownership,
+    ) -> Result<Inserted> {
+        on_backend!(mut self, b => b.insert_game_as(id, game, header_line, event_lines, content_hash, ownership))
+    }
+
+    /// Every game, deleted ones too, oldest first, with what a copy of the database must keep.
+    pub fn stored_games(&self) -> Result<Vec<StoredGame>> {
+        on_backend!(self, b => b.stored_games())
+    }
+
+    /// Every token as stored (its hash, never the token), for a copy of the database.
+    pub fn token_records(&self) -> Result<Vec<TokenRecord>> {
+        on_backend!(self, b => b.token_records())
     }
 
     /// Appends the last `new_lines.len()` events of `game` (already validated) to game `id` of `club`, if the stored
     /// log still ends at `expected_seq`; a stale writer gets `Conflict`.
-    pub fn append_events(&mut self, club: ClubId, id: &str, expected_seq: u64, game: &dyn Game, new_lines: &[String]) -> Result<u64> {
+    pub fn append_events(
+        &mut self,
+        club: ClubId,
+        id: &str,
+        expected_seq: u64,
+        game: &dyn Game,
+        new_lines: &[String],
+    ) -> Result<u64> {
         on_backend!(mut self, b => b.append_events(club, id, expected_seq, game, new_lines))
     }
 
@@ -320,5 +381,4 @@ impl Store {
     pub fn owned(&self, club: ClubId, id_or_prefix: &str) -> Result<Access> {
         on_backend!(self, b => b.owned(club, id_or_prefix))
     }
-
 }

@@ -54,7 +54,10 @@ fn a_game_is_stored_whole_and_reads_back_as_on_sqlite() {
     assert_eq!((row.winner.as_deref(), row.players.len(), row.event_count), (Some("Zeynep"), 4, 553));
     assert_eq!(row.edition.as_deref(), Some("Catan"));
     let (header, events) = store.log(&id).unwrap();
-    assert_eq!((header.as_str(), events), (log.header_line(), log.event_lines().iter().map(|s| s.to_string()).collect()));
+    assert_eq!(
+        (header.as_str(), events),
+        (log.header_line(), log.event_lines().iter().map(|s| s.to_string()).collect())
+    );
     // The same answers as the SQLite file gives for the same log.
     let mut file = Store::open_in_memory().unwrap();
     insert(&mut file, &log).unwrap();
@@ -69,7 +72,10 @@ fn no_statement_can_rewrite_skip_or_remove_an_event_or_a_game() {
     let id = insert(&mut store, &log_of(&sample("catan-club-game.jsonl"))).unwrap().id().to_string();
     let mut client = sql(&url);
     for (statement, words) in [
-        ("INSERT INTO events VALUES ($1, 1, 0, '{}') ON CONFLICT (game_id, seq) DO UPDATE SET body = '{}'", "append-only"),
+        (
+            "INSERT INTO events VALUES ($1, 1, 0, '{}') ON CONFLICT (game_id, seq) DO UPDATE SET body = '{}'",
+            "append-only",
+        ),
         ("INSERT INTO events VALUES ($1, 555, 99, '{}')", "last seq of its game + 1"),
         ("UPDATE events SET body = '{}' WHERE game_id = $1", "append-only"),
         ("DELETE FROM events WHERE game_id = $1", "append-only"),
@@ -188,7 +194,10 @@ fn a_clubs_private_game_is_found_by_nobody_else_and_tokens_stop_when_revoked() {
     let log = log_of(&sample("catan-club-game.jsonl"));
     let id = insert_as(&mut store, &log, Ownership::private_to(a)).unwrap().id().to_string();
     let listed = |store: &Store, viewer| store.list_games(&GameFilter { viewer, ..Default::default() }).unwrap().len();
-    assert_eq!((listed(&store, Viewer::Club(a)), listed(&store, Viewer::Club(b)), listed(&store, Viewer::Public)), (1, 0, 0));
+    assert_eq!(
+        (listed(&store, Viewer::Club(a)), listed(&store, Viewer::Club(b)), listed(&store, Viewer::Public)),
+        (1, 0, 0)
+    );
     assert!(matches!(store.resolve(Viewer::Club(b), &id[..4]), Err(StoreError::NotFound(_))));
     assert!(matches!(insert_as(&mut store, &log, Ownership::private_to(b)), Err(StoreError::TakenElsewhere(_))));
     assert!(matches!(store.set_published(b, &id, true), Err(StoreError::NotFound(_))));
@@ -211,7 +220,9 @@ fn games_are_found_in_any_case_sorted_and_reprojected() {
     for name in ["catan-club-game.jsonl", "catan-six-players.jsonl", "carcassonne-traders-builders.jsonl"] {
         insert(&mut store, &log_of(&sample(name))).unwrap();
     }
-    let find = |search: &str| store.list_games(&GameFilter { search: Some(search.into()), ..Default::default() }).unwrap().len();
+    let find = |search: &str| {
+        store.list_games(&GameFilter { search: Some(search.into()), ..Default::default() }).unwrap().len()
+    };
     assert_eq!((find("AYŞE"), find("marathon"), find("%")), (2, 1, 0));
     let turns: Vec<u32> = store
         .list_games(&GameFilter { sort: Sort::Turns, ..Default::default() })

@@ -7,7 +7,7 @@
 
 use crate::error::{Result, StoreError};
 use crate::ownership::{Access, Club, ClubId, ClubRow, Ownership, TokenRow, Viewer};
-use crate::store::{anywhere, game_id, GameFilter, GameRow, Inserted, PlayerRow, Sort};
+use crate::store::{anywhere, GameFilter, GameRow, Inserted, PlayerRow, Sort, StoredGame, TokenRecord};
 use almanac_core::{FactRow, Game};
 use postgres::error::SqlState;
 use postgres::types::ToSql;
@@ -18,7 +18,7 @@ use std::cell::RefCell;
 const MIGRATIONS: &[(u32, &str)] = &[(1, include_str!("../../migrations-postgres/001_schema.sql"))];
 
 /// Which of its numbered advisory locks a migration takes, so that servers starting together migrate once.
-const MIGRATION_LOCK: i64 = 0x616c_6d61_6e61_63;
+const MIGRATION_LOCK: i64 = 0x0061_6c6d_616e_6163;
 
 /// One connection to a PostgreSQL database (`RefCell`: the client needs `&mut` even to read, and a
 /// connection is used by one thread at a time).
@@ -73,12 +73,14 @@ impl Postgres {
     }
 
     pub fn schema_version(&self) -> Result<u32> {
-        let v: i32 = self.client.borrow_mut().query_one("SELECT COALESCE(MAX(version), 0) FROM schema_migrations", &[])?.get(0);
+        let v: i32 =
+            self.client.borrow_mut().query_one("SELECT COALESCE(MAX(version), 0) FROM schema_migrations", &[])?.get(0);
         Ok(v as u32)
     }
 
-    pub fn insert_game(
+    pub fn insert_game_as(
         &mut self,
+        id: &str,
         game: &dyn Game,
         header_line: &str,
         event_lines: &[&str],
@@ -92,7 +94,6 @@ impl Postgres {
                 tx.commit()?;
                 return existing;
             }
-            let id = game_id(content_hash);
             let env = game.envelope();
             tx.execute(
                 "INSERT INTO games (id, content_hash, ruleset, ruleset_version, header, title, played_on, club, location,
@@ -120,10 +121,10 @@ impl Postgres {
                  SELECT $1, seat, name, color FROM unnest($2::int[], $3::text[], $4::text[]) AS p(seat, name, color)",
                 &[&id, &seats, &names, &colors],
             )?;
-            write_events(&mut tx, &id, game, 0, event_lines)?;
-            refresh_summary(&mut tx, &id, game)?;
+            write_events(&mut tx, id, game, 0, event_lines)?;
+            refresh_summary(&mut tx, id, game)?;
             tx.commit()?;
-            Ok(Inserted::New(id))
+            Ok(Inserted::New(id.to_string()))
         })();
         match attempt {
             // Another server stored the same log between our look and our insert: it is that game.
@@ -133,11 +134,41 @@ impl Postgres {
                 tx.commit()?;
                 match found {
                     Some(existing) => existing,
-                    None => Err(StoreError::IdClash(game_id(content_hash))),
+                    None => Err(StoreError::IdClash(id.to_string())),
                 }
             }
             other => other,
         }
+    }
+
+    pub fn stored_games(&self) -> Result<Vec<StoredGame>> {
+        let rows = self.client.borrow_mut().query(
+            "SELECT g.id, g.content_hash, c.name, g.published, g.deleted_at IS NOT NULL, g.event_count
+             FROM games g LEFT JOIN clubs c ON c.id = g.owner ORDER BY g.stored_at, g.n",
+            &[],
+        )?;
+        Ok(rows
+            .iter()
+            .map(|r| StoredGame {
+                id: r.get(0),
+                content_hash: r.get(1),
+                owner: r.get(2),
+                published: r.get(3),
+                deleted: r.get(4),
+                events: r.get::<_, i64>(5) as u64,
+            })
+            .collect())
+    }
+
+    pub fn token_records(&self) -> Result<Vec<TokenRecord>> {
+        let rows = self.client.borrow_mut().query(
+            "SELECT c.name, t.hash, t.label, t.revoked_at IS NOT NULL FROM tokens t JOIN clubs c ON c.id = t.club_id ORDER BY t.id",
+            &[],
+        )?;
+        Ok(rows
+            .iter()
+            .map(|r| TokenRecord { club: r.get(0), hash: r.get(1), label: r.get(2), revoked: r.get(3) })
+            .collect())
     }
 
     pub fn append_events(
@@ -327,7 +358,11 @@ impl Postgres {
             .ok_or_else(|| StoreError::NotFound(id.to_string()))?
             .get(0);
         if stored as u64 != game.event_count() as u64 {
-            return Err(StoreError::Conflict { game: id.to_string(), expected: stored as u64, actual: game.event_count() as u64 });
+            return Err(StoreError::Conflict {
+                game: id.to_string(),
+                expected: stored as u64,
+                actual: game.event_count() as u64,
+            });
         }
         tx.execute("DELETE FROM facts WHERE game_id = $1", &[&id])?;
         write_facts(&mut tx, id, game, 0)?;
@@ -345,7 +380,8 @@ impl Postgres {
         if self.club_by_name(name).is_ok() {
             return Err(StoreError::Invalid(format!("there is a club `{name}` already")));
         }
-        let id: i64 = self.client.borrow_mut().query_one("INSERT INTO clubs (name) VALUES ($1) RETURNING id", &[&name])?.get(0);
+        let id: i64 =
+            self.client.borrow_mut().query_one("INSERT INTO clubs (name) VALUES ($1) RETURNING id", &[&name])?.get(0);
         Ok(Club { id, name: name.to_string() })
     }
 
@@ -395,7 +431,13 @@ impl Postgres {
         )?;
         Ok(rows
             .iter()
-            .map(|r| TokenRow { id: r.get(0), club: r.get(1), label: r.get(2), created_at: r.get(3), revoked_at: r.get(4) })
+            .map(|r| TokenRow {
+                id: r.get(0),
+                club: r.get(1),
+                label: r.get(2),
+                created_at: r.get(3),
+                revoked_at: r.get(4),
+            })
             .collect())
     }
 
@@ -445,7 +487,7 @@ impl Postgres {
             deleted: r.get(3),
             events: r.get::<_, i64>(4) as u64,
         })
-            .ok_or_else(|| StoreError::NotFound(id.to_string()))
+        .ok_or_else(|| StoreError::NotFound(id.to_string()))
     }
 
     pub fn set_published(&mut self, club: ClubId, id_or_prefix: &str, published: bool) -> Result<String> {
@@ -482,7 +524,8 @@ fn existing_game(tx: &mut Transaction, content_hash: &str, ownership: Ownership)
     else {
         return Ok(None);
     };
-    let (existing, owner, published, deleted): (String, Option<ClubId>, bool, bool) = (r.get(0), r.get(1), r.get(2), r.get(3));
+    let (existing, owner, published, deleted): (String, Option<ClubId>, bool, bool) =
+        (r.get(0), r.get(1), r.get(2), r.get(3));
     if owner.is_some() && owner == ownership.club {
         tx.execute("UPDATE games SET deleted_at = NULL WHERE id = $1", &[&existing])?;
     } else if deleted || !published {
@@ -513,7 +556,8 @@ fn write_facts(tx: &mut Transaction, id: &str, game: &dyn Game, first: usize) ->
         }
     }
     let column = |f: &dyn Fn(&FactRow) -> Option<i64>| -> Vec<Option<i64>> { rows.iter().map(|(r, _)| f(r)).collect() };
-    let text = |f: &dyn Fn(&FactRow) -> Option<String>| -> Vec<Option<String>> { rows.iter().map(|(r, _)| f(r)).collect() };
+    let text =
+        |f: &dyn Fn(&FactRow) -> Option<String>| -> Vec<Option<String>> { rows.iter().map(|(r, _)| f(r)).collect() };
     let seq = column(&|r| Some(r.seq as i64));
     let n: Vec<i32> = rows.iter().map(|(_, n)| *n).collect();
     let turn: Vec<i32> = rows.iter().map(|(r, _)| r.turn as i32).collect();
@@ -572,12 +616,13 @@ fn fact_row(r: &Row) -> FactRow {
 
 /// Applies the migrations not yet applied, each in a transaction, under an advisory lock.
 fn migrate(client: &mut Client) -> Result<()> {
-    client.batch_execute(
-        "CREATE TABLE IF NOT EXISTS schema_migrations (
+    client
+        .batch_execute(
+            "CREATE TABLE IF NOT EXISTS schema_migrations (
              version    INTEGER PRIMARY KEY,
              applied_at TEXT NOT NULL DEFAULT to_char(now() AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS.MS\"Z\"'))",
-    )
-    .or_else(|e| if e.code() == Some(&SqlState::UNIQUE_VIOLATION) { Ok(()) } else { Err(e) })?;
+        )
+        .or_else(|e| if e.code() == Some(&SqlState::UNIQUE_VIOLATION) { Ok(()) } else { Err(e) })?;
     let known = MIGRATIONS.last().map(|m| m.0).unwrap_or(0);
     for &(version, sql) in MIGRATIONS {
         let mut tx = client.transaction()?;

@@ -117,9 +117,19 @@ impl Sqlite {
     /// Who owns the game `id`, whoever may see it (for the server's checks and caches).
     pub fn access_of(&self, id: &str) -> Result<Access> {
         self.conn
-            .query_row("SELECT id, owner, published, deleted_at IS NOT NULL, event_count FROM games WHERE id = ?1", [id], |r| {
-                Ok(Access { id: r.get(0)?, owner: r.get(1)?, published: r.get(2)?, deleted: r.get(3)?, events: r.get(4)? })
-            })
+            .query_row(
+                "SELECT id, owner, published, deleted_at IS NOT NULL, event_count FROM games WHERE id = ?1",
+                [id],
+                |r| {
+                    Ok(Access {
+                        id: r.get(0)?,
+                        owner: r.get(1)?,
+                        published: r.get(2)?,
+                        deleted: r.get(3)?,
+                        events: r.get(4)?,
+                    })
+                },
+            )
             .optional()?
             .ok_or_else(|| StoreError::NotFound(id.to_string()))
     }

@@ -6,7 +6,7 @@ mod migrations;
 
 use crate::error::{Result, StoreError};
 use crate::ownership::{ClubId, Ownership, Viewer};
-use crate::store::{anywhere, game_id, GameFilter, GameRow, Inserted, PlayerRow, Sort};
+use crate::store::{anywhere, GameFilter, GameRow, Inserted, PlayerRow, Sort, StoredGame, TokenRecord};
 use almanac_core::{FactRow, Game};
 use rusqlite::{params, Connection, OpenFlags, OptionalExtension};
 use std::path::Path;
@@ -32,7 +32,6 @@ fn order_by(sort: Sort) -> &'static str {
         Sort::Title => "fold(COALESCE(g.title, g.id)), g.rowid",
     }
 }
-
 
 impl Sqlite {
     /// Opens (creating if needed) the database at `path` and brings its schema up to date.
@@ -91,15 +90,16 @@ impl Sqlite {
     /// The same content hash stored before gives `Existing` and writes nothing, if the uploader may see that
     /// game (its owner uploading a game it deleted shows it again); another club's private game with the
     /// same log is `TakenElsewhere`.
-    pub fn insert_game(
+    pub fn insert_game_as(
         &mut self,
+        id: &str,
         game: &dyn Game,
         header_line: &str,
         event_lines: &[&str],
         content_hash: &str,
         ownership: Ownership,
     ) -> Result<Inserted> {
-        let id = game_id(content_hash);
+        let id = id.to_string();
         let tx = self.conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
         if let Some((existing, owner, published, deleted)) = tx
             .query_row(
@@ -157,6 +157,36 @@ impl Sqlite {
         refresh_summary(&tx, &id, game)?;
         tx.commit()?;
         Ok(Inserted::New(id))
+    }
+
+    /// Every game, deleted ones too, oldest first, with what a copy of the database must keep.
+    pub fn stored_games(&self) -> Result<Vec<StoredGame>> {
+        let mut stmt = self.conn.prepare(
+            "SELECT g.id, g.content_hash, c.name, g.published, g.deleted_at IS NOT NULL, g.event_count
+             FROM games g LEFT JOIN clubs c ON c.id = g.owner ORDER BY g.stored_at, g.rowid",
+        )?;
+        let rows = stmt.query_map([], |r| {
+            Ok(StoredGame {
+                id: r.get(0)?,
+                content_hash: r.get(1)?,
+                owner: r.get(2)?,
+                published: r.get(3)?,
+                deleted: r.get(4)?,
+                events: r.get(5)?,
+            })
+        })?;
+        Ok(rows.collect::<rusqlite::Result<_>>()?)
+    }
+
+    /// Every token as stored (its hash), for a copy of the database.
+    pub fn token_records(&self) -> Result<Vec<TokenRecord>> {
+        let mut stmt = self.conn.prepare(
+            "SELECT c.name, t.hash, t.label, t.revoked_at IS NOT NULL FROM tokens t JOIN clubs c ON c.id = t.club_id ORDER BY t.id",
+        )?;
+        let rows = stmt.query_map([], |r| {
+            Ok(TokenRecord { club: r.get(0)?, hash: r.get(1)?, label: r.get(2)?, revoked: r.get(3)? })
+        })?;
+        Ok(rows.collect::<rusqlite::Result<_>>()?)
     }
 
     /// Appends events `game.event_count() - new_lines.len() ..` of `game` (already validated) to game `id`
