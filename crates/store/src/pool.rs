@@ -1,34 +1,71 @@
-//! Connections to one database for many threads: one writer at a time (SQLite takes one anyway), and
-//! readers side by side, each on a connection of its own (WAL lets them read while the writer writes).
+//! Connections to one database for many threads: one writer at a time per process (SQLite takes one
+//! anyway; on PostgreSQL the database orders the writers of every server), and readers side by side, each
+//! on a connection of its own (SQLite's WAL lets them read while the writer writes). A PostgreSQL server
+//! counts its connections: a pool there opens at most `POSTGRES_READERS` readers and makes the others wait.
 
 use crate::error::Result;
-use crate::store::Store;
+use crate::store::{is_postgres, Store};
 use std::path::{Path, PathBuf};
-use std::sync::Mutex;
+use std::sync::{Condvar, Mutex};
+
+/// Read connections one process opens to a PostgreSQL database at most.
+const POSTGRES_READERS: usize = 24;
 
 pub struct Pool {
     path: PathBuf,
     writer: Mutex<Store>,
+    readers: Mutex<Readers>,
+    /// Signalled when a reader gives its connection back.
+    returned: Condvar,
+    /// How many read connections may be open at once (`usize::MAX`: no bound).
+    most: usize,
+}
+
+struct Readers {
     /// Idle read connections; a reader takes one or opens one, and gives it back.
-    idle: Mutex<Vec<Store>>,
+    idle: Vec<Store>,
+    open: usize,
 }
 
 impl Pool {
-    /// Opens (creating if needed and migrating) the database at `path`.
+    /// Opens (creating if needed and migrating) the database `path`: a SQLite file or a `postgres://` URL.
     pub fn open(path: &Path) -> Result<Pool> {
         let writer = Store::open(path)?;
-        Ok(Pool { path: path.to_path_buf(), writer: Mutex::new(writer), idle: Mutex::new(Vec::new()) })
+        let most = if is_postgres(path) { POSTGRES_READERS } else { usize::MAX };
+        Ok(Pool {
+            path: path.to_path_buf(),
+            writer: Mutex::new(writer),
+            readers: Mutex::new(Readers { idle: Vec::new(), open: 0 }),
+            returned: Condvar::new(),
+            most,
+        })
     }
 
     /// Runs `f` on a read connection of its own; it never waits for the writer.
     pub fn read<T>(&self, f: impl FnOnce(&Store) -> T) -> Result<T> {
-        let taken = self.idle.lock().unwrap_or_else(|e| e.into_inner()).pop();
+        let taken = {
+            let mut readers = self.readers.lock().unwrap_or_else(|e| e.into_inner());
+            loop {
+                if let Some(s) = readers.idle.pop() {
+                    break Some(s);
+                }
+                if readers.open < self.most {
+                    readers.open += 1;
+                    break None;
+                }
+                readers = self.returned.wait(readers).unwrap_or_else(|e| e.into_inner());
+            }
+        };
         let store = match taken {
             Some(s) => s,
-            None => Store::open_reader(&self.path)?,
+            None => Store::open_reader(&self.path).inspect_err(|_| {
+                self.readers.lock().unwrap_or_else(|e| e.into_inner()).open -= 1;
+                self.returned.notify_one();
+            })?,
         };
         let out = f(&store);
-        self.idle.lock().unwrap_or_else(|e| e.into_inner()).push(store);
+        self.readers.lock().unwrap_or_else(|e| e.into_inner()).idle.push(store);
+        self.returned.notify_one();
         Ok(out)
     }
 

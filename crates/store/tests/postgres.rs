@@ -240,3 +240,34 @@ fn games_are_found_in_any_case_sorted_and_reprojected() {
     assert!(matches!(store.reproject(&id, shorter.game.as_ref()), Err(StoreError::Conflict { .. })));
     assert_eq!(store.games_to_reproject(Some("catan"), None).unwrap().len(), 2);
 }
+
+#[test]
+fn a_pool_opens_a_bounded_number_of_connections_and_makes_readers_wait() {
+    let (url, _store) = db();
+    let pool = std::sync::Arc::new(almanac_store::Pool::open(&url).unwrap());
+    let most = std::sync::Arc::new(std::sync::atomic::AtomicI64::new(0));
+    let readers: Vec<_> = (0..60)
+        .map(|_| {
+            let (pool, most, url) = (pool.clone(), most.clone(), url.clone());
+            std::thread::spawn(move || {
+                pool.read(|s| {
+                    s.list_games(&GameFilter::default()).unwrap();
+                    std::thread::sleep(std::time::Duration::from_millis(30));
+                    let open: i64 = sql(&url)
+                        .query_one("SELECT COUNT(*) FROM pg_stat_activity WHERE datname = current_database()", &[])
+                        .unwrap()
+                        .get(0);
+                    most.fetch_max(open, std::sync::atomic::Ordering::Relaxed);
+                })
+                .unwrap()
+            })
+        })
+        .collect();
+    for r in readers {
+        r.join().unwrap();
+    }
+    // At most 24 readers and a counting connection beside each, the pool's writer and the test's own store
+    // (without the bound: 60 and 60). Other tests' connections are in other databases.
+    let most = most.load(std::sync::atomic::Ordering::Relaxed);
+    assert!(most > 3 && most <= 2 * 24 + 2, "{most} connections at once");
+}
