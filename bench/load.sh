@@ -8,18 +8,28 @@ cd "$(dirname "$0")/.."
 SERVER=${SERVER:-./target/release/almanac}
 PORT=${PORT:-8098}
 WORK=$(mktemp -d)
-DB=$WORK/load.db
-if "$SERVER" serve --help | grep -q -- --demo-club; then
-  # No write limit: the crowd comes from one address and measures what the server takes.
-  "$SERVER" serve --db "$DB" --bind 127.0.0.1:$PORT --seed data/samples --demo-club load --writes-per-minute 0 \
-    >"$WORK/out.txt" 2>"$WORK/requests.log" &
-else
-  "$SERVER" serve --db "$DB" --bind 127.0.0.1:$PORT --seed data/samples >"$WORK/out.txt" 2>"$WORK/requests.log" &
-fi
-PID=$!
-trap 'kill $PID 2>/dev/null || true; rm -rf "$WORK"' EXIT
-until curl -sf "http://127.0.0.1:$PORT/api/games" >/dev/null; do sleep 0.2; done
-TOKEN=$(sed -n 's/^Demo club `load`: .* with the token //p' "$WORK/out.txt")
-./target/release/almanac bench-load --url "http://127.0.0.1:$PORT" --token "${TOKEN:-none}" \
+# DB: a scratch SQLite file by default, or an empty PostgreSQL database (postgres://...); SERVERS: how many
+# servers share it (more than one needs PostgreSQL), on ports PORT, PORT+1 ...
+DB=${DB:-$WORK/load.db}
+SERVERS=${SERVERS:-1}
+PIDS=()
+trap 'kill "${PIDS[@]}" 2>/dev/null || true; rm -rf "$WORK"' EXIT
+URLS=""
+for k in $(seq 0 $((SERVERS - 1))); do
+  port=$((PORT + k))
+  if "$SERVER" serve --help | grep -q -- --demo-club; then
+    # No write limit: the crowd comes from one address and measures what the server takes.
+    "$SERVER" serve --db "$DB" --bind 127.0.0.1:$port --seed data/samples --demo-club load --writes-per-minute 0 \
+      >"$WORK/out$k.txt" 2>"$WORK/requests$k.log" &
+  else
+    "$SERVER" serve --db "$DB" --bind 127.0.0.1:$port --seed data/samples >"$WORK/out$k.txt" 2>"$WORK/requests$k.log" &
+  fi
+  PIDS+=($!)
+  until curl -sf "http://127.0.0.1:$port/api/games" >/dev/null; do sleep 0.2; done
+  URLS="$URLS${URLS:+,}http://127.0.0.1:$port"
+done
+# The token the last server printed (each start revokes the one printed before).
+TOKEN=$(sed -n 's/^Demo club `load`: .* with the token //p' "$WORK/out$((SERVERS - 1)).txt")
+./target/release/almanac bench-load --url "$URLS" --token "${TOKEN:-none}" \
   --uploaders "${UPLOADERS:-50}" --readers "${READERS:-200}" --writers "${WRITERS:-5}" --seconds "${DURATION:-60}"
-echo "server: $SERVER; $(nproc) cores; requests logged: $(wc -l <"$WORK/requests.log")"
+echo "server: $SERVER x $SERVERS on ${DB%%\?*}; $(nproc) cores; requests logged: $(cat "$WORK"/requests*.log | wc -l)"

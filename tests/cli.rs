@@ -483,6 +483,25 @@ fn http(address: &str, method: &str, path: &str, token: Option<&str>, body: &[u8
     Some((status, body))
 }
 
+/// `almanac serve --db postgres://…`: the same server on PostgreSQL.
+#[test]
+fn serve_runs_on_postgresql() {
+    let pg = PathBuf::from(almanac_store::testing::scratch_postgres());
+    let out = almanac(&["import", sample_path("catan-club-game.jsonl").to_str().unwrap()], &pg);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let (mut server, address) = serve(&pg);
+    let reply = http(&address, "GET", "/api/games", None, b"");
+    let _ = server.kill();
+    let _ = server.wait();
+    let (status, body) = reply.expect("the server answers");
+    assert_eq!(status, 200, "{body}");
+    assert!(body.contains("Thursday league, table 2"), "{body}");
+}
+
+fn sample_path(name: &str) -> PathBuf {
+    root().join("data/samples").join(name)
+}
+
 /// Starts `almanac serve` on a free port; returns the process and its address.
 fn serve(db: &Path) -> (std::process::Child, String) {
     use std::io::{BufRead, BufReader};

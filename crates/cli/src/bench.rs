@@ -11,7 +11,7 @@ use almanac_store::{yardstick, Store};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-pub fn run(corpus: &Path, db: Option<PathBuf>) -> anyhow::Result<i32> {
+pub fn run(corpus: &Path, db: Option<PathBuf>, postgres: Option<PathBuf>) -> anyhow::Result<i32> {
     let mut files: Vec<PathBuf> = std::fs::read_dir(corpus)?
         .filter_map(|e| e.ok().map(|e| e.path()))
         .filter(|p| p.extension().is_some_and(|x| x == "json" || x == "jsonl"))
@@ -81,6 +81,38 @@ pub fn run(corpus: &Path, db: Option<PathBuf>) -> anyhow::Result<i32> {
         rows as f64 / raw_s,
         100.0 * raw_s / import_s
     );
+
+    // 2b. The same import into an empty PostgreSQL database, and a cold state there.
+    if let Some(url) = &postgres {
+        let mut pg = Store::open(url)?;
+        anyhow::ensure!(pg.stored_games()?.is_empty(), "the PostgreSQL database to bench on must be empty");
+        let t = Instant::now();
+        for log in &logs {
+            let fresh = read_log(&log.text).expect("validated above");
+            let revalidated = almanac_engine::ValidatedLog { game: fresh, text: log.text.clone() };
+            store_log(&mut pg, &revalidated, almanac_store::Ownership::OPERATOR)?;
+        }
+        let pg_s = t.elapsed().as_secs_f64();
+        println!(
+            "import into PostgreSQL (the same, over a local socket): {:.0} rows/s ({pg_s:.2} s; {:.0}% of SQLite's rate)",
+            rows as f64 / pg_s,
+            100.0 * import_s / pg_s
+        );
+        let longest = logs.iter().max_by_key(|l| l.game.event_count()).expect("not empty");
+        let id = almanac_store::game_id(&longest.content_hash());
+        let turns = longest.game.current_turn();
+        let reps = 50;
+        let t = Instant::now();
+        for k in 0..reps {
+            let (_, g) = crate::commands::load(&pg, &id)?;
+            let turn = (k as u32 * 7919) % (turns + 1);
+            std::hint::black_box(g.view_after(g.events_through_turn(turn)));
+        }
+        println!(
+            "state at a random turn, cold, on PostgreSQL: {:.2} ms per query",
+            t.elapsed().as_secs_f64() / reps as f64 * 1e3
+        );
+    }
 
     // 3. State at a turn.
     let longest = logs.iter().max_by_key(|l| l.game.event_count()).expect("not empty");

@@ -313,7 +313,9 @@ pub fn serve(db: &Path, bind: &str, settings: ServeSettings) -> anyhow::Result<i
     }
     std::io::stdout().flush()?;
     let system = actix_web::rt::System::new();
-    system.block_on(async move { almanac_server::run(listener, config)?.await })?;
+    // Built before the runtime runs: opening the store may block (a PostgreSQL client runs its own).
+    let server = almanac_server::run(listener, config)?;
+    system.block_on(server)?;
     Ok(0)
 }
 

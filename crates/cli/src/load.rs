@@ -94,7 +94,12 @@ fn id_of(body: &str) -> Option<String> {
     serde_json::from_str::<Value>(body).ok()?["id"].as_str().map(String::from)
 }
 
+/// `url` is one server, or several separated by commas (servers that scale out): each client keeps to one,
+/// the clients spread over all, and every game is read back through the first.
 pub fn run(url: &str, token: &str, samples: &Path, crowd: Crowd) -> anyhow::Result<i32> {
+    let servers: Vec<&str> = url.split(',').map(str::trim).filter(|u| !u.is_empty()).collect();
+    anyhow::ensure!(!servers.is_empty(), "no server to load");
+    let server = |k: usize| servers[k % servers.len()];
     let mut logs = Vec::new();
     for entry in std::fs::read_dir(samples).with_context(|| format!("reading {}", samples.display()))? {
         let path = entry?.path();
@@ -105,7 +110,7 @@ pub fn run(url: &str, token: &str, samples: &Path, crowd: Crowd) -> anyhow::Resu
     anyhow::ensure!(!logs.is_empty(), "no .jsonl samples in {}", samples.display());
     let live_log = logs.iter().max_by_key(|l| l.lines().count()).expect("a sample").clone();
     let logs = Arc::new(logs);
-    let client = Client::new(url, token);
+    let client = Client::new(servers[0], token);
     let (status, body) = client.call("GET", "/api/games?limit=1000", None).map_err(anyhow::Error::msg)?;
     anyhow::ensure!(status == 200, "the server answered {status}: {body}");
     let games: Value = serde_json::from_str(&body)?;
@@ -125,7 +130,7 @@ pub fn run(url: &str, token: &str, samples: &Path, crowd: Crowd) -> anyhow::Resu
 
     for u in 0..crowd.uploaders {
         let (logs, report, stop) = (logs.clone(), report.clone(), stop.clone());
-        let client = Client::new(url, token);
+        let client = Client::new(server(u), token);
         threads.push(std::thread::spawn(move || {
             let mut n = 0;
             while !stop.load(Ordering::Relaxed) {
@@ -145,7 +150,7 @@ pub fn run(url: &str, token: &str, samples: &Path, crowd: Crowd) -> anyhow::Resu
     }
     for r in 0..crowd.readers {
         let (known, report, stop) = (known.clone(), report.clone(), stop.clone());
-        let client = Client::new(url, token);
+        let client = Client::new(server(r), token);
         threads.push(std::thread::spawn(move || {
             let mut n: usize = r * 7919;
             while !stop.load(Ordering::Relaxed) {
@@ -165,7 +170,7 @@ pub fn run(url: &str, token: &str, samples: &Path, crowd: Crowd) -> anyhow::Resu
     }
     for w in 0..crowd.writers {
         let (report, stop, live_log) = (report.clone(), stop.clone(), live_log.clone());
-        let client = Client::new(url, token);
+        let client = Client::new(server(w), token);
         threads.push(std::thread::spawn(move || {
             let mut n = 0;
             while !stop.load(Ordering::Relaxed) {

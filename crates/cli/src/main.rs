@@ -242,6 +242,9 @@ enum Command {
         /// Where to put the scratch database (default: a temporary directory).
         #[arg(long)]
         db: Option<PathBuf>,
+        /// Also import into this empty PostgreSQL database (postgres://…) and compare.
+        #[arg(long)]
+        postgres: Option<PathBuf>,
     },
 }
 
@@ -316,7 +319,7 @@ fn main() -> anyhow::Result<()> {
         Command::Convert { format: f, view, file } => commands::convert(reading(&f, view), &file)?,
         Command::Demo { db, samples } => commands::demo(&db.db, &samples)?,
         Command::Reproject { db, ruleset, all } => commands::reproject(&db.db, ruleset.as_deref(), all)?,
-        Command::Bench { corpus, db } => bench::run(&corpus, db)?,
+        Command::Bench { corpus, db, postgres } => bench::run(&corpus, db, postgres)?,
         Command::Serve { db, bind, max_upload, seed, demo_club, writes_per_minute } => {
             let settings = commands::ServeSettings { max_upload, seed, demo_club, writes_per_minute };
             commands::serve(&db.db, &bind, settings)?
