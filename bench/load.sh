@@ -25,7 +25,12 @@ for k in $(seq 0 $((SERVERS - 1))); do
     "$SERVER" serve --db "$DB" --bind 127.0.0.1:$port --seed data/samples >"$WORK/out$k.txt" 2>"$WORK/requests$k.log" &
   fi
   PIDS+=($!)
-  until curl -sf "http://127.0.0.1:$port/api/games" >/dev/null; do sleep 0.2; done
+  # Until it answers; a server that died (or never answers in a minute) ends the run.
+  for _ in $(seq 300); do
+    curl -sf "http://127.0.0.1:$port/api/games" >/dev/null && break
+    kill -0 "${PIDS[-1]}" 2>/dev/null || { echo "the server on port $port stopped:"; tail -5 "$WORK/requests$k.log"; exit 1; }
+    sleep 0.2
+  done
   URLS="$URLS${URLS:+,}http://127.0.0.1:$port"
 done
 # The token the last server printed (each start revokes the one printed before).
