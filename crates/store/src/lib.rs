@@ -18,6 +18,7 @@ mod error;
 mod ownership;
 mod pool;
 mod postgres;
+mod rows;
 mod sqlite;
 mod store;
 #[cfg(feature = "testing")]
@@ -28,4 +29,5 @@ pub use almanac_core::FactRow;
 pub use error::{Result, StoreError};
 pub use ownership::{Access, Club, ClubId, ClubRow, Ownership, TokenRow, Viewer};
 pub use pool::Pool;
-pub use store::{game_id, is_postgres, GameFilter, GameRow, Inserted, PlayerRow, Sort, Store, StoredGame, TokenRecord};
+pub use rows::{game_id, GameFilter, GameRow, Inserted, PlayerRow, Sort, StoredGame, TokenRecord};
+pub use store::{is_postgres, Store};

@@ -1,135 +1,13 @@
-//! The store's face: the types every backend reads and writes, and [`Store`], which is one of them — SQLite
-//! (a file, the default) or PostgreSQL (`postgres://…`) — with the same methods and the same promises.
+//! The store's face: [`Store`], which is one of the backends — SQLite (a file, the default) or PostgreSQL
+//! (`postgres://…`) — with the same methods and the same promises.
 
 use crate::error::Result;
 use crate::ownership::{Access, Club, ClubId, ClubRow, Ownership, TokenRow, Viewer};
 use crate::postgres::Postgres;
+use crate::rows::{game_id, GameFilter, GameRow, Inserted, StoredGame, TokenRecord};
 use crate::sqlite::Sqlite;
 use almanac_core::{FactRow, Game};
-use serde::Serialize;
 use std::path::Path;
-
-/// What `insert_game` did.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Inserted {
-    New(String),
-    /// The same log was already stored under this id.
-    Existing(String),
-}
-
-impl Inserted {
-    pub fn id(&self) -> &str {
-        match self {
-            Inserted::New(id) | Inserted::Existing(id) => id,
-        }
-    }
-}
-
-/// A stored game's row, with its players.
-#[derive(Debug, Clone, Serialize)]
-pub struct GameRow {
-    pub id: String,
-    pub ruleset: String,
-    pub ruleset_version: u32,
-    pub title: Option<String>,
-    pub played_on: Option<String>,
-    pub club: Option<String>,
-    pub location: Option<String>,
-    pub stored_at: String,
-    pub event_count: u64,
-    pub turn_count: u32,
-    pub winner: Option<String>,
-    /// The game with its expansions and variants, in words (`None` or empty: its ruleset says it).
-    pub edition: Option<String>,
-    /// The club that uploaded the game (`None`: the operator's own).
-    pub owner: Option<String>,
-    /// Readable by anyone; a club's game is private until it publishes it.
-    pub published: bool,
-    pub players: Vec<PlayerRow>,
-}
-
-#[derive(Debug, Clone, Serialize)]
-pub struct PlayerRow {
-    pub seat: u32,
-    pub name: String,
-    pub color: Option<String>,
-    pub vp: Option<i64>,
-    pub vp_public: Option<i64>,
-}
-
-/// Which games to list, in which order.
-#[derive(Debug, Clone, Default)]
-pub struct GameFilter {
-    /// Who is asking: only the games they may see are listed.
-    pub viewer: Viewer,
-    pub ruleset: Option<String>,
-    /// A player's name, in any case.
-    pub player: Option<String>,
-    /// Words found in the title, the club, the place or a player's name, in any case.
-    pub search: Option<String>,
-    pub sort: Sort,
-    pub limit: Option<u32>,
-    pub offset: Option<u32>,
-}
-
-/// The order of a list of games.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub enum Sort {
-    /// The latest uploads first.
-    #[default]
-    Stored,
-    /// The latest played first (games without a date last).
-    Played,
-    /// The longest games first.
-    Turns,
-    /// By title, A to Z.
-    Title,
-}
-
-impl Sort {
-    pub const ALL: [(Sort, &'static str, &'static str); 4] = [
-        (Sort::Stored, "stored", "latest upload"),
-        (Sort::Played, "played", "latest played"),
-        (Sort::Turns, "turns", "most turns"),
-        (Sort::Title, "title", "title"),
-    ];
-
-    pub fn from_name(name: &str) -> Option<Sort> {
-        Sort::ALL.iter().find(|(_, n, _)| *n == name).map(|(s, _, _)| *s)
-    }
-}
-
-/// `text` as a LIKE pattern that finds it anywhere, in any case (`\` escapes the wildcards).
-pub(crate) fn anywhere(text: &str) -> String {
-    let folded = text.trim().to_lowercase();
-    format!("%{}%", folded.replace('\\', "\\\\").replace('%', "\\%").replace('_', "\\_"))
-}
-
-/// A stored game as a copy of the database must keep it.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct StoredGame {
-    pub id: String,
-    pub content_hash: String,
-    /// The owning club's name (`None`: the operator's own).
-    pub owner: Option<String>,
-    pub published: bool,
-    pub deleted: bool,
-    pub events: u64,
-}
-
-/// A token as stored: its club, its hash, its label, whether it is revoked.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct TokenRecord {
-    pub club: String,
-    pub hash: String,
-    pub label: String,
-    pub revoked: bool,
-}
-
-/// The game id for a content hash: its first 16 hex digits.
-pub fn game_id(content_hash: &str) -> String {
-    content_hash[..16.min(content_hash.len())].to_string()
-}
 
 /// The store: an open connection to one of the backends, with the same methods and promises for both.
 pub struct Store {

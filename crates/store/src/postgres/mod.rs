@@ -7,7 +7,7 @@
 
 use crate::error::{Result, StoreError};
 use crate::ownership::{Access, Club, ClubId, ClubRow, Ownership, TokenRow, Viewer};
-use crate::store::{anywhere, GameFilter, GameRow, Inserted, PlayerRow, Sort, StoredGame, TokenRecord};
+use crate::rows::{anywhere, GameFilter, GameRow, Inserted, PlayerRow, Sort, StoredGame, TokenRecord};
 use almanac_core::{FactRow, Game};
 use postgres::error::SqlState;
 use postgres::types::ToSql;

@@ -6,7 +6,7 @@ mod migrations;
 
 use crate::error::{Result, StoreError};
 use crate::ownership::{ClubId, Ownership, Viewer};
-use crate::store::{anywhere, GameFilter, GameRow, Inserted, PlayerRow, Sort, StoredGame, TokenRecord};
+use crate::rows::{anywhere, GameFilter, GameRow, Inserted, PlayerRow, Sort, StoredGame, TokenRecord};
 use almanac_core::{FactRow, Game};
 use rusqlite::{params, Connection, OpenFlags, OptionalExtension};
 use std::path::Path;
