@@ -6,13 +6,12 @@
 mod support;
 
 use serde_json::{json, Value};
-use support::{another_server, sample, spawn_app_with, TestApp};
+use support::{another_server, sample, spawn_postgres_app, TestApp};
 
 /// Two servers on one fresh PostgreSQL database.
 fn two_servers() -> (TestApp, TestApp) {
-    // This test is about PostgreSQL whatever the run: a SQLite file has one writer on one machine.
-    std::env::set_var("ALMANAC_TEST_STORE", "postgres");
-    let a = spawn_app_with(16 << 20, almanac_server::Limits { writes_per_minute: 0, ..Default::default() });
+    // PostgreSQL whatever the run: a SQLite file has one writer on one machine.
+    let a = spawn_postgres_app(almanac_server::Limits { writes_per_minute: 0, ..Default::default() });
     let b = another_server(&a);
     (a, b)
 }

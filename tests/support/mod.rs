@@ -46,6 +46,14 @@ pub fn spawn_app_with(max_upload: usize, limits: almanac_server::Limits) -> Test
     serve(db, token, max_upload, limits, dir)
 }
 
+/// A server on a fresh PostgreSQL database, whatever the run's store (servers that scale out need one).
+pub fn spawn_postgres_app(limits: almanac_server::Limits) -> TestApp {
+    let dir = tempfile::tempdir().unwrap();
+    let db = PathBuf::from(almanac_store::testing::scratch_postgres());
+    let token = new_club(&db, "Test club");
+    serve(db, token, 16 << 20, limits, dir)
+}
+
 /// Another server on the same database as `app`, with the same club token (servers that scale out).
 pub fn another_server(app: &TestApp) -> TestApp {
     let dir = tempfile::tempdir().unwrap();

@@ -266,6 +266,11 @@ pub fn append(
         Some(g) if g.event_count() as u64 == stored => g.duplicate(),
         _ => load(store, Viewer::Club(club), &id)?.1,
     };
+    // Another server may have appended since the count was read: then this writer is stale too.
+    if game.event_count() as u64 != expected_seq {
+        let actual = game.event_count() as u64;
+        return Err(StoreError::Conflict { game: id, expected: expected_seq, actual }.into());
+    }
     for (k, line) in lines.iter().enumerate() {
         // Line numbers as if the events were in the file: the header, the stored events, then these.
         game.push_line(expected_seq as usize + k + 2, line).map_err(ServiceError::Rejected)?;
