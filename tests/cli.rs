@@ -449,6 +449,13 @@ fn serve_with_a_demo_club_prints_a_token_that_signs_in() {
         let (status, body) = http(&address, "GET", path, auth, b"").unwrap();
         format!("{status} {body}")
     };
+    // A second server that cannot listen there changes nothing: the printed token still works.
+    let busy = Command::new(env!("CARGO_BIN_EXE_almanac"))
+        .args(["serve", "--bind", &address, "--demo-club", "demo"])
+        .env("ALMANAC_DB", s.db())
+        .output()
+        .unwrap();
+    assert!(!busy.status.success() && text(&busy.stderr).contains("cannot listen"), "{}", text(&busy.stderr));
     let me = get("/api/games?limit=1000", Some(&token));
     let public = get("/api/games?limit=1000", None);
     let _ = child.kill();

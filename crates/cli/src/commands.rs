@@ -293,6 +293,9 @@ const PRINTED_AT_START: &str = "printed at start";
 /// Runs the HTTP server until interrupted, logging one line per request.
 pub fn serve(db: &Path, bind: &str, settings: ServeSettings) -> anyhow::Result<i32> {
     tracing_subscriber::fmt().with_target(false).with_writer(crate::logging::Background::start()).init();
+    // The address first: a server that cannot listen changes nothing (not even the demo club's token).
+    let listener = std::net::TcpListener::bind(bind).with_context(|| format!("cannot listen on {bind}"))?;
+    let addr = listener.local_addr()?;
     let demo = match &settings.demo_club {
         Some(name) => Some(demo_club(db, name)?),
         None => None,
@@ -300,8 +303,6 @@ pub fn serve(db: &Path, bind: &str, settings: ServeSettings) -> anyhow::Result<i
     if let Some(samples) = &settings.seed {
         seed_if_empty(db, samples, demo.as_ref().map(|d| d.0))?;
     }
-    let listener = std::net::TcpListener::bind(bind).with_context(|| format!("cannot listen on {bind}"))?;
-    let addr = listener.local_addr()?;
     let mut config = almanac_server::Config::new(db.to_path_buf());
     config.max_upload = settings.max_upload;
     if let Some(rate) = settings.writes_per_minute {
