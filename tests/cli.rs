@@ -490,6 +490,34 @@ fn http(address: &str, method: &str, path: &str, token: Option<&str>, body: &[u8
     Some((status, body))
 }
 
+/// After an upgrade that changes a ruleset's version, `serve` derives the stored games' facts again before it
+/// answers, so no page shows an older version's numbers.
+#[test]
+fn serve_brings_games_of_older_ruleset_versions_up_to_date() {
+    let s = Scratch::new();
+    let id = import_one(&s, &s.file("club.jsonl", sample("catan-club-game.jsonl")));
+    let before = text(&almanac(&["stats", &id, "--json"], &s.db()).stdout);
+    {
+        // As an older version left it: version 1, and its city counted as one more settlement point.
+        let store = almanac_store::Store::open(&s.db()).unwrap();
+        let conn = store.connection();
+        conn.execute("UPDATE games SET ruleset_version = 1", []).unwrap();
+        conn.execute("DELETE FROM facts WHERE kind = 'score' AND item = 'city'", []).unwrap();
+    }
+    assert_ne!(text(&almanac(&["stats", &id, "--json"], &s.db()).stdout), before);
+    let (mut server, address) = serve(&s.db());
+    let (status, _) = http(&address, "GET", "/api/games", None, b"").unwrap();
+    let _ = server.kill();
+    let _ = server.wait();
+    assert_eq!(status, 200);
+    assert_eq!(text(&almanac(&["stats", &id, "--json"], &s.db()).stdout), before, "the facts derived again");
+    let store = almanac_store::Store::open(&s.db()).unwrap();
+    assert!(store
+        .games_to_reproject(Some("catan"), Some(almanac_service::game_kind("catan").unwrap().version()))
+        .unwrap()
+        .is_empty());
+}
+
 /// `almanac serve --db postgres://…`: the same server on PostgreSQL.
 #[test]
 fn serve_runs_on_postgresql() {
@@ -519,9 +547,13 @@ fn serve(db: &Path) -> (std::process::Child, String) {
         .stderr(std::process::Stdio::null())
         .spawn()
         .unwrap();
-    let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
-    let line = lines.next().expect("the server says where it runs").unwrap();
-    let address = line.strip_prefix("Almanac is running at http://").unwrap().split('/').next().unwrap().to_string();
+    let lines = BufReader::new(child.stdout.take().unwrap()).lines();
+    let address = lines
+        .map_while(Result::ok)
+        .find_map(|line| {
+            line.strip_prefix("Almanac is running at http://").map(|rest| rest.split('/').next().unwrap().to_string())
+        })
+        .expect("the server says where it runs");
     (child, address)
 }
 
