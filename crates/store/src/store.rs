@@ -112,7 +112,6 @@ impl Store {
 
     /// `insert_game` under a given id: a copy of another database keeps the ids it had (a game stored before
     /// the canonical hash keeps an id that is not its hash's).
-    #[allow(clippy::too_many_arguments)]
     pub fn insert_game_as(
         &mut self,
         id: &str,
