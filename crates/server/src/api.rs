@@ -4,10 +4,12 @@
 
 use crate::access::{Reader, Writer};
 use crate::app::{
-    blocking, busy, delete_game, forget_access, loaded, publish_game, visible, visible_in_memory, AppState, Result,
+    blocking, delete_game, forget_access, loaded, publish_game, upload_slot, visible, visible_in_memory, AppState,
+    Result,
 };
 use crate::error::ApiError;
 use crate::limits::read_body;
+use crate::uploads::format_named;
 use actix_web::http::{header, StatusCode};
 use actix_web::{web, HttpRequest, HttpResponse};
 use almanac_service::{At, EventRow, GameFilter, Inserted, Ownership, Sort};
@@ -69,20 +71,8 @@ async fn upload(
     payload: web::Payload,
 ) -> Result<HttpResponse> {
     require_type(&req, UPLOAD_TYPES, true)?;
-    let format = match query.format.as_deref() {
-        None | Some("auto") => None,
-        Some(f) => Some(almanac_service::format(f).ok_or_else(|| {
-            ApiError::bad_request(format!(
-                "unknown format `{f}` (auto, {})",
-                almanac_service::format_names().join(", ")
-            ))
-        })?),
-    };
-    // A slot first, then the body: a crowd of uploaders waits with its bodies unread.
-    let _slot = actix_web::rt::time::timeout(app.limits.slot_wait, app.upload_slots.acquire())
-        .await
-        .map_err(|_| busy(app.limits.slot_wait))?
-        .map_err(ApiError::internal)?;
+    let format = format_named(query.format.as_deref())?;
+    let _slot = upload_slot(&app).await?;
     let body = read_body(payload, app.max_upload, app.limits.body_timeout).await?;
     let text = String::from_utf8(body)
         .map_err(|e| ApiError { line: Some(1), ..ApiError::bad_request(format!("the file is not UTF-8 text: {e}")) })?;

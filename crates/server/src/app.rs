@@ -118,8 +118,17 @@ pub async fn delete_game(app: &web::Data<AppState>, club: ClubId, game: String) 
     .await
 }
 
+/// A slot for an upload, taken before its body is read (a crowd of uploaders waits with its bodies unread);
+/// 503 when none comes free in time.
+pub async fn upload_slot(app: &AppState) -> Result<tokio::sync::SemaphorePermit<'_>> {
+    actix_web::rt::time::timeout(app.limits.slot_wait, app.upload_slots.acquire())
+        .await
+        .map_err(|_| busy(app.limits.slot_wait))?
+        .map_err(ApiError::internal)
+}
+
 /// A 503 that asks to come back: the server is busy with other uploads.
-pub fn busy(wait: Duration) -> ApiError {
+fn busy(wait: Duration) -> ApiError {
     let mut e = ApiError::new(
         StatusCode::SERVICE_UNAVAILABLE,
         format!("too many uploads at once; none finished within {} s, retry shortly", wait.as_secs()),

@@ -4,11 +4,12 @@
 //! `Origin` check refuses any post from another site.
 
 use crate::access::{address_key, club_of, cookie, form_proof, Credential, SESSION_COOKIE};
-use crate::app::{busy, delete_game, forget_access, publish_game, AppState, Result};
+use crate::app::{delete_game, forget_access, publish_game, upload_slot, AppState, Result};
 use crate::error::ApiError;
 use crate::form_data;
 use crate::limits::read_body;
 use crate::pages::{escape, page, problem_page};
+use crate::uploads::format_named;
 use actix_web::http::StatusCode;
 use actix_web::{web, HttpRequest, HttpResponse};
 use almanac_service::{Inserted, Ownership};
@@ -167,10 +168,7 @@ async fn upload(app: web::Data<AppState>, req: HttpRequest, payload: web::Payloa
         if !content_type.starts_with("multipart/form-data") {
             return Err(ApiError::new(StatusCode::UNSUPPORTED_MEDIA_TYPE, "the upload form sends multipart/form-data"));
         }
-        let _slot = actix_web::rt::time::timeout(app.limits.slot_wait, app.upload_slots.acquire())
-            .await
-            .map_err(|_| busy(app.limits.slot_wait))?
-            .map_err(ApiError::internal)?;
+        let _slot = upload_slot(&app).await?;
         let body = read_body(payload, app.max_upload + 64 * 1024, app.limits.body_timeout).await?;
         let parts = form_data::parse(&content_type, &body).map_err(ApiError::bad_request)?;
         let field = |name: &str| parts.iter().find(|p| p.name == name);
@@ -178,12 +176,7 @@ async fn upload(app: web::Data<AppState>, req: HttpRequest, payload: web::Payloa
         let club = form_club(&app, &req, &proof).await?;
         let file = field("log").ok_or_else(|| ApiError::bad_request("the form has no file"))?;
         let file_name = file.filename.clone().filter(|n| !n.is_empty()).unwrap_or_else(|| "the file".into());
-        let format = match field("format").map(|p| String::from_utf8_lossy(&p.data).to_string()).as_deref() {
-            None | Some("auto") | Some("") => None,
-            Some(f) => {
-                Some(almanac_service::format(f).ok_or_else(|| ApiError::bad_request(format!("unknown format `{f}`")))?)
-            }
-        };
+        let format = format_named(field("format").map(|p| String::from_utf8_lossy(&p.data).to_string()).as_deref())?;
         let text = String::from_utf8(file.data.clone())
             .map_err(|_| ApiError::bad_request(format!("{file_name} is not UTF-8 text")))?;
         let stored = app.uploads.store(format, text, Ownership::private_to(club.id)).await.map_err(|e| {

@@ -53,6 +53,19 @@ impl Uploads {
     }
 }
 
+/// The format an upload names (`auto`, nothing or empty: guess), or a 400 that lists them.
+pub fn format_named(name: Option<&str>) -> Result<Option<Format>, crate::error::ApiError> {
+    match name {
+        None | Some("auto") | Some("") => Ok(None),
+        Some(f) => almanac_service::format(f).map(Some).ok_or_else(|| {
+            crate::error::ApiError::bad_request(format!(
+                "unknown format `{f}` (auto, {})",
+                almanac_service::format_names().join(", ")
+            ))
+        }),
+    }
+}
+
 /// Lowers the calling thread's scheduling priority (Linux applies `setpriority` to one thread).
 fn lower_priority() {
     #[cfg(target_os = "linux")]

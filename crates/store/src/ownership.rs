@@ -69,6 +69,30 @@ pub struct TokenRow {
     pub revoked_at: Option<String>,
 }
 
+/// What an upload of a log already stored as another game gets, by the rule both backends keep: its owner
+/// shows a deleted game again, anyone who may see it is told its id, anyone else hears it is taken.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Repeat {
+    /// The owner's upload: the game is shown again if it was deleted.
+    Unhide,
+    /// The uploader may see the game: it is that game.
+    Same,
+    /// Another club holds it unseen (private or deleted).
+    TakenElsewhere,
+}
+
+impl Repeat {
+    pub(crate) fn of(owner: Option<ClubId>, published: bool, deleted: bool, uploader: Ownership) -> Repeat {
+        if owner.is_some() && owner == uploader.club {
+            Repeat::Unhide
+        } else if deleted || !published {
+            Repeat::TakenElsewhere
+        } else {
+            Repeat::Same
+        }
+    }
+}
+
 /// Who owns a stored game and who may see it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Access {

@@ -1,7 +1,7 @@
 //! The store's face: [`Store`], which is one of the backends — SQLite (a file, the default) or PostgreSQL
 //! (`postgres://…`) — with the same methods and the same promises.
 
-use crate::error::Result;
+use crate::error::{Result, StoreError};
 use crate::ownership::{Access, Club, ClubId, ClubRow, Ownership, TokenRow, Viewer};
 use crate::postgres::Postgres;
 use crate::rows::{game_id, GameFilter, GameRow, Inserted, StoredGame, TokenRecord};
@@ -193,16 +193,20 @@ impl Store {
         on_backend!(mut self, b => b.reproject(id, game))
     }
 
+    /// Creates a club: a name of 1 to 100 bytes, no other club's.
     pub fn create_club(&mut self, name: &str) -> Result<Club> {
-        on_backend!(mut self, b => b.create_club(name))
+        let name = name.trim();
+        if name.is_empty() || name.len() > 100 {
+            return Err(StoreError::Invalid("a club's name is 1 to 100 bytes".into()));
+        }
+        if self.club_by_name(name).is_ok() {
+            return Err(StoreError::Invalid(format!("there is a club `{name}` already")));
+        }
+        on_backend!(mut self, b => b.insert_club(name))
     }
 
     pub fn club_by_name(&self, name: &str) -> Result<Club> {
         on_backend!(self, b => b.club_by_name(name))
-    }
-
-    pub fn club(&self, id: ClubId) -> Result<Club> {
-        on_backend!(self, b => b.club(id))
     }
 
     pub fn clubs(&self) -> Result<Vec<ClubRow>> {
@@ -236,7 +240,8 @@ impl Store {
 
     /// Who owns the game with this id or unique prefix, among the games `viewer` may see.
     pub fn access(&self, viewer: Viewer, id_or_prefix: &str) -> Result<Access> {
-        on_backend!(self, b => b.access(viewer, id_or_prefix))
+        let id = self.resolve(viewer, id_or_prefix)?;
+        self.access_of(&id)
     }
 
     /// Who owns the game `id`, whoever may see it.
@@ -246,16 +251,25 @@ impl Store {
 
     /// Publishes a club's game (or makes it private again).
     pub fn set_published(&mut self, club: ClubId, id_or_prefix: &str, published: bool) -> Result<String> {
-        on_backend!(mut self, b => b.set_published(club, id_or_prefix, published))
+        let id = self.owned(club, id_or_prefix)?.id;
+        on_backend!(mut self, b => b.set_published(&id, published))?;
+        Ok(id)
     }
 
-    /// Hides a club's game from every view; its events stay.
+    /// Hides a club's game from every view; its events stay (they are append-only).
     pub fn delete_game(&mut self, club: ClubId, id_or_prefix: &str) -> Result<String> {
-        on_backend!(mut self, b => b.delete_game(club, id_or_prefix))
+        let id = self.owned(club, id_or_prefix)?.id;
+        on_backend!(mut self, b => b.hide(&id))?;
+        Ok(id)
     }
 
-    /// A game `club` may change: not found when it may not see it, `NotYours` when it sees it but does not own it.
+    /// A game `club` may change: not found when it may not see it, `NotYours` when it sees it but does not
+    /// own it.
     pub fn owned(&self, club: ClubId, id_or_prefix: &str) -> Result<Access> {
-        on_backend!(self, b => b.owned(club, id_or_prefix))
+        let access = self.access(Viewer::Club(club), id_or_prefix)?;
+        if access.owner != Some(club) {
+            return Err(StoreError::NotYours(access.id));
+        }
+        Ok(access)
     }
 }

@@ -1,26 +1,12 @@
 //! The store's promises on PostgreSQL: the same as on the SQLite file (`store.rs`), against the real
 //! server `make test` starts, plus what only a shared database meets — two writers at once.
 
-use almanac_engine::{validate, ValidatedLog};
+mod common;
+
 use almanac_store::testing::scratch_postgres;
 use almanac_store::{GameFilter, Inserted, Ownership, Sort, Store, StoreError, Viewer};
+use common::{everything, insert, insert_as, log_of, sample};
 use std::path::{Path, PathBuf};
-
-fn sample(name: &str) -> String {
-    std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("../../data/samples").join(name)).unwrap()
-}
-
-fn log_of(text: &str) -> ValidatedLog {
-    validate(None, text).unwrap()
-}
-
-fn insert_as(store: &mut Store, log: &ValidatedLog, owner: Ownership) -> Result<Inserted, StoreError> {
-    store.insert_game(log.game.as_ref(), log.header_line(), &log.event_lines(), &log.content_hash(), owner)
-}
-
-fn insert(store: &mut Store, log: &ValidatedLog) -> Result<Inserted, StoreError> {
-    insert_as(store, log, Ownership::OPERATOR)
-}
 
 /// A fresh database: its URL (as `--db` takes it) and a store on it.
 fn db() -> (PathBuf, Store) {
@@ -36,10 +22,6 @@ fn sql(url: &Path) -> postgres::Client {
 
 fn count(url: &Path, table: &str) -> i64 {
     sql(url).query_one(&format!("SELECT COUNT(*) FROM {table}"), &[]).unwrap().get(0)
-}
-
-fn everything() -> GameFilter {
-    GameFilter { viewer: Viewer::Operator, ..Default::default() }
 }
 
 #[test]

@@ -1,29 +1,10 @@
 //! The store's promises, each against a real SQLite file.
 
-use almanac_engine::{validate, ValidatedLog};
+mod common;
+
 use almanac_store::{GameFilter, Inserted, Ownership, Store, StoreError, Viewer};
-use std::path::{Path, PathBuf};
-
-fn sample(name: &str) -> String {
-    std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("../../data/samples").join(name)).unwrap()
-}
-
-fn log_of(text: &str) -> ValidatedLog {
-    validate(None, text).unwrap()
-}
-
-fn insert(store: &mut Store, log: &ValidatedLog) -> Result<Inserted, StoreError> {
-    insert_as(store, log, Ownership::OPERATOR)
-}
-
-fn insert_as(store: &mut Store, log: &ValidatedLog, owner: Ownership) -> Result<Inserted, StoreError> {
-    store.insert_game(log.game.as_ref(), log.header_line(), &log.event_lines(), &log.content_hash(), owner)
-}
-
-/// Every game, as the operator lists them.
-fn everything() -> GameFilter {
-    GameFilter { viewer: Viewer::Operator, ..Default::default() }
-}
+use common::{everything, insert, insert_as, log_of, sample};
+use std::path::PathBuf;
 
 /// The version of the Catan ruleset this build stores games with.
 fn catan_version() -> u32 {

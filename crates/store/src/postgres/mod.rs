@@ -6,7 +6,7 @@
 //! table per game.
 
 use crate::error::{Result, StoreError};
-use crate::ownership::{Access, Club, ClubId, ClubRow, Ownership, TokenRow, Viewer};
+use crate::ownership::{Access, Club, ClubId, ClubRow, Ownership, Repeat, TokenRow, Viewer};
 use crate::rows::{anywhere, GameFilter, GameRow, Inserted, PlayerRow, Sort, StoredGame, TokenRecord};
 use almanac_core::{FactRow, Game};
 use postgres::error::SqlState;
@@ -372,14 +372,7 @@ impl Postgres {
         Ok(())
     }
 
-    pub fn create_club(&mut self, name: &str) -> Result<Club> {
-        let name = name.trim();
-        if name.is_empty() || name.len() > 100 {
-            return Err(StoreError::Invalid("a club's name is 1 to 100 bytes".into()));
-        }
-        if self.club_by_name(name).is_ok() {
-            return Err(StoreError::Invalid(format!("there is a club `{name}` already")));
-        }
+    pub fn insert_club(&mut self, name: &str) -> Result<Club> {
         let id: i64 =
             self.client.borrow_mut().query_one("INSERT INTO clubs (name) VALUES ($1) RETURNING id", &[&name])?.get(0);
         Ok(Club { id, name: name.to_string() })
@@ -388,11 +381,6 @@ impl Postgres {
     pub fn club_by_name(&self, name: &str) -> Result<Club> {
         let row = self.client.borrow_mut().query_opt("SELECT id, name FROM clubs WHERE name = $1", &[&name])?;
         row.map(|r| Club { id: r.get(0), name: r.get(1) }).ok_or_else(|| StoreError::NotFound(format!("club {name}")))
-    }
-
-    pub fn club(&self, id: ClubId) -> Result<Club> {
-        let row = self.client.borrow_mut().query_opt("SELECT id, name FROM clubs WHERE id = $1", &[&id])?;
-        row.map(|r| Club { id: r.get(0), name: r.get(1) }).ok_or_else(|| StoreError::NotFound(format!("club {id}")))
     }
 
     pub fn clubs(&self) -> Result<Vec<ClubRow>> {
@@ -470,11 +458,6 @@ impl Postgres {
         Ok(row.map(|r| Club { id: r.get(0), name: r.get(1) }))
     }
 
-    pub fn access(&self, viewer: Viewer, id_or_prefix: &str) -> Result<Access> {
-        let id = self.resolve(viewer, id_or_prefix)?;
-        self.access_of(&id)
-    }
-
     pub fn access_of(&self, id: &str) -> Result<Access> {
         let row = self.client.borrow_mut().query_opt(
             "SELECT id, owner, published, deleted_at IS NOT NULL, event_count FROM games WHERE id = $1",
@@ -490,32 +473,22 @@ impl Postgres {
         .ok_or_else(|| StoreError::NotFound(id.to_string()))
     }
 
-    pub fn set_published(&mut self, club: ClubId, id_or_prefix: &str, published: bool) -> Result<String> {
-        let access = self.owned(club, id_or_prefix)?;
-        self.client.borrow_mut().execute("UPDATE games SET published = $2 WHERE id = $1", &[&access.id, &published])?;
-        Ok(access.id)
+    pub fn set_published(&mut self, id: &str, published: bool) -> Result<()> {
+        self.client.borrow_mut().execute("UPDATE games SET published = $2 WHERE id = $1", &[&id, &published])?;
+        Ok(())
     }
 
-    pub fn delete_game(&mut self, club: ClubId, id_or_prefix: &str) -> Result<String> {
-        let access = self.owned(club, id_or_prefix)?;
+    pub fn hide(&mut self, id: &str) -> Result<()> {
         self.client.borrow_mut().execute(
             "UPDATE games SET deleted_at = to_char(now() AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS.MS\"Z\"')
              WHERE id = $1 AND deleted_at IS NULL",
-            &[&access.id],
+            &[&id],
         )?;
-        Ok(access.id)
-    }
-
-    pub fn owned(&self, club: ClubId, id_or_prefix: &str) -> Result<Access> {
-        let access = self.access(Viewer::Club(club), id_or_prefix)?;
-        if access.owner != Some(club) {
-            return Err(StoreError::NotYours(access.id));
-        }
-        Ok(access)
+        Ok(())
     }
 }
 
-/// The game already stored with this content hash, as `insert_game` answers for it (see the SQLite store).
+/// The game already stored with this content hash, as `insert_game` answers for it (`Repeat`).
 fn existing_game(tx: &mut Transaction, content_hash: &str, ownership: Ownership) -> Result<Option<Result<Inserted>>> {
     let Some(r) = tx.query_opt(
         "SELECT id, owner, published, deleted_at IS NOT NULL FROM games WHERE content_hash = $1 FOR UPDATE",
@@ -526,10 +499,12 @@ fn existing_game(tx: &mut Transaction, content_hash: &str, ownership: Ownership)
     };
     let (existing, owner, published, deleted): (String, Option<ClubId>, bool, bool) =
         (r.get(0), r.get(1), r.get(2), r.get(3));
-    if owner.is_some() && owner == ownership.club {
-        tx.execute("UPDATE games SET deleted_at = NULL WHERE id = $1", &[&existing])?;
-    } else if deleted || !published {
-        return Ok(Some(Err(StoreError::TakenElsewhere(existing))));
+    match Repeat::of(owner, published, deleted, ownership) {
+        Repeat::Unhide => {
+            tx.execute("UPDATE games SET deleted_at = NULL WHERE id = $1", &[&existing])?;
+        }
+        Repeat::Same => {}
+        Repeat::TakenElsewhere => return Ok(Some(Err(StoreError::TakenElsewhere(existing)))),
     }
     Ok(Some(Ok(Inserted::Existing(existing))))
 }

@@ -1,19 +1,12 @@
-//! Clubs, their tokens, and which games a club may see and change.
+//! Clubs, their tokens, who owns a game: the SQL (the rules are `Store`'s).
 
 use crate::error::{Result, StoreError};
-use crate::ownership::{Access, Club, ClubId, ClubRow, TokenRow, Viewer};
+use crate::ownership::{Access, Club, ClubId, ClubRow, TokenRow};
 use crate::sqlite::Sqlite;
 use rusqlite::{params, OptionalExtension};
 
 impl Sqlite {
-    pub fn create_club(&mut self, name: &str) -> Result<Club> {
-        let name = name.trim();
-        if name.is_empty() || name.len() > 100 {
-            return Err(StoreError::Invalid("a club's name is 1 to 100 bytes".into()));
-        }
-        if self.club_by_name(name).is_ok() {
-            return Err(StoreError::Invalid(format!("there is a club `{name}` already")));
-        }
+    pub fn insert_club(&mut self, name: &str) -> Result<Club> {
         self.conn.execute("INSERT INTO clubs (name) VALUES (?1)", [name])?;
         Ok(Club { id: self.conn.last_insert_rowid(), name: name.to_string() })
     }
@@ -25,15 +18,6 @@ impl Sqlite {
             })
             .optional()?
             .ok_or_else(|| StoreError::NotFound(format!("club {name}")))
-    }
-
-    pub fn club(&self, id: ClubId) -> Result<Club> {
-        self.conn
-            .query_row("SELECT id, name FROM clubs WHERE id = ?1", [id], |r| {
-                Ok(Club { id: r.get(0)?, name: r.get(1)? })
-            })
-            .optional()?
-            .ok_or_else(|| StoreError::NotFound(format!("club {id}")))
     }
 
     pub fn clubs(&self) -> Result<Vec<ClubRow>> {
@@ -108,12 +92,6 @@ impl Sqlite {
             .optional()?)
     }
 
-    /// Who owns the game with this id or unique prefix, among the games `viewer` may see.
-    pub fn access(&self, viewer: Viewer, id_or_prefix: &str) -> Result<Access> {
-        let id = self.resolve(viewer, id_or_prefix)?;
-        self.access_of(&id)
-    }
-
     /// Who owns the game `id`, whoever may see it (for the server's checks and caches).
     pub fn access_of(&self, id: &str) -> Result<Access> {
         self.conn
@@ -134,29 +112,16 @@ impl Sqlite {
             .ok_or_else(|| StoreError::NotFound(id.to_string()))
     }
 
-    /// Publishes a club's game (or makes it private again).
-    pub fn set_published(&mut self, club: ClubId, id_or_prefix: &str, published: bool) -> Result<String> {
-        let access = self.owned(club, id_or_prefix)?;
-        self.conn.execute("UPDATE games SET published = ?2 WHERE id = ?1", params![access.id, published])?;
-        Ok(access.id)
+    pub fn set_published(&mut self, id: &str, published: bool) -> Result<()> {
+        self.conn.execute("UPDATE games SET published = ?2 WHERE id = ?1", params![id, published])?;
+        Ok(())
     }
 
-    /// Hides a club's game from every view; its events stay (they are append-only).
-    pub fn delete_game(&mut self, club: ClubId, id_or_prefix: &str) -> Result<String> {
-        let access = self.owned(club, id_or_prefix)?;
+    pub fn hide(&mut self, id: &str) -> Result<()> {
         self.conn.execute(
             "UPDATE games SET deleted_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') WHERE id = ?1 AND deleted_at IS NULL",
-            [&access.id],
+            [id],
         )?;
-        Ok(access.id)
-    }
-
-    /// A game `club` may change: not found when it may not see it, refused when it sees it but does not own it.
-    pub fn owned(&self, club: ClubId, id_or_prefix: &str) -> Result<Access> {
-        let access = self.access(Viewer::Club(club), id_or_prefix)?;
-        if access.owner != Some(club) {
-            return Err(StoreError::NotYours(access.id));
-        }
-        Ok(access)
+        Ok(())
     }
 }

@@ -5,7 +5,7 @@ mod facts;
 mod migrations;
 
 use crate::error::{Result, StoreError};
-use crate::ownership::{ClubId, Ownership, Viewer};
+use crate::ownership::{ClubId, Ownership, Repeat, Viewer};
 use crate::rows::{anywhere, GameFilter, GameRow, Inserted, PlayerRow, Sort, StoredGame, TokenRecord};
 use almanac_core::{FactRow, Game};
 use rusqlite::{params, Connection, OpenFlags, OptionalExtension};
@@ -116,11 +116,13 @@ impl Sqlite {
             )
             .optional()?
         {
-            if owner.is_some() && owner == ownership.club {
-                tx.execute("UPDATE games SET deleted_at = NULL WHERE id = ?1", [&existing])?;
-                tx.commit()?;
-            } else if deleted || !published {
-                return Err(StoreError::TakenElsewhere(existing));
+            match Repeat::of(owner, published, deleted, ownership) {
+                Repeat::Unhide => {
+                    tx.execute("UPDATE games SET deleted_at = NULL WHERE id = ?1", [&existing])?;
+                    tx.commit()?;
+                }
+                Repeat::Same => {}
+                Repeat::TakenElsewhere => return Err(StoreError::TakenElsewhere(existing)),
             }
             return Ok(Inserted::Existing(existing));
         }
