@@ -1,15 +1,61 @@
-//! A trade between two players, as the Catan family has it (the base game and the card game alike): both
-//! give something, every card is named, no resource is on both sides, each gives only what they hold.
+//! A trade between two players, as the Catan family has it (the base game, the card game, Cities & Knights
+//! with its commodities): both give something, every card is named, no kind is on both sides, each gives
+//! only what they hold. Generic over what a hand holds, so every game of the family trades by these rules.
 
 use crate::resources::{Bundle, Hand, Resource};
 use almanac_core::{Fact, Partner, Seat};
 use std::fmt;
 
+/// Cards named in a trade.
+pub trait Offer: fmt::Display {
+    fn is_empty(&self) -> bool;
+    /// Some cards are of a kind nobody saw.
+    fn has_unknown(&self) -> bool;
+    /// A kind on both sides, by name.
+    fn shared_kind(&self, other: &Self) -> Option<&'static str>;
+    /// The cards by name: the words of facts.
+    fn items(&self) -> Vec<(&'static str, u32)>;
+}
+
+/// A hand that offers are paid from and into.
+pub trait Holding<O: Offer>: fmt::Display {
+    fn can_give(&self, cards: &O) -> bool;
+    fn give(&mut self, cards: &O);
+    fn receive(&mut self, cards: &O);
+}
+
+impl Offer for Bundle {
+    fn is_empty(&self) -> bool {
+        Bundle::is_empty(self)
+    }
+    fn has_unknown(&self) -> bool {
+        self.unknown > 0
+    }
+    fn shared_kind(&self, other: &Bundle) -> Option<&'static str> {
+        Resource::ALL.into_iter().find(|&r| self.known[r] > 0 && other.known[r] > 0).map(Resource::name)
+    }
+    fn items(&self) -> Vec<(&'static str, u32)> {
+        Bundle::items(self)
+    }
+}
+
+impl Holding<Bundle> for Hand {
+    fn can_give(&self, cards: &Bundle) -> bool {
+        self.can_pay_all(&cards.known)
+    }
+    fn give(&mut self, cards: &Bundle) {
+        self.take_all(&cards.known);
+    }
+    fn receive(&mut self, cards: &Bundle) {
+        self.add_all(&cards.known);
+    }
+}
+
 /// One side of a trade: who, and the hand the cards leave.
-pub struct Party<'a> {
+pub struct Party<'a, H> {
     pub seat: Seat,
     pub name: &'a str,
-    pub hand: &'a mut Hand,
+    pub hand: &'a mut H,
 }
 
 /// Why two players cannot trade so.
@@ -17,8 +63,8 @@ pub struct Party<'a> {
 pub enum TradeRefused {
     Gift { a: String, b: String },
     Unnamed,
-    LikeForLike(Resource),
-    CannotGive { who: String, cards: Bundle, hand: Hand },
+    LikeForLike(&'static str),
+    CannotGive { who: String, cards: String, hand: String },
 }
 
 impl fmt::Display for TradeRefused {
@@ -36,25 +82,35 @@ impl fmt::Display for TradeRefused {
 
 /// `a` gives `give` to `b` for `get`: the hands change and each side's `Traded` fact is pushed, or nothing
 /// changes.
-pub fn exchange(a: Party, b: Party, give: &Bundle, get: &Bundle, facts: &mut Vec<Fact>) -> Result<(), TradeRefused> {
+pub fn exchange<O: Offer, H: Holding<O>>(
+    a: Party<H>,
+    b: Party<H>,
+    give: &O,
+    get: &O,
+    facts: &mut Vec<Fact>,
+) -> Result<(), TradeRefused> {
     if give.is_empty() || get.is_empty() {
         return Err(TradeRefused::Gift { a: a.name.to_string(), b: b.name.to_string() });
     }
-    if give.unknown > 0 || get.unknown > 0 {
+    if give.has_unknown() || get.has_unknown() {
         return Err(TradeRefused::Unnamed);
     }
-    if let Some(r) = Resource::ALL.into_iter().find(|&r| give.known[r] > 0 && get.known[r] > 0) {
-        return Err(TradeRefused::LikeForLike(r));
+    if let Some(kind) = give.shared_kind(get) {
+        return Err(TradeRefused::LikeForLike(kind));
     }
     for (party, cards) in [(&a, give), (&b, get)] {
-        if !party.hand.can_pay_all(&cards.known) {
-            return Err(TradeRefused::CannotGive { who: party.name.to_string(), cards: *cards, hand: *party.hand });
+        if !party.hand.can_give(cards) {
+            return Err(TradeRefused::CannotGive {
+                who: party.name.to_string(),
+                cards: cards.to_string(),
+                hand: party.hand.to_string(),
+            });
         }
     }
-    a.hand.take_all(&give.known);
-    b.hand.take_all(&get.known);
-    a.hand.add_all(&get.known);
-    b.hand.add_all(&give.known);
+    a.hand.give(give);
+    b.hand.give(get);
+    a.hand.receive(get);
+    b.hand.receive(give);
     facts.push(Fact::Traded { player: a.seat, partner: Partner::Player(b.seat), gave: give.items(), got: get.items() });
     facts.push(Fact::Traded { player: b.seat, partner: Partner::Player(a.seat), gave: get.items(), got: give.items() });
     Ok(())

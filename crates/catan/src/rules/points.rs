@@ -73,7 +73,7 @@ enum Award {
 /// keeps it while at the minimum and tied for the most (another player takes it only with strictly
 /// more); otherwise the single player with the most takes it, or it is set aside when the most are tied
 /// or below the minimum.
-fn award_holder(holder: Option<Seat>, counts: &[u8], minimum: u8) -> Option<Seat> {
+pub fn award_holder(holder: Option<Seat>, counts: &[u8], minimum: u8) -> Option<Seat> {
     let max = *counts.iter().max().unwrap_or(&0);
     match holder {
         Some(h) if counts[h as usize] >= minimum && counts[h as usize] == max => Some(h),
