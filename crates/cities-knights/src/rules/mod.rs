@@ -1,0 +1,152 @@
+//! The rules of Cities & Knights, as one `apply` per event: this file says whose move it is and hands the
+//! event to the rules of its concern.
+//!
+//! - `setup`; `roll`: the three dice, the barbarians, progress-card draws, production, the 7 and the
+//!   robber; `build`: roads, settlements, cities, walls; `knights`; `improve`: city improvements and
+//!   metropolises; `trade`; `progress`: playing progress cards; `points`; `checks`.
+//!
+//! A rejected event may leave the state half-changed: the timeline that called `apply` throws it away.
+
+pub mod build;
+pub mod checks;
+pub mod improve;
+pub mod knights;
+pub mod points;
+pub mod progress;
+pub mod roll;
+pub mod setup;
+pub mod trade;
+
+#[cfg(test)]
+mod tests;
+
+use crate::event::Event;
+use crate::progress::HeldCard;
+use crate::rules::checks::{fail, need_main, Result};
+use crate::state::{Phase, State, MAX_PROGRESS};
+use almanac_core::{Fact, Seat};
+
+pub fn apply(s: &mut State, ev: &Event, facts: &mut Vec<Fact>) -> Result {
+    if let Some(w) = s.winner {
+        return fail(format!("the game is over: {} won in turn {}", s.name(w), s.turn));
+    }
+    if let Phase::Setup { step, placed } = s.phase {
+        return setup::setup(s, ev, step, placed, facts);
+    }
+    let p = ev.player();
+    check_turn(s, ev)?;
+    let free_roads = s.free_roads;
+    match ev {
+        Event::BuildSettlement { at, .. } => build::build_settlement(s, p, *at, facts)?,
+        Event::BuildCity { at, .. } => build::build_city_for(s, p, *at, &build::city_cost(), facts)?,
+        Event::BuildRoad { at, .. } => build::build_road(s, p, *at, facts)?,
+        Event::BuildWall { at, .. } => build::build_wall(s, p, *at, false, facts)?,
+        Event::BuildKnight { at, .. } => knights::build_knight(s, p, *at, facts)?,
+        Event::PromoteKnight { at, .. } => knights::promote_knight(s, p, *at, facts)?,
+        Event::ActivateKnight { at, .. } => knights::activate_knight(s, p, *at, facts)?,
+        Event::MoveKnight { from, to, displaced_to, .. } => {
+            knights::move_knight(s, p, *from, *to, *displaced_to, facts)?
+        }
+        Event::ChaseRobber { knight, .. } => knights::chase_robber(s, p, *knight)?,
+        Event::ImproveCity { track, metropolis, .. } => improve::improve_city(s, p, *track, *metropolis, facts)?,
+        Event::Roll { event, dice, drawn, pillaged, aqueduct, .. } => {
+            roll::roll(s, p, *event, *dice, roll::Recorded { drawn, pillaged, aqueduct }, facts)?
+        }
+        Event::Discard { cards, .. } => roll::discard(s, p, cards, facts)?,
+        Event::MoveRobber { hex, victim, stolen, .. } => roll::move_robber(s, p, *hex, *victim, *stolen, facts)?,
+        Event::Trade { with, give, get, .. } => trade::trade(s, p, *with, give, get, facts)?,
+        Event::MaritimeTrade { give, get, .. } => trade::maritime_trade(s, p, give, get, facts)?,
+        Event::PlayProgress { play, .. } => progress::play(s, p, play, facts)?,
+        Event::ReturnProgress { card, .. } => return_progress(s, p, *card)?,
+        Event::EndTurn { .. } => end_turn(s, p, facts)?,
+    }
+    // Road Building's free roads are laid first; anything else gives up the rest.
+    if free_roads > 0 && !matches!(ev, Event::BuildRoad { .. }) {
+        s.free_roads = 0;
+    }
+    if let Some(w) = points::winner(s) {
+        s.winner = Some(w);
+        s.phase = Phase::Over;
+        facts.push(Fact::GameOver { winner: Some(w) });
+    }
+    Ok(())
+}
+
+/// Whose move is it?
+fn check_turn(s: &State, ev: &Event) -> Result {
+    let p = ev.player();
+    match s.phase {
+        Phase::Discard => {
+            if !matches!(ev, Event::Discard { .. }) {
+                return fail(format!("after the 7, {} must discard first", waiting_discards(s)));
+            }
+            if s.must_discard[p as usize] == 0 {
+                return fail(format!("{} has nothing to discard; waiting for {}", s.name(p), waiting_discards(s)));
+            }
+            return Ok(());
+        }
+        Phase::MoveRobber => {
+            if !matches!(ev, Event::MoveRobber { .. }) || p != s.active {
+                return fail(format!("{} must move the robber now", s.name(s.active)));
+            }
+            return Ok(());
+        }
+        _ => {}
+    }
+    match ev {
+        Event::Discard { .. } => fail(format!("{} discards, but no 7 is waiting for discards", s.name(p))),
+        Event::MoveRobber { .. } => fail(format!("{} moves the robber without a 7", s.name(p))),
+        // Only the player whose turn it is trades; the partner may be anybody else.
+        Event::Trade { with, .. } if p != s.active && *with != s.active => fail(format!(
+            "{} and {} trade during {}'s turn; players trade only with the player whose turn it is",
+            s.name(p),
+            s.name(*with),
+            s.name(s.active)
+        )),
+        Event::Trade { .. } => Ok(()),
+        _ if p != s.active => fail(format!("{} acts out of turn: it is {}'s turn", s.name(p), s.name(s.active))),
+        _ => Ok(()),
+    }
+}
+
+fn waiting_discards(s: &State) -> String {
+    let waiting: Vec<String> = s
+        .seats()
+        .filter(|&i| s.must_discard[i as usize] > 0)
+        .map(|i| format!("{} ({} cards)", s.name(i), s.must_discard[i as usize]))
+        .collect();
+    waiting.join(", ")
+}
+
+/// The player whose turn it is puts a fifth progress card back under its deck.
+fn return_progress(s: &mut State, p: Seat, card: HeldCard) -> Result {
+    if s.player(p).progress.len() <= MAX_PROGRESS {
+        return fail(format!("{} holds no more than {MAX_PROGRESS} progress cards: nothing goes back", s.name(p)));
+    }
+    if !s.players[p as usize].progress.remove_held(card) {
+        return fail(format!("{} holds no {}", s.name(p), roll::held_name(card)));
+    }
+    s.decks[card.track as usize] += 1;
+    Ok(())
+}
+
+fn end_turn(s: &mut State, p: Seat, facts: &mut Vec<Fact>) -> Result {
+    need_main(s, p, "ending the turn")?;
+    if s.player(p).progress.len() > MAX_PROGRESS {
+        return fail(format!(
+            "{} holds {} progress cards: play or put back one before the turn ends (at most {MAX_PROGRESS})",
+            s.name(p),
+            s.player(p).progress.len()
+        ));
+    }
+    s.active = (s.active + 1) % s.players.len() as Seat;
+    s.turn += 1;
+    s.phase = Phase::BeforeRoll;
+    s.alchemist = None;
+    s.crane = false;
+    s.merchant_fleet = None;
+    s.free_roads = 0;
+    s.harbor_offers.iter_mut().for_each(|o| *o = false);
+    facts.push(Fact::TurnStarted { turn: s.turn, player: s.active });
+    Ok(())
+}

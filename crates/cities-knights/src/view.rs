@@ -1,0 +1,185 @@
+//! The state as `almanac state --json` and the API show it.
+
+use crate::cards::Card;
+use crate::progress::Track;
+use crate::rules::roll::held_name;
+use crate::state::{Phase, State, BARBARIAN_SPACES};
+use crate::vocabulary::ID;
+use almanac_catan::board::HexId;
+use almanac_catan::resources::UNKNOWN;
+use almanac_core::{PlayerView, View};
+use serde::Serialize;
+use std::collections::BTreeMap;
+
+/// The board: pieces, the robber, the merchant, the barbarians, the bank.
+#[derive(Serialize)]
+pub struct BoardView {
+    bank: BTreeMap<&'static str, u8>,
+    /// Progress cards left per colour.
+    decks: BTreeMap<&'static str, u8>,
+    robber: HexId,
+    merchant: Option<MerchantView>,
+    /// The ship's spaces sailed, of `barbarian_spaces`.
+    barbarians: u8,
+    barbarian_spaces: u8,
+    /// Catan's defence: active knights' strength, against the barbarians' (cities on the board).
+    defence: u32,
+    barbarian_strength: u32,
+    attacks: u32,
+    /// Number tokens by hex (the Inventor swaps them).
+    numbers: Vec<Option<u8>>,
+    buildings: Vec<BuildingView>,
+    roads: Vec<RoadView>,
+    knights: Vec<KnightView>,
+    longest_road: Option<String>,
+    metropolises: BTreeMap<&'static str, Option<String>>,
+}
+
+#[derive(Serialize)]
+struct MerchantView {
+    hex: HexId,
+    owner: String,
+}
+
+#[derive(Serialize)]
+struct BuildingView {
+    at: String,
+    owner: String,
+    kind: &'static str,
+    wall: bool,
+    metropolis: Option<&'static str>,
+}
+
+#[derive(Serialize)]
+struct RoadView {
+    at: String,
+    owner: String,
+}
+
+#[derive(Serialize)]
+struct KnightView {
+    at: String,
+    owner: String,
+    level: u8,
+    active: bool,
+}
+
+/// A player's cards, improvements and pieces.
+#[derive(Serialize)]
+pub struct HandView {
+    hand: BTreeMap<&'static str, u8>,
+    cards_in_hand: u32,
+    /// Improvement level per track (0–5).
+    improvements: BTreeMap<&'static str, u8>,
+    /// Progress cards held: names, or `unknown <colour>`.
+    progress: Vec<String>,
+    /// Victory point progress cards shown.
+    progress_points: Vec<&'static str>,
+    defenders: u8,
+    walls: u8,
+    /// Strength of the player's active knights.
+    strength: u32,
+    discard_limit: u32,
+}
+
+pub fn view(s: &State) -> View<BoardView, HandView> {
+    let name = |seat: Option<u8>| seat.map(|p| s.name(p).to_string());
+    let v = |x: usize| s.board.vertices[x].name.clone();
+    let players = s
+        .seats()
+        .map(|seat| {
+            let p = s.player(seat);
+            let mut hand: BTreeMap<&'static str, u8> = Card::ALL.iter().map(|&c| (c.name(), p.hand.known[c])).collect();
+            hand.insert(UNKNOWN, p.hand.unknown);
+            let improvements = Track::ALL.iter().map(|&t| (t.name(), p.level(t))).collect();
+            let progress: Vec<String> = p.progress.cards.iter().map(|&h| held_name(h)).collect();
+            PlayerView {
+                name: s.name(seat).to_string(),
+                color: s.seating[seat as usize].color.clone(),
+                vp: s.vp(seat),
+                vp_public: s.vp(seat),
+                summary: format!(
+                    "cards {:>2}  progress {}  trade {} politics {} science {}  knights {}",
+                    p.hand.total(),
+                    progress.len(),
+                    p.level(Track::Trade),
+                    p.level(Track::Politics),
+                    p.level(Track::Science),
+                    s.active_strength(seat)
+                ),
+                game: HandView {
+                    hand,
+                    cards_in_hand: p.hand.total(),
+                    improvements,
+                    progress,
+                    progress_points: p.shown.iter().map(|c| c.name()).collect(),
+                    defenders: p.defenders,
+                    walls: p.walls,
+                    strength: s.active_strength(seat),
+                    discard_limit: s.discard_limit(seat),
+                },
+            }
+        })
+        .collect();
+    let phase = match s.phase {
+        Phase::Setup { .. } => "setup",
+        Phase::BeforeRoll => "roll",
+        Phase::Discard => "discard",
+        Phase::MoveRobber => "robber",
+        Phase::Main => "main",
+        Phase::Over => "over",
+    };
+    let buildings = s
+        .buildings
+        .iter()
+        .enumerate()
+        .filter_map(|(i, b)| {
+            b.map(|b| BuildingView {
+                at: v(i),
+                owner: s.name(b.owner).to_string(),
+                kind: b.name(),
+                wall: s.walls[i],
+                metropolis: s.metropolis_at(i as u16).map(|t| t.name()),
+            })
+        })
+        .collect();
+    let roads = s
+        .roads
+        .iter()
+        .enumerate()
+        .filter_map(|(i, r)| r.map(|o| RoadView { at: s.board.edges[i].name.clone(), owner: s.name(o).to_string() }))
+        .collect();
+    let knights = s
+        .knights
+        .iter()
+        .enumerate()
+        .filter_map(|(i, k)| {
+            k.map(|k| KnightView { at: v(i), owner: s.name(k.owner).to_string(), level: k.level, active: k.active })
+        })
+        .collect();
+    View {
+        ruleset: ID,
+        turn: s.turn,
+        active: s.name(s.active).to_string(),
+        phase,
+        winner: name(s.winner),
+        players,
+        game: BoardView {
+            bank: Card::ALL.iter().map(|&c| (c.name(), s.bank[c])).collect(),
+            decks: Track::ALL.iter().map(|&t| (t.colour(), s.decks[t as usize])).collect(),
+            robber: s.robber,
+            merchant: s.merchant.map(|(hex, o)| MerchantView { hex, owner: s.name(o).to_string() }),
+            barbarians: s.barbarians,
+            barbarian_spaces: BARBARIAN_SPACES,
+            defence: s.seats().map(|q| s.active_strength(q)).sum(),
+            barbarian_strength: s.cities_on_board(),
+            attacks: s.attacks,
+            numbers: s.numbers.clone(),
+            buildings,
+            roads,
+            knights,
+            longest_road: name(s.longest_road),
+            metropolises: Track::ALL.iter().map(|&t| (t.name(), name(s.metropolis_holder(t)))).collect(),
+        },
+    }
+}
