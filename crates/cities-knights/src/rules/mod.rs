@@ -18,7 +18,9 @@ pub mod setup;
 pub mod trade;
 
 #[cfg(test)]
-mod tests;
+mod progress_tests;
+#[cfg(test)]
+pub mod tests;
 
 use crate::event::Event;
 use crate::progress::HeldCard;
