@@ -438,7 +438,7 @@ fn parse_raw(s: &State, r: Raw) -> Result<Event, String> {
             for d in r.drawn.unwrap_or_default() {
                 let card = held(&d.card, d.colour.as_deref())?;
                 let returned = match d.returned.as_deref() {
-                    Some(c) => Some(held(c, d.returned_colour.as_deref().or(Some(card.track.name())))?),
+                    Some(c) => Some(held(c, d.returned_colour.as_deref())?),
                     None => None,
                 };
                 drawn.push(Draw { player: seat(s, &d.player, "drawn")?, card, returned });
