@@ -404,11 +404,13 @@ fn every_page_is_accessible_and_fits_a_phone_and_a_desktop() {
     let (_, catan) = app.post("/api/games?publish=true", sample("catan-six-players.jsonl").as_bytes());
     let (_, carcassonne) = app.post("/api/games?publish=true", sample("carcassonne-traders-builders.jsonl").as_bytes());
     let (_, cards) = app.post("/api/games?publish=true", sample("catan-cards-four-players.jsonl").as_bytes());
+    let (_, knights) = app.post("/api/games?publish=true", sample("cities-knights-club-game.jsonl").as_bytes());
     let pages = [
         ("games", "/".to_string()),
         ("catan", format!("/games/{}", catan["id"].as_str().unwrap())),
         ("carcassonne", format!("/games/{}", carcassonne["id"].as_str().unwrap())),
         ("catan-cards", format!("/games/{}", cards["id"].as_str().unwrap())),
+        ("cities-knights", format!("/games/{}", knights["id"].as_str().unwrap())),
     ];
     let axe = axe_script();
     let driver = Driver::start();

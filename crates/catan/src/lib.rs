@@ -8,7 +8,8 @@
 //! - `state`, `event`, `rules`: the Decider parts; `rules/variants`: where catanatron's rules, the Helpers
 //!   and the 5-6 player extension meet the base rules; `helpers`: the Helpers scenario's cards.
 //! - `roads`, `catanatron_roads`: Longest Road, by the rulebook and as catanatron keeps it.
-//! - `view`, `describe`, `vocabulary`: the state, the events and the facts in words; `web/replay.js`.
+//! - `view`, `describe`, `vocabulary`: the state, the events and the facts in words; `web/board.js` (the hex
+//!   board, shared by the family's games on it) and `web/replay.js`.
 //! - `import`: catanatron dumps.
 
 pub mod board;
@@ -141,5 +142,5 @@ impl Declarations for Catan {
     const IMPORTERS: &'static [&'static dyn Importer] =
         &[&import::catanatron::CatanatronDump, &import::jsettlers::JSettlersLog];
     const EVENT_TYPES: &'static [&'static str] = &event::EVENT_TYPES;
-    const REPLAY_SCRIPT: &'static str = include_str!("../web/replay.js");
+    const REPLAY_SCRIPT: &'static str = concat!(include_str!("../web/board.js"), include_str!("../web/replay.js"));
 }

@@ -7,7 +7,8 @@
 //!
 //! - `cards`: hands of resources and commodities; `progress`: the tracks and the 54 progress cards.
 //! - `state`, `event`, `rules`: the Decider parts.
-//! - `view`, `describe`, `vocabulary`: the state, the events and the facts in words.
+//! - `view`, `describe`, `vocabulary`: the state, the events and the facts in words; `web/replay.js` (drawn
+//!   on the base game's `web/board.js`).
 
 pub mod cards;
 pub mod describe;
@@ -20,7 +21,8 @@ pub mod vocabulary;
 
 use almanac_catan::board::{Board, BoardSpec};
 use almanac_catan::state::Seating;
-use almanac_core::{EventError, Fact, PlayerEntry, RuleViolation, Ruleset, Seat, SetupError, View};
+use almanac_core::{Declarations, EventError, Fact, Importer, PlayerEntry, RuleViolation, Ruleset, Seat, SetupError};
+use almanac_core::{View, Vocabulary};
 use serde::Deserialize;
 use serde_json::Value;
 
@@ -83,4 +85,13 @@ impl Ruleset for CitiesKnights {
     fn view(state: &State) -> View<view::BoardView, view::HandView> {
         view::view(state)
     }
+}
+
+impl Declarations for CitiesKnights {
+    const NAME: &'static str = "Catan: Cities & Knights";
+    const VOCABULARY: &'static Vocabulary = &vocabulary::VOCABULARY;
+    const IMPORTERS: &'static [&'static dyn Importer] = &[];
+    const EVENT_TYPES: &'static [&'static str] = &event::EVENT_TYPES;
+    const REPLAY_SCRIPT: &'static str =
+        concat!(include_str!("../../catan/web/board.js"), include_str!("../web/replay.js"));
 }

@@ -15,6 +15,8 @@ pub const KNIGHT_PROMOTION: &str = "knight_promotion";
 pub const KNIGHT_ACTIVATION: &str = "knight_activation";
 /// A city improvement of each track, by `Track as usize`.
 pub const IMPROVEMENT: [&str; 3] = ["improvement_trade", "improvement_politics", "improvement_science"];
+/// A progress card of each track, drawn or taken, by `Track as usize`.
+pub const PROGRESS_CARD: [&str; 3] = ["progress_trade", "progress_politics", "progress_science"];
 pub const LONGEST_ROAD: &str = "longest_road";
 pub const DEFENDER: &str = "defender";
 /// A victory point progress card (Printer, Constitution).
@@ -37,9 +39,9 @@ pub const VOCABULARY: Vocabulary = Vocabulary {
         Term::colored("coin", "coin", "#8d6e63"),
         Term::colored("paper", "paper", "#00897b"),
         RESOURCE_ITEMS[5],
-        Term::colored("yellow", "trade progress card", "#fbc02d"),
-        Term::colored("blue", "politics progress card", "#1e88e5"),
-        Term::colored("green", "science progress card", "#43a047"),
+        Term::colored(PROGRESS_CARD[0], "trade progress card", "#fbc02d"),
+        Term::colored(PROGRESS_CARD[1], "politics progress card", "#1e88e5"),
+        Term::colored(PROGRESS_CARD[2], "science progress card", "#43a047"),
     ],
     causes: &[
         Term::new(cause::SETUP, "starting resources"),

@@ -17,6 +17,7 @@ pub static GAMES: &[&dyn GameKind] = &[
     &almanac_catan::Catan,
     &almanac_carcassonne::Carcassonne,
     &almanac_catan_cards::CatanCards,
+    &almanac_cities_knights::CitiesKnights,
 ];
 
 /// The game of a ruleset id.

@@ -10,7 +10,7 @@ use crate::rules::knights::{activate, check_knight_site, displace, place, promot
 use crate::rules::points::{score, update_longest_road};
 use crate::rules::roll::{lose, place_robber, steal, victims};
 use crate::state::{Phase, State, KNIGHTS_PER_LEVEL};
-use crate::vocabulary::MERCHANT;
+use crate::vocabulary::{MERCHANT, PROGRESS_CARD};
 use almanac_catan::board::{EdgeId, HexId, VertexId};
 use almanac_catan::resources::Resource::{self, Grain, Ore};
 use almanac_catan::resources::Terrain;
@@ -272,10 +272,16 @@ fn spy(s: &mut State, p: Seat, victim: Seat, taken: HeldCard, facts: &mut Vec<Fa
         ));
     }
     s.players[p as usize].progress.cards.push(taken);
-    facts.push(Fact::Lost { player: victim, item: taken.track.colour(), count: 1, cause: cause::STEAL, to: Some(p) });
+    facts.push(Fact::Lost {
+        player: victim,
+        item: PROGRESS_CARD[taken.track as usize],
+        count: 1,
+        cause: cause::STEAL,
+        to: Some(p),
+    });
     facts.push(Fact::Gained {
         player: p,
-        item: taken.track.colour(),
+        item: PROGRESS_CARD[taken.track as usize],
         count: 1,
         cause: cause::STEAL,
         from: Some(victim),

@@ -9,7 +9,7 @@ use crate::rules::build::{from_bank, pillage};
 use crate::rules::checks::{fail, Result};
 use crate::rules::points::score;
 use crate::state::{EventDie, Phase, State, BARBARIAN_SPACES, MAX_PROGRESS};
-use crate::vocabulary::{AQUEDUCT, DEFENDER, PROGRESS_POINT};
+use crate::vocabulary::{AQUEDUCT, DEFENDER, PROGRESS_CARD, PROGRESS_POINT};
 use almanac_catan::board::{HexId, VertexId};
 use almanac_catan::resources::Resource;
 use almanac_core::{cause, Dice, Fact, Seat};
@@ -194,7 +194,7 @@ pub fn draw_card(s: &mut State, q: Seat, card: HeldCard, returned: Option<HeldCa
         }
     }
     s.decks[t as usize] -= 1;
-    facts.push(Fact::Gained { player: q, item: t.colour(), count: 1, cause: cause::CARD, from: None });
+    facts.push(Fact::Gained { player: q, item: PROGRESS_CARD[t as usize], count: 1, cause: cause::CARD, from: None });
     match card.card {
         Some(c) if c.is_victory_point() => {
             s.players[q as usize].shown.push(c);
