@@ -399,6 +399,44 @@ fn layout_problems(driver: &Driver) -> Vec<String> {
 }
 
 #[test]
+fn a_cities_and_knights_replay_draws_the_knights_walls_metropolises_and_the_ship_of_the_state() {
+    let app = spawn_app(16 << 20);
+    let text = sample("cities-knights-club-game.jsonl");
+    let (status, body) = app.post("/api/games?publish=true", text.as_bytes());
+    assert_eq!(status, 201, "{body}");
+    let id = body["id"].as_str().unwrap();
+    let (_, state) = app.get_json(&format!("/api/games/{id}/state"));
+    let knights = state["knights"].as_array().unwrap();
+    let active = knights.iter().filter(|k| k["active"] == json!(true)).count();
+    let buildings = state["buildings"].as_array().unwrap();
+    let walls = buildings.iter().filter(|b| b["wall"] == json!(true)).count();
+    let metropolises = buildings.iter().filter(|b| !b["metropolis"].is_null()).count();
+    assert!(!knights.is_empty() && walls > 0 && metropolises > 0, "the sample ends with each on the board: {state}");
+    let driver = Driver::start();
+    driver.goto(&format!("{}/games/{id}", app.address));
+    driver.wait_for("the replay", "return document.getElementById('replay').dataset.ready === 'yes'");
+    driver.press("\u{E010}"); // End
+    let last = text.lines().count() - 1;
+    driver.wait_for("the end", &format!("return document.getElementById('position').dataset.seq === '{last}'"));
+    let count = |css: &str| {
+        driver.eval(&format!("return document.querySelectorAll('#board {css}').length")).as_u64().unwrap() as usize
+    };
+    assert_eq!(count(".knight"), knights.len());
+    assert_eq!(count(".knight.active"), active);
+    assert_eq!(count(".wall"), walls);
+    assert_eq!(count(".metropolis"), metropolises);
+    assert_eq!(count(".ship"), 1, "the barbarian ship");
+    let lines = driver.eval("return document.querySelector('#players').textContent").as_str().unwrap().to_string();
+    let first = &state["players"][0];
+    let levels = format!(
+        "improvements: politics {} · science {} · trade {}",
+        first["improvements"]["politics"], first["improvements"]["science"], first["improvements"]["trade"]
+    );
+    assert!(lines.contains(&levels), "{levels} not in {lines}");
+    driver.screenshot(&root().join("target/browser/cities-knights-end.png"));
+}
+
+#[test]
 fn every_page_is_accessible_and_fits_a_phone_and_a_desktop() {
     let app = spawn_app(16 << 20);
     let (_, catan) = app.post("/api/games?publish=true", sample("catan-six-players.jsonl").as_bytes());
