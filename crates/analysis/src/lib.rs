@@ -55,6 +55,24 @@ pub struct TradeStats {
     pub partners: BTreeMap<String, i64>,
 }
 
+/// One of the game's gauges by turn (`Vocabulary::gauges`).
+#[derive(Debug, Clone, Serialize)]
+pub struct GaugeSeries {
+    pub id: &'static str,
+    pub label: &'static str,
+    /// `[turn, value]` at the end of every turn from 0 to the last (0 before its first fact).
+    pub by_turn: Vec<[i64; 2]>,
+}
+
+/// A moment the game marked (`Vocabulary::moments`).
+#[derive(Debug, Clone, Serialize)]
+pub struct MomentMark {
+    pub id: &'static str,
+    pub label: &'static str,
+    pub turn: u32,
+    pub player: Option<String>,
+}
+
 #[derive(Debug, Clone, Serialize)]
 pub struct GameStats {
     pub turns: u32,
@@ -64,6 +82,9 @@ pub struct GameStats {
     /// Trades made in each turn (a trade between two players counts once), turn 0 first.
     pub trades_by_turn: Vec<i64>,
     pub players: Vec<PlayerStats>,
+    /// The game's gauges, in the order it declares them.
+    pub gauges: Vec<GaugeSeries>,
+    pub moments: Vec<MomentMark>,
 }
 
 fn add(map: &mut BTreeMap<String, i64>, key: &str, n: i64) {
@@ -85,6 +106,8 @@ pub fn game_stats(players: &[String], facts: &[FactRow], vocabulary: &Vocabulary
     let mut turn_open = 0;
     let mut trades_by_turn = vec![0i64; last_turn as usize + 1];
     let mut declared = vec![vec![0i64; vocabulary.player_stats.len()]; players.len()];
+    let mut gauge_changes: Vec<(u32, usize, i64)> = Vec::new();
+    let mut moments = Vec::new();
     let close_turns_until = |upto: u32, turn_open: &mut u32, running: &[Running], by_turn: &mut [Vec<Running>]| {
         while *turn_open < upto {
             for (p, r) in running.iter().enumerate() {
@@ -101,10 +124,23 @@ pub fn game_stats(players: &[String], facts: &[FactRow], vocabulary: &Vocabulary
             }
             continue;
         }
+        let item = f.item.as_deref().unwrap_or("");
+        if f.kind == "gauge" {
+            if let Some(k) = vocabulary.gauges.iter().position(|t| t.id == item) {
+                gauge_changes.push((f.turn, k, f.count.unwrap_or(0)));
+            }
+            continue;
+        }
+        if f.kind == "moment" {
+            if let Some(t) = vocabulary.moments.iter().find(|t| t.id == item) {
+                let player = f.player.and_then(|p| players.get(p as usize)).cloned();
+                moments.push(MomentMark { id: t.id, label: t.label, turn: f.turn, player });
+            }
+            continue;
+        }
         let Some(p) = f.player.map(|p| p as usize).filter(|&p| p < stats.len()) else {
             continue;
         };
-        let item = f.item.as_deref().unwrap_or("");
         let n = f.count.unwrap_or(0);
         for (k, stat) in vocabulary.player_stats.iter().enumerate() {
             declared[p][k] += measure(&stat.measure, f);
@@ -168,7 +204,25 @@ pub fn game_stats(players: &[String], facts: &[FactRow], vocabulary: &Vocabulary
             .map(|(s, &value)| DeclaredStat { id: s.id, label: s.label, value })
             .collect();
     }
-    GameStats { turns: last_turn, events, dice, trades_by_turn, players: stats }
+    let gauges = vocabulary
+        .gauges
+        .iter()
+        .enumerate()
+        .map(|(k, t)| {
+            let mut value = 0;
+            let mut changes = gauge_changes.iter().filter(|c| c.1 == k).peekable();
+            let by_turn = (0..=last_turn)
+                .map(|turn| {
+                    while let Some(&(_, _, v)) = changes.next_if(|c| c.0 <= turn) {
+                        value = v;
+                    }
+                    [turn as i64, value]
+                })
+                .collect();
+            GaugeSeries { id: t.id, label: t.label, by_turn }
+        })
+        .collect();
+    GameStats { turns: last_turn, events, dice, trades_by_turn, players: stats, gauges, moments }
 }
 
 /// A player's totals so far, as the facts are read in order.
@@ -220,6 +274,8 @@ mod tests {
         awards: &[],
         partners: &[],
         dice: Some(DiceSpec { count: 3, faces: 6 }),
+        gauges: &[],
+        moments: &[],
         charts: &[Chart::Score, Chart::Production, Chart::Dice],
         player_stats: &[
             PlayerStat { id: "made", label: "made", measure: Measure::Gained(cause::PRODUCTION) },

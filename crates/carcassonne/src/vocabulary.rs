@@ -31,6 +31,8 @@ pub const VOCABULARY: Vocabulary = Vocabulary {
     awards: &[],
     partners: &[],
     dice: None,
+    gauges: &[],
+    moments: &[],
     charts: &[Chart::Score, Chart::ScoreBreakdown],
     player_stats: &[
         PlayerStat { id: "cities", label: "cities", measure: Measure::Points("city") },

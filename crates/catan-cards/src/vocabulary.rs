@@ -42,6 +42,8 @@ pub const VOCABULARY: Vocabulary = Vocabulary {
     awards: &[Term::new(LONGEST_ROAD, "longest road"), Term::new(LARGEST_ARMY, "largest army")],
     partners: &[],
     dice: None,
+    gauges: &[],
+    moments: &[],
     charts: &[Chart::Score, Chart::ProductionByTurn, Chart::Trades, Chart::ScoreBreakdown, Chart::Production],
     player_stats: &[
         PlayerStat { id: "drew", label: "drew at harvests", measure: Measure::Gained(cause::PRODUCTION) },

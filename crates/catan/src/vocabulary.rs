@@ -81,6 +81,8 @@ pub const VOCABULARY: Vocabulary = Vocabulary {
     awards: &[Term::new(LONGEST_ROAD, "longest road"), Term::new(LARGEST_ARMY, "largest army")],
     partners: &[Term::new(BANK, "bank 4:1"), Term::new(HARBOUR_3, "harbour 3:1"), Term::new(HARBOUR_2, "harbour 2:1")],
     dice: Some(DiceSpec { count: 2, faces: 6 }),
+    gauges: &[],
+    moments: &[],
     charts: &[
         Chart::Score,
         Chart::ScoreBreakdown,

@@ -105,6 +105,7 @@ pub fn draw(
         Chart::Trades => trades(stats, vocabulary),
         Chart::Dice => dice(stats, vocabulary),
         Chart::ScoreBreakdown => score_breakdown(stats, vocabulary),
+        Chart::Gauges => gauges(stats, vocabulary),
     }
 }
 
@@ -557,4 +558,72 @@ pub fn score_breakdown(stats: &GameStats, vocabulary: &Vocabulary) -> Result<Str
         .collect();
     let desc = format!("Final {}: {}.", vocabulary.score.label, finals(stats, |p| p.vp_by_reason.values().sum()));
     stacked_bars(stats, "Score by what scored it", &desc, vocabulary.score.label, &layers)
+}
+
+/// The game's gauges by turn, a line each in its declared colour, and its moments as marks along the top,
+/// each kind in its colour (a battle won, a battle lost ...).
+pub fn gauges(stats: &GameStats, vocabulary: &Vocabulary) -> Result<String, ChartError> {
+    let names: Vec<&str> = stats.gauges.iter().map(|g| g.label).collect();
+    let mut caption = names.join(" against ");
+    if let Some(first) = caption.get_mut(..1) {
+        first.make_ascii_uppercase();
+    }
+    caption.push_str(" by turn");
+    let finals: Vec<String> =
+        stats.gauges.iter().map(|g| format!("{} {}", g.label, g.by_turn.last().map_or(0, |r| r[1]))).collect();
+    let mut desc = format!("At the end: {}.", finals.join(", "));
+    for t in vocabulary.moments {
+        let turns: Vec<String> = stats.moments.iter().filter(|m| m.id == t.id).map(|m| m.turn.to_string()).collect();
+        if !turns.is_empty() {
+            desc.push_str(&format!(" {} in turn {}.", t.label, turns.join(", ")));
+        }
+    }
+    svg_with(&caption, &desc, |root| {
+        let turns = stats.turns.max(1);
+        let top = stats.gauges.iter().flat_map(|g| g.by_turn.iter().map(|r| r[1])).max().unwrap_or(0).max(2) + 2;
+        let mut chart = ChartBuilder::on(root)
+            .caption(&caption, ("sans-serif", CAPTION))
+            .margin(12)
+            .x_label_area_size(40)
+            .y_label_area_size(52)
+            .build_cartesian_2d(0f64..turns as f64 + 0.999, 0f64..top as f64)
+            .map_err(err)?;
+        chart
+            .configure_mesh()
+            .label_style(("sans-serif", LABEL))
+            .axis_desc_style(("sans-serif", LABEL))
+            .x_desc("turn")
+            .x_label_formatter(&|x| format!("{x:.0}"))
+            .y_label_formatter(&|y| format!("{y:.0}"))
+            .light_line_style(WHITE.mix(0.0))
+            .draw()
+            .map_err(err)?;
+        for (k, g) in stats.gauges.iter().enumerate() {
+            let (color, label) = looks(vocabulary.gauges, g.id, k);
+            let points = g.by_turn.iter().map(|r| (r[0] as f64 + 0.5, r[1] as f64));
+            chart
+                .draw_series(LineSeries::new(points, color.stroke_width(2)))
+                .map_err(err)?
+                .label(label)
+                .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 18, y)], color.stroke_width(3)));
+        }
+        for (k, t) in vocabulary.moments.iter().enumerate() {
+            let (color, label) = looks(vocabulary.moments, t.id, k + stats.gauges.len());
+            let marks: Vec<f64> = stats.moments.iter().filter(|m| m.id == t.id).map(|m| m.turn as f64 + 0.5).collect();
+            let y = top as f64 - 0.6;
+            chart
+                .draw_series(marks.iter().map(|&x| TriangleMarker::new((x, y), 7, color.filled())))
+                .map_err(err)?
+                .label(label)
+                .legend(move |(x, y)| TriangleMarker::new((x + 9, y), 6, color.filled()));
+            chart
+                .draw_series(
+                    marks.iter().map(|&x| PathElement::new(vec![(x, 0.0), (x, y)], color.mix(0.35).stroke_width(1))),
+                )
+                .map_err(err)?;
+        }
+        legend(&mut chart, SeriesLabelPosition::UpperLeft)?;
+        let (x, y) = chart.plotting_area().get_pixel_range();
+        Ok(Some(TurnTargets { x: (x.start, x.end), y: (y.start, y.end), turns: stats.turns }))
+    })
 }

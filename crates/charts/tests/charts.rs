@@ -107,7 +107,9 @@ const EIGHT: Vocabulary = Vocabulary {
     awards: &[],
     partners: &[Term::new("merchant", "the merchant")],
     dice: Some(DiceSpec { count: 3, faces: 6 }),
-    charts: &[Chart::Score, Chart::Production, Chart::Trades, Chart::Dice, Chart::ScoreBreakdown],
+    gauges: &[Term::colored("raiders", "the raiders", "#c0392b"), Term::colored("guards", "the guards", "#1f5fbf")],
+    moments: &[Term::colored("raid", "a raid", "#222222")],
+    charts: &[Chart::Score, Chart::Production, Chart::Trades, Chart::Dice, Chart::ScoreBreakdown, Chart::Gauges],
     player_stats: &[],
 };
 
@@ -152,4 +154,45 @@ fn a_game_with_eight_resources_and_three_dice_draws_every_resource_and_every_sum
     for sum in ["3", "10", "18"] {
         assert!(text.split_whitespace().any(|w| w == sum), "sum {sum} is not on the axis: {text}");
     }
+}
+
+#[test]
+fn a_games_own_gauges_run_by_turn_with_its_moments_marked() {
+    let gauge = |seq: u64, turn: u32, id: &str, value: i64| FactRow {
+        seq,
+        turn,
+        kind: "gauge".into(),
+        player: None,
+        item: Some(id.into()),
+        count: Some(value),
+        cause: None,
+        other: None,
+        total: None,
+        public: None,
+        detail: None,
+    };
+    let mut raid = gauge(5, 4, "raid", 0);
+    raid.kind = "moment".into();
+    raid.count = None;
+    let facts = vec![
+        gauge(1, 1, "raiders", 2),
+        gauge(2, 2, "guards", 1),
+        gauge(3, 2, "raiders", 3),
+        gauge(4, 4, "guards", 4),
+        raid,
+    ];
+    let s = game_stats(&["Ana".into(), "Bo".into()], &facts, &EIGHT);
+    let series =
+        |id: &str| s.gauges.iter().find(|g| g.id == id).unwrap().by_turn.iter().map(|r| r[1]).collect::<Vec<_>>();
+    assert_eq!(series("raiders"), vec![0, 2, 3, 3, 3], "carried forward from the turn it changed");
+    assert_eq!(series("guards"), vec![0, 0, 1, 1, 4]);
+    assert_eq!(s.moments.len(), 1);
+    assert_eq!((s.moments[0].id, s.moments[0].turn), ("raid", 4));
+    let svg = almanac_charts::gauges(&s, &EIGHT).unwrap();
+    let doc = parse(&svg);
+    let words = texts(&doc);
+    for label in ["The raiders against the guards by turn", "the raiders", "the guards", "a raid"] {
+        assert!(words.contains(label), "`{label}` missing from {words}");
+    }
+    assert!(svg.contains("a raid in turn 4"), "the description names the moment's turn");
 }

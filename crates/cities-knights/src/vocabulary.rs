@@ -23,6 +23,12 @@ pub const DEFENDER: &str = "defender";
 pub const PROGRESS_POINT: &str = "progress_point";
 pub const MERCHANT: &str = "merchant";
 pub const AQUEDUCT: &str = "aqueduct";
+/// The barbarians' strength (cities on the board) and Catan's (active knights), followed by turn.
+pub const GAUGE_BARBARIANS: &str = "barbarians";
+pub const GAUGE_KNIGHTS: &str = "knights";
+/// A battle's outcome.
+pub const BATTLE_WON: &str = "battle_won";
+pub const BATTLE_LOST: &str = "battle_lost";
 pub const BANK: &str = "bank";
 pub const HARBOUR_3: &str = "harbour_3";
 pub const HARBOUR_2: &str = "harbour_2";
@@ -110,6 +116,14 @@ pub const VOCABULARY: Vocabulary = Vocabulary {
     ],
     partners: &[Term::new(BANK, "bank 4:1"), Term::new(HARBOUR_3, "harbour 3:1"), Term::new(HARBOUR_2, "2:1 trade")],
     dice: Some(DiceSpec { count: 2, faces: 6 }),
+    gauges: &[
+        Term::colored(GAUGE_BARBARIANS, "the barbarians", "#c0392b"),
+        Term::colored(GAUGE_KNIGHTS, "the knights of Catan", "#1f5fbf"),
+    ],
+    moments: &[
+        Term::colored(BATTLE_WON, "the knights drove the barbarians off", "#2e7d32"),
+        Term::colored(BATTLE_LOST, "the barbarians pillaged", "#8e44ad"),
+    ],
     charts: &[
         Chart::Score,
         Chart::Production,
@@ -117,6 +131,7 @@ pub const VOCABULARY: Vocabulary = Vocabulary {
         Chart::Trades,
         Chart::Dice,
         Chart::ScoreBreakdown,
+        Chart::Gauges,
     ],
     player_stats: &[
         PlayerStat { id: "produced", label: "cards from production", measure: Measure::Gained(cause::PRODUCTION) },

@@ -134,6 +134,18 @@ pub enum Fact {
     GameOver {
         winner: Option<Seat>,
     },
+    /// A measure of the game's own took a new value (the barbarians' strength, a ship's position): a gauge
+    /// the game declares in its vocabulary, drawn by turn.
+    Gauge {
+        gauge: &'static str,
+        value: i32,
+    },
+    /// Something worth marking on the game's timeline (a battle, ...), which the game declares among its
+    /// moments; `player` when it is somebody's.
+    Moment {
+        moment: &'static str,
+        player: Option<Seat>,
+    },
 }
 
 impl Fact {
@@ -151,6 +163,8 @@ impl Fact {
             Fact::Score { .. } => "score",
             Fact::Award { .. } => "award",
             Fact::GameOver { .. } => "game_over",
+            Fact::Gauge { .. } => "gauge",
+            Fact::Moment { .. } => "moment",
         }
     }
 }
@@ -161,7 +175,8 @@ impl Fact {
 /// - `traded`: player, item = `player` or the market's id (`bank`, ...), other = partner seat, detail = {gave, got};
 /// - `built`: player, item = piece; `card_played`: player, item = card;
 /// - `score`: player, item = reason, count = delta, total, public, detail = {delta_public};
-/// - `award`: item = award, player = new holder, other = old holder; `game_over`: player = winner.
+/// - `award`: item = award, player = new holder, other = old holder; `game_over`: player = winner;
+/// - `gauge`: item = gauge, count = its value; `moment`: item = moment, player.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct FactRow {
     pub seq: u64,
@@ -265,6 +280,14 @@ impl Fact {
                 row.other = from.and_then(seat);
             }
             Fact::GameOver { winner } => row.player = winner.and_then(seat),
+            Fact::Gauge { gauge, value } => {
+                row.item = Some(gauge.to_string());
+                row.count = Some(*value as i64);
+            }
+            Fact::Moment { moment, player } => {
+                row.item = Some(moment.to_string());
+                row.player = player.and_then(seat);
+            }
         }
         row
     }

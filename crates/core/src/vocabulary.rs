@@ -69,11 +69,20 @@ pub enum Chart {
     Dice,
     /// The final score by what scored it.
     ScoreBreakdown,
+    /// The game's own gauges by turn, with its moments marked.
+    Gauges,
 }
 
 impl Chart {
-    pub const ALL: [Chart; 6] =
-        [Chart::Score, Chart::Production, Chart::ProductionByTurn, Chart::Trades, Chart::Dice, Chart::ScoreBreakdown];
+    pub const ALL: [Chart; 7] = [
+        Chart::Score,
+        Chart::Production,
+        Chart::ProductionByTurn,
+        Chart::Trades,
+        Chart::Dice,
+        Chart::ScoreBreakdown,
+        Chart::Gauges,
+    ];
 
     /// The chart's name in URLs (`/charts/vp.svg`).
     pub fn id(self) -> &'static str {
@@ -84,6 +93,7 @@ impl Chart {
             Chart::Trades => "trades",
             Chart::Dice => "dice",
             Chart::ScoreBreakdown => "score",
+            Chart::Gauges => "gauges",
         }
     }
 
@@ -136,6 +146,10 @@ pub struct Vocabulary {
     pub partners: &'static [Term],
     /// The production dice, when the game rolls them.
     pub dice: Option<DiceSpec>,
+    /// Measures of the game's own that its facts follow (`Fact::Gauge`), with their chart colours.
+    pub gauges: &'static [Term],
+    /// What its timeline marks (`Fact::Moment`).
+    pub moments: &'static [Term],
     pub charts: &'static [Chart],
     pub player_stats: &'static [PlayerStat],
 }
@@ -194,6 +208,8 @@ impl Vocabulary {
                     missing.push(format!("dice {:?}", dice.values()));
                 }
             }
+            Fact::Gauge { gauge, .. } => check("gauge", self.gauges, gauge),
+            Fact::Moment { moment, .. } => check("moment", self.moments, moment),
             Fact::TurnStarted { .. } | Fact::GameOver { .. } => {}
         }
         missing

@@ -26,6 +26,7 @@ use crate::event::Event;
 use crate::progress::HeldCard;
 use crate::rules::checks::{fail, need_main, Result};
 use crate::state::{Phase, State, MAX_PROGRESS};
+use crate::vocabulary::{GAUGE_BARBARIANS, GAUGE_KNIGHTS};
 use almanac_core::{Fact, Seat};
 
 pub fn apply(s: &mut State, ev: &Event, facts: &mut Vec<Fact>) -> Result {
@@ -33,7 +34,9 @@ pub fn apply(s: &mut State, ev: &Event, facts: &mut Vec<Fact>) -> Result {
         return fail(format!("the game is over: {} won in turn {}", s.name(w), s.turn));
     }
     if let Phase::Setup { step, placed } = s.phase {
-        return setup::setup(s, ev, step, placed, facts);
+        setup::setup(s, ev, step, placed, facts)?;
+        follow_gauges(s, facts);
+        return Ok(());
     }
     let p = ev.player();
     check_turn(s, ev)?;
@@ -66,12 +69,24 @@ pub fn apply(s: &mut State, ev: &Event, facts: &mut Vec<Fact>) -> Result {
     if free_roads > 0 && !matches!(ev, Event::BuildRoad { .. }) {
         s.free_roads = 0;
     }
+    follow_gauges(s, facts);
     if let Some(w) = points::winner(s) {
         s.winner = Some(w);
         s.phase = Phase::Over;
         facts.push(Fact::GameOver { winner: Some(w) });
     }
     Ok(())
+}
+
+/// The barbarians' strength and the knights', as facts whenever they change.
+fn follow_gauges(s: &mut State, facts: &mut Vec<Fact>) {
+    let now = [s.cities_on_board() as i32, s.seats().map(|q| s.active_strength(q)).sum::<u32>() as i32];
+    for (k, gauge) in [GAUGE_BARBARIANS, GAUGE_KNIGHTS].into_iter().enumerate() {
+        if now[k] != s.gauges[k] {
+            facts.push(Fact::Gauge { gauge, value: now[k] });
+        }
+    }
+    s.gauges = now;
 }
 
 /// Whose move is it?

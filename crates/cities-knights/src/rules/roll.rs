@@ -9,7 +9,7 @@ use crate::rules::build::{from_bank, pillage};
 use crate::rules::checks::{fail, Result};
 use crate::rules::points::score;
 use crate::state::{EventDie, Phase, State, BARBARIAN_SPACES, MAX_PROGRESS};
-use crate::vocabulary::{AQUEDUCT, DEFENDER, PROGRESS_CARD, PROGRESS_POINT};
+use crate::vocabulary::{AQUEDUCT, BATTLE_LOST, BATTLE_WON, DEFENDER, PROGRESS_CARD, PROGRESS_POINT};
 use almanac_catan::board::{HexId, VertexId};
 use almanac_catan::resources::Resource;
 use almanac_core::{cause, Dice, Fact, Seat};
@@ -95,6 +95,7 @@ fn attack(
     let barbarians = s.cities_on_board();
     let strength: Vec<u32> = s.seats().map(|q| s.active_strength(q)).collect();
     let defence: u32 = strength.iter().sum();
+    facts.push(Fact::Moment { moment: if barbarians > defence { BATTLE_LOST } else { BATTLE_WON }, player: None });
     if barbarians > defence {
         // The lowest contributors among those with a city the barbarians can take.
         let exposed: Vec<Seat> = s.seats().filter(|&q| !s.plain_cities(q).is_empty()).collect();

@@ -381,7 +381,10 @@ fn the_barbarians_win_5_to_3_and_cd_and_carsten_each_lose_a_city() {
     refused(&mut s, roll(json!({"CD": "16:S", "Gitte": "7:SW", "Carsten": "11:SE"})), "but the roll names");
     refused(&mut s, roll(json!({"CD": "16:S", "Carsten": "15:SE"})), "not one");
     let before: Vec<i32> = s.seats().map(|p| s.vp(p)).collect();
-    act(&mut s, roll(json!({"CD": "16:S", "Carsten": "11:SE"}))).unwrap();
+    let facts = act(&mut s, roll(json!({"CD": "16:S", "Carsten": "11:SE"}))).unwrap();
+    assert!(facts.contains(&Fact::Moment { moment: "battle_lost", player: None }));
+    assert!(facts.contains(&Fact::Gauge { gauge: "barbarians", value: 3 }), "two cities fewer: {facts:?}");
+    assert!(!facts.iter().any(|f| matches!(f, Fact::Gauge { gauge: "knights", value } if *value != 0)));
     let after: Vec<i32> = s.seats().map(|p| s.vp(p)).collect();
     assert_eq!(after, vec![before[0], before[1], before[2] - 1, before[3] - 1]);
     assert_eq!((s.players[2].cities, s.players[2].settlements), (1, 1));
@@ -397,6 +400,7 @@ fn catan_wins_ties_and_the_single_biggest_defender_takes_the_point() {
     road(&mut s, 1, "10:NW");
     let facts = act(&mut s, json!({"type": "roll", "player": "Hanne", "event": "ship", "dice": [2, 3]})).unwrap();
     assert_eq!(s.players[1].defenders, 1, "Gitte gave the most");
+    assert!(facts.contains(&Fact::Moment { moment: "battle_won", player: None }));
     assert!(facts.iter().any(|f| matches!(f, Fact::Score { player: 1, reason: "defender", delta: 1, .. })));
     let mut s = the_four();
     // A tie for the most: each of them draws a progress card of a colour of their choice, clockwise.
