@@ -622,7 +622,8 @@ pub fn gauges(stats: &GameStats, vocabulary: &Vocabulary) -> Result<String, Char
                 )
                 .map_err(err)?;
         }
-        legend(&mut chart, SeriesLabelPosition::UpperLeft)?;
+        // The moments' marks run along the top: the legend keeps out of their way.
+        legend(&mut chart, SeriesLabelPosition::LowerRight)?;
         let (x, y) = chart.plotting_area().get_pixel_range();
         Ok(Some(TurnTargets { x: (x.start, x.end), y: (y.start, y.end), turns: stats.turns }))
     })
