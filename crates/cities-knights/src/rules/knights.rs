@@ -217,10 +217,11 @@ pub fn move_knight(
     Ok(())
 }
 
-/// `other`, pushed off `at` (where another piece now stands), goes where its owner chose: a free
-/// intersection on the roads it stood on, keeping its level and state; with none, it leaves the board.
+/// `other`, pushed off `at`, goes where its owner chose: another free intersection on the roads it stood on,
+/// keeping its level and state; with none, it leaves the board.
 pub fn displace(s: &mut State, other: Knight, at: VertexId, to: Option<VertexId>) -> Result {
-    let options: Vec<VertexId> = reachable(s, other.owner, at).into_iter().filter(|&v| free_for_knight(s, v)).collect();
+    let options: Vec<VertexId> =
+        reachable(s, other.owner, at).into_iter().filter(|&v| v != at && free_for_knight(s, v)).collect();
     match to {
         Some(v) if options.contains(&v) => {
             s.knights[v as usize] = Some(other);

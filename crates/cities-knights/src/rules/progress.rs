@@ -208,12 +208,7 @@ fn intrigue(s: &mut State, p: Seat, at: VertexId, displaced_to: Option<VertexId>
         ));
     }
     s.knights[at as usize] = None;
-    // The knight leaves along the roads it stood on; `at` itself is no longer free for it.
-    s.knights[at as usize] =
-        Some(crate::state::Knight { owner: p, level: 0, active: false, activated: 0, promoted: 0 });
-    let result = displace(s, k, at, displaced_to);
-    s.knights[at as usize] = None;
-    result?;
+    displace(s, k, at, displaced_to)?;
     update_longest_road(s, facts);
     Ok(())
 }

@@ -374,22 +374,21 @@ pub fn move_robber(
     place_robber(s, hex)?;
     let can = victims(s, p, hex);
     match victim {
-        None if can.is_empty() => Ok(()),
-        None => fail(format!(
-            "the robber on {} robs one of {}: the event names the victim",
-            s.board.hex_label(hex),
-            can.iter().map(|&q| s.name(q)).collect::<Vec<_>>().join(", ")
-        )),
+        None if can.is_empty() => {}
+        None => {
+            return fail(format!(
+                "the robber on {} robs one of {}: the event names the victim",
+                s.board.hex_label(hex),
+                can.iter().map(|&q| s.name(q)).collect::<Vec<_>>().join(", ")
+            ))
+        }
         Some(q) if !can.contains(&q) => {
-            fail(format!("{} has no building with cards to rob on {}", s.name(q), s.board.hex_label(hex)))
+            return fail(format!("{} has no building with cards to rob on {}", s.name(q), s.board.hex_label(hex)))
         }
-        Some(q) => {
-            steal(s, p, q, stolen.flatten(), facts)?;
-            s.phase = Phase::Main;
-            Ok(())
-        }
+        Some(q) => steal(s, p, q, stolen.flatten(), facts)?,
     }
-    .map(|()| s.phase = Phase::Main)
+    s.phase = Phase::Main;
+    Ok(())
 }
 
 /// The robber goes to another hex; it stays in the desert until the barbarians' first attack.
