@@ -2,7 +2,7 @@
 //! with its commodities): both give something, every card is named, no kind is on both sides, each gives
 //! only what they hold. Generic over what a hand holds, so every game of the family trades by these rules.
 
-use crate::resources::{Bundle, Hand, Resource};
+use crate::resources::{Bundle, Hand, Pile, Resource, Tally};
 use almanac_core::{Fact, Partner, Seat};
 use std::fmt;
 
@@ -48,6 +48,34 @@ impl Holding<Bundle> for Hand {
     }
     fn receive(&mut self, cards: &Bundle) {
         self.add_all(&cards.known);
+    }
+}
+
+/// Any game's cards: a hand gives from and takes into its own kind of pile.
+impl<T: Tally> Offer for Pile<T> {
+    fn is_empty(&self) -> bool {
+        Pile::is_empty(self)
+    }
+    fn has_unknown(&self) -> bool {
+        self.unknown > 0
+    }
+    fn shared_kind(&self, other: &Pile<T>) -> Option<&'static str> {
+        T::kinds().iter().find(|&&k| self.known.count(k) > 0 && other.known.count(k) > 0).map(|&k| T::name(k))
+    }
+    fn items(&self) -> Vec<(&'static str, u32)> {
+        Pile::items(self)
+    }
+}
+
+impl<T: Tally> Holding<Pile<T>> for Pile<T> {
+    fn can_give(&self, cards: &Pile<T>) -> bool {
+        Pile::can_give(self, cards)
+    }
+    fn give(&mut self, cards: &Pile<T>) {
+        Pile::give(self, cards)
+    }
+    fn receive(&mut self, cards: &Pile<T>) {
+        Pile::receive(self, cards)
     }
 }
 

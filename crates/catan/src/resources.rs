@@ -273,71 +273,152 @@ impl fmt::Display for Bundle {
     }
 }
 
-/// A player's resource cards. `known[r]` cards are surely of type `r`; `unknown` more are of a type
-/// nobody recorded (a card stolen out of sight). The total is always exact; `known` is a lower bound.
+/// What a count of cards counts: the kinds, by name. The five resources here; a game of the family with
+/// more kinds (commodities) counts its own, and its hands are the same [`Pile`]s.
+pub trait Tally: Copy + Default + PartialEq + fmt::Debug {
+    type Kind: Copy + PartialEq + fmt::Display + 'static;
+    /// Every kind, in the order counts keep them.
+    fn kinds() -> &'static [Self::Kind];
+    fn name(kind: Self::Kind) -> &'static str;
+    fn count(&self, kind: Self::Kind) -> u8;
+    fn count_mut(&mut self, kind: Self::Kind) -> &mut u8;
+}
+
+impl Tally for Resources {
+    type Kind = Resource;
+    fn kinds() -> &'static [Resource] {
+        &Resource::ALL
+    }
+    fn name(kind: Resource) -> &'static str {
+        kind.name()
+    }
+    fn count(&self, kind: Resource) -> u8 {
+        self[kind]
+    }
+    fn count_mut(&mut self, kind: Resource) -> &mut u8 {
+        &mut self[kind]
+    }
+}
+
+/// Cards, some perhaps of a kind nobody recorded: a player's hand, or cards given and taken. `known` counts
+/// cards surely of each kind; `unknown` more are of a kind nobody saw (a card stolen out of sight). The total
+/// is always exact; `known` is a lower bound.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct Hand {
-    pub known: Resources,
+pub struct Pile<T> {
+    pub known: T,
     pub unknown: u8,
 }
 
-impl Hand {
+/// A player's resource cards.
+pub type Hand = Pile<Resources>;
+
+impl<T: Tally> Pile<T> {
+    /// Cards every one of which was seen.
+    pub fn known(known: T) -> Pile<T> {
+        Pile { known, unknown: 0 }
+    }
+
     pub fn total(&self) -> u32 {
-        self.known.total() + self.unknown as u32
+        T::kinds().iter().map(|&k| self.known.count(k) as u32).sum::<u32>() + self.unknown as u32
     }
 
-    /// Could this hand hold `n` cards of resource `r`?
-    pub fn can_pay(&self, r: Resource, n: u8) -> bool {
-        self.known[r] as u32 + self.unknown as u32 >= n as u32
+    pub fn is_empty(&self) -> bool {
+        self.total() == 0
     }
 
-    pub fn can_pay_all(&self, cost: &Resources) -> bool {
-        let missing: u32 = cost.iter().map(|(r, n)| n.saturating_sub(self.known[r]) as u32).sum();
+    /// Could these cards include `n` of kind `k`?
+    pub fn can_pay(&self, k: T::Kind, n: u8) -> bool {
+        self.known.count(k) as u32 + self.unknown as u32 >= n as u32
+    }
+
+    pub fn can_pay_all(&self, cost: &T) -> bool {
+        let missing: u32 = T::kinds().iter().map(|&k| cost.count(k).saturating_sub(self.known.count(k)) as u32).sum();
         missing <= self.unknown as u32
     }
 
-    /// Removes cards known to be of type `r`; cards of unknown type are resolved to `r` as needed.
+    /// Removes `n` cards known to be of kind `k`; cards of unknown kind are resolved to `k` as needed.
     /// The caller has checked `can_pay`.
-    pub fn take(&mut self, r: Resource, n: u8) {
-        if self.known[r] >= n {
-            self.known[r] -= n;
+    pub fn take(&mut self, k: T::Kind, n: u8) {
+        let known = self.known.count_mut(k);
+        if *known >= n {
+            *known -= n;
         } else {
-            self.unknown -= n - self.known[r];
-            self.known[r] = 0;
+            self.unknown -= n - *known;
+            *known = 0;
         }
     }
 
-    pub fn take_all(&mut self, cost: &Resources) {
-        for (r, n) in cost.present() {
-            self.take(r, n);
+    pub fn take_all(&mut self, cost: &T) {
+        for &k in T::kinds() {
+            let n = cost.count(k);
+            if n > 0 {
+                self.take(k, n);
+            }
         }
     }
 
-    /// Removes one card whose type nobody saw. Any known card might have been the one, so each known
-    /// count drops by one as a lower bound; the rest of the hand becomes unknown.
+    /// Removes one card whose kind nobody saw. Any known card might have been the one, so each known
+    /// count drops by one as a lower bound; the rest of the cards become unknown.
     pub fn take_unseen(&mut self) {
         let total = self.total();
         debug_assert!(total > 0);
-        for r in Resource::ALL {
-            self.known[r] = self.known[r].saturating_sub(1);
+        for &k in T::kinds() {
+            let c = self.known.count_mut(k);
+            *c = c.saturating_sub(1);
         }
-        self.unknown = (total - 1 - self.known.total()) as u8;
+        self.unknown = (total - 1 - (self.total() - self.unknown as u32)) as u8;
     }
 
-    pub fn add(&mut self, r: Resource, n: u8) {
-        self.known[r] += n;
+    pub fn add(&mut self, k: T::Kind, n: u8) {
+        *self.known.count_mut(k) += n;
     }
 
-    pub fn add_all(&mut self, cards: &Resources) {
-        for (r, n) in cards.present() {
-            self.add(r, n);
+    pub fn add_all(&mut self, cards: &T) {
+        for &k in T::kinds() {
+            self.add(k, cards.count(k));
         }
+    }
+
+    /// Could these cards give `cards` (its unseen ones too)?
+    pub fn can_give(&self, cards: &Pile<T>) -> bool {
+        self.can_pay_all(&cards.known) && self.total() >= cards.total()
+    }
+
+    /// Gives `cards` (checked by `can_give`): the named ones by kind, the unseen ones unseen.
+    pub fn give(&mut self, cards: &Pile<T>) {
+        self.take_all(&cards.known);
+        for _ in 0..cards.unknown {
+            self.take_unseen();
+        }
+    }
+
+    pub fn receive(&mut self, cards: &Pile<T>) {
+        self.add_all(&cards.known);
+        self.unknown += cards.unknown;
+    }
+
+    /// The cards by kind name, `unknown` last: the words of facts.
+    pub fn items(&self) -> Vec<(&'static str, u32)> {
+        let mut v: Vec<(&'static str, u32)> = T::kinds()
+            .iter()
+            .filter(|&&k| self.known.count(k) > 0)
+            .map(|&k| (T::name(k), self.known.count(k) as u32))
+            .collect();
+        if self.unknown > 0 {
+            v.push((UNKNOWN, self.unknown as u32));
+        }
+        v
     }
 }
 
-impl fmt::Display for Hand {
+impl<T: Tally> fmt::Display for Pile<T> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        Bundle { known: self.known, unknown: self.unknown }.fmt(f)
+        let items = self.items();
+        if items.is_empty() {
+            return write!(f, "nothing");
+        }
+        let parts: Vec<String> = items.iter().map(|(n, c)| format!("{c} {n}")).collect();
+        write!(f, "{}", parts.join(", "))
     }
 }
 

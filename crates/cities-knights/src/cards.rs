@@ -1,7 +1,7 @@
 //! The cards of a hand: the base game's five resources and the three commodities a city makes on
 //! mountains (coin), forest (paper) and pasture (cloth). Progress cards are not part of a hand (`progress`).
 
-use almanac_catan::resources::{Resource, Terrain, UNKNOWN};
+use almanac_catan::resources::{Pile, Resource, Tally, Terrain, UNKNOWN};
 use std::collections::BTreeMap;
 use std::fmt;
 use std::ops::{Index, IndexMut};
@@ -151,144 +151,48 @@ impl IndexMut<Card> for Cards {
     }
 }
 
+impl Tally for Cards {
+    type Kind = Card;
+    fn kinds() -> &'static [Card] {
+        &Card::ALL
+    }
+    fn name(kind: Card) -> &'static str {
+        kind.name()
+    }
+    fn count(&self, kind: Card) -> u8 {
+        self[kind]
+    }
+    fn count_mut(&mut self, kind: Card) -> &mut u8 {
+        &mut self[kind]
+    }
+}
+
+/// A player's resources and commodities: the base game's pile of cards (lower bounds and unseen cards),
+/// counting eight kinds.
+pub type Hand = Pile<Cards>;
+
 /// Cards as an event names them: known kinds, and perhaps some nobody saw.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct Bundle {
-    pub known: Cards,
-    pub unknown: u8,
-}
+pub type Bundle = Pile<Cards>;
 
-impl Bundle {
-    pub fn known(known: Cards) -> Bundle {
-        Bundle { known, unknown: 0 }
-    }
-
-    pub fn total(&self) -> u32 {
-        self.known.total() + self.unknown as u32
-    }
-
-    pub fn is_empty(&self) -> bool {
-        self.total() == 0
-    }
-
-    pub fn items(&self) -> Vec<(&'static str, u32)> {
-        let mut v = self.known.items();
-        if self.unknown > 0 {
-            v.push((UNKNOWN, self.unknown as u32));
-        }
-        v
-    }
-
-    /// Reads `{"ore": 2, "coin": 1, "unknown": 1}`.
-    pub fn from_map(map: &BTreeMap<String, u8>) -> Result<Bundle, String> {
-        let mut b = Bundle::default();
-        for (name, &n) in map {
-            if name == UNKNOWN {
-                b.unknown = b.unknown.saturating_add(n);
-            } else {
-                let c = Card::parse(name)?;
-                b.known[c] = b.known[c].saturating_add(n);
-            }
-        }
-        Ok(b)
-    }
-
-    pub fn to_json(&self) -> serde_json::Value {
-        let map: serde_json::Map<String, serde_json::Value> =
-            self.items().into_iter().map(|(n, c)| (n.to_string(), c.into())).collect();
-        serde_json::Value::Object(map)
-    }
-}
-
-impl fmt::Display for Bundle {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let items = self.items();
-        if items.is_empty() {
-            return write!(f, "nothing");
-        }
-        let parts: Vec<String> = items.iter().map(|(n, c)| format!("{c} {n}")).collect();
-        write!(f, "{}", parts.join(", "))
-    }
-}
-
-/// A player's resource and commodity cards. `known[c]` cards are surely of kind `c`; `unknown` more are of
-/// a kind nobody recorded. The total is exact; `known` is a lower bound.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct Hand {
-    pub known: Cards,
-    pub unknown: u8,
-}
-
-impl Hand {
-    pub fn total(&self) -> u32 {
-        self.known.total() + self.unknown as u32
-    }
-
-    pub fn can_pay(&self, c: Card, n: u8) -> bool {
-        self.known[c] as u32 + self.unknown as u32 >= n as u32
-    }
-
-    pub fn can_pay_all(&self, cost: &Cards) -> bool {
-        let missing: u32 = cost.present().map(|(c, n)| n.saturating_sub(self.known[c]) as u32).sum();
-        missing <= self.unknown as u32
-    }
-
-    /// Removes `n` cards of kind `c`; unknown cards are resolved to `c` as needed (the caller checked).
-    pub fn take(&mut self, c: Card, n: u8) {
-        if self.known[c] >= n {
-            self.known[c] -= n;
+/// Reads `{"ore": 2, "coin": 1, "unknown": 1}`.
+pub fn bundle(map: &BTreeMap<String, u8>) -> Result<Bundle, String> {
+    let mut b = Bundle::default();
+    for (name, &n) in map {
+        if name == UNKNOWN {
+            b.unknown = b.unknown.saturating_add(n);
         } else {
-            self.unknown -= n - self.known[c];
-            self.known[c] = 0;
+            let c = Card::parse(name)?;
+            b.known[c] = b.known[c].saturating_add(n);
         }
     }
-
-    pub fn take_all(&mut self, cost: &Cards) {
-        for (c, n) in cost.present() {
-            self.take(c, n);
-        }
-    }
-
-    /// Removes a bundle the hand can give (checked by `can_give`): known cards by kind, unknown ones unseen.
-    pub fn give(&mut self, b: &Bundle) {
-        self.take_all(&b.known);
-        for _ in 0..b.unknown {
-            self.take_unseen();
-        }
-    }
-
-    pub fn can_give(&self, b: &Bundle) -> bool {
-        self.can_pay_all(&b.known) && self.total() >= b.total()
-    }
-
-    /// Removes one card whose kind nobody saw: every known count becomes a lower bound.
-    pub fn take_unseen(&mut self) {
-        let total = self.total();
-        for c in Card::ALL {
-            self.known[c] = self.known[c].saturating_sub(1);
-        }
-        self.unknown = (total - 1 - self.known.total()) as u8;
-    }
-
-    pub fn add(&mut self, c: Card, n: u8) {
-        self.known[c] += n;
-    }
-
-    pub fn receive(&mut self, b: &Bundle) {
-        self.known.add(&b.known);
-        self.unknown += b.unknown;
-    }
-
-    /// Resource cards only (the lower bound) and commodities only, for the view.
-    pub fn count_of(&self, pred: impl Fn(Card) -> bool) -> u32 {
-        self.known.present().filter(|(c, _)| pred(*c)).map(|(_, n)| n as u32).sum()
-    }
+    Ok(b)
 }
 
-impl fmt::Display for Hand {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        Bundle { known: self.known, unknown: self.unknown }.fmt(f)
-    }
+/// Writes a bundle as it is read.
+pub fn bundle_json(b: &Bundle) -> serde_json::Value {
+    let map: serde_json::Map<String, serde_json::Value> =
+        b.items().into_iter().map(|(n, c)| (n.to_string(), c.into())).collect();
+    serde_json::Value::Object(map)
 }
 
 /// Costs.

@@ -5,7 +5,7 @@
 //! `colour` when the recorder did not see it. What the rules derive (production, who draws, the attack's
 //! result, metropolis moves, points) is never written; the choices and chance outcomes are.
 
-use crate::cards::{Bundle, Card, Commodity};
+use crate::cards::{bundle_json, Bundle, Card, Commodity};
 use crate::progress::{HeldCard, Progress, Track};
 use crate::state::{EventDie, State};
 use almanac_catan::board::{EdgeId, HexId, VertexId};
@@ -358,7 +358,7 @@ fn held(card: &str, colour: Option<&str>) -> Result<HeldCard, String> {
 fn bundle(v: &Value, field: &str) -> Result<Bundle, String> {
     let map: BTreeMap<String, u8> =
         serde_json::from_value(v.clone()).map_err(|e| format!("`{field}`: cards like {{\"ore\": 1}}: {e}"))?;
-    Bundle::from_map(&map)
+    crate::cards::bundle(&map)
 }
 
 fn seen_card(name: &str) -> Result<Option<Card>, String> {
@@ -462,7 +462,7 @@ fn parse_raw(s: &State, r: Raw) -> Result<Event, String> {
                 aqueduct,
             }
         }
-        "discard" => Event::Discard { player, cards: Bundle::from_map(need(r.cards.as_ref(), "cards", k)?)? },
+        "discard" => Event::Discard { player, cards: crate::cards::bundle(need(r.cards.as_ref(), "cards", k)?)? },
         "move_robber" => Event::MoveRobber {
             player,
             hex: hex(s, need(r.hex, "hex", k)?)?,
@@ -545,7 +545,7 @@ fn parse_play(s: &State, r: &Raw) -> Result<Play, String> {
         },
         Progress::Intrigue => Play::Intrigue { at: at()?, displaced_to: opt_vertex(&r.displaced_to)? },
         Progress::Saboteur => Play::Saboteur {
-            discards: by_seat(s, r.discards.as_ref().unwrap_or(&BTreeMap::new()), "discards", Bundle::from_map)?,
+            discards: by_seat(s, r.discards.as_ref().unwrap_or(&BTreeMap::new()), "discards", crate::cards::bundle)?,
         },
         Progress::Spy => Play::Spy {
             victim: victim()?,
@@ -556,7 +556,7 @@ fn parse_play(s: &State, r: &Raw) -> Result<Play, String> {
         },
         Progress::Warlord => Play::Warlord,
         Progress::Wedding => Play::Wedding {
-            given: by_seat(s, r.given.as_ref().unwrap_or(&BTreeMap::new()), "given", Bundle::from_map)?,
+            given: by_seat(s, r.given.as_ref().unwrap_or(&BTreeMap::new()), "given", crate::cards::bundle)?,
         },
         Progress::CommercialHarbor => {
             let mut offers = Vec::new();
@@ -667,7 +667,7 @@ pub fn write(s: &State, e: &Event) -> String {
             }
         }
         Event::Discard { cards, .. } => {
-            m.insert("cards".into(), cards.to_json());
+            m.insert("cards".into(), bundle_json(cards));
         }
         Event::MoveRobber { hex, victim, stolen, .. } => {
             m.insert("hex".into(), json!(hex));
@@ -680,12 +680,12 @@ pub fn write(s: &State, e: &Event) -> String {
         }
         Event::Trade { with, give, get, .. } => {
             m.insert("with".into(), json!(name(*with)));
-            m.insert("give".into(), give.to_json());
-            m.insert("get".into(), get.to_json());
+            m.insert("give".into(), bundle_json(give));
+            m.insert("get".into(), bundle_json(get));
         }
         Event::MaritimeTrade { give, get, .. } => {
-            m.insert("give".into(), give.to_json());
-            m.insert("get".into(), get.to_json());
+            m.insert("give".into(), bundle_json(give));
+            m.insert("get".into(), bundle_json(get));
         }
         Event::ReturnProgress { card, .. } => held_json(&mut m, "card", "colour", *card),
         Event::PlayProgress { play, .. } => write_play(s, play, &mut m),
@@ -698,7 +698,7 @@ fn write_play(s: &State, play: &Play, m: &mut Map<String, Value>) {
     let v = |x: VertexId| json!(s.board.vertices[x as usize].name);
     let name = |p: Seat| s.name(p).to_string();
     let bundles = |list: &[(Seat, Bundle)]| -> Value {
-        Value::Object(list.iter().map(|(p, b)| (name(*p), b.to_json())).collect())
+        Value::Object(list.iter().map(|(p, b)| (name(*p), bundle_json(b))).collect())
     };
     let taken_counts = |t: &Option<Vec<(Seat, u8)>>, m: &mut Map<String, Value>| {
         if let Some(t) = t {
@@ -773,7 +773,7 @@ fn write_play(s: &State, play: &Play, m: &mut Map<String, Value>) {
         }
         Play::MasterMerchant { victim, taken } => {
             m.insert("victim".into(), json!(name(*victim)));
-            m.insert("taken".into(), taken.to_json());
+            m.insert("taken".into(), bundle_json(taken));
         }
         Play::Merchant { hex } => {
             m.insert("hex".into(), json!(hex));

@@ -50,7 +50,7 @@ pub fn knight(s: &mut State, p: Seat, at: &str, level: u8, active: bool) {
 
 pub fn give(s: &mut State, p: Seat, cards: Value) {
     let map = serde_json::from_value(cards).unwrap();
-    let b = crate::cards::Bundle::from_map(&map).unwrap();
+    let b = crate::cards::bundle(&map).unwrap();
     s.players[p as usize].hand.known.add(&b.known);
     for (c, n) in b.known.present() {
         s.bank[c] -= n;

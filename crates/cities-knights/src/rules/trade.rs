@@ -1,43 +1,17 @@
 //! Trade: resources and commodities between the player whose turn it is and another player (the family's
 //! exchange), and with the bank: 4:1, 3:1 at a generic harbour (commodities too), 2:1 for a harbour's
 //! resource, for the merchant's hex, for the Merchant Fleet's card, and for commodities with the trade
-//! track's level 3. Progress cards are never traded.
+//! track's level 3. Progress cards are never traded. A hand is the base game's pile of cards, so the
+//! base game's exchange trades it.
 
-use crate::cards::{Bundle, Card, Hand};
+use crate::cards::{Bundle, Card};
 use crate::progress::Track;
 use crate::rules::checks::{fail, need_main, Result};
 use crate::state::State;
 use crate::vocabulary::{BANK, HARBOUR_2, HARBOUR_3};
 use almanac_catan::board::Harbour;
-use almanac_catan::exchange::{exchange, Holding, Offer, Party};
+use almanac_catan::exchange::{exchange, Party};
 use almanac_core::{Fact, Partner, Seat};
-
-impl Offer for Bundle {
-    fn is_empty(&self) -> bool {
-        Bundle::is_empty(self)
-    }
-    fn has_unknown(&self) -> bool {
-        self.unknown > 0
-    }
-    fn shared_kind(&self, other: &Bundle) -> Option<&'static str> {
-        Card::ALL.into_iter().find(|&c| self.known[c] > 0 && other.known[c] > 0).map(Card::name)
-    }
-    fn items(&self) -> Vec<(&'static str, u32)> {
-        Bundle::items(self)
-    }
-}
-
-impl Holding<Bundle> for Hand {
-    fn can_give(&self, cards: &Bundle) -> bool {
-        Hand::can_give(self, cards)
-    }
-    fn give(&mut self, cards: &Bundle) {
-        Hand::give(self, cards)
-    }
-    fn receive(&mut self, cards: &Bundle) {
-        Hand::receive(self, cards)
-    }
-}
 
 pub fn trade(s: &mut State, p: Seat, with: Seat, give: &Bundle, get: &Bundle, facts: &mut Vec<Fact>) -> Result {
     // The event is written from either side; make `a` the active player.
