@@ -7,6 +7,7 @@
 
 use almanac_analysis::{GameStats, PlayerStats};
 use almanac_core::{Chart, Term, Vocabulary};
+use plotters::coord::types::RangedCoordf64;
 use plotters::coord::Shift;
 use plotters::prelude::*;
 use std::sync::Once;
@@ -182,8 +183,8 @@ impl TurnTargets {
 }
 
 /// The legend box every chart uses.
-fn legend<'a, X, Y>(
-    chart: &mut ChartContext<'a, SVGBackend<'a>, Cartesian2d<X, Y>>,
+fn legend<'a, 'b: 'a, X, Y>(
+    chart: &mut ChartContext<'a, SVGBackend<'b>, Cartesian2d<X, Y>>,
     position: SeriesLabelPosition,
 ) -> Result<(), ChartError>
 where
@@ -245,43 +246,59 @@ fn turn_lines(
         series(p).into_iter().map(|(turn, v)| (turn as f64 + 0.5, v as f64 + apart(i))).collect()
     };
     svg_with(caption, desc, |root| {
-        let turns = stats.turns.max(1);
         let top = stats.players.iter().flat_map(|p| solid(p).into_iter().map(|(_, v)| v)).max().unwrap_or(0).max(2) + 1;
-        let mut chart = ChartBuilder::on(root)
-            .caption(caption, ("sans-serif", CAPTION))
-            .margin(12)
-            .x_label_area_size(40)
-            .y_label_area_size(52)
-            .build_cartesian_2d(0f64..turns as f64 + 0.999, 0f64..top as f64)
-            .map_err(err)?;
-        chart
-            .configure_mesh()
-            .label_style(("sans-serif", LABEL))
-            .axis_desc_style(("sans-serif", LABEL))
-            .x_desc("turn")
-            .y_desc(y_desc)
-            .x_label_formatter(&|x| format!("{x:.0}"))
-            .y_label_formatter(&|y| format!("{y:.0}"))
-            .light_line_style(WHITE.mix(0.0))
-            .draw()
-            .map_err(err)?;
-        for (i, p) in stats.players.iter().enumerate() {
-            let color = player_color(colors.get(i).and_then(|c| c.as_deref()), i);
-            chart
-                .draw_series(LineSeries::new(points(solid, i, p), color.stroke_width(2)))
-                .map_err(err)?
-                .label(p.name.clone())
-                .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 18, y)], color.stroke_width(3)));
-            if let Some(dashed) = dashed {
+        by_turn(root, caption, stats.turns, top, y_desc, |chart| {
+            for (i, p) in stats.players.iter().enumerate() {
+                let color = player_color(colors.get(i).and_then(|c| c.as_deref()), i);
                 chart
-                    .draw_series(DashedLineSeries::new(points(dashed, i, p), 4, 4, color.stroke_width(1)))
-                    .map_err(err)?;
+                    .draw_series(LineSeries::new(points(solid, i, p), color.stroke_width(2)))
+                    .map_err(err)?
+                    .label(p.name.clone())
+                    .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 18, y)], color.stroke_width(3)));
+                if let Some(dashed) = dashed {
+                    chart
+                        .draw_series(DashedLineSeries::new(points(dashed, i, p), 4, 4, color.stroke_width(1)))
+                        .map_err(err)?;
+                }
             }
-        }
-        legend(&mut chart, SeriesLabelPosition::UpperLeft)?;
-        let (x, y) = chart.plotting_area().get_pixel_range();
-        Ok(Some(TurnTargets { x: (x.start, x.end), y: (y.start, y.end), turns: stats.turns }))
+            legend(chart, SeriesLabelPosition::UpperLeft)?;
+            let (x, y) = chart.plotting_area().get_pixel_range();
+            Ok(Some(TurnTargets { x: (x.start, x.end), y: (y.start, y.end), turns: stats.turns }))
+        })
     })
+}
+
+type TurnChart<'a, 'b> = ChartContext<'a, SVGBackend<'b>, Cartesian2d<RangedCoordf64, RangedCoordf64>>;
+
+/// Axes for values by turn (turns 0 to the last across, 0 to `top` up, whole numbers on both), on which
+/// `draw` draws.
+fn by_turn<'a, 'b: 'a, R>(
+    root: &'a DrawingArea<SVGBackend<'b>, Shift>,
+    caption: &str,
+    turns: u32,
+    top: i64,
+    y_desc: &str,
+    draw: impl FnOnce(&mut TurnChart<'a, 'b>) -> Result<R, ChartError>,
+) -> Result<R, ChartError> {
+    let mut chart = ChartBuilder::on(root)
+        .caption(caption, ("sans-serif", CAPTION))
+        .margin(12)
+        .x_label_area_size(40)
+        .y_label_area_size(52)
+        .build_cartesian_2d(0f64..turns.max(1) as f64 + 0.999, 0f64..top as f64)
+        .map_err(err)?;
+    chart
+        .configure_mesh()
+        .label_style(("sans-serif", LABEL))
+        .axis_desc_style(("sans-serif", LABEL))
+        .x_desc("turn")
+        .y_desc(y_desc)
+        .x_label_formatter(&|x| format!("{x:.0}"))
+        .y_label_formatter(&|y| format!("{y:.0}"))
+        .light_line_style(WHITE.mix(0.0))
+        .draw()
+        .map_err(err)?;
+    draw(&mut chart)
 }
 
 /// Items gained by production, per player, stacked by item: every item produced, in the order the game
@@ -579,52 +596,39 @@ pub fn gauges(stats: &GameStats, vocabulary: &Vocabulary) -> Result<String, Char
         }
     }
     svg_with(&caption, &desc, |root| {
-        let turns = stats.turns.max(1);
         let top = stats.gauges.iter().flat_map(|g| g.by_turn.iter().map(|r| r[1])).max().unwrap_or(0).max(2) + 2;
-        let mut chart = ChartBuilder::on(root)
-            .caption(&caption, ("sans-serif", CAPTION))
-            .margin(12)
-            .x_label_area_size(40)
-            .y_label_area_size(52)
-            .build_cartesian_2d(0f64..turns as f64 + 0.999, 0f64..top as f64)
-            .map_err(err)?;
-        chart
-            .configure_mesh()
-            .label_style(("sans-serif", LABEL))
-            .axis_desc_style(("sans-serif", LABEL))
-            .x_desc("turn")
-            .x_label_formatter(&|x| format!("{x:.0}"))
-            .y_label_formatter(&|y| format!("{y:.0}"))
-            .light_line_style(WHITE.mix(0.0))
-            .draw()
-            .map_err(err)?;
-        for (k, g) in stats.gauges.iter().enumerate() {
-            let (color, label) = looks(vocabulary.gauges, g.id, k);
-            let points = g.by_turn.iter().map(|r| (r[0] as f64 + 0.5, r[1] as f64));
-            chart
-                .draw_series(LineSeries::new(points, color.stroke_width(2)))
-                .map_err(err)?
-                .label(label)
-                .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 18, y)], color.stroke_width(3)));
-        }
-        for (k, t) in vocabulary.moments.iter().enumerate() {
-            let (color, label) = looks(vocabulary.moments, t.id, k + stats.gauges.len());
-            let marks: Vec<f64> = stats.moments.iter().filter(|m| m.id == t.id).map(|m| m.turn as f64 + 0.5).collect();
-            let y = top as f64 - 0.6;
-            chart
-                .draw_series(marks.iter().map(|&x| TriangleMarker::new((x, y), 7, color.filled())))
-                .map_err(err)?
-                .label(label)
-                .legend(move |(x, y)| TriangleMarker::new((x + 9, y), 6, color.filled()));
-            chart
-                .draw_series(
-                    marks.iter().map(|&x| PathElement::new(vec![(x, 0.0), (x, y)], color.mix(0.35).stroke_width(1))),
-                )
-                .map_err(err)?;
-        }
-        // The moments' marks run along the top: the legend keeps out of their way.
-        legend(&mut chart, SeriesLabelPosition::LowerRight)?;
-        let (x, y) = chart.plotting_area().get_pixel_range();
-        Ok(Some(TurnTargets { x: (x.start, x.end), y: (y.start, y.end), turns: stats.turns }))
+        by_turn(root, &caption, stats.turns, top, "", |chart| {
+            for (k, g) in stats.gauges.iter().enumerate() {
+                let (color, label) = looks(vocabulary.gauges, g.id, k);
+                let points = g.by_turn.iter().map(|r| (r[0] as f64 + 0.5, r[1] as f64));
+                chart
+                    .draw_series(LineSeries::new(points, color.stroke_width(2)))
+                    .map_err(err)?
+                    .label(label)
+                    .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 18, y)], color.stroke_width(3)));
+            }
+            for (k, t) in vocabulary.moments.iter().enumerate() {
+                let (color, label) = looks(vocabulary.moments, t.id, k + stats.gauges.len());
+                let marks: Vec<f64> =
+                    stats.moments.iter().filter(|m| m.id == t.id).map(|m| m.turn as f64 + 0.5).collect();
+                let y = top as f64 - 0.6;
+                chart
+                    .draw_series(marks.iter().map(|&x| TriangleMarker::new((x, y), 7, color.filled())))
+                    .map_err(err)?
+                    .label(label)
+                    .legend(move |(x, y)| TriangleMarker::new((x + 9, y), 6, color.filled()));
+                chart
+                    .draw_series(
+                        marks
+                            .iter()
+                            .map(|&x| PathElement::new(vec![(x, 0.0), (x, y)], color.mix(0.35).stroke_width(1))),
+                    )
+                    .map_err(err)?;
+            }
+            // The moments' marks run along the top: the legend keeps out of their way.
+            legend(chart, SeriesLabelPosition::LowerRight)?;
+            let (x, y) = chart.plotting_area().get_pixel_range();
+            Ok(Some(TurnTargets { x: (x.start, x.end), y: (y.start, y.end), turns: stats.turns }))
+        })
     })
 }
