@@ -139,6 +139,16 @@ impl Default for Options {
     }
 }
 
+/// Who places in step `step` of a setup of two rounds among `players`: 0, 1, ... n-1, then n-1, ... 0.
+pub fn snake_order(players: usize, step: u8) -> Seat {
+    let n = players as u8;
+    if step < n {
+        step
+    } else {
+        2 * n - 1 - step
+    }
+}
+
 /// Who the player is (fixed for the game).
 #[derive(Debug, Clone)]
 pub struct Seating {
@@ -293,14 +303,9 @@ impl State {
         vp
     }
 
-    /// Who places in setup step `step` (snake order: 0, 1, ... n-1, n-1, ... 0).
+    /// Who places in setup step `step`.
     pub fn setup_seat(&self, step: u8) -> Seat {
-        let n = self.players.len() as u8;
-        if step < n {
-            step
-        } else {
-            2 * n - 1 - step
-        }
+        snake_order(self.players.len(), step)
     }
 
     pub fn road_owner(&self, e: EdgeId) -> Option<Seat> {

@@ -4,7 +4,7 @@ use crate::cards::{Card, Cards, Hand};
 use crate::progress::{Progress, ProgressHand, Track};
 use almanac_catan::board::{Board, EdgeId, HexId, VertexId};
 use almanac_catan::pieces::{Building, Layout};
-use almanac_catan::state::Seating;
+use almanac_catan::state::{snake_order, Seating};
 use almanac_core::{Seat, SetupError};
 use std::sync::Arc;
 
@@ -259,14 +259,9 @@ impl State {
         vp
     }
 
-    /// Who places in setup step `step` (snake order: 0, 1, ... n-1, n-1, ... 0).
+    /// Who places in setup step `step` (the base game's snake order).
     pub fn setup_seat(&self, step: u8) -> Seat {
-        let n = self.players.len() as u8;
-        if step < n {
-            step
-        } else {
-            2 * n - 1 - step
-        }
+        snake_order(self.players.len(), step)
     }
 
     /// What stands on the board for Longest Road: a knight cuts an opponent's road like a building does.
