@@ -554,7 +554,10 @@ impl<'s> Walk<'s> {
                 }
                 let code = *values.get(i + 1).ok_or_else(|| at(e, "cut short"))?;
                 let r = resource(code as u32).ok_or_else(|| at(e, format!("resource type {code}")))?;
-                known[r] += amount as u8;
+                known[r] = u8::try_from(amount)
+                    .ok()
+                    .and_then(|n| known[r].checked_add(n))
+                    .ok_or_else(|| at(e, format!("{amount} {r} is more than any hand holds")))?;
                 i += 2;
             }
             let name = self.name(e, pn)?;
