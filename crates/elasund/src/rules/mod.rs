@@ -1,0 +1,79 @@
+//! The rules of Elasund, as one `apply` per event: this file says whose move it is, runs the turn's four
+//! steps in order and decides the winner.
+//!
+//! - `income`: step 1, the roll, the ship, income and the pirate; `build`, `walls`, `church`: step 2;
+//!   `permits`: steps 3 and 4; `markers`: VP markers and the trade track; `checks`.
+//!
+//! A rejected event may leave the state half-changed: the timeline that called `apply` throws it away.
+
+pub mod build;
+pub mod checks;
+pub mod church;
+pub mod income;
+pub mod markers;
+pub mod permits;
+pub mod walls;
+
+#[cfg(test)]
+pub mod tests;
+
+use crate::event::Event;
+use crate::rules::checks::{fail, Result};
+use crate::state::{Phase, State};
+use almanac_core::{cause, Fact, Seat};
+
+pub fn apply(s: &mut State, ev: &Event, facts: &mut Vec<Fact>) -> Result {
+    if let Some(w) = s.winner {
+        return fail(format!("the game is over: {} won in turn {}", s.name(w), s.turn));
+    }
+    let p = ev.player();
+    if p != s.active {
+        return fail(format!("{} acts out of turn: it is {}'s turn", s.name(p), s.name(s.active)));
+    }
+    match ev {
+        Event::Roll { dice, ship, influence, discards, took, reshuffle, .. } => {
+            let recorded = income::Recorded { ship: *ship, influence, discards, took, reshuffle };
+            income::roll(s, p, *dice, recorded, facts)?
+        }
+        Event::Build { building, at, influence, huts, .. } => {
+            build::build(s, p, *building, *at, *influence, huts, facts)?
+        }
+        Event::BuildWall { at, influence, .. } => walls::build_wall(s, p, *at, influence, facts)?,
+        Event::BuildChurch { tile, returned, huts, .. } => church::build_church(s, p, *tile, *returned, huts, facts)?,
+        Event::PlacePermit { value, at, influence, .. } => permits::place_permit(s, p, *value, *at, *influence, facts)?,
+        Event::TakeGold { .. } => permits::take_gold(s, p, facts)?,
+        Event::MovePermit { from, to, influence, .. } => permits::move_permit(s, p, *from, *to, *influence, facts)?,
+        Event::UpgradePermit { at, value, influence, .. } => {
+            permits::upgrade_permit(s, p, *at, *value, *influence, facts)?
+        }
+        Event::EndTurn { .. } => end_turn(s, p, facts)?,
+    }
+    Ok(())
+}
+
+fn end_turn(s: &mut State, p: Seat, facts: &mut Vec<Fact>) -> Result {
+    if !matches!(s.phase, Phase::Extra { .. }) {
+        return fail(format!("{} places a permit or takes 2 gold (step 3) before the turn ends", s.name(p)));
+    }
+    s.active = (s.active + 1) % s.players.len() as Seat;
+    s.turn += 1;
+    s.phase = Phase::Roll;
+    s.pirate = false;
+    facts.push(Fact::TurnStarted { turn: s.turn, player: s.active });
+    // All ten markers on the board at the start of one's own turn win.
+    if s.player(s.active).markers_left == 0 {
+        s.winner = Some(s.active);
+        s.phase = Phase::Over;
+        facts.push(Fact::GameOver { winner: Some(s.active) });
+    }
+    Ok(())
+}
+
+/// The cards dealt at the start: 3 gold and 1 influence each.
+pub fn opening(s: &State, facts: &mut Vec<Fact>) {
+    for q in s.seats() {
+        for (item, count) in s.player(q).hand.items() {
+            facts.push(Fact::Gained { player: q, item, count, cause: cause::SETUP, from: None });
+        }
+    }
+}

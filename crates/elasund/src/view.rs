@@ -1,0 +1,189 @@
+//! The state as `almanac state --json` and the API show it.
+
+use crate::board::{squares, ROWS};
+use crate::buildings::Kind;
+use crate::cards::Influence;
+use crate::state::{Phase, State, TRACK_MARKS};
+use crate::vocabulary::ID;
+use almanac_core::{PlayerView, View};
+use serde::Serialize;
+use std::collections::BTreeMap;
+
+/// The city: buildings, permits, walls, the church, the ship, the decks.
+#[derive(Serialize)]
+pub struct CityView {
+    /// The city's last column (5, 7 or 9).
+    last_col: u8,
+    /// The ship's row (its dice sum), or null before the first roll.
+    ship: Option<u8>,
+    pirate: bool,
+    buildings: Vec<BuildingView>,
+    permits: Vec<PermitView>,
+    walls: Vec<WallView>,
+    church: Vec<ChurchView>,
+    church_tiles_left: usize,
+    /// Neutral buildings left in each stack.
+    stacks: BTreeMap<&'static str, u8>,
+    gold: u8,
+    influence_deck: u8,
+    influence_discards: u8,
+    /// The trade track's marks: the square and the players whose marker is on it.
+    track: Vec<MarkView>,
+}
+
+#[derive(Serialize)]
+struct BuildingView {
+    kind: &'static str,
+    at: String,
+    width: u8,
+    height: u8,
+    owner: String,
+    markers: u8,
+}
+
+#[derive(Serialize)]
+struct PermitView {
+    at: String,
+    owner: String,
+    value: u8,
+}
+
+#[derive(Serialize)]
+struct WallView {
+    at: String,
+    owner: String,
+    number: u8,
+}
+
+#[derive(Serialize)]
+struct ChurchView {
+    at: String,
+    tile: &'static str,
+    marker: Option<String>,
+}
+
+#[derive(Serialize)]
+struct MarkView {
+    square: u8,
+    room: u8,
+    players: Vec<String>,
+}
+
+/// A player's cards, permits and markers.
+#[derive(Serialize)]
+pub struct HandView {
+    colour: &'static str,
+    gold: u8,
+    influence: BTreeMap<&'static str, u8>,
+    cards_in_hand: u32,
+    /// Permit values not on the board.
+    permits_at_home: Vec<u8>,
+    markers_left: u8,
+    trade: u8,
+    walls_built: u8,
+    towers: u8,
+}
+
+pub fn view(s: &State) -> View<CityView, HandView> {
+    let name = |q: u8| s.name(q).to_string();
+    let players = s
+        .seats()
+        .map(|q| {
+            let p = s.player(q);
+            let mut influence: BTreeMap<&'static str, u8> =
+                Influence::ALL.iter().map(|&c| (c.name(), p.hand.influence[c as usize])).collect();
+            influence.insert("unknown", p.hand.unknown);
+            let permits_at_home: Vec<u8> = (0..5).filter(|&v| p.permits_home[v as usize]).collect();
+            PlayerView {
+                name: name(q),
+                color: Some(s.seating[q as usize].colour.name().to_string()),
+                vp: s.vp(q),
+                vp_public: s.vp(q),
+                summary: format!(
+                    "gold {:>2}  influence {}  permits {:?}  trade {}  markers left {}",
+                    p.hand.gold,
+                    p.hand.influence_total(),
+                    permits_at_home,
+                    p.trade,
+                    p.markers_left
+                ),
+                game: HandView {
+                    colour: s.seating[q as usize].colour.name(),
+                    gold: p.hand.gold,
+                    influence,
+                    cards_in_hand: p.hand.total(),
+                    permits_at_home,
+                    markers_left: p.markers_left,
+                    trade: p.trade,
+                    walls_built: p.walls,
+                    towers: p.towers,
+                },
+            }
+        })
+        .collect();
+    let phase = match s.phase {
+        Phase::Roll => "roll",
+        Phase::Build { .. } => "build",
+        Phase::Extra { .. } => "extra",
+        Phase::Over => "over",
+    };
+    let buildings = s
+        .buildings
+        .iter()
+        .flatten()
+        .map(|b| {
+            let (width, height) = b.kind.size();
+            BuildingView {
+                kind: b.kind.name(),
+                at: b.at.to_string(),
+                width,
+                height,
+                owner: name(b.owner),
+                markers: b.markers,
+            }
+        })
+        .collect();
+    let permits = squares()
+        .filter_map(|q| s.cell(q).permit.map(|(o, v)| PermitView { at: q.to_string(), owner: name(o), value: v }))
+        .collect();
+    let church = squares()
+        .filter_map(|q| {
+            s.cell(q).church.map(|(t, m)| ChurchView { at: q.to_string(), tile: t.name(), marker: m.map(name) })
+        })
+        .collect();
+    View {
+        ruleset: ID,
+        turn: s.turn,
+        active: name(s.active),
+        phase,
+        winner: s.winner.map(name),
+        players,
+        game: CityView {
+            last_col: s.city.last_col,
+            ship: s.ship.map(|r| ROWS[r as usize]),
+            pirate: s.pirate,
+            buildings,
+            permits,
+            walls: s
+                .walls
+                .iter()
+                .map(|(site, &(o, n))| WallView { at: site.to_string(), owner: name(o), number: n })
+                .collect(),
+            church,
+            church_tiles_left: s.church_stack.len(),
+            stacks: Kind::NEUTRAL.iter().zip(s.stacks).map(|(k, n)| (k.name(), n)).collect(),
+            gold: s.gold,
+            influence_deck: s.deck,
+            influence_discards: s.discards,
+            track: TRACK_MARKS
+                .iter()
+                .enumerate()
+                .map(|(k, &(square, room))| MarkView {
+                    square,
+                    room,
+                    players: s.seats().filter(|&q| s.player(q).track_marks[k]).map(name).collect(),
+                })
+                .collect(),
+        },
+    }
+}

@@ -1,0 +1,1 @@
+(() => { Almanac.register('elasund', {}); })();
