@@ -437,18 +437,52 @@ fn a_cities_and_knights_replay_draws_the_knights_walls_metropolises_and_the_ship
 }
 
 #[test]
+fn an_elasund_replay_draws_the_city_of_the_state_at_each_step() {
+    let app = spawn_app(16 << 20);
+    let text = sample("elasund-four-players.jsonl");
+    let (status, body) = app.post("/api/games?publish=true", text.as_bytes());
+    assert_eq!(status, 201, "{body}");
+    let id = body["id"].as_str().unwrap();
+    let last = text.lines().count() - 1;
+    let driver = Driver::start();
+    driver.goto(&format!("{}/games/{id}?seq=0", app.address));
+    driver.wait_for("the replay", "return document.getElementById('replay').dataset.ready === 'yes'");
+    let count = |d: &Driver, css: &str| {
+        d.eval(&format!("return document.querySelectorAll('#board {css}').length")).as_u64().unwrap() as usize
+    };
+    assert_eq!(count(&driver, ".building"), 8, "two start huts for each of four players");
+    assert_eq!(count(&driver, ".ship"), 0, "no ship before the first roll");
+    for seq in [40, last] {
+        driver.goto(&format!("{}/games/{id}?seq={seq}", app.address));
+        driver.wait_for("the replay", "return document.getElementById('replay').dataset.ready === 'yes'");
+        driver.wait_for("the step", &format!("return document.getElementById('position').dataset.seq === '{seq}'"));
+        let (_, state) = app.get_json(&format!("/api/games/{id}/state?seq={seq}"));
+        let n = |k: &str| state[k].as_array().unwrap().len();
+        assert_eq!(count(&driver, ".building"), n("buildings"), "at {seq}");
+        assert_eq!(count(&driver, ".permit"), n("permits"), "at {seq}");
+        assert_eq!(count(&driver, ".wall"), n("walls"), "at {seq}");
+        assert_eq!(count(&driver, ".church"), n("church"), "at {seq}");
+        assert_eq!(count(&driver, ".ship"), 1, "at {seq}");
+        assert_eq!(count(&driver, ".pawn"), 4, "a trade-track pawn each");
+    }
+    driver.screenshot(&root().join("target/browser/elasund-end.png"));
+}
+
+#[test]
 fn every_page_is_accessible_and_fits_a_phone_and_a_desktop() {
     let app = spawn_app(16 << 20);
     let (_, catan) = app.post("/api/games?publish=true", sample("catan-six-players.jsonl").as_bytes());
     let (_, carcassonne) = app.post("/api/games?publish=true", sample("carcassonne-traders-builders.jsonl").as_bytes());
     let (_, cards) = app.post("/api/games?publish=true", sample("catan-cards-four-players.jsonl").as_bytes());
     let (_, knights) = app.post("/api/games?publish=true", sample("cities-knights-club-game.jsonl").as_bytes());
+    let (_, city) = app.post("/api/games?publish=true", sample("elasund-four-players.jsonl").as_bytes());
     let pages = [
         ("games", "/".to_string()),
         ("catan", format!("/games/{}", catan["id"].as_str().unwrap())),
         ("carcassonne", format!("/games/{}", carcassonne["id"].as_str().unwrap())),
         ("catan-cards", format!("/games/{}", cards["id"].as_str().unwrap())),
         ("cities-knights", format!("/games/{}", knights["id"].as_str().unwrap())),
+        ("elasund", format!("/games/{}", city["id"].as_str().unwrap())),
     ];
     let axe = axe_script();
     let driver = Driver::start();

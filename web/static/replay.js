@@ -62,7 +62,7 @@ document.addEventListener('DOMContentLoaded', () => {
   let layer = null;
 
   // What a game's drawing may use: the header, shapes, and each player's colour.
-  const COLORS = { red: '#d62728', blue: '#1f5fbf', white: '#f4f4f4', orange: '#ff8c00', green: '#2ca02c', brown: '#8c564b' };
+  const COLORS = { red: '#d62728', blue: '#1f5fbf', white: '#f4f4f4', orange: '#ff8c00', green: '#2ca02c', brown: '#8c564b', yellow: '#d4ac0d' };
   const PALETTE = ['#4477aa', '#ee6677', '#228833', '#ccbb44', '#66ccee', '#aa3377'];
   const ctx = {
     header: null,

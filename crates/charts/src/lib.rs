@@ -56,6 +56,7 @@ pub fn player_color(name: Option<&str>, seat: usize) -> RGBColor {
         Some("orange") => RGBColor(0xff, 0x8c, 0x00),
         Some("green") => RGBColor(0x2c, 0xa0, 0x2c),
         Some("brown") => RGBColor(0x8c, 0x56, 0x4b),
+        Some("yellow") => RGBColor(0xd4, 0xac, 0x0d),
         _ => [
             RGBColor(0x44, 0x77, 0xaa),
             RGBColor(0xee, 0x66, 0x77),

@@ -1,7 +1,7 @@
 //! The state as `almanac state --json` and the API show it.
 
 use crate::board::{squares, ROWS};
-use crate::buildings::Kind;
+use crate::buildings::{wall_reward, Kind, WallReward};
 use crate::cards::Influence;
 use crate::state::{Phase, State, TRACK_MARKS};
 use crate::vocabulary::ID;
@@ -53,6 +53,8 @@ struct WallView {
     at: String,
     owner: String,
     number: u8,
+    /// The tile has a tower (with its owner's VP marker).
+    tower: bool,
 }
 
 #[derive(Serialize)]
@@ -167,7 +169,12 @@ pub fn view(s: &State) -> View<CityView, HandView> {
             walls: s
                 .walls
                 .iter()
-                .map(|(site, &(o, n))| WallView { at: site.to_string(), owner: name(o), number: n })
+                .map(|(site, &(o, n))| WallView {
+                    at: site.to_string(),
+                    owner: name(o),
+                    number: n,
+                    tower: wall_reward(n) == WallReward::Tower,
+                })
                 .collect(),
             church,
             church_tiles_left: s.church_stack.len(),

@@ -18,6 +18,7 @@ pub static GAMES: &[&dyn GameKind] = &[
     &almanac_carcassonne::Carcassonne,
     &almanac_catan_cards::CatanCards,
     &almanac_cities_knights::CitiesKnights,
+    &almanac_elasund::Elasund,
 ];
 
 /// The game of a ruleset id.
