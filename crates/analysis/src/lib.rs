@@ -84,6 +84,9 @@ pub struct GameStats {
     pub players: Vec<PlayerStats>,
     /// The game's gauges, in the order it declares them.
     pub gauges: Vec<GaugeSeries>,
+    /// Points by what scored them (all players together) at the end of every turn: the reasons the game
+    /// declares, in its order, then any other, each `[turn, points]` from turn 0.
+    pub score_by_reason: Vec<(String, Vec<[i64; 2]>)>,
     pub moments: Vec<MomentMark>,
 }
 
@@ -107,6 +110,7 @@ pub fn game_stats(players: &[String], facts: &[FactRow], vocabulary: &Vocabulary
     let mut trades_by_turn = vec![0i64; last_turn as usize + 1];
     let mut declared = vec![vec![0i64; vocabulary.player_stats.len()]; players.len()];
     let mut gauge_changes: Vec<(u32, usize, i64)> = Vec::new();
+    let mut score_changes: Vec<(u32, String, i64)> = Vec::new();
     let mut moments = Vec::new();
     let close_turns_until = |upto: u32, turn_open: &mut u32, running: &[Running], by_turn: &mut [Vec<Running>]| {
         while *turn_open < upto {
@@ -184,6 +188,7 @@ pub fn game_stats(players: &[String], facts: &[FactRow], vocabulary: &Vocabulary
                 let r = &mut running[p];
                 (r.vp, r.vp_public) = (f.total.unwrap_or(r.vp), f.public.unwrap_or(r.vp_public));
                 add(&mut stats[p].vp_by_reason, item, n);
+                score_changes.push((f.turn, item.to_string(), n));
             }
             _ => {}
         }
@@ -222,7 +227,30 @@ pub fn game_stats(players: &[String], facts: &[FactRow], vocabulary: &Vocabulary
             GaugeSeries { id: t.id, label: t.label, by_turn }
         })
         .collect();
-    GameStats { turns: last_turn, events, dice, trades_by_turn, players: stats, gauges, moments }
+    let mut reasons: Vec<String> = vocabulary.score_reasons.iter().map(|t| t.id.to_string()).collect();
+    for (_, r, _) in &score_changes {
+        if !reasons.contains(r) {
+            reasons.push(r.clone());
+        }
+    }
+    let score_by_reason = reasons
+        .into_iter()
+        .filter(|r| score_changes.iter().any(|c| &c.1 == r))
+        .map(|r| {
+            let mut total = 0;
+            let mut changes = score_changes.iter().filter(|c| c.1 == r).peekable();
+            let by_turn = (0..=last_turn)
+                .map(|turn| {
+                    while let Some(c) = changes.next_if(|c| c.0 <= turn) {
+                        total += c.2;
+                    }
+                    [turn as i64, total]
+                })
+                .collect();
+            (r, by_turn)
+        })
+        .collect();
+    GameStats { turns: last_turn, events, dice, trades_by_turn, players: stats, gauges, moments, score_by_reason }
 }
 
 /// A player's totals so far, as the facts are read in order.

@@ -108,6 +108,7 @@ pub fn draw(
         Chart::Dice => dice(stats, vocabulary),
         Chart::ScoreBreakdown => score_breakdown(stats, vocabulary),
         Chart::Gauges => gauges(stats, vocabulary),
+        Chart::ScoreBySource => score_by_source(stats, vocabulary),
     }
 }
 
@@ -576,6 +577,41 @@ pub fn score_breakdown(stats: &GameStats, vocabulary: &Vocabulary) -> Result<Str
         .collect();
     let desc = format!("Final {}: {}.", vocabulary.score.label, finals(stats, |p| p.vp_by_reason.values().sum()));
     stacked_bars(stats, "Score by what scored it", &desc, vocabulary.score.label, &layers)
+}
+
+/// Points by what scored them, all players together, by turn: a line per reason in its declared colour.
+pub fn score_by_source(stats: &GameStats, vocabulary: &Vocabulary) -> Result<String, ChartError> {
+    let mut caption = vocabulary.score.label.to_string();
+    if let Some(first) = caption.get_mut(..1) {
+        first.make_ascii_uppercase();
+    }
+    caption.push_str(" by source, by turn");
+    let finals: Vec<String> = stats
+        .score_by_reason
+        .iter()
+        .enumerate()
+        .map(|(k, (r, series))| {
+            format!("{} {}", looks(vocabulary.score_reasons, r, k).1, series.last().map_or(0, |p| p[1]))
+        })
+        .collect();
+    let desc = format!("At the end, all players together: {}.", finals.join(", "));
+    svg_with(&caption, &desc, |root| {
+        let top = stats.score_by_reason.iter().flat_map(|(_, s)| s.iter().map(|p| p[1])).max().unwrap_or(0).max(2) + 1;
+        by_turn(root, &caption, stats.turns, top, vocabulary.score.label, |chart| {
+            for (k, (reason, series)) in stats.score_by_reason.iter().enumerate() {
+                let (color, label) = looks(vocabulary.score_reasons, reason, k);
+                let points = series.iter().map(|p| (p[0] as f64 + 0.5, p[1] as f64));
+                chart
+                    .draw_series(LineSeries::new(points, color.stroke_width(2)))
+                    .map_err(err)?
+                    .label(label)
+                    .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 18, y)], color.stroke_width(3)));
+            }
+            legend(chart, SeriesLabelPosition::UpperLeft)?;
+            let (x, y) = chart.plotting_area().get_pixel_range();
+            Ok(Some(TurnTargets { x: (x.start, x.end), y: (y.start, y.end), turns: stats.turns }))
+        })
+    })
 }
 
 /// The game's gauges by turn, a line each in its declared colour, and its moments as marks along the top,

@@ -109,7 +109,15 @@ const EIGHT: Vocabulary = Vocabulary {
     dice: Some(DiceSpec { count: 3, faces: 6 }),
     gauges: &[Term::colored("raiders", "the raiders", "#c0392b"), Term::colored("guards", "the guards", "#1f5fbf")],
     moments: &[Term::colored("raid", "a raid", "#222222")],
-    charts: &[Chart::Score, Chart::Production, Chart::Trades, Chart::Dice, Chart::ScoreBreakdown, Chart::Gauges],
+    charts: &[
+        Chart::Score,
+        Chart::Production,
+        Chart::Trades,
+        Chart::Dice,
+        Chart::ScoreBreakdown,
+        Chart::Gauges,
+        Chart::ScoreBySource,
+    ],
     player_stats: &[],
 };
 
@@ -195,4 +203,38 @@ fn a_games_own_gauges_run_by_turn_with_its_moments_marked() {
         assert!(words.contains(label), "`{label}` missing from {words}");
     }
     assert!(svg.contains("a raid in turn 4"), "the description names the moment's turn");
+}
+
+#[test]
+fn points_by_source_run_by_turn_for_all_players_together() {
+    let score = |seq: u64, turn: u32, player: u32, reason: &str, delta: i64| FactRow {
+        seq,
+        turn,
+        kind: "score".into(),
+        player: Some(player),
+        item: Some(reason.into()),
+        count: Some(delta),
+        cause: None,
+        other: None,
+        total: None,
+        public: None,
+        detail: None,
+    };
+    let facts = vec![
+        score(1, 1, 0, "metropolis", 3),
+        score(2, 2, 1, "metropolis", 3),
+        score(3, 2, 0, "harbour", 1),
+        score(4, 4, 0, "metropolis", -3),
+    ];
+    let s = game_stats(&["Ana".into(), "Bo".into()], &facts, &EIGHT);
+    let series =
+        |r: &str| s.score_by_reason.iter().find(|(x, _)| x == r).unwrap().1.iter().map(|p| p[1]).collect::<Vec<_>>();
+    assert_eq!(series("metropolis"), vec![0, 3, 6, 6, 3], "the declared reason, both players, points lost too");
+    assert_eq!(series("harbour"), vec![0, 0, 1, 1, 1], "an undeclared reason still counts");
+    assert_eq!(s.score_by_reason[0].0, "metropolis", "declared reasons first");
+    let svg = almanac_charts::score_by_source(&s, &EIGHT).unwrap();
+    let words = texts(&parse(&svg));
+    for label in ["Victory points by source, by turn", "metropolises", "harbour"] {
+        assert!(words.contains(label), "`{label}` missing from {words}");
+    }
 }

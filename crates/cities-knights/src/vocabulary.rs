@@ -131,6 +131,7 @@ pub const VOCABULARY: Vocabulary = Vocabulary {
         Chart::Trades,
         Chart::Dice,
         Chart::ScoreBreakdown,
+        Chart::ScoreBySource,
         Chart::Gauges,
     ],
     player_stats: &[

@@ -71,10 +71,12 @@ pub enum Chart {
     ScoreBreakdown,
     /// The game's own gauges by turn, with its moments marked.
     Gauges,
+    /// Points on the table by what scored them, all players together, by turn.
+    ScoreBySource,
 }
 
 impl Chart {
-    pub const ALL: [Chart; 7] = [
+    pub const ALL: [Chart; 8] = [
         Chart::Score,
         Chart::Production,
         Chart::ProductionByTurn,
@@ -82,6 +84,7 @@ impl Chart {
         Chart::Dice,
         Chart::ScoreBreakdown,
         Chart::Gauges,
+        Chart::ScoreBySource,
     ];
 
     /// The chart's name in URLs (`/charts/vp.svg`).
@@ -94,6 +97,7 @@ impl Chart {
             Chart::Dice => "dice",
             Chart::ScoreBreakdown => "score",
             Chart::Gauges => "gauges",
+            Chart::ScoreBySource => "score-by-source",
         }
     }
 

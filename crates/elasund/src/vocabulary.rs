@@ -65,7 +65,14 @@ pub const VOCABULARY: Vocabulary = Vocabulary {
     dice: Some(DiceSpec { count: 2, faces: 6 }),
     gauges: &[],
     moments: &[Term::colored(PIRATE, "the pirate", "#222222")],
-    charts: &[Chart::Score, Chart::ScoreBreakdown, Chart::Production, Chart::ProductionByTurn, Chart::Dice],
+    charts: &[
+        Chart::Score,
+        Chart::ScoreBySource,
+        Chart::ScoreBreakdown,
+        Chart::Production,
+        Chart::ProductionByTurn,
+        Chart::Dice,
+    ],
     player_stats: &[
         PlayerStat { id: "income", label: "cards of income", measure: Measure::Gained(cause::PRODUCTION) },
         PlayerStat { id: "compensation", label: "gold in compensation", measure: Measure::Gained(COMPENSATION) },
