@@ -1,5 +1,9 @@
-//! For the random legal players of the games' property tests and samples (feature `testing`): a small
-//! seeded generator, so that a failing seed replays exactly. Nothing in a ruleset uses it.
+//! For the games' tests (feature `testing`): a small seeded generator for the random legal players of the
+//! property tests and samples, so that a failing seed replays exactly; and the two steps of a rule test,
+//! an event line applied or refused. Nothing in a ruleset uses it.
+
+use crate::{Fact, Ruleset};
+use std::fmt::Debug;
 
 /// splitmix64 to spread the seed, then xorshift64*.
 pub struct SeededRng(u64);
@@ -35,6 +39,35 @@ impl SeededRng {
             v.swap(i, self.below(i + 1));
         }
     }
+}
+
+/// Reads `line` as a log gives it and applies it to `state`, which changes only if the event is legal; the
+/// line must read back the same after writing. The facts, or the refusal in words.
+pub fn act<R: Ruleset>(state: &mut R::State, line: &str) -> Result<Vec<Fact>, String>
+where
+    R::Event: PartialEq + Debug,
+{
+    let event = R::parse_event(state, line).map_err(|e| e.to_string())?;
+    let again = R::parse_event(state, &R::write_event(state, &event)).expect("a written event reads back");
+    assert_eq!(again, event, "written and read again");
+    let mut next = state.clone();
+    let mut facts = Vec::new();
+    R::apply(&mut next, &event, &mut facts).map_err(|v| v.0)?;
+    *state = next;
+    Ok(facts)
+}
+
+/// `line` is refused with words that say `words`, and `state` is left as it was.
+pub fn refused<R: Ruleset>(state: &mut R::State, line: &str, words: &str)
+where
+    R::Event: PartialEq + Debug,
+{
+    let before = format!("{state:?}");
+    match act::<R>(state, line) {
+        Ok(_) => panic!("{line} was accepted; expected a refusal about `{words}`"),
+        Err(why) => assert!(why.contains(words), "{line}: `{why}` does not say `{words}`"),
+    }
+    assert_eq!(format!("{state:?}"), before, "a refused event changes nothing");
 }
 
 #[cfg(test)]

@@ -1,9 +1,7 @@
 //! The rule source's worked examples, with its numbers, on states built by hand (the beginner board of the
 //! base game: hex 9 is the desert, hex 4 hills 6 to its north-west, hex 5 pasture 4 to its north-east).
 
-use crate::event;
 use crate::progress::{HeldCard, Progress, Track};
-use crate::rules::apply;
 use crate::state::{Knight, Phase, State};
 use almanac_catan::board::{Board, BoardSpec, VertexId};
 use almanac_catan::pieces::Building;
@@ -62,26 +60,13 @@ pub fn hold(s: &mut State, p: Seat, card: Progress) {
     s.decks[card.track() as usize] -= 1;
 }
 
-/// Reads a line as a log gives it and applies it; the state changes only if the event is legal. The line
-/// must also read back the same after writing.
+/// A line applied, or refused with words that say why (the shared rule-test steps).
 pub fn act(s: &mut State, line: Value) -> Result<Vec<Fact>, String> {
-    let e = event::parse(s, &line.to_string()).map_err(|e| e.to_string())?;
-    let again = event::parse(s, &event::write(s, &e)).expect("a written event reads back");
-    assert_eq!(again, e, "written and read again");
-    let mut next = s.clone();
-    let mut facts = Vec::new();
-    apply(&mut next, &e, &mut facts).map_err(|v| v.0)?;
-    *s = next;
-    Ok(facts)
+    almanac_core::testing::act::<crate::CitiesKnights>(s, &line.to_string())
 }
 
 pub fn refused(s: &mut State, line: Value, words: &str) {
-    let before = format!("{s:?}");
-    match act(s, line.clone()) {
-        Ok(_) => panic!("{line} was accepted; expected a refusal about `{words}`"),
-        Err(why) => assert!(why.contains(words), "{line}: `{why}` does not say `{words}`"),
-    }
-    assert_eq!(format!("{s:?}"), before, "a refused event changes nothing");
+    almanac_core::testing::refused::<crate::CitiesKnights>(s, &line.to_string(), words)
 }
 
 fn length(s: &State, p: Seat) -> u8 {

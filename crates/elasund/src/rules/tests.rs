@@ -3,8 +3,6 @@
 use crate::board::{Colour, Square, WallSite, CHURCH_SITE};
 use crate::buildings::Kind;
 use crate::cards::Cards;
-use crate::event;
-use crate::rules::apply;
 use crate::state::{Phase, Placed, Seating, State};
 use almanac_core::{Fact, Seat};
 use serde_json::{json, Value};
@@ -50,24 +48,13 @@ pub fn give(s: &mut State, p: Seat, cards: Value) {
     s.deck -= c.influence_total() as u8;
 }
 
+/// A line applied, or refused with words that say why (the shared rule-test steps).
 pub fn act(s: &mut State, line: Value) -> Result<Vec<Fact>, String> {
-    let e = event::parse(s, &line.to_string()).map_err(|e| e.to_string())?;
-    let again = event::parse(s, &event::write(s, &e)).expect("a written event reads back");
-    assert_eq!(again, e, "written and read again");
-    let mut next = s.clone();
-    let mut facts = Vec::new();
-    apply(&mut next, &e, &mut facts).map_err(|v| v.0)?;
-    *s = next;
-    Ok(facts)
+    almanac_core::testing::act::<crate::Elasund>(s, &line.to_string())
 }
 
 pub fn refused(s: &mut State, line: Value, words: &str) {
-    let before = format!("{s:?}");
-    match act(s, line.clone()) {
-        Ok(_) => panic!("{line} was accepted; expected a refusal about `{words}`"),
-        Err(why) => assert!(why.contains(words), "{line}: `{why}` does not say `{words}`"),
-    }
-    assert_eq!(format!("{s:?}"), before, "a refused event changes nothing");
+    almanac_core::testing::refused::<crate::Elasund>(s, &line.to_string(), words)
 }
 
 fn gold(s: &State, p: Seat) -> u8 {
