@@ -55,7 +55,7 @@ pub const VOCABULARY: Vocabulary = Vocabulary {
     ],
     cards: &[],
     score_reasons: &[
-        Term::colored(BUILDING, "buildings", "#8e44ad"),
+        Term::colored(BUILDING, "buildings", "#c2185b"),
         Term::colored(WALL, "wall towers", "#795548"),
         Term::colored(CHURCH, "church", "#5e35b1"),
         Term::colored(TRADE_TRACK, "trade track", "#00897b"),
