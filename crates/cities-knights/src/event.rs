@@ -10,7 +10,7 @@ use crate::progress::{HeldCard, Progress, Track};
 use crate::state::{EventDie, State};
 use almanac_catan::board::{EdgeId, HexId, VertexId};
 use almanac_catan::resources::{Resource, UNKNOWN};
-use almanac_core::{EventError, Seat};
+use almanac_core::{field, EventError, Seat};
 use serde::Deserialize;
 use serde_json::{json, Map, Value};
 use std::collections::BTreeMap;
@@ -319,12 +319,9 @@ pub fn parse(state: &State, line: &str) -> Result<Event, EventError> {
     parse_raw(state, raw).map_err(EventError::Invalid)
 }
 
-fn need<T>(v: Option<T>, field: &str, kind: &str) -> Result<T, String> {
-    v.ok_or_else(|| format!("{kind} needs `{field}`"))
-}
-
+/// The seat of the player a field names.
 fn seat(s: &State, name: &str, field: &str) -> Result<Seat, String> {
-    s.seat_of(name).ok_or_else(|| format!("{field}: `{name}` is not a player of this game"))
+    field::player(s.seating.iter().map(|p| p.name.as_str()), name, field)
 }
 
 fn vertex(s: &State, name: &str) -> Result<VertexId, String> {
@@ -408,29 +405,31 @@ fn counts(s: &State, v: &Value) -> Result<Vec<(Seat, u8)>, String> {
 fn parse_raw(s: &State, r: Raw) -> Result<Event, String> {
     let player = seat(s, &r.player, "player")?;
     let k = r.kind.as_str();
-    let at = |r: &Raw| -> Result<VertexId, String> { vertex(s, need(r.at.as_deref(), "at", k)?) };
+    let at = |r: &Raw| -> Result<VertexId, String> { vertex(s, field::required(r.at.as_deref(), k, "at")?) };
     Ok(match k {
         "build_settlement" => Event::BuildSettlement { player, at: at(&r)? },
         "build_city" => Event::BuildCity { player, at: at(&r)? },
-        "build_road" => Event::BuildRoad { player, at: s.board.edge(need(r.at.as_deref(), "at", k)?)? },
+        "build_road" => Event::BuildRoad { player, at: s.board.edge(field::required(r.at.as_deref(), k, "at")?)? },
         "build_wall" => Event::BuildWall { player, at: at(&r)? },
         "build_knight" => Event::BuildKnight { player, at: at(&r)? },
         "promote_knight" => Event::PromoteKnight { player, at: at(&r)? },
         "activate_knight" => Event::ActivateKnight { player, at: at(&r)? },
         "move_knight" => Event::MoveKnight {
             player,
-            from: vertex(s, need(r.from.as_deref(), "from", k)?)?,
-            to: vertex(s, need(r.to.as_deref(), "to", k)?)?,
+            from: vertex(s, field::required(r.from.as_deref(), k, "from")?)?,
+            to: vertex(s, field::required(r.to.as_deref(), k, "to")?)?,
             displaced_to: r.displaced_to.as_deref().map(|v| vertex(s, v)).transpose()?,
         },
-        "chase_robber" => Event::ChaseRobber { player, knight: vertex(s, need(r.knight.as_deref(), "knight", k)?)? },
+        "chase_robber" => {
+            Event::ChaseRobber { player, knight: vertex(s, field::required(r.knight.as_deref(), k, "knight")?)? }
+        }
         "improve_city" => Event::ImproveCity {
             player,
-            track: Track::parse(need(r.track.as_deref(), "track", k)?)?,
+            track: Track::parse(field::required(r.track.as_deref(), k, "track")?)?,
             metropolis: r.metropolis.as_deref().map(|v| vertex(s, v)).transpose()?,
         },
         "roll" => {
-            let dice = need(r.dice, "dice", k)?;
+            let dice = field::required(r.dice, k, "dice")?;
             if let Some(d) = dice.iter().find(|&&d| !(1..=6).contains(&d)) {
                 return Err(format!("roll: a die shows 1 to 6, not {d}"));
             }
@@ -455,17 +454,19 @@ fn parse_raw(s: &State, r: Raw) -> Result<Event, String> {
             aqueduct.sort_by_key(|(p, _)| *p);
             Event::Roll {
                 player,
-                event: EventDie::parse(need(r.event.as_deref(), "event", k)?)?,
+                event: EventDie::parse(field::required(r.event.as_deref(), k, "event")?)?,
                 dice,
                 drawn,
                 pillaged,
                 aqueduct,
             }
         }
-        "discard" => Event::Discard { player, cards: crate::cards::bundle(need(r.cards.as_ref(), "cards", k)?)? },
+        "discard" => {
+            Event::Discard { player, cards: crate::cards::bundle(field::required(r.cards.as_ref(), k, "cards")?)? }
+        }
         "move_robber" => Event::MoveRobber {
             player,
-            hex: hex(s, need(r.hex, "hex", k)?)?,
+            hex: hex(s, field::required(r.hex, k, "hex")?)?,
             victim: r.victim.as_deref().map(|v| seat(s, v, "victim")).transpose()?,
             stolen: match &r.stolen {
                 Some(Value::String(c)) => Some(seen_card(c)?),
@@ -475,18 +476,19 @@ fn parse_raw(s: &State, r: Raw) -> Result<Event, String> {
         },
         "trade" => Event::Trade {
             player,
-            with: seat(s, need(r.with.as_deref(), "with", k)?, "with")?,
-            give: bundle(need(r.give.as_ref(), "give", k)?, "give")?,
-            get: bundle(need(r.get.as_ref(), "get", k)?, "get")?,
+            with: seat(s, field::required(r.with.as_deref(), k, "with")?, "with")?,
+            give: bundle(field::required(r.give.as_ref(), k, "give")?, "give")?,
+            get: bundle(field::required(r.get.as_ref(), k, "get")?, "get")?,
         },
         "maritime_trade" => Event::MaritimeTrade {
             player,
-            give: bundle(need(r.give.as_ref(), "give", k)?, "give")?,
-            get: bundle(need(r.get.as_ref(), "get", k)?, "get")?,
+            give: bundle(field::required(r.give.as_ref(), k, "give")?, "give")?,
+            get: bundle(field::required(r.get.as_ref(), k, "get")?, "get")?,
         },
-        "return_progress" => {
-            Event::ReturnProgress { player, card: held(need(r.card.as_deref(), "card", k)?, r.colour.as_deref())? }
-        }
+        "return_progress" => Event::ReturnProgress {
+            player,
+            card: held(field::required(r.card.as_deref(), k, "card")?, r.colour.as_deref())?,
+        },
         "play_progress" => Event::PlayProgress { player, play: parse_play(s, &r)? },
         "end_turn" => Event::EndTurn { player },
         other => return Err(format!("unknown event type `{other}` (one of {})", EVENT_TYPES.join(", "))),
@@ -494,15 +496,15 @@ fn parse_raw(s: &State, r: Raw) -> Result<Event, String> {
 }
 
 fn parse_play(s: &State, r: &Raw) -> Result<Play, String> {
-    let card = Progress::parse(need(r.card.as_deref(), "card", "play_progress")?)?;
+    let card = Progress::parse(field::required(r.card.as_deref(), "play_progress", "card")?)?;
     let k = card.name();
-    let at = || -> Result<VertexId, String> { vertex(s, need(r.at.as_deref(), "at", k)?) };
-    let victim = || -> Result<Seat, String> { seat(s, need(r.victim.as_deref(), "victim", k)?, "victim") };
+    let at = || -> Result<VertexId, String> { vertex(s, field::required(r.at.as_deref(), k, "at")?) };
+    let victim = || -> Result<Seat, String> { seat(s, field::required(r.victim.as_deref(), k, "victim")?, "victim") };
     let opt_vertex = |v: &Option<String>| v.as_deref().map(|v| vertex(s, v)).transpose();
     Ok(match card {
         Progress::Alchemist => Play::Alchemist {
             dice: {
-                let d = need(r.dice, "dice", k)?;
+                let d = field::required(r.dice, k, "dice")?;
                 if let Some(x) = d.iter().find(|&&x| !(1..=6).contains(&x)) {
                     return Err(format!("alchemist: a die shows 1 to 6, not {x}"));
                 }
@@ -512,7 +514,7 @@ fn parse_play(s: &State, r: &Raw) -> Result<Play, String> {
         Progress::Crane => Play::Crane,
         Progress::Engineer => Play::Engineer { at: at()? },
         Progress::Inventor => {
-            let [a, b] = need(r.hexes, "hexes", k)?;
+            let [a, b] = field::required(r.hexes, k, "hexes")?;
             Play::Inventor { hexes: [hex(s, a)?, hex(s, b)?] }
         }
         Progress::Irrigation => Play::Irrigation,
@@ -520,7 +522,10 @@ fn parse_play(s: &State, r: &Raw) -> Result<Play, String> {
         Progress::Mining => Play::Mining,
         Progress::RoadBuilding => Play::RoadBuilding,
         Progress::Smith => Play::Smith {
-            knights: need(r.knights.as_ref(), "knights", k)?.iter().map(|v| vertex(s, v)).collect::<Result<_, _>>()?,
+            knights: field::required(r.knights.as_ref(), k, "knights")?
+                .iter()
+                .map(|v| vertex(s, v))
+                .collect::<Result<_, _>>()?,
         },
         Progress::Bishop => {
             let mut stolen = Vec::new();
@@ -532,15 +537,15 @@ fn parse_play(s: &State, r: &Raw) -> Result<Play, String> {
                 }
             }
             stolen.sort_by_key(|(p, _)| *p);
-            Play::Bishop { hex: hex(s, need(r.hex, "hex", k)?)?, stolen }
+            Play::Bishop { hex: hex(s, field::required(r.hex, k, "hex")?)?, stolen }
         }
         Progress::Deserter => Play::Deserter {
             victim: victim()?,
-            removed: vertex(s, need(r.removed.as_deref(), "removed", k)?)?,
+            removed: vertex(s, field::required(r.removed.as_deref(), k, "removed")?)?,
             placed: opt_vertex(&r.placed)?,
         },
         Progress::Diplomat => Play::Diplomat {
-            road: s.board.edge(need(r.road.as_deref(), "road", k)?)?,
+            road: s.board.edge(field::required(r.road.as_deref(), k, "road")?)?,
             moved_to: r.moved_to.as_deref().map(|e| s.board.edge(e)).transpose()?,
         },
         Progress::Intrigue => Play::Intrigue { at: at()?, displaced_to: opt_vertex(&r.displaced_to)? },
@@ -560,7 +565,7 @@ fn parse_play(s: &State, r: &Raw) -> Result<Play, String> {
         },
         Progress::CommercialHarbor => {
             let mut offers = Vec::new();
-            for o in need(r.offers.as_ref(), "offers", k)? {
+            for o in field::required(r.offers.as_ref(), k, "offers")? {
                 offers.push(Offer {
                     with: seat(s, &o.with, "offers")?,
                     give: resource(&o.give)?,
@@ -569,19 +574,20 @@ fn parse_play(s: &State, r: &Raw) -> Result<Play, String> {
             }
             Play::CommercialHarbor { offers }
         }
-        Progress::MasterMerchant => {
-            Play::MasterMerchant { victim: victim()?, taken: bundle(need(r.taken.as_ref(), "taken", k)?, "taken")? }
-        }
-        Progress::Merchant => Play::Merchant { hex: hex(s, need(r.hex, "hex", k)?)? },
+        Progress::MasterMerchant => Play::MasterMerchant {
+            victim: victim()?,
+            taken: bundle(field::required(r.taken.as_ref(), k, "taken")?, "taken")?,
+        },
+        Progress::Merchant => Play::Merchant { hex: hex(s, field::required(r.hex, k, "hex")?)? },
         Progress::MerchantFleet => {
-            Play::MerchantFleet { card: Card::parse(need(r.resource.as_deref(), "resource", k)?)? }
+            Play::MerchantFleet { card: Card::parse(field::required(r.resource.as_deref(), k, "resource")?)? }
         }
         Progress::ResourceMonopoly => Play::ResourceMonopoly {
-            resource: resource(need(r.resource.as_deref(), "resource", k)?)?,
+            resource: resource(field::required(r.resource.as_deref(), k, "resource")?)?,
             taken: r.taken.as_ref().map(|v| counts(s, v)).transpose()?,
         },
         Progress::TradeMonopoly => Play::TradeMonopoly {
-            commodity: commodity(need(r.commodity.as_deref(), "commodity", k)?)?,
+            commodity: commodity(field::required(r.commodity.as_deref(), k, "commodity")?)?,
             taken: r.taken.as_ref().map(|v| counts(s, v)).transpose()?,
         },
         Progress::Printer | Progress::Constitution => {

@@ -155,8 +155,6 @@ pub struct State {
     pub must_discard: Vec<u8>,
     pub longest_road: Option<Seat>,
     pub winner: Option<Seat>,
-    /// The barbarians' and the knights' strength as the facts last gave them.
-    pub gauges: [i32; 2],
 }
 
 impl State {
@@ -196,7 +194,6 @@ impl State {
             must_discard: vec![0; n],
             longest_road: None,
             winner: None,
-            gauges: [0, 0],
         })
     }
 

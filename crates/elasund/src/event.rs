@@ -9,7 +9,7 @@ use crate::board::{ChurchTile, Square, WallSite};
 use crate::buildings::Kind;
 use crate::cards::{Cards, Influence, UNKNOWN};
 use crate::state::State;
-use almanac_core::{EventError, Seat};
+use almanac_core::{field, EventError, Seat};
 use serde::Deserialize;
 use serde_json::{json, Map, Value};
 use std::collections::BTreeMap;
@@ -169,12 +169,9 @@ pub fn parse(s: &State, line: &str) -> Result<Event, EventError> {
     parse_raw(s, raw).map_err(EventError::Invalid)
 }
 
-fn need<T>(v: Option<T>, field: &str, kind: &str) -> Result<T, String> {
-    v.ok_or_else(|| format!("{kind} needs `{field}`"))
-}
-
+/// The seat of the player a field names.
 fn seat(s: &State, name: &str, field: &str) -> Result<Seat, String> {
-    s.seat_of(name).ok_or_else(|| format!("{field}: `{name}` is not a player of this game"))
+    field::player(s.seating.iter().map(|p| p.name.as_str()), name, field)
 }
 
 fn drawn(name: &str) -> Result<Drawn, String> {
@@ -214,7 +211,7 @@ fn huts(s: &State, list: Option<Vec<RawHut>>) -> Result<Huts, String> {
 }
 
 fn permit_value(v: Option<u8>, kind: &str) -> Result<u8, String> {
-    let v = need(v, "value", kind)?;
+    let v = field::required(v, kind, "value")?;
     if v > 4 {
         return Err(format!("{kind}: permits are valued 0 to 4, not {v}"));
     }
@@ -232,11 +229,12 @@ fn colour(v: &Option<Value>, kind: &str) -> Result<Option<Influence>, String> {
 fn parse_raw(s: &State, r: Raw) -> Result<Event, String> {
     let player = seat(s, &r.player, "player")?;
     let k = r.kind.as_str();
-    let square =
-        |v: &Option<String>, field: &str| -> Result<Square, String> { Square::parse(need(v.as_deref(), field, k)?) };
+    let square = |v: &Option<String>, name: &str| -> Result<Square, String> {
+        Square::parse(field::required(v.as_deref(), k, name)?)
+    };
     Ok(match k {
         "roll" => {
-            let dice = need(r.dice, "dice", k)?;
+            let dice = field::required(r.dice, k, "dice")?;
             if let Some(d) = dice.iter().find(|&&d| !(1..=6).contains(&d)) {
                 return Err(format!("roll: a die shows 1 to 6, not {d}"));
             }
@@ -268,7 +266,7 @@ fn parse_raw(s: &State, r: Raw) -> Result<Event, String> {
         }
         "build" => Event::Build {
             player,
-            building: Kind::parse(need(r.building.as_deref(), "building", k)?)?,
+            building: Kind::parse(field::required(r.building.as_deref(), k, "building")?)?,
             at: square(&r.at, "at")?,
             influence: colour(&r.influence, k)?,
             huts: huts(s, r.huts)?,
@@ -282,11 +280,11 @@ fn parse_raw(s: &State, r: Raw) -> Result<Event, String> {
                     list.iter().map(|c| drawn(c)).collect::<Result<_, _>>()?
                 }
             };
-            Event::BuildWall { player, at: WallSite::parse(need(r.at.as_deref(), "at", k)?)?, influence }
+            Event::BuildWall { player, at: WallSite::parse(field::required(r.at.as_deref(), k, "at")?)?, influence }
         }
         "build_church" => Event::BuildChurch {
             player,
-            tile: ChurchTile::parse(need(r.tile.as_deref(), "tile", k)?)?,
+            tile: ChurchTile::parse(field::required(r.tile.as_deref(), k, "tile")?)?,
             returned: match r.returned.as_deref() {
                 None => None,
                 Some(UNKNOWN) => Some(None),
@@ -305,13 +303,13 @@ fn parse_raw(s: &State, r: Raw) -> Result<Event, String> {
             player,
             from: square(&r.from, "from")?,
             to: square(&r.to, "to")?,
-            influence: need(colour(&r.influence, k)?, "influence", k)?,
+            influence: field::required(colour(&r.influence, k)?, k, "influence")?,
         },
         "upgrade_permit" => Event::UpgradePermit {
             player,
             at: square(&r.at, "at")?,
             value: permit_value(r.value, k)?,
-            influence: need(colour(&r.influence, k)?, "influence", k)?,
+            influence: field::required(colour(&r.influence, k)?, k, "influence")?,
         },
         "end_turn" => Event::EndTurn { player },
         other => return Err(format!("unknown event type `{other}` (one of {})", EVENT_TYPES.join(", "))),

@@ -33,9 +33,10 @@ pub fn apply(s: &mut State, ev: &Event, facts: &mut Vec<Fact>) -> Result {
     if let Some(w) = s.winner {
         return fail(format!("the game is over: {} won in turn {}", s.name(w), s.turn));
     }
+    let before = gauges(s);
     if let Phase::Setup { step, placed } = s.phase {
         setup::setup(s, ev, step, placed, facts)?;
-        follow_gauges(s, facts);
+        follow_gauges(s, before, facts);
         return Ok(());
     }
     let p = ev.player();
@@ -69,7 +70,7 @@ pub fn apply(s: &mut State, ev: &Event, facts: &mut Vec<Fact>) -> Result {
     if free_roads > 0 && !matches!(ev, Event::BuildRoad { .. }) {
         s.free_roads = 0;
     }
-    follow_gauges(s, facts);
+    follow_gauges(s, before, facts);
     if let Some(w) = points::winner(s) {
         s.winner = Some(w);
         s.phase = Phase::Over;
@@ -78,15 +79,19 @@ pub fn apply(s: &mut State, ev: &Event, facts: &mut Vec<Fact>) -> Result {
     Ok(())
 }
 
-/// The barbarians' strength and the knights', as facts whenever they change.
-fn follow_gauges(s: &mut State, facts: &mut Vec<Fact>) {
-    let now = [s.cities_on_board() as i32, s.seats().map(|q| s.active_strength(q)).sum::<u32>() as i32];
+/// The barbarians' strength (cities on the board) and the knights' (active knights).
+fn gauges(s: &State) -> [i32; 2] {
+    [s.cities_on_board() as i32, s.seats().map(|q| s.active_strength(q)).sum::<u32>() as i32]
+}
+
+/// The gauges that an event changed, as facts.
+fn follow_gauges(s: &State, before: [i32; 2], facts: &mut Vec<Fact>) {
+    let now = gauges(s);
     for (k, gauge) in [GAUGE_BARBARIANS, GAUGE_KNIGHTS].into_iter().enumerate() {
-        if now[k] != s.gauges[k] {
+        if now[k] != before[k] {
             facts.push(Fact::Gauge { gauge, value: now[k] });
         }
     }
-    s.gauges = now;
 }
 
 /// Whose move is it?

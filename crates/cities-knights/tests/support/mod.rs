@@ -224,7 +224,7 @@ fn choose(rng: &mut SeededRng, s: &State, decks: &mut Decks) -> Option<Event> {
             let ev = Event::MoveRobber { player: me, hex, victim, stolen };
             try_apply(s, &ev).map(|_| ev)
         }),
-        Phase::Main => main(rng, s, decks),
+        Phase::Main => main(rng, s),
         Phase::Over => None,
     }
 }
@@ -317,7 +317,7 @@ fn first_legal(s: &State, candidates: impl IntoIterator<Item = Event>) -> Option
     candidates.into_iter().find(|e| try_apply(s, e).is_some())
 }
 
-fn main(rng: &mut SeededRng, s: &State, decks: &mut Decks) -> Option<Event> {
+fn main(rng: &mut SeededRng, s: &State) -> Option<Event> {
     let me = s.active;
     let p = s.player(me);
     let nv = s.board.vertices.len() as VertexId;
@@ -385,7 +385,7 @@ fn main(rng: &mut SeededRng, s: &State, decks: &mut Decks) -> Option<Event> {
             8 if rng.chance(30) => knight_action(rng, s),
             9 => maritime(rng, s),
             10 if rng.chance(20) => player_trade(rng, s),
-            11 if rng.chance(40) || p.progress.len() > MAX_PROGRESS => progress_card(rng, s, decks),
+            11 if rng.chance(40) || p.progress.len() > MAX_PROGRESS => progress_card(rng, s),
             _ => None,
         };
         if ev.is_some() {
@@ -463,7 +463,7 @@ fn player_trade(rng: &mut SeededRng, s: &State) -> Option<Event> {
 }
 
 /// Plays one of the held progress cards with plausible choices.
-fn progress_card(rng: &mut SeededRng, s: &State, _decks: &mut Decks) -> Option<Event> {
+fn progress_card(rng: &mut SeededRng, s: &State) -> Option<Event> {
     let me = s.active;
     let nv = s.board.vertices.len();
     let nh = s.board.hexes.len();

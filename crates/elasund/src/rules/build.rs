@@ -141,14 +141,14 @@ pub fn build(
     facts.push(Fact::Built { player: p, piece: kind.name() });
     gain_trade(s, p, windmills(s, &footprint), facts);
     rehouse(s, p, displaced, huts)?;
-    s.phase = Phase::Build { built: built(s) + 1 };
+    count_build(s);
     Ok(())
 }
 
-fn built(s: &State) -> u8 {
-    match s.phase {
-        Phase::Build { built } => built,
-        _ => 0,
+/// One of the turn's two builds is done.
+pub fn count_build(s: &mut State) {
+    if let Phase::Build { built } = s.phase {
+        s.phase = Phase::Build { built: built + 1 };
     }
 }
 

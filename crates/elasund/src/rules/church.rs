@@ -6,10 +6,10 @@
 use crate::board::{ChurchTile, Square, CHURCH_SITE};
 use crate::cards::Cards;
 use crate::event::Huts;
-use crate::rules::build::{need_build_step, rehouse, remove};
+use crate::rules::build::{count_build, need_build_step, rehouse, remove};
 use crate::rules::checks::{fail, Result};
 use crate::rules::markers::{pay, place};
-use crate::state::{Phase, State};
+use crate::state::State;
 use crate::vocabulary::CHURCH;
 use almanac_core::{Fact, Seat};
 
@@ -60,8 +60,6 @@ pub fn build_church(
     s.cell_mut(target).church = Some((tile, marker));
     facts.push(Fact::Built { player: p, piece: CHURCH });
     rehouse(s, p, displaced, huts)?;
-    if let Phase::Build { built } = s.phase {
-        s.phase = Phase::Build { built: built + 1 };
-    }
+    count_build(s);
     Ok(())
 }

@@ -5,11 +5,11 @@ use crate::board::WallSite;
 use crate::buildings::{wall_reward, WallReward};
 use crate::cards::Cards;
 use crate::event::Drawn;
-use crate::rules::build::need_build_step;
+use crate::rules::build::{count_build, need_build_step};
 use crate::rules::checks::{fail, Result};
 use crate::rules::income::draw;
 use crate::rules::markers::{pay, place};
-use crate::state::{Phase, State};
+use crate::state::State;
 use crate::vocabulary::{WALL, WALL_REWARD};
 use almanac_core::{Fact, Seat};
 
@@ -59,8 +59,6 @@ pub fn build_wall(s: &mut State, p: Seat, site: WallSite, drawn: &[Drawn], facts
             }
         }
     }
-    if let Phase::Build { built } = s.phase {
-        s.phase = Phase::Build { built: built + 1 };
-    }
+    count_build(s);
     Ok(())
 }

@@ -194,15 +194,6 @@ fn roll(rng: &mut SeededRng, s: &State, decks: &mut Decks) -> Event {
     let me = s.active;
     let dice = [1 + rng.below(6) as u8, 1 + rng.below(6) as u8];
     let sum = dice[0] + dice[1];
-    let base = Event::Roll {
-        player: me,
-        dice,
-        ship: None,
-        influence: vec![],
-        discards: vec![],
-        took: Cards::default(),
-        reshuffle: vec![],
-    };
     let target = almanac_elasund::board::row_index(sum);
     let ship = match target {
         None => {
@@ -290,7 +281,6 @@ fn roll(rng: &mut SeededRng, s: &State, decks: &mut Decks) -> Event {
         rng.shuffle(&mut pile);
         decks.influence.append(&mut pile);
     }
-    let _ = base;
     ev
 }
 
