@@ -409,6 +409,27 @@ pub fn migrate(from: &Store, to: &mut Store, mut progress: impl FnMut(&str)) -> 
         report.games += 1;
         progress(&g.id);
     }
+    // The merges of spellings, by club and name: the copy's players are the same people.
+    let merged: std::collections::HashSet<_> = to.player_merges()?.into_iter().collect();
+    for m in from.player_merges()?.into_iter().filter(|m| !merged.contains(m)) {
+        let (club, into, from_name) = &m;
+        let club = match club {
+            Some(name) => Some(to.club_by_name(name)?.id),
+            None => None,
+        };
+        if let (Some(a), Some(b)) = (to.player_named(club, into)?, to.player_named(club, from_name)?) {
+            if a != b {
+                to.merge_players(None, a, b)?;
+            }
+        }
+    }
+    let sorted = |mut v: Vec<(Option<String>, String, String)>| {
+        v.sort();
+        v
+    };
+    if sorted(to.player_merges()?) != sorted(from.player_merges()?) {
+        report.mismatches.push("the merges of players' spellings differ".into());
+    }
     let copies: std::collections::HashMap<String, almanac_store::StoredGame> =
         to.stored_games()?.into_iter().map(|g| (g.id.clone(), g)).collect();
     for g in &games {

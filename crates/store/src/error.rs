@@ -16,6 +16,10 @@ pub enum StoreError {
     TakenElsewhere(String),
     #[error("{0}")]
     Invalid(String),
+    #[error("no player {0}")]
+    NoPlayer(i64),
+    #[error("player {0} belongs to another club's games")]
+    PlayerNotYours(i64),
     #[error("game id {0} is already used by another log")]
     IdClash(String),
     #[error("the database schema is version {found}, newer than this program knows ({known}); upgrade Almanac")]

@@ -12,7 +12,9 @@
 //! - the schema changes only by numbered migrations (`migrations/NNN_*.sql`), applied in order once;
 //! - every game keeps the ruleset version that accepted it; `reproject` re-derives a game's facts and
 //!   summary under a newer version without touching its events;
-//! - [`Pool`]: readers work side by side (WAL) while one writer writes.
+//! - [`Pool`]: readers work side by side (WAL) while one writer writes;
+//! - every seat names a player across games: one identity per name (in any case) among one club's games,
+//!   spellings merged into one; only published games count for a player.
 
 mod error;
 mod ownership;
@@ -29,5 +31,6 @@ pub use almanac_core::FactRow;
 pub use error::{Result, StoreError};
 pub use ownership::{Access, Club, ClubId, ClubRow, Ownership, TokenRow, Viewer};
 pub use pool::Pool;
-pub use rows::{game_id, GameFilter, GameRow, Inserted, PlayerRow, Sort, StoredGame, TokenRecord};
+pub use rows::{game_id, player_key, GameFilter, GameRow, Identity, Inserted, PlayerId, PlayerRow, SeatOf, Sitting};
+pub use rows::{Sort, StoredGame, TokenRecord};
 pub use store::{is_postgres, Store};

@@ -50,6 +50,46 @@ pub struct PlayerRow {
     pub color: Option<String>,
     pub vp: Option<i64>,
     pub vp_public: Option<i64>,
+    /// The player across games (the identity its spelling is merged into).
+    pub player: Option<PlayerId>,
+}
+
+/// A player across games: one per name (in any case) among a club's games, spellings merged into one.
+pub type PlayerId = i64;
+
+/// A player as a page shows them: the identity, its club (`None`: games no club owns), the first spelling
+/// seen and every spelling merged into it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Identity {
+    pub id: PlayerId,
+    pub club: Option<String>,
+    pub name: String,
+    pub spellings: Vec<String>,
+}
+
+/// A published game a player sat in, with every seat.
+#[derive(Debug, Clone, Serialize)]
+pub struct Sitting {
+    pub game: String,
+    pub ruleset: String,
+    pub title: Option<String>,
+    pub played_on: Option<String>,
+    pub winner: Option<String>,
+    pub seats: Vec<SeatOf>,
+}
+
+/// One seat of a game: who sat there (the identity) and the final score.
+#[derive(Debug, Clone, Serialize)]
+pub struct SeatOf {
+    pub seat: u32,
+    pub player: PlayerId,
+    pub name: String,
+    pub vp: Option<i64>,
+}
+
+/// How names are matched to identities: in any case.
+pub fn player_key(name: &str) -> String {
+    name.to_lowercase()
 }
 
 /// Which games to list, in which order.

@@ -4,7 +4,7 @@
 use crate::error::{Result, StoreError};
 use crate::ownership::{Access, Club, ClubId, ClubRow, Ownership, TokenRow, Viewer};
 use crate::postgres::Postgres;
-use crate::rows::{game_id, GameFilter, GameRow, Inserted, StoredGame, TokenRecord};
+use crate::rows::{game_id, GameFilter, GameRow, Identity, Inserted, PlayerId, Sitting, StoredGame, TokenRecord};
 use crate::sqlite::Sqlite;
 use almanac_core::{FactRow, Game};
 use std::path::Path;
@@ -271,5 +271,49 @@ impl Store {
             return Err(StoreError::NotYours(access.id));
         }
         Ok(access)
+    }
+
+    /// A player across games, after merges (`None`: no such identity).
+    pub fn identity(&self, id: PlayerId) -> Result<Option<Identity>> {
+        on_backend!(self, b => b.identity(id))
+    }
+
+    /// The identity of `name` among the games of `club` (`None`: the games no club owns), after merges.
+    pub fn player_named(&self, club: Option<ClubId>, name: &str) -> Result<Option<PlayerId>> {
+        on_backend!(self, b => b.player_named(club.unwrap_or(0), name))
+    }
+
+    /// Every published game the player (after merges) sat in, oldest first, with every seat. Private and
+    /// deleted games never count.
+    pub fn sittings(&self, id: PlayerId) -> Result<Vec<Sitting>> {
+        let root = on_backend!(self, b => b.player_root(id))?.ok_or(StoreError::NoPlayer(id))?.0;
+        on_backend!(self, b => b.sittings(root))
+    }
+
+    /// Merges the spelling `from` into the player `into`: both of the games of `club` (`None`: the
+    /// operator, who may merge within any one club's players).
+    pub fn merge_players(&mut self, club: Option<ClubId>, into: PlayerId, from: PlayerId) -> Result<PlayerId> {
+        let (into_root, into_club) = on_backend!(self, b => b.player_root(into))?.ok_or(StoreError::NoPlayer(into))?;
+        let (from_root, from_club) = on_backend!(self, b => b.player_root(from))?.ok_or(StoreError::NoPlayer(from))?;
+        for (id, owner) in [(into, into_club), (from, from_club)] {
+            if club.is_some_and(|c| c != owner) {
+                return Err(StoreError::PlayerNotYours(id));
+            }
+        }
+        if into_club != from_club {
+            return Err(StoreError::Invalid(format!(
+                "players {into} and {from} are named in different clubs' games: only one club's spellings merge"
+            )));
+        }
+        if into_root == from_root {
+            return Err(StoreError::Invalid(format!("players {into} and {from} are one player already")));
+        }
+        on_backend!(mut self, b => b.merge_players(into_root, from_root))?;
+        Ok(into_root)
+    }
+
+    /// Every merge as (the club's name, the spelling merged into, the spelling merged), for a copy.
+    pub fn player_merges(&self) -> Result<Vec<(Option<String>, String, String)>> {
+        on_backend!(self, b => b.player_merges())
     }
 }

@@ -253,3 +253,9 @@ fn a_pool_opens_a_bounded_number_of_connections_and_makes_readers_wait() {
     let most = most.load(std::sync::atomic::Ordering::Relaxed);
     assert!(most > 3 && most <= 2 * 24 + 2, "{most} connections at once");
 }
+
+#[test]
+fn players_are_one_identity_per_name_and_count_only_published_games() {
+    let (_url, mut store) = db();
+    common::players_are_one_identity_per_name_and_count_only_published_games(&mut store);
+}

@@ -25,16 +25,16 @@ fn count(store: &Store, table: &str) -> i64 {
 fn migrations_run_once_and_a_newer_schema_is_refused() {
     let (_dir, path) = db();
     let store = Store::open(&path).unwrap();
-    assert_eq!(store.schema_version().unwrap(), 3);
+    assert_eq!(store.schema_version().unwrap(), 4);
     drop(store);
     let store = Store::open(&path).unwrap();
     let applied: i64 =
         store.connection().query_row("SELECT COUNT(*) FROM schema_migrations", [], |r| r.get(0)).unwrap();
-    assert_eq!(applied, 3, "reopening applies nothing again");
+    assert_eq!(applied, 4, "reopening applies nothing again");
     store.connection().execute("INSERT INTO schema_migrations (version) VALUES (99)", []).unwrap();
     drop(store);
     match Store::open(&path) {
-        Err(StoreError::TooNew { found: 99, known: 3 }) => {}
+        Err(StoreError::TooNew { found: 99, known: 4 }) => {}
         other => panic!("expected TooNew, got {:?}", other.err()),
     }
 }
@@ -317,10 +317,22 @@ fn a_database_of_version_1_is_hashed_again_and_keeps_its_ids() {
             for (i, e) in l.event_lines().iter().enumerate() {
                 conn.execute("INSERT INTO events VALUES (?1, ?2, 0, ?3)", rusqlite::params![id, i + 1, e]).unwrap();
             }
+            for (seat, name) in ["Ayşe", "Mehmet"].iter().enumerate() {
+                let name = if id.starts_with('b') { name.to_uppercase() } else { name.to_string() };
+                conn.execute("INSERT INTO game_players (game_id, seat, name) VALUES (?1, ?2, ?3)", rusqlite::params![id, seat, name])
+                    .unwrap();
+            }
         }
     }
     let mut store = Store::open(&path).unwrap();
-    assert_eq!(store.schema_version().unwrap(), 3);
+    assert_eq!(store.schema_version().unwrap(), 4);
+    // Migration 4 gave every seat of the games stored then its player, one per name in any case.
+    let seats: Vec<Option<i64>> = ["aaaaaaaaaaaaaaaa", "bbbbbbbbbbbbbbbb"]
+        .iter()
+        .map(|id| store.game(id).unwrap().players[0].player)
+        .collect();
+    assert!(seats[0].is_some() && seats[0] == seats[1], "{seats:?}");
+    assert_eq!(store.identity(seats[0].unwrap()).unwrap().unwrap().name, "AYŞE", "the spelling that sorts first");
     let hash = |id: &str| -> String {
         store.connection().query_row("SELECT content_hash FROM games WHERE id = ?1", [id], |r| r.get(0)).unwrap()
     };
@@ -407,4 +419,11 @@ fn games_are_found_by_any_word_in_any_case_and_listed_in_the_order_asked() {
     assert!(turns.windows(2).all(|w| w[0] >= w[1]), "{turns:?}");
     let page = GameFilter { sort: almanac_store::Sort::Turns, limit: Some(1), offset: Some(1), ..Default::default() };
     assert_eq!(store.list_games(&page).unwrap()[0].turn_count, turns[1]);
+}
+
+#[test]
+fn players_are_one_identity_per_name_and_count_only_published_games() {
+    let (_dir, path) = db();
+    let mut store = Store::open(&path).unwrap();
+    common::players_are_one_identity_per_name_and_count_only_published_games(&mut store);
 }

@@ -7,7 +7,8 @@
 
 use crate::error::{Result, StoreError};
 use crate::ownership::{Access, Club, ClubId, ClubRow, Ownership, Repeat, TokenRow, Viewer};
-use crate::rows::{anywhere, GameFilter, GameRow, Inserted, PlayerRow, Sort, StoredGame, TokenRecord};
+use crate::rows::{anywhere, player_key, GameFilter, GameRow, Identity, Inserted, PlayerId, PlayerRow, SeatOf, Sitting};
+use crate::rows::{Sort, StoredGame, TokenRecord};
 use almanac_core::{FactRow, Game};
 use postgres::error::SqlState;
 use postgres::types::ToSql;
@@ -15,7 +16,10 @@ use postgres::{Client, NoTls, Row, Transaction};
 use std::cell::RefCell;
 
 /// Numbered migrations of the PostgreSQL schema, applied in order, once.
-const MIGRATIONS: &[(u32, &str)] = &[(1, include_str!("../../migrations-postgres/001_schema.sql"))];
+const MIGRATIONS: &[(u32, &str)] = &[
+    (1, include_str!("../../migrations-postgres/001_schema.sql")),
+    (2, include_str!("../../migrations-postgres/002_players.sql")),
+];
 
 /// Which of its numbered advisory locks a migration takes, so that servers starting together migrate once.
 const MIGRATION_LOCK: i64 = 0x0061_6c6d_616e_6163;
@@ -116,10 +120,19 @@ impl Postgres {
             let seats: Vec<i32> = (0..env.players.len() as i32).collect();
             let names: Vec<&str> = env.players.iter().map(|p| p.name.as_str()).collect();
             let colors: Vec<Option<&str>> = env.players.iter().map(|p| p.color.as_deref()).collect();
+            let club = ownership.club.unwrap_or(0);
+            let keys: Vec<String> = names.iter().map(|n| player_key(n)).collect();
             tx.execute(
-                "INSERT INTO game_players (game_id, seat, name, color)
-                 SELECT $1, seat, name, color FROM unnest($2::int[], $3::text[], $4::text[]) AS p(seat, name, color)",
-                &[&id, &seats, &names, &colors],
+                "INSERT INTO players (club, name, key) SELECT $1, name, key FROM unnest($2::text[], $3::text[]) AS p(name, key)
+                 ON CONFLICT (club, key) DO NOTHING",
+                &[&club, &names, &keys],
+            )?;
+            tx.execute(
+                "INSERT INTO game_players (game_id, seat, name, color, player_id)
+                 SELECT $1, p.seat, p.name, p.color, pl.id
+                 FROM unnest($2::int[], $3::text[], $4::text[], $5::text[]) AS p(seat, name, color, key)
+                 JOIN players pl ON pl.club = $6 AND pl.key = p.key",
+                &[&id, &seats, &names, &colors, &keys, &club],
             )?;
             write_events(&mut tx, id, game, 0, event_lines)?;
             refresh_summary(&mut tx, id, game)?;
@@ -274,7 +287,9 @@ impl Postgres {
         }
         let ids: Vec<&str> = games.iter().map(|g| g.id.as_str()).collect();
         let rows = client.query(
-            "SELECT game_id, seat, name, color, vp, vp_public FROM game_players WHERE game_id = ANY($1) ORDER BY game_id, seat",
+            "SELECT q.game_id, q.seat, q.name, q.color, q.vp, q.vp_public, COALESCE(pl.merged_into, pl.id)
+             FROM game_players q LEFT JOIN players pl ON pl.id = q.player_id
+             WHERE q.game_id = ANY($1) ORDER BY q.game_id, q.seat",
             &[&ids],
         )?;
         for r in rows {
@@ -286,6 +301,7 @@ impl Postgres {
                     color: r.get(3),
                     vp: r.get(4),
                     vp_public: r.get(5),
+                    player: r.get(6),
                 });
             }
         }
@@ -586,6 +602,88 @@ fn fact_row(r: &Row) -> FactRow {
         total: r.get(8),
         public: r.get(9),
         detail: r.get(10),
+    }
+}
+
+/// Players across games: the same questions as the SQLite file's.
+impl Postgres {
+    pub fn player_root(&self, id: PlayerId) -> Result<Option<(PlayerId, ClubId)>> {
+        let row = self.client.borrow_mut().query_opt(
+            "SELECT r.id, r.club FROM players p JOIN players r ON r.id = COALESCE(p.merged_into, p.id) WHERE p.id = $1",
+            &[&id],
+        )?;
+        Ok(row.map(|r| (r.get(0), r.get(1))))
+    }
+
+    pub fn identity(&self, id: PlayerId) -> Result<Option<Identity>> {
+        let Some((root, club)) = self.player_root(id)? else { return Ok(None) };
+        let mut client = self.client.borrow_mut();
+        let name: String = client.query_one("SELECT name FROM players WHERE id = $1", &[&root])?.get(0);
+        let club = match club {
+            0 => None,
+            c => client.query_opt("SELECT name FROM clubs WHERE id = $1", &[&c])?.map(|r| r.get(0)),
+        };
+        let spellings = client
+            .query("SELECT name FROM players WHERE id = $1 OR merged_into = $1 ORDER BY id", &[&root])?
+            .iter()
+            .map(|r| r.get(0))
+            .collect();
+        Ok(Some(Identity { id: root, club, name, spellings }))
+    }
+
+    pub fn player_named(&self, club: ClubId, name: &str) -> Result<Option<PlayerId>> {
+        let row = self.client.borrow_mut().query_opt(
+            "SELECT COALESCE(merged_into, id) FROM players WHERE club = $1 AND key = $2",
+            &[&club, &player_key(name)],
+        )?;
+        Ok(row.map(|r| r.get(0)))
+    }
+
+    pub fn sittings(&self, root: PlayerId) -> Result<Vec<Sitting>> {
+        let rows = self.client.borrow_mut().query(
+            "SELECT g.id, g.ruleset, g.title, g.played_on, g.winner, q.seat, COALESCE(pl.merged_into, pl.id), q.name, q.vp
+             FROM games g
+             JOIN game_players q ON q.game_id = g.id
+             JOIN players pl ON pl.id = q.player_id
+             WHERE g.published AND g.deleted_at IS NULL AND g.id IN (
+                 SELECT p.game_id FROM game_players p JOIN players me ON me.id = p.player_id
+                 WHERE COALESCE(me.merged_into, me.id) = $1)
+             ORDER BY g.played_on IS NULL, g.played_on, g.stored_at, g.n, q.seat",
+            &[&root],
+        )?;
+        let mut out: Vec<Sitting> = Vec::new();
+        for r in rows {
+            let game: String = r.get(0);
+            let seat = SeatOf { seat: r.get::<_, i32>(5) as u32, player: r.get(6), name: r.get(7), vp: r.get(8) };
+            match out.last_mut() {
+                Some(last) if last.game == game => last.seats.push(seat),
+                _ => out.push(Sitting {
+                    game,
+                    ruleset: r.get(1),
+                    title: r.get(2),
+                    played_on: r.get(3),
+                    winner: r.get(4),
+                    seats: vec![seat],
+                }),
+            }
+        }
+        Ok(out)
+    }
+
+    pub fn merge_players(&mut self, into: PlayerId, from: PlayerId) -> Result<()> {
+        self.client
+            .borrow_mut()
+            .execute("UPDATE players SET merged_into = $1 WHERE id = $2 OR merged_into = $2", &[&into, &from])?;
+        Ok(())
+    }
+
+    pub fn player_merges(&self) -> Result<Vec<(Option<String>, String, String)>> {
+        let rows = self.client.borrow_mut().query(
+            "SELECT c.name, r.name, p.name FROM players p JOIN players r ON r.id = p.merged_into
+             LEFT JOIN clubs c ON c.id = p.club ORDER BY p.id",
+            &[],
+        )?;
+        Ok(rows.iter().map(|r| (r.get(0), r.get(1), r.get(2))).collect())
     }
 }
 

@@ -19,6 +19,7 @@ const MIGRATIONS: &[Migration] = &[
         sql: include_str!("../../migrations/002_clubs_and_promises.sql"),
     },
     Migration { version: 3, before: None, sql: include_str!("../../migrations/003_edition.sql") },
+    Migration { version: 4, before: None, sql: include_str!("../../migrations/004_players.sql") },
 ];
 
 pub fn current(conn: &Connection) -> Result<u32> {

@@ -3,6 +3,7 @@
 mod clubs;
 mod facts;
 mod migrations;
+mod players;
 
 use crate::error::{Result, StoreError};
 use crate::ownership::{ClubId, Ownership, Repeat, Viewer};
@@ -76,8 +77,9 @@ impl Sqlite {
         conn.pragma_update(None, "synchronous", "NORMAL")?;
         conn.pragma_update(None, "foreign_keys", "ON")?;
         conn.busy_timeout(std::time::Duration::from_secs(5))?;
-        migrations::run(&mut conn)?;
+        // Before the migrations: they may use `fold` too.
         Self::add_functions(&conn)?;
+        migrations::run(&mut conn)?;
         Ok(Sqlite { conn })
     }
 
@@ -149,10 +151,13 @@ impl Sqlite {
             ],
         )?;
         {
-            let mut ins =
-                tx.prepare_cached("INSERT INTO game_players (game_id, seat, name, color) VALUES (?1, ?2, ?3, ?4)")?;
+            let club = ownership.club.unwrap_or(0);
             for (seat, p) in env.players.iter().enumerate() {
-                ins.execute(params![id, seat as u32, p.name, p.color])?;
+                let player = players::identity_for(&tx, club, &p.name)?;
+                tx.prepare_cached(
+                    "INSERT INTO game_players (game_id, seat, name, color, player_id) VALUES (?1, ?2, ?3, ?4, ?5)",
+                )?
+                .execute(params![id, seat as u32, p.name, p.color, player])?;
             }
         }
         write_events(&tx, &id, game, 0, event_lines)?;
@@ -293,7 +298,8 @@ impl Sqlite {
             })?
             .collect::<rusqlite::Result<_>>()?;
         let mut players = self.conn.prepare_cached(
-            "SELECT seat, name, color, vp, vp_public FROM game_players WHERE game_id = ?1 ORDER BY seat",
+            "SELECT q.seat, q.name, q.color, q.vp, q.vp_public, COALESCE(pl.merged_into, pl.id)
+             FROM game_players q LEFT JOIN players pl ON pl.id = q.player_id WHERE q.game_id = ?1 ORDER BY q.seat",
         )?;
         for g in &mut games {
             g.players = players
@@ -304,6 +310,7 @@ impl Sqlite {
                         color: r.get(2)?,
                         vp: r.get(3)?,
                         vp_public: r.get(4)?,
+                        player: r.get(5)?,
                     })
                 })?
                 .collect::<rusqlite::Result<_>>()?;

@@ -1,0 +1,104 @@
+//! Players across games on SQLite: identities by club and name, merges of spellings, the published games a
+//! player sat in.
+
+use super::Sqlite;
+use crate::error::Result;
+use crate::ownership::ClubId;
+use crate::rows::{player_key, Identity, PlayerId, SeatOf, Sitting};
+use rusqlite::{params, OptionalExtension, Transaction};
+
+/// The identity of `name` among `club`'s games (0: games no club owns), made on first sight.
+pub(super) fn identity_for(tx: &Transaction, club: ClubId, name: &str) -> Result<PlayerId> {
+    let key = player_key(name);
+    tx.prepare_cached("INSERT INTO players (club, name, key) VALUES (?1, ?2, ?3) ON CONFLICT (club, key) DO NOTHING")?
+        .execute(params![club, name, key])?;
+    Ok(tx.prepare_cached("SELECT id FROM players WHERE club = ?1 AND key = ?2")?.query_row(params![club, key], |r| r.get(0))?)
+}
+
+impl Sqlite {
+    /// The identity `id` ends in after merges, and its club (0: none).
+    pub fn player_root(&self, id: PlayerId) -> Result<Option<(PlayerId, ClubId)>> {
+        Ok(self
+            .conn
+            .query_row(
+                "SELECT r.id, r.club FROM players p JOIN players r ON r.id = COALESCE(p.merged_into, p.id) WHERE p.id = ?1",
+                [id],
+                |r| Ok((r.get(0)?, r.get(1)?)),
+            )
+            .optional()?)
+    }
+
+    pub fn identity(&self, id: PlayerId) -> Result<Option<Identity>> {
+        let Some((root, club)) = self.player_root(id)? else { return Ok(None) };
+        let name: String = self.conn.query_row("SELECT name FROM players WHERE id = ?1", [root], |r| r.get(0))?;
+        let club = match club {
+            0 => None,
+            c => self.conn.query_row("SELECT name FROM clubs WHERE id = ?1", [c], |r| r.get(0)).optional()?,
+        };
+        let mut stmt = self.conn.prepare_cached("SELECT name FROM players WHERE id = ?1 OR merged_into = ?1 ORDER BY id")?;
+        let spellings = stmt.query_map([root], |r| r.get(0))?.collect::<rusqlite::Result<_>>()?;
+        Ok(Some(Identity { id: root, club, name, spellings }))
+    }
+
+    /// The identity of `name` among `club`'s games, after merges.
+    pub fn player_named(&self, club: ClubId, name: &str) -> Result<Option<PlayerId>> {
+        Ok(self
+            .conn
+            .query_row(
+                "SELECT COALESCE(merged_into, id) FROM players WHERE club = ?1 AND key = ?2",
+                params![club, player_key(name)],
+                |r| r.get(0),
+            )
+            .optional()?)
+    }
+
+    /// Every published game (not deleted) the player sat in, oldest first, with every seat.
+    pub fn sittings(&self, root: PlayerId) -> Result<Vec<Sitting>> {
+        let mut stmt = self.conn.prepare_cached(
+            "SELECT g.id, g.ruleset, g.title, g.played_on, g.winner, q.seat, COALESCE(pl.merged_into, pl.id), q.name, q.vp
+             FROM games g
+             JOIN game_players q ON q.game_id = g.id
+             JOIN players pl ON pl.id = q.player_id
+             WHERE g.published = 1 AND g.deleted_at IS NULL AND g.id IN (
+                 SELECT p.game_id FROM game_players p JOIN players me ON me.id = p.player_id
+                 WHERE COALESCE(me.merged_into, me.id) = ?1)
+             ORDER BY g.played_on IS NULL, g.played_on, g.stored_at, g.rowid, q.seat",
+        )?;
+        let mut out: Vec<Sitting> = Vec::new();
+        let rows = stmt.query_map([root], |r| {
+            Ok((
+                r.get::<_, String>(0)?,
+                r.get::<_, String>(1)?,
+                r.get::<_, Option<String>>(2)?,
+                r.get::<_, Option<String>>(3)?,
+                r.get::<_, Option<String>>(4)?,
+                SeatOf { seat: r.get(5)?, player: r.get(6)?, name: r.get(7)?, vp: r.get(8)? },
+            ))
+        })?;
+        for row in rows {
+            let (game, ruleset, title, played_on, winner, seat) = row?;
+            match out.last_mut() {
+                Some(last) if last.game == game => last.seats.push(seat),
+                _ => out.push(Sitting { game, ruleset, title, played_on, winner, seats: vec![seat] }),
+            }
+        }
+        Ok(out)
+    }
+
+    /// Every identity merged into `from` (and `from` itself) is merged into `into`.
+    pub fn merge_players(&mut self, into: PlayerId, from: PlayerId) -> Result<()> {
+        self.conn.execute("UPDATE players SET merged_into = ?1 WHERE id = ?2 OR merged_into = ?2", params![into, from])?;
+        Ok(())
+    }
+
+    /// Every merge, as (the club's name, the spelling merged into, the spelling merged): for a copy of the
+    /// database.
+    pub fn player_merges(&self) -> Result<Vec<(Option<String>, String, String)>> {
+        let mut stmt = self.conn.prepare(
+            "SELECT c.name, r.name, p.name FROM players p JOIN players r ON r.id = p.merged_into
+             LEFT JOIN clubs c ON c.id = p.club ORDER BY p.id",
+        )?;
+        let rows = stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?;
+        Ok(rows.collect::<rusqlite::Result<_>>()?)
+    }
+}
