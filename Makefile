@@ -27,7 +27,7 @@ build:
 test: browser postgres
 	@pg=$$(mktemp -d); url=$$(tests/postgres.sh start $$pg) || exit 1; \
 	ALMANAC_TEST_PG=$$url $(CARGO) test --workspace && \
-	ALMANAC_TEST_PG=$$url ALMANAC_TEST_STORE=postgres $(CARGO) test -p almanac-server --test api --test clubs; \
+	ALMANAC_TEST_PG=$$url ALMANAC_TEST_STORE=postgres $(CARGO) test -p almanac-server --test api --test clubs --test players; \
 	status=$$?; tests/postgres.sh stop $$pg; exit $$status
 
 # Debian's PostgreSQL server for the tests (tests/postgres.sh), installed when missing.

@@ -58,6 +58,8 @@ document.addEventListener('DOMContentLoaded', () => {
 
   let events = [];
   let seq = 0;
+  // Each seat's player across games, by name (from the game's summary).
+  const players = {};
   const states = new Map();
   let layer = null;
 
@@ -137,9 +139,12 @@ document.addEventListener('DOMContentLoaded', () => {
       const swatch = document.createElement('span');
       swatch.className = 'swatch';
       swatch.style.background = ctx.colorOf(p.name);
-      const name = document.createElement('span');
+      // The name links to the player's page, across games.
+      const page = players[p.name];
+      const name = document.createElement(page ? 'a' : 'span');
       name.className = 'name';
       name.textContent = p.name;
+      if (page) name.href = `/players/${page}`;
       const vp = document.createElement('span');
       vp.className = 'vp';
       vp.textContent = game.score(p);
@@ -310,6 +315,7 @@ document.addEventListener('DOMContentLoaded', () => {
   async function start() {
     const [summary, evs] = await Promise.all([api(''), allEvents()]);
     ctx.header = summary.header;
+    for (const p of summary.players || []) if (p.player) players[p.name] = p.player;
     events = evs;
     slider.max = lastTurn();
     board.replaceChildren();

@@ -35,7 +35,7 @@ const UPLOAD_TYPES: &[&str] =
     &["application/json", "application/x-ndjson", "application/jsonl", "application/octet-stream", "text/plain"];
 
 /// The request's media type, without parameters (`None`: none given).
-fn media_type(req: &HttpRequest) -> Option<String> {
+pub(crate) fn media_type(req: &HttpRequest) -> Option<String> {
     let value = req.headers().get(header::CONTENT_TYPE)?.to_str().unwrap_or("?");
     Some(value.split(';').next().unwrap_or("").trim().to_ascii_lowercase())
 }

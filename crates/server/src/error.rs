@@ -60,9 +60,10 @@ impl From<ServiceError> for ApiError {
             ServiceError::Rejected(l) if l.is_too_large() => StatusCode::PAYLOAD_TOO_LARGE,
             ServiceError::Import(i) if i.is_malformed() => StatusCode::BAD_REQUEST,
             ServiceError::Import(_) | ServiceError::Rejected(_) => StatusCode::UNPROCESSABLE_ENTITY,
-            ServiceError::Store(StoreError::NotFound(_)) | ServiceError::NoSuchChart { .. } => StatusCode::NOT_FOUND,
+            ServiceError::Store(StoreError::NotFound(_) | StoreError::NoPlayer(_))
+            | ServiceError::NoSuchChart { .. } => StatusCode::NOT_FOUND,
             ServiceError::Store(StoreError::Conflict { .. } | StoreError::TakenElsewhere(_)) => StatusCode::CONFLICT,
-            ServiceError::Store(StoreError::NotYours(_)) => StatusCode::FORBIDDEN,
+            ServiceError::Store(StoreError::NotYours(_) | StoreError::PlayerNotYours(_)) => StatusCode::FORBIDDEN,
             ServiceError::Store(StoreError::Invalid(_)) => StatusCode::BAD_REQUEST,
             ServiceError::PastTheEnd { .. } => StatusCode::BAD_REQUEST,
             _ => StatusCode::INTERNAL_SERVER_ERROR,

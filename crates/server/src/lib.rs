@@ -13,6 +13,7 @@ mod form_data;
 mod limits;
 mod logging;
 mod pages;
+mod players;
 mod session;
 pub mod startup;
 mod uploads;

@@ -89,6 +89,14 @@ impl SignedIn {
     }
 }
 
+/// A seat's name, linked to the player's page.
+fn player_name(p: &almanac_store::PlayerRow) -> String {
+    match p.player {
+        Some(id) => format!("<a class=\"player-link\" href=\"/players/{id}\">{}</a>", escape(&p.name)),
+        None => escape(&p.name),
+    }
+}
+
 /// A page of the dashboard: the header (with who is signed in), the body, the scripts.
 pub fn page(title: &str, body: &str, scripts: &[String], signed: Option<&SignedIn>) -> HttpResponse {
     let scripts: String = scripts.iter().map(|s| format!("<script src=\"{}\"></script>", escape(s))).collect();
@@ -176,7 +184,7 @@ async fn index(
             .iter()
             .map(|p| {
                 let win = if g.winner.as_deref() == Some(p.name.as_str()) { " winner" } else { "" };
-                format!("<span class=\"player{win}\">{} <b>{}</b></span>", escape(&p.name), p.vp.unwrap_or(0))
+                format!("<span class=\"player{win}\">{} <b>{}</b></span>", player_name(p), p.vp.unwrap_or(0))
             })
             .collect();
         rows.push_str(&format!(
@@ -337,7 +345,7 @@ async fn replay(
         .iter()
         .map(|p| {
             let win = if row.winner.as_deref() == Some(p.name.as_str()) { " (winner)" } else { "" };
-            format!("<tr><td>{}{win}</td><td>{}</td></tr>", escape(&p.name), p.vp.unwrap_or(0))
+            format!("<tr><td>{}{win}</td><td>{}</td></tr>", player_name(p), p.vp.unwrap_or(0))
         })
         .collect();
     let body = format!(

@@ -5,6 +5,8 @@
 //! Reading use cases take a `&Store` (any read connection), writing ones a `&mut Store` (the writer); the
 //! server runs them on its pool's connections.
 
+pub mod players;
+
 use almanac_analysis::{game_stats, GameStats};
 use almanac_charts::ChartError;
 use almanac_core::{AnyView, Chart, Game, LogError, Problem};

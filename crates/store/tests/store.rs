@@ -319,18 +319,19 @@ fn a_database_of_version_1_is_hashed_again_and_keeps_its_ids() {
             }
             for (seat, name) in ["Ayşe", "Mehmet"].iter().enumerate() {
                 let name = if id.starts_with('b') { name.to_uppercase() } else { name.to_string() };
-                conn.execute("INSERT INTO game_players (game_id, seat, name) VALUES (?1, ?2, ?3)", rusqlite::params![id, seat, name])
-                    .unwrap();
+                conn.execute(
+                    "INSERT INTO game_players (game_id, seat, name) VALUES (?1, ?2, ?3)",
+                    rusqlite::params![id, seat, name],
+                )
+                .unwrap();
             }
         }
     }
     let mut store = Store::open(&path).unwrap();
     assert_eq!(store.schema_version().unwrap(), 4);
     // Migration 4 gave every seat of the games stored then its player, one per name in any case.
-    let seats: Vec<Option<i64>> = ["aaaaaaaaaaaaaaaa", "bbbbbbbbbbbbbbbb"]
-        .iter()
-        .map(|id| store.game(id).unwrap().players[0].player)
-        .collect();
+    let seats: Vec<Option<i64>> =
+        ["aaaaaaaaaaaaaaaa", "bbbbbbbbbbbbbbbb"].iter().map(|id| store.game(id).unwrap().players[0].player).collect();
     assert!(seats[0].is_some() && seats[0] == seats[1], "{seats:?}");
     assert_eq!(store.identity(seats[0].unwrap()).unwrap().unwrap().name, "AYŞE", "the spelling that sorts first");
     let hash = |id: &str| -> String {

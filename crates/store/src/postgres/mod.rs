@@ -7,7 +7,9 @@
 
 use crate::error::{Result, StoreError};
 use crate::ownership::{Access, Club, ClubId, ClubRow, Ownership, Repeat, TokenRow, Viewer};
-use crate::rows::{anywhere, player_key, GameFilter, GameRow, Identity, Inserted, PlayerId, PlayerRow, SeatOf, Sitting};
+use crate::rows::{
+    anywhere, player_key, GameFilter, GameRow, Identity, Inserted, PlayerId, PlayerRow, SeatOf, Sitting,
+};
 use crate::rows::{Sort, StoredGame, TokenRecord};
 use almanac_core::{FactRow, Game};
 use postgres::error::SqlState;

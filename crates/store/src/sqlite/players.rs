@@ -12,7 +12,9 @@ pub(super) fn identity_for(tx: &Transaction, club: ClubId, name: &str) -> Result
     let key = player_key(name);
     tx.prepare_cached("INSERT INTO players (club, name, key) VALUES (?1, ?2, ?3) ON CONFLICT (club, key) DO NOTHING")?
         .execute(params![club, name, key])?;
-    Ok(tx.prepare_cached("SELECT id FROM players WHERE club = ?1 AND key = ?2")?.query_row(params![club, key], |r| r.get(0))?)
+    Ok(tx
+        .prepare_cached("SELECT id FROM players WHERE club = ?1 AND key = ?2")?
+        .query_row(params![club, key], |r| r.get(0))?)
 }
 
 impl Sqlite {
@@ -35,7 +37,8 @@ impl Sqlite {
             0 => None,
             c => self.conn.query_row("SELECT name FROM clubs WHERE id = ?1", [c], |r| r.get(0)).optional()?,
         };
-        let mut stmt = self.conn.prepare_cached("SELECT name FROM players WHERE id = ?1 OR merged_into = ?1 ORDER BY id")?;
+        let mut stmt =
+            self.conn.prepare_cached("SELECT name FROM players WHERE id = ?1 OR merged_into = ?1 ORDER BY id")?;
         let spellings = stmt.query_map([root], |r| r.get(0))?.collect::<rusqlite::Result<_>>()?;
         Ok(Some(Identity { id: root, club, name, spellings }))
     }
@@ -87,7 +90,8 @@ impl Sqlite {
 
     /// Every identity merged into `from` (and `from` itself) is merged into `into`.
     pub fn merge_players(&mut self, into: PlayerId, from: PlayerId) -> Result<()> {
-        self.conn.execute("UPDATE players SET merged_into = ?1 WHERE id = ?2 OR merged_into = ?2", params![into, from])?;
+        self.conn
+            .execute("UPDATE players SET merged_into = ?1 WHERE id = ?2 OR merged_into = ?2", params![into, from])?;
         Ok(())
     }
 

@@ -59,10 +59,11 @@ pub fn players_are_one_identity_per_name_and_count_only_published_games(store: &
     assert_eq!(store.player_merges().unwrap(), vec![(None, "Mehmet".to_string(), "Memet".to_string())]);
     // A club's names are its own; its private games count nowhere until published, deleted ones never.
     let club = store.create_club("Kadıköy").unwrap().id;
-    let private = insert_as(store, &log_of(&truth.replace("Zeynep", "Zeyno")), Ownership { club: Some(club), published: false })
-        .unwrap()
-        .id()
-        .to_string();
+    let private =
+        insert_as(store, &log_of(&truth.replace("Zeynep", "Zeyno")), Ownership { club: Some(club), published: false })
+            .unwrap()
+            .id()
+            .to_string();
     let theirs = store.game(&private).unwrap().players[0].player.unwrap();
     assert_ne!(theirs, id, "the club's Ayşe is not the operator's");
     assert_eq!(store.player_named(Some(club), "AYŞE").unwrap(), Some(theirs));

@@ -1,0 +1,116 @@
+//! Players across games over HTTP: a player's page and record, two players side by side, merges of
+//! spellings by the club whose games name them, and privacy (a private game counts nowhere).
+
+mod support;
+
+use serde_json::{json, Value};
+use support::{new_club, sample, spawn_app};
+
+fn upload(app: &support::TestApp, text: &str, publish: bool) -> String {
+    let path = if publish { "/api/games?publish=true" } else { "/api/games" };
+    let (status, body) = app.post(path, text.as_bytes());
+    assert!(status == 201 || status == 200, "{status}: {body}");
+    body["id"].as_str().unwrap().to_string()
+}
+
+/// The player of a seat, as the test club sees the game (its private games too).
+fn seat_player(app: &support::TestApp, game: &str, seat: usize) -> i64 {
+    let g = app.get_as(&format!("/api/games/{game}"), &app.token).json();
+    g["players"][seat]["player"].as_i64().unwrap_or_else(|| panic!("seat {seat} names no player: {g}"))
+}
+
+#[test]
+fn a_players_page_counts_their_published_games_and_names_their_opponents() {
+    let app = spawn_app(16 << 20);
+    let truth = sample("catan-club-game.jsonl");
+    let a = upload(&app, &truth, true);
+    let b = upload(&app, &sample("catan-club-game-observer.jsonl"), true);
+    let private = upload(&app, &truth.replace("Zeynep", "Zeyno"), false);
+    let ayse = seat_player(&app, &a, 0);
+    assert_eq!(seat_player(&app, &b, 0), ayse, "one Ayşe across the club's games");
+    assert_eq!(seat_player(&app, &private, 0), ayse);
+    let (status, page) = app.get_json(&format!("/api/players/{ayse}"));
+    assert_eq!(status, 200, "{page}");
+    assert_eq!(page["player"]["name"], json!("Ayşe"));
+    assert_eq!(page["games"].as_array().unwrap().len(), 2, "the private game counts nowhere: {page}");
+    let catan = &page["rulesets"][0];
+    assert_eq!((catan["ruleset"].as_str(), catan["games"].as_u64()), (Some("catan"), Some(2)));
+    // Every game's winner is Zeynep: Ayşe won none of them.
+    assert_eq!(catan["wins"], json!(0));
+    let opponents: Vec<&str> =
+        page["opponents"].as_array().unwrap().iter().map(|o| o["name"].as_str().unwrap()).collect();
+    assert_eq!(opponents.len(), 3, "{opponents:?}");
+    assert!(!opponents.contains(&"Zeyno"), "the private game's players are not met");
+    // Publishing the private game counts it.
+    let (status, _) = app.post_json(&format!("/api/games/{private}/publish"), &json!({"published": true}));
+    assert_eq!(status, 200);
+    let (_, page) = app.get_json(&format!("/api/players/{ayse}"));
+    assert_eq!(page["games"].as_array().unwrap().len(), 3);
+    // Head-to-head: Zeynep finished ahead of Ayşe in both games they shared.
+    let zeynep = seat_player(&app, &a, 2);
+    let (status, h) = app.get_json(&format!("/api/players/{ayse}/vs/{zeynep}"));
+    assert_eq!(status, 200, "{h}");
+    assert_eq!(
+        (h["games"].as_array().unwrap().len(), h["b_ahead"].as_u64(), h["a_ahead"].as_u64()),
+        (2, Some(2), Some(0))
+    );
+    assert_eq!(app.get_json("/api/players/999999").0, 404);
+    assert_eq!(app.get_json("/api/players/nobody").0, 404);
+}
+
+#[test]
+fn a_club_merges_two_spellings_of_its_player_and_nobody_else_can() {
+    let app = spawn_app(16 << 20);
+    let truth = sample("catan-club-game.jsonl");
+    let a = upload(&app, &truth, true);
+    let b = upload(&app, &truth.replace("Mehmet", "Memet"), true);
+    let (mehmet, memet) = (seat_player(&app, &a, 1), seat_player(&app, &b, 1));
+    assert_ne!(mehmet, memet);
+    let merge = |token: &str, into: i64, from: i64| {
+        let auth = format!("Bearer {token}");
+        let headers = [("authorization", auth.as_str()), ("content-type", "application/json")];
+        app.send(
+            "POST",
+            &format!("/api/players/{into}/merge"),
+            Some(json!({"from": from}).to_string().as_bytes()),
+            &headers,
+        )
+    };
+    let stranger = new_club(&app.db, "Strangers");
+    assert_eq!(merge(&stranger, mehmet, memet).status, 403, "another club's players are not theirs to merge");
+    let anonymous = app.send(
+        "POST",
+        &format!("/api/players/{mehmet}/merge"),
+        Some(b"{\"from\": 1}"),
+        &[("content-type", "application/json")],
+    );
+    assert_eq!(anonymous.status, 401);
+    let r = merge(&app.token, mehmet, memet);
+    assert_eq!(r.status, 200, "{}", r.body);
+    let merged: Value = r.json();
+    assert_eq!(merged["spellings"], json!(["Mehmet", "Memet"]));
+    assert_eq!(seat_player(&app, &b, 1), mehmet, "the seat now names the merged player");
+    let (_, page) = app.get_json(&format!("/api/players/{memet}"));
+    assert_eq!((page["player"]["id"].as_i64(), page["games"].as_array().unwrap().len()), (Some(mehmet), 2));
+    assert_eq!(merge(&app.token, mehmet, memet).status, 400, "one player already");
+}
+
+#[test]
+fn player_names_link_to_their_pages_and_the_pages_read_without_scripts() {
+    let app = spawn_app(16 << 20);
+    let a = upload(&app, &sample("catan-club-game.jsonl"), true);
+    let ayse = seat_player(&app, &a, 0);
+    let (_, _, replay) = app.get_text(&format!("/games/{a}"));
+    assert!(replay.contains(&format!("href=\"/players/{ayse}\"")), "the standings link the players");
+    let (_, _, index) = app.get_text("/");
+    assert!(index.contains(&format!("href=\"/players/{ayse}\"")), "the list links the players");
+    let (status, ct, html) = app.get_text(&format!("/players/{ayse}"));
+    assert_eq!((status, ct.starts_with("text/html")), (200, true));
+    assert!(html.contains("<h1>Ayşe</h1>") && html.contains(&format!("href=\"/games/{a}\"")));
+    let zeynep = seat_player(&app, &a, 2);
+    assert!(html.contains(&format!("href=\"/players/{ayse}/vs/{zeynep}\"")));
+    let (status, _, versus) = app.get_text(&format!("/players/{ayse}/vs/{zeynep}"));
+    assert_eq!(status, 200);
+    assert!(versus.contains("1 game(s) together"), "{versus}");
+    assert_eq!(app.get_text("/players/424242").0, 404);
+}
