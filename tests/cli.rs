@@ -420,6 +420,27 @@ fn clubs_and_tokens_from_the_command_line() {
     assert_eq!(almanac_service::club_of_token(&store, &token).unwrap(), None, "a revoked token opens nothing");
 }
 
+#[test]
+fn players_are_shown_and_their_spellings_merged_from_the_command_line() {
+    let s = Scratch::new();
+    let truth = sample("catan-club-game.jsonl");
+    let a = s.file("a.jsonl", &truth);
+    let b = s.file("b.jsonl", truth.replace("Mehmet", "Memet"));
+    assert!(almanac(&["import", a.to_str().unwrap(), b.to_str().unwrap()], &s.db()).status.success());
+    let show = |name: &str| text(&almanac(&["players", "show", name], &s.db()).stdout);
+    assert!(show("mehmet").contains("Catan\t1 games\t0 won"), "{}", show("mehmet"));
+    let merged = almanac(&["players", "merge", "Mehmet", "Memet"], &s.db());
+    assert!(merged.status.success(), "{}", text(&merged.stderr));
+    assert!(text(&merged.stdout).contains("(written Mehmet, Memet)"));
+    assert!(show("Memet").contains("Catan\t2 games"), "{}", show("Memet"));
+    let again = almanac(&["players", "merge", "Mehmet", "Memet"], &s.db());
+    assert!(!again.status.success() && text(&again.stderr).contains("one player already"), "{}", text(&again.stderr));
+    let nobody = almanac(&["players", "show", "Nobody"], &s.db());
+    assert!(text(&nobody.stderr).contains("no player `Nobody` in the games no club owns"), "{}", text(&nobody.stderr));
+    let club = almanac(&["players", "show", "--club", "Nowhere", "Ayşe"], &s.db());
+    assert!(text(&club.stderr).contains("no club `Nowhere`"));
+}
+
 /// `make run`: a fresh machine, the demo games, and a demo club whose token is printed at start.
 #[test]
 fn serve_with_a_demo_club_prints_a_token_that_signs_in() {

@@ -400,6 +400,47 @@ pub fn club_list(db: &Path) -> anyhow::Result<i32> {
     Ok(0)
 }
 
+/// The club of `--club` (`None`: the games no club owns).
+fn club_id(store: &Store, club: Option<&str>) -> anyhow::Result<Option<almanac_service::ClubId>> {
+    match club {
+        Some(name) => Ok(Some(store.club_by_name(name).with_context(|| format!("no club `{name}`"))?.id)),
+        None => Ok(None),
+    }
+}
+
+/// The player named `name` among the club's games.
+fn player_named(store: &Store, club: Option<&str>, name: &str) -> anyhow::Result<i64> {
+    let id = club_id(store, club)?;
+    let games = club.map_or("the games no club owns".to_string(), |c| format!("club `{c}`'s games"));
+    store.player_named(id, name)?.with_context(|| format!("no player `{name}` in {games}"))
+}
+
+pub fn players_show(db: &Path, club: Option<&str>, name: &str) -> anyhow::Result<i32> {
+    let store = Store::open(db)?;
+    let id = player_named(&store, club, name)?;
+    let page = almanac_service::players::player_page(&store, id)?;
+    println!("player {}	{}	(written {})", page.player.id, page.player.name, page.player.spellings.join(", "));
+    for r in &page.rulesets {
+        let score = r.average_score.map_or("-".into(), |v| format!("{v:.1}"));
+        println!(
+            "{}	{} games	{} won	average score {score}	average place {:.2}",
+            r.name, r.games, r.wins, r.average_place
+        );
+    }
+    for o in &page.opponents {
+        println!("  with {}	{} games	ahead {}	behind {}", o.name, o.games, o.ahead, o.behind);
+    }
+    Ok(0)
+}
+
+pub fn players_merge(db: &Path, club: Option<&str>, into: &str, from: &str) -> anyhow::Result<i32> {
+    let mut store = Store::open(db)?;
+    let (a, b) = (player_named(&store, club, into)?, player_named(&store, club, from)?);
+    let merged = almanac_service::players::merge_players(&mut store, None, a, b)?;
+    println!("player {}	{}	(written {})", merged.id, merged.name, merged.spellings.join(", "));
+    Ok(0)
+}
+
 /// Issues a token and prints it: the only time it is shown (the database keeps its SHA-256 only).
 pub fn token_create(db: &Path, club: &str, label: &str) -> anyhow::Result<i32> {
     let mut store = Store::open(db)?;

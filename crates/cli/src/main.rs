@@ -216,6 +216,11 @@ enum Command {
         #[command(subcommand)]
         command: ClubCommand,
     },
+    /// Players across games: one per name (in any case) among a club's games; spellings merge.
+    Players {
+        #[command(subcommand)]
+        command: PlayersCommand,
+    },
     /// A club's tokens: what its uploaders and its dashboard sign-in use.
     Token {
         #[command(subcommand)]
@@ -260,6 +265,31 @@ enum ClubCommand {
     List {
         #[command(flatten)]
         db: DbArg,
+    },
+}
+
+#[derive(Subcommand)]
+enum PlayersCommand {
+    /// A player's record: every published game per ruleset, and the opponents met.
+    Show {
+        #[command(flatten)]
+        db: DbArg,
+        /// The club whose games name the player (none: games no club owns).
+        #[arg(long)]
+        club: Option<String>,
+        name: String,
+    },
+    /// Merge a second spelling of a player into the first: its games count for the first from now on.
+    Merge {
+        #[command(flatten)]
+        db: DbArg,
+        /// The club whose games name them (none: games no club owns).
+        #[arg(long)]
+        club: Option<String>,
+        /// The spelling that stays.
+        into: String,
+        /// The spelling merged into it.
+        from: String,
     },
 }
 
@@ -335,6 +365,12 @@ fn main() -> anyhow::Result<()> {
         }
         Command::Token { command: TokenCommand::List { db, club } } => commands::token_list(&db.db, club.as_deref())?,
         Command::Token { command: TokenCommand::Revoke { db, id } } => commands::token_revoke(&db.db, id)?,
+        Command::Players { command: PlayersCommand::Show { db, club, name } } => {
+            commands::players_show(&db.db, club.as_deref(), &name)?
+        }
+        Command::Players { command: PlayersCommand::Merge { db, club, into, from } } => {
+            commands::players_merge(&db.db, club.as_deref(), &into, &from)?
+        }
     };
     std::process::exit(code);
 }
