@@ -114,3 +114,32 @@ fn player_names_link_to_their_pages_and_the_pages_read_without_scripts() {
     assert!(versus.contains("1 game(s) together"), "{versus}");
     assert_eq!(app.get_text("/players/424242").0, 404);
 }
+
+#[test]
+fn ratings_rise_with_games_won_and_the_leaderboard_orders_a_clubs_players() {
+    let app = spawn_app(16 << 20);
+    let truth = sample("catan-club-game.jsonl");
+    let a = upload(&app, &truth, true);
+    upload(&app, &sample("catan-club-game-observer.jsonl"), true);
+    let (ayse, zeynep) = (seat_player(&app, &a, 0), seat_player(&app, &a, 2));
+    let (_, page) = app.get_json(&format!("/api/players/{zeynep}"));
+    let rating = |page: &Value| page["ratings"][0]["rating"].as_f64().unwrap();
+    assert_eq!(page["ratings"][0]["history"].as_array().unwrap().len(), 2, "a rating after each game: {page}");
+    assert_eq!(page["ratings"][0]["rank"], json!(1), "Zeynep won both");
+    let (_, theirs) = app.get_json(&format!("/api/players/{ayse}"));
+    assert!(rating(&page) > rating(&theirs));
+    let (status, board) = app.get_json("/api/leaderboard?ruleset=catan&club=Test%20club");
+    assert_eq!(status, 200, "{board}");
+    let board = board.as_array().unwrap();
+    assert_eq!(board.len(), 4);
+    assert_eq!(board[0]["name"], json!("Zeynep"));
+    assert!(board.windows(2).all(|w| w[0]["rating"].as_f64() >= w[1]["rating"].as_f64()), "highest first");
+    let (_, none) = app.get_json("/api/leaderboard?ruleset=catan&club=Elsewhere");
+    assert!(none.as_array().unwrap().is_empty(), "another club's players are on its own board");
+    assert_eq!(app.get_json("/api/leaderboard?ruleset=chess").0, 400);
+    let (status, ct, svg) = app.get_text(&format!("/api/players/{zeynep}/ratings.svg"));
+    assert_eq!((status, ct.as_str()), (200, "image/svg+xml"));
+    assert!(svg.contains("Zeynep's rating, game by game"));
+    let (_, _, html) = app.get_text("/leaderboard?ruleset=catan&club=Test%20club");
+    assert!(html.contains(&format!("href=\"/players/{zeynep}\"")));
+}

@@ -2,6 +2,8 @@
 //! `almanac_core::FactRow`) in the words a game declares in its `Vocabulary`, so the same code serves every
 //! ruleset.
 
+pub mod ratings;
+
 use almanac_core::facts::PLAYER_PARTNER;
 use almanac_core::{cause, FactRow, Measure, Vocabulary};
 use serde::Serialize;

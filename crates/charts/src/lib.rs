@@ -669,3 +669,44 @@ pub fn gauges(stats: &GameStats, vocabulary: &Vocabulary) -> Result<String, Char
         })
     })
 }
+
+/// A player's rating after each of their games: a line per game played (`series`: its name, and
+/// `[game number, rating]` points).
+pub fn rating_history(player: &str, series: &[(String, Vec<[f64; 2]>)]) -> Result<String, ChartError> {
+    let caption = format!("{player}'s rating, game by game");
+    let finals: Vec<String> =
+        series.iter().map(|(name, s)| format!("{name} {:.1}", s.last().map_or(0.0, |p| p[1]))).collect();
+    let desc = format!("Now: {}.", finals.join(", "));
+    svg_with(&caption, &desc, |root| {
+        let points = series.iter().flat_map(|(_, s)| s.iter());
+        let games = points.clone().map(|p| p[0]).fold(1.0, f64::max);
+        let (low, high) = points.map(|p| p[1]).fold((0.0f64, 1.0f64), |(l, h), y| (l.min(y), h.max(y)));
+        let mut chart = ChartBuilder::on(root)
+            .caption(&caption, ("sans-serif", CAPTION))
+            .margin(12)
+            .x_label_area_size(40)
+            .y_label_area_size(52)
+            .build_cartesian_2d(0f64..games + 0.5, (low - 1.0).floor()..(high + 1.0).ceil())
+            .map_err(err)?;
+        chart
+            .configure_mesh()
+            .label_style(("sans-serif", LABEL))
+            .axis_desc_style(("sans-serif", LABEL))
+            .x_desc("game")
+            .y_desc("rating (mu − 3 sigma)")
+            .x_label_formatter(&|x| format!("{x:.0}"))
+            .light_line_style(WHITE.mix(0.0))
+            .draw()
+            .map_err(err)?;
+        for (k, (name, s)) in series.iter().enumerate() {
+            let color = PALETTE[k % PALETTE.len()];
+            chart
+                .draw_series(LineSeries::new(s.iter().map(|p| (p[0], p[1])), color.stroke_width(2)))
+                .map_err(err)?
+                .label(name.clone())
+                .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 18, y)], color.stroke_width(3)));
+        }
+        legend(&mut chart, SeriesLabelPosition::LowerRight)?;
+        Ok(None)
+    })
+}

@@ -52,7 +52,7 @@ pub fn escape(s: &str) -> String {
 }
 
 /// Text for a URL's query (every byte but the unreserved ones percent-encoded).
-fn url_encode(text: &str) -> String {
+pub fn url_encode(text: &str) -> String {
     text.bytes()
         .map(|b| match b {
             b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' => (b as char).to_string(),

@@ -7,11 +7,15 @@ use crate::app::{blocking, AppState, Result};
 use crate::error::ApiError;
 use crate::pages::{escape, page, problem_page, SignedIn};
 use actix_web::{web, HttpRequest, HttpResponse};
-use almanac_service::players::{head_to_head, merge_players, player_page, HeadToHead, PlayerPage};
+use almanac_service::players::{head_to_head, leaderboard, merge_players, player_page, rating_chart as chart_of};
+use almanac_service::players::{HeadToHead, Leader, PlayerPage};
 use serde::Deserialize;
 
 pub fn routes(cfg: &mut web::ServiceConfig) {
     cfg.route("/api/players/{id}", web::get().to(player_json))
+        .route("/api/players/{id}/ratings.svg", web::get().to(rating_chart))
+        .route("/api/leaderboard", web::get().to(leaderboard_json))
+        .route("/leaderboard", web::get().to(leaderboard_html))
         .route("/api/players/{id}/vs/{other}", web::get().to(versus_json))
         .route("/api/players/{id}/merge", web::post().to(merge))
         .route("/players/{id}", web::get().to(player_html))
@@ -43,6 +47,72 @@ async fn versus_json(
 ) -> Result<HttpResponse> {
     let (a, b) = path.into_inner();
     Ok(HttpResponse::Ok().json(load_versus(app, &a, &b).await?))
+}
+
+async fn rating_chart(app: web::Data<AppState>, _reader: Reader, path: web::Path<String>) -> Result<HttpResponse> {
+    let id = player_id(&path)?;
+    let svg = blocking(move || Ok(app.pool.read(|s| chart_of(s, id))??)).await?;
+    Ok(HttpResponse::Ok().content_type("image/svg+xml").body(svg))
+}
+
+#[derive(Deserialize)]
+struct BoardQuery {
+    ruleset: String,
+    /// Only the players of this club's games.
+    club: Option<String>,
+}
+
+async fn load_board(app: web::Data<AppState>, q: &BoardQuery) -> Result<Vec<Leader>> {
+    let (ruleset, club) = (q.ruleset.clone(), q.club.clone());
+    if almanac_service::game_kind(&ruleset).is_none() {
+        return Err(ApiError::bad_request(format!("no ruleset `{ruleset}`")));
+    }
+    blocking(move || Ok(app.pool.read(|s| leaderboard(s, &ruleset, club.as_deref()))??)).await
+}
+
+async fn leaderboard_json(
+    app: web::Data<AppState>,
+    _reader: Reader,
+    q: web::Query<BoardQuery>,
+) -> Result<HttpResponse> {
+    Ok(HttpResponse::Ok().json(load_board(app, &q).await?))
+}
+
+async fn leaderboard_html(
+    app: web::Data<AppState>,
+    req: HttpRequest,
+    reader: Reader,
+    q: web::Query<BoardQuery>,
+) -> HttpResponse {
+    let signed = SignedIn::of(&req, &reader);
+    let board = match load_board(app, &q).await {
+        Ok(b) => b,
+        Err(e) => return problem_page(e.status, &e.message),
+    };
+    let game = almanac_service::game_kind(&q.ruleset).map_or(q.ruleset.as_str(), |g| g.name());
+    let rows: String = board
+        .iter()
+        .enumerate()
+        .map(|(i, l)| {
+            format!(
+                "<tr><td>{}</td><td>{}</td><td>{:.1}</td><td>{}</td></tr>",
+                i + 1,
+                link(l.player, &l.name),
+                l.rating,
+                l.games
+            )
+        })
+        .collect();
+    let whose = q.club.as_deref().map_or(String::new(), |c| format!(" of {}", escape(c)));
+    let title = format!("{game} ratings{}", q.club.as_deref().map_or(String::new(), |c| format!(" of {c}")));
+    let body = format!(
+        r#"<section class="leaderboard"><h1>{game} ratings{whose}</h1>
+<p class="hint">Weng-Lin ratings (as OpenSkill) over every published game, shown as mu − 3·sigma: a rating rises with
+games won and settles as games are played.</p>
+<table class="leaders"><thead><tr><th>#</th><th>Player</th><th>Rating</th><th>Games</th></tr></thead><tbody>{rows}</tbody></table></section>"#,
+        game = escape(game),
+    );
+    page(&title, &body, &[], signed.as_ref())
 }
 
 #[derive(Deserialize)]
@@ -145,9 +215,36 @@ async fn player_html(
             )
         })
         .collect();
+    let ratings: String = p
+        .ratings
+        .iter()
+        .map(|r| {
+            let club = me.club.as_deref().map_or(String::new(), |c| format!("&amp;club={}", crate::pages::url_encode(c)));
+            format!(
+                "<tr><td>{}</td><td>{:.1}</td><td>{} of {}</td><td><a href=\"/leaderboard?ruleset={}{club}\">leaderboard</a></td></tr>",
+                escape(&r.name),
+                r.rating,
+                r.rank,
+                r.rated,
+                escape(&r.ruleset)
+            )
+        })
+        .collect();
+    let chart = if p.ratings.is_empty() {
+        String::new()
+    } else {
+        format!(
+            "<figure class=\"chart\"><img src=\"/api/players/{}/ratings.svg\" alt=\"{}'s rating, game by game\" width=\"760\" height=\"380\"></figure>",
+            me.id,
+            escape(&me.name)
+        )
+    };
     let body = format!(
         r#"<section class="player-page"><h1>{name}</h1>
 <p class="meta">{club}{also}</p>
+<h2>Ratings</h2>
+<table class="ratings"><thead><tr><th>Game</th><th>Rating</th><th>Place</th><th></th></tr></thead><tbody>{ratings}</tbody></table>
+{chart}
 <h2>By game</h2>
 <table class="records"><thead><tr><th>Game</th><th>Played</th><th>Won</th><th>Average score</th><th>Average place</th></tr></thead><tbody>{records}</tbody></table>
 <h2>Opponents</h2>

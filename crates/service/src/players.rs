@@ -2,6 +2,7 @@
 //! and two players side by side. Only published games count (the store's `sittings`).
 
 use crate::ServiceError;
+use almanac_analysis::ratings::{rate, Placing, Ratings};
 use almanac_store::{ClubId, Identity, PlayerId, Sitting, Store};
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -16,6 +17,33 @@ pub struct PlayerPage {
     pub games: Vec<Played>,
     /// Everyone met, most games together first.
     pub opponents: Vec<Opponent>,
+    /// The rating in each game played (Weng-Lin over every published game of that ruleset).
+    pub ratings: Vec<RatingLine>,
+}
+
+/// A player's rating in one game, and how it went.
+#[derive(Debug, Clone, Serialize)]
+pub struct RatingLine {
+    pub ruleset: String,
+    pub name: String,
+    /// The rating shown: `mu − 3·sigma`.
+    pub rating: f64,
+    pub mu: f64,
+    pub sigma: f64,
+    /// The place among every player rated in this ruleset (1 = highest).
+    pub rank: u32,
+    pub rated: u32,
+    /// The rating after each of the player's games, `[game number, rating]`.
+    pub history: Vec<[f64; 2]>,
+}
+
+/// One line of a leaderboard.
+#[derive(Debug, Clone, Serialize)]
+pub struct Leader {
+    pub player: PlayerId,
+    pub name: String,
+    pub rating: f64,
+    pub games: u32,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -155,7 +183,49 @@ pub fn player_page(store: &Store, id: PlayerId) -> Result<PlayerPage, ServiceErr
     rulesets.sort_by(|a, b| b.games.cmp(&a.games).then(a.ruleset.cmp(&b.ruleset)));
     let mut opponents: Vec<Opponent> = met.into_values().collect();
     opponents.sort_by(|a, b| b.games.cmp(&a.games).then(a.name.cmp(&b.name)));
-    Ok(PlayerPage { player, rulesets, games, opponents })
+    let mut ratings = Vec::new();
+    for r in &rulesets {
+        let all = ratings_of(store, &r.ruleset)?;
+        let Some(mine) = all.current.get(&me) else { continue };
+        let rank = 1 + all.current.values().filter(|o| o.shown() > mine.shown()).count() as u32;
+        let history = all.history[&me].iter().enumerate().map(|(k, (_, x))| [k as f64 + 1.0, x.shown()]).collect();
+        ratings.push(RatingLine {
+            ruleset: r.ruleset.clone(),
+            name: r.name.clone(),
+            rating: mine.shown(),
+            mu: mine.mu,
+            sigma: mine.sigma,
+            rank,
+            rated: all.current.len() as u32,
+            history,
+        });
+    }
+    Ok(PlayerPage { player, rulesets, games, opponents, ratings })
+}
+
+/// Every player's rating in a ruleset, over its published games in the order they were played.
+fn ratings_of(store: &Store, ruleset: &str) -> Result<Ratings, ServiceError> {
+    let placings: Vec<Placing> = store
+        .ruleset_sittings(ruleset)?
+        .iter()
+        .map(|s| Placing { players: (0..s.seats.len()).map(|i| (s.seats[i].player, place(s, i))).collect() })
+        .collect();
+    Ok(rate(&placings))
+}
+
+/// The players of a ruleset by rating, highest first: all of them, or those of one club's games.
+pub fn leaderboard(store: &Store, ruleset: &str, club: Option<&str>) -> Result<Vec<Leader>, ServiceError> {
+    let all = ratings_of(store, ruleset)?;
+    let mut out = Vec::new();
+    for (&player, r) in &all.current {
+        let Some(who) = store.identity(player)? else { continue };
+        if club.is_some_and(|c| who.club.as_deref() != Some(c)) {
+            continue;
+        }
+        out.push(Leader { player, name: who.name, rating: r.shown(), games: all.games[&player] });
+    }
+    out.sort_by(|a, b| b.rating.total_cmp(&a.rating).then(a.name.cmp(&b.name)));
+    Ok(out)
 }
 
 pub fn head_to_head(store: &Store, a: PlayerId, b: PlayerId) -> Result<HeadToHead, ServiceError> {
@@ -193,4 +263,11 @@ pub fn merge_players(
 ) -> Result<Identity, ServiceError> {
     let root = store.merge_players(club, into, from)?;
     identity(store, root)
+}
+
+/// The chart of a player's ratings, game by game, one line per game played.
+pub fn rating_chart(store: &Store, id: PlayerId) -> Result<String, ServiceError> {
+    let page = player_page(store, id)?;
+    let series: Vec<(String, Vec<[f64; 2]>)> = page.ratings.into_iter().map(|r| (r.name, r.history)).collect();
+    Ok(almanac_charts::rating_history(&page.player.name, &series)?)
 }

@@ -290,6 +290,11 @@ impl Store {
         on_backend!(self, b => b.sittings(root))
     }
 
+    /// Every published game of a ruleset, oldest first, with every seat (for ratings).
+    pub fn ruleset_sittings(&self, ruleset: &str) -> Result<Vec<Sitting>> {
+        on_backend!(self, b => b.ruleset_sittings(ruleset))
+    }
+
     /// Merges the spelling `from` into the player `into`: both of the games of `club` (`None`: the
     /// operator, who may merge within any one club's players).
     pub fn merge_players(&mut self, club: Option<ClubId>, into: PlayerId, from: PlayerId) -> Result<PlayerId> {

@@ -642,16 +642,28 @@ impl Postgres {
     }
 
     pub fn sittings(&self, root: PlayerId) -> Result<Vec<Sitting>> {
+        self.sittings_where(
+            "g.id IN (SELECT p.game_id FROM game_players p JOIN players me ON me.id = p.player_id
+                      WHERE COALESCE(me.merged_into, me.id) = $1)",
+            &root,
+        )
+    }
+
+    pub fn ruleset_sittings(&self, ruleset: &str) -> Result<Vec<Sitting>> {
+        self.sittings_where("g.ruleset = $1", &ruleset)
+    }
+
+    fn sittings_where(&self, condition: &str, arg: &(dyn ToSql + Sync)) -> Result<Vec<Sitting>> {
         let rows = self.client.borrow_mut().query(
-            "SELECT g.id, g.ruleset, g.title, g.played_on, g.winner, q.seat, COALESCE(pl.merged_into, pl.id), q.name, q.vp
-             FROM games g
-             JOIN game_players q ON q.game_id = g.id
-             JOIN players pl ON pl.id = q.player_id
-             WHERE g.published AND g.deleted_at IS NULL AND g.id IN (
-                 SELECT p.game_id FROM game_players p JOIN players me ON me.id = p.player_id
-                 WHERE COALESCE(me.merged_into, me.id) = $1)
-             ORDER BY g.played_on IS NULL, g.played_on, g.stored_at, g.n, q.seat",
-            &[&root],
+            &format!(
+                "SELECT g.id, g.ruleset, g.title, g.played_on, g.winner, q.seat, COALESCE(pl.merged_into, pl.id), q.name, q.vp
+                 FROM games g
+                 JOIN game_players q ON q.game_id = g.id
+                 JOIN players pl ON pl.id = q.player_id
+                 WHERE g.published AND g.deleted_at IS NULL AND {condition}
+                 ORDER BY g.played_on IS NULL, g.played_on, g.stored_at, g.n, q.seat"
+            ),
+            &[arg],
         )?;
         let mut out: Vec<Sitting> = Vec::new();
         for r in rows {

@@ -57,18 +57,29 @@ impl Sqlite {
 
     /// Every published game (not deleted) the player sat in, oldest first, with every seat.
     pub fn sittings(&self, root: PlayerId) -> Result<Vec<Sitting>> {
-        let mut stmt = self.conn.prepare_cached(
+        self.sittings_where(
+            "g.id IN (SELECT p.game_id FROM game_players p JOIN players me ON me.id = p.player_id
+                      WHERE COALESCE(me.merged_into, me.id) = ?1)",
+            &root,
+        )
+    }
+
+    /// Every published game (not deleted) of a ruleset, oldest first, with every seat.
+    pub fn ruleset_sittings(&self, ruleset: &str) -> Result<Vec<Sitting>> {
+        self.sittings_where("g.ruleset = ?1", &ruleset)
+    }
+
+    fn sittings_where(&self, condition: &str, arg: &dyn rusqlite::ToSql) -> Result<Vec<Sitting>> {
+        let mut stmt = self.conn.prepare_cached(&format!(
             "SELECT g.id, g.ruleset, g.title, g.played_on, g.winner, q.seat, COALESCE(pl.merged_into, pl.id), q.name, q.vp
              FROM games g
              JOIN game_players q ON q.game_id = g.id
              JOIN players pl ON pl.id = q.player_id
-             WHERE g.published = 1 AND g.deleted_at IS NULL AND g.id IN (
-                 SELECT p.game_id FROM game_players p JOIN players me ON me.id = p.player_id
-                 WHERE COALESCE(me.merged_into, me.id) = ?1)
-             ORDER BY g.played_on IS NULL, g.played_on, g.stored_at, g.rowid, q.seat",
-        )?;
+             WHERE g.published = 1 AND g.deleted_at IS NULL AND {condition}
+             ORDER BY g.played_on IS NULL, g.played_on, g.stored_at, g.rowid, q.seat"
+        ))?;
         let mut out: Vec<Sitting> = Vec::new();
-        let rows = stmt.query_map([root], |r| {
+        let rows = stmt.query_map([arg], |r| {
             Ok((
                 r.get::<_, String>(0)?,
                 r.get::<_, String>(1)?,
