@@ -8,7 +8,7 @@ use serde_json::{json, Value};
 use std::net::TcpListener;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
-use support::{root, sample, spawn_app};
+use support::{root, sample, spawn_app, TestApp};
 
 const ELEMENT: &str = "element-6066-11e4-a52e-4f735466cecf";
 
@@ -468,6 +468,38 @@ fn an_elasund_replay_draws_the_city_of_the_state_at_each_step() {
     driver.screenshot(&root().join("target/browser/elasund-end.png"));
 }
 
+/// The player of a game's first seat.
+fn first_player(app: &TestApp, game: &str) -> i64 {
+    let (_, g) = app.get_json(&format!("/api/games/{game}"));
+    g["players"][0]["player"].as_i64().unwrap()
+}
+
+#[test]
+fn a_coach_opens_a_player_from_a_game_then_a_head_to_head_then_a_game_they_shared() {
+    let app = spawn_app(16 << 20);
+    let (_, a) = app.post("/api/games?publish=true", sample("catan-club-game.jsonl").as_bytes());
+    app.post("/api/games?publish=true", sample("catan-club-game-observer.jsonl").as_bytes());
+    let game = a["id"].as_str().unwrap();
+    let driver = Driver::start();
+    driver.goto(&format!("{}/games/{game}", app.address));
+    driver.wait_for("the replay", "return document.getElementById('replay').dataset.ready === 'yes'");
+    driver.click("#players a.name");
+    driver.wait_for("the player's page", "return !!document.querySelector('.player-page h1')");
+    assert_eq!(driver.eval("return document.querySelector('.player-page h1').textContent"), json!("Ayşe"));
+    let played = driver.eval("return document.querySelectorAll('table.played tbody tr').length");
+    assert_eq!(played, json!(2), "both games");
+    driver.click("table.opponents a.versus");
+    driver.wait_for("the head-to-head", "return !!document.querySelector('.versus-page')");
+    let summary = driver.eval("return document.querySelector('.versus-page .summary').textContent");
+    assert!(summary.as_str().unwrap().contains("2 game(s) together"), "{summary}");
+    driver.screenshot(&root().join("target/browser/head-to-head.png"));
+    driver.click("table.shared a[href^='/games/']");
+    driver.wait_for(
+        "a shared game's replay",
+        "return !!document.getElementById('replay') && document.getElementById('replay').dataset.ready === 'yes'",
+    );
+}
+
 #[test]
 fn every_page_is_accessible_and_fits_a_phone_and_a_desktop() {
     let app = spawn_app(16 << 20);
@@ -483,6 +515,8 @@ fn every_page_is_accessible_and_fits_a_phone_and_a_desktop() {
         ("catan-cards", format!("/games/{}", cards["id"].as_str().unwrap())),
         ("cities-knights", format!("/games/{}", knights["id"].as_str().unwrap())),
         ("elasund", format!("/games/{}", city["id"].as_str().unwrap())),
+        ("player", format!("/players/{}", first_player(&app, catan["id"].as_str().unwrap()))),
+        ("leaderboard", "/leaderboard?ruleset=catan".to_string()),
     ];
     let axe = axe_script();
     let driver = Driver::start();
@@ -493,12 +527,12 @@ fn every_page_is_accessible_and_fits_a_phone_and_a_desktop() {
         driver.resize(width, height);
         for (name, path) in &pages {
             driver.goto(&format!("{}{path}", app.address));
-            if path != "/" {
+            if path.starts_with("/games/") {
                 driver.wait_for("the replay", "return document.getElementById('replay').dataset.ready === 'yes'");
                 driver.wait_for("the charts", "return document.getElementById('replay').dataset.charts === 'yes'");
             }
             driver.screenshot(&root().join(format!("target/browser/{name}-{width}.png")));
-            if path != "/" {
+            if path.starts_with("/games/") {
                 driver.eval("document.querySelector('.charts').scrollIntoView()");
                 driver.screenshot(&root().join(format!("target/browser/{name}-{width}-charts.png")));
                 if driver.eval("return !!document.querySelector('figure[data-chart=trades]')") == json!(true) {

@@ -705,6 +705,8 @@ pub fn rating_history(player: &str, series: &[(String, Vec<[f64; 2]>)]) -> Resul
                 .map_err(err)?
                 .label(name.clone())
                 .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 18, y)], color.stroke_width(3)));
+            // A point per game, so that one game shows too.
+            chart.draw_series(s.iter().map(|p| Circle::new((p[0], p[1]), 4, color.filled()))).map_err(err)?;
         }
         legend(&mut chart, SeriesLabelPosition::LowerRight)?;
         Ok(None)

@@ -109,7 +109,7 @@ async fn leaderboard_html(
         r#"<section class="leaderboard"><h1>{game} ratings{whose}</h1>
 <p class="hint">Weng-Lin ratings (as OpenSkill) over every published game, shown as mu − 3·sigma: a rating rises with
 games won and settles as games are played.</p>
-<table class="leaders"><thead><tr><th>#</th><th>Player</th><th>Rating</th><th>Games</th></tr></thead><tbody>{rows}</tbody></table></section>"#,
+<div class="table-wrap" tabindex="0" role="region" aria-label="Leaderboard"><table class="leaders"><thead><tr><th>#</th><th>Player</th><th>Rating</th><th>Games</th></tr></thead><tbody>{rows}</tbody></table></div></section>"#,
         game = escape(game),
     );
     page(&title, &body, &[], signed.as_ref())
@@ -234,7 +234,7 @@ async fn player_html(
         String::new()
     } else {
         format!(
-            "<figure class=\"chart\"><img src=\"/api/players/{}/ratings.svg\" alt=\"{}'s rating, game by game\" width=\"760\" height=\"380\"></figure>",
+            "<figure class=\"chart\" tabindex=\"0\" aria-label=\"chart: ratings\"><img src=\"/api/players/{}/ratings.svg\" alt=\"{}'s rating, game by game\" width=\"760\" height=\"380\"></figure>",
             me.id,
             escape(&me.name)
         )
@@ -243,14 +243,14 @@ async fn player_html(
         r#"<section class="player-page"><h1>{name}</h1>
 <p class="meta">{club}{also}</p>
 <h2>Ratings</h2>
-<table class="ratings"><thead><tr><th>Game</th><th>Rating</th><th>Place</th><th></th></tr></thead><tbody>{ratings}</tbody></table>
+<div class="table-wrap" tabindex="0" role="region" aria-label="Ratings"><table class="ratings"><thead><tr><th>Game</th><th>Rating</th><th>Place</th><th></th></tr></thead><tbody>{ratings}</tbody></table></div>
 {chart}
 <h2>By game</h2>
-<table class="records"><thead><tr><th>Game</th><th>Played</th><th>Won</th><th>Average score</th><th>Average place</th></tr></thead><tbody>{records}</tbody></table>
+<div class="table-wrap" tabindex="0" role="region" aria-label="Record by game"><table class="records"><thead><tr><th>Game</th><th>Played</th><th>Won</th><th>Average score</th><th>Average place</th></tr></thead><tbody>{records}</tbody></table></div>
 <h2>Opponents</h2>
-<table class="opponents"><thead><tr><th>Player</th><th>Games together</th><th>Finished ahead</th><th>Behind</th><th></th></tr></thead><tbody>{opponents}</tbody></table>
+<div class="table-wrap" tabindex="0" role="region" aria-label="Opponents"><table class="opponents"><thead><tr><th>Player</th><th>Games together</th><th>Finished ahead</th><th>Behind</th><th></th></tr></thead><tbody>{opponents}</tbody></table></div>
 <h2>Games</h2>
-<table class="played"><thead><tr><th>Played on</th><th>Game</th><th>Ruleset</th><th>Players</th><th>Score</th><th>Place</th></tr></thead><tbody>{games}</tbody></table>
+<div class="table-wrap" tabindex="0" role="region" aria-label="Games"><table class="played"><thead><tr><th>Played on</th><th>Game</th><th>Ruleset</th><th>Players</th><th>Score</th><th>Place</th></tr></thead><tbody>{games}</tbody></table></div>
 </section>"#,
         name = escape(&me.name),
         also = if also.is_empty() { String::new() } else { format!(" · also written {}", also.join(", ")) },
@@ -290,7 +290,7 @@ async fn versus_html(
     let body = format!(
         r#"<section class="versus-page"><h1>{a} and {b}</h1>
 <p class="summary">{games} game(s) together: {a} finished ahead {a_ahead} time(s), {b} {b_ahead}, level {level}.</p>
-<table class="shared"><thead><tr><th>Played on</th><th>Game</th><th>Ruleset</th><th>{a}</th><th>{b}</th></tr></thead><tbody>{rows}</tbody></table>
+<div class="table-wrap" tabindex="0" role="region" aria-label="Games together"><table class="shared"><thead><tr><th>Played on</th><th>Game</th><th>Ruleset</th><th>{a}</th><th>{b}</th></tr></thead><tbody>{rows}</tbody></table></div>
 </section>"#,
         a = link(h.a.id, &h.a.name),
         b = link(h.b.id, &h.b.name),
