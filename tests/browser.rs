@@ -483,6 +483,8 @@ fn a_coach_opens_a_player_from_a_game_then_a_head_to_head_then_a_game_they_share
     let driver = Driver::start();
     driver.goto(&format!("{}/games/{game}", app.address));
     driver.wait_for("the replay", "return document.getElementById('replay').dataset.ready === 'yes'");
+    let keys = driver.eval("return [...document.querySelectorAll('#events li.key')].map((li) => li.textContent)");
+    assert!(keys.as_array().is_some_and(|k| k.iter().any(|t| t.as_str().unwrap().contains("★ a 7"))), "{keys}");
     driver.click("#players a.name");
     driver.wait_for("the player's page", "return !!document.querySelector('.player-page h1')");
     assert_eq!(driver.eval("return document.querySelector('.player-page h1').textContent"), json!("Ayşe"));

@@ -143,3 +143,27 @@ fn ratings_rise_with_games_won_and_the_leaderboard_orders_a_clubs_players() {
     let (_, _, html) = app.get_text("/leaderboard?ruleset=catan&club=Test%20club");
     assert!(html.contains(&format!("href=\"/players/{zeynep}\"")));
 }
+
+#[test]
+fn the_event_list_and_the_score_chart_mark_a_games_key_moments() {
+    let app = spawn_app(16 << 20);
+    let game = upload(&app, &sample("catan-club-game.jsonl"), true);
+    let mut moments = Vec::new();
+    let mut from = 1;
+    while from > 0 {
+        let (_, page) = app.get_json(&format!("/api/games/{game}/events?from={from}"));
+        for e in page["events"].as_array().unwrap() {
+            for m in e["moments"].as_array().into_iter().flatten() {
+                moments.push((e["event"]["type"].as_str().unwrap().to_string(), m.as_str().unwrap().to_string()));
+            }
+        }
+        from = page["next"].as_u64().unwrap_or(0);
+    }
+    assert!(moments.iter().any(|(t, m)| t == "roll" && m.starts_with("a 7 (")), "{moments:?}");
+    assert!(moments.iter().any(|(_, m)| m.ends_with("takes the longest road")), "{moments:?}");
+    assert!(moments.iter().all(|(t, m)| !m.starts_with("a 7") || t == "roll"));
+    let (_, _, svg) = app.get_text(&format!("/api/games/{game}/charts/vp.svg"));
+    for label in ["a 7", "an award changes hands", "the winner pulls ahead for good"] {
+        assert!(svg.contains(label), "the score chart's legend names `{label}`");
+    }
+}

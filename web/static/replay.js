@@ -114,6 +114,14 @@ document.addEventListener('DOMContentLoaded', () => {
       who.textContent = ev.event.player || '';
       who.style.color = ctx.inkOf(ev.event.player);
       li.append(turn, ' ', who, ' ', ev.text);
+      // A key moment (a 7, an award changing hands, a battle...) is marked, as on the score chart.
+      if (ev.moments && ev.moments.length) {
+        li.classList.add('key');
+        const key = document.createElement('span');
+        key.className = 'moments';
+        key.textContent = ` · ★ ${ev.moments.join(', ')}`;
+        li.append(key);
+      }
       if (ev.scores && ev.scores.length) {
         const scored = document.createElement('span');
         scored.className = 'scores';

@@ -75,6 +75,21 @@ pub struct MomentMark {
     pub player: Option<String>,
 }
 
+/// A turn worth a coach's look, as lichess marks a blunder: a moment the game declares (a 7, a battle),
+/// an award changing hands, the turn the winner pulled ahead for good.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct KeyMoment {
+    pub turn: u32,
+    /// The moment's id (`lead` for the winner pulling ahead), or the award's.
+    pub id: String,
+    pub label: String,
+    /// Whose moment it is (the award's new holder, the winner).
+    pub player: Option<String>,
+}
+
+/// The id of the key moment when the winner pulls ahead for good.
+pub const LEAD: &str = "lead";
+
 #[derive(Debug, Clone, Serialize)]
 pub struct GameStats {
     pub turns: u32,
@@ -90,6 +105,8 @@ pub struct GameStats {
     /// declares, in its order, then any other, each `[turn, points]` from turn 0.
     pub score_by_reason: Vec<(String, Vec<[i64; 2]>)>,
     pub moments: Vec<MomentMark>,
+    /// The turns worth a coach's look, in order.
+    pub key_moments: Vec<KeyMoment>,
 }
 
 fn add(map: &mut BTreeMap<String, i64>, key: &str, n: i64) {
@@ -114,6 +131,8 @@ pub fn game_stats(players: &[String], facts: &[FactRow], vocabulary: &Vocabulary
     let mut gauge_changes: Vec<(u32, usize, i64)> = Vec::new();
     let mut score_changes: Vec<(u32, String, i64)> = Vec::new();
     let mut moments = Vec::new();
+    let mut key_moments = Vec::new();
+    let mut winner: Option<usize> = None;
     let close_turns_until = |upto: u32, turn_open: &mut u32, running: &[Running], by_turn: &mut [Vec<Running>]| {
         while *turn_open < upto {
             for (p, r) in running.iter().enumerate() {
@@ -140,8 +159,26 @@ pub fn game_stats(players: &[String], facts: &[FactRow], vocabulary: &Vocabulary
         if f.kind == "moment" {
             if let Some(t) = vocabulary.moments.iter().find(|t| t.id == item) {
                 let player = f.player.and_then(|p| players.get(p as usize)).cloned();
-                moments.push(MomentMark { id: t.id, label: t.label, turn: f.turn, player });
+                moments.push(MomentMark { id: t.id, label: t.label, turn: f.turn, player: player.clone() });
+                key_moments.push(KeyMoment { turn: f.turn, id: t.id.to_string(), label: t.label.to_string(), player });
             }
+            continue;
+        }
+        if f.kind == "award" {
+            // A holder's change (stored: player = the new holder); a card set aside is no one's moment.
+            if let Some(to) = f.player.and_then(|p| players.get(p as usize)) {
+                let label = vocabulary.awards.iter().find(|t| t.id == item).map_or(item, |t| t.label);
+                key_moments.push(KeyMoment {
+                    turn: f.turn,
+                    id: item.to_string(),
+                    label: format!("takes the {label}"),
+                    player: Some(to.clone()),
+                });
+            }
+            continue;
+        }
+        if f.kind == "game_over" {
+            winner = f.player.map(|p| p as usize);
             continue;
         }
         let Some(p) = f.player.map(|p| p as usize).filter(|&p| p < stats.len()) else {
@@ -200,6 +237,20 @@ pub fn game_stats(players: &[String], facts: &[FactRow], vocabulary: &Vocabulary
         // A reason whose points came and went (an award lost) says nothing about the end.
         p.vp_by_reason.retain(|_, points| *points != 0);
     }
+    // The turn from which the winner led every other player to the end.
+    if let Some(w) = winner.filter(|&w| w < by_turn.len()) {
+        let ahead = |t: usize| (0..by_turn.len()).all(|q| q == w || by_turn[q][t].vp < by_turn[w][t].vp);
+        let turns = by_turn[w].len();
+        if let Some(from) = (0..turns).rev().take_while(|&t| ahead(t)).last() {
+            key_moments.push(KeyMoment {
+                turn: from as u32,
+                id: LEAD.into(),
+                label: "pulls ahead for good".into(),
+                player: players.get(w).cloned(),
+            });
+        }
+    }
+    key_moments.sort_by_key(|k| k.turn);
     for (p, series) in by_turn.into_iter().enumerate() {
         let turn = |t: usize| t as i64;
         stats[p].vp_by_turn = series.iter().enumerate().map(|(t, r)| [turn(t), r.vp, r.vp_public]).collect();
@@ -252,7 +303,17 @@ pub fn game_stats(players: &[String], facts: &[FactRow], vocabulary: &Vocabulary
             (r, by_turn)
         })
         .collect();
-    GameStats { turns: last_turn, events, dice, trades_by_turn, players: stats, gauges, moments, score_by_reason }
+    GameStats {
+        turns: last_turn,
+        events,
+        dice,
+        trades_by_turn,
+        players: stats,
+        gauges,
+        moments,
+        key_moments,
+        score_by_reason,
+    }
 }
 
 /// A player's totals so far, as the facts are read in order.
@@ -337,5 +398,26 @@ mod tests {
         assert_eq!((declared(0, "made"), declared(1, "made"), declared(1, "towers")), (2, 1, 3));
         assert_eq!(s.players[1].vp_by_turn, vec![[0, 0, 0], [1, 0, 0], [2, 3, 3]]);
         assert_eq!(s.players[0].production_by_turn, vec![[0, 0], [1, 2], [2, 2]]);
+    }
+
+    #[test]
+    fn key_moments_are_awards_changing_hands_and_the_turn_the_winner_pulled_ahead_for_good() {
+        let score =
+            |player, total| Fact::Score { player, reason: "tower", delta: 1, delta_public: 1, total, public: total };
+        let facts = rows(&[
+            (1, score(0, 2)),
+            (2, score(1, 3)),
+            (2, Fact::Award { award: "road", from: None, to: Some(1) }),
+            (3, score(0, 3)),
+            (4, score(0, 4)),
+            (5, Fact::Award { award: "road", from: Some(1), to: None }),
+            (5, Fact::GameOver { winner: Some(0) }),
+        ]);
+        let s = game_stats(&["A".into(), "B".into()], &facts, &EIGHT);
+        let ids: Vec<(u32, &str, Option<&str>)> =
+            s.key_moments.iter().map(|k| (k.turn, k.id.as_str(), k.player.as_deref())).collect();
+        // A led at turn 1, B at 2, level at 3; A ahead from 4 to the end. A card set aside is no moment.
+        assert_eq!(ids, vec![(2, "road", Some("B")), (4, LEAD, Some("A"))]);
+        assert_eq!(s.key_moments[0].label, "takes the road");
     }
 }

@@ -19,6 +19,11 @@ pub const HARBOUR_2: &str = "harbour:2:1";
 
 /// The resource cards and an unseen card, in resource order, with the colours every Catan-family chart
 /// shows them in.
+/// A 7 rolled (the robber moves, full hands discard): a key moment.
+pub const SEVEN: &str = "seven";
+/// The robber takes a card from the player leading on points everyone can see.
+pub const ROBBED_LEADER: &str = "robbed_leader";
+
 pub const RESOURCE_ITEMS: [Term; 6] = [
     Term::colored("lumber", "lumber", "#2e7d32"),
     Term::colored("brick", "brick", "#b7472a"),
@@ -82,7 +87,10 @@ pub const VOCABULARY: Vocabulary = Vocabulary {
     partners: &[Term::new(BANK, "bank 4:1"), Term::new(HARBOUR_3, "harbour 3:1"), Term::new(HARBOUR_2, "harbour 2:1")],
     dice: Some(DiceSpec { count: 2, faces: 6 }),
     gauges: &[],
-    moments: &[],
+    moments: &[
+        Term::colored(SEVEN, "a 7", "#7f8c8d"),
+        Term::colored(ROBBED_LEADER, "the robber hits the leader", "#c0392b"),
+    ],
     charts: &[
         Chart::Score,
         Chart::ScoreBreakdown,

@@ -5,7 +5,7 @@
 //! draws the same charts. Charts with a turn axis carry invisible `<rect class="turn-target" data-turn="N">`
 //! columns over the plot, so a page can move its replay to the turn a reader clicks.
 
-use almanac_analysis::{GameStats, PlayerStats};
+use almanac_analysis::{GameStats, KeyMoment, PlayerStats, LEAD};
 use almanac_core::{Chart, Term, Vocabulary};
 use plotters::coord::types::RangedCoordf64;
 use plotters::coord::Shift;
@@ -218,29 +218,67 @@ pub fn vp(stats: &GameStats, colors: &[Option<String>], vocabulary: &Vocabulary)
     let total = |p: &PlayerStats| p.vp_by_turn.iter().map(|r| (r[0], r[1])).collect();
     let public = |p: &PlayerStats| p.vp_by_turn.iter().map(|r| (r[0], r[2])).collect();
     let desc = format!("At the end: {}.", finals(stats, |p| p.vp_by_turn.last().map_or(0, |r| r[1])));
-    turn_lines(stats, colors, &caption, &desc, vocabulary.score.label, &total, hidden.then_some(&public as Series))
+    let marks = Marks { moments: &stats.key_moments, vocabulary };
+    let words = Words { caption: &caption, desc: &desc, y_desc: vocabulary.score.label };
+    turn_lines(stats, colors, words, &total, hidden.then_some(&public as Series), Some(marks))
 }
 
 /// Items gained by production so far, per player, by turn.
 pub fn production_by_turn(stats: &GameStats, colors: &[Option<String>]) -> Result<String, ChartError> {
     let produced = |p: &PlayerStats| p.production_by_turn.iter().map(|r| (r[0], r[1])).collect();
     let desc = format!("Produced in all: {}.", finals(stats, |p| p.production_by_turn.last().map_or(0, |r| r[1])));
-    turn_lines(stats, colors, "Production by turn (running total)", &desc, "cards", &produced, None)
+    let words = Words { caption: "Production by turn (running total)", desc: &desc, y_desc: "cards" };
+    turn_lines(stats, colors, words, &produced, None, None)
 }
 
 /// `(turn, value)` points of one player.
 type Series<'a> = &'a dyn Fn(&PlayerStats) -> Vec<(i64, i64)>;
 
+/// Key moments to mark along the top of a chart by turn, in the game's words.
+#[derive(Clone, Copy)]
+struct Marks<'a> {
+    moments: &'a [KeyMoment],
+    vocabulary: &'a Vocabulary,
+}
+
+impl Marks<'_> {
+    /// Each kind of mark present: its colour and legend, and the turns it marks.
+    fn kinds(&self) -> Vec<(RGBColor, String, Vec<u32>)> {
+        let mut out: Vec<(String, RGBColor, String, Vec<u32>)> = Vec::new();
+        for m in self.moments {
+            let (key, color, label) = if m.id == LEAD {
+                ("lead".to_string(), RGBColor(0x2e, 0x7d, 0x32), "the winner pulls ahead for good".to_string())
+            } else if let Some(t) = self.vocabulary.moments.iter().find(|t| t.id == m.id) {
+                (t.id.to_string(), t.color.and_then(hex_color).unwrap_or(PALETTE[2]), t.label.to_string())
+            } else {
+                ("award".to_string(), RGBColor(0xf3, 0x9c, 0x12), "an award changes hands".to_string())
+            };
+            match out.iter_mut().find(|(k, ..)| *k == key) {
+                Some(entry) => entry.3.push(m.turn),
+                None => out.push((key, color, label, vec![m.turn])),
+            }
+        }
+        out.into_iter().map(|(_, c, l, t)| (c, l, t)).collect()
+    }
+}
+
 /// A line per player by turn (and a dashed one beside it, if given), with clickable turns.
+/// What a chart says in words: its caption, its description for screen readers, its vertical axis.
+struct Words<'a> {
+    caption: &'a str,
+    desc: &'a str,
+    y_desc: &'a str,
+}
+
 fn turn_lines(
     stats: &GameStats,
     colors: &[Option<String>],
-    caption: &str,
-    desc: &str,
-    y_desc: &str,
+    words: Words,
     solid: Series,
     dashed: Option<Series>,
+    marks: Option<Marks>,
 ) -> Result<String, ChartError> {
+    let Words { caption, desc, y_desc } = words;
     // Players level with each other would hide one another's line: each is drawn a hair apart.
     let n = stats.players.len().max(1) as f64;
     let apart = |i: usize| (i as f64 - (n - 1.0) / 2.0) * 0.07;
@@ -248,7 +286,10 @@ fn turn_lines(
         series(p).into_iter().map(|(turn, v)| (turn as f64 + 0.5, v as f64 + apart(i))).collect()
     };
     svg_with(caption, desc, |root| {
-        let top = stats.players.iter().flat_map(|p| solid(p).into_iter().map(|(_, v)| v)).max().unwrap_or(0).max(2) + 1;
+        let kinds = marks.map(|m| m.kinds()).unwrap_or_default();
+        let room = if kinds.is_empty() { 1 } else { 2 };
+        let top =
+            stats.players.iter().flat_map(|p| solid(p).into_iter().map(|(_, v)| v)).max().unwrap_or(0).max(2) + room;
         by_turn(root, caption, stats.turns, top, y_desc, |chart| {
             for (i, p) in stats.players.iter().enumerate() {
                 let color = player_color(colors.get(i).and_then(|c| c.as_deref()), i);
@@ -262,6 +303,15 @@ fn turn_lines(
                         .draw_series(DashedLineSeries::new(points(dashed, i, p), 4, 4, color.stroke_width(1)))
                         .map_err(err)?;
                 }
+            }
+            // Key moments: a row of marks per kind along the top, at each turn it happened.
+            for (k, (color, label, turns)) in kinds.into_iter().enumerate() {
+                let y = top as f64 - 0.3 - 0.35 * k as f64;
+                chart
+                    .draw_series(turns.iter().map(|&t| TriangleMarker::new((t as f64 + 0.5, y), 5, color.filled())))
+                    .map_err(err)?
+                    .label(label)
+                    .legend(move |(x, y)| TriangleMarker::new((x + 9, y), 5, color.filled()));
             }
             legend(chart, SeriesLabelPosition::UpperLeft)?;
             let (x, y) = chart.plotting_area().get_pixel_range();

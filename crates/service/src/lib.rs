@@ -136,6 +136,10 @@ pub struct EventRow {
     /// The points it scored, in words ("Kerem +8 city"), when it scored any.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub scores: Vec<String>,
+    /// The key moments it was, in words ("the robber hits the leader (Zeynep)", "Ayşe takes the longest
+    /// road"), when it was any.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub moments: Vec<String>,
 }
 
 /// The score changes of event `i`, in words: who, how many points, and what for.
@@ -148,6 +152,30 @@ fn scores_in_words(game: &dyn Game, i: usize) -> Vec<String> {
                 let name = players.get(*player as usize).map_or("?", |p| p.name.as_str());
                 let why = game.vocabulary().score_reasons.iter().find(|t| t.id == *reason).map_or(*reason, |t| t.label);
                 Some(format!("{name} {delta:+} {why}"))
+            }
+            _ => None,
+        })
+        .collect()
+}
+
+/// The key moments of event `i`, in words: the moments the game declares, and awards changing hands.
+fn moments_in_words(game: &dyn Game, i: usize) -> Vec<String> {
+    let players = &game.envelope().players;
+    let name = |p: u8| players.get(p as usize).map_or("?", |p| p.name.as_str());
+    let vocabulary = game.vocabulary();
+    game.event_facts(i)
+        .iter()
+        .filter_map(|f| match f {
+            almanac_core::Fact::Moment { moment, player } => {
+                let label = vocabulary.moments.iter().find(|t| t.id == *moment).map_or(*moment, |t| t.label);
+                Some(match player {
+                    Some(p) => format!("{label} ({})", name(*p)),
+                    None => label.to_string(),
+                })
+            }
+            almanac_core::Fact::Award { award, to: Some(to), .. } => {
+                let label = vocabulary.awards.iter().find(|t| t.id == *award).map_or(*award, |t| t.label);
+                Some(format!("{} takes the {label}", name(*to)))
             }
             _ => None,
         })
@@ -169,7 +197,8 @@ pub fn events(store: &Store, id: &str, game: &dyn Game, from: u64, to: u64) -> R
             let i = seq as usize - 1;
             let event = RawValue::from_string(body.clone())
                 .unwrap_or_else(|_| RawValue::from_string(Value::String(body).to_string()).expect("a JSON string"));
-            EventRow { seq, turn: game.event_turn(i), event, text, scores: scores_in_words(game, i) }
+            let (scores, moments) = (scores_in_words(game, i), moments_in_words(game, i));
+            EventRow { seq, turn: game.event_turn(i), event, text, scores, moments }
         })
         .collect())
 }

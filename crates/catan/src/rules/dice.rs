@@ -6,6 +6,7 @@ use crate::resources::{Bundle, Resource, ResourceCard, Resources, UNKNOWN};
 use crate::rules::checks::{fail, Result};
 use crate::rules::variants;
 use crate::state::{Phase, State};
+use crate::vocabulary::{ROBBED_LEADER, SEVEN};
 use almanac_core::{cause, Fact, Seat};
 
 /// What a roll of `sum` pays each player (by seat), given the robber and the bank.
@@ -71,6 +72,9 @@ pub fn roll(
     }
 
     facts.push(Fact::Rolled { player: p, dice: dice.dice() });
+    if sum == 7 {
+        facts.push(Fact::Moment { moment: SEVEN, player: Some(p) });
+    }
     s.rolled = true;
     if sum == 7 {
         s.must_discard = variants::discards_due(s);
@@ -211,6 +215,9 @@ pub fn move_robber(
         }
     }
     s.robber = hex;
+    if let Some(v) = victim.filter(|&v| leads(s, v)) {
+        facts.push(Fact::Moment { moment: ROBBED_LEADER, player: Some(v) });
+    }
     if let (Some(v), Some(card)) = (victim, stolen) {
         steal(s, p, v, card, cause::STEAL, facts);
     }
@@ -234,4 +241,9 @@ pub fn steal(s: &mut State, thief: Seat, victim: Seat, card: ResourceCard, why: 
     };
     facts.push(Fact::Lost { player: victim, item, count: 1, cause: why, to: Some(thief) });
     facts.push(Fact::Gained { player: thief, item, count: 1, cause: why, from: Some(victim) });
+}
+
+/// Does `p` lead on the points everyone can see (strictly ahead of every other player)?
+fn leads(s: &State, p: Seat) -> bool {
+    s.seats().all(|q| q == p || s.vp_public(q) < s.vp_public(p))
 }

@@ -3,7 +3,7 @@ use crate::board::{Board, BoardSpec, EdgeId, Harbour};
 use crate::development::DevCard;
 use crate::event::Event;
 use crate::pieces::Building;
-use crate::resources::{Bundle, Resource};
+use crate::resources::{Bundle, Resource, ResourceCard};
 use crate::rules::apply;
 use crate::rules::points::update_longest_road;
 use crate::state::{BankShortage, Options, Phase, Seating, State};
@@ -466,4 +466,36 @@ fn harbours_trade_at_their_rate_for_whoever_builds_on_them() {
         get: Bundle::known([1, 0, 0, 0, 0].into()),
     };
     assert!(apply(&mut s, &ore, &mut facts).is_err());
+}
+
+#[test]
+fn a_seven_and_the_robber_on_the_leader_are_key_moments() {
+    let mut s = state(Options::default());
+    // Bo leads with a city on hex 10's north corner; Ana and Cem have a settlement each.
+    let (bo, ana, cem) = (s.board.hexes[10].corners[0], s.board.hexes[0].corners[0], s.board.hexes[18].corners[3]);
+    s.buildings[bo as usize] = Some(Building { owner: 1, city: true });
+    s.players[1].cities = 1;
+    for (v, p) in [(ana, 0usize), (cem, 2)] {
+        s.buildings[v as usize] = Some(Building { owner: p as Seat, city: false });
+        s.players[p].settlements = 1;
+    }
+    s.players[1].hand.add(Resource::Ore, 1);
+    let facts = roll(&mut s, 0, [3, 4]);
+    assert!(facts.contains(&Fact::Moment { moment: "seven", player: Some(0) }));
+    assert!(!roll(&mut s.clone(), 0, [3, 5]).iter().any(|f| matches!(f, Fact::Moment { .. })), "an 8 is no moment");
+    let rob = |s: &mut State, victim: Seat| {
+        let mut facts = Vec::new();
+        let ev = Event::MoveRobber { player: 0, hex: 10, victim: Some(victim), stolen: Some(ResourceCard::Unknown) };
+        apply(s, &ev, &mut facts).unwrap();
+        facts
+    };
+    let facts = rob(&mut s.clone(), 1);
+    assert!(facts.contains(&Fact::Moment { moment: "robbed_leader", player: Some(1) }), "{facts:?}");
+    // Robbing a player who does not lead is no moment.
+    let cem_hex = s.board.vertices[cem as usize].hexes[0];
+    s.players[2].hand.add(Resource::Ore, 1);
+    let mut facts = Vec::new();
+    let ev = Event::MoveRobber { player: 0, hex: cem_hex, victim: Some(2), stolen: Some(ResourceCard::Unknown) };
+    apply(&mut s, &ev, &mut facts).unwrap();
+    assert!(!facts.iter().any(|f| matches!(f, Fact::Moment { .. })), "{facts:?}");
 }
