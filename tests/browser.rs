@@ -351,12 +351,29 @@ fn a_club_signs_in_uploads_a_private_game_publishes_it_and_signs_out() {
     assert_eq!(app.send("GET", &format!("/games/{id}"), None, &[]).status, 200, "published for everyone");
     driver.screenshot(&root().join("target/browser/signed-in.png"));
 
+    // A note on the event shown, with the page's note form: it appears under that event.
+    driver.wait_for("the replay", "return document.getElementById('replay')?.dataset.ready === 'yes'");
+    for _ in 0..5 {
+        driver.press(ARROW_RIGHT);
+    }
+    driver.wait_for("five steps", "return document.getElementById('position').dataset.seq === '5'");
+    driver.eval("document.querySelector('#note-form textarea').value = 'The opening left the ore short.'");
+    driver.click("#note-form button");
+    driver.wait_for("the note", "return !!document.querySelector('#events li[data-seq=\"5\"] .note')");
+    let note = driver.eval("return document.querySelector('#events li[data-seq=\"5\"] .note').textContent");
+    assert!(note.as_str().unwrap().contains("The opening left the ore short."), "{note}");
+
     // Signed out: the game is still there for anyone, without the club's controls.
     driver.click("form.session button");
     driver.wait_for("signed out", "return !!document.querySelector('a.session')");
     driver.goto(&format!("{}/games/{id}", app.address));
     driver.wait_for("the replay", "return document.getElementById('replay')?.dataset.ready === 'yes'");
     assert!(driver.eval("return !document.querySelector('.owner')").as_bool().unwrap());
+    // Anyone reads the note, and its link opens the replay at its event.
+    let href = driver.eval("return document.querySelector('#events .note a').getAttribute('href')");
+    assert!(href.as_str().unwrap().starts_with("?seq=5#note-"), "{href}");
+    driver.goto(&format!("{}/games/{id}{}", app.address, href.as_str().unwrap()));
+    driver.wait_for("the replay at the note", "return document.getElementById('position')?.dataset.seq === '5'");
 }
 
 /// axe-core, which `make test` fetches (`make browser`).

@@ -684,6 +684,14 @@ fn migrate_copies_a_database_into_postgresql_and_checks_the_copy() {
         .unwrap()
         .0;
         store.delete_game(club.id, deleted.id()).unwrap();
+        // A coach's note and a merge of spellings go with the copy too.
+        let games = store.stored_games().unwrap();
+        store.add_note(&games[0].id, 12, club.id, "the turn it turned").unwrap();
+        let respelled = sample("catan-club-game.jsonl").replace("Zeynep", "Zeyno");
+        almanac_service::import(&mut store, None, &respelled, almanac_store::Ownership::private_to(club.id)).unwrap();
+        let named = |n: &str| store.player_named(Some(club.id), n).unwrap().unwrap();
+        let (zeynep, zeyno) = (named("Zeynep"), named("Zeyno"));
+        store.merge_players(Some(club.id), zeynep, zeyno).unwrap();
     }
     let pg = almanac_store::testing::scratch_postgres();
     let out = Command::new(env!("CARGO_BIN_EXE_almanac"))
@@ -692,7 +700,7 @@ fn migrate_copies_a_database_into_postgresql_and_checks_the_copy() {
         .unwrap();
     assert!(out.status.success(), "{}", text(&out.stderr));
     let said = text(&out.stdout);
-    assert!(said.contains("copied 1 club(s), 1 token(s) and 4 game(s); 4 games"), "{said}");
+    assert!(said.contains("copied 1 club(s), 1 token(s) and 5 game(s); 5 games"), "{said}");
     let (source, copy) =
         (almanac_store::Store::open(&file).unwrap(), almanac_store::Store::open(Path::new(&pg)).unwrap());
     assert_eq!(source.stored_games().unwrap(), copy.stored_games().unwrap());
@@ -702,6 +710,9 @@ fn migrate_copies_a_database_into_postgresql_and_checks_the_copy() {
         assert_eq!(source.facts(&id).unwrap(), copy.facts(&id).unwrap(), "{id}: the same facts");
         assert_eq!(copy.resolve(viewer, &id).unwrap(), id);
     }
+    let first = &source.stored_games().unwrap()[0].id;
+    assert_eq!(copy.notes(first).unwrap()[0].text, "the turn it turned");
+    assert_eq!(copy.player_merges().unwrap(), source.player_merges().unwrap());
     let public = copy.list_games(&almanac_store::GameFilter::default()).unwrap();
     assert_eq!(public.len(), 2, "the published game and the operator's; not the private or the deleted one");
     // Again: nothing to copy, and still the same.
@@ -710,7 +721,7 @@ fn migrate_copies_a_database_into_postgresql_and_checks_the_copy() {
         .output()
         .unwrap();
     assert!(
-        text(&again.stdout).contains("copied 0 club(s), 0 token(s) and 0 game(s); 4 games"),
+        text(&again.stdout).contains("copied 0 club(s), 0 token(s) and 0 game(s); 5 games"),
         "{}",
         text(&again.stdout)
     );

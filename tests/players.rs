@@ -1,5 +1,6 @@
-//! Players across games over HTTP: a player's page and record, two players side by side, merges of
-//! spellings by the club whose games name them, and privacy (a private game counts nowhere).
+//! What coaches read, over HTTP: a player's page and record, two players side by side, merges of spellings
+//! by the club whose games name them, privacy (a private game counts nowhere), a game's key moments, and
+//! notes on a moment of a game.
 
 mod support;
 
@@ -166,4 +167,42 @@ fn the_event_list_and_the_score_chart_mark_a_games_key_moments() {
     for label in ["a 7", "an award changes hands", "the winner pulls ahead for good"] {
         assert!(svg.contains(label), "the score chart's legend names `{label}`");
     }
+}
+
+#[test]
+fn a_club_notes_a_moment_of_its_game_and_whoever_sees_the_game_reads_it() {
+    let app = spawn_app(16 << 20);
+    let game = upload(&app, &sample("catan-club-game.jsonl"), false);
+    let note = |token: &str, body: &Value| {
+        let auth = format!("Bearer {token}");
+        let headers = [("authorization", auth.as_str()), ("content-type", "application/json")];
+        app.send("POST", &format!("/api/games/{game}/notes"), Some(body.to_string().as_bytes()), &headers)
+    };
+    let r = note(&app.token, &json!({"seq": 10, "text": "  Here the road to the port was the better build.  "}));
+    assert_eq!(r.status, 201, "{}", r.body);
+    let written = r.json();
+    assert_eq!((written["seq"].as_u64(), written["club"].as_str()), (Some(10), Some("Test club")));
+    assert_eq!(written["text"], json!("Here the road to the port was the better build."), "trimmed");
+    let listed = app.get_as(&format!("/api/games/{game}/notes"), &app.token).json();
+    assert_eq!(listed.as_array().unwrap().len(), 1);
+    assert_eq!(app.get_json(&format!("/api/games/{game}/notes")).0, 404, "a private game's notes are private");
+    assert_eq!(note(&app.token, &json!({"seq": 554, "text": "past the end"})).status, 400);
+    assert_eq!(note(&app.token, &json!({"seq": 1, "text": "   "})).status, 400);
+    assert_eq!(note(&app.token, &json!({"seq": 1, "text": "x".repeat(2001)})).status, 400);
+    let plain = app.send(
+        "POST",
+        &format!("/api/games/{game}/notes"),
+        Some(b"seq=1&text=hi"),
+        &[("authorization", &format!("Bearer {}", app.token)), ("content-type", "application/x-www-form-urlencoded")],
+    );
+    assert_eq!(plain.status, 415);
+    let nobody =
+        app.send("POST", &format!("/api/games/{game}/notes"), Some(b"{}"), &[("content-type", "application/json")]);
+    assert_eq!(nobody.status, 401);
+    let stranger = new_club(&app.db, "Strangers");
+    assert_eq!(note(&stranger, &json!({"seq": 1, "text": "hm"})).status, 404, "another club's private game is unseen");
+    app.post_json(&format!("/api/games/{game}/publish"), &json!({"published": true}));
+    assert_eq!(note(&stranger, &json!({"seq": 1, "text": "hm"})).status, 403, "only the owning club notes its games");
+    let (status, public) = app.get_json(&format!("/api/games/{game}/notes"));
+    assert_eq!((status, public.as_array().unwrap().len()), (200, 1), "published: anyone reads the notes");
 }

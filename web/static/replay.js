@@ -310,6 +310,55 @@ document.addEventListener('DOMContentLoaded', () => {
     });
   }
 
+  // Coaches' notes: each under the event it follows, with a link that opens the replay there.
+  async function showNotes() {
+    let notes = [];
+    try {
+      notes = await api('/notes');
+    } catch (_) {
+      return;
+    }
+    for (const old of list.querySelectorAll('.note')) old.remove();
+    for (const n of notes) {
+      const li = list.querySelector(`li[data-seq="${n.seq}"]`);
+      if (!li) continue;
+      const note = document.createElement('div');
+      note.className = 'note';
+      note.id = `note-${n.id}`;
+      note.textContent = `✎ ${n.club}: ${n.text} `;
+      const link = document.createElement('a');
+      link.href = `?seq=${n.seq}#note-${n.id}`;
+      link.textContent = 'link';
+      link.addEventListener('click', (e) => e.stopPropagation());
+      note.append(link);
+      li.append(note);
+    }
+  }
+
+  // The owning club's form for a note on the event shown (the page has it only for them).
+  function noteForm() {
+    const form = document.getElementById('note-form');
+    if (!form) return;
+    form.hidden = false;
+    form.addEventListener('submit', async (e) => {
+      e.preventDefault();
+      const text = form.elements.text.value;
+      const r = await fetch(`/api/games/${encodeURIComponent(id)}/notes`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ seq, text }),
+      });
+      const status = document.getElementById('note-status');
+      if (r.ok) {
+        form.elements.text.value = '';
+        status.textContent = 'Note added.';
+        await showNotes();
+      } else {
+        status.textContent = (await r.json()).error || 'The note was not added.';
+      }
+    });
+  }
+
   async function loadCharts() {
     await Promise.all([...document.querySelectorAll('figure.chart')].map(async (fig) => {
       const r = await fetch(`/api/games/${encodeURIComponent(id)}/charts/${fig.dataset.chart}.svg`);
@@ -332,6 +381,8 @@ document.addEventListener('DOMContentLoaded', () => {
     if (game.notation) document.getElementById('notation').textContent = game.notation;
     if (game.zoomable) zoomControls();
     fillEvents();
+    await showNotes();
+    noteForm();
     const params = new URLSearchParams(location.search);
     if (params.has('turn')) await goTurn(+params.get('turn'));
     else await go(params.has('seq') ? +params.get('seq') : 0, params.has('seq'));

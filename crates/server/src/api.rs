@@ -26,7 +26,8 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
         .service(web::resource("/api/games/{id}/events").route(web::get().to(events)).route(web::post().to(append)))
         .route("/api/games/{id}/state", web::get().to(state))
         .route("/api/games/{id}/stats", web::get().to(stats))
-        .route("/api/games/{id}/charts/{chart}", web::get().to(chart));
+        .route("/api/games/{id}/charts/{chart}", web::get().to(chart))
+        .service(web::resource("/api/games/{id}/notes").route(web::get().to(notes)).route(web::post().to(add_note)));
 }
 
 /// The media types an upload may say it is: the files of our format and of other programs'. A form's
@@ -316,4 +317,36 @@ async fn chart(app: web::Data<AppState>, reader: Reader, path: web::Path<(String
     })
     .await?;
     Ok(HttpResponse::Ok().content_type("image/svg+xml").body(svg))
+}
+
+/// The coaches' notes on a game, in the order of the game.
+async fn notes(app: web::Data<AppState>, reader: Reader, path: web::Path<String>) -> Result<HttpResponse> {
+    let viewer = reader.viewer;
+    let notes = blocking(move || Ok(app.pool.read(|s| almanac_service::notes(s, viewer, &path))??)).await?;
+    Ok(HttpResponse::Ok().json(notes))
+}
+
+#[derive(Deserialize)]
+struct NoteBody {
+    /// The event the note follows (0: before the first).
+    seq: u64,
+    text: String,
+}
+
+/// A club's note on a moment of one of its games.
+async fn add_note(
+    app: web::Data<AppState>,
+    writer: Writer,
+    req: HttpRequest,
+    path: web::Path<String>,
+    body: web::Bytes,
+) -> Result<HttpResponse> {
+    require_type(&req, &["application/json"], false)?;
+    let body: NoteBody = serde_json::from_slice(&body)
+        .map_err(|e| ApiError::bad_request(format!("expected {{\"seq\": N, \"text\": \"...\"}}: {e}")))?;
+    let club = writer.club.id;
+    let note =
+        blocking(move || Ok(app.pool.write(|s| almanac_service::add_note(s, club, &path, body.seq, &body.text))?))
+            .await?;
+    Ok(HttpResponse::Created().json(note))
 }

@@ -309,7 +309,9 @@ async fn replay(
         (Some(s), Some(owner)) if *owner == s.club => format!(
             r#"<div class="owner"><form method="post" action="/games/{id}/publish">{proof}<input type="hidden" name="published" value="{flip}"><button type="submit">{label}</button></form>
 <form method="post" action="/games/{id}/delete">{proof}<button type="submit" class="danger">Delete this upload</button></form>
-<span>{state}</span></div>"#,
+<span>{state}</span>
+<form id="note-form" class="note-form" hidden><label>A note on the event shown <textarea name="text" rows="2" maxlength="2000" required></textarea></label>
+<button type="submit">Add the note</button> <span id="note-status" role="status"></span></form></div>"#,
             id = escape(&id),
             proof = s.proof_field(),
             flip = if row.published { "no" } else { "yes" },

@@ -385,6 +385,43 @@ pub fn delete(store: &mut Store, club: ClubId, game: &str) -> Result<String, Ser
     Ok(store.delete_game(club, game)?)
 }
 
+/// The longest note a coach may write, in characters.
+pub const NOTE_LIMIT: usize = 2000;
+
+/// A club's note on its own game, after event `seq` (0: before the first). Notes are kept as written.
+pub fn add_note(
+    store: &mut Store,
+    club: ClubId,
+    game: &str,
+    seq: u64,
+    text: &str,
+) -> Result<almanac_store::Note, ServiceError> {
+    let access = store.owned(club, game)?;
+    let text = text.trim();
+    if text.is_empty() {
+        return Err(StoreError::Invalid("a note needs words".into()).into());
+    }
+    if text.chars().count() > NOTE_LIMIT {
+        return Err(StoreError::Invalid(format!("a note is at most {NOTE_LIMIT} characters")).into());
+    }
+    if seq > access.events {
+        return Err(StoreError::Invalid(format!(
+            "game {} has {} events; a note goes after one of them",
+            access.id, access.events
+        ))
+        .into());
+    }
+    let id = store.add_note(&access.id, seq, club, text)?;
+    let notes = store.notes(&access.id)?;
+    Ok(notes.into_iter().find(|n| n.id == id).expect("the note just written"))
+}
+
+/// The notes on a game the viewer may see, in the order of the game.
+pub fn notes(store: &Store, viewer: Viewer, game: &str) -> Result<Vec<almanac_store::Note>, ServiceError> {
+    let access = store.access(viewer, game)?;
+    Ok(store.notes(&access.id)?)
+}
+
 /// What `migrate` copied, and what it found when it compared the two databases.
 #[derive(Debug, Default)]
 pub struct Migrated {
@@ -439,6 +476,16 @@ pub fn migrate(from: &Store, to: &mut Store, mut progress: impl FnMut(&str)) -> 
         }
         report.games += 1;
         progress(&g.id);
+    }
+    // The coaches' notes, by club name (the copy's are stamped when copied).
+    for g in &games {
+        let have: Vec<(u64, String, String)> = to.notes(&g.id)?.into_iter().map(|n| (n.seq, n.club, n.text)).collect();
+        for n in from.notes(&g.id)? {
+            if !have.contains(&(n.seq, n.club.clone(), n.text.clone())) {
+                let club = to.club_by_name(&n.club)?.id;
+                to.add_note(&g.id, n.seq, club, &n.text)?;
+            }
+        }
     }
     // The merges of spellings, by club and name: the copy's players are the same people.
     let merged: std::collections::HashSet<_> = to.player_merges()?.into_iter().collect();

@@ -32,5 +32,5 @@ pub use error::{Result, StoreError};
 pub use ownership::{Access, Club, ClubId, ClubRow, Ownership, TokenRow, Viewer};
 pub use pool::Pool;
 pub use rows::{game_id, player_key, GameFilter, GameRow, Identity, Inserted, PlayerId, PlayerRow, SeatOf, Sitting};
-pub use rows::{Sort, StoredGame, TokenRecord};
+pub use rows::{Note, Sort, StoredGame, TokenRecord};
 pub use store::{is_postgres, Store};

@@ -165,3 +165,13 @@ pub struct TokenRecord {
 pub fn game_id(content_hash: &str) -> String {
     content_hash[..16.min(content_hash.len())].to_string()
 }
+
+/// A coach's note on a moment of a game: after event `seq` (0: before the first), by a club.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Note {
+    pub id: i64,
+    pub seq: u64,
+    pub club: String,
+    pub text: String,
+    pub created_at: String,
+}

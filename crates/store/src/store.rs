@@ -4,7 +4,7 @@
 use crate::error::{Result, StoreError};
 use crate::ownership::{Access, Club, ClubId, ClubRow, Ownership, TokenRow, Viewer};
 use crate::postgres::Postgres;
-use crate::rows::{game_id, GameFilter, GameRow, Identity, Inserted, PlayerId, Sitting, StoredGame, TokenRecord};
+use crate::rows::{game_id, GameFilter, GameRow, Identity, Inserted, Note, PlayerId, Sitting, StoredGame, TokenRecord};
 use crate::sqlite::Sqlite;
 use almanac_core::{FactRow, Game};
 use std::path::Path;
@@ -313,6 +313,11 @@ impl Store {
         if into_root == from_root {
             return Err(StoreError::Invalid(format!("players {into} and {from} are one player already")));
         }
+        if let Some(game) = on_backend!(self, b => b.shared_game(into_root, from_root))? {
+            return Err(StoreError::Invalid(format!(
+                "players {into} and {from} sat at one table (game {game}): two people, not two spellings"
+            )));
+        }
         on_backend!(mut self, b => b.merge_players(into_root, from_root))?;
         Ok(into_root)
     }
@@ -320,5 +325,15 @@ impl Store {
     /// Every merge as (the club's name, the spelling merged into, the spelling merged), for a copy.
     pub fn player_merges(&self) -> Result<Vec<(Option<String>, String, String)>> {
         on_backend!(self, b => b.player_merges())
+    }
+
+    /// A club's note on game `game` (a full id the club may see), after event `seq`.
+    pub fn add_note(&mut self, game: &str, seq: u64, club: ClubId, text: &str) -> Result<i64> {
+        on_backend!(mut self, b => b.add_note(game, seq, club, text))
+    }
+
+    /// The notes on a game, in the order of the game.
+    pub fn notes(&self, game: &str) -> Result<Vec<Note>> {
+        on_backend!(self, b => b.notes(game))
     }
 }

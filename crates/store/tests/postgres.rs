@@ -259,3 +259,9 @@ fn players_are_one_identity_per_name_and_count_only_published_games() {
     let (_url, mut store) = db();
     common::players_are_one_identity_per_name_and_count_only_published_games(&mut store);
 }
+
+#[test]
+fn notes_are_kept_in_the_order_of_the_game() {
+    let (_url, mut store) = db();
+    common::notes_are_kept_in_the_order_of_the_game(&mut store);
+}

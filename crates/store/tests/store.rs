@@ -25,16 +25,16 @@ fn count(store: &Store, table: &str) -> i64 {
 fn migrations_run_once_and_a_newer_schema_is_refused() {
     let (_dir, path) = db();
     let store = Store::open(&path).unwrap();
-    assert_eq!(store.schema_version().unwrap(), 4);
+    assert_eq!(store.schema_version().unwrap(), 5);
     drop(store);
     let store = Store::open(&path).unwrap();
     let applied: i64 =
         store.connection().query_row("SELECT COUNT(*) FROM schema_migrations", [], |r| r.get(0)).unwrap();
-    assert_eq!(applied, 4, "reopening applies nothing again");
+    assert_eq!(applied, 5, "reopening applies nothing again");
     store.connection().execute("INSERT INTO schema_migrations (version) VALUES (99)", []).unwrap();
     drop(store);
     match Store::open(&path) {
-        Err(StoreError::TooNew { found: 99, known: 4 }) => {}
+        Err(StoreError::TooNew { found: 99, known: 5 }) => {}
         other => panic!("expected TooNew, got {:?}", other.err()),
     }
 }
@@ -328,7 +328,7 @@ fn a_database_of_version_1_is_hashed_again_and_keeps_its_ids() {
         }
     }
     let mut store = Store::open(&path).unwrap();
-    assert_eq!(store.schema_version().unwrap(), 4);
+    assert_eq!(store.schema_version().unwrap(), 5);
     // Migration 4 gave every seat of the games stored then its player, one per name in any case.
     let seats: Vec<Option<i64>> =
         ["aaaaaaaaaaaaaaaa", "bbbbbbbbbbbbbbbb"].iter().map(|id| store.game(id).unwrap().players[0].player).collect();
@@ -427,4 +427,11 @@ fn players_are_one_identity_per_name_and_count_only_published_games() {
     let (_dir, path) = db();
     let mut store = Store::open(&path).unwrap();
     common::players_are_one_identity_per_name_and_count_only_published_games(&mut store);
+}
+
+#[test]
+fn notes_are_kept_in_the_order_of_the_game() {
+    let (_dir, path) = db();
+    let mut store = Store::open(&path).unwrap();
+    common::notes_are_kept_in_the_order_of_the_game(&mut store);
 }

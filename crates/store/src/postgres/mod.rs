@@ -10,7 +10,7 @@ use crate::ownership::{Access, Club, ClubId, ClubRow, Ownership, Repeat, TokenRo
 use crate::rows::{
     anywhere, player_key, GameFilter, GameRow, Identity, Inserted, PlayerId, PlayerRow, SeatOf, Sitting,
 };
-use crate::rows::{Sort, StoredGame, TokenRecord};
+use crate::rows::{Note, Sort, StoredGame, TokenRecord};
 use almanac_core::{FactRow, Game};
 use postgres::error::SqlState;
 use postgres::types::ToSql;
@@ -21,6 +21,7 @@ use std::cell::RefCell;
 const MIGRATIONS: &[(u32, &str)] = &[
     (1, include_str!("../../migrations-postgres/001_schema.sql")),
     (2, include_str!("../../migrations-postgres/002_players.sql")),
+    (3, include_str!("../../migrations-postgres/003_notes.sql")),
 ];
 
 /// Which of its numbered advisory locks a migration takes, so that servers starting together migrate once.
@@ -684,6 +685,16 @@ impl Postgres {
         Ok(out)
     }
 
+    pub fn shared_game(&self, a: PlayerId, b: PlayerId) -> Result<Option<String>> {
+        let row = self.client.borrow_mut().query_opt(
+            "SELECT p.game_id FROM game_players p JOIN players x ON x.id = p.player_id
+             JOIN game_players q ON q.game_id = p.game_id JOIN players y ON y.id = q.player_id
+             WHERE COALESCE(x.merged_into, x.id) = $1 AND COALESCE(y.merged_into, y.id) = $2 LIMIT 1",
+            &[&a, &b],
+        )?;
+        Ok(row.map(|r| r.get(0)))
+    }
+
     pub fn merge_players(&mut self, into: PlayerId, from: PlayerId) -> Result<()> {
         self.client
             .borrow_mut()
@@ -698,6 +709,35 @@ impl Postgres {
             &[],
         )?;
         Ok(rows.iter().map(|r| (r.get(0), r.get(1), r.get(2))).collect())
+    }
+}
+
+/// Notes on games: the same questions as the SQLite file's.
+impl Postgres {
+    pub fn add_note(&mut self, game: &str, seq: u64, club: ClubId, text: &str) -> Result<i64> {
+        let row = self.client.borrow_mut().query_one(
+            "INSERT INTO notes (game_id, seq, club, text) VALUES ($1, $2, $3, $4) RETURNING id",
+            &[&game, &(seq as i64), &club, &text],
+        )?;
+        Ok(row.get(0))
+    }
+
+    pub fn notes(&self, game: &str) -> Result<Vec<Note>> {
+        let rows = self.client.borrow_mut().query(
+            "SELECT n.id, n.seq, c.name, n.text, n.created_at FROM notes n JOIN clubs c ON c.id = n.club
+             WHERE n.game_id = $1 ORDER BY n.seq, n.id",
+            &[&game],
+        )?;
+        Ok(rows
+            .iter()
+            .map(|r| Note {
+                id: r.get(0),
+                seq: r.get::<_, i64>(1) as u64,
+                club: r.get(2),
+                text: r.get(3),
+                created_at: r.get(4),
+            })
+            .collect())
     }
 }
 

@@ -3,6 +3,7 @@
 mod clubs;
 mod facts;
 mod migrations;
+mod notes;
 mod players;
 
 use crate::error::{Result, StoreError};

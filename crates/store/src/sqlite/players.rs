@@ -99,6 +99,20 @@ impl Sqlite {
         Ok(out)
     }
 
+    /// A game, private or not, in which both players sat.
+    pub fn shared_game(&self, a: PlayerId, b: PlayerId) -> Result<Option<String>> {
+        Ok(self
+            .conn
+            .query_row(
+                "SELECT p.game_id FROM game_players p JOIN players x ON x.id = p.player_id
+             JOIN game_players q ON q.game_id = p.game_id JOIN players y ON y.id = q.player_id
+             WHERE COALESCE(x.merged_into, x.id) = ?1 AND COALESCE(y.merged_into, y.id) = ?2 LIMIT 1",
+                params![a, b],
+                |r| r.get(0),
+            )
+            .optional()?)
+    }
+
     /// Every identity merged into `from` (and `from` itself) is merged into `into`.
     pub fn merge_players(&mut self, into: PlayerId, from: PlayerId) -> Result<()> {
         self.conn

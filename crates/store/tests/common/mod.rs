@@ -56,6 +56,11 @@ pub fn players_are_one_identity_per_name_and_count_only_published_games(store: &
     assert_eq!((merged.id, merged.spellings), (mehmet, vec!["Mehmet".to_string(), "Memet".to_string()]));
     assert_eq!(store.game(&memet).unwrap().players[1].player, Some(mehmet), "the seat names the merged player");
     assert!(matches!(store.merge_players(None, other, mehmet), Err(StoreError::Invalid(_))), "one player already");
+    let zeynep = store.game(&a).unwrap().players[2].player.unwrap();
+    assert!(
+        matches!(store.merge_players(None, id, zeynep), Err(StoreError::Invalid(m)) if m.contains("sat at one table")),
+        "two players of one game are two people"
+    );
     assert_eq!(store.player_merges().unwrap(), vec![(None, "Mehmet".to_string(), "Memet".to_string())]);
     // A club's names are its own; its private games count nowhere until published, deleted ones never.
     let club = store.create_club("Kadıköy").unwrap().id;
@@ -74,4 +79,19 @@ pub fn players_are_one_identity_per_name_and_count_only_published_games(store: &
     store.delete_game(club, &private).unwrap();
     assert!(store.sittings(theirs).unwrap().is_empty(), "a deleted game counts nowhere");
     assert!(matches!(store.sittings(9_999_999), Err(StoreError::NoPlayer(_))));
+}
+
+/// Notes on a game, on either backend: kept as written, in the order of the game.
+pub fn notes_are_kept_in_the_order_of_the_game(store: &mut Store) {
+    let club = store.create_club("Coaches").unwrap().id;
+    let game =
+        insert_as(store, &log_of(&sample("catan-club-game.jsonl")), Ownership { club: Some(club), published: true })
+            .unwrap()
+            .id()
+            .to_string();
+    store.add_note(&game, 40, club, "later").unwrap();
+    store.add_note(&game, 3, club, "sooner").unwrap();
+    let notes = store.notes(&game).unwrap();
+    let words: Vec<(u64, &str, &str)> = notes.iter().map(|n| (n.seq, n.club.as_str(), n.text.as_str())).collect();
+    assert_eq!(words, vec![(3, "Coaches", "sooner"), (40, "Coaches", "later")]);
 }

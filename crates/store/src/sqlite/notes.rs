@@ -1,0 +1,34 @@
+//! Coaches' notes on games, on SQLite.
+
+use super::Sqlite;
+use crate::error::Result;
+use crate::ownership::ClubId;
+use crate::rows::Note;
+use rusqlite::params;
+
+impl Sqlite {
+    pub fn add_note(&mut self, game: &str, seq: u64, club: ClubId, text: &str) -> Result<i64> {
+        self.conn.execute(
+            "INSERT INTO notes (game_id, seq, club, text) VALUES (?1, ?2, ?3, ?4)",
+            params![game, seq as i64, club, text],
+        )?;
+        Ok(self.conn.last_insert_rowid())
+    }
+
+    pub fn notes(&self, game: &str) -> Result<Vec<Note>> {
+        let mut stmt = self.conn.prepare_cached(
+            "SELECT n.id, n.seq, c.name, n.text, n.created_at FROM notes n JOIN clubs c ON c.id = n.club
+             WHERE n.game_id = ?1 ORDER BY n.seq, n.id",
+        )?;
+        let rows = stmt.query_map([game], |r| {
+            Ok(Note {
+                id: r.get(0)?,
+                seq: r.get::<_, i64>(1)? as u64,
+                club: r.get(2)?,
+                text: r.get(3)?,
+                created_at: r.get(4)?,
+            })
+        })?;
+        Ok(rows.collect::<rusqlite::Result<_>>()?)
+    }
+}
