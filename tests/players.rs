@@ -206,3 +206,37 @@ fn a_club_notes_a_moment_of_its_game_and_whoever_sees_the_game_reads_it() {
     let (status, public) = app.get_json(&format!("/api/games/{game}/notes"));
     assert_eq!((status, public.as_array().unwrap().len()), (200, 1), "published: anyone reads the notes");
 }
+
+#[test]
+fn the_end_of_a_game_as_a_coach_reads_it_ties_each_number_to_its_events() {
+    let app = spawn_app(16 << 20);
+    let game = upload(&app, &sample("catan-club-game.jsonl"), true);
+    let (status, table) = app.get_json(&format!("/api/games/{game}/coach"));
+    assert_eq!(status, 200, "{table}");
+    let (_, stats) = app.get_json(&format!("/api/games/{game}/stats"));
+    let column = |key: &str, id: &str| {
+        table[key]
+            .as_array()
+            .unwrap()
+            .iter()
+            .position(|c| c["id"] == json!(id))
+            .unwrap_or_else(|| panic!("{key} has no {id}: {table}"))
+    };
+    let dice = column("gained_by", "production");
+    let robbed = column("lost_by", "steal");
+    let rows = table["rows"].as_array().unwrap();
+    assert_eq!(rows.len(), 4);
+    for (i, row) in rows.iter().enumerate() {
+        let produced = &row["gained"][dice];
+        assert_eq!(produced["count"], stats["players"][i]["production_total"], "{}", row["player"]);
+        for cell in row["gained"].as_array().unwrap().iter().chain(row["lost"].as_array().unwrap()) {
+            let events = cell["events"].as_array().unwrap();
+            assert_eq!(cell["count"].as_i64().unwrap() != 0, !events.is_empty(), "a number has its events: {cell}");
+        }
+        assert_eq!(row["lost"][robbed]["count"], stats["players"][i]["steals_suffered"]);
+    }
+    let spent_on: Vec<&str> = table["spent_on"].as_array().unwrap().iter().map(|c| c["id"].as_str().unwrap()).collect();
+    assert!(spent_on.contains(&"city") && spent_on.contains(&"road"), "{spent_on:?}");
+    let (_, _, html) = app.get_text(&format!("/games/{game}"));
+    assert!(html.contains("The game as a coach reads it") && html.contains("<a href=\"?seq="), "the page shows it");
+}

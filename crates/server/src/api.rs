@@ -26,6 +26,7 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
         .service(web::resource("/api/games/{id}/events").route(web::get().to(events)).route(web::post().to(append)))
         .route("/api/games/{id}/state", web::get().to(state))
         .route("/api/games/{id}/stats", web::get().to(stats))
+        .route("/api/games/{id}/coach", web::get().to(coach))
         .route("/api/games/{id}/charts/{chart}", web::get().to(chart))
         .service(web::resource("/api/games/{id}/notes").route(web::get().to(notes)).route(web::post().to(add_note)));
 }
@@ -290,6 +291,16 @@ async fn stats(app: web::Data<AppState>, reader: Reader, path: web::Path<String>
     })
     .await?;
     Ok(HttpResponse::Ok().json(stats))
+}
+
+/// The end of the game as a coach reads it: per player, each number with the events behind it.
+async fn coach(app: web::Data<AppState>, reader: Reader, path: web::Path<String>) -> Result<HttpResponse> {
+    let table = blocking(move || {
+        let id = visible(&app, reader.viewer, &path)?.id;
+        Ok(app.pool.read(|s| almanac_service::coach(s, &id))??)
+    })
+    .await?;
+    Ok(HttpResponse::Ok().json(table))
 }
 
 async fn chart(app: web::Data<AppState>, reader: Reader, path: web::Path<(String, String)>) -> Result<HttpResponse> {

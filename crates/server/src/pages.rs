@@ -89,6 +89,48 @@ impl SignedIn {
     }
 }
 
+/// The end of the game as a coach reads it: a row per player, each number linked to the event where it
+/// began (its title lists the turns' events).
+fn coach_table(t: &almanac_service::CoachTable) -> String {
+    let cell = |c: &almanac_service::CoachCell| -> String {
+        match c.events.first() {
+            Some(first) if c.count != 0 => format!(
+                "<td><a href=\"?seq={first}\" title=\"events {}\">{}</a></td>",
+                c.events.iter().map(|e| e.to_string()).collect::<Vec<_>>().join(", "),
+                c.count
+            ),
+            _ => "<td>–</td>".to_string(),
+        }
+    };
+    let heads = |cols: &[almanac_service::CoachColumn], what: &str| -> String {
+        cols.iter().map(|c| format!("<th scope=\"col\">{what} {}</th>", escape(&c.label))).collect()
+    };
+    let rows: String = t
+        .rows
+        .iter()
+        .map(|r| {
+            let cells: String = r.gained.iter().chain(&r.lost).chain(&r.spent).map(cell).collect();
+            format!(
+                "<tr><th scope=\"row\">{}</th>{cells}{}<td>{} / {}</td></tr>",
+                escape(&r.player),
+                cell(&r.trades),
+                r.gave,
+                r.got
+            )
+        })
+        .collect();
+    format!(
+        r#"<section class="coach"><h2>The game as a coach reads it</h2>
+<div class="table-wrap" tabindex="0" role="region" aria-label="The game as a coach reads it"><table class="coach-table">
+<thead><tr><th scope="col">Player</th>{}{}{}<th scope="col">trades</th><th scope="col">cards given / got in trades</th></tr></thead>
+<tbody>{rows}</tbody></table></div>
+<p class="hint">Each number opens the replay at the event where it began; its title lists every event behind it.</p></section>"#,
+        heads(&t.gained_by, "gained:"),
+        heads(&t.lost_by, "lost:"),
+        heads(&t.spent_on, "spent on:"),
+    )
+}
+
 /// A seat's name, linked to the player's page.
 fn player_name(p: &almanac_store::PlayerRow) -> String {
     match p.player {
@@ -297,10 +339,11 @@ async fn replay(
     let found = blocking(move || {
         let (id, game) = loaded(&app, viewer, &path)?;
         let row = app.pool.read(|s| s.game(&id))??;
-        Ok((id, game, row))
+        let coach = app.pool.read(|s| almanac_service::coach(s, &id))??;
+        Ok((id, game, row, coach))
     })
     .await;
-    let (id, game, row) = match found {
+    let (id, game, row, coach) = match found {
         Ok(g) => g,
         Err(e) => return problem_page(e.status, &e.message),
     };
@@ -350,6 +393,7 @@ async fn replay(
             format!("<tr><td>{}{win}</td><td>{}</td></tr>", player_name(p), p.vp.unwrap_or(0))
         })
         .collect();
+    let coach = coach_table(&coach);
     let body = format!(
         r#"<section id="replay" class="replay" tabindex="0" data-game="{id}" data-ruleset="{ruleset}" aria-label="Replay: use the arrow keys to step">
 {notice}<div class="title"><h1>{title}</h1><div class="meta">{meta} · <a href="/api/games/{id}/log" download>download the log</a></div>{owner_controls}</div>
@@ -372,6 +416,7 @@ async fn replay(
     <div class="charts">{charts}</div>
   </div>
 </div>
+{coach}
 </section>"#,
         id = escape(&id),
         ruleset = escape(game.ruleset()),

@@ -7,6 +7,7 @@
 
 pub mod players;
 
+pub use almanac_analysis::coach::{Cell as CoachCell, CoachTable, Column as CoachColumn};
 use almanac_analysis::{game_stats, GameStats};
 use almanac_charts::ChartError;
 use almanac_core::{AnyView, Chart, Game, LogError, Problem};
@@ -257,6 +258,16 @@ pub fn stats(store: &Store, id: &str) -> Result<StatsOf, ServiceError> {
     let names: Vec<String> = row.players.iter().map(|p| p.name.clone()).collect();
     let facts = store.facts(id)?;
     Ok(StatsOf { game: id.to_string(), stats: game_stats(&names, &facts, kind.vocabulary()) })
+}
+
+/// The end of a stored game as a coach reads it: per player, cards gained by source, lost by how, what the
+/// spending bought, the trades; each number with the events behind it.
+pub fn coach(store: &Store, id: &str) -> Result<CoachTable, ServiceError> {
+    let row = store.game(id)?;
+    let kind = game_kind(&row.ruleset)
+        .ok_or_else(|| ServiceError::UnknownRuleset { id: id.to_string(), ruleset: row.ruleset.clone() })?;
+    let names: Vec<String> = row.players.iter().map(|p| p.name.clone()).collect();
+    Ok(almanac_analysis::coach::coach_table(&names, &store.facts(id)?, kind.vocabulary()))
 }
 
 /// A chart of a stored game, as SVG: one its game declares (`vp`, `production` ...).

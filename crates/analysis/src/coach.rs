@@ -1,0 +1,191 @@
+//! A game as a coach reads it at the end, one row per player: cards gained by where they came from, cards
+//! lost by how, what the spending bought, and the trades. Every number keeps the events behind it, so a page
+//! can link each to the moment it began. All from facts, in the words the game declares.
+
+use almanac_core::{FactRow, Vocabulary};
+use serde::Serialize;
+use serde_json::Value;
+use std::collections::BTreeMap;
+
+/// A column: a cause of cards gained or lost, or a piece bought.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Column {
+    pub id: String,
+    pub label: String,
+}
+
+/// A number and the events (by seq) behind it, in order.
+#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+pub struct Cell {
+    pub count: i64,
+    pub events: Vec<u64>,
+}
+
+impl Cell {
+    fn add(&mut self, n: i64, seq: u64) {
+        self.count += n;
+        if self.events.last() != Some(&seq) {
+            self.events.push(seq);
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct CoachRow {
+    pub player: String,
+    /// By the table's `gained_by` columns.
+    pub gained: Vec<Cell>,
+    pub lost: Vec<Cell>,
+    pub spent: Vec<Cell>,
+    /// Trades taken part in, and the cards given and got in them.
+    pub trades: Cell,
+    pub gave: i64,
+    pub got: i64,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct CoachTable {
+    pub gained_by: Vec<Column>,
+    pub lost_by: Vec<Column>,
+    /// What spending bought: a piece built in the same event, or `other`.
+    pub spent_on: Vec<Column>,
+    pub rows: Vec<CoachRow>,
+}
+
+/// The column id of spending that built nothing in its event (a card bought, a fee).
+pub const OTHER: &str = "other";
+
+pub fn coach_table(players: &[String], facts: &[FactRow], vocabulary: &Vocabulary) -> CoachTable {
+    let n = players.len();
+    let mut gained: Vec<BTreeMap<String, Cell>> = vec![BTreeMap::new(); n];
+    let mut lost: Vec<BTreeMap<String, Cell>> = vec![BTreeMap::new(); n];
+    let mut spent: Vec<BTreeMap<String, Cell>> = vec![BTreeMap::new(); n];
+    let mut trades = vec![Cell::default(); n];
+    let mut balance = vec![(0i64, 0i64); n];
+    // The piece each player built in each event, for what their spending bought.
+    let mut built: BTreeMap<(u64, u32), String> = BTreeMap::new();
+    for f in facts.iter().filter(|f| f.kind == "built") {
+        if let (Some(p), Some(piece)) = (f.player, f.item.as_ref()) {
+            built.entry((f.seq, p)).or_insert_with(|| piece.clone());
+        }
+    }
+    for f in facts {
+        let Some(p) = f.player.map(|p| p as usize).filter(|&p| p < n) else { continue };
+        let count = f.count.unwrap_or(0);
+        let cause = f.cause.clone().unwrap_or_default();
+        match f.kind.as_str() {
+            "gained" => gained[p].entry(cause).or_default().add(count, f.seq),
+            "lost" => lost[p].entry(cause).or_default().add(count, f.seq),
+            "spent" => {
+                let on = built.get(&(f.seq, p as u32)).cloned().unwrap_or_else(|| OTHER.to_string());
+                spent[p].entry(on).or_default().add(count, f.seq);
+            }
+            "traded" => {
+                // Each side of a trade between players has its own fact: one trade each.
+                trades[p].add(1, f.seq);
+                if let Some(detail) = f.detail.as_deref().and_then(|d| serde_json::from_str::<Value>(d).ok()) {
+                    let total = |side: &str| -> i64 {
+                        detail[side].as_object().into_iter().flatten().filter_map(|(_, v)| v.as_i64()).sum()
+                    };
+                    balance[p].0 += total("gave");
+                    balance[p].1 += total("got");
+                }
+            }
+            _ => {}
+        }
+    }
+    let columns = |maps: &[BTreeMap<String, Cell>], terms: &[almanac_core::Term]| -> Vec<Column> {
+        let mut ids: Vec<String> = terms.iter().map(|t| t.id.to_string()).collect();
+        ids.extend(maps.iter().flat_map(|m| m.keys().cloned()));
+        let mut seen = Vec::new();
+        for id in ids {
+            if !seen.contains(&id) && maps.iter().any(|m| m.contains_key(&id)) {
+                seen.push(id);
+            }
+        }
+        seen.into_iter()
+            .map(|id| {
+                let label =
+                    terms.iter().find(|t| t.id == id).map_or_else(|| id.replace('_', " "), |t| t.label.to_string());
+                Column { id, label }
+            })
+            .collect()
+    };
+    let gained_by = columns(&gained, vocabulary.causes);
+    let lost_by = columns(&lost, vocabulary.causes);
+    let spent_on = columns(&spent, vocabulary.pieces);
+    let cells = |map: &BTreeMap<String, Cell>, cols: &[Column]| -> Vec<Cell> {
+        cols.iter().map(|c| map.get(&c.id).cloned().unwrap_or_default()).collect()
+    };
+    let rows = (0..n)
+        .map(|p| CoachRow {
+            player: players[p].clone(),
+            gained: cells(&gained[p], &gained_by),
+            lost: cells(&lost[p], &lost_by),
+            spent: cells(&spent[p], &spent_on),
+            trades: trades[p].clone(),
+            gave: balance[p].0,
+            got: balance[p].1,
+        })
+        .collect();
+    CoachTable { gained_by, lost_by, spent_on, rows }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use almanac_core::{cause, Chart, Fact, Partner, Term};
+
+    const WORDS: Vocabulary = Vocabulary {
+        score: Term::new("VP", "victory points"),
+        items: &[Term::new("ore", "ore"), Term::new("wool", "wool")],
+        causes: &[Term::new(cause::PRODUCTION, "dice"), Term::new(cause::STEAL, "robber")],
+        pieces: &[Term::new("city", "city")],
+        cards: &[],
+        score_reasons: &[],
+        awards: &[],
+        partners: &[Term::new("bank", "bank")],
+        dice: None,
+        gauges: &[],
+        moments: &[],
+        charts: &[Chart::Score],
+        player_stats: &[],
+    };
+
+    fn rows(facts: &[(u64, Fact)]) -> Vec<FactRow> {
+        facts.iter().map(|(seq, f)| f.row(*seq, 1)).collect()
+    }
+
+    #[test]
+    fn every_number_keeps_the_events_behind_it() {
+        let gained = |player, count, cause| Fact::Gained { player, item: "ore", count, cause, from: None };
+        let facts = rows(&[
+            (1, gained(0, 2, cause::PRODUCTION)),
+            (3, gained(0, 1, cause::PRODUCTION)),
+            (4, gained(1, 1, cause::STEAL)),
+            (4, Fact::Lost { player: 0, item: "ore", count: 1, cause: cause::STEAL, to: Some(1) }),
+            (5, Fact::Spent { player: 0, item: "ore", count: 2, cause: cause::PURCHASE }),
+            (5, Fact::Built { player: 0, piece: "city" }),
+            (6, Fact::Spent { player: 0, item: "wool", count: 1, cause: cause::PURCHASE }),
+            (
+                7,
+                Fact::Traded {
+                    player: 1,
+                    partner: Partner::Market("bank"),
+                    gave: vec![("wool", 4)],
+                    got: vec![("ore", 1)],
+                },
+            ),
+        ]);
+        let t = coach_table(&["A".into(), "B".into()], &facts, &WORDS);
+        let ids = |cols: &[Column]| cols.iter().map(|c| c.id.clone()).collect::<Vec<_>>();
+        assert_eq!(ids(&t.gained_by), vec!["production", "steal"]);
+        assert_eq!(ids(&t.spent_on), vec!["city", OTHER]);
+        assert_eq!(t.gained_by[0].label, "dice");
+        assert_eq!(t.rows[0].gained[0], Cell { count: 3, events: vec![1, 3] });
+        assert_eq!(t.rows[1].gained[1], Cell { count: 1, events: vec![4] });
+        assert_eq!(t.rows[0].lost[0], Cell { count: 1, events: vec![4] });
+        assert_eq!((t.rows[0].spent[0].count, t.rows[0].spent[1].count), (2, 1), "a city, and something else");
+        assert_eq!((t.rows[1].trades.count, t.rows[1].gave, t.rows[1].got), (1, 4, 1));
+    }
+}
