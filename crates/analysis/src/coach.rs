@@ -138,9 +138,9 @@ mod tests {
 
     const WORDS: Vocabulary = Vocabulary {
         score: Term::new("VP", "victory points"),
-        items: &[Term::new("ore", "ore"), Term::new("wool", "wool")],
+        items: &[Term::new("a", "a"), Term::new("b", "b")],
         causes: &[Term::new(cause::PRODUCTION, "dice"), Term::new(cause::STEAL, "robber")],
-        pieces: &[Term::new("city", "city")],
+        pieces: &[Term::new("tower", "tower")],
         cards: &[],
         score_reasons: &[],
         awards: &[],
@@ -158,34 +158,29 @@ mod tests {
 
     #[test]
     fn every_number_keeps_the_events_behind_it() {
-        let gained = |player, count, cause| Fact::Gained { player, item: "ore", count, cause, from: None };
+        let gained = |player, count, cause| Fact::Gained { player, item: "a", count, cause, from: None };
         let facts = rows(&[
             (1, gained(0, 2, cause::PRODUCTION)),
             (3, gained(0, 1, cause::PRODUCTION)),
             (4, gained(1, 1, cause::STEAL)),
-            (4, Fact::Lost { player: 0, item: "ore", count: 1, cause: cause::STEAL, to: Some(1) }),
-            (5, Fact::Spent { player: 0, item: "ore", count: 2, cause: cause::PURCHASE }),
-            (5, Fact::Built { player: 0, piece: "city" }),
-            (6, Fact::Spent { player: 0, item: "wool", count: 1, cause: cause::PURCHASE }),
+            (4, Fact::Lost { player: 0, item: "a", count: 1, cause: cause::STEAL, to: Some(1) }),
+            (5, Fact::Spent { player: 0, item: "a", count: 2, cause: cause::PURCHASE }),
+            (5, Fact::Built { player: 0, piece: "tower" }),
+            (6, Fact::Spent { player: 0, item: "b", count: 1, cause: cause::PURCHASE }),
             (
                 7,
-                Fact::Traded {
-                    player: 1,
-                    partner: Partner::Market("bank"),
-                    gave: vec![("wool", 4)],
-                    got: vec![("ore", 1)],
-                },
+                Fact::Traded { player: 1, partner: Partner::Market("bank"), gave: vec![("b", 4)], got: vec![("a", 1)] },
             ),
         ]);
         let t = coach_table(&["A".into(), "B".into()], &facts, &WORDS);
         let ids = |cols: &[Column]| cols.iter().map(|c| c.id.clone()).collect::<Vec<_>>();
         assert_eq!(ids(&t.gained_by), vec!["production", "steal"]);
-        assert_eq!(ids(&t.spent_on), vec!["city", OTHER]);
+        assert_eq!(ids(&t.spent_on), vec!["tower", OTHER]);
         assert_eq!(t.gained_by[0].label, "dice");
         assert_eq!(t.rows[0].gained[0], Cell { count: 3, events: vec![1, 3] });
         assert_eq!(t.rows[1].gained[1], Cell { count: 1, events: vec![4] });
         assert_eq!(t.rows[0].lost[0], Cell { count: 1, events: vec![4] });
-        assert_eq!((t.rows[0].spent[0].count, t.rows[0].spent[1].count), (2, 1), "a city, and something else");
+        assert_eq!((t.rows[0].spent[0].count, t.rows[0].spent[1].count), (2, 1), "a tower, and something else");
         assert_eq!((t.rows[1].trades.count, t.rows[1].gave, t.rows[1].got), (1, 4, 1));
     }
 }
