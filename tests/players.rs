@@ -240,3 +240,88 @@ fn the_end_of_a_game_as_a_coach_reads_it_ties_each_number_to_its_events() {
     let (_, _, html) = app.get_text(&format!("/games/{game}"));
     assert!(html.contains("The game as a coach reads it") && html.contains("<a href=\"?seq="), "the page shows it");
 }
+
+/// The win rate by seat as the games' own rows say it: for each seat, the games with a winner that had it,
+/// and how many the seat won.
+fn win_rate_by_seat(app: &support::TestApp, games: &[String]) -> std::collections::BTreeMap<String, (u64, u64)> {
+    let mut by_seat = std::collections::BTreeMap::new();
+    for id in games {
+        let g = app.get_as(&format!("/api/games/{id}"), &app.token).json();
+        let Some(winner) = g["winner"].as_str() else { continue };
+        for (seat, p) in g["players"].as_array().unwrap().iter().enumerate() {
+            let e: &mut (u64, u64) = by_seat.entry((seat + 1).to_string()).or_default();
+            e.0 += 1;
+            e.1 += (p["name"].as_str() == Some(winner)) as u64;
+        }
+    }
+    by_seat
+}
+
+#[test]
+fn a_question_across_games_counts_the_seats_of_the_games_the_asker_may_see() {
+    let app = spawn_app(16 << 20);
+    let names = [
+        "catan-club-game.jsonl",
+        "carcassonne-traders-builders.jsonl",
+        "cities-knights-club-game.jsonl",
+        "elasund-four-players.jsonl",
+        "catan-six-players.jsonl",
+    ];
+    let public: Vec<String> = names.iter().map(|n| upload(&app, &sample(n), true)).collect();
+    let private = upload(&app, &sample("catan-cards-four-players.jsonl"), false);
+    let (status, answer) = app.get_json("/api/questions?preset=first-seat");
+    assert_eq!(status, 200, "{answer}");
+    assert_eq!(answer["question"], json!("Win rate by seat"));
+    let expected = win_rate_by_seat(&app, &public);
+    let groups = answer["groups"].as_array().unwrap();
+    assert_eq!(groups.len(), expected.len(), "{answer}");
+    for g in groups {
+        let (seats, wins) = expected[g["key"].as_str().unwrap()];
+        assert_eq!(g["seats"].as_u64(), Some(seats), "{g}");
+        assert!((g["value"].as_f64().unwrap() - wins as f64 / seats as f64).abs() < 1e-9, "{g}");
+    }
+    let values: Vec<f64> = groups.iter().map(|g| g["value"].as_f64().unwrap()).collect();
+    assert!(values.windows(2).all(|w| w[0] >= w[1]), "best first: {values:?}");
+    let counted: Vec<&str> = answer["games"].as_array().unwrap().iter().map(|g| g["id"].as_str().unwrap()).collect();
+    assert_eq!(answer["counted"].as_u64(), Some(public.len() as u64));
+    assert!(public.iter().all(|id| counted.contains(&id.as_str())) && !counted.contains(&private.as_str()));
+    // The club sees its private game counted too.
+    let mine = app.get_as("/api/questions?preset=first-seat", &app.token).json();
+    assert_eq!(mine["counted"].as_u64(), Some(public.len() as u64 + 1));
+    // The games behind one line: seat 5 sat only at the six-player table.
+    let (_, five) = app.get_json("/api/questions?preset=first-seat&group=5");
+    let five: Vec<&str> = five["games"].as_array().unwrap().iter().map(|g| g["id"].as_str().unwrap()).collect();
+    assert_eq!(five, vec![public[4].as_str()]);
+    // CSV and NDJSON say what the JSON says.
+    let (status, content_type, csv) = app.get_text("/api/questions?preset=first-seat&format=csv");
+    assert_eq!((status, content_type.as_str()), (200, "text/csv; charset=utf-8"));
+    let lines: Vec<&str> = csv.lines().collect();
+    assert_eq!(lines[0], "seat,label,seats,games,won");
+    assert_eq!(lines.len(), groups.len() + 1);
+    for (line, g) in lines[1..].iter().zip(groups) {
+        let cells: Vec<&str> = line.split(',').collect();
+        assert_eq!((cells[0], cells[2]), (g["key"].as_str().unwrap(), g["seats"].to_string().as_str()));
+        assert_eq!(cells[4].parse::<f64>().unwrap(), g["value"].as_f64().unwrap());
+    }
+    let (_, _, ndjson) = app.get_text("/api/questions?preset=first-seat&format=ndjson");
+    let rows: Vec<Value> = ndjson.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert_eq!(rows.iter().map(|r| r["key"].clone()).collect::<Vec<_>>(), groups.iter().map(|g| g["key"].clone()).collect::<Vec<_>>());
+    // Production by game: only games whose facts produce anything have a line.
+    let (status, made) = app.get_json("/api/questions?metric=production_per_turn&arg=&by=ruleset");
+    assert_eq!(status, 200, "{made}");
+    let games: Vec<&str> = made["groups"].as_array().unwrap().iter().map(|g| g["key"].as_str().unwrap()).collect();
+    assert!(games.contains(&"catan") && games.contains(&"cities-knights"), "{made}");
+    // A declared word of one game, asked of that game: C&K's commodities are its own.
+    let (status, coin) = app.get_json("/api/questions?metric=production_per_turn&arg=coin&by=player&ruleset=catan");
+    assert_eq!(status, 400, "Catan declares no `coin`: {coin}");
+    // Questions in unknown words are refused, saying which word and what is known.
+    let (status, err) = app.get_json("/api/questions?metric=wins&by=seat");
+    assert_eq!(status, 400);
+    assert!(err["error"].as_str().unwrap().contains("no metric `wins`"), "{err}");
+    let (status, err) = app.get_json("/api/questions?metric=won&by=seat&players=many");
+    assert_eq!(status, 400, "{err}");
+    assert_eq!(app.get_json("/api/questions?preset=nonsense").0, 404);
+    let (status, catalogue) = app.get_json("/api/questions/catalogue");
+    assert_eq!(status, 200);
+    assert!(catalogue["presets"].as_array().unwrap().iter().any(|p| p["id"] == "first-seat"));
+}

@@ -3,6 +3,7 @@
 //! ruleset.
 
 pub mod coach;
+pub mod questions;
 pub mod ratings;
 
 use almanac_core::facts::PLAYER_PARTNER;

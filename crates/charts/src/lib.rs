@@ -762,3 +762,68 @@ pub fn rating_history(player: &str, series: &[(String, Vec<[f64; 2]>)]) -> Resul
         Ok(None)
     })
 }
+
+/// The answer to a question across games: one horizontal bar per group (the first 20, in the order given),
+/// its value written at its end. `percent`: values are rates from 0 to 1, drawn as percentages.
+pub fn answer(question: &str, groups: &[(String, f64)], percent: bool) -> Result<String, ChartError> {
+    const SHOWN: usize = 20;
+    let shown = &groups[..groups.len().min(SHOWN)];
+    let show = |v: f64| if percent { format!("{:.0}%", v * 100.0) } else { format!("{v:.2}") };
+    let listed: Vec<String> = shown.iter().map(|(label, v)| format!("{label} {}", show(*v))).collect();
+    let more = groups.len().saturating_sub(SHOWN);
+    let desc = if more > 0 {
+        format!("{}; {more} more in the table.", listed.join(", "))
+    } else {
+        format!("{}.", listed.join(", "))
+    };
+    svg_with(question, &desc, |root| {
+        let top = shown.iter().map(|(_, v)| *v).fold(0.0, f64::max).max(if percent { 1.0 } else { 1e-9 }) * 1.15;
+        let low = shown.iter().map(|(_, v)| *v).fold(0.0, f64::min);
+        let rows = shown.len().max(1) as f64;
+        let longest = shown.iter().map(|(l, _)| l.chars().count()).max().unwrap_or(4).min(24) as u32;
+        let mut chart = ChartBuilder::on(root)
+            .caption(question, ("sans-serif", CAPTION))
+            .margin(12)
+            .x_label_area_size(36)
+            .y_label_area_size(longest * 8 + 16)
+            .build_cartesian_2d(low..top, -0.5..rows - 0.5)
+            .map_err(err)?;
+        let label_of = |y: &f64| -> String {
+            let k = y.round();
+            if (y - k).abs() > 1e-6 || k < 0.0 {
+                return String::new();
+            }
+            // The first group is drawn at the top.
+            let index = shown.len() as f64 - 1.0 - k;
+            if index < 0.0 {
+                return String::new();
+            }
+            shown.get(index as usize).map_or(String::new(), |(l, _)| l.chars().take(24).collect())
+        };
+        chart
+            .configure_mesh()
+            .disable_y_mesh()
+            .label_style(("sans-serif", LABEL))
+            .light_line_style(WHITE.mix(0.0))
+            .y_labels(shown.len().max(1))
+            .y_label_formatter(&label_of)
+            .x_label_formatter(&|x| if percent { format!("{:.0}%", x * 100.0) } else { format!("{x:.1}") })
+            .draw()
+            .map_err(err)?;
+        let color = RGBColor(0x1f, 0x5f, 0xbf);
+        let at = |k: usize| rows - 1.0 - k as f64;
+        chart
+            .draw_series(
+                shown.iter().enumerate().map(|(k, (_, v))| {
+                    Rectangle::new([(0.0, at(k) - 0.35), (*v, at(k) + 0.35)], color.mix(0.85).filled())
+                }),
+            )
+            .map_err(err)?;
+        chart
+            .draw_series(shown.iter().enumerate().map(|(k, (_, v))| {
+                Text::new(show(*v), (v.max(0.0) + top * 0.01, at(k) + 0.15), ("sans-serif", LABEL).into_font())
+            }))
+            .map_err(err)?;
+        Ok(None)
+    })
+}

@@ -12,6 +12,7 @@
 pub mod facts;
 pub mod field;
 pub mod hash;
+pub mod insights;
 pub mod kind;
 pub mod log;
 pub mod ruleset;
@@ -22,6 +23,7 @@ pub mod view;
 pub mod vocabulary;
 
 pub use facts::{cause, Dice, Fact, FactRow, Partner, Seat};
+pub use insights::{Insights, SeatMetric};
 pub use kind::{Declarations, FormatError, Game, GameKind, Importer, Viewpoint};
 pub use log::{Envelope, LogError, PlayerEntry, Problem, FORMAT};
 pub use ruleset::{EventError, RuleViolation, Ruleset, SetupError};

@@ -14,6 +14,7 @@ mod limits;
 mod logging;
 mod pages;
 mod players;
+mod questions;
 mod session;
 pub mod startup;
 mod uploads;

@@ -155,7 +155,7 @@ pub fn page(title: &str, body: &str, scripts: &[String], signed: Option<&SignedI
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>{title} · Almanac</title><link rel="stylesheet" href="/static/style.css"><link rel="icon" href="/static/favicon.svg" type="image/svg+xml">
 <noscript><link rel="stylesheet" href="/static/noscript.css"></noscript></head>
-<body><header class="top"><a href="/" class="brand">Almanac</a><span class="tagline">replays and analyses: {games}</span>{session}</header>
+<body><header class="top"><a href="/" class="brand">Almanac</a><span class="tagline">replays and analyses: {games}</span><nav aria-label="Sections"><a href="/questions">Questions</a></nav>{session}</header>
 <main>{body}</main>
 {scripts}</body></html>"#,
         title = escape(title),

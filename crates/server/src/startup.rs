@@ -5,7 +5,7 @@ use crate::app::{AppState, TRUSTED_FOR};
 use crate::cache::{Expiring, Lru};
 use crate::limits::{Limits, Rates};
 use crate::uploads::Uploads;
-use crate::{access, api, assets, error, logging, pages, players, session};
+use crate::{access, api, assets, error, logging, pages, players, questions, session};
 use actix_web::dev::Server;
 use actix_web::middleware::{from_fn, DefaultHeaders};
 use actix_web::{web, App, HttpServer};
@@ -60,6 +60,7 @@ pub fn run(listener: TcpListener, config: Config) -> std::io::Result<Server> {
             .configure(session::routes)
             .configure(pages::routes)
             .configure(players::routes)
+            .configure(questions::routes)
             .configure(assets::routes)
             .default_service(web::to(pages::not_found))
     })

@@ -6,13 +6,14 @@
 //! server runs them on its pool's connections.
 
 pub mod players;
+pub mod questions;
 
 pub use almanac_analysis::coach::{Cell as CoachCell, CoachTable, Column as CoachColumn};
 use almanac_analysis::{game_stats, GameStats};
 use almanac_charts::ChartError;
 use almanac_core::{AnyView, Chart, Game, LogError, Problem};
 use almanac_engine::{read_log, ImportError};
-use almanac_store::{GameRow, Store, StoreError};
+use almanac_store::{GameRow, NewGame, Store, StoreError};
 pub use almanac_store::{StoredGame, TokenRecord};
 use serde::Serialize;
 use serde_json::value::RawValue;
@@ -43,6 +44,8 @@ pub enum ServiceError {
     UnknownRuleset { id: String, ruleset: String },
     #[error("{0}")]
     Chart(#[from] ChartError),
+    #[error("{0}")]
+    Question(String),
     #[error("no random numbers for a token: {0}")]
     Random(String),
 }
@@ -71,7 +74,27 @@ pub fn import(
 
 /// Stores a validated log.
 pub fn store_log(store: &mut Store, log: &ValidatedLog, ownership: Ownership) -> Result<Inserted, StoreError> {
-    store.insert_game(log.game.as_ref(), log.header_line(), &log.event_lines(), &log.content_hash(), ownership)
+    let game = log.game.as_ref();
+    let new = NewGame {
+        game,
+        header_line: log.header_line(),
+        event_lines: &log.event_lines(),
+        content_hash: &log.content_hash(),
+        insights: &insights_of(game),
+    };
+    store.insert_game(&new, ownership)
+}
+
+/// What the questions across games read of a game: its numbers per seat, from its facts.
+pub fn insights_of(game: &dyn Game) -> almanac_core::Insights {
+    let names: Vec<String> = game.envelope().players.iter().map(|p| p.name.clone()).collect();
+    let facts: Vec<almanac_core::FactRow> = (0..game.event_count())
+        .flat_map(|i| {
+            let (seq, turn) = (i as u64 + 1, game.event_turn(i));
+            game.event_facts(i).iter().map(move |f| f.row(seq, turn)).collect::<Vec<_>>()
+        })
+        .collect();
+    almanac_analysis::questions::insights(&names, &facts, game.vocabulary())
 }
 
 /// The full id of a game `viewer` may see, given by id or unique prefix.
@@ -317,7 +340,7 @@ pub fn append(
         // Line numbers as if the events were in the file: the header, the stored events, then these.
         game.push_line(expected_seq as usize + k + 2, line).map_err(ServiceError::Rejected)?;
     }
-    let seq = store.append_events(club, &id, expected_seq, game.as_ref(), lines)?;
+    let seq = store.append_events(club, &id, expected_seq, game.as_ref(), lines, &insights_of(game.as_ref()))?;
     Ok((seq, game))
 }
 
@@ -346,7 +369,8 @@ pub fn games_to_reproject(store: &Store, ruleset: Option<&str>, all: bool) -> Re
 pub fn reproject(store: &mut Store, ids: &[String], mut progress: impl FnMut(&str)) -> Reprojected {
     let mut report = Reprojected::default();
     for id in ids {
-        let result = load(store, Viewer::Operator, id).and_then(|(_, game)| Ok(store.reproject(id, game.as_ref())?));
+        let result = load(store, Viewer::Operator, id)
+            .and_then(|(_, game)| Ok(store.reproject(id, game.as_ref(), &insights_of(game.as_ref()))?));
         match result {
             Ok(()) => report.done.push(id.clone()),
             Err(e) => report.failed.push((id.clone(), e)),
@@ -479,7 +503,14 @@ pub fn migrate(from: &Store, to: &mut Store, mut progress: impl FnMut(&str)) -> 
         };
         let lines: Vec<&str> = events.iter().map(String::as_str).collect();
         let ownership = Ownership { club: owner, published: g.published };
-        to.insert_game_as(&g.id, game.as_ref(), &header, &lines, &g.content_hash, ownership)?;
+        let new = NewGame {
+            game: game.as_ref(),
+            header_line: &header,
+            event_lines: &lines,
+            content_hash: &g.content_hash,
+            insights: &insights_of(game.as_ref()),
+        };
+        to.insert_game_as(&g.id, &new, ownership)?;
         if g.deleted {
             if let Some(club) = owner {
                 to.delete_game(club, &g.id)?;

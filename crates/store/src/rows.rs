@@ -2,7 +2,19 @@
 //! to list and in which order, what an insert did, what a copy of a database keeps.
 
 use crate::ownership::Viewer;
+use almanac_core::{Game, Insights};
 use serde::Serialize;
+
+/// A validated game to store: the game, its log as stored (the header line and the event lines), the hash
+/// of the log's canonical spelling, and its read model for questions (derived from its facts).
+#[derive(Clone, Copy)]
+pub struct NewGame<'a> {
+    pub game: &'a dyn Game,
+    pub header_line: &'a str,
+    pub event_lines: &'a [&'a str],
+    pub content_hash: &'a str,
+    pub insights: &'a Insights,
+}
 
 /// What `insert_game` did.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -174,4 +186,124 @@ pub struct Note {
     pub club: String,
     pub text: String,
     pub created_at: String,
+}
+
+/// What a question's answers are grouped by: a column of the games or seats the store keeps.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Dimension {
+    /// The player across games (after merges).
+    Player,
+    /// The seat, counted from 1 (the first to play).
+    Seat,
+    /// Each other player at the table: a seat counts once per opponent.
+    Opponent,
+    Ruleset,
+    /// The month played (`YYYY-MM`, from the header's date).
+    Month,
+    /// The number of players at the table.
+    Players,
+    /// The club that owns the game.
+    Club,
+    /// The seat's opening in words (what the game gave it at setup).
+    Opening,
+}
+
+impl Dimension {
+    pub const ALL: [Dimension; 8] = [
+        Dimension::Player,
+        Dimension::Seat,
+        Dimension::Opponent,
+        Dimension::Ruleset,
+        Dimension::Month,
+        Dimension::Players,
+        Dimension::Club,
+        Dimension::Opening,
+    ];
+
+    pub fn id(self) -> &'static str {
+        match self {
+            Dimension::Player => "player",
+            Dimension::Seat => "seat",
+            Dimension::Opponent => "opponent",
+            Dimension::Ruleset => "ruleset",
+            Dimension::Month => "month",
+            Dimension::Players => "players",
+            Dimension::Club => "club",
+            Dimension::Opening => "opening",
+        }
+    }
+
+    pub fn label(self) -> &'static str {
+        match self {
+            Dimension::Player => "player",
+            Dimension::Seat => "seat",
+            Dimension::Opponent => "opponent",
+            Dimension::Ruleset => "game",
+            Dimension::Month => "month",
+            Dimension::Players => "number of players",
+            Dimension::Club => "club",
+            Dimension::Opening => "opening",
+        }
+    }
+
+    pub fn from_id(id: &str) -> Option<Dimension> {
+        Dimension::ALL.into_iter().find(|d| d.id() == id)
+    }
+
+    /// The group's key and label as SQL over `g` (games), `p` (the seat), `me` (its player after merges),
+    /// `c` (the owning club) and, for opponents, `you` (the other player after merges). Both backends read it.
+    pub(crate) fn sql(self) -> (&'static str, &'static str) {
+        match self {
+            Dimension::Player => ("CAST(me.id AS TEXT)", "me.name"),
+            Dimension::Seat => ("CAST(p.seat + 1 AS TEXT)", "'seat ' || CAST(p.seat + 1 AS TEXT)"),
+            Dimension::Opponent => ("CAST(you.id AS TEXT)", "you.name"),
+            Dimension::Ruleset => ("g.ruleset", "g.ruleset"),
+            Dimension::Month => {
+                ("COALESCE(substr(g.played_on, 1, 7), 'undated')", "COALESCE(substr(g.played_on, 1, 7), 'undated')")
+            }
+            Dimension::Players => ("CAST(g.player_count AS TEXT)", "CAST(g.player_count AS TEXT) || ' players'"),
+            Dimension::Club => ("COALESCE(c.name, '')", "COALESCE(c.name, 'no club')"),
+            Dimension::Opening => ("COALESCE(p.opening, '')", "COALESCE(p.opening, 'none')"),
+        }
+    }
+}
+
+/// A question across games as the store answers it: one metric (with its argument) over the seats of the
+/// games `viewer` may see, narrowed by the filters, grouped by `by`.
+#[derive(Debug, Clone)]
+pub struct Question {
+    pub viewer: Viewer,
+    pub metric: String,
+    pub arg: String,
+    pub by: Dimension,
+    pub ruleset: Option<String>,
+    /// The owning club's name.
+    pub club: Option<String>,
+    /// Only this player's seats (an identity; merges followed).
+    pub player: Option<PlayerId>,
+    /// Only games with this many players.
+    pub players: Option<u32>,
+    /// Only the seats in this group (a key of an answer): the games behind one line.
+    pub group: Option<String>,
+}
+
+/// One group of an answer: its key (for `group`), its label, how many seats and games were counted, and
+/// the mean of the metric over those seats.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct AnswerRow {
+    pub key: String,
+    pub label: String,
+    pub seats: u64,
+    pub games: u64,
+    pub mean: f64,
+}
+
+/// A game counted under a question.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct CountedGame {
+    pub id: String,
+    pub ruleset: String,
+    pub title: Option<String>,
+    pub played_on: Option<String>,
 }

@@ -4,9 +4,12 @@
 use crate::error::{Result, StoreError};
 use crate::ownership::{Access, Club, ClubId, ClubRow, Ownership, TokenRow, Viewer};
 use crate::postgres::Postgres;
-use crate::rows::{game_id, GameFilter, GameRow, Identity, Inserted, Note, PlayerId, Sitting, StoredGame, TokenRecord};
+use crate::rows::{
+    game_id, AnswerRow, CountedGame, GameFilter, GameRow, Identity, Inserted, NewGame, Note, PlayerId, Question,
+    Sitting, StoredGame, TokenRecord,
+};
 use crate::sqlite::Sqlite;
-use almanac_core::{FactRow, Game};
+use almanac_core::{FactRow, Game, Insights};
 use std::path::Path;
 
 /// The store: an open connection to one of the backends, with the same methods and promises for both.
@@ -95,33 +98,19 @@ impl Store {
         on_backend!(self, b => b.schema_version())
     }
 
-    /// Stores a validated game with its events and facts in one transaction, owned as `ownership` says. The same
+    /// Stores a validated game with its events, facts and read model for questions (`insights`, derived from its
+    /// facts) in one transaction, owned as `ownership` says. The same
     /// content hash stored before gives `Existing` (its owner's upload shows a deleted game again); another club's
     /// unseen game with the same log is `TakenElsewhere`.
-    pub fn insert_game(
-        &mut self,
-        game: &dyn Game,
-        header_line: &str,
-        event_lines: &[&str],
-        content_hash: &str,
-        ownership: Ownership,
-    ) -> Result<Inserted> {
-        let id = game_id(content_hash);
-        on_backend!(mut self, b => b.insert_game_as(&id, game, header_line, event_lines, content_hash, ownership))
+    pub fn insert_game(&mut self, new: &NewGame, ownership: Ownership) -> Result<Inserted> {
+        let id = game_id(new.content_hash);
+        on_backend!(mut self, b => b.insert_game_as(&id, new, ownership))
     }
 
     /// `insert_game` under a given id: a copy of another database keeps the ids it had (a game stored before
     /// the canonical hash keeps an id that is not its hash's).
-    pub fn insert_game_as(
-        &mut self,
-        id: &str,
-        game: &dyn Game,
-        header_line: &str,
-        event_lines: &[&str],
-        content_hash: &str,
-        ownership: Ownership,
-    ) -> Result<Inserted> {
-        on_backend!(mut self, b => b.insert_game_as(id, game, header_line, event_lines, content_hash, ownership))
+    pub fn insert_game_as(&mut self, id: &str, new: &NewGame, ownership: Ownership) -> Result<Inserted> {
+        on_backend!(mut self, b => b.insert_game_as(id, new, ownership))
     }
 
     /// Every game, deleted ones too, oldest first, with what a copy of the database must keep.
@@ -143,8 +132,9 @@ impl Store {
         expected_seq: u64,
         game: &dyn Game,
         new_lines: &[String],
+        insights: &Insights,
     ) -> Result<u64> {
-        on_backend!(mut self, b => b.append_events(club, id, expected_seq, game, new_lines))
+        on_backend!(mut self, b => b.append_events(club, id, expected_seq, game, new_lines, insights))
     }
 
     /// A stored game's row, whoever may see it (callers resolve with a viewer first).
@@ -182,15 +172,26 @@ impl Store {
         on_backend!(self, b => b.fact_count())
     }
 
-    /// The games of `ruleset` (all when `None`) stored by another version than `current` (all when `None`), oldest first.
+    /// The games of `ruleset` (all when `None`) stored by another version than `current` (all when `None`), or
+    /// whose read model for questions another version derived, oldest first.
     pub fn games_to_reproject(&self, ruleset: Option<&str>, current: Option<u32>) -> Result<Vec<(String, String)>> {
         on_backend!(self, b => b.games_to_reproject(ruleset, current))
     }
 
     /// Replaces the facts and derived columns of game `id` by those of `game` (its stored log read again); one
     /// transaction; the events are not touched.
-    pub fn reproject(&mut self, id: &str, game: &dyn Game) -> Result<()> {
-        on_backend!(mut self, b => b.reproject(id, game))
+    pub fn reproject(&mut self, id: &str, game: &dyn Game, insights: &Insights) -> Result<()> {
+        on_backend!(mut self, b => b.reproject(id, game, insights))
+    }
+
+    /// A question's answer: each group's seats, games and mean (the viewer's games only), in no order.
+    pub fn answer(&self, question: &Question) -> Result<Vec<AnswerRow>> {
+        on_backend!(self, b => b.answer(question))
+    }
+
+    /// How many games a question counted, and the latest `limit` of them.
+    pub fn counted_games(&self, question: &Question, limit: u32) -> Result<(u64, Vec<CountedGame>)> {
+        on_backend!(self, b => b.counted_games(question, limit))
     }
 
     /// Creates a club: a name of 1 to 100 bytes, no other club's.

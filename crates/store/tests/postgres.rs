@@ -148,7 +148,7 @@ fn concurrent_appends_keep_one_contiguous_log_and_the_stale_writers_hear_so() {
                     game.push_line(102 + i, l).unwrap();
                 }
                 barrier.wait();
-                store.append_events(club, &id, 100, game.as_ref(), &next)
+                store.append_events(club, &id, 100, game.as_ref(), &next, &Default::default())
             })
         })
         .collect::<Vec<_>>()
@@ -216,10 +216,13 @@ fn games_are_found_in_any_case_sorted_and_reprojected() {
     let log = log_of(&sample("catan-club-game.jsonl"));
     let id = almanac_store::game_id(&log.content_hash());
     let facts = store.facts(&id).unwrap();
-    store.reproject(&id, log.game.as_ref()).unwrap();
+    store.reproject(&id, log.game.as_ref(), &Default::default()).unwrap();
     assert_eq!(store.facts(&id).unwrap(), facts, "the same facts again");
     let shorter = log_of(&sample("catan-club-game.jsonl").lines().take(50).collect::<Vec<_>>().join("\n"));
-    assert!(matches!(store.reproject(&id, shorter.game.as_ref()), Err(StoreError::Conflict { .. })));
+    assert!(matches!(
+        store.reproject(&id, shorter.game.as_ref(), &Default::default()),
+        Err(StoreError::Conflict { .. })
+    ));
     assert_eq!(store.games_to_reproject(Some("catan"), None).unwrap().len(), 2);
 }
 
@@ -264,4 +267,10 @@ fn players_are_one_identity_per_name_and_count_only_published_games() {
 fn notes_are_kept_in_the_order_of_the_game() {
     let (_url, mut store) = db();
     common::notes_are_kept_in_the_order_of_the_game(&mut store);
+}
+
+#[test]
+fn questions_are_answered_over_the_games_the_viewer_may_see() {
+    let (_url, mut store) = db();
+    common::questions_are_answered_over_the_games_the_viewer_may_see(&mut store);
 }

@@ -25,16 +25,16 @@ fn count(store: &Store, table: &str) -> i64 {
 fn migrations_run_once_and_a_newer_schema_is_refused() {
     let (_dir, path) = db();
     let store = Store::open(&path).unwrap();
-    assert_eq!(store.schema_version().unwrap(), 5);
+    assert_eq!(store.schema_version().unwrap(), 6);
     drop(store);
     let store = Store::open(&path).unwrap();
     let applied: i64 =
         store.connection().query_row("SELECT COUNT(*) FROM schema_migrations", [], |r| r.get(0)).unwrap();
-    assert_eq!(applied, 5, "reopening applies nothing again");
+    assert_eq!(applied, 6, "reopening applies nothing again");
     store.connection().execute("INSERT INTO schema_migrations (version) VALUES (99)", []).unwrap();
     drop(store);
     match Store::open(&path) {
-        Err(StoreError::TooNew { found: 99, known: 5 }) => {}
+        Err(StoreError::TooNew { found: 99, known: 6 }) => {}
         other => panic!("expected TooNew, got {:?}", other.err()),
     }
 }
@@ -124,9 +124,9 @@ fn live_appends_name_the_sequence_they_follow_and_a_stale_writer_gets_a_conflict
     for (i, l) in next.iter().enumerate() {
         game.push_line(102 + i, l).unwrap();
     }
-    assert_eq!(store.append_events(club, &id, 100, game.as_ref(), &next).unwrap(), 105);
+    assert_eq!(store.append_events(club, &id, 100, game.as_ref(), &next, &Default::default()).unwrap(), 105);
     // ... the second, still expecting 100, is refused and writes nothing.
-    let err = store.append_events(club, &id, 100, game.as_ref(), &next).unwrap_err();
+    let err = store.append_events(club, &id, 100, game.as_ref(), &next, &Default::default()).unwrap_err();
     assert!(matches!(err, StoreError::Conflict { expected: 100, actual: 105, .. }), "{err}");
     assert_eq!(count(&store, "events"), 105);
     assert_eq!(store.game(&id).unwrap().event_count, 105);
@@ -171,7 +171,7 @@ fn reprojection_rewrites_facts_and_summary_and_never_the_events() {
     assert_eq!(stale, [(id.clone(), "catan".to_string())]);
     assert!(store.games_to_reproject(Some("carcassonne"), None).unwrap().is_empty());
 
-    store.reproject(&id, log.game.as_ref()).unwrap();
+    store.reproject(&id, log.game.as_ref(), &Default::default()).unwrap();
     assert_eq!(store.facts(&id).unwrap(), facts, "the same facts as when it was stored");
     assert_eq!(store.log(&id).unwrap(), events, "the events did not move");
     let row = store.game(&id).unwrap();
@@ -180,7 +180,10 @@ fn reprojection_rewrites_facts_and_summary_and_never_the_events() {
     assert!(store.games_to_reproject(Some("catan"), Some(catan_version())).unwrap().is_empty());
     // A game of other events is refused: reprojection never rewrites a log.
     let shorter = log_of(&sample("catan-club-game.jsonl").lines().take(50).collect::<Vec<_>>().join("\n"));
-    assert!(matches!(store.reproject(&id, shorter.game.as_ref()), Err(StoreError::Conflict { .. })));
+    assert!(matches!(
+        store.reproject(&id, shorter.game.as_ref(), &Default::default()),
+        Err(StoreError::Conflict { .. })
+    ));
     assert_eq!(store.facts(&id).unwrap(), facts);
 }
 
@@ -328,7 +331,7 @@ fn a_database_of_version_1_is_hashed_again_and_keeps_its_ids() {
         }
     }
     let mut store = Store::open(&path).unwrap();
-    assert_eq!(store.schema_version().unwrap(), 5);
+    assert_eq!(store.schema_version().unwrap(), 6);
     // Migration 4 gave every seat of the games stored then its player, one per name in any case.
     let seats: Vec<Option<i64>> =
         ["aaaaaaaaaaaaaaaa", "bbbbbbbbbbbbbbbb"].iter().map(|id| store.game(id).unwrap().players[0].player).collect();
@@ -434,4 +437,11 @@ fn notes_are_kept_in_the_order_of_the_game() {
     let (_dir, path) = db();
     let mut store = Store::open(&path).unwrap();
     common::notes_are_kept_in_the_order_of_the_game(&mut store);
+}
+
+#[test]
+fn questions_are_answered_over_the_games_the_viewer_may_see() {
+    let (_dir, path) = db();
+    let mut store = Store::open(&path).unwrap();
+    common::questions_are_answered_over_the_games_the_viewer_may_see(&mut store);
 }

@@ -7,11 +7,13 @@
 
 use crate::error::{Result, StoreError};
 use crate::ownership::{Access, Club, ClubId, ClubRow, Ownership, Repeat, TokenRow, Viewer};
+use crate::questions::{self, VIEWER_FIRST};
 use crate::rows::{
-    anywhere, player_key, GameFilter, GameRow, Identity, Inserted, PlayerId, PlayerRow, SeatOf, Sitting,
+    anywhere, player_key, GameFilter, GameRow, Identity, Inserted, NewGame, PlayerId, PlayerRow, SeatOf, Sitting,
 };
+use crate::rows::{AnswerRow, CountedGame, Question};
 use crate::rows::{Note, Sort, StoredGame, TokenRecord};
-use almanac_core::{FactRow, Game};
+use almanac_core::{FactRow, Game, Insights};
 use postgres::error::SqlState;
 use postgres::types::ToSql;
 use postgres::{Client, NoTls, Row, Transaction};
@@ -22,6 +24,7 @@ const MIGRATIONS: &[(u32, &str)] = &[
     (1, include_str!("../../migrations-postgres/001_schema.sql")),
     (2, include_str!("../../migrations-postgres/002_players.sql")),
     (3, include_str!("../../migrations-postgres/003_notes.sql")),
+    (4, include_str!("../../migrations-postgres/004_insights.sql")),
 ];
 
 /// Which of its numbered advisory locks a migration takes, so that servers starting together migrate once.
@@ -85,15 +88,8 @@ impl Postgres {
         Ok(v as u32)
     }
 
-    pub fn insert_game_as(
-        &mut self,
-        id: &str,
-        game: &dyn Game,
-        header_line: &str,
-        event_lines: &[&str],
-        content_hash: &str,
-        ownership: Ownership,
-    ) -> Result<Inserted> {
+    pub fn insert_game_as(&mut self, id: &str, new: &NewGame, ownership: Ownership) -> Result<Inserted> {
+        let NewGame { game, header_line, event_lines, content_hash, insights } = *new;
         let mut client = self.client.borrow_mut();
         let attempt = (|| -> Result<Inserted> {
             let mut tx = client.transaction()?;
@@ -104,8 +100,8 @@ impl Postgres {
             let env = game.envelope();
             tx.execute(
                 "INSERT INTO games (id, content_hash, ruleset, ruleset_version, header, title, played_on, club, location,
-                                    event_count, turn_count, owner, published)
-                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, 0, 0, $10, $11)",
+                                    event_count, turn_count, owner, published, player_count)
+                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, 0, 0, $10, $11, $12)",
                 &[
                     &id,
                     &content_hash,
@@ -118,6 +114,7 @@ impl Postgres {
                     &env.location,
                     &ownership.club,
                     &(ownership.published || ownership.club.is_none()),
+                    &(env.players.len() as i32),
                 ],
             )?;
             let seats: Vec<i32> = (0..env.players.len() as i32).collect();
@@ -139,6 +136,7 @@ impl Postgres {
             )?;
             write_events(&mut tx, id, game, 0, event_lines)?;
             refresh_summary(&mut tx, id, game)?;
+            write_insights(&mut tx, id, insights)?;
             tx.commit()?;
             Ok(Inserted::New(id.to_string()))
         })();
@@ -194,6 +192,7 @@ impl Postgres {
         expected_seq: u64,
         game: &dyn Game,
         new_lines: &[String],
+        insights: &Insights,
     ) -> Result<u64> {
         let mut client = self.client.borrow_mut();
         let mut tx = client.transaction()?;
@@ -213,6 +212,7 @@ impl Postgres {
         let lines: Vec<&str> = new_lines.iter().map(String::as_str).collect();
         write_events(&mut tx, id, game, first, &lines)?;
         refresh_summary(&mut tx, id, game)?;
+        write_insights(&mut tx, id, insights)?;
         tx.commit()?;
         Ok(game.event_count() as u64)
     }
@@ -362,14 +362,15 @@ impl Postgres {
         let current = current.map(|c| c as i32);
         let rows = self.client.borrow_mut().query(
             "SELECT id, ruleset FROM games
-             WHERE ($1::text IS NULL OR ruleset = $1) AND ($2::int IS NULL OR ruleset_version <> $2)
+             WHERE ($1::text IS NULL OR ruleset = $1)
+               AND ($2::int IS NULL OR ruleset_version <> $2 OR insights_version <> $3)
              ORDER BY stored_at, n",
-            &[&ruleset, &current],
+            &[&ruleset, &current, &(almanac_core::insights::VERSION as i32)],
         )?;
         Ok(rows.iter().map(|r| (r.get(0), r.get(1))).collect())
     }
 
-    pub fn reproject(&mut self, id: &str, game: &dyn Game) -> Result<()> {
+    pub fn reproject(&mut self, id: &str, game: &dyn Game, insights: &Insights) -> Result<()> {
         let mut client = self.client.borrow_mut();
         let mut tx = client.transaction()?;
         let stored: i64 = tx
@@ -387,6 +388,7 @@ impl Postgres {
         write_facts(&mut tx, id, game, 0)?;
         tx.execute("UPDATE games SET ruleset_version = $2 WHERE id = $1", &[&id, &(game.ruleset_version() as i32)])?;
         refresh_summary(&mut tx, id, game)?;
+        write_insights(&mut tx, id, insights)?;
         tx.commit()?;
         Ok(())
     }
@@ -592,6 +594,32 @@ fn refresh_summary(tx: &mut Transaction, id: &str, game: &dyn Game) -> Result<()
     Ok(())
 }
 
+/// Replaces game `id`'s read model for questions by `insights`: one statement per table.
+fn write_insights(tx: &mut Transaction, id: &str, insights: &Insights) -> Result<()> {
+    tx.execute("DELETE FROM seat_metrics WHERE game_id = $1", &[&id])?;
+    let metric: Vec<&str> = insights.metrics.iter().map(|m| m.metric).collect();
+    let arg: Vec<&str> = insights.metrics.iter().map(|m| m.arg.as_str()).collect();
+    let seat: Vec<i32> = insights.metrics.iter().map(|m| m.seat as i32).collect();
+    let value: Vec<f64> = insights.metrics.iter().map(|m| m.value).collect();
+    tx.execute(
+        "INSERT INTO seat_metrics (metric, arg, game_id, seat, value)
+         SELECT metric, arg, $1, seat, value FROM unnest($2::text[], $3::text[], $4::int[], $5::float8[])
+             AS m(metric, arg, seat, value)",
+        &[&id, &metric, &arg, &seat, &value],
+    )?;
+    let seats: Vec<i32> = (0..insights.openings.len() as i32).collect();
+    tx.execute(
+        "UPDATE game_players p SET opening = u.opening FROM unnest($2::int[], $3::text[]) AS u(seat, opening)
+         WHERE p.game_id = $1 AND p.seat = u.seat",
+        &[&id, &seats, &insights.openings],
+    )?;
+    tx.execute(
+        "UPDATE games SET insights_version = $2 WHERE id = $1",
+        &[&id, &(almanac_core::insights::VERSION as i32)],
+    )?;
+    Ok(())
+}
+
 fn fact_row(r: &Row) -> FactRow {
     FactRow {
         seq: r.get::<_, i64>(0) as u64,
@@ -738,6 +766,50 @@ impl Postgres {
                 created_at: r.get(4),
             })
             .collect())
+    }
+}
+
+/// Questions across games.
+impl Postgres {
+    fn question_from_where(q: &Question) -> String {
+        let (visible, _, _) = visible_to(q.viewer, VIEWER_FIRST);
+        questions::from_where(q, |n, ty| format!("${n}::{ty}"), &visible)
+    }
+
+    fn ask<T>(&self, q: &Question, sql: &str, limit: Option<i64>, read: impl Fn(&Row) -> T) -> Result<Vec<T>> {
+        let players = q.players.map(|n| n as i64);
+        let (_, club, everything) = visible_to(q.viewer, VIEWER_FIRST);
+        let mut params: Vec<&(dyn ToSql + Sync)> =
+            vec![&q.metric, &q.arg, &q.ruleset, &q.club, &q.player, &players, &q.group, &club, &everything];
+        if let Some(limit) = limit.as_ref() {
+            params.push(limit);
+        }
+        let rows = self.client.borrow_mut().query(sql, &params)?;
+        Ok(rows.iter().map(read).collect())
+    }
+
+    pub fn answer(&self, q: &Question) -> Result<Vec<AnswerRow>> {
+        let sql = questions::answer(q, &Self::question_from_where(q));
+        self.ask(q, &sql, None, |r| AnswerRow {
+            key: r.get(0),
+            label: r.get(1),
+            seats: r.get::<_, i64>(2) as u64,
+            games: r.get::<_, i64>(3) as u64,
+            mean: r.get(4),
+        })
+    }
+
+    pub fn counted_games(&self, q: &Question, limit: u32) -> Result<(u64, Vec<CountedGame>)> {
+        let from_where = Self::question_from_where(q);
+        let total = self.ask(q, &questions::counted(&from_where), None, |r| r.get::<_, i64>(0) as u64)?;
+        let sql = questions::counted_games(&from_where, &format!("${}", VIEWER_FIRST + 2));
+        let games = self.ask(q, &sql, Some(limit as i64), |r| CountedGame {
+            id: r.get(0),
+            ruleset: r.get(1),
+            title: r.get(2),
+            played_on: r.get(3),
+        })?;
+        Ok((total.first().copied().unwrap_or(0), games))
     }
 }
 

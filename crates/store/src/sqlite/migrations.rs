@@ -21,6 +21,7 @@ const MIGRATIONS: &[Migration] = &[
     Migration { version: 3, before: None, sql: include_str!("../../migrations/003_edition.sql") },
     Migration { version: 4, before: None, sql: include_str!("../../migrations/004_players.sql") },
     Migration { version: 5, before: None, sql: include_str!("../../migrations/005_notes.sql") },
+    Migration { version: 6, before: None, sql: include_str!("../../migrations/006_insights.sql") },
 ];
 
 pub fn current(conn: &Connection) -> Result<u32> {

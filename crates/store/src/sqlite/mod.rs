@@ -2,14 +2,15 @@
 
 mod clubs;
 mod facts;
+mod insights;
 mod migrations;
 mod notes;
 mod players;
 
 use crate::error::{Result, StoreError};
 use crate::ownership::{ClubId, Ownership, Repeat, Viewer};
-use crate::rows::{anywhere, GameFilter, GameRow, Inserted, PlayerRow, Sort, StoredGame, TokenRecord};
-use almanac_core::{FactRow, Game};
+use crate::rows::{anywhere, GameFilter, GameRow, Inserted, NewGame, PlayerRow, Sort, StoredGame, TokenRecord};
+use almanac_core::{FactRow, Game, Insights};
 use rusqlite::{params, Connection, OpenFlags, OptionalExtension};
 use std::path::Path;
 
@@ -93,15 +94,8 @@ impl Sqlite {
     /// The same content hash stored before gives `Existing` and writes nothing, if the uploader may see that
     /// game (its owner uploading a game it deleted shows it again); another club's private game with the
     /// same log is `TakenElsewhere`.
-    pub fn insert_game_as(
-        &mut self,
-        id: &str,
-        game: &dyn Game,
-        header_line: &str,
-        event_lines: &[&str],
-        content_hash: &str,
-        ownership: Ownership,
-    ) -> Result<Inserted> {
+    pub fn insert_game_as(&mut self, id: &str, new: &NewGame, ownership: Ownership) -> Result<Inserted> {
+        let NewGame { game, header_line, event_lines, content_hash, insights } = *new;
         let id = id.to_string();
         let tx = self.conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
         if let Some((existing, owner, published, deleted)) = tx
@@ -135,8 +129,8 @@ impl Sqlite {
         let env = game.envelope();
         tx.execute(
             "INSERT INTO games (id, content_hash, ruleset, ruleset_version, header, title, played_on, club, location,
-                                event_count, turn_count, winner, owner, published)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, 0, 0, NULL, ?10, ?11)",
+                                event_count, turn_count, winner, owner, published, player_count)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, 0, 0, NULL, ?10, ?11, ?12)",
             params![
                 id,
                 content_hash,
@@ -148,7 +142,8 @@ impl Sqlite {
                 env.club,
                 env.location,
                 ownership.club,
-                ownership.published || ownership.club.is_none()
+                ownership.published || ownership.club.is_none(),
+                env.players.len() as u32
             ],
         )?;
         {
@@ -163,6 +158,7 @@ impl Sqlite {
         }
         write_events(&tx, &id, game, 0, event_lines)?;
         refresh_summary(&tx, &id, game)?;
+        insights::write(&tx, &id, insights)?;
         tx.commit()?;
         Ok(Inserted::New(id))
     }
@@ -206,6 +202,7 @@ impl Sqlite {
         expected_seq: u64,
         game: &dyn Game,
         new_lines: &[String],
+        insights: &Insights,
     ) -> Result<u64> {
         let tx = self.conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
         let (actual, owner): (u64, Option<ClubId>) = tx
@@ -224,6 +221,7 @@ impl Sqlite {
         assert_eq!(first as u64, expected_seq, "the game given must be the stored log plus the new lines");
         write_events(&tx, id, game, first, new_lines)?;
         refresh_summary(&tx, id, game)?;
+        insights::write(&tx, id, insights)?;
         tx.commit()?;
         Ok(game.event_count() as u64)
     }
@@ -374,17 +372,19 @@ impl Sqlite {
     pub fn games_to_reproject(&self, ruleset: Option<&str>, current: Option<u32>) -> Result<Vec<(String, String)>> {
         let mut stmt = self.conn.prepare(
             "SELECT id, ruleset FROM games
-             WHERE (?1 IS NULL OR ruleset = ?1) AND (?2 IS NULL OR ruleset_version <> ?2)
+             WHERE (?1 IS NULL OR ruleset = ?1)
+               AND (?2 IS NULL OR ruleset_version <> ?2 OR insights_version <> ?3)
              ORDER BY stored_at, rowid",
         )?;
-        let rows = stmt.query_map(params![ruleset, current], |r| Ok((r.get(0)?, r.get(1)?)))?;
+        let rows =
+            stmt.query_map(params![ruleset, current, almanac_core::insights::VERSION], |r| Ok((r.get(0)?, r.get(1)?)))?;
         Ok(rows.collect::<rusqlite::Result<_>>()?)
     }
 
     /// Replaces the facts and the derived columns of game `id` by those of `game` (its stored log read by
     /// the current ruleset), and records the ruleset version that derived them; one transaction. The
     /// events are not touched: `game` must hold exactly the stored events.
-    pub fn reproject(&mut self, id: &str, game: &dyn Game) -> Result<()> {
+    pub fn reproject(&mut self, id: &str, game: &dyn Game, insights: &Insights) -> Result<()> {
         let tx = self.conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
         let stored: u64 = tx
             .query_row("SELECT event_count FROM games WHERE id = ?1", [id], |r| r.get(0))
@@ -409,6 +409,7 @@ impl Sqlite {
         }
         tx.execute("UPDATE games SET ruleset_version = ?2 WHERE id = ?1", params![id, game.ruleset_version()])?;
         refresh_summary(&tx, id, game)?;
+        insights::write(&tx, id, insights)?;
         tx.commit()?;
         Ok(())
     }

@@ -2,8 +2,9 @@
 
 #![allow(dead_code)]
 
+use almanac_core::{Insights, SeatMetric};
 use almanac_engine::{validate, ValidatedLog};
-use almanac_store::{GameFilter, Inserted, Ownership, Store, StoreError, Viewer};
+use almanac_store::{Dimension, GameFilter, Inserted, NewGame, Ownership, Question, Store, StoreError, Viewer};
 use std::path::Path;
 
 pub fn sample(name: &str) -> String {
@@ -20,7 +21,23 @@ pub fn insert(store: &mut Store, log: &ValidatedLog) -> Result<Inserted, StoreEr
 }
 
 pub fn insert_as(store: &mut Store, log: &ValidatedLog, owner: Ownership) -> Result<Inserted, StoreError> {
-    store.insert_game(log.game.as_ref(), log.header_line(), &log.event_lines(), &log.content_hash(), owner)
+    insert_with(store, log, owner, &Insights::default())
+}
+
+pub fn insert_with(
+    store: &mut Store,
+    log: &ValidatedLog,
+    owner: Ownership,
+    insights: &Insights,
+) -> Result<Inserted, StoreError> {
+    let new = NewGame {
+        game: log.game.as_ref(),
+        header_line: log.header_line(),
+        event_lines: &log.event_lines(),
+        content_hash: &log.content_hash(),
+        insights,
+    };
+    store.insert_game(&new, owner)
 }
 
 /// Every game, as the operator lists them.
@@ -94,4 +111,82 @@ pub fn notes_are_kept_in_the_order_of_the_game(store: &mut Store) {
     let notes = store.notes(&game).unwrap();
     let words: Vec<(u64, &str, &str)> = notes.iter().map(|n| (n.seq, n.club.as_str(), n.text.as_str())).collect();
     assert_eq!(words, vec![(3, "Coaches", "sooner"), (40, "Coaches", "later")]);
+}
+
+/// A read model whose seat `s` has `won` = 1 for the winner's seat and `score` = `scores[s]`.
+fn won_by(winner: u32, scores: [f64; 4], opening: &str) -> Insights {
+    let mut metrics = Vec::new();
+    for seat in 0..4u32 {
+        let won = (seat == winner) as u8 as f64;
+        metrics.push(SeatMetric { seat, metric: "won", arg: String::new(), value: won });
+        metrics.push(SeatMetric { seat, metric: "score", arg: String::new(), value: scores[seat as usize] });
+    }
+    Insights { metrics, openings: vec![Some(opening.to_string()), None, None, None] }
+}
+
+/// The read model of questions across games, on either backend: stored with the game, grouped by any
+/// dimension, only the viewer's games counted, replaced by `reproject`.
+pub fn questions_are_answered_over_the_games_the_viewer_may_see(store: &mut Store) {
+    let club = store.create_club("Coaches").unwrap().id;
+    let truth = sample("catan-club-game.jsonl");
+    let public = Ownership::OPERATOR;
+    let private = Ownership { club: Some(club), published: false };
+    let a = insert_with(store, &log_of(&truth), public, &won_by(0, [10.0, 7.0, 5.0, 4.0], "x + y")).unwrap();
+    let b_log = log_of(&truth.replace("Zeynep", "Zerrin"));
+    insert_with(store, &b_log, public, &won_by(1, [6.0, 10.0, 5.0, 4.0], "x + y")).unwrap();
+    let c = insert_with(store, &log_of(&truth.replace("Can", "Cem")), private, &won_by(2, [1.0, 2.0, 10.0, 3.0], "z"))
+        .unwrap();
+    let ask = |viewer, by, group: Option<&str>| Question {
+        viewer,
+        metric: "won".into(),
+        arg: String::new(),
+        by,
+        ruleset: None,
+        club: None,
+        player: None,
+        players: None,
+        group: group.map(str::to_string),
+    };
+    let mut by_seat = store.answer(&ask(Viewer::Public, Dimension::Seat, None)).unwrap();
+    by_seat.sort_by(|x, y| x.key.cmp(&y.key));
+    let seats: Vec<(&str, &str, u64, u64, f64)> =
+        by_seat.iter().map(|r| (r.key.as_str(), r.label.as_str(), r.seats, r.games, r.mean)).collect();
+    // The club's private game (won by seat 3) is not the public's.
+    assert_eq!(
+        seats,
+        vec![
+            ("1", "seat 1", 2, 2, 0.5),
+            ("2", "seat 2", 2, 2, 0.5),
+            ("3", "seat 3", 2, 2, 0.0),
+            ("4", "seat 4", 2, 2, 0.0)
+        ]
+    );
+    let club_sees = store.answer(&ask(Viewer::Club(club), Dimension::Seat, Some("3"))).unwrap();
+    assert_eq!((club_sees[0].seats, club_sees[0].mean), (3, 1.0 / 3.0));
+    // By player: Ayşe (seat 1 of both public games) won one of two; her key is her identity.
+    let ayse = store.game(a.id()).unwrap().players[0].player.unwrap();
+    let by_player = store.answer(&ask(Viewer::Public, Dimension::Player, None)).unwrap();
+    let row = by_player.iter().find(|r| r.key == ayse.to_string()).unwrap();
+    assert_eq!((row.label.as_str(), row.seats, row.mean), ("Ayşe", 2, 0.5));
+    assert_eq!(by_player.len(), 5, "Ayşe, Mehmet, Zeynep, Zerrin, Can");
+    // Opponents: each of Ayşe's seats counts once per other player at her table.
+    let only_ayse = Question { player: Some(ayse), ..ask(Viewer::Public, Dimension::Opponent, None) };
+    let opponents = store.answer(&only_ayse).unwrap();
+    assert_eq!(opponents.iter().map(|r| r.seats).sum::<u64>(), 6);
+    let by_opening = store.answer(&ask(Viewer::Club(club), Dimension::Opening, None)).unwrap();
+    let openings: std::collections::BTreeMap<&str, (u64, f64)> =
+        by_opening.iter().map(|r| (r.label.as_str(), (r.seats, r.mean))).collect();
+    assert_eq!(openings["x + y"], (2, 0.5));
+    assert_eq!(openings["z"], (1, 0.0));
+    let (count, games) = store.counted_games(&ask(Viewer::Public, Dimension::Seat, Some("2")), 10).unwrap();
+    assert_eq!((count, games.len()), (2, 2));
+    let (count, _) = store.counted_games(&ask(Viewer::Club(club), Dimension::Seat, None), 1).unwrap();
+    assert_eq!(count, 3);
+    // Deriving again replaces the read model.
+    store.reproject(c.id(), log_of(&truth.replace("Can", "Cem")).game.as_ref(), &won_by(0, [9.0; 4], "z")).unwrap();
+    let seat_one = store.answer(&ask(Viewer::Club(club), Dimension::Seat, Some("1"))).unwrap();
+    assert_eq!((seat_one[0].seats, seat_one[0].mean), (3, 2.0 / 3.0));
+    let scores = Question { metric: "score".into(), ..ask(Viewer::Operator, Dimension::Ruleset, None) };
+    let total = store.answer(&scores).unwrap();
+    assert_eq!((total.len(), total[0].seats), (1, 12));
 }

@@ -1,0 +1,346 @@
+//! Questions across games: the metrics a coach can ask about (each from facts, in the words a game
+//! declares), what one game gives each of them (`insights`, stored beside the game when it is stored), and
+//! the preset questions in words.
+
+use crate::game_stats;
+use almanac_core::facts::PLAYER_PARTNER;
+use almanac_core::{Insights, SeatMetric, Vocabulary};
+use serde::Serialize;
+use std::collections::BTreeMap;
+
+/// 1 for the winner, 0 for everyone else (finished games only): its mean is the win rate.
+pub const WON: &str = "won";
+/// The final score.
+pub const SCORE: &str = "score";
+/// The finishing place by final score (1 = first; level scores share the better place; finished games only).
+pub const PLACE: &str = "place";
+/// The score at the end of turn `arg` (every fifth turn the game reached).
+pub const SCORE_AT_TURN: &str = "score_at_turn";
+/// The first turn at whose end the score was at least `arg` (seats that never got there are not counted).
+pub const TURNS_TO_REACH: &str = "turns_to_reach";
+/// Items gained from production per turn: of item `arg`, or of all when `arg` is empty.
+pub const PRODUCTION_PER_TURN: &str = "production_per_turn";
+/// Trades taken part in per turn.
+pub const TRADES_PER_TURN: &str = "trades_per_turn";
+/// Trades made with the game's winner (the winner's own seat is not counted).
+pub const TRADES_WITH_WINNER: &str = "trades_with_winner";
+/// Items lost for cause `arg` (a steal, a discard ...).
+pub const LOST: &str = "lost";
+/// Final points scored for reason `arg`.
+pub const POINTS: &str = "points";
+/// The game's own statistic `arg` (`Vocabulary::player_stats`).
+pub const STAT: &str = "stat";
+
+/// What a metric's argument is chosen from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ArgKind {
+    None,
+    /// A turn: 5, 10, 15 ...
+    Turn,
+    /// A score: 1, 2, 3 ...
+    Score,
+    /// An item the game declares, or none for all of them.
+    Item,
+    /// A cause the game declares.
+    Cause,
+    /// A score reason the game declares.
+    Reason,
+    /// A statistic the game declares.
+    Stat,
+}
+
+/// A metric a question can ask about.
+#[derive(Debug, Clone, Copy, Serialize)]
+pub struct Metric {
+    pub id: &'static str,
+    /// In words, `{}` standing for the argument's label.
+    pub label: &'static str,
+    pub arg: ArgKind,
+    /// Shown as a percentage (a rate of 0s and 1s).
+    pub percent: bool,
+    /// Fewer is better (a place, turns to a score): orders answers the other way.
+    pub lower_is_better: bool,
+}
+
+const fn metric(id: &'static str, label: &'static str, arg: ArgKind) -> Metric {
+    Metric { id, label, arg, percent: false, lower_is_better: false }
+}
+
+/// Every metric, in the order a form lists them.
+pub const METRICS: &[Metric] = &[
+    Metric { percent: true, ..metric(WON, "win rate", ArgKind::None) },
+    metric(SCORE, "final score", ArgKind::None),
+    Metric { lower_is_better: true, ..metric(PLACE, "finishing place", ArgKind::None) },
+    metric(SCORE_AT_TURN, "score at the end of turn {}", ArgKind::Turn),
+    Metric { lower_is_better: true, ..metric(TURNS_TO_REACH, "turns to reach {} points", ArgKind::Score) },
+    metric(PRODUCTION_PER_TURN, "production of {} per turn", ArgKind::Item),
+    metric(TRADES_PER_TURN, "trades per turn", ArgKind::None),
+    metric(TRADES_WITH_WINNER, "trades with the winner", ArgKind::None),
+    metric(LOST, "cards lost to {}", ArgKind::Cause),
+    metric(POINTS, "points from {}", ArgKind::Reason),
+    metric(STAT, "{}", ArgKind::Stat),
+];
+
+pub fn metric_named(id: &str) -> Option<&'static Metric> {
+    METRICS.iter().find(|m| m.id == id)
+}
+
+/// The turns `score_at_turn` is kept for.
+pub const TURN_STEP: usize = 5;
+
+/// A question asked often enough to be one click: in words, with what it asks.
+#[derive(Debug, Clone, Copy, Serialize)]
+pub struct Preset {
+    pub id: &'static str,
+    pub question: &'static str,
+    pub metric: &'static str,
+    pub arg: &'static str,
+    /// The dimension's id in the store's words (`seat`, `player`, `opponent`, `ruleset`, `month`, `players`,
+    /// `club`, `opening`).
+    pub by: &'static str,
+}
+
+pub const PRESETS: &[Preset] = &[
+    Preset { id: "first-seat", question: "Does the first seat win more often?", metric: WON, arg: "", by: "seat" },
+    Preset {
+        id: "trades-with-winner",
+        question: "Who trades most with the winner?",
+        metric: TRADES_WITH_WINNER,
+        arg: "",
+        by: "player",
+    },
+    Preset { id: "best-players", question: "Who wins most often?", metric: WON, arg: "", by: "player" },
+    Preset { id: "openings", question: "Which openings win?", metric: WON, arg: "", by: "opening" },
+    Preset {
+        id: "fast-starts",
+        question: "Who scores fastest in the first 20 turns?",
+        metric: SCORE_AT_TURN,
+        arg: "20",
+        by: "player",
+    },
+    Preset {
+        id: "robbed",
+        question: "Who loses most cards to steals?",
+        metric: LOST,
+        arg: almanac_core::cause::STEAL,
+        by: "player",
+    },
+    Preset {
+        id: "table-size",
+        question: "Do games with more players run to lower scores?",
+        metric: SCORE,
+        arg: "",
+        by: "players",
+    },
+    Preset { id: "traders", question: "Who trades most?", metric: TRADES_PER_TURN, arg: "", by: "player" },
+];
+
+pub fn preset_named(id: &str) -> Option<&'static Preset> {
+    PRESETS.iter().find(|p| p.id == id)
+}
+
+/// The argument choices of `arg` for a game's vocabulary (`(id, label)`; the empty id for "all" items).
+pub fn arg_choices(arg: ArgKind, vocabulary: &Vocabulary) -> Vec<(String, String)> {
+    let terms = |t: &[almanac_core::Term]| t.iter().map(|t| (t.id.to_string(), t.label.to_string())).collect();
+    match arg {
+        ArgKind::None => Vec::new(),
+        ArgKind::Turn => (1..=20).map(|k| ((k * TURN_STEP).to_string(), (k * TURN_STEP).to_string())).collect(),
+        ArgKind::Score => (1..=20).map(|k: u32| (k.to_string(), k.to_string())).collect(),
+        ArgKind::Item => {
+            let mut all = vec![(String::new(), "everything".to_string())];
+            all.extend(terms(vocabulary.items));
+            all
+        }
+        ArgKind::Cause => terms(vocabulary.causes),
+        ArgKind::Reason => terms(vocabulary.score_reasons),
+        ArgKind::Stat => vocabulary.player_stats.iter().map(|s| (s.id.to_string(), s.label.to_string())).collect(),
+    }
+}
+
+/// The metric's label with its argument's (`production of ore per turn`).
+pub fn metric_label(metric: &Metric, arg: &str, vocabulary: Option<&Vocabulary>) -> String {
+    let arg_label = vocabulary
+        .and_then(|v| arg_choices(metric.arg, v).into_iter().find(|(id, _)| id == arg).map(|(_, label)| label))
+        .unwrap_or_else(|| if arg.is_empty() { "everything".to_string() } else { arg.to_string() });
+    metric.label.replace("{}", &arg_label)
+}
+
+/// What one game gives every metric, per seat, from its facts; and each seat's opening (the items it
+/// gained at setup, in the vocabulary's order).
+pub fn insights(players: &[String], facts: &[almanac_core::FactRow], vocabulary: &Vocabulary) -> Insights {
+    let stats = game_stats(players, facts, vocabulary);
+    let winner = facts.iter().rev().find(|f| f.kind == "game_over").and_then(|f| f.player);
+    let turns = stats.turns.max(1) as f64;
+    let finals: Vec<i64> = stats.players.iter().map(|p| p.vp_by_turn.last().map_or(0, |v| v[1])).collect();
+    let mut metrics = Vec::new();
+    let mut lost: Vec<BTreeMap<&str, i64>> = vec![BTreeMap::new(); players.len()];
+    let mut with_winner = vec![0i64; players.len()];
+    for f in facts {
+        let Some(p) = f.player.map(|p| p as usize).filter(|&p| p < players.len()) else { continue };
+        match f.kind.as_str() {
+            "lost" => *lost[p].entry(f.cause.as_deref().unwrap_or("")).or_default() += f.count.unwrap_or(0),
+            "traded" if f.item.as_deref() == Some(PLAYER_PARTNER) && f.other.is_some() && f.other == winner => {
+                with_winner[p] += 1
+            }
+            _ => {}
+        }
+    }
+    for (seat, p) in stats.players.iter().enumerate() {
+        let mut push = |metric: &'static str, arg: String, value: f64| {
+            metrics.push(SeatMetric { seat: seat as u32, metric, arg, value })
+        };
+        let score = finals[seat];
+        push(SCORE, String::new(), score as f64);
+        if let Some(w) = winner {
+            push(WON, String::new(), (w as usize == seat) as u8 as f64);
+            let place = 1 + finals.iter().filter(|&&other| other > score).count();
+            push(PLACE, String::new(), place as f64);
+            if w as usize != seat {
+                push(TRADES_WITH_WINNER, String::new(), with_winner[seat] as f64);
+            }
+        }
+        for turn in (TURN_STEP..p.vp_by_turn.len()).step_by(TURN_STEP) {
+            push(SCORE_AT_TURN, turn.to_string(), p.vp_by_turn[turn][1] as f64);
+        }
+        let best = p.vp_by_turn.iter().map(|v| v[1]).max().unwrap_or(0);
+        for k in 1..=best {
+            if let Some(at) = p.vp_by_turn.iter().find(|v| v[1] >= k) {
+                push(TURNS_TO_REACH, k.to_string(), at[0] as f64);
+            }
+        }
+        push(PRODUCTION_PER_TURN, String::new(), p.production_total as f64 / turns);
+        for (item, n) in &p.production {
+            push(PRODUCTION_PER_TURN, item.clone(), *n as f64 / turns);
+        }
+        push(TRADES_PER_TURN, String::new(), p.trades.count as f64 / turns);
+        for cause in vocabulary.causes {
+            push(LOST, cause.id.to_string(), *lost[seat].get(cause.id).unwrap_or(&0) as f64);
+        }
+        for (reason, points) in &p.vp_by_reason {
+            push(POINTS, reason.clone(), *points as f64);
+        }
+        for d in &p.declared {
+            push(STAT, d.id.to_string(), d.value as f64);
+        }
+    }
+    let openings = stats
+        .players
+        .iter()
+        .map(|p| {
+            let words: Vec<String> = vocabulary
+                .items
+                .iter()
+                .filter_map(|t| p.setup.get(t.id).filter(|&&n| n > 0).map(|&n| (t.label, n)))
+                .map(|(label, n)| if n == 1 { label.to_string() } else { format!("{n} {label}") })
+                .collect();
+            (!words.is_empty()).then(|| words.join(" + "))
+        })
+        .collect();
+    Insights { metrics, openings }
+}
+
+#[cfg(test)]
+mod tests {
+    //! A made-up game: two players, items `a` and `b`; analysis names no real game.
+    use super::*;
+    use almanac_core::{cause, Fact, FactRow, Partner, Term};
+
+    const WORDS: Vocabulary = Vocabulary {
+        score: Term::new("VP", "victory points"),
+        items: &[Term::new("a", "apples"), Term::new("b", "bricks")],
+        causes: &[
+            Term::new(cause::PRODUCTION, "production"),
+            Term::new(cause::SETUP, "setup"),
+            Term::new(cause::STEAL, "steal"),
+        ],
+        pieces: &[],
+        cards: &[],
+        score_reasons: &[Term::new("tower", "towers")],
+        awards: &[],
+        partners: &[],
+        dice: None,
+        gauges: &[],
+        moments: &[],
+        charts: &[],
+        player_stats: &[],
+    };
+
+    fn rows(facts: &[(u32, Fact)]) -> Vec<FactRow> {
+        facts.iter().enumerate().map(|(i, (turn, f))| f.row(i as u64 + 1, *turn)).collect()
+    }
+
+    fn value(i: &Insights, seat: u32, metric: &str, arg: &str) -> Option<f64> {
+        i.metrics.iter().find(|m| m.seat == seat && m.metric == metric && m.arg == arg).map(|m| m.value)
+    }
+
+    #[test]
+    fn a_finished_game_gives_each_seat_its_numbers() {
+        let gained = |player, item, count, cause| Fact::Gained { player, item, count, cause, from: None };
+        let score = |player, delta, total| Fact::Score {
+            player,
+            reason: "tower",
+            delta,
+            delta_public: delta,
+            total,
+            public: total,
+        };
+        let mut facts = vec![(0, gained(0, "a", 2, cause::SETUP)), (0, gained(0, "b", 1, cause::SETUP))];
+        for turn in 1..=10 {
+            facts.push((turn, gained(0, "a", 1, cause::PRODUCTION)));
+        }
+        facts.extend([
+            (3, score(1, 2, 2)),
+            (4, Fact::Traded { player: 0, partner: Partner::Player(1), gave: vec![("a", 1)], got: vec![("b", 1)] }),
+            (4, Fact::Traded { player: 1, partner: Partner::Player(0), gave: vec![("b", 1)], got: vec![("a", 1)] }),
+            (6, Fact::Lost { player: 0, item: "a", count: 1, cause: cause::STEAL, to: Some(1) }),
+            (7, score(0, 3, 3)),
+            (10, score(1, 2, 4)),
+            (10, Fact::GameOver { winner: Some(1) }),
+        ]);
+        facts.sort_by_key(|(turn, _)| *turn); // facts come in the order of their events
+        let i = insights(&["A".into(), "B".into()], &rows(&facts), &WORDS);
+        assert_eq!((value(&i, 0, WON, ""), value(&i, 1, WON, "")), (Some(0.0), Some(1.0)));
+        assert_eq!((value(&i, 0, PLACE, ""), value(&i, 1, PLACE, "")), (Some(2.0), Some(1.0)));
+        assert_eq!((value(&i, 0, SCORE, ""), value(&i, 1, SCORE, "")), (Some(3.0), Some(4.0)));
+        // Turn 5: A had nothing yet, B 2; turn 10: 3 and 4.
+        assert_eq!((value(&i, 0, SCORE_AT_TURN, "5"), value(&i, 1, SCORE_AT_TURN, "5")), (Some(0.0), Some(2.0)));
+        assert_eq!(value(&i, 1, SCORE_AT_TURN, "10"), Some(4.0));
+        assert_eq!(value(&i, 1, SCORE_AT_TURN, "15"), None, "the game ended at turn 10");
+        assert_eq!((value(&i, 0, TURNS_TO_REACH, "3"), value(&i, 1, TURNS_TO_REACH, "3")), (Some(7.0), Some(10.0)));
+        assert_eq!(value(&i, 0, TURNS_TO_REACH, "4"), None, "A never reached 4");
+        assert_eq!(value(&i, 0, PRODUCTION_PER_TURN, ""), Some(1.0));
+        assert_eq!(value(&i, 0, PRODUCTION_PER_TURN, "a"), Some(1.0));
+        assert_eq!(value(&i, 0, TRADES_PER_TURN, ""), Some(0.1));
+        assert_eq!(value(&i, 0, TRADES_WITH_WINNER, ""), Some(1.0));
+        assert_eq!(value(&i, 1, TRADES_WITH_WINNER, ""), None, "the winner does not trade with itself");
+        assert_eq!((value(&i, 0, LOST, cause::STEAL), value(&i, 1, LOST, cause::STEAL)), (Some(1.0), Some(0.0)));
+        assert_eq!(value(&i, 1, POINTS, "tower"), Some(4.0));
+        assert_eq!(i.openings, vec![Some("2 apples + bricks".to_string()), None]);
+    }
+
+    #[test]
+    fn an_unfinished_game_has_no_winner_to_count() {
+        let facts = rows(&[(1, Fact::TurnStarted { turn: 1, player: 0 })]);
+        let i = insights(&["A".into(), "B".into()], &facts, &WORDS);
+        assert_eq!(value(&i, 0, WON, ""), None);
+        assert_eq!(value(&i, 0, PLACE, ""), None);
+        assert_eq!(value(&i, 0, SCORE, ""), Some(0.0));
+    }
+
+    #[test]
+    fn every_preset_asks_a_known_metric() {
+        for p in PRESETS {
+            let m = metric_named(p.metric).unwrap_or_else(|| panic!("{}", p.id));
+            assert_eq!(m.arg == ArgKind::None, p.arg.is_empty(), "{}", p.id);
+        }
+        assert_eq!(
+            metric_label(metric_named(PRODUCTION_PER_TURN).unwrap(), "a", Some(&WORDS)),
+            "production of apples per turn"
+        );
+        assert_eq!(
+            metric_label(metric_named(PRODUCTION_PER_TURN).unwrap(), "", Some(&WORDS)),
+            "production of everything per turn"
+        );
+    }
+}

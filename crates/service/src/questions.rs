@@ -1,0 +1,289 @@
+//! Questions across games, as a coach asks them: a metric (from the games' declared words) by a dimension,
+//! narrowed by filters; answered from the stored read model (`seat_metrics`), never by replaying games.
+
+use crate::ServiceError;
+pub use almanac_analysis::questions::{arg_choices, ArgKind, Metric, Preset, METRICS, PRESETS};
+use almanac_analysis::questions::{metric_label, metric_named, preset_named};
+use almanac_core::Vocabulary;
+use almanac_engine::{game_kind, GAMES};
+use almanac_store::{CountedGame, Dimension, PlayerId, Question, Store, Viewer};
+use serde::Serialize;
+
+/// A question as asked (by a URL's parameters or the API's).
+#[derive(Debug, Clone, Default)]
+pub struct Ask {
+    pub metric: String,
+    pub arg: String,
+    pub by: String,
+    pub ruleset: Option<String>,
+    pub club: Option<String>,
+    pub player: Option<PlayerId>,
+    pub players: Option<u32>,
+    /// Only the games behind one group of the answer (its key).
+    pub group: Option<String>,
+    /// Groups with fewer seats counted are left out (a player's one game says little).
+    pub min_seats: u64,
+}
+
+impl Ask {
+    /// A preset question, by its id.
+    pub fn preset(id: &str) -> Option<Ask> {
+        preset_named(id).map(|p| Ask {
+            metric: p.metric.to_string(),
+            arg: p.arg.to_string(),
+            by: p.by.to_string(),
+            ..Ask::default()
+        })
+    }
+}
+
+/// The answer: the question in words, each group's value, and the games counted.
+#[derive(Debug, Clone, Serialize)]
+pub struct Answer {
+    /// The question in words ("win rate by seat, Catan").
+    pub question: String,
+    pub metric: String,
+    pub arg: String,
+    pub by: &'static str,
+    /// Values are rates from 0 to 1.
+    pub percent: bool,
+    /// Best first (the highest, or the lowest for a place or turns to a score), then most seats.
+    pub groups: Vec<Group>,
+    /// Games counted in all.
+    pub counted: u64,
+    /// The latest of them (at most `GAMES_LISTED`).
+    pub games: Vec<CountedGame>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct Group {
+    /// What `group=` takes to list the games behind this line.
+    pub key: String,
+    pub label: String,
+    pub seats: u64,
+    pub games: u64,
+    pub value: f64,
+    /// The player's page, when the group is a player.
+    pub player: Option<PlayerId>,
+}
+
+/// How many counted games an answer lists.
+pub const GAMES_LISTED: u32 = 100;
+
+fn bad(message: String) -> ServiceError {
+    ServiceError::Question(message)
+}
+
+/// The vocabularies an argument is looked up in: the asked ruleset's, or every game's.
+fn vocabularies(ruleset: Option<&str>) -> Vec<&'static Vocabulary> {
+    GAMES.iter().filter(|g| ruleset.is_none_or(|r| r == g.id())).map(|g| g.vocabulary()).collect()
+}
+
+/// Checks a question's words: a known metric with an argument it takes, a known dimension and ruleset.
+fn checked(ask: &Ask) -> Result<(&'static Metric, Dimension), ServiceError> {
+    let metric = metric_named(&ask.metric).ok_or_else(|| {
+        let known: Vec<&str> = almanac_analysis::questions::METRICS.iter().map(|m| m.id).collect();
+        bad(format!("no metric `{}` (known: {})", ask.metric, known.join(", ")))
+    })?;
+    let by = Dimension::from_id(&ask.by).ok_or_else(|| {
+        let known: Vec<&str> = Dimension::ALL.iter().map(|d| d.id()).collect();
+        bad(format!("no dimension `{}` (known: {})", ask.by, known.join(", ")))
+    })?;
+    if let Some(r) = ask.ruleset.as_deref() {
+        if game_kind(r).is_none() {
+            return Err(bad(format!("no ruleset `{r}`")));
+        }
+    }
+    let fits = match metric.arg {
+        ArgKind::None => ask.arg.is_empty(),
+        ArgKind::Turn | ArgKind::Score => ask.arg.parse::<u32>().is_ok_and(|n| n > 0),
+        kind => vocabularies(ask.ruleset.as_deref())
+            .iter()
+            .any(|v| arg_choices(kind, v).iter().any(|(id, _)| *id == ask.arg)),
+    };
+    if !fits {
+        let what = match metric.arg {
+            ArgKind::None => "takes no argument".to_string(),
+            ArgKind::Turn | ArgKind::Score => "takes a whole number from 1".to_string(),
+            _ => format!("takes one of the {:?} words the game declares", metric.arg).to_lowercase(),
+        };
+        return Err(bad(format!("metric `{}` {what}; `{}` is not one", metric.id, ask.arg)));
+    }
+    Ok((metric, by))
+}
+
+/// The question in words: the metric with its argument, the dimension, and the filters.
+fn in_words(ask: &Ask, metric: &Metric, by: Dimension, player: Option<&str>) -> String {
+    let vocabulary = vocabularies(ask.ruleset.as_deref())
+        .into_iter()
+        .find(|v| metric.arg == ArgKind::None || arg_choices(metric.arg, v).iter().any(|(id, _)| *id == ask.arg));
+    let mut words = format!("{} by {}", metric_label(metric, &ask.arg, vocabulary), by.label());
+    let mut filters = Vec::new();
+    if let Some(r) = ask.ruleset.as_deref() {
+        filters.push(game_kind(r).map_or(r.to_string(), |g| g.name().to_string()));
+    }
+    if let Some(n) = ask.players {
+        filters.push(format!("{n} players"));
+    }
+    if let Some(c) = ask.club.as_deref() {
+        filters.push(format!("club {c}"));
+    }
+    if let Some(p) = player {
+        filters.push(format!("{p}'s games"));
+    }
+    if !filters.is_empty() {
+        words = format!("{words} — {}", filters.join(", "));
+    }
+    let mut first = words.chars();
+    first.next().map_or(String::new(), |c| c.to_uppercase().chain(first).collect())
+}
+
+/// Answers a question over the games `viewer` may see.
+pub fn ask(store: &Store, viewer: Viewer, ask: &Ask) -> Result<Answer, ServiceError> {
+    let (metric, by) = checked(ask)?;
+    let player = match ask.player {
+        Some(id) => Some(store.identity(id)?.ok_or(almanac_store::StoreError::NoPlayer(id))?),
+        None => None,
+    };
+    let question = Question {
+        viewer,
+        metric: metric.id.to_string(),
+        arg: ask.arg.clone(),
+        by,
+        ruleset: ask.ruleset.clone(),
+        club: ask.club.clone(),
+        player: player.as_ref().map(|p| p.id),
+        players: ask.players,
+        group: ask.group.clone(),
+    };
+    let mut groups: Vec<Group> = store
+        .answer(&question)?
+        .into_iter()
+        .filter(|row| row.seats >= ask.min_seats.max(1))
+        .map(|row| {
+            let is_player = matches!(by, Dimension::Player | Dimension::Opponent);
+            let label = match by {
+                Dimension::Ruleset => game_kind(&row.label).map_or(row.label.clone(), |g| g.name().to_string()),
+                _ => row.label.clone(),
+            };
+            Group {
+                player: if is_player { row.key.parse().ok() } else { None },
+                key: row.key,
+                label,
+                seats: row.seats,
+                games: row.games,
+                value: row.mean,
+            }
+        })
+        .collect();
+    groups.sort_by(|a, b| {
+        let order = if metric.lower_is_better { a.value.total_cmp(&b.value) } else { b.value.total_cmp(&a.value) };
+        order.then(b.seats.cmp(&a.seats)).then(a.label.cmp(&b.label))
+    });
+    let (counted, games) = store.counted_games(&question, GAMES_LISTED)?;
+    Ok(Answer {
+        question: in_words(ask, metric, by, player.as_ref().map(|p| p.name.as_str())),
+        metric: metric.id.to_string(),
+        arg: ask.arg.clone(),
+        by: by.id(),
+        percent: metric.percent,
+        groups,
+        counted,
+        games,
+    })
+}
+
+/// The answer as a bar chart (SVG).
+pub fn chart(answer: &Answer) -> Result<String, ServiceError> {
+    let bars: Vec<(String, f64)> = answer.groups.iter().map(|g| (g.label.clone(), g.value)).collect();
+    Ok(almanac_charts::answer(&answer.question, &bars, answer.percent)?)
+}
+
+/// The answer's groups as CSV: a header line, then one line per group, best first.
+pub fn csv(answer: &Answer) -> String {
+    fn field(text: &str) -> String {
+        if text.contains([',', '"', '\n', '\r']) {
+            format!("\"{}\"", text.replace('"', "\"\""))
+        } else {
+            text.to_string()
+        }
+    }
+    let mut out = format!("{},label,seats,games,{}\n", answer.by, field(&answer.metric));
+    for g in &answer.groups {
+        out.push_str(&format!("{},{},{},{},{}\n", field(&g.key), field(&g.label), g.seats, g.games, g.value));
+    }
+    out
+}
+
+/// The answer's groups as NDJSON: one JSON object per line, best first.
+pub fn ndjson(answer: &Answer) -> String {
+    answer
+        .groups
+        .iter()
+        .map(|g| {
+            let line = serde_json::json!({
+                "question": answer.question, "by": answer.by, "key": g.key, "label": g.label,
+                "seats": g.seats, "games": g.games, "metric": answer.metric, "arg": answer.arg, "value": g.value,
+            });
+            format!("{line}\n")
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn answer(groups: Vec<Group>) -> Answer {
+        Answer {
+            question: "Q".into(),
+            metric: "won".into(),
+            arg: String::new(),
+            by: "player",
+            percent: true,
+            groups,
+            counted: 0,
+            games: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn csv_quotes_what_needs_quoting_and_ndjson_is_a_line_per_group() {
+        let g = |label: &str, value| Group {
+            key: "7".into(),
+            label: label.into(),
+            seats: 3,
+            games: 3,
+            value,
+            player: Some(7),
+        };
+        let a = answer(vec![g("Ayşe, \"the\" first", 0.5), g("Bora", 0.25)]);
+        assert_eq!(csv(&a), "player,label,seats,games,won\n7,\"Ayşe, \"\"the\"\" first\",3,3,0.5\n7,Bora,3,3,0.25\n");
+        let lines: Vec<serde_json::Value> = ndjson(&a).lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+        assert_eq!(lines.len(), 2);
+        assert_eq!(lines[1]["label"], "Bora");
+        assert_eq!(lines[0]["value"], 0.5);
+    }
+
+    #[test]
+    fn a_question_in_unknown_words_is_refused_with_the_known_ones() {
+        let ask = |metric: &str, arg: &str, by: &str| Ask {
+            metric: metric.into(),
+            arg: arg.into(),
+            by: by.into(),
+            ..Ask::default()
+        };
+        let err = |a: Ask| checked(&a).err().map(|e| e.to_string()).unwrap_or_default();
+        assert!(
+            err(ask("wins", "", "seat")).contains("no metric `wins` (known: won"),
+            "{}",
+            err(ask("wins", "", "seat"))
+        );
+        assert!(err(ask("won", "", "colour")).contains("no dimension `colour`"));
+        assert!(err(ask("won", "x", "seat")).contains("takes no argument"));
+        assert!(err(ask("score_at_turn", "soon", "seat")).contains("whole number"));
+        assert!(err(ask("points", "nothing-declared", "seat")).contains("`nothing-declared` is not one"));
+        assert!(checked(&ask("score_at_turn", "20", "player")).is_ok());
+        assert!(checked(&Ask { ruleset: Some("chess".into()), ..ask("won", "", "seat") }).is_err());
+    }
+}

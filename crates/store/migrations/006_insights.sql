@@ -1,0 +1,17 @@
+-- The questions' read model: numbers per seat of every game (almanac_core::insights), derived from its facts
+-- in the transaction that stores the game, derived again by reproject. Keyed by metric first: a question
+-- reads one metric across games.
+CREATE TABLE seat_metrics (
+    metric  TEXT NOT NULL,
+    arg     TEXT NOT NULL,
+    game_id TEXT NOT NULL REFERENCES games(id),
+    seat    INTEGER NOT NULL,
+    value   REAL NOT NULL,
+    PRIMARY KEY (metric, arg, game_id, seat)
+) WITHOUT ROWID;
+CREATE INDEX seat_metrics_by_game ON seat_metrics(game_id);
+ALTER TABLE game_players ADD COLUMN opening TEXT;
+-- 0: not derived yet (games stored before this migration; `serve` and `reproject` derive them).
+ALTER TABLE games ADD COLUMN insights_version INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE games ADD COLUMN player_count INTEGER;
+UPDATE games SET player_count = (SELECT COUNT(*) FROM game_players p WHERE p.game_id = games.id);

@@ -1,0 +1,75 @@
+//! The questions' read model on SQLite: writing a game's numbers per seat, and answering questions.
+
+use super::{visible_to, Sqlite};
+use crate::error::Result;
+use crate::questions::{self, VIEWER_FIRST};
+use crate::rows::{AnswerRow, CountedGame, Question};
+use almanac_core::Insights;
+use rusqlite::{params, params_from_iter, Transaction};
+
+/// Replaces game `id`'s read model by `insights` (in the caller's transaction).
+pub fn write(tx: &Transaction, id: &str, insights: &Insights) -> Result<()> {
+    tx.execute("DELETE FROM seat_metrics WHERE game_id = ?1", [id])?;
+    let mut ins =
+        tx.prepare_cached("INSERT INTO seat_metrics (metric, arg, game_id, seat, value) VALUES (?1, ?2, ?3, ?4, ?5)")?;
+    for m in &insights.metrics {
+        ins.execute(params![m.metric, m.arg, id, m.seat, m.value])?;
+    }
+    let mut opening = tx.prepare_cached("UPDATE game_players SET opening = ?3 WHERE game_id = ?1 AND seat = ?2")?;
+    for (seat, o) in insights.openings.iter().enumerate() {
+        opening.execute(params![id, seat as u32, o])?;
+    }
+    tx.execute("UPDATE games SET insights_version = ?2 WHERE id = ?1", params![id, almanac_core::insights::VERSION])?;
+    Ok(())
+}
+
+impl Sqlite {
+    fn question_params(q: &Question) -> Vec<rusqlite::types::Value> {
+        use rusqlite::types::Value as V;
+        let text = |s: &Option<String>| s.clone().map_or(V::Null, V::Text);
+        vec![
+            V::Text(q.metric.clone()),
+            V::Text(q.arg.clone()),
+            text(&q.ruleset),
+            text(&q.club),
+            q.player.map_or(V::Null, V::Integer),
+            q.players.map_or(V::Null, |n| V::Integer(n as i64)),
+            text(&q.group),
+            q.viewer.club().map_or(V::Null, V::Integer),
+            V::Integer((q.viewer == crate::Viewer::Operator) as i64),
+        ]
+    }
+
+    fn question_from_where(q: &Question) -> String {
+        let (visible, _, _) = visible_to(q.viewer, VIEWER_FIRST);
+        questions::from_where(q, |n, _| format!("?{n}"), &visible)
+    }
+
+    /// The groups of a question's answer, in no order.
+    pub fn answer(&self, q: &Question) -> Result<Vec<AnswerRow>> {
+        let sql = questions::answer(q, &Self::question_from_where(q));
+        let mut stmt = self.conn.prepare_cached(&sql)?;
+        let rows = stmt.query_map(params_from_iter(Self::question_params(q)), |r| {
+            Ok(AnswerRow { key: r.get(0)?, label: r.get(1)?, seats: r.get(2)?, games: r.get(3)?, mean: r.get(4)? })
+        })?;
+        Ok(rows.collect::<rusqlite::Result<_>>()?)
+    }
+
+    /// How many games a question counted, and the latest `limit` of them.
+    pub fn counted_games(&self, q: &Question, limit: u32) -> Result<(u64, Vec<CountedGame>)> {
+        let from_where = Self::question_from_where(q);
+        let params = Self::question_params(q);
+        let total: u64 = self
+            .conn
+            .prepare_cached(&questions::counted(&from_where))?
+            .query_row(params_from_iter(&params), |r| r.get(0))?;
+        let mut with_limit = params;
+        with_limit.push(rusqlite::types::Value::Integer(limit as i64));
+        let sql = questions::counted_games(&from_where, &format!("?{}", with_limit.len()));
+        let mut stmt = self.conn.prepare_cached(&sql)?;
+        let rows = stmt.query_map(params_from_iter(with_limit), |r| {
+            Ok(CountedGame { id: r.get(0)?, ruleset: r.get(1)?, title: r.get(2)?, played_on: r.get(3)? })
+        })?;
+        Ok((total, rows.collect::<rusqlite::Result<_>>()?))
+    }
+}
