@@ -34,6 +34,14 @@ impl Driver {
         Driver::start_with(json!({}))
     }
 
+    /// A browser that saves downloads into `folder` without asking.
+    fn start_downloading_into(folder: &std::path::Path) -> Driver {
+        Driver::start_with(json!({
+            "download.default_directory": folder.display().to_string(),
+            "download.prompt_for_download": false,
+        }))
+    }
+
     /// A browser whose pages run no script, as some readers' do.
     fn start_without_scripts() -> Driver {
         Driver::start_with(json!({"profile.managed_default_content_settings.javascript": 2}))
@@ -497,7 +505,8 @@ fn a_coach_opens_a_player_from_a_game_then_a_head_to_head_then_a_game_they_share
     let (_, a) = app.post("/api/games?publish=true", sample("catan-club-game.jsonl").as_bytes());
     app.post("/api/games?publish=true", sample("catan-club-game-observer.jsonl").as_bytes());
     let game = a["id"].as_str().unwrap();
-    let driver = Driver::start();
+    let downloads = tempfile::tempdir().unwrap();
+    let driver = Driver::start_downloading_into(downloads.path());
     driver.goto(&format!("{}/games/{game}", app.address));
     driver.wait_for("the replay", "return document.getElementById('replay').dataset.ready === 'yes'");
     let keys = driver.eval("return [...document.querySelectorAll('#events li.key')].map((li) => li.textContent)");
@@ -517,6 +526,44 @@ fn a_coach_opens_a_player_from_a_game_then_a_head_to_head_then_a_game_they_share
         "a shared game's replay",
         "return !!document.getElementById('replay') && document.getElementById('replay').dataset.ready === 'yes'",
     );
+    // A preset question from the header, its answer as the API gives it, a counted game's replay.
+    driver.click("header.top nav a[href='/questions']");
+    driver.wait_for("the questions", "return !!document.querySelector('ul.presets')");
+    driver.click("ul.presets a[href='/questions?preset=first-seat']");
+    driver.wait_for("the answer", "return !!document.querySelector('table.answer-table tbody tr')");
+    let (_, answer) = app.get_json("/api/questions?preset=first-seat");
+    let rows = driver.eval(
+        "return [...document.querySelectorAll('table.answer-table tbody tr')].map((tr) => [...tr.cells].map((td) => td.textContent))",
+    );
+    let expected: Vec<Value> = answer["groups"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|g| {
+            let rate = format!("{:.0}%", g["value"].as_f64().unwrap() * 100.0);
+            json!([g["label"], rate, g["seats"].to_string(), g["games"].to_string()])
+        })
+        .collect();
+    assert_eq!(rows, json!(expected));
+    assert_eq!(driver.eval("return document.querySelector('.answer h2').textContent"), answer["question"]);
+    driver.screenshot(&root().join("target/browser/question.png"));
+    // The answer as CSV, downloaded as a person would.
+    driver.click(".exports a[href*='format=csv']");
+    let csv_file = downloads.path().join("answer.csv");
+    let started = Instant::now();
+    while !csv_file.exists() {
+        assert!(started.elapsed() < Duration::from_secs(20), "no CSV downloaded");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let (_, _, csv) = app.get_text("/api/questions?preset=first-seat&format=csv");
+    assert_eq!(std::fs::read_to_string(&csv_file).unwrap(), csv);
+    let counted = driver.property("ul.counted a", "href");
+    driver.click("ul.counted a");
+    driver.wait_for(
+        "a counted game's replay",
+        "return !!document.getElementById('replay') && document.getElementById('replay').dataset.ready === 'yes'",
+    );
+    assert_eq!(driver.eval("return location.href"), counted);
 }
 
 #[test]
@@ -536,6 +583,7 @@ fn every_page_is_accessible_and_fits_a_phone_and_a_desktop() {
         ("elasund", format!("/games/{}", city["id"].as_str().unwrap())),
         ("player", format!("/players/{}", first_player(&app, catan["id"].as_str().unwrap()))),
         ("leaderboard", "/leaderboard?ruleset=catan".to_string()),
+        ("questions", "/questions?preset=best-players".to_string()),
     ];
     let axe = axe_script();
     let driver = Driver::start();

@@ -305,7 +305,10 @@ fn a_question_across_games_counts_the_seats_of_the_games_the_asker_may_see() {
     }
     let (_, _, ndjson) = app.get_text("/api/questions?preset=first-seat&format=ndjson");
     let rows: Vec<Value> = ndjson.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
-    assert_eq!(rows.iter().map(|r| r["key"].clone()).collect::<Vec<_>>(), groups.iter().map(|g| g["key"].clone()).collect::<Vec<_>>());
+    assert_eq!(
+        rows.iter().map(|r| r["key"].clone()).collect::<Vec<_>>(),
+        groups.iter().map(|g| g["key"].clone()).collect::<Vec<_>>()
+    );
     // Production by game: only games whose facts produce anything have a line.
     let (status, made) = app.get_json("/api/questions?metric=production_per_turn&arg=&by=ruleset");
     assert_eq!(status, 200, "{made}");
