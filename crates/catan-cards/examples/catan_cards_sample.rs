@@ -2,16 +2,26 @@
 //! `cargo run -p almanac-catan-cards --example catan_cards_sample -- SEED PLAYERS [observer] > game.jsonl`
 //! With `observer`, the log is the one someone away from the table keeps: every card drawn is `unknown`.
 //! The samples: `2 2` (two players), `1 4` (four players), `1 3 observer` (three players, observed).
+//! `... -- corpus N DIR [FIRST]` writes N games from seed FIRST, a file each, players drawn from a club of 300.
 
 #[path = "../tests/support/mod.rs"]
 mod support;
 
 use almanac_catan_cards::{event, CatanCards};
+use almanac_core::testing::{played_on, table, Corpus};
 use almanac_core::Ruleset;
 use serde_json::json;
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
+    if let Some(corpus) = Corpus::from_args(&args) {
+        std::fs::create_dir_all(&corpus.dir).unwrap();
+        for seed in corpus.seeds() {
+            std::fs::write(corpus.dir.join(format!("catan-cards-{seed:06}.jsonl")), generated(seed)).unwrap();
+        }
+        return;
+    }
+
     let seed: u64 = args.get(1).and_then(|s| s.parse().ok()).unwrap_or(7);
     let players: usize = args.get(2).and_then(|s| s.parse().ok()).unwrap_or(4);
     let observer = args.get(3).is_some_and(|a| a == "observer");
@@ -33,4 +43,28 @@ fn main() {
     }
     let scores: Vec<String> = s.seats().map(|p| format!("{} {}", s.name(p), s.vp(p))).collect();
     eprintln!("{} events {kinds:?}; winner {:?}; {}", events.len(), s.winner, scores.join(", "));
+}
+
+/// A game of a generated corpus: two members of the club (the card game is for two).
+fn generated(seed: u64) -> String {
+    let g = support::play(seed, 2, 2000);
+    let mut header = g.header.clone();
+    // The dealt hands are keyed by name: they move with the names.
+    let mut hands = serde_json::Map::new();
+    for (p, name) in header["players"].as_array_mut().unwrap().iter_mut().zip(table(seed, 2)) {
+        let old = p["name"].as_str().unwrap().to_string();
+        hands.insert(name.clone(), g.header["hands"][old.as_str()].clone());
+        p["name"] = json!(name);
+    }
+    header["hands"] = serde_json::Value::Object(hands);
+    header["title"] = json!(format!("Generated game {seed}"));
+    header["date"] = json!(played_on(seed));
+    header["club"] = json!("Generated club");
+    let mut s = CatanCards::initial(&header).unwrap();
+    let mut text = format!("{header}\n");
+    for e in &g.events {
+        text.push_str(&format!("{}\n", event::write(&s, e)));
+        CatanCards::apply(&mut s, e, &mut Vec::new()).unwrap();
+    }
+    text
 }

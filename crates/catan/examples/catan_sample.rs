@@ -1,15 +1,25 @@
 //! Writes a random legal game as an almanac/1 log (the demo samples in `data/samples/` come from here):
 //! `cargo run -p almanac-catan --example catan_sample -- SEED [observer] > game.jsonl`
+//! `... -- corpus N DIR [FIRST]` writes N games from seed FIRST, a file each, players drawn from a club of 300.
 
 #[path = "../tests/support/mod.rs"]
 mod support;
 
 use almanac_catan::{event, Catan};
+use almanac_core::testing::{played_on, table, Corpus};
 use almanac_core::Ruleset;
 use serde_json::json;
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
+    if let Some(corpus) = Corpus::from_args(&args) {
+        std::fs::create_dir_all(&corpus.dir).unwrap();
+        for seed in corpus.seeds() {
+            std::fs::write(corpus.dir.join(format!("catan-{seed:06}.jsonl")), generated(seed)).unwrap();
+        }
+        return;
+    }
+
     let seed: u64 = args.get(1).and_then(|s| s.parse().ok()).unwrap_or(7);
     let observer = args.get(2).is_some_and(|a| a == "observer");
     let six = args.get(2).is_some_and(|a| a == "six");
@@ -71,4 +81,23 @@ fn every_helper_on_both_sides(header: &serde_json::Value, events: &[almanac_cata
         almanac_catan::rules::apply(&mut s, e, &mut Vec::new()).unwrap();
     }
     used.iter().all(|s| s[0] && s[1]) && s.winner.is_some()
+}
+
+/// A game of a generated corpus: three or four members of the club on the base game's board.
+fn generated(seed: u64) -> String {
+    let names = table(seed, 3 + (seed % 2) as usize);
+    let players: Vec<_> =
+        names.iter().zip(["red", "blue", "white", "orange"]).map(|(n, c)| json!({"name": n, "color": c})).collect();
+    let header = json!({
+        "format": "almanac/1", "ruleset": "catan", "title": format!("Generated game {seed}"),
+        "date": played_on(seed), "club": "Generated club", "players": players, "board": support::board(4),
+    });
+    let g = support::play_from(seed, header.clone(), 8000);
+    let mut s = Catan::initial(&header).unwrap();
+    let mut text = format!("{header}\n");
+    for e in &g.events {
+        text.push_str(&format!("{}\n", event::write(&s, e)));
+        almanac_catan::rules::apply(&mut s, e, &mut Vec::new()).unwrap();
+    }
+    text
 }

@@ -70,6 +70,57 @@ where
     assert_eq!(format!("{state:?}"), before, "a refused event changes nothing");
 }
 
+/// A club of 300 players for generated corpora: 30 first names from the rule sources' countries, each with
+/// ten initials.
+pub fn club() -> Vec<String> {
+    const FIRST: [&str; 30] = [
+        "Ayşe", "Mehmet", "Zeynep", "Emre", "Elif", "Burak", "Selin", "Kerem", "Deniz", "Ece", "Hanne", "Gitte",
+        "Mads", "Freja", "Jens", "Sofie", "Lars", "Ida", "Aino", "Veikko", "Helmi", "Eero", "Linnea", "Onni", "Maria",
+        "Tomás", "Jonas", "Nora", "Pablo", "Yuki",
+    ];
+    FIRST.iter().flat_map(|f| "ABCDEFGHKL".chars().map(move |i| format!("{f} {i}."))).collect()
+}
+
+/// The players of one generated table: `count` different members of the club, drawn by `seed`.
+pub fn table(seed: u64, count: usize) -> Vec<String> {
+    let mut members = club();
+    SeededRng::new(seed ^ 0x7ab1e).shuffle(&mut members);
+    members.truncate(count);
+    members
+}
+
+/// A day in 2025 or 2026, drawn by `seed`, so that a corpus spans months.
+pub fn played_on(seed: u64) -> String {
+    let mut r = SeededRng::new(seed ^ 0xda7e);
+    format!("{}-{:02}-{:02}", 2025 + r.below(2), 1 + r.below(12), 1 + r.below(28))
+}
+
+/// What an example's `corpus N DIR [FIRST]` arguments ask: `games` games from seed `first`, a file each in
+/// `dir`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Corpus {
+    pub games: u64,
+    pub dir: std::path::PathBuf,
+    pub first: u64,
+}
+
+impl Corpus {
+    /// `Some` when the arguments (the program's name first) begin with `corpus`.
+    pub fn from_args(args: &[String]) -> Option<Corpus> {
+        if args.get(1).map(String::as_str) != Some("corpus") {
+            return None;
+        }
+        let games = args.get(2).and_then(|n| n.parse().ok()).expect("corpus N DIR [FIRST]: N games");
+        let dir = args.get(3).map(std::path::PathBuf::from).expect("corpus N DIR [FIRST]: a folder");
+        let first = args.get(4).and_then(|n| n.parse().ok()).unwrap_or(1);
+        Some(Corpus { games, dir, first })
+    }
+
+    pub fn seeds(&self) -> std::ops::Range<u64> {
+        self.first..self.first + self.games
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -89,5 +140,17 @@ mod tests {
         sorted.sort();
         assert_eq!(sorted, (0..50).collect::<Vec<_>>(), "a shuffle keeps every element");
         assert_ne!(v, sorted);
+    }
+
+    #[test]
+    fn a_generated_table_has_different_members_of_a_club_of_three_hundred() {
+        let club = club();
+        assert_eq!(club.iter().collect::<std::collections::BTreeSet<_>>().len(), 300);
+        let t = table(5, 6);
+        assert_eq!(t.iter().collect::<std::collections::BTreeSet<_>>().len(), 6);
+        assert!(t.iter().all(|n| club.contains(n)));
+        assert_eq!(table(5, 6), t);
+        assert_ne!(table(6, 6), t);
+        assert!(played_on(3).starts_with("202"));
     }
 }

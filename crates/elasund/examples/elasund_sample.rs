@@ -1,15 +1,25 @@
 //! Writes a random legal game as an almanac/1 log (the samples in `data/samples/` come from here):
 //! `cargo run -p almanac-elasund --example elasund_sample -- SEED PLAYERS [observer] > game.jsonl`
+//! `... -- corpus N DIR [FIRST]` writes N games from seed FIRST, a file each, players drawn from a club of 300.
 
 #[path = "../tests/support/mod.rs"]
 mod support;
 
+use almanac_core::testing::{played_on, table, Corpus};
 use almanac_core::Ruleset;
 use almanac_elasund::{event, Elasund};
 use serde_json::json;
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
+    if let Some(corpus) = Corpus::from_args(&args) {
+        std::fs::create_dir_all(&corpus.dir).unwrap();
+        for seed in corpus.seeds() {
+            std::fs::write(corpus.dir.join(format!("elasund-{seed:06}.jsonl")), generated(seed)).unwrap();
+        }
+        return;
+    }
+
     let seed: u64 = args.get(1).and_then(|s| s.parse().ok()).unwrap_or(7);
     let players: usize = args.get(2).and_then(|s| s.parse().ok()).unwrap_or(4);
     let observer = args.get(3).is_some_and(|a| a == "observer");
@@ -27,4 +37,24 @@ fn main() {
         almanac_elasund::rules::apply(&mut s, e, &mut Vec::new()).unwrap();
     }
     eprintln!("{} events, {} turns, winner {:?}", events.len(), s.turn, s.winner.map(|w| s.name(w).to_string()));
+}
+
+/// A game of a generated corpus: two to four members of the club.
+fn generated(seed: u64) -> String {
+    let count = 2 + (seed % 3) as usize;
+    let mut header = support::header(count);
+    for (p, name) in header["players"].as_array_mut().unwrap().iter_mut().zip(table(seed, count)) {
+        p["name"] = json!(name);
+    }
+    header["title"] = json!(format!("Generated game {seed}"));
+    header["date"] = json!(played_on(seed));
+    header["club"] = json!("Generated club");
+    let g = support::play_from(seed, header, 8000);
+    let mut s = Elasund::initial(&g.header).unwrap();
+    let mut text = format!("{}\n", g.header);
+    for e in &g.events {
+        text.push_str(&format!("{}\n", event::write(&s, e)));
+        almanac_elasund::rules::apply(&mut s, e, &mut Vec::new()).unwrap();
+    }
+    text
 }

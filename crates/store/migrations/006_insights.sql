@@ -1,17 +1,39 @@
--- The questions' read model: numbers per seat of every game (almanac_core::insights), derived from its facts
--- in the transaction that stores the game, derived again by reproject. Keyed by metric first: a question
--- reads one metric across games.
+-- The questions' read model (almanac_core::insights), derived in the transaction that stores a game and
+-- again by reproject. `seats` holds what a question groups and filters by, one row per seat of every game;
+-- `seat_metrics` the numbers, keyed by metric first (a question reads one metric across games) and by an
+-- integer seat key (narrow rows). Triggers keep `seats` in step with a game's visibility and with merges.
+CREATE TABLE seats (
+    key       INTEGER PRIMARY KEY,
+    game_id   TEXT NOT NULL REFERENCES games(id),
+    seat      INTEGER NOT NULL,
+    ruleset   TEXT NOT NULL,
+    -- The player after merges.
+    player    INTEGER NOT NULL REFERENCES players(id),
+    players   INTEGER NOT NULL,
+    played_on TEXT,
+    owner     INTEGER,
+    published INTEGER NOT NULL,
+    deleted   INTEGER NOT NULL,
+    opening   TEXT,
+    UNIQUE (game_id, seat)
+);
+CREATE INDEX seats_by_player ON seats(player);
 CREATE TABLE seat_metrics (
-    metric  TEXT NOT NULL,
-    arg     TEXT NOT NULL,
-    game_id TEXT NOT NULL REFERENCES games(id),
-    seat    INTEGER NOT NULL,
-    value   REAL NOT NULL,
-    PRIMARY KEY (metric, arg, game_id, seat)
+    metric   TEXT NOT NULL,
+    arg      TEXT NOT NULL,
+    seat_key INTEGER NOT NULL REFERENCES seats(key),
+    value    REAL NOT NULL,
+    PRIMARY KEY (metric, arg, seat_key)
 ) WITHOUT ROWID;
-CREATE INDEX seat_metrics_by_game ON seat_metrics(game_id);
-ALTER TABLE game_players ADD COLUMN opening TEXT;
+CREATE INDEX seat_metrics_by_seat ON seat_metrics(seat_key);
 -- 0: not derived yet (games stored before this migration; `serve` and `reproject` derive them).
 ALTER TABLE games ADD COLUMN insights_version INTEGER NOT NULL DEFAULT 0;
-ALTER TABLE games ADD COLUMN player_count INTEGER;
-UPDATE games SET player_count = (SELECT COUNT(*) FROM game_players p WHERE p.game_id = games.id);
+
+CREATE TRIGGER seats_follow_visibility AFTER UPDATE OF published, deleted_at ON games
+BEGIN
+    UPDATE seats SET published = NEW.published, deleted = (NEW.deleted_at IS NOT NULL) WHERE game_id = NEW.id;
+END;
+CREATE TRIGGER seats_follow_merges AFTER UPDATE OF merged_into ON players WHEN NEW.merged_into IS NOT NULL
+BEGIN
+    UPDATE seats SET player = NEW.merged_into WHERE player = NEW.id;
+END;

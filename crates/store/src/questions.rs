@@ -1,5 +1,7 @@
 //! The SQL of a question across games, shared by both backends: they differ only in how a parameter and the
-//! viewer's condition are written.
+//! viewer's condition are written. A question reads one metric's rows (`seat_metrics`, keyed by metric
+//! first) and the seats they belong to (`seats`, what questions group and filter by); names are looked up
+//! once per group, after grouping.
 
 use crate::rows::{Dimension, Question};
 
@@ -7,31 +9,49 @@ use crate::rows::{Dimension, Question};
 /// two of the viewer's condition.
 pub(crate) const VIEWER_FIRST: usize = 8;
 
+impl Dimension {
+    /// The group's key as SQL over `s` (the seat) and, for opponents, `o` (another seat of the same game).
+    fn key_sql(self) -> &'static str {
+        match self {
+            Dimension::Player => "s.player",
+            Dimension::Seat => "s.seat + 1",
+            Dimension::Opponent => "o.player",
+            Dimension::Ruleset => "s.ruleset",
+            Dimension::Month => "COALESCE(substr(s.played_on, 1, 7), 'undated')",
+            Dimension::Players => "s.players",
+            Dimension::Club => "COALESCE(s.owner, 0)",
+            Dimension::Opening => "COALESCE(s.opening, '')",
+        }
+    }
+
+    /// A group's label as SQL over its key `k`.
+    fn label_sql(self) -> &'static str {
+        match self {
+            Dimension::Player | Dimension::Opponent => "(SELECT name FROM players WHERE id = k)",
+            Dimension::Seat => "'seat ' || CAST(k AS TEXT)",
+            Dimension::Ruleset | Dimension::Month => "k",
+            Dimension::Players => "CAST(k AS TEXT) || ' players'",
+            Dimension::Club => "COALESCE((SELECT name FROM clubs WHERE id = k), 'no club')",
+            Dimension::Opening => "CASE WHEN k = '' THEN 'none' ELSE k END",
+        }
+    }
+}
+
 /// `FROM … WHERE …` of the seats a question counts. `param(n, sql_type)` writes parameter `n`; `visible`
-/// is the viewer's condition on `g`.
+/// is the viewer's condition on `s`.
 pub(crate) fn from_where(q: &Question, param: impl Fn(usize, &str) -> String, visible: &str) -> String {
-    let (key, _) = q.by.sql();
-    let opponents = if q.by == Dimension::Opponent {
-        "JOIN game_players op ON op.game_id = m.game_id AND op.seat <> m.seat
-         JOIN players pyou ON pyou.id = op.player_id
-         JOIN players you ON you.id = COALESCE(pyou.merged_into, pyou.id)"
-    } else {
-        ""
-    };
+    let key = q.by.key_sql();
+    let opponents =
+        if q.by == Dimension::Opponent { "JOIN seats o ON o.game_id = s.game_id AND o.seat <> s.seat" } else { "" };
     let (ruleset, club, player, players, group) =
         (param(3, "text"), param(4, "text"), param(5, "bigint"), param(6, "bigint"), param(7, "text"));
     format!(
-        "FROM seat_metrics m
-         JOIN games g ON g.id = m.game_id
-         JOIN game_players p ON p.game_id = m.game_id AND p.seat = m.seat
-         JOIN players pme ON pme.id = p.player_id
-         JOIN players me ON me.id = COALESCE(pme.merged_into, pme.id)
-         LEFT JOIN clubs c ON c.id = g.owner
-         {opponents}
+        "FROM seat_metrics m JOIN seats s ON s.key = m.seat_key {opponents}
          WHERE m.metric = {metric} AND m.arg = {arg} AND {visible}
-           AND ({ruleset} IS NULL OR g.ruleset = {ruleset}) AND ({club} IS NULL OR c.name = {club})
-           AND ({player} IS NULL OR me.id = {player}) AND ({players} IS NULL OR g.player_count = {players})
-           AND ({group} IS NULL OR {key} = {group})",
+           AND ({ruleset} IS NULL OR s.ruleset = {ruleset})
+           AND ({club} IS NULL OR s.owner = (SELECT id FROM clubs WHERE name = {club}))
+           AND ({player} IS NULL OR s.player = {player}) AND ({players} IS NULL OR s.players = {players})
+           AND ({group} IS NULL OR CAST({key} AS TEXT) = {group})",
         metric = param(1, "text"),
         arg = param(2, "text"),
     )
@@ -39,20 +59,27 @@ pub(crate) fn from_where(q: &Question, param: impl Fn(usize, &str) -> String, vi
 
 /// The answer's groups: key, label, seats, games, mean.
 pub(crate) fn answer(q: &Question, from_where: &str) -> String {
-    let (key, label) = q.by.sql();
-    format!("SELECT {key}, MIN({label}), COUNT(*), COUNT(DISTINCT g.id), AVG(m.value) {from_where} GROUP BY {key}")
+    format!(
+        "SELECT CAST(k AS TEXT), {label}, seats, games, mean FROM (
+             SELECT {key} AS k, COUNT(*) AS seats, COUNT(DISTINCT s.game_id) AS games, AVG(m.value) AS mean
+             {from_where} GROUP BY {key}) AS grouped",
+        label = q.by.label_sql(),
+        key = q.by.key_sql(),
+    )
 }
 
 /// How many games were counted.
 pub(crate) fn counted(from_where: &str) -> String {
-    format!("SELECT COUNT(DISTINCT g.id) {from_where}")
+    format!("SELECT COUNT(DISTINCT s.game_id) {from_where}")
 }
 
-/// The counted games, latest played first, at most `limit` (the last parameter, numbered `limit`).
+/// The counted games, latest played first, at most `limit` (a parameter).
 pub(crate) fn counted_games(from_where: &str, limit: &str) -> String {
     format!(
-        "SELECT g.id, g.ruleset, g.title, g.played_on {from_where}
-         GROUP BY g.id, g.ruleset, g.title, g.played_on
-         ORDER BY g.played_on IS NULL, g.played_on DESC, g.id LIMIT {limit}"
+        "SELECT g.id, g.ruleset, g.title, g.played_on FROM (
+             SELECT s.game_id {from_where}
+             GROUP BY s.game_id ORDER BY MAX(s.played_on) IS NULL, MAX(s.played_on) DESC, s.game_id LIMIT {limit}) AS c
+         JOIN games g ON g.id = c.game_id
+         ORDER BY g.played_on IS NULL, g.played_on DESC, g.id"
     )
 }

@@ -250,23 +250,6 @@ impl Dimension {
     pub fn from_id(id: &str) -> Option<Dimension> {
         Dimension::ALL.into_iter().find(|d| d.id() == id)
     }
-
-    /// The group's key and label as SQL over `g` (games), `p` (the seat), `me` (its player after merges),
-    /// `c` (the owning club) and, for opponents, `you` (the other player after merges). Both backends read it.
-    pub(crate) fn sql(self) -> (&'static str, &'static str) {
-        match self {
-            Dimension::Player => ("CAST(me.id AS TEXT)", "me.name"),
-            Dimension::Seat => ("CAST(p.seat + 1 AS TEXT)", "'seat ' || CAST(p.seat + 1 AS TEXT)"),
-            Dimension::Opponent => ("CAST(you.id AS TEXT)", "you.name"),
-            Dimension::Ruleset => ("g.ruleset", "g.ruleset"),
-            Dimension::Month => {
-                ("COALESCE(substr(g.played_on, 1, 7), 'undated')", "COALESCE(substr(g.played_on, 1, 7), 'undated')")
-            }
-            Dimension::Players => ("CAST(g.player_count AS TEXT)", "CAST(g.player_count AS TEXT) || ' players'"),
-            Dimension::Club => ("COALESCE(c.name, '')", "COALESCE(c.name, 'no club')"),
-            Dimension::Opening => ("COALESCE(p.opening, '')", "COALESCE(p.opening, 'none')"),
-        }
-    }
 }
 
 /// A question across games as the store answers it: one metric (with its argument) over the seats of the

@@ -100,8 +100,8 @@ impl Postgres {
             let env = game.envelope();
             tx.execute(
                 "INSERT INTO games (id, content_hash, ruleset, ruleset_version, header, title, played_on, club, location,
-                                    event_count, turn_count, owner, published, player_count)
-                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, 0, 0, $10, $11, $12)",
+                                    event_count, turn_count, owner, published)
+                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, 0, 0, $10, $11)",
                 &[
                     &id,
                     &content_hash,
@@ -114,7 +114,6 @@ impl Postgres {
                     &env.location,
                     &ownership.club,
                     &(ownership.published || ownership.club.is_none()),
-                    &(env.players.len() as i32),
                 ],
             )?;
             let seats: Vec<i32> = (0..env.players.len() as i32).collect();
@@ -594,23 +593,35 @@ fn refresh_summary(tx: &mut Transaction, id: &str, game: &dyn Game) -> Result<()
     Ok(())
 }
 
-/// Replaces game `id`'s read model for questions by `insights`: one statement per table.
+/// Replaces game `id`'s read model for questions by `insights`: its seats (made once, from the game's row and
+/// players) and their numbers, one statement per table.
 fn write_insights(tx: &mut Transaction, id: &str, insights: &Insights) -> Result<()> {
-    tx.execute("DELETE FROM seat_metrics WHERE game_id = $1", &[&id])?;
+    tx.execute(
+        "INSERT INTO seats (game_id, seat, ruleset, player, players, played_on, owner, published, deleted)
+         SELECT p.game_id, p.seat, g.ruleset, COALESCE(pl.merged_into, pl.id),
+                (SELECT COUNT(*) FROM game_players q WHERE q.game_id = g.id), g.played_on, g.owner, g.published,
+                g.deleted_at IS NOT NULL
+         FROM game_players p JOIN games g ON g.id = p.game_id JOIN players pl ON pl.id = p.player_id
+         WHERE p.game_id = $1
+         ON CONFLICT (game_id, seat) DO NOTHING",
+        &[&id],
+    )?;
+    tx.execute("DELETE FROM seat_metrics WHERE seat_key IN (SELECT key FROM seats WHERE game_id = $1)", &[&id])?;
     let metric: Vec<&str> = insights.metrics.iter().map(|m| m.metric).collect();
     let arg: Vec<&str> = insights.metrics.iter().map(|m| m.arg.as_str()).collect();
     let seat: Vec<i32> = insights.metrics.iter().map(|m| m.seat as i32).collect();
     let value: Vec<f64> = insights.metrics.iter().map(|m| m.value).collect();
     tx.execute(
-        "INSERT INTO seat_metrics (metric, arg, game_id, seat, value)
-         SELECT metric, arg, $1, seat, value FROM unnest($2::text[], $3::text[], $4::int[], $5::float8[])
-             AS m(metric, arg, seat, value)",
+        "INSERT INTO seat_metrics (metric, arg, seat_key, value)
+         SELECT m.metric, m.arg, s.key, m.value
+         FROM unnest($2::text[], $3::text[], $4::int[], $5::float8[]) AS m(metric, arg, seat, value)
+         JOIN seats s ON s.game_id = $1 AND s.seat = m.seat",
         &[&id, &metric, &arg, &seat, &value],
     )?;
     let seats: Vec<i32> = (0..insights.openings.len() as i32).collect();
     tx.execute(
-        "UPDATE game_players p SET opening = u.opening FROM unnest($2::int[], $3::text[]) AS u(seat, opening)
-         WHERE p.game_id = $1 AND p.seat = u.seat",
+        "UPDATE seats s SET opening = u.opening FROM unnest($2::int[], $3::text[]) AS u(seat, opening)
+         WHERE s.game_id = $1 AND s.seat = u.seat",
         &[&id, &seats, &insights.openings],
     )?;
     tx.execute(
@@ -772,7 +783,8 @@ impl Postgres {
 /// Questions across games.
 impl Postgres {
     fn question_from_where(q: &Question) -> String {
-        let (visible, _, _) = visible_to(q.viewer, VIEWER_FIRST);
+        let visible =
+            format!("(NOT s.deleted AND (s.published OR s.owner = ${VIEWER_FIRST} OR ${}))", VIEWER_FIRST + 1);
         questions::from_where(q, |n, ty| format!("${n}::{ty}"), &visible)
     }
 

@@ -1,23 +1,44 @@
 //! The questions' read model on SQLite: writing a game's numbers per seat, and answering questions.
 
-use super::{visible_to, Sqlite};
+use super::Sqlite;
 use crate::error::Result;
 use crate::questions::{self, VIEWER_FIRST};
 use crate::rows::{AnswerRow, CountedGame, Question};
 use almanac_core::Insights;
 use rusqlite::{params, params_from_iter, Transaction};
 
-/// Replaces game `id`'s read model by `insights` (in the caller's transaction).
+/// Replaces game `id`'s read model by `insights` (in the caller's transaction): its seats, made once from the
+/// game's row and players, and their numbers.
 pub fn write(tx: &Transaction, id: &str, insights: &Insights) -> Result<()> {
-    tx.execute("DELETE FROM seat_metrics WHERE game_id = ?1", [id])?;
-    let mut ins =
-        tx.prepare_cached("INSERT INTO seat_metrics (metric, arg, game_id, seat, value) VALUES (?1, ?2, ?3, ?4, ?5)")?;
-    for m in &insights.metrics {
-        ins.execute(params![m.metric, m.arg, id, m.seat, m.value])?;
+    tx.execute(
+        "INSERT INTO seats (game_id, seat, ruleset, player, players, played_on, owner, published, deleted)
+         SELECT p.game_id, p.seat, g.ruleset, COALESCE(pl.merged_into, pl.id),
+                (SELECT COUNT(*) FROM game_players q WHERE q.game_id = g.id), g.played_on, g.owner, g.published,
+                g.deleted_at IS NOT NULL
+         FROM game_players p JOIN games g ON g.id = p.game_id JOIN players pl ON pl.id = p.player_id
+         WHERE p.game_id = ?1
+         ON CONFLICT (game_id, seat) DO NOTHING",
+        [id],
+    )?;
+    let keys: Vec<i64> = {
+        let mut stmt = tx.prepare_cached("SELECT key FROM seats WHERE game_id = ?1 ORDER BY seat")?;
+        let rows = stmt.query_map([id], |r| r.get(0))?;
+        rows.collect::<rusqlite::Result<_>>()?
+    };
+    let mut clear = tx.prepare_cached("DELETE FROM seat_metrics WHERE seat_key = ?1")?;
+    for key in &keys {
+        clear.execute([key])?;
     }
-    let mut opening = tx.prepare_cached("UPDATE game_players SET opening = ?3 WHERE game_id = ?1 AND seat = ?2")?;
-    for (seat, o) in insights.openings.iter().enumerate() {
-        opening.execute(params![id, seat as u32, o])?;
+    let mut ins =
+        tx.prepare_cached("INSERT INTO seat_metrics (metric, arg, seat_key, value) VALUES (?1, ?2, ?3, ?4)")?;
+    for m in &insights.metrics {
+        if let Some(key) = keys.get(m.seat as usize) {
+            ins.execute(params![m.metric, m.arg, key, m.value])?;
+        }
+    }
+    let mut opening = tx.prepare_cached("UPDATE seats SET opening = ?2 WHERE key = ?1")?;
+    for (key, o) in keys.iter().zip(&insights.openings) {
+        opening.execute(params![key, o])?;
     }
     tx.execute("UPDATE games SET insights_version = ?2 WHERE id = ?1", params![id, almanac_core::insights::VERSION])?;
     Ok(())
@@ -41,7 +62,8 @@ impl Sqlite {
     }
 
     fn question_from_where(q: &Question) -> String {
-        let (visible, _, _) = visible_to(q.viewer, VIEWER_FIRST);
+        let visible =
+            format!("(s.deleted = 0 AND (s.published = 1 OR s.owner = ?{VIEWER_FIRST} OR ?{}))", VIEWER_FIRST + 1);
         questions::from_where(q, |n, _| format!("?{n}"), &visible)
     }
 

@@ -129,8 +129,8 @@ impl Sqlite {
         let env = game.envelope();
         tx.execute(
             "INSERT INTO games (id, content_hash, ruleset, ruleset_version, header, title, played_on, club, location,
-                                event_count, turn_count, winner, owner, published, player_count)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, 0, 0, NULL, ?10, ?11, ?12)",
+                                event_count, turn_count, winner, owner, published)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, 0, 0, NULL, ?10, ?11)",
             params![
                 id,
                 content_hash,
@@ -142,8 +142,7 @@ impl Sqlite {
                 env.club,
                 env.location,
                 ownership.club,
-                ownership.published || ownership.club.is_none(),
-                env.players.len() as u32
+                ownership.published || ownership.club.is_none()
             ],
         )?;
         {

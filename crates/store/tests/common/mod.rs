@@ -189,4 +189,22 @@ pub fn questions_are_answered_over_the_games_the_viewer_may_see(store: &mut Stor
     let scores = Question { metric: "score".into(), ..ask(Viewer::Operator, Dimension::Ruleset, None) };
     let total = store.answer(&scores).unwrap();
     assert_eq!((total.len(), total[0].seats), (1, 12));
+    // The read model follows a game published, a game deleted, and spellings merged.
+    let games_seen = |store: &Store| store.counted_games(&ask(Viewer::Public, Dimension::Seat, None), 10).unwrap().0;
+    store.set_published(club, c.id(), true).unwrap();
+    assert_eq!(games_seen(store), 3);
+    store.delete_game(club, c.id()).unwrap();
+    assert_eq!(games_seen(store), 2);
+    let zeynep = store.game(a.id()).unwrap().players[2].player.unwrap();
+    let zerrin = store
+        .game(&store.list_games(&everything()).unwrap().iter().find(|g| g.players[2].name == "Zerrin").unwrap().id)
+        .unwrap()
+        .players[2]
+        .player
+        .unwrap();
+    store.merge_players(None, zeynep, zerrin).unwrap();
+    let by_player = store.answer(&ask(Viewer::Public, Dimension::Player, None)).unwrap();
+    let row = by_player.iter().find(|r| r.key == zeynep.to_string()).unwrap();
+    assert_eq!((row.label.as_str(), row.seats), ("Zeynep", 2));
+    assert!(!by_player.iter().any(|r| r.label == "Zerrin"));
 }
