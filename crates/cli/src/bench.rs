@@ -56,6 +56,7 @@ pub fn run(corpus: &Path, db: Option<PathBuf>, postgres: Option<PathBuf>) -> any
     );
 
     // 2. Import into a fresh database.
+    let scratch = db.is_none();
     let dir = tempdir(db)?;
     let path = dir.join("bench-import.db");
     let _ = std::fs::remove_file(&path);
@@ -75,9 +76,15 @@ pub fn run(corpus: &Path, db: Option<PathBuf>, postgres: Option<PathBuf>) -> any
         events as f64 / import_s
     );
     drop(store);
-    let raw_s = plain_sqlite_insert(&dir.join("bench-raw.db"), &logs)?.as_secs_f64();
+    let events_s = plain_sqlite_insert(&dir.join("bench-raw.db"), &logs, false)?.as_secs_f64();
     println!(
-        "plain SQLite, same rows, one transaction per game: {:.0} rows/s ({raw_s:.2} s); import runs at {:.0}% of it",
+        "plain SQLite, the same event rows, one transaction per game: {:.0} events/s ({events_s:.2} s); import stores {:.2}× as many events per second",
+        events as f64 / events_s,
+        events_s / import_s
+    );
+    let raw_s = plain_sqlite_insert(&dir.join("bench-raw.db"), &logs, true)?.as_secs_f64();
+    println!(
+        "plain SQLite, the same event and fact rows: {:.0} rows/s ({raw_s:.2} s); import runs at {:.0}% of it",
         rows as f64 / raw_s,
         100.0 * raw_s / import_s
     );
@@ -172,6 +179,11 @@ pub fn run(corpus: &Path, db: Option<PathBuf>, postgres: Option<PathBuf>) -> any
             t.elapsed().as_secs_f64() / reps as f64 * 1e3
         );
     }
+    drop(store);
+    if scratch {
+        // The scratch databases are gigabytes at scale: leave nothing behind.
+        let _ = std::fs::remove_dir_all(&dir);
+    }
     Ok(0)
 }
 
@@ -185,7 +197,11 @@ fn tempdir(db: Option<PathBuf>) -> anyhow::Result<PathBuf> {
 }
 
 /// The same rows inserted by plain SQL (the store's yardstick), timed without validation.
-fn plain_sqlite_insert(path: &Path, logs: &[almanac_engine::ValidatedLog]) -> anyhow::Result<std::time::Duration> {
+fn plain_sqlite_insert(
+    path: &Path,
+    logs: &[almanac_engine::ValidatedLog],
+    with_facts: bool,
+) -> anyhow::Result<std::time::Duration> {
     // Rows prepared beforehand so that only the inserts are timed.
     let games: Vec<yardstick::Rows> = logs
         .iter()
@@ -204,5 +220,98 @@ fn plain_sqlite_insert(path: &Path, logs: &[almanac_engine::ValidatedLog]) -> an
             }
         })
         .collect();
-    Ok(yardstick::plain_insert(path, &games)?)
+    Ok(yardstick::plain_insert(path, &games, with_facts)?)
+}
+
+/// `almanac bench-scale`: how fast a stored database answers what coaches ask, as the public sees it: every
+/// preset question (and each asked of one game), player pages, head-to-heads, pages of the games list; and
+/// what the database weighs against its logs' text. Each is run `reps` times after one warming run; the
+/// median and the 95th percentile are printed.
+pub fn scale(db: &Path, reps: usize) -> anyhow::Result<i32> {
+    use almanac_service::questions::{ask, Ask, PRESETS};
+    use almanac_service::{GameFilter, Viewer};
+    let store = Store::open(db)?;
+    let games = almanac_service::list(&store, &GameFilter { viewer: Viewer::Operator, ..Default::default() })?;
+    anyhow::ensure!(!games.is_empty(), "no games in {}", db.display());
+    println!("{} games in {}", games.len(), db.display());
+    let time = |what: &str, f: &mut dyn FnMut(usize) -> anyhow::Result<()>| -> anyhow::Result<()> {
+        f(0)?;
+        let mut ms: Vec<f64> = Vec::with_capacity(reps);
+        for k in 0..reps {
+            let t = Instant::now();
+            f(k + 1)?;
+            ms.push(t.elapsed().as_secs_f64() * 1e3);
+        }
+        ms.sort_by(f64::total_cmp);
+        let at = |q: f64| ms[((ms.len() - 1) as f64 * q).round() as usize];
+        println!("{what}: median {:.1} ms, p95 {:.1} ms", at(0.5), at(0.95));
+        Ok(())
+    };
+    for p in PRESETS {
+        let question = Ask::preset(p.id).expect("a preset");
+        time(&format!("question \"{}\"", p.question), &mut |_| {
+            std::hint::black_box(ask(&store, Viewer::Public, &question)?);
+            Ok(())
+        })?;
+    }
+    let rulesets: Vec<String> = {
+        let mut r: Vec<String> = games.iter().map(|g| g.ruleset.clone()).collect();
+        r.sort();
+        r.dedup();
+        r
+    };
+    for r in &rulesets {
+        let question = Ask { ruleset: Some(r.clone()), ..Ask::preset("best-players").expect("a preset") };
+        time(&format!("question \"Who wins most often?\" of {r}"), &mut |_| {
+            std::hint::black_box(ask(&store, Viewer::Public, &question)?);
+            Ok(())
+        })?;
+    }
+    // Players spread over the list: the first seat of every n-th game.
+    let players: Vec<i64> = games
+        .iter()
+        .step_by((games.len() / 50).max(1))
+        .filter_map(|g| g.players.first().and_then(|p| p.player))
+        .collect();
+    let pairs: Vec<(i64, i64)> = games
+        .iter()
+        .step_by((games.len() / 50).max(1))
+        .filter_map(|g| Some((g.players.first()?.player?, g.players.get(1)?.player?)))
+        .collect();
+    time("a player's page", &mut |k| {
+        std::hint::black_box(almanac_service::players::player_page(&store, players[k % players.len()])?);
+        Ok(())
+    })?;
+    time("a player's games across the field (\"Who wins most often?\" of one player, by opponent)", &mut |k| {
+        let question = Ask {
+            by: "opponent".into(),
+            player: Some(players[k % players.len()]),
+            ..Ask::preset("best-players").expect("a preset")
+        };
+        std::hint::black_box(ask(&store, Viewer::Public, &question)?);
+        Ok(())
+    })?;
+    time("a head-to-head", &mut |k| {
+        let (a, b) = pairs[k % pairs.len()];
+        std::hint::black_box(almanac_service::players::head_to_head(&store, a, b)?);
+        Ok(())
+    })?;
+    for (what, offset) in [("the games list, first page", 0), ("the games list, page 100", 99 * 50)] {
+        time(what, &mut |_| {
+            let filter = GameFilter { limit: Some(50), offset: Some(offset), ..Default::default() };
+            std::hint::black_box(almanac_service::list(&store, &filter)?);
+            Ok(())
+        })?;
+    }
+    if let Ok(size) = std::fs::metadata(db).map(|m| m.len()) {
+        let text = store.log_bytes()?;
+        println!(
+            "size: {:.1} MB for {:.1} MB of almanac/1 text ({:.2}× the text; {:.0} KB per game)",
+            size as f64 / 1e6,
+            text as f64 / 1e6,
+            size as f64 / text as f64,
+            size as f64 / games.len() as f64 / 1e3
+        );
+    }
+    Ok(0)
 }

@@ -50,6 +50,25 @@ pub fn ownership(store: &Store, club: Option<&str>, publish: bool) -> anyhow::Re
     })
 }
 
+/// The files given, a folder standing for the files in it (in name order).
+fn in_folders(paths: &[PathBuf]) -> anyhow::Result<Vec<PathBuf>> {
+    let mut files = Vec::new();
+    for path in paths {
+        if path.is_dir() {
+            let mut inside: Vec<PathBuf> = std::fs::read_dir(path)
+                .with_context(|| format!("reading {}", path.display()))?
+                .filter_map(|e| e.ok().map(|e| e.path()))
+                .filter(|p| p.is_file())
+                .collect();
+            inside.sort();
+            files.extend(inside);
+        } else {
+            files.push(path.clone());
+        }
+    }
+    Ok(files)
+}
+
 pub fn import(
     db: &Path,
     reading: Reading,
@@ -59,6 +78,7 @@ pub fn import(
 ) -> anyhow::Result<i32> {
     let mut store = Store::open(db).with_context(|| format!("opening {}", db.display()))?;
     let owner = ownership(&store, club, publish)?;
+    let files = &in_folders(files)?;
     let bar = progress(files.len(), "files");
     let mut rejected = 0;
     let stdout = std::io::stdout();

@@ -78,6 +78,7 @@ enum Command {
         /// Publish the club's games at once.
         #[arg(long, requires = "club")]
         publish: bool,
+        /// Records to import; a folder stands for every file in it.
         #[arg(required = true)]
         files: Vec<PathBuf>,
     },
@@ -251,6 +252,15 @@ enum Command {
         #[arg(long)]
         postgres: Option<PathBuf>,
     },
+    /// Time what coaches ask of a stored database (questions, player pages, head-to-heads, the games list)
+    /// and weigh the database against its logs.
+    BenchScale {
+        #[command(flatten)]
+        db: DbArg,
+        /// Timed runs of each, after one warming run.
+        #[arg(long, default_value_t = 20)]
+        reps: usize,
+    },
 }
 
 #[derive(Subcommand)]
@@ -350,6 +360,7 @@ fn main() -> anyhow::Result<()> {
         Command::Demo { db, samples } => commands::demo(&db.db, &samples)?,
         Command::Reproject { db, ruleset, all } => commands::reproject(&db.db, ruleset.as_deref(), all)?,
         Command::Bench { corpus, db, postgres } => bench::run(&corpus, db, postgres)?,
+        Command::BenchScale { db, reps } => bench::scale(&db.db, reps)?,
         Command::Serve { db, bind, max_upload, seed, demo_club, writes_per_minute } => {
             let settings = commands::ServeSettings { max_upload, seed, demo_club, writes_per_minute };
             commands::serve(&db.db, &bind, settings)?

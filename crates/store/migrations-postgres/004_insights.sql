@@ -41,3 +41,6 @@ BEGIN
 END $$;
 CREATE TRIGGER seats_follow_merges AFTER UPDATE OF merged_into ON players
 FOR EACH ROW EXECUTE FUNCTION seats_follow_merges();
+
+-- No question reads facts across games any more (the read model above does).
+DROP INDEX facts_by_kind;

@@ -37,3 +37,28 @@ CREATE TRIGGER seats_follow_merges AFTER UPDATE OF merged_into ON players WHEN N
 BEGIN
     UPDATE seats SET player = NEW.merged_into WHERE player = NEW.id;
 END;
+
+-- Facts keyed by their game, event and place in it, without a rowid and a second index; no question reads
+-- them across games any more (the read model above does), so no index by kind either.
+CREATE TABLE facts_keyed (
+    game_id TEXT NOT NULL REFERENCES games(id),
+    seq     INTEGER NOT NULL,
+    n       INTEGER NOT NULL,
+    turn    INTEGER NOT NULL,
+    kind    TEXT NOT NULL,
+    player  INTEGER,
+    item    TEXT,
+    count   INTEGER,
+    cause   TEXT,
+    other   INTEGER,
+    total   INTEGER,
+    public  INTEGER,
+    detail  TEXT,
+    PRIMARY KEY (game_id, seq, n)
+) WITHOUT ROWID;
+INSERT INTO facts_keyed
+    SELECT game_id, seq, ROW_NUMBER() OVER (PARTITION BY game_id, seq ORDER BY rowid) - 1, turn, kind, player, item,
+           count, cause, other, total, public, detail
+    FROM facts;
+DROP TABLE facts;
+ALTER TABLE facts_keyed RENAME TO facts;

@@ -167,6 +167,11 @@ impl Store {
         on_backend!(self, b => b.resolve(viewer, id_or_prefix))
     }
 
+    /// The bytes of every stored log's text: header lines and event lines, a newline after each.
+    pub fn log_bytes(&self) -> Result<u64> {
+        on_backend!(self, b => b.log_bytes())
+    }
+
     /// How many facts are stored, over all games.
     pub fn fact_count(&self) -> Result<u64> {
         on_backend!(self, b => b.fact_count())

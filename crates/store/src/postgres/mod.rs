@@ -357,6 +357,19 @@ impl Postgres {
         Ok(self.client.borrow_mut().query_one("SELECT COUNT(*) FROM facts", &[])?.get::<_, i64>(0) as u64)
     }
 
+    pub fn log_bytes(&self) -> Result<u64> {
+        let bytes: i64 = self
+            .client
+            .borrow_mut()
+            .query_one(
+                "SELECT ((SELECT COALESCE(SUM(octet_length(header) + 1), 0) FROM games)
+                       + (SELECT COALESCE(SUM(octet_length(body) + 1), 0) FROM events))::bigint",
+                &[],
+            )?
+            .get(0);
+        Ok(bytes as u64)
+    }
+
     pub fn games_to_reproject(&self, ruleset: Option<&str>, current: Option<u32>) -> Result<Vec<(String, String)>> {
         let current = current.map(|c| c as i32);
         let rows = self.client.borrow_mut().query(

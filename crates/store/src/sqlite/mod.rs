@@ -368,6 +368,15 @@ impl Sqlite {
 
     /// The games of `ruleset` (all games when `None`) stored by another version of their ruleset than
     /// `current` (every one of them when `current` is `None`), oldest first.
+    pub fn log_bytes(&self) -> Result<u64> {
+        Ok(self.conn.query_row(
+            "SELECT (SELECT COALESCE(SUM(LENGTH(CAST(header AS BLOB)) + 1), 0) FROM games)
+                  + (SELECT COALESCE(SUM(LENGTH(CAST(body AS BLOB)) + 1), 0) FROM events)",
+            [],
+            |r| r.get(0),
+        )?)
+    }
+
     pub fn games_to_reproject(&self, ruleset: Option<&str>, current: Option<u32>) -> Result<Vec<(String, String)>> {
         let mut stmt = self.conn.prepare(
             "SELECT id, ruleset FROM games
@@ -401,8 +410,8 @@ impl Sqlite {
             let mut fact_ins = facts::Inserter::new(&tx)?;
             for i in 0..game.event_count() {
                 let (seq, turn) = (i as u64 + 1, game.event_turn(i));
-                for f in game.event_facts(i) {
-                    fact_ins.insert(id, &f.row(seq, turn))?;
+                for (n, f) in game.event_facts(i).iter().enumerate() {
+                    fact_ins.insert(id, n, &f.row(seq, turn))?;
                 }
             }
         }
@@ -428,8 +437,8 @@ fn write_events(
         let seq = i as u64 + 1;
         let turn = game.event_turn(i);
         ins.execute(params![id, seq, turn, body.as_ref()])?;
-        for f in game.event_facts(i) {
-            fact_ins.insert(id, &f.row(seq, turn))?;
+        for (n, f) in game.event_facts(i).iter().enumerate() {
+            fact_ins.insert(id, n, &f.row(seq, turn))?;
         }
     }
     Ok(())
