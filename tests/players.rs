@@ -328,3 +328,43 @@ fn a_question_across_games_counts_the_seats_of_the_games_the_asker_may_see() {
     assert_eq!(status, 200);
     assert!(catalogue["presets"].as_array().unwrap().iter().any(|p| p["id"] == "first-seat"));
 }
+
+#[test]
+fn a_players_page_sets_their_numbers_beside_the_fields() {
+    let app = spawn_app(16 << 20);
+    let truth = sample("catan-club-game.jsonl");
+    // Two tables with Ayşe, and a third without her: the field is every seat of the three.
+    let games = [
+        upload(&app, &truth, true),
+        upload(&app, &truth.replace("Zeynep", "Zerrin"), true),
+        upload(&app, &truth.replace("Ayşe", "Aylin"), true),
+    ];
+    let ayse = seat_player(&app, &games[0], 0);
+    // The oracle: each game's own statistics, as the replay page reads them.
+    let stats: Vec<Value> = games.iter().map(|g| app.get_json(&format!("/api/games/{g}/stats")).1).collect();
+    let per_turn = |s: &Value, seat: usize| {
+        s["players"][seat]["production_total"].as_f64().unwrap() / s["turns"].as_f64().unwrap().max(1.0)
+    };
+    let mine = (per_turn(&stats[0], 0) + per_turn(&stats[1], 0)) / 2.0;
+    let seats: Vec<f64> = stats.iter().flat_map(|s| (0..4).map(move |k| per_turn(s, k))).collect();
+    let field = seats.iter().sum::<f64>() / seats.len() as f64;
+    let (status, page) = app.get_json(&format!("/api/players/{ayse}"));
+    assert_eq!(status, 200, "{page}");
+    let catan = &page["profiles"][0];
+    assert_eq!(catan["ruleset"], json!("catan"));
+    let everything = catan["production"].as_array().unwrap().iter().find(|v| v["key"] == "").unwrap();
+    assert!((everything["mine"].as_f64().unwrap() - mine).abs() < 1e-9, "{everything} against {mine}");
+    assert!((everything["field"].as_f64().unwrap() - field).abs() < 1e-9, "{everything} against {field}");
+    assert_eq!(everything["seats"], json!(2));
+    // Trade partners: as many trades with Mehmet as the two games' statistics count.
+    let with_mehmet: f64 =
+        stats[..2].iter().map(|s| s["players"][0]["trades"]["partners"]["Mehmet"].as_f64().unwrap_or(0.0)).sum();
+    let partner = catan["partners"].as_array().unwrap().iter().find(|p| p["name"] == "Mehmet").unwrap();
+    assert_eq!(partner["trades"].as_f64(), Some(with_mehmet));
+    assert!(catan["openings"].as_array().unwrap().iter().map(|o| o["seats"].as_u64().unwrap()).sum::<u64>() <= 2);
+    // The score curve is drawn against the field; an unplayed game has none.
+    let (status, content_type, svg) = app.get_text(&format!("/api/players/{ayse}/curve.svg?ruleset=catan"));
+    assert_eq!((status, content_type.as_str()), (200, "image/svg+xml"));
+    assert!(svg.contains("the field"));
+    assert_eq!(app.get_text(&format!("/api/players/{ayse}/curve.svg?ruleset=elasund")).0, 404);
+}

@@ -30,6 +30,18 @@ pub const LOST: &str = "lost";
 pub const POINTS: &str = "points";
 /// The game's own statistic `arg` (`Vocabulary::player_stats`).
 pub const STAT: &str = "stat";
+/// Trades with partner `arg`: another seat (`seat:N`, counted from 0) or a market the game declares. Kept for
+/// player pages (who trades with whom, at what rate), not offered as a question.
+pub const TRADES_WITH: &str = "trades_with";
+/// Cards given to partner `arg` in trades.
+pub const CARDS_GIVEN: &str = "cards_given";
+/// Cards got from partner `arg` in trades.
+pub const CARDS_GOT: &str = "cards_got";
+
+/// The argument naming another seat as a trade partner.
+pub fn seat_partner(seat: u32) -> String {
+    format!("seat:{seat}")
+}
 
 /// What a metric's argument is chosen from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -176,8 +188,25 @@ pub fn insights(players: &[String], facts: &[almanac_core::FactRow], vocabulary:
     let mut metrics = Vec::new();
     let mut lost: Vec<BTreeMap<&str, i64>> = vec![BTreeMap::new(); players.len()];
     let mut with_winner = vec![0i64; players.len()];
+    // Per seat, per partner: trades, cards given, cards got.
+    let mut partners: Vec<BTreeMap<String, [i64; 3]>> = vec![BTreeMap::new(); players.len()];
     for f in facts {
         let Some(p) = f.player.map(|p| p as usize).filter(|&p| p < players.len()) else { continue };
+        if f.kind == "traded" {
+            let partner = match (f.item.as_deref(), f.other) {
+                (Some(PLAYER_PARTNER), Some(o)) => seat_partner(o),
+                (Some(market), _) => market.to_string(),
+                (None, _) => continue,
+            };
+            let cards = |side: &str| -> i64 {
+                let detail = f.detail.as_deref().and_then(|d| serde_json::from_str::<serde_json::Value>(d).ok());
+                detail.map_or(0, |d| d[side].as_object().map_or(0, |o| o.values().filter_map(|v| v.as_i64()).sum()))
+            };
+            let e = partners[p].entry(partner).or_default();
+            e[0] += 1;
+            e[1] += cards("gave");
+            e[2] += cards("got");
+        }
         match f.kind.as_str() {
             "lost" => *lost[p].entry(f.cause.as_deref().unwrap_or("")).or_default() += f.count.unwrap_or(0),
             "traded" if f.item.as_deref() == Some(PLAYER_PARTNER) && f.other.is_some() && f.other == winner => {
@@ -217,11 +246,20 @@ pub fn insights(players: &[String], facts: &[almanac_core::FactRow], vocabulary:
         for cause in vocabulary.causes {
             push(LOST, cause.id.to_string(), *lost[seat].get(cause.id).unwrap_or(&0) as f64);
         }
-        for (reason, points) in &p.vp_by_reason {
+        // Every declared reason, 0 when it scored nothing: a mean is then per game.
+        for reason in vocabulary.score_reasons {
+            push(POINTS, reason.id.to_string(), *p.vp_by_reason.get(reason.id).unwrap_or(&0) as f64);
+        }
+        for (reason, points) in p.vp_by_reason.iter().filter(|(r, _)| vocabulary.score_reason(r).is_none()) {
             push(POINTS, reason.clone(), *points as f64);
         }
         for d in &p.declared {
             push(STAT, d.id.to_string(), d.value as f64);
+        }
+        for (partner, [trades, gave, got]) in &partners[seat] {
+            push(TRADES_WITH, partner.clone(), *trades as f64);
+            push(CARDS_GIVEN, partner.clone(), *gave as f64);
+            push(CARDS_GOT, partner.clone(), *got as f64);
         }
     }
     let openings = stats
@@ -315,7 +353,10 @@ mod tests {
         assert_eq!(value(&i, 0, TRADES_WITH_WINNER, ""), Some(1.0));
         assert_eq!(value(&i, 1, TRADES_WITH_WINNER, ""), None, "the winner does not trade with itself");
         assert_eq!((value(&i, 0, LOST, cause::STEAL), value(&i, 1, LOST, cause::STEAL)), (Some(1.0), Some(0.0)));
-        assert_eq!(value(&i, 1, POINTS, "tower"), Some(4.0));
+        assert_eq!((value(&i, 0, POINTS, "tower"), value(&i, 1, POINTS, "tower")), (Some(3.0), Some(4.0)));
+        assert_eq!(value(&i, 0, TRADES_WITH, "seat:1"), Some(1.0));
+        assert_eq!((value(&i, 0, CARDS_GIVEN, "seat:1"), value(&i, 0, CARDS_GOT, "seat:1")), (Some(1.0), Some(1.0)));
+        assert_eq!(value(&i, 1, TRADES_WITH, "seat:0"), Some(1.0));
         assert_eq!(i.openings, vec![Some("2 apples + bricks".to_string()), None]);
     }
 

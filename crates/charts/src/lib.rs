@@ -744,7 +744,8 @@ pub fn rating_history(player: &str, series: &[(String, Vec<[f64; 2]>)]) -> Resul
             .axis_desc_style(("sans-serif", LABEL))
             .x_desc("game")
             .y_desc("rating (mu − 3 sigma)")
-            .x_label_formatter(&|x| format!("{x:.0}"))
+            // Games are whole: no label between two.
+            .x_label_formatter(&|x| if (x - x.round()).abs() < 1e-9 { format!("{x:.0}") } else { String::new() })
             .light_line_style(WHITE.mix(0.0))
             .draw()
             .map_err(err)?;
@@ -824,6 +825,49 @@ pub fn answer(question: &str, groups: &[(String, f64)], percent: bool) -> Result
                 Text::new(show(*v), (v.max(0.0) + top * 0.01, at(k) + 0.15), ("sans-serif", LABEL).into_font())
             }))
             .map_err(err)?;
+        Ok(None)
+    })
+}
+
+/// A player's mean score at the end of every fifth turn against the field's, over the games of one ruleset.
+pub fn score_curve(
+    caption: &str,
+    player: &str,
+    score: &str,
+    mine: &[(f64, f64)],
+    field: &[(f64, f64)],
+) -> Result<String, ChartError> {
+    let last = |s: &[(f64, f64)]| s.last().map_or("none".to_string(), |(t, v)| format!("{v:.1} at turn {t:.0}"));
+    let desc = format!("{player}: {}; the field: {}.", last(mine), last(field));
+    svg_with(caption, &desc, |root| {
+        let turns = mine.iter().chain(field).map(|p| p.0).fold(5.0, f64::max);
+        let top = mine.iter().chain(field).map(|p| p.1).fold(1.0, f64::max) * 1.1;
+        let mut chart = ChartBuilder::on(root)
+            .caption(caption, ("sans-serif", CAPTION))
+            .margin(12)
+            .x_label_area_size(40)
+            .y_label_area_size(52)
+            .build_cartesian_2d(0f64..turns + 1.0, 0f64..top)
+            .map_err(err)?;
+        chart
+            .configure_mesh()
+            .label_style(("sans-serif", LABEL))
+            .axis_desc_style(("sans-serif", LABEL))
+            .x_desc("turn")
+            .y_desc(score)
+            .x_label_formatter(&|x| format!("{x:.0}"))
+            .light_line_style(WHITE.mix(0.0))
+            .draw()
+            .map_err(err)?;
+        for (name, series, color) in [(player, mine, PALETTE[0]), ("the field", field, RGBColor(0x70, 0x70, 0x70))] {
+            chart
+                .draw_series(LineSeries::new(series.iter().copied(), color.stroke_width(2)))
+                .map_err(err)?
+                .label(name.to_string())
+                .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 18, y)], color.stroke_width(3)));
+            chart.draw_series(series.iter().map(|p| Circle::new(*p, 4, color.filled()))).map_err(err)?;
+        }
+        legend(&mut chart, SeriesLabelPosition::UpperLeft)?;
         Ok(None)
     })
 }

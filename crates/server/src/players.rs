@@ -7,13 +7,14 @@ use crate::app::{blocking, AppState, Result};
 use crate::error::ApiError;
 use crate::pages::{escape, page, problem_page, SignedIn};
 use actix_web::{web, HttpRequest, HttpResponse};
+use almanac_service::players::{curve_chart as curve_of, HeadToHead, Leader, PlayerPage, Profile, Versus};
 use almanac_service::players::{head_to_head, leaderboard, merge_players, player_page, rating_chart as chart_of};
-use almanac_service::players::{HeadToHead, Leader, PlayerPage};
 use serde::Deserialize;
 
 pub fn routes(cfg: &mut web::ServiceConfig) {
     cfg.route("/api/players/{id}", web::get().to(player_json))
         .route("/api/players/{id}/ratings.svg", web::get().to(rating_chart))
+        .route("/api/players/{id}/curve.svg", web::get().to(curve_chart))
         .route("/api/leaderboard", web::get().to(leaderboard_json))
         .route("/leaderboard", web::get().to(leaderboard_html))
         .route("/api/players/{id}/vs/{other}", web::get().to(versus_json))
@@ -53,6 +54,106 @@ async fn rating_chart(app: web::Data<AppState>, _reader: Reader, path: web::Path
     let id = player_id(&path)?;
     let svg = blocking(move || Ok(app.pool.read(|s| chart_of(s, id))??)).await?;
     Ok(HttpResponse::Ok().content_type("image/svg+xml").body(svg))
+}
+
+#[derive(Deserialize)]
+struct CurveQuery {
+    ruleset: String,
+}
+
+async fn curve_chart(
+    app: web::Data<AppState>,
+    _reader: Reader,
+    path: web::Path<String>,
+    q: web::Query<CurveQuery>,
+) -> Result<HttpResponse> {
+    let id = player_id(&path)?;
+    let ruleset = q.ruleset.clone();
+    let svg = blocking(move || Ok(app.pool.read(|s| curve_of(s, id, &ruleset))??)).await?;
+    Ok(HttpResponse::Ok().content_type("image/svg+xml").body(svg))
+}
+
+/// A table of numbers, the player's beside the field's.
+fn versus_table(caption: &str, rows: &[Versus], per: &str) -> String {
+    if rows.is_empty() {
+        return String::new();
+    }
+    let body: String = rows
+        .iter()
+        .map(|v| {
+            let field = v.field.map_or("–".to_string(), |f| format!("{f:.2}"));
+            format!("<tr><td>{}</td><td>{:.2}</td><td>{field}</td></tr>", escape(&v.label), v.mine)
+        })
+        .collect();
+    format!(
+        "<div class=\"table-wrap\" tabindex=\"0\" role=\"region\" aria-label=\"{caption}\"><table class=\"versus-field\"><caption>{caption}</caption><thead><tr><th>{per}</th><th>Mine</th><th>The field</th></tr></thead><tbody>{body}</tbody></table></div>",
+        caption = escape(caption),
+        per = escape(per),
+    )
+}
+
+/// How the player plays one game: the score curve, production, losses, points, trading, partners, openings.
+fn profile_html(me: &almanac_service::players::PlayerPage, p: &Profile) -> String {
+    let name = &me.player.name;
+    let curve = if p.score_by_turn.is_empty() {
+        String::new()
+    } else {
+        format!(
+            "<figure class=\"chart\" tabindex=\"0\" aria-label=\"chart: score by turn against the field\"><img src=\"/api/players/{}/curve.svg?ruleset={}\" alt=\"{}'s score by turn against the field, as the table below\" width=\"760\" height=\"380\"></figure>",
+            me.player.id,
+            crate::pages::url_encode(&p.ruleset),
+            escape(name)
+        )
+    };
+    let partners: String = p
+        .partners
+        .iter()
+        .map(|t| {
+            let who = match t.player {
+                Some(id) => link(id, &t.name),
+                None => escape(&t.name),
+            };
+            let rate = if t.cards_got > 0.0 { format!("{:.2}", t.cards_given / t.cards_got) } else { "–".into() };
+            format!(
+                "<tr><td>{who}</td><td>{:.0}</td><td>{:.0}</td><td>{:.0}</td><td>{rate}</td></tr>",
+                t.trades, t.cards_given, t.cards_got
+            )
+        })
+        .collect();
+    let partners = if partners.is_empty() {
+        String::new()
+    } else {
+        format!("<div class=\"table-wrap\" tabindex=\"0\" role=\"region\" aria-label=\"Trade partners\"><table class=\"partners\"><caption>Trade partners</caption><thead><tr><th>With</th><th>Trades</th><th>Cards given</th><th>Cards got</th><th>Given per card got</th></tr></thead><tbody>{partners}</tbody></table></div>")
+    };
+    let openings: String = p
+        .openings
+        .iter()
+        .map(|o| {
+            format!("<tr><td>{}</td><td>{}</td><td>{:.0}%</td></tr>", escape(&o.opening), o.seats, o.win_rate * 100.0)
+        })
+        .collect();
+    let openings = if openings.is_empty() {
+        String::new()
+    } else {
+        format!("<div class=\"table-wrap\" tabindex=\"0\" role=\"region\" aria-label=\"Openings\"><table class=\"openings\"><caption>Openings (what the setup gave)</caption><thead><tr><th>Opening</th><th>Games</th><th>Won</th></tr></thead><tbody>{openings}</tbody></table></div>")
+    };
+    format!(
+        "<section class=\"profile\" data-ruleset=\"{ruleset}\"><h3>{game}</h3>{curve}{scores}{production}{losses}{points}{trading}{partners}{openings}</section>",
+        ruleset = escape(&p.ruleset),
+        game = escape(&p.name),
+        scores = if p.score_by_turn.is_empty() {
+            String::new()
+        } else {
+            format!(
+                "<details><summary>The chart's numbers</summary>{}</details>",
+                versus_table("Score by turn", &p.score_by_turn, "At the end of")
+            )
+        },
+        production = versus_table("Production per turn", &p.production, "Of"),
+        losses = versus_table("Cards lost per game", &p.losses, "To"),
+        points = versus_table("Points per game", &p.points, "From"),
+        trading = versus_table("Trading", &p.trading, ""),
+    )
 }
 
 #[derive(Deserialize)]
@@ -247,12 +348,16 @@ async fn player_html(
 {chart}
 <h2>By game</h2>
 <div class="table-wrap" tabindex="0" role="region" aria-label="Record by game"><table class="records"><thead><tr><th>Game</th><th>Played</th><th>Won</th><th>Average score</th><th>Average place</th></tr></thead><tbody>{records}</tbody></table></div>
+<h2>How {name} plays, against the field</h2>
+<p class="hint">Each number is the mean over {name}'s published games; the field's over everyone's published games of that game.</p>
+{profiles}
 <h2>Opponents</h2>
 <div class="table-wrap" tabindex="0" role="region" aria-label="Opponents"><table class="opponents"><thead><tr><th>Player</th><th>Games together</th><th>Finished ahead</th><th>Behind</th><th></th></tr></thead><tbody>{opponents}</tbody></table></div>
 <h2>Games</h2>
 <div class="table-wrap" tabindex="0" role="region" aria-label="Games"><table class="played"><thead><tr><th>Played on</th><th>Game</th><th>Ruleset</th><th>Players</th><th>Score</th><th>Place</th></tr></thead><tbody>{games}</tbody></table></div>
 </section>"#,
         name = escape(&me.name),
+        profiles = p.profiles.iter().map(|x| profile_html(&p, x)).collect::<String>(),
         also = if also.is_empty() { String::new() } else { format!(" · also written {}", also.join(", ")) },
     );
     page(&me.name, &body, &[], signed.as_ref())

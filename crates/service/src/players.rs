@@ -19,6 +19,145 @@ pub struct PlayerPage {
     pub opponents: Vec<Opponent>,
     /// The rating in each game played (Weng-Lin over every published game of that ruleset).
     pub ratings: Vec<RatingLine>,
+    /// How the player plays each game, beside the field (everyone's published games of it).
+    pub profiles: Vec<Profile>,
+}
+
+/// How a player plays one game, each number the mean over their published games beside the field's.
+#[derive(Debug, Clone, Serialize)]
+pub struct Profile {
+    pub ruleset: String,
+    pub name: String,
+    /// The score at the end of every fifth turn.
+    pub score_by_turn: Vec<Versus>,
+    /// Items produced per turn, in all and by item.
+    pub production: Vec<Versus>,
+    /// Cards lost, by cause (a steal, a discard ...).
+    pub losses: Vec<Versus>,
+    /// Final points by what scored them.
+    pub points: Vec<Versus>,
+    /// Trades per turn and trades with the winner.
+    pub trading: Vec<Versus>,
+    /// Who the player traded with (other players and markets), most trades first.
+    pub partners: Vec<TradePartner>,
+    /// The player's openings, most played first, with their win rate.
+    pub openings: Vec<OpeningLine>,
+}
+
+/// One number: the player's mean, the field's, and how many of the player's seats it is over.
+#[derive(Debug, Clone, Serialize)]
+pub struct Versus {
+    /// The metric's argument (a turn, an item, a cause, a reason; empty for none).
+    pub key: String,
+    pub label: String,
+    pub mine: f64,
+    pub field: Option<f64>,
+    pub seats: u64,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct TradePartner {
+    /// Another player, or none for a market.
+    pub player: Option<PlayerId>,
+    pub name: String,
+    pub trades: f64,
+    pub cards_given: f64,
+    pub cards_got: f64,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct OpeningLine {
+    pub opening: String,
+    pub seats: u64,
+    pub win_rate: f64,
+}
+
+/// The player's profiles, from the read model kept for questions (no game is replayed).
+fn profiles(store: &Store, me: PlayerId, rulesets: &[&str]) -> Result<Vec<Profile>, ServiceError> {
+    use almanac_analysis::questions as q;
+    let partners = [q::TRADES_WITH, q::CARDS_GIVEN, q::CARDS_GOT];
+    let numbers = store.player_numbers(me, &partners)?;
+    let totals = store.player_partners(me, &partners)?;
+    let openings = store.player_openings(me, q::WON)?;
+    let mut out = Vec::new();
+    for &ruleset in rulesets {
+        let Some(kind) = almanac_engine::game_kind(ruleset) else { continue };
+        let vocabulary = kind.vocabulary();
+        let label_in = |terms: &[almanac_core::Term], id: &str| {
+            terms.iter().find(|t| t.id == id).map_or_else(|| id.to_string(), |t| t.label.to_string())
+        };
+        let of = |metric: &str, label: &dyn Fn(&str) -> String| -> Vec<Versus> {
+            numbers
+                .iter()
+                .filter(|n| n.ruleset == ruleset && n.metric == metric)
+                .map(|n| Versus {
+                    key: n.arg.clone(),
+                    label: label(&n.arg),
+                    mine: n.mean,
+                    field: n.field,
+                    seats: n.seats,
+                })
+                .collect()
+        };
+        let mut score_by_turn = of(q::SCORE_AT_TURN, &|t| format!("turn {t}"));
+        score_by_turn.sort_by_key(|v| v.key.parse::<u32>().unwrap_or(0));
+        // Production in the order the game declares its items, everything first.
+        let mut production = of(q::PRODUCTION_PER_TURN, &|i| {
+            if i.is_empty() {
+                "everything".to_string()
+            } else {
+                label_in(vocabulary.items, i)
+            }
+        });
+        let order = |id: &str| vocabulary.items.iter().position(|t| t.id == id).map_or(0, |k| k + 1);
+        production.sort_by_key(|v| order(&v.key));
+        // Causes nobody loses cards to (production, a purchase) say nothing.
+        let mut losses = of(q::LOST, &|c| label_in(vocabulary.causes, c));
+        losses.retain(|v| v.mine != 0.0 || v.field.is_some_and(|f| f != 0.0));
+        let points = of(q::POINTS, &|p| label_in(vocabulary.score_reasons, p));
+        let mut trading = of(q::TRADES_PER_TURN, &|_| "trades per turn".to_string());
+        trading.extend(of(q::TRADES_WITH_WINNER, &|_| "trades with the winner".to_string()));
+        let mut by_partner: BTreeMap<(Option<PlayerId>, String), TradePartner> = BTreeMap::new();
+        for t in totals.iter().filter(|t| t.ruleset == ruleset) {
+            let name = match (&t.name, &t.market) {
+                (Some(n), _) => n.clone(),
+                (None, Some(m)) => label_in(vocabulary.partners, m),
+                (None, None) => continue,
+            };
+            let entry = by_partner.entry((t.player, name.clone())).or_insert_with(|| TradePartner {
+                player: t.player,
+                name,
+                trades: 0.0,
+                cards_given: 0.0,
+                cards_got: 0.0,
+            });
+            match t.metric.as_str() {
+                m if m == q::TRADES_WITH => entry.trades += t.total,
+                m if m == q::CARDS_GIVEN => entry.cards_given += t.total,
+                _ => entry.cards_got += t.total,
+            }
+        }
+        let mut partners: Vec<TradePartner> = by_partner.into_values().filter(|p| p.trades > 0.0).collect();
+        partners.sort_by(|a, b| b.trades.total_cmp(&a.trades).then(a.name.cmp(&b.name)));
+        let mut openings: Vec<OpeningLine> = openings
+            .iter()
+            .filter(|o| o.ruleset == ruleset)
+            .filter_map(|o| Some(OpeningLine { opening: o.opening.clone()?, seats: o.seats, win_rate: o.mean }))
+            .collect();
+        openings.sort_by(|a, b| b.seats.cmp(&a.seats).then(b.win_rate.total_cmp(&a.win_rate)));
+        out.push(Profile {
+            ruleset: ruleset.to_string(),
+            name: game_name(ruleset),
+            score_by_turn,
+            production,
+            losses,
+            points,
+            trading,
+            partners,
+            openings,
+        });
+    }
+    Ok(out)
 }
 
 /// A player's rating in one game, and how it went.
@@ -200,7 +339,9 @@ pub fn player_page(store: &Store, id: PlayerId) -> Result<PlayerPage, ServiceErr
             history,
         });
     }
-    Ok(PlayerPage { player, rulesets, games, opponents, ratings })
+    let played: Vec<&str> = rulesets.iter().map(|r| r.ruleset.as_str()).collect();
+    let profiles = profiles(store, me, &played)?;
+    Ok(PlayerPage { player, rulesets, games, opponents, ratings, profiles })
 }
 
 /// Every player's rating in a ruleset, over its published games in the order they were played.
@@ -270,4 +411,19 @@ pub fn rating_chart(store: &Store, id: PlayerId) -> Result<String, ServiceError>
     let page = player_page(store, id)?;
     let series: Vec<(String, Vec<[f64; 2]>)> = page.ratings.into_iter().map(|r| (r.name, r.history)).collect();
     Ok(almanac_charts::rating_history(&page.player.name, &series)?)
+}
+
+/// A player's score by turn against the field's in one ruleset, as SVG.
+pub fn curve_chart(store: &Store, id: PlayerId, ruleset: &str) -> Result<String, ServiceError> {
+    let player = identity(store, id)?;
+    let found = profiles(store, player.id, &[ruleset])?;
+    let profile = found.first().filter(|p| !p.score_by_turn.is_empty()).ok_or_else(|| {
+        ServiceError::Store(almanac_store::StoreError::NotFound(format!("{} has no {ruleset} games", player.name)))
+    })?;
+    let turn = |v: &Versus| v.key.parse::<f64>().unwrap_or(0.0);
+    let mine: Vec<(f64, f64)> = profile.score_by_turn.iter().map(|v| (turn(v), v.mine)).collect();
+    let field: Vec<(f64, f64)> = profile.score_by_turn.iter().filter_map(|v| Some((turn(v), v.field?))).collect();
+    let score = almanac_engine::game_kind(ruleset).map_or("score", |k| k.vocabulary().score.id);
+    let caption = format!("{}'s {} score by turn against the field", player.name, profile.name);
+    Ok(almanac_charts::score_curve(&caption, &player.name, score, &mine, &field)?)
 }

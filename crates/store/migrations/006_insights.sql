@@ -38,6 +38,39 @@ BEGIN
     UPDATE seats SET player = NEW.merged_into WHERE player = NEW.id;
 END;
 
+-- The field a player page compares a player with: per ruleset, the sum and count of every number over the
+-- seats of published games, kept by triggers as numbers come and go and as games change visibility.
+CREATE TABLE field_metrics (
+    ruleset TEXT NOT NULL,
+    metric  TEXT NOT NULL,
+    arg     TEXT NOT NULL,
+    total   REAL NOT NULL,
+    seats   INTEGER NOT NULL,
+    PRIMARY KEY (ruleset, metric, arg)
+) WITHOUT ROWID;
+CREATE TRIGGER field_gains_a_number AFTER INSERT ON seat_metrics
+BEGIN
+    INSERT INTO field_metrics (ruleset, metric, arg, total, seats)
+    SELECT ruleset, NEW.metric, NEW.arg, NEW.value, 1 FROM seats
+    WHERE key = NEW.seat_key AND published = 1 AND deleted = 0
+    ON CONFLICT (ruleset, metric, arg) DO UPDATE SET total = total + excluded.total, seats = seats + 1;
+END;
+CREATE TRIGGER field_loses_a_number AFTER DELETE ON seat_metrics
+BEGIN
+    UPDATE field_metrics SET total = total - OLD.value, seats = seats - 1
+    WHERE metric = OLD.metric AND arg = OLD.arg
+      AND ruleset = (SELECT ruleset FROM seats WHERE key = OLD.seat_key AND published = 1 AND deleted = 0);
+END;
+CREATE TRIGGER field_follows_visibility AFTER UPDATE OF published, deleted ON seats
+WHEN (OLD.published = 1 AND OLD.deleted = 0) <> (NEW.published = 1 AND NEW.deleted = 0)
+BEGIN
+    INSERT INTO field_metrics (ruleset, metric, arg, total, seats)
+    SELECT NEW.ruleset, m.metric, m.arg, m.value * sign.n, sign.n
+    FROM seat_metrics m, (SELECT CASE WHEN NEW.published = 1 AND NEW.deleted = 0 THEN 1 ELSE -1 END AS n) AS sign
+    WHERE m.seat_key = NEW.key
+    ON CONFLICT (ruleset, metric, arg) DO UPDATE SET total = total + excluded.total, seats = seats + excluded.seats;
+END;
+
 -- Facts keyed by their game, event and place in it, without a rowid and a second index; no question reads
 -- them across games any more (the read model above does), so no index by kind either.
 CREATE TABLE facts_keyed (

@@ -83,3 +83,43 @@ pub(crate) fn counted_games(from_where: &str, limit: &str) -> String {
          ORDER BY g.played_on IS NULL, g.played_on DESC, g.id"
     )
 }
+
+/// A player's numbers by ruleset with the field's; parameter 1 the player. `public` is the condition on `s`
+/// for a published game not deleted; `partners` the metrics kept for trade partners, left out here.
+pub(crate) fn player_numbers(public: &str, partners: &str) -> String {
+    format!(
+        "SELECT s.ruleset, m.metric, m.arg, AVG(m.value), COUNT(*),
+                (SELECT f.total / f.seats FROM field_metrics f
+                 WHERE f.ruleset = s.ruleset AND f.metric = m.metric AND f.arg = m.arg AND f.seats > 0)
+         FROM seats s JOIN seat_metrics m ON m.seat_key = s.key
+         WHERE s.player = $1 AND {public} AND m.metric NOT IN ({partners})
+         GROUP BY s.ruleset, m.metric, m.arg"
+    )
+}
+
+/// A player's totals with each trade partner; parameter 1 the player.
+pub(crate) fn player_partners(public: &str, partners: &str) -> String {
+    format!(
+        "SELECT s.ruleset, m.metric, o.player, CASE WHEN o.player IS NULL THEN m.arg END, SUM(m.value),
+                (SELECT name FROM players WHERE id = o.player)
+         FROM seats s JOIN seat_metrics m ON m.seat_key = s.key
+         LEFT JOIN seats o ON o.game_id = s.game_id AND m.arg = 'seat:' || CAST(o.seat AS TEXT)
+         WHERE s.player = $1 AND {public} AND m.metric IN ({partners})
+         GROUP BY s.ruleset, m.metric, o.player, CASE WHEN o.player IS NULL THEN m.arg END"
+    )
+}
+
+/// A player's openings with the mean of metric parameter 2 (argument-less); parameter 1 the player.
+pub(crate) fn player_openings(public: &str) -> String {
+    format!(
+        "SELECT s.ruleset, s.opening, COUNT(*), AVG(m.value)
+         FROM seats s JOIN seat_metrics m ON m.seat_key = s.key AND m.metric = $2 AND m.arg = ''
+         WHERE s.player = $1 AND {public}
+         GROUP BY s.ruleset, s.opening"
+    )
+}
+
+/// `metrics` as an SQL list of string literals (metric ids are the analysis crate's constants, never input).
+pub(crate) fn literals(metrics: &[&str]) -> String {
+    metrics.iter().map(|m| format!("'{}'", m.replace('\'', "''"))).collect::<Vec<_>>().join(", ")
+}

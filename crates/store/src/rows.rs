@@ -290,3 +290,36 @@ pub struct CountedGame {
     pub title: Option<String>,
     pub played_on: Option<String>,
 }
+
+/// A player's mean of one number over their published games of one ruleset, beside the field's (every
+/// published seat of that ruleset).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct PlayerNumber {
+    pub ruleset: String,
+    pub metric: String,
+    pub arg: String,
+    pub mean: f64,
+    pub seats: u64,
+    pub field: Option<f64>,
+}
+
+/// A player's total of one number with one trade partner: another player (after merges) or a market.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct PartnerTotal {
+    pub ruleset: String,
+    pub metric: String,
+    pub player: Option<PlayerId>,
+    /// The other player's name (after merges).
+    pub name: Option<String>,
+    pub market: Option<String>,
+    pub total: f64,
+}
+
+/// How a player's seats with one opening went: how many, and the mean of a number (the win rate).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct OpeningRecord {
+    pub ruleset: String,
+    pub opening: Option<String>,
+    pub seats: u64,
+    pub mean: f64,
+}

@@ -5,8 +5,8 @@ use crate::error::{Result, StoreError};
 use crate::ownership::{Access, Club, ClubId, ClubRow, Ownership, TokenRow, Viewer};
 use crate::postgres::Postgres;
 use crate::rows::{
-    game_id, AnswerRow, CountedGame, GameFilter, GameRow, Identity, Inserted, NewGame, Note, PlayerId, Question,
-    Sitting, StoredGame, TokenRecord,
+    game_id, AnswerRow, CountedGame, GameFilter, GameRow, Identity, Inserted, NewGame, Note, OpeningRecord,
+    PartnerTotal, PlayerId, PlayerNumber, Question, Sitting, StoredGame, TokenRecord,
 };
 use crate::sqlite::Sqlite;
 use almanac_core::{FactRow, Game, Insights};
@@ -192,6 +192,25 @@ impl Store {
     /// A question's answer: each group's seats, games and mean (the viewer's games only), in no order.
     pub fn answer(&self, question: &Question) -> Result<Vec<AnswerRow>> {
         on_backend!(self, b => b.answer(question))
+    }
+
+    /// A player's (after merges) mean of every number by ruleset over their published games, beside the field's;
+    /// `partners`, the numbers kept per trade partner, are left out.
+    pub fn player_numbers(&self, id: PlayerId, partners: &[&str]) -> Result<Vec<PlayerNumber>> {
+        let root = on_backend!(self, b => b.player_root(id))?.ok_or(StoreError::NoPlayer(id))?.0;
+        on_backend!(self, b => b.player_numbers(root, partners))
+    }
+
+    /// A player's totals of the `partners` numbers with each trade partner, over their published games.
+    pub fn player_partners(&self, id: PlayerId, partners: &[&str]) -> Result<Vec<PartnerTotal>> {
+        let root = on_backend!(self, b => b.player_root(id))?.ok_or(StoreError::NoPlayer(id))?.0;
+        on_backend!(self, b => b.player_partners(root, partners))
+    }
+
+    /// A player's openings over their published games, with the mean of `metric` for each.
+    pub fn player_openings(&self, id: PlayerId, metric: &str) -> Result<Vec<OpeningRecord>> {
+        let root = on_backend!(self, b => b.player_root(id))?.ok_or(StoreError::NoPlayer(id))?.0;
+        on_backend!(self, b => b.player_openings(root, metric))
     }
 
     /// How many games a question counted, and the latest `limit` of them.

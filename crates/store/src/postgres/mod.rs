@@ -11,7 +11,7 @@ use crate::questions::{self, VIEWER_FIRST};
 use crate::rows::{
     anywhere, player_key, GameFilter, GameRow, Identity, Inserted, NewGame, PlayerId, PlayerRow, SeatOf, Sitting,
 };
-use crate::rows::{AnswerRow, CountedGame, Question};
+use crate::rows::{AnswerRow, CountedGame, OpeningRecord, PartnerTotal, PlayerNumber, Question};
 use crate::rows::{Note, Sort, StoredGame, TokenRecord};
 use almanac_core::{FactRow, Game, Insights};
 use postgres::error::SqlState;
@@ -628,7 +628,8 @@ fn write_insights(tx: &mut Transaction, id: &str, insights: &Insights) -> Result
         "INSERT INTO seat_metrics (metric, arg, seat_key, value)
          SELECT m.metric, m.arg, s.key, m.value
          FROM unnest($2::text[], $3::text[], $4::int[], $5::float8[]) AS m(metric, arg, seat, value)
-         JOIN seats s ON s.game_id = $1 AND s.seat = m.seat",
+         JOIN seats s ON s.game_id = $1 AND s.seat = m.seat
+         ORDER BY m.metric, m.arg",
         &[&id, &metric, &arg, &seat, &value],
     )?;
     let seats: Vec<i32> = (0..insights.openings.len() as i32).collect();
@@ -837,6 +838,56 @@ impl Postgres {
         Ok((total.first().copied().unwrap_or(0), games))
     }
 }
+
+/// A player's numbers, trade partners and openings.
+impl Postgres {
+    pub fn player_numbers(&self, player: PlayerId, partners: &[&str]) -> Result<Vec<PlayerNumber>> {
+        let sql = questions::player_numbers(PUBLIC, &questions::literals(partners));
+        let rows = self.client.borrow_mut().query(&sql, &[&player])?;
+        Ok(rows
+            .iter()
+            .map(|r| PlayerNumber {
+                ruleset: r.get(0),
+                metric: r.get(1),
+                arg: r.get(2),
+                mean: r.get(3),
+                seats: r.get::<_, i64>(4) as u64,
+                field: r.get(5),
+            })
+            .collect())
+    }
+
+    pub fn player_partners(&self, player: PlayerId, partners: &[&str]) -> Result<Vec<PartnerTotal>> {
+        let sql = questions::player_partners(PUBLIC, &questions::literals(partners));
+        let rows = self.client.borrow_mut().query(&sql, &[&player])?;
+        Ok(rows
+            .iter()
+            .map(|r| PartnerTotal {
+                ruleset: r.get(0),
+                metric: r.get(1),
+                player: r.get(2),
+                market: r.get(3),
+                total: r.get(4),
+                name: r.get(5),
+            })
+            .collect())
+    }
+
+    pub fn player_openings(&self, player: PlayerId, metric: &str) -> Result<Vec<OpeningRecord>> {
+        let rows = self.client.borrow_mut().query(&questions::player_openings(PUBLIC), &[&player, &metric])?;
+        Ok(rows
+            .iter()
+            .map(|r| OpeningRecord {
+                ruleset: r.get(0),
+                opening: r.get(1),
+                seats: r.get::<_, i64>(2) as u64,
+                mean: r.get(3),
+            })
+            .collect())
+    }
+}
+
+const PUBLIC: &str = "s.published AND NOT s.deleted";
 
 /// Applies the migrations not yet applied, each in a transaction, under an advisory lock.
 fn migrate(client: &mut Client) -> Result<()> {

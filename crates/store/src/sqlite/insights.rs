@@ -3,7 +3,7 @@
 use super::Sqlite;
 use crate::error::Result;
 use crate::questions::{self, VIEWER_FIRST};
-use crate::rows::{AnswerRow, CountedGame, Question};
+use crate::rows::{AnswerRow, CountedGame, OpeningRecord, PartnerTotal, PlayerId, PlayerNumber, Question};
 use almanac_core::Insights;
 use rusqlite::{params, params_from_iter, Transaction};
 
@@ -93,5 +93,54 @@ impl Sqlite {
             Ok(CountedGame { id: r.get(0)?, ruleset: r.get(1)?, title: r.get(2)?, played_on: r.get(3)? })
         })?;
         Ok((total, rows.collect::<rusqlite::Result<_>>()?))
+    }
+}
+
+const PUBLIC: &str = "s.published = 1 AND s.deleted = 0";
+
+/// The shared SQL's `$N` parameters as SQLite numbers them (`?N`: by number, not by first appearance).
+fn numbered(sql: String) -> String {
+    sql.replace('$', "?")
+}
+
+impl Sqlite {
+    pub fn player_numbers(&self, player: PlayerId, partners: &[&str]) -> Result<Vec<PlayerNumber>> {
+        let sql = numbered(questions::player_numbers(PUBLIC, &questions::literals(partners)));
+        let mut stmt = self.conn.prepare_cached(&sql)?;
+        let rows = stmt.query_map([player], |r| {
+            Ok(PlayerNumber {
+                ruleset: r.get(0)?,
+                metric: r.get(1)?,
+                arg: r.get(2)?,
+                mean: r.get(3)?,
+                seats: r.get(4)?,
+                field: r.get(5)?,
+            })
+        })?;
+        Ok(rows.collect::<rusqlite::Result<_>>()?)
+    }
+
+    pub fn player_partners(&self, player: PlayerId, partners: &[&str]) -> Result<Vec<PartnerTotal>> {
+        let sql = numbered(questions::player_partners(PUBLIC, &questions::literals(partners)));
+        let mut stmt = self.conn.prepare_cached(&sql)?;
+        let rows = stmt.query_map([player], |r| {
+            Ok(PartnerTotal {
+                ruleset: r.get(0)?,
+                metric: r.get(1)?,
+                player: r.get(2)?,
+                market: r.get(3)?,
+                total: r.get(4)?,
+                name: r.get(5)?,
+            })
+        })?;
+        Ok(rows.collect::<rusqlite::Result<_>>()?)
+    }
+
+    pub fn player_openings(&self, player: PlayerId, metric: &str) -> Result<Vec<OpeningRecord>> {
+        let mut stmt = self.conn.prepare_cached(&numbered(questions::player_openings(PUBLIC)))?;
+        let rows = stmt.query_map(params![player, metric], |r| {
+            Ok(OpeningRecord { ruleset: r.get(0)?, opening: r.get(1)?, seats: r.get(2)?, mean: r.get(3)? })
+        })?;
+        Ok(rows.collect::<rusqlite::Result<_>>()?)
     }
 }

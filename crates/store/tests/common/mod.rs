@@ -121,6 +121,8 @@ fn won_by(winner: u32, scores: [f64; 4], opening: &str) -> Insights {
         metrics.push(SeatMetric { seat, metric: "won", arg: String::new(), value: won });
         metrics.push(SeatMetric { seat, metric: "score", arg: String::new(), value: scores[seat as usize] });
     }
+    metrics.push(SeatMetric { seat: 0, metric: "trades_with", arg: "seat:1".into(), value: 2.0 });
+    metrics.push(SeatMetric { seat: 0, metric: "trades_with", arg: "bank".into(), value: 1.0 });
     Insights { metrics, openings: vec![Some(opening.to_string()), None, None, None] }
 }
 
@@ -189,12 +191,31 @@ pub fn questions_are_answered_over_the_games_the_viewer_may_see(store: &mut Stor
     let scores = Question { metric: "score".into(), ..ask(Viewer::Operator, Dimension::Ruleset, None) };
     let total = store.answer(&scores).unwrap();
     assert_eq!((total.len(), total[0].seats), (1, 12));
+    // A player's numbers beside the field's (published seats of the ruleset), and their trade partners.
+    let won_field = |store: &Store| {
+        let numbers = store.player_numbers(ayse, &["trades_with"]).unwrap();
+        let won = numbers.iter().find(|n| n.metric == "won").unwrap().clone();
+        assert!(numbers.iter().all(|n| n.metric != "trades_with"));
+        (won.mean, won.seats, won.field)
+    };
+    assert_eq!(won_field(store), (0.5, 2, Some(0.25)), "Ayşe won 1 of 2; 2 winners among 8 public seats");
+    let partners = store.player_partners(ayse, &["trades_with"]).unwrap();
+    let mehmet = store.game(a.id()).unwrap().players[1].player.unwrap();
+    let with = |who: Option<i64>, market: Option<&str>| {
+        partners.iter().find(|p| p.player == who && p.market.as_deref() == market).map(|p| p.total)
+    };
+    assert_eq!((with(Some(mehmet), None), with(None, Some("bank"))), (Some(4.0), Some(2.0)));
+    let openings = store.player_openings(ayse, "won").unwrap();
+    assert_eq!(openings.len(), 1);
+    assert_eq!((openings[0].opening.as_deref(), openings[0].seats, openings[0].mean), (Some("x + y"), 2, 0.5));
     // The read model follows a game published, a game deleted, and spellings merged.
     let games_seen = |store: &Store| store.counted_games(&ask(Viewer::Public, Dimension::Seat, None), 10).unwrap().0;
     store.set_published(club, c.id(), true).unwrap();
     assert_eq!(games_seen(store), 3);
+    assert_eq!(won_field(store).2, Some(3.0 / 12.0), "the published game joins the field");
     store.delete_game(club, c.id()).unwrap();
     assert_eq!(games_seen(store), 2);
+    assert_eq!(won_field(store).2, Some(0.25), "a deleted game leaves it");
     let zeynep = store.game(a.id()).unwrap().players[2].player.unwrap();
     let zerrin = store
         .game(&store.list_games(&everything()).unwrap().iter().find(|g| g.players[2].name == "Zerrin").unwrap().id)
