@@ -237,8 +237,18 @@ fn the_end_of_a_game_as_a_coach_reads_it_ties_each_number_to_its_events() {
     }
     let spent_on: Vec<&str> = table["spent_on"].as_array().unwrap().iter().map(|c| c["id"].as_str().unwrap()).collect();
     assert!(spent_on.contains(&"city") && spent_on.contains(&"road"), "{spent_on:?}");
+    // Luck: what the dice produced against what they promised. Over the whole table the dice keep roughly
+    // their promise (the same game's rolls and board; a promise off by a factor would not).
+    let produced: f64 = rows.iter().map(|r| r["produced"].as_f64().unwrap()).sum();
+    let promised: f64 = rows.iter().map(|r| r["promised"].as_f64().expect("Catan says what rolls promise")).sum();
+    assert_eq!(
+        produced,
+        stats["players"].as_array().unwrap().iter().map(|p| p["production_total"].as_f64().unwrap()).sum::<f64>()
+    );
+    assert!((produced - promised).abs() < 0.25 * promised, "produced {produced}, promised {promised}");
     let (_, _, html) = app.get_text(&format!("/games/{game}"));
     assert!(html.contains("The game as a coach reads it") && html.contains("<a href=\"?seq="), "the page shows it");
+    assert!(html.contains("luck: produced / the dice's promise"), "and the luck");
 }
 
 /// The win rate by seat as the games' own rows say it: for each seat, the games with a winner that had it,

@@ -41,6 +41,10 @@ pub struct CoachRow {
     pub trades: Cell,
     pub gave: i64,
     pub got: i64,
+    /// Luck: cards produced by the dice, and what the dice and the board promised over the game (when the
+    /// game says what each roll promises).
+    pub produced: i64,
+    pub promised: Option<f64>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -117,8 +121,12 @@ pub fn coach_table(players: &[String], facts: &[FactRow], vocabulary: &Vocabular
     let cells = |map: &BTreeMap<String, Cell>, cols: &[Column]| -> Vec<Cell> {
         cols.iter().map(|c| map.get(&c.id).cloned().unwrap_or_default()).collect()
     };
+    let promised = crate::promised(n, facts);
+    let produced = |p: usize| gained[p].get(almanac_core::cause::PRODUCTION).map_or(0, |c| c.count);
     let rows = (0..n)
         .map(|p| CoachRow {
+            produced: produced(p),
+            promised: promised.as_ref().map(|all| all[p]),
             player: players[p].clone(),
             gained: cells(&gained[p], &gained_by),
             lost: cells(&lost[p], &lost_by),
@@ -182,5 +190,26 @@ mod tests {
         assert_eq!(t.rows[0].lost[0], Cell { count: 1, events: vec![4] });
         assert_eq!((t.rows[0].spent[0].count, t.rows[0].spent[1].count), (2, 1), "a tower, and something else");
         assert_eq!((t.rows[1].trades.count, t.rows[1].gave, t.rows[1].got), (1, 4, 1));
+        assert_eq!((t.rows[0].produced, t.rows[0].promised), (3, None), "no promise said, no luck to read");
+    }
+
+    #[test]
+    fn luck_is_production_against_what_every_roll_promised() {
+        let roll = |player| Fact::Rolled { player, dice: almanac_core::Dice::new(&[3, 4]) };
+        let gained = |player, count| Fact::Gained { player, item: "a", count, cause: cause::PRODUCTION, from: None };
+        let facts = rows(&[
+            (1, Fact::Promised { player: 0, thousandths: 500 }),
+            (1, Fact::Promised { player: 1, thousandths: 250 }),
+            (1, roll(0)),
+            (1, gained(0, 2)),
+            (2, roll(1)),
+            (3, Fact::Promised { player: 1, thousandths: 1000 }),
+            (3, roll(0)),
+            (3, gained(1, 1)),
+        ]);
+        let t = coach_table(&["A".into(), "B".into()], &facts, &WORDS);
+        // A: three rolls at half a card; B: two at a quarter, one at a whole card.
+        assert_eq!((t.rows[0].produced, t.rows[0].promised), (2, Some(1.5)));
+        assert_eq!((t.rows[1].produced, t.rows[1].promised), (1, Some(1.5)));
     }
 }

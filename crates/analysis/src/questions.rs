@@ -20,6 +20,9 @@ pub const SCORE_AT_TURN: &str = "score_at_turn";
 pub const TURNS_TO_REACH: &str = "turns_to_reach";
 /// Items gained from production per turn: of item `arg`, or of all when `arg` is empty.
 pub const PRODUCTION_PER_TURN: &str = "production_per_turn";
+/// Luck: cards produced by the dice above what the dice and the board promised over the game (games that say
+/// what each roll promises).
+pub const LUCK: &str = "luck";
 /// Trades taken part in per turn.
 pub const TRADES_PER_TURN: &str = "trades_per_turn";
 /// Trades made with the game's winner (the winner's own seat is not counted).
@@ -87,6 +90,7 @@ pub const METRICS: &[Metric] = &[
     metric(SCORE_AT_TURN, "score at the end of turn {}", ArgKind::Turn),
     Metric { lower_is_better: true, ..metric(TURNS_TO_REACH, "turns to reach {} points", ArgKind::Score) },
     metric(PRODUCTION_PER_TURN, "production of {} per turn", ArgKind::Item),
+    metric(LUCK, "luck (cards produced above the dice's promise)", ArgKind::None),
     metric(TRADES_PER_TURN, "trades per turn", ArgKind::None),
     metric(TRADES_WITH_WINNER, "trades with the winner", ArgKind::None),
     metric(LOST, "cards lost to {}", ArgKind::Cause),
@@ -146,6 +150,7 @@ pub const PRESETS: &[Preset] = &[
         by: "players",
     },
     Preset { id: "traders", question: "Who trades most?", metric: TRADES_PER_TURN, arg: "", by: "player" },
+    Preset { id: "luckiest", question: "Who had the luckiest dice?", metric: LUCK, arg: "", by: "player" },
 ];
 
 pub fn preset_named(id: &str) -> Option<&'static Preset> {
@@ -170,7 +175,7 @@ pub fn arg_choices(arg: ArgKind, vocabulary: &Vocabulary) -> Vec<(String, String
     }
 }
 
-/// The metric's label with its argument's (`production of ore per turn`).
+/// The metric's label with its argument's (`production of apples per turn`).
 pub fn metric_label(metric: &Metric, arg: &str, vocabulary: Option<&Vocabulary>) -> String {
     let arg_label = vocabulary
         .and_then(|v| arg_choices(metric.arg, v).into_iter().find(|(id, _)| id == arg).map(|(_, label)| label))
@@ -185,6 +190,7 @@ pub fn insights(players: &[String], facts: &[almanac_core::FactRow], vocabulary:
     let winner = facts.iter().rev().find(|f| f.kind == "game_over").and_then(|f| f.player);
     let turns = stats.turns.max(1) as f64;
     let finals: Vec<i64> = stats.players.iter().map(|p| p.vp_by_turn.last().map_or(0, |v| v[1])).collect();
+    let promised = crate::promised(players.len(), facts);
     let mut metrics = Vec::new();
     let mut lost: Vec<BTreeMap<&str, i64>> = vec![BTreeMap::new(); players.len()];
     let mut with_winner = vec![0i64; players.len()];
@@ -243,6 +249,9 @@ pub fn insights(players: &[String], facts: &[almanac_core::FactRow], vocabulary:
             push(PRODUCTION_PER_TURN, item.clone(), *n as f64 / turns);
         }
         push(TRADES_PER_TURN, String::new(), p.trades.count as f64 / turns);
+        if let Some(promised) = &promised {
+            push(LUCK, String::new(), p.production_total as f64 - promised[seat]);
+        }
         for cause in vocabulary.causes {
             push(LOST, cause.id.to_string(), *lost[seat].get(cause.id).unwrap_or(&0) as f64);
         }

@@ -64,7 +64,8 @@ impl Ruleset for Catan {
     const ID: &'static str = vocabulary::ID;
     /// 2: a city's points replace its settlement's in the score facts (settlement −1, city +2).
     /// 3: a 7 and the robber hitting the leader are moments (key moments on the charts and the event list).
-    const VERSION: u32 = 3;
+    /// 4: what each roll promises each player (`Fact::Promised`), so that luck can be read.
+    const VERSION: u32 = 4;
     type State = State;
     type Event = LoggedEvent;
     type GameView = view::BoardView;

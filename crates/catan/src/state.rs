@@ -165,6 +165,8 @@ pub struct Player {
     pub roads: u8,
     /// Length of the player's longest single road (for the Longest Road award).
     pub road_length: u8,
+    /// What one roll promised the player when it was last said (`Fact::Promised`), in thousandths of a card.
+    pub promised: u32,
 }
 
 /// Where in the turn the game is.

@@ -509,3 +509,38 @@ fn state_at_any_event_matches_a_fresh_replay_to_that_point() {
         assert_eq!(json_of(whole.view_after(n)), json_of(fresh.view_after(usize::MAX)), "after {n} events");
     }
 }
+
+/// What each roll promised, per event: `(seat, thousandths)` said by that event.
+fn promised(t: &Timeline<Catan>, event: usize) -> Vec<(u8, u32)> {
+    t.event_facts(event)
+        .iter()
+        .filter_map(|f| match f {
+            Fact::Promised { player, thousandths } => Some((*player, *thousandths)),
+            _ => None,
+        })
+        .collect()
+}
+
+#[test]
+fn a_roll_promises_what_the_dice_and_the_board_give_and_the_robber_takes_its_share() {
+    let base = with(
+        &SETUP,
+        &[
+            r#"{"type":"roll","player":"Ana","dice":[3,4]}"#,
+            r#"{"type":"move_robber","player":"Ana","hex":10,"victim":"Bo","stolen":"grain"}"#,
+            r#"{"type":"end_turn","player":"Ana"}"#,
+            r#"{"type":"roll","player":"Bo","dice":[1,2]}"#,
+        ],
+    );
+    let t = play(&lines(&base)).unwrap();
+    let first = promised(&t, 12);
+    assert_eq!(first.iter().map(|p| p.0).collect::<Vec<_>>(), vec![0, 1, 2], "every player's first promise");
+    // The robber on forest 3 takes from Ana and Bo one lumber on a 3, which comes 2 times in 36: from then on
+    // each is promised 2/36 of a card less a roll, and Cem, with nothing there, hears nothing new.
+    let later = promised(&t, 15);
+    assert_eq!(later.iter().map(|p| p.0).collect::<Vec<_>>(), vec![0, 1]);
+    for (seat, now) in later {
+        let before = first[seat as usize].1;
+        assert!((55..=56).contains(&(before - now)), "seat {seat}: {before} then {now}");
+    }
+}

@@ -41,7 +41,8 @@ pub struct CitiesKnights;
 
 impl Ruleset for CitiesKnights {
     const ID: &'static str = vocabulary::ID;
-    const VERSION: u32 = 1;
+    /// 2: what each roll promises each player (`Fact::Promised`), so that luck can be read.
+    const VERSION: u32 = 2;
     type State = State;
     type Event = Event;
     type GameView = view::BoardView;

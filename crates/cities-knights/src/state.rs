@@ -61,6 +61,8 @@ pub struct Player {
     pub roads: u8,
     pub walls: u8,
     pub road_length: u8,
+    /// What one roll promised the player when it was last said (`Fact::Promised`), in thousandths of a card.
+    pub promised: u32,
 }
 
 impl Player {

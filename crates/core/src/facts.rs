@@ -146,6 +146,13 @@ pub enum Fact {
         moment: &'static str,
         player: Option<Seat>,
     },
+    /// What one roll of the production dice promises a player from now on, in thousandths of an item: the
+    /// chance of every sum times what the board would pay on it. Said when it changes (a building, the
+    /// robber), before the roll it applies to; luck is production against the promise of every roll.
+    Promised {
+        player: Seat,
+        thousandths: u32,
+    },
 }
 
 impl Fact {
@@ -165,6 +172,7 @@ impl Fact {
             Fact::GameOver { .. } => "game_over",
             Fact::Gauge { .. } => "gauge",
             Fact::Moment { .. } => "moment",
+            Fact::Promised { .. } => "promised",
         }
     }
 }
@@ -176,7 +184,8 @@ impl Fact {
 /// - `built`: player, item = piece; `card_played`: player, item = card;
 /// - `score`: player, item = reason, count = delta, total, public, detail = {delta_public};
 /// - `award`: item = award, player = new holder, other = old holder; `game_over`: player = winner;
-/// - `gauge`: item = gauge, count = its value; `moment`: item = moment, player.
+/// - `gauge`: item = gauge, count = its value; `moment`: item = moment, player;
+/// - `promised`: player, count = thousandths of an item a roll promises from now on.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct FactRow {
     pub seq: u64,
@@ -287,6 +296,10 @@ impl Fact {
             Fact::Moment { moment, player } => {
                 row.item = Some(moment.to_string());
                 row.player = player.and_then(seat);
+            }
+            Fact::Promised { player, thousandths } => {
+                row.player = seat(*player);
+                row.count = Some(*thousandths as i64);
             }
         }
         row

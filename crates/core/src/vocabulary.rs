@@ -214,7 +214,7 @@ impl Vocabulary {
             }
             Fact::Gauge { gauge, .. } => check("gauge", self.gauges, gauge),
             Fact::Moment { moment, .. } => check("moment", self.moments, moment),
-            Fact::TurnStarted { .. } | Fact::GameOver { .. } => {}
+            Fact::TurnStarted { .. } | Fact::GameOver { .. } | Fact::Promised { .. } => {}
         }
         missing
     }

@@ -105,24 +105,33 @@ fn coach_table(t: &almanac_service::CoachTable) -> String {
     let heads = |cols: &[almanac_service::CoachColumn], what: &str| -> String {
         cols.iter().map(|c| format!("<th scope=\"col\">{what} {}</th>", escape(&c.label))).collect()
     };
+    // Luck, when the game says what each roll promised: produced against promised, and the difference.
+    let lucky = t.rows.iter().any(|r| r.promised.is_some());
+    let luck = |r: &almanac_service::CoachRow| match r.promised {
+        Some(p) if lucky => format!("<td>{} / {p:.1} ({:+.1})</td>", r.produced, r.produced as f64 - p),
+        _ if lucky => "<td>–</td>".to_string(),
+        _ => String::new(),
+    };
     let rows: String = t
         .rows
         .iter()
         .map(|r| {
             let cells: String = r.gained.iter().chain(&r.lost).chain(&r.spent).map(cell).collect();
             format!(
-                "<tr><th scope=\"row\">{}</th>{cells}{}<td>{} / {}</td></tr>",
+                "<tr><th scope=\"row\">{}</th>{cells}{}<td>{} / {}</td>{}</tr>",
                 escape(&r.player),
                 cell(&r.trades),
                 r.gave,
-                r.got
+                r.got,
+                luck(r)
             )
         })
         .collect();
+    let luck_head = if lucky { "<th scope=\"col\">luck: produced / the dice's promise</th>" } else { "" };
     format!(
         r#"<section class="coach"><h2>The game as a coach reads it</h2>
 <div class="table-wrap" tabindex="0" role="region" aria-label="The game as a coach reads it"><table class="coach-table">
-<thead><tr><th scope="col">Player</th>{}{}{}<th scope="col">trades</th><th scope="col">cards given / got in trades</th></tr></thead>
+<thead><tr><th scope="col">Player</th>{}{}{}<th scope="col">trades</th><th scope="col">cards given / got in trades</th>{luck_head}</tr></thead>
 <tbody>{rows}</tbody></table></div>
 <p class="hint">Each number opens the replay at the event where it began; its title lists every event behind it.</p></section>"#,
         heads(&t.gained_by, "gained:"),

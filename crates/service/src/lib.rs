@@ -8,7 +8,7 @@
 pub mod players;
 pub mod questions;
 
-pub use almanac_analysis::coach::{Cell as CoachCell, CoachTable, Column as CoachColumn};
+pub use almanac_analysis::coach::{Cell as CoachCell, CoachRow, CoachTable, Column as CoachColumn};
 use almanac_analysis::{game_stats, GameStats};
 use almanac_charts::ChartError;
 use almanac_core::{AnyView, Chart, Game, LogError, Problem};

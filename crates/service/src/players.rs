@@ -115,6 +115,7 @@ fn profiles(store: &Store, me: PlayerId, rulesets: &[&str]) -> Result<Vec<Profil
         let mut losses = of(q::LOST, &|c| label_in(vocabulary.causes, c));
         losses.retain(|v| v.mine != 0.0 || v.field.is_some_and(|f| f != 0.0));
         let points = of(q::POINTS, &|p| label_in(vocabulary.score_reasons, p));
+        production.extend(of(q::LUCK, &|_| "luck: cards above the dice's promise, per game".to_string()));
         let mut trading = of(q::TRADES_PER_TURN, &|_| "trades per turn".to_string());
         trading.extend(of(q::TRADES_WITH_WINNER, &|_| "trades with the winner".to_string()));
         let mut by_partner: BTreeMap<(Option<PlayerId>, String), TradePartner> = BTreeMap::new();

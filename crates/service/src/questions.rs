@@ -40,7 +40,7 @@ impl Ask {
 /// The answer: the question in words, each group's value, and the games counted.
 #[derive(Debug, Clone, Serialize)]
 pub struct Answer {
-    /// The question in words ("win rate by seat, Catan").
+    /// The question in words ("Win rate by seat — 4 players").
     pub question: String,
     pub metric: String,
     pub arg: String,

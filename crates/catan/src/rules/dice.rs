@@ -42,6 +42,27 @@ fn production(s: &State, sum: usize) -> [Resources; MAX_PLAYERS] {
     pay
 }
 
+/// Says what a roll promises each player, where it changed since it was last said: the chance of every sum
+/// times what the board would pay on it, the robber and the bank as they stand (a 7 pays nothing).
+fn promise(s: &mut State, facts: &mut Vec<Fact>) {
+    let dice = almanac_core::DiceSpec { count: 2, faces: 6 };
+    let n = s.players.len();
+    let mut expected = [0f64; MAX_PLAYERS];
+    for sum in dice.sums().filter(|&sum| sum != 7) {
+        let pay = production(s, sum as usize);
+        for i in 0..n {
+            expected[i] += dice.chance(sum) * pay[i].total() as f64;
+        }
+    }
+    for (i, e) in expected.iter().enumerate().take(n) {
+        let thousandths = (e * 1000.0).round() as u32;
+        if thousandths != s.players[i].promised {
+            s.players[i].promised = thousandths;
+            facts.push(Fact::Promised { player: i as Seat, thousandths });
+        }
+    }
+}
+
 pub fn roll(
     s: &mut State,
     p: Seat,
@@ -71,6 +92,7 @@ pub fn roll(
         }
     }
 
+    promise(s, facts);
     facts.push(Fact::Rolled { player: p, dice: dice.dice() });
     if sum == 7 {
         facts.push(Fact::Moment { moment: SEVEN, player: Some(p) });

@@ -43,6 +43,7 @@ pub fn roll(
             ));
         }
     }
+    promise(s, facts);
     facts.push(Fact::Rolled { player: p, dice: Dice::new(&dice) });
     let [red, white] = dice;
     // Who draws which colour, in order: the gate's players clockwise from the roller, or the tied
@@ -224,6 +225,34 @@ pub fn held_name(h: HeldCard) -> String {
     match h.card {
         Some(c) => c.name().to_string(),
         None => format!("{} card", h.track.colour()),
+    }
+}
+
+/// Says what a roll promises each player, where it changed since it was last said: the chance of every sum of
+/// the red and white dice times the cards the board owes on it, the robber as it stands and the bank taken
+/// as full (a 7 pays nothing; the event die and the Aqueduct are left out).
+fn promise(s: &mut State, facts: &mut Vec<Fact>) {
+    let dice = almanac_core::DiceSpec { count: 2, faces: 6 };
+    let n = s.players.len();
+    let mut expected = vec![0f64; n];
+    for sum in dice.sums().filter(|&sum| sum != 7) {
+        for (hex, h) in s.board.hexes.iter().zip(0..) {
+            if s.numbers[h as usize] != Some(sum as u8) || s.robber == h || hex.terrain.produces().is_none() {
+                continue;
+            }
+            for &v in &hex.corners {
+                if let Some(b) = s.building(v) {
+                    expected[b.owner as usize] += dice.chance(sum) * if b.city { 2.0 } else { 1.0 };
+                }
+            }
+        }
+    }
+    for (i, e) in expected.iter().enumerate() {
+        let thousandths = (e * 1000.0).round() as u32;
+        if thousandths != s.players[i].promised {
+            s.players[i].promised = thousandths;
+            facts.push(Fact::Promised { player: i as Seat, thousandths });
+        }
     }
 }
 
