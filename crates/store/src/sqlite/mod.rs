@@ -78,6 +78,10 @@ impl Sqlite {
         conn.pragma_update(None, "journal_mode", "WAL")?;
         conn.pragma_update(None, "synchronous", "NORMAL")?;
         conn.pragma_update(None, "foreign_keys", "ON")?;
+        // Statement journals (a statement inside a transaction, with triggers) in memory rather than in
+        // temporary files, and 64 MB of page cache: both cost memory only.
+        conn.pragma_update(None, "temp_store", "MEMORY")?;
+        conn.pragma_update(None, "cache_size", -65536)?;
         conn.busy_timeout(std::time::Duration::from_secs(5))?;
         // Before the migrations: they may use `fold` too.
         Self::add_functions(&conn)?;
