@@ -9,7 +9,7 @@ CARGO ?= cargo
 CORPUS ?= bench-corpus
 CATANATRON_TOOL ?= ../shared/tools/catanatron_dump.py
 
-.PHONY: run demo build test browser postgres lint fuzz bench bench-http bench-load bench-corpus clean
+.PHONY: run demo build test browser postgres lint fuzz bench bench-scale bench-http bench-load bench-corpus clean
 
 # Seeds an empty database from data/samples/, then serves the dashboard at http://$(BIND)/.
 run: build
@@ -68,10 +68,16 @@ lint:
 	$(CARGO) clippy --workspace --all-targets -- -D warnings
 
 # 1,000 catanatron games (about two minutes), then the speed figures: ours, and catanatron's own replay of
-# the same files against `almanac validate` of them.
+# the same files against `almanac validate` of them; then the scale figures of what coaches ask.
 bench: build $(CORPUS)/.done
 	./target/release/almanac bench $(CORPUS)
 	bench/foreign.sh $(CORPUS)
+	bench/scale.sh
+
+# Questions, player pages, head-to-heads and the games list on a generated database: GAMES games of each
+# ruleset (2,000 by default; GAMES=20000 for the 100,000-game figures).
+bench-scale:
+	bench/scale.sh
 
 # HTTP figures with wrk: states and charts at 32 and 256 connections, alone and with 4 uploaders running.
 bench-http: build

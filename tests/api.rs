@@ -206,6 +206,9 @@ fn the_openapi_document_lists_the_routes() {
         "/api/games/{id}/state",
         "/api/games/{id}/stats",
         "/api/games/{id}/charts/{chart}",
+        "/api/questions",
+        "/api/questions/catalogue",
+        "/api/players/{id}/curve.svg",
     ] {
         assert!(doc["paths"][path].is_object(), "{path} is not documented");
     }
