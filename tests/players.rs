@@ -143,6 +143,15 @@ fn ratings_rise_with_games_won_and_the_leaderboard_orders_a_clubs_players() {
     assert!(svg.contains("Zeynep's rating, game by game"));
     let (_, _, html) = app.get_text("/leaderboard?ruleset=catan&club=Test%20club");
     assert!(html.contains(&format!("href=\"/players/{zeynep}\"")));
+    // Ratings are kept between requests and rated again when the games change: a third game (Zeynep wins
+    // again), then a game unpublished, each shows at once.
+    let third = upload(&app, &truth.replace("Can", "Cenk"), true);
+    let (_, page) = app.get_json(&format!("/api/players/{zeynep}"));
+    assert_eq!(page["ratings"][0]["history"].as_array().unwrap().len(), 3, "{page}");
+    let (status, _) = app.post_json(&format!("/api/games/{third}/publish"), &json!({"published": false}));
+    assert_eq!(status, 200);
+    let (_, page) = app.get_json(&format!("/api/players/{zeynep}"));
+    assert_eq!(page["ratings"][0]["history"].as_array().unwrap().len(), 2, "{page}");
 }
 
 #[test]

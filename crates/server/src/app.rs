@@ -36,6 +36,8 @@ pub struct AppState {
     pub tokens: Expiring<String, Option<Club>>,
     /// Who owns a game and who may see it, by full id.
     pub access: Expiring<String, Access>,
+    /// Every ruleset's ratings, rated again only when its published games changed.
+    pub ratings: almanac_service::players::RatingsMemo,
     pub rates: Rates,
     pub limits: Limits,
     pub max_upload: usize,

@@ -29,7 +29,7 @@ fn player_id(text: &str) -> Result<i64> {
 
 async fn load_page(app: web::Data<AppState>, id: &str) -> Result<PlayerPage> {
     let id = player_id(id)?;
-    blocking(move || Ok(app.pool.read(|s| player_page(s, id))??)).await
+    blocking(move || Ok(app.pool.read(|s| player_page(s, id, &app.ratings))??)).await
 }
 
 async fn load_versus(app: web::Data<AppState>, a: &str, b: &str) -> Result<HeadToHead> {
@@ -52,7 +52,7 @@ async fn versus_json(
 
 async fn rating_chart(app: web::Data<AppState>, _reader: Reader, path: web::Path<String>) -> Result<HttpResponse> {
     let id = player_id(&path)?;
-    let svg = blocking(move || Ok(app.pool.read(|s| chart_of(s, id))??)).await?;
+    let svg = blocking(move || Ok(app.pool.read(|s| chart_of(s, id, &app.ratings))??)).await?;
     Ok(HttpResponse::Ok().content_type("image/svg+xml").body(svg))
 }
 
@@ -168,7 +168,7 @@ async fn load_board(app: web::Data<AppState>, q: &BoardQuery) -> Result<Vec<Lead
     if almanac_service::game_kind(&ruleset).is_none() {
         return Err(ApiError::bad_request(format!("no ruleset `{ruleset}`")));
     }
-    blocking(move || Ok(app.pool.read(|s| leaderboard(s, &ruleset, club.as_deref()))??)).await
+    blocking(move || Ok(app.pool.read(|s| leaderboard(s, &ruleset, club.as_deref(), &app.ratings))??)).await
 }
 
 async fn leaderboard_json(

@@ -43,6 +43,7 @@ pub fn run(listener: TcpListener, config: Config) -> std::io::Result<Server> {
         charts: Lru::new(limits.chart_cache_bytes),
         tokens: Expiring::new(TRUSTED_FOR),
         access: Expiring::new(TRUSTED_FOR),
+        ratings: Default::default(),
         rates: Rates::new(limits.writes_per_minute),
         limits,
         max_upload: config.max_upload,

@@ -264,7 +264,7 @@ fn game_name(ruleset: &str) -> String {
     almanac_engine::game_kind(ruleset).map_or_else(|| ruleset.to_string(), |g| g.name().to_string())
 }
 
-pub fn player_page(store: &Store, id: PlayerId) -> Result<PlayerPage, ServiceError> {
+pub fn player_page(store: &Store, id: PlayerId, memo: &RatingsMemo) -> Result<PlayerPage, ServiceError> {
     let player = identity(store, id)?;
     let me = player.id;
     let sittings = store.sittings(me)?;
@@ -325,7 +325,7 @@ pub fn player_page(store: &Store, id: PlayerId) -> Result<PlayerPage, ServiceErr
     opponents.sort_by(|a, b| b.games.cmp(&a.games).then(a.name.cmp(&b.name)));
     let mut ratings = Vec::new();
     for r in &rulesets {
-        let all = ratings_of(store, &r.ruleset)?;
+        let all = memo.ratings(store, &r.ruleset)?;
         let Some(mine) = all.current.get(&me) else { continue };
         let rank = 1 + all.current.values().filter(|o| o.shown() > mine.shown()).count() as u32;
         let history = all.history[&me].iter().enumerate().map(|(k, (_, x))| [k as f64 + 1.0, x.shown()]).collect();
@@ -345,6 +345,28 @@ pub fn player_page(store: &Store, id: PlayerId) -> Result<PlayerPage, ServiceErr
     Ok(PlayerPage { player, rulesets, games, opponents, ratings, profiles })
 }
 
+/// Every ruleset's ratings, computed once for each state of its published games and shared by every request:
+/// a page asks the store for the ruleset's fingerprint (its published seats, their scores, the merges) and
+/// rates the games again only when it changed. Rating is in game order, so a game stored late can move
+/// every rating after it: computing them all again is the simple way to stay right.
+#[derive(Default)]
+pub struct RatingsMemo {
+    by_ruleset: std::sync::Mutex<BTreeMap<String, (String, std::sync::Arc<Ratings>)>>,
+}
+
+impl RatingsMemo {
+    pub fn ratings(&self, store: &Store, ruleset: &str) -> Result<std::sync::Arc<Ratings>, ServiceError> {
+        let print = store.ratings_fingerprint(ruleset, almanac_analysis::questions::SCORE)?;
+        let known = self.by_ruleset.lock().expect("no panic while held").get(ruleset).cloned();
+        if let Some((_, ratings)) = known.filter(|(seen, _)| *seen == print) {
+            return Ok(ratings);
+        }
+        let ratings = std::sync::Arc::new(ratings_of(store, ruleset)?);
+        self.by_ruleset.lock().expect("no panic while held").insert(ruleset.to_string(), (print, ratings.clone()));
+        Ok(ratings)
+    }
+}
+
 /// Every player's rating in a ruleset, over its published games in the order they were played.
 fn ratings_of(store: &Store, ruleset: &str) -> Result<Ratings, ServiceError> {
     let placings: Vec<Placing> = store
@@ -356,8 +378,13 @@ fn ratings_of(store: &Store, ruleset: &str) -> Result<Ratings, ServiceError> {
 }
 
 /// The players of a ruleset by rating, highest first: all of them, or those of one club's games.
-pub fn leaderboard(store: &Store, ruleset: &str, club: Option<&str>) -> Result<Vec<Leader>, ServiceError> {
-    let all = ratings_of(store, ruleset)?;
+pub fn leaderboard(
+    store: &Store,
+    ruleset: &str,
+    club: Option<&str>,
+    memo: &RatingsMemo,
+) -> Result<Vec<Leader>, ServiceError> {
+    let all = memo.ratings(store, ruleset)?;
     let mut out = Vec::new();
     for (&player, r) in &all.current {
         let Some(who) = store.identity(player)? else { continue };
@@ -408,8 +435,8 @@ pub fn merge_players(
 }
 
 /// The chart of a player's ratings, game by game, one line per game played.
-pub fn rating_chart(store: &Store, id: PlayerId) -> Result<String, ServiceError> {
-    let page = player_page(store, id)?;
+pub fn rating_chart(store: &Store, id: PlayerId, memo: &RatingsMemo) -> Result<String, ServiceError> {
+    let page = player_page(store, id, memo)?;
     let series: Vec<(String, Vec<[f64; 2]>)> = page.ratings.into_iter().map(|r| (r.name, r.history)).collect();
     Ok(almanac_charts::rating_history(&page.player.name, &series)?)
 }

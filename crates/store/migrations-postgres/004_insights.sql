@@ -15,6 +15,7 @@ CREATE TABLE seats (
     UNIQUE (game_id, seat)
 );
 CREATE INDEX seats_by_player ON seats(player);
+CREATE INDEX seats_by_ruleset ON seats(ruleset, published, deleted, key);
 CREATE TABLE seat_metrics (
     metric   TEXT NOT NULL,
     arg      TEXT NOT NULL,

@@ -18,6 +18,8 @@ CREATE TABLE seats (
     UNIQUE (game_id, seat)
 );
 CREATE INDEX seats_by_player ON seats(player);
+-- A ruleset's published seats, counted for the fingerprint of its ratings.
+CREATE INDEX seats_by_ruleset ON seats(ruleset, published, deleted, key);
 CREATE TABLE seat_metrics (
     metric   TEXT NOT NULL,
     arg      TEXT NOT NULL,

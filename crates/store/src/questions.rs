@@ -119,6 +119,18 @@ pub(crate) fn player_openings(public: &str) -> String {
     )
 }
 
+/// What a ruleset's ratings depend on, as one text: its published seats (how many, and the sum of their keys),
+/// the field's total of metric parameter 2 (the final score: it moves when a game is appended to or derived
+/// again) and the merges of spellings; parameter 1 the ruleset.
+pub(crate) fn ratings_fingerprint(public: &str) -> String {
+    format!(
+        "SELECT CAST(COUNT(*) AS TEXT) || ':' || CAST(COALESCE(SUM(s.key), 0) AS TEXT) || ':'
+                || COALESCE((SELECT CAST(total AS TEXT) FROM field_metrics WHERE ruleset = $1 AND metric = $2 AND arg = ''), '')
+                || ':' || CAST((SELECT COUNT(*) FROM players WHERE merged_into IS NOT NULL) AS TEXT)
+         FROM seats s WHERE s.ruleset = $1 AND {public}"
+    )
+}
+
 /// `metrics` as an SQL list of string literals (metric ids are the analysis crate's constants, never input).
 pub(crate) fn literals(metrics: &[&str]) -> String {
     metrics.iter().map(|m| format!("'{}'", m.replace('\'', "''"))).collect::<Vec<_>>().join(", ")

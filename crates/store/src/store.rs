@@ -207,6 +207,12 @@ impl Store {
         on_backend!(self, b => b.player_partners(root, partners))
     }
 
+    /// A text that changes whenever a ruleset's ratings may: its published seats, the field's total of the
+    /// `score` metric, the merges of spellings. Ratings are computed again only when it changed.
+    pub fn ratings_fingerprint(&self, ruleset: &str, score: &str) -> Result<String> {
+        on_backend!(self, b => b.ratings_fingerprint(ruleset, score))
+    }
+
     /// A player's openings over their published games, with the mean of `metric` for each.
     pub fn player_openings(&self, id: PlayerId, metric: &str) -> Result<Vec<OpeningRecord>> {
         let root = on_backend!(self, b => b.player_root(id))?.ok_or(StoreError::NoPlayer(id))?.0;

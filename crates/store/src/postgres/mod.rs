@@ -873,6 +873,11 @@ impl Postgres {
             .collect())
     }
 
+    pub fn ratings_fingerprint(&self, ruleset: &str, score: &str) -> Result<String> {
+        let sql = questions::ratings_fingerprint(PUBLIC);
+        Ok(self.client.borrow_mut().query_one(&sql, &[&ruleset, &score])?.get(0))
+    }
+
     pub fn player_openings(&self, player: PlayerId, metric: &str) -> Result<Vec<OpeningRecord>> {
         let rows = self.client.borrow_mut().query(&questions::player_openings(PUBLIC), &[&player, &metric])?;
         Ok(rows

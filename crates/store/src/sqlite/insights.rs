@@ -136,6 +136,11 @@ impl Sqlite {
         Ok(rows.collect::<rusqlite::Result<_>>()?)
     }
 
+    pub fn ratings_fingerprint(&self, ruleset: &str, score: &str) -> Result<String> {
+        let sql = numbered(questions::ratings_fingerprint(PUBLIC));
+        Ok(self.conn.prepare_cached(&sql)?.query_row(params![ruleset, score], |r| r.get(0))?)
+    }
+
     pub fn player_openings(&self, player: PlayerId, metric: &str) -> Result<Vec<OpeningRecord>> {
         let mut stmt = self.conn.prepare_cached(&numbered(questions::player_openings(PUBLIC)))?;
         let rows = stmt.query_map(params![player, metric], |r| {
