@@ -304,9 +304,16 @@ fn a_question_across_games_counts_the_seats_of_the_games_the_asker_may_see() {
     let counted: Vec<&str> = answer["games"].as_array().unwrap().iter().map(|g| g["id"].as_str().unwrap()).collect();
     assert_eq!(answer["counted"].as_u64(), Some(public.len() as u64));
     assert!(public.iter().all(|id| counted.contains(&id.as_str())) && !counted.contains(&private.as_str()));
-    // The club sees its private game counted too.
+    // The club sees its private game counted too; once published, so does everyone (answers kept in memory
+    // give way to the change at once).
     let mine = app.get_as("/api/questions?preset=first-seat", &app.token).json();
     assert_eq!(mine["counted"].as_u64(), Some(public.len() as u64 + 1));
+    let (status, _) = app.post_json(&format!("/api/games/{private}/publish"), &json!({"published": true}));
+    assert_eq!(status, 200);
+    let (_, everyone) = app.get_json("/api/questions?preset=first-seat");
+    assert_eq!(everyone["counted"].as_u64(), Some(public.len() as u64 + 1));
+    let (status, _) = app.post_json(&format!("/api/games/{private}/publish"), &json!({"published": false}));
+    assert_eq!(status, 200);
     // The games behind one line: seat 5 sat only at the six-player table.
     let (_, five) = app.get_json("/api/questions?preset=first-seat&group=5");
     let five: Vec<&str> = five["games"].as_array().unwrap().iter().map(|g| g["id"].as_str().unwrap()).collect();

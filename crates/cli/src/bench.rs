@@ -249,11 +249,22 @@ pub fn scale(db: &Path, reps: usize) -> anyhow::Result<i32> {
     };
     for p in PRESETS {
         let question = Ask::preset(p.id).expect("a preset");
-        time(&format!("question \"{}\"", p.question), &mut |_| {
+        time(&format!("question \"{}\" (computed)", p.question), &mut |_| {
             std::hint::black_box(ask(&store, Viewer::Public, &question)?);
             Ok(())
         })?;
     }
+    // The server keeps answers until the read model changes: the same questions asked again.
+    let kept = almanac_service::questions::AnswerMemo::default();
+    let presets: Vec<Ask> = PRESETS.iter().map(|p| Ask::preset(p.id).expect("a preset")).collect();
+    for question in &presets {
+        almanac_service::questions::ask_kept(&store, Viewer::Public, question, &kept)?;
+    }
+    time("any preset question asked again (the answer kept in memory)", &mut |k| {
+        let question = &presets[k % presets.len()];
+        std::hint::black_box(almanac_service::questions::ask_kept(&store, Viewer::Public, question, &kept)?);
+        Ok(())
+    })?;
     let rulesets: Vec<String> = {
         let mut r: Vec<String> = games.iter().map(|g| g.ruleset.clone()).collect();
         r.sort();
@@ -280,6 +291,11 @@ pub fn scale(db: &Path, reps: usize) -> anyhow::Result<i32> {
         .collect();
     // Ratings are kept between requests, as the server keeps them, and rated again when games change.
     let memo = almanac_service::players::RatingsMemo::default();
+    let t = Instant::now();
+    for r in &rulesets {
+        memo.ratings(&store, r)?;
+    }
+    println!("every ruleset's ratings, rated once (then kept): {:.0} ms", t.elapsed().as_secs_f64() * 1e3);
     time("a player's page", &mut |k| {
         std::hint::black_box(almanac_service::players::player_page(&store, players[k % players.len()], &memo)?);
         Ok(())

@@ -38,6 +38,8 @@ pub struct AppState {
     pub access: Expiring<String, Access>,
     /// Every ruleset's ratings, rated again only when its published games changed.
     pub ratings: almanac_service::players::RatingsMemo,
+    /// Answers to questions, kept while the read model stands.
+    pub answers: almanac_service::questions::AnswerMemo,
     pub rates: Rates,
     pub limits: Limits,
     pub max_upload: usize,

@@ -8,11 +8,12 @@ use crate::error::ApiError;
 use crate::pages::{escape, page, problem_page, SignedIn};
 use actix_web::{web, HttpRequest, HttpResponse};
 use almanac_service::questions::{
-    arg_choices, ask, chart, csv, ndjson, Answer, ArgKind, Ask, Preset, METRICS, PRESETS,
+    arg_choices, ask_kept, chart, csv, ndjson, Answer, ArgKind, Ask, Preset, METRICS, PRESETS,
 };
 use almanac_service::GAMES;
 use almanac_store::Dimension;
 use serde::{Deserialize, Serialize};
+use std::sync::Arc;
 
 pub fn routes(cfg: &mut web::ServiceConfig) {
     cfg.route("/questions", web::get().to(builder))
@@ -96,16 +97,16 @@ impl Params {
     }
 }
 
-async fn answer_of(app: web::Data<AppState>, reader: &Reader, params: &Params) -> Result<Answer> {
+async fn answer_of(app: web::Data<AppState>, reader: &Reader, params: &Params) -> Result<Arc<Answer>> {
     let question = params.ask()?;
     let viewer = reader.viewer;
-    blocking(move || Ok(app.pool.read(|s| ask(s, viewer, &question))??)).await
+    blocking(move || Ok(app.pool.read(|s| ask_kept(s, viewer, &question, &app.answers))??)).await
 }
 
 async fn answer_api(app: web::Data<AppState>, reader: Reader, params: web::Query<Params>) -> Result<HttpResponse> {
     let answer = answer_of(app, &reader, &params).await?;
     Ok(match given(&params.format).unwrap_or("json") {
-        "json" => HttpResponse::Ok().json(answer),
+        "json" => HttpResponse::Ok().json(&*answer),
         "csv" => HttpResponse::Ok()
             .content_type("text/csv; charset=utf-8")
             .insert_header(("Content-Disposition", "attachment; filename=\"answer.csv\""))

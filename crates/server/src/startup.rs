@@ -44,6 +44,7 @@ pub fn run(listener: TcpListener, config: Config) -> std::io::Result<Server> {
         tokens: Expiring::new(TRUSTED_FOR),
         access: Expiring::new(TRUSTED_FOR),
         ratings: Default::default(),
+        answers: Default::default(),
         rates: Rates::new(limits.writes_per_minute),
         limits,
         max_upload: config.max_upload,

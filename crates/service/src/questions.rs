@@ -193,6 +193,40 @@ pub fn ask(store: &Store, viewer: Viewer, ask: &Ask) -> Result<Answer, ServiceEr
     })
 }
 
+/// Answers kept while the read model stands (`Store::read_model_version`): the same question asked again by
+/// someone who sees the same games is answered from memory. At most `KEPT` answers; when full, it starts
+/// over (the simplest bound; presets are asked most and come back first).
+#[derive(Default)]
+pub struct AnswerMemo {
+    kept: std::sync::Mutex<std::collections::HashMap<String, (i64, std::sync::Arc<Answer>)>>,
+}
+
+const KEPT: usize = 1024;
+
+/// `ask`, kept in `memo` until the read model changes.
+pub fn ask_kept(
+    store: &Store,
+    viewer: Viewer,
+    question: &Ask,
+    memo: &AnswerMemo,
+) -> Result<std::sync::Arc<Answer>, ServiceError> {
+    // The version first: an answer computed after it is at least as new as it.
+    let version = store.read_model_version()?;
+    let key = format!("{viewer:?}|{question:?}");
+    if let Some((v, answer)) = memo.kept.lock().expect("no panic while held").get(&key) {
+        if *v == version {
+            return Ok(answer.clone());
+        }
+    }
+    let answer = std::sync::Arc::new(ask(store, viewer, question)?);
+    let mut kept = memo.kept.lock().expect("no panic while held");
+    if kept.len() >= KEPT {
+        kept.clear();
+    }
+    kept.insert(key, (version, answer.clone()));
+    Ok(answer)
+}
+
 /// The answer as a bar chart (SVG).
 pub fn chart(answer: &Answer) -> Result<String, ServiceError> {
     let bars: Vec<(String, f64)> = answer.groups.iter().map(|g| (g.label.clone(), g.value)).collect();

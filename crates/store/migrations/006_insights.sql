@@ -28,6 +28,10 @@ CREATE TABLE seat_metrics (
     PRIMARY KEY (metric, arg, seat_key)
 ) WITHOUT ROWID;
 CREATE INDEX seat_metrics_by_seat ON seat_metrics(seat_key);
+-- A number that grows after every change to the read model (a game stored, appended to, derived again,
+-- published or deleted; a merge): answers kept in memory are good while it stands.
+CREATE TABLE read_model (version INTEGER NOT NULL);
+INSERT INTO read_model (version) VALUES (0);
 -- 0: not derived yet (games stored before this migration; `serve` and `reproject` derive them).
 ALTER TABLE games ADD COLUMN insights_version INTEGER NOT NULL DEFAULT 0;
 

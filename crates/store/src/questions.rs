@@ -59,9 +59,15 @@ pub(crate) fn from_where(q: &Question, param: impl Fn(usize, &str) -> String, vi
 
 /// The answer's groups: key, label, seats, games, mean.
 pub(crate) fn answer(q: &Question, from_where: &str) -> String {
+    // A game has one seat per seat number and per player (two spellings of one person never share a
+    // table), and one per opponent when the question is one player's: there the games are the seats, and
+    // counting them apart, the costliest part of a question, is spared.
+    let one_seat_per_game =
+        matches!(q.by, Dimension::Seat | Dimension::Player) || (q.by == Dimension::Opponent && q.player.is_some());
+    let games = if one_seat_per_game { "COUNT(*)" } else { "COUNT(DISTINCT s.game_id)" };
     format!(
         "SELECT CAST(k AS TEXT), {label}, seats, games, mean FROM (
-             SELECT {key} AS k, COUNT(*) AS seats, COUNT(DISTINCT s.game_id) AS games, AVG(m.value) AS mean
+             SELECT {key} AS k, COUNT(*) AS seats, {games} AS games, AVG(m.value) AS mean
              {from_where} GROUP BY {key}) AS grouped",
         label = q.by.label_sql(),
         key = q.by.key_sql(),

@@ -104,13 +104,17 @@ impl Store {
     /// unseen game with the same log is `TakenElsewhere`.
     pub fn insert_game(&mut self, new: &NewGame, ownership: Ownership) -> Result<Inserted> {
         let id = game_id(new.content_hash);
-        on_backend!(mut self, b => b.insert_game_as(&id, new, ownership))
+        let inserted = on_backend!(mut self, b => b.insert_game_as(&id, new, ownership))?;
+        self.changed()?;
+        Ok(inserted)
     }
 
     /// `insert_game` under a given id: a copy of another database keeps the ids it had (a game stored before
     /// the canonical hash keeps an id that is not its hash's).
     pub fn insert_game_as(&mut self, id: &str, new: &NewGame, ownership: Ownership) -> Result<Inserted> {
-        on_backend!(mut self, b => b.insert_game_as(id, new, ownership))
+        let inserted = on_backend!(mut self, b => b.insert_game_as(id, new, ownership))?;
+        self.changed()?;
+        Ok(inserted)
     }
 
     /// Every game, deleted ones too, oldest first, with what a copy of the database must keep.
@@ -134,7 +138,9 @@ impl Store {
         new_lines: &[String],
         insights: &Insights,
     ) -> Result<u64> {
-        on_backend!(mut self, b => b.append_events(club, id, expected_seq, game, new_lines, insights))
+        let seq = on_backend!(mut self, b => b.append_events(club, id, expected_seq, game, new_lines, insights))?;
+        self.changed()?;
+        Ok(seq)
     }
 
     /// A stored game's row, whoever may see it (callers resolve with a viewer first).
@@ -186,7 +192,19 @@ impl Store {
     /// Replaces the facts and derived columns of game `id` by those of `game` (its stored log read again); one
     /// transaction; the events are not touched.
     pub fn reproject(&mut self, id: &str, game: &dyn Game, insights: &Insights) -> Result<()> {
-        on_backend!(mut self, b => b.reproject(id, game, insights))
+        on_backend!(mut self, b => b.reproject(id, game, insights))?;
+        self.changed()
+    }
+
+    /// A number that grows after every change to the read model, committed first: an answer computed after
+    /// reading it is at least as new as it.
+    pub fn read_model_version(&self) -> Result<i64> {
+        on_backend!(self, b => b.read_model_version())
+    }
+
+    /// Says that the read model changed (after the change committed).
+    fn changed(&mut self) -> Result<()> {
+        on_backend!(mut self, b => b.bump_read_model())
     }
 
     /// A question's answer: each group's seats, games and mean (the viewer's games only), in no order.
@@ -284,6 +302,7 @@ impl Store {
     pub fn set_published(&mut self, club: ClubId, id_or_prefix: &str, published: bool) -> Result<String> {
         let id = self.owned(club, id_or_prefix)?.id;
         on_backend!(mut self, b => b.set_published(&id, published))?;
+        self.changed()?;
         Ok(id)
     }
 
@@ -291,6 +310,7 @@ impl Store {
     pub fn delete_game(&mut self, club: ClubId, id_or_prefix: &str) -> Result<String> {
         let id = self.owned(club, id_or_prefix)?.id;
         on_backend!(mut self, b => b.hide(&id))?;
+        self.changed()?;
         Ok(id)
     }
 
@@ -350,6 +370,7 @@ impl Store {
             )));
         }
         on_backend!(mut self, b => b.merge_players(into_root, from_root))?;
+        self.changed()?;
         Ok(into_root)
     }
 

@@ -873,6 +873,17 @@ impl Postgres {
             .collect())
     }
 
+    pub fn read_model_version(&self) -> Result<i64> {
+        // `last_value` is 1 before the first `nextval` too: `is_called` tells the two apart.
+        let row = self.client.borrow_mut().query_one("SELECT last_value, is_called FROM read_model_version", &[])?;
+        Ok(if row.get::<_, bool>(1) { row.get(0) } else { 0 })
+    }
+
+    pub fn bump_read_model(&mut self) -> Result<()> {
+        self.client.borrow_mut().execute("SELECT nextval('read_model_version')", &[])?;
+        Ok(())
+    }
+
     pub fn ratings_fingerprint(&self, ruleset: &str, score: &str) -> Result<String> {
         let sql = questions::ratings_fingerprint(PUBLIC);
         Ok(self.client.borrow_mut().query_one(&sql, &[&ruleset, &score])?.get(0))

@@ -136,6 +136,15 @@ impl Sqlite {
         Ok(rows.collect::<rusqlite::Result<_>>()?)
     }
 
+    pub fn read_model_version(&self) -> Result<i64> {
+        Ok(self.conn.prepare_cached("SELECT version FROM read_model")?.query_row([], |r| r.get(0))?)
+    }
+
+    pub fn bump_read_model(&mut self) -> Result<()> {
+        self.conn.execute("UPDATE read_model SET version = version + 1", [])?;
+        Ok(())
+    }
+
     pub fn ratings_fingerprint(&self, ruleset: &str, score: &str) -> Result<String> {
         let sql = numbered(questions::ratings_fingerprint(PUBLIC));
         Ok(self.conn.prepare_cached(&sql)?.query_row(params![ruleset, score], |r| r.get(0))?)

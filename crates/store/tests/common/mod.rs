@@ -208,9 +208,12 @@ pub fn questions_are_answered_over_the_games_the_viewer_may_see(store: &mut Stor
     let openings = store.player_openings(ayse, "won").unwrap();
     assert_eq!(openings.len(), 1);
     assert_eq!((openings[0].opening.as_deref(), openings[0].seats, openings[0].mean), (Some("x + y"), 2, 0.5));
-    // The read model follows a game published, a game deleted, and spellings merged.
+    // The read model follows a game published, a game deleted, and spellings merged; its version grows at each.
     let games_seen = |store: &Store| store.counted_games(&ask(Viewer::Public, Dimension::Seat, None), 10).unwrap().0;
+    let version = store.read_model_version().unwrap();
+    assert!(version >= 4, "three games stored and one derived again: {version}");
     store.set_published(club, c.id(), true).unwrap();
+    assert!(store.read_model_version().unwrap() > version);
     assert_eq!(games_seen(store), 3);
     assert_eq!(won_field(store).2, Some(3.0 / 12.0), "the published game joins the field");
     store.delete_game(club, c.id()).unwrap();
