@@ -5,6 +5,17 @@
 
 use crate::rows::{Dimension, Question};
 
+/// A game's seats as questions read them, made once from its row and players (`$1`: the game); a game
+/// stored again keeps its seats.
+pub(crate) const INSERT_SEATS: &str =
+    "INSERT INTO seats (game_id, seat, ruleset, player, players, played_on, owner, published, deleted)
+     SELECT p.game_id, p.seat, g.ruleset, COALESCE(pl.merged_into, pl.id),
+            (SELECT COUNT(*) FROM game_players q WHERE q.game_id = g.id), g.played_on, g.owner, g.published,
+            g.deleted_at IS NOT NULL
+     FROM game_players p JOIN games g ON g.id = p.game_id JOIN players pl ON pl.id = p.player_id
+     WHERE p.game_id = $1
+     ON CONFLICT (game_id, seat) DO NOTHING";
+
 /// Parameters, in this order: 1 metric, 2 arg, 3 ruleset, 4 club, 5 player, 6 players, 7 group, then the
 /// two of the viewer's condition.
 pub(crate) const VIEWER_FIRST: usize = 8;

@@ -609,16 +609,7 @@ fn refresh_summary(tx: &mut Transaction, id: &str, game: &dyn Game) -> Result<()
 /// Replaces game `id`'s read model for questions by `insights`: its seats (made once, from the game's row and
 /// players) and their numbers, one statement per table.
 fn write_insights(tx: &mut Transaction, id: &str, insights: &Insights) -> Result<()> {
-    tx.execute(
-        "INSERT INTO seats (game_id, seat, ruleset, player, players, played_on, owner, published, deleted)
-         SELECT p.game_id, p.seat, g.ruleset, COALESCE(pl.merged_into, pl.id),
-                (SELECT COUNT(*) FROM game_players q WHERE q.game_id = g.id), g.played_on, g.owner, g.published,
-                g.deleted_at IS NOT NULL
-         FROM game_players p JOIN games g ON g.id = p.game_id JOIN players pl ON pl.id = p.player_id
-         WHERE p.game_id = $1
-         ON CONFLICT (game_id, seat) DO NOTHING",
-        &[&id],
-    )?;
+    tx.execute(questions::INSERT_SEATS, &[&id])?;
     tx.execute("DELETE FROM seat_metrics WHERE seat_key IN (SELECT key FROM seats WHERE game_id = $1)", &[&id])?;
     let metric: Vec<&str> = insights.metrics.iter().map(|m| m.metric).collect();
     let arg: Vec<&str> = insights.metrics.iter().map(|m| m.arg.as_str()).collect();

@@ -10,16 +10,7 @@ use rusqlite::{params, params_from_iter, Transaction};
 /// Replaces game `id`'s read model by `insights` (in the caller's transaction): its seats, made once from the
 /// game's row and players, and their numbers.
 pub fn write(tx: &Transaction, id: &str, insights: &Insights) -> Result<()> {
-    tx.execute(
-        "INSERT INTO seats (game_id, seat, ruleset, player, players, played_on, owner, published, deleted)
-         SELECT p.game_id, p.seat, g.ruleset, COALESCE(pl.merged_into, pl.id),
-                (SELECT COUNT(*) FROM game_players q WHERE q.game_id = g.id), g.played_on, g.owner, g.published,
-                g.deleted_at IS NOT NULL
-         FROM game_players p JOIN games g ON g.id = p.game_id JOIN players pl ON pl.id = p.player_id
-         WHERE p.game_id = ?1
-         ON CONFLICT (game_id, seat) DO NOTHING",
-        [id],
-    )?;
+    tx.execute(&numbered(questions::INSERT_SEATS.to_string()), [id])?;
     let keys: Vec<i64> = {
         let mut stmt = tx.prepare_cached("SELECT key FROM seats WHERE game_id = ?1 ORDER BY seat")?;
         let rows = stmt.query_map([id], |r| r.get(0))?;
