@@ -584,6 +584,10 @@ fn every_page_is_accessible_and_fits_a_phone_and_a_desktop() {
         ("player", format!("/players/{}", first_player(&app, catan["id"].as_str().unwrap()))),
         ("leaderboard", "/leaderboard?ruleset=catan".to_string()),
         ("questions", "/questions?preset=best-players".to_string()),
+        ("versus", {
+            let (_, g) = app.get_json(&format!("/api/games/{}", catan["id"].as_str().unwrap()));
+            format!("/players/{}/vs/{}", g["players"][0]["player"], g["players"][1]["player"])
+        }),
     ];
     let axe = axe_script();
     let driver = Driver::start();

@@ -55,6 +55,19 @@ fn a_players_page_counts_their_published_games_and_names_their_opponents() {
         (h["games"].as_array().unwrap().len(), h["b_ahead"].as_u64(), h["a_ahead"].as_u64()),
         (2, Some(2), Some(0))
     );
+    // Their numbers side by side: each one's win rate as their own record says it.
+    let record = |id: i64| {
+        let (_, p) = app.get_json(&format!("/api/players/{id}"));
+        let r = &p["rulesets"][0];
+        r["wins"].as_f64().unwrap() / r["games"].as_f64().unwrap()
+    };
+    let pair = &h["side_by_side"][0];
+    assert_eq!(pair["ruleset"], json!("catan"));
+    let win_rate = pair["numbers"].as_array().unwrap().iter().find(|n| n[0] == "win rate").unwrap();
+    assert_eq!((win_rate[1].as_f64(), win_rate[2].as_f64()), (Some(record(ayse)), Some(record(zeynep))));
+    let (status, content_type, svg) = app.get_text(&format!("/api/players/{ayse}/vs/{zeynep}/chart.svg?ruleset=catan"));
+    assert_eq!((status, content_type.as_str()), (200, "image/svg+xml"));
+    assert!(svg.contains("win rate"));
     assert_eq!(app.get_json("/api/players/999999").0, 404);
     assert_eq!(app.get_json("/api/players/nobody").0, 404);
 }

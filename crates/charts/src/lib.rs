@@ -871,3 +871,63 @@ pub fn score_curve(
         Ok(None)
     })
 }
+
+/// Two players' numbers side by side: a pair of bars per number, each pair scaled to its larger value (the
+/// numbers differ in kind: a rate, a score, cards), the value written at each bar's end.
+pub fn side_by_side(caption: &str, a: &str, b: &str, rows: &[(String, f64, f64)]) -> Result<String, ChartError> {
+    let listed: Vec<String> = rows.iter().map(|(l, x, y)| format!("{l}: {a} {x:.2}, {b} {y:.2}")).collect();
+    let desc = format!("{}.", listed.join("; "));
+    svg_with(caption, &desc, |root| {
+        let n = rows.len().max(1) as f64;
+        let longest = rows.iter().map(|(l, _, _)| l.chars().count()).max().unwrap_or(4).min(28) as u32;
+        let mut chart = ChartBuilder::on(root)
+            .caption(caption, ("sans-serif", CAPTION))
+            .margin(12)
+            .x_label_area_size(10)
+            .y_label_area_size(longest * 8 + 16)
+            .build_cartesian_2d(-1.2f64..1.35, -0.5..n - 0.5)
+            .map_err(err)?;
+        let at = |k: usize| n - 1.0 - k as f64;
+        let label_of = |y: &f64| -> String {
+            let k = y.round();
+            if (y - k).abs() > 1e-6 || k < 0.0 || k > n - 1.0 {
+                return String::new();
+            }
+            rows.get((n - 1.0 - k) as usize).map_or(String::new(), |(l, _, _)| l.chars().take(28).collect())
+        };
+        chart
+            .configure_mesh()
+            .disable_x_mesh()
+            .disable_y_mesh()
+            .x_labels(0)
+            .label_style(("sans-serif", LABEL))
+            .y_labels(rows.len().max(1))
+            .y_label_formatter(&label_of)
+            .draw()
+            .map_err(err)?;
+        let colors = [PALETTE[0], PALETTE[1]];
+        for (side, (name, color)) in [(a, colors[0]), (b, colors[1])].into_iter().enumerate() {
+            let offset = if side == 0 { 0.18 } else { -0.18 };
+            let bars = rows.iter().enumerate().map(move |(k, (_, x, y))| {
+                let scale = x.abs().max(y.abs()).max(1e-9);
+                let v = if side == 0 { *x } else { *y };
+                Rectangle::new([(0.0, at(k) + offset - 0.15), (v / scale, at(k) + offset + 0.15)], color.filled())
+            });
+            chart
+                .draw_series(bars)
+                .map_err(err)?
+                .label(name.to_string())
+                .legend(move |(x, y)| Rectangle::new([(x, y - 5), (x + 12, y + 5)], color.filled()));
+            chart
+                .draw_series(rows.iter().enumerate().map(|(k, (_, x, y))| {
+                    let scale = x.abs().max(y.abs()).max(1e-9);
+                    let v = if side == 0 { *x } else { *y };
+                    let end = (v / scale).max(0.0) + 0.02;
+                    Text::new(format!("{v:.2}"), (end, at(k) + offset + 0.1), ("sans-serif", LABEL).into_font())
+                }))
+                .map_err(err)?;
+        }
+        legend(&mut chart, SeriesLabelPosition::LowerLeft)?;
+        Ok(None)
+    })
+}

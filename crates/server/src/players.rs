@@ -18,6 +18,7 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
         .route("/api/leaderboard", web::get().to(leaderboard_json))
         .route("/leaderboard", web::get().to(leaderboard_html))
         .route("/api/players/{id}/vs/{other}", web::get().to(versus_json))
+        .route("/api/players/{id}/vs/{other}/chart.svg", web::get().to(versus_chart))
         .route("/api/players/{id}/merge", web::post().to(merge))
         .route("/players/{id}", web::get().to(player_html))
         .route("/players/{id}/vs/{other}", web::get().to(versus_html));
@@ -48,6 +49,20 @@ async fn versus_json(
 ) -> Result<HttpResponse> {
     let (a, b) = path.into_inner();
     Ok(HttpResponse::Ok().json(load_versus(app, &a, &b).await?))
+}
+
+async fn versus_chart(
+    app: web::Data<AppState>,
+    _reader: Reader,
+    path: web::Path<(String, String)>,
+    q: web::Query<CurveQuery>,
+) -> Result<HttpResponse> {
+    let (a, b) = path.into_inner();
+    let (a, b, ruleset) = (player_id(&a)?, player_id(&b)?, q.ruleset.clone());
+    let svg =
+        blocking(move || Ok(app.pool.read(|s| almanac_service::players::side_by_side_chart(s, a, b, &ruleset))??))
+            .await?;
+    Ok(HttpResponse::Ok().content_type("image/svg+xml").body(svg))
 }
 
 async fn rating_chart(app: web::Data<AppState>, _reader: Reader, path: web::Path<String>) -> Result<HttpResponse> {
@@ -392,9 +407,31 @@ async fn versus_html(
         })
         .collect();
     let title = format!("{} and {}", h.a.name, h.b.name);
+    let pairs: String = h
+        .side_by_side
+        .iter()
+        .map(|p| {
+            let rows: String = p
+                .numbers
+                .iter()
+                .map(|(what, x, y)| format!("<tr><td>{}</td><td>{x:.2}</td><td>{y:.2}</td></tr>", escape(what)))
+                .collect();
+            format!(
+                "<section class=\"pair\"><h2>{game}</h2><figure class=\"chart\" tabindex=\"0\" aria-label=\"chart: {game}, side by side\"><img src=\"/api/players/{a}/vs/{b}/chart.svg?ruleset={r}\" alt=\"{an} and {bn} at {game}, as the table below\" width=\"760\" height=\"380\"></figure><div class=\"table-wrap\" tabindex=\"0\" role=\"region\" aria-label=\"{game}, side by side\"><table class=\"side-by-side\"><thead><tr><th>Each over their published games</th><th>{an}</th><th>{bn}</th></tr></thead><tbody>{rows}</tbody></table></div></section>",
+                game = escape(&p.name),
+                a = h.a.id,
+                b = h.b.id,
+                r = crate::pages::url_encode(&p.ruleset),
+                an = escape(&h.a.name),
+                bn = escape(&h.b.name),
+            )
+        })
+        .collect();
     let body = format!(
         r#"<section class="versus-page"><h1>{a} and {b}</h1>
 <p class="summary">{games} game(s) together: {a} finished ahead {a_ahead} time(s), {b} {b_ahead}, level {level}.</p>
+{pairs}
+<h2>Games together</h2>
 <div class="table-wrap" tabindex="0" role="region" aria-label="Games together"><table class="shared"><thead><tr><th>Played on</th><th>Game</th><th>Ruleset</th><th>{a}</th><th>{b}</th></tr></thead><tbody>{rows}</tbody></table></div>
 </section>"#,
         a = link(h.a.id, &h.a.name),

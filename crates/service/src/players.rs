@@ -232,6 +232,64 @@ pub struct HeadToHead {
     pub a_ahead: u32,
     pub b_ahead: u32,
     pub level: u32,
+    /// For each game both play, their numbers side by side (each over their own published games of it).
+    pub side_by_side: Vec<SideBySide>,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct SideBySide {
+    pub ruleset: String,
+    pub name: String,
+    /// `(what, a's mean, b's mean)`.
+    pub numbers: Vec<(String, f64, f64)>,
+}
+
+/// The numbers a head-to-head sets side by side: metric, argument, in words.
+const SIDE_BY_SIDE: &[(&str, &str, &str)] = &[
+    (almanac_analysis::questions::WON, "", "win rate"),
+    (almanac_analysis::questions::PLACE, "", "finishing place"),
+    (almanac_analysis::questions::SCORE, "", "final score"),
+    (almanac_analysis::questions::PRODUCTION_PER_TURN, "", "production per turn"),
+    (almanac_analysis::questions::LUCK, "", "luck (cards above the promise)"),
+    (almanac_analysis::questions::TRADES_PER_TURN, "", "trades per turn"),
+    (almanac_analysis::questions::LOST, almanac_core::cause::STEAL, "cards lost to steals"),
+];
+
+fn side_by_side(store: &Store, a: PlayerId, b: PlayerId) -> Result<Vec<SideBySide>, ServiceError> {
+    use almanac_analysis::questions as q;
+    let partners = [q::TRADES_WITH, q::CARDS_GIVEN, q::CARDS_GOT];
+    let (mine, theirs) = (store.player_numbers(a, &partners)?, store.player_numbers(b, &partners)?);
+    let mut rulesets: Vec<&str> = mine.iter().map(|n| n.ruleset.as_str()).collect();
+    rulesets.sort();
+    rulesets.dedup();
+    let find = |all: &[almanac_store::PlayerNumber], r: &str, metric: &str, arg: &str| {
+        all.iter().find(|n| n.ruleset == r && n.metric == metric && n.arg == arg).map(|n| n.mean)
+    };
+    Ok(rulesets
+        .into_iter()
+        .filter_map(|r| {
+            let numbers: Vec<(String, f64, f64)> = SIDE_BY_SIDE
+                .iter()
+                .filter_map(|(m, arg, words)| {
+                    Some((words.to_string(), find(&mine, r, m, arg)?, find(&theirs, r, m, arg)?))
+                })
+                .collect();
+            (!numbers.is_empty()).then(|| SideBySide { ruleset: r.to_string(), name: game_name(r), numbers })
+        })
+        .collect())
+}
+
+/// Two players' numbers in one game side by side, as SVG.
+pub fn side_by_side_chart(store: &Store, a: PlayerId, b: PlayerId, ruleset: &str) -> Result<String, ServiceError> {
+    let h = head_to_head(store, a, b)?;
+    let pair = h.side_by_side.iter().find(|s| s.ruleset == ruleset).ok_or_else(|| {
+        ServiceError::Store(almanac_store::StoreError::NotFound(format!(
+            "{} and {} have not both played {ruleset}",
+            h.a.name, h.b.name
+        )))
+    })?;
+    let caption = format!("{} and {} at {}", h.a.name, h.b.name, pair.name);
+    Ok(almanac_charts::side_by_side(&caption, &h.a.name, &h.b.name, &pair.numbers)?)
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -399,7 +457,8 @@ pub fn leaderboard(
 
 pub fn head_to_head(store: &Store, a: PlayerId, b: PlayerId) -> Result<HeadToHead, ServiceError> {
     let (a, b) = (identity(store, a)?, identity(store, b)?);
-    let mut h = HeadToHead { games: Vec::new(), a_ahead: 0, b_ahead: 0, level: 0, a, b };
+    let side_by_side = side_by_side(store, a.id, b.id)?;
+    let mut h = HeadToHead { games: Vec::new(), a_ahead: 0, b_ahead: 0, level: 0, a, b, side_by_side };
     for s in store.sittings(h.a.id)? {
         let (Some(i), Some(k)) = (seat_of(&s, h.a.id), seat_of(&s, h.b.id)) else { continue };
         let (pa, pb) = (place(&s, i), place(&s, k));
