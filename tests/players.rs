@@ -68,6 +68,12 @@ fn a_players_page_counts_their_published_games_and_names_their_opponents() {
     let (status, content_type, svg) = app.get_text(&format!("/api/players/{ayse}/vs/{zeynep}/chart.svg?ruleset=catan"));
     assert_eq!((status, content_type.as_str()), (200, "image/svg+xml"));
     assert!(svg.contains("win rate"));
+    // The page lists the games of one game when asked, a page at a time.
+    let rows = |html: &str| html.split("<table class=\"played\">").nth(1).unwrap().matches("<tr").count() - 1;
+    let (_, _, all) = app.get_text(&format!("/players/{ayse}"));
+    assert_eq!(rows(&all), 3);
+    let (_, _, none) = app.get_text(&format!("/players/{ayse}?ruleset=elasund&page=9"));
+    assert_eq!(rows(&none), 0, "no game of another ruleset, and a page past the end is the last");
     assert_eq!(app.get_json("/api/players/999999").0, 404);
     assert_eq!(app.get_json("/api/players/nobody").0, 404);
 }

@@ -271,11 +271,22 @@ fn average(v: Option<f64>) -> String {
     v.map_or("–".into(), |v| format!("{v:.1}"))
 }
 
+/// Which of a player's games the page lists: one game's, a page of them.
+#[derive(Deserialize)]
+struct GamesQuery {
+    ruleset: Option<String>,
+    page: Option<usize>,
+}
+
+/// Games listed on a page of a player's games.
+const GAMES_PER_PAGE: usize = 50;
+
 async fn player_html(
     app: web::Data<AppState>,
     req: HttpRequest,
     reader: Reader,
     path: web::Path<String>,
+    q: web::Query<GamesQuery>,
 ) -> HttpResponse {
     let signed = SignedIn::of(&req, &reader);
     let p = match load_page(app, &path).await {
@@ -299,9 +310,39 @@ async fn player_html(
             )
         })
         .collect();
-    let games: String = p
-        .games
+    let only = q.ruleset.as_deref().filter(|r| !r.is_empty());
+    let chosen: Vec<&almanac_service::players::Played> =
+        p.games.iter().filter(|g| only.is_none_or(|r| g.ruleset == r)).collect();
+    let pages = chosen.len().div_ceil(GAMES_PER_PAGE).max(1);
+    let at = q.page.unwrap_or(1).clamp(1, pages);
+    let filter: String = std::iter::once(("".to_string(), "every game".to_string()))
+        .chain(p.rulesets.iter().map(|r| (r.ruleset.clone(), r.name.clone())))
+        .map(|(id, name)| {
+            let selected = if only.unwrap_or("") == id { " selected" } else { "" };
+            format!("<option value=\"{}\"{selected}>{}</option>", escape(&id), escape(&name))
+        })
+        .collect();
+    let here = |n: usize| {
+        let r = only.map_or(String::new(), |r| format!("ruleset={}&amp;", crate::pages::url_encode(r)));
+        format!("/players/{}?{r}page={n}#games", me.id)
+    };
+    let pager = if pages > 1 {
+        let previous =
+            if at > 1 { format!("<a href=\"{}\" rel=\"prev\">newer</a>", here(at - 1)) } else { String::new() };
+        let next =
+            if at < pages { format!("<a href=\"{}\" rel=\"next\">older</a>", here(at + 1)) } else { String::new() };
+        format!("<p class=\"pager\">{previous} page {at} of {pages} {next}</p>")
+    } else {
+        String::new()
+    };
+    let games_form = format!(
+        "<form class=\"games-filter\" method=\"get\" action=\"/players/{}#games\"><label>Game <select name=\"ruleset\">{filter}</select></label> <button type=\"submit\">Show</button></form>",
+        me.id
+    );
+    let games: String = chosen
         .iter()
+        .skip((at - 1) * GAMES_PER_PAGE)
+        .take(GAMES_PER_PAGE)
         .map(|g| {
             format!(
                 "<tr{}><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{} of {}</td></tr>",
@@ -368,7 +409,8 @@ async fn player_html(
 {profiles}
 <h2>Opponents</h2>
 <div class="table-wrap" tabindex="0" role="region" aria-label="Opponents"><table class="opponents"><thead><tr><th>Player</th><th>Games together</th><th>Finished ahead</th><th>Behind</th><th></th></tr></thead><tbody>{opponents}</tbody></table></div>
-<h2>Games</h2>
+<h2 id="games">Games</h2>
+{games_form}{pager}
 <div class="table-wrap" tabindex="0" role="region" aria-label="Games"><table class="played"><thead><tr><th>Played on</th><th>Game</th><th>Ruleset</th><th>Players</th><th>Score</th><th>Place</th></tr></thead><tbody>{games}</tbody></table></div>
 </section>"#,
         name = escape(&me.name),
