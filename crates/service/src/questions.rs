@@ -156,8 +156,9 @@ pub fn ask(store: &Store, viewer: Viewer, ask: &Ask) -> Result<Answer, ServiceEr
         players: ask.players,
         group: ask.group.clone(),
     };
-    let mut groups: Vec<Group> = store
-        .answer(&question)?
+    let asked = store.ask(&question, GAMES_LISTED)?;
+    let mut groups: Vec<Group> = asked
+        .rows
         .into_iter()
         .filter(|row| row.seats >= ask.min_seats.max(1))
         .map(|row| {
@@ -180,7 +181,7 @@ pub fn ask(store: &Store, viewer: Viewer, ask: &Ask) -> Result<Answer, ServiceEr
         let order = if metric.lower_is_better { a.value.total_cmp(&b.value) } else { b.value.total_cmp(&a.value) };
         order.then(b.seats.cmp(&a.seats)).then(a.label.cmp(&b.label))
     });
-    let (counted, games) = store.counted_games(&question, GAMES_LISTED)?;
+    let (counted, games) = (asked.counted, asked.games);
     Ok(Answer {
         question: in_words(ask, metric, by, player.as_ref().map(|p| p.name.as_str())),
         metric: metric.id.to_string(),

@@ -1,9 +1,10 @@
 //! The SQL of a question across games, shared by both backends: they differ only in how a parameter and the
 //! viewer's condition are written. A question reads one metric's rows (`seat_metrics`, keyed by metric
-//! first) and the seats they belong to (`seats`, what questions group and filter by); names are looked up
-//! once per group, after grouping.
+//! first) and the seats they belong to (`seats`, what questions group and filter by), once, tallied in Rust;
+//! names are looked up once per group, after grouping.
 
-use crate::rows::{Dimension, Question};
+use crate::rows::{AnswerRow, Dimension, Question};
+use std::collections::{HashMap, HashSet};
 
 /// A game's seats as questions read them, made once from its row and players (`$1`: the game); a game
 /// stored again keeps its seats.
@@ -34,18 +35,6 @@ impl Dimension {
             Dimension::Opening => "COALESCE(s.opening, '')",
         }
     }
-
-    /// A group's label as SQL over its key `k`.
-    fn label_sql(self) -> &'static str {
-        match self {
-            Dimension::Player | Dimension::Opponent => "(SELECT name FROM players WHERE id = k)",
-            Dimension::Seat => "'seat ' || CAST(k AS TEXT)",
-            Dimension::Ruleset | Dimension::Month => "k",
-            Dimension::Players => "CAST(k AS TEXT) || ' players'",
-            Dimension::Club => "COALESCE((SELECT name FROM clubs WHERE id = k), 'no club')",
-            Dimension::Opening => "CASE WHEN k = '' THEN 'none' ELSE k END",
-        }
-    }
 }
 
 /// `FROM … WHERE …` of the seats a question counts. `param(n, sql_type)` writes parameter `n`; `visible`
@@ -68,37 +57,86 @@ pub(crate) fn from_where(q: &Question, param: impl Fn(usize, &str) -> String, vi
     )
 }
 
-/// The answer's groups: key, label, seats, games, mean.
-pub(crate) fn answer(q: &Question, from_where: &str) -> String {
-    // A game has one seat per seat number and per player (two spellings of one person never share a
-    // table), and one per opponent when the question is one player's: there the games are the seats, and
-    // counting them apart, the costliest part of a question, is spared.
-    let one_seat_per_game =
-        matches!(q.by, Dimension::Seat | Dimension::Player) || (q.by == Dimension::Opponent && q.player.is_some());
-    let games = if one_seat_per_game { "COUNT(*)" } else { "COUNT(DISTINCT s.game_id)" };
-    format!(
-        "SELECT CAST(k AS TEXT), {label}, seats, games, mean FROM (
-             SELECT {key} AS k, COUNT(*) AS seats, {games} AS games, AVG(m.value) AS mean
-             {from_where} GROUP BY {key}) AS grouped",
-        label = q.by.label_sql(),
-        key = q.by.key_sql(),
-    )
+/// The rows a question counts, one per seat (per seat and opponent): the group's key, the game, when it was
+/// played, the value. Read once and tallied in Rust (`Tally`): one pass instead of a query for the groups, one
+/// for the games counted and one for the latest of them.
+pub(crate) fn rows(q: &Question, from_where: &str) -> String {
+    format!("SELECT CAST({key} AS TEXT), s.game_id, s.played_on, m.value {from_where}", key = q.by.key_sql())
 }
 
-/// How many games were counted.
-pub(crate) fn counted(from_where: &str) -> String {
-    format!("SELECT COUNT(DISTINCT s.game_id) {from_where}")
+/// What a backend hands every row of a question to: the group's key, the game, when it was played, the value.
+pub(crate) type EachRow<'a> = dyn FnMut(&str, &str, Option<&str>, f64) + 'a;
+
+/// A question's rows tallied: per group the seats, the distinct games and the sum; the games counted, with
+/// the day each was played.
+#[derive(Default)]
+pub(crate) struct Tally {
+    groups: HashMap<String, (u64, f64, HashSet<u32>)>,
+    games: HashMap<String, u32>,
+    played: Vec<(Option<String>, String)>,
 }
 
-/// The counted games, latest played first, at most `limit` (a parameter).
-pub(crate) fn counted_games(from_where: &str, limit: &str) -> String {
-    format!(
-        "SELECT g.id, g.ruleset, g.title, g.played_on FROM (
-             SELECT s.game_id {from_where}
-             GROUP BY s.game_id ORDER BY MAX(s.played_on) IS NULL, MAX(s.played_on) DESC, s.game_id LIMIT {limit}) AS c
-         JOIN games g ON g.id = c.game_id
-         ORDER BY g.played_on IS NULL, g.played_on DESC, g.id"
-    )
+impl Tally {
+    pub(crate) fn add(&mut self, key: &str, game: &str, played_on: Option<&str>, value: f64) {
+        let next = self.games.len() as u32;
+        let g = *self.games.entry(game.to_string()).or_insert_with(|| {
+            self.played.push((played_on.map(str::to_string), game.to_string()));
+            next
+        });
+        let group = self.groups.entry(key.to_string()).or_default();
+        group.0 += 1;
+        group.1 += value;
+        group.2.insert(g);
+    }
+
+    /// The groups (no labels yet), how many games were counted, and the ids of the latest `limit` of them
+    /// (played latest first, undated last).
+    pub(crate) fn finish(self, limit: usize) -> Tallied {
+        let groups = self
+            .groups
+            .into_iter()
+            .map(|(key, (seats, sum, games))| AnswerRow {
+                key,
+                label: String::new(),
+                seats,
+                games: games.len() as u64,
+                mean: sum / seats as f64,
+            })
+            .collect();
+        let mut played = self.played;
+        played.sort_by(|a, b| a.0.is_none().cmp(&b.0.is_none()).then(b.0.cmp(&a.0)).then(a.1.cmp(&b.1)));
+        let latest = played.into_iter().take(limit).map(|(_, id)| id).collect();
+        Tallied { groups, counted: self.games.len() as u64, latest }
+    }
+}
+
+pub(crate) struct Tallied {
+    pub groups: Vec<AnswerRow>,
+    pub counted: u64,
+    pub latest: Vec<String>,
+}
+
+impl Dimension {
+    /// A group's label from its key, names looked up in `player_names` and `club_names` (by id).
+    pub(crate) fn group_label(
+        self,
+        key: &str,
+        player_names: &HashMap<i64, String>,
+        club_names: &HashMap<i64, String>,
+    ) -> String {
+        let id = || key.parse::<i64>().unwrap_or(-1);
+        match self {
+            Dimension::Player | Dimension::Opponent => {
+                player_names.get(&id()).cloned().unwrap_or_else(|| key.to_string())
+            }
+            Dimension::Seat => format!("seat {key}"),
+            Dimension::Ruleset | Dimension::Month => key.to_string(),
+            Dimension::Players => format!("{key} players"),
+            Dimension::Club => club_names.get(&id()).cloned().unwrap_or_else(|| "no club".to_string()),
+            Dimension::Opening if key.is_empty() => "none".to_string(),
+            Dimension::Opening => key.to_string(),
+        }
+    }
 }
 
 /// A player's numbers by ruleset with the field's; parameter 1 the player. `public` is the condition on `s`

@@ -282,6 +282,14 @@ pub struct AnswerRow {
     pub mean: f64,
 }
 
+/// A question answered: its groups, how many games were counted, the latest of them.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Asked {
+    pub rows: Vec<AnswerRow>,
+    pub counted: u64,
+    pub games: Vec<CountedGame>,
+}
+
 /// A game counted under a question.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct CountedGame {

@@ -5,7 +5,7 @@ use crate::error::{Result, StoreError};
 use crate::ownership::{Access, Club, ClubId, ClubRow, Ownership, TokenRow, Viewer};
 use crate::postgres::Postgres;
 use crate::rows::{
-    game_id, AnswerRow, CountedGame, GameFilter, GameRow, Identity, Inserted, NewGame, Note, OpeningRecord,
+    game_id, AnswerRow, Asked, CountedGame, GameFilter, GameRow, Identity, Inserted, NewGame, Note, OpeningRecord,
     PartnerTotal, PlayerId, PlayerNumber, Question, Sitting, StoredGame, TokenRecord,
 };
 use crate::sqlite::Sqlite;
@@ -207,9 +207,41 @@ impl Store {
         on_backend!(mut self, b => b.bump_read_model())
     }
 
-    /// A question's answer: each group's seats, games and mean (the viewer's games only), in no order.
+    /// A question's answer: each group's seats, games and mean (the viewer's games only), in no order; how many
+    /// games were counted, and the latest `limit` of them. One pass over the rows counted.
+    pub fn ask(&self, question: &Question, limit: u32) -> Result<Asked> {
+        let mut tally = crate::questions::Tally::default();
+        on_backend!(self, b => b.question_rows(question, &mut |key, game, played, value| tally.add(key, game, played, value)))?;
+        let crate::questions::Tallied { groups, counted, latest } = tally.finish(limit as usize);
+        let ids: Vec<i64> = match question.by {
+            crate::rows::Dimension::Player | crate::rows::Dimension::Opponent => {
+                groups.iter().filter_map(|g| g.key.parse().ok()).collect()
+            }
+            _ => Vec::new(),
+        };
+        let players = on_backend!(self, b => b.player_names(&ids))?;
+        let clubs = if question.by == crate::rows::Dimension::Club {
+            self.clubs()?.into_iter().map(|c| (c.id, c.name)).collect()
+        } else {
+            std::collections::HashMap::new()
+        };
+        let rows = groups
+            .into_iter()
+            .map(|g| AnswerRow { label: question.by.group_label(&g.key, &players, &clubs), ..g })
+            .collect();
+        let games = on_backend!(self, b => b.briefs(&latest))?;
+        Ok(Asked { rows, counted, games })
+    }
+
+    /// A question's groups (`ask` without the games).
     pub fn answer(&self, question: &Question) -> Result<Vec<AnswerRow>> {
-        on_backend!(self, b => b.answer(question))
+        Ok(self.ask(question, 0)?.rows)
+    }
+
+    /// How many games a question counted, and the latest `limit` of them.
+    pub fn counted_games(&self, question: &Question, limit: u32) -> Result<(u64, Vec<CountedGame>)> {
+        let asked = self.ask(question, limit)?;
+        Ok((asked.counted, asked.games))
     }
 
     /// A player's (after merges) mean of every number by ruleset over their published games, beside the field's;
@@ -235,11 +267,6 @@ impl Store {
     pub fn player_openings(&self, id: PlayerId, metric: &str) -> Result<Vec<OpeningRecord>> {
         let root = on_backend!(self, b => b.player_root(id))?.ok_or(StoreError::NoPlayer(id))?.0;
         on_backend!(self, b => b.player_openings(root, metric))
-    }
-
-    /// How many games a question counted, and the latest `limit` of them.
-    pub fn counted_games(&self, question: &Question, limit: u32) -> Result<(u64, Vec<CountedGame>)> {
-        on_backend!(self, b => b.counted_games(question, limit))
     }
 
     /// Creates a club: a name of 1 to 100 bytes, no other club's.

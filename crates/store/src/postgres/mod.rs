@@ -11,7 +11,7 @@ use crate::questions::{self, VIEWER_FIRST};
 use crate::rows::{
     anywhere, player_key, GameFilter, GameRow, Identity, Inserted, NewGame, PlayerId, PlayerRow, SeatOf, Sitting,
 };
-use crate::rows::{AnswerRow, CountedGame, OpeningRecord, PartnerTotal, PlayerNumber, Question};
+use crate::rows::{CountedGame, OpeningRecord, PartnerTotal, PlayerNumber, Question};
 use crate::rows::{Note, Sort, StoredGame, TokenRecord};
 use almanac_core::{FactRow, Game, Insights};
 use postgres::error::SqlState;
@@ -793,40 +793,33 @@ impl Postgres {
         questions::from_where(q, |n, ty| format!("${n}::{ty}"), &visible)
     }
 
-    fn ask<T>(&self, q: &Question, sql: &str, limit: Option<i64>, read: impl Fn(&Row) -> T) -> Result<Vec<T>> {
+    pub fn question_rows(&self, q: &Question, each: &mut questions::EachRow) -> Result<()> {
+        let sql = questions::rows(q, &Self::question_from_where(q));
         let players = q.players.map(|n| n as i64);
         let (_, club, everything) = visible_to(q.viewer, VIEWER_FIRST);
-        let mut params: Vec<&(dyn ToSql + Sync)> =
+        let params: Vec<&(dyn ToSql + Sync)> =
             vec![&q.metric, &q.arg, &q.ruleset, &q.club, &q.player, &players, &q.group, &club, &everything];
-        if let Some(limit) = limit.as_ref() {
-            params.push(limit);
+        for r in self.client.borrow_mut().query(&sql, &params)? {
+            each(r.get(0), r.get(1), r.get(2), r.get(3));
         }
-        let rows = self.client.borrow_mut().query(sql, &params)?;
-        Ok(rows.iter().map(read).collect())
+        Ok(())
     }
 
-    pub fn answer(&self, q: &Question) -> Result<Vec<AnswerRow>> {
-        let sql = questions::answer(q, &Self::question_from_where(q));
-        self.ask(q, &sql, None, |r| AnswerRow {
-            key: r.get(0),
-            label: r.get(1),
-            seats: r.get::<_, i64>(2) as u64,
-            games: r.get::<_, i64>(3) as u64,
-            mean: r.get(4),
-        })
+    pub fn player_names(&self, ids: &[i64]) -> Result<std::collections::HashMap<i64, String>> {
+        let rows = self.client.borrow_mut().query("SELECT id, name FROM players WHERE id = ANY($1)", &[&ids])?;
+        Ok(rows.iter().map(|r| (r.get(0), r.get(1))).collect())
     }
 
-    pub fn counted_games(&self, q: &Question, limit: u32) -> Result<(u64, Vec<CountedGame>)> {
-        let from_where = Self::question_from_where(q);
-        let total = self.ask(q, &questions::counted(&from_where), None, |r| r.get::<_, i64>(0) as u64)?;
-        let sql = questions::counted_games(&from_where, &format!("${}", VIEWER_FIRST + 2));
-        let games = self.ask(q, &sql, Some(limit as i64), |r| CountedGame {
-            id: r.get(0),
-            ruleset: r.get(1),
-            title: r.get(2),
-            played_on: r.get(3),
-        })?;
-        Ok((total.first().copied().unwrap_or(0), games))
+    pub fn briefs(&self, ids: &[String]) -> Result<Vec<CountedGame>> {
+        let rows = self
+            .client
+            .borrow_mut()
+            .query("SELECT id, ruleset, title, played_on FROM games WHERE id = ANY($1)", &[&ids])?;
+        let mut found: std::collections::HashMap<String, CountedGame> = rows
+            .iter()
+            .map(|r| (r.get(0), CountedGame { id: r.get(0), ruleset: r.get(1), title: r.get(2), played_on: r.get(3) }))
+            .collect();
+        Ok(ids.iter().filter_map(|id| found.remove(id)).collect())
     }
 }
 

@@ -3,9 +3,9 @@
 use super::Sqlite;
 use crate::error::Result;
 use crate::questions::{self, VIEWER_FIRST};
-use crate::rows::{AnswerRow, CountedGame, OpeningRecord, PartnerTotal, PlayerId, PlayerNumber, Question};
+use crate::rows::{CountedGame, OpeningRecord, PartnerTotal, PlayerId, PlayerNumber, Question};
 use almanac_core::Insights;
-use rusqlite::{params, params_from_iter, Transaction};
+use rusqlite::{params, params_from_iter, OptionalExtension, Transaction};
 
 /// Replaces game `id`'s read model by `insights` (in the caller's transaction): its seats, made once from the
 /// game's row and players, and their numbers.
@@ -58,32 +58,43 @@ impl Sqlite {
         questions::from_where(q, |n, _| format!("?{n}"), &visible)
     }
 
-    /// The groups of a question's answer, in no order.
-    pub fn answer(&self, q: &Question) -> Result<Vec<AnswerRow>> {
-        let sql = questions::answer(q, &Self::question_from_where(q));
+    /// Hands every row a question counts to `each`: the group's key, the game, when it was played, the value.
+    pub fn question_rows(&self, q: &Question, each: &mut questions::EachRow) -> Result<()> {
+        let sql = questions::rows(q, &Self::question_from_where(q));
         let mut stmt = self.conn.prepare_cached(&sql)?;
-        let rows = stmt.query_map(params_from_iter(Self::question_params(q)), |r| {
-            Ok(AnswerRow { key: r.get(0)?, label: r.get(1)?, seats: r.get(2)?, games: r.get(3)?, mean: r.get(4)? })
-        })?;
-        Ok(rows.collect::<rusqlite::Result<_>>()?)
+        let mut rows = stmt.query(params_from_iter(Self::question_params(q)))?;
+        let text = |e: rusqlite::types::FromSqlError| {
+            rusqlite::Error::FromSqlConversionFailure(0, rusqlite::types::Type::Text, Box::new(e))
+        };
+        while let Some(r) = rows.next()? {
+            let played: Option<&str> = r.get_ref(2)?.as_str_or_null().map_err(text)?;
+            each(r.get_ref(0)?.as_str().map_err(text)?, r.get_ref(1)?.as_str().map_err(text)?, played, r.get(3)?);
+        }
+        Ok(())
     }
 
-    /// How many games a question counted, and the latest `limit` of them.
-    pub fn counted_games(&self, q: &Question, limit: u32) -> Result<(u64, Vec<CountedGame>)> {
-        let from_where = Self::question_from_where(q);
-        let params = Self::question_params(q);
-        let total: u64 = self
-            .conn
-            .prepare_cached(&questions::counted(&from_where))?
-            .query_row(params_from_iter(&params), |r| r.get(0))?;
-        let mut with_limit = params;
-        with_limit.push(rusqlite::types::Value::Integer(limit as i64));
-        let sql = questions::counted_games(&from_where, &format!("?{}", with_limit.len()));
-        let mut stmt = self.conn.prepare_cached(&sql)?;
-        let rows = stmt.query_map(params_from_iter(with_limit), |r| {
-            Ok(CountedGame { id: r.get(0)?, ruleset: r.get(1)?, title: r.get(2)?, played_on: r.get(3)? })
-        })?;
-        Ok((total, rows.collect::<rusqlite::Result<_>>()?))
+    /// The names of players, by id.
+    pub fn player_names(&self, ids: &[i64]) -> Result<std::collections::HashMap<i64, String>> {
+        let mut stmt = self.conn.prepare_cached("SELECT name FROM players WHERE id = ?1")?;
+        let mut names = std::collections::HashMap::new();
+        for &id in ids {
+            if let Some(name) = stmt.query_row([id], |r| r.get::<_, String>(0)).optional()? {
+                names.insert(id, name);
+            }
+        }
+        Ok(names)
+    }
+
+    /// Counted games as a list shows them, in the order given.
+    pub fn briefs(&self, ids: &[String]) -> Result<Vec<CountedGame>> {
+        let mut stmt = self.conn.prepare_cached("SELECT id, ruleset, title, played_on FROM games WHERE id = ?1")?;
+        let mut out = Vec::new();
+        for id in ids {
+            out.push(stmt.query_row([id], |r| {
+                Ok(CountedGame { id: r.get(0)?, ruleset: r.get(1)?, title: r.get(2)?, played_on: r.get(3)? })
+            })?);
+        }
+        Ok(out)
     }
 }
 
