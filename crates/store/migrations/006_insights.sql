@@ -32,6 +32,8 @@ CREATE INDEX seat_metrics_by_seat ON seat_metrics(seat_key);
 -- published or deleted; a merge): answers kept in memory are good while it stands.
 CREATE TABLE read_model (version INTEGER NOT NULL);
 INSERT INTO read_model (version) VALUES (0);
+-- The games list in its default order reads the newest first without sorting every game.
+CREATE INDEX games_by_stored ON games(stored_at);
 -- 0: not derived yet (games stored before this migration; `serve` and `reproject` derive them).
 ALTER TABLE games ADD COLUMN insights_version INTEGER NOT NULL DEFAULT 0;
 
