@@ -23,7 +23,7 @@ CREATE TABLE seat_metrics (
     value    DOUBLE PRECISION NOT NULL,
     PRIMARY KEY (metric, arg, seat_key)
 );
-CREATE INDEX seat_metrics_by_seat ON seat_metrics(seat_key);
+CREATE INDEX seat_metrics_by_seat ON seat_metrics(seat_key, metric, arg, value);
 -- Grows after every change to the read model (taken after the change commits: a sequence takes no lock).
 CREATE SEQUENCE read_model_version;
 ALTER TABLE games ADD COLUMN insights_version INTEGER NOT NULL DEFAULT 0;

@@ -27,7 +27,8 @@ CREATE TABLE seat_metrics (
     value    REAL NOT NULL,
     PRIMARY KEY (metric, arg, seat_key)
 ) WITHOUT ROWID;
-CREATE INDEX seat_metrics_by_seat ON seat_metrics(seat_key);
+-- A player's numbers read by their seats, the values in the index itself.
+CREATE INDEX seat_metrics_by_seat ON seat_metrics(seat_key, metric, arg, value);
 -- A number that grows after every change to the read model (a game stored, appended to, derived again,
 -- published or deleted; a merge): answers kept in memory are good while it stands.
 CREATE TABLE read_model (version INTEGER NOT NULL);
