@@ -58,8 +58,9 @@ impl Sqlite {
     /// Every published game (not deleted) the player sat in, oldest first, with every seat.
     pub fn sittings(&self, root: PlayerId) -> Result<Vec<Sitting>> {
         self.sittings_where(
-            "g.id IN (SELECT p.game_id FROM game_players p JOIN players me ON me.id = p.player_id
-                      WHERE COALESCE(me.merged_into, me.id) = ?1)",
+            // The player's spellings first, then their seats by index (not every seat's spelling).
+            "g.id IN (SELECT p.game_id FROM game_players p
+                      WHERE p.player_id IN (SELECT id FROM players WHERE id = ?1 OR merged_into = ?1))",
             &root,
         )
     }
