@@ -76,9 +76,8 @@ pub struct OpeningLine {
 fn profiles(store: &Store, me: PlayerId, rulesets: &[&str]) -> Result<Vec<Profile>, ServiceError> {
     use almanac_analysis::questions as q;
     let partners = [q::TRADES_WITH, q::CARDS_GIVEN, q::CARDS_GOT];
-    let numbers = store.player_numbers(me, &partners)?;
-    let totals = store.player_partners(me, &partners)?;
-    let openings = store.player_openings(me, q::WON)?;
+    let almanac_store::PlayerProfile { numbers, partners: totals, openings } =
+        store.player_profile(me, &partners, q::WON)?;
     let mut out = Vec::new();
     for &ruleset in rulesets {
         let Some(kind) = almanac_engine::game_kind(ruleset) else { continue };

@@ -34,7 +34,7 @@ pub use ownership::{Access, Club, ClubId, ClubRow, Ownership, TokenRow, Viewer};
 pub use pool::Pool;
 pub use rows::{game_id, player_key, GameFilter, GameRow, Identity, Inserted, PlayerId, PlayerRow, SeatOf, Sitting};
 pub use rows::{
-    AnswerRow, CountedGame, Dimension, NewGame, Note, OpeningRecord, PartnerTotal, PlayerNumber, Question, Sort,
-    StoredGame, TokenRecord,
+    AnswerRow, CountedGame, Dimension, NewGame, Note, OpeningRecord, PartnerTotal, PlayerNumber, PlayerProfile,
+    Question, Sort, StoredGame, TokenRecord,
 };
 pub use store::{is_postgres, Store};

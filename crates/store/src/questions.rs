@@ -139,40 +139,32 @@ impl Dimension {
     }
 }
 
-/// A player's numbers by ruleset with the field's; parameter 1 the player. `public` is the condition on `s`
-/// for a published game not deleted; `partners` the metrics kept for trade partners, left out here.
-pub(crate) fn player_numbers(public: &str, partners: &str) -> String {
+/// Every number of a player's published seats, once: ruleset, metric, argument, value, the seat's opening,
+/// and for a number kept per trade partner that is another seat (`seat:N`), that seat's player; parameter 1
+/// the player.
+pub(crate) fn player_rows(public: &str) -> String {
     format!(
-        "SELECT s.ruleset, m.metric, m.arg, AVG(m.value), COUNT(*),
-                (SELECT f.total / f.seats FROM field_metrics f
-                 WHERE f.ruleset = s.ruleset AND f.metric = m.metric AND f.arg = m.arg AND f.seats > 0)
+        "SELECT s.ruleset, m.metric, m.arg, m.value, s.opening,
+                CASE WHEN m.arg LIKE 'seat:%' THEN
+                    (SELECT o.player FROM seats o WHERE o.game_id = s.game_id AND 'seat:' || CAST(o.seat AS TEXT) = m.arg)
+                END
          FROM seats s JOIN seat_metrics m ON m.seat_key = s.key
-         WHERE s.player = $1 AND {public} AND m.metric NOT IN ({partners})
-         GROUP BY s.ruleset, m.metric, m.arg"
+         WHERE s.player = $1 AND {public}"
     )
 }
 
-/// A player's totals with each trade partner; parameter 1 the player.
-pub(crate) fn player_partners(public: &str, partners: &str) -> String {
-    format!(
-        "SELECT s.ruleset, m.metric, o.player, CASE WHEN o.player IS NULL THEN m.arg END, SUM(m.value),
-                (SELECT name FROM players WHERE id = o.player)
-         FROM seats s JOIN seat_metrics m ON m.seat_key = s.key
-         LEFT JOIN seats o ON o.game_id = s.game_id AND m.arg = 'seat:' || CAST(o.seat AS TEXT)
-         WHERE s.player = $1 AND {public} AND m.metric IN ({partners})
-         GROUP BY s.ruleset, m.metric, o.player, CASE WHEN o.player IS NULL THEN m.arg END"
-    )
+/// One row of `player_rows`.
+pub(crate) struct PlayerRow<'a> {
+    pub ruleset: &'a str,
+    pub metric: &'a str,
+    pub arg: &'a str,
+    pub value: f64,
+    pub opening: Option<&'a str>,
+    pub partner: Option<i64>,
 }
 
-/// A player's openings with the mean of metric parameter 2 (argument-less); parameter 1 the player.
-pub(crate) fn player_openings(public: &str) -> String {
-    format!(
-        "SELECT s.ruleset, s.opening, COUNT(*), AVG(m.value)
-         FROM seats s JOIN seat_metrics m ON m.seat_key = s.key AND m.metric = $2 AND m.arg = ''
-         WHERE s.player = $1 AND {public}
-         GROUP BY s.ruleset, s.opening"
-    )
-}
+/// The field's mean of every number of a ruleset (`ruleset, metric, arg, mean`); parameter 1 the ruleset.
+pub(crate) const FIELD: &str = "SELECT metric, arg, total / seats FROM field_metrics WHERE ruleset = $1 AND seats > 0";
 
 /// What a ruleset's ratings depend on, as one text: its published seats (how many, and the sum of their keys),
 /// the field's total of metric parameter 2 (the final score: it moves when a game is appended to or derived
@@ -184,9 +176,4 @@ pub(crate) fn ratings_fingerprint(public: &str) -> String {
                 || ':' || CAST((SELECT COUNT(*) FROM players WHERE merged_into IS NOT NULL) AS TEXT)
          FROM seats s WHERE s.ruleset = $1 AND {public}"
     )
-}
-
-/// `metrics` as an SQL list of string literals (metric ids are the analysis crate's constants, never input).
-pub(crate) fn literals(metrics: &[&str]) -> String {
-    metrics.iter().map(|m| format!("'{}'", m.replace('\'', "''"))).collect::<Vec<_>>().join(", ")
 }

@@ -323,6 +323,14 @@ pub struct PartnerTotal {
     pub total: f64,
 }
 
+/// A player's numbers, trade partners and openings (`Store::player_profile`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct PlayerProfile {
+    pub numbers: Vec<PlayerNumber>,
+    pub partners: Vec<PartnerTotal>,
+    pub openings: Vec<OpeningRecord>,
+}
+
 /// How a player's seats with one opening went: how many, and the mean of a number (the win rate).
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct OpeningRecord {

@@ -6,7 +6,7 @@ use crate::ownership::{Access, Club, ClubId, ClubRow, Ownership, TokenRow, Viewe
 use crate::postgres::Postgres;
 use crate::rows::{
     game_id, AnswerRow, Asked, CountedGame, GameFilter, GameRow, Identity, Inserted, NewGame, Note, OpeningRecord,
-    PartnerTotal, PlayerId, PlayerNumber, Question, Sitting, StoredGame, TokenRecord,
+    PartnerTotal, PlayerId, PlayerNumber, PlayerProfile, Question, Sitting, StoredGame, TokenRecord,
 };
 use crate::sqlite::Sqlite;
 use almanac_core::{FactRow, Game, Insights};
@@ -247,14 +247,80 @@ impl Store {
     /// A player's (after merges) mean of every number by ruleset over their published games, beside the field's;
     /// `partners`, the numbers kept per trade partner, are left out.
     pub fn player_numbers(&self, id: PlayerId, partners: &[&str]) -> Result<Vec<PlayerNumber>> {
+        Ok(self.player_profile(id, partners, "")?.numbers)
+    }
+
+    /// A player's numbers beside the field's, totals per trade partner (the `partners` numbers) and openings
+    /// with the mean of `won` — over their published games, read in one pass over their numbers.
+    pub fn player_profile(&self, id: PlayerId, partners: &[&str], won: &str) -> Result<PlayerProfile> {
+        use std::collections::{BTreeMap, HashMap};
         let root = on_backend!(self, b => b.player_root(id))?.ok_or(StoreError::NoPlayer(id))?.0;
-        on_backend!(self, b => b.player_numbers(root, partners))
+        let mut numbers: BTreeMap<(String, String, String), (f64, u64)> = BTreeMap::new();
+        let mut with: BTreeMap<(String, String, Option<i64>, Option<String>), f64> = BTreeMap::new();
+        let mut openings: BTreeMap<(String, Option<String>), (f64, u64)> = BTreeMap::new();
+        on_backend!(self, b => b.player_rows(root, &mut |r| {
+            if partners.contains(&r.metric) {
+                let market = r.partner.is_none().then(|| r.arg.to_string());
+                *with.entry((r.ruleset.to_string(), r.metric.to_string(), r.partner, market)).or_default() += r.value;
+                return;
+            }
+            let n = numbers.entry((r.ruleset.to_string(), r.metric.to_string(), r.arg.to_string())).or_default();
+            n.0 += r.value;
+            n.1 += 1;
+            if r.metric == won && r.arg.is_empty() {
+                let o = openings.entry((r.ruleset.to_string(), r.opening.map(str::to_string))).or_default();
+                o.0 += r.value;
+                o.1 += 1;
+            }
+        }))?;
+        let mut field: HashMap<(String, String, String), f64> = HashMap::new();
+        let mut rulesets: Vec<&String> = numbers.keys().map(|k| &k.0).collect();
+        rulesets.dedup();
+        for r in rulesets {
+            for (metric, arg, mean) in on_backend!(self, b => b.field(r))? {
+                field.insert((r.clone(), metric, arg), mean);
+            }
+        }
+        let ids: Vec<i64> = with.keys().filter_map(|k| k.2).collect();
+        let names = on_backend!(self, b => b.player_names(&ids))?;
+        Ok(PlayerProfile {
+            numbers: numbers
+                .into_iter()
+                .map(|(key, (sum, seats))| PlayerNumber {
+                    field: field.get(&key).copied(),
+                    ruleset: key.0,
+                    metric: key.1,
+                    arg: key.2,
+                    mean: sum / seats as f64,
+                    seats,
+                })
+                .collect(),
+            partners: with
+                .into_iter()
+                .map(|((ruleset, metric, player, market), total)| PartnerTotal {
+                    name: player.and_then(|p| names.get(&p).cloned()),
+                    ruleset,
+                    metric,
+                    player,
+                    market,
+                    total,
+                })
+                .collect(),
+            openings: openings
+                .into_iter()
+                .map(|((ruleset, opening), (sum, seats))| OpeningRecord {
+                    ruleset,
+                    opening,
+                    seats,
+                    mean: sum / seats as f64,
+                })
+                .collect(),
+        })
     }
 
     /// A player's totals of the `partners` numbers with each trade partner, over their published games.
     pub fn player_partners(&self, id: PlayerId, partners: &[&str]) -> Result<Vec<PartnerTotal>> {
-        let root = on_backend!(self, b => b.player_root(id))?.ok_or(StoreError::NoPlayer(id))?.0;
-        on_backend!(self, b => b.player_partners(root, partners))
+        Ok(self.player_profile(id, partners, "")?.partners)
     }
 
     /// A text that changes whenever a ruleset's ratings may: its published seats, the field's total of the
@@ -265,8 +331,7 @@ impl Store {
 
     /// A player's openings over their published games, with the mean of `metric` for each.
     pub fn player_openings(&self, id: PlayerId, metric: &str) -> Result<Vec<OpeningRecord>> {
-        let root = on_backend!(self, b => b.player_root(id))?.ok_or(StoreError::NoPlayer(id))?.0;
-        on_backend!(self, b => b.player_openings(root, metric))
+        Ok(self.player_profile(id, &[], metric)?.openings)
     }
 
     /// Creates a club: a name of 1 to 100 bytes, no other club's.

@@ -11,7 +11,7 @@ use crate::questions::{self, VIEWER_FIRST};
 use crate::rows::{
     anywhere, player_key, GameFilter, GameRow, Identity, Inserted, NewGame, PlayerId, PlayerRow, SeatOf, Sitting,
 };
-use crate::rows::{CountedGame, OpeningRecord, PartnerTotal, PlayerNumber, Question};
+use crate::rows::{CountedGame, Question};
 use crate::rows::{Note, Sort, StoredGame, TokenRecord};
 use almanac_core::{FactRow, Game, Insights};
 use postgres::error::SqlState;
@@ -826,38 +826,6 @@ impl Postgres {
 
 /// A player's numbers, trade partners and openings.
 impl Postgres {
-    pub fn player_numbers(&self, player: PlayerId, partners: &[&str]) -> Result<Vec<PlayerNumber>> {
-        let sql = questions::player_numbers(PUBLIC, &questions::literals(partners));
-        let rows = self.client.borrow_mut().query(&sql, &[&player])?;
-        Ok(rows
-            .iter()
-            .map(|r| PlayerNumber {
-                ruleset: r.get(0),
-                metric: r.get(1),
-                arg: r.get(2),
-                mean: r.get(3),
-                seats: r.get::<_, i64>(4) as u64,
-                field: r.get(5),
-            })
-            .collect())
-    }
-
-    pub fn player_partners(&self, player: PlayerId, partners: &[&str]) -> Result<Vec<PartnerTotal>> {
-        let sql = questions::player_partners(PUBLIC, &questions::literals(partners));
-        let rows = self.client.borrow_mut().query(&sql, &[&player])?;
-        Ok(rows
-            .iter()
-            .map(|r| PartnerTotal {
-                ruleset: r.get(0),
-                metric: r.get(1),
-                player: r.get(2),
-                market: r.get(3),
-                total: r.get(4),
-                name: r.get(5),
-            })
-            .collect())
-    }
-
     pub fn read_model_version(&self) -> Result<i64> {
         // `last_value` is 1 before the first `nextval` too: `is_called` tells the two apart.
         let row = self.client.borrow_mut().query_one("SELECT last_value, is_called FROM read_model_version", &[])?;
@@ -869,22 +837,28 @@ impl Postgres {
         Ok(())
     }
 
+    pub fn player_rows(&self, player: PlayerId, each: &mut dyn FnMut(questions::PlayerRow)) -> Result<()> {
+        for r in self.client.borrow_mut().query(&questions::player_rows(PUBLIC), &[&player])? {
+            each(questions::PlayerRow {
+                ruleset: r.get(0),
+                metric: r.get(1),
+                arg: r.get(2),
+                value: r.get(3),
+                opening: r.get(4),
+                partner: r.get(5),
+            });
+        }
+        Ok(())
+    }
+
+    pub fn field(&self, ruleset: &str) -> Result<Vec<(String, String, f64)>> {
+        let rows = self.client.borrow_mut().query(questions::FIELD, &[&ruleset])?;
+        Ok(rows.iter().map(|r| (r.get(0), r.get(1), r.get(2))).collect())
+    }
+
     pub fn ratings_fingerprint(&self, ruleset: &str, score: &str) -> Result<String> {
         let sql = questions::ratings_fingerprint(PUBLIC);
         Ok(self.client.borrow_mut().query_one(&sql, &[&ruleset, &score])?.get(0))
-    }
-
-    pub fn player_openings(&self, player: PlayerId, metric: &str) -> Result<Vec<OpeningRecord>> {
-        let rows = self.client.borrow_mut().query(&questions::player_openings(PUBLIC), &[&player, &metric])?;
-        Ok(rows
-            .iter()
-            .map(|r| OpeningRecord {
-                ruleset: r.get(0),
-                opening: r.get(1),
-                seats: r.get::<_, i64>(2) as u64,
-                mean: r.get(3),
-            })
-            .collect())
     }
 }
 

@@ -3,7 +3,7 @@
 use super::Sqlite;
 use crate::error::Result;
 use crate::questions::{self, VIEWER_FIRST};
-use crate::rows::{CountedGame, OpeningRecord, PartnerTotal, PlayerId, PlayerNumber, Question};
+use crate::rows::{CountedGame, PlayerId, Question};
 use almanac_core::Insights;
 use rusqlite::{params, params_from_iter, OptionalExtension, Transaction};
 
@@ -106,38 +106,6 @@ fn numbered(sql: String) -> String {
 }
 
 impl Sqlite {
-    pub fn player_numbers(&self, player: PlayerId, partners: &[&str]) -> Result<Vec<PlayerNumber>> {
-        let sql = numbered(questions::player_numbers(PUBLIC, &questions::literals(partners)));
-        let mut stmt = self.conn.prepare_cached(&sql)?;
-        let rows = stmt.query_map([player], |r| {
-            Ok(PlayerNumber {
-                ruleset: r.get(0)?,
-                metric: r.get(1)?,
-                arg: r.get(2)?,
-                mean: r.get(3)?,
-                seats: r.get(4)?,
-                field: r.get(5)?,
-            })
-        })?;
-        Ok(rows.collect::<rusqlite::Result<_>>()?)
-    }
-
-    pub fn player_partners(&self, player: PlayerId, partners: &[&str]) -> Result<Vec<PartnerTotal>> {
-        let sql = numbered(questions::player_partners(PUBLIC, &questions::literals(partners)));
-        let mut stmt = self.conn.prepare_cached(&sql)?;
-        let rows = stmt.query_map([player], |r| {
-            Ok(PartnerTotal {
-                ruleset: r.get(0)?,
-                metric: r.get(1)?,
-                player: r.get(2)?,
-                market: r.get(3)?,
-                total: r.get(4)?,
-                name: r.get(5)?,
-            })
-        })?;
-        Ok(rows.collect::<rusqlite::Result<_>>()?)
-    }
-
     pub fn read_model_version(&self) -> Result<i64> {
         Ok(self.conn.prepare_cached("SELECT version FROM read_model")?.query_row([], |r| r.get(0))?)
     }
@@ -147,16 +115,34 @@ impl Sqlite {
         Ok(())
     }
 
+    pub fn player_rows(&self, player: PlayerId, each: &mut dyn FnMut(questions::PlayerRow)) -> Result<()> {
+        let sql = numbered(questions::player_rows(PUBLIC));
+        let mut stmt = self.conn.prepare_cached(&sql)?;
+        let mut rows = stmt.query([player])?;
+        let text = |e: rusqlite::types::FromSqlError| {
+            rusqlite::Error::FromSqlConversionFailure(0, rusqlite::types::Type::Text, Box::new(e))
+        };
+        while let Some(r) = rows.next()? {
+            each(questions::PlayerRow {
+                ruleset: r.get_ref(0)?.as_str().map_err(text)?,
+                metric: r.get_ref(1)?.as_str().map_err(text)?,
+                arg: r.get_ref(2)?.as_str().map_err(text)?,
+                value: r.get(3)?,
+                opening: r.get_ref(4)?.as_str_or_null().map_err(text)?,
+                partner: r.get(5)?,
+            });
+        }
+        Ok(())
+    }
+
+    pub fn field(&self, ruleset: &str) -> Result<Vec<(String, String, f64)>> {
+        let mut stmt = self.conn.prepare_cached(&numbered(questions::FIELD.to_string()))?;
+        let rows = stmt.query_map([ruleset], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?;
+        Ok(rows.collect::<rusqlite::Result<_>>()?)
+    }
+
     pub fn ratings_fingerprint(&self, ruleset: &str, score: &str) -> Result<String> {
         let sql = numbered(questions::ratings_fingerprint(PUBLIC));
         Ok(self.conn.prepare_cached(&sql)?.query_row(params![ruleset, score], |r| r.get(0))?)
-    }
-
-    pub fn player_openings(&self, player: PlayerId, metric: &str) -> Result<Vec<OpeningRecord>> {
-        let mut stmt = self.conn.prepare_cached(&numbered(questions::player_openings(PUBLIC)))?;
-        let rows = stmt.query_map(params![player, metric], |r| {
-            Ok(OpeningRecord { ruleset: r.get(0)?, opening: r.get(1)?, seats: r.get(2)?, mean: r.get(3)? })
-        })?;
-        Ok(rows.collect::<rusqlite::Result<_>>()?)
     }
 }
