@@ -328,7 +328,7 @@ fn reproject_derives_facts_again_and_leaves_a_game_that_no_longer_validates() {
     let store = almanac_store::Store::open(&s.db()).unwrap();
     let conn = store.connection();
     conn.execute("UPDATE games SET ruleset_version = 0", []).unwrap();
-    conn.execute("DELETE FROM facts", []).unwrap();
+    conn.execute("DELETE FROM fact_batches", []).unwrap();
     // A header never changes; only a hand that removes the store's trigger can do this.
     conn.execute("DROP TRIGGER games_keep_their_identity", []).unwrap();
     conn.execute(
@@ -519,11 +519,11 @@ fn serve_brings_games_of_older_ruleset_versions_up_to_date() {
     let id = import_one(&s, &s.file("club.jsonl", sample("catan-club-game.jsonl")));
     let before = text(&almanac(&["stats", &id, "--json"], &s.db()).stdout);
     {
-        // As an older version left it: version 1, and its city counted as one more settlement point.
+        // As an older version left it: version 1, and no facts.
         let store = almanac_store::Store::open(&s.db()).unwrap();
         let conn = store.connection();
         conn.execute("UPDATE games SET ruleset_version = 1", []).unwrap();
-        conn.execute("DELETE FROM facts WHERE kind = 'score' AND item = 'city'", []).unwrap();
+        conn.execute("DELETE FROM fact_batches", []).unwrap();
     }
     assert_ne!(text(&almanac(&["stats", &id, "--json"], &s.db()).stdout), before);
     let (mut server, address) = serve(&s.db());
@@ -641,7 +641,7 @@ fn a_server_killed_during_uploads_keeps_every_acknowledged_game_whole() {
             "SELECT COUNT(*) FROM games g WHERE event_count <> ?1
                 OR (SELECT COUNT(*) FROM events e WHERE e.game_id = g.id) <> ?1
                 OR (SELECT MAX(seq) FROM events e WHERE e.game_id = g.id) <> ?1
-                OR NOT EXISTS (SELECT 1 FROM facts f WHERE f.game_id = g.id)",
+                OR NOT EXISTS (SELECT 1 FROM fact_batches f WHERE f.game_id = g.id)",
             [events],
             |r| r.get(0),
         )

@@ -17,6 +17,14 @@ fn db() -> (tempfile::TempDir, PathBuf) {
     (dir, path)
 }
 
+/// The facts the ruleset derives from a log, as rows.
+fn facts_of(log: &almanac_engine::ValidatedLog) -> Vec<almanac_core::FactRow> {
+    let game = &log.game;
+    (0..game.event_count())
+        .flat_map(|i| game.event_facts(i).iter().map(move |f| f.row(i as u64 + 1, game.event_turn(i))))
+        .collect()
+}
+
 fn count(store: &Store, table: &str) -> i64 {
     store.connection().query_row(&format!("SELECT COUNT(*) FROM {table}"), [], |r| r.get(0)).unwrap()
 }
@@ -25,16 +33,16 @@ fn count(store: &Store, table: &str) -> i64 {
 fn migrations_run_once_and_a_newer_schema_is_refused() {
     let (_dir, path) = db();
     let store = Store::open(&path).unwrap();
-    assert_eq!(store.schema_version().unwrap(), 6);
+    assert_eq!(store.schema_version().unwrap(), 7);
     drop(store);
     let store = Store::open(&path).unwrap();
     let applied: i64 =
         store.connection().query_row("SELECT COUNT(*) FROM schema_migrations", [], |r| r.get(0)).unwrap();
-    assert_eq!(applied, 6, "reopening applies nothing again");
+    assert_eq!(applied, 7, "reopening applies nothing again");
     store.connection().execute("INSERT INTO schema_migrations (version) VALUES (99)", []).unwrap();
     drop(store);
     match Store::open(&path) {
-        Err(StoreError::TooNew { found: 99, known: 6 }) => {}
+        Err(StoreError::TooNew { found: 99, known: 7 }) => {}
         other => panic!("expected TooNew, got {:?}", other.err()),
     }
 }
@@ -61,7 +69,9 @@ fn a_game_is_stored_whole_with_its_facts_and_ruleset_version() {
     let Inserted::New(id) = id else { panic!("expected a new game") };
     let facts: usize = (0..log.game.event_count()).map(|i| log.game.event_facts(i).len()).sum();
     assert_eq!(count(&store, "events") as usize, log.game.event_count());
-    assert_eq!(count(&store, "facts") as usize, facts);
+    assert_eq!(store.fact_count().unwrap() as usize, facts);
+    assert_eq!(store.facts(&id).unwrap(), facts_of(&log), "the facts read back as derived");
+    assert_eq!(count(&store, "fact_batches"), 1, "an upload's facts are one batch");
     let row = store.game(&id).unwrap();
     assert_eq!(row.ruleset, "catan");
     assert_eq!(row.ruleset_version, catan_version());
@@ -85,7 +95,7 @@ fn a_failure_half_way_stores_nothing() {
         .unwrap();
     let err = insert(&mut store, &log_of(&sample("catan-club-game.jsonl"))).unwrap_err();
     assert!(err.to_string().contains("disk full"), "{err}");
-    for table in ["games", "game_players", "events", "facts"] {
+    for table in ["games", "game_players", "events", "fact_batches"] {
         assert_eq!(count(&store, table), 0, "{table} keeps rows of a failed insert");
     }
 }
@@ -165,7 +175,7 @@ fn reprojection_rewrites_facts_and_summary_and_never_the_events() {
     // As if an older version had stored the game: another version, no facts, stale summary columns.
     let conn = store.connection();
     conn.execute("UPDATE games SET ruleset_version = 0, winner = NULL WHERE id = ?1", [&id]).unwrap();
-    conn.execute("DELETE FROM facts WHERE game_id = ?1", [&id]).unwrap();
+    conn.execute("DELETE FROM fact_batches WHERE game_id = ?1", [&id]).unwrap();
     conn.execute("UPDATE game_players SET vp = NULL WHERE game_id = ?1", [&id]).unwrap();
     let stale = store.games_to_reproject(Some("catan"), Some(catan_version())).unwrap();
     assert_eq!(stale, [(id.clone(), "catan".to_string())]);
@@ -320,6 +330,17 @@ fn a_database_of_version_1_is_hashed_again_and_keeps_its_ids() {
             for (i, e) in l.event_lines().iter().enumerate() {
                 conn.execute("INSERT INTO events VALUES (?1, ?2, 0, ?3)", rusqlite::params![id, i + 1, e]).unwrap();
             }
+            for f in facts_of(l) {
+                conn.execute(
+                    "INSERT INTO facts (game_id, seq, turn, kind, player, item, count, cause, other, total, public, detail)
+                     VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
+                    rusqlite::params![
+                        id, f.seq, f.turn, f.kind, f.player, f.item, f.count, f.cause, f.other, f.total, f.public,
+                        f.detail
+                    ],
+                )
+                .unwrap();
+            }
             for (seat, name) in ["Ayşe", "Mehmet"].iter().enumerate() {
                 let name = if id.starts_with('b') { name.to_uppercase() } else { name.to_string() };
                 conn.execute(
@@ -331,7 +352,12 @@ fn a_database_of_version_1_is_hashed_again_and_keeps_its_ids() {
         }
     }
     let mut store = Store::open(&path).unwrap();
-    assert_eq!(store.schema_version().unwrap(), 6);
+    assert_eq!(store.schema_version().unwrap(), 7);
+    // Migrations 6 and 7 kept every fact: keyed by its place in its event, then packed per game.
+    for (id, l) in [("aaaaaaaaaaaaaaaa", &log), ("bbbbbbbbbbbbbbbb", &twin)] {
+        assert_eq!(store.facts(id).unwrap(), facts_of(l), "{id}");
+    }
+    assert_eq!(count(&store, "fact_batches"), 2);
     // Migration 4 gave every seat of the games stored then its player, one per name in any case.
     let seats: Vec<Option<i64>> =
         ["aaaaaaaaaaaaaaaa", "bbbbbbbbbbbbbbbb"].iter().map(|id| store.game(id).unwrap().players[0].player).collect();

@@ -1,52 +1,305 @@
-//! Facts as table rows: one generic table, one row per fact, keyed by game, event and place in the event.
+//! Facts on SQLite: packed, one row per batch of events stored together (an upload, an append), keyed by game
+//! and the batch's first event. Nothing reads facts across games (the questions read the read model), and a
+//! game's facts are always read whole, so a row per fact (94 million rows for 100,000 games, half the file)
+//! bought nothing; packed, a fact takes about nine bytes.
+//!
+//! The packing: a format byte, the batch's distinct words (kind, item, cause, detail) once each, then every
+//! fact as a byte of which optional fields it has, its event and turn as steps from the fact before, its
+//! words as places in the list and its numbers as variable-length integers.
 
-use crate::error::Result;
+use crate::error::{Result, StoreError};
 use almanac_core::FactRow;
 use rusqlite::{params, CachedStatement, Connection, Transaction};
+use std::collections::HashMap;
 
-pub struct Inserter<'t> {
+/// Collects a batch's facts and stores them packed in one row.
+pub struct Batch<'t> {
     stmt: CachedStatement<'t>,
+    facts: Vec<FactRow>,
 }
 
-impl<'t> Inserter<'t> {
+impl<'t> Batch<'t> {
     pub fn new(tx: &'t Transaction) -> Result<Self> {
-        Ok(Inserter {
+        Ok(Batch {
             stmt: tx.prepare_cached(
-                "INSERT INTO facts (game_id, seq, n, turn, kind, player, item, count, cause, other, total, public, detail)
-                 VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)",
+                "INSERT INTO fact_batches (game_id, first_seq, facts, packed) VALUES (?1, ?2, ?3, ?4)",
             )?,
+            facts: Vec::new(),
         })
     }
 
-    /// Inserts fact `n` (counted from 0) of its event.
-    pub fn insert(&mut self, id: &str, n: usize, row: &FactRow) -> Result<()> {
-        self.stmt.execute(params![
-            id, row.seq, n as u32, row.turn, row.kind, row.player, row.item, row.count, row.cause, row.other,
-            row.total, row.public, row.detail
-        ])?;
+    pub fn push(&mut self, row: FactRow) {
+        self.facts.push(row);
+    }
+
+    /// Stores the facts pushed so far as the batch of game `id` whose first event is `first_seq`, and starts
+    /// a new batch.
+    pub fn store(&mut self, id: &str, first_seq: u64) -> Result<()> {
+        self.stmt.execute(params![id, first_seq, self.facts.len() as u64, pack(&self.facts)])?;
+        self.facts.clear();
         Ok(())
     }
 }
 
+/// Every fact of game `id`, in event order.
 pub fn read(conn: &Connection, id: &str) -> Result<Vec<FactRow>> {
-    let mut stmt = conn.prepare_cached(
-        "SELECT seq, turn, kind, player, item, count, cause, other, total, public, detail
-         FROM facts WHERE game_id = ?1 ORDER BY seq, n",
-    )?;
-    let rows = stmt.query_map([id], |r| {
-        Ok(FactRow {
-            seq: r.get(0)?,
-            turn: r.get(1)?,
-            kind: r.get(2)?,
-            player: r.get(3)?,
-            item: r.get(4)?,
-            count: r.get(5)?,
-            cause: r.get(6)?,
-            other: r.get(7)?,
-            total: r.get(8)?,
-            public: r.get(9)?,
-            detail: r.get(10)?,
-        })
-    })?;
-    Ok(rows.collect::<rusqlite::Result<_>>()?)
+    let mut stmt = conn.prepare_cached("SELECT packed FROM fact_batches WHERE game_id = ?1 ORDER BY first_seq")?;
+    let mut rows = stmt.query([id])?;
+    let mut facts = Vec::new();
+    while let Some(row) = rows.next()? {
+        unpack(row.get_ref(0)?.as_blob().map_err(rusqlite::Error::from)?, &mut facts).map_err(|e| StoreError::Invalid(format!("game {id}: {e}")))?;
+    }
+    Ok(facts)
+}
+
+/// The version of the packing, its first byte.
+const FORMAT: u8 = 1;
+
+/// Which optional fields a fact has: one bit each, in this order.
+const PLAYER: u8 = 1;
+const ITEM: u8 = 2;
+const COUNT: u8 = 4;
+const CAUSE: u8 = 8;
+const OTHER: u8 = 16;
+const TOTAL: u8 = 32;
+const PUBLIC: u8 = 64;
+const DETAIL: u8 = 128;
+
+pub fn pack(facts: &[FactRow]) -> Vec<u8> {
+    let mut words: Vec<&str> = Vec::new();
+    let mut places: HashMap<&str, u64> = HashMap::new();
+    for f in facts {
+        for w in
+            [Some(f.kind.as_str()), f.item.as_deref(), f.cause.as_deref(), f.detail.as_deref()].into_iter().flatten()
+        {
+            if !places.contains_key(w) {
+                places.insert(w, words.len() as u64);
+                words.push(w);
+            }
+        }
+    }
+    let mut out = vec![FORMAT];
+    put(&mut out, words.len() as u64);
+    for w in &words {
+        put(&mut out, w.len() as u64);
+        out.extend_from_slice(w.as_bytes());
+    }
+    put(&mut out, facts.len() as u64);
+    let (mut seq, mut turn) = (0i64, 0i64);
+    for f in facts {
+        let mut has = 0u8;
+        for (bit, present) in [
+            (PLAYER, f.player.is_some()),
+            (ITEM, f.item.is_some()),
+            (COUNT, f.count.is_some()),
+            (CAUSE, f.cause.is_some()),
+            (OTHER, f.other.is_some()),
+            (TOTAL, f.total.is_some()),
+            (PUBLIC, f.public.is_some()),
+            (DETAIL, f.detail.is_some()),
+        ] {
+            if present {
+                has |= bit;
+            }
+        }
+        out.push(has);
+        put_signed(&mut out, f.seq as i64 - seq);
+        put_signed(&mut out, f.turn as i64 - turn);
+        (seq, turn) = (f.seq as i64, f.turn as i64);
+        put(&mut out, places[f.kind.as_str()]);
+        if let Some(p) = f.player {
+            put(&mut out, p as u64);
+        }
+        if let Some(w) = &f.item {
+            put(&mut out, places[w.as_str()]);
+        }
+        if let Some(n) = f.count {
+            put_signed(&mut out, n);
+        }
+        if let Some(w) = &f.cause {
+            put(&mut out, places[w.as_str()]);
+        }
+        if let Some(p) = f.other {
+            put(&mut out, p as u64);
+        }
+        if let Some(n) = f.total {
+            put_signed(&mut out, n);
+        }
+        if let Some(n) = f.public {
+            put_signed(&mut out, n);
+        }
+        if let Some(w) = &f.detail {
+            put(&mut out, places[w.as_str()]);
+        }
+    }
+    out
+}
+
+/// Appends the facts packed in `bytes` to `facts`.
+pub fn unpack(bytes: &[u8], facts: &mut Vec<FactRow>) -> std::result::Result<(), String> {
+    let mut r = Reader { bytes, at: 0 };
+    let format = r.byte()?;
+    if format != FORMAT {
+        return Err(format!("packed facts of format {format}, which this program does not know"));
+    }
+    let mut words = Vec::new();
+    for _ in 0..r.number()? {
+        let len = r.number()? as usize;
+        let raw = r.take(len)?;
+        words.push(std::str::from_utf8(raw).map_err(|_| "packed facts: a word is not UTF-8".to_string())?.to_string());
+    }
+    let word = |i: u64| words.get(i as usize).cloned().ok_or_else(|| format!("packed facts: no word {i}"));
+    let count = r.number()? as usize;
+    facts.reserve(count);
+    let (mut seq, mut turn) = (0i64, 0i64);
+    for _ in 0..count {
+        let has = r.byte()?;
+        seq += r.signed()?;
+        turn += r.signed()?;
+        let kind = word(r.number()?)?;
+        let player = if has & PLAYER != 0 { Some(r.number()? as u32) } else { None };
+        let item = if has & ITEM != 0 { Some(word(r.number()?)?) } else { None };
+        let count = if has & COUNT != 0 { Some(r.signed()?) } else { None };
+        let cause = if has & CAUSE != 0 { Some(word(r.number()?)?) } else { None };
+        let other = if has & OTHER != 0 { Some(r.number()? as u32) } else { None };
+        let total = if has & TOTAL != 0 { Some(r.signed()?) } else { None };
+        let public = if has & PUBLIC != 0 { Some(r.signed()?) } else { None };
+        let detail = if has & DETAIL != 0 { Some(word(r.number()?)?) } else { None };
+        facts.push(FactRow {
+            seq: seq as u64,
+            turn: turn as u32,
+            kind,
+            player,
+            item,
+            count,
+            cause,
+            other,
+            total,
+            public,
+            detail,
+        });
+    }
+    if r.at != bytes.len() {
+        return Err("packed facts: bytes left after the last fact".to_string());
+    }
+    Ok(())
+}
+
+/// An unsigned number in 7-bit groups, low first; the high bit says another group follows.
+fn put(out: &mut Vec<u8>, mut n: u64) {
+    while n >= 0x80 {
+        out.push((n as u8) | 0x80);
+        n >>= 7;
+    }
+    out.push(n as u8);
+}
+
+/// A signed number as an unsigned one, small either side of zero (0, -1, 1, -2 ... → 0, 1, 2, 3 ...).
+fn put_signed(out: &mut Vec<u8>, n: i64) {
+    put(out, ((n << 1) ^ (n >> 63)) as u64);
+}
+
+struct Reader<'a> {
+    bytes: &'a [u8],
+    at: usize,
+}
+
+impl Reader<'_> {
+    fn byte(&mut self) -> std::result::Result<u8, String> {
+        let b = *self.bytes.get(self.at).ok_or("packed facts end too early")?;
+        self.at += 1;
+        Ok(b)
+    }
+
+    fn take(&mut self, len: usize) -> std::result::Result<&[u8], String> {
+        let end = self.at.checked_add(len).filter(|&e| e <= self.bytes.len()).ok_or("packed facts end too early")?;
+        let raw = &self.bytes[self.at..end];
+        self.at = end;
+        Ok(raw)
+    }
+
+    fn number(&mut self) -> std::result::Result<u64, String> {
+        let mut n = 0u64;
+        for shift in (0..64).step_by(7) {
+            let b = self.byte()?;
+            n |= ((b & 0x7f) as u64) << shift;
+            if b & 0x80 == 0 {
+                return Ok(n);
+            }
+        }
+        Err("packed facts: a number longer than 64 bits".to_string())
+    }
+
+    fn signed(&mut self) -> std::result::Result<i64, String> {
+        let n = self.number()?;
+        Ok((n >> 1) as i64 ^ -((n & 1) as i64))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn row(seq: u64, turn: u32, kind: &str) -> FactRow {
+        FactRow {
+            seq,
+            turn,
+            kind: kind.to_string(),
+            player: None,
+            item: None,
+            count: None,
+            cause: None,
+            other: None,
+            total: None,
+            public: None,
+            detail: None,
+        }
+    }
+
+    #[test]
+    fn packed_facts_read_back_as_they_were() {
+        let mut facts = vec![row(3, 1, "produced"), row(3, 1, "produced"), row(9, 2, "score"), row(12, 40, "moment")];
+        facts[0].player = Some(0);
+        facts[0].item = Some("wool".into());
+        facts[0].count = Some(2);
+        facts[1].player = Some(5);
+        facts[1].item = Some("wool".into());
+        facts[1].count = Some(-3);
+        facts[1].cause = Some("dice".into());
+        facts[2].other = Some(u32::MAX);
+        facts[2].total = Some(i64::MIN);
+        facts[2].public = Some(i64::MAX);
+        facts[3].detail = Some("ünïcode \"detail\"".into());
+        facts[3].count = Some(0);
+        let packed = pack(&facts);
+        let mut back = vec![row(1, 1, "kept")];
+        unpack(&packed, &mut back).unwrap();
+        assert_eq!(back[0].kind, "kept", "unpacking appends");
+        assert_eq!(&back[1..], &facts[..]);
+        // Words are stored once: "wool" twice and "produced" twice take one place each.
+        assert_eq!(packed.windows(4).filter(|w| w == b"wool").count(), 1);
+    }
+
+    #[test]
+    fn an_empty_batch_packs_and_unpacks() {
+        let mut back = Vec::new();
+        unpack(&pack(&[]), &mut back).unwrap();
+        assert!(back.is_empty());
+    }
+
+    #[test]
+    fn damaged_packings_are_refused_not_misread() {
+        let mut facts = vec![row(1, 1, "score")];
+        facts[0].count = Some(300);
+        let packed = pack(&facts);
+        for cut in 0..packed.len() {
+            assert!(unpack(&packed[..cut], &mut Vec::new()).is_err(), "cut at {cut}");
+        }
+        let mut longer = packed.clone();
+        longer.push(0);
+        assert!(unpack(&longer, &mut Vec::new()).unwrap_err().contains("left"));
+        let mut other_format = packed;
+        other_format[0] = 9;
+        assert!(unpack(&other_format, &mut Vec::new()).unwrap_err().contains("format 9"));
+    }
 }

@@ -3,25 +3,34 @@
 use crate::error::{Result, StoreError};
 use rusqlite::{Connection, Transaction};
 
-/// A migration: its number, a step in Rust run first (for what SQL cannot compute), then its SQL.
+/// A migration: its number, a step in Rust run first (for what SQL cannot compute), its SQL, then a step in
+/// Rust run after it.
 struct Migration {
     version: u32,
     before: Option<fn(&Transaction) -> Result<()>>,
     sql: &'static str,
+    after: Option<fn(&Transaction) -> Result<()>>,
 }
 
 /// Append new ones; never edit a released one.
 const MIGRATIONS: &[Migration] = &[
-    Migration { version: 1, before: None, sql: include_str!("../../migrations/001_events_and_facts.sql") },
+    Migration { version: 1, before: None, sql: include_str!("../../migrations/001_events_and_facts.sql"), after: None },
     Migration {
         version: 2,
         before: Some(rehash_canonically),
         sql: include_str!("../../migrations/002_clubs_and_promises.sql"),
+        after: None,
     },
-    Migration { version: 3, before: None, sql: include_str!("../../migrations/003_edition.sql") },
-    Migration { version: 4, before: None, sql: include_str!("../../migrations/004_players.sql") },
-    Migration { version: 5, before: None, sql: include_str!("../../migrations/005_notes.sql") },
-    Migration { version: 6, before: None, sql: include_str!("../../migrations/006_insights.sql") },
+    Migration { version: 3, before: None, sql: include_str!("../../migrations/003_edition.sql"), after: None },
+    Migration { version: 4, before: None, sql: include_str!("../../migrations/004_players.sql"), after: None },
+    Migration { version: 5, before: None, sql: include_str!("../../migrations/005_notes.sql"), after: None },
+    Migration { version: 6, before: None, sql: include_str!("../../migrations/006_insights.sql"), after: None },
+    Migration {
+        version: 7,
+        before: None,
+        sql: include_str!("../../migrations/007_packed_facts.sql"),
+        after: Some(pack_facts),
+    },
 ];
 
 pub fn current(conn: &Connection) -> Result<u32> {
@@ -45,6 +54,9 @@ pub fn run(conn: &mut Connection) -> Result<()> {
             step(&tx)?;
         }
         tx.execute_batch(m.sql)?;
+        if let Some(step) = m.after {
+            step(&tx)?;
+        }
         tx.execute("INSERT INTO schema_migrations (version) VALUES (?1)", [m.version])?;
         tx.commit()?;
     }
@@ -75,5 +87,44 @@ fn rehash_canonically(tx: &Transaction) -> Result<()> {
         }
         tx.execute("UPDATE games SET content_hash = ?2 WHERE id = ?1", [&id, &hash])?;
     }
+    Ok(())
+}
+
+/// Migration 7: every game's fact rows packed into one batch, then the table of rows dropped.
+fn pack_facts(tx: &Transaction) -> Result<()> {
+    {
+        let mut stmt = tx.prepare(
+            "SELECT game_id, seq, turn, kind, player, item, count, cause, other, total, public, detail
+             FROM facts ORDER BY game_id, seq, n",
+        )?;
+        let mut rows = stmt.query([])?;
+        let mut game: Option<String> = None;
+        let mut batch = super::facts::Batch::new(tx)?;
+        while let Some(r) = rows.next()? {
+            let id: String = r.get(0)?;
+            if game.as_deref() != Some(id.as_str()) {
+                if let Some(done) = game.replace(id) {
+                    batch.store(&done, 1)?;
+                }
+            }
+            batch.push(almanac_core::FactRow {
+                seq: r.get(1)?,
+                turn: r.get(2)?,
+                kind: r.get(3)?,
+                player: r.get(4)?,
+                item: r.get(5)?,
+                count: r.get(6)?,
+                cause: r.get(7)?,
+                other: r.get(8)?,
+                total: r.get(9)?,
+                public: r.get(10)?,
+                detail: r.get(11)?,
+            });
+        }
+        if let Some(done) = game {
+            batch.store(&done, 1)?;
+        }
+    }
+    tx.execute_batch("DROP TABLE facts")?;
     Ok(())
 }

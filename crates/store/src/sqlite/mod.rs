@@ -367,7 +367,7 @@ impl Sqlite {
 
     /// How many facts are stored, over all games.
     pub fn fact_count(&self) -> Result<u64> {
-        Ok(self.conn.query_row("SELECT COUNT(*) FROM facts", [], |r| r.get(0))?)
+        Ok(self.conn.query_row("SELECT COALESCE(SUM(facts), 0) FROM fact_batches", [], |r| r.get(0))?)
     }
 
     /// The games of `ruleset` (all games when `None`) stored by another version of their ruleset than
@@ -409,15 +409,16 @@ impl Sqlite {
                 actual: game.event_count() as u64,
             });
         }
-        tx.execute("DELETE FROM facts WHERE game_id = ?1", [id])?;
+        tx.execute("DELETE FROM fact_batches WHERE game_id = ?1", [id])?;
         {
-            let mut fact_ins = facts::Inserter::new(&tx)?;
+            let mut batch = facts::Batch::new(&tx)?;
             for i in 0..game.event_count() {
                 let (seq, turn) = (i as u64 + 1, game.event_turn(i));
-                for (n, f) in game.event_facts(i).iter().enumerate() {
-                    fact_ins.insert(id, n, &f.row(seq, turn))?;
+                for f in game.event_facts(i) {
+                    batch.push(f.row(seq, turn));
                 }
             }
+            batch.store(id, 1)?;
         }
         tx.execute("UPDATE games SET ruleset_version = ?2 WHERE id = ?1", params![id, game.ruleset_version()])?;
         refresh_summary(&tx, id, game)?;
@@ -435,17 +436,17 @@ fn write_events(
     lines: &[impl AsRef<str>],
 ) -> Result<()> {
     let mut ins = tx.prepare_cached("INSERT INTO events (game_id, seq, turn, body) VALUES (?1, ?2, ?3, ?4)")?;
-    let mut fact_ins = facts::Inserter::new(tx)?;
+    let mut batch = facts::Batch::new(tx)?;
     for (k, body) in lines.iter().enumerate() {
         let i = first + k;
         let seq = i as u64 + 1;
         let turn = game.event_turn(i);
         ins.execute(params![id, seq, turn, body.as_ref()])?;
-        for (n, f) in game.event_facts(i).iter().enumerate() {
-            fact_ins.insert(id, n, &f.row(seq, turn))?;
+        for f in game.event_facts(i) {
+            batch.push(f.row(seq, turn));
         }
     }
-    Ok(())
+    batch.store(id, first as u64 + 1)
 }
 
 /// Refreshes the derived columns of a game (counts, winner, final scores) from its final state.
