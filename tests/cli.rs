@@ -639,8 +639,8 @@ fn a_server_killed_during_uploads_keeps_every_acknowledged_game_whole() {
     let partial: i64 = conn
         .query_row(
             "SELECT COUNT(*) FROM games g WHERE event_count <> ?1
-                OR (SELECT COUNT(*) FROM events e WHERE e.game_id = g.id) <> ?1
-                OR (SELECT MAX(seq) FROM events e WHERE e.game_id = g.id) <> ?1
+                OR (SELECT SUM(last_seq - first_seq + 1) FROM event_chunks e WHERE e.game = g.key) <> ?1
+                OR (SELECT MAX(last_seq) FROM event_chunks e WHERE e.game = g.key) <> ?1
                 OR NOT EXISTS (SELECT 1 FROM fact_batches f WHERE f.game_id = g.id)",
             [events],
             |r| r.get(0),

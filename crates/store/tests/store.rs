@@ -25,6 +25,14 @@ fn facts_of(log: &almanac_engine::ValidatedLog) -> Vec<almanac_core::FactRow> {
         .collect()
 }
 
+/// How many events are stored, over all games (in chunks of events stored together).
+fn stored_events(store: &Store) -> i64 {
+    store
+        .connection()
+        .query_row("SELECT COALESCE(SUM(last_seq - first_seq + 1), 0) FROM event_chunks", [], |r| r.get(0))
+        .unwrap()
+}
+
 fn count(store: &Store, table: &str) -> i64 {
     store.connection().query_row(&format!("SELECT COUNT(*) FROM {table}"), [], |r| r.get(0)).unwrap()
 }
@@ -33,16 +41,16 @@ fn count(store: &Store, table: &str) -> i64 {
 fn migrations_run_once_and_a_newer_schema_is_refused() {
     let (_dir, path) = db();
     let store = Store::open(&path).unwrap();
-    assert_eq!(store.schema_version().unwrap(), 7);
+    assert_eq!(store.schema_version().unwrap(), 8);
     drop(store);
     let store = Store::open(&path).unwrap();
     let applied: i64 =
         store.connection().query_row("SELECT COUNT(*) FROM schema_migrations", [], |r| r.get(0)).unwrap();
-    assert_eq!(applied, 7, "reopening applies nothing again");
+    assert_eq!(applied, 8, "reopening applies nothing again");
     store.connection().execute("INSERT INTO schema_migrations (version) VALUES (99)", []).unwrap();
     drop(store);
     match Store::open(&path) {
-        Err(StoreError::TooNew { found: 99, known: 7 }) => {}
+        Err(StoreError::TooNew { found: 99, known: 8 }) => {}
         other => panic!("expected TooNew, got {:?}", other.err()),
     }
 }
@@ -53,11 +61,11 @@ fn events_are_append_only() {
     let mut store = Store::open(&path).unwrap();
     insert(&mut store, &log_of(&sample("catan-club-game.jsonl"))).unwrap();
     let conn = store.connection();
-    let update = conn.execute("UPDATE events SET body = '{}' WHERE seq = 1", []).unwrap_err();
+    let update = conn.execute("UPDATE event_chunks SET lines = x'00' WHERE first_seq = 1", []).unwrap_err();
     assert!(update.to_string().contains("append-only"), "{update}");
-    let delete = conn.execute("DELETE FROM events", []).unwrap_err();
+    let delete = conn.execute("DELETE FROM event_chunks", []).unwrap_err();
     assert!(delete.to_string().contains("append-only"), "{delete}");
-    assert_eq!(count(&store, "events"), 553);
+    assert_eq!(stored_events(&store), 553);
 }
 
 #[test]
@@ -68,7 +76,7 @@ fn a_game_is_stored_whole_with_its_facts_and_ruleset_version() {
     let id = insert(&mut store, &log).unwrap();
     let Inserted::New(id) = id else { panic!("expected a new game") };
     let facts: usize = (0..log.game.event_count()).map(|i| log.game.event_facts(i).len()).sum();
-    assert_eq!(count(&store, "events") as usize, log.game.event_count());
+    assert_eq!(stored_events(&store) as usize, log.game.event_count());
     assert_eq!(store.fact_count().unwrap() as usize, facts);
     assert_eq!(store.facts(&id).unwrap(), facts_of(&log), "the facts read back as derived");
     assert_eq!(count(&store, "fact_batches"), 1, "an upload's facts are one batch");
@@ -88,14 +96,14 @@ fn a_game_is_stored_whole_with_its_facts_and_ruleset_version() {
 fn a_failure_half_way_stores_nothing() {
     let (_dir, path) = db();
     let mut store = Store::open(&path).unwrap();
-    // Make the 300th event insert fail, as a full disk or a crash would.
+    // Make the insert of the facts fail, after the events', as a full disk or a crash would.
     store
         .connection()
-        .execute_batch("CREATE TEMP TRIGGER fail_half_way BEFORE INSERT ON events WHEN NEW.seq = 300 BEGIN SELECT RAISE(ABORT, 'disk full'); END;")
+        .execute_batch("CREATE TEMP TRIGGER fail_half_way BEFORE INSERT ON fact_batches BEGIN SELECT RAISE(ABORT, 'disk full'); END;")
         .unwrap();
     let err = insert(&mut store, &log_of(&sample("catan-club-game.jsonl"))).unwrap_err();
     assert!(err.to_string().contains("disk full"), "{err}");
-    for table in ["games", "game_players", "events", "fact_batches"] {
+    for table in ["games", "game_players", "event_chunks", "fact_batches", "seats"] {
         assert_eq!(count(&store, table), 0, "{table} keeps rows of a failed insert");
     }
 }
@@ -111,7 +119,7 @@ fn the_same_log_twice_is_one_game() {
     assert!(matches!(first, Inserted::New(_)));
     assert_eq!(again, Inserted::Existing(first.id().to_string()));
     assert_eq!(count(&store, "games"), 1);
-    assert_eq!(count(&store, "events"), 553);
+    assert_eq!(stored_events(&store), 553);
     // The observer's log of the same game is another log: another game.
     let other = insert(&mut store, &log_of(&sample("catan-club-game-observer.jsonl"))).unwrap();
     assert!(matches!(other, Inserted::New(_)));
@@ -138,11 +146,19 @@ fn live_appends_name_the_sequence_they_follow_and_a_stale_writer_gets_a_conflict
     // ... the second, still expecting 100, is refused and writes nothing.
     let err = store.append_events(club, &id, 100, game.as_ref(), &next, &Default::default()).unwrap_err();
     assert!(matches!(err, StoreError::Conflict { expected: 100, actual: 105, .. }), "{err}");
-    assert_eq!(count(&store, "events"), 105);
+    assert_eq!(stored_events(&store), 105);
     assert_eq!(store.game(&id).unwrap().event_count, 105);
     let (_, events) = store.log(&id).unwrap();
     assert_eq!(events.len(), 105);
     assert_eq!(events[104], lines[105]);
+    // The upload and the append are two chunks; a range across them reads as one log, with the turns.
+    assert_eq!(count(&store, "event_chunks"), 2);
+    let range = store.events(&id, 98, 103).unwrap();
+    assert_eq!(range.iter().map(|(seq, _, _)| *seq).collect::<Vec<_>>(), [98, 99, 100, 101, 102, 103]);
+    for (seq, turn, line) in range {
+        assert_eq!(line, lines[seq as usize], "event {seq}");
+        assert_eq!(turn, game.event_turn(seq as usize - 1), "event {seq}");
+    }
 }
 
 #[test]
@@ -235,20 +251,30 @@ fn no_insert_can_rewrite_or_skip_an_event() {
     let mut store = Store::open(&path).unwrap();
     let id = insert(&mut store, &log_of(&sample("catan-club-game.jsonl"))).unwrap().id().to_string();
     let conn = store.connection();
-    let first: String =
-        conn.query_row("SELECT body FROM events WHERE game_id = ?1 AND seq = 1", [&id], |r| r.get(0)).unwrap();
+    let key: i64 = conn.query_row("SELECT key FROM games WHERE id = ?1", [&id], |r| r.get(0)).unwrap();
+    let before = store.log(&id).unwrap();
+    let insert_chunk = |first: u64, last: u64, verb: &str| {
+        conn.execute(
+            &format!(
+                "{verb} INTO event_chunks (game, first_seq, last_seq, turns, lines, text_bytes)
+                 VALUES (?1, ?2, ?3, x'00', x'00', 1)"
+            ),
+            rusqlite::params![key, first, last],
+        )
+        .unwrap_err()
+    };
     // REPLACE deletes the old row without firing the DELETE trigger; the INSERT trigger still sees seq 1 taken.
-    let replace = conn
-        .execute("INSERT OR REPLACE INTO events (game_id, seq, turn, body) VALUES (?1, 1, 0, '{}')", [&id])
-        .unwrap_err();
+    let replace = insert_chunk(1, 1, "INSERT OR REPLACE");
     assert!(replace.to_string().contains("append-only"), "{replace}");
-    let gap =
-        conn.execute("INSERT INTO events (game_id, seq, turn, body) VALUES (?1, 555, 99, '{}')", [&id]).unwrap_err();
-    assert!(gap.to_string().contains("last seq of its game + 1"), "{gap}");
-    let again: String =
-        conn.query_row("SELECT body FROM events WHERE game_id = ?1 AND seq = 1", [&id], |r| r.get(0)).unwrap();
-    assert_eq!(again, first);
-    assert_eq!(count(&store, "events"), 553);
+    // A gap after the last event, a chunk overlapping the last one, a chunk ending before it starts.
+    for (first, last) in [(555, 555), (553, 554), (554, 553)] {
+        let err = insert_chunk(first, last, "INSERT");
+        assert!(err.to_string().contains("last seq of its game + 1"), "{first}–{last}: {err}");
+    }
+    assert_eq!(store.log(&id).unwrap(), before);
+    assert_eq!(stored_events(&store), 553);
+    let rekey = conn.execute("UPDATE games SET key = key + 1000 WHERE id = ?1", [&id]).unwrap_err();
+    assert!(rekey.to_string().contains("key never changes"), "{rekey}");
 }
 
 #[test]
@@ -352,12 +378,16 @@ fn a_database_of_version_1_is_hashed_again_and_keeps_its_ids() {
         }
     }
     let mut store = Store::open(&path).unwrap();
-    assert_eq!(store.schema_version().unwrap(), 7);
+    assert_eq!(store.schema_version().unwrap(), 8);
     // Migrations 6 and 7 kept every fact: keyed by its place in its event, then packed per game.
     for (id, l) in [("aaaaaaaaaaaaaaaa", &log), ("bbbbbbbbbbbbbbbb", &twin)] {
         assert_eq!(store.facts(id).unwrap(), facts_of(l), "{id}");
     }
     assert_eq!(count(&store, "fact_batches"), 2);
+    // Migration 8 kept every event, now under the game's key.
+    for (id, l) in [("aaaaaaaaaaaaaaaa", &log), ("bbbbbbbbbbbbbbbb", &twin)] {
+        assert_eq!(store.log(id).unwrap().1, l.event_lines(), "{id}");
+    }
     // Migration 4 gave every seat of the games stored then its player, one per name in any case.
     let seats: Vec<Option<i64>> =
         ["aaaaaaaaaaaaaaaa", "bbbbbbbbbbbbbbbb"].iter().map(|id| store.game(id).unwrap().players[0].player).collect();
@@ -403,7 +433,7 @@ fn a_clubs_private_game_is_found_by_nobody_else() {
         assert_eq!(listed(&store, viewer), 0);
         assert!(store.resolve(viewer, &id).is_err());
     }
-    assert_eq!(count(&store, "events"), 553);
+    assert_eq!(stored_events(&store), 553);
     // The owner's upload of the same log shows it again.
     assert_eq!(insert_as(&mut store, &log, Ownership::private_to(a)).unwrap(), Inserted::Existing(id.clone()));
     assert_eq!(listed(&store, Viewer::Public), 1, "still published");

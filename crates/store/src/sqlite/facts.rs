@@ -5,8 +5,10 @@
 //!
 //! The packing: a format byte, the batch's distinct words (kind, item, cause, detail) once each, then every
 //! fact as a byte of which optional fields it has, its event and turn as steps from the fact before, its
-//! words as places in the list and its numbers as variable-length integers.
+//! words as places in the list and its numbers as variable-length integers; all of it compressed (a game's
+//! facts repeat themselves: compressed, they take a third of the space).
 
+use super::packing::{compress, decompress, put, put_signed, Reader};
 use crate::error::{Result, StoreError};
 use almanac_core::FactRow;
 use rusqlite::{params, CachedStatement, Connection, Transaction};
@@ -35,7 +37,7 @@ impl<'t> Batch<'t> {
     /// Stores the facts pushed so far as the batch of game `id` whose first event is `first_seq`, and starts
     /// a new batch.
     pub fn store(&mut self, id: &str, first_seq: u64) -> Result<()> {
-        self.stmt.execute(params![id, first_seq, self.facts.len() as u64, pack(&self.facts)])?;
+        self.stmt.execute(params![id, first_seq, self.facts.len() as u64, compress(&pack(&self.facts))])?;
         self.facts.clear();
         Ok(())
     }
@@ -47,7 +49,9 @@ pub fn read(conn: &Connection, id: &str) -> Result<Vec<FactRow>> {
     let mut rows = stmt.query([id])?;
     let mut facts = Vec::new();
     while let Some(row) = rows.next()? {
-        unpack(row.get_ref(0)?.as_blob().map_err(rusqlite::Error::from)?, &mut facts).map_err(|e| StoreError::Invalid(format!("game {id}: {e}")))?;
+        let packed = decompress(row.get_ref(0)?.as_blob().map_err(rusqlite::Error::from)?, "packed facts")
+            .and_then(|bytes| unpack(&bytes, &mut facts));
+        packed.map_err(|e| StoreError::Invalid(format!("game {id}: {e}")))?;
     }
     Ok(facts)
 }
@@ -137,7 +141,7 @@ pub fn pack(facts: &[FactRow]) -> Vec<u8> {
 
 /// Appends the facts packed in `bytes` to `facts`.
 pub fn unpack(bytes: &[u8], facts: &mut Vec<FactRow>) -> std::result::Result<(), String> {
-    let mut r = Reader { bytes, at: 0 };
+    let mut r = Reader::new(bytes, "packed facts");
     let format = r.byte()?;
     if format != FORMAT {
         return Err(format!("packed facts of format {format}, which this program does not know"));
@@ -179,61 +183,10 @@ pub fn unpack(bytes: &[u8], facts: &mut Vec<FactRow>) -> std::result::Result<(),
             detail,
         });
     }
-    if r.at != bytes.len() {
+    if !r.at_end() {
         return Err("packed facts: bytes left after the last fact".to_string());
     }
     Ok(())
-}
-
-/// An unsigned number in 7-bit groups, low first; the high bit says another group follows.
-fn put(out: &mut Vec<u8>, mut n: u64) {
-    while n >= 0x80 {
-        out.push((n as u8) | 0x80);
-        n >>= 7;
-    }
-    out.push(n as u8);
-}
-
-/// A signed number as an unsigned one, small either side of zero (0, -1, 1, -2 ... → 0, 1, 2, 3 ...).
-fn put_signed(out: &mut Vec<u8>, n: i64) {
-    put(out, ((n << 1) ^ (n >> 63)) as u64);
-}
-
-struct Reader<'a> {
-    bytes: &'a [u8],
-    at: usize,
-}
-
-impl Reader<'_> {
-    fn byte(&mut self) -> std::result::Result<u8, String> {
-        let b = *self.bytes.get(self.at).ok_or("packed facts end too early")?;
-        self.at += 1;
-        Ok(b)
-    }
-
-    fn take(&mut self, len: usize) -> std::result::Result<&[u8], String> {
-        let end = self.at.checked_add(len).filter(|&e| e <= self.bytes.len()).ok_or("packed facts end too early")?;
-        let raw = &self.bytes[self.at..end];
-        self.at = end;
-        Ok(raw)
-    }
-
-    fn number(&mut self) -> std::result::Result<u64, String> {
-        let mut n = 0u64;
-        for shift in (0..64).step_by(7) {
-            let b = self.byte()?;
-            n |= ((b & 0x7f) as u64) << shift;
-            if b & 0x80 == 0 {
-                return Ok(n);
-            }
-        }
-        Err("packed facts: a number longer than 64 bits".to_string())
-    }
-
-    fn signed(&mut self) -> std::result::Result<i64, String> {
-        let n = self.number()?;
-        Ok((n >> 1) as i64 ^ -((n & 1) as i64))
-    }
 }
 
 #[cfg(test)]

@@ -31,6 +31,12 @@ const MIGRATIONS: &[Migration] = &[
         sql: include_str!("../../migrations/007_packed_facts.sql"),
         after: Some(pack_facts),
     },
+    Migration {
+        version: 8,
+        before: None,
+        sql: include_str!("../../migrations/008_event_chunks.sql"),
+        after: Some(chunk_events),
+    },
 ];
 
 pub fn current(conn: &Connection) -> Result<u32> {
@@ -126,5 +132,37 @@ fn pack_facts(tx: &Transaction) -> Result<()> {
         }
     }
     tx.execute_batch("DROP TABLE facts")?;
+    Ok(())
+}
+
+/// Migration 8: every game's event rows stored as one chunk, then the table of rows dropped.
+fn chunk_events(tx: &Transaction) -> Result<()> {
+    {
+        let mut stmt = tx.prepare(
+            "SELECT g.key, e.seq, e.turn, e.body FROM events e JOIN games g ON g.id = e.game_id ORDER BY g.key, e.seq",
+        )?;
+        let mut rows = stmt.query([])?;
+        // (key, first seq) of the game being read, and its events as (turn, line).
+        let mut game: Option<(i64, u64)> = None;
+        let mut events: Vec<(u32, String)> = Vec::new();
+        let store = |game: Option<(i64, u64)>, events: &mut Vec<(u32, String)>| -> Result<()> {
+            if let Some((key, first)) = game {
+                let lines: Vec<(u32, &str)> = events.iter().map(|(t, l)| (*t, l.as_str())).collect();
+                super::events::insert_chunk(tx, key, first, &lines)?;
+            }
+            events.clear();
+            Ok(())
+        };
+        while let Some(r) = rows.next()? {
+            let (key, seq): (i64, u64) = (r.get(0)?, r.get(1)?);
+            if game.map(|(k, _)| k) != Some(key) {
+                store(game, &mut events)?;
+                game = Some((key, seq));
+            }
+            events.push((r.get(2)?, r.get(3)?));
+        }
+        store(game, &mut events)?;
+    }
+    tx.execute_batch("DROP TABLE events")?;
     Ok(())
 }

@@ -1,10 +1,12 @@
 //! The store on SQLite: games, players, events and facts in one file, the default and embedded backend.
 
 mod clubs;
+mod events;
 mod facts;
 mod insights;
 mod migrations;
 mod notes;
+mod packing;
 mod players;
 
 use crate::error::{Result, StoreError};
@@ -133,8 +135,9 @@ impl Sqlite {
         let env = game.envelope();
         tx.execute(
             "INSERT INTO games (id, content_hash, ruleset, ruleset_version, header, title, played_on, club, location,
-                                event_count, turn_count, winner, owner, published)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, 0, 0, NULL, ?10, ?11)",
+                                event_count, turn_count, winner, owner, published, key)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, 0, 0, NULL, ?10, ?11,
+                     (SELECT COALESCE(MAX(key), 0) + 1 FROM games))",
             params![
                 id,
                 content_hash,
@@ -327,21 +330,13 @@ impl Sqlite {
             .query_row("SELECT header FROM games WHERE id = ?1", [id], |r| r.get(0))
             .optional()?
             .ok_or_else(|| StoreError::NotFound(id.to_string()))?;
-        let mut stmt = self.conn.prepare_cached("SELECT body FROM events WHERE game_id = ?1 ORDER BY seq")?;
-        let events = stmt.query_map([id], |r| r.get(0))?.collect::<rusqlite::Result<Vec<String>>>()?;
-        Ok((header, events))
+        Ok((header, events::all(&self.conn, id)?))
     }
 
     /// Stored events with their seq and turn, `from..=to` by seq.
     pub fn events(&self, id: &str, from: u64, to: u64) -> Result<Vec<(u64, u32, String)>> {
         self.game(id)?;
-        // SQLite's integers are signed: a larger bound means "to the end".
-        let (from, to) = (from.min(i64::MAX as u64), to.min(i64::MAX as u64));
-        let mut stmt = self.conn.prepare_cached(
-            "SELECT seq, turn, body FROM events WHERE game_id = ?1 AND seq BETWEEN ?2 AND ?3 ORDER BY seq",
-        )?;
-        let rows = stmt.query_map(params![id, from, to], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?;
-        Ok(rows.collect::<rusqlite::Result<_>>()?)
+        events::range(&self.conn, id, from, to)
     }
 
     /// The projected facts of a game, in event order.
@@ -370,17 +365,17 @@ impl Sqlite {
         Ok(self.conn.query_row("SELECT COALESCE(SUM(facts), 0) FROM fact_batches", [], |r| r.get(0))?)
     }
 
-    /// The games of `ruleset` (all games when `None`) stored by another version of their ruleset than
-    /// `current` (every one of them when `current` is `None`), oldest first.
     pub fn log_bytes(&self) -> Result<u64> {
         Ok(self.conn.query_row(
             "SELECT (SELECT COALESCE(SUM(LENGTH(CAST(header AS BLOB)) + 1), 0) FROM games)
-                  + (SELECT COALESCE(SUM(LENGTH(CAST(body AS BLOB)) + 1), 0) FROM events)",
+                  + (SELECT COALESCE(SUM(text_bytes), 0) FROM event_chunks)",
             [],
             |r| r.get(0),
         )?)
     }
 
+    /// The games of `ruleset` (all games when `None`) stored by another version of their ruleset than
+    /// `current` (every one of them when `current` is `None`), oldest first.
     pub fn games_to_reproject(&self, ruleset: Option<&str>, current: Option<u32>) -> Result<Vec<(String, String)>> {
         let mut stmt = self.conn.prepare(
             "SELECT id, ruleset FROM games
@@ -435,13 +430,10 @@ fn write_events(
     first: usize,
     lines: &[impl AsRef<str>],
 ) -> Result<()> {
-    let mut ins = tx.prepare_cached("INSERT INTO events (game_id, seq, turn, body) VALUES (?1, ?2, ?3, ?4)")?;
+    events::write(tx, id, game, first, lines)?;
     let mut batch = facts::Batch::new(tx)?;
-    for (k, body) in lines.iter().enumerate() {
-        let i = first + k;
-        let seq = i as u64 + 1;
-        let turn = game.event_turn(i);
-        ins.execute(params![id, seq, turn, body.as_ref()])?;
+    for i in first..first + lines.len() {
+        let (seq, turn) = (i as u64 + 1, game.event_turn(i));
         for f in game.event_facts(i) {
             batch.push(f.row(seq, turn));
         }

@@ -1,0 +1,101 @@
+//! The event log on SQLite, in chunks: the events stored together (an upload, an append) are one row, their
+//! lines compressed as one text. A log repeats itself from line to line, so a chunk takes about a fourteenth
+//! of its text, where a row per event took more than its text (97 bytes for a 61-byte line: the game's id,
+//! the keys, and pages a third empty under random ids). The database keeps the promises of the log on
+//! chunks: a chunk is never updated or deleted and starts right after the last one of its game.
+
+use super::packing::{compress, decompress, put_signed, Reader};
+use crate::error::{Result, StoreError};
+use almanac_core::Game;
+use rusqlite::{params, Connection, Transaction};
+
+/// Stores lines `first ..` of `game`'s log (already validated) as the next chunk of game `id`.
+pub fn write(tx: &Transaction, id: &str, game: &dyn Game, first: usize, lines: &[impl AsRef<str>]) -> Result<()> {
+    let key: i64 = tx.query_row("SELECT key FROM games WHERE id = ?1", [id], |r| r.get(0))?;
+    let events: Vec<(u32, &str)> =
+        lines.iter().enumerate().map(|(k, line)| (game.event_turn(first + k), line.as_ref())).collect();
+    insert_chunk(tx, key, first as u64 + 1, &events)
+}
+
+/// Stores `events` (turn, line) as the chunk of the game keyed `key` that starts at `first_seq`.
+pub fn insert_chunk(tx: &Transaction, key: i64, first_seq: u64, events: &[(u32, &str)]) -> Result<()> {
+    if events.is_empty() {
+        return Ok(());
+    }
+    let mut turns = Vec::with_capacity(events.len());
+    let mut text = String::with_capacity(events.iter().map(|(_, line)| line.len() + 1).sum());
+    let mut last_turn = 0i64;
+    for (turn, line) in events {
+        put_signed(&mut turns, *turn as i64 - last_turn);
+        last_turn = *turn as i64;
+        text.push_str(line);
+        text.push('\n');
+    }
+    tx.prepare_cached(
+        "INSERT INTO event_chunks (game, first_seq, last_seq, turns, lines, text_bytes) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+    )?
+    .execute(params![
+        key,
+        first_seq,
+        first_seq + events.len() as u64 - 1,
+        turns,
+        compress(text.as_bytes()),
+        text.len() as u64
+    ])?;
+    Ok(())
+}
+
+/// Every line of game `id`'s log, in order.
+pub fn all(conn: &Connection, id: &str) -> Result<Vec<String>> {
+    Ok(range(conn, id, 1, u64::MAX)?.into_iter().map(|(_, _, line)| line).collect())
+}
+
+/// Events `from ..= to` of game `id` as (seq, turn, line).
+pub fn range(conn: &Connection, id: &str, from: u64, to: u64) -> Result<Vec<(u64, u32, String)>> {
+    let to = to.min(i64::MAX as u64);
+    let mut stmt = conn.prepare_cached(
+        "SELECT first_seq, last_seq, turns, lines, text_bytes FROM event_chunks
+         WHERE game = (SELECT key FROM games WHERE id = ?1) AND last_seq >= ?2 AND first_seq <= ?3
+         ORDER BY first_seq",
+    )?;
+    let mut rows = stmt.query(params![id, from, to])?;
+    let mut events = Vec::new();
+    while let Some(row) = rows.next()? {
+        let first: u64 = row.get(0)?;
+        let last: u64 = row.get(1)?;
+        let turns = row.get_ref(2)?.as_blob().map_err(rusqlite::Error::from)?;
+        let lines = row.get_ref(3)?.as_blob().map_err(rusqlite::Error::from)?;
+        let text_bytes: u64 = row.get(4)?;
+        let chunk = unpack(first, last, turns, lines, text_bytes)
+            .map_err(|e| StoreError::Invalid(format!("game {id}, events {first}–{last}: {e}")))?;
+        events.extend(chunk.into_iter().filter(|(seq, _, _)| (from..=to).contains(seq)));
+    }
+    Ok(events)
+}
+
+/// The events of one chunk as (seq, turn, line).
+fn unpack(
+    first: u64,
+    last: u64,
+    turns: &[u8],
+    lines: &[u8],
+    text_bytes: u64,
+) -> std::result::Result<Vec<(u64, u32, String)>, String> {
+    let text = decompress(lines, "the chunk's lines")?;
+    if text.len() as u64 != text_bytes {
+        return Err(format!("{} bytes of lines where {text_bytes} were stored", text.len()));
+    }
+    let text = String::from_utf8(text).map_err(|_| "the chunk's lines are not UTF-8".to_string())?;
+    let mut turns = Reader::new(turns, "the chunk's turns");
+    let mut turn = 0i64;
+    let mut events = Vec::with_capacity((last + 1 - first) as usize);
+    // Every line ends with a newline, the last one too.
+    for (k, line) in text.split_terminator('\n').enumerate() {
+        turn += turns.signed()?;
+        events.push((first + k as u64, turn as u32, line.to_string()));
+    }
+    if events.len() as u64 != last + 1 - first || !turns.at_end() || !text.ends_with('\n') {
+        return Err(format!("{} lines where {} events were stored", events.len(), last + 1 - first));
+    }
+    Ok(events)
+}
