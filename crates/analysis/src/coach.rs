@@ -156,6 +156,7 @@ mod tests {
         dice: None,
         gauges: &[],
         moments: &[],
+        opening: almanac_core::Opening::SetupItems,
         charts: &[Chart::Score],
         player_stats: &[],
     };

@@ -395,6 +395,7 @@ mod tests {
         dice: Some(DiceSpec { count: 3, faces: 6 }),
         gauges: &[],
         moments: &[],
+        opening: almanac_core::Opening::SetupItems,
         charts: &[Chart::Score, Chart::Production, Chart::Dice],
         player_stats: &[
             PlayerStat { id: "made", label: "made", measure: Measure::Gained(cause::PRODUCTION) },

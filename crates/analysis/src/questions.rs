@@ -4,7 +4,7 @@
 
 use crate::game_stats;
 use almanac_core::facts::PLAYER_PARTNER;
-use almanac_core::{Insights, SeatMetric, Vocabulary};
+use almanac_core::{Insights, Opening, SeatMetric, Vocabulary};
 use serde::Serialize;
 use std::collections::BTreeMap;
 
@@ -183,8 +183,28 @@ pub fn metric_label(metric: &Metric, arg: &str, vocabulary: Option<&Vocabulary>)
     metric.label.replace("{}", &arg_label)
 }
 
-/// What one game gives every metric, per seat, from its facts; and each seat's opening (the items it
-/// gained at setup, in the vocabulary's order).
+/// Each seat's first `count` pieces of the kinds `pieces` built, in the order built, in words; `None` for a
+/// seat that built none.
+fn first_pieces(
+    seats: usize,
+    facts: &[almanac_core::FactRow],
+    vocabulary: &Vocabulary,
+    count: usize,
+    pieces: &[&str],
+) -> Vec<Option<String>> {
+    let mut first: Vec<Vec<&str>> = vec![Vec::new(); seats];
+    for f in facts.iter().filter(|f| f.kind == "built") {
+        let (Some(p), Some(piece)) = (f.player.map(|p| p as usize), f.item.as_deref()) else { continue };
+        if p < seats && first[p].len() < count && pieces.contains(&piece) {
+            let label = vocabulary.pieces.iter().find(|t| t.id == piece).map_or(piece, |t| t.label);
+            first[p].push(label);
+        }
+    }
+    first.into_iter().map(|words| (!words.is_empty()).then(|| words.join(" + "))).collect()
+}
+
+/// What one game gives every metric, per seat, from its facts; and each seat's opening (the vocabulary's
+/// `Opening`: the items gained at setup in the vocabulary's order, or the first pieces built).
 pub fn insights(players: &[String], facts: &[almanac_core::FactRow], vocabulary: &Vocabulary) -> Insights {
     let stats = game_stats(players, facts, vocabulary);
     let winner = facts.iter().rev().find(|f| f.kind == "game_over").and_then(|f| f.player);
@@ -271,19 +291,22 @@ pub fn insights(players: &[String], facts: &[almanac_core::FactRow], vocabulary:
             push(CARDS_GOT, partner.clone(), *got as f64);
         }
     }
-    let openings = stats
-        .players
-        .iter()
-        .map(|p| {
-            let words: Vec<String> = vocabulary
-                .items
-                .iter()
-                .filter_map(|t| p.setup.get(t.id).filter(|&&n| n > 0).map(|&n| (t.label, n)))
-                .map(|(label, n)| if n == 1 { label.to_string() } else { format!("{n} {label}") })
-                .collect();
-            (!words.is_empty()).then(|| words.join(" + "))
-        })
-        .collect();
+    let openings = match vocabulary.opening {
+        Opening::SetupItems => stats
+            .players
+            .iter()
+            .map(|p| {
+                let words: Vec<String> = vocabulary
+                    .items
+                    .iter()
+                    .filter_map(|t| p.setup.get(t.id).filter(|&&n| n > 0).map(|&n| (t.label, n)))
+                    .map(|(label, n)| if n == 1 { label.to_string() } else { format!("{n} {label}") })
+                    .collect();
+                (!words.is_empty()).then(|| words.join(" + "))
+            })
+            .collect(),
+        Opening::FirstPieces { count, pieces } => first_pieces(players.len(), facts, vocabulary, count, pieces),
+    };
     Insights { metrics, openings }
 }
 
@@ -309,6 +332,7 @@ mod tests {
         dice: None,
         gauges: &[],
         moments: &[],
+        opening: almanac_core::Opening::SetupItems,
         charts: &[],
         player_stats: &[],
     };
@@ -367,6 +391,27 @@ mod tests {
         assert_eq!((value(&i, 0, CARDS_GIVEN, "seat:1"), value(&i, 0, CARDS_GOT, "seat:1")), (Some(1.0), Some(1.0)));
         assert_eq!(value(&i, 1, TRADES_WITH, "seat:0"), Some(1.0));
         assert_eq!(i.openings, vec![Some("2 apples + bricks".to_string()), None]);
+    }
+
+    #[test]
+    fn an_opening_of_first_pieces_names_them_in_the_order_built() {
+        const PIECES: Vocabulary = Vocabulary {
+            pieces: &[Term::new("tile", "tile"), Term::new("k", "knight"), Term::new("m", "monk")],
+            opening: Opening::FirstPieces { count: 2, pieces: &["k", "m"] },
+            ..WORDS
+        };
+        let built = |player, piece| Fact::Built { player, piece };
+        let facts = rows(&[
+            (1, built(0, "tile")),
+            (1, built(0, "m")),
+            (2, built(1, "tile")),
+            (3, built(0, "k")),
+            (4, built(0, "k")),
+            (5, built(1, "tile")),
+        ]);
+        let i = insights(&["A".into(), "B".into(), "C".into()], &facts, &PIECES);
+        // A's tiles are not of the kinds asked, its third follower is past the count; B and C placed none.
+        assert_eq!(i.openings, vec![Some("monk + knight".to_string()), None, None]);
     }
 
     #[test]

@@ -30,7 +30,8 @@ pub struct Carcassonne;
 
 impl Ruleset for Carcassonne {
     const ID: &'static str = vocabulary::ID;
-    const VERSION: u32 = 1;
+    // 2: a follower placed is a piece built, by its feature (the opening questions ask about).
+    const VERSION: u32 = 2;
     type State = State;
     type Event = Event;
     type GameView = view::GridView;

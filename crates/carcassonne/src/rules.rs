@@ -42,7 +42,7 @@ pub fn apply(s: &mut State, ev: &Event, facts: &mut Vec<Fact>) -> Result {
     match ev {
         Event::PlaceTile { tile, at, rotation, .. } => place_tile(s, *tile, *at, *rotation, facts),
         Event::DiscardTile { tile, .. } => discard_tile(s, *tile),
-        Event::PlaceFigure { figure, feature, location, .. } => place_figure(s, *figure, *feature, location),
+        Event::PlaceFigure { figure, feature, location, .. } => place_figure(s, *figure, *feature, location, facts),
         Event::EndTurn { .. } => end_turn(s, facts),
         Event::EndGame => end_game(s, facts),
     }
@@ -215,7 +215,7 @@ fn locate(s: &State, placed: usize, kind: GroupKind, loc: &Location) -> Result<u
         .ok_or_else(|| RuleViolation(format!("{} (as placed) has no {} at `{}`", t.id, kind.name(), loc.text)))
 }
 
-fn place_figure(s: &mut State, kind: FigureKind, feature: GroupKind, loc: &Location) -> Result {
+fn place_figure(s: &mut State, kind: FigureKind, feature: GroupKind, loc: &Location, facts: &mut Vec<Fact>) -> Result {
     let Step::Figure { placed, figure_done } = s.step else {
         return fail("a figure goes on the tile just placed, after placing it");
     };
@@ -277,7 +277,10 @@ fn place_figure(s: &mut State, kind: FigureKind, feature: GroupKind, loc: &Locat
     let f = node - s.placed[placed].first_node;
     s.groups[root].as_mut().expect("root").figures.push(Figure { player: p, kind, placed, feature: f });
     match kind {
-        FigureKind::Follower => s.players[p as usize].followers -= 1,
+        FigureKind::Follower => {
+            s.players[p as usize].followers -= 1;
+            facts.push(Fact::Built { player: p, piece: crate::vocabulary::follower(feature) });
+        }
         FigureKind::Builder => s.players[p as usize].builder_home = false,
         FigureKind::Pig => s.players[p as usize].pig_home = false,
     }

@@ -1,11 +1,28 @@
 //! The words of Carcassonne's facts and what its pages show.
 
-use almanac_core::{Chart, Measure, PlayerStat, Term, Vocabulary};
+use crate::state::GroupKind;
+use almanac_core::{Chart, Measure, Opening, PlayerStat, Term, Vocabulary};
 
 /// The ruleset id in headers.
 pub const ID: &str = "carcassonne";
 /// The piece a placed tile is.
 pub const TILE: &str = "tile";
+/// The pieces a follower is, by the feature it is placed in.
+pub const KNIGHT: &str = "knight";
+pub const THIEF: &str = "thief";
+pub const MONK: &str = "monk";
+pub const FARMER: &str = "farmer";
+
+/// The piece a follower placed in a feature of `kind` is.
+pub fn follower(kind: GroupKind) -> &'static str {
+    match kind {
+        GroupKind::City => KNIGHT,
+        GroupKind::Road => THIEF,
+        GroupKind::Monastery => MONK,
+        GroupKind::Field => FARMER,
+    }
+}
+
 /// Goods are won by completing a city.
 pub const COMPLETION: &str = "completion";
 /// The score reason of the goods majorities at the end.
@@ -19,7 +36,13 @@ pub const VOCABULARY: Vocabulary = Vocabulary {
         Term::colored("cloth", "cloth", "#4a7fb5"),
     ],
     causes: &[Term::new(COMPLETION, "completed city")],
-    pieces: &[Term::new(TILE, "tile")],
+    pieces: &[
+        Term::new(TILE, "tile"),
+        Term::new(KNIGHT, "knight (city)"),
+        Term::new(THIEF, "thief (road)"),
+        Term::new(MONK, "monk (monastery)"),
+        Term::new(FARMER, "farmer (field)"),
+    ],
     cards: &[],
     score_reasons: &[
         Term::colored("city", "cities", "#b5834f"),
@@ -33,6 +56,8 @@ pub const VOCABULARY: Vocabulary = Vocabulary {
     dice: None,
     gauges: &[],
     moments: &[],
+    // How a player starts: the features of their first two followers.
+    opening: Opening::FirstPieces { count: 2, pieces: &[KNIGHT, THIEF, MONK, FARMER] },
     charts: &[Chart::Score, Chart::ScoreBreakdown],
     player_stats: &[
         PlayerStat { id: "cities", label: "cities", measure: Measure::Points("city") },
@@ -46,7 +71,6 @@ pub const VOCABULARY: Vocabulary = Vocabulary {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::state::GroupKind;
     use crate::tiles::GOODS;
 
     #[test]
@@ -56,6 +80,7 @@ mod tests {
         }
         for kind in [GroupKind::City, GroupKind::Road, GroupKind::Monastery, GroupKind::Field] {
             assert!(VOCABULARY.score_reason(kind.name()).is_some(), "{}", kind.name());
+            assert!(VOCABULARY.pieces.iter().any(|t| t.id == follower(kind)), "{}", kind.name());
         }
     }
 }

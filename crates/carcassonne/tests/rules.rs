@@ -110,6 +110,9 @@ fn figure_rules() {
     assert!(err.contains("only where Ana already has a follower"), "{err}");
     l[1] = figure("Ana", "follower", "road", "WE");
     l.push(end("Ana"));
+    // A follower placed is a piece built, named by its feature: on a road, a thief.
+    let t = play(opts.clone(), &l).unwrap();
+    assert_eq!(t.event_facts(1), [Fact::Built { player: 0, piece: "thief" }]);
     // Bo extends Ana's road and may not put a follower into it.
     l.push(tile("Bo", "BA/RFr", 2, 0, 0));
     let mut bad = l.clone();

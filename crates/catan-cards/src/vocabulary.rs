@@ -44,6 +44,7 @@ pub const VOCABULARY: Vocabulary = Vocabulary {
     dice: None,
     gauges: &[],
     moments: &[],
+    opening: almanac_core::Opening::SetupItems,
     charts: &[Chart::Score, Chart::ProductionByTurn, Chart::Trades, Chart::ScoreBreakdown, Chart::Production],
     player_stats: &[
         PlayerStat { id: "drew", label: "drew at harvests", measure: Measure::Gained(cause::PRODUCTION) },

@@ -91,6 +91,7 @@ pub const VOCABULARY: Vocabulary = Vocabulary {
         Term::colored(SEVEN, "a 7", "#7f8c8d"),
         Term::colored(ROBBED_LEADER, "the robber hits the leader", "#c0392b"),
     ],
+    opening: almanac_core::Opening::SetupItems,
     charts: &[
         Chart::Score,
         Chart::ScoreBreakdown,

@@ -109,6 +109,7 @@ const EIGHT: Vocabulary = Vocabulary {
     dice: Some(DiceSpec { count: 3, faces: 6 }),
     gauges: &[Term::colored("raiders", "the raiders", "#c0392b"), Term::colored("guards", "the guards", "#1f5fbf")],
     moments: &[Term::colored("raid", "a raid", "#222222")],
+    opening: almanac_core::Opening::SetupItems,
     charts: &[
         Chart::Score,
         Chart::Production,

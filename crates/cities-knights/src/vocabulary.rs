@@ -124,6 +124,7 @@ pub const VOCABULARY: Vocabulary = Vocabulary {
         Term::colored(BATTLE_WON, "the knights drove the barbarians off", "#2e7d32"),
         Term::colored(BATTLE_LOST, "the barbarians pillaged", "#8e44ad"),
     ],
+    opening: almanac_core::Opening::SetupItems,
     charts: &[
         Chart::Score,
         Chart::Production,

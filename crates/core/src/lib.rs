@@ -29,4 +29,4 @@ pub use log::{Envelope, LogError, PlayerEntry, Problem, FORMAT};
 pub use ruleset::{EventError, RuleViolation, Ruleset, SetupError};
 pub use timeline::{read_events, Timeline};
 pub use view::{AnyView, Detail, PlayerView, View};
-pub use vocabulary::{Chart, DiceSpec, Measure, PlayerStat, Term, Vocabulary};
+pub use vocabulary::{Chart, DiceSpec, Measure, Opening, PlayerStat, Term, Vocabulary};

@@ -131,6 +131,15 @@ pub enum Measure {
     Points(&'static str),
 }
 
+/// What a seat's opening is, the dimension questions call `opening`: how a player started, in the game's words.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Opening {
+    /// The items gained at setup (the resources the first buildings gave).
+    SetupItems,
+    /// The first `count` pieces of these kinds a player built, in the order built.
+    FirstPieces { count: usize, pieces: &'static [&'static str] },
+}
+
 /// Everything a game's facts may say, and what its pages show.
 #[derive(Debug, Clone, Copy)]
 pub struct Vocabulary {
@@ -154,6 +163,8 @@ pub struct Vocabulary {
     pub gauges: &'static [Term],
     /// What its timeline marks (`Fact::Moment`).
     pub moments: &'static [Term],
+    /// What a seat's opening is.
+    pub opening: Opening,
     pub charts: &'static [Chart],
     pub player_stats: &'static [PlayerStat],
 }

@@ -65,6 +65,7 @@ pub const VOCABULARY: Vocabulary = Vocabulary {
     dice: Some(DiceSpec { count: 2, faces: 6 }),
     gauges: &[],
     moments: &[Term::colored(PIRATE, "the pirate", "#222222")],
+    opening: almanac_core::Opening::SetupItems,
     charts: &[
         Chart::Score,
         Chart::ScoreBySource,
