@@ -78,12 +78,20 @@ pub(crate) struct Tally {
 
 impl Tally {
     pub(crate) fn add(&mut self, key: &str, game: &str, played_on: Option<&str>, value: f64) {
-        let next = self.games.len() as u32;
-        let g = *self.games.entry(game.to_string()).or_insert_with(|| {
-            self.played.push((played_on.map(str::to_string), game.to_string()));
-            next
-        });
-        let group = self.groups.entry(key.to_string()).or_default();
+        // Looked up before inserting: most rows meet a game and a group seen before, and need no copy of either.
+        let g = match self.games.get(game) {
+            Some(&g) => g,
+            None => {
+                let g = self.games.len() as u32;
+                self.games.insert(game.to_string(), g);
+                self.played.push((played_on.map(str::to_string), game.to_string()));
+                g
+            }
+        };
+        if !self.groups.contains_key(key) {
+            self.groups.insert(key.to_string(), Default::default());
+        }
+        let group = self.groups.get_mut(key).expect("inserted above");
         group.0 += 1;
         group.1 += value;
         group.2.insert(g);
