@@ -1,5 +1,5 @@
 //! The event log on SQLite, in chunks: the events stored together (an upload, an append) are one row, their
-//! lines compressed as one text. A log repeats itself from line to line, so a chunk takes about a fourteenth
+//! lines compressed as one text. A log repeats itself from line to line, so a chunk takes about a thirteenth
 //! of its text, where a row per event took more than its text (97 bytes for a 61-byte line: the game's id,
 //! the keys, and pages a third empty under random ids). The database keeps the promises of the log on
 //! chunks: a chunk is never updated or deleted and starts right after the last one of its game.

@@ -135,34 +135,24 @@ fn pack_facts(tx: &Transaction) -> Result<()> {
     Ok(())
 }
 
-/// Migration 8: every game's event rows stored as one chunk, then the table of rows dropped.
+/// Migration 8: every game's event rows stored as one chunk, then the table of rows dropped. Game by game, each
+/// read in its key's order: no sort of every event at once (48 million at 100,000 games).
 fn chunk_events(tx: &Transaction) -> Result<()> {
-    {
-        let mut stmt = tx.prepare(
-            "SELECT g.key, e.seq, e.turn, e.body FROM events e JOIN games g ON g.id = e.game_id ORDER BY g.key, e.seq",
-        )?;
-        let mut rows = stmt.query([])?;
-        // (key, first seq) of the game being read, and its events as (turn, line).
-        let mut game: Option<(i64, u64)> = None;
-        let mut events: Vec<(u32, String)> = Vec::new();
-        let store = |game: Option<(i64, u64)>, events: &mut Vec<(u32, String)>| -> Result<()> {
-            if let Some((key, first)) = game {
-                let lines: Vec<(u32, &str)> = events.iter().map(|(t, l)| (*t, l.as_str())).collect();
-                super::events::insert_chunk(tx, key, first, &lines)?;
-            }
-            events.clear();
-            Ok(())
-        };
-        while let Some(r) = rows.next()? {
-            let (key, seq): (i64, u64) = (r.get(0)?, r.get(1)?);
-            if game.map(|(k, _)| k) != Some(key) {
-                store(game, &mut events)?;
-                game = Some((key, seq));
-            }
-            events.push((r.get(2)?, r.get(3)?));
+    let games: Vec<(i64, String)> = {
+        let mut stmt = tx.prepare("SELECT key, id FROM games ORDER BY key")?;
+        let rows = stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?;
+        rows.collect::<rusqlite::Result<_>>()?
+    };
+    let mut stmt = tx.prepare("SELECT seq, turn, body FROM events WHERE game_id = ?1 ORDER BY seq")?;
+    for (key, id) in games {
+        let rows: Vec<(u64, u32, String)> =
+            stmt.query_map([&id], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?.collect::<rusqlite::Result<_>>()?;
+        if let Some(&(first, _, _)) = rows.first() {
+            let events: Vec<(u32, &str)> = rows.iter().map(|(_, turn, line)| (*turn, line.as_str())).collect();
+            super::events::insert_chunk(tx, key, first, &events)?;
         }
-        store(game, &mut events)?;
     }
+    drop(stmt);
     tx.execute_batch("DROP TABLE events")?;
     Ok(())
 }

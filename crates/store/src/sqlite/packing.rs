@@ -67,9 +67,9 @@ impl<'a> Reader<'a> {
     }
 }
 
-/// zstd's level 9: a game's log in about a fourteenth of its text, at about 60 MB/s (measured on generated
-/// games; level 3 left twice as many bytes, level 19 a tenth fewer at a tenth of the speed).
-const LEVEL: i32 = 9;
+/// zstd's level 5: a game's log in about a thirteenth of its text at about 140 MB/s (measured on 70 generated
+/// games of every ruleset: level 3 left 50% more bytes; level 9 saved 13% more at half the speed).
+const LEVEL: i32 = 5;
 
 pub fn compress(bytes: &[u8]) -> Vec<u8> {
     zstd::bulk::compress(bytes, LEVEL).expect("zstd compresses any bytes into a buffer of its own bound")
