@@ -102,8 +102,11 @@ pub fn metric_named(id: &str) -> Option<&'static Metric> {
     METRICS.iter().find(|m| m.id == id)
 }
 
-/// The turns `score_at_turn` is kept for.
+/// The turns `score_at_turn` is kept for: every `TURN_STEP`th, `TURNS_KEPT` of them (to turn 100).
 pub const TURN_STEP: usize = 5;
+pub const TURNS_KEPT: usize = 20;
+/// The scores `turns_to_reach` is kept for: 1 to `SCORES_KEPT`. The read model keeps what can be asked.
+pub const SCORES_KEPT: i64 = 20;
 
 /// A question asked often enough to be one click: in words, with what it asks.
 #[derive(Debug, Clone, Copy, Serialize)]
@@ -162,8 +165,8 @@ pub fn arg_choices(arg: ArgKind, vocabulary: &Vocabulary) -> Vec<(String, String
     let terms = |t: &[almanac_core::Term]| t.iter().map(|t| (t.id.to_string(), t.label.to_string())).collect();
     match arg {
         ArgKind::None => Vec::new(),
-        ArgKind::Turn => (1..=20).map(|k| ((k * TURN_STEP).to_string(), (k * TURN_STEP).to_string())).collect(),
-        ArgKind::Score => (1..=20).map(|k: u32| (k.to_string(), k.to_string())).collect(),
+        ArgKind::Turn => (1..=TURNS_KEPT).map(|k| ((k * TURN_STEP).to_string(), (k * TURN_STEP).to_string())).collect(),
+        ArgKind::Score => (1..=SCORES_KEPT).map(|k| (k.to_string(), k.to_string())).collect(),
         ArgKind::Item => {
             let mut all = vec![(String::new(), "everything".to_string())];
             all.extend(terms(vocabulary.items));
@@ -255,10 +258,10 @@ pub fn insights(players: &[String], facts: &[almanac_core::FactRow], vocabulary:
                 push(TRADES_WITH_WINNER, String::new(), with_winner[seat] as f64);
             }
         }
-        for turn in (TURN_STEP..p.vp_by_turn.len()).step_by(TURN_STEP) {
+        for turn in (TURN_STEP..p.vp_by_turn.len()).step_by(TURN_STEP).take(TURNS_KEPT) {
             push(SCORE_AT_TURN, turn.to_string(), p.vp_by_turn[turn][1] as f64);
         }
-        let best = p.vp_by_turn.iter().map(|v| v[1]).max().unwrap_or(0);
+        let best = p.vp_by_turn.iter().map(|v| v[1]).max().unwrap_or(0).min(SCORES_KEPT);
         for k in 1..=best {
             if let Some(at) = p.vp_by_turn.iter().find(|v| v[1] >= k) {
                 push(TURNS_TO_REACH, k.to_string(), at[0] as f64);
@@ -378,6 +381,12 @@ mod tests {
         assert_eq!((value(&i, 0, SCORE_AT_TURN, "5"), value(&i, 1, SCORE_AT_TURN, "5")), (Some(0.0), Some(2.0)));
         assert_eq!(value(&i, 1, SCORE_AT_TURN, "10"), Some(4.0));
         assert_eq!(value(&i, 1, SCORE_AT_TURN, "15"), None, "the game ended at turn 10");
+        // What is kept is what can be asked: a long game's scores to turn 100, turns to reach scores to 20.
+        let long: Vec<(u32, Fact)> = (1..=300).map(|t| (t, score(0, 1, t as i32))).collect();
+        let l = insights(&["A".into(), "B".into()], &rows(&long), &WORDS);
+        assert_eq!(value(&l, 0, SCORE_AT_TURN, "100"), Some(100.0));
+        assert_eq!(value(&l, 0, SCORE_AT_TURN, "105"), None);
+        assert_eq!((value(&l, 0, TURNS_TO_REACH, "20"), value(&l, 0, TURNS_TO_REACH, "21")), (Some(20.0), None));
         assert_eq!((value(&i, 0, TURNS_TO_REACH, "3"), value(&i, 1, TURNS_TO_REACH, "3")), (Some(7.0), Some(10.0)));
         assert_eq!(value(&i, 0, TURNS_TO_REACH, "4"), None, "A never reached 4");
         assert_eq!(value(&i, 0, PRODUCTION_PER_TURN, ""), Some(1.0));

@@ -10,54 +10,61 @@ use sha2::{Digest, Sha256};
 /// SHA-256 of the canonical lines (header first, then each event), joined by newlines, as hex.
 pub fn content_hash(header_line: &str, event_lines: &[impl AsRef<str>]) -> String {
     let mut h = Sha256::new();
-    h.update(canonical(header_line).as_bytes());
+    // One buffer for every line: a log is hashed at every upload, and most of the time went to allocations.
+    let mut buf = Vec::with_capacity(256);
+    write_canonical(header_line, &mut buf);
+    h.update(&buf);
     for l in event_lines {
-        h.update(b"\n");
-        h.update(canonical(l.as_ref()).as_bytes());
+        buf.clear();
+        buf.push(b'\n');
+        write_canonical(l.as_ref(), &mut buf);
+        h.update(&buf);
     }
     h.finalize().iter().map(|b| format!("{b:02x}")).collect()
 }
 
 /// A line in the canonical spelling; a line that is not JSON stays as it is, trimmed.
 pub fn canonical(line: &str) -> String {
+    let mut buf = Vec::with_capacity(line.len());
+    write_canonical(line, &mut buf);
+    String::from_utf8(buf).expect("JSON is written as UTF-8")
+}
+
+fn write_canonical(line: &str, out: &mut Vec<u8>) {
     match serde_json::from_str::<Value>(line) {
-        Ok(v) => {
-            let mut out = String::with_capacity(line.len());
-            write(&v, &mut out);
-            out
-        }
-        Err(_) => line.trim().to_string(),
+        Ok(v) => write(&v, out),
+        Err(_) => out.extend_from_slice(line.trim().as_bytes()),
     }
 }
 
-fn write(v: &Value, out: &mut String) {
+fn write(v: &Value, out: &mut Vec<u8>) {
     match v {
         Value::Object(map) => {
             let mut keys: Vec<&String> = map.keys().collect();
             keys.sort();
-            out.push('{');
+            out.push(b'{');
             for (i, k) in keys.into_iter().enumerate() {
                 if i > 0 {
-                    out.push(',');
+                    out.push(b',');
                 }
-                out.push_str(&Value::String(k.clone()).to_string());
-                out.push(':');
+                serde_json::to_writer(&mut *out, k).expect("a string writes into memory");
+                out.push(b':');
                 write(&map[k], out);
             }
-            out.push('}');
+            out.push(b'}');
         }
         Value::Array(items) => {
-            out.push('[');
+            out.push(b'[');
             for (i, item) in items.iter().enumerate() {
                 if i > 0 {
-                    out.push(',');
+                    out.push(b',');
                 }
                 write(item, out);
             }
-            out.push(']');
+            out.push(b']');
         }
         // Scalars: serde_json writes strings with the minimal escapes and numbers as read.
-        other => out.push_str(&other.to_string()),
+        other => serde_json::to_writer(&mut *out, other).expect("a scalar writes into memory"),
     }
 }
 
@@ -80,6 +87,17 @@ mod tests {
         assert_eq!(a, b);
         let c = content_hash(r#"{"format":"almanac/1","ruleset":"x"}"#, &[r#"{"type":"roll","dice":[2,1]}"#]);
         assert_ne!(a, c, "array order is meaning");
+    }
+
+    #[test]
+    fn the_hash_of_a_stored_log_never_changes() {
+        // Stored games are found again by this hash: a new spelling of the canonical form would make every
+        // game uploaded again a second game. Pinned on a sample log with escapes, non-ASCII names and numbers.
+        let text = include_str!("../../../data/samples/catan-club-game.jsonl");
+        let mut lines = text.lines();
+        let header = lines.next().unwrap();
+        let events: Vec<&str> = lines.collect();
+        assert_eq!(content_hash(header, &events), "5b3dbf4923506fef2789e9a1f892b48398e1311e54371ea9d7995e5d9bc590cc");
     }
 
     #[test]

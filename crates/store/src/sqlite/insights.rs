@@ -10,15 +10,18 @@ use rusqlite::{params, params_from_iter, OptionalExtension, Transaction};
 /// Replaces game `id`'s read model by `insights` (in the caller's transaction): its seats, made once from the
 /// game's row and players, and their numbers.
 pub fn write(tx: &Transaction, id: &str, insights: &Insights) -> Result<()> {
-    tx.execute(&numbered(questions::INSERT_SEATS.to_string()), [id])?;
+    let made = tx.prepare_cached(&numbered(questions::INSERT_SEATS.to_string()))?.execute([id])?;
     let keys: Vec<i64> = {
         let mut stmt = tx.prepare_cached("SELECT key FROM seats WHERE game_id = ?1 ORDER BY seat")?;
         let rows = stmt.query_map([id], |r| r.get(0))?;
         rows.collect::<rusqlite::Result<_>>()?
     };
-    let mut clear = tx.prepare_cached("DELETE FROM seat_metrics WHERE seat_key = ?1")?;
-    for key in &keys {
-        clear.execute([key])?;
+    // Seats made just now have no numbers yet; seats kept from before (an append, a reproject) lose theirs.
+    if made < keys.len() {
+        let mut clear = tx.prepare_cached("DELETE FROM seat_metrics WHERE seat_key = ?1")?;
+        for key in &keys {
+            clear.execute([key])?;
+        }
     }
     let mut ins =
         tx.prepare_cached("INSERT INTO seat_metrics (metric, arg, seat_key, value) VALUES (?1, ?2, ?3, ?4)")?;
