@@ -213,10 +213,10 @@ mod tests {
     fn packed_facts_read_back_as_they_were() {
         let mut facts = vec![row(3, 1, "produced"), row(3, 1, "produced"), row(9, 2, "score"), row(12, 40, "moment")];
         facts[0].player = Some(0);
-        facts[0].item = Some("wool".into());
+        facts[0].item = Some("apples".into());
         facts[0].count = Some(2);
         facts[1].player = Some(5);
-        facts[1].item = Some("wool".into());
+        facts[1].item = Some("apples".into());
         facts[1].count = Some(-3);
         facts[1].cause = Some("dice".into());
         facts[2].other = Some(u32::MAX);
@@ -229,8 +229,8 @@ mod tests {
         unpack(&packed, &mut back).unwrap();
         assert_eq!(back[0].kind, "kept", "unpacking appends");
         assert_eq!(&back[1..], &facts[..]);
-        // Words are stored once: "wool" twice and "produced" twice take one place each.
-        assert_eq!(packed.windows(4).filter(|w| w == b"wool").count(), 1);
+        // Words are stored once: "apples" twice and "produced" twice take one place each.
+        assert_eq!(packed.windows(6).filter(|w| w == b"apples").count(), 1);
     }
 
     #[test]
