@@ -52,7 +52,8 @@ pub fn all(conn: &Connection, id: &str) -> Result<Vec<String>> {
 
 /// Events `from ..= to` of game `id` as (seq, turn, line).
 pub fn range(conn: &Connection, id: &str, from: u64, to: u64) -> Result<Vec<(u64, u32, String)>> {
-    let to = to.min(i64::MAX as u64);
+    // SQLite's integers are signed: a larger bound means "to the end".
+    let (from, to) = (from.min(i64::MAX as u64), to.min(i64::MAX as u64));
     let mut stmt = conn.prepare_cached(
         "SELECT first_seq, last_seq, turns, lines, text_bytes FROM event_chunks
          WHERE game = (SELECT key FROM games WHERE id = ?1) AND last_seq >= ?2 AND first_seq <= ?3
