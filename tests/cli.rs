@@ -64,6 +64,7 @@ fn import_stores_good_files_rejects_bad_ones_and_says_where() {
     let stored: Vec<&str> = stdout.lines().collect();
     assert_eq!(stored.len(), 2, "{stdout}");
     assert!(stored[0].ends_with(&format!("\t{}", good.display())));
+    assert!(stored[1].ends_with(&format!("\t{}", fixture("catanatron-1.json").display())), "in the order given");
     assert_eq!(stored[0].split('\t').next().unwrap().len(), 16);
     let stderr = text(&out.stderr);
     assert_eq!(stderr.lines().count(), 1, "{stderr}");
@@ -77,6 +78,34 @@ fn import_stores_good_files_rejects_bad_ones_and_says_where() {
     assert!(again.status.success());
     assert_eq!(text(&again.stdout).lines().next(), Some(stored[0]));
     assert_eq!(text(&almanac(&["list"], &s.db()).stdout).lines().count(), 2);
+}
+
+/// Files are prepared on other cores and stored by one writer, in the order given: a folder of every sample
+/// (more files than are ever prepared ahead) comes out in its sorted order, each game stored once.
+#[test]
+fn import_of_a_folder_stores_its_files_in_order() {
+    let s = Scratch::new();
+    let folder = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../data/samples");
+    let out = almanac(&["import", folder.to_str().unwrap()], &s.db());
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let mut names: Vec<String> = std::fs::read_dir(&folder)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.is_file())
+        .map(|p| p.file_name().unwrap().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    let stdout = text(&out.stdout);
+    let printed: Vec<String> = stdout
+        .lines()
+        .map(|l| {
+            let path = std::path::Path::new(l.split('\t').nth(1).unwrap()).to_path_buf();
+            path.file_name().unwrap().to_string_lossy().into_owned()
+        })
+        .collect();
+    assert!(names.len() > 8, "more samples than a worker runs ahead on two cores");
+    assert_eq!(printed, names);
+    assert_eq!(text(&almanac(&["list"], &s.db()).stdout).lines().count(), names.len());
 }
 
 #[test]

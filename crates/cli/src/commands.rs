@@ -83,10 +83,12 @@ pub fn import(
     let mut rejected = 0;
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
-    for file in files {
-        match check_file(reading, file) {
-            Ok(log) => {
-                let inserted = store_log(&mut store, &log, owner)?;
+    // Reading, validating and deriving a file needs no store: other cores do it, in the files' order, while
+    // this thread stores each prepared file in turn (SQLite has one writer).
+    prepared_in_order(reading, files, |file, prepared| {
+        match prepared {
+            Ok(p) => {
+                let inserted = almanac_service::store_prepared(&mut store, &p, owner)?;
                 writeln!(out, "{}\t{}", inserted.id(), file.display())?;
             }
             Err(e) => {
@@ -97,11 +99,80 @@ pub fn import(
         if let Some(b) = &bar {
             b.inc(1);
         }
-    }
+        Ok(())
+    })?;
     if let Some(b) = bar {
         b.finish_and_clear();
     }
     Ok(if rejected > 0 { 1 } else { 0 })
+}
+
+/// Hands every file, prepared (read, validated, derived), to `each` in the order given. Preparing runs on
+/// the other cores (one at least), never more than a few files ahead of `each`; `each` runs on this thread,
+/// and its first error stops the preparing.
+fn prepared_in_order(
+    reading: Reading,
+    files: &[PathBuf],
+    mut each: impl FnMut(&Path, Result<almanac_service::Prepared, ImportError>) -> anyhow::Result<()>,
+) -> anyhow::Result<()> {
+    use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+    use std::sync::{mpsc, Condvar, Mutex};
+    let workers = std::thread::available_parallelism().map_or(1, |n| n.get()).saturating_sub(1).clamp(1, 8);
+    let ahead = 4 * workers;
+    let next = AtomicUsize::new(0);
+    // How many files `each` has taken, for the workers to wait on; and whether it stopped.
+    let taken = (Mutex::new(0usize), Condvar::new());
+    let stop = AtomicBool::new(false);
+    std::thread::scope(|scope| {
+        let (tx, rx) = mpsc::channel();
+        for _ in 0..workers {
+            let (tx, next, taken, stop) = (tx.clone(), &next, &taken, &stop);
+            scope.spawn(move || loop {
+                let i = next.fetch_add(1, Ordering::SeqCst);
+                if i >= files.len() {
+                    break;
+                }
+                {
+                    let (count, turn) = taken;
+                    let mut count = count.lock().expect("no worker panics holding it");
+                    while i >= *count + ahead && !stop.load(Ordering::SeqCst) {
+                        count = turn.wait(count).expect("no worker panics holding it");
+                    }
+                }
+                if stop.load(Ordering::SeqCst) {
+                    break;
+                }
+                let prepared = check_file(reading, &files[i]).map(almanac_service::prepare);
+                if tx.send((i, prepared)).is_err() {
+                    break;
+                }
+            });
+        }
+        drop(tx);
+        let mut waiting = std::collections::BTreeMap::new();
+        let mut want = 0;
+        let mut result = Ok(());
+        for (i, prepared) in rx {
+            waiting.insert(i, prepared);
+            while let Some(prepared) = waiting.remove(&want) {
+                result = each(&files[want], prepared);
+                want += 1;
+                let (count, turn) = &taken;
+                *count.lock().expect("no worker panics holding it") = want;
+                turn.notify_all();
+                if result.is_err() {
+                    break;
+                }
+            }
+            if result.is_err() {
+                break;
+            }
+        }
+        // On an error, the workers stop at their next file (and a waiting one is woken to see it).
+        stop.store(true, Ordering::SeqCst);
+        taken.1.notify_all();
+        result
+    })
 }
 
 pub fn validate(reading: Reading, files: &[PathBuf]) -> i32 {

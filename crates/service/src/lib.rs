@@ -85,6 +85,32 @@ pub fn store_log(store: &mut Store, log: &ValidatedLog, ownership: Ownership) ->
     store.insert_game(&new, ownership)
 }
 
+/// A validated log with what storing it needs computed (its content hash, its read model): the work that
+/// needs no store, done where it can run beside the one writer (`almanac import` prepares on other cores).
+pub struct Prepared {
+    pub log: ValidatedLog,
+    content_hash: String,
+    insights: almanac_core::Insights,
+}
+
+pub fn prepare(log: ValidatedLog) -> Prepared {
+    let content_hash = log.content_hash();
+    let insights = insights_of(log.game.as_ref());
+    Prepared { log, content_hash, insights }
+}
+
+/// Stores a prepared log: `store_log` without the work `prepare` did.
+pub fn store_prepared(store: &mut Store, p: &Prepared, ownership: Ownership) -> Result<Inserted, StoreError> {
+    let new = NewGame {
+        game: p.log.game.as_ref(),
+        header_line: p.log.header_line(),
+        event_lines: &p.log.event_lines(),
+        content_hash: &p.content_hash,
+        insights: &p.insights,
+    };
+    store.insert_game(&new, ownership)
+}
+
 /// What the questions across games read of a game: its numbers per seat, from its facts.
 pub fn insights_of(game: &dyn Game) -> almanac_core::Insights {
     let names: Vec<String> = game.envelope().players.iter().map(|p| p.name.clone()).collect();
