@@ -305,8 +305,13 @@ pub struct Shared {
 
 /// The place of the seat at `i`: one more than the seats with a higher score (a seat without one is last).
 fn place(s: &Sitting, i: usize) -> u32 {
-    let score = |k: usize| s.seats[k].vp.unwrap_or(i64::MIN);
-    1 + (0..s.seats.len()).filter(|&k| score(k) > score(i)).count() as u32
+    place_among(&s.seats.iter().map(|seat| seat.vp).collect::<Vec<_>>(), i)
+}
+
+/// Seat `i`'s place: one more than the seats that scored more (ties share a place; no score is last).
+fn place_among(scores: &[Option<i64>], i: usize) -> u32 {
+    let score = |k: usize| scores[k].unwrap_or(i64::MIN);
+    1 + (0..scores.len()).filter(|&k| score(k) > score(i)).count() as u32
 }
 
 fn seat_of(s: &Sitting, id: PlayerId) -> Option<usize> {
@@ -427,9 +432,12 @@ impl RatingsMemo {
 /// Every player's rating in a ruleset, over its published games in the order they were played.
 fn ratings_of(store: &Store, ruleset: &str) -> Result<Ratings, ServiceError> {
     let placings: Vec<Placing> = store
-        .ruleset_sittings(ruleset)?
+        .rated_games(ruleset)?
         .iter()
-        .map(|s| Placing { players: (0..s.seats.len()).map(|i| (s.seats[i].player, place(s, i))).collect() })
+        .map(|g| {
+            let scores: Vec<Option<i64>> = g.seats.iter().map(|(_, vp)| *vp).collect();
+            Placing { players: (0..g.seats.len()).map(|i| (g.seats[i].0, place_among(&scores, i))).collect() }
+        })
         .collect();
     Ok(rate(&placings))
 }

@@ -32,7 +32,9 @@ pub use almanac_core::FactRow;
 pub use error::{Result, StoreError};
 pub use ownership::{Access, Club, ClubId, ClubRow, Ownership, TokenRow, Viewer};
 pub use pool::Pool;
-pub use rows::{game_id, player_key, GameFilter, GameRow, Identity, Inserted, PlayerId, PlayerRow, SeatOf, Sitting};
+pub use rows::{
+    game_id, player_key, GameFilter, GameRow, Identity, Inserted, PlayerId, PlayerRow, RatedGame, SeatOf, Sitting,
+};
 pub use rows::{
     AnswerRow, CountedGame, Dimension, NewGame, Note, OpeningRecord, PartnerTotal, PlayerNumber, PlayerProfile,
     Question, Sort, StoredGame, TokenRecord,

@@ -266,6 +266,31 @@ pub(crate) struct PlayerRow<'a> {
 /// The field's mean of every number of a ruleset (`ruleset, metric, arg, mean`); parameter 1 the ruleset.
 pub(crate) const FIELD: &str = "SELECT metric, arg, total / seats FROM field_metrics WHERE ruleset = $1 AND seats > 0";
 
+/// A ruleset's published games as ratings read them — each seat's player and final score —, in the order
+/// played (undated last), then stored; from the read model's seats (by their ruleset index) and the seats'
+/// scores, not from the games' rows, which carry every header; `stored` is the backend's order of storing of
+/// the game of seat `s`; parameter 1 the ruleset.
+pub(crate) fn rated_games(public: &str, stored: &str) -> String {
+    format!(
+        "SELECT s.game_id, s.player, q.vp
+         FROM seats s JOIN game_players q ON q.game_id = s.game_id AND q.seat = s.seat
+         WHERE s.ruleset = $1 AND {public}
+         ORDER BY s.played_on IS NULL, s.played_on, {stored}, s.seat"
+    )
+}
+
+/// Rows of `rated_games` (game, player, score) gathered into games.
+pub(crate) fn gather_rated(rows: impl IntoIterator<Item = (String, i64, Option<i64>)>) -> Vec<crate::rows::RatedGame> {
+    let mut games: Vec<crate::rows::RatedGame> = Vec::new();
+    for (game, player, vp) in rows {
+        match games.last_mut() {
+            Some(last) if last.game == game => last.seats.push((player, vp)),
+            _ => games.push(crate::rows::RatedGame { game, seats: vec![(player, vp)] }),
+        }
+    }
+    games
+}
+
 /// What a ruleset's ratings depend on, as one text: its published seats (how many, and the sum of their keys),
 /// the field's total of metric parameter 2 (the final score: it moves when a game is appended to or derived
 /// again) and the merges of spellings; parameter 1 the ruleset.

@@ -79,6 +79,13 @@ pub struct Identity {
     pub spellings: Vec<String>,
 }
 
+/// A published game as ratings read it: each seat's player (after merges) and final score, in seat order.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RatedGame {
+    pub game: String,
+    pub seats: Vec<(PlayerId, Option<i64>)>,
+}
+
 /// A published game a player sat in, with every seat.
 #[derive(Debug, Clone, Serialize)]
 pub struct Sitting {

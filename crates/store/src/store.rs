@@ -433,9 +433,10 @@ impl Store {
         on_backend!(self, b => b.sittings(root))
     }
 
-    /// Every published game of a ruleset, oldest first, with every seat (for ratings).
-    pub fn ruleset_sittings(&self, ruleset: &str) -> Result<Vec<Sitting>> {
-        on_backend!(self, b => b.ruleset_sittings(ruleset))
+    /// Every published game of a ruleset as ratings read it (each seat's player and final score), in the
+    /// order played, then stored.
+    pub fn rated_games(&self, ruleset: &str) -> Result<Vec<crate::rows::RatedGame>> {
+        on_backend!(self, b => b.rated_games(ruleset))
     }
 
     /// Merges the spelling `from` into the player `into`: both of the games of `club` (`None`: the

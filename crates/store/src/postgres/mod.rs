@@ -695,10 +695,6 @@ impl Postgres {
         )
     }
 
-    pub fn ruleset_sittings(&self, ruleset: &str) -> Result<Vec<Sitting>> {
-        self.sittings_where("g.ruleset = $1", &ruleset)
-    }
-
     fn sittings_where(&self, condition: &str, arg: &(dyn ToSql + Sync)) -> Result<Vec<Sitting>> {
         let rows = self.client.borrow_mut().query(
             &format!(
@@ -854,6 +850,14 @@ impl Postgres {
     pub fn field(&self, ruleset: &str) -> Result<Vec<(String, String, f64)>> {
         let rows = self.client.borrow_mut().query(questions::FIELD, &[&ruleset])?;
         Ok(rows.iter().map(|r| (r.get(0), r.get(1), r.get(2))).collect())
+    }
+
+    pub fn rated_games(&self, ruleset: &str) -> Result<Vec<crate::rows::RatedGame>> {
+        let stored = "(SELECT g.stored_at FROM games g WHERE g.id = s.game_id), (SELECT g.n FROM games g WHERE g.id = s.game_id)";
+        let rows = self.client.borrow_mut().query(&questions::rated_games(PUBLIC, stored), &[&ruleset])?;
+        Ok(questions::gather_rated(
+            rows.iter().map(|r| (r.get::<_, String>(0), r.get::<_, i64>(1), r.get::<_, Option<i64>>(2))),
+        ))
     }
 
     pub fn ratings_fingerprint(&self, ruleset: &str, score: &str) -> Result<String> {

@@ -144,6 +144,14 @@ impl Sqlite {
         Ok(rows.collect::<rusqlite::Result<_>>()?)
     }
 
+    pub fn rated_games(&self, ruleset: &str) -> Result<Vec<crate::rows::RatedGame>> {
+        // A game's rowid, from the index of ids alone (the games' rows carry their headers).
+        let stored = "(SELECT g.rowid FROM games g WHERE g.id = s.game_id)";
+        let mut stmt = self.conn.prepare_cached(&numbered(questions::rated_games(PUBLIC, stored)))?;
+        let rows = stmt.query_map([ruleset], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?;
+        Ok(questions::gather_rated(rows.collect::<rusqlite::Result<Vec<_>>>()?))
+    }
+
     pub fn ratings_fingerprint(&self, ruleset: &str, score: &str) -> Result<String> {
         let sql = numbered(questions::ratings_fingerprint(PUBLIC));
         Ok(self.conn.prepare_cached(&sql)?.query_row(params![ruleset, score], |r| r.get(0))?)

@@ -65,11 +65,6 @@ impl Sqlite {
         )
     }
 
-    /// Every published game (not deleted) of a ruleset, oldest first, with every seat.
-    pub fn ruleset_sittings(&self, ruleset: &str) -> Result<Vec<Sitting>> {
-        self.sittings_where("g.ruleset = ?1", &ruleset)
-    }
-
     fn sittings_where(&self, condition: &str, arg: &dyn rusqlite::ToSql) -> Result<Vec<Sitting>> {
         let mut stmt = self.conn.prepare_cached(&format!(
             "SELECT g.id, g.ruleset, g.title, g.played_on, g.winner, q.seat, COALESCE(pl.merged_into, pl.id), q.name, q.vp

@@ -79,6 +79,17 @@ pub fn players_are_one_identity_per_name_and_count_only_published_games(store: &
         "two players of one game are two people"
     );
     assert_eq!(store.player_merges().unwrap(), vec![(None, "Mehmet".to_string(), "Memet".to_string())]);
+    // Ratings read every published game of a ruleset in the order played, then stored (these four share a
+    // date): each seat's player after merges and final score, as the games' rows say.
+    let rated = |store: &Store| store.rated_games("catan").unwrap();
+    let games: Vec<String> = rated(store).into_iter().map(|g| g.game).collect();
+    assert_eq!(games, [a.clone(), b.clone(), lower.clone(), memet.clone()]);
+    for g in rated(store) {
+        let row = store.game(&g.game).unwrap();
+        let seats: Vec<(i64, Option<i64>)> = row.players.iter().map(|p| (p.player.unwrap(), p.vp)).collect();
+        assert_eq!(g.seats, seats, "{}", g.game);
+    }
+    assert_eq!(rated(store)[3].seats[1].0, mehmet, "the merged spelling rates as the player");
     // A club's names are its own; its private games count nowhere until published, deleted ones never.
     let club = store.create_club("Kadıköy").unwrap().id;
     let private =
@@ -91,10 +102,13 @@ pub fn players_are_one_identity_per_name_and_count_only_published_games(store: &
     assert_eq!(store.player_named(Some(club), "AYŞE").unwrap(), Some(theirs));
     assert!(store.sittings(theirs).unwrap().is_empty(), "a private game counts nowhere");
     assert!(matches!(store.merge_players(Some(club), id, mehmet), Err(StoreError::PlayerNotYours(_))));
+    assert_eq!(rated(store).len(), 4, "a private game is rated nowhere");
     store.set_published(club, &private, true).unwrap();
     assert_eq!(store.sittings(theirs).unwrap().len(), 1);
+    assert_eq!(rated(store).len(), 5);
     store.delete_game(club, &private).unwrap();
     assert!(store.sittings(theirs).unwrap().is_empty(), "a deleted game counts nowhere");
+    assert_eq!(rated(store).len(), 4, "nor is a deleted one rated");
     assert!(matches!(store.sittings(9_999_999), Err(StoreError::NoPlayer(_))));
 }
 
