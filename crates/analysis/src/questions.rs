@@ -186,6 +186,27 @@ pub fn metric_label(metric: &Metric, arg: &str, vocabulary: Option<&Vocabulary>)
     metric.label.replace("{}", &arg_label)
 }
 
+/// What the board promised each seat when the dice were first rolled, in pips: the rolls out of all the dice
+/// can show that pay it a card, a card counted as often as it is paid (two settlements on a 6 and an 8 are
+/// 5 + 5 = 10 pips). `None` for every seat when the game rolls no dice or says no promise.
+fn first_pips(seats: usize, facts: &[almanac_core::FactRow], vocabulary: &Vocabulary) -> Vec<Option<u32>> {
+    let Some(dice) = vocabulary.dice else { return vec![None; seats] };
+    let outcomes = (dice.faces as f64).powi(dice.count as i32);
+    let mut promise: Vec<Option<i64>> = vec![None; seats];
+    for f in facts {
+        match f.kind.as_str() {
+            "rolled" => break,
+            "promised" => {
+                if let Some(p) = f.player.map(|p| p as usize).filter(|&p| p < seats) {
+                    promise[p] = f.count;
+                }
+            }
+            _ => {}
+        }
+    }
+    promise.into_iter().map(|t| t.map(|t| (t as f64 / 1000.0 * outcomes).round() as u32)).collect()
+}
+
 /// Each seat's first `count` pieces of the kinds `pieces` built, in the order built, in words; `None` for a
 /// seat that built none.
 fn first_pieces(
@@ -295,19 +316,27 @@ pub fn insights(players: &[String], facts: &[almanac_core::FactRow], vocabulary:
         }
     }
     let openings = match vocabulary.opening {
-        Opening::SetupItems => stats
-            .players
-            .iter()
-            .map(|p| {
-                let words: Vec<String> = vocabulary
-                    .items
-                    .iter()
-                    .filter_map(|t| p.setup.get(t.id).filter(|&&n| n > 0).map(|&n| (t.label, n)))
-                    .map(|(label, n)| if n == 1 { label.to_string() } else { format!("{n} {label}") })
-                    .collect();
-                (!words.is_empty()).then(|| words.join(" + "))
-            })
-            .collect(),
+        Opening::SetupItems => {
+            let pips = first_pips(players.len(), facts, vocabulary);
+            stats
+                .players
+                .iter()
+                .zip(pips)
+                .map(|(p, pips)| {
+                    let words: Vec<String> = vocabulary
+                        .items
+                        .iter()
+                        .filter_map(|t| p.setup.get(t.id).filter(|&&n| n > 0).map(|&n| (t.label, n)))
+                        .map(|(label, n)| if n == 1 { label.to_string() } else { format!("{n} {label}") })
+                        .collect();
+                    let items = (!words.is_empty()).then(|| words.join(" + "));
+                    match (items, pips) {
+                        (Some(items), Some(pips)) => Some(format!("{items} · {pips} pips")),
+                        (items, _) => items,
+                    }
+                })
+                .collect()
+        }
         Opening::FirstPieces { count, pieces } => first_pieces(players.len(), facts, vocabulary, count, pieces),
     };
     Insights { metrics, openings }
@@ -400,6 +429,26 @@ mod tests {
         assert_eq!((value(&i, 0, CARDS_GIVEN, "seat:1"), value(&i, 0, CARDS_GOT, "seat:1")), (Some(1.0), Some(1.0)));
         assert_eq!(value(&i, 1, TRADES_WITH, "seat:0"), Some(1.0));
         assert_eq!(i.openings, vec![Some("2 apples + bricks".to_string()), None]);
+    }
+
+    #[test]
+    fn an_opening_of_setup_items_says_the_pips_the_board_promised_at_the_first_roll() {
+        const DICE: Vocabulary = Vocabulary { dice: Some(almanac_core::DiceSpec { count: 2, faces: 6 }), ..WORDS };
+        let gained = |player, item, count| Fact::Gained { player, item, count, cause: cause::SETUP, from: None };
+        let promised = |player, thousandths| Fact::Promised { player, thousandths };
+        let facts = rows(&[
+            (0, gained(0, "a", 2)),
+            (0, promised(0, 139)), // a settlement on a 6: 5 pips
+            (0, promised(0, 278)), // and one on an 8: 10
+            (0, promised(1, 83)),  // 3 pips
+            (1, Fact::Rolled { player: 0, dice: almanac_core::Dice::new(&[3, 4]) }),
+            (1, promised(0, 500)), // after the first roll: not the opening
+        ]);
+        let i = insights(&["A".into(), "B".into()], &facts, &DICE);
+        assert_eq!(i.openings, vec![Some("2 apples · 10 pips".to_string()), None], "B got no items at setup");
+        // A game without dice has no pips to say.
+        let plain = insights(&["A".into(), "B".into()], &facts, &WORDS);
+        assert_eq!(plain.openings[0].as_deref(), Some("2 apples"));
     }
 
     #[test]
