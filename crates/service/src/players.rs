@@ -255,9 +255,10 @@ const SIDE_BY_SIDE: &[(&str, &str, &str)] = &[
 ];
 
 fn side_by_side(store: &Store, a: PlayerId, b: PlayerId) -> Result<Vec<SideBySide>, ServiceError> {
-    use almanac_analysis::questions as q;
-    let partners = [q::TRADES_WITH, q::CARDS_GIVEN, q::CARDS_GOT];
-    let (mine, theirs) = (store.player_numbers(a, &partners)?, store.player_numbers(b, &partners)?);
+    let mut metrics: Vec<&str> = SIDE_BY_SIDE.iter().map(|(m, _, _)| *m).collect();
+    metrics.sort();
+    metrics.dedup();
+    let (mine, theirs) = (store.player_numbers_of(a, &metrics)?, store.player_numbers_of(b, &metrics)?);
     let mut rulesets: Vec<&str> = mine.iter().map(|n| n.ruleset.as_str()).collect();
     rulesets.sort();
     rulesets.dedup();

@@ -241,15 +241,22 @@ impl Dimension {
 
 /// Every number of a player's published seats, once: ruleset, metric, argument, value, the seat's opening,
 /// and for a number kept per trade partner that is another seat (`seat:N`), that seat's player; parameter 1
-/// the player.
-pub(crate) fn player_rows(public: &str) -> String {
+/// the player, then `metrics` parameters naming the only metrics read (every metric when there are none:
+/// the index of a seat's numbers is sought metric by metric).
+pub(crate) fn player_rows(public: &str, metrics: usize) -> String {
+    let only = if metrics == 0 {
+        String::new()
+    } else {
+        let params: Vec<String> = (2..2 + metrics).map(|n| format!("${n}")).collect();
+        format!(" AND m.metric IN ({})", params.join(", "))
+    };
     format!(
         "SELECT s.ruleset, m.metric, m.arg, m.value, s.opening,
                 CASE WHEN m.arg LIKE 'seat:%' THEN
                     (SELECT o.player FROM seats o WHERE o.game_id = s.game_id AND 'seat:' || CAST(o.seat AS TEXT) = m.arg)
                 END
          FROM seats s JOIN seat_metrics m ON m.seat_key = s.key
-         WHERE s.player = $1 AND {public}"
+         WHERE s.player = $1 AND {public}{only}"
     )
 }
 

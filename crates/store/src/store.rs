@@ -247,18 +247,29 @@ impl Store {
     /// A player's (after merges) mean of every number by ruleset over their published games, beside the field's;
     /// `partners`, the numbers kept per trade partner, are left out.
     pub fn player_numbers(&self, id: PlayerId, partners: &[&str]) -> Result<Vec<PlayerNumber>> {
-        Ok(self.player_profile(id, partners, "")?.numbers)
+        Ok(self.profile_of(id, partners, "", &[])?.numbers)
+    }
+
+    /// A player's means of the numbers of `metrics` only, by ruleset, beside the field's (what a head-to-head
+    /// sets side by side: a few of the hundred numbers a seat has).
+    pub fn player_numbers_of(&self, id: PlayerId, metrics: &[&str]) -> Result<Vec<PlayerNumber>> {
+        Ok(self.profile_of(id, &[], "", metrics)?.numbers)
     }
 
     /// A player's numbers beside the field's, totals per trade partner (the `partners` numbers) and openings
     /// with the mean of `won` — over their published games, read in one pass over their numbers.
     pub fn player_profile(&self, id: PlayerId, partners: &[&str], won: &str) -> Result<PlayerProfile> {
+        self.profile_of(id, partners, won, &[])
+    }
+
+    /// `player_profile` over the numbers of `only` these metrics (all when empty).
+    fn profile_of(&self, id: PlayerId, partners: &[&str], won: &str, only: &[&str]) -> Result<PlayerProfile> {
         use std::collections::{BTreeMap, HashMap};
         let root = on_backend!(self, b => b.player_root(id))?.ok_or(StoreError::NoPlayer(id))?.0;
         let mut numbers: BTreeMap<(String, String, String), (f64, u64)> = BTreeMap::new();
         let mut with: BTreeMap<(String, String, Option<i64>, Option<String>), f64> = BTreeMap::new();
         let mut openings: BTreeMap<(String, Option<String>), (f64, u64)> = BTreeMap::new();
-        on_backend!(self, b => b.player_rows(root, &mut |r| {
+        on_backend!(self, b => b.player_rows(root, only, &mut |r| {
             if partners.contains(&r.metric) {
                 let market = r.partner.is_none().then(|| r.arg.to_string());
                 *with.entry((r.ruleset.to_string(), r.metric.to_string(), r.partner, market)).or_default() += r.value;

@@ -833,8 +833,16 @@ impl Postgres {
         Ok(())
     }
 
-    pub fn player_rows(&self, player: PlayerId, each: &mut dyn FnMut(questions::PlayerRow)) -> Result<()> {
-        for r in self.client.borrow_mut().query(&questions::player_rows(PUBLIC), &[&player])? {
+    pub fn player_rows(
+        &self,
+        player: PlayerId,
+        metrics: &[&str],
+        each: &mut dyn FnMut(questions::PlayerRow),
+    ) -> Result<()> {
+        let params: Vec<&(dyn ToSql + Sync)> = std::iter::once(&player as &(dyn ToSql + Sync))
+            .chain(metrics.iter().map(|m| m as &(dyn ToSql + Sync)))
+            .collect();
+        for r in self.client.borrow_mut().query(&questions::player_rows(PUBLIC, metrics.len()), &params)? {
             each(questions::PlayerRow {
                 ruleset: r.get(0),
                 metric: r.get(1),

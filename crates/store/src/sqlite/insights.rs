@@ -118,10 +118,18 @@ impl Sqlite {
         Ok(())
     }
 
-    pub fn player_rows(&self, player: PlayerId, each: &mut dyn FnMut(questions::PlayerRow)) -> Result<()> {
-        let sql = numbered(questions::player_rows(PUBLIC));
+    pub fn player_rows(
+        &self,
+        player: PlayerId,
+        metrics: &[&str],
+        each: &mut dyn FnMut(questions::PlayerRow),
+    ) -> Result<()> {
+        let sql = numbered(questions::player_rows(PUBLIC, metrics.len()));
         let mut stmt = self.conn.prepare_cached(&sql)?;
-        let mut rows = stmt.query([player])?;
+        let params: Vec<&dyn rusqlite::ToSql> = std::iter::once(&player as &dyn rusqlite::ToSql)
+            .chain(metrics.iter().map(|m| m as &dyn rusqlite::ToSql))
+            .collect();
+        let mut rows = stmt.query(params.as_slice())?;
         let text = |e: rusqlite::types::FromSqlError| {
             rusqlite::Error::FromSqlConversionFailure(0, rusqlite::types::Type::Text, Box::new(e))
         };

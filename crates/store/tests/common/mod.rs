@@ -213,6 +213,15 @@ pub fn questions_are_answered_over_the_games_the_viewer_may_see(store: &mut Stor
         (won.mean, won.seats, won.field)
     };
     assert_eq!(won_field(store), (0.5, 2, Some(0.25)), "Ayşe won 1 of 2; 2 winners among 8 public seats");
+    // Some metrics only: the same means, and no other metric.
+    let some = store.player_numbers_of(ayse, &["won", "score"]).unwrap();
+    let all = store.player_numbers(ayse, &["trades_with"]).unwrap();
+    let of = |numbers: &[almanac_store::PlayerNumber], metric: &str| -> Vec<(String, f64, u64, Option<f64>)> {
+        numbers.iter().filter(|n| n.metric == metric).map(|n| (n.arg.clone(), n.mean, n.seats, n.field)).collect()
+    };
+    assert!(some.iter().all(|n| n.metric == "won" || n.metric == "score"));
+    assert_eq!((of(&some, "won"), of(&some, "score")), (of(&all, "won"), of(&all, "score")));
+    assert!(!of(&some, "score").is_empty());
     let partners = store.player_partners(ayse, &["trades_with"]).unwrap();
     let mehmet = store.game(a.id()).unwrap().players[1].player.unwrap();
     let with = |who: Option<i64>, market: Option<&str>| {
