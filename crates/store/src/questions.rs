@@ -6,7 +6,7 @@
 use crate::rows::{AnswerRow, Dimension, Question};
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
-use std::rc::Rc;
+use std::sync::Arc;
 
 /// A game's seats as questions read them, made once from its row and players (`$1`: the game); a game
 /// stored again keeps its seats.
@@ -76,8 +76,8 @@ pub(crate) type EachRow<'a> = dyn FnMut(&str, &str, Option<&str>, f64) + 'a;
 pub(crate) struct Tally {
     groups: HashMap<String, GroupTally, Quick>,
     /// Games by number, and numbers by game.
-    ids: Vec<Rc<str>>,
-    numbers: HashMap<Rc<str>, u32, Quick>,
+    ids: Vec<Arc<str>>,
+    numbers: HashMap<Arc<str>, u32, Quick>,
     /// When each game (by number) was played, as a number in `dates`.
     played: Vec<Option<u32>>,
     dates: HashMap<Box<str>, u32>,
@@ -94,6 +94,20 @@ struct GroupTally {
     counted: Vec<u64>,
 }
 
+impl GroupTally {
+    /// Counts game `g` for this group, once.
+    fn mark(&mut self, g: u32) {
+        let (word, bit) = (g as usize / 64, 1u64 << (g % 64));
+        if self.counted.len() <= word {
+            self.counted.resize(word + 1, 0);
+        }
+        if self.counted[word] & bit == 0 {
+            self.counted[word] |= bit;
+            self.games += 1;
+        }
+    }
+}
+
 impl Tally {
     pub(crate) fn add(&mut self, key: &str, game: &str, played_on: Option<&str>, value: f64) {
         let g = match self.last {
@@ -107,14 +121,7 @@ impl Tally {
         let group = self.groups.get_mut(key).expect("inserted above");
         group.seats += 1;
         group.sum += value;
-        let (word, bit) = (g as usize / 64, 1u64 << (g % 64));
-        if group.counted.len() <= word {
-            group.counted.resize(word + 1, 0);
-        }
-        if group.counted[word] & bit == 0 {
-            group.counted[word] |= bit;
-            group.games += 1;
-        }
+        group.mark(g);
     }
 
     /// The number of game `game`, given it when first met.
@@ -123,7 +130,7 @@ impl Tally {
             return g;
         }
         let g = self.ids.len() as u32;
-        let id: Rc<str> = game.into();
+        let id: Arc<str> = game.into();
         self.ids.push(id.clone());
         self.numbers.insert(id, g);
         let date = played_on.map(|d| match self.dates.get(d) {
@@ -136,6 +143,35 @@ impl Tally {
         });
         self.played.push(date);
         g
+    }
+
+    /// Adds what `other` tallied (rows of other seats: a question read in parts at once): its games numbered
+    /// anew here, its groups' games marked here, so a game both parts met is counted once.
+    pub(crate) fn merge(&mut self, other: Tally) {
+        let mut dates: Vec<&str> = vec![""; other.dates.len()];
+        for (text, &n) in &other.dates {
+            dates[n as usize] = text;
+        }
+        let here: Vec<u32> = other
+            .ids
+            .iter()
+            .zip(&other.played)
+            .map(|(id, played)| self.number(id, played.map(|d| dates[d as usize])))
+            .collect();
+        for (key, theirs) in other.groups {
+            let group = self.groups.entry(key).or_default();
+            group.seats += theirs.seats;
+            group.sum += theirs.sum;
+            for (w, &word) in theirs.counted.iter().enumerate() {
+                let mut bits = word;
+                while bits != 0 {
+                    let g = here[w * 64 + bits.trailing_zeros() as usize];
+                    bits &= bits - 1;
+                    group.mark(g);
+                }
+            }
+        }
+        self.last = None;
     }
 
     /// The groups (no labels yet), how many games were counted, and the ids of the latest `limit` of them
@@ -337,6 +373,37 @@ mod tests {
         assert_eq!(done.counted, 5);
         // Newest first, a tie by id, the undated last: d, then a and b of March, then c (e is past the limit).
         assert_eq!(done.latest, ["d", "a", "b", "c"]);
+    }
+
+    #[test]
+    fn a_tally_read_in_two_parts_and_merged_is_the_tally_read_at_once() {
+        // Rows of 300 seats: games of three seats, a game met by both parts, keys and dates repeating.
+        let rows: Vec<(String, String, Option<String>, f64)> = (0..300u32)
+            .map(|i| {
+                let game = format!("g{}", i / 3);
+                let date = (i % 7 != 0).then(|| format!("2026-0{}-01", 1 + (i / 3) % 9));
+                (format!("k{}", i % 4), game, date, (i % 5) as f64)
+            })
+            .collect();
+        let tally = |rows: &[(String, String, Option<String>, f64)]| {
+            let mut t = Tally::default();
+            for (key, game, date, value) in rows {
+                t.add(key, game, date.as_deref(), *value);
+            }
+            t
+        };
+        let sorted = |t: Tallied| {
+            let mut groups: Vec<(String, u64, u64, f64)> =
+                t.groups.into_iter().map(|g| (g.key, g.seats, g.games, g.mean)).collect();
+            groups.sort_by(|a, b| a.0.cmp(&b.0));
+            (groups, t.counted, t.latest)
+        };
+        let whole = sorted(tally(&rows).finish(20));
+        for split in [1, 100, 151, 299] {
+            let mut first = tally(&rows[..split]);
+            first.merge(tally(&rows[split..]));
+            assert_eq!(sorted(first.finish(20)), whole, "split at {split}");
+        }
     }
 
     #[test]

@@ -210,8 +210,7 @@ impl Store {
     /// A question's answer: each group's seats, games and mean (the viewer's games only), in no order; how many
     /// games were counted, and the latest `limit` of them. One pass over the rows counted.
     pub fn ask(&self, question: &Question, limit: u32) -> Result<Asked> {
-        let mut tally = crate::questions::Tally::default();
-        on_backend!(self, b => b.question_rows(question, &mut |key, game, played, value| tally.add(key, game, played, value)))?;
+        let tally = on_backend!(self, b => b.question_tally(question))?;
         let crate::questions::Tallied { groups, counted, latest } = tally.finish(limit as usize);
         let ids: Vec<i64> = match question.by {
             crate::rows::Dimension::Player | crate::rows::Dimension::Opponent => {

@@ -790,7 +790,14 @@ impl Postgres {
         questions::from_where(q, |n, ty| format!("${n}::{ty}"), &visible)
     }
 
-    pub fn question_rows(&self, q: &Question, each: &mut questions::EachRow) -> Result<()> {
+    /// A question's rows tallied, in one pass (PostgreSQL plans its own parallel scans).
+    pub fn question_tally(&self, q: &Question) -> Result<questions::Tally> {
+        let mut t = questions::Tally::default();
+        self.question_rows(q, &mut |k, g, p, v| t.add(k, g, p, v))?;
+        Ok(t)
+    }
+
+    fn question_rows(&self, q: &Question, each: &mut questions::EachRow) -> Result<()> {
         let sql = questions::rows(q, &Self::question_from_where(q));
         let players = q.players.map(|n| n as i64);
         let (_, club, everything) = visible_to(q.viewer, VIEWER_FIRST);
