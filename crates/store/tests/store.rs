@@ -178,7 +178,22 @@ fn games_are_listed_newest_first_and_filtered() {
         .unwrap()
         .is_empty());
     assert_eq!(store.resolve(Viewer::Public, &a.id()[..6]).unwrap(), a.id());
+    assert_eq!(store.resolve(Viewer::Public, a.id()).unwrap(), a.id());
     assert!(matches!(store.resolve(Viewer::Public, "zzz"), Err(StoreError::NotFound(_))));
+    assert!(matches!(store.resolve(Viewer::Public, ""), Err(StoreError::NotFound(_))), "a prefix of two games");
+    // An id that begins another is found whole; the prefix both share finds neither.
+    let long = log_of(&sample("catan-six-players.jsonl"));
+    let (lines, hash) = (long.event_lines(), long.content_hash());
+    let new = almanac_store::NewGame {
+        game: long.game.as_ref(),
+        header_line: long.header_line(),
+        event_lines: &lines,
+        content_hash: &hash,
+        insights: &Default::default(),
+    };
+    store.insert_game_as(&format!("{}0", a.id()), &new, Ownership::OPERATOR).unwrap();
+    assert_eq!(store.resolve(Viewer::Public, a.id()).unwrap(), a.id());
+    assert!(matches!(store.resolve(Viewer::Public, &a.id()[..6]), Err(StoreError::NotFound(_))));
 }
 
 #[test]

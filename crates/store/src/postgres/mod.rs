@@ -341,8 +341,16 @@ impl Postgres {
     }
 
     pub fn resolve(&self, viewer: Viewer, id_or_prefix: &str) -> Result<String> {
-        let pattern = format!("{}%", id_or_prefix.replace(['%', '_', '\\'], ""));
         let (visible, club, everything) = visible_to(viewer, 2);
+        // The whole id first, by the primary key; a prefix is looked for only when no id is the whole of it.
+        let exact = self.client.borrow_mut().query(
+            &format!("SELECT id FROM games g WHERE id = $1 AND {visible}"),
+            &[&id_or_prefix, &club, &everything],
+        )?;
+        if let Some(row) = exact.first() {
+            return Ok(row.get(0));
+        }
+        let pattern = format!("{}%", id_or_prefix.replace(['%', '_', '\\'], ""));
         let rows = self.client.borrow_mut().query(
             &format!("SELECT id FROM games g WHERE id LIKE $1 AND {visible} LIMIT 2"),
             &[&pattern, &club, &everything],
