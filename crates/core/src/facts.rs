@@ -204,13 +204,13 @@ pub struct FactRow {
 /// The `item` of a stored `traded` fact whose partner is a player (the seat is in `other`).
 pub const PLAYER_PARTNER: &str = "player";
 
-impl Fact {
-    /// The fact as a row of the generic facts table.
-    pub fn row(&self, seq: u64, turn: u32) -> FactRow {
-        let mut row = FactRow {
+impl FactRow {
+    /// A row of `kind` at event `seq` of `turn` with no other field yet.
+    pub fn bare(seq: u64, turn: u32, kind: &str) -> FactRow {
+        FactRow {
             seq,
             turn,
-            kind: self.kind().to_string(),
+            kind: kind.to_string(),
             player: None,
             item: None,
             count: None,
@@ -219,7 +219,14 @@ impl Fact {
             total: None,
             public: None,
             detail: None,
-        };
+        }
+    }
+}
+
+impl Fact {
+    /// The fact as a row of the generic facts table.
+    pub fn row(&self, seq: u64, turn: u32) -> FactRow {
+        let mut row = FactRow::bare(seq, turn, self.kind());
         let seat = |s: Seat| Some(s as u32);
         match self {
             Fact::TurnStarted { player, turn } => {

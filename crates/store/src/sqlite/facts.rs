@@ -194,19 +194,7 @@ mod tests {
     use super::*;
 
     fn row(seq: u64, turn: u32, kind: &str) -> FactRow {
-        FactRow {
-            seq,
-            turn,
-            kind: kind.to_string(),
-            player: None,
-            item: None,
-            count: None,
-            cause: None,
-            other: None,
-            total: None,
-            public: None,
-            detail: None,
-        }
+        FactRow::bare(seq, turn, kind)
     }
 
     #[test]
