@@ -842,32 +842,18 @@ pub fn score_curve(
     svg_with(caption, &desc, |root| {
         let turns = mine.iter().chain(field).map(|p| p.0).fold(5.0, f64::max);
         let top = mine.iter().chain(field).map(|p| p.1).fold(1.0, f64::max) * 1.1;
-        let mut chart = ChartBuilder::on(root)
-            .caption(caption, ("sans-serif", CAPTION))
-            .margin(12)
-            .x_label_area_size(40)
-            .y_label_area_size(52)
-            .build_cartesian_2d(0f64..turns + 1.0, 0f64..top)
-            .map_err(err)?;
-        chart
-            .configure_mesh()
-            .label_style(("sans-serif", LABEL))
-            .axis_desc_style(("sans-serif", LABEL))
-            .x_desc("turn")
-            .y_desc(score)
-            .x_label_formatter(&|x| format!("{x:.0}"))
-            .light_line_style(WHITE.mix(0.0))
-            .draw()
-            .map_err(err)?;
-        for (name, series, color) in [(player, mine, PALETTE[0]), ("the field", field, RGBColor(0x70, 0x70, 0x70))] {
-            chart
-                .draw_series(LineSeries::new(series.iter().copied(), color.stroke_width(2)))
-                .map_err(err)?
-                .label(name.to_string())
-                .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 18, y)], color.stroke_width(3)));
-            chart.draw_series(series.iter().map(|p| Circle::new(*p, 4, color.filled()))).map_err(err)?;
-        }
-        legend(&mut chart, SeriesLabelPosition::UpperLeft)?;
+        by_turn(root, caption, turns as u32, top.ceil() as i64, score, |chart| {
+            for (name, series, color) in [(player, mine, PALETTE[0]), ("the field", field, RGBColor(0x70, 0x70, 0x70))]
+            {
+                chart
+                    .draw_series(LineSeries::new(series.iter().copied(), color.stroke_width(2)))
+                    .map_err(err)?
+                    .label(name.to_string())
+                    .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 18, y)], color.stroke_width(3)));
+                chart.draw_series(series.iter().map(|p| Circle::new(*p, 4, color.filled()))).map_err(err)?;
+            }
+            legend(chart, SeriesLabelPosition::UpperLeft)
+        })?;
         Ok(None)
     })
 }
