@@ -207,10 +207,9 @@ fn a_road_cannot_go_through_an_opponents_settlement() {
     rejected(&lines(&l), "does not connect to Ana's roads");
 }
 
-#[test]
-fn the_robber_blocks_production_on_its_hex() {
-    // Ana rolls 7 (nobody over 7 cards), moves the robber to forest 3 and steals from Bo.
-    let base = with(
+/// After setup, Ana rolls 7 (nobody over 7 cards), moves the robber to forest 3 and steals from Bo; Bo rolls 3.
+fn robber_on_forest_three() -> Vec<String> {
+    with(
         &SETUP,
         &[
             r#"{"type":"roll","player":"Ana","dice":[3,4]}"#,
@@ -218,7 +217,12 @@ fn the_robber_blocks_production_on_its_hex() {
             r#"{"type":"end_turn","player":"Ana"}"#,
             r#"{"type":"roll","player":"Bo","dice":[1,2]}"#,
         ],
-    );
+    )
+}
+
+#[test]
+fn the_robber_blocks_production_on_its_hex() {
+    let base = robber_on_forest_three();
     let s = ok(&lines(&base));
     assert_eq!(hand(&s, "Ana"), [1, 1, 1, 1, 0, 0]); // the stolen grain, no lumber
     assert_eq!(hand(&s, "Bo"), [1, 0, 0, 0, 0, 0]);
@@ -523,15 +527,7 @@ fn promised(t: &Timeline<Catan>, event: usize) -> Vec<(u8, u32)> {
 
 #[test]
 fn a_roll_promises_what_the_dice_and_the_board_give_and_the_robber_takes_its_share() {
-    let base = with(
-        &SETUP,
-        &[
-            r#"{"type":"roll","player":"Ana","dice":[3,4]}"#,
-            r#"{"type":"move_robber","player":"Ana","hex":10,"victim":"Bo","stolen":"grain"}"#,
-            r#"{"type":"end_turn","player":"Ana"}"#,
-            r#"{"type":"roll","player":"Bo","dice":[1,2]}"#,
-        ],
-    );
+    let base = robber_on_forest_three();
     let t = play(&lines(&base)).unwrap();
     let first = promised(&t, 12);
     assert_eq!(first.iter().map(|p| p.0).collect::<Vec<_>>(), vec![0, 1, 2], "every player's first promise");
