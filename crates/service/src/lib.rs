@@ -74,15 +74,7 @@ pub fn import(
 
 /// Stores a validated log.
 pub fn store_log(store: &mut Store, log: &ValidatedLog, ownership: Ownership) -> Result<Inserted, StoreError> {
-    let game = log.game.as_ref();
-    let new = NewGame {
-        game,
-        header_line: log.header_line(),
-        event_lines: &log.event_lines(),
-        content_hash: &log.content_hash(),
-        insights: &insights_of(game),
-    };
-    store.insert_game(&new, ownership)
+    insert(store, log, &log.content_hash(), &insights_of(log.game.as_ref()), ownership)
 }
 
 /// A validated log with what storing it needs computed (its content hash, its read model): the work that
@@ -101,12 +93,22 @@ pub fn prepare(log: ValidatedLog) -> Prepared {
 
 /// Stores a prepared log: `store_log` without the work `prepare` did.
 pub fn store_prepared(store: &mut Store, p: &Prepared, ownership: Ownership) -> Result<Inserted, StoreError> {
+    insert(store, &p.log, &p.content_hash, &p.insights, ownership)
+}
+
+fn insert(
+    store: &mut Store,
+    log: &ValidatedLog,
+    content_hash: &str,
+    insights: &almanac_core::Insights,
+    ownership: Ownership,
+) -> Result<Inserted, StoreError> {
     let new = NewGame {
-        game: p.log.game.as_ref(),
-        header_line: p.log.header_line(),
-        event_lines: &p.log.event_lines(),
-        content_hash: &p.content_hash,
-        insights: &p.insights,
+        game: log.game.as_ref(),
+        header_line: log.header_line(),
+        event_lines: &log.event_lines(),
+        content_hash,
+        insights,
     };
     store.insert_game(&new, ownership)
 }
