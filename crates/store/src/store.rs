@@ -243,12 +243,6 @@ impl Store {
         Ok((asked.counted, asked.games))
     }
 
-    /// A player's (after merges) mean of every number by ruleset over their published games, beside the field's;
-    /// `partners`, the numbers kept per trade partner, are left out.
-    pub fn player_numbers(&self, id: PlayerId, partners: &[&str]) -> Result<Vec<PlayerNumber>> {
-        Ok(self.profile_of(id, partners, "", &[])?.numbers)
-    }
-
     /// A player's means of the numbers of `metrics` only, by ruleset, beside the field's (what a head-to-head
     /// sets side by side: a few of the hundred numbers a seat has).
     pub fn player_numbers_of(&self, id: PlayerId, metrics: &[&str]) -> Result<Vec<PlayerNumber>> {
@@ -328,20 +322,10 @@ impl Store {
         })
     }
 
-    /// A player's totals of the `partners` numbers with each trade partner, over their published games.
-    pub fn player_partners(&self, id: PlayerId, partners: &[&str]) -> Result<Vec<PartnerTotal>> {
-        Ok(self.player_profile(id, partners, "")?.partners)
-    }
-
     /// A text that changes whenever a ruleset's ratings may: its published seats, the field's total of the
     /// `score` metric, the merges of spellings. Ratings are computed again only when it changed.
     pub fn ratings_fingerprint(&self, ruleset: &str, score: &str) -> Result<String> {
         on_backend!(self, b => b.ratings_fingerprint(ruleset, score))
-    }
-
-    /// A player's openings over their published games, with the mean of `metric` for each.
-    pub fn player_openings(&self, id: PlayerId, metric: &str) -> Result<Vec<OpeningRecord>> {
-        Ok(self.player_profile(id, &[], metric)?.openings)
     }
 
     /// Creates a club: a name of 1 to 100 bytes, no other club's.

@@ -207,7 +207,7 @@ pub fn questions_are_answered_over_the_games_the_viewer_may_see(store: &mut Stor
     assert_eq!((total.len(), total[0].seats), (1, 12));
     // A player's numbers beside the field's (published seats of the ruleset), and their trade partners.
     let won_field = |store: &Store| {
-        let numbers = store.player_numbers(ayse, &["trades_with"]).unwrap();
+        let numbers = store.player_profile(ayse, &["trades_with"], "").unwrap().numbers;
         let won = numbers.iter().find(|n| n.metric == "won").unwrap().clone();
         assert!(numbers.iter().all(|n| n.metric != "trades_with"));
         (won.mean, won.seats, won.field)
@@ -215,20 +215,20 @@ pub fn questions_are_answered_over_the_games_the_viewer_may_see(store: &mut Stor
     assert_eq!(won_field(store), (0.5, 2, Some(0.25)), "Ayşe won 1 of 2; 2 winners among 8 public seats");
     // Some metrics only: the same means, and no other metric.
     let some = store.player_numbers_of(ayse, &["won", "score"]).unwrap();
-    let all = store.player_numbers(ayse, &["trades_with"]).unwrap();
+    let all = store.player_profile(ayse, &["trades_with"], "").unwrap().numbers;
     let of = |numbers: &[almanac_store::PlayerNumber], metric: &str| -> Vec<(String, f64, u64, Option<f64>)> {
         numbers.iter().filter(|n| n.metric == metric).map(|n| (n.arg.clone(), n.mean, n.seats, n.field)).collect()
     };
     assert!(some.iter().all(|n| n.metric == "won" || n.metric == "score"));
     assert_eq!((of(&some, "won"), of(&some, "score")), (of(&all, "won"), of(&all, "score")));
     assert!(!of(&some, "score").is_empty());
-    let partners = store.player_partners(ayse, &["trades_with"]).unwrap();
+    let partners = store.player_profile(ayse, &["trades_with"], "").unwrap().partners;
     let mehmet = store.game(a.id()).unwrap().players[1].player.unwrap();
     let with = |who: Option<i64>, market: Option<&str>| {
         partners.iter().find(|p| p.player == who && p.market.as_deref() == market).map(|p| p.total)
     };
     assert_eq!((with(Some(mehmet), None), with(None, Some("bank"))), (Some(4.0), Some(2.0)));
-    let openings = store.player_openings(ayse, "won").unwrap();
+    let openings = store.player_profile(ayse, &[], "won").unwrap().openings;
     assert_eq!(openings.len(), 1);
     assert_eq!((openings[0].opening.as_deref(), openings[0].seats, openings[0].mean), (Some("x + y"), 2, 0.5));
     // The read model follows a game published, a game deleted, and spellings merged; its version grows at each.
