@@ -5,7 +5,7 @@ use crate::error::{Result, StoreError};
 use crate::ownership::{Access, Club, ClubId, ClubRow, Ownership, TokenRow, Viewer};
 use crate::postgres::Postgres;
 use crate::rows::{
-    game_id, AnswerRow, Asked, CountedGame, GameFilter, GameRow, Identity, Inserted, NewGame, Note, OpeningRecord,
+    game_id, AnswerRow, Asked, GameFilter, GameRow, Identity, Inserted, NewGame, Note, OpeningRecord,
     PartnerTotal, PlayerId, PlayerNumber, PlayerProfile, Question, Sitting, StoredGame, TokenRecord,
 };
 use crate::sqlite::Sqlite;
@@ -230,17 +230,6 @@ impl Store {
             .collect();
         let games = on_backend!(self, b => b.briefs(&latest))?;
         Ok(Asked { rows, counted, games })
-    }
-
-    /// A question's groups (`ask` without the games).
-    pub fn answer(&self, question: &Question) -> Result<Vec<AnswerRow>> {
-        Ok(self.ask(question, 0)?.rows)
-    }
-
-    /// How many games a question counted, and the latest `limit` of them.
-    pub fn counted_games(&self, question: &Question, limit: u32) -> Result<(u64, Vec<CountedGame>)> {
-        let asked = self.ask(question, limit)?;
-        Ok((asked.counted, asked.games))
     }
 
     /// A player's means of the numbers of `metrics` only, by ruleset, beside the field's (what a head-to-head

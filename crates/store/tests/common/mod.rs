@@ -40,6 +40,17 @@ pub fn insert_with(
     store.insert_game(&new, owner)
 }
 
+/// A question's groups.
+fn answer(store: &Store, q: &Question) -> Vec<almanac_store::AnswerRow> {
+    store.ask(q, 0).unwrap().rows
+}
+
+/// How many games a question counted, and the latest `limit` of them.
+fn counted(store: &Store, q: &Question, limit: u32) -> (u64, Vec<almanac_store::CountedGame>) {
+    let asked = store.ask(q, limit).unwrap();
+    (asked.counted, asked.games)
+}
+
 /// Every game, as the operator lists them.
 pub fn everything() -> GameFilter {
     GameFilter { viewer: Viewer::Operator, ..Default::default() }
@@ -163,7 +174,7 @@ pub fn questions_are_answered_over_the_games_the_viewer_may_see(store: &mut Stor
         players: None,
         group: group.map(str::to_string),
     };
-    let mut by_seat = store.answer(&ask(Viewer::Public, Dimension::Seat, None)).unwrap();
+    let mut by_seat = answer(store, &ask(Viewer::Public, Dimension::Seat, None));
     by_seat.sort_by(|x, y| x.key.cmp(&y.key));
     let seats: Vec<(&str, &str, u64, u64, f64)> =
         by_seat.iter().map(|r| (r.key.as_str(), r.label.as_str(), r.seats, r.games, r.mean)).collect();
@@ -177,33 +188,33 @@ pub fn questions_are_answered_over_the_games_the_viewer_may_see(store: &mut Stor
             ("4", "seat 4", 2, 2, 0.0)
         ]
     );
-    let club_sees = store.answer(&ask(Viewer::Club(club), Dimension::Seat, Some("3"))).unwrap();
+    let club_sees = answer(store, &ask(Viewer::Club(club), Dimension::Seat, Some("3")));
     assert_eq!((club_sees[0].seats, club_sees[0].mean), (3, 1.0 / 3.0));
     // By player: Ayşe (seat 1 of both public games) won one of two; her key is her identity.
     let ayse = store.game(a.id()).unwrap().players[0].player.unwrap();
-    let by_player = store.answer(&ask(Viewer::Public, Dimension::Player, None)).unwrap();
+    let by_player = answer(store, &ask(Viewer::Public, Dimension::Player, None));
     let row = by_player.iter().find(|r| r.key == ayse.to_string()).unwrap();
     assert_eq!((row.label.as_str(), row.seats, row.mean), ("Ayşe", 2, 0.5));
     assert_eq!(by_player.len(), 5, "Ayşe, Mehmet, Zeynep, Zerrin, Can");
     // Opponents: each of Ayşe's seats counts once per other player at her table.
     let only_ayse = Question { player: Some(ayse), ..ask(Viewer::Public, Dimension::Opponent, None) };
-    let opponents = store.answer(&only_ayse).unwrap();
+    let opponents = answer(store, &only_ayse);
     assert_eq!(opponents.iter().map(|r| r.seats).sum::<u64>(), 6);
-    let by_opening = store.answer(&ask(Viewer::Club(club), Dimension::Opening, None)).unwrap();
+    let by_opening = answer(store, &ask(Viewer::Club(club), Dimension::Opening, None));
     let openings: std::collections::BTreeMap<&str, (u64, f64)> =
         by_opening.iter().map(|r| (r.label.as_str(), (r.seats, r.mean))).collect();
     assert_eq!(openings["x + y"], (2, 0.5));
     assert_eq!(openings["z"], (1, 0.0));
-    let (count, games) = store.counted_games(&ask(Viewer::Public, Dimension::Seat, Some("2")), 10).unwrap();
+    let (count, games) = counted(store, &ask(Viewer::Public, Dimension::Seat, Some("2")), 10);
     assert_eq!((count, games.len()), (2, 2));
-    let (count, _) = store.counted_games(&ask(Viewer::Club(club), Dimension::Seat, None), 1).unwrap();
+    let (count, _) = counted(store, &ask(Viewer::Club(club), Dimension::Seat, None), 1);
     assert_eq!(count, 3);
     // Deriving again replaces the read model.
     store.reproject(c.id(), log_of(&truth.replace("Can", "Cem")).game.as_ref(), &won_by(0, [9.0; 4], "z")).unwrap();
-    let seat_one = store.answer(&ask(Viewer::Club(club), Dimension::Seat, Some("1"))).unwrap();
+    let seat_one = answer(store, &ask(Viewer::Club(club), Dimension::Seat, Some("1")));
     assert_eq!((seat_one[0].seats, seat_one[0].mean), (3, 2.0 / 3.0));
     let scores = Question { metric: "score".into(), ..ask(Viewer::Operator, Dimension::Ruleset, None) };
-    let total = store.answer(&scores).unwrap();
+    let total = answer(store, &scores);
     assert_eq!((total.len(), total[0].seats), (1, 12));
     // A player's numbers beside the field's (published seats of the ruleset), and their trade partners.
     let won_field = |store: &Store| {
@@ -232,7 +243,7 @@ pub fn questions_are_answered_over_the_games_the_viewer_may_see(store: &mut Stor
     assert_eq!(openings.len(), 1);
     assert_eq!((openings[0].opening.as_deref(), openings[0].seats, openings[0].mean), (Some("x + y"), 2, 0.5));
     // The read model follows a game published, a game deleted, and spellings merged; its version grows at each.
-    let games_seen = |store: &Store| store.counted_games(&ask(Viewer::Public, Dimension::Seat, None), 10).unwrap().0;
+    let games_seen = |store: &Store| counted(store, &ask(Viewer::Public, Dimension::Seat, None), 10).0;
     let version = store.read_model_version().unwrap();
     assert!(version >= 4, "three games stored and one derived again: {version}");
     store.set_published(club, c.id(), true).unwrap();
@@ -250,7 +261,7 @@ pub fn questions_are_answered_over_the_games_the_viewer_may_see(store: &mut Stor
         .player
         .unwrap();
     store.merge_players(None, zeynep, zerrin).unwrap();
-    let by_player = store.answer(&ask(Viewer::Public, Dimension::Player, None)).unwrap();
+    let by_player = answer(store, &ask(Viewer::Public, Dimension::Player, None));
     let row = by_player.iter().find(|r| r.key == zeynep.to_string()).unwrap();
     assert_eq!((row.label.as_str(), row.seats), ("Zeynep", 2));
     assert!(!by_player.iter().any(|r| r.label == "Zerrin"));
