@@ -5,8 +5,8 @@ use crate::error::{Result, StoreError};
 use crate::ownership::{Access, Club, ClubId, ClubRow, Ownership, TokenRow, Viewer};
 use crate::postgres::Postgres;
 use crate::rows::{
-    game_id, AnswerRow, Asked, GameFilter, GameRow, Identity, Inserted, NewGame, Note, OpeningRecord,
-    PartnerTotal, PlayerId, PlayerNumber, PlayerProfile, Question, Sitting, StoredGame, TokenRecord,
+    game_id, AnswerRow, Asked, GameFilter, GameRow, Identity, Inserted, NewGame, Note, OpeningRecord, PartnerTotal,
+    PlayerId, PlayerNumber, PlayerProfile, Question, Sitting, StoredGame, TokenRecord,
 };
 use crate::sqlite::Sqlite;
 use almanac_core::{FactRow, Game, Insights};
