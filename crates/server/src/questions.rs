@@ -218,11 +218,6 @@ fn form(params: &Params, ask: &Ask) -> String {
     )
 }
 
-fn capitalised(text: &str) -> String {
-    let mut chars = text.chars();
-    chars.next().map_or(String::new(), |c| c.to_uppercase().chain(chars).collect())
-}
-
 fn shown(answer: &Answer, v: f64) -> String {
     if answer.percent {
         format!("{:.0}%", v * 100.0)
@@ -292,7 +287,9 @@ fn answer_html(params: &Params, answer: &Answer) -> String {
         question = escape(&answer.question),
         question_attr = escape(&answer.question),
         q = escape(&query),
-        by = escape(&capitalised(Dimension::from_id(answer.by).map_or(answer.by, |d| d.label()))),
+        by = escape(&almanac_service::questions::capitalised(
+            Dimension::from_id(answer.by).map_or(answer.by, |d| d.label())
+        )),
         metric = if answer.percent { "Rate" } else { "Mean" },
         counted = answer.counted,
     )

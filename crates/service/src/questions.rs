@@ -134,8 +134,13 @@ fn in_words(ask: &Ask, metric: &Metric, by: Dimension, player: Option<&str>) -> 
     if !filters.is_empty() {
         words = format!("{words} — {}", filters.join(", "));
     }
-    let mut first = words.chars();
-    first.next().map_or(String::new(), |c| c.to_uppercase().chain(first).collect())
+    capitalised(&words)
+}
+
+/// `text` with its first letter a capital (a question, a table's heading).
+pub fn capitalised(text: &str) -> String {
+    let mut chars = text.chars();
+    chars.next().map_or(String::new(), |c| c.to_uppercase().chain(chars).collect())
 }
 
 /// Answers a question over the games `viewer` may see.
