@@ -22,6 +22,7 @@ mod pool;
 mod postgres;
 mod questions;
 mod rows;
+mod seats;
 mod sqlite;
 mod store;
 #[cfg(feature = "testing")]

@@ -4,6 +4,7 @@
 //! counts its connections: a pool there opens at most `POSTGRES_READERS` readers and makes the others wait.
 
 use crate::error::Result;
+use crate::seats::SharedSeats;
 use crate::store::{is_postgres, Store};
 use std::path::{Path, PathBuf};
 use std::sync::{Condvar, Mutex};
@@ -14,6 +15,8 @@ const POSTGRES_READERS: usize = 24;
 pub struct Pool {
     path: PathBuf,
     writer: Mutex<Store>,
+    /// The seats held in memory, one copy for every connection.
+    seats: SharedSeats,
     readers: Mutex<Readers>,
     /// Signalled when a reader gives its connection back.
     returned: Condvar,
@@ -31,10 +34,12 @@ impl Pool {
     /// Opens (creating if needed and migrating) the database `path`: a SQLite file or a `postgres://` URL.
     pub fn open(path: &Path) -> Result<Pool> {
         let writer = Store::open(path)?;
+        let seats = writer.shared_seats();
         let most = if is_postgres(path) { POSTGRES_READERS } else { usize::MAX };
         Ok(Pool {
             path: path.to_path_buf(),
             writer: Mutex::new(writer),
+            seats,
             readers: Mutex::new(Readers { idle: Vec::new(), open: 0 }),
             returned: Condvar::new(),
             most,
@@ -58,7 +63,7 @@ impl Pool {
         };
         let store = match taken {
             Some(s) => s,
-            None => Store::open_reader(&self.path).inspect_err(|_| {
+            None => Store::open_reader(&self.path).map(|s| s.sharing(self.seats.clone())).inspect_err(|_| {
                 self.readers.lock().unwrap_or_else(|e| e.into_inner()).open -= 1;
                 self.returned.notify_one();
             })?,

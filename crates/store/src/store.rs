@@ -8,6 +8,7 @@ use crate::rows::{
     game_id, AnswerRow, Asked, GameFilter, GameRow, Identity, Inserted, NewGame, Note, OpeningRecord, PartnerTotal,
     PlayerId, PlayerNumber, PlayerProfile, Question, Sitting, StoredGame, TokenRecord,
 };
+use crate::seats::{Seats, SharedSeats, Tally};
 use crate::sqlite::Sqlite;
 use almanac_core::{FactRow, Game, Insights};
 use std::path::Path;
@@ -15,6 +16,8 @@ use std::path::Path;
 /// The store: an open connection to one of the backends, with the same methods and promises for both.
 pub struct Store {
     backend: Backend,
+    /// Every game's seats, held in memory for questions; shared by a [`crate::Pool`]'s connections.
+    seats: SharedSeats,
 }
 
 enum Backend {
@@ -53,12 +56,12 @@ impl Store {
         } else {
             Backend::Sqlite(Sqlite::open(db)?)
         };
-        Ok(Store { backend })
+        Ok(Store { backend, seats: SharedSeats::default() })
     }
 
     /// A SQLite database in memory (for tests and benchmarks).
     pub fn open_in_memory() -> Result<Store> {
-        Ok(Store { backend: Backend::Sqlite(Sqlite::open_in_memory()?) })
+        Ok(Store { backend: Backend::Sqlite(Sqlite::open_in_memory()?), seats: SharedSeats::default() })
     }
 
     /// Another connection to a database that exists and is up to date, for reading (a [`crate::Pool`]'s
@@ -69,7 +72,7 @@ impl Store {
         } else {
             Backend::Sqlite(Sqlite::open_reader(db)?)
         };
-        Ok(Store { backend })
+        Ok(Store { backend, seats: SharedSeats::default() })
     }
 
     /// The SQLite connection, for tests of the store's own promises (the triggers); `None` on PostgreSQL.
@@ -207,11 +210,52 @@ impl Store {
         on_backend!(mut self, b => b.bump_read_model())
     }
 
+    /// This store sharing `seats` (a pool's connections hold one copy).
+    pub(crate) fn sharing(self, seats: SharedSeats) -> Store {
+        Store { seats, ..self }
+    }
+
+    pub(crate) fn shared_seats(&self) -> SharedSeats {
+        self.seats.clone()
+    }
+
+    /// The seats held in memory, first brought up to the latest revision this connection sees. Read after
+    /// it, a question's numbers may be newer than the seats (a game stored meanwhile): numbers of seats not
+    /// yet known are left out, so an answer is the one of the moment the seats were read.
+    fn seats_now(&self) -> Result<std::sync::RwLockReadGuard<'_, Seats>> {
+        let latest = on_backend!(self, b => b.seat_revision())?;
+        let read = || self.seats.read().unwrap_or_else(|e| e.into_inner());
+        if read().revision() < latest {
+            let mut seats = self.seats.write().unwrap_or_else(|e| e.into_inner());
+            let known = seats.revision();
+            if known < latest {
+                on_backend!(self, b => b.seats_since(known, &mut |row| seats.take(row)))?;
+            }
+        }
+        Ok(read())
+    }
+
     /// A question's answer: each group's seats, games and mean (the viewer's games only), in no order; how many
-    /// games were counted, and the latest `limit` of them. One pass over the rows counted.
+    /// games were counted, and the latest `limit` of them. One pass over the metric's numbers (over the
+    /// player's seats only, when the question names a player).
     pub fn ask(&self, question: &Question, limit: u32) -> Result<Asked> {
-        let tally = on_backend!(self, b => b.question_tally(question))?;
-        let crate::questions::Tallied { groups, counted, latest } = tally.finish(limit as usize);
+        let club = match &question.club {
+            Some(name) => self.clubs()?.into_iter().find(|c| &c.name == name).map(|c| c.id),
+            None => None,
+        };
+        let seats = self.seats_now()?;
+        let sieve = seats.sieve(question, club);
+        let tally = match question.player {
+            Some(player) => {
+                let mut t = Tally::default();
+                let keys = seats.keys_of(player);
+                on_backend!(self, b => b.metric_values_of(question, &keys, &mut |k, v| t.add(&seats, &sieve, k, v)))?;
+                t
+            }
+            None => on_backend!(self, b => b.question_tally(question, &seats, &sieve))?,
+        };
+        let crate::seats::Tallied { groups, counted, latest } = tally.finish(&seats, question.by, limit as usize);
+        drop(seats);
         let ids: Vec<i64> = match question.by {
             crate::rows::Dimension::Player | crate::rows::Dimension::Opponent => {
                 groups.iter().filter_map(|g| g.key.parse().ok()).collect()

@@ -7,7 +7,8 @@
 
 use crate::error::{Result, StoreError};
 use crate::ownership::{Access, Club, ClubId, ClubRow, Ownership, Repeat, TokenRow, Viewer};
-use crate::questions::{self, VIEWER_FIRST};
+use crate::questions;
+use crate::seats::{SeatRow, Seats, Sieve, Tally};
 use crate::rows::{
     anywhere, player_key, GameFilter, GameRow, Identity, Inserted, NewGame, PlayerId, PlayerRow, SeatOf, Sitting,
 };
@@ -25,6 +26,7 @@ const MIGRATIONS: &[(u32, &str)] = &[
     (2, include_str!("../../migrations-postgres/002_players.sql")),
     (3, include_str!("../../migrations-postgres/003_notes.sql")),
     (4, include_str!("../../migrations-postgres/004_insights.sql")),
+    (5, include_str!("../../migrations-postgres/005_seat_revisions.sql")),
 ];
 
 /// Which of its numbered advisory locks a migration takes, so that servers starting together migrate once.
@@ -792,27 +794,59 @@ impl Postgres {
 
 /// Questions across games.
 impl Postgres {
-    fn question_from_where(q: &Question) -> String {
-        let visible =
-            format!("(NOT s.deleted AND (s.published OR s.owner = ${VIEWER_FIRST} OR ${}))", VIEWER_FIRST + 1);
-        questions::from_where(q, |n, ty| format!("${n}::{ty}"), &visible)
+    /// The latest revision of any seat.
+    pub fn seat_revision(&self) -> Result<i64> {
+        Ok(self.client.borrow_mut().query_one("SELECT last FROM seat_revision", &[])?.get(0))
     }
 
-    /// A question's rows tallied, in one pass (PostgreSQL plans its own parallel scans).
-    pub fn question_tally(&self, q: &Question) -> Result<questions::Tally> {
-        let mut t = questions::Tally::default();
-        self.question_rows(q, &mut |k, g, p, v| t.add(k, g, p, v))?;
+    /// Hands every seat revised after `revision` to `each`.
+    pub(crate) fn seats_since(&self, revision: i64, each: &mut dyn FnMut(SeatRow)) -> Result<()> {
+        let rows = self.client.borrow_mut().query(
+            "SELECT key, game_id, seat, ruleset, player, players, played_on, owner, published, deleted, opening,
+                    revision
+             FROM seats WHERE revision > $1",
+            &[&revision],
+        )?;
+        for r in rows {
+            each(SeatRow {
+                key: r.get(0),
+                game: r.get(1),
+                seat: r.get::<_, i32>(2) as i64,
+                ruleset: r.get(3),
+                player: r.get(4),
+                players: r.get::<_, i32>(5) as i64,
+                played_on: r.get(6),
+                owner: r.get(7),
+                published: r.get(8),
+                deleted: r.get(9),
+                opening: r.get(10),
+                revision: r.get(11),
+            });
+        }
+        Ok(())
+    }
+
+    /// A question's numbers tallied, in one pass (PostgreSQL plans its own parallel scans).
+    pub(crate) fn question_tally(&self, q: &Question, seats: &Seats, sieve: &Sieve) -> Result<Tally> {
+        let mut t = Tally::default();
+        let rows = self
+            .client
+            .borrow_mut()
+            .query("SELECT seat_key, value FROM seat_metrics WHERE metric = $1 AND arg = $2", &[&q.metric, &q.arg])?;
+        for r in rows {
+            t.add(seats, sieve, r.get(0), r.get(1));
+        }
         Ok(t)
     }
 
-    fn question_rows(&self, q: &Question, each: &mut questions::EachRow) -> Result<()> {
-        let sql = questions::rows(q, &Self::question_from_where(q));
-        let players = q.players.map(|n| n as i64);
-        let (_, club, everything) = visible_to(q.viewer, VIEWER_FIRST);
-        let params: Vec<&(dyn ToSql + Sync)> =
-            vec![&q.metric, &q.arg, &q.ruleset, &q.club, &q.player, &players, &q.group, &club, &everything];
-        for r in self.client.borrow_mut().query(&sql, &params)? {
-            each(r.get(0), r.get(1), r.get(2), r.get(3));
+    /// Hands the question's metric of the seats keyed `keys` (those that have it) to `each`.
+    pub(crate) fn metric_values_of(&self, q: &Question, keys: &[i64], each: &mut dyn FnMut(i64, f64)) -> Result<()> {
+        let rows = self.client.borrow_mut().query(
+            "SELECT seat_key, value FROM seat_metrics WHERE metric = $1 AND arg = $2 AND seat_key = ANY($3)",
+            &[&q.metric, &q.arg, &keys],
+        )?;
+        for r in rows {
+            each(r.get(0), r.get(1));
         }
         Ok(())
     }

@@ -2,10 +2,11 @@
 
 use super::Sqlite;
 use crate::error::Result;
-use crate::questions::{self, VIEWER_FIRST};
+use crate::questions;
 use crate::rows::{CountedGame, PlayerId, Question};
+use crate::seats::{SeatRow, Seats, Sieve, Tally};
 use almanac_core::Insights;
-use rusqlite::{params, params_from_iter, OptionalExtension, Transaction};
+use rusqlite::{params, OptionalExtension, Transaction};
 
 /// Replaces game `id`'s read model by `insights` (in the caller's transaction): its seats, made once from the
 /// game's row and players, and their numbers.
@@ -39,49 +40,59 @@ pub fn write(tx: &Transaction, id: &str, insights: &Insights) -> Result<()> {
 }
 
 impl Sqlite {
-    fn question_params(q: &Question) -> Vec<rusqlite::types::Value> {
-        use rusqlite::types::Value as V;
-        let text = |s: &Option<String>| s.clone().map_or(V::Null, V::Text);
-        vec![
-            V::Text(q.metric.clone()),
-            V::Text(q.arg.clone()),
-            text(&q.ruleset),
-            text(&q.club),
-            q.player.map_or(V::Null, V::Integer),
-            q.players.map_or(V::Null, |n| V::Integer(n as i64)),
-            text(&q.group),
-            q.viewer.club().map_or(V::Null, V::Integer),
-            V::Integer((q.viewer == crate::Viewer::Operator) as i64),
-        ]
+    /// The latest revision of any seat.
+    pub fn seat_revision(&self) -> Result<i64> {
+        Ok(self.conn.prepare_cached("SELECT last FROM seat_revision")?.query_row([], |r| r.get(0))?)
     }
 
-    fn question_from_where(q: &Question) -> String {
-        let visible =
-            format!("(s.deleted = 0 AND (s.published = 1 OR s.owner = ?{VIEWER_FIRST} OR ?{}))", VIEWER_FIRST + 1);
-        questions::from_where(q, |n, _| format!("?{n}"), &visible)
+    /// Hands every seat revised after `revision` to `each`.
+    pub(crate) fn seats_since(&self, revision: i64, each: &mut dyn FnMut(SeatRow)) -> Result<()> {
+        let mut stmt = self.conn.prepare_cached(
+            "SELECT key, game_id, seat, ruleset, player, players, played_on, owner, published, deleted, opening,
+                    revision
+             FROM seats WHERE revision > ?1",
+        )?;
+        let mut rows = stmt.query([revision])?;
+        while let Some(r) = rows.next()? {
+            each(SeatRow {
+                key: r.get(0)?,
+                game: r.get(1)?,
+                seat: r.get(2)?,
+                ruleset: r.get(3)?,
+                player: r.get(4)?,
+                players: r.get(5)?,
+                played_on: r.get(6)?,
+                owner: r.get(7)?,
+                published: r.get(8)?,
+                deleted: r.get(9)?,
+                opening: r.get(10)?,
+                revision: r.get(11)?,
+            });
+        }
+        Ok(())
     }
 
-    /// A question's rows tallied. A database in a file is read in two halves of its seats at once, the second
-    /// on a connection of its own in another thread, and the two tallies merged: a question over every game
-    /// reads hundreds of thousands of rows, and each half is tallied as fast as the whole was.
-    pub fn question_tally(&self, q: &Question) -> Result<questions::Tally> {
+    /// A question's numbers tallied. A database in a file is read in two halves of its seats at once, the
+    /// second on a connection of its own in another thread, and the two tallies merged: a question over every
+    /// game reads hundreds of thousands of numbers, and each half is read as fast as the whole was.
+    pub(crate) fn question_tally(&self, q: &Question, seats: &Seats, sieve: &Sieve) -> Result<Tally> {
         let top: i64 = self.conn.query_row("SELECT COALESCE(MAX(key), 0) FROM seats", [], |r| r.get(0))?;
         let path = self.conn.path().filter(|p| !p.is_empty()).map(std::path::PathBuf::from);
         let Some(path) = path.filter(|_| top > 1) else {
-            let mut t = questions::Tally::default();
-            self.question_rows_between(q, i64::MIN, i64::MAX, &mut |k, g, p, v| t.add(k, g, p, v))?;
+            let mut t = Tally::default();
+            self.metric_values(q, i64::MIN, i64::MAX, &mut |k, v| t.add(seats, sieve, k, v))?;
             return Ok(t);
         };
         let middle = top / 2;
         std::thread::scope(|scope| {
-            let second = scope.spawn(|| -> Result<questions::Tally> {
+            let second = scope.spawn(|| -> Result<Tally> {
                 let other = Sqlite::open_reader(&path)?;
-                let mut t = questions::Tally::default();
-                other.question_rows_between(q, middle + 1, i64::MAX, &mut |k, g, p, v| t.add(k, g, p, v))?;
+                let mut t = Tally::default();
+                other.metric_values(q, middle + 1, i64::MAX, &mut |k, v| t.add(seats, sieve, k, v))?;
                 Ok(t)
             });
-            let mut t = questions::Tally::default();
-            let first = self.question_rows_between(q, i64::MIN, middle, &mut |k, g, p, v| t.add(k, g, p, v));
+            let mut t = Tally::default();
+            let first = self.metric_values(q, i64::MIN, middle, &mut |k, v| t.add(seats, sieve, k, v));
             let second = second.join().expect("the second half of a question does not panic");
             first?;
             t.merge(second?);
@@ -89,21 +100,26 @@ impl Sqlite {
         })
     }
 
-    /// Hands every row a question counts of the seats keyed `from ..= to` to `each`: the group's key, the game,
-    /// when it was played, the value.
-    fn question_rows_between(&self, q: &Question, from: i64, to: i64, each: &mut questions::EachRow) -> Result<()> {
-        let range = format!(" AND m.seat_key BETWEEN ?{} AND ?{}", VIEWER_FIRST + 2, VIEWER_FIRST + 3);
-        let sql = questions::rows(q, &(Self::question_from_where(q) + &range));
-        let mut stmt = self.conn.prepare_cached(&sql)?;
-        let mut params = Self::question_params(q);
-        params.extend([rusqlite::types::Value::Integer(from), rusqlite::types::Value::Integer(to)]);
-        let mut rows = stmt.query(params_from_iter(params))?;
-        let text = |e: rusqlite::types::FromSqlError| {
-            rusqlite::Error::FromSqlConversionFailure(0, rusqlite::types::Type::Text, Box::new(e))
-        };
+    /// Hands the question's metric of every seat keyed `from ..= to` to `each` (seat key, value).
+    fn metric_values(&self, q: &Question, from: i64, to: i64, each: &mut dyn FnMut(i64, f64)) -> Result<()> {
+        let mut stmt = self.conn.prepare_cached(
+            "SELECT seat_key, value FROM seat_metrics WHERE metric = ?1 AND arg = ?2 AND seat_key BETWEEN ?3 AND ?4",
+        )?;
+        let mut rows = stmt.query(params![q.metric, q.arg, from, to])?;
         while let Some(r) = rows.next()? {
-            let played: Option<&str> = r.get_ref(2)?.as_str_or_null().map_err(text)?;
-            each(r.get_ref(0)?.as_str().map_err(text)?, r.get_ref(1)?.as_str().map_err(text)?, played, r.get(3)?);
+            each(r.get(0)?, r.get(1)?);
+        }
+        Ok(())
+    }
+
+    /// Hands the question's metric of the seats keyed `keys` (those that have it) to `each`.
+    pub(crate) fn metric_values_of(&self, q: &Question, keys: &[i64], each: &mut dyn FnMut(i64, f64)) -> Result<()> {
+        let mut stmt =
+            self.conn.prepare_cached("SELECT value FROM seat_metrics WHERE metric = ?1 AND arg = ?2 AND seat_key = ?3")?;
+        for &key in keys {
+            if let Some(value) = stmt.query_row(params![q.metric, q.arg, key], |r| r.get(0)).optional()? {
+                each(key, value);
+            }
         }
         Ok(())
     }

@@ -37,6 +37,7 @@ const MIGRATIONS: &[Migration] = &[
         sql: include_str!("../../migrations/008_event_chunks.sql"),
         after: Some(chunk_events),
     },
+    Migration { version: 9, before: None, sql: include_str!("../../migrations/009_seat_revisions.sql"), after: None },
 ];
 
 pub fn current(conn: &Connection) -> Result<u32> {

@@ -1,0 +1,549 @@
+//! Every game's seats held in memory — what a question groups and filters by —, so that a question reads
+//! one metric's numbers alone (seat key and value, by the metric's index) and tallies them here on integers,
+//! instead of joining each number to its seat's row in the database.
+//!
+//! A process keeps one copy for all its connections ([`SharedSeats`]) and brings it up to date before each
+//! question from the seats revised since it last looked (`seats.revision`, taken from `seat_revision` by
+//! every seat made or changed, in the order the changes commit).
+
+use crate::questions::Quick;
+use crate::rows::{AnswerRow, Dimension, PlayerId, Question};
+use crate::Viewer;
+use std::collections::HashMap;
+use std::sync::{Arc, RwLock};
+
+/// One copy of the seats for every connection of a process.
+pub type SharedSeats = Arc<RwLock<Seats>>;
+
+/// A seat as a backend hands it over: a row of `seats`.
+pub(crate) struct SeatRow {
+    pub key: i64,
+    pub game: String,
+    pub seat: i64,
+    pub ruleset: String,
+    pub player: PlayerId,
+    pub players: i64,
+    pub played_on: Option<String>,
+    pub owner: Option<i64>,
+    pub published: bool,
+    pub deleted: bool,
+    pub opening: Option<String>,
+    pub revision: i64,
+}
+
+/// Every seat, as of revision `revision`.
+#[derive(Default)]
+pub struct Seats {
+    revision: i64,
+    seats: Vec<Seat>,
+    /// Seats by key (keys are the database's, with gaps on PostgreSQL).
+    by_key: HashMap<i64, u32, Quick>,
+    games: Vec<GameSeats>,
+    numbers: HashMap<Box<str>, u32>,
+    /// Words numbered once: rulesets, months ("undated" among them), days played, openings ("" for none).
+    rulesets: Words,
+    months: Words,
+    days: Words,
+    openings: Words,
+}
+
+#[derive(Clone, Copy)]
+struct Seat {
+    game: u32,
+    seat: u16,
+    players: u16,
+    ruleset: u32,
+    month: u32,
+    opening: u32,
+    player: PlayerId,
+    /// The owning club, 0 for none.
+    owner: i64,
+    published: bool,
+    deleted: bool,
+}
+
+struct GameSeats {
+    id: Box<str>,
+    /// The day it was played (a number of `days`).
+    day: Option<u32>,
+    /// Its seats (numbers of `seats`).
+    seats: Vec<u32>,
+}
+
+#[derive(Default)]
+struct Words {
+    words: Vec<Box<str>>,
+    numbers: HashMap<Box<str>, u32>,
+}
+
+impl Words {
+    fn number(&mut self, word: &str) -> u32 {
+        if let Some(&n) = self.numbers.get(word) {
+            return n;
+        }
+        let n = self.words.len() as u32;
+        self.words.push(word.into());
+        self.numbers.insert(word.into(), n);
+        n
+    }
+
+    fn find(&self, word: &str) -> Option<u32> {
+        self.numbers.get(word).copied()
+    }
+}
+
+impl Seats {
+    /// The revision the copy is as new as.
+    pub(crate) fn revision(&self) -> i64 {
+        self.revision
+    }
+
+    /// Takes in a seat made or changed.
+    pub(crate) fn take(&mut self, row: SeatRow) {
+        let game = match self.numbers.get(row.game.as_str()) {
+            Some(&g) => g,
+            None => {
+                let g = self.games.len() as u32;
+                self.numbers.insert(row.game.as_str().into(), g);
+                let day = row.played_on.as_deref().map(|d| self.days.number(d));
+                self.games.push(GameSeats { id: row.game.as_str().into(), day, seats: Vec::new() });
+                g
+            }
+        };
+        let month = match &row.played_on {
+            Some(d) => self.months.number(d.get(..7).unwrap_or(d)),
+            None => self.months.number("undated"),
+        };
+        let seat = Seat {
+            game,
+            seat: row.seat as u16,
+            players: row.players as u16,
+            ruleset: self.rulesets.number(&row.ruleset),
+            month,
+            opening: self.openings.number(row.opening.as_deref().unwrap_or("")),
+            player: row.player,
+            owner: row.owner.unwrap_or(0),
+            published: row.published,
+            deleted: row.deleted,
+        };
+        match self.by_key.get(&row.key) {
+            Some(&n) => self.seats[n as usize] = seat,
+            None => {
+                let n = self.seats.len() as u32;
+                self.seats.push(seat);
+                self.by_key.insert(row.key, n);
+                self.games[game as usize].seats.push(n);
+            }
+        }
+        self.revision = self.revision.max(row.revision);
+    }
+
+    /// The keys of a player's seats (after merges), whoever may see them.
+    pub(crate) fn keys_of(&self, player: PlayerId) -> Vec<i64> {
+        let mut keys: Vec<i64> =
+            self.by_key.iter().filter(|(_, &n)| self.seats[n as usize].player == player).map(|(&k, _)| k).collect();
+        keys.sort_unstable();
+        keys
+    }
+
+    /// What decides which of the numbers handed to [`Tally::add`] count, and in which group.
+    pub(crate) fn sieve(&self, q: &Question, club: Option<i64>) -> Sieve {
+        let nothing = || Sieve { nothing: true, ..Sieve::everyone(q.by) };
+        let ruleset = match &q.ruleset {
+            Some(r) => match self.rulesets.find(r) {
+                Some(n) => Some(n),
+                None => return nothing(),
+            },
+            None => None,
+        };
+        let owner = match (&q.club, club) {
+            (Some(_), Some(id)) => Some(id),
+            (Some(_), None) => return nothing(),
+            (None, _) => None,
+        };
+        let group = match &q.group {
+            Some(text) => match self.group_key_of(q.by, text) {
+                Some(k) => Some(k),
+                None => return nothing(),
+            },
+            None => None,
+        };
+        let (viewer_club, everything) = match q.viewer {
+            Viewer::Public => (None, false),
+            Viewer::Club(c) => (Some(c), false),
+            Viewer::Operator => (None, true),
+        };
+        Sieve {
+            q_by: q.by,
+            nothing: false,
+            ruleset,
+            owner,
+            player: q.player,
+            players: q.players.map(|n| n as u16),
+            group,
+            viewer_club,
+            everything,
+        }
+    }
+
+    /// The key of the group spelled `text` (as an answer's row spells its key), if any seat can be in it.
+    fn group_key_of(&self, by: Dimension, text: &str) -> Option<i64> {
+        let number = || text.parse::<i64>().ok().filter(|n| n.to_string() == text);
+        match by {
+            Dimension::Player | Dimension::Opponent | Dimension::Seat | Dimension::Players | Dimension::Club => {
+                number()
+            }
+            Dimension::Ruleset => self.rulesets.find(text).map(i64::from),
+            Dimension::Month => self.months.find(text).map(i64::from),
+            Dimension::Opening => self.openings.find(text).map(i64::from),
+        }
+    }
+
+    /// How a group's key is spelled in an answer.
+    fn group_text(&self, by: Dimension, key: i64) -> String {
+        match by {
+            Dimension::Ruleset => self.rulesets.words[key as usize].to_string(),
+            Dimension::Month => self.months.words[key as usize].to_string(),
+            Dimension::Opening => self.openings.words[key as usize].to_string(),
+            _ => key.to_string(),
+        }
+    }
+}
+
+/// A question's conditions, made once: which seats count (the viewer's, under the filters) and by what key
+/// they are grouped. `nothing`: a filter names what no seat has.
+pub(crate) struct Sieve {
+    q_by: Dimension,
+    nothing: bool,
+    ruleset: Option<u32>,
+    owner: Option<i64>,
+    player: Option<PlayerId>,
+    players: Option<u16>,
+    group: Option<i64>,
+    viewer_club: Option<i64>,
+    everything: bool,
+}
+
+impl Sieve {
+    /// Every published seat, grouped `by`.
+    fn everyone(by: Dimension) -> Sieve {
+        Sieve {
+            q_by: by,
+            nothing: false,
+            ruleset: None,
+            owner: None,
+            player: None,
+            players: None,
+            group: None,
+            viewer_club: None,
+            everything: false,
+        }
+    }
+
+    fn admits(&self, s: &Seat) -> bool {
+        !s.deleted
+            && (s.published || self.everything || self.viewer_club == Some(s.owner))
+            && self.ruleset.is_none_or(|r| s.ruleset == r)
+            && self.owner.is_none_or(|o| s.owner == o)
+            && self.player.is_none_or(|p| s.player == p)
+            && self.players.is_none_or(|n| s.players == n)
+    }
+
+    /// The group key of seat `s`, for every dimension but opponents.
+    fn key_of(&self, s: &Seat) -> i64 {
+        match self.q_by {
+            Dimension::Player | Dimension::Opponent => s.player,
+            Dimension::Seat => s.seat as i64 + 1,
+            Dimension::Ruleset => s.ruleset as i64,
+            Dimension::Month => s.month as i64,
+            Dimension::Players => s.players as i64,
+            Dimension::Club => s.owner,
+            Dimension::Opening => s.opening as i64,
+        }
+    }
+}
+
+/// A question's numbers tallied: per group the seats, the distinct games and the sum; the games counted.
+/// Games are the copy's numbers; each group marks its games in a bit set.
+#[derive(Default)]
+pub(crate) struct Tally {
+    groups: HashMap<i64, GroupTally, Quick>,
+    counted: Bits,
+}
+
+#[derive(Default)]
+struct GroupTally {
+    seats: u64,
+    sum: f64,
+    games: Bits,
+}
+
+/// A set of game numbers, with its size.
+#[derive(Default)]
+struct Bits {
+    words: Vec<u64>,
+    len: u64,
+}
+
+impl Bits {
+    fn insert(&mut self, n: u32) {
+        let (word, bit) = (n as usize / 64, 1u64 << (n % 64));
+        if self.words.len() <= word {
+            self.words.resize(word + 1, 0);
+        }
+        if self.words[word] & bit == 0 {
+            self.words[word] |= bit;
+            self.len += 1;
+        }
+    }
+
+    fn union(&mut self, other: &Bits) {
+        if self.words.len() < other.words.len() {
+            self.words.resize(other.words.len(), 0);
+        }
+        for (mine, theirs) in self.words.iter_mut().zip(&other.words) {
+            *mine |= theirs;
+        }
+        self.len = self.words.iter().map(|w| w.count_ones() as u64).sum();
+    }
+
+    fn iter(&self) -> impl Iterator<Item = u32> + '_ {
+        self.words.iter().enumerate().flat_map(|(w, &word)| {
+            let mut bits = word;
+            std::iter::from_fn(move || {
+                (bits != 0).then(|| {
+                    let n = w as u32 * 64 + bits.trailing_zeros();
+                    bits &= bits - 1;
+                    n
+                })
+            })
+        })
+    }
+}
+
+impl Tally {
+    /// Counts the number `value` of the seat keyed `key`, if the sieve lets it through; a seat the copy does
+    /// not know yet (made after it was brought up to date) is not counted.
+    pub(crate) fn add(&mut self, seats: &Seats, sieve: &Sieve, key: i64, value: f64) {
+        if sieve.nothing {
+            return;
+        }
+        let Some(&n) = seats.by_key.get(&key) else { return };
+        let s = &seats.seats[n as usize];
+        if !sieve.admits(s) {
+            return;
+        }
+        if sieve.q_by == Dimension::Opponent {
+            for &o in &seats.games[s.game as usize].seats {
+                let other = &seats.seats[o as usize];
+                if o != n {
+                    self.count(sieve, other.player, s.game, value);
+                }
+            }
+        } else {
+            self.count(sieve, sieve.key_of(s), s.game, value);
+        }
+    }
+
+    fn count(&mut self, sieve: &Sieve, key: i64, game: u32, value: f64) {
+        if sieve.group.is_some_and(|g| g != key) {
+            return;
+        }
+        let group = self.groups.entry(key).or_default();
+        group.seats += 1;
+        group.sum += value;
+        group.games.insert(game);
+        self.counted.insert(game);
+    }
+
+    /// Adds what `other` tallied over other seats (a question read in parts at once).
+    pub(crate) fn merge(&mut self, other: Tally) {
+        for (key, theirs) in other.groups {
+            let group = self.groups.entry(key).or_default();
+            group.seats += theirs.seats;
+            group.sum += theirs.sum;
+            group.games.union(&theirs.games);
+        }
+        self.counted.union(&other.counted);
+    }
+
+    /// The groups (no labels yet), how many games were counted, and the ids of the latest `limit` of them
+    /// (played latest first, undated last, then by id).
+    pub(crate) fn finish(self, seats: &Seats, by: Dimension, limit: usize) -> Tallied {
+        let groups = self
+            .groups
+            .into_iter()
+            .map(|(key, g)| AnswerRow {
+                key: seats.group_text(by, key),
+                label: String::new(),
+                seats: g.seats,
+                games: g.games.len,
+                mean: g.sum / g.seats as f64,
+            })
+            .collect();
+        // Days ranked in their text's order (a few hundred of them), so that games compare by number.
+        let mut by_text: Vec<(&str, u32)> = seats.days.words.iter().enumerate().map(|(n, d)| (&**d, n as u32)).collect();
+        by_text.sort_unstable();
+        let mut rank = vec![0u32; by_text.len()];
+        for (r, (_, n)) in by_text.iter().enumerate() {
+            rank[*n as usize] = r as u32;
+        }
+        let games = &seats.games;
+        let newest_first = |a: &u32, b: &u32| {
+            let (ga, gb) = (&games[*a as usize], &games[*b as usize]);
+            let (pa, pb) = (ga.day.map(|d| rank[d as usize]), gb.day.map(|d| rank[d as usize]));
+            let by_date = match (pa, pb) {
+                (Some(x), Some(y)) => y.cmp(&x),
+                (Some(_), None) => std::cmp::Ordering::Less,
+                (None, Some(_)) => std::cmp::Ordering::Greater,
+                (None, None) => std::cmp::Ordering::Equal,
+            };
+            by_date.then_with(|| ga.id.cmp(&gb.id))
+        };
+        let mut order: Vec<u32> = self.counted.iter().collect();
+        if limit < order.len() {
+            if limit > 0 {
+                order.select_nth_unstable_by(limit - 1, newest_first);
+            }
+            order.truncate(limit);
+        }
+        order.sort_unstable_by(newest_first);
+        let latest = order.into_iter().map(|g| games[g as usize].id.to_string()).collect();
+        Tallied { groups, counted: self.counted.len, latest }
+    }
+}
+
+pub(crate) struct Tallied {
+    pub groups: Vec<AnswerRow>,
+    pub counted: u64,
+    pub latest: Vec<String>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn seat(key: i64, game: &str, seat: i64, player: i64, played_on: Option<&str>) -> SeatRow {
+        SeatRow {
+            key,
+            game: game.to_string(),
+            seat,
+            ruleset: "r".to_string(),
+            player,
+            players: 2,
+            played_on: played_on.map(str::to_string),
+            owner: None,
+            published: true,
+            deleted: false,
+            opening: None,
+            revision: key,
+        }
+    }
+
+    fn question(by: Dimension) -> Question {
+        Question {
+            viewer: Viewer::Public,
+            metric: "m".into(),
+            arg: String::new(),
+            by,
+            ruleset: None,
+            club: None,
+            player: None,
+            players: None,
+            group: None,
+        }
+    }
+
+    /// Games b (March), c (undated), a (March), d (May), e (undated); players 1 and 2 in each.
+    fn five_games() -> Seats {
+        let mut seats = Seats::default();
+        let games =
+            [("b", Some("2026-03-01")), ("c", None), ("a", Some("2026-03-01")), ("d", Some("2026-05-01")), ("e", None)];
+        for (g, (id, day)) in games.iter().enumerate() {
+            let key = 1 + 2 * g as i64;
+            seats.take(seat(key, id, 0, 1, *day));
+            seats.take(seat(key + 1, id, 1, 2, *day));
+        }
+        seats
+    }
+
+    fn sorted(t: Tallied) -> (Vec<(String, u64, u64, f64)>, u64, Vec<String>) {
+        let mut groups: Vec<(String, u64, u64, f64)> =
+            t.groups.into_iter().map(|g| (g.key, g.seats, g.games, g.mean)).collect();
+        groups.sort_by(|a, b| a.0.cmp(&b.0));
+        (groups, t.counted, t.latest)
+    }
+
+    #[test]
+    fn a_tally_counts_each_game_once_per_group_and_keeps_the_latest_games() {
+        let seats = five_games();
+        let q = question(Dimension::Player);
+        let sieve = seats.sieve(&q, None);
+        let mut t = Tally::default();
+        // Player 1 in every game, player 2 in b, c and d; seat 1 of game b counted twice (a number met again).
+        for (key, value) in [(1, 1.0), (2, 0.0), (3, 1.0), (4, 1.0), (1, 1.0), (5, 0.0), (7, 1.0), (8, 1.0), (9, 0.0)] {
+            t.add(&seats, &sieve, key, value);
+        }
+        let (groups, counted, latest) = sorted(t.finish(&seats, q.by, 4));
+        assert_eq!(groups, [("1".into(), 6, 5, 4.0 / 6.0), ("2".into(), 3, 3, 2.0 / 3.0)]);
+        assert_eq!(counted, 5);
+        // Newest first, a tie by id, the undated last: d, then a and b of March, then c (e is past the limit).
+        assert_eq!(latest, ["d", "a", "b", "c"]);
+    }
+
+    #[test]
+    fn a_tally_read_in_two_parts_and_merged_is_the_tally_read_at_once() {
+        let mut seats = Seats::default();
+        for key in 1..=300i64 {
+            let game = format!("g{}", (key - 1) / 3);
+            let day = (key % 7 != 0).then(|| format!("2026-0{}-01", 1 + ((key - 1) / 3) % 9));
+            seats.take(seat(key, &game, (key - 1) % 3, key % 4, day.as_deref()));
+        }
+        for by in [Dimension::Player, Dimension::Opponent, Dimension::Month, Dimension::Seat] {
+            let q = question(by);
+            let sieve = seats.sieve(&q, None);
+            let tally = |keys: std::ops::Range<i64>| {
+                let mut t = Tally::default();
+                for key in keys {
+                    t.add(&seats, &sieve, key, (key % 5) as f64);
+                }
+                t
+            };
+            let whole = sorted(tally(1..301).finish(&seats, by, 20));
+            for split in [2, 100, 151, 300] {
+                let mut first = tally(1..split);
+                first.merge(tally(split..301));
+                assert_eq!(sorted(first.finish(&seats, by, 20)), whole, "{by:?} split at {split}");
+            }
+        }
+    }
+
+    #[test]
+    fn a_changed_seat_replaces_its_old_self_and_a_group_is_found_by_its_spelling() {
+        let mut seats = five_games();
+        // Game d unpublished, and player 2's seat of game b merged into player 7.
+        seats.take(SeatRow { published: false, ..seat(7, "d", 0, 1, Some("2026-05-01")) });
+        seats.take(SeatRow { published: false, ..seat(8, "d", 1, 2, Some("2026-05-01")) });
+        seats.take(seat(2, "b", 1, 7, Some("2026-03-01")));
+        assert_eq!(seats.revision(), 10);
+        let q = Question { group: Some("2026-05".into()), ..question(Dimension::Month) };
+        let mut t = Tally::default();
+        let sieve = seats.sieve(&q, None);
+        for key in 1..=10 {
+            t.add(&seats, &sieve, key, 1.0);
+        }
+        assert_eq!(t.finish(&seats, q.by, 10).counted, 0, "the public no longer sees May's only game");
+        let q = Question { viewer: Viewer::Operator, ..q };
+        let mut t = Tally::default();
+        let sieve = seats.sieve(&q, None);
+        for key in 1..=10 {
+            t.add(&seats, &sieve, key, 1.0);
+        }
+        assert_eq!(sorted(t.finish(&seats, q.by, 10)), (vec![("2026-05".into(), 2, 1, 1.0)], 1, vec!["d".into()]));
+        assert_eq!(seats.keys_of(7), [2]);
+        assert_eq!(seats.keys_of(2), [4, 6, 8, 10]);
+        // A month no seat has, or a number spelled otherwise than an answer spells it, is nobody's group.
+        assert!(seats.sieve(&Question { group: Some("1999-01".into()), ..question(Dimension::Month) }, None).nothing);
+        assert!(seats.sieve(&Question { group: Some("01".into()), ..question(Dimension::Player) }, None).nothing);
+    }
+}
