@@ -409,17 +409,17 @@ pub fn player_page(store: &Store, id: PlayerId, memo: &RatingsMemo) -> Result<Pl
 }
 
 /// Every ruleset's ratings, computed once for each state of its published games and shared by every request:
-/// a page asks the store for the ruleset's fingerprint (its published seats, their scores, the merges) and
-/// rates the games again only when it changed. Rating is in game order, so a game stored late can move
+/// a page asks the store for the ruleset's revision (which moves whenever a seat of its games is made or
+/// changed) and rates the games again only when it moved. Rating is in game order, so a game stored late can move
 /// every rating after it: computing them all again is the simple way to stay right.
 #[derive(Default)]
 pub struct RatingsMemo {
-    by_ruleset: std::sync::Mutex<BTreeMap<String, (String, std::sync::Arc<Ratings>)>>,
+    by_ruleset: std::sync::Mutex<BTreeMap<String, (i64, std::sync::Arc<Ratings>)>>,
 }
 
 impl RatingsMemo {
     pub fn ratings(&self, store: &Store, ruleset: &str) -> Result<std::sync::Arc<Ratings>, ServiceError> {
-        let print = store.ratings_fingerprint(ruleset, almanac_analysis::questions::SCORE)?;
+        let print = store.ruleset_revision(ruleset)?;
         let known = self.by_ruleset.lock().expect("no panic while held").get(ruleset).cloned();
         if let Some((_, ratings)) = known.filter(|(seen, _)| *seen == print) {
             return Ok(ratings);

@@ -65,37 +65,6 @@ impl Dimension {
     }
 }
 
-/// Every number of a player's published seats, once: ruleset, metric, argument, value, the seat's opening,
-/// and for a number kept per trade partner that is another seat (`seat:N`), that seat's player; parameter 1
-/// the player, then `metrics` parameters naming the only metrics read (every metric when there are none:
-/// the index of a seat's numbers is sought metric by metric).
-pub(crate) fn player_rows(public: &str, metrics: usize) -> String {
-    let only = if metrics == 0 {
-        String::new()
-    } else {
-        let params: Vec<String> = (2..2 + metrics).map(|n| format!("${n}")).collect();
-        format!(" AND m.metric IN ({})", params.join(", "))
-    };
-    format!(
-        "SELECT s.ruleset, m.metric, m.arg, m.value, s.opening,
-                CASE WHEN m.arg LIKE 'seat:%' THEN
-                    (SELECT o.player FROM seats o WHERE o.game_id = s.game_id AND 'seat:' || CAST(o.seat AS TEXT) = m.arg)
-                END
-         FROM seats s JOIN seat_metrics m ON m.seat_key = s.key
-         WHERE s.player = $1 AND {public}{only}"
-    )
-}
-
-/// One row of `player_rows`.
-pub(crate) struct PlayerRow<'a> {
-    pub ruleset: &'a str,
-    pub metric: &'a str,
-    pub arg: &'a str,
-    pub value: f64,
-    pub opening: Option<&'a str>,
-    pub partner: Option<i64>,
-}
-
 /// The field's mean of every number of a ruleset (`ruleset, metric, arg, mean`); parameter 1 the ruleset.
 pub(crate) const FIELD: &str = "SELECT metric, arg, total / seats FROM field_metrics WHERE ruleset = $1 AND seats > 0";
 
@@ -122,16 +91,4 @@ pub(crate) fn gather_rated(rows: impl IntoIterator<Item = (String, i64, Option<i
         }
     }
     games
-}
-
-/// What a ruleset's ratings depend on, as one text: its published seats (how many, and the sum of their keys),
-/// the field's total of metric parameter 2 (the final score: it moves when a game is appended to or derived
-/// again) and the merges of spellings; parameter 1 the ruleset.
-pub(crate) fn ratings_fingerprint(public: &str) -> String {
-    format!(
-        "SELECT CAST(COUNT(*) AS TEXT) || ':' || CAST(COALESCE(SUM(s.key), 0) AS TEXT) || ':'
-                || COALESCE((SELECT CAST(total AS TEXT) FROM field_metrics WHERE ruleset = $1 AND metric = $2 AND arg = ''), '')
-                || ':' || CAST((SELECT COUNT(*) FROM players WHERE merged_into IS NOT NULL) AS TEXT)
-         FROM seats s WHERE s.ruleset = $1 AND {public}"
-    )
 }

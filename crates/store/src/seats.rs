@@ -45,10 +45,13 @@ pub struct Seats {
     months: Words,
     days: Words,
     openings: Words,
+    /// Per ruleset (by number), the latest revision of any of its seats.
+    ruleset_revisions: Vec<i64>,
 }
 
 #[derive(Clone, Copy)]
 struct Seat {
+    key: i64,
     game: u32,
     seat: u16,
     players: u16,
@@ -115,6 +118,7 @@ impl Seats {
             None => self.months.number("undated"),
         };
         let seat = Seat {
+            key: row.key,
             game,
             seat: row.seat as u16,
             players: row.players as u16,
@@ -136,14 +140,43 @@ impl Seats {
             }
         }
         self.revision = self.revision.max(row.revision);
+        let r = seat.ruleset as usize;
+        if self.ruleset_revisions.len() <= r {
+            self.ruleset_revisions.resize(r + 1, 0);
+        }
+        self.ruleset_revisions[r] = self.ruleset_revisions[r].max(row.revision);
     }
 
     /// The keys of a player's seats (after merges), whoever may see them.
     pub(crate) fn keys_of(&self, player: PlayerId) -> Vec<i64> {
-        let mut keys: Vec<i64> =
-            self.by_key.iter().filter(|(_, &n)| self.seats[n as usize].player == player).map(|(&k, _)| k).collect();
+        let mut keys: Vec<i64> = self.seats.iter().filter(|s| s.player == player).map(|s| s.key).collect();
         keys.sort_unstable();
         keys
+    }
+
+    /// A player's seats in published games: the ruleset, the opening (`None`: none) and, for a seat of the
+    /// same game named by its number, that seat's player — by seat key.
+    pub(crate) fn published_seats_of(&self, player: PlayerId) -> HashMap<i64, PlayerSeat<'_>, Quick> {
+        self.seats
+            .iter()
+            .filter(|s| s.player == player && s.published && !s.deleted)
+            .map(|s| {
+                let opening = &*self.openings.words[s.opening as usize];
+                let seat = PlayerSeat {
+                    ruleset: &self.rulesets.words[s.ruleset as usize],
+                    opening: (!opening.is_empty()).then_some(opening),
+                    table: &self.games[s.game as usize].seats,
+                    seats: &self.seats,
+                };
+                (s.key, seat)
+            })
+            .collect()
+    }
+
+    /// A number that changes whenever a seat of a game of `ruleset` is made or changed: a game stored, appended
+    /// to, derived again, published, made private or deleted; a spelling of one of its players merged.
+    pub(crate) fn ruleset_revision(&self, ruleset: &str) -> i64 {
+        self.rulesets.find(ruleset).map_or(0, |r| self.ruleset_revisions[r as usize])
     }
 
     /// What decides which of the numbers handed to [`Tally::add`] count, and in which group.
@@ -207,6 +240,21 @@ impl Seats {
             Dimension::Opening => self.openings.words[key as usize].to_string(),
             _ => key.to_string(),
         }
+    }
+}
+
+/// One of a player's seats, as a player page reads it.
+pub(crate) struct PlayerSeat<'a> {
+    pub ruleset: &'a str,
+    pub opening: Option<&'a str>,
+    table: &'a [u32],
+    seats: &'a [Seat],
+}
+
+impl PlayerSeat<'_> {
+    /// The player in seat `seat` (counted from 0) of the same game.
+    pub(crate) fn player_at(&self, seat: u16) -> Option<PlayerId> {
+        self.table.iter().map(|&n| &self.seats[n as usize]).find(|s| s.seat == seat).map(|s| s.player)
     }
 }
 
@@ -382,7 +430,8 @@ impl Tally {
             })
             .collect();
         // Days ranked in their text's order (a few hundred of them), so that games compare by number.
-        let mut by_text: Vec<(&str, u32)> = seats.days.words.iter().enumerate().map(|(n, d)| (&**d, n as u32)).collect();
+        let mut by_text: Vec<(&str, u32)> =
+            seats.days.words.iter().enumerate().map(|(n, d)| (&**d, n as u32)).collect();
         by_text.sort_unstable();
         let mut rank = vec![0u32; by_text.len()];
         for (r, (_, n)) in by_text.iter().enumerate() {

@@ -288,50 +288,74 @@ impl Store {
         self.profile_of(id, partners, won, &[])
     }
 
-    /// `player_profile` over the numbers of `only` these metrics (all when empty).
+    /// `player_profile` over the numbers of `only` these metrics (all when empty): the player's published seats
+    /// come from the seats held in memory, their numbers by seat key.
     fn profile_of(&self, id: PlayerId, partners: &[&str], won: &str, only: &[&str]) -> Result<PlayerProfile> {
         use std::collections::{BTreeMap, HashMap};
         let root = on_backend!(self, b => b.player_root(id))?.ok_or(StoreError::NoPlayer(id))?.0;
-        let mut numbers: BTreeMap<(String, String, String), (f64, u64)> = BTreeMap::new();
+        let seats = self.seats_now()?;
+        let mine = seats.published_seats_of(root);
+        let mut keys: Vec<i64> = mine.keys().copied().collect();
+        keys.sort_unstable();
+        // Sums by ruleset, then by metric and argument written as one text (looked up without allocating).
+        let mut numbers: HashMap<&str, HashMap<String, (f64, u64)>> = HashMap::new();
         let mut with: BTreeMap<(String, String, Option<i64>, Option<String>), f64> = BTreeMap::new();
         let mut openings: BTreeMap<(String, Option<String>), (f64, u64)> = BTreeMap::new();
-        on_backend!(self, b => b.player_rows(root, only, &mut |r| {
-            if partners.contains(&r.metric) {
-                let market = r.partner.is_none().then(|| r.arg.to_string());
-                *with.entry((r.ruleset.to_string(), r.metric.to_string(), r.partner, market)).or_default() += r.value;
+        let mut name = String::new();
+        on_backend!(self, b => b.seat_numbers(&keys, only, &mut |key, metric, arg, value| {
+            let seat = &mine[&key];
+            if partners.contains(&metric) {
+                let partner =
+                    arg.strip_prefix("seat:").and_then(|n| n.parse().ok()).and_then(|n| seat.player_at(n));
+                let market = (!arg.starts_with("seat:")).then(|| arg.to_string());
+                *with.entry((seat.ruleset.to_string(), metric.to_string(), partner, market)).or_default() += value;
                 return;
             }
-            let n = numbers.entry((r.ruleset.to_string(), r.metric.to_string(), r.arg.to_string())).or_default();
-            n.0 += r.value;
-            n.1 += 1;
-            if r.metric == won && r.arg.is_empty() {
-                let o = openings.entry((r.ruleset.to_string(), r.opening.map(str::to_string))).or_default();
-                o.0 += r.value;
+            name.clear();
+            name.extend([metric, "\0", arg]);
+            let sums = numbers.entry(seat.ruleset).or_default();
+            match sums.get_mut(name.as_str()) {
+                Some(n) => *n = (n.0 + value, n.1 + 1),
+                None => {
+                    sums.insert(name.clone(), (value, 1));
+                }
+            }
+            if metric == won && arg.is_empty() {
+                let o = openings.entry((seat.ruleset.to_string(), seat.opening.map(str::to_string))).or_default();
+                o.0 += value;
                 o.1 += 1;
             }
         }))?;
         let mut field: HashMap<(String, String, String), f64> = HashMap::new();
-        let mut rulesets: Vec<&String> = numbers.keys().map(|k| &k.0).collect();
-        rulesets.dedup();
-        for r in rulesets {
+        for &r in numbers.keys() {
             for (metric, arg, mean) in on_backend!(self, b => b.field(r))? {
-                field.insert((r.clone(), metric, arg), mean);
+                field.insert((r.to_string(), metric, arg), mean);
             }
         }
+        let mut numbers: Vec<PlayerNumber> = numbers
+            .into_iter()
+            .flat_map(|(ruleset, sums)| {
+                sums.into_iter().map(move |(name, (sum, seats))| {
+                    let (metric, arg) = name.split_once('\0').expect("written with a separator");
+                    (ruleset.to_string(), metric.to_string(), arg.to_string(), sum / seats as f64, seats)
+                })
+            })
+            .map(|(ruleset, metric, arg, mean, seats)| PlayerNumber {
+                field: field.get(&(ruleset.clone(), metric.clone(), arg.clone())).copied(),
+                ruleset,
+                metric,
+                arg,
+                mean,
+                seats,
+            })
+            .collect();
+        numbers.sort_by(|a, b| (&a.ruleset, &a.metric, &a.arg).cmp(&(&b.ruleset, &b.metric, &b.arg)));
+        drop(mine);
+        drop(seats);
         let ids: Vec<i64> = with.keys().filter_map(|k| k.2).collect();
         let names = on_backend!(self, b => b.player_names(&ids))?;
         Ok(PlayerProfile {
-            numbers: numbers
-                .into_iter()
-                .map(|(key, (sum, seats))| PlayerNumber {
-                    field: field.get(&key).copied(),
-                    ruleset: key.0,
-                    metric: key.1,
-                    arg: key.2,
-                    mean: sum / seats as f64,
-                    seats,
-                })
-                .collect(),
+            numbers,
             partners: with
                 .into_iter()
                 .map(|((ruleset, metric, player, market), total)| PartnerTotal {
@@ -355,10 +379,11 @@ impl Store {
         })
     }
 
-    /// A text that changes whenever a ruleset's ratings may: its published seats, the field's total of the
-    /// `score` metric, the merges of spellings. Ratings are computed again only when it changed.
-    pub fn ratings_fingerprint(&self, ruleset: &str, score: &str) -> Result<String> {
-        on_backend!(self, b => b.ratings_fingerprint(ruleset, score))
+    /// A number that changes whenever a ruleset's ratings may: whenever a seat of one of its games is made or
+    /// changed (a game stored, appended to, derived again, published, made private or deleted; a spelling of
+    /// one of its players merged). Ratings are computed again only when it changed.
+    pub fn ruleset_revision(&self, ruleset: &str) -> Result<i64> {
+        Ok(self.seats_now()?.ruleset_revision(ruleset))
     }
 
     /// Creates a club: a name of 1 to 100 bytes, no other club's.

@@ -8,12 +8,12 @@
 use crate::error::{Result, StoreError};
 use crate::ownership::{Access, Club, ClubId, ClubRow, Ownership, Repeat, TokenRow, Viewer};
 use crate::questions;
-use crate::seats::{SeatRow, Seats, Sieve, Tally};
 use crate::rows::{
     anywhere, player_key, GameFilter, GameRow, Identity, Inserted, NewGame, PlayerId, PlayerRow, SeatOf, Sitting,
 };
 use crate::rows::{CountedGame, Question};
 use crate::rows::{Note, Sort, StoredGame, TokenRecord};
+use crate::seats::{SeatRow, Seats, Sieve, Tally};
 use almanac_core::{FactRow, Game, Insights};
 use postgres::error::SqlState;
 use postgres::types::ToSql;
@@ -633,9 +633,14 @@ fn write_insights(tx: &mut Transaction, id: &str, insights: &Insights) -> Result
          ORDER BY m.metric, m.arg",
         &[&id, &metric, &arg, &seat, &value],
     )?;
+    // Every seat is written (its opening, or none), which also revises it: what was kept from the game's
+    // seats, ratings among it, is known to be stale.
     let seats: Vec<i32> = (0..insights.openings.len() as i32).collect();
     tx.execute(
-        "UPDATE seats s SET opening = u.opening FROM unnest($2::int[], $3::text[]) AS u(seat, opening)
+        "UPDATE seats s SET opening = u.opening
+         FROM (SELECT s2.seat, o.opening FROM seats s2
+               LEFT JOIN unnest($2::int[], $3::text[]) AS o(seat, opening) ON o.seat = s2.seat
+               WHERE s2.game_id = $1) AS u
          WHERE s.game_id = $1 AND s.seat = u.seat",
         &[&id, &seats, &insights.openings],
     )?;
@@ -882,24 +887,21 @@ impl Postgres {
         Ok(())
     }
 
-    pub fn player_rows(
+    /// Hands every number of the seats keyed `keys` (of the metrics `only`, every one when empty) to `each`:
+    /// seat key, metric, argument, value.
+    pub(crate) fn seat_numbers(
         &self,
-        player: PlayerId,
-        metrics: &[&str],
-        each: &mut dyn FnMut(questions::PlayerRow),
+        keys: &[i64],
+        only: &[&str],
+        each: &mut dyn FnMut(i64, &str, &str, f64),
     ) -> Result<()> {
-        let params: Vec<&(dyn ToSql + Sync)> = std::iter::once(&player as &(dyn ToSql + Sync))
-            .chain(metrics.iter().map(|m| m as &(dyn ToSql + Sync)))
-            .collect();
-        for r in self.client.borrow_mut().query(&questions::player_rows(PUBLIC, metrics.len()), &params)? {
-            each(questions::PlayerRow {
-                ruleset: r.get(0),
-                metric: r.get(1),
-                arg: r.get(2),
-                value: r.get(3),
-                opening: r.get(4),
-                partner: r.get(5),
-            });
+        let rows = self.client.borrow_mut().query(
+            "SELECT seat_key, metric, arg, value FROM seat_metrics
+             WHERE seat_key = ANY($1) AND (cardinality($2::text[]) = 0 OR metric = ANY($2))",
+            &[&keys, &only],
+        )?;
+        for r in rows {
+            each(r.get(0), r.get(1), r.get(2), r.get(3));
         }
         Ok(())
     }
@@ -915,11 +917,6 @@ impl Postgres {
         Ok(questions::gather_rated(
             rows.iter().map(|r| (r.get::<_, String>(0), r.get::<_, i64>(1), r.get::<_, Option<i64>>(2))),
         ))
-    }
-
-    pub fn ratings_fingerprint(&self, ruleset: &str, score: &str) -> Result<String> {
-        let sql = questions::ratings_fingerprint(PUBLIC);
-        Ok(self.client.borrow_mut().query_one(&sql, &[&ruleset, &score])?.get(0))
     }
 }
 

@@ -3,7 +3,7 @@
 use super::Sqlite;
 use crate::error::Result;
 use crate::questions;
-use crate::rows::{CountedGame, PlayerId, Question};
+use crate::rows::{CountedGame, Question};
 use crate::seats::{SeatRow, Seats, Sieve, Tally};
 use almanac_core::Insights;
 use rusqlite::{params, OptionalExtension, Transaction};
@@ -31,9 +31,11 @@ pub fn write(tx: &Transaction, id: &str, insights: &Insights) -> Result<()> {
             ins.execute(params![m.metric, m.arg, key, m.value])?;
         }
     }
+    // Every seat is written (its opening, or none), which also revises it: what was kept from the game's
+    // seats, ratings among it, is known to be stale.
     let mut opening = tx.prepare_cached("UPDATE seats SET opening = ?2 WHERE key = ?1")?;
-    for (key, o) in keys.iter().zip(&insights.openings) {
-        opening.execute(params![key, o])?;
+    for (seat, key) in keys.iter().enumerate() {
+        opening.execute(params![key, insights.openings.get(seat).cloned().flatten()])?;
     }
     tx.execute("UPDATE games SET insights_version = ?2 WHERE id = ?1", params![id, almanac_core::insights::VERSION])?;
     Ok(())
@@ -114,8 +116,9 @@ impl Sqlite {
 
     /// Hands the question's metric of the seats keyed `keys` (those that have it) to `each`.
     pub(crate) fn metric_values_of(&self, q: &Question, keys: &[i64], each: &mut dyn FnMut(i64, f64)) -> Result<()> {
-        let mut stmt =
-            self.conn.prepare_cached("SELECT value FROM seat_metrics WHERE metric = ?1 AND arg = ?2 AND seat_key = ?3")?;
+        let mut stmt = self
+            .conn
+            .prepare_cached("SELECT value FROM seat_metrics WHERE metric = ?1 AND arg = ?2 AND seat_key = ?3")?;
         for &key in keys {
             if let Some(value) = stmt.query_row(params![q.metric, q.arg, key], |r| r.get(0)).optional()? {
                 each(key, value);
@@ -166,30 +169,37 @@ impl Sqlite {
         Ok(())
     }
 
-    pub fn player_rows(
+    /// Hands every number of the seats keyed `keys` (of the metrics `only`, every one when empty) to `each`:
+    /// seat key, metric, argument, value — by the index of a seat's numbers.
+    pub(crate) fn seat_numbers(
         &self,
-        player: PlayerId,
-        metrics: &[&str],
-        each: &mut dyn FnMut(questions::PlayerRow),
+        keys: &[i64],
+        only: &[&str],
+        each: &mut dyn FnMut(i64, &str, &str, f64),
     ) -> Result<()> {
-        let sql = numbered(questions::player_rows(PUBLIC, metrics.len()));
-        let mut stmt = self.conn.prepare_cached(&sql)?;
-        let params: Vec<&dyn rusqlite::ToSql> = std::iter::once(&player as &dyn rusqlite::ToSql)
-            .chain(metrics.iter().map(|m| m as &dyn rusqlite::ToSql))
-            .collect();
-        let mut rows = stmt.query(params.as_slice())?;
         let text = |e: rusqlite::types::FromSqlError| {
             rusqlite::Error::FromSqlConversionFailure(0, rusqlite::types::Type::Text, Box::new(e))
         };
-        while let Some(r) = rows.next()? {
-            each(questions::PlayerRow {
-                ruleset: r.get_ref(0)?.as_str().map_err(text)?,
-                metric: r.get_ref(1)?.as_str().map_err(text)?,
-                arg: r.get_ref(2)?.as_str().map_err(text)?,
-                value: r.get(3)?,
-                opening: r.get_ref(4)?.as_str_or_null().map_err(text)?,
-                partner: r.get(5)?,
-            });
+        if only.is_empty() {
+            let mut stmt =
+                self.conn.prepare_cached("SELECT metric, arg, value FROM seat_metrics WHERE seat_key = ?1")?;
+            for &key in keys {
+                let mut rows = stmt.query([key])?;
+                while let Some(r) = rows.next()? {
+                    each(key, r.get_ref(0)?.as_str().map_err(text)?, r.get_ref(1)?.as_str().map_err(text)?, r.get(2)?);
+                }
+            }
+            return Ok(());
+        }
+        let mut stmt =
+            self.conn.prepare_cached("SELECT arg, value FROM seat_metrics WHERE seat_key = ?1 AND metric = ?2")?;
+        for &key in keys {
+            for metric in only {
+                let mut rows = stmt.query(params![key, metric])?;
+                while let Some(r) = rows.next()? {
+                    each(key, metric, r.get_ref(0)?.as_str().map_err(text)?, r.get(1)?);
+                }
+            }
         }
         Ok(())
     }
@@ -206,10 +216,5 @@ impl Sqlite {
         let mut stmt = self.conn.prepare_cached(&numbered(questions::rated_games(PUBLIC, stored)))?;
         let rows = stmt.query_map([ruleset], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?;
         Ok(questions::gather_rated(rows.collect::<rusqlite::Result<Vec<_>>>()?))
-    }
-
-    pub fn ratings_fingerprint(&self, ruleset: &str, score: &str) -> Result<String> {
-        let sql = numbered(questions::ratings_fingerprint(PUBLIC));
-        Ok(self.conn.prepare_cached(&sql)?.query_row(params![ruleset, score], |r| r.get(0))?)
     }
 }

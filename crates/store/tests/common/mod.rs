@@ -209,8 +209,18 @@ pub fn questions_are_answered_over_the_games_the_viewer_may_see(store: &mut Stor
     assert_eq!((count, games.len()), (2, 2));
     let (count, _) = counted(store, &ask(Viewer::Club(club), Dimension::Seat, None), 1);
     assert_eq!(count, 3);
-    // Deriving again replaces the read model.
+    // Deriving again replaces the read model, and moves the ruleset's revision (what kept ratings are checked
+    // against), as publishing, deleting and merging below do.
+    let ruleset = store.game(c.id()).unwrap().ruleset;
+    let mut revision = store.ruleset_revision(&ruleset).unwrap();
+    let mut moved = |store: &Store, what: &str| {
+        let now = store.ruleset_revision(&ruleset).unwrap();
+        assert!(now > revision, "{what} moves the ruleset's revision ({revision} → {now})");
+        revision = now;
+    };
+    assert_eq!(store.ruleset_revision("no-such-game").unwrap(), 0);
     store.reproject(c.id(), log_of(&truth.replace("Can", "Cem")).game.as_ref(), &won_by(0, [9.0; 4], "z")).unwrap();
+    moved(store, "deriving a game again");
     let seat_one = answer(store, &ask(Viewer::Club(club), Dimension::Seat, Some("1")));
     assert_eq!((seat_one[0].seats, seat_one[0].mean), (3, 2.0 / 3.0));
     let scores = Question { metric: "score".into(), ..ask(Viewer::Operator, Dimension::Ruleset, None) };
@@ -248,9 +258,11 @@ pub fn questions_are_answered_over_the_games_the_viewer_may_see(store: &mut Stor
     assert!(version >= 4, "three games stored and one derived again: {version}");
     store.set_published(club, c.id(), true).unwrap();
     assert!(store.read_model_version().unwrap() > version);
+    moved(store, "publishing");
     assert_eq!(games_seen(store), 3);
     assert_eq!(won_field(store).2, Some(3.0 / 12.0), "the published game joins the field");
     store.delete_game(club, c.id()).unwrap();
+    moved(store, "deleting");
     assert_eq!(games_seen(store), 2);
     assert_eq!(won_field(store).2, Some(0.25), "a deleted game leaves it");
     let zeynep = store.game(a.id()).unwrap().players[2].player.unwrap();
@@ -261,6 +273,7 @@ pub fn questions_are_answered_over_the_games_the_viewer_may_see(store: &mut Stor
         .player
         .unwrap();
     store.merge_players(None, zeynep, zerrin).unwrap();
+    moved(store, "merging spellings");
     let by_player = answer(store, &ask(Viewer::Public, Dimension::Player, None));
     let row = by_player.iter().find(|r| r.key == zeynep.to_string()).unwrap();
     assert_eq!((row.label.as_str(), row.seats), ("Zeynep", 2));
