@@ -69,6 +69,9 @@ fn in_folders(paths: &[PathBuf]) -> anyhow::Result<Vec<PathBuf>> {
     Ok(files)
 }
 
+/// How many games `almanac import` stores in one transaction.
+const IMPORT_BATCH: usize = 32;
+
 pub fn import(
     db: &Path,
     reading: Reading,
@@ -84,12 +87,29 @@ pub fn import(
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
     // Reading, validating and deriving a file needs no store: other cores do it, in the files' order, while
-    // this thread stores each prepared file in turn (SQLite has one writer).
-    prepared_in_order(reading, files, |file, prepared| {
+    // this thread stores the prepared files (SQLite has one writer), a few dozen at a time: each game whole
+    // or not at all, but one write to the file for all of them.
+    let mut batch: Vec<(PathBuf, almanac_service::Prepared)> = Vec::new();
+    let mut store_batch = |batch: &mut Vec<(PathBuf, almanac_service::Prepared)>| -> anyhow::Result<()> {
+        let (names, prepared): (Vec<PathBuf>, Vec<almanac_service::Prepared>) = batch.drain(..).unzip();
+        let outcomes = almanac_service::store_prepared_together(&mut store, &prepared, owner)?;
+        let mut failed = None;
+        for (file, outcome) in names.iter().zip(outcomes) {
+            match outcome {
+                Ok(inserted) => writeln!(out, "{}\t{}", inserted.id(), file.display())?,
+                Err(e) => failed = failed.or(Some(anyhow::Error::new(e).context(file.display().to_string()))),
+            }
+        }
+        failed.map_or(Ok(()), Err)
+    };
+    // Preparing goes on while a batch is stored.
+    prepared_in_order(reading, files, IMPORT_BATCH, |file, prepared| {
         match prepared {
             Ok(p) => {
-                let inserted = almanac_service::store_prepared(&mut store, &p, owner)?;
-                writeln!(out, "{}\t{}", inserted.id(), file.display())?;
+                batch.push((file.to_path_buf(), p));
+                if batch.len() == IMPORT_BATCH {
+                    store_batch(&mut batch)?;
+                }
             }
             Err(e) => {
                 rejected += 1;
@@ -101,6 +121,7 @@ pub fn import(
         }
         Ok(())
     })?;
+    store_batch(&mut batch)?;
     if let Some(b) = bar {
         b.finish_and_clear();
     }
@@ -108,17 +129,18 @@ pub fn import(
 }
 
 /// Hands every file, prepared (read, validated, derived), to `each` in the order given. Preparing runs on
-/// the other cores (one at least), never more than a few files ahead of `each`; `each` runs on this thread,
-/// and its first error stops the preparing.
+/// the other cores (one at least), never more than `ahead` files (and a few per core) ahead of `each`;
+/// `each` runs on this thread, and its first error stops the preparing.
 fn prepared_in_order(
     reading: Reading,
     files: &[PathBuf],
+    ahead: usize,
     mut each: impl FnMut(&Path, Result<almanac_service::Prepared, ImportError>) -> anyhow::Result<()>,
 ) -> anyhow::Result<()> {
     use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
     use std::sync::{mpsc, Condvar, Mutex};
     let workers = std::thread::available_parallelism().map_or(1, |n| n.get()).saturating_sub(1).clamp(1, 8);
-    let ahead = 4 * workers;
+    let ahead = ahead + 4 * workers;
     let next = AtomicUsize::new(0);
     // How many files `each` has taken, for the workers to wait on; and whether it stopped.
     let taken = (Mutex::new(0usize), Condvar::new());

@@ -96,6 +96,28 @@ pub fn store_prepared(store: &mut Store, p: &Prepared, ownership: Ownership) -> 
     insert(store, &p.log, &p.content_hash, &p.insights, ownership)
 }
 
+/// Stores prepared logs together (`Store::insert_games`: on SQLite in one transaction): each whole or not at
+/// all; each one's outcome in order.
+pub fn store_prepared_together(
+    store: &mut Store,
+    prepared: &[Prepared],
+    ownership: Ownership,
+) -> Result<Vec<Result<Inserted, StoreError>>, StoreError> {
+    let lines: Vec<Vec<&str>> = prepared.iter().map(|p| p.log.event_lines()).collect();
+    let games: Vec<NewGame> = prepared
+        .iter()
+        .zip(&lines)
+        .map(|(p, lines)| NewGame {
+            game: p.log.game.as_ref(),
+            header_line: p.log.header_line(),
+            event_lines: lines,
+            content_hash: &p.content_hash,
+            insights: &p.insights,
+        })
+        .collect();
+    store.insert_games(&games, ownership)
+}
+
 fn insert(
     store: &mut Store,
     log: &ValidatedLog,

@@ -112,6 +112,22 @@ impl Store {
         Ok(inserted)
     }
 
+    /// Stores games as `insert_game` does, each whole or not at all, in the order given; a bulk import's way:
+    /// on SQLite they share one transaction (a savepoint each) and are written to the file once. Each game's
+    /// outcome, in order; an error only if none could be stored.
+    pub fn insert_games(&mut self, games: &[NewGame], ownership: Ownership) -> Result<Vec<Result<Inserted>>> {
+        let ids: Vec<String> = games.iter().map(|g| game_id(g.content_hash)).collect();
+        let out = match &mut self.backend {
+            Backend::Sqlite(b) => {
+                let named: Vec<(&str, &NewGame)> = ids.iter().map(String::as_str).zip(games).collect();
+                b.insert_games_as(&named, ownership)?
+            }
+            Backend::Postgres(b) => ids.iter().zip(games).map(|(id, g)| b.insert_game_as(id, g, ownership)).collect(),
+        };
+        self.changed()?;
+        Ok(out)
+    }
+
     /// `insert_game` under a given id: a copy of another database keeps the ids it had (a game stored before
     /// the canonical hash keeps an id that is not its hash's).
     pub fn insert_game_as(&mut self, id: &str, new: &NewGame, ownership: Ownership) -> Result<Inserted> {

@@ -274,3 +274,9 @@ fn questions_are_answered_over_the_games_the_viewer_may_see() {
     let (_url, mut store) = db();
     common::questions_are_answered_over_the_games_the_viewer_may_see(&mut store);
 }
+
+#[test]
+fn games_stored_together_are_each_stored_whole_or_not_at_all() {
+    let (_url, mut store) = db();
+    common::games_stored_together_are_each_stored_whole_or_not_at_all(&mut store);
+}

@@ -516,3 +516,10 @@ fn questions_are_answered_over_the_games_the_viewer_may_see() {
     let mut store = Store::open(&path).unwrap();
     common::questions_are_answered_over_the_games_the_viewer_may_see(&mut store);
 }
+
+#[test]
+fn games_stored_together_are_each_stored_whole_or_not_at_all() {
+    let (_dir, path) = db();
+    let mut store = Store::open(&path).unwrap();
+    common::games_stored_together_are_each_stored_whole_or_not_at_all(&mut store);
+}

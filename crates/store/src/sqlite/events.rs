@@ -7,10 +7,10 @@
 use super::packing::{compress, decompress, put_signed, Reader};
 use crate::error::{Result, StoreError};
 use almanac_core::Game;
-use rusqlite::{params, Connection, Transaction};
+use rusqlite::{params, Connection};
 
 /// Stores lines `first ..` of `game`'s log (already validated) as the next chunk of game `id`.
-pub fn write(tx: &Transaction, id: &str, game: &dyn Game, first: usize, lines: &[impl AsRef<str>]) -> Result<()> {
+pub fn write(tx: &Connection, id: &str, game: &dyn Game, first: usize, lines: &[impl AsRef<str>]) -> Result<()> {
     let key: i64 = tx.query_row("SELECT key FROM games WHERE id = ?1", [id], |r| r.get(0))?;
     let events: Vec<(u32, &str)> =
         lines.iter().enumerate().map(|(k, line)| (game.event_turn(first + k), line.as_ref())).collect();
@@ -18,7 +18,7 @@ pub fn write(tx: &Transaction, id: &str, game: &dyn Game, first: usize, lines: &
 }
 
 /// Stores `events` (turn, line) as the chunk of the game keyed `key` that starts at `first_seq`.
-pub fn insert_chunk(tx: &Transaction, key: i64, first_seq: u64, events: &[(u32, &str)]) -> Result<()> {
+pub fn insert_chunk(tx: &Connection, key: i64, first_seq: u64, events: &[(u32, &str)]) -> Result<()> {
     if events.is_empty() {
         return Ok(());
     }

@@ -11,7 +11,7 @@
 use super::packing::{compress, decompress, put, put_signed, Reader};
 use crate::error::{Result, StoreError};
 use almanac_core::FactRow;
-use rusqlite::{params, CachedStatement, Connection, Transaction};
+use rusqlite::{params, CachedStatement, Connection};
 use std::collections::HashMap;
 
 /// Collects a batch's facts and stores them packed in one row.
@@ -21,7 +21,7 @@ pub struct Batch<'t> {
 }
 
 impl<'t> Batch<'t> {
-    pub fn new(tx: &'t Transaction) -> Result<Self> {
+    pub fn new(tx: &'t Connection) -> Result<Self> {
         Ok(Batch {
             stmt: tx.prepare_cached(
                 "INSERT INTO fact_batches (game_id, first_seq, facts, packed) VALUES (?1, ?2, ?3, ?4)",

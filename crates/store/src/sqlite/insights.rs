@@ -6,11 +6,11 @@ use crate::questions;
 use crate::rows::{CountedGame, Question};
 use crate::seats::{SeatRow, Seats, Sieve, Tally};
 use almanac_core::Insights;
-use rusqlite::{params, OptionalExtension, Transaction};
+use rusqlite::{params, Connection, OptionalExtension};
 
 /// Replaces game `id`'s read model by `insights` (in the caller's transaction): its seats, made once from the
 /// game's row and players, and their numbers.
-pub fn write(tx: &Transaction, id: &str, insights: &Insights) -> Result<()> {
+pub fn write(tx: &Connection, id: &str, insights: &Insights) -> Result<()> {
     let made = tx.prepare_cached(&numbered(questions::INSERT_SEATS.to_string()))?.execute([id])?;
     let keys: Vec<i64> = {
         let mut stmt = tx.prepare_cached("SELECT key FROM seats WHERE game_id = ?1 ORDER BY seat")?;

@@ -101,72 +101,35 @@ impl Sqlite {
     /// game (its owner uploading a game it deleted shows it again); another club's private game with the
     /// same log is `TakenElsewhere`.
     pub fn insert_game_as(&mut self, id: &str, new: &NewGame, ownership: Ownership) -> Result<Inserted> {
-        let NewGame { game, header_line, event_lines, content_hash, insights } = *new;
-        let id = id.to_string();
         let tx = self.conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
-        if let Some((existing, owner, published, deleted)) = tx
-            .query_row(
-                "SELECT id, owner, published, deleted_at IS NOT NULL FROM games WHERE content_hash = ?1",
-                [content_hash],
-                |r| {
-                    Ok((
-                        r.get::<_, String>(0)?,
-                        r.get::<_, Option<ClubId>>(1)?,
-                        r.get::<_, bool>(2)?,
-                        r.get::<_, bool>(3)?,
-                    ))
-                },
-            )
-            .optional()?
-        {
-            match Repeat::of(owner, published, deleted, ownership) {
-                Repeat::Unhide => {
-                    tx.execute("UPDATE games SET deleted_at = NULL WHERE id = ?1", [&existing])?;
-                    tx.commit()?;
-                }
-                Repeat::Same => {}
-                Repeat::TakenElsewhere => return Err(StoreError::TakenElsewhere(existing)),
-            }
-            return Ok(Inserted::Existing(existing));
-        }
-        if tx.query_row("SELECT 1 FROM games WHERE id = ?1", [&id], |_| Ok(())).optional()?.is_some() {
-            return Err(StoreError::IdClash(id));
-        }
-        let env = game.envelope();
-        tx.execute(
-            "INSERT INTO games (id, content_hash, ruleset, ruleset_version, header, title, played_on, club, location,
-                                event_count, turn_count, winner, owner, published, key)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, 0, 0, NULL, ?10, ?11,
-                     (SELECT COALESCE(MAX(key), 0) + 1 FROM games))",
-            params![
-                id,
-                content_hash,
-                game.ruleset(),
-                game.ruleset_version(),
-                header_line,
-                env.title,
-                env.date,
-                env.club,
-                env.location,
-                ownership.club,
-                ownership.published || ownership.club.is_none()
-            ],
-        )?;
-        {
-            let club = ownership.club.unwrap_or(0);
-            for (seat, p) in env.players.iter().enumerate() {
-                let player = players::identity_for(&tx, club, &p.name)?;
-                tx.prepare_cached(
-                    "INSERT INTO game_players (game_id, seat, name, color, player_id) VALUES (?1, ?2, ?3, ?4, ?5)",
-                )?
-                .execute(params![id, seat as u32, p.name, p.color, player])?;
-            }
-        }
-        write_events(&tx, &id, game, 0, event_lines)?;
-        refresh_summary(&tx, &id, game)?;
-        insights::write(&tx, &id, insights)?;
+        let inserted = insert_game(&tx, id, new, ownership)?;
         tx.commit()?;
-        Ok(Inserted::New(id))
+        Ok(inserted)
+    }
+
+    /// Stores games under their ids in one transaction: each whole or not at all, as if stored one by one,
+    /// but written to the file once (a commit per game rewrote the read model's pages for every game). Should
+    /// one fail, the transaction is rolled back and the games are stored one by one, so that each one's
+    /// outcome is its own. (A savepoint per game would say the same, but SQLite's savepoints cost more than
+    /// the commits they save.)
+    pub fn insert_games_as(
+        &mut self,
+        games: &[(&str, &NewGame)],
+        ownership: Ownership,
+    ) -> Result<Vec<Result<Inserted>>> {
+        let together = (|| -> Result<Vec<Result<Inserted>>> {
+            let tx = self.conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
+            let mut out = Vec::with_capacity(games.len());
+            for (id, new) in games {
+                out.push(Ok(insert_game(&tx, id, new, ownership)?));
+            }
+            tx.commit()?;
+            Ok(out)
+        })();
+        match together {
+            Ok(out) => Ok(out),
+            Err(_) => Ok(games.iter().map(|(id, new)| self.insert_game_as(id, new, ownership)).collect()),
+        }
     }
 
     /// Every game, deleted ones too, oldest first, with what a copy of the database must keep.
@@ -435,7 +398,7 @@ impl Sqlite {
 }
 
 fn write_events(
-    tx: &rusqlite::Transaction,
+    tx: &rusqlite::Connection,
     id: &str,
     game: &dyn Game,
     first: usize,
@@ -453,7 +416,7 @@ fn write_events(
 }
 
 /// Refreshes the derived columns of a game (counts, winner, final scores) from its final state.
-fn refresh_summary(tx: &rusqlite::Transaction, id: &str, game: &dyn Game) -> Result<()> {
+fn refresh_summary(tx: &rusqlite::Connection, id: &str, game: &dyn Game) -> Result<()> {
     let view = game.view_after(usize::MAX);
     tx.execute(
         "UPDATE games SET event_count = ?2, turn_count = ?3, winner = ?4, edition = ?5 WHERE id = ?1",
@@ -465,4 +428,66 @@ fn refresh_summary(tx: &rusqlite::Transaction, id: &str, game: &dyn Game) -> Res
         upd.execute(params![id, seat as u32, p.vp, p.vp_public])?;
     }
     Ok(())
+}
+
+/// Stores game `id` with its events, facts and read model in the caller's transaction (see `Store::insert_game`).
+fn insert_game(tx: &rusqlite::Connection, id: &str, new: &NewGame, ownership: Ownership) -> Result<Inserted> {
+    let NewGame { game, header_line, event_lines, content_hash, insights } = *new;
+    let id = id.to_string();
+    if let Some((existing, owner, published, deleted)) = tx
+        .query_row(
+            "SELECT id, owner, published, deleted_at IS NOT NULL FROM games WHERE content_hash = ?1",
+            [content_hash],
+            |r| {
+                Ok((r.get::<_, String>(0)?, r.get::<_, Option<ClubId>>(1)?, r.get::<_, bool>(2)?, r.get::<_, bool>(3)?))
+            },
+        )
+        .optional()?
+    {
+        match Repeat::of(owner, published, deleted, ownership) {
+            Repeat::Unhide => {
+                tx.execute("UPDATE games SET deleted_at = NULL WHERE id = ?1", [&existing])?;
+            }
+            Repeat::Same => {}
+            Repeat::TakenElsewhere => return Err(StoreError::TakenElsewhere(existing)),
+        }
+        return Ok(Inserted::Existing(existing));
+    }
+    if tx.query_row("SELECT 1 FROM games WHERE id = ?1", [&id], |_| Ok(())).optional()?.is_some() {
+        return Err(StoreError::IdClash(id));
+    }
+    let env = game.envelope();
+    tx.execute(
+        "INSERT INTO games (id, content_hash, ruleset, ruleset_version, header, title, played_on, club, location,
+                            event_count, turn_count, winner, owner, published, key)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, 0, 0, NULL, ?10, ?11,
+                 (SELECT COALESCE(MAX(key), 0) + 1 FROM games))",
+        params![
+            id,
+            content_hash,
+            game.ruleset(),
+            game.ruleset_version(),
+            header_line,
+            env.title,
+            env.date,
+            env.club,
+            env.location,
+            ownership.club,
+            ownership.published || ownership.club.is_none()
+        ],
+    )?;
+    {
+        let club = ownership.club.unwrap_or(0);
+        for (seat, p) in env.players.iter().enumerate() {
+            let player = players::identity_for(&tx, club, &p.name)?;
+            tx.prepare_cached(
+                "INSERT INTO game_players (game_id, seat, name, color, player_id) VALUES (?1, ?2, ?3, ?4, ?5)",
+            )?
+            .execute(params![id, seat as u32, p.name, p.color, player])?;
+        }
+    }
+    write_events(&tx, &id, game, 0, event_lines)?;
+    refresh_summary(&tx, &id, game)?;
+    insights::write(&tx, &id, insights)?;
+    Ok(Inserted::New(id))
 }

@@ -5,10 +5,10 @@ use super::Sqlite;
 use crate::error::Result;
 use crate::ownership::ClubId;
 use crate::rows::{player_key, Identity, PlayerId, SeatOf, Sitting};
-use rusqlite::{params, OptionalExtension, Transaction};
+use rusqlite::{params, Connection, OptionalExtension};
 
 /// The identity of `name` among `club`'s games (0: games no club owns), made on first sight.
-pub(super) fn identity_for(tx: &Transaction, club: ClubId, name: &str) -> Result<PlayerId> {
+pub(super) fn identity_for(tx: &Connection, club: ClubId, name: &str) -> Result<PlayerId> {
     let key = player_key(name);
     tx.prepare_cached("INSERT INTO players (club, name, key) VALUES (?1, ?2, ?3) ON CONFLICT (club, key) DO NOTHING")?
         .execute(params![club, name, key])?;

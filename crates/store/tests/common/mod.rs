@@ -279,3 +279,42 @@ pub fn questions_are_answered_over_the_games_the_viewer_may_see(store: &mut Stor
     assert_eq!((row.label.as_str(), row.seats), ("Zeynep", 2));
     assert!(!by_player.iter().any(|r| r.label == "Zerrin"));
 }
+
+/// Games stored together (a bulk import) are each whole or not at all, as if stored one by one: a game
+/// another club keeps private fails alone, the same log twice is one game, and the others are stored with
+/// their read model.
+pub fn games_stored_together_are_each_stored_whole_or_not_at_all(store: &mut Store) {
+    let truth = sample("catan-club-game.jsonl");
+    let other_club = store.create_club("Elsewhere").unwrap().id;
+    let mine = store.create_club("Here").unwrap().id;
+    let kept = log_of(&truth);
+    insert_as(store, &kept, Ownership { club: Some(other_club), published: false }).unwrap();
+    let logs = [log_of(&truth.replace("Zeynep", "Zerrin")), kept, log_of(&truth.replace("Can", "Cem"))];
+    let logs = [&logs[0], &logs[1], &logs[2], &logs[0]];
+    let lines: Vec<Vec<&str>> = logs.iter().map(|l| l.event_lines()).collect();
+    let hashes: Vec<String> = logs.iter().map(|l| l.content_hash()).collect();
+    let insights = Insights::default();
+    let games: Vec<NewGame> = (0..logs.len())
+        .map(|k| NewGame {
+            game: logs[k].game.as_ref(),
+            header_line: logs[k].header_line(),
+            event_lines: &lines[k],
+            content_hash: &hashes[k],
+            insights: &insights,
+        })
+        .collect();
+    let before = store.read_model_version().unwrap();
+    let out = store.insert_games(&games, Ownership { club: Some(mine), published: true }).unwrap();
+    assert!(matches!(out[0], Ok(Inserted::New(_))), "{:?}", out[0]);
+    assert!(matches!(out[1], Err(StoreError::TakenElsewhere(_))), "{:?}", out[1]);
+    assert!(matches!(out[2], Ok(Inserted::New(_))), "{:?}", out[2]);
+    assert_eq!(out[3].as_ref().unwrap(), &Inserted::Existing(out[0].as_ref().unwrap().id().to_string()));
+    assert!(store.read_model_version().unwrap() > before);
+    let stored = store.list_games(&everything()).unwrap();
+    assert_eq!(stored.len(), 3, "the other club's game and the two new ones");
+    for ok in [&out[0], &out[2]] {
+        let id = ok.as_ref().unwrap().id();
+        assert_eq!(store.log(id).unwrap().1.len(), 553, "stored whole");
+        assert_eq!(store.access_of(id).unwrap().owner, Some(mine));
+    }
+}
