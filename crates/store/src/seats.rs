@@ -516,7 +516,10 @@ mod tests {
         seats
     }
 
-    fn sorted(t: Tallied) -> (Vec<(String, u64, u64, f64)>, u64, Vec<String>) {
+    /// Each group's key, seats, games and mean (by key); the games counted; the latest.
+    type Plain = (Vec<(String, u64, u64, f64)>, u64, Vec<String>);
+
+    fn sorted(t: Tallied) -> Plain {
         let mut groups: Vec<(String, u64, u64, f64)> =
             t.groups.into_iter().map(|g| (g.key, g.seats, g.games, g.mean)).collect();
         groups.sort_by(|a, b| a.0.cmp(&b.0));

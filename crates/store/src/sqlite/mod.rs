@@ -479,15 +479,15 @@ fn insert_game(tx: &rusqlite::Connection, id: &str, new: &NewGame, ownership: Ow
     {
         let club = ownership.club.unwrap_or(0);
         for (seat, p) in env.players.iter().enumerate() {
-            let player = players::identity_for(&tx, club, &p.name)?;
+            let player = players::identity_for(tx, club, &p.name)?;
             tx.prepare_cached(
                 "INSERT INTO game_players (game_id, seat, name, color, player_id) VALUES (?1, ?2, ?3, ?4, ?5)",
             )?
             .execute(params![id, seat as u32, p.name, p.color, player])?;
         }
     }
-    write_events(&tx, &id, game, 0, event_lines)?;
-    refresh_summary(&tx, &id, game)?;
-    insights::write(&tx, &id, insights)?;
+    write_events(tx, &id, game, 0, event_lines)?;
+    refresh_summary(tx, &id, game)?;
+    insights::write(tx, &id, insights)?;
     Ok(Inserted::New(id))
 }
