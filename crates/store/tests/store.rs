@@ -41,16 +41,16 @@ fn count(store: &Store, table: &str) -> i64 {
 fn migrations_run_once_and_a_newer_schema_is_refused() {
     let (_dir, path) = db();
     let store = Store::open(&path).unwrap();
-    assert_eq!(store.schema_version().unwrap(), 9);
+    assert_eq!(store.schema_version().unwrap(), 10);
     drop(store);
     let store = Store::open(&path).unwrap();
     let applied: i64 =
         store.connection().query_row("SELECT COUNT(*) FROM schema_migrations", [], |r| r.get(0)).unwrap();
-    assert_eq!(applied, 9, "reopening applies nothing again");
+    assert_eq!(applied, 10, "reopening applies nothing again");
     store.connection().execute("INSERT INTO schema_migrations (version) VALUES (99)", []).unwrap();
     drop(store);
     match Store::open(&path) {
-        Err(StoreError::TooNew { found: 99, known: 9 }) => {}
+        Err(StoreError::TooNew { found: 99, known: 10 }) => {}
         other => panic!("expected TooNew, got {:?}", other.err()),
     }
 }
@@ -393,7 +393,7 @@ fn a_database_of_version_1_is_hashed_again_and_keeps_its_ids() {
         }
     }
     let mut store = Store::open(&path).unwrap();
-    assert_eq!(store.schema_version().unwrap(), 9);
+    assert_eq!(store.schema_version().unwrap(), 10);
     // Migrations 6 and 7 kept every fact: keyed by its place in its event, then packed per game.
     for (id, l) in [("aaaaaaaaaaaaaaaa", &log), ("bbbbbbbbbbbbbbbb", &twin)] {
         assert_eq!(store.facts(id).unwrap(), facts_of(l), "{id}");
@@ -522,4 +522,38 @@ fn games_stored_together_are_each_stored_whole_or_not_at_all() {
     let (_dir, path) = db();
     let mut store = Store::open(&path).unwrap();
     common::games_stored_together_are_each_stored_whole_or_not_at_all(&mut store);
+}
+
+/// The field's sums, added to once per transaction by the store and moved by triggers on publishing and
+/// deleting, equal the sums of the published seats' numbers after every kind of change.
+#[test]
+fn the_fields_sums_are_the_sums_of_the_published_seats_numbers() {
+    let (_dir, path) = db();
+    let mut store = Store::open(&path).unwrap();
+    common::questions_are_answered_over_the_games_the_viewer_may_see(&mut store);
+    // A published game derived again with other numbers: its old ones leave the field, the new ones join it.
+    let public = store.list_games(&everything()).unwrap().into_iter().find(|g| g.published).unwrap();
+    let text = store.log(&public.id).unwrap();
+    let log = log_of(&(std::iter::once(text.0).chain(text.1).collect::<Vec<_>>().join("\n") + "\n"));
+    store.reproject(&public.id, log.game.as_ref(), &common::won_by(3, [2.0, 3.0, 4.0, 11.0], "z")).unwrap();
+    let sums = |sql: &str| -> Vec<(String, String, String, i64, i64)> {
+        let conn = store.connection();
+        let mut stmt = conn.prepare(sql).unwrap();
+        // Totals in thousandths: summed in another order, a float's last bits may differ.
+        let rows = stmt
+            .query_map([], |r| {
+                Ok((r.get(0)?, r.get(1)?, r.get(2)?, (r.get::<_, f64>(3)? * 1e3).round() as i64, r.get(4)?))
+            })
+            .unwrap();
+        rows.collect::<rusqlite::Result<_>>().unwrap()
+    };
+    let kept = sums(
+        "SELECT ruleset, metric, arg, total, seats FROM field_metrics WHERE seats > 0 ORDER BY ruleset, metric, arg",
+    );
+    let counted = sums(
+        "SELECT s.ruleset, m.metric, m.arg, SUM(m.value), COUNT(*) FROM seat_metrics m JOIN seats s ON s.key = m.seat_key
+         WHERE s.published = 1 AND s.deleted = 0 GROUP BY s.ruleset, m.metric, m.arg ORDER BY 1, 2, 3",
+    );
+    assert!(!counted.is_empty());
+    assert_eq!(kept, counted);
 }

@@ -8,19 +8,38 @@ use crate::seats::{SeatRow, Seats, Sieve, Tally};
 use almanac_core::Insights;
 use rusqlite::{params, Connection, OptionalExtension};
 
-/// Replaces game `id`'s read model by `insights` (in the caller's transaction): its seats, made once from the
-/// game's row and players, and their numbers.
+/// Replaces game `id`'s read model by `insights` (in the caller's transaction) and the field's sums with it.
 pub fn write(tx: &Connection, id: &str, insights: &Insights) -> Result<()> {
+    let mut field = FieldChange::default();
+    write_into(tx, id, insights, &mut field)?;
+    field.write(tx)
+}
+
+/// Replaces game `id`'s read model by `insights` (in the caller's transaction): its seats, made once from the
+/// game's row and players, and their numbers; what that changes in the field's sums is added to `field`, for
+/// the caller to write before it commits.
+pub fn write_into(tx: &Connection, id: &str, insights: &Insights, field: &mut FieldChange) -> Result<()> {
     let made = tx.prepare_cached(&numbered(questions::INSERT_SEATS.to_string()))?.execute([id])?;
     let keys: Vec<i64> = {
         let mut stmt = tx.prepare_cached("SELECT key FROM seats WHERE game_id = ?1 ORDER BY seat")?;
         let rows = stmt.query_map([id], |r| r.get(0))?;
         rows.collect::<rusqlite::Result<_>>()?
     };
+    // The field counts the seats of published games: all of a game's seats or none.
+    let (ruleset, counted): (String, bool) = tx
+        .prepare_cached("SELECT ruleset, published = 1 AND deleted_at IS NULL FROM games WHERE id = ?1")?
+        .query_row([id], |r| Ok((r.get(0)?, r.get(1)?)))?;
     // Seats made just now have no numbers yet; seats kept from before (an append, a reproject) lose theirs.
     if made < keys.len() {
+        let mut old = tx.prepare_cached("SELECT metric, arg, value FROM seat_metrics WHERE seat_key = ?1")?;
         let mut clear = tx.prepare_cached("DELETE FROM seat_metrics WHERE seat_key = ?1")?;
         for key in &keys {
+            if counted {
+                let mut rows = old.query([key])?;
+                while let Some(r) = rows.next()? {
+                    field.add(&ruleset, &r.get::<_, String>(0)?, &r.get::<_, String>(1)?, -r.get::<_, f64>(2)?, -1);
+                }
+            }
             clear.execute([key])?;
         }
     }
@@ -29,6 +48,9 @@ pub fn write(tx: &Connection, id: &str, insights: &Insights) -> Result<()> {
     for m in &insights.metrics {
         if let Some(key) = keys.get(m.seat as usize) {
             ins.execute(params![m.metric, m.arg, key, m.value])?;
+            if counted {
+                field.add(&ruleset, m.metric, &m.arg, m.value, 1);
+            }
         }
     }
     // Every seat is written (its opening, or none), which also revises it: what was kept from the game's
@@ -39,6 +61,43 @@ pub fn write(tx: &Connection, id: &str, insights: &Insights) -> Result<()> {
     }
     tx.execute("UPDATE games SET insights_version = ?2 WHERE id = ?1", params![id, almanac_core::insights::VERSION])?;
     Ok(())
+}
+
+/// What a transaction's games change in the field's sums (`field_metrics`), per ruleset, metric and argument,
+/// written once before it commits: a trigger per number (as PostgreSQL keeps) took more than half the time
+/// of storing the numbers themselves.
+#[derive(Default)]
+pub struct FieldChange {
+    /// By ruleset, metric and argument written as one text (looked up without allocating).
+    sums: std::collections::HashMap<String, (f64, i64)>,
+    name: String,
+}
+
+impl FieldChange {
+    fn add(&mut self, ruleset: &str, metric: &str, arg: &str, total: f64, seats: i64) {
+        self.name.clear();
+        self.name.extend([ruleset, "\0", metric, "\0", arg]);
+        match self.sums.get_mut(self.name.as_str()) {
+            Some(sum) => *sum = (sum.0 + total, sum.1 + seats),
+            None => {
+                self.sums.insert(self.name.clone(), (total, seats));
+            }
+        }
+    }
+
+    /// Adds the change to `field_metrics`.
+    pub fn write(self, tx: &Connection) -> Result<()> {
+        let mut upsert = tx.prepare_cached(
+            "INSERT INTO field_metrics (ruleset, metric, arg, total, seats) VALUES (?1, ?2, ?3, ?4, ?5)
+             ON CONFLICT (ruleset, metric, arg) DO UPDATE SET total = total + excluded.total, seats = seats + excluded.seats",
+        )?;
+        for (name, (total, seats)) in &self.sums {
+            let mut parts = name.splitn(3, '\0');
+            let (ruleset, metric, arg) = (parts.next(), parts.next(), parts.next());
+            upsert.execute(params![ruleset, metric, arg, total, seats])?;
+        }
+        Ok(())
+    }
 }
 
 impl Sqlite {

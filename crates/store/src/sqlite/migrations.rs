@@ -38,6 +38,12 @@ const MIGRATIONS: &[Migration] = &[
         after: Some(chunk_events),
     },
     Migration { version: 9, before: None, sql: include_str!("../../migrations/009_seat_revisions.sql"), after: None },
+    Migration {
+        version: 10,
+        before: None,
+        sql: include_str!("../../migrations/010_field_sums_per_transaction.sql"),
+        after: None,
+    },
 ];
 
 pub fn current(conn: &Connection) -> Result<u32> {

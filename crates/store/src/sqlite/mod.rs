@@ -102,7 +102,9 @@ impl Sqlite {
     /// same log is `TakenElsewhere`.
     pub fn insert_game_as(&mut self, id: &str, new: &NewGame, ownership: Ownership) -> Result<Inserted> {
         let tx = self.conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
-        let inserted = insert_game(&tx, id, new, ownership)?;
+        let mut field = insights::FieldChange::default();
+        let inserted = insert_game(&tx, id, new, ownership, &mut field)?;
+        field.write(&tx)?;
         tx.commit()?;
         Ok(inserted)
     }
@@ -120,9 +122,11 @@ impl Sqlite {
         let together = (|| -> Result<Vec<Result<Inserted>>> {
             let tx = self.conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
             let mut out = Vec::with_capacity(games.len());
+            let mut field = insights::FieldChange::default();
             for (id, new) in games {
-                out.push(Ok(insert_game(&tx, id, new, ownership)?));
+                out.push(Ok(insert_game(&tx, id, new, ownership, &mut field)?));
             }
+            field.write(&tx)?;
             tx.commit()?;
             Ok(out)
         })();
@@ -431,7 +435,13 @@ fn refresh_summary(tx: &rusqlite::Connection, id: &str, game: &dyn Game) -> Resu
 }
 
 /// Stores game `id` with its events, facts and read model in the caller's transaction (see `Store::insert_game`).
-fn insert_game(tx: &rusqlite::Connection, id: &str, new: &NewGame, ownership: Ownership) -> Result<Inserted> {
+fn insert_game(
+    tx: &rusqlite::Connection,
+    id: &str,
+    new: &NewGame,
+    ownership: Ownership,
+    field: &mut insights::FieldChange,
+) -> Result<Inserted> {
     let NewGame { game, header_line, event_lines, content_hash, insights } = *new;
     let id = id.to_string();
     if let Some((existing, owner, published, deleted)) = tx
@@ -488,6 +498,6 @@ fn insert_game(tx: &rusqlite::Connection, id: &str, new: &NewGame, ownership: Ow
     }
     write_events(tx, &id, game, 0, event_lines)?;
     refresh_summary(tx, &id, game)?;
-    insights::write(tx, &id, insights)?;
+    insights::write_into(tx, &id, insights, field)?;
     Ok(Inserted::New(id))
 }

@@ -139,7 +139,7 @@ pub fn notes_are_kept_in_the_order_of_the_game(store: &mut Store) {
 }
 
 /// A read model whose seat `s` has `won` = 1 for the winner's seat and `score` = `scores[s]`.
-fn won_by(winner: u32, scores: [f64; 4], opening: &str) -> Insights {
+pub fn won_by(winner: u32, scores: [f64; 4], opening: &str) -> Insights {
     let mut metrics = Vec::new();
     for seat in 0..4u32 {
         let won = (seat == winner) as u8 as f64;
