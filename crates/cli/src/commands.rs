@@ -70,7 +70,7 @@ fn in_folders(paths: &[PathBuf]) -> anyhow::Result<Vec<PathBuf>> {
 }
 
 /// How many games `almanac import` stores in one transaction.
-const IMPORT_BATCH: usize = 32;
+pub const IMPORT_BATCH: usize = 32;
 
 pub fn import(
     db: &Path,
@@ -139,7 +139,7 @@ fn prepared_in_order(
 ) -> anyhow::Result<()> {
     use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
     use std::sync::{mpsc, Condvar, Mutex};
-    let workers = std::thread::available_parallelism().map_or(1, |n| n.get()).saturating_sub(1).clamp(1, 8);
+    let workers = std::thread::available_parallelism().map_or(1, |n| n.get()).clamp(1, 8);
     let ahead = ahead + 4 * workers;
     let next = AtomicUsize::new(0);
     // How many files `each` has taken, for the workers to wait on; and whether it stopped.

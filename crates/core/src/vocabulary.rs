@@ -38,19 +38,28 @@ impl DiceSpec {
 
     /// The chance of rolling `sum`.
     pub fn chance(&self, sum: u32) -> f64 {
-        // Ways to roll each sum, one die at a time.
-        let mut ways = vec![1f64];
+        // Ways to roll each sum, one die at a time, on the stack: every roll of a game asks for every sum.
+        const MOST: usize = 128;
+        let highest = self.count as usize * self.faces as usize;
+        if sum as usize > highest {
+            return 0.0;
+        }
+        assert!(highest < MOST, "dice of at most {MOST} pips in all");
+        let mut ways = [0f64; MOST];
+        ways[0] = 1.0;
+        let mut reach = 0;
         for _ in 0..self.count {
-            let mut next = vec![0f64; ways.len() + self.faces as usize];
-            for (s, w) in ways.iter().enumerate() {
+            let mut next = [0f64; MOST];
+            for s in 0..=reach {
                 for face in 1..=self.faces as usize {
-                    next[s + face] += w;
+                    next[s + face] += ways[s];
                 }
             }
             ways = next;
+            reach += self.faces as usize;
         }
         let total = (self.faces as f64).powi(self.count as i32);
-        ways.get(sum as usize).copied().unwrap_or(0.0) / total
+        ways[sum as usize] / total
     }
 }
 
