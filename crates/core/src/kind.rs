@@ -1,7 +1,7 @@
 //! A kind of game as the rest of Almanac sees it: one object per game crate, listed once in the engine's
 //! registry. Pages, the API, the CLI and charts iterate over the registry; none of them names a game.
 
-use crate::facts::{Fact, Seat};
+use crate::facts::{Fact, FactRow, Seat};
 use crate::log::{Envelope, LogError};
 use crate::ruleset::Ruleset;
 use crate::view::AnyView;
@@ -131,6 +131,15 @@ pub trait Game: Send + Sync {
     fn event_words(&self, from: usize, to: usize) -> Vec<String>;
     /// The facts of event `i`.
     fn event_facts(&self, i: usize) -> &[Fact];
+    /// The facts of events `first..` as rows (what is stored and what the read model is derived from).
+    fn fact_rows(&self, first: usize) -> Vec<FactRow> {
+        let mut rows = Vec::new();
+        for i in first..self.event_count() {
+            let (seq, turn) = (i as u64 + 1, self.event_turn(i));
+            rows.extend(self.event_facts(i).iter().map(|f| f.row(seq, turn)));
+        }
+        rows
+    }
     /// The current turn (after the last event).
     fn current_turn(&self) -> u32;
     fn winner(&self) -> Option<Seat>;

@@ -74,26 +74,47 @@ pub fn import(
 
 /// Stores a validated log.
 pub fn store_log(store: &mut Store, log: &ValidatedLog, ownership: Ownership) -> Result<Inserted, StoreError> {
-    insert(store, log, &log.content_hash(), &insights_of(log.game.as_ref()), ownership)
+    store_prepared(store, &prepare_ref(log), ownership)
 }
 
 /// A validated log with what storing it needs computed (its content hash, its read model): the work that
 /// needs no store, done where it can run beside the one writer (`almanac import` prepares on other cores).
-pub struct Prepared {
-    pub log: ValidatedLog,
+pub struct Prepared<L = ValidatedLog> {
+    pub log: L,
     content_hash: String,
+    /// Every fact as a row, made once: the read model is derived from them and they are stored.
+    facts: Vec<almanac_core::FactRow>,
     insights: almanac_core::Insights,
 }
 
 pub fn prepare(log: ValidatedLog) -> Prepared {
-    let content_hash = log.content_hash();
-    let insights = insights_of(log.game.as_ref());
-    Prepared { log, content_hash, insights }
+    let Prepared { content_hash, facts, insights, .. } = prepare_ref(&log);
+    Prepared { log, content_hash, facts, insights }
+}
+
+/// `prepare` of a log borrowed.
+fn prepare_ref(log: &ValidatedLog) -> Prepared<&ValidatedLog> {
+    let facts = log.game.fact_rows(0);
+    let insights = insights_from(log.game.as_ref(), &facts);
+    Prepared { content_hash: log.content_hash(), log, facts, insights }
 }
 
 /// Stores a prepared log: `store_log` without the work `prepare` did.
-pub fn store_prepared(store: &mut Store, p: &Prepared, ownership: Ownership) -> Result<Inserted, StoreError> {
-    insert(store, &p.log, &p.content_hash, &p.insights, ownership)
+pub fn store_prepared<L: std::borrow::Borrow<ValidatedLog>>(
+    store: &mut Store,
+    p: &Prepared<L>,
+    ownership: Ownership,
+) -> Result<Inserted, StoreError> {
+    let log = p.log.borrow();
+    let new = NewGame {
+        game: log.game.as_ref(),
+        header_line: log.header_line(),
+        event_lines: &log.event_lines(),
+        content_hash: &p.content_hash,
+        facts: &p.facts,
+        insights: &p.insights,
+    };
+    store.insert_game(&new, ownership)
 }
 
 /// Stores prepared logs together (`Store::insert_games`: on SQLite in one transaction): each whole or not at
@@ -112,39 +133,22 @@ pub fn store_prepared_together(
             header_line: p.log.header_line(),
             event_lines: lines,
             content_hash: &p.content_hash,
+            facts: &p.facts,
             insights: &p.insights,
         })
         .collect();
     store.insert_games(&games, ownership)
 }
 
-fn insert(
-    store: &mut Store,
-    log: &ValidatedLog,
-    content_hash: &str,
-    insights: &almanac_core::Insights,
-    ownership: Ownership,
-) -> Result<Inserted, StoreError> {
-    let new = NewGame {
-        game: log.game.as_ref(),
-        header_line: log.header_line(),
-        event_lines: &log.event_lines(),
-        content_hash,
-        insights,
-    };
-    store.insert_game(&new, ownership)
-}
-
 /// What the questions across games read of a game: its numbers per seat, from its facts.
 pub fn insights_of(game: &dyn Game) -> almanac_core::Insights {
+    insights_from(game, &game.fact_rows(0))
+}
+
+/// `insights_of` from the game's fact rows, made already.
+fn insights_from(game: &dyn Game, facts: &[almanac_core::FactRow]) -> almanac_core::Insights {
     let names: Vec<String> = game.envelope().players.iter().map(|p| p.name.clone()).collect();
-    let facts: Vec<almanac_core::FactRow> = (0..game.event_count())
-        .flat_map(|i| {
-            let (seq, turn) = (i as u64 + 1, game.event_turn(i));
-            game.event_facts(i).iter().map(move |f| f.row(seq, turn)).collect::<Vec<_>>()
-        })
-        .collect();
-    almanac_analysis::questions::insights(&names, &facts, game.vocabulary())
+    almanac_analysis::questions::insights(&names, facts, game.vocabulary())
 }
 
 /// The full id of a game `viewer` may see, given by id or unique prefix.
@@ -553,12 +557,14 @@ pub fn migrate(from: &Store, to: &mut Store, mut progress: impl FnMut(&str)) -> 
         };
         let lines: Vec<&str> = events.iter().map(String::as_str).collect();
         let ownership = Ownership { club: owner, published: g.published };
+        let facts = game.fact_rows(0);
         let new = NewGame {
             game: game.as_ref(),
             header_line: &header,
             event_lines: &lines,
             content_hash: &g.content_hash,
-            insights: &insights_of(game.as_ref()),
+            facts: &facts,
+            insights: &insights_from(game.as_ref(), &facts),
         };
         to.insert_game_as(&g.id, &new, ownership)?;
         if g.deleted {

@@ -2,17 +2,19 @@
 //! to list and in which order, what an insert did, what a copy of a database keeps.
 
 use crate::ownership::Viewer;
-use almanac_core::{Game, Insights};
+use almanac_core::{FactRow, Game, Insights};
 use serde::Serialize;
 
 /// A validated game to store: the game, its log as stored (the header line and the event lines), the hash
-/// of the log's canonical spelling, and its read model for questions (derived from its facts).
+/// of the log's canonical spelling, its facts as rows (`Game::fact_rows(0)`: made once, for the read model
+/// and for the store), and its read model for questions (derived from its facts).
 #[derive(Clone, Copy)]
 pub struct NewGame<'a> {
     pub game: &'a dyn Game,
     pub header_line: &'a str,
     pub event_lines: &'a [&'a str],
     pub content_hash: &'a str,
+    pub facts: &'a [FactRow],
     pub insights: &'a Insights,
 }
 

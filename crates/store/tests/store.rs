@@ -189,6 +189,7 @@ fn games_are_listed_newest_first_and_filtered() {
         header_line: long.header_line(),
         event_lines: &lines,
         content_hash: &hash,
+        facts: &long.game.fact_rows(0),
         insights: &Default::default(),
     };
     store.insert_game_as(&format!("{}0", a.id()), &new, Ownership::OPERATOR).unwrap();

@@ -91,7 +91,7 @@ impl Postgres {
     }
 
     pub fn insert_game_as(&mut self, id: &str, new: &NewGame, ownership: Ownership) -> Result<Inserted> {
-        let NewGame { game, header_line, event_lines, content_hash, insights } = *new;
+        let NewGame { game, header_line, event_lines, content_hash, facts, insights } = *new;
         let mut client = self.client.borrow_mut();
         let attempt = (|| -> Result<Inserted> {
             let mut tx = client.transaction()?;
@@ -135,7 +135,7 @@ impl Postgres {
                  JOIN players pl ON pl.club = $6 AND pl.key = p.key",
                 &[&id, &seats, &names, &colors, &keys, &club],
             )?;
-            write_events(&mut tx, id, game, 0, event_lines)?;
+            write_events(&mut tx, id, game, 0, event_lines, facts)?;
             refresh_summary(&mut tx, id, game)?;
             write_insights(&mut tx, id, insights)?;
             tx.commit()?;
@@ -211,7 +211,7 @@ impl Postgres {
         let first = game.event_count() - new_lines.len();
         assert_eq!(first as u64, expected_seq, "the game given must be the stored log plus the new lines");
         let lines: Vec<&str> = new_lines.iter().map(String::as_str).collect();
-        write_events(&mut tx, id, game, first, &lines)?;
+        write_events(&mut tx, id, game, first, &lines, &game.fact_rows(first))?;
         refresh_summary(&mut tx, id, game)?;
         write_insights(&mut tx, id, insights)?;
         tx.commit()?;
@@ -407,7 +407,7 @@ impl Postgres {
             });
         }
         tx.execute("DELETE FROM facts WHERE game_id = $1", &[&id])?;
-        write_facts(&mut tx, id, game, 0)?;
+        write_facts(&mut tx, id, &game.fact_rows(0))?;
         tx.execute("UPDATE games SET ruleset_version = $2 WHERE id = $1", &[&id, &(game.ruleset_version() as i32)])?;
         refresh_summary(&mut tx, id, game)?;
         write_insights(&mut tx, id, insights)?;
@@ -553,7 +553,14 @@ fn existing_game(tx: &mut Transaction, content_hash: &str, ownership: Ownership)
 }
 
 /// Events `first..` of `game` as rows, with their facts: one statement for each table.
-fn write_events(tx: &mut Transaction, id: &str, game: &dyn Game, first: usize, lines: &[&str]) -> Result<()> {
+fn write_events(
+    tx: &mut Transaction,
+    id: &str,
+    game: &dyn Game,
+    first: usize,
+    lines: &[&str],
+    facts: &[FactRow],
+) -> Result<()> {
     let seqs: Vec<i64> = (0..lines.len()).map(|k| (first + k) as i64 + 1).collect();
     let turns: Vec<i32> = (0..lines.len()).map(|k| game.event_turn(first + k) as i32).collect();
     tx.execute(
@@ -561,17 +568,19 @@ fn write_events(tx: &mut Transaction, id: &str, game: &dyn Game, first: usize, l
          SELECT $1, seq, turn, body FROM unnest($2::bigint[], $3::int[], $4::text[]) AS e(seq, turn, body) ORDER BY seq",
         &[&id, &seqs, &turns, &lines],
     )?;
-    write_facts(tx, id, game, first)
+    write_facts(tx, id, facts)
 }
 
 /// The facts of events `first..` of `game`, in one statement.
-fn write_facts(tx: &mut Transaction, id: &str, game: &dyn Game, first: usize) -> Result<()> {
-    let mut rows: Vec<(FactRow, i32)> = Vec::new();
-    for i in first..game.event_count() {
-        let (seq, turn) = (i as u64 + 1, game.event_turn(i));
-        for (n, f) in game.event_facts(i).iter().enumerate() {
-            rows.push((f.row(seq, turn), n as i32));
-        }
+fn write_facts(tx: &mut Transaction, id: &str, facts: &[FactRow]) -> Result<()> {
+    // Each fact's place in its event, counted along the rows.
+    let mut rows: Vec<(&FactRow, i32)> = Vec::with_capacity(facts.len());
+    for (k, f) in facts.iter().enumerate() {
+        let n = match k.checked_sub(1).map(|p| &facts[p]) {
+            Some(prev) if prev.seq == f.seq => rows[k - 1].1 + 1,
+            _ => 0,
+        };
+        rows.push((f, n));
     }
     let column = |f: &dyn Fn(&FactRow) -> Option<i64>| -> Vec<Option<i64>> { rows.iter().map(|(r, _)| f(r)).collect() };
     let text =

@@ -11,36 +11,14 @@
 use super::packing::{compress, decompress, put, put_signed, Reader};
 use crate::error::{Result, StoreError};
 use almanac_core::FactRow;
-use rusqlite::{params, CachedStatement, Connection};
+use rusqlite::{params, Connection};
 use std::collections::HashMap;
 
-/// Collects a batch's facts and stores them packed in one row.
-pub struct Batch<'t> {
-    stmt: CachedStatement<'t>,
-    facts: Vec<FactRow>,
-}
-
-impl<'t> Batch<'t> {
-    pub fn new(tx: &'t Connection) -> Result<Self> {
-        Ok(Batch {
-            stmt: tx.prepare_cached(
-                "INSERT INTO fact_batches (game_id, first_seq, facts, packed) VALUES (?1, ?2, ?3, ?4)",
-            )?,
-            facts: Vec::new(),
-        })
-    }
-
-    pub fn push(&mut self, row: FactRow) {
-        self.facts.push(row);
-    }
-
-    /// Stores the facts pushed so far as the batch of game `id` whose first event is `first_seq`, and starts
-    /// a new batch.
-    pub fn store(&mut self, id: &str, first_seq: u64) -> Result<()> {
-        self.stmt.execute(params![id, first_seq, self.facts.len() as u64, compress(&pack(&self.facts))])?;
-        self.facts.clear();
-        Ok(())
-    }
+/// Stores `facts` packed in one row: the batch of game `id` whose first event is `first_seq`.
+pub fn store(tx: &Connection, id: &str, first_seq: u64, facts: &[FactRow]) -> Result<()> {
+    tx.prepare_cached("INSERT INTO fact_batches (game_id, first_seq, facts, packed) VALUES (?1, ?2, ?3, ?4)")?
+        .execute(params![id, first_seq, facts.len() as u64, compress(&pack(facts))])?;
+    Ok(())
 }
 
 /// Every fact of game `id`, in event order.

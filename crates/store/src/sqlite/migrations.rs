@@ -112,12 +112,13 @@ fn pack_facts(tx: &Transaction) -> Result<()> {
         )?;
         let mut rows = stmt.query([])?;
         let mut game: Option<String> = None;
-        let mut batch = super::facts::Batch::new(tx)?;
+        let mut batch: Vec<almanac_core::FactRow> = Vec::new();
         while let Some(r) = rows.next()? {
             let id: String = r.get(0)?;
             if game.as_deref() != Some(id.as_str()) {
                 if let Some(done) = game.replace(id) {
-                    batch.store(&done, 1)?;
+                    super::facts::store(tx, &done, 1, &batch)?;
+                    batch.clear();
                 }
             }
             batch.push(almanac_core::FactRow {
@@ -135,7 +136,7 @@ fn pack_facts(tx: &Transaction) -> Result<()> {
             });
         }
         if let Some(done) = game {
-            batch.store(&done, 1)?;
+            super::facts::store(tx, &done, 1, &batch)?;
         }
     }
     tx.execute_batch("DROP TABLE facts")?;

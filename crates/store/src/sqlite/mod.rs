@@ -192,7 +192,7 @@ impl Sqlite {
         }
         let first = game.event_count() - new_lines.len();
         assert_eq!(first as u64, expected_seq, "the game given must be the stored log plus the new lines");
-        write_events(&tx, id, game, first, new_lines)?;
+        write_events(&tx, id, game, first, new_lines, &game.fact_rows(first))?;
         refresh_summary(&tx, id, game)?;
         insights::write(&tx, id, insights)?;
         tx.commit()?;
@@ -383,16 +383,7 @@ impl Sqlite {
             });
         }
         tx.execute("DELETE FROM fact_batches WHERE game_id = ?1", [id])?;
-        {
-            let mut batch = facts::Batch::new(&tx)?;
-            for i in 0..game.event_count() {
-                let (seq, turn) = (i as u64 + 1, game.event_turn(i));
-                for f in game.event_facts(i) {
-                    batch.push(f.row(seq, turn));
-                }
-            }
-            batch.store(id, 1)?;
-        }
+        facts::store(&tx, id, 1, &game.fact_rows(0))?;
         tx.execute("UPDATE games SET ruleset_version = ?2 WHERE id = ?1", params![id, game.ruleset_version()])?;
         refresh_summary(&tx, id, game)?;
         insights::write(&tx, id, insights)?;
@@ -407,16 +398,10 @@ fn write_events(
     game: &dyn Game,
     first: usize,
     lines: &[impl AsRef<str>],
+    facts: &[almanac_core::FactRow],
 ) -> Result<()> {
     events::write(tx, id, game, first, lines)?;
-    let mut batch = facts::Batch::new(tx)?;
-    for i in first..first + lines.len() {
-        let (seq, turn) = (i as u64 + 1, game.event_turn(i));
-        for f in game.event_facts(i) {
-            batch.push(f.row(seq, turn));
-        }
-    }
-    batch.store(id, first as u64 + 1)
+    facts::store(tx, id, first as u64 + 1, facts)
 }
 
 /// Refreshes the derived columns of a game (counts, winner, final scores) from its final state.
@@ -442,7 +427,7 @@ fn insert_game(
     ownership: Ownership,
     field: &mut insights::FieldChange,
 ) -> Result<Inserted> {
-    let NewGame { game, header_line, event_lines, content_hash, insights } = *new;
+    let NewGame { game, header_line, event_lines, content_hash, facts, insights } = *new;
     let id = id.to_string();
     if let Some((existing, owner, published, deleted)) = tx
         .query_row(
@@ -496,7 +481,7 @@ fn insert_game(
             .execute(params![id, seat as u32, p.name, p.color, player])?;
         }
     }
-    write_events(tx, &id, game, 0, event_lines)?;
+    write_events(tx, &id, game, 0, event_lines, facts)?;
     refresh_summary(tx, &id, game)?;
     insights::write_into(tx, &id, insights, field)?;
     Ok(Inserted::New(id))

@@ -35,6 +35,7 @@ pub fn insert_with(
         header_line: log.header_line(),
         event_lines: &log.event_lines(),
         content_hash: &log.content_hash(),
+        facts: &log.game.fact_rows(0),
         insights,
     };
     store.insert_game(&new, owner)
@@ -293,6 +294,7 @@ pub fn games_stored_together_are_each_stored_whole_or_not_at_all(store: &mut Sto
     let logs = [&logs[0], &logs[1], &logs[2], &logs[0]];
     let lines: Vec<Vec<&str>> = logs.iter().map(|l| l.event_lines()).collect();
     let hashes: Vec<String> = logs.iter().map(|l| l.content_hash()).collect();
+    let facts: Vec<Vec<almanac_core::FactRow>> = logs.iter().map(|l| l.game.fact_rows(0)).collect();
     let insights = Insights::default();
     let games: Vec<NewGame> = (0..logs.len())
         .map(|k| NewGame {
@@ -300,6 +302,7 @@ pub fn games_stored_together_are_each_stored_whole_or_not_at_all(store: &mut Sto
             header_line: logs[k].header_line(),
             event_lines: &lines[k],
             content_hash: &hashes[k],
+            facts: &facts[k],
             insights: &insights,
         })
         .collect();
