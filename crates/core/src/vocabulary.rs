@@ -39,7 +39,7 @@ impl DiceSpec {
     /// The chance of rolling `sum`.
     pub fn chance(&self, sum: u32) -> f64 {
         // Ways to roll each sum, one die at a time, on the stack: every roll of a game asks for every sum.
-        const MOST: usize = 128;
+        const MOST: usize = 64;
         let highest = self.count as usize * self.faces as usize;
         if sum as usize > highest {
             return 0.0;

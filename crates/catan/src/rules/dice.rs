@@ -49,9 +49,9 @@ fn promise(s: &mut State, facts: &mut Vec<Fact>) {
     let n = s.players.len();
     let mut expected = [0f64; MAX_PLAYERS];
     for sum in dice.sums().filter(|&sum| sum != 7) {
-        let pay = production(s, sum as usize);
+        let (pay, chance) = (production(s, sum as usize), dice.chance(sum));
         for i in 0..n {
-            expected[i] += dice.chance(sum) * pay[i].total() as f64;
+            expected[i] += chance * pay[i].total() as f64;
         }
     }
     for (i, e) in expected.iter().enumerate().take(n) {

@@ -236,13 +236,14 @@ fn promise(s: &mut State, facts: &mut Vec<Fact>) {
     let n = s.players.len();
     let mut expected = vec![0f64; n];
     for sum in dice.sums().filter(|&sum| sum != 7) {
+        let chance = dice.chance(sum);
         for (hex, h) in s.board.hexes.iter().zip(0..) {
             if s.numbers[h as usize] != Some(sum as u8) || s.robber == h || hex.terrain.produces().is_none() {
                 continue;
             }
             for &v in &hex.corners {
                 if let Some(b) = s.building(v) {
-                    expected[b.owner as usize] += dice.chance(sum) * if b.city { 2.0 } else { 1.0 };
+                    expected[b.owner as usize] += chance * if b.city { 2.0 } else { 1.0 };
                 }
             }
         }

@@ -49,15 +49,16 @@ const DETAIL: u8 = 128;
 
 pub fn pack(facts: &[FactRow]) -> Vec<u8> {
     let mut words: Vec<&str> = Vec::new();
-    let mut places: HashMap<&str, u64> = HashMap::new();
+    // A quick hash: a game's words are few and nobody's choice, and each is met a thousand times.
+    let mut places: HashMap<&str, u64, crate::questions::Quick> = HashMap::default();
     for f in facts {
         for w in
             [Some(f.kind.as_str()), f.item.as_deref(), f.cause.as_deref(), f.detail.as_deref()].into_iter().flatten()
         {
-            if !places.contains_key(w) {
-                places.insert(w, words.len() as u64);
+            places.entry(w).or_insert_with(|| {
                 words.push(w);
-            }
+                words.len() as u64 - 1
+            });
         }
     }
     let mut out = vec![FORMAT];
