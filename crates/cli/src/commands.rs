@@ -79,13 +79,23 @@ pub fn import(
     publish: bool,
     files: &[PathBuf],
 ) -> anyhow::Result<i32> {
+    import_to(db, reading, club, publish, files, &mut std::io::stdout().lock())
+}
+
+/// `almanac import`, each stored game's line written to `out`.
+pub fn import_to(
+    db: &Path,
+    reading: Reading,
+    club: Option<&str>,
+    publish: bool,
+    files: &[PathBuf],
+    out: &mut dyn Write,
+) -> anyhow::Result<i32> {
     let mut store = Store::open(db).with_context(|| format!("opening {}", db.display()))?;
     let owner = ownership(&store, club, publish)?;
     let files = &in_folders(files)?;
     let bar = progress(files.len(), "files");
     let mut rejected = 0;
-    let stdout = std::io::stdout();
-    let mut out = stdout.lock();
     // Reading, validating and deriving a file needs no store: other cores do it, in the files' order, while
     // this thread stores the prepared files (SQLite has one writer), a few dozen at a time: each game whole
     // or not at all, but one write to the file for all of them.
