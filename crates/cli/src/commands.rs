@@ -96,7 +96,7 @@ pub fn import_to(
     let files = &in_folders(files)?;
     let bar = progress(files.len(), "files");
     let mut rejected = 0;
-    // Reading, validating and deriving a file needs no store: other cores do it, in the files' order, while
+    // Reading, validating and deriving a file needs no store: other threads do it, in the files' order, while
     // this thread stores the prepared files (SQLite has one writer), a few dozen at a time: each game whole
     // or not at all, but one write to the file for all of them.
     let mut batch: Vec<(PathBuf, almanac_service::Prepared)> = Vec::new();
@@ -139,8 +139,9 @@ pub fn import_to(
 }
 
 /// Hands every file, prepared (read, validated, derived), to `each` in the order given. Preparing runs on
-/// the other cores (one at least), never more than `ahead` files (and a few per core) ahead of `each`;
-/// `each` runs on this thread, and its first error stops the preparing.
+/// a thread per core (sharing this thread's core when `each` waits on the disk), never more than `ahead`
+/// files (and a few per core) ahead of `each`; `each` runs on this thread, and its first error stops the
+/// preparing.
 fn prepared_in_order(
     reading: Reading,
     files: &[PathBuf],
