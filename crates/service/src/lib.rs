@@ -418,20 +418,73 @@ pub fn games_to_reproject(store: &Store, ruleset: Option<&str>, all: bool) -> Re
     Ok(ids)
 }
 
-/// Derives the facts and summary columns of the games `ids` again with this build's rulesets, one
-/// transaction per game (events are never touched); `progress` hears of each game as it is done.
+/// Derives the facts and summary columns of the games `ids` again with this build's rulesets (events are never
+/// touched): `REPROJECT_BATCH` games at a time, their logs read, replayed on every core, and stored in one
+/// transaction, each game whole or not at all; `progress` hears of each game as it is done.
 pub fn reproject(store: &mut Store, ids: &[String], mut progress: impl FnMut(&str)) -> Reprojected {
     let mut report = Reprojected::default();
-    for id in ids {
-        let result = load(store, Viewer::Operator, id)
-            .and_then(|(_, game)| Ok(store.reproject(id, game.as_ref(), &insights_of(game.as_ref()))?));
-        match result {
-            Ok(()) => report.done.push(id.clone()),
-            Err(e) => report.failed.push((id.clone(), e)),
+    for chunk in ids.chunks(REPROJECT_BATCH) {
+        let logs: Vec<Result<(String, String, Vec<String>), ServiceError>> = chunk
+            .iter()
+            .map(|id| {
+                let id = store.resolve(Viewer::Operator, id)?;
+                let (header, events) = store.log(&id)?;
+                Ok((id, header, events))
+            })
+            .collect();
+        let derived = on_every_core(logs, |log| {
+            let (id, header, events) = log?;
+            let game = read_stored(&id, header, events)?;
+            let insights = insights_of(game.as_ref());
+            Ok((id, game, insights))
+        });
+        let ready: Vec<(&str, &dyn Game, &almanac_core::Insights)> = derived
+            .iter()
+            .filter_map(|d| d.as_ref().ok())
+            .map(|(id, game, insights)| (id.as_str(), game.as_ref(), insights))
+            .collect();
+        // Should the store fail as a whole (no transaction at all), every game of the batch says why.
+        let outcomes: Vec<Result<(), ServiceError>> = match store.reproject_games(&ready) {
+            Ok(outcomes) => outcomes.into_iter().map(|o| o.map_err(ServiceError::from)).collect(),
+            Err(e) => {
+                let reason = e.to_string();
+                ready.iter().map(|_| Err(ServiceError::Store(StoreError::Invalid(reason.clone())))).collect()
+            }
+        };
+        let mut outcomes = outcomes.into_iter();
+        for (id, d) in chunk.iter().zip(derived) {
+            let outcome = match d {
+                Ok(_) => outcomes.next().expect("an outcome per game stored"),
+                Err(e) => Err(e),
+            };
+            match outcome {
+                Ok(()) => report.done.push(id.clone()),
+                Err(e) => report.failed.push((id.clone(), e)),
+            }
+            progress(id);
         }
-        progress(id);
     }
     report
+}
+
+/// How many games `reproject` derives again to a transaction.
+const REPROJECT_BATCH: usize = 32;
+
+/// `f` of each item, in order, the items shared out over a thread per core.
+fn on_every_core<T: Send, U: Send>(items: Vec<T>, f: impl Fn(T) -> U + Sync) -> Vec<U> {
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get()).min(items.len().max(1));
+    let per = items.len().div_ceil(cores).max(1);
+    let mut parts: Vec<Vec<T>> = Vec::new();
+    let mut items = items.into_iter().peekable();
+    while items.peek().is_some() {
+        parts.push(items.by_ref().take(per).collect());
+    }
+    let f = &f;
+    std::thread::scope(|scope| {
+        let workers: Vec<_> =
+            parts.into_iter().map(|part| scope.spawn(move || part.into_iter().map(f).collect::<Vec<U>>())).collect();
+        workers.into_iter().flat_map(|w| w.join().expect("deriving a game does not panic")).collect()
+    })
 }
 
 /// Creates a club.

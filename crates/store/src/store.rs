@@ -215,6 +215,18 @@ impl Store {
         self.changed()
     }
 
+    /// Derives games again as `reproject` does, each whole or not at all; on SQLite in one transaction (a
+    /// commit per game rewrote the read model's pages for every game). Each game's outcome, in order; an error
+    /// only if none could be derived.
+    pub fn reproject_games(&mut self, games: &[(&str, &dyn Game, &Insights)]) -> Result<Vec<Result<()>>> {
+        let out = match &mut self.backend {
+            Backend::Sqlite(b) => b.reproject_games(games)?,
+            Backend::Postgres(b) => games.iter().map(|(id, game, insights)| b.reproject(id, *game, insights)).collect(),
+        };
+        self.changed()?;
+        Ok(out)
+    }
+
     /// A number that grows after every change to the read model, committed first: an answer computed after
     /// reading it is at least as new as it.
     pub fn read_model_version(&self) -> Result<i64> {

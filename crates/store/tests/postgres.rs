@@ -280,3 +280,9 @@ fn games_stored_together_are_each_stored_whole_or_not_at_all() {
     let (_url, mut store) = db();
     common::games_stored_together_are_each_stored_whole_or_not_at_all(&mut store);
 }
+
+#[test]
+fn games_derived_again_together_are_each_derived_whole_or_not_at_all() {
+    let (_url, mut store) = db();
+    common::games_derived_again_together_are_each_derived_whole_or_not_at_all(&mut store);
+}

@@ -558,3 +558,10 @@ fn the_fields_sums_are_the_sums_of_the_published_seats_numbers() {
     assert!(!counted.is_empty());
     assert_eq!(kept, counted);
 }
+
+#[test]
+fn games_derived_again_together_are_each_derived_whole_or_not_at_all() {
+    let (_dir, path) = db();
+    let mut store = Store::open(&path).unwrap();
+    common::games_derived_again_together_are_each_derived_whole_or_not_at_all(&mut store);
+}

@@ -371,25 +371,53 @@ impl Sqlite {
     /// events are not touched: `game` must hold exactly the stored events.
     pub fn reproject(&mut self, id: &str, game: &dyn Game, insights: &Insights) -> Result<()> {
         let tx = self.conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
-        let stored: u64 = tx
-            .query_row("SELECT event_count FROM games WHERE id = ?1", [id], |r| r.get(0))
-            .optional()?
-            .ok_or_else(|| StoreError::NotFound(id.to_string()))?;
-        if stored != game.event_count() as u64 {
-            return Err(StoreError::Conflict {
-                game: id.to_string(),
-                expected: stored,
-                actual: game.event_count() as u64,
-            });
-        }
-        tx.execute("DELETE FROM fact_batches WHERE game_id = ?1", [id])?;
-        facts::store(&tx, id, 1, &game.fact_rows(0))?;
-        tx.execute("UPDATE games SET ruleset_version = ?2 WHERE id = ?1", params![id, game.ruleset_version()])?;
-        refresh_summary(&tx, id, game)?;
-        insights::write(&tx, id, insights)?;
+        let mut field = insights::FieldChange::default();
+        reproject_game(&tx, id, game, insights, &mut field)?;
+        field.write(&tx)?;
         tx.commit()?;
         Ok(())
     }
+
+    /// Derives games again in one transaction, as `insert_games_as` stores them: should one fail, they are
+    /// derived one by one, so that each outcome is its own.
+    pub fn reproject_games(&mut self, games: &[(&str, &dyn Game, &Insights)]) -> Result<Vec<Result<()>>> {
+        let together = (|| -> Result<Vec<Result<()>>> {
+            let tx = self.conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
+            let mut field = insights::FieldChange::default();
+            for (id, game, insights) in games {
+                reproject_game(&tx, id, *game, insights, &mut field)?;
+            }
+            field.write(&tx)?;
+            tx.commit()?;
+            Ok(games.iter().map(|_| Ok(())).collect())
+        })();
+        match together {
+            Ok(out) => Ok(out),
+            Err(_) => Ok(games.iter().map(|(id, game, insights)| self.reproject(id, *game, insights)).collect()),
+        }
+    }
+}
+
+/// Derives game `id`'s facts, summary and read model again in the caller's transaction (see `Store::reproject`).
+fn reproject_game(
+    tx: &rusqlite::Connection,
+    id: &str,
+    game: &dyn Game,
+    insights: &Insights,
+    field: &mut insights::FieldChange,
+) -> Result<()> {
+    let stored: u64 = tx
+        .query_row("SELECT event_count FROM games WHERE id = ?1", [id], |r| r.get(0))
+        .optional()?
+        .ok_or_else(|| StoreError::NotFound(id.to_string()))?;
+    if stored != game.event_count() as u64 {
+        return Err(StoreError::Conflict { game: id.to_string(), expected: stored, actual: game.event_count() as u64 });
+    }
+    tx.execute("DELETE FROM fact_batches WHERE game_id = ?1", [id])?;
+    facts::store(tx, id, 1, &game.fact_rows(0))?;
+    tx.execute("UPDATE games SET ruleset_version = ?2 WHERE id = ?1", params![id, game.ruleset_version()])?;
+    refresh_summary(tx, id, game)?;
+    insights::write_into(tx, id, insights, field)
 }
 
 fn write_events(

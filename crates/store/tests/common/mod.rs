@@ -321,3 +321,33 @@ pub fn games_stored_together_are_each_stored_whole_or_not_at_all(store: &mut Sto
         assert_eq!(store.access_of(id).unwrap().owner, Some(mine));
     }
 }
+
+/// Games derived again together are each derived whole or not at all: a game whose log does not match what is
+/// stored is refused alone (`Conflict`), and the others are derived.
+pub fn games_derived_again_together_are_each_derived_whole_or_not_at_all(store: &mut Store) {
+    let club = log_of(&sample("catan-club-game.jsonl"));
+    let six = log_of(&sample("catan-six-players.jsonl"));
+    let a = insert(store, &club).unwrap().id().to_string();
+    let b = insert(store, &six).unwrap().id().to_string();
+    let facts_of_b = store.facts(&b).unwrap();
+    let insights = won_by(1, [3.0, 10.0, 4.0, 5.0], "x");
+    let out = store
+        .reproject_games(&[(a.as_str(), club.game.as_ref(), &insights), (b.as_str(), club.game.as_ref(), &insights)])
+        .unwrap();
+    assert!(out[0].is_ok(), "{:?}", out[0]);
+    assert!(matches!(out[1], Err(StoreError::Conflict { .. })), "{:?}", out[1]);
+    assert_eq!(store.facts(&a).unwrap().len(), club.game.fact_rows(0).len());
+    assert_eq!(store.facts(&b).unwrap(), facts_of_b, "the refused game is as it was");
+    let q = Question {
+        viewer: Viewer::Public,
+        metric: "won".into(),
+        arg: String::new(),
+        by: Dimension::Seat,
+        ruleset: None,
+        club: None,
+        player: None,
+        players: None,
+        group: Some("2".into()),
+    };
+    assert_eq!(answer(store, &q)[0].mean, 1.0, "the derived game's new numbers are asked");
+}
