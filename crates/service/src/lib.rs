@@ -424,16 +424,18 @@ pub fn games_to_reproject(store: &Store, ruleset: Option<&str>, all: bool) -> Re
 pub fn reproject(store: &mut Store, ids: &[String], mut progress: impl FnMut(&str)) -> Reprojected {
     let mut report = Reprojected::default();
     for chunk in ids.chunks(REPROJECT_BATCH) {
-        let logs: Vec<Result<(String, String, Vec<String>), ServiceError>> = chunk
+        // Each game's full id and stored log: its header line and event lines.
+        type Stored = (String, (String, Vec<String>));
+        let logs: Vec<Result<Stored, ServiceError>> = chunk
             .iter()
             .map(|id| {
                 let id = store.resolve(Viewer::Operator, id)?;
-                let (header, events) = store.log(&id)?;
-                Ok((id, header, events))
+                let log = store.log(&id)?;
+                Ok((id, log))
             })
             .collect();
         let derived = on_every_core(logs, |log| {
-            let (id, header, events) = log?;
+            let (id, (header, events)) = log?;
             let game = read_stored(&id, header, events)?;
             let insights = insights_of(game.as_ref());
             Ok((id, game, insights))
