@@ -33,6 +33,10 @@ impl Config {
 /// Starts the server on `listener`; the returned future runs it.
 pub fn run(listener: TcpListener, config: Config) -> std::io::Result<Server> {
     let pool = Arc::new(Pool::open(&config.db).map_err(std::io::Error::other)?);
+    // Every game's seats read into memory beside the start (a second at 100,000 games), not by the first
+    // question; should it fail, that question reads them.
+    let warming = pool.clone();
+    std::thread::spawn(move || warming.read(|store| store.read_seats()));
     let limits = config.limits.clone();
     let state = web::Data::new(AppState {
         uploads: Uploads::start(pool.clone())?,

@@ -247,6 +247,12 @@ impl Store {
         self.seats.clone()
     }
 
+    /// Brings the seats held in memory up to date now: a server does it as it starts, so that its first
+    /// question does not read every seat.
+    pub fn read_seats(&self) -> Result<()> {
+        self.seats_now().map(drop)
+    }
+
     /// The seats held in memory, first brought up to the latest revision this connection sees. Read after
     /// it, a question's numbers may be newer than the seats (a game stored meanwhile): numbers of seats not
     /// yet known are left out, so an answer is the one of the moment the seats were read.
