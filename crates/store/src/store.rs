@@ -113,8 +113,8 @@ impl Store {
     }
 
     /// Stores games as `insert_game` does, each whole or not at all, in the order given; a bulk import's way:
-    /// on SQLite they share one transaction (a savepoint each) and are written to the file once. Each game's
-    /// outcome, in order; an error only if none could be stored.
+    /// on SQLite they share one transaction, written to the file once (should one fail, they are stored one by
+    /// one). Each game's outcome, in order; an error only if none could be stored.
     pub fn insert_games(&mut self, games: &[NewGame], ownership: Ownership) -> Result<Vec<Result<Inserted>>> {
         let ids: Vec<String> = games.iter().map(|g| game_id(g.content_hash)).collect();
         let out = match &mut self.backend {
@@ -273,8 +273,13 @@ impl Store {
     /// games were counted, and the latest `limit` of them. One pass over the metric's numbers (over the
     /// player's seats only, when the question names a player).
     pub fn ask(&self, question: &Question, limit: u32) -> Result<Asked> {
+        // A club no one has is a filter nothing passes.
         let club = match &question.club {
-            Some(name) => self.clubs()?.into_iter().find(|c| &c.name == name).map(|c| c.id),
+            Some(name) => match self.club_by_name(name) {
+                Ok(c) => Some(c.id),
+                Err(StoreError::NotFound(_)) => None,
+                Err(e) => return Err(e),
+            },
             None => None,
         };
         let seats = self.seats_now()?;

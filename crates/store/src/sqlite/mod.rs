@@ -101,38 +101,45 @@ impl Sqlite {
     /// game (its owner uploading a game it deleted shows it again); another club's private game with the
     /// same log is `TakenElsewhere`.
     pub fn insert_game_as(&mut self, id: &str, new: &NewGame, ownership: Ownership) -> Result<Inserted> {
-        let tx = self.conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
-        let mut field = insights::FieldChange::default();
-        let inserted = insert_game(&tx, id, new, ownership, &mut field)?;
-        field.write(&tx)?;
-        tx.commit()?;
-        Ok(inserted)
+        self.in_transaction(|tx, field| insert_game(tx, id, new, ownership, field))
     }
 
-    /// Stores games under their ids in one transaction: each whole or not at all, as if stored one by one,
-    /// but written to the file once (a commit per game rewrote the read model's pages for every game). Should
-    /// one fail, the transaction is rolled back and the games are stored one by one, so that each one's
-    /// outcome is its own. (A savepoint per game would say the same, but SQLite's savepoints cost more than
-    /// the commits they save.)
+    /// Stores games under their ids as `insert_game_as` does, each whole or not at all (`each_whole`).
     pub fn insert_games_as(
         &mut self,
         games: &[(&str, &NewGame)],
         ownership: Ownership,
     ) -> Result<Vec<Result<Inserted>>> {
-        let together = (|| -> Result<Vec<Result<Inserted>>> {
-            let tx = self.conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
-            let mut out = Vec::with_capacity(games.len());
-            let mut field = insights::FieldChange::default();
-            for (id, new) in games {
-                out.push(Ok(insert_game(&tx, id, new, ownership, &mut field)?));
-            }
-            field.write(&tx)?;
-            tx.commit()?;
-            Ok(out)
-        })();
+        self.each_whole(games, |tx, (id, new), field| insert_game(tx, id, new, ownership, field))
+    }
+
+    /// Runs `write` in a transaction of its own, and adds what it changed in the field's sums before the commit.
+    fn in_transaction<T>(
+        &mut self,
+        write: impl FnOnce(&Connection, &mut insights::FieldChange) -> Result<T>,
+    ) -> Result<T> {
+        let tx = self.conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
+        let mut field = insights::FieldChange::default();
+        let out = write(&tx, &mut field)?;
+        field.write(&tx)?;
+        tx.commit()?;
+        Ok(out)
+    }
+
+    /// `write` of every item in one transaction: each whole or not at all, as if written one by one, but written
+    /// to the file once (a commit per game rewrote the read model's pages for every game). Should one fail, the
+    /// transaction is rolled back and the items are written one by one, so that each outcome is its own. (A
+    /// savepoint per item would say the same, but SQLite's savepoints cost more than the commits they save.)
+    fn each_whole<I, T>(
+        &mut self,
+        items: &[I],
+        write: impl Fn(&Connection, &I, &mut insights::FieldChange) -> Result<T>,
+    ) -> Result<Vec<Result<T>>> {
+        let together =
+            self.in_transaction(|tx, field| items.iter().map(|i| write(tx, i, field)).collect::<Result<Vec<T>>>());
         match together {
-            Ok(out) => Ok(out),
-            Err(_) => Ok(games.iter().map(|(id, new)| self.insert_game_as(id, new, ownership)).collect()),
+            Ok(out) => Ok(out.into_iter().map(Ok).collect()),
+            Err(_) => Ok(items.iter().map(|i| self.in_transaction(|tx, field| write(tx, i, field))).collect()),
         }
     }
 
@@ -370,31 +377,12 @@ impl Sqlite {
     /// the current ruleset), and records the ruleset version that derived them; one transaction. The
     /// events are not touched: `game` must hold exactly the stored events.
     pub fn reproject(&mut self, id: &str, game: &dyn Game, insights: &Insights) -> Result<()> {
-        let tx = self.conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
-        let mut field = insights::FieldChange::default();
-        reproject_game(&tx, id, game, insights, &mut field)?;
-        field.write(&tx)?;
-        tx.commit()?;
-        Ok(())
+        self.in_transaction(|tx, field| reproject_game(tx, id, game, insights, field))
     }
 
-    /// Derives games again in one transaction, as `insert_games_as` stores them: should one fail, they are
-    /// derived one by one, so that each outcome is its own.
+    /// Derives games again as `reproject` does, each whole or not at all (`each_whole`).
     pub fn reproject_games(&mut self, games: &[(&str, &dyn Game, &Insights)]) -> Result<Vec<Result<()>>> {
-        let together = (|| -> Result<Vec<Result<()>>> {
-            let tx = self.conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
-            let mut field = insights::FieldChange::default();
-            for (id, game, insights) in games {
-                reproject_game(&tx, id, *game, insights, &mut field)?;
-            }
-            field.write(&tx)?;
-            tx.commit()?;
-            Ok(games.iter().map(|_| Ok(())).collect())
-        })();
-        match together {
-            Ok(out) => Ok(out),
-            Err(_) => Ok(games.iter().map(|(id, game, insights)| self.reproject(id, *game, insights)).collect()),
-        }
+        self.each_whole(games, |tx, (id, game, insights), field| reproject_game(tx, id, *game, insights, field))
     }
 }
 
