@@ -13,7 +13,7 @@ use almanac_analysis::{game_stats, GameStats};
 use almanac_charts::ChartError;
 use almanac_core::{AnyView, Chart, Game, LogError, Problem};
 use almanac_engine::{read_log, ImportError};
-use almanac_store::{GameRow, NewGame, Store, StoreError};
+use almanac_store::{Derivation, GameRow, NewGame, Store, StoreError};
 pub use almanac_store::{StoredGame, TokenRecord};
 use serde::Serialize;
 use serde_json::value::RawValue;
@@ -437,13 +437,14 @@ pub fn reproject(store: &mut Store, ids: &[String], mut progress: impl FnMut(&st
         let derived = on_every_core(logs, |log| {
             let (id, (header, events)) = log?;
             let game = read_stored(&id, header, events)?;
-            let insights = insights_of(game.as_ref());
-            Ok((id, game, insights))
+            let facts = game.fact_rows(0);
+            let insights = insights_from(game.as_ref(), &facts);
+            Ok((id, game, facts, insights))
         });
-        let ready: Vec<(&str, &dyn Game, &almanac_core::Insights)> = derived
+        let ready: Vec<Derivation> = derived
             .iter()
             .filter_map(|d| d.as_ref().ok())
-            .map(|(id, game, insights)| (id.as_str(), game.as_ref(), insights))
+            .map(|(id, game, facts, insights)| Derivation { id, game: game.as_ref(), facts, insights })
             .collect();
         // Should the store fail as a whole (no transaction at all), every game of the batch says why.
         let outcomes: Vec<Result<(), ServiceError>> = match store.reproject_games(&ready) {

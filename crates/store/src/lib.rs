@@ -37,7 +37,7 @@ pub use rows::{
     game_id, player_key, GameFilter, GameRow, Identity, Inserted, PlayerId, PlayerRow, RatedGame, SeatOf, Sitting,
 };
 pub use rows::{
-    AnswerRow, CountedGame, Dimension, NewGame, Note, OpeningRecord, PartnerTotal, PlayerNumber, PlayerProfile,
-    Question, Sort, StoredGame, TokenRecord,
+    AnswerRow, CountedGame, Derivation, Dimension, NewGame, Note, OpeningRecord, PartnerTotal, PlayerNumber,
+    PlayerProfile, Question, Sort, StoredGame, TokenRecord,
 };
 pub use store::{is_postgres, Store};

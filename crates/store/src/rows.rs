@@ -18,6 +18,16 @@ pub struct NewGame<'a> {
     pub insights: &'a Insights,
 }
 
+/// A stored game derived again by this build (`reproject`): its id, the game read again from its stored log,
+/// its facts as rows (`Game::fact_rows(0)`: made once, for the read model and for the store) and its read model.
+#[derive(Clone, Copy)]
+pub struct Derivation<'a> {
+    pub id: &'a str,
+    pub game: &'a dyn Game,
+    pub facts: &'a [FactRow],
+    pub insights: &'a Insights,
+}
+
 /// What `insert_game` did.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Inserted {

@@ -5,8 +5,8 @@ use crate::error::{Result, StoreError};
 use crate::ownership::{Access, Club, ClubId, ClubRow, Ownership, TokenRow, Viewer};
 use crate::postgres::Postgres;
 use crate::rows::{
-    game_id, AnswerRow, Asked, GameFilter, GameRow, Identity, Inserted, NewGame, Note, OpeningRecord, PartnerTotal,
-    PlayerId, PlayerNumber, PlayerProfile, Question, Sitting, StoredGame, TokenRecord,
+    game_id, AnswerRow, Asked, Derivation, GameFilter, GameRow, Identity, Inserted, NewGame, Note, OpeningRecord,
+    PartnerTotal, PlayerId, PlayerNumber, PlayerProfile, Question, Sitting, StoredGame, TokenRecord,
 };
 use crate::seats::{Seats, SharedSeats, Tally};
 use crate::sqlite::Sqlite;
@@ -208,20 +208,20 @@ impl Store {
         on_backend!(self, b => b.games_to_reproject(ruleset, current))
     }
 
-    /// Replaces the facts and derived columns of game `id` by those of `game` (its stored log read again); one
-    /// transaction; the events are not touched.
-    pub fn reproject(&mut self, id: &str, game: &dyn Game, insights: &Insights) -> Result<()> {
-        on_backend!(mut self, b => b.reproject(id, game, insights))?;
+    /// Replaces the facts and derived columns of game `d.id` by those of `d.game` (its stored log read again);
+    /// one transaction; the events are not touched.
+    pub fn reproject(&mut self, d: &Derivation) -> Result<()> {
+        on_backend!(mut self, b => b.reproject(d))?;
         self.changed()
     }
 
     /// Derives games again as `reproject` does, each whole or not at all; on SQLite in one transaction (a
     /// commit per game rewrote the read model's pages for every game). Each game's outcome, in order; an error
     /// only if none could be derived.
-    pub fn reproject_games(&mut self, games: &[(&str, &dyn Game, &Insights)]) -> Result<Vec<Result<()>>> {
+    pub fn reproject_games(&mut self, games: &[Derivation]) -> Result<Vec<Result<()>>> {
         let out = match &mut self.backend {
             Backend::Sqlite(b) => b.reproject_games(games)?,
-            Backend::Postgres(b) => games.iter().map(|(id, game, insights)| b.reproject(id, *game, insights)).collect(),
+            Backend::Postgres(b) => games.iter().map(|d| b.reproject(d)).collect(),
         };
         self.changed()?;
         Ok(out)

@@ -216,11 +216,11 @@ fn games_are_found_in_any_case_sorted_and_reprojected() {
     let log = log_of(&sample("catan-club-game.jsonl"));
     let id = almanac_store::game_id(&log.content_hash());
     let facts = store.facts(&id).unwrap();
-    store.reproject(&id, log.game.as_ref(), &Default::default()).unwrap();
+    common::rederive(&mut store, &id, &log, &Default::default()).unwrap();
     assert_eq!(store.facts(&id).unwrap(), facts, "the same facts again");
     let shorter = log_of(&sample("catan-club-game.jsonl").lines().take(50).collect::<Vec<_>>().join("\n"));
     assert!(matches!(
-        store.reproject(&id, shorter.game.as_ref(), &Default::default()),
+        common::rederive(&mut store, &id, &shorter, &Default::default()),
         Err(StoreError::Conflict { .. })
     ));
     assert_eq!(store.games_to_reproject(Some("catan"), None).unwrap().len(), 2);

@@ -213,7 +213,7 @@ fn reprojection_rewrites_facts_and_summary_and_never_the_events() {
     assert_eq!(stale, [(id.clone(), "catan".to_string())]);
     assert!(store.games_to_reproject(Some("carcassonne"), None).unwrap().is_empty());
 
-    store.reproject(&id, log.game.as_ref(), &Default::default()).unwrap();
+    common::rederive(&mut store, &id, &log, &Default::default()).unwrap();
     assert_eq!(store.facts(&id).unwrap(), facts, "the same facts as when it was stored");
     assert_eq!(store.log(&id).unwrap(), events, "the events did not move");
     let row = store.game(&id).unwrap();
@@ -223,7 +223,7 @@ fn reprojection_rewrites_facts_and_summary_and_never_the_events() {
     // A game of other events is refused: reprojection never rewrites a log.
     let shorter = log_of(&sample("catan-club-game.jsonl").lines().take(50).collect::<Vec<_>>().join("\n"));
     assert!(matches!(
-        store.reproject(&id, shorter.game.as_ref(), &Default::default()),
+        common::rederive(&mut store, &id, &shorter, &Default::default()),
         Err(StoreError::Conflict { .. })
     ));
     assert_eq!(store.facts(&id).unwrap(), facts);
@@ -536,7 +536,7 @@ fn the_fields_sums_are_the_sums_of_the_published_seats_numbers() {
     let public = store.list_games(&everything()).unwrap().into_iter().find(|g| g.published).unwrap();
     let text = store.log(&public.id).unwrap();
     let log = log_of(&(std::iter::once(text.0).chain(text.1).collect::<Vec<_>>().join("\n") + "\n"));
-    store.reproject(&public.id, log.game.as_ref(), &common::won_by(3, [2.0, 3.0, 4.0, 11.0], "z")).unwrap();
+    common::rederive(&mut store, &public.id, &log, &common::won_by(3, [2.0, 3.0, 4.0, 11.0], "z")).unwrap();
     let sums = |sql: &str| -> Vec<(String, String, String, i64, i64)> {
         let conn = store.connection();
         let mut stmt = conn.prepare(sql).unwrap();

@@ -11,7 +11,7 @@ use crate::questions;
 use crate::rows::{
     anywhere, player_key, GameFilter, GameRow, Identity, Inserted, NewGame, PlayerId, PlayerRow, SeatOf, Sitting,
 };
-use crate::rows::{CountedGame, Question};
+use crate::rows::{CountedGame, Derivation, Question};
 use crate::rows::{Note, Sort, StoredGame, TokenRecord};
 use crate::seats::{SeatRow, Seats, Sieve, Tally};
 use almanac_core::{FactRow, Game, Insights};
@@ -392,7 +392,8 @@ impl Postgres {
         Ok(rows.iter().map(|r| (r.get(0), r.get(1))).collect())
     }
 
-    pub fn reproject(&mut self, id: &str, game: &dyn Game, insights: &Insights) -> Result<()> {
+    pub fn reproject(&mut self, d: &Derivation) -> Result<()> {
+        let Derivation { id, game, facts, insights } = *d;
         let mut client = self.client.borrow_mut();
         let mut tx = client.transaction()?;
         let stored: i64 = tx
@@ -407,7 +408,7 @@ impl Postgres {
             });
         }
         tx.execute("DELETE FROM facts WHERE game_id = $1", &[&id])?;
-        write_facts(&mut tx, id, &game.fact_rows(0))?;
+        write_facts(&mut tx, id, facts)?;
         tx.execute("UPDATE games SET ruleset_version = $2 WHERE id = $1", &[&id, &(game.ruleset_version() as i32)])?;
         refresh_summary(&mut tx, id, game)?;
         write_insights(&mut tx, id, insights)?;

@@ -11,7 +11,9 @@ mod players;
 
 use crate::error::{Result, StoreError};
 use crate::ownership::{ClubId, Ownership, Repeat, Viewer};
-use crate::rows::{anywhere, GameFilter, GameRow, Inserted, NewGame, PlayerRow, Sort, StoredGame, TokenRecord};
+use crate::rows::{
+    anywhere, Derivation, GameFilter, GameRow, Inserted, NewGame, PlayerRow, Sort, StoredGame, TokenRecord,
+};
 use almanac_core::{FactRow, Game, Insights};
 use rusqlite::{params, Connection, OpenFlags, OptionalExtension};
 use std::path::Path;
@@ -376,24 +378,19 @@ impl Sqlite {
     /// Replaces the facts and the derived columns of game `id` by those of `game` (its stored log read by
     /// the current ruleset), and records the ruleset version that derived them; one transaction. The
     /// events are not touched: `game` must hold exactly the stored events.
-    pub fn reproject(&mut self, id: &str, game: &dyn Game, insights: &Insights) -> Result<()> {
-        self.in_transaction(|tx, field| reproject_game(tx, id, game, insights, field))
+    pub fn reproject(&mut self, d: &Derivation) -> Result<()> {
+        self.in_transaction(|tx, field| reproject_game(tx, d, field))
     }
 
     /// Derives games again as `reproject` does, each whole or not at all (`each_whole`).
-    pub fn reproject_games(&mut self, games: &[(&str, &dyn Game, &Insights)]) -> Result<Vec<Result<()>>> {
-        self.each_whole(games, |tx, (id, game, insights), field| reproject_game(tx, id, *game, insights, field))
+    pub fn reproject_games(&mut self, games: &[Derivation]) -> Result<Vec<Result<()>>> {
+        self.each_whole(games, reproject_game)
     }
 }
 
-/// Derives game `id`'s facts, summary and read model again in the caller's transaction (see `Store::reproject`).
-fn reproject_game(
-    tx: &rusqlite::Connection,
-    id: &str,
-    game: &dyn Game,
-    insights: &Insights,
-    field: &mut insights::FieldChange,
-) -> Result<()> {
+/// Derives a game's facts, summary and read model again in the caller's transaction (see `Store::reproject`).
+fn reproject_game(tx: &rusqlite::Connection, d: &Derivation, field: &mut insights::FieldChange) -> Result<()> {
+    let Derivation { id, game, facts, insights } = *d;
     let stored: u64 = tx
         .query_row("SELECT event_count FROM games WHERE id = ?1", [id], |r| r.get(0))
         .optional()?
@@ -402,7 +399,7 @@ fn reproject_game(
         return Err(StoreError::Conflict { game: id.to_string(), expected: stored, actual: game.event_count() as u64 });
     }
     tx.execute("DELETE FROM fact_batches WHERE game_id = ?1", [id])?;
-    facts::store(tx, id, 1, &game.fact_rows(0))?;
+    facts::store(tx, id, 1, facts)?;
     tx.execute("UPDATE games SET ruleset_version = ?2 WHERE id = ?1", params![id, game.ruleset_version()])?;
     refresh_summary(tx, id, game)?;
     insights::write_into(tx, id, insights, field)
