@@ -17,6 +17,36 @@ pub(crate) const INSERT_SEATS: &str =
      WHERE p.game_id = $1
      ON CONFLICT (game_id, seat) DO NOTHING";
 
+/// Sums and counts kept by a key of three words (a ruleset, a metric, its argument), met number by number: a
+/// key is written into one buffer to be looked up, and copied only the first time.
+#[derive(Default)]
+pub(crate) struct Sums {
+    sums: HashMap<String, (f64, i64)>,
+    key: String,
+}
+
+impl Sums {
+    pub(crate) fn add(&mut self, words: [&str; 3], total: f64, count: i64) {
+        self.key.clear();
+        self.key.extend([words[0], "\0", words[1], "\0", words[2]]);
+        match self.sums.get_mut(self.key.as_str()) {
+            Some(sum) => *sum = (sum.0 + total, sum.1 + count),
+            None => {
+                self.sums.insert(self.key.clone(), (total, count));
+            }
+        }
+    }
+
+    /// Each key's words, sum and count, in no order.
+    pub(crate) fn iter(&self) -> impl Iterator<Item = ([&str; 3], f64, i64)> {
+        self.sums.iter().map(|(key, &(total, count))| {
+            let mut words = key.splitn(3, '\0');
+            let mut next = || words.next().expect("written with two separators");
+            ([next(), next(), next()], total, count)
+        })
+    }
+}
+
 /// A hash for the maps a question fills row by row (FNV-1a, a byte at a time): their keys are seat keys and
 /// group keys, nobody's choice; the standard SipHash, made to withstand keys chosen to collide, took a sixth
 /// of a question's time.
@@ -91,4 +121,21 @@ pub(crate) fn gather_rated(rows: impl IntoIterator<Item = (String, i64, Option<i
         }
     }
     games
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Sums;
+
+    #[test]
+    fn sums_keep_keys_apart_that_read_alike_joined() {
+        let mut sums = Sums::default();
+        sums.add(["a", "bc", ""], 1.0, 1);
+        sums.add(["ab", "c", ""], 2.0, 1);
+        sums.add(["a", "bc", ""], 3.0, 2);
+        sums.add(["a", "b", "c"], -1.0, -1);
+        let mut all: Vec<([&str; 3], f64, i64)> = sums.iter().collect();
+        all.sort_by(|x, y| x.0.cmp(&y.0));
+        assert_eq!(all, [(["a", "b", "c"], -1.0, -1), (["a", "bc", ""], 4.0, 3), (["ab", "c", ""], 2.0, 1)]);
+    }
 }

@@ -336,11 +336,9 @@ impl Store {
         let mine = seats.published_seats_of(root);
         let mut keys: Vec<i64> = mine.keys().copied().collect();
         keys.sort_unstable();
-        // Sums by ruleset, then by metric and argument written as one text (looked up without allocating).
-        let mut numbers: HashMap<&str, HashMap<String, (f64, u64)>> = HashMap::new();
+        let mut numbers = crate::questions::Sums::default();
         let mut with: BTreeMap<(String, String, Option<i64>, Option<String>), f64> = BTreeMap::new();
         let mut openings: BTreeMap<(String, Option<String>), (f64, u64)> = BTreeMap::new();
-        let mut name = String::new();
         on_backend!(self, b => b.seat_numbers(&keys, only, &mut |key, metric, arg, value| {
             let seat = &mine[&key];
             if partners.contains(&metric) {
@@ -350,42 +348,34 @@ impl Store {
                 *with.entry((seat.ruleset.to_string(), metric.to_string(), partner, market)).or_default() += value;
                 return;
             }
-            name.clear();
-            name.extend([metric, "\0", arg]);
-            let sums = numbers.entry(seat.ruleset).or_default();
-            match sums.get_mut(name.as_str()) {
-                Some(n) => *n = (n.0 + value, n.1 + 1),
-                None => {
-                    sums.insert(name.clone(), (value, 1));
-                }
-            }
+            numbers.add([seat.ruleset, metric, arg], value, 1);
             if metric == won && arg.is_empty() {
                 let o = openings.entry((seat.ruleset.to_string(), seat.opening.map(str::to_string))).or_default();
                 o.0 += value;
                 o.1 += 1;
             }
         }))?;
+        let mut rulesets: Vec<&str> = numbers.iter().map(|([ruleset, _, _], _, _)| ruleset).collect();
+        rulesets.sort_unstable();
+        rulesets.dedup();
         let mut field: HashMap<(String, String, String), f64> = HashMap::new();
-        for &r in numbers.keys() {
+        for r in rulesets {
             for (metric, arg, mean) in on_backend!(self, b => b.field(r))? {
                 field.insert((r.to_string(), metric, arg), mean);
             }
         }
         let mut numbers: Vec<PlayerNumber> = numbers
-            .into_iter()
-            .flat_map(|(ruleset, sums)| {
-                sums.into_iter().map(move |(name, (sum, seats))| {
-                    let (metric, arg) = name.split_once('\0').expect("written with a separator");
-                    (ruleset.to_string(), metric.to_string(), arg.to_string(), sum / seats as f64, seats)
-                })
-            })
-            .map(|(ruleset, metric, arg, mean, seats)| PlayerNumber {
-                field: field.get(&(ruleset.clone(), metric.clone(), arg.clone())).copied(),
-                ruleset,
-                metric,
-                arg,
-                mean,
-                seats,
+            .iter()
+            .map(|([ruleset, metric, arg], sum, seats)| {
+                let (ruleset, metric, arg) = (ruleset.to_string(), metric.to_string(), arg.to_string());
+                PlayerNumber {
+                    field: field.get(&(ruleset.clone(), metric.clone(), arg.clone())).copied(),
+                    ruleset,
+                    metric,
+                    arg,
+                    mean: sum / seats as f64,
+                    seats: seats as u64,
+                }
             })
             .collect();
         numbers.sort_by(|a, b| (&a.ruleset, &a.metric, &a.arg).cmp(&(&b.ruleset, &b.metric, &b.arg)));

@@ -67,22 +67,11 @@ pub fn write_into(tx: &Connection, id: &str, insights: &Insights, field: &mut Fi
 /// written once before it commits: a trigger per number (as PostgreSQL keeps) took more than half the time
 /// of storing the numbers themselves.
 #[derive(Default)]
-pub struct FieldChange {
-    /// By ruleset, metric and argument written as one text (looked up without allocating).
-    sums: std::collections::HashMap<String, (f64, i64)>,
-    name: String,
-}
+pub struct FieldChange(questions::Sums);
 
 impl FieldChange {
     fn add(&mut self, ruleset: &str, metric: &str, arg: &str, total: f64, seats: i64) {
-        self.name.clear();
-        self.name.extend([ruleset, "\0", metric, "\0", arg]);
-        match self.sums.get_mut(self.name.as_str()) {
-            Some(sum) => *sum = (sum.0 + total, sum.1 + seats),
-            None => {
-                self.sums.insert(self.name.clone(), (total, seats));
-            }
-        }
+        self.0.add([ruleset, metric, arg], total, seats);
     }
 
     /// Adds the change to `field_metrics`.
@@ -91,9 +80,7 @@ impl FieldChange {
             "INSERT INTO field_metrics (ruleset, metric, arg, total, seats) VALUES (?1, ?2, ?3, ?4, ?5)
              ON CONFLICT (ruleset, metric, arg) DO UPDATE SET total = total + excluded.total, seats = seats + excluded.seats",
         )?;
-        for (name, (total, seats)) in &self.sums {
-            let mut parts = name.splitn(3, '\0');
-            let (ruleset, metric, arg) = (parts.next(), parts.next(), parts.next());
+        for ([ruleset, metric, arg], total, seats) in self.0.iter() {
             upsert.execute(params![ruleset, metric, arg, total, seats])?;
         }
         Ok(())
