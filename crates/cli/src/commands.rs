@@ -210,21 +210,8 @@ fn prepared_in_order(
 
 pub fn validate(reading: Reading, files: &[PathBuf]) -> i32 {
     // Files are independent: check them on every core, then report in the order given.
-    let threads = std::thread::available_parallelism().map_or(1, |n| n.get()).min(files.len().max(1));
-    let results: Vec<Result<(usize, u32), ImportError>> = std::thread::scope(|scope| {
-        let chunks: Vec<&[PathBuf]> = files.chunks(files.len().div_ceil(threads).max(1)).collect();
-        let workers: Vec<_> = chunks
-            .into_iter()
-            .map(|chunk| {
-                scope.spawn(move || {
-                    chunk
-                        .iter()
-                        .map(|f| check_file(reading, f).map(|log| (log.game.event_count(), log.game.current_turn())))
-                        .collect::<Vec<_>>()
-                })
-            })
-            .collect();
-        workers.into_iter().flat_map(|w| w.join().expect("a validating thread")).collect()
+    let results: Vec<Result<(usize, u32), ImportError>> = almanac_service::on_every_core(files.iter().collect(), |f| {
+        check_file(reading, f).map(|log| (log.game.event_count(), log.game.current_turn()))
     });
     let mut rejected = 0;
     for (file, result) in files.iter().zip(results) {

@@ -77,8 +77,9 @@ pub fn store_log(store: &mut Store, log: &ValidatedLog, ownership: Ownership) ->
     store_prepared(store, &prepare_ref(log), ownership)
 }
 
-/// A validated log with what storing it needs computed (its content hash, its read model): the work that
-/// needs no store, done where it can run beside the one writer (`almanac import` prepares on other cores).
+/// A validated log with what storing it needs computed (its content hash, its facts as rows, its read model):
+/// the work that needs no store, done where it can run beside the one writer (`almanac import` prepares on
+/// every core).
 pub struct Prepared<L = ValidatedLog> {
     pub log: L,
     content_hash: String,
@@ -99,22 +100,28 @@ fn prepare_ref(log: &ValidatedLog) -> Prepared<&ValidatedLog> {
     Prepared { content_hash: log.content_hash(), log, facts, insights }
 }
 
+impl<L: std::borrow::Borrow<ValidatedLog>> Prepared<L> {
+    /// The game as the store takes it, its event lines being `lines` (`ValidatedLog::event_lines`).
+    fn new_game<'a>(&'a self, lines: &'a [&'a str]) -> NewGame<'a> {
+        let log = self.log.borrow();
+        NewGame {
+            game: log.game.as_ref(),
+            header_line: log.header_line(),
+            event_lines: lines,
+            content_hash: &self.content_hash,
+            facts: &self.facts,
+            insights: &self.insights,
+        }
+    }
+}
+
 /// Stores a prepared log: `store_log` without the work `prepare` did.
 pub fn store_prepared<L: std::borrow::Borrow<ValidatedLog>>(
     store: &mut Store,
     p: &Prepared<L>,
     ownership: Ownership,
 ) -> Result<Inserted, StoreError> {
-    let log = p.log.borrow();
-    let new = NewGame {
-        game: log.game.as_ref(),
-        header_line: log.header_line(),
-        event_lines: &log.event_lines(),
-        content_hash: &p.content_hash,
-        facts: &p.facts,
-        insights: &p.insights,
-    };
-    store.insert_game(&new, ownership)
+    store.insert_game(&p.new_game(&p.log.borrow().event_lines()), ownership)
 }
 
 /// Stores prepared logs together (`Store::insert_games`: on SQLite in one transaction): each whole or not at
@@ -125,18 +132,7 @@ pub fn store_prepared_together(
     ownership: Ownership,
 ) -> Result<Vec<Result<Inserted, StoreError>>, StoreError> {
     let lines: Vec<Vec<&str>> = prepared.iter().map(|p| p.log.event_lines()).collect();
-    let games: Vec<NewGame> = prepared
-        .iter()
-        .zip(&lines)
-        .map(|(p, lines)| NewGame {
-            game: p.log.game.as_ref(),
-            header_line: p.log.header_line(),
-            event_lines: lines,
-            content_hash: &p.content_hash,
-            facts: &p.facts,
-            insights: &p.insights,
-        })
-        .collect();
+    let games: Vec<NewGame> = prepared.iter().zip(&lines).map(|(p, lines)| p.new_game(lines)).collect();
     store.insert_games(&games, ownership)
 }
 
@@ -473,8 +469,9 @@ pub fn reproject(store: &mut Store, ids: &[String], mut progress: impl FnMut(&st
 /// How many games `reproject` derives again to a transaction.
 const REPROJECT_BATCH: usize = 32;
 
-/// `f` of each item, in order, the items shared out over a thread per core.
-fn on_every_core<T: Send, U: Send>(items: Vec<T>, f: impl Fn(T) -> U + Sync) -> Vec<U> {
+/// `f` of each item, in order, the items shared out over a thread per core (what needs no store: validating
+/// and replaying logs).
+pub fn on_every_core<T: Send, U: Send>(items: Vec<T>, f: impl Fn(T) -> U + Sync) -> Vec<U> {
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get()).min(items.len().max(1));
     let per = items.len().div_ceil(cores).max(1);
     let mut parts: Vec<Vec<T>> = Vec::new();
