@@ -537,6 +537,19 @@ fn the_fields_sums_are_the_sums_of_the_published_seats_numbers() {
     let text = store.log(&public.id).unwrap();
     let log = log_of(&(std::iter::once(text.0).chain(text.1).collect::<Vec<_>>().join("\n") + "\n"));
     common::rederive(&mut store, &public.id, &log, &common::won_by(3, [2.0, 3.0, 4.0, 11.0], "z")).unwrap();
+    // A club's published game appended to: its numbers replaced by those of the longer game.
+    let full = sample("cities-knights-club-game.jsonl");
+    let lines: Vec<&str> = full.lines().collect();
+    let club = store.create_club("Live").unwrap().id;
+    let start = log_of(&lines[..101].join("\n"));
+    let id = insert_with_insights(&mut store, &start, Ownership { club: Some(club), published: true }, 1.0);
+    let mut game = start.game;
+    let next: Vec<String> = lines[101..111].iter().map(|l| l.to_string()).collect();
+    for (i, l) in next.iter().enumerate() {
+        game.push_line(102 + i, l).unwrap();
+    }
+    let longer = common::won_by(0, [7.0, 1.0, 1.0, 1.0], "y");
+    store.append_events(club, &id, 100, game.as_ref(), &next, &longer).unwrap();
     let sums = |sql: &str| -> Vec<(String, String, String, i64, i64)> {
         let conn = store.connection();
         let mut stmt = conn.prepare(sql).unwrap();
@@ -564,4 +577,10 @@ fn games_derived_again_together_are_each_derived_whole_or_not_at_all() {
     let (_dir, path) = db();
     let mut store = Store::open(&path).unwrap();
     common::games_derived_again_together_are_each_derived_whole_or_not_at_all(&mut store);
+}
+
+/// Stores `log` for `owner` with every seat scoring `score` (a read model of its own).
+fn insert_with_insights(store: &mut Store, log: &almanac_engine::ValidatedLog, owner: Ownership, score: f64) -> String {
+    let insights = common::won_by(0, [score; 4], "w");
+    common::insert_with(store, log, owner, &insights).unwrap().id().to_string()
 }

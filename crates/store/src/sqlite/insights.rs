@@ -8,17 +8,10 @@ use crate::seats::{SeatRow, Seats, Sieve, Tally};
 use almanac_core::Insights;
 use rusqlite::{params, Connection, OptionalExtension};
 
-/// Replaces game `id`'s read model by `insights` (in the caller's transaction) and the field's sums with it.
-pub fn write(tx: &Connection, id: &str, insights: &Insights) -> Result<()> {
-    let mut field = FieldChange::default();
-    write_into(tx, id, insights, &mut field)?;
-    field.write(tx)
-}
-
 /// Replaces game `id`'s read model by `insights` (in the caller's transaction): its seats, made once from the
 /// game's row and players, and their numbers; what that changes in the field's sums is added to `field`, for
 /// the caller to write before it commits.
-pub fn write_into(tx: &Connection, id: &str, insights: &Insights, field: &mut FieldChange) -> Result<()> {
+pub fn write(tx: &Connection, id: &str, insights: &Insights, field: &mut FieldChange) -> Result<()> {
     let made = tx.prepare_cached(&numbered(questions::INSERT_SEATS.to_string()))?.execute([id])?;
     let keys: Vec<i64> = {
         let mut stmt = tx.prepare_cached("SELECT key FROM seats WHERE game_id = ?1 ORDER BY seat")?;

@@ -186,26 +186,26 @@ impl Sqlite {
         new_lines: &[String],
         insights: &Insights,
     ) -> Result<u64> {
-        let tx = self.conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
-        let (actual, owner): (u64, Option<ClubId>) = tx
-            .query_row("SELECT event_count, owner FROM games WHERE id = ?1 AND deleted_at IS NULL", [id], |r| {
-                Ok((r.get(0)?, r.get(1)?))
-            })
-            .optional()?
-            .ok_or_else(|| StoreError::NotFound(id.to_string()))?;
-        if owner != Some(club) {
-            return Err(StoreError::NotYours(id.to_string()));
-        }
-        if actual != expected_seq {
-            return Err(StoreError::Conflict { game: id.to_string(), expected: expected_seq, actual });
-        }
-        let first = game.event_count() - new_lines.len();
-        assert_eq!(first as u64, expected_seq, "the game given must be the stored log plus the new lines");
-        write_events(&tx, id, game, first, new_lines, &game.fact_rows(first))?;
-        refresh_summary(&tx, id, game)?;
-        insights::write(&tx, id, insights)?;
-        tx.commit()?;
-        Ok(game.event_count() as u64)
+        self.in_transaction(|tx, field| {
+            let (actual, owner): (u64, Option<ClubId>) = tx
+                .query_row("SELECT event_count, owner FROM games WHERE id = ?1 AND deleted_at IS NULL", [id], |r| {
+                    Ok((r.get(0)?, r.get(1)?))
+                })
+                .optional()?
+                .ok_or_else(|| StoreError::NotFound(id.to_string()))?;
+            if owner != Some(club) {
+                return Err(StoreError::NotYours(id.to_string()));
+            }
+            if actual != expected_seq {
+                return Err(StoreError::Conflict { game: id.to_string(), expected: expected_seq, actual });
+            }
+            let first = game.event_count() - new_lines.len();
+            assert_eq!(first as u64, expected_seq, "the game given must be the stored log plus the new lines");
+            write_events(tx, id, game, first, new_lines, &game.fact_rows(first))?;
+            refresh_summary(tx, id, game)?;
+            insights::write(tx, id, insights, field)?;
+            Ok(game.event_count() as u64)
+        })
     }
 
     pub fn game(&self, id: &str) -> Result<GameRow> {
@@ -402,7 +402,7 @@ fn reproject_game(tx: &rusqlite::Connection, d: &Derivation, field: &mut insight
     facts::store(tx, id, 1, facts)?;
     tx.execute("UPDATE games SET ruleset_version = ?2 WHERE id = ?1", params![id, game.ruleset_version()])?;
     refresh_summary(tx, id, game)?;
-    insights::write_into(tx, id, insights, field)
+    insights::write(tx, id, insights, field)
 }
 
 fn write_events(
@@ -496,6 +496,6 @@ fn insert_game(
     }
     write_events(tx, &id, game, 0, event_lines, facts)?;
     refresh_summary(tx, &id, game)?;
-    insights::write_into(tx, &id, insights, field)?;
+    insights::write(tx, &id, insights, field)?;
     Ok(Inserted::New(id))
 }
