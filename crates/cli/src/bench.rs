@@ -89,7 +89,7 @@ pub fn run(corpus: &Path, db: Option<PathBuf>, postgres: Option<PathBuf>) -> any
         100.0 * raw_s / import_s
     );
 
-    // 2a. `almanac import`'s way: files prepared (validated, hashed, derived) on other cores while one writer
+    // 2a. `almanac import`'s way: files prepared (validated, hashed, derived, packed) on other cores while one writer
     // stores them a batch at a time. Timed apart, since on N cores only the storing does not spread.
     let path = dir.join("bench-batches.db");
     let _ = std::fs::remove_file(&path);
@@ -101,7 +101,7 @@ pub fn run(corpus: &Path, db: Option<PathBuf>, postgres: Option<PathBuf>) -> any
             .iter()
             .map(|log| {
                 let game = read_log(&log.text).expect("validated above");
-                almanac_service::prepare(almanac_engine::ValidatedLog { game, text: log.text.clone() })
+                almanac_service::prepare(almanac_engine::ValidatedLog { game, text: log.text.clone() }).packed()
             })
             .collect();
         preparing += t.elapsed().as_secs_f64();
@@ -115,7 +115,7 @@ pub fn run(corpus: &Path, db: Option<PathBuf>, postgres: Option<PathBuf>) -> any
     }
     drop(store);
     println!(
-        "almanac import's parts: preparing {preparing:.2} s of one core (validate, hash, derive: {:.0} events/s a core); \
+        "almanac import's parts: preparing {preparing:.2} s of one core (validate, hash, derive, pack: {:.0} events/s a core); \
          storing {storing:.2} s ({:.0} events/s, {:.2}× plain SQLite's event rows), {} games to a transaction",
         events as f64 / preparing,
         events as f64 / storing,

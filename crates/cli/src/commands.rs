@@ -96,6 +96,7 @@ pub fn import_to(
     let files = &in_folders(files)?;
     let bar = progress(files.len(), "files");
     let mut rejected = 0;
+    let pack = store.takes_packed();
     // Reading, validating and deriving a file needs no store: other threads do it, in the files' order, while
     // this thread stores the prepared files (SQLite has one writer), a few dozen at a time: each game whole
     // or not at all, but one write to the file for all of them.
@@ -113,7 +114,7 @@ pub fn import_to(
         failed.map_or(Ok(()), Err)
     };
     // Preparing goes on while a batch is stored.
-    prepared_in_order(reading, files, IMPORT_BATCH, |file, prepared| {
+    prepared_in_order(reading, files, IMPORT_BATCH, pack, |file, prepared| {
         match prepared {
             Ok(p) => {
                 batch.push((file.to_path_buf(), p));
@@ -138,14 +139,26 @@ pub fn import_to(
     Ok(if rejected > 0 { 1 } else { 0 })
 }
 
-/// Hands every file, prepared (read, validated, derived), to `each` in the order given. Preparing runs on
-/// a thread per core (sharing this thread's core when `each` waits on the disk), never more than `ahead`
-/// files (and a few per core) ahead of `each`; `each` runs on this thread, and its first error stops the
+/// Lowers this thread's scheduling priority: the writer, alone on its core, is the import's bottleneck, and
+/// the preparing threads take only what it leaves.
+fn yield_to_the_writer() {
+    #[cfg(target_os = "linux")]
+    // SAFETY: plain system calls on this thread's own id; a failure leaves the priority as it was.
+    unsafe {
+        let tid = libc::syscall(libc::SYS_gettid) as libc::id_t;
+        libc::setpriority(libc::PRIO_PROCESS, tid, 10);
+    }
+}
+
+/// Hands every file, prepared (read, validated, derived; packed for the store with `pack`), to `each` in the
+/// order given. Preparing runs on a thread per core, at a lower priority than this thread's (which `each`
+/// runs on), never more than `ahead` files (and a few per core) ahead of `each`; its first error stops the
 /// preparing.
 fn prepared_in_order(
     reading: Reading,
     files: &[PathBuf],
     ahead: usize,
+    pack: bool,
     mut each: impl FnMut(&Path, Result<almanac_service::Prepared, ImportError>) -> anyhow::Result<()>,
 ) -> anyhow::Result<()> {
     use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -160,24 +173,33 @@ fn prepared_in_order(
         let (tx, rx) = mpsc::channel();
         for _ in 0..workers {
             let (tx, next, taken, stop) = (tx.clone(), &next, &taken, &stop);
-            scope.spawn(move || loop {
-                let i = next.fetch_add(1, Ordering::SeqCst);
-                if i >= files.len() {
-                    break;
-                }
-                {
-                    let (count, turn) = taken;
-                    let mut count = count.lock().expect("no worker panics holding it");
-                    while i >= *count + ahead && !stop.load(Ordering::SeqCst) {
-                        count = turn.wait(count).expect("no worker panics holding it");
+            scope.spawn(move || {
+                yield_to_the_writer();
+                loop {
+                    let i = next.fetch_add(1, Ordering::SeqCst);
+                    if i >= files.len() {
+                        break;
                     }
-                }
-                if stop.load(Ordering::SeqCst) {
-                    break;
-                }
-                let prepared = check_file(reading, &files[i]).map(almanac_service::prepare);
-                if tx.send((i, prepared)).is_err() {
-                    break;
+                    {
+                        let (count, turn) = taken;
+                        let mut count = count.lock().expect("no worker panics holding it");
+                        while i >= *count + ahead && !stop.load(Ordering::SeqCst) {
+                            count = turn.wait(count).expect("no worker panics holding it");
+                        }
+                    }
+                    if stop.load(Ordering::SeqCst) {
+                        break;
+                    }
+                    let prepared = check_file(reading, &files[i]).map(almanac_service::prepare).map(|p| {
+                        if pack {
+                            p.packed()
+                        } else {
+                            p
+                        }
+                    });
+                    if tx.send((i, prepared)).is_err() {
+                        break;
+                    }
                 }
             });
         }

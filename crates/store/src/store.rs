@@ -112,6 +112,11 @@ impl Store {
         Ok(inserted)
     }
 
+    /// Whether games packed ahead (`Packed::of`, on any thread) save this store work when stored: SQLite's.
+    pub fn takes_packed(&self) -> bool {
+        matches!(self.backend, Backend::Sqlite(_))
+    }
+
     /// Stores games as `insert_game` does, each whole or not at all, in the order given; a bulk import's way:
     /// on SQLite they share one transaction, written to the file once (should one fail, they are stored one by
     /// one). Each game's outcome, in order; an error only if none could be stored.

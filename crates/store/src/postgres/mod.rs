@@ -91,7 +91,7 @@ impl Postgres {
     }
 
     pub fn insert_game_as(&mut self, id: &str, new: &NewGame, ownership: Ownership) -> Result<Inserted> {
-        let NewGame { game, header_line, event_lines, content_hash, facts, insights } = *new;
+        let NewGame { game, header_line, event_lines, content_hash, facts, insights, .. } = *new;
         let mut client = self.client.borrow_mut();
         let attempt = (|| -> Result<Inserted> {
             let mut tx = client.transaction()?;

@@ -11,37 +11,53 @@ use rusqlite::{params, Connection};
 
 /// Stores lines `first ..` of `game`'s log (already validated) as the next chunk of game `id`.
 pub fn write(tx: &Connection, id: &str, game: &dyn Game, first: usize, lines: &[impl AsRef<str>]) -> Result<()> {
-    let key: i64 = tx.query_row("SELECT key FROM games WHERE id = ?1", [id], |r| r.get(0))?;
-    let events: Vec<(u32, &str)> =
-        lines.iter().enumerate().map(|(k, line)| (game.event_turn(first + k), line.as_ref())).collect();
-    insert_chunk(tx, key, first as u64 + 1, &events)
+    write_chunk(tx, key_of(tx, id)?, first as u64 + 1, &Chunk::of(game, first, lines))
 }
 
-/// Stores `events` (turn, line) as the chunk of the game keyed `key` that starts at `first_seq`.
-pub fn insert_chunk(tx: &Connection, key: i64, first_seq: u64, events: &[(u32, &str)]) -> Result<()> {
-    if events.is_empty() {
-        return Ok(());
+/// The integer key of game `id`, which its chunks are stored under.
+pub fn key_of(tx: &Connection, id: &str) -> Result<i64> {
+    Ok(tx.prepare_cached("SELECT key FROM games WHERE id = ?1")?.query_row([id], |r| r.get(0))?)
+}
+
+/// Events as a chunk's row keeps them: their turns as steps, their lines compressed as one text.
+pub struct Chunk {
+    events: u64,
+    turns: Vec<u8>,
+    lines: Vec<u8>,
+    text_bytes: u64,
+}
+
+impl Chunk {
+    /// Lines `first ..` of `game`'s log.
+    pub fn of(game: &dyn Game, first: usize, lines: &[impl AsRef<str>]) -> Chunk {
+        let text_bytes = lines.iter().map(|line| line.as_ref().len() + 1).sum();
+        let events = lines.iter().enumerate().map(|(k, line)| (game.event_turn(first + k), line.as_ref()));
+        Chunk::new(events, text_bytes)
     }
-    let mut turns = Vec::with_capacity(events.len());
-    let mut text = String::with_capacity(events.iter().map(|(_, line)| line.len() + 1).sum());
-    let mut last_turn = 0i64;
-    for (turn, line) in events {
-        put_signed(&mut turns, *turn as i64 - last_turn);
-        last_turn = *turn as i64;
-        text.push_str(line);
-        text.push('\n');
+
+    /// The events given as (turn, line); `text_bytes` is room for their text.
+    pub fn new<'a>(events: impl Iterator<Item = (u32, &'a str)>, text_bytes: usize) -> Chunk {
+        let (mut turns, mut text, mut count, mut last_turn) = (Vec::new(), String::with_capacity(text_bytes), 0, 0i64);
+        for (turn, line) in events {
+            put_signed(&mut turns, turn as i64 - last_turn);
+            last_turn = turn as i64;
+            text.push_str(line);
+            text.push('\n');
+            count += 1;
+        }
+        Chunk { events: count, turns, lines: compress(text.as_bytes()), text_bytes: text.len() as u64 }
+    }
+}
+
+/// Stores `chunk` as the chunk of the game keyed `key` that starts at `first_seq`.
+pub fn write_chunk(tx: &Connection, key: i64, first_seq: u64, chunk: &Chunk) -> Result<()> {
+    if chunk.events == 0 {
+        return Ok(());
     }
     tx.prepare_cached(
         "INSERT INTO event_chunks (game, first_seq, last_seq, turns, lines, text_bytes) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
     )?
-    .execute(params![
-        key,
-        first_seq,
-        first_seq + events.len() as u64 - 1,
-        turns,
-        compress(text.as_bytes()),
-        text.len() as u64
-    ])?;
+    .execute(params![key, first_seq, first_seq + chunk.events - 1, chunk.turns, chunk.lines, chunk.text_bytes])?;
     Ok(())
 }
 

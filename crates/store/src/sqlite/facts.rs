@@ -14,10 +14,27 @@ use almanac_core::FactRow;
 use rusqlite::{params, Connection};
 use std::collections::HashMap;
 
+/// A batch of facts as a row keeps them: how many, and packed and compressed.
+pub struct Batch {
+    facts: u64,
+    packed: Vec<u8>,
+}
+
+impl Batch {
+    pub fn of(facts: &[FactRow]) -> Batch {
+        Batch { facts: facts.len() as u64, packed: compress(&pack(facts)) }
+    }
+}
+
 /// Stores `facts` packed in one row: the batch of game `id` whose first event is `first_seq`.
 pub fn store(tx: &Connection, id: &str, first_seq: u64, facts: &[FactRow]) -> Result<()> {
+    store_batch(tx, id, first_seq, &Batch::of(facts))
+}
+
+/// `store` of facts packed already.
+pub fn store_batch(tx: &Connection, id: &str, first_seq: u64, batch: &Batch) -> Result<()> {
     tx.prepare_cached("INSERT INTO fact_batches (game_id, first_seq, facts, packed) VALUES (?1, ?2, ?3, ?4)")?
-        .execute(params![id, first_seq, facts.len() as u64, compress(&pack(facts))])?;
+        .execute(params![id, first_seq, batch.facts, batch.packed])?;
     Ok(())
 }
 

@@ -52,7 +52,8 @@ pub fn write(tx: &Connection, id: &str, insights: &Insights, field: &mut FieldCh
     for (seat, key) in keys.iter().enumerate() {
         opening.execute(params![key, insights.openings.get(seat).cloned().flatten()])?;
     }
-    tx.execute("UPDATE games SET insights_version = ?2 WHERE id = ?1", params![id, almanac_core::insights::VERSION])?;
+    tx.prepare_cached("UPDATE games SET insights_version = ?2 WHERE id = ?1")?
+        .execute(params![id, almanac_core::insights::VERSION])?;
     Ok(())
 }
 

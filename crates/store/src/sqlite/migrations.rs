@@ -156,8 +156,9 @@ fn chunk_events(tx: &Transaction) -> Result<()> {
         let rows: Vec<(u64, u32, String)> =
             stmt.query_map([&id], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?.collect::<rusqlite::Result<_>>()?;
         if let Some(&(first, _, _)) = rows.first() {
-            let events: Vec<(u32, &str)> = rows.iter().map(|(_, turn, line)| (*turn, line.as_str())).collect();
-            super::events::insert_chunk(tx, key, first, &events)?;
+            let bytes = rows.iter().map(|(_, _, line)| line.len() + 1).sum();
+            let chunk = super::events::Chunk::new(rows.iter().map(|(_, turn, line)| (*turn, line.as_str())), bytes);
+            super::events::write_chunk(tx, key, first, &chunk)?;
         }
     }
     drop(stmt);

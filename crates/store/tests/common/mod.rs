@@ -39,6 +39,7 @@ pub fn insert_with(
         content_hash: &log.content_hash(),
         facts: &log.game.fact_rows(0),
         insights,
+        packed: None,
     };
     store.insert_game(&new, owner)
 }
@@ -304,16 +305,19 @@ pub fn games_stored_together_are_each_stored_whole_or_not_at_all(store: &mut Sto
     let hashes: Vec<String> = logs.iter().map(|l| l.content_hash()).collect();
     let facts: Vec<Vec<almanac_core::FactRow>> = logs.iter().map(|l| l.game.fact_rows(0)).collect();
     let insights = Insights::default();
-    let games: Vec<NewGame> = (0..logs.len())
-        .map(|k| NewGame {
-            game: logs[k].game.as_ref(),
-            header_line: logs[k].header_line(),
-            event_lines: &lines[k],
-            content_hash: &hashes[k],
-            facts: &facts[k],
-            insights: &insights,
-        })
-        .collect();
+    let new_game = |k: usize| NewGame {
+        game: logs[k].game.as_ref(),
+        header_line: logs[k].header_line(),
+        event_lines: &lines[k],
+        content_hash: &hashes[k],
+        facts: &facts[k],
+        insights: &insights,
+        packed: None,
+    };
+    // The first game packed ahead (as `almanac import` packs on its preparing threads), the others by the store.
+    let packed = almanac_store::Packed::of(&new_game(0));
+    let mut games: Vec<NewGame> = (0..logs.len()).map(new_game).collect();
+    games[0].packed = Some(&packed);
     let before = store.read_model_version().unwrap();
     let out = store.insert_games(&games, Ownership { club: Some(mine), published: true }).unwrap();
     assert!(matches!(out[0], Ok(Inserted::New(_))), "{:?}", out[0]);
@@ -323,9 +327,12 @@ pub fn games_stored_together_are_each_stored_whole_or_not_at_all(store: &mut Sto
     assert!(store.read_model_version().unwrap() > before);
     let stored = store.list_games(&everything()).unwrap();
     assert_eq!(stored.len(), 3, "the other club's game and the two new ones");
-    for ok in [&out[0], &out[2]] {
-        let id = ok.as_ref().unwrap().id();
-        assert_eq!(store.log(id).unwrap().1.len(), 553, "stored whole");
+    for k in [0, 2] {
+        let id = out[k].as_ref().unwrap().id();
+        let (header, events) = store.log(id).unwrap();
+        assert_eq!((header.as_str(), events.len()), (logs[k].header_line(), 553), "stored whole");
+        assert_eq!(events, lines[k], "the log as it came");
+        assert_eq!(store.facts(id).unwrap(), facts[k], "its facts as they came");
         assert_eq!(store.access_of(id).unwrap().owner, Some(mine));
     }
 }
