@@ -41,16 +41,16 @@ fn count(store: &Store, table: &str) -> i64 {
 fn migrations_run_once_and_a_newer_schema_is_refused() {
     let (_dir, path) = db();
     let store = Store::open(&path).unwrap();
-    assert_eq!(store.schema_version().unwrap(), 10);
+    assert_eq!(store.schema_version().unwrap(), 11);
     drop(store);
     let store = Store::open(&path).unwrap();
     let applied: i64 =
         store.connection().query_row("SELECT COUNT(*) FROM schema_migrations", [], |r| r.get(0)).unwrap();
-    assert_eq!(applied, 10, "reopening applies nothing again");
+    assert_eq!(applied, 11, "reopening applies nothing again");
     store.connection().execute("INSERT INTO schema_migrations (version) VALUES (99)", []).unwrap();
     drop(store);
     match Store::open(&path) {
-        Err(StoreError::TooNew { found: 99, known: 10 }) => {}
+        Err(StoreError::TooNew { found: 99, known: 11 }) => {}
         other => panic!("expected TooNew, got {:?}", other.err()),
     }
 }
@@ -395,7 +395,7 @@ fn a_database_of_version_1_is_hashed_again_and_keeps_its_ids() {
         }
     }
     let mut store = Store::open(&path).unwrap();
-    assert_eq!(store.schema_version().unwrap(), 10);
+    assert_eq!(store.schema_version().unwrap(), 11);
     // Migrations 6 and 7 kept every fact: keyed by its place in its event, then packed per game.
     for (id, l) in [("aaaaaaaaaaaaaaaa", &log), ("bbbbbbbbbbbbbbbb", &twin)] {
         assert_eq!(store.facts(id).unwrap(), facts_of(l), "{id}");
@@ -566,7 +566,8 @@ fn the_fields_sums_are_the_sums_of_the_published_seats_numbers() {
         "SELECT ruleset, metric, arg, total, seats FROM field_metrics WHERE seats > 0 ORDER BY ruleset, metric, arg",
     );
     let counted = sums(
-        "SELECT s.ruleset, m.metric, m.arg, SUM(m.value), COUNT(*) FROM seat_metrics m JOIN seats s ON s.key = m.seat_key
+        "SELECT s.ruleset, m.metric, m.arg, SUM(n.value), COUNT(*)
+         FROM seat_numbers n JOIN metrics m ON m.key = n.metric JOIN seats s ON s.key = n.seat_key
          WHERE s.published = 1 AND s.deleted = 0 GROUP BY s.ruleset, m.metric, m.arg ORDER BY 1, 2, 3",
     );
     assert!(!counted.is_empty());

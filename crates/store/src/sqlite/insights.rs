@@ -7,11 +7,12 @@ use crate::rows::{CountedGame, Question};
 use crate::seats::{SeatRow, Seats, Sieve, Tally};
 use almanac_core::Insights;
 use rusqlite::{params, Connection, OptionalExtension};
+use std::collections::HashMap;
 
 /// Replaces game `id`'s read model by `insights` (in the caller's transaction): its seats, made once from the
-/// game's row and players, and their numbers; what that changes in the field's sums is added to `field`, for
+/// game's row and players, and their numbers; what that changes in the field's sums is added to `change`, for
 /// the caller to write before it commits.
-pub fn write(tx: &Connection, id: &str, insights: &Insights, field: &mut FieldChange) -> Result<()> {
+pub fn write(tx: &Connection, id: &str, insights: &Insights, change: &mut Change) -> Result<()> {
     let made = tx.prepare_cached(&numbered(questions::INSERT_SEATS.to_string()))?.execute([id])?;
     let keys: Vec<i64> = {
         let mut stmt = tx.prepare_cached("SELECT key FROM seats WHERE game_id = ?1 ORDER BY seat")?;
@@ -24,25 +25,31 @@ pub fn write(tx: &Connection, id: &str, insights: &Insights, field: &mut FieldCh
         .query_row([id], |r| Ok((r.get(0)?, r.get(1)?)))?;
     // Seats made just now have no numbers yet; seats kept from before (an append, a reproject) lose theirs.
     if made < keys.len() {
-        let mut old = tx.prepare_cached("SELECT metric, arg, value FROM seat_metrics WHERE seat_key = ?1")?;
-        let mut clear = tx.prepare_cached("DELETE FROM seat_metrics WHERE seat_key = ?1")?;
+        let mut old = tx.prepare_cached(
+            "SELECT m.metric, m.arg, n.value FROM seat_numbers n JOIN metrics m ON m.key = n.metric
+             WHERE n.seat_key = ?1",
+        )?;
+        let mut clear = tx.prepare_cached("DELETE FROM seat_numbers WHERE seat_key = ?1")?;
         for key in &keys {
             if counted {
                 let mut rows = old.query([key])?;
                 while let Some(r) = rows.next()? {
-                    field.add(&ruleset, &r.get::<_, String>(0)?, &r.get::<_, String>(1)?, -r.get::<_, f64>(2)?, -1);
+                    change.field.add(
+                        [&ruleset, &r.get::<_, String>(0)?, &r.get::<_, String>(1)?],
+                        -r.get::<_, f64>(2)?,
+                        -1,
+                    );
                 }
             }
             clear.execute([key])?;
         }
     }
-    let mut ins =
-        tx.prepare_cached("INSERT INTO seat_metrics (metric, arg, seat_key, value) VALUES (?1, ?2, ?3, ?4)")?;
+    let mut ins = tx.prepare_cached("INSERT INTO seat_numbers (metric, seat_key, value) VALUES (?1, ?2, ?3)")?;
     for m in &insights.metrics {
         if let Some(key) = keys.get(m.seat as usize) {
-            ins.execute(params![m.metric, m.arg, key, m.value])?;
+            ins.execute(params![change.keys.key(tx, m.metric, &m.arg)?, key, m.value])?;
             if counted {
-                field.add(&ruleset, m.metric, &m.arg, m.value, 1);
+                change.field.add([&ruleset, m.metric, &m.arg], m.value, 1);
             }
         }
     }
@@ -57,27 +64,58 @@ pub fn write(tx: &Connection, id: &str, insights: &Insights, field: &mut FieldCh
     Ok(())
 }
 
-/// What a transaction's games change in the field's sums (`field_metrics`), per ruleset, metric and argument,
-/// written once before it commits: a trigger per number (as PostgreSQL keeps) took more than half the time
-/// of storing the numbers themselves.
-#[derive(Default)]
-pub struct FieldChange(questions::Sums);
+/// What a transaction's writes to the read model carry beyond their rows: what its games change in the field's
+/// sums (`field_metrics`), written once before it commits (a trigger per number, as PostgreSQL keeps, took
+/// more than half the time of storing the numbers themselves); and the metrics' keys, which the connection
+/// keeps once the transaction commits.
+pub struct Change {
+    field: questions::Sums,
+    keys: MetricKeys,
+}
 
-impl FieldChange {
-    fn add(&mut self, ruleset: &str, metric: &str, arg: &str, total: f64, seats: i64) {
-        self.0.add([ruleset, metric, arg], total, seats);
+impl Change {
+    /// A change that starts from the metrics' keys the connection knows.
+    pub fn new(keys: MetricKeys) -> Change {
+        Change { field: questions::Sums::default(), keys }
     }
 
-    /// Adds the change to `field_metrics`.
-    pub fn write(self, tx: &Connection) -> Result<()> {
+    /// Adds the change to `field_metrics`; gives back the metrics' keys, the new ones among them, for the
+    /// connection to keep once the transaction commits.
+    pub fn write(self, tx: &Connection) -> Result<MetricKeys> {
         let mut upsert = tx.prepare_cached(
             "INSERT INTO field_metrics (ruleset, metric, arg, total, seats) VALUES (?1, ?2, ?3, ?4, ?5)
              ON CONFLICT (ruleset, metric, arg) DO UPDATE SET total = total + excluded.total, seats = seats + excluded.seats",
         )?;
-        for ([ruleset, metric, arg], total, seats) in self.0.iter() {
+        for ([ruleset, metric, arg], total, seats) in self.field.iter() {
             upsert.execute(params![ruleset, metric, arg, total, seats])?;
         }
-        Ok(())
+        Ok(self.keys)
+    }
+}
+
+/// The integer keys of metrics with their arguments (`metrics`) that a connection has used. Only keys of
+/// committed transactions are kept: a key made in a transaction that was rolled back is forgotten with it.
+#[derive(Default)]
+pub struct MetricKeys {
+    by_name: HashMap<String, i64, questions::Quick>,
+    name: String,
+}
+
+impl MetricKeys {
+    /// The key of `metric` with `arg`, made (in the caller's transaction) if it is new.
+    fn key(&mut self, tx: &Connection, metric: &str, arg: &str) -> Result<i64> {
+        self.name.clear();
+        self.name.extend([metric, "\0", arg]);
+        if let Some(&key) = self.by_name.get(self.name.as_str()) {
+            return Ok(key);
+        }
+        tx.prepare_cached("INSERT INTO metrics (metric, arg) VALUES (?1, ?2) ON CONFLICT DO NOTHING")?
+            .execute(params![metric, arg])?;
+        let key = tx
+            .prepare_cached("SELECT key FROM metrics WHERE metric = ?1 AND arg = ?2")?
+            .query_row(params![metric, arg], |r| r.get(0))?;
+        self.by_name.insert(self.name.clone(), key);
+        Ok(key)
     }
 }
 
@@ -142,12 +180,22 @@ impl Sqlite {
         })
     }
 
+    /// The key of `metric` with `arg`, if any seat ever had that number.
+    fn metric_key(&self, metric: &str, arg: &str) -> Result<Option<i64>> {
+        Ok(self
+            .conn
+            .prepare_cached("SELECT key FROM metrics WHERE metric = ?1 AND arg = ?2")?
+            .query_row(params![metric, arg], |r| r.get(0))
+            .optional()?)
+    }
+
     /// Hands the question's metric of every seat keyed `from ..= to` to `each` (seat key, value).
     fn metric_values(&self, q: &Question, from: i64, to: i64, each: &mut dyn FnMut(i64, f64)) -> Result<()> {
+        let Some(metric) = self.metric_key(&q.metric, &q.arg)? else { return Ok(()) };
         let mut stmt = self.conn.prepare_cached(
-            "SELECT seat_key, value FROM seat_metrics WHERE metric = ?1 AND arg = ?2 AND seat_key BETWEEN ?3 AND ?4",
+            "SELECT seat_key, value FROM seat_numbers WHERE metric = ?1 AND seat_key BETWEEN ?2 AND ?3",
         )?;
-        let mut rows = stmt.query(params![q.metric, q.arg, from, to])?;
+        let mut rows = stmt.query(params![metric, from, to])?;
         while let Some(r) = rows.next()? {
             each(r.get(0)?, r.get(1)?);
         }
@@ -156,11 +204,11 @@ impl Sqlite {
 
     /// Hands the question's metric of the seats keyed `keys` (those that have it) to `each`.
     pub(crate) fn metric_values_of(&self, q: &Question, keys: &[i64], each: &mut dyn FnMut(i64, f64)) -> Result<()> {
-        let mut stmt = self
-            .conn
-            .prepare_cached("SELECT value FROM seat_metrics WHERE metric = ?1 AND arg = ?2 AND seat_key = ?3")?;
+        let Some(metric) = self.metric_key(&q.metric, &q.arg)? else { return Ok(()) };
+        let mut stmt =
+            self.conn.prepare_cached("SELECT value FROM seat_numbers WHERE metric = ?1 AND seat_key = ?2")?;
         for &key in keys {
-            if let Some(value) = stmt.query_row(params![q.metric, q.arg, key], |r| r.get(0)).optional()? {
+            if let Some(value) = stmt.query_row(params![metric, key], |r| r.get(0)).optional()? {
                 each(key, value);
             }
         }
@@ -217,17 +265,23 @@ impl Sqlite {
         only: &[&str],
         each: &mut dyn FnMut(i64, &str, &str, f64),
     ) -> Result<()> {
-        let text = |e: rusqlite::types::FromSqlError| {
-            rusqlite::Error::FromSqlConversionFailure(0, rusqlite::types::Type::Text, Box::new(e))
-        };
+        // The metrics' names by key (a few hundred), and the keys of those asked for.
+        let mut names: HashMap<i64, (String, String), questions::Quick> = HashMap::default();
+        let mut stmt = self.conn.prepare_cached("SELECT key, metric, arg FROM metrics")?;
+        let mut rows = stmt.query([])?;
+        while let Some(r) = rows.next()? {
+            let metric: String = r.get(1)?;
+            if only.is_empty() || only.contains(&metric.as_str()) {
+                names.insert(r.get(0)?, (metric, r.get(2)?));
+            }
+        }
         // One seek per seat, the metrics not asked for passed over here: cheaper than a seek per metric.
-        let mut stmt = self.conn.prepare_cached("SELECT metric, arg, value FROM seat_metrics WHERE seat_key = ?1")?;
+        let mut stmt = self.conn.prepare_cached("SELECT metric, value FROM seat_numbers WHERE seat_key = ?1")?;
         for &key in keys {
             let mut rows = stmt.query([key])?;
             while let Some(r) = rows.next()? {
-                let metric = r.get_ref(0)?.as_str().map_err(text)?;
-                if only.is_empty() || only.contains(&metric) {
-                    each(key, metric, r.get_ref(1)?.as_str().map_err(text)?, r.get(2)?);
+                if let Some((metric, arg)) = names.get(&r.get::<_, i64>(0)?) {
+                    each(key, metric, arg, r.get(1)?);
                 }
             }
         }

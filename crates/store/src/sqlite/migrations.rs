@@ -44,6 +44,12 @@ const MIGRATIONS: &[Migration] = &[
         sql: include_str!("../../migrations/010_field_sums_per_transaction.sql"),
         after: None,
     },
+    Migration {
+        version: 11,
+        before: None,
+        sql: include_str!("../../migrations/011_numbers_keyed_by_integers.sql"),
+        after: None,
+    },
 ];
 
 pub fn current(conn: &Connection) -> Result<u32> {
@@ -51,6 +57,11 @@ pub fn current(conn: &Connection) -> Result<u32> {
 }
 
 pub fn run(conn: &mut Connection) -> Result<()> {
+    run_to(conn, u32::MAX)
+}
+
+/// Applies the migrations up to number `last`.
+fn run_to(conn: &mut Connection, last: u32) -> Result<()> {
     conn.execute_batch(
         "CREATE TABLE IF NOT EXISTS schema_migrations (
              version    INTEGER PRIMARY KEY,
@@ -61,7 +72,7 @@ pub fn run(conn: &mut Connection) -> Result<()> {
     if have > known {
         return Err(StoreError::TooNew { found: have, known });
     }
-    for m in MIGRATIONS.iter().filter(|m| m.version > have) {
+    for m in MIGRATIONS.iter().filter(|m| m.version > have && m.version <= last) {
         let tx = conn.transaction()?;
         if let Some(step) = m.before {
             step(&tx)?;
@@ -164,4 +175,50 @@ fn chunk_events(tx: &Transaction) -> Result<()> {
     drop(stmt);
     tx.execute_batch("DROP TABLE events")?;
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Rows of (metric, arg, seat key, value) or (ruleset, metric, arg, total, seats), in order.
+    fn rows<T: rusqlite::types::FromSql>(conn: &Connection, sql: &str) -> Vec<(String, String, i64, T)> {
+        let mut stmt = conn.prepare(sql).unwrap();
+        let rows = stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?))).unwrap();
+        rows.collect::<rusqlite::Result<_>>().unwrap()
+    }
+
+    #[test]
+    fn numbers_keyed_by_texts_are_kept_under_integer_keys_and_still_follow_visibility() {
+        let mut conn = Connection::open_in_memory().unwrap();
+        super::super::Sqlite::add_functions(&conn).unwrap();
+        // Seats and numbers alone, without the games and players they name.
+        conn.pragma_update(None, "foreign_keys", "OFF").unwrap();
+        run_to(&mut conn, 10).unwrap();
+        conn.execute_batch(
+            "INSERT INTO seats (key, game_id, seat, ruleset, player, players, published, deleted)
+                 VALUES (1, 'g', 0, 'catan', 1, 2, 1, 0), (2, 'g', 1, 'catan', 2, 2, 1, 0);
+             INSERT INTO seat_metrics (metric, arg, seat_key, value)
+                 VALUES ('won', '', 1, 1.0), ('won', '', 2, 0.0), ('production', 'ore', 1, 3.5);
+             INSERT INTO field_metrics (ruleset, metric, arg, total, seats)
+                 VALUES ('catan', 'won', '', 1.0, 2), ('catan', 'production', 'ore', 3.5, 1);",
+        )
+        .unwrap();
+        run(&mut conn).unwrap();
+        assert_eq!(current(&conn).unwrap(), 11);
+        let kept: Vec<(String, String, i64, f64)> = rows(
+            &conn,
+            "SELECT m.metric, m.arg, n.seat_key, n.value FROM seat_numbers n JOIN metrics m ON m.key = n.metric
+             ORDER BY 1, 2, 3",
+        );
+        let expected = [("production", "ore", 1, 3.5), ("won", "", 1, 1.0), ("won", "", 2, 0.0)];
+        let expected: Vec<(String, String, i64, f64)> =
+            expected.iter().map(|&(m, a, k, v)| (m.to_string(), a.to_string(), k, v)).collect();
+        assert_eq!(kept, expected);
+        // The first seat's game hidden: its numbers leave the field.
+        conn.execute("UPDATE seats SET published = 0 WHERE key = 1", []).unwrap();
+        let field: Vec<(String, String, i64, f64)> =
+            rows(&conn, "SELECT metric, arg, seats, total FROM field_metrics ORDER BY metric, arg");
+        assert_eq!(field, vec![("production".into(), "ore".into(), 0, 0.0), ("won".into(), "".into(), 1, 0.0)]);
+    }
 }

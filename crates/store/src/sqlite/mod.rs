@@ -35,6 +35,8 @@ impl Packed {
 /// The store in one SQLite file (or in memory): one writer, readers side by side (WAL).
 pub struct Sqlite {
     pub(crate) conn: Connection,
+    /// The metrics' keys this connection has used, kept from one write to the next.
+    metric_keys: insights::MetricKeys,
 }
 
 /// The SQL condition on `g` (a games row) for the games `viewer` may see, and its two arguments (the club,
@@ -90,7 +92,7 @@ impl Sqlite {
         conn.busy_timeout(std::time::Duration::from_secs(5))?;
         conn.set_prepared_statement_cache_capacity(64);
         Self::add_functions(&conn)?;
-        Ok(Sqlite { conn })
+        Ok(Sqlite { conn, metric_keys: Default::default() })
     }
 
     fn setup(mut conn: Connection) -> Result<Sqlite> {
@@ -108,7 +110,7 @@ impl Sqlite {
         // Before the migrations: they may use `fold` too.
         Self::add_functions(&conn)?;
         migrations::run(&mut conn)?;
-        Ok(Sqlite { conn })
+        Ok(Sqlite { conn, metric_keys: Default::default() })
     }
 
     /// The schema version (the number of the last migration applied).
@@ -121,7 +123,7 @@ impl Sqlite {
     /// game (its owner uploading a game it deleted shows it again); another club's private game with the
     /// same log is `TakenElsewhere`.
     pub fn insert_game_as(&mut self, id: &str, new: &NewGame, ownership: Ownership) -> Result<Inserted> {
-        self.in_transaction(|tx, field| insert_game(tx, id, new, ownership, field))
+        self.in_transaction(|tx, change| insert_game(tx, id, new, ownership, change))
     }
 
     /// Stores games under their ids as `insert_game_as` does, each whole or not at all (`each_whole`).
@@ -130,19 +132,18 @@ impl Sqlite {
         games: &[(&str, &NewGame)],
         ownership: Ownership,
     ) -> Result<Vec<Result<Inserted>>> {
-        self.each_whole(games, |tx, (id, new), field| insert_game(tx, id, new, ownership, field))
+        self.each_whole(games, |tx, (id, new), change| insert_game(tx, id, new, ownership, change))
     }
 
     /// Runs `write` in a transaction of its own, and adds what it changed in the field's sums before the commit.
-    fn in_transaction<T>(
-        &mut self,
-        write: impl FnOnce(&Connection, &mut insights::FieldChange) -> Result<T>,
-    ) -> Result<T> {
+    fn in_transaction<T>(&mut self, write: impl FnOnce(&Connection, &mut insights::Change) -> Result<T>) -> Result<T> {
         let tx = self.conn.transaction_with_behavior(rusqlite::TransactionBehavior::Immediate)?;
-        let mut field = insights::FieldChange::default();
-        let out = write(&tx, &mut field)?;
-        field.write(&tx)?;
+        // The keys leave the connection for the transaction and come back only if it commits.
+        let mut change = insights::Change::new(std::mem::take(&mut self.metric_keys));
+        let out = write(&tx, &mut change)?;
+        let keys = change.write(&tx)?;
         tx.commit()?;
+        self.metric_keys = keys;
         Ok(out)
     }
 
@@ -153,13 +154,13 @@ impl Sqlite {
     fn each_whole<I, T>(
         &mut self,
         items: &[I],
-        write: impl Fn(&Connection, &I, &mut insights::FieldChange) -> Result<T>,
+        write: impl Fn(&Connection, &I, &mut insights::Change) -> Result<T>,
     ) -> Result<Vec<Result<T>>> {
         let together =
-            self.in_transaction(|tx, field| items.iter().map(|i| write(tx, i, field)).collect::<Result<Vec<T>>>());
+            self.in_transaction(|tx, change| items.iter().map(|i| write(tx, i, change)).collect::<Result<Vec<T>>>());
         match together {
             Ok(out) => Ok(out.into_iter().map(Ok).collect()),
-            Err(_) => Ok(items.iter().map(|i| self.in_transaction(|tx, field| write(tx, i, field))).collect()),
+            Err(_) => Ok(items.iter().map(|i| self.in_transaction(|tx, change| write(tx, i, change))).collect()),
         }
     }
 
@@ -204,7 +205,7 @@ impl Sqlite {
         new_lines: &[String],
         insights: &Insights,
     ) -> Result<u64> {
-        self.in_transaction(|tx, field| {
+        self.in_transaction(|tx, change| {
             let (actual, owner): (u64, Option<ClubId>) = tx
                 .query_row("SELECT event_count, owner FROM games WHERE id = ?1 AND deleted_at IS NULL", [id], |r| {
                     Ok((r.get(0)?, r.get(1)?))
@@ -221,7 +222,7 @@ impl Sqlite {
             assert_eq!(first as u64, expected_seq, "the game given must be the stored log plus the new lines");
             write_events(tx, id, game, first, new_lines, &game.fact_rows(first))?;
             refresh_summary(tx, id, game)?;
-            insights::write(tx, id, insights, field)?;
+            insights::write(tx, id, insights, change)?;
             Ok(game.event_count() as u64)
         })
     }
@@ -397,7 +398,7 @@ impl Sqlite {
     /// the current ruleset), and records the ruleset version that derived them; one transaction. The
     /// events are not touched: `game` must hold exactly the stored events.
     pub fn reproject(&mut self, d: &Derivation) -> Result<()> {
-        self.in_transaction(|tx, field| reproject_game(tx, d, field))
+        self.in_transaction(|tx, change| reproject_game(tx, d, change))
     }
 
     /// Derives games again as `reproject` does, each whole or not at all (`each_whole`).
@@ -407,7 +408,7 @@ impl Sqlite {
 }
 
 /// Derives a game's facts, summary and read model again in the caller's transaction (see `Store::reproject`).
-fn reproject_game(tx: &rusqlite::Connection, d: &Derivation, field: &mut insights::FieldChange) -> Result<()> {
+fn reproject_game(tx: &rusqlite::Connection, d: &Derivation, change: &mut insights::Change) -> Result<()> {
     let Derivation { id, game, facts, insights } = *d;
     let stored: u64 = tx
         .query_row("SELECT event_count FROM games WHERE id = ?1", [id], |r| r.get(0))
@@ -421,7 +422,7 @@ fn reproject_game(tx: &rusqlite::Connection, d: &Derivation, field: &mut insight
     tx.prepare_cached("UPDATE games SET ruleset_version = ?2 WHERE id = ?1")?
         .execute(params![id, game.ruleset_version()])?;
     refresh_summary(tx, id, game)?;
-    insights::write(tx, id, insights, field)
+    insights::write(tx, id, insights, change)
 }
 
 fn write_events(
@@ -455,7 +456,7 @@ fn insert_game(
     id: &str,
     new: &NewGame,
     ownership: Ownership,
-    field: &mut insights::FieldChange,
+    change: &mut insights::Change,
 ) -> Result<Inserted> {
     let NewGame { game, header_line, content_hash, insights, .. } = *new;
     let id = id.to_string();
@@ -519,6 +520,6 @@ fn insert_game(
     events::write_chunk(tx, events::key_of(tx, &id)?, 1, &packed.events)?;
     facts::store_batch(tx, &id, 1, &packed.facts)?;
     refresh_summary(tx, &id, game)?;
-    insights::write(tx, &id, insights, field)?;
+    insights::write(tx, &id, insights, change)?;
     Ok(Inserted::New(id))
 }
