@@ -4,7 +4,6 @@
 
 use almanac_core::{FactRow, Vocabulary};
 use serde::Serialize;
-use serde_json::Value;
 use std::collections::BTreeMap;
 
 /// A column: a cause of cards gained or lost, or a piece bought.
@@ -87,12 +86,9 @@ pub fn coach_table(players: &[String], facts: &[FactRow], vocabulary: &Vocabular
             "traded" => {
                 // Each side of a trade between players has its own fact: one trade each.
                 trades[p].add(1, f.seq);
-                if let Some(detail) = f.detail.as_deref().and_then(|d| serde_json::from_str::<Value>(d).ok()) {
-                    let total = |side: &str| -> i64 {
-                        detail[side].as_object().into_iter().flatten().filter_map(|(_, v)| v.as_i64()).sum()
-                    };
-                    balance[p].0 += total("gave");
-                    balance[p].1 += total("got");
+                if let Some(cards) = almanac_core::facts::TradeCards::of(f.detail.as_deref()) {
+                    balance[p].0 += cards.gave.total();
+                    balance[p].1 += cards.got.total();
                 }
             }
             _ => {}

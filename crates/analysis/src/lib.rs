@@ -9,7 +9,6 @@ pub mod ratings;
 use almanac_core::facts::PLAYER_PARTNER;
 use almanac_core::{cause, FactRow, Measure, Vocabulary};
 use serde::Serialize;
-use serde_json::Value;
 use std::collections::BTreeMap;
 
 /// One player's numbers over a game.
@@ -217,10 +216,10 @@ pub fn game_stats(players: &[String], facts: &[FactRow], vocabulary: &Vocabulary
                     (market, _) => market.to_string(),
                 };
                 add(&mut t.partners, &partner, 1);
-                if let Some(detail) = f.detail.as_deref().and_then(|d| serde_json::from_str::<Value>(d).ok()) {
-                    for (side, into) in [("gave", &mut t.gave), ("got", &mut t.got)] {
-                        for (k, v) in detail[side].as_object().into_iter().flatten() {
-                            add(into, k, v.as_i64().unwrap_or(0));
+                if let Some(cards) = almanac_core::facts::TradeCards::of(f.detail.as_deref()) {
+                    for (side, into) in [(&cards.gave, &mut t.gave), (&cards.got, &mut t.got)] {
+                        for (item, n) in &side.0 {
+                            add(into, item, *n);
                         }
                     }
                 }

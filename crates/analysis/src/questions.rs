@@ -248,14 +248,11 @@ pub fn insights(players: &[String], facts: &[almanac_core::FactRow], vocabulary:
                 (Some(market), _) => market.to_string(),
                 (None, _) => continue,
             };
-            let cards = |side: &str| -> i64 {
-                let detail = f.detail.as_deref().and_then(|d| serde_json::from_str::<serde_json::Value>(d).ok());
-                detail.map_or(0, |d| d[side].as_object().map_or(0, |o| o.values().filter_map(|v| v.as_i64()).sum()))
-            };
+            let cards = almanac_core::facts::TradeCards::of(f.detail.as_deref()).unwrap_or_default();
             let e = partners[p].entry(partner).or_default();
             e[0] += 1;
-            e[1] += cards("gave");
-            e[2] += cards("got");
+            e[1] += cards.gave.total();
+            e[2] += cards.got.total();
         }
         match f.kind.as_str() {
             "lost" => *lost[p].entry(f.cause.as_deref().unwrap_or("")).or_default() += f.count.unwrap_or(0),

@@ -114,7 +114,7 @@ pub fn import_to(
         failed.map_or(Ok(()), Err)
     };
     // Preparing goes on while a batch is stored.
-    prepared_in_order(reading, files, IMPORT_BATCH, pack, |file, prepared| {
+    prepared_in_order(reading, files, 2 * IMPORT_BATCH, pack, |file, prepared| {
         match prepared {
             Ok(p) => {
                 batch.push((file.to_path_buf(), p));

@@ -204,6 +204,53 @@ pub struct FactRow {
 /// The `item` of a stored `traded` fact whose partner is a player (the seat is in `other`).
 pub const PLAYER_PARTNER: &str = "player";
 
+/// The cards of a trade as its fact's detail spells them (`{"gave":{item:count},"got":{item:count}}`), read
+/// without building JSON values: every trade of every game is read so for the read model.
+#[derive(Deserialize, Default, Debug, PartialEq)]
+pub struct TradeCards {
+    #[serde(default)]
+    pub gave: ItemCounts,
+    #[serde(default)]
+    pub got: ItemCounts,
+}
+
+impl TradeCards {
+    /// The cards of a trade fact's detail; none when there is no detail or it is not a trade's.
+    pub fn of(detail: Option<&str>) -> Option<TradeCards> {
+        detail.and_then(|d| serde_json::from_str(d).ok())
+    }
+}
+
+/// Items with their counts, in the order written.
+#[derive(Default, Debug, PartialEq)]
+pub struct ItemCounts(pub Vec<(String, i64)>);
+
+impl ItemCounts {
+    pub fn total(&self) -> i64 {
+        self.0.iter().map(|(_, n)| n).sum()
+    }
+}
+
+impl<'de> Deserialize<'de> for ItemCounts {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct Visit;
+        impl<'de> serde::de::Visitor<'de> for Visit {
+            type Value = ItemCounts;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("items with their counts")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<ItemCounts, A::Error> {
+                let mut items = Vec::new();
+                while let Some((item, n)) = map.next_entry::<String, i64>()? {
+                    items.push((item, n));
+                }
+                Ok(ItemCounts(items))
+            }
+        }
+        d.deserialize_map(Visit)
+    }
+}
+
 impl FactRow {
     /// A row of `kind` at event `seq` of `turn` with no other field yet.
     pub fn bare(seq: u64, turn: u32, kind: &str) -> FactRow {
@@ -310,5 +357,27 @@ impl Fact {
             }
         }
         row
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_trades_cards_read_back_as_its_fact_wrote_them() {
+        let fact = Fact::Traded {
+            player: 1,
+            partner: Partner::Player(2),
+            gave: vec![("wool", 2), ("ore", 1)],
+            got: vec![("brick", 3)],
+        };
+        let row = fact.row(7, 3);
+        let cards = TradeCards::of(row.detail.as_deref()).expect("a trade's detail");
+        assert_eq!(cards.gave.0, vec![("wool".to_string(), 2), ("ore".to_string(), 1)]);
+        assert_eq!((cards.gave.total(), cards.got.total()), (3, 3));
+        assert_eq!(TradeCards::of(None), None);
+        assert_eq!(TradeCards::of(Some("not json")), None);
+        assert_eq!(TradeCards::of(Some(r#"{"got":{"ore":1}}"#)).unwrap().gave.total(), 0, "a side left out");
     }
 }
