@@ -6,7 +6,6 @@
 //! are ids the game declares in its [`crate::Vocabulary`].
 
 use serde::{Deserialize, Serialize};
-use serde_json::json;
 
 /// A player's index in seat order (0 = start player).
 pub type Seat = u8;
@@ -270,6 +269,41 @@ impl FactRow {
     }
 }
 
+// A fact's detail is spelled here as serde_json spells the same values, without building them: every roll,
+// score and trade of every game has one. The test below holds the two spellings together.
+
+/// `[a,b,...]`.
+fn numbers_json(numbers: &[u8]) -> String {
+    let mut out = String::with_capacity(2 + 4 * numbers.len());
+    out.push('[');
+    for (i, n) in numbers.iter().enumerate() {
+        if i > 0 {
+            out.push(',');
+        }
+        out.push_str(&n.to_string());
+    }
+    out.push(']');
+    out
+}
+
+/// `{"gave":{item:count,...},"got":{...}}`, items in the order given.
+fn trade_json(gave: &[(&str, u32)], got: &[(&str, u32)]) -> String {
+    let mut out = Vec::with_capacity(64);
+    for (side, items) in [(&b"{\"gave\":{"[..], gave), (&b"},\"got\":{"[..], got)] {
+        out.extend_from_slice(side);
+        for (i, (item, n)) in items.iter().enumerate() {
+            if i > 0 {
+                out.push(b',');
+            }
+            serde_json::to_writer(&mut out, item).expect("a text writes into memory");
+            out.push(b':');
+            out.extend_from_slice(n.to_string().as_bytes());
+        }
+    }
+    out.extend_from_slice(b"}}");
+    String::from_utf8(out).expect("JSON is written as UTF-8")
+}
+
 impl Fact {
     /// The fact as a row of the generic facts table.
     pub fn row(&self, seq: u64, turn: u32) -> FactRow {
@@ -284,7 +318,7 @@ impl Fact {
                 row.player = seat(*player);
                 row.count = Some(dice.sum() as i64);
                 if !dice.values().is_empty() {
-                    row.detail = Some(json!(dice.values()).to_string());
+                    row.detail = Some(numbers_json(dice.values()));
                 }
             }
             Fact::Gained { player, item, count, cause, from } => {
@@ -316,10 +350,7 @@ impl Fact {
                     }
                     Partner::Market(id) => row.item = Some(id.to_string()),
                 }
-                let as_map = |v: &Vec<(&str, u32)>| {
-                    v.iter().map(|(k, n)| (k.to_string(), json!(n))).collect::<serde_json::Map<_, _>>()
-                };
-                row.detail = Some(json!({"gave": as_map(gave), "got": as_map(got)}).to_string());
+                row.detail = Some(trade_json(gave, got));
             }
             Fact::Built { player, piece } => {
                 row.player = seat(*player);
@@ -335,7 +366,7 @@ impl Fact {
                 row.count = Some(*delta as i64);
                 row.total = Some(*total as i64);
                 row.public = Some(*public as i64);
-                row.detail = Some(json!({"delta_public": delta_public}).to_string());
+                row.detail = Some(format!("{{\"delta_public\":{delta_public}}}"));
             }
             Fact::Award { award, from, to } => {
                 row.item = Some(award.to_string());
@@ -363,6 +394,27 @@ impl Fact {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn details_are_spelled_as_serde_json_spells_them() {
+        for dice in [&[][..], &[3], &[6, 1], &[1, 2, 3]] {
+            assert_eq!(numbers_json(dice), json!(dice).to_string());
+        }
+        let sides: [&[(&str, u32)]; 3] = [&[], &[("wool", 2), ("ore", 10)], &[("a\"b", 1)]];
+        for gave in sides {
+            for got in sides {
+                let as_map = |v: &[(&str, u32)]| {
+                    v.iter().map(|(k, n)| (k.to_string(), json!(n))).collect::<serde_json::Map<_, _>>()
+                };
+                assert_eq!(trade_json(gave, got), json!({"gave": as_map(gave), "got": as_map(got)}).to_string());
+            }
+        }
+        for delta_public in [0, -3, 12] {
+            let row = Fact::Score { player: 0, reason: "x", delta: 1, delta_public, total: 1, public: 1 }.row(1, 1);
+            assert_eq!(row.detail.unwrap(), json!({"delta_public": delta_public}).to_string());
+        }
+    }
 
     #[test]
     fn a_trades_cards_read_back_as_its_fact_wrote_them() {

@@ -38,12 +38,15 @@ impl DiceSpec {
 
     /// The chance of rolling `sum`.
     pub fn chance(&self, sum: u32) -> f64 {
-        // Ways to roll each sum, one die at a time, on the stack: every roll of a game asks for every sum.
+        self.chances().find(|&(s, _)| s == sum).map_or(0.0, |(_, chance)| chance)
+    }
+
+    /// Every sum the dice can show with its chance, counted once for all of them: a game asks for every sum
+    /// after every change to the board.
+    pub fn chances(&self) -> impl Iterator<Item = (u32, f64)> {
+        // Ways to roll each sum, one die at a time, on the stack.
         const MOST: usize = 64;
         let highest = self.count as usize * self.faces as usize;
-        if sum as usize > highest {
-            return 0.0;
-        }
         assert!(highest < MOST, "dice of at most {MOST} pips in all");
         let mut ways = [0f64; MOST];
         ways[0] = 1.0;
@@ -59,7 +62,7 @@ impl DiceSpec {
             reach += self.faces as usize;
         }
         let total = (self.faces as f64).powi(self.count as i32);
-        ways[sum as usize] / total
+        self.sums().map(move |sum| (sum, ways[sum as usize] / total))
     }
 }
 
@@ -253,6 +256,8 @@ mod tests {
         assert_eq!(d.chance(13), 0.0);
         let total: f64 = d.sums().map(|s| d.chance(s)).sum();
         assert!((total - 1.0).abs() < 1e-12);
+        let each: Vec<(u32, f64)> = d.chances().collect();
+        assert_eq!(each, d.sums().map(|s| (s, d.chance(s))).collect::<Vec<_>>());
     }
 
     #[test]

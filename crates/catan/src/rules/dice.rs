@@ -48,8 +48,8 @@ fn promise(s: &mut State, facts: &mut Vec<Fact>) {
     let dice = almanac_core::DiceSpec { count: 2, faces: 6 };
     let n = s.players.len();
     let mut expected = [0f64; MAX_PLAYERS];
-    for sum in dice.sums().filter(|&sum| sum != 7) {
-        let (pay, chance) = (production(s, sum as usize), dice.chance(sum));
+    for (sum, chance) in dice.chances().filter(|&(sum, _)| sum != 7) {
+        let pay = production(s, sum as usize);
         for i in 0..n {
             expected[i] += chance * pay[i].total() as f64;
         }

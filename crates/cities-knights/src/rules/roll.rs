@@ -235,8 +235,7 @@ fn promise(s: &mut State, facts: &mut Vec<Fact>) {
     let dice = almanac_core::DiceSpec { count: 2, faces: 6 };
     let n = s.players.len();
     let mut expected = vec![0f64; n];
-    for sum in dice.sums().filter(|&sum| sum != 7) {
-        let chance = dice.chance(sum);
+    for (sum, chance) in dice.chances().filter(|&(sum, _)| sum != 7) {
         for (hex, h) in s.board.hexes.iter().zip(0..) {
             if s.numbers[h as usize] != Some(sum as u8) || s.robber == h || hex.terrain.produces().is_none() {
                 continue;
