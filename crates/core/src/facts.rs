@@ -401,7 +401,7 @@ mod tests {
         for dice in [&[][..], &[3], &[6, 1], &[1, 2, 3]] {
             assert_eq!(numbers_json(dice), json!(dice).to_string());
         }
-        let sides: [&[(&str, u32)]; 3] = [&[], &[("wool", 2), ("ore", 10)], &[("a\"b", 1)]];
+        let sides: [&[(&str, u32)]; 3] = [&[], &[("apples", 2), ("pears", 10)], &[("a\"b", 1)]];
         for gave in sides {
             for got in sides {
                 let as_map = |v: &[(&str, u32)]| {
@@ -421,15 +421,15 @@ mod tests {
         let fact = Fact::Traded {
             player: 1,
             partner: Partner::Player(2),
-            gave: vec![("wool", 2), ("ore", 1)],
-            got: vec![("brick", 3)],
+            gave: vec![("apples", 2), ("pears", 1)],
+            got: vec![("plums", 3)],
         };
         let row = fact.row(7, 3);
         let cards = TradeCards::of(row.detail.as_deref()).expect("a trade's detail");
-        assert_eq!(cards.gave.0, vec![("wool".to_string(), 2), ("ore".to_string(), 1)]);
+        assert_eq!(cards.gave.0, vec![("apples".to_string(), 2), ("pears".to_string(), 1)]);
         assert_eq!((cards.gave.total(), cards.got.total()), (3, 3));
         assert_eq!(TradeCards::of(None), None);
         assert_eq!(TradeCards::of(Some("not json")), None);
-        assert_eq!(TradeCards::of(Some(r#"{"got":{"ore":1}}"#)).unwrap().gave.total(), 0, "a side left out");
+        assert_eq!(TradeCards::of(Some(r#"{"got":{"pears":1}}"#)).unwrap().gave.total(), 0, "a side left out");
     }
 }

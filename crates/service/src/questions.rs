@@ -1,5 +1,5 @@
 //! Questions across games, as a coach asks them: a metric (from the games' declared words) by a dimension,
-//! narrowed by filters; answered from the stored read model (`seat_metrics`), never by replaying games.
+//! narrowed by filters; answered from the stored read model (the numbers per seat), never by replaying games.
 
 use crate::ServiceError;
 pub use almanac_analysis::questions::{arg_choices, ArgKind, Metric, Preset, METRICS, PRESETS};

@@ -1,5 +1,5 @@
 //! The read model's SQL shared by both backends (they differ only in how a parameter is written), and what
-//! answers share. A question reads one metric's numbers (`seat_metrics`, keyed by metric first) and tallies
+//! answers share. A question reads one metric's numbers (keyed by metric first) and tallies
 //! them against the seats held in memory (`crate::seats`); names are looked up once per group, after grouping.
 
 use crate::rows::Dimension;

@@ -197,11 +197,11 @@ mod tests {
         run_to(&mut conn, 10).unwrap();
         conn.execute_batch(
             "INSERT INTO seats (key, game_id, seat, ruleset, player, players, published, deleted)
-                 VALUES (1, 'g', 0, 'catan', 1, 2, 1, 0), (2, 'g', 1, 'catan', 2, 2, 1, 0);
+                 VALUES (1, 'g', 0, 'a-game', 1, 2, 1, 0), (2, 'g', 1, 'a-game', 2, 2, 1, 0);
              INSERT INTO seat_metrics (metric, arg, seat_key, value)
-                 VALUES ('won', '', 1, 1.0), ('won', '', 2, 0.0), ('production', 'ore', 1, 3.5);
+                 VALUES ('won', '', 1, 1.0), ('won', '', 2, 0.0), ('production', 'pears', 1, 3.5);
              INSERT INTO field_metrics (ruleset, metric, arg, total, seats)
-                 VALUES ('catan', 'won', '', 1.0, 2), ('catan', 'production', 'ore', 3.5, 1);",
+                 VALUES ('a-game', 'won', '', 1.0, 2), ('a-game', 'production', 'pears', 3.5, 1);",
         )
         .unwrap();
         run(&mut conn).unwrap();
@@ -211,7 +211,7 @@ mod tests {
             "SELECT m.metric, m.arg, n.seat_key, n.value FROM seat_numbers n JOIN metrics m ON m.key = n.metric
              ORDER BY 1, 2, 3",
         );
-        let expected = [("production", "ore", 1, 3.5), ("won", "", 1, 1.0), ("won", "", 2, 0.0)];
+        let expected = [("production", "pears", 1, 3.5), ("won", "", 1, 1.0), ("won", "", 2, 0.0)];
         let expected: Vec<(String, String, i64, f64)> =
             expected.iter().map(|&(m, a, k, v)| (m.to_string(), a.to_string(), k, v)).collect();
         assert_eq!(kept, expected);
@@ -219,6 +219,6 @@ mod tests {
         conn.execute("UPDATE seats SET published = 0 WHERE key = 1", []).unwrap();
         let field: Vec<(String, String, i64, f64)> =
             rows(&conn, "SELECT metric, arg, seats, total FROM field_metrics ORDER BY metric, arg");
-        assert_eq!(field, vec![("production".into(), "ore".into(), 0, 0.0), ("won".into(), "".into(), 1, 0.0)]);
+        assert_eq!(field, vec![("production".into(), "pears".into(), 0, 0.0), ("won".into(), "".into(), 1, 0.0)]);
     }
 }
