@@ -190,13 +190,8 @@ fn prepared_in_order(
                     if stop.load(Ordering::SeqCst) {
                         break;
                     }
-                    let prepared = check_file(reading, &files[i]).map(almanac_service::prepare).map(|p| {
-                        if pack {
-                            p.packed()
-                        } else {
-                            p
-                        }
-                    });
+                    let prepared = check_file(reading, &files[i]).map(almanac_service::prepare);
+                    let prepared = if pack { prepared.map(almanac_service::Prepared::packed) } else { prepared };
                     if tx.send((i, prepared)).is_err() {
                         break;
                     }
