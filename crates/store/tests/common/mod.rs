@@ -304,7 +304,12 @@ pub fn games_stored_together_are_each_stored_whole_or_not_at_all(store: &mut Sto
     let lines: Vec<Vec<&str>> = logs.iter().map(|l| l.event_lines()).collect();
     let hashes: Vec<String> = logs.iter().map(|l| l.content_hash()).collect();
     let facts: Vec<Vec<almanac_core::FactRow>> = logs.iter().map(|l| l.game.fact_rows(0)).collect();
-    let insights = Insights::default();
+    // Each game brings a number of a metric no game had before: a key made for it in the batch that is rolled
+    // back must not be taken for one that exists.
+    let insights = Insights {
+        metrics: vec![SeatMetric { seat: 0, metric: "first_seen_here", arg: "a".into(), value: 5.0 }],
+        openings: Vec::new(),
+    };
     let new_game = |k: usize| NewGame {
         game: logs[k].game.as_ref(),
         header_line: logs[k].header_line(),
@@ -335,6 +340,19 @@ pub fn games_stored_together_are_each_stored_whole_or_not_at_all(store: &mut Sto
         assert_eq!(store.facts(id).unwrap(), facts[k], "its facts as they came");
         assert_eq!(store.access_of(id).unwrap().owner, Some(mine));
     }
+    let asked = Question {
+        viewer: Viewer::Operator,
+        metric: "first_seen_here".into(),
+        arg: "a".into(),
+        by: Dimension::Ruleset,
+        ruleset: None,
+        club: None,
+        player: None,
+        players: None,
+        group: None,
+    };
+    let rows = answer(store, &asked);
+    assert_eq!(rows.iter().map(|r| (r.seats, r.mean)).collect::<Vec<_>>(), vec![(2, 5.0)], "both games' numbers");
 }
 
 /// Games derived again together are each derived whole or not at all: a game whose log does not match what is
