@@ -3,7 +3,7 @@
 # players of the property tests, players drawn from a club of 300), imported as one club's published games,
 # then `almanac bench-scale` on the database. Generation and import are timed too.
 #   bench/scale.sh            2,000 games of each ruleset (about 10 minutes on 2 cores)
-#   GAMES=23600 bench/scale.sh    about 100,000 games (hours, and about 12 GB of disk)
+#   GAMES=23600 bench/scale.sh    about 100,000 games (about 20 minutes on 2 cores, and 4 GB of disk)
 set -eu
 GAMES=${GAMES:-2000}
 DIR=${SCALE_DIR:-target/scale-$GAMES}
