@@ -2,7 +2,7 @@
 # The scale figures of what coaches ask: a generated corpus of $GAMES games of each ruleset (the random legal
 # players of the property tests, players drawn from a club of 300), imported as one club's published games,
 # then `almanac bench-scale` on the database. Generation and import are timed too.
-#   bench/scale.sh            2,000 games of each ruleset (about 10 minutes on 2 cores)
+#   bench/scale.sh            2,000 games of each ruleset (a few minutes on 2 cores)
 #   GAMES=23600 bench/scale.sh    about 100,000 games (about 20 minutes on 2 cores, and 4 GB of disk)
 set -eu
 GAMES=${GAMES:-2000}
