@@ -220,33 +220,14 @@ impl TradeCards {
     }
 }
 
-/// Items with their counts, in the order written.
-#[derive(Default, Debug, PartialEq)]
-pub struct ItemCounts(pub Vec<(String, i64)>);
+/// Items with their counts (an item written twice keeps its last count, as JSON objects read).
+#[derive(Deserialize, Default, Debug, PartialEq)]
+#[serde(transparent)]
+pub struct ItemCounts(pub std::collections::BTreeMap<String, i64>);
 
 impl ItemCounts {
     pub fn total(&self) -> i64 {
-        self.0.iter().map(|(_, n)| n).sum()
-    }
-}
-
-impl<'de> Deserialize<'de> for ItemCounts {
-    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        struct Visit;
-        impl<'de> serde::de::Visitor<'de> for Visit {
-            type Value = ItemCounts;
-            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
-                f.write_str("items with their counts")
-            }
-            fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<ItemCounts, A::Error> {
-                let mut items = Vec::new();
-                while let Some((item, n)) = map.next_entry::<String, i64>()? {
-                    items.push((item, n));
-                }
-                Ok(ItemCounts(items))
-            }
-        }
-        d.deserialize_map(Visit)
+        self.0.values().sum()
     }
 }
 
@@ -426,10 +407,13 @@ mod tests {
         };
         let row = fact.row(7, 3);
         let cards = TradeCards::of(row.detail.as_deref()).expect("a trade's detail");
-        assert_eq!(cards.gave.0, vec![("apples".to_string(), 2), ("pears".to_string(), 1)]);
+        let gave: Vec<(&str, i64)> = cards.gave.0.iter().map(|(item, n)| (item.as_str(), *n)).collect();
+        assert_eq!(gave, vec![("apples", 2), ("pears", 1)]);
         assert_eq!((cards.gave.total(), cards.got.total()), (3, 3));
         assert_eq!(TradeCards::of(None), None);
         assert_eq!(TradeCards::of(Some("not json")), None);
         assert_eq!(TradeCards::of(Some(r#"{"got":{"pears":1}}"#)).unwrap().gave.total(), 0, "a side left out");
+        let twice = TradeCards::of(Some(r#"{"gave":{"pears":1,"pears":3}}"#)).unwrap();
+        assert_eq!(twice.gave.total(), 3, "an item written twice keeps its last count");
     }
 }
