@@ -292,6 +292,23 @@ pub struct Question {
     pub group: Option<String>,
 }
 
+impl Question {
+    /// `metric` (without an argument) by `by`, over the games `viewer` may see, without filters.
+    pub fn over(viewer: Viewer, metric: &str, by: Dimension) -> Question {
+        Question {
+            viewer,
+            metric: metric.to_string(),
+            arg: String::new(),
+            by,
+            ruleset: None,
+            club: None,
+            player: None,
+            players: None,
+            group: None,
+        }
+    }
+}
+
 /// One group of an answer: its key (for `group`), its label, how many seats and games were counted, and
 /// the mean of the metric over those seats.
 #[derive(Debug, Clone, PartialEq, Serialize)]

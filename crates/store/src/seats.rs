@@ -490,17 +490,7 @@ mod tests {
     }
 
     fn question(by: Dimension) -> Question {
-        Question {
-            viewer: Viewer::Public,
-            metric: "m".into(),
-            arg: String::new(),
-            by,
-            ruleset: None,
-            club: None,
-            player: None,
-            players: None,
-            group: None,
-        }
+        Question::over(Viewer::Public, "m", by)
     }
 
     /// Games b (March), c (undated), a (March), d (May), e (undated); players 1 and 2 in each.

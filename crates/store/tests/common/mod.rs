@@ -55,21 +55,6 @@ fn answer(store: &Store, q: &Question) -> Vec<almanac_store::AnswerRow> {
     store.ask(q, 0).unwrap().rows
 }
 
-/// `metric` (without an argument) by `by`, over what `viewer` may see, unfiltered.
-fn question(viewer: Viewer, metric: &str, by: Dimension) -> Question {
-    Question {
-        viewer,
-        metric: metric.into(),
-        arg: String::new(),
-        by,
-        ruleset: None,
-        club: None,
-        player: None,
-        players: None,
-        group: None,
-    }
-}
-
 /// How many games a question counted, and the latest `limit` of them.
 fn counted(store: &Store, q: &Question, limit: u32) -> (u64, Vec<almanac_store::CountedGame>) {
     let asked = store.ask(q, limit).unwrap();
@@ -188,8 +173,10 @@ pub fn questions_are_answered_over_the_games_the_viewer_may_see(store: &mut Stor
     insert_with(store, &b_log, public, &won_by(1, [6.0, 10.0, 5.0, 4.0], "x + y")).unwrap();
     let c = insert_with(store, &log_of(&truth.replace("Can", "Cem")), private, &won_by(2, [1.0, 2.0, 10.0, 3.0], "z"))
         .unwrap();
-    let ask =
-        |viewer, by, group: Option<&str>| Question { group: group.map(str::to_string), ..question(viewer, "won", by) };
+    let ask = |viewer, by, group: Option<&str>| Question {
+        group: group.map(str::to_string),
+        ..Question::over(viewer, "won", by)
+    };
     let mut by_seat = answer(store, &ask(Viewer::Public, Dimension::Seat, None));
     by_seat.sort_by(|x, y| x.key.cmp(&y.key));
     let seats: Vec<(&str, &str, u64, u64, f64)> =
@@ -346,7 +333,7 @@ pub fn games_stored_together_are_each_stored_whole_or_not_at_all(store: &mut Sto
         assert_eq!(store.facts(id).unwrap(), facts[k], "its facts as they came");
         assert_eq!(store.access_of(id).unwrap().owner, Some(mine));
     }
-    let asked = Question { arg: "a".into(), ..question(Viewer::Operator, "first_seen_here", Dimension::Ruleset) };
+    let asked = Question { arg: "a".into(), ..Question::over(Viewer::Operator, "first_seen_here", Dimension::Ruleset) };
     let rows = answer(store, &asked);
     assert_eq!(rows.iter().map(|r| (r.seats, r.mean)).collect::<Vec<_>>(), vec![(2, 5.0)], "both games' numbers");
 }
@@ -371,6 +358,6 @@ pub fn games_derived_again_together_are_each_derived_whole_or_not_at_all(store: 
     assert!(matches!(out[1], Err(StoreError::Conflict { .. })), "{:?}", out[1]);
     assert_eq!(store.facts(&a).unwrap().len(), club.game.fact_rows(0).len());
     assert_eq!(store.facts(&b).unwrap(), facts_of_b, "the refused game is as it was");
-    let q = Question { group: Some("2".into()), ..question(Viewer::Public, "won", Dimension::Seat) };
+    let q = Question { group: Some("2".into()), ..Question::over(Viewer::Public, "won", Dimension::Seat) };
     assert_eq!(answer(store, &q)[0].mean, 1.0, "the derived game's new numbers are asked");
 }
