@@ -728,7 +728,7 @@ fn migrate_copies_a_database_into_postgresql_and_checks_the_copy() {
         store.delete_game(club.id, deleted.id()).unwrap();
         // A coach's note and a merge of spellings go with the copy too.
         let games = store.stored_games().unwrap();
-        store.add_note(&games[0].id, 12, club.id, "the turn it turned").unwrap();
+        store.add_note(&store.stored(&games[0].id).unwrap(), 12, club.id, "the turn it turned").unwrap();
         let respelled = sample("catan-club-game.jsonl").replace("Zeynep", "Zeyno");
         almanac_service::import(&mut store, None, &respelled, almanac_store::Ownership::private_to(club.id)).unwrap();
         let named = |n: &str| store.player_named(Some(club.id), n).unwrap().unwrap();
@@ -749,11 +749,15 @@ fn migrate_copies_a_database_into_postgresql_and_checks_the_copy() {
     let club = almanac_service::club_of_token(&copy, &token).unwrap().expect("the token works on the copy");
     let viewer = almanac_store::Viewer::Club(club.id);
     for id in source.stored_games().unwrap().iter().filter(|g| !g.deleted).map(|g| g.id.clone()) {
-        assert_eq!(source.facts(&id).unwrap(), copy.facts(&id).unwrap(), "{id}: the same facts");
+        assert_eq!(
+            source.facts(&source.stored(&id).unwrap()).unwrap(),
+            copy.facts(&copy.stored(&id).unwrap()).unwrap(),
+            "{id}: the same facts"
+        );
         assert_eq!(copy.resolve(viewer, &id).unwrap(), id);
     }
     let first = &source.stored_games().unwrap()[0].id;
-    assert_eq!(copy.notes(first).unwrap()[0].text, "the turn it turned");
+    assert_eq!(copy.notes(&copy.stored(first).unwrap()).unwrap()[0].text, "the turn it turned");
     assert_eq!(copy.player_merges().unwrap(), source.player_merges().unwrap());
     let public = copy.list_games(&almanac_store::GameFilter::default()).unwrap();
     assert_eq!(public.len(), 2, "the published game and the operator's; not the private or the deleted one");

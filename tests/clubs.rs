@@ -113,12 +113,71 @@ fn a_clubs_private_game_is_its_own_until_published_and_only_it_changes_it() {
     }
     assert!(listed(&app, None).is_empty() && listed(&app, Some(&app.token)).is_empty());
     let store = almanac_store::Store::open(&app.db).unwrap();
-    assert_eq!(store.events(&id, 1, u64::MAX).unwrap().len(), 42, "the events stay stored");
+    assert_eq!(store.events(&store.stored(&id).unwrap(), 1, u64::MAX).unwrap().len(), 42, "the events stay stored");
     // Another club uploading the same log hears it is taken; its club's upload shows it again.
     assert_eq!(upload_as(&app, &other, "", &partial).0, 409);
     let (status, again) = upload_as(&app, &app.token, "", &partial);
     assert_eq!((status, again["existing"].as_bool()), (200, Some(true)), "{again}");
     assert_eq!(app.send("GET", &format!("/api/games/{id}"), None, &[]).status, 200);
+}
+
+#[test]
+fn a_private_games_players_are_no_players_to_anyone_else() {
+    let app = spawn_app(16 << 20);
+    let other = new_club(&app.db, "Other club");
+    let text = sample("catan-club-game.jsonl");
+    let secret = text.replace("Zeynep", "SecretZeynepB");
+    let (status, body) = upload_as(&app, &app.token, "", &secret);
+    assert_eq!(status, 201, "{body}");
+    let id = body["id"].as_str().unwrap().to_string();
+    let (status, public) = upload_as(&app, &app.token, "", &text);
+    assert_eq!(status, 201, "{public}");
+    let public = public["id"].as_str().unwrap().to_string();
+    let published = json!({ "published": true }).to_string();
+    let headers = [("authorization", bearer(&app.token)), ("content-type", "application/json".to_string())];
+    let headers: Vec<(&str, &str)> = headers.iter().map(|(k, v)| (*k, v.as_str())).collect();
+    let r = app.send("POST", &format!("/api/games/{public}/publish"), Some(published.as_bytes()), &headers);
+    assert_eq!(r.status, 200, "{}", r.body);
+    let player_of = |game: &str, seat: usize| {
+        app.get_as(&format!("/api/games/{game}"), &app.token).json()["players"][seat]["player"].as_i64().unwrap()
+    };
+    let (hidden, seen) = (player_of(&id, 2), player_of(&public, 0));
+    // Every way to read a player, for the player of the private game only and a never-used id: the same 404,
+    // but for the id, and no name.
+    let ways = |p: i64| {
+        [
+            format!("/api/players/{p}"),
+            format!("/players/{p}"),
+            format!("/api/players/{p}/ratings.svg"),
+            format!("/api/players/{p}/curve.svg?ruleset=catan"),
+            format!("/api/players/{p}/vs/{seen}"),
+            format!("/players/{p}/vs/{seen}"),
+            format!("/api/players/{seen}/vs/{p}"),
+            format!("/api/players/{p}/vs/{seen}/chart.svg?ruleset=catan"),
+        ]
+    };
+    let never = 7_777_777_777_i64;
+    for (path, unused) in ways(hidden).iter().zip(ways(never)) {
+        let expected = app.send("GET", &unused, None, &[]);
+        assert_eq!(expected.status, 404, "{unused}: {}", expected.body);
+        for reply in [app.send("GET", path, None, &[]), app.get_as(path, &other)] {
+            assert_eq!(reply.status, 404, "{path}: {}", reply.body);
+            assert!(!reply.body.contains("Secret"), "{path}: {}", reply.body);
+            assert_eq!(reply.body.replace(&hidden.to_string(), "N"), expected.body.replace(&never.to_string(), "N"));
+        }
+    }
+    let mine = app.get_as(&format!("/api/players/{hidden}"), &app.token);
+    assert_eq!((mine.status, mine.json()["player"]["name"].as_str()), (200, Some("SecretZeynepB")), "its club sees it");
+    // The probe of the report: ids counted from 1 find no player at all, and no name anywhere.
+    for n in 1..=200 {
+        let r = app.send("GET", &format!("/api/players/{n}"), None, &[]);
+        assert_eq!(r.status, 404, "player {n}: {}", r.body);
+    }
+    let board = app.send("GET", "/api/leaderboard?ruleset=catan", None, &[]).body;
+    let answers = app.send("GET", "/api/questions?metric=won&by=player", None, &[]).body;
+    for text in [board, answers] {
+        assert!(!text.contains("Secret") && text.contains("Zeynep"), "{text}");
+    }
 }
 
 #[test]

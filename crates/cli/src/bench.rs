@@ -359,7 +359,12 @@ pub fn scale(db: &Path, reps: usize) -> anyhow::Result<i32> {
     }
     println!("every ruleset's ratings, rated once (then kept): {:.0} ms", t.elapsed().as_secs_f64() * 1e3);
     time("a player's page", &mut |k| {
-        std::hint::black_box(almanac_service::players::player_page(&store, players[k % players.len()], &memo)?);
+        std::hint::black_box(almanac_service::players::player_page(
+            &store,
+            Viewer::Public,
+            players[k % players.len()],
+            &memo,
+        )?);
         Ok(())
     })?;
     time("a player's games across the field (\"Who wins most often?\" of one player, by opponent)", &mut |k| {
@@ -373,7 +378,7 @@ pub fn scale(db: &Path, reps: usize) -> anyhow::Result<i32> {
     })?;
     time("a head-to-head", &mut |k| {
         let (a, b) = pairs[k % pairs.len()];
-        std::hint::black_box(almanac_service::players::head_to_head(&store, a, b)?);
+        std::hint::black_box(almanac_service::players::head_to_head(&store, Viewer::Public, a, b)?);
         Ok(())
     })?;
     for (what, offset) in [("the games list, first page", 0), ("the games list, page 100", 99 * 50)] {

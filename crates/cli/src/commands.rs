@@ -247,8 +247,10 @@ pub fn validate(reading: Reading, files: &[PathBuf]) -> i32 {
     }
 }
 
+/// A database that exists: a SQLite file already made, or a PostgreSQL URL (the server says whether it
+/// answers).
 fn open_existing(db: &Path) -> anyhow::Result<Store> {
-    if !db.exists() {
+    if !almanac_store::is_postgres(db) && !db.exists() {
         anyhow::bail!("no database at {} (import some games first, or set --db / ALMANAC_DB)", db.display());
     }
     Ok(Store::open(db)?)
@@ -256,7 +258,9 @@ fn open_existing(db: &Path) -> anyhow::Result<Store> {
 
 /// Loads a stored game back into a timeline.
 pub fn load(store: &Store, game: &str) -> anyhow::Result<(String, Box<dyn almanac_core::Game>)> {
-    almanac_service::load(store, Viewer::Operator, game).with_context(|| format!("no game `{game}`"))
+    let (seen, game) =
+        almanac_service::load(store, Viewer::Operator, game).with_context(|| format!("no game `{game}`"))?;
+    Ok((seen.id().to_string(), game))
 }
 
 pub fn state(db: &Path, game: &str, turn: Option<u32>, seq: Option<usize>, json: bool) -> anyhow::Result<i32> {
@@ -293,16 +297,20 @@ pub fn state(db: &Path, game: &str, turn: Option<u32>, seq: Option<usize>, json:
 
 pub fn stats(db: &Path, game: &str, json: bool) -> anyhow::Result<i32> {
     let store = open_existing(db)?;
-    let id = almanac_service::resolve(&store, Viewer::Operator, game).with_context(|| format!("no game `{game}`"))?;
-    let stats = almanac_service::stats(&store, &id)?;
+    let seen = almanac_service::visible(&store, Viewer::Operator, game).with_context(|| format!("no game `{game}`"))?;
+    let id = seen.id();
+    let stats = almanac_service::stats(&store, &seen)?;
     if json {
         println!("{}", serde_json::to_string_pretty(&stats)?);
         return Ok(0);
     }
     let s = &stats.stats;
     println!("game {id}: {} turns, {} events", s.turns, s.events);
-    let score =
-        store.game(&id).ok().and_then(|row| almanac_service::game_kind(&row.ruleset)).map(|k| k.vocabulary().score.id);
+    let score = store
+        .game(&seen)
+        .ok()
+        .and_then(|row| almanac_service::game_kind(&row.ruleset))
+        .map(|k| k.vocabulary().score.id);
     for p in &s.players {
         let last = p.vp_by_turn.last().map(|l| l[1]).unwrap_or(0);
         let declared: Vec<String> = p.declared.iter().map(|d| format!("{} {}", d.label, d.value)).collect();
@@ -334,8 +342,8 @@ pub fn list(db: &Path, ruleset: Option<String>, player: Option<String>, limit: u
 
 pub fn export(db: &Path, game: &str) -> anyhow::Result<i32> {
     let store = open_existing(db)?;
-    let id = almanac_service::resolve(&store, Viewer::Operator, game).with_context(|| format!("no game `{game}`"))?;
-    let (header, events) = almanac_service::log(&store, &id)?;
+    let seen = almanac_service::visible(&store, Viewer::Operator, game).with_context(|| format!("no game `{game}`"))?;
+    let (header, events) = almanac_service::log(&store, &seen)?;
     let stdout = std::io::stdout();
     let mut out = stdout.lock();
     writeln!(out, "{header}")?;
@@ -546,7 +554,7 @@ fn player_named(store: &Store, club: Option<&str>, name: &str) -> anyhow::Result
 pub fn players_show(db: &Path, club: Option<&str>, name: &str) -> anyhow::Result<i32> {
     let store = Store::open(db)?;
     let id = player_named(&store, club, name)?;
-    let page = almanac_service::players::player_page(&store, id, &Default::default())?;
+    let page = almanac_service::players::player_page(&store, Viewer::Operator, id, &Default::default())?;
     println!("player {}	{}	(written {})", page.player.id, page.player.name, page.player.spellings.join(", "));
     for r in &page.rulesets {
         let score = r.average_score.map_or("-".into(), |v| format!("{v:.1}"));
@@ -625,5 +633,8 @@ pub fn migrate(from: &Path, to: &Path) -> anyhow::Result<i32> {
     for m in &report.mismatches {
         eprintln!("differs: {m}");
     }
-    Ok(if report.mismatches.is_empty() { 0 } else { 1 })
+    for (game, why) in &report.failed {
+        eprintln!("not copied: {game}: {why}");
+    }
+    Ok(if report.mismatches.is_empty() && report.failed.is_empty() { 0 } else { 1 })
 }

@@ -123,8 +123,8 @@ async fn list(app: web::Data<AppState>, reader: Reader, q: web::Query<ListQuery>
 
 async fn game(app: web::Data<AppState>, reader: Reader, path: web::Path<String>) -> Result<HttpResponse> {
     let summary = blocking(move || {
-        let (id, g) = loaded(&app, reader.viewer, &path)?;
-        Ok(app.pool.read(|s| almanac_service::summary(s, &id, g.as_ref()))??)
+        let (seen, g) = loaded(&app, reader.viewer, &path)?;
+        Ok(app.pool.read(|s| almanac_service::summary(s, &seen, g.as_ref()))??)
     })
     .await?;
     Ok(HttpResponse::Ok().json(summary))
@@ -133,8 +133,9 @@ async fn game(app: web::Data<AppState>, reader: Reader, path: web::Path<String>)
 /// The stored log as an almanac/1 file, to download.
 async fn log(app: web::Data<AppState>, reader: Reader, path: web::Path<String>) -> Result<HttpResponse> {
     let (id, text) = blocking(move || {
-        let id = visible(&app, reader.viewer, &path)?.id;
-        let (header, events) = app.pool.read(|s| almanac_service::log(s, &id))??;
+        let seen = visible(&app, reader.viewer, &path)?;
+        let id = seen.id().to_string();
+        let (header, events) = app.pool.read(|s| almanac_service::log(s, &seen))??;
         let mut text = header;
         for e in events {
             text.push('\n');
@@ -169,9 +170,9 @@ async fn events(
     let from = q.from.unwrap_or(1).max(1);
     let to = q.to.unwrap_or(u64::MAX).min(from.saturating_add(page - 1));
     let (id, rows, count): (String, Vec<EventRow>, u64) = blocking(move || {
-        let (id, g) = loaded(&app, reader.viewer, &path)?;
-        let rows = app.pool.read(|s| almanac_service::events(s, &id, g.as_ref(), from, to))??;
-        Ok((id, rows, g.event_count() as u64))
+        let (seen, g) = loaded(&app, reader.viewer, &path)?;
+        let rows = app.pool.read(|s| almanac_service::events(s, &seen, g.as_ref(), from, to))??;
+        Ok((seen.id().to_string(), rows, g.event_count() as u64))
     })
     .await?;
     let asked_end = q.to.unwrap_or(u64::MAX).min(count);
@@ -199,7 +200,7 @@ async fn append(
     let lines: Vec<String> = body.events.iter().map(|e| e.to_string()).collect();
     let club = writer.club.id;
     let (id, seq) = blocking(move || {
-        let id = visible(&app, almanac_service::Viewer::Club(club), &path)?.id;
+        let id = visible(&app, almanac_service::Viewer::Club(club), &path)?.id().to_string();
         let in_memory = app.timelines.get(&id);
         let (seq, game) = app
             .pool
@@ -259,19 +260,19 @@ async fn state(
     };
     let viewer = reader.viewer;
     // A state asked before of a game in memory is answered at once, without a thread of the pool.
-    if let Some(access) = visible_in_memory(&app, viewer, &path) {
-        if let Some(game) = app.timelines.get(&access.id) {
-            if let Ok(n) = almanac_service::events_at(&access.id, game.as_ref(), at) {
-                if let Some(json) = app.states.get(&(access.id.clone(), n as u64)) {
+    if let Some(seen) = visible_in_memory(&app, viewer, &path) {
+        if let Some(game) = app.timelines.get(&seen.id().to_string()) {
+            if let Ok(n) = almanac_service::events_at(seen.id(), game.as_ref(), at) {
+                if let Some(json) = app.states.get(&(seen.id().to_string(), n as u64)) {
                     return Ok(HttpResponse::Ok().content_type("application/json").body(json));
                 }
             }
         }
     }
     let body = blocking(move || {
-        let (id, g) = loaded(&app, viewer, &path)?;
-        let n = almanac_service::events_at(&id, g.as_ref(), at)? as u64;
-        let key = (id, n);
+        let (seen, g) = loaded(&app, viewer, &path)?;
+        let n = almanac_service::events_at(seen.id(), g.as_ref(), at)? as u64;
+        let key = (seen.id().to_string(), n);
         if let Some(json) = app.states.get(&key) {
             return Ok(json);
         }
@@ -286,8 +287,8 @@ async fn state(
 
 async fn stats(app: web::Data<AppState>, reader: Reader, path: web::Path<String>) -> Result<HttpResponse> {
     let stats = blocking(move || {
-        let id = visible(&app, reader.viewer, &path)?.id;
-        Ok(app.pool.read(|s| almanac_service::stats(s, &id))??)
+        let seen = visible(&app, reader.viewer, &path)?;
+        Ok(app.pool.read(|s| almanac_service::stats(s, &seen))??)
     })
     .await?;
     Ok(HttpResponse::Ok().json(stats))
@@ -296,8 +297,8 @@ async fn stats(app: web::Data<AppState>, reader: Reader, path: web::Path<String>
 /// The end of the game as a coach reads it: per player, each number with the events behind it.
 async fn coach(app: web::Data<AppState>, reader: Reader, path: web::Path<String>) -> Result<HttpResponse> {
     let table = blocking(move || {
-        let id = visible(&app, reader.viewer, &path)?.id;
-        Ok(app.pool.read(|s| almanac_service::coach(s, &id))??)
+        let seen = visible(&app, reader.viewer, &path)?;
+        Ok(app.pool.read(|s| almanac_service::coach(s, &seen))??)
     })
     .await?;
     Ok(HttpResponse::Ok().json(table))
@@ -308,21 +309,21 @@ async fn chart(app: web::Data<AppState>, reader: Reader, path: web::Path<(String
     let name = file.strip_suffix(".svg").unwrap_or(&file).to_string();
     let viewer = reader.viewer;
     // A chart drawn before of a game in memory is answered at once.
-    if let Some(access) = visible_in_memory(&app, viewer, &game) {
-        if let Some(timeline) = app.timelines.get(&access.id) {
-            if let Some(svg) = app.charts.get(&(access.id.clone(), name.clone(), timeline.event_count() as u64)) {
+    if let Some(seen) = visible_in_memory(&app, viewer, &game) {
+        if let Some(timeline) = app.timelines.get(&seen.id().to_string()) {
+            if let Some(svg) = app.charts.get(&(seen.id().to_string(), name.clone(), timeline.event_count() as u64)) {
                 return Ok(HttpResponse::Ok().content_type("image/svg+xml").body(svg));
             }
         }
     }
     let svg = blocking(move || {
-        let id = visible(&app, viewer, &game)?.id;
-        let events = app.pool.read(|s| s.game(&id))??.event_count;
-        let key = (id, name, events);
+        let seen = visible(&app, viewer, &game)?;
+        let events = app.pool.read(|s| s.game(&seen))??.event_count;
+        let key = (seen.id().to_string(), name, events);
         if let Some(svg) = app.charts.get(&key) {
             return Ok(svg);
         }
-        let svg = Bytes::from(app.pool.read(|s| almanac_service::chart(s, &key.0, &key.1))??);
+        let svg = Bytes::from(app.pool.read(|s| almanac_service::chart(s, &seen, &key.1))??);
         app.charts.put(key.clone(), svg.clone(), svg.len());
         Ok(svg)
     })

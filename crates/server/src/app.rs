@@ -8,7 +8,7 @@ use crate::uploads::Uploads;
 use actix_web::http::StatusCode;
 use actix_web::web;
 use almanac_core::Game;
-use almanac_service::{Access, Club, ClubId, Viewer};
+use almanac_service::{Access, Club, ClubId, Viewer, Visible};
 use almanac_store::{Pool, StoreError};
 use bytes::Bytes;
 use std::sync::Arc;
@@ -60,39 +60,35 @@ fn is_full_id(game: &str) -> bool {
 /// The game `viewer` asks for (an id, or a unique prefix among the games it may see), who owns it and how
 /// many events it has, as the store says now (another server may have appended or deleted); a game it may
 /// not see is not found, exactly like a game that does not exist.
-pub fn visible(app: &AppState, viewer: Viewer, game: &str) -> Result<Access> {
+pub fn visible(app: &AppState, viewer: Viewer, game: &str) -> Result<Visible> {
     let id = if is_full_id(game) {
         game.to_string()
     } else {
-        app.pool.read(|s| almanac_service::resolve(s, viewer, game))??
+        app.pool.read(|s| almanac_service::visible(s, viewer, game))??.id().to_string()
     };
     let access = app.pool.read(|s| s.access_of(&id))??;
     app.access.put(id.clone(), access.clone());
-    if access.visible_to(viewer) {
-        Ok(access)
-    } else {
-        Err(StoreError::NotFound(game.to_string()).into())
-    }
+    Visible::of(&access, viewer).ok_or_else(|| StoreError::NotFound(game.to_string()).into())
 }
 
-/// Who owns a game, if this server looked in the last `TRUSTED_FOR` and `viewer` may see it; for answers
-/// that skip the blocking pool (states after a given event never change; a chart may lag that long).
-pub fn visible_in_memory(app: &AppState, viewer: Viewer, game: &str) -> Option<Access> {
-    app.access.get(&game.to_string()).filter(|a| a.visible_to(viewer))
+/// A game `viewer` may see, if this server looked in the last `TRUSTED_FOR`; for answers that skip the
+/// blocking pool (states after a given event never change; a chart may lag that long).
+pub fn visible_in_memory(app: &AppState, viewer: Viewer, game: &str) -> Option<Visible> {
+    app.access.get(&game.to_string()).and_then(|a| Visible::of(&a, viewer))
 }
 
 /// A stored game's timeline that `viewer` may see, from the cache while it holds every stored event (the
 /// last sequence number validates it: an append through another server makes it stale), else loaded.
-pub fn loaded(app: &AppState, viewer: Viewer, game: &str) -> Result<(String, Arc<dyn Game>)> {
-    let access = visible(app, viewer, game)?;
-    let id = access.id;
-    if let Some(g) = app.timelines.get(&id).filter(|g| g.event_count() as u64 == access.events) {
-        return Ok((id, g));
+pub fn loaded(app: &AppState, viewer: Viewer, game: &str) -> Result<(Visible, Arc<dyn Game>)> {
+    let seen = visible(app, viewer, game)?;
+    let id = seen.id().to_string();
+    if let Some(g) = app.timelines.get(&id).filter(|g| g.event_count() as u64 == seen.access().events) {
+        return Ok((seen, g));
     }
-    let (id, timeline) = app.pool.read(|s| almanac_service::load(s, Viewer::Operator, &id))??;
+    let timeline = app.pool.read(|s| almanac_service::load_visible(s, &seen))??;
     let timeline: Arc<dyn Game> = Arc::from(timeline);
-    app.timelines.put(id.clone(), timeline.clone(), timeline.memory_estimate());
-    Ok((id, timeline))
+    app.timelines.put(id, timeline.clone(), timeline.memory_estimate());
+    Ok((seen, timeline))
 }
 
 /// Forgets what this server knew of a game's owner and visibility (after it changed them).

@@ -346,9 +346,10 @@ async fn replay(
     let signed = SignedIn::of(&req, &reader);
     let viewer = reader.viewer;
     let found = blocking(move || {
-        let (id, game) = loaded(&app, viewer, &path)?;
-        let row = app.pool.read(|s| s.game(&id))??;
-        let coach = app.pool.read(|s| almanac_service::coach(s, &id))??;
+        let (seen, game) = loaded(&app, viewer, &path)?;
+        let id = seen.id().to_string();
+        let row = app.pool.read(|s| s.game(&seen))??;
+        let coach = app.pool.read(|s| almanac_service::coach(s, &seen))??;
         Ok((id, game, row, coach))
     })
     .await;

@@ -28,46 +28,48 @@ fn player_id(text: &str) -> Result<i64> {
     text.parse().map_err(|_| ApiError::new(actix_web::http::StatusCode::NOT_FOUND, format!("no player `{text}`")))
 }
 
-async fn load_page(app: web::Data<AppState>, id: &str) -> Result<PlayerPage> {
-    let id = player_id(id)?;
-    blocking(move || Ok(app.pool.read(|s| player_page(s, id, &app.ratings))??)).await
+/// A player's page as the reader may see it: a player of games the reader may not see is no player.
+async fn load_page(app: web::Data<AppState>, reader: &Reader, id: &str) -> Result<PlayerPage> {
+    let (id, viewer) = (player_id(id)?, reader.viewer);
+    blocking(move || Ok(app.pool.read(|s| player_page(s, viewer, id, &app.ratings))??)).await
 }
 
-async fn load_versus(app: web::Data<AppState>, a: &str, b: &str) -> Result<HeadToHead> {
-    let (a, b) = (player_id(a)?, player_id(b)?);
-    blocking(move || Ok(app.pool.read(|s| head_to_head(s, a, b))??)).await
+async fn load_versus(app: web::Data<AppState>, reader: &Reader, a: &str, b: &str) -> Result<HeadToHead> {
+    let (a, b, viewer) = (player_id(a)?, player_id(b)?, reader.viewer);
+    blocking(move || Ok(app.pool.read(|s| head_to_head(s, viewer, a, b))??)).await
 }
 
-async fn player_json(app: web::Data<AppState>, _reader: Reader, path: web::Path<String>) -> Result<HttpResponse> {
-    Ok(HttpResponse::Ok().json(load_page(app, &path).await?))
+async fn player_json(app: web::Data<AppState>, reader: Reader, path: web::Path<String>) -> Result<HttpResponse> {
+    Ok(HttpResponse::Ok().json(load_page(app, &reader, &path).await?))
 }
 
 async fn versus_json(
     app: web::Data<AppState>,
-    _reader: Reader,
+    reader: Reader,
     path: web::Path<(String, String)>,
 ) -> Result<HttpResponse> {
     let (a, b) = path.into_inner();
-    Ok(HttpResponse::Ok().json(load_versus(app, &a, &b).await?))
+    Ok(HttpResponse::Ok().json(load_versus(app, &reader, &a, &b).await?))
 }
 
 async fn versus_chart(
     app: web::Data<AppState>,
-    _reader: Reader,
+    reader: Reader,
     path: web::Path<(String, String)>,
     q: web::Query<CurveQuery>,
 ) -> Result<HttpResponse> {
     let (a, b) = path.into_inner();
-    let (a, b, ruleset) = (player_id(&a)?, player_id(&b)?, q.ruleset.clone());
-    let svg =
-        blocking(move || Ok(app.pool.read(|s| almanac_service::players::side_by_side_chart(s, a, b, &ruleset))??))
-            .await?;
+    let (a, b, ruleset, viewer) = (player_id(&a)?, player_id(&b)?, q.ruleset.clone(), reader.viewer);
+    let svg = blocking(move || {
+        Ok(app.pool.read(|s| almanac_service::players::side_by_side_chart(s, viewer, a, b, &ruleset))??)
+    })
+    .await?;
     Ok(HttpResponse::Ok().content_type("image/svg+xml").body(svg))
 }
 
-async fn rating_chart(app: web::Data<AppState>, _reader: Reader, path: web::Path<String>) -> Result<HttpResponse> {
-    let id = player_id(&path)?;
-    let svg = blocking(move || Ok(app.pool.read(|s| chart_of(s, id, &app.ratings))??)).await?;
+async fn rating_chart(app: web::Data<AppState>, reader: Reader, path: web::Path<String>) -> Result<HttpResponse> {
+    let (id, viewer) = (player_id(&path)?, reader.viewer);
+    let svg = blocking(move || Ok(app.pool.read(|s| chart_of(s, viewer, id, &app.ratings))??)).await?;
     Ok(HttpResponse::Ok().content_type("image/svg+xml").body(svg))
 }
 
@@ -78,13 +80,13 @@ struct CurveQuery {
 
 async fn curve_chart(
     app: web::Data<AppState>,
-    _reader: Reader,
+    reader: Reader,
     path: web::Path<String>,
     q: web::Query<CurveQuery>,
 ) -> Result<HttpResponse> {
-    let id = player_id(&path)?;
+    let (id, viewer) = (player_id(&path)?, reader.viewer);
     let ruleset = q.ruleset.clone();
-    let svg = blocking(move || Ok(app.pool.read(|s| curve_of(s, id, &ruleset))??)).await?;
+    let svg = blocking(move || Ok(app.pool.read(|s| curve_of(s, viewer, id, &ruleset))??)).await?;
     Ok(HttpResponse::Ok().content_type("image/svg+xml").body(svg))
 }
 
@@ -178,20 +180,16 @@ struct BoardQuery {
     club: Option<String>,
 }
 
-async fn load_board(app: web::Data<AppState>, q: &BoardQuery) -> Result<Vec<Leader>> {
-    let (ruleset, club) = (q.ruleset.clone(), q.club.clone());
+async fn load_board(app: web::Data<AppState>, reader: &Reader, q: &BoardQuery) -> Result<Vec<Leader>> {
+    let (ruleset, club, viewer) = (q.ruleset.clone(), q.club.clone(), reader.viewer);
     if almanac_service::game_kind(&ruleset).is_none() {
         return Err(ApiError::bad_request(format!("no ruleset `{ruleset}`")));
     }
-    blocking(move || Ok(app.pool.read(|s| leaderboard(s, &ruleset, club.as_deref(), &app.ratings))??)).await
+    blocking(move || Ok(app.pool.read(|s| leaderboard(s, viewer, &ruleset, club.as_deref(), &app.ratings))??)).await
 }
 
-async fn leaderboard_json(
-    app: web::Data<AppState>,
-    _reader: Reader,
-    q: web::Query<BoardQuery>,
-) -> Result<HttpResponse> {
-    Ok(HttpResponse::Ok().json(load_board(app, &q).await?))
+async fn leaderboard_json(app: web::Data<AppState>, reader: Reader, q: web::Query<BoardQuery>) -> Result<HttpResponse> {
+    Ok(HttpResponse::Ok().json(load_board(app, &reader, &q).await?))
 }
 
 async fn leaderboard_html(
@@ -201,7 +199,7 @@ async fn leaderboard_html(
     q: web::Query<BoardQuery>,
 ) -> HttpResponse {
     let signed = SignedIn::of(&req, &reader);
-    let board = match load_board(app, &q).await {
+    let board = match load_board(app, &reader, &q).await {
         Ok(b) => b,
         Err(e) => return problem_page(e.status, &e.message),
     };
@@ -289,7 +287,7 @@ async fn player_html(
     q: web::Query<GamesQuery>,
 ) -> HttpResponse {
     let signed = SignedIn::of(&req, &reader);
-    let p = match load_page(app, &path).await {
+    let p = match load_page(app, &reader, &path).await {
         Ok(p) => p,
         Err(e) => return problem_page(e.status, &e.message),
     };
@@ -428,7 +426,7 @@ async fn versus_html(
 ) -> HttpResponse {
     let signed = SignedIn::of(&req, &reader);
     let (a, b) = path.into_inner();
-    let h = match load_versus(app, &a, &b).await {
+    let h = match load_versus(app, &reader, &a, &b).await {
         Ok(h) => h,
         Err(e) => return problem_page(e.status, &e.message),
     };

@@ -20,7 +20,9 @@ use serde_json::value::RawValue;
 use serde_json::Value;
 
 pub use almanac_engine::{format, format_names, formats, game_kind, Format, Reading, ValidatedLog, Viewpoint, GAMES};
-pub use almanac_store::{Access, Club, ClubId, ClubRow, GameFilter, Inserted, Ownership, Sort, TokenRow, Viewer};
+pub use almanac_store::{
+    Access, Club, ClubId, ClubRow, GameFilter, Inserted, Ownership, Sort, TokenRow, Viewer, Visible, VisiblePlayer,
+};
 
 /// A use case's result.
 pub type Result<T, E = ServiceError> = std::result::Result<T, E>;
@@ -161,9 +163,10 @@ fn insights_from(game: &dyn Game, facts: &[almanac_core::FactRow]) -> almanac_co
     almanac_analysis::questions::insights(&names, facts, game.vocabulary())
 }
 
-/// The full id of a game `viewer` may see, given by id or unique prefix.
-pub fn resolve(store: &Store, viewer: Viewer, game: &str) -> Result<String, ServiceError> {
-    Ok(store.resolve(viewer, game)?)
+/// A game `viewer` may see, given by id or unique prefix (not found otherwise, as a game that does not
+/// exist): what every read of one game takes.
+pub fn visible(store: &Store, viewer: Viewer, game: &str) -> Result<Visible, ServiceError> {
+    Ok(store.visible(viewer, game)?)
 }
 
 /// The stored games the filter's viewer may see, newest first.
@@ -172,16 +175,21 @@ pub fn list(store: &Store, filter: &GameFilter) -> Result<Vec<GameRow>, ServiceE
 }
 
 /// The stored log of a game: its header line and event lines, as uploaded.
-pub fn log(store: &Store, id: &str) -> Result<(String, Vec<String>), ServiceError> {
-    Ok(store.log(id)?)
+pub fn log(store: &Store, game: &Visible) -> Result<(String, Vec<String>), ServiceError> {
+    Ok(store.log(game)?)
 }
 
 /// Loads a stored game `viewer` may see (by id or unique prefix) back into a timeline.
-pub fn load(store: &Store, viewer: Viewer, game: &str) -> Result<(String, Box<dyn Game>), ServiceError> {
-    let id = store.resolve(viewer, game)?;
-    let (header, events) = store.log(&id)?;
-    let game = read_stored(&id, header, events)?;
-    Ok((id, game))
+pub fn load(store: &Store, viewer: Viewer, game: &str) -> Result<(Visible, Box<dyn Game>), ServiceError> {
+    let visible = store.visible(viewer, game)?;
+    let timeline = load_visible(store, &visible)?;
+    Ok((visible, timeline))
+}
+
+/// Loads a game already found visible back into a timeline.
+pub fn load_visible(store: &Store, game: &Visible) -> Result<Box<dyn Game>, ServiceError> {
+    let (header, events) = store.log(game)?;
+    read_stored(game.id(), header, events)
 }
 
 fn read_stored(id: &str, header: String, events: Vec<String>) -> Result<Box<dyn Game>, ServiceError> {
@@ -207,8 +215,8 @@ pub struct GameSummary {
     pub events: usize,
 }
 
-pub fn summary(store: &Store, id: &str, game: &dyn Game) -> Result<GameSummary, ServiceError> {
-    let row = store.game(id)?;
+pub fn summary(store: &Store, visible: &Visible, game: &dyn Game) -> Result<GameSummary, ServiceError> {
+    let row = store.game(visible)?;
     Ok(GameSummary { row, header: game.header().clone(), turns: game.current_turn(), events: game.event_count() })
 }
 
@@ -271,8 +279,14 @@ fn moments_in_words(game: &dyn Game, i: usize) -> Vec<String> {
 }
 
 /// Events `from..=to` (by seq, 1-based) of a stored game and its timeline.
-pub fn events(store: &Store, id: &str, game: &dyn Game, from: u64, to: u64) -> Result<Vec<EventRow>, ServiceError> {
-    let rows = store.events(id, from.max(1), to)?;
+pub fn events(
+    store: &Store,
+    visible: &Visible,
+    game: &dyn Game,
+    from: u64,
+    to: u64,
+) -> Result<Vec<EventRow>, ServiceError> {
+    let rows = store.events(visible, from.max(1), to)?;
     let (first, last) = match (rows.first(), rows.last()) {
         (Some(a), Some(b)) => (a.0 as usize - 1, b.0 as usize),
         _ => return Ok(Vec::new()),
@@ -338,28 +352,31 @@ pub struct StatsOf {
 }
 
 /// A game's stats from its stored facts, in the words of its game.
-pub fn stats(store: &Store, id: &str) -> Result<StatsOf, ServiceError> {
-    let row = store.game(id)?;
+pub fn stats(store: &Store, game: &Visible) -> Result<StatsOf, ServiceError> {
+    let id = game.id();
+    let row = store.game(game)?;
     let kind = game_kind(&row.ruleset)
         .ok_or_else(|| ServiceError::UnknownRuleset { id: id.to_string(), ruleset: row.ruleset.clone() })?;
     let names: Vec<String> = row.players.iter().map(|p| p.name.clone()).collect();
-    let facts = store.facts(id)?;
+    let facts = store.facts(game)?;
     Ok(StatsOf { game: id.to_string(), stats: game_stats(&names, &facts, kind.vocabulary()) })
 }
 
 /// The end of a stored game as a coach reads it: per player, cards gained by source, lost by how, what the
 /// spending bought, the trades; each number with the events behind it.
-pub fn coach(store: &Store, id: &str) -> Result<CoachTable, ServiceError> {
-    let row = store.game(id)?;
+pub fn coach(store: &Store, game: &Visible) -> Result<CoachTable, ServiceError> {
+    let id = game.id();
+    let row = store.game(game)?;
     let kind = game_kind(&row.ruleset)
         .ok_or_else(|| ServiceError::UnknownRuleset { id: id.to_string(), ruleset: row.ruleset.clone() })?;
     let names: Vec<String> = row.players.iter().map(|p| p.name.clone()).collect();
-    Ok(almanac_analysis::coach::coach_table(&names, &store.facts(id)?, kind.vocabulary()))
+    Ok(almanac_analysis::coach::coach_table(&names, &store.facts(game)?, kind.vocabulary()))
 }
 
 /// A chart of a stored game, as SVG: one its game declares (`vp`, `production` ...).
-pub fn chart(store: &Store, id: &str, name: &str) -> Result<String, ServiceError> {
-    let row = store.game(id)?;
+pub fn chart(store: &Store, game: &Visible, name: &str) -> Result<String, ServiceError> {
+    let id = game.id();
+    let row = store.game(game)?;
     let kind = game_kind(&row.ruleset)
         .ok_or_else(|| ServiceError::UnknownRuleset { id: id.to_string(), ruleset: row.ruleset.clone() })?;
     let vocabulary = kind.vocabulary();
@@ -370,7 +387,7 @@ pub fn chart(store: &Store, id: &str, name: &str) -> Result<String, ServiceError
     })?;
     let names: Vec<String> = row.players.iter().map(|p| p.name.clone()).collect();
     let colors: Vec<Option<String>> = row.players.iter().map(|p| p.color.clone()).collect();
-    let stats = game_stats(&names, &store.facts(id)?, vocabulary);
+    let stats = game_stats(&names, &store.facts(game)?, vocabulary);
     Ok(almanac_charts::draw(chart, &stats, vocabulary, &colors)?)
 }
 
@@ -386,14 +403,15 @@ pub fn append(
     lines: &[String],
     in_memory: Option<&dyn Game>,
 ) -> Result<(u64, Box<dyn Game>), ServiceError> {
-    let id = store.owned(club, id)?.id;
-    let stored = store.game(&id)?.event_count;
+    let visible = store.owned(club, id)?;
+    let id = visible.id().to_string();
+    let stored = store.game(&visible)?.event_count;
     if stored != expected_seq {
         return Err(StoreError::Conflict { game: id, expected: expected_seq, actual: stored }.into());
     }
     let mut game = match in_memory {
         Some(g) if g.event_count() as u64 == stored => g.duplicate(),
-        _ => load(store, Viewer::Club(club), &id)?.1,
+        _ => load_visible(store, &visible)?,
     };
     // Another server may have appended since the count was read: then this writer is stale too.
     if game.event_count() as u64 != expected_seq {
@@ -439,9 +457,9 @@ pub fn reproject(store: &mut Store, ids: &[String], mut progress: impl FnMut(&st
         let logs: Vec<Result<Stored, ServiceError>> = chunk
             .iter()
             .map(|id| {
-                let id = store.resolve(Viewer::Operator, id)?;
-                let log = store.log(&id)?;
-                Ok((id, log))
+                let game = store.stored(id)?;
+                let log = store.log(&game)?;
+                Ok((game.id().to_string(), log))
             })
             .collect();
         let derived = on_every_core(logs, |log| {
@@ -552,7 +570,8 @@ pub fn add_note(
     seq: u64,
     text: &str,
 ) -> Result<almanac_store::Note, ServiceError> {
-    let access = store.owned(club, game)?;
+    let game = store.owned(club, game)?;
+    let access = game.access();
     let text = text.trim();
     if text.is_empty() {
         return Err(StoreError::Invalid("a note needs words".into()).into());
@@ -567,15 +586,14 @@ pub fn add_note(
         ))
         .into());
     }
-    let id = store.add_note(&access.id, seq, club, text)?;
-    let notes = store.notes(&access.id)?;
+    let id = store.add_note(&game, seq, club, text)?;
+    let notes = store.notes(&game)?;
     Ok(notes.into_iter().find(|n| n.id == id).expect("the note just written"))
 }
 
 /// The notes on a game the viewer may see, in the order of the game.
 pub fn notes(store: &Store, viewer: Viewer, game: &str) -> Result<Vec<almanac_store::Note>, ServiceError> {
-    let access = store.access(viewer, game)?;
-    Ok(store.notes(&access.id)?)
+    Ok(store.notes(&store.visible(viewer, game)?)?)
 }
 
 /// What `migrate` copied, and what it found when it compared the two databases.
@@ -590,6 +608,9 @@ pub struct Migrated {
     pub events: u64,
     /// Games whose copy differs (content hash, events, owner, published, deleted), with why.
     pub mismatches: Vec<String>,
+    /// Games the target would not take, and why: the others are copied all the same, and a migration run
+    /// again tries these again.
+    pub failed: Vec<(String, ServiceError)>,
 }
 
 /// Copies a database into another (a club's SQLite file into the federation's PostgreSQL): clubs, tokens
@@ -616,40 +637,22 @@ pub fn migrate(from: &Store, to: &mut Store, mut progress: impl FnMut(&str)) -> 
     let copied: std::collections::HashSet<String> = to.stored_games()?.into_iter().map(|g| g.id).collect();
     let games = from.stored_games()?;
     for g in games.iter().filter(|g| !copied.contains(&g.id)) {
-        let (header, events) = from.log(&g.id)?;
-        let game = read_stored(&g.id, header.clone(), events.clone())?;
-        let owner = match &g.owner {
-            Some(name) => Some(to.club_by_name(name)?.id),
-            None => None,
-        };
-        let lines: Vec<&str> = events.iter().map(String::as_str).collect();
-        let ownership = Ownership { club: owner, published: g.published };
-        let facts = game.fact_rows(0);
-        let new = NewGame {
-            game: game.as_ref(),
-            header_line: &header,
-            event_lines: &lines,
-            content_hash: &g.content_hash,
-            facts: &facts,
-            insights: &insights_from(game.as_ref(), &facts),
-            packed: None,
-        };
-        to.insert_game_as(&g.id, &new, ownership)?;
-        if g.deleted {
-            if let Some(club) = owner {
-                to.delete_game(club, &g.id)?;
-            }
+        match copy_game(from, to, g) {
+            Ok(()) => report.games += 1,
+            Err(e) => report.failed.push((g.id.clone(), e)),
         }
-        report.games += 1;
         progress(&g.id);
     }
-    // The coaches' notes, by club name (the copy's are stamped when copied).
+    // The coaches' notes, by club name (the copy's are stamped when copied), on the games copied.
     for g in &games {
-        let have: Vec<(u64, String, String)> = to.notes(&g.id)?.into_iter().map(|n| (n.seq, n.club, n.text)).collect();
-        for n in from.notes(&g.id)? {
+        let Ok(copy) = to.stored(&g.id) else { continue };
+        let have: Vec<(u64, String, String)> = to.notes(&copy)?.into_iter().map(|n| (n.seq, n.club, n.text)).collect();
+        for n in from.notes(&from.stored(&g.id)?)? {
             if !have.contains(&(n.seq, n.club.clone(), n.text.clone())) {
                 let club = to.club_by_name(&n.club)?.id;
-                to.add_note(&g.id, n.seq, club, &n.text)?;
+                if let Err(e) = to.add_note(&copy, n.seq, club, &n.text) {
+                    report.failed.push((format!("{}: a note of {}", g.id, n.club), e.into()));
+                }
             }
         }
     }
@@ -680,10 +683,41 @@ pub fn migrate(from: &Store, to: &mut Store, mut progress: impl FnMut(&str)) -> 
         match copies.get(&g.id) {
             Some(copy) if copy == g => {}
             Some(copy) => report.mismatches.push(format!("{}: {copy:?} against {g:?}", g.id)),
+            None if report.failed.iter().any(|(id, _)| id == &g.id) => {}
             None => report.mismatches.push(format!("{}: not copied", g.id)),
         }
         report.events += g.events;
     }
     report.total = games.len();
     Ok(report)
+}
+
+/// Copies one stored game into another database: its log read and validated again, stored under its id,
+/// with its owner, publication and deletion.
+fn copy_game(from: &Store, to: &mut Store, g: &StoredGame) -> Result<(), ServiceError> {
+    let (header, events) = from.log(&from.stored(&g.id)?)?;
+    let game = read_stored(&g.id, header.clone(), events.clone())?;
+    let owner = match &g.owner {
+        Some(name) => Some(to.club_by_name(name)?.id),
+        None => None,
+    };
+    let lines: Vec<&str> = events.iter().map(String::as_str).collect();
+    let ownership = Ownership { club: owner, published: g.published };
+    let facts = game.fact_rows(0);
+    let new = NewGame {
+        game: game.as_ref(),
+        header_line: &header,
+        event_lines: &lines,
+        content_hash: &g.content_hash,
+        facts: &facts,
+        insights: &insights_from(game.as_ref(), &facts),
+        packed: None,
+    };
+    to.insert_game_as(&g.id, &new, ownership)?;
+    if g.deleted {
+        if let Some(club) = owner {
+            to.delete_game(club, &g.id)?;
+        }
+    }
+    Ok(())
 }

@@ -3,7 +3,7 @@
 
 use crate::ServiceError;
 use almanac_analysis::ratings::{rate, Placing, Ratings};
-use almanac_store::{ClubId, Identity, PlayerId, Sitting, Store};
+use almanac_store::{ClubId, Identity, PlayerId, Sitting, Store, StoreError, Viewer, VisiblePlayer};
 use serde::Serialize;
 use std::collections::BTreeMap;
 
@@ -73,7 +73,7 @@ pub struct OpeningLine {
 }
 
 /// The player's profiles, from the read model kept for questions (no game is replayed).
-fn profiles(store: &Store, me: PlayerId, rulesets: &[&str]) -> Result<Vec<Profile>, ServiceError> {
+fn profiles(store: &Store, me: &VisiblePlayer, rulesets: &[&str]) -> Result<Vec<Profile>, ServiceError> {
     use almanac_analysis::questions as q;
     let partners = [q::TRADES_WITH, q::CARDS_GIVEN, q::CARDS_GOT];
     let almanac_store::PlayerProfile { numbers, partners: totals, openings } =
@@ -254,7 +254,7 @@ const SIDE_BY_SIDE: &[(&str, &str, &str)] = &[
     (almanac_analysis::questions::LOST, almanac_core::cause::STEAL, "cards lost to steals"),
 ];
 
-fn side_by_side(store: &Store, a: PlayerId, b: PlayerId) -> Result<Vec<SideBySide>, ServiceError> {
+fn side_by_side(store: &Store, a: &VisiblePlayer, b: &VisiblePlayer) -> Result<Vec<SideBySide>, ServiceError> {
     let mut metrics: Vec<&str> = SIDE_BY_SIDE.iter().map(|(m, _, _)| *m).collect();
     metrics.sort();
     metrics.dedup();
@@ -280,8 +280,14 @@ fn side_by_side(store: &Store, a: PlayerId, b: PlayerId) -> Result<Vec<SideBySid
 }
 
 /// Two players' numbers in one game side by side, as SVG.
-pub fn side_by_side_chart(store: &Store, a: PlayerId, b: PlayerId, ruleset: &str) -> Result<String, ServiceError> {
-    let h = head_to_head(store, a, b)?;
+pub fn side_by_side_chart(
+    store: &Store,
+    viewer: Viewer,
+    a: PlayerId,
+    b: PlayerId,
+    ruleset: &str,
+) -> Result<String, ServiceError> {
+    let h = head_to_head(store, viewer, a, b)?;
     let pair = h.side_by_side.iter().find(|s| s.ruleset == ruleset).ok_or_else(|| {
         ServiceError::Store(almanac_store::StoreError::NotFound(format!(
             "{} and {} have not both played {ruleset}",
@@ -319,18 +325,27 @@ fn seat_of(s: &Sitting, id: PlayerId) -> Option<usize> {
     s.seats.iter().position(|seat| seat.player == id)
 }
 
-fn identity(store: &Store, id: PlayerId) -> Result<Identity, ServiceError> {
-    store.identity(id)?.ok_or(ServiceError::Store(almanac_store::StoreError::NoPlayer(id)))
+/// The player `id` as `viewer` may see them, and their identity: `NoPlayer` for a player of games the
+/// viewer may not see only, as for an id never used.
+fn visible(store: &Store, viewer: Viewer, id: PlayerId) -> Result<(VisiblePlayer, Identity), ServiceError> {
+    let player = store.visible_player(viewer, id)?;
+    let identity = store.identity(&player)?;
+    Ok((player, identity))
 }
 
 fn game_name(ruleset: &str) -> String {
     almanac_engine::game_kind(ruleset).map_or_else(|| ruleset.to_string(), |g| g.name().to_string())
 }
 
-pub fn player_page(store: &Store, id: PlayerId, memo: &RatingsMemo) -> Result<PlayerPage, ServiceError> {
-    let player = identity(store, id)?;
+pub fn player_page(
+    store: &Store,
+    viewer: Viewer,
+    id: PlayerId,
+    memo: &RatingsMemo,
+) -> Result<PlayerPage, ServiceError> {
+    let (who, player) = visible(store, viewer, id)?;
     let me = player.id;
-    let sittings = store.sittings(me)?;
+    let sittings = store.sittings(&who)?;
     let mut games = Vec::new();
     let mut per_ruleset: BTreeMap<String, (u32, u32, i64, u32, u32)> = BTreeMap::new();
     let mut met: BTreeMap<PlayerId, Opponent> = BTreeMap::new();
@@ -404,7 +419,7 @@ pub fn player_page(store: &Store, id: PlayerId, memo: &RatingsMemo) -> Result<Pl
         });
     }
     let played: Vec<&str> = rulesets.iter().map(|r| r.ruleset.as_str()).collect();
-    let profiles = profiles(store, me, &played)?;
+    let profiles = profiles(store, &who, &played)?;
     Ok(PlayerPage { player, rulesets, games, opponents, ratings, profiles })
 }
 
@@ -446,6 +461,7 @@ fn ratings_of(store: &Store, ruleset: &str) -> Result<Ratings, ServiceError> {
 /// The players of a ruleset by rating, highest first: all of them, or those of one club's games.
 pub fn leaderboard(
     store: &Store,
+    viewer: Viewer,
     ruleset: &str,
     club: Option<&str>,
     memo: &RatingsMemo,
@@ -453,7 +469,11 @@ pub fn leaderboard(
     let all = memo.ratings(store, ruleset)?;
     let mut out = Vec::new();
     for (&player, r) in &all.current {
-        let Some(who) = store.identity(player)? else { continue };
+        let who = match visible(store, viewer, player) {
+            Ok((_, who)) => who,
+            Err(ServiceError::Store(StoreError::NoPlayer(_))) => continue,
+            Err(e) => return Err(e),
+        };
         if club.is_some_and(|c| who.club.as_deref() != Some(c)) {
             continue;
         }
@@ -463,11 +483,11 @@ pub fn leaderboard(
     Ok(out)
 }
 
-pub fn head_to_head(store: &Store, a: PlayerId, b: PlayerId) -> Result<HeadToHead, ServiceError> {
-    let (a, b) = (identity(store, a)?, identity(store, b)?);
-    let side_by_side = side_by_side(store, a.id, b.id)?;
+pub fn head_to_head(store: &Store, viewer: Viewer, a: PlayerId, b: PlayerId) -> Result<HeadToHead, ServiceError> {
+    let ((first, a), (second, b)) = (visible(store, viewer, a)?, visible(store, viewer, b)?);
+    let side_by_side = side_by_side(store, &first, &second)?;
     let mut h = HeadToHead { games: Vec::new(), a_ahead: 0, b_ahead: 0, level: 0, a, b, side_by_side };
-    for s in store.sittings(h.a.id)? {
+    for s in store.sittings(&first)? {
         let (Some(i), Some(k)) = (seat_of(&s, h.a.id), seat_of(&s, h.b.id)) else { continue };
         let (pa, pb) = (place(&s, i), place(&s, k));
         match pa.cmp(&pb) {
@@ -498,20 +518,20 @@ pub fn merge_players(
     from: PlayerId,
 ) -> Result<Identity, ServiceError> {
     let root = store.merge_players(club, into, from)?;
-    identity(store, root)
+    Ok(visible(store, club.map_or(Viewer::Operator, Viewer::Club), root)?.1)
 }
 
 /// The chart of a player's ratings, game by game, one line per game played.
-pub fn rating_chart(store: &Store, id: PlayerId, memo: &RatingsMemo) -> Result<String, ServiceError> {
-    let page = player_page(store, id, memo)?;
+pub fn rating_chart(store: &Store, viewer: Viewer, id: PlayerId, memo: &RatingsMemo) -> Result<String, ServiceError> {
+    let page = player_page(store, viewer, id, memo)?;
     let series: Vec<(String, Vec<[f64; 2]>)> = page.ratings.into_iter().map(|r| (r.name, r.history)).collect();
     Ok(almanac_charts::rating_history(&page.player.name, &series)?)
 }
 
 /// A player's score by turn against the field's in one ruleset, as SVG.
-pub fn curve_chart(store: &Store, id: PlayerId, ruleset: &str) -> Result<String, ServiceError> {
-    let player = identity(store, id)?;
-    let found = profiles(store, player.id, &[ruleset])?;
+pub fn curve_chart(store: &Store, viewer: Viewer, id: PlayerId, ruleset: &str) -> Result<String, ServiceError> {
+    let (who, player) = visible(store, viewer, id)?;
+    let found = profiles(store, &who, &[ruleset])?;
     let profile = found.first().filter(|p| !p.score_by_turn.is_empty()).ok_or_else(|| {
         ServiceError::Store(almanac_store::StoreError::NotFound(format!("{} has no {ruleset} games", player.name)))
     })?;

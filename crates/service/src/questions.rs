@@ -147,7 +147,7 @@ pub fn capitalised(text: &str) -> String {
 pub fn ask(store: &Store, viewer: Viewer, ask: &Ask) -> Result<Answer, ServiceError> {
     let (metric, by) = checked(ask)?;
     let player = match ask.player {
-        Some(id) => Some(store.identity(id)?.ok_or(almanac_store::StoreError::NoPlayer(id))?),
+        Some(id) => Some(store.identity(&store.visible_player(viewer, id)?)?),
         None => None,
     };
     let question = Question {

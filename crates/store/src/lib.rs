@@ -31,7 +31,7 @@ pub mod yardstick;
 
 pub use almanac_core::FactRow;
 pub use error::{Result, StoreError};
-pub use ownership::{Access, Club, ClubId, ClubRow, Ownership, TokenRow, Viewer};
+pub use ownership::{Access, Club, ClubId, ClubRow, Ownership, TokenRow, Viewer, Visible, VisiblePlayer};
 pub use pool::Pool;
 pub use rows::{
     game_id, player_key, GameFilter, GameRow, Identity, Inserted, PlayerId, PlayerRow, RatedGame, SeatOf, Sitting,

@@ -93,7 +93,8 @@ impl Repeat {
     }
 }
 
-/// Who owns a stored game and who may see it.
+/// Who owns a stored game and who may see it. Only the store makes one (`sealed`), so that a [`Visible`]
+/// made from it stands for the store's own answer.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Access {
     pub id: String,
@@ -102,7 +103,12 @@ pub struct Access {
     pub deleted: bool,
     /// How many events are stored: a copy of the game in memory is current while it has as many.
     pub events: u64,
+    pub(crate) sealed: Sealed,
 }
+
+/// Keeps [`Access`] and [`Visible`] from being made outside the store.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Sealed;
 
 impl Access {
     pub fn visible_to(&self, viewer: Viewer) -> bool {
@@ -112,5 +118,74 @@ impl Access {
                 Viewer::Club(c) if self.owner == Some(c) => true,
                 _ => self.published,
             }
+    }
+}
+
+/// A game that a viewer may see, made only by the store's access check ([`crate::Store::visible`], or
+/// [`Visible::of`] on the store's own [`Access`]). Every read of one game's rows, log, events, facts and
+/// notes takes one, so that a read that skipped the check does not compile.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Visible {
+    access: Access,
+    viewer: Viewer,
+}
+
+impl Visible {
+    /// The game as `viewer` may see it, or `None` when it may not (a private game of another club, a deleted
+    /// one).
+    pub fn of(access: &Access, viewer: Viewer) -> Option<Visible> {
+        access.visible_to(viewer).then(|| Visible { access: access.clone(), viewer })
+    }
+
+    /// Any stored game, deleted ones too: the operator copying or deriving the whole database.
+    pub(crate) fn stored(access: Access) -> Visible {
+        Visible { access, viewer: Viewer::Operator }
+    }
+
+    /// The game's full id.
+    pub fn id(&self) -> &str {
+        &self.access.id
+    }
+
+    pub fn access(&self) -> &Access {
+        &self.access
+    }
+
+    /// Who was allowed to see it.
+    pub fn viewer(&self) -> Viewer {
+        self.viewer
+    }
+}
+
+/// A player that a viewer may see: an identity (after merges) with a seat in a game the viewer may see,
+/// made only by [`crate::Store::visible_player`]. Every read of a player takes one, so that a player of
+/// private or deleted games only is "no player" to everyone else, and a read that skipped the check does
+/// not compile.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct VisiblePlayer {
+    /// The identity its spellings are merged into.
+    root: i64,
+    /// The identity's club (0: the games no club owns).
+    club: ClubId,
+    viewer: Viewer,
+}
+
+impl VisiblePlayer {
+    pub(crate) fn new(root: i64, club: ClubId, viewer: Viewer) -> VisiblePlayer {
+        VisiblePlayer { root, club, viewer }
+    }
+
+    /// The identity after merges.
+    pub fn id(&self) -> i64 {
+        self.root
+    }
+
+    /// The club whose games name the player (`None`: the games no club owns).
+    pub fn club(&self) -> Option<ClubId> {
+        (self.club != 0).then_some(self.club)
+    }
+
+    pub fn viewer(&self) -> Viewer {
+        self.viewer
     }
 }

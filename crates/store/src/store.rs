@@ -2,7 +2,7 @@
 //! (`postgres://…`) — with the same methods and the same promises.
 
 use crate::error::{Result, StoreError};
-use crate::ownership::{Access, Club, ClubId, ClubRow, Ownership, TokenRow, Viewer};
+use crate::ownership::{Access, Club, ClubId, ClubRow, Ownership, TokenRow, Viewer, Visible, VisiblePlayer};
 use crate::postgres::Postgres;
 use crate::rows::{
     game_id, AnswerRow, Asked, Derivation, GameFilter, GameRow, Identity, Inserted, NewGame, Note, OpeningRecord,
@@ -167,9 +167,23 @@ impl Store {
         Ok(seq)
     }
 
-    /// A stored game's row, whoever may see it (callers resolve with a viewer first).
-    pub fn game(&self, id: &str) -> Result<GameRow> {
-        on_backend!(self, b => b.game(id))
+    /// The game with this id or unique prefix, as `viewer` may see it: every read of one game takes what
+    /// this returns. A game the viewer may not see is not found, exactly like one that does not exist.
+    pub fn visible(&self, viewer: Viewer, id_or_prefix: &str) -> Result<Visible> {
+        let id = self.resolve(viewer, id_or_prefix)?;
+        let access = self.access_of(&id)?;
+        Visible::of(&access, viewer).ok_or_else(|| StoreError::NotFound(id_or_prefix.to_string()))
+    }
+
+    /// Any stored game by its full id, deleted ones too: for the operator copying the whole database
+    /// (`migrate`), which keeps deleted games as they are.
+    pub fn stored(&self, id: &str) -> Result<Visible> {
+        Ok(Visible::stored(self.access_of(id)?))
+    }
+
+    /// A stored game's row.
+    pub fn game(&self, game: &Visible) -> Result<GameRow> {
+        on_backend!(self, b => b.game(game.id()))
     }
 
     /// The games the filter's viewer may see, in the filter's order.
@@ -178,18 +192,18 @@ impl Store {
     }
 
     /// The stored log: the header line and the event lines in order.
-    pub fn log(&self, id: &str) -> Result<(String, Vec<String>)> {
-        on_backend!(self, b => b.log(id))
+    pub fn log(&self, game: &Visible) -> Result<(String, Vec<String>)> {
+        on_backend!(self, b => b.log(game.id()))
     }
 
     /// Stored events with their seq and turn, `from..=to` by seq.
-    pub fn events(&self, id: &str, from: u64, to: u64) -> Result<Vec<(u64, u32, String)>> {
-        on_backend!(self, b => b.events(id, from, to))
+    pub fn events(&self, game: &Visible, from: u64, to: u64) -> Result<Vec<(u64, u32, String)>> {
+        on_backend!(self, b => b.events(game.id(), from, to))
     }
 
     /// The projected facts of a game, in event order.
-    pub fn facts(&self, id: &str) -> Result<Vec<FactRow>> {
-        on_backend!(self, b => b.facts(id))
+    pub fn facts(&self, game: &Visible) -> Result<Vec<FactRow>> {
+        on_backend!(self, b => b.facts(game.id()))
     }
 
     /// Finds a game by id or by a unique prefix of it, among the games `viewer` may see.
@@ -306,7 +320,7 @@ impl Store {
             }
             _ => Vec::new(),
         };
-        let players = on_backend!(self, b => b.player_names(&ids))?;
+        let players = on_backend!(self, b => b.player_names(&ids, question.viewer))?;
         let clubs = if question.by == crate::rows::Dimension::Club {
             self.clubs()?.into_iter().map(|c| (c.id, c.name)).collect()
         } else {
@@ -322,21 +336,21 @@ impl Store {
 
     /// A player's means of the numbers of `metrics` only, by ruleset, beside the field's (what a head-to-head
     /// sets side by side: a few of the hundred numbers a seat has).
-    pub fn player_numbers_of(&self, id: PlayerId, metrics: &[&str]) -> Result<Vec<PlayerNumber>> {
-        Ok(self.profile_of(id, &[], "", metrics)?.numbers)
+    pub fn player_numbers_of(&self, player: &VisiblePlayer, metrics: &[&str]) -> Result<Vec<PlayerNumber>> {
+        Ok(self.profile_of(player, &[], "", metrics)?.numbers)
     }
 
     /// A player's numbers beside the field's, totals per trade partner (the `partners` numbers) and openings
     /// with the mean of `won` — over their published games, read in one pass over their numbers.
-    pub fn player_profile(&self, id: PlayerId, partners: &[&str], won: &str) -> Result<PlayerProfile> {
-        self.profile_of(id, partners, won, &[])
+    pub fn player_profile(&self, player: &VisiblePlayer, partners: &[&str], won: &str) -> Result<PlayerProfile> {
+        self.profile_of(player, partners, won, &[])
     }
 
     /// `player_profile` over the numbers of `only` these metrics (all when empty): the player's published seats
     /// come from the seats held in memory, their numbers by seat key.
-    fn profile_of(&self, id: PlayerId, partners: &[&str], won: &str, only: &[&str]) -> Result<PlayerProfile> {
+    fn profile_of(&self, player: &VisiblePlayer, partners: &[&str], won: &str, only: &[&str]) -> Result<PlayerProfile> {
         use std::collections::{BTreeMap, HashMap};
-        let root = on_backend!(self, b => b.player_root(id))?.ok_or(StoreError::NoPlayer(id))?.0;
+        let root = player.id();
         let seats = self.seats_now()?;
         let mine = seats.published_seats_of(root);
         let mut keys: Vec<i64> = mine.keys().copied().collect();
@@ -387,7 +401,7 @@ impl Store {
         drop(mine);
         drop(seats);
         let ids: Vec<i64> = with.keys().filter_map(|k| k.2).collect();
-        let names = on_backend!(self, b => b.player_names(&ids))?;
+        let names = on_backend!(self, b => b.player_names(&ids, player.viewer()))?;
         Ok(PlayerProfile {
             numbers,
             partners: with
@@ -465,12 +479,6 @@ impl Store {
         on_backend!(self, b => b.club_of_token(hash))
     }
 
-    /// Who owns the game with this id or unique prefix, among the games `viewer` may see.
-    pub fn access(&self, viewer: Viewer, id_or_prefix: &str) -> Result<Access> {
-        let id = self.resolve(viewer, id_or_prefix)?;
-        self.access_of(&id)
-    }
-
     /// Who owns the game `id`, whoever may see it.
     pub fn access_of(&self, id: &str) -> Result<Access> {
         on_backend!(self, b => b.access_of(id))
@@ -478,7 +486,7 @@ impl Store {
 
     /// Publishes a club's game (or makes it private again).
     pub fn set_published(&mut self, club: ClubId, id_or_prefix: &str, published: bool) -> Result<String> {
-        let id = self.owned(club, id_or_prefix)?.id;
+        let id = self.owned(club, id_or_prefix)?.id().to_string();
         on_backend!(mut self, b => b.set_published(&id, published))?;
         self.changed()?;
         Ok(id)
@@ -486,7 +494,7 @@ impl Store {
 
     /// Hides a club's game from every view; its events stay (they are append-only).
     pub fn delete_game(&mut self, club: ClubId, id_or_prefix: &str) -> Result<String> {
-        let id = self.owned(club, id_or_prefix)?.id;
+        let id = self.owned(club, id_or_prefix)?.id().to_string();
         on_backend!(mut self, b => b.hide(&id))?;
         self.changed()?;
         Ok(id)
@@ -494,17 +502,28 @@ impl Store {
 
     /// A game `club` may change: not found when it may not see it, `NotYours` when it sees it but does not
     /// own it.
-    pub fn owned(&self, club: ClubId, id_or_prefix: &str) -> Result<Access> {
-        let access = self.access(Viewer::Club(club), id_or_prefix)?;
-        if access.owner != Some(club) {
-            return Err(StoreError::NotYours(access.id));
+    pub fn owned(&self, club: ClubId, id_or_prefix: &str) -> Result<Visible> {
+        let game = self.visible(Viewer::Club(club), id_or_prefix)?;
+        if game.access().owner != Some(club) {
+            return Err(StoreError::NotYours(game.id().to_string()));
         }
-        Ok(access)
+        Ok(game)
     }
 
-    /// A player across games, after merges (`None`: no such identity).
-    pub fn identity(&self, id: PlayerId) -> Result<Option<Identity>> {
-        on_backend!(self, b => b.identity(id))
+    /// The player `id` (any spelling of one) as `viewer` may see them: an identity with a seat in a game
+    /// the viewer may see. Any other id is `NoPlayer`, whether it was never used or names only players of
+    /// games the viewer may not see. Every read of a player takes what this returns.
+    pub fn visible_player(&self, viewer: Viewer, id: PlayerId) -> Result<VisiblePlayer> {
+        let (root, club) = on_backend!(self, b => b.player_root(id))?.ok_or(StoreError::NoPlayer(id))?;
+        if !on_backend!(self, b => b.player_seen_by(root, viewer))? {
+            return Err(StoreError::NoPlayer(id));
+        }
+        Ok(VisiblePlayer::new(root, club, viewer))
+    }
+
+    /// A player across games, after merges, named by the spellings the viewer may see.
+    pub fn identity(&self, player: &VisiblePlayer) -> Result<Identity> {
+        on_backend!(self, b => b.identity(player))
     }
 
     /// The identity of `name` among the games of `club` (`None`: the games no club owns), after merges.
@@ -514,9 +533,8 @@ impl Store {
 
     /// Every published game the player (after merges) sat in, oldest first, with every seat. Private and
     /// deleted games never count.
-    pub fn sittings(&self, id: PlayerId) -> Result<Vec<Sitting>> {
-        let root = on_backend!(self, b => b.player_root(id))?.ok_or(StoreError::NoPlayer(id))?.0;
-        on_backend!(self, b => b.sittings(root))
+    pub fn sittings(&self, player: &VisiblePlayer) -> Result<Vec<Sitting>> {
+        on_backend!(self, b => b.sittings(player.id()))
     }
 
     /// Every published game of a ruleset as ratings read it (each seat's player and final score), in the
@@ -526,10 +544,12 @@ impl Store {
     }
 
     /// Merges the spelling `from` into the player `into`: both of the games of `club` (`None`: the
-    /// operator, who may merge within any one club's players).
+    /// operator, who may merge within any one club's players). A player the club may not see is no player.
     pub fn merge_players(&mut self, club: Option<ClubId>, into: PlayerId, from: PlayerId) -> Result<PlayerId> {
-        let (into_root, into_club) = on_backend!(self, b => b.player_root(into))?.ok_or(StoreError::NoPlayer(into))?;
-        let (from_root, from_club) = on_backend!(self, b => b.player_root(from))?.ok_or(StoreError::NoPlayer(from))?;
+        let viewer = club.map_or(Viewer::Operator, Viewer::Club);
+        let (into_player, from_player) = (self.visible_player(viewer, into)?, self.visible_player(viewer, from)?);
+        let (into_root, into_club) = (into_player.id(), into_player.club().unwrap_or(0));
+        let (from_root, from_club) = (from_player.id(), from_player.club().unwrap_or(0));
         for (id, owner) in [(into, into_club), (from, from_club)] {
             if club.is_some_and(|c| c != owner) {
                 return Err(StoreError::PlayerNotYours(id));
@@ -558,13 +578,16 @@ impl Store {
         on_backend!(self, b => b.player_merges())
     }
 
-    /// A club's note on game `game` (a full id the club may see), after event `seq`.
-    pub fn add_note(&mut self, game: &str, seq: u64, club: ClubId, text: &str) -> Result<i64> {
-        on_backend!(mut self, b => b.add_note(game, seq, club, text))
+    /// A club's note on a game it may see (or the operator's copy of one), after event `seq`.
+    pub fn add_note(&mut self, game: &Visible, seq: u64, club: ClubId, text: &str) -> Result<i64> {
+        if ![Viewer::Club(club), Viewer::Operator].contains(&game.viewer()) {
+            return Err(StoreError::NotFound(game.id().to_string()));
+        }
+        on_backend!(mut self, b => b.add_note(game.id(), seq, club, text))
     }
 
     /// The notes on a game, in the order of the game.
-    pub fn notes(&self, game: &str) -> Result<Vec<Note>> {
-        on_backend!(self, b => b.notes(game))
+    pub fn notes(&self, game: &Visible) -> Result<Vec<Note>> {
+        on_backend!(self, b => b.notes(game.id()))
     }
 }

@@ -41,16 +41,16 @@ fn count(store: &Store, table: &str) -> i64 {
 fn migrations_run_once_and_a_newer_schema_is_refused() {
     let (_dir, path) = db();
     let store = Store::open(&path).unwrap();
-    assert_eq!(store.schema_version().unwrap(), 11);
+    assert_eq!(store.schema_version().unwrap(), 12);
     drop(store);
     let store = Store::open(&path).unwrap();
     let applied: i64 =
         store.connection().query_row("SELECT COUNT(*) FROM schema_migrations", [], |r| r.get(0)).unwrap();
-    assert_eq!(applied, 11, "reopening applies nothing again");
+    assert_eq!(applied, 12, "reopening applies nothing again");
     store.connection().execute("INSERT INTO schema_migrations (version) VALUES (99)", []).unwrap();
     drop(store);
     match Store::open(&path) {
-        Err(StoreError::TooNew { found: 99, known: 11 }) => {}
+        Err(StoreError::TooNew { found: 99, known: 12 }) => {}
         other => panic!("expected TooNew, got {:?}", other.err()),
     }
 }
@@ -78,16 +78,16 @@ fn a_game_is_stored_whole_with_its_facts_and_ruleset_version() {
     let facts: usize = (0..log.game.event_count()).map(|i| log.game.event_facts(i).len()).sum();
     assert_eq!(stored_events(&store) as usize, log.game.event_count());
     assert_eq!(store.fact_count().unwrap() as usize, facts);
-    assert_eq!(store.facts(&id).unwrap(), facts_of(&log), "the facts read back as derived");
+    assert_eq!(store.facts(&store.stored(&id).unwrap()).unwrap(), facts_of(&log), "the facts read back as derived");
     assert_eq!(count(&store, "fact_batches"), 1, "an upload's facts are one batch");
-    let row = store.game(&id).unwrap();
+    let row = store.game(&store.stored(&id).unwrap()).unwrap();
     assert_eq!(row.ruleset, "catan");
     assert_eq!(row.ruleset_version, catan_version());
     assert_eq!(row.club.as_deref(), Some("Kadıköy Board Gamers"));
     assert_eq!(row.winner.as_deref(), Some("Zeynep"));
     assert_eq!(row.players.len(), 4);
     // The stored log reads back line for line.
-    let (header, events) = store.log(&id).unwrap();
+    let (header, events) = store.log(&store.stored(&id).unwrap()).unwrap();
     assert_eq!(header, log.header_line());
     assert_eq!(events, log.event_lines());
 }
@@ -147,13 +147,13 @@ fn live_appends_name_the_sequence_they_follow_and_a_stale_writer_gets_a_conflict
     let err = store.append_events(club, &id, 100, game.as_ref(), &next, &Default::default()).unwrap_err();
     assert!(matches!(err, StoreError::Conflict { expected: 100, actual: 105, .. }), "{err}");
     assert_eq!(stored_events(&store), 105);
-    assert_eq!(store.game(&id).unwrap().event_count, 105);
-    let (_, events) = store.log(&id).unwrap();
+    assert_eq!(store.game(&store.stored(&id).unwrap()).unwrap().event_count, 105);
+    let (_, events) = store.log(&store.stored(&id).unwrap()).unwrap();
     assert_eq!(events.len(), 105);
     assert_eq!(events[104], lines[105]);
     // The upload and the append are two chunks; a range across them reads as one log, with the turns.
     assert_eq!(count(&store, "event_chunks"), 2);
-    let range = store.events(&id, 98, 103).unwrap();
+    let range = store.events(&store.stored(&id).unwrap(), 98, 103).unwrap();
     assert_eq!(range.iter().map(|(seq, _, _)| *seq).collect::<Vec<_>>(), [98, 99, 100, 101, 102, 103]);
     for (seq, turn, line) in range {
         assert_eq!(line, lines[seq as usize], "event {seq}");
@@ -204,7 +204,8 @@ fn reprojection_rewrites_facts_and_summary_and_never_the_events() {
     let mut store = Store::open(&path).unwrap();
     let log = log_of(&sample("catan-club-game.jsonl"));
     let id = insert(&mut store, &log).unwrap().id().to_string();
-    let (facts, events) = (store.facts(&id).unwrap(), store.log(&id).unwrap());
+    let (facts, events) =
+        (store.facts(&store.stored(&id).unwrap()).unwrap(), store.log(&store.stored(&id).unwrap()).unwrap());
     // As if an older version had stored the game: another version, no facts, stale summary columns.
     let conn = store.connection();
     conn.execute("UPDATE games SET ruleset_version = 0, winner = NULL WHERE id = ?1", [&id]).unwrap();
@@ -215,9 +216,9 @@ fn reprojection_rewrites_facts_and_summary_and_never_the_events() {
     assert!(store.games_to_reproject(Some("carcassonne"), None).unwrap().is_empty());
 
     common::rederive(&mut store, &id, &log, &Default::default()).unwrap();
-    assert_eq!(store.facts(&id).unwrap(), facts, "the same facts as when it was stored");
-    assert_eq!(store.log(&id).unwrap(), events, "the events did not move");
-    let row = store.game(&id).unwrap();
+    assert_eq!(store.facts(&store.stored(&id).unwrap()).unwrap(), facts, "the same facts as when it was stored");
+    assert_eq!(store.log(&store.stored(&id).unwrap()).unwrap(), events, "the events did not move");
+    let row = store.game(&store.stored(&id).unwrap()).unwrap();
     assert_eq!((row.ruleset_version, row.winner.as_deref()), (catan_version(), Some("Zeynep")));
     assert!(row.players.iter().all(|p| p.vp.is_some()));
     assert!(store.games_to_reproject(Some("catan"), Some(catan_version())).unwrap().is_empty());
@@ -227,7 +228,7 @@ fn reprojection_rewrites_facts_and_summary_and_never_the_events() {
         common::rederive(&mut store, &id, &shorter, &Default::default()),
         Err(StoreError::Conflict { .. })
     ));
-    assert_eq!(store.facts(&id).unwrap(), facts);
+    assert_eq!(store.facts(&store.stored(&id).unwrap()).unwrap(), facts);
 }
 
 #[test]
@@ -254,7 +255,7 @@ fn readers_read_while_the_writer_holds_a_transaction() {
     held.1.recv().unwrap();
     // The writer is mid-transaction; two readers on their own connections still answer.
     let games = pool.read(|s| s.list_games(&everything()).unwrap()).unwrap();
-    let facts = pool.read(|s| s.facts(&id).unwrap().len()).unwrap();
+    let facts = pool.read(|s| s.facts(&s.stored(&id).unwrap()).unwrap().len()).unwrap();
     assert_eq!(games.len(), 1);
     assert!(facts > 500);
     release.0.send(()).unwrap();
@@ -269,7 +270,7 @@ fn no_insert_can_rewrite_or_skip_an_event() {
     let id = insert(&mut store, &log_of(&sample("catan-club-game.jsonl"))).unwrap().id().to_string();
     let conn = store.connection();
     let key: i64 = conn.query_row("SELECT key FROM games WHERE id = ?1", [&id], |r| r.get(0)).unwrap();
-    let before = store.log(&id).unwrap();
+    let before = store.log(&store.stored(&id).unwrap()).unwrap();
     let insert_chunk = |first: u64, last: u64, verb: &str| {
         conn.execute(
             &format!(
@@ -288,7 +289,7 @@ fn no_insert_can_rewrite_or_skip_an_event() {
         let err = insert_chunk(first, last, "INSERT");
         assert!(err.to_string().contains("last seq of its game + 1"), "{first}–{last}: {err}");
     }
-    assert_eq!(store.log(&id).unwrap(), before);
+    assert_eq!(store.log(&store.stored(&id).unwrap()).unwrap(), before);
     assert_eq!(stored_events(&store), 553);
     let rekey = conn.execute("UPDATE games SET key = key + 1000 WHERE id = ?1", [&id]).unwrap_err();
     assert!(rekey.to_string().contains("key never changes"), "{rekey}");
@@ -317,6 +318,96 @@ fn what_names_a_game_never_changes_and_no_game_is_removed() {
     // What is derived may be refreshed.
     conn.execute("UPDATE games SET winner = NULL WHERE id = ?1", [&id]).unwrap();
     assert_eq!(count(&store, "games"), 1);
+}
+
+/// Every row of `table`, in the order of its first two columns, as SQLite holds them.
+fn rows_of(store: &Store, table: &str) -> Vec<Vec<rusqlite::types::Value>> {
+    let mut stmt = store.connection().prepare(&format!("SELECT * FROM {table} ORDER BY 1, 2")).unwrap();
+    let width = stmt.column_count();
+    let rows = stmt.query_map([], |r| (0..width).map(|k| r.get(k)).collect::<rusqlite::Result<Vec<_>>>()).unwrap();
+    rows.collect::<rusqlite::Result<_>>().unwrap()
+}
+
+/// The tables whose rows are promised: the log, the games' rows, their seats, the players, notes, tokens.
+const PROMISED: [&str; 6] = ["event_chunks", "games", "game_players", "players", "notes", "tokens"];
+
+#[test]
+fn no_statement_rewrites_history_through_any_key() {
+    let (_dir, path) = db();
+    let mut store = Store::open(&path).unwrap();
+    let club = store.create_club("Moda").unwrap().id;
+    let log = log_of(&sample("catan-club-game.jsonl"));
+    let id = insert_as(&mut store, &log, Ownership { club: Some(club), published: true }).unwrap().id().to_string();
+    let renamed = log_of(&sample("catan-club-game.jsonl").replace("Mehmet", "Memet"));
+    let other = insert_as(&mut store, &renamed, Ownership { club: Some(club), published: true }).unwrap();
+    let game = store.stored(&id).unwrap();
+    let seat = |g: &str, store: &Store| store.game(&store.stored(g).unwrap()).unwrap().players[1].player.unwrap();
+    store.merge_players(Some(club), seat(&id, &store), seat(other.id(), &store)).unwrap();
+    store.add_note(&game, 3, club, "a note as written").unwrap();
+    store.add_token(club, "hash-live", "live").unwrap();
+    let revoked = store.add_token(club, "hash-revoked", "gone").unwrap();
+    store.revoke_token(revoked).unwrap();
+    let before: Vec<_> = PROMISED.iter().map(|t| rows_of(&store, t)).collect();
+    let conn = store.connection();
+    let next = "(SELECT MAX(last_seq) + 1 FROM event_chunks)";
+    for (statement, words) in [
+        // The log: a chunk's rowid with a legal first seq erased the game's first chunk before.
+        (format!("INSERT OR REPLACE INTO event_chunks (rowid, game, first_seq, last_seq, turns, lines, text_bytes)
+                  SELECT rowid, game, {next}, {next}, turns, lines, text_bytes FROM event_chunks LIMIT 1"), "never replaced"),
+        ("REPLACE INTO event_chunks SELECT * FROM event_chunks LIMIT 1".into(), "append-only"),
+        ("UPDATE OR REPLACE event_chunks SET first_seq = 1".into(), "append-only"),
+        ("UPDATE event_chunks SET lines = x'00'".into(), "append-only"),
+        ("DELETE FROM event_chunks".into(), "append-only"),
+        // A game's row, by its rowid, id, content hash and key.
+        ("INSERT OR REPLACE INTO games (rowid, id, content_hash, ruleset, ruleset_version, header, event_count, turn_count, key)
+          SELECT rowid, 'ffffffffffffffff', 'h1', ruleset, 1, header, 0, 0, 9999 FROM games LIMIT 1".into(), "never stored twice"),
+        ("INSERT OR REPLACE INTO games (id, content_hash, ruleset, ruleset_version, header, event_count, turn_count, key)
+          SELECT id, 'h2', ruleset, 1, header, 0, 0, 9998 FROM games LIMIT 1".into(), "never stored twice"),
+        ("INSERT OR REPLACE INTO games (id, content_hash, ruleset, ruleset_version, header, event_count, turn_count, key)
+          SELECT 'eeeeeeeeeeeeeeee', content_hash, ruleset, 1, header, 0, 0, 9997 FROM games LIMIT 1".into(), "never stored twice"),
+        ("INSERT OR REPLACE INTO games (id, content_hash, ruleset, ruleset_version, header, event_count, turn_count, key)
+          SELECT 'dddddddddddddddd', 'h3', ruleset, 1, header, 0, 0, key FROM games LIMIT 1".into(), "never stored twice"),
+        ("UPDATE games SET header = '{}'".into(), "never change"),
+        ("DELETE FROM games".into(), "never deleted"),
+        // A game's seats: who sat there, under which name, as which player.
+        ("INSERT OR REPLACE INTO game_players (game_id, seat, name, player_id)
+          SELECT game_id, seat, 'Mallory', player_id FROM game_players LIMIT 1".into(), "never replaced"),
+        ("REPLACE INTO game_players SELECT * FROM game_players LIMIT 1".into(), "never replaced"),
+        ("UPDATE game_players SET name = 'Mallory'".into(), "never change who sat there"),
+        ("UPDATE game_players SET player_id = (SELECT MIN(id) FROM players)".into(), "never change who sat there"),
+        ("UPDATE game_players SET color = 'black'".into(), "never change who sat there"),
+        ("DELETE FROM game_players".into(), "never deleted"),
+        // The players: by id, by club and name; a merge undone.
+        ("INSERT OR REPLACE INTO players (id, club, name, key) SELECT id, club, 'Mallory', 'mallory' FROM players LIMIT 1".into(), "never replaced"),
+        ("INSERT OR REPLACE INTO players (id, club, name, key) SELECT 77, club, name, key FROM players LIMIT 1".into(), "never replaced"),
+        ("UPDATE players SET name = 'Mallory'".into(), "never change"),
+        ("UPDATE players SET merged_into = NULL WHERE merged_into IS NOT NULL".into(), "never undone"),
+        ("DELETE FROM players".into(), "never deleted"),
+        // The notes.
+        ("INSERT OR REPLACE INTO notes (id, game_id, seq, club, text) SELECT id, game_id, seq, club, 'rewritten' FROM notes".into(), "never replaced"),
+        ("INSERT INTO notes (id, game_id, seq, club, text) SELECT id, game_id, seq, club, 'x' FROM notes WHERE true
+          ON CONFLICT (id) DO UPDATE SET text = 'x'".into(), "never replaced"),
+        ("UPDATE notes SET text = 'rewritten'".into(), "kept as written"),
+        ("DELETE FROM notes".into(), "kept as written"),
+        // The tokens: by id, by hash; a hash changed, a revocation taken back.
+        ("INSERT OR REPLACE INTO tokens (id, club_id, hash) SELECT id, club_id, 'stolen' FROM tokens LIMIT 1".into(), "never replaced"),
+        ("INSERT OR REPLACE INTO tokens (club_id, hash) SELECT club_id, hash FROM tokens LIMIT 1".into(), "never replaced"),
+        ("UPDATE tokens SET hash = 'stolen'".into(), "never change"),
+        ("UPDATE tokens SET revoked_at = NULL WHERE revoked_at IS NOT NULL".into(), "never taken back"),
+        ("DELETE FROM tokens".into(), "never deleted"),
+    ] {
+        let err = conn.execute(&statement, []).unwrap_err();
+        assert!(err.to_string().contains(words), "{statement}: {err}");
+    }
+    let after: Vec<_> = PROMISED.iter().map(|t| rows_of(&store, t)).collect();
+    for ((table, before), after) in PROMISED.iter().zip(&before).zip(&after) {
+        assert_eq!(before, after, "{table} is as it was");
+    }
+    assert_eq!(store.log(&game).unwrap().1, log.event_lines(), "the log reads back whole");
+    assert_eq!(conn.query_row("PRAGMA integrity_check", [], |r| r.get::<_, String>(0)).unwrap(), "ok");
+    // What is derived may still be refreshed, and a live token revoked.
+    conn.execute("UPDATE game_players SET vp = vp WHERE game_id = ?1", [&id]).unwrap();
+    store.revoke_tokens_labelled(club, "live").unwrap();
 }
 
 /// The same lines with the keys of every object in reverse order and a space after each colon.
@@ -395,21 +486,29 @@ fn a_database_of_version_1_is_hashed_again_and_keeps_its_ids() {
         }
     }
     let mut store = Store::open(&path).unwrap();
-    assert_eq!(store.schema_version().unwrap(), 11);
+    assert_eq!(store.schema_version().unwrap(), 12);
     // Migrations 6 and 7 kept every fact: keyed by its place in its event, then packed per game.
     for (id, l) in [("aaaaaaaaaaaaaaaa", &log), ("bbbbbbbbbbbbbbbb", &twin)] {
-        assert_eq!(store.facts(id).unwrap(), facts_of(l), "{id}");
+        assert_eq!(store.facts(&store.stored(id).unwrap()).unwrap(), facts_of(l), "{id}");
     }
     assert_eq!(count(&store, "fact_batches"), 2);
     // Migration 8 kept every event, now under the game's key.
     for (id, l) in [("aaaaaaaaaaaaaaaa", &log), ("bbbbbbbbbbbbbbbb", &twin)] {
-        assert_eq!(store.log(id).unwrap().1, l.event_lines(), "{id}");
+        assert_eq!(store.log(&store.stored(id).unwrap()).unwrap().1, l.event_lines(), "{id}");
     }
     // Migration 4 gave every seat of the games stored then its player, one per name in any case.
-    let seats: Vec<Option<i64>> =
-        ["aaaaaaaaaaaaaaaa", "bbbbbbbbbbbbbbbb"].iter().map(|id| store.game(id).unwrap().players[0].player).collect();
+    let seats: Vec<Option<i64>> = ["aaaaaaaaaaaaaaaa", "bbbbbbbbbbbbbbbb"]
+        .iter()
+        .map(|id| store.game(&store.stored(id).unwrap()).unwrap().players[0].player)
+        .collect();
     assert!(seats[0].is_some() && seats[0] == seats[1], "{seats:?}");
-    assert_eq!(store.identity(seats[0].unwrap()).unwrap().unwrap().name, "AYŞE", "the spelling that sorts first");
+    // Migration 12 renumbered them: random ids above every sequential one, the seats following.
+    assert!((1 << 32..1 << 53).contains(&seats[0].unwrap()), "{seats:?}");
+    assert_eq!(
+        store.identity(&store.visible_player(Viewer::Operator, seats[0].unwrap()).unwrap()).unwrap().name,
+        "AYŞE",
+        "the spelling that sorts first"
+    );
     let hash = |id: &str| -> String {
         store.connection().query_row("SELECT content_hash FROM games WHERE id = ?1", [id], |r| r.get(0)).unwrap()
     };
@@ -506,6 +605,13 @@ fn players_are_one_identity_per_name_and_count_only_published_games() {
 }
 
 #[test]
+fn a_player_is_seen_only_through_games_the_viewer_may_see() {
+    let (_dir, path) = db();
+    let mut store = Store::open(&path).unwrap();
+    common::a_player_is_seen_only_through_games_the_viewer_may_see(&mut store);
+}
+
+#[test]
 fn notes_are_kept_in_the_order_of_the_game() {
     let (_dir, path) = db();
     let mut store = Store::open(&path).unwrap();
@@ -535,7 +641,7 @@ fn the_fields_sums_are_the_sums_of_the_published_seats_numbers() {
     common::questions_are_answered_over_the_games_the_viewer_may_see(&mut store);
     // A published game derived again with other numbers: its old ones leave the field, the new ones join it.
     let public = store.list_games(&everything()).unwrap().into_iter().find(|g| g.published).unwrap();
-    let text = store.log(&public.id).unwrap();
+    let text = store.log(&store.stored(&public.id).unwrap()).unwrap();
     let log = log_of(&(std::iter::once(text.0).chain(text.1).collect::<Vec<_>>().join("\n") + "\n"));
     common::rederive(&mut store, &public.id, &log, &common::won_by(3, [2.0, 3.0, 4.0, 11.0], "z")).unwrap();
     // A club's published game appended to: its numbers replaced by those of the longer game.

@@ -6,7 +6,7 @@
 //! table per game.
 
 use crate::error::{Result, StoreError};
-use crate::ownership::{Access, Club, ClubId, ClubRow, Ownership, Repeat, TokenRow, Viewer};
+use crate::ownership::{Access, Club, ClubId, ClubRow, Ownership, Repeat, TokenRow, Viewer, VisiblePlayer};
 use crate::questions;
 use crate::rows::{
     anywhere, player_key, GameFilter, GameRow, Identity, Inserted, NewGame, PlayerId, PlayerRow, SeatOf, Sitting,
@@ -27,6 +27,7 @@ const MIGRATIONS: &[(u32, &str)] = &[
     (3, include_str!("../../migrations-postgres/003_notes.sql")),
     (4, include_str!("../../migrations-postgres/004_insights.sql")),
     (5, include_str!("../../migrations-postgres/005_seat_revisions.sql")),
+    (6, include_str!("../../migrations-postgres/006_promises_and_player_ids.sql")),
 ];
 
 /// Which of its numbered advisory locks a migration takes, so that servers starting together migrate once.
@@ -513,6 +514,7 @@ impl Postgres {
             published: r.get(2),
             deleted: r.get(3),
             events: r.get::<_, i64>(4) as u64,
+            sealed: crate::ownership::Sealed,
         })
         .ok_or_else(|| StoreError::NotFound(id.to_string()))
     }
@@ -687,20 +689,49 @@ impl Postgres {
         Ok(row.map(|r| (r.get(0), r.get(1))))
     }
 
-    pub fn identity(&self, id: PlayerId) -> Result<Option<Identity>> {
-        let Some((root, club)) = self.player_root(id)? else { return Ok(None) };
-        let mut client = self.client.borrow_mut();
-        let name: String = client.query_one("SELECT name FROM players WHERE id = $1", &[&root])?.get(0);
-        let club = match club {
-            0 => None,
-            c => client.query_opt("SELECT name FROM clubs WHERE id = $1", &[&c])?.map(|r| r.get(0)),
+    pub fn player_seen_by(&self, root: PlayerId, viewer: Viewer) -> Result<bool> {
+        let (visible, club, all) = visible_to(viewer, 2);
+        let sql = format!(
+            "SELECT 1 FROM players p JOIN game_players q ON q.player_id = p.id JOIN games g ON g.id = q.game_id
+             WHERE (p.id = $1 OR p.merged_into = $1) AND {visible} LIMIT 1"
+        );
+        Ok(self.client.borrow_mut().query_opt(&sql, &[&root, &club, &all])?.is_some())
+    }
+
+    /// The spellings of `root` that `viewer` may see, the identity's own first (as on SQLite).
+    fn spellings_seen(&self, root: PlayerId, viewer: Viewer, limit: i64) -> Result<Vec<String>> {
+        let (visible, club, all) = visible_to(viewer, 2);
+        let sql = format!(
+            "SELECT p.name FROM players p
+             WHERE (p.id = $1 OR p.merged_into = $1)
+               AND EXISTS (SELECT 1 FROM game_players q JOIN games g ON g.id = q.game_id
+                           WHERE q.player_id = p.id AND {visible})
+             ORDER BY p.id <> $1, fold(p.name), p.name LIMIT $4"
+        );
+        let rows = self.client.borrow_mut().query(&sql, &[&root, &club, &all, &limit])?;
+        Ok(rows.iter().map(|r| r.get(0)).collect())
+    }
+
+    pub fn identity(&self, player: &VisiblePlayer) -> Result<Identity> {
+        let spellings = self.spellings_seen(player.id(), player.viewer(), i64::MAX)?;
+        let name = spellings.first().cloned().ok_or(StoreError::NoPlayer(player.id()))?;
+        let club = match player.club() {
+            None => None,
+            Some(c) => {
+                self.client.borrow_mut().query_opt("SELECT name FROM clubs WHERE id = $1", &[&c])?.map(|r| r.get(0))
+            }
         };
-        let spellings = client
-            .query("SELECT name FROM players WHERE id = $1 OR merged_into = $1 ORDER BY id", &[&root])?
-            .iter()
-            .map(|r| r.get(0))
-            .collect();
-        Ok(Some(Identity { id: root, club, name, spellings }))
+        Ok(Identity { id: player.id(), club, name, spellings })
+    }
+
+    pub fn player_names(&self, ids: &[i64], viewer: Viewer) -> Result<std::collections::HashMap<i64, String>> {
+        let mut names = std::collections::HashMap::new();
+        for &id in ids {
+            if let Some(name) = self.spellings_seen(id, viewer, 1)?.pop() {
+                names.insert(id, name);
+            }
+        }
+        Ok(names)
     }
 
     pub fn player_named(&self, club: ClubId, name: &str) -> Result<Option<PlayerId>> {
@@ -864,11 +895,6 @@ impl Postgres {
             each(r.get(0), r.get(1));
         }
         Ok(())
-    }
-
-    pub fn player_names(&self, ids: &[i64]) -> Result<std::collections::HashMap<i64, String>> {
-        let rows = self.client.borrow_mut().query("SELECT id, name FROM players WHERE id = ANY($1)", &[&ids])?;
-        Ok(rows.iter().map(|r| (r.get(0), r.get(1))).collect())
     }
 
     pub fn briefs(&self, ids: &[String]) -> Result<Vec<CountedGame>> {

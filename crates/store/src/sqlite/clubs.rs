@@ -105,6 +105,7 @@ impl Sqlite {
                         published: r.get(2)?,
                         deleted: r.get(3)?,
                         events: r.get(4)?,
+                        sealed: crate::ownership::Sealed,
                     })
                 },
             )

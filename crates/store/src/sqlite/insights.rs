@@ -215,18 +215,6 @@ impl Sqlite {
         Ok(())
     }
 
-    /// The names of players, by id.
-    pub fn player_names(&self, ids: &[i64]) -> Result<std::collections::HashMap<i64, String>> {
-        let mut stmt = self.conn.prepare_cached("SELECT name FROM players WHERE id = ?1")?;
-        let mut names = std::collections::HashMap::new();
-        for &id in ids {
-            if let Some(name) = stmt.query_row([id], |r| r.get::<_, String>(0)).optional()? {
-                names.insert(id, name);
-            }
-        }
-        Ok(names)
-    }
-
     /// Counted games as a list shows them, in the order given.
     pub fn briefs(&self, ids: &[String]) -> Result<Vec<CountedGame>> {
         let mut stmt = self.conn.prepare_cached("SELECT id, ruleset, title, played_on FROM games WHERE id = ?1")?;

@@ -50,6 +50,12 @@ const MIGRATIONS: &[Migration] = &[
         sql: include_str!("../../migrations/011_numbers_keyed_by_integers.sql"),
         after: None,
     },
+    Migration {
+        version: 12,
+        before: None,
+        sql: include_str!("../../migrations/012_promises_and_player_ids.sql"),
+        after: None,
+    },
 ];
 
 pub fn current(conn: &Connection) -> Result<u32> {
@@ -205,7 +211,7 @@ mod tests {
         )
         .unwrap();
         run(&mut conn).unwrap();
-        assert_eq!(current(&conn).unwrap(), 11);
+        assert_eq!(current(&conn).unwrap(), 12);
         let kept: Vec<(String, String, i64, f64)> = rows(
             &conn,
             "SELECT m.metric, m.arg, n.seat_key, n.value FROM seat_numbers n JOIN metrics m ON m.key = n.metric

@@ -2,20 +2,31 @@
 //! player sat in.
 
 use super::Sqlite;
-use crate::error::Result;
-use crate::ownership::ClubId;
+use crate::error::{Result, StoreError};
+use crate::ownership::{ClubId, Viewer, VisiblePlayer};
 use crate::rows::{player_key, Identity, PlayerId, SeatOf, Sitting};
 use rusqlite::{params, Connection, OptionalExtension};
 
-/// The identity of `name` among `club`'s games (0: games no club owns), made on first sight.
+/// The identity of `name` among `club`'s games (0: games no club owns), made on first sight under a random
+/// id (`NEW_PLAYER_ID`), so that ids say nothing of how many players there are.
 pub(super) fn identity_for(tx: &Connection, club: ClubId, name: &str) -> Result<PlayerId> {
     let key = player_key(name);
-    tx.prepare_cached("INSERT INTO players (club, name, key) VALUES (?1, ?2, ?3) ON CONFLICT (club, key) DO NOTHING")?
-        .execute(params![club, name, key])?;
-    Ok(tx
-        .prepare_cached("SELECT id FROM players WHERE club = ?1 AND key = ?2")?
-        .query_row(params![club, key], |r| r.get(0))?)
+    let mut find = tx.prepare_cached("SELECT id FROM players WHERE club = ?1 AND key = ?2")?;
+    if let Some(id) = find.query_row(params![club, key], |r| r.get(0)).optional()? {
+        return Ok(id);
+    }
+    // A random id taken already (one chance in 2^53 per player) fails this game's insert; it is not retried.
+    let id = tx
+        .prepare_cached(&format!(
+            "INSERT INTO players (id, club, name, key) VALUES ({NEW_PLAYER_ID}, ?1, ?2, ?3) RETURNING id"
+        ))?
+        .query_row(params![club, name, key], |r| r.get(0))?;
+    Ok(id)
 }
+
+/// A new identity's id: random, between 2^32 and 2^53 (an integer every JSON reader keeps exactly), as the
+/// migration that renumbered the sequential ones gave them.
+const NEW_PLAYER_ID: &str = "4294967296 + (random() & 9007194959773695)";
 
 impl Sqlite {
     /// The identity `id` ends in after merges, and its club (0: none).
@@ -30,17 +41,54 @@ impl Sqlite {
             .optional()?)
     }
 
-    pub fn identity(&self, id: PlayerId) -> Result<Option<Identity>> {
-        let Some((root, club)) = self.player_root(id)? else { return Ok(None) };
-        let name: String = self.conn.query_row("SELECT name FROM players WHERE id = ?1", [root], |r| r.get(0))?;
-        let club = match club {
-            0 => None,
-            c => self.conn.query_row("SELECT name FROM clubs WHERE id = ?1", [c], |r| r.get(0)).optional()?,
+    /// Whether the identity `root` (after merges) has a seat in a game `viewer` may see.
+    pub fn player_seen_by(&self, root: PlayerId, viewer: Viewer) -> Result<bool> {
+        let (visible, club, all) = super::visible_to(viewer, 2);
+        let sql = format!(
+            "SELECT 1 FROM players p JOIN game_players q ON q.player_id = p.id JOIN games g ON g.id = q.game_id
+             WHERE (p.id = ?1 OR p.merged_into = ?1) AND {visible} LIMIT 1"
+        );
+        Ok(self.conn.prepare_cached(&sql)?.query_row(params![root, club, all], |_| Ok(())).optional()?.is_some())
+    }
+
+    /// The spellings of the identity `root` that `viewer` may see (those with a seat in a game it may see):
+    /// the identity's own first, then in the order of their words.
+    fn spellings_seen(&self, root: PlayerId, viewer: Viewer, limit: u32) -> Result<Vec<String>> {
+        let (visible, club, all) = super::visible_to(viewer, 2);
+        let sql = format!(
+            "SELECT p.name FROM players p
+             WHERE (p.id = ?1 OR p.merged_into = ?1)
+               AND EXISTS (SELECT 1 FROM game_players q JOIN games g ON g.id = q.game_id
+                           WHERE q.player_id = p.id AND {visible})
+             ORDER BY p.id <> ?1, fold(p.name), p.name LIMIT ?4"
+        );
+        let mut stmt = self.conn.prepare_cached(&sql)?;
+        let rows = stmt.query_map(params![root, club, all, limit], |r| r.get(0))?;
+        Ok(rows.collect::<rusqlite::Result<_>>()?)
+    }
+
+    /// A player as `viewer` may see them: named by a spelling of a game it may see, never by one of games
+    /// it may not.
+    pub fn identity(&self, player: &VisiblePlayer) -> Result<Identity> {
+        let spellings = self.spellings_seen(player.id(), player.viewer(), u32::MAX)?;
+        let name = spellings.first().cloned().ok_or(StoreError::NoPlayer(player.id()))?;
+        let club = match player.club() {
+            None => None,
+            Some(c) => self.conn.query_row("SELECT name FROM clubs WHERE id = ?1", [c], |r| r.get(0)).optional()?,
         };
-        let mut stmt =
-            self.conn.prepare_cached("SELECT name FROM players WHERE id = ?1 OR merged_into = ?1 ORDER BY id")?;
-        let spellings = stmt.query_map([root], |r| r.get(0))?.collect::<rusqlite::Result<_>>()?;
-        Ok(Some(Identity { id: root, club, name, spellings }))
+        Ok(Identity { id: player.id(), club, name, spellings })
+    }
+
+    /// The names of identities (after merges) as `viewer` may see them (`identity`'s name); an identity
+    /// it may not see has none.
+    pub fn player_names(&self, ids: &[i64], viewer: Viewer) -> Result<std::collections::HashMap<i64, String>> {
+        let mut names = std::collections::HashMap::new();
+        for &id in ids {
+            if let Some(name) = self.spellings_seen(id, viewer, 1)?.pop() {
+                names.insert(id, name);
+            }
+        }
+        Ok(names)
     }
 
     /// The identity of `name` among `club`'s games, after merges.

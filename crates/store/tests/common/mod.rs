@@ -72,29 +72,35 @@ pub fn players_are_one_identity_per_name_and_count_only_published_games(store: &
     let truth = sample("catan-club-game.jsonl");
     let a = insert(store, &log_of(&truth)).unwrap().id().to_string();
     let b = insert(store, &log_of(&sample("catan-club-game-observer.jsonl"))).unwrap().id().to_string();
-    let ayse = |g: &str, store: &Store| store.game(g).unwrap().players[0].player.expect("a seat names its player");
+    let ayse = |g: &str, store: &Store| {
+        store.game(&store.stored(g).unwrap()).unwrap().players[0].player.expect("a seat names its player")
+    };
     assert_eq!(ayse(&a, store), ayse(&b, store), "one Ayşe across the two games");
     let lower = insert(store, &log_of(&truth.replace("Ayşe", "ayşe"))).unwrap().id().to_string();
     assert_eq!(ayse(&lower, store), ayse(&a, store), "names match in any case");
     let id = ayse(&a, store);
-    let me = store.identity(id).unwrap().unwrap();
+    let me = store.identity(&store.visible_player(Viewer::Operator, id).unwrap()).unwrap();
     assert_eq!((me.name.as_str(), me.club.as_deref()), ("Ayşe", None));
-    let sat = store.sittings(id).unwrap();
+    let sat = store.sittings(&store.visible_player(Viewer::Operator, id).unwrap()).unwrap();
     assert_eq!(sat.len(), 3);
     assert!(sat.iter().all(|s| s.seats.len() == 4 && s.seats[0].player == id));
     // A spelling merged in: its games count for the player, and its identity answers as the player.
     let memet = insert(store, &log_of(&truth.replace("Mehmet", "Memet"))).unwrap().id().to_string();
-    let mehmet = store.game(&a).unwrap().players[1].player.unwrap();
-    let other = store.game(&memet).unwrap().players[1].player.unwrap();
+    let mehmet = store.game(&store.stored(&a).unwrap()).unwrap().players[1].player.unwrap();
+    let other = store.game(&store.stored(&memet).unwrap()).unwrap().players[1].player.unwrap();
     assert_ne!(mehmet, other);
-    assert_eq!(store.sittings(mehmet).unwrap().len(), 3);
+    assert_eq!(store.sittings(&store.visible_player(Viewer::Operator, mehmet).unwrap()).unwrap().len(), 3);
     assert_eq!(store.merge_players(None, mehmet, other).unwrap(), mehmet);
-    assert_eq!(store.sittings(mehmet).unwrap().len(), 4);
-    let merged = store.identity(other).unwrap().unwrap();
+    assert_eq!(store.sittings(&store.visible_player(Viewer::Operator, mehmet).unwrap()).unwrap().len(), 4);
+    let merged = store.identity(&store.visible_player(Viewer::Operator, other).unwrap()).unwrap();
     assert_eq!((merged.id, merged.spellings), (mehmet, vec!["Mehmet".to_string(), "Memet".to_string()]));
-    assert_eq!(store.game(&memet).unwrap().players[1].player, Some(mehmet), "the seat names the merged player");
+    assert_eq!(
+        store.game(&store.stored(&memet).unwrap()).unwrap().players[1].player,
+        Some(mehmet),
+        "the seat names the merged player"
+    );
     assert!(matches!(store.merge_players(None, other, mehmet), Err(StoreError::Invalid(_))), "one player already");
-    let zeynep = store.game(&a).unwrap().players[2].player.unwrap();
+    let zeynep = store.game(&store.stored(&a).unwrap()).unwrap().players[2].player.unwrap();
     assert!(
         matches!(store.merge_players(None, id, zeynep), Err(StoreError::Invalid(m)) if m.contains("sat at one table")),
         "two players of one game are two people"
@@ -106,7 +112,7 @@ pub fn players_are_one_identity_per_name_and_count_only_published_games(store: &
     let games: Vec<String> = rated(store).into_iter().map(|g| g.game).collect();
     assert_eq!(games, [a.clone(), b.clone(), lower.clone(), memet.clone()]);
     for g in rated(store) {
-        let row = store.game(&g.game).unwrap();
+        let row = store.game(&store.stored(&g.game).unwrap()).unwrap();
         let seats: Vec<(i64, Option<i64>)> = row.players.iter().map(|p| (p.player.unwrap(), p.vp)).collect();
         assert_eq!(g.seats, seats, "{}", g.game);
     }
@@ -118,19 +124,70 @@ pub fn players_are_one_identity_per_name_and_count_only_published_games(store: &
             .unwrap()
             .id()
             .to_string();
-    let theirs = store.game(&private).unwrap().players[0].player.unwrap();
+    let theirs = store.game(&store.stored(&private).unwrap()).unwrap().players[0].player.unwrap();
     assert_ne!(theirs, id, "the club's Ayşe is not the operator's");
     assert_eq!(store.player_named(Some(club), "AYŞE").unwrap(), Some(theirs));
-    assert!(store.sittings(theirs).unwrap().is_empty(), "a private game counts nowhere");
+    assert!(
+        store.sittings(&store.visible_player(Viewer::Operator, theirs).unwrap()).unwrap().is_empty(),
+        "a private game counts nowhere"
+    );
     assert!(matches!(store.merge_players(Some(club), id, mehmet), Err(StoreError::PlayerNotYours(_))));
     assert_eq!(rated(store).len(), 4, "a private game is rated nowhere");
     store.set_published(club, &private, true).unwrap();
-    assert_eq!(store.sittings(theirs).unwrap().len(), 1);
+    assert_eq!(store.sittings(&store.visible_player(Viewer::Operator, theirs).unwrap()).unwrap().len(), 1);
     assert_eq!(rated(store).len(), 5);
     store.delete_game(club, &private).unwrap();
-    assert!(store.sittings(theirs).unwrap().is_empty(), "a deleted game counts nowhere");
+    assert!(
+        matches!(store.visible_player(Viewer::Operator, theirs), Err(StoreError::NoPlayer(_))),
+        "a player of a deleted game only is no player"
+    );
     assert_eq!(rated(store).len(), 4, "nor is a deleted one rated");
-    assert!(matches!(store.sittings(9_999_999), Err(StoreError::NoPlayer(_))));
+    assert!(matches!(store.visible_player(Viewer::Operator, 9_999_999), Err(StoreError::NoPlayer(_))));
+}
+
+/// A player is seen only through games the viewer may see, on either backend: a player of another club's
+/// private games is no player (as an id never used), a spelling of private games only names nobody, and
+/// ids do not count the players.
+pub fn a_player_is_seen_only_through_games_the_viewer_may_see(store: &mut Store) {
+    let truth = sample("catan-club-game.jsonl");
+    let (a, b) = (store.create_club("A").unwrap().id, store.create_club("B").unwrap().id);
+    let public = insert_as(store, &log_of(&truth), Ownership { club: Some(b), published: true }).unwrap();
+    let secret = truth.replace("Zeynep", "SecretZeynepB");
+    let private = insert_as(store, &log_of(&secret), Ownership::private_to(b)).unwrap();
+    let seat = |store: &Store, game: &str, k: usize| {
+        store.game(&store.stored(game).unwrap()).unwrap().players[k].player.unwrap()
+    };
+    let (zeynep, hidden) = (seat(store, public.id(), 2), seat(store, private.id(), 2));
+    for viewer in [Viewer::Public, Viewer::Club(a)] {
+        let refused = store.visible_player(viewer, hidden);
+        assert!(matches!(refused, Err(StoreError::NoPlayer(id)) if id == hidden), "{viewer:?}: {refused:?}");
+    }
+    for viewer in [Viewer::Club(b), Viewer::Operator] {
+        let seen = store.visible_player(viewer, hidden).unwrap();
+        assert_eq!(store.identity(&seen).unwrap().name, "SecretZeynepB", "{viewer:?}");
+    }
+    // The club merges its two spellings, the private one as the identity: anyone else still sees only the
+    // published spelling, on the page and in the answers grouped by player.
+    assert_eq!(store.merge_players(Some(b), hidden, zeynep).unwrap(), hidden);
+    let seen = store.visible_player(Viewer::Public, zeynep).unwrap();
+    let named = store.identity(&seen).unwrap();
+    assert_eq!((named.id, named.name.as_str(), named.spellings), (hidden, "Zeynep", vec!["Zeynep".to_string()]));
+    let theirs = store.identity(&store.visible_player(Viewer::Club(b), zeynep).unwrap()).unwrap();
+    assert_eq!(theirs.spellings, ["SecretZeynepB", "Zeynep"], "the club sees both of its spellings");
+    let labels: Vec<String> = store
+        .ask(&Question::over(Viewer::Public, "won", Dimension::Player), 0)
+        .unwrap()
+        .rows
+        .into_iter()
+        .map(|r| r.label)
+        .collect();
+    assert!(labels.iter().all(|l| !l.contains("Secret")), "{labels:?}");
+    // Ids are random, not counted from 1: none is below 2^32, and every id is a JSON-safe integer.
+    let ids: Vec<i64> = (0..4).map(|k| seat(store, public.id(), k)).collect();
+    assert!(ids.iter().all(|&id| (1 << 32..1 << 53).contains(&id)), "{ids:?}");
+    let mut sorted = ids.clone();
+    sorted.sort_unstable();
+    assert!(sorted.windows(2).any(|w| w[1] - w[0] > 1000), "not consecutive: {ids:?}");
 }
 
 /// Notes on a game, on either backend: kept as written, in the order of the game.
@@ -141,9 +198,9 @@ pub fn notes_are_kept_in_the_order_of_the_game(store: &mut Store) {
             .unwrap()
             .id()
             .to_string();
-    store.add_note(&game, 40, club, "later").unwrap();
-    store.add_note(&game, 3, club, "sooner").unwrap();
-    let notes = store.notes(&game).unwrap();
+    store.add_note(&store.stored(&game).unwrap(), 40, club, "later").unwrap();
+    store.add_note(&store.stored(&game).unwrap(), 3, club, "sooner").unwrap();
+    let notes = store.notes(&store.stored(&game).unwrap()).unwrap();
     let words: Vec<(u64, &str, &str)> = notes.iter().map(|n| (n.seq, n.club.as_str(), n.text.as_str())).collect();
     assert_eq!(words, vec![(3, "Coaches", "sooner"), (40, "Coaches", "later")]);
 }
@@ -194,7 +251,7 @@ pub fn questions_are_answered_over_the_games_the_viewer_may_see(store: &mut Stor
     let club_sees = answer(store, &ask(Viewer::Club(club), Dimension::Seat, Some("3")));
     assert_eq!((club_sees[0].seats, club_sees[0].mean), (3, 1.0 / 3.0));
     // By player: Ayşe (seat 1 of both public games) won one of two; her key is her identity.
-    let ayse = store.game(a.id()).unwrap().players[0].player.unwrap();
+    let ayse = store.game(&store.stored(a.id()).unwrap()).unwrap().players[0].player.unwrap();
     let by_player = answer(store, &ask(Viewer::Public, Dimension::Player, None));
     let row = by_player.iter().find(|r| r.key == ayse.to_string()).unwrap();
     assert_eq!((row.label.as_str(), row.seats, row.mean), ("Ayşe", 2, 0.5));
@@ -214,7 +271,7 @@ pub fn questions_are_answered_over_the_games_the_viewer_may_see(store: &mut Stor
     assert_eq!(count, 3);
     // Deriving again replaces the read model, and moves the ruleset's revision (what kept ratings are checked
     // against), as publishing, deleting and merging below do.
-    let ruleset = store.game(c.id()).unwrap().ruleset;
+    let ruleset = store.game(&store.stored(c.id()).unwrap()).unwrap().ruleset;
     let mut revision = store.ruleset_revision(&ruleset).unwrap();
     let mut moved = |store: &Store, what: &str| {
         let now = store.ruleset_revision(&ruleset).unwrap();
@@ -231,28 +288,39 @@ pub fn questions_are_answered_over_the_games_the_viewer_may_see(store: &mut Stor
     assert_eq!((total.len(), total[0].seats), (1, 12));
     // A player's numbers beside the field's (published seats of the ruleset), and their trade partners.
     let won_field = |store: &Store| {
-        let numbers = store.player_profile(ayse, &["trades_with"], "").unwrap().numbers;
+        let numbers = store
+            .player_profile(&store.visible_player(Viewer::Operator, ayse).unwrap(), &["trades_with"], "")
+            .unwrap()
+            .numbers;
         let won = numbers.iter().find(|n| n.metric == "won").unwrap().clone();
         assert!(numbers.iter().all(|n| n.metric != "trades_with"));
         (won.mean, won.seats, won.field)
     };
     assert_eq!(won_field(store), (0.5, 2, Some(0.25)), "Ayşe won 1 of 2; 2 winners among 8 public seats");
     // Some metrics only: the same means, and no other metric.
-    let some = store.player_numbers_of(ayse, &["won", "score"]).unwrap();
-    let all = store.player_profile(ayse, &["trades_with"], "").unwrap().numbers;
+    let some =
+        store.player_numbers_of(&store.visible_player(Viewer::Operator, ayse).unwrap(), &["won", "score"]).unwrap();
+    let all = store
+        .player_profile(&store.visible_player(Viewer::Operator, ayse).unwrap(), &["trades_with"], "")
+        .unwrap()
+        .numbers;
     let of = |numbers: &[almanac_store::PlayerNumber], metric: &str| -> Vec<(String, f64, u64, Option<f64>)> {
         numbers.iter().filter(|n| n.metric == metric).map(|n| (n.arg.clone(), n.mean, n.seats, n.field)).collect()
     };
     assert!(some.iter().all(|n| n.metric == "won" || n.metric == "score"));
     assert_eq!((of(&some, "won"), of(&some, "score")), (of(&all, "won"), of(&all, "score")));
     assert!(!of(&some, "score").is_empty());
-    let partners = store.player_profile(ayse, &["trades_with"], "").unwrap().partners;
-    let mehmet = store.game(a.id()).unwrap().players[1].player.unwrap();
+    let partners = store
+        .player_profile(&store.visible_player(Viewer::Operator, ayse).unwrap(), &["trades_with"], "")
+        .unwrap()
+        .partners;
+    let mehmet = store.game(&store.stored(a.id()).unwrap()).unwrap().players[1].player.unwrap();
     let with = |who: Option<i64>, market: Option<&str>| {
         partners.iter().find(|p| p.player == who && p.market.as_deref() == market).map(|p| p.total)
     };
     assert_eq!((with(Some(mehmet), None), with(None, Some("bank"))), (Some(4.0), Some(2.0)));
-    let openings = store.player_profile(ayse, &[], "won").unwrap().openings;
+    let openings =
+        store.player_profile(&store.visible_player(Viewer::Operator, ayse).unwrap(), &[], "won").unwrap().openings;
     assert_eq!(openings.len(), 1);
     assert_eq!((openings[0].opening.as_deref(), openings[0].seats, openings[0].mean), (Some("x + y"), 2, 0.5));
     // The read model follows a game published, a game deleted, and spellings merged; its version grows at each.
@@ -268,13 +336,9 @@ pub fn questions_are_answered_over_the_games_the_viewer_may_see(store: &mut Stor
     moved(store, "deleting");
     assert_eq!(games_seen(store), 2);
     assert_eq!(won_field(store).2, Some(0.25), "a deleted game leaves it");
-    let zeynep = store.game(a.id()).unwrap().players[2].player.unwrap();
-    let zerrin = store
-        .game(&store.list_games(&everything()).unwrap().iter().find(|g| g.players[2].name == "Zerrin").unwrap().id)
-        .unwrap()
-        .players[2]
-        .player
-        .unwrap();
+    let zeynep = store.game(&store.stored(a.id()).unwrap()).unwrap().players[2].player.unwrap();
+    let zerrin = store.list_games(&everything()).unwrap().into_iter().find(|g| g.players[2].name == "Zerrin").unwrap();
+    let zerrin = zerrin.players[2].player.unwrap();
     store.merge_players(None, zeynep, zerrin).unwrap();
     moved(store, "merging spellings");
     let by_player = answer(store, &ask(Viewer::Public, Dimension::Player, None));
@@ -327,10 +391,10 @@ pub fn games_stored_together_are_each_stored_whole_or_not_at_all(store: &mut Sto
     assert_eq!(stored.len(), 3, "the other club's game and the two new ones");
     for k in [0, 2] {
         let id = out[k].as_ref().unwrap().id();
-        let (header, events) = store.log(id).unwrap();
+        let (header, events) = store.log(&store.stored(id).unwrap()).unwrap();
         assert_eq!((header.as_str(), events.len()), (logs[k].header_line(), 553), "stored whole");
         assert_eq!(events, lines[k], "the log as it came");
-        assert_eq!(store.facts(id).unwrap(), facts[k], "its facts as they came");
+        assert_eq!(store.facts(&store.stored(id).unwrap()).unwrap(), facts[k], "its facts as they came");
         assert_eq!(store.access_of(id).unwrap().owner, Some(mine));
     }
     let asked = Question { arg: "a".into(), ..Question::over(Viewer::Operator, "first_seen_here", Dimension::Ruleset) };
@@ -345,7 +409,7 @@ pub fn games_derived_again_together_are_each_derived_whole_or_not_at_all(store: 
     let six = log_of(&sample("catan-six-players.jsonl"));
     let a = insert(store, &club).unwrap().id().to_string();
     let b = insert(store, &six).unwrap().id().to_string();
-    let facts_of_b = store.facts(&b).unwrap();
+    let facts_of_b = store.facts(&store.stored(&b).unwrap()).unwrap();
     let insights = won_by(1, [3.0, 10.0, 4.0, 5.0], "x");
     let club_facts = club.game.fact_rows(0);
     let out = store
@@ -356,8 +420,8 @@ pub fn games_derived_again_together_are_each_derived_whole_or_not_at_all(store: 
         .unwrap();
     assert!(out[0].is_ok(), "{:?}", out[0]);
     assert!(matches!(out[1], Err(StoreError::Conflict { .. })), "{:?}", out[1]);
-    assert_eq!(store.facts(&a).unwrap().len(), club.game.fact_rows(0).len());
-    assert_eq!(store.facts(&b).unwrap(), facts_of_b, "the refused game is as it was");
+    assert_eq!(store.facts(&store.stored(&a).unwrap()).unwrap().len(), club.game.fact_rows(0).len());
+    assert_eq!(store.facts(&store.stored(&b).unwrap()).unwrap(), facts_of_b, "the refused game is as it was");
     let q = Question { group: Some("2".into()), ..Question::over(Viewer::Public, "won", Dimension::Seat) };
     assert_eq!(answer(store, &q)[0].mean, 1.0, "the derived game's new numbers are asked");
 }
