@@ -278,6 +278,36 @@ fn fields_larger_than_any_real_game_are_refused_with_413_and_nothing_stored() {
     assert!(listed(&app, Some(&app.token)).is_empty());
 }
 
+#[test]
+fn a_nul_character_is_refused_with_400_naming_its_line_on_either_backend() {
+    let app = spawn_app(16 << 20);
+    let text = sample("catan-club-game.jsonl");
+    let nul = "\\u0000";
+    let in_a_name = text.replacen("Ayşe", &format!("Ay{nul}şe"), 1);
+    let mut lines: Vec<String> = text.lines().map(str::to_string).collect();
+    lines[4] = lines[4].replacen('}', &format!(",\"note\":\"a{nul}\"}}"), 1);
+    let in_an_event = lines.join("\n");
+    for (log, line) in [(in_a_name, 1), (in_an_event, 5)] {
+        let (status, err) = upload_as(&app, &app.token, "", &log);
+        assert_eq!((status, err["line"].as_u64()), (400, Some(line)), "{err}");
+        assert!(err["error"].as_str().unwrap().contains("NUL character"), "{err}");
+    }
+    assert!(listed(&app, Some(&app.token)).is_empty(), "nothing stored");
+    let (status, stored) = upload_as(&app, &app.token, "", &text);
+    assert_eq!(status, 201, "{stored}");
+    let id = stored["id"].as_str().unwrap();
+    let note = json!({"seq": 3, "text": "a\u{0}b"}).to_string();
+    let headers = [("authorization", bearer(&app.token)), ("content-type", "application/json".to_string())];
+    let headers: Vec<(&str, &str)> = headers.iter().map(|(k, v)| (*k, v.as_str())).collect();
+    let r = app.send("POST", &format!("/api/games/{id}/notes"), Some(note.as_bytes()), &headers);
+    assert_eq!(r.status, 400, "{}", r.body);
+    for path in ["/api/games?q=%00", "/api/games?player=%00", "/?q=%00", "/api/questions?metric=won&club=%00"] {
+        let r = app.get_as(path, &app.token);
+        assert_eq!(r.status, 400, "{path}: {}", r.body);
+        assert!(r.body.contains("NUL"), "{path}: {}", r.body);
+    }
+}
+
 /// A raw connection that sends the start of an upload and then pauses.
 fn slow_upload(app: &TestApp, sent: usize, promised: usize) -> std::net::TcpStream {
     let host = app.address.trim_start_matches("http://");

@@ -60,6 +60,9 @@ impl Envelope {
                 )),
             ));
         }
+        if holds_nul(header_line) {
+            return Err(LogError::new(1, Problem::Nul));
+        }
         let value: serde_json::Value = serde_json::from_str(header_line).map_err(|e| {
             LogError::not_a_log(format!(
                 "the first line must be an almanac/1 header (a JSON object), but it is not JSON: {}",
@@ -161,6 +164,10 @@ pub enum Problem {
     /// Larger than Almanac stores (see [`limits`]).
     #[error("{0}")]
     Limit(String),
+    /// A NUL character, written `\u0000` in a JSON string: no database column takes it on both backends
+    /// (PostgreSQL's text refuses it), so no backend takes it.
+    #[error("this line holds a NUL character (`\\u0000`), which a game log cannot hold")]
+    Nul,
 }
 
 impl LogError {
@@ -202,7 +209,55 @@ impl LogError {
     }
 }
 
+/// Whether a line of JSON holds a NUL character: a raw NUL byte, or the escape `\u0000` (a backslash that
+/// is not itself escaped, then `u0000`).
+pub fn holds_nul(line: &str) -> bool {
+    let bytes = line.as_bytes();
+    if bytes.contains(&0) {
+        return true;
+    }
+    let mut backslashes = 0;
+    for (i, &b) in bytes.iter().enumerate() {
+        if b == b'\\' {
+            backslashes += 1;
+            continue;
+        }
+        if backslashes % 2 == 1 && bytes[i..].starts_with(b"u0000") {
+            return true;
+        }
+        backslashes = 0;
+    }
+    false
+}
+
 /// Splits a log into its non-blank lines with their 1-based line numbers.
 pub fn lines(text: &str) -> impl Iterator<Item = (usize, &str)> {
     text.lines().enumerate().map(|(i, l)| (i + 1, l.trim_end_matches('\r'))).filter(|(_, l)| !l.trim().is_empty())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_nul_is_found_as_json_reads_it() {
+        let lines = [
+            (r#"{"name":"a\u0000b"}"#, true),
+            (r#"{"name":"a\\u0000b"}"#, false),
+            (r#"{"name":"a\\\u0000b"}"#, true),
+            (r#"{"name":"u0000"}"#, false),
+            (r#"{"name":"\u00001"}"#, true),
+            (r#"{"name":"\u0001"}"#, false),
+            ("{\"name\":\"a\u{0}b\"}", true),
+        ];
+        for (line, nul) in lines {
+            assert_eq!(holds_nul(line), nul, "{line}");
+            // The oracle: what serde_json reads (a raw NUL is not JSON at all).
+            if let Ok(v) = serde_json::from_str::<serde_json::Value>(line) {
+                assert_eq!(v["name"].as_str().unwrap().contains('\0'), nul, "{line}");
+            }
+        }
+        let header = r#"{"format":"almanac/1","ruleset":"catan","players":[{"name":"A\u0000"},{"name":"B"}]}"#;
+        assert_eq!(Envelope::parse(header).unwrap_err(), LogError::new(1, Problem::Nul));
+    }
 }

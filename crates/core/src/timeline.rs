@@ -84,6 +84,9 @@ impl<R: Ruleset> Timeline<R> {
                 Problem::Limit(format!("this line is {} bytes long; a line has at most {MAX_LINE_BYTES}", text.len())),
             ));
         }
+        if crate::log::holds_nul(text) {
+            return Err(LogError::new(line_no, Problem::Nul));
+        }
         let event = R::parse_event(&self.last, text).map_err(|e| {
             let problem = match e {
                 EventError::Json(reason) => Problem::Json(reason),

@@ -171,7 +171,19 @@ pub fn visible(store: &Store, viewer: Viewer, game: &str) -> Result<Visible, Ser
 
 /// The stored games the filter's viewer may see, newest first.
 pub fn list(store: &Store, filter: &GameFilter) -> Result<Vec<GameRow>, ServiceError> {
+    for words in [&filter.search, &filter.player, &filter.ruleset].into_iter().flatten() {
+        refuse_nul("a search", words)?;
+    }
     Ok(store.list_games(filter)?)
+}
+
+/// No text with a NUL character is taken, on either backend (PostgreSQL's text cannot hold one): the
+/// same clear refusal everywhere, whichever database is behind.
+pub fn refuse_nul(what: &str, text: &str) -> Result<(), ServiceError> {
+    if text.contains('\0') {
+        return Err(StoreError::Invalid(format!("{what} cannot hold a NUL character (\\u0000)")).into());
+    }
+    Ok(())
 }
 
 /// The stored log of a game: its header line and event lines, as uploaded.
@@ -576,6 +588,7 @@ pub fn add_note(
     if text.is_empty() {
         return Err(StoreError::Invalid("a note needs words".into()).into());
     }
+    refuse_nul("a note", text)?;
     if text.chars().count() > NOTE_LIMIT {
         return Err(StoreError::Invalid(format!("a note is at most {NOTE_LIMIT} characters")).into());
     }

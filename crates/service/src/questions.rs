@@ -145,6 +145,9 @@ pub fn capitalised(text: &str) -> String {
 
 /// Answers a question over the games `viewer` may see.
 pub fn ask(store: &Store, viewer: Viewer, ask: &Ask) -> Result<Answer, ServiceError> {
+    for words in [Some(&ask.arg), ask.club.as_ref(), ask.ruleset.as_ref()].into_iter().flatten() {
+        crate::refuse_nul("a question", words)?;
+    }
     let (metric, by) = checked(ask)?;
     let player = match ask.player {
         Some(id) => Some(store.identity(&store.visible_player(viewer, id)?)?),

@@ -42,6 +42,11 @@ pub struct Postgres {
 /// The server's own words for an error, with its SQLSTATE code (`[23505]` is a unique violation).
 fn sql(e: postgres::Error) -> StoreError {
     match e.as_db_error() {
+        // PostgreSQL's text takes no NUL character: a parameter holding one is the asker's mistake (the
+        // readers of logs and notes refuse it before; this is what is left, a search for one).
+        Some(db) if db.code() == &SqlState::CHARACTER_NOT_IN_REPERTOIRE => {
+            StoreError::Invalid("text with a NUL character (\\u0000) is not taken".into())
+        }
         Some(db) => StoreError::Postgres(format!("{} [{}]", db.message(), db.code().code())),
         None => StoreError::Postgres(e.to_string()),
     }
