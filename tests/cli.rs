@@ -646,7 +646,7 @@ fn migrate_reports_a_game_it_cannot_copy_and_copies_the_others() {
     assert!(stderr.contains(&format!("not copied: {bad}: ")) && stderr.contains("NUL"), "{stderr}");
     let copy = almanac_store::Store::open(Path::new(&pg)).unwrap();
     let copied: Vec<String> = copy.stored_games().unwrap().into_iter().map(|g| g.id).collect();
-    assert_eq!(copied, [good.clone()]);
+    assert_eq!(copied, std::slice::from_ref(&good));
     // Run again: the good game is not copied twice, the bad one is reported again.
     let again = migrate();
     assert!(text(&again.stdout).contains("0 game(s); 2 games"), "{}", text(&again.stdout));
