@@ -104,8 +104,11 @@ fn list_summary_events_state_and_stats_of_a_catanatron_game() {
     assert_eq!(t10["turn"], 11, "the end of turn 10: turn 11 is about to start");
     let (_, s0) = app.get_json(&format!("/api/games/{id}/state?seq=0"));
     assert_eq!(s0["seq"], 0);
-    let (status, _) = app.get_json(&format!("/api/games/{id}/state?seq=999999"));
-    assert_eq!(status, 400);
+    // Past the end clamps to the end, as a turn past the end does.
+    let (status, past) = app.get_json(&format!("/api/games/{id}/state?seq=999999"));
+    let (_, last) = app.get_json(&format!("/api/games/{id}/state"));
+    assert_eq!(status, 200, "{past}");
+    assert_eq!(past, last);
     let (status, err) = app.get_json("/api/games/nope/state");
     assert_eq!(status, 404, "{err}");
 

@@ -261,7 +261,8 @@ fn numeric_parameters_clamp_or_give_400_and_events_come_in_pages() {
     }
     assert_eq!(app.send("GET", "/api/games?limit=99999999999", None, &[]).status, 400);
     assert_eq!(app.send("GET", "/api/games?offset=4294967295&limit=4294967295", None, &[]).status, 200);
-    assert_eq!(get("/state?seq=99999").status, 400, "past the end");
+    let past = get("/state?seq=99999");
+    assert_eq!((past.status, past.json()["seq"].as_u64()), (200, Some(553)), "past the end clamps to it");
 }
 
 #[test]
@@ -354,6 +355,112 @@ fn a_slow_body_times_out_and_uploads_beyond_the_slots_wait_then_get_503() {
     assert_eq!(status_of(&mut slow), 408);
     // And the slot is free again.
     assert_eq!(upload_as(&app, &app.token, "", &sample("catan-club-game.jsonl")).0, 201);
+}
+
+/// A raw request whose head is sent whole and whose body stops after 10 of the bytes it promised.
+fn stalled(app: &TestApp, method: &str, path: &str, headers: &str) -> std::net::TcpStream {
+    let host = app.address.trim_start_matches("http://");
+    let mut stream = std::net::TcpStream::connect(host).unwrap();
+    write!(stream, "{method} {path} HTTP/1.1\r\nHost: {host}\r\n{headers}Content-Length: 1000\r\n\r\n0123456789")
+        .unwrap();
+    stream
+}
+
+#[test]
+fn no_stranger_and_no_one_club_blocks_the_uploads_of_the_others() {
+    let limits = almanac_server::Limits {
+        body_timeout: Duration::from_secs(2),
+        concurrent_uploads: 3,
+        uploads_per_club: 1,
+        slot_wait: Duration::from_millis(300),
+        ..Default::default()
+    };
+    let app = spawn_app_with(16 << 20, limits);
+    let other = new_club(&app.db, "Other club");
+    let text = sample("catan-club-game.jsonl");
+    // Strangers' stalled bodies are refused before a slot is taken or the body read.
+    let junk = "Cookie: almanac_token=junk\r\nContent-Type: multipart/form-data; boundary=x\r\n";
+    let mut strangers: Vec<_> = (0..8).map(|_| stalled(&app, "POST", "/upload", junk)).collect();
+    let bearer_junk = "Authorization: Bearer alm_junk\r\n";
+    strangers.extend((0..8).map(|_| stalled(&app, "POST", "/api/games", bearer_junk)));
+    for s in &mut strangers {
+        assert_eq!(status_of(s), 401);
+    }
+    // One club's stalled upload holds its one slot: its next upload waits, then hears 503 ...
+    let mut slow = slow_upload(&app, 10, 1000);
+    std::thread::sleep(Duration::from_millis(100));
+    let r = app.send("POST", "/api/games", Some(text.as_bytes()), &[("authorization", &bearer(&app.token))]);
+    assert_eq!(r.status, 503, "{}", r.body);
+    // ... while another club's upload goes through at once.
+    assert_eq!(upload_as(&app, &other, "", &text).0, 201);
+    assert_eq!(status_of(&mut slow), 408);
+}
+
+#[test]
+fn every_body_is_read_within_its_time_and_idle_connections_are_closed() {
+    let limits = almanac_server::Limits {
+        body_timeout: Duration::from_secs(1),
+        keep_alive: Duration::from_secs(1),
+        first_request: Duration::from_secs(1),
+        ..Default::default()
+    };
+    let app = spawn_app_with(16 << 20, limits);
+    let (_, stored) = upload_as(&app, &app.token, "", &sample("catan-club-game.jsonl"));
+    let id = stored["id"].as_str().unwrap();
+    let json = format!("Authorization: Bearer {}\r\nContent-Type: application/json\r\n", app.token);
+    let host = app.address.trim_start_matches("http://");
+    let form = format!(
+        "Cookie: almanac_token={}\r\nOrigin: http://{host}\r\nContent-Type: application/x-www-form-urlencoded\r\n",
+        app.token
+    );
+    let posts = [
+        (format!("/api/games/{id}/notes"), json.clone()),
+        (format!("/api/games/{id}/publish"), json.clone()),
+        ("/api/players/1/merge".to_string(), json.clone()),
+        ("/signin".to_string(), form.clone()),
+        ("/signout".to_string(), form.clone()),
+        (format!("/games/{id}/publish"), form.clone()),
+        (format!("/games/{id}/delete"), form),
+    ];
+    for (path, headers) in posts {
+        let mut s = stalled(&app, "POST", &path, &headers);
+        assert_eq!(status_of(&mut s), 408, "{path}");
+    }
+    // A connection that never sends a request, and one idle after its first: each is closed (read ends).
+    let silent = std::net::TcpStream::connect(host).unwrap();
+    let mut idle = std::net::TcpStream::connect(host).unwrap();
+    write!(idle, "GET /api/games HTTP/1.1\r\nHost: {host}\r\n\r\n").unwrap();
+    for mut stream in [silent, idle] {
+        stream.set_read_timeout(Some(Duration::from_secs(30))).unwrap();
+        let mut all = Vec::new();
+        stream.read_to_end(&mut all).expect("the server closes the connection");
+    }
+}
+
+#[test]
+fn a_bearer_scheme_in_any_case_is_a_token_and_another_scheme_is_none() {
+    let app = spawn_app(16 << 20);
+    let (_, stored) = upload_as(&app, &app.token, "", &sample("catan-club-game.jsonl"));
+    let path = format!("/api/games/{}", stored["id"].as_str().unwrap());
+    for scheme in ["BEARER", "bearer", "Bearer", "bEaReR"] {
+        let auth = format!("{scheme} {}", app.token);
+        assert_eq!(app.send("GET", &path, None, &[("authorization", &auth)]).status, 200, "{scheme}");
+    }
+    // A proxy's Basic credentials are no token of ours: public pages read as the public's.
+    let basic = [("authorization", "Basic dXNlcjpwYXNz")];
+    assert_eq!(app.send("GET", "/api/games", None, &basic).status, 200);
+    assert_eq!(app.send("GET", "/", None, &basic).status, 200);
+    assert_eq!(app.send("GET", &path, None, &basic).status, 404, "the private game stays private");
+}
+
+#[test]
+fn an_unknown_rulesets_script_is_a_404_page_with_the_name_escaped() {
+    let app = spawn_app(16 << 20);
+    let r = app.send("GET", "/static/rulesets/%3Cscript%3Ealert(1)%3C%2Fscript%3E.js", None, &[]);
+    assert_eq!(r.status, 404);
+    assert!(r.header("content-type").is_some_and(|t| t.starts_with("text/html")), "{:?}", r.header("content-type"));
+    assert!(!r.body.contains("<script>alert"), "{}", r.body);
+    assert!(r.body.contains("&lt;script&gt;alert(1)"), "{}", r.body);
 }
 
 #[test]

@@ -26,9 +26,14 @@ pub enum Credential {
 
 impl Credential {
     pub fn of(req: &HttpRequest) -> Credential {
+        // The scheme is read in any case (RFC 9110); another scheme (a proxy's `Basic`) is no token of ours,
+        // so the request reads as the cookie or the public says.
         if let Some(auth) = req.headers().get(header::AUTHORIZATION).and_then(|v| v.to_str().ok()) {
-            let token = auth.strip_prefix("Bearer ").or_else(|| auth.strip_prefix("bearer ")).unwrap_or("");
-            return Credential::Bearer(token.trim().to_string());
+            if let Some((scheme, token)) = auth.trim().split_once(' ') {
+                if scheme.eq_ignore_ascii_case("bearer") {
+                    return Credential::Bearer(token.trim().to_string());
+                }
+            }
         }
         match cookie(req, SESSION_COOKIE) {
             Some(token) if !token.is_empty() => Credential::Cookie(token),

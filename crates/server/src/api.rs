@@ -8,7 +8,7 @@ use crate::app::{
     Result,
 };
 use crate::error::ApiError;
-use crate::limits::read_body;
+use crate::limits::{read_body, read_json};
 use crate::uploads::format_named;
 use actix_web::http::{header, StatusCode};
 use actix_web::{web, HttpRequest, HttpResponse};
@@ -74,7 +74,7 @@ async fn upload(
 ) -> Result<HttpResponse> {
     require_type(&req, UPLOAD_TYPES, true)?;
     let format = format_named(query.format.as_deref())?;
-    let _slot = upload_slot(&app).await?;
+    let _slot = upload_slot(&app, writer.club.id).await?;
     let body = read_body(payload, app.max_upload, app.limits.body_timeout).await?;
     let text = String::from_utf8(body)
         .map_err(|e| ApiError { line: Some(1), ..ApiError::bad_request(format!("the file is not UTF-8 text: {e}")) })?;
@@ -225,11 +225,10 @@ async fn publish(
     writer: Writer,
     req: HttpRequest,
     path: web::Path<String>,
-    body: web::Bytes,
+    payload: web::Payload,
 ) -> Result<HttpResponse> {
     require_type(&req, &["application/json"], false)?;
-    let body: PublishBody = serde_json::from_slice(&body)
-        .map_err(|e| ApiError::bad_request(format!("expected {{\"published\": true or false}}: {e}")))?;
+    let body: PublishBody = read_json(payload, &app.limits, "{\"published\": true or false}").await?;
     let id = publish_game(&app, writer.club.id, path.into_inner(), body.published).await?;
     Ok(HttpResponse::Ok().json(json!({"id": id, "published": body.published})))
 }
@@ -262,16 +261,15 @@ async fn state(
     // A state asked before of a game in memory is answered at once, without a thread of the pool.
     if let Some(seen) = visible_in_memory(&app, viewer, &path) {
         if let Some(game) = app.timelines.get(&seen.id().to_string()) {
-            if let Ok(n) = almanac_service::events_at(seen.id(), game.as_ref(), at) {
-                if let Some(json) = app.states.get(&(seen.id().to_string(), n as u64)) {
-                    return Ok(HttpResponse::Ok().content_type("application/json").body(json));
-                }
+            let n = almanac_service::events_at(game.as_ref(), at);
+            if let Some(json) = app.states.get(&(seen.id().to_string(), n as u64)) {
+                return Ok(HttpResponse::Ok().content_type("application/json").body(json));
             }
         }
     }
     let body = blocking(move || {
         let (seen, g) = loaded(&app, viewer, &path)?;
-        let n = almanac_service::events_at(seen.id(), g.as_ref(), at)? as u64;
+        let n = almanac_service::events_at(g.as_ref(), at) as u64;
         let key = (seen.id().to_string(), n);
         if let Some(json) = app.states.get(&key) {
             return Ok(json);
@@ -351,11 +349,10 @@ async fn add_note(
     writer: Writer,
     req: HttpRequest,
     path: web::Path<String>,
-    body: web::Bytes,
+    payload: web::Payload,
 ) -> Result<HttpResponse> {
     require_type(&req, &["application/json"], false)?;
-    let body: NoteBody = serde_json::from_slice(&body)
-        .map_err(|e| ApiError::bad_request(format!("expected {{\"seq\": N, \"text\": \"...\"}}: {e}")))?;
+    let body: NoteBody = read_json(payload, &app.limits, "{\"seq\": N, \"text\": \"...\"}").await?;
     let club = writer.club.id;
     let note =
         blocking(move || Ok(app.pool.write(|s| almanac_service::add_note(s, club, &path, body.seq, &body.text))?))

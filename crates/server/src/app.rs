@@ -23,8 +23,9 @@ pub struct AppState {
     pub pool: Arc<Pool>,
     /// Uploads, one at a time, after the readers.
     pub uploads: Uploads,
-    /// Slots for uploads being read and validated.
-    pub upload_slots: tokio::sync::Semaphore,
+    /// Slots for uploads being read and validated, of all clubs and of each.
+    pub upload_slots: Arc<tokio::sync::Semaphore>,
+    pub club_upload_slots: std::sync::Mutex<std::collections::HashMap<ClubId, Arc<tokio::sync::Semaphore>>>,
     /// Recently viewed games, by their full id, weighed by their memory.
     pub timelines: Lru<String, Arc<dyn Game>>,
     /// Recently asked states as JSON, by (full id, events applied): the state after an event of an
@@ -118,13 +119,28 @@ pub async fn delete_game(app: &web::Data<AppState>, club: ClubId, game: String) 
     .await
 }
 
-/// A slot for an upload, taken before its body is read (a crowd of uploaders waits with its bodies unread);
-/// 503 when none comes free in time.
-pub async fn upload_slot(app: &AppState) -> Result<tokio::sync::SemaphorePermit<'_>> {
-    actix_web::rt::time::timeout(app.limits.slot_wait, app.upload_slots.acquire())
-        .await
-        .map_err(|_| busy(app.limits.slot_wait))?
-        .map_err(ApiError::internal)
+/// A club's slot for an upload and one of all clubs', taken after the writer is known and before its body is
+/// read (a crowd of uploaders waits with its bodies unread); 503 when none comes free in time. One club
+/// holds at most `uploads_per_club` of the slots, so that its stalled bodies cannot keep the others out.
+pub async fn upload_slot(app: &AppState, club: ClubId) -> Result<UploadSlot> {
+    let ours = {
+        let mut clubs = app.club_upload_slots.lock().unwrap_or_else(|e| e.into_inner());
+        let per_club = app.limits.uploads_per_club.max(1);
+        clubs.entry(club).or_insert_with(|| Arc::new(tokio::sync::Semaphore::new(per_club))).clone()
+    };
+    let wait = app.limits.slot_wait;
+    let slots = async {
+        let club = ours.acquire_owned().await.map_err(ApiError::internal)?;
+        let all = app.upload_slots.clone().acquire_owned().await.map_err(ApiError::internal)?;
+        Ok::<_, ApiError>(UploadSlot { _club: club, _all: all })
+    };
+    actix_web::rt::time::timeout(wait, slots).await.map_err(|_| busy(wait))?
+}
+
+/// An upload's two slots, given back when it is dropped.
+pub struct UploadSlot {
+    _club: tokio::sync::OwnedSemaphorePermit,
+    _all: tokio::sync::OwnedSemaphorePermit,
 }
 
 /// A 503 that asks to come back: the server is busy with other uploads.

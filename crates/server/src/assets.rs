@@ -35,7 +35,8 @@ async fn ruleset_script(path: web::Path<String>) -> HttpResponse {
     let id = path.strip_suffix(".js").unwrap_or(&path);
     match GAMES.iter().find(|g| g.id() == id) {
         Some(g) => file("text/javascript; charset=utf-8", g.replay_script()),
-        None => HttpResponse::NotFound().body(format!("no ruleset `{id}`")),
+        // The name comes from the URL: written as a styled problem page, escaped like every other.
+        None => crate::pages::problem_page(actix_web::http::StatusCode::NOT_FOUND, &format!("no ruleset `{id}`")),
     }
 }
 

@@ -15,7 +15,13 @@ pub struct Limits {
     pub body_timeout: Duration,
     /// Uploads read and validated at once; more wait for a slot up to `slot_wait`, then get 503.
     pub concurrent_uploads: usize,
+    /// Of those, the uploads of one club at once: one writer never takes every slot.
+    pub uploads_per_club: usize,
     pub slot_wait: Duration,
+    /// How long an idle connection stays open between requests, and how long a new one has to send its
+    /// first request's head: then it is closed.
+    pub keep_alive: Duration,
+    pub first_request: Duration,
     /// The largest live append body (an upload's limit is `Config::max_upload`).
     pub max_append: usize,
     /// Writes per minute per token and per address (0: no limit).
@@ -33,7 +39,10 @@ impl Default for Limits {
         Limits {
             body_timeout: Duration::from_secs(30),
             concurrent_uploads: 8,
+            uploads_per_club: 2,
             slot_wait: Duration::from_secs(20),
+            keep_alive: Duration::from_secs(15),
+            first_request: Duration::from_secs(10),
             max_append: 1024 * 1024,
             writes_per_minute: 600,
             events_per_page: 2000,
@@ -54,6 +63,25 @@ pub async fn read_body(payload: web::Payload, limit: usize, timeout: Duration) -
             format!("the body did not arrive within {} seconds", timeout.as_secs()),
         )),
     }
+}
+
+/// The largest form or small JSON body (sign-in, publish, a note, a merge).
+pub const SMALL_BODY: usize = 64 * 1024;
+
+/// A small JSON body, read within the body's time: a 400 saying what was `expected` when it is not that.
+pub async fn read_json<T: serde::de::DeserializeOwned>(
+    payload: web::Payload,
+    limits: &Limits,
+    expected: &str,
+) -> Result<T, ApiError> {
+    let body = read_body(payload, SMALL_BODY, limits.body_timeout).await?;
+    serde_json::from_slice(&body).map_err(|e| ApiError::bad_request(format!("expected {expected}: {e}")))
+}
+
+/// A posted form (`application/x-www-form-urlencoded`), read within the body's time.
+pub async fn read_form<T: serde::de::DeserializeOwned>(payload: web::Payload, limits: &Limits) -> Result<T, ApiError> {
+    let body = read_body(payload, SMALL_BODY, limits.body_timeout).await?;
+    serde_urlencoded::from_bytes(&body).map_err(|e| ApiError::bad_request(format!("the form: {e}")))
 }
 
 async fn read_all(mut payload: web::Payload, limit: usize) -> Result<Vec<u8>, ApiError> {

@@ -241,7 +241,7 @@ async fn merge(
     writer: Writer,
     req: HttpRequest,
     path: web::Path<String>,
-    body: web::Bytes,
+    payload: web::Payload,
 ) -> Result<HttpResponse> {
     if crate::api::media_type(&req).as_deref() != Some("application/json") {
         return Err(ApiError::new(
@@ -249,8 +249,7 @@ async fn merge(
             "a merge is JSON: {\"from\": player id}",
         ));
     }
-    let body: MergeBody = serde_json::from_slice(&body)
-        .map_err(|e| ApiError::bad_request(format!("expected {{\"from\": a player id}}: {e}")))?;
+    let body: MergeBody = crate::limits::read_json(payload, &app.limits, "{\"from\": a player id}").await?;
     let into = player_id(&path)?;
     let club = writer.club.id;
     let merged = blocking(move || Ok(app.pool.write(|s| merge_players(s, Some(club), into, body.from))?)).await?;

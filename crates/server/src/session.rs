@@ -7,7 +7,7 @@ use crate::access::{address_key, club_of, cookie, form_proof, Credential, SESSIO
 use crate::app::{delete_game, forget_access, publish_game, upload_slot, AppState, Result};
 use crate::error::ApiError;
 use crate::form_data;
-use crate::limits::read_body;
+use crate::limits::{read_body, read_form};
 use crate::pages::{escape, page, problem_page};
 use crate::uploads::format_named;
 use actix_web::http::StatusCode;
@@ -66,8 +66,8 @@ struct SigninForm {
     proof: String,
 }
 
-async fn signin(app: web::Data<AppState>, req: HttpRequest, form: web::Form<SigninForm>) -> Result<HttpResponse> {
-    let form = form.into_inner();
+async fn signin(app: web::Data<AppState>, req: HttpRequest, payload: web::Payload) -> Result<HttpResponse> {
+    let form: SigninForm = read_form(payload, &app.limits).await?;
     if cookie(&req, SIGNIN_COOKIE).as_deref() != Some(form.proof.as_str()) {
         return Ok(signin_page(
             &req,
@@ -111,7 +111,11 @@ async fn form_club(app: &web::Data<AppState>, req: &HttpRequest, proof: &str) ->
     club_of(app, &token).await?.ok_or_else(|| ApiError::new(StatusCode::UNAUTHORIZED, "your sign-in has expired"))
 }
 
-async fn signout(req: HttpRequest, form: web::Form<ProofForm>) -> HttpResponse {
+async fn signout(app: web::Data<AppState>, req: HttpRequest, payload: web::Payload) -> HttpResponse {
+    let form: ProofForm = match read_form(payload, &app.limits).await {
+        Ok(form) => form,
+        Err(e) => return problem_page(e.status, &e.message),
+    };
     // Signing out needs the proof too, so that no other site can sign a visitor out.
     match Credential::of(&req) {
         Credential::Cookie(token) if form_proof(&token) == form.proof => HttpResponse::SeeOther()
@@ -126,10 +130,11 @@ async fn publish(
     app: web::Data<AppState>,
     req: HttpRequest,
     path: web::Path<String>,
-    form: web::Form<ProofForm>,
+    payload: web::Payload,
 ) -> HttpResponse {
-    let published = form.published.as_deref() == Some("yes");
     let result = async {
+        let form: ProofForm = read_form(payload, &app.limits).await?;
+        let published = form.published.as_deref() == Some("yes");
         let club = form_club(&app, &req, &form.proof).await?;
         publish_game(&app, club.id, path.into_inner(), published).await
     }
@@ -144,9 +149,10 @@ async fn delete(
     app: web::Data<AppState>,
     req: HttpRequest,
     path: web::Path<String>,
-    form: web::Form<ProofForm>,
+    payload: web::Payload,
 ) -> HttpResponse {
     let result = async {
+        let form: ProofForm = read_form(payload, &app.limits).await?;
         let club = form_club(&app, &req, &form.proof).await?;
         delete_game(&app, club.id, path.into_inner()).await
     }
@@ -161,14 +167,19 @@ async fn delete(
 /// club's, and the answer is its game, or a page that says which line of the file is wrong.
 async fn upload(app: web::Data<AppState>, req: HttpRequest, payload: web::Payload) -> HttpResponse {
     let result: Result<(String, Inserted)> = async {
-        if !matches!(Credential::of(&req), Credential::Cookie(_)) {
+        // The writer is known before a slot is taken or a byte of the body read: a stranger's cookie
+        // takes nothing from the clubs.
+        let Credential::Cookie(token) = Credential::of(&req) else {
             return Err(ApiError::new(StatusCode::UNAUTHORIZED, "sign in with your club's token to upload"));
-        }
+        };
+        let writer = club_of(&app, &token)
+            .await?
+            .ok_or_else(|| ApiError::new(StatusCode::UNAUTHORIZED, "your sign-in has expired; sign in again"))?;
         let content_type = req.headers().get("content-type").and_then(|v| v.to_str().ok()).unwrap_or("").to_string();
         if !content_type.starts_with("multipart/form-data") {
             return Err(ApiError::new(StatusCode::UNSUPPORTED_MEDIA_TYPE, "the upload form sends multipart/form-data"));
         }
-        let _slot = upload_slot(&app).await?;
+        let _slot = upload_slot(&app, writer.id).await?;
         let body = read_body(payload, app.max_upload + 64 * 1024, app.limits.body_timeout).await?;
         let parts = form_data::parse(&content_type, &body).map_err(ApiError::bad_request)?;
         let field = |name: &str| parts.iter().find(|p| p.name == name);

@@ -38,10 +38,12 @@ pub fn run(listener: TcpListener, config: Config) -> std::io::Result<Server> {
     let warming = pool.clone();
     std::thread::spawn(move || warming.read(|store| store.read_seats()));
     let limits = config.limits.clone();
+    let (keep_alive, first_request) = (limits.keep_alive, limits.first_request);
     let state = web::Data::new(AppState {
         uploads: Uploads::start(pool.clone())?,
         pool,
-        upload_slots: tokio::sync::Semaphore::new(limits.concurrent_uploads.max(1)),
+        upload_slots: Arc::new(tokio::sync::Semaphore::new(limits.concurrent_uploads.max(1))),
+        club_upload_slots: Default::default(),
         timelines: Lru::new(limits.timeline_cache_bytes),
         states: Lru::new(limits.state_cache_bytes),
         charts: Lru::new(limits.chart_cache_bytes),
@@ -70,6 +72,9 @@ pub fn run(listener: TcpListener, config: Config) -> std::io::Result<Server> {
             .configure(assets::routes)
             .default_service(web::to(pages::not_found))
     })
+    // An idle connection, or one that never sends a request, is closed rather than held.
+    .keep_alive(keep_alive)
+    .client_request_timeout(first_request)
     .listen(listener)?;
     if let Some(w) = config.workers {
         server = server.workers(w);

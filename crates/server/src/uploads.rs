@@ -2,7 +2,7 @@
 //! machine the scheduler gives the request threads the cores and the upload worker what is left, and one
 //! upload is validated and stored at a time (SQLite takes one writer anyway).
 
-use almanac_service::{Format, Ownership, ServiceError, ValidatedLog};
+use almanac_service::{Format, ImportError, Ownership, ServiceError, ValidatedLog};
 use almanac_store::{Inserted, Pool};
 use std::sync::mpsc;
 use std::sync::Arc;
@@ -23,16 +23,33 @@ pub struct Uploads {
 /// How much lower the upload worker runs than the request threads (a `nice` value).
 const NICENESS: i32 = 10;
 
+/// How an upload is validated: `almanac_service::check`, or a stand-in in the worker's own tests.
+type Check = fn(Option<Format>, &str) -> Result<ValidatedLog, ImportError>;
+
 impl Uploads {
     /// Starts the worker, which stores into `pool`.
     pub fn start(pool: Arc<Pool>) -> std::io::Result<Uploads> {
+        Uploads::start_checking(pool, almanac_service::check)
+    }
+
+    fn start_checking(pool: Arc<Pool>, check: Check) -> std::io::Result<Uploads> {
         let (jobs, queue) = mpsc::channel::<Job>();
         std::thread::Builder::new().name("uploads".into()).spawn(move || {
             lower_priority();
             for job in queue {
-                let stored = almanac_service::check(job.format, &job.text).map_err(ServiceError::from).and_then(
-                    |log: ValidatedLog| Ok(pool.write(|s| almanac_service::store_log(s, &log, job.ownership))?),
-                );
+                // A panic while validating one upload (a bug of ours) answers that upload with a 500 and
+                // leaves the worker running for the next: it must not stop every upload until a restart.
+                let stored = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                    check(job.format, &job.text).map_err(ServiceError::from).and_then(|log: ValidatedLog| {
+                        Ok(pool.write(|s| almanac_service::store_log(s, &log, job.ownership))?)
+                    })
+                }))
+                .unwrap_or_else(|_| {
+                    tracing::error!("validating an upload panicked; nothing of it was stored");
+                    Err(ServiceError::Internal(
+                        "validating this upload failed inside the server; nothing was stored".into(),
+                    ))
+                });
                 // The uploader may have gone away; nothing to tell then.
                 let _ = job.answer.send(stored);
             }
@@ -48,8 +65,9 @@ impl Uploads {
         ownership: Ownership,
     ) -> Result<Inserted, ServiceError> {
         let (answer, reply) = oneshot::channel();
-        self.jobs.send(Job { format, text, ownership, answer }).expect("the upload worker runs as long as the server");
-        reply.await.expect("the upload worker answers every job")
+        let gone = || ServiceError::Internal("the upload worker has stopped; nothing was stored".into());
+        self.jobs.send(Job { format, text, ownership, answer }).map_err(|_| gone())?;
+        reply.await.map_err(|_| gone())?
     }
 }
 
@@ -72,5 +90,34 @@ fn lower_priority() {
     // SAFETY: setpriority only reads its arguments; 0 is the calling thread.
     unsafe {
         libc::setpriority(libc::PRIO_PROCESS, 0, NICENESS);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Panics on a file that says so, as a bug in a reader would; validates any other.
+    fn check_or_panic(format: Option<Format>, text: &str) -> Result<ValidatedLog, ImportError> {
+        if text == "panic" {
+            panic!("a reader's bug");
+        }
+        almanac_service::check(format, text)
+    }
+
+    #[test]
+    fn a_panic_while_validating_answers_that_upload_and_the_next_is_stored() {
+        let dir = tempfile::tempdir().unwrap();
+        let pool = Arc::new(Pool::open(&dir.path().join("almanac.db")).unwrap());
+        let uploads = Uploads::start_checking(pool.clone(), check_or_panic).unwrap();
+        let text =
+            std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../data/samples/catan-club-game.jsonl"))
+                .unwrap();
+        actix_rt::System::new().block_on(async {
+            let failed = uploads.store(None, "panic".into(), Ownership::OPERATOR).await;
+            assert!(matches!(failed, Err(ServiceError::Internal(_))), "{failed:?}");
+            let stored = uploads.store(None, text, Ownership::OPERATOR).await.unwrap();
+            assert!(matches!(stored, Inserted::New(_)), "{stored:?}");
+        });
     }
 }

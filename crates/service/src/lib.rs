@@ -12,14 +12,16 @@ pub use almanac_analysis::coach::{Cell as CoachCell, CoachRow, CoachTable, Colum
 use almanac_analysis::{game_stats, GameStats};
 use almanac_charts::ChartError;
 use almanac_core::{AnyView, Chart, Game, LogError, Problem};
-use almanac_engine::{read_log, ImportError};
+use almanac_engine::read_log;
 use almanac_store::{Derivation, GameRow, NewGame, Store, StoreError};
 pub use almanac_store::{StoredGame, TokenRecord};
 use serde::Serialize;
 use serde_json::value::RawValue;
 use serde_json::Value;
 
-pub use almanac_engine::{format, format_names, formats, game_kind, Format, Reading, ValidatedLog, Viewpoint, GAMES};
+pub use almanac_engine::{
+    format, format_names, formats, game_kind, Format, ImportError, Reading, ValidatedLog, Viewpoint, GAMES,
+};
 pub use almanac_store::{
     Access, Club, ClubId, ClubRow, GameFilter, Inserted, Ownership, Sort, TokenRow, Viewer, Visible, VisiblePlayer,
 };
@@ -36,8 +38,6 @@ pub enum ServiceError {
     Store(#[from] StoreError),
     #[error("stored game {id} no longer validates: {error}")]
     Corrupt { id: String, error: LogError },
-    #[error("game {id} has {events} events; event {seq} is past the end")]
-    PastTheEnd { id: String, events: usize, seq: usize },
     #[error("the events do not follow the stored log: {0}")]
     Rejected(LogError),
     #[error("no chart `{chart}` for {ruleset} games ({known})")]
@@ -50,6 +50,9 @@ pub enum ServiceError {
     Question(String),
     #[error("no random numbers for a token: {0}")]
     Random(String),
+    /// A fault of this program's (a panic caught), not of the input: said plainly, as a 500.
+    #[error("{0}")]
+    Internal(String),
 }
 
 /// Validates a file of `format` (`None`: guess), without storing it.
@@ -338,20 +341,18 @@ pub struct StateAt {
 }
 
 /// The number of events applied at a moment of a game.
-pub fn events_at(id: &str, game: &dyn Game, at: At) -> Result<usize, ServiceError> {
-    Ok(match at {
+pub fn events_at(game: &dyn Game, at: At) -> usize {
+    match at {
         At::Turn(t) => game.events_through_turn(t),
-        At::Seq(s) if s > game.event_count() => {
-            return Err(ServiceError::PastTheEnd { id: id.to_string(), events: game.event_count(), seq: s })
-        }
-        At::Seq(s) => s,
+        // A number beyond the game clamps to its end, as a turn beyond it does.
+        At::Seq(s) => s.min(game.event_count()),
         At::Final => game.event_count(),
-    })
+    }
 }
 
 /// The state at a moment.
 pub fn state(id: &str, game: &dyn Game, at: At) -> Result<StateAt, ServiceError> {
-    let n = events_at(id, game, at)?;
+    let n = events_at(game, at);
     Ok(StateAt { game: id.to_string(), seq: n as u64, view: game.view_after(n) })
 }
 

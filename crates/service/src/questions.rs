@@ -245,6 +245,11 @@ pub fn chart(answer: &Answer) -> Result<String, ServiceError> {
 /// The answer's groups as CSV: a header line, then one line per group, best first.
 pub fn csv(answer: &Answer) -> String {
     fn field(text: &str) -> String {
+        // A cell beginning with one of these is a formula to a spreadsheet (a player named
+        // `=HYPERLINK(...)`): a leading apostrophe keeps it text, as OWASP advises.
+        if text.starts_with(['=', '+', '-', '@', '\t', '\r']) {
+            return format!("\"'{}\"", text.replace('"', "\"\""));
+        }
         if text.contains([',', '"', '\n', '\r']) {
             format!("\"{}\"", text.replace('"', "\"\""))
         } else {
@@ -302,6 +307,11 @@ mod tests {
         };
         let a = answer(vec![g("Ayşe, \"the\" first", 0.5), g("Bora", 0.25)]);
         assert_eq!(csv(&a), "player,label,seats,games,won\n7,\"Ayşe, \"\"the\"\" first\",3,3,0.5\n7,Bora,3,3,0.25\n");
+        for formula in ["=HYPERLINK(\"x\")", "+1", "-1+2", "@SUM(A1)", "\tx", "\rx"] {
+            let line = csv(&answer(vec![g(formula, 1.0)])).lines().nth(1).unwrap().to_string();
+            let cell = line.split_once(',').unwrap().1.rsplitn(4, ',').last().unwrap().to_string();
+            assert!(cell.starts_with("\"'"), "{formula:?} is written {cell:?}");
+        }
         let lines: Vec<serde_json::Value> = ndjson(&a).lines().map(|l| serde_json::from_str(l).unwrap()).collect();
         assert_eq!(lines.len(), 2);
         assert_eq!(lines[1]["label"], "Bora");
