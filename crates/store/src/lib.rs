@@ -5,7 +5,11 @@
 //! - events are append-only: triggers reject UPDATE and DELETE on `events`, and an INSERT whose seq is not
 //!   the last of its game + 1 (which also closes `INSERT OR REPLACE`); a game's id, hash, ruleset, header
 //!   and owner never change, and no game row is deleted or replaced;
-//! - a club's private game is found by nobody else: every read of games takes a [`Viewer`];
+//! - a club's private game is found by nobody else, nor a player of its games only: every read of a game
+//!   takes a [`Visible`] and of a player a [`VisiblePlayer`], made only by the store's access check for a
+//!   [`Viewer`]; players' ids are random;
+//! - no statement rewrites history: `INSERT OR REPLACE` through any key, `UPDATE`, `DELETE` (and `TRUNCATE`
+//!   on PostgreSQL) of the log, a game's identity, its seats, the players, notes and tokens are refused;
 //! - a game is stored in one transaction with its facts: all or nothing;
 //! - the same log twice is one game (the hash of its canonical spelling, `almanac_core::hash`);
 //! - live appends name the sequence number they expect to follow; a stale writer gets [`StoreError::Conflict`];
