@@ -257,7 +257,7 @@ mod tests {
                 assert_eq!(v["name"].as_str().unwrap().contains('\0'), nul, "{line}");
             }
         }
-        let header = r#"{"format":"almanac/1","ruleset":"catan","players":[{"name":"A\u0000"},{"name":"B"}]}"#;
+        let header = r#"{"format":"almanac/1","ruleset":"a-game","players":[{"name":"A\u0000"},{"name":"B"}]}"#;
         assert_eq!(Envelope::parse(header).unwrap_err(), LogError::new(1, Problem::Nul));
     }
 }

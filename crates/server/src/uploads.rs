@@ -110,9 +110,12 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let pool = Arc::new(Pool::open(&dir.path().join("almanac.db")).unwrap());
         let uploads = Uploads::start_checking(pool.clone(), check_or_panic).unwrap();
-        let text =
-            std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../data/samples/catan-club-game.jsonl"))
-                .unwrap();
+        // Any sample log: the first in the folder.
+        let samples = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../data/samples");
+        let mut files: Vec<_> = std::fs::read_dir(samples).unwrap().map(|f| f.unwrap().path()).collect();
+        files.retain(|f| f.extension().is_some_and(|e| e == "jsonl"));
+        files.sort();
+        let text = std::fs::read_to_string(&files[0]).unwrap();
         actix_rt::System::new().block_on(async {
             let failed = uploads.store(None, "panic".into(), Ownership::OPERATOR).await;
             assert!(matches!(failed, Err(ServiceError::Internal(_))), "{failed:?}");

@@ -320,7 +320,7 @@ impl Store {
             }
             _ => Vec::new(),
         };
-        let players = on_backend!(self, b => b.player_names(&ids, question.viewer))?;
+        let players = self.player_names(&ids, question.viewer)?;
         let clubs = if question.by == crate::rows::Dimension::Club {
             self.clubs()?.into_iter().map(|c| (c.id, c.name)).collect()
         } else {
@@ -401,7 +401,7 @@ impl Store {
         drop(mine);
         drop(seats);
         let ids: Vec<i64> = with.keys().filter_map(|k| k.2).collect();
-        let names = on_backend!(self, b => b.player_names(&ids, player.viewer()))?;
+        let names = self.player_names(&ids, player.viewer())?;
         Ok(PlayerProfile {
             numbers,
             partners: with
@@ -425,6 +425,18 @@ impl Store {
                 })
                 .collect(),
         })
+    }
+
+    /// The names of identities (after merges) as `viewer` may see them (`identity`'s name): never a spelling
+    /// of games it may not see; an identity it may not see at all has none.
+    fn player_names(&self, ids: &[i64], viewer: Viewer) -> Result<std::collections::HashMap<i64, String>> {
+        let mut names = std::collections::HashMap::new();
+        for &id in ids {
+            if let Some(name) = on_backend!(self, b => b.spellings_seen(id, viewer, 1))?.pop() {
+                names.insert(id, name);
+            }
+        }
+        Ok(names)
     }
 
     /// A number that changes whenever a ruleset's ratings may: whenever a seat of one of its games is made or

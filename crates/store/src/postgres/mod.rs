@@ -704,7 +704,7 @@ impl Postgres {
     }
 
     /// The spellings of `root` that `viewer` may see, the identity's own first (as on SQLite).
-    fn spellings_seen(&self, root: PlayerId, viewer: Viewer, limit: i64) -> Result<Vec<String>> {
+    pub fn spellings_seen(&self, root: PlayerId, viewer: Viewer, limit: u32) -> Result<Vec<String>> {
         let (visible, club, all) = visible_to(viewer, 2);
         let sql = format!(
             "SELECT p.name FROM players p
@@ -713,12 +713,12 @@ impl Postgres {
                            WHERE q.player_id = p.id AND {visible})
              ORDER BY p.id <> $1, fold(p.name), p.name LIMIT $4"
         );
-        let rows = self.client.borrow_mut().query(&sql, &[&root, &club, &all, &limit])?;
+        let rows = self.client.borrow_mut().query(&sql, &[&root, &club, &all, &i64::from(limit)])?;
         Ok(rows.iter().map(|r| r.get(0)).collect())
     }
 
     pub fn identity(&self, player: &VisiblePlayer) -> Result<Identity> {
-        let spellings = self.spellings_seen(player.id(), player.viewer(), i64::MAX)?;
+        let spellings = self.spellings_seen(player.id(), player.viewer(), u32::MAX)?;
         let name = spellings.first().cloned().ok_or(StoreError::NoPlayer(player.id()))?;
         let club = match player.club() {
             None => None,
@@ -727,16 +727,6 @@ impl Postgres {
             }
         };
         Ok(Identity { id: player.id(), club, name, spellings })
-    }
-
-    pub fn player_names(&self, ids: &[i64], viewer: Viewer) -> Result<std::collections::HashMap<i64, String>> {
-        let mut names = std::collections::HashMap::new();
-        for &id in ids {
-            if let Some(name) = self.spellings_seen(id, viewer, 1)?.pop() {
-                names.insert(id, name);
-            }
-        }
-        Ok(names)
     }
 
     pub fn player_named(&self, club: ClubId, name: &str) -> Result<Option<PlayerId>> {

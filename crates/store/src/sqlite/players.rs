@@ -53,7 +53,7 @@ impl Sqlite {
 
     /// The spellings of the identity `root` that `viewer` may see (those with a seat in a game it may see):
     /// the identity's own first, then in the order of their words.
-    fn spellings_seen(&self, root: PlayerId, viewer: Viewer, limit: u32) -> Result<Vec<String>> {
+    pub fn spellings_seen(&self, root: PlayerId, viewer: Viewer, limit: u32) -> Result<Vec<String>> {
         let (visible, club, all) = super::visible_to(viewer, 2);
         let sql = format!(
             "SELECT p.name FROM players p
@@ -77,18 +77,6 @@ impl Sqlite {
             Some(c) => self.conn.query_row("SELECT name FROM clubs WHERE id = ?1", [c], |r| r.get(0)).optional()?,
         };
         Ok(Identity { id: player.id(), club, name, spellings })
-    }
-
-    /// The names of identities (after merges) as `viewer` may see them (`identity`'s name); an identity
-    /// it may not see has none.
-    pub fn player_names(&self, ids: &[i64], viewer: Viewer) -> Result<std::collections::HashMap<i64, String>> {
-        let mut names = std::collections::HashMap::new();
-        for &id in ids {
-            if let Some(name) = self.spellings_seen(id, viewer, 1)?.pop() {
-                names.insert(id, name);
-            }
-        }
-        Ok(names)
     }
 
     /// The identity of `name` among `club`'s games, after merges.
