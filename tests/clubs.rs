@@ -309,20 +309,6 @@ fn a_nul_character_is_refused_with_400_naming_its_line_on_either_backend() {
     }
 }
 
-/// A raw connection that sends the start of an upload and then pauses.
-fn slow_upload(app: &TestApp, sent: usize, promised: usize) -> std::net::TcpStream {
-    let host = app.address.trim_start_matches("http://");
-    let mut stream = std::net::TcpStream::connect(host).unwrap();
-    write!(
-        stream,
-        "POST /api/games HTTP/1.1\r\nHost: {host}\r\nAuthorization: Bearer {}\r\nContent-Length: {promised}\r\n\r\n{}",
-        app.token,
-        "x".repeat(sent)
-    )
-    .unwrap();
-    stream
-}
-
 fn status_of(stream: &mut std::net::TcpStream) -> u16 {
     stream.set_read_timeout(Some(Duration::from_secs(30))).unwrap();
     let mut buf = [0u8; 512];
@@ -340,7 +326,7 @@ fn a_slow_body_times_out_and_uploads_beyond_the_slots_wait_then_get_503() {
         ..Default::default()
     };
     let app = spawn_app_with(16 << 20, limits);
-    let mut slow = slow_upload(&app, 10, 1000);
+    let mut slow = stalled(&app, "POST", "/api/games", &format!("Authorization: Bearer {}\r\n", app.token));
     // While the slow upload holds the only slot, another waits for it, then hears 503 with Retry-After.
     std::thread::sleep(Duration::from_millis(100));
     let r = app.send(
@@ -387,7 +373,7 @@ fn no_stranger_and_no_one_club_blocks_the_uploads_of_the_others() {
         assert_eq!(status_of(s), 401);
     }
     // One club's stalled upload holds its one slot: its next upload waits, then hears 503 ...
-    let mut slow = slow_upload(&app, 10, 1000);
+    let mut slow = stalled(&app, "POST", "/api/games", &format!("Authorization: Bearer {}\r\n", app.token));
     std::thread::sleep(Duration::from_millis(100));
     let r = app.send("POST", "/api/games", Some(text.as_bytes()), &[("authorization", &bearer(&app.token))]);
     assert_eq!(r.status, 503, "{}", r.body);

@@ -62,13 +62,14 @@ fn is_full_id(game: &str) -> bool {
 /// many events it has, as the store says now (another server may have appended or deleted); a game it may
 /// not see is not found, exactly like a game that does not exist.
 pub fn visible(app: &AppState, viewer: Viewer, game: &str) -> Result<Visible> {
-    let id = if is_full_id(game) {
-        game.to_string()
-    } else {
-        app.pool.read(|s| almanac_service::visible(s, viewer, game))??.id().to_string()
-    };
-    let access = app.pool.read(|s| s.access_of(&id))??;
-    app.access.put(id.clone(), access.clone());
+    if !is_full_id(game) {
+        // A prefix is resolved among the games the viewer may see, by the store's own check.
+        let seen = app.pool.read(|s| almanac_service::visible(s, viewer, game))??;
+        app.access.put(seen.id().to_string(), seen.access().clone());
+        return Ok(seen);
+    }
+    let access = app.pool.read(|s| s.access_of(game))??;
+    app.access.put(game.to_string(), access.clone());
     Visible::of(&access, viewer).ok_or_else(|| StoreError::NotFound(game.to_string()).into())
 }
 
