@@ -3,7 +3,10 @@
 //! 1. validate + replay: parse every almanac/1 line and apply it with full validation, on one core;
 //! 2. import: validate and store every game (events and facts) in a fresh SQLite file, and the same
 //!    rows inserted by plain SQLite for comparison;
-//! 3. state at a turn: a random-access query on the longest game's timeline, and cold from the database.
+//! 3. state at a turn: a random-access query on the longest game's timeline, and cold from the database;
+//! 4. the charts of the longest game;
+//! 5. a live append: one event appended to the longest game stored up to a quarter, a half and all but one
+//!    of its events, its timeline in memory (as the server keeps it), so that the cost's growth shows.
 
 use crate::commands::{check_file, store_log};
 use almanac_engine::{read_log, Reading};
@@ -234,6 +237,38 @@ pub fn run(corpus: &Path, db: Option<PathBuf>, postgres: Option<PathBuf>) -> any
         );
     }
     drop(store);
+
+    // 5. Live appends at three lengths of one game.
+    let lines = longest.event_lines();
+    let header = longest.header_line();
+    for stored in [n / 4, n / 2, n - 1] {
+        let file = dir.join(format!("append-{stored}.db"));
+        let mut store = Store::open(&file)?;
+        let club = almanac_service::create_club(&mut store, "bench")?;
+        let prefix: Vec<&str> = std::iter::once(header).chain(lines[..stored].iter().copied()).collect();
+        let log = almanac_service::check(None, &prefix.join("\n"))?;
+        let id = store_log(&mut store, &log, almanac_store::Ownership::private_to(club.id))?.id().to_string();
+        let next = vec![lines[stored].to_string()];
+        let mut best = f64::MAX;
+        for _ in 0..5 {
+            // Each try appends the same event to a fresh copy of the stored prefix.
+            let copy = dir.join(format!("append-{stored}-try.db"));
+            let _ = std::fs::remove_file(&copy);
+            store.connection().execute("VACUUM INTO ?1", [copy.to_string_lossy()])?;
+            let mut tried = Store::open(&copy)?;
+            let t = Instant::now();
+            almanac_service::append(&mut tried, club.id, &id, stored as u64, &next, Some(log.game.as_ref()))?;
+            best = best.min(t.elapsed().as_secs_f64());
+        }
+        println!(
+            "live append of one event to a game of {stored} events (timeline in memory): {:.2} ms (best of 5)",
+            best * 1e3
+        );
+        drop(store);
+        for f in [file, dir.join(format!("append-{stored}-try.db"))] {
+            let _ = std::fs::remove_file(&f);
+        }
+    }
     if scratch {
         // The scratch databases are gigabytes at scale: leave nothing behind.
         let _ = std::fs::remove_dir_all(&dir);
