@@ -173,6 +173,20 @@ fn live_recording_appends_and_a_stale_writer_gets_409() {
     assert_eq!(game["events"], 25);
     let (_, state) = app.get_json(&format!("/api/games/{id}/state"));
     assert_eq!(state["seq"], 25, "the cached replay moved on too");
+    // The game in memory took the good event of the refused append back: the next append goes on from 25.
+    let (status, ok) =
+        app.post_json(&format!("/api/games/{id}/events"), &json!({"expected_seq": 25, "events": next(26, 31)}));
+    assert_eq!((status, &ok["seq"]), (200, &json!(30)), "{ok}");
+    let (_, _, log) = app.get_text(&format!("/api/games/{id}/log"));
+    assert_eq!(log.trim_end(), lines[..31].join("\n"), "the stored log is the sample's first 30 events");
+    let (_, state) = app.get_json(&format!("/api/games/{id}/state"));
+    let (_, whole) = upload(&app, &lines[..31].join("\n"), "auto");
+    assert_ne!(whole["id"].as_str(), Some(id.as_str()), "{whole}: a game of its own");
+    let (_, fresh) = app.get_json(&format!("/api/games/{}/state", whole["id"].as_str().unwrap()));
+    assert_eq!(
+        state["state"], fresh["state"],
+        "the replay of the appended game is the replay of the same log read whole"
+    );
 }
 
 #[test]

@@ -3,6 +3,7 @@
 //! ruleset.
 
 pub mod coach;
+pub mod insights;
 pub mod questions;
 pub mod ratings;
 
@@ -352,7 +353,7 @@ pub fn promised(players: usize, facts: &[FactRow]) -> Option<Vec<f64>> {
 }
 
 /// What one fact adds to a declared statistic.
-fn measure(m: &Measure, f: &FactRow) -> i64 {
+pub(crate) fn measure(m: &Measure, f: &FactRow) -> i64 {
     let n = f.count.unwrap_or(0);
     let item = f.item.as_deref();
     let cause = f.cause.as_deref();

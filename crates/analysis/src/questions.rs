@@ -1,12 +1,9 @@
 //! Questions across games: the metrics a coach can ask about (each from facts, in the words a game
-//! declares), what one game gives each of them (`insights`, stored beside the game when it is stored), and
-//! the preset questions in words.
+//! declares; what one game gives each of them is `crate::insights`, stored beside the game), and the preset
+//! questions in words.
 
-use crate::game_stats;
-use almanac_core::facts::PLAYER_PARTNER;
-use almanac_core::{Insights, Opening, SeatMetric, Vocabulary};
+use almanac_core::Vocabulary;
 use serde::Serialize;
-use std::collections::BTreeMap;
 
 /// 1 for the winner, 0 for everyone else (finished games only): its mean is the win rate.
 pub const WON: &str = "won";
@@ -186,164 +183,12 @@ pub fn metric_label(metric: &Metric, arg: &str, vocabulary: Option<&Vocabulary>)
     metric.label.replace("{}", &arg_label)
 }
 
-/// What the board promised each seat when the dice were first rolled, in pips: the rolls out of all the dice
-/// can show that pay it a card, a card counted as often as it is paid (two settlements on a 6 and an 8 are
-/// 5 + 5 = 10 pips). `None` for every seat when the game rolls no dice or says no promise.
-fn first_pips(seats: usize, facts: &[almanac_core::FactRow], vocabulary: &Vocabulary) -> Vec<Option<u32>> {
-    let Some(dice) = vocabulary.dice else { return vec![None; seats] };
-    let outcomes = (dice.faces as f64).powi(dice.count as i32);
-    let mut promise: Vec<Option<i64>> = vec![None; seats];
-    for f in facts {
-        match f.kind.as_str() {
-            "rolled" => break,
-            "promised" => {
-                if let Some(p) = f.player.map(|p| p as usize).filter(|&p| p < seats) {
-                    promise[p] = f.count;
-                }
-            }
-            _ => {}
-        }
-    }
-    promise.into_iter().map(|t| t.map(|t| (t as f64 / 1000.0 * outcomes).round() as u32)).collect()
-}
-
-/// Each seat's first `count` pieces of the kinds `pieces` built, in the order built, in words; `None` for a
-/// seat that built none.
-fn first_pieces(
-    seats: usize,
-    facts: &[almanac_core::FactRow],
-    vocabulary: &Vocabulary,
-    count: usize,
-    pieces: &[&str],
-) -> Vec<Option<String>> {
-    let mut first: Vec<Vec<&str>> = vec![Vec::new(); seats];
-    for f in facts.iter().filter(|f| f.kind == "built") {
-        let (Some(p), Some(piece)) = (f.player.map(|p| p as usize), f.item.as_deref()) else { continue };
-        if p < seats && first[p].len() < count && pieces.contains(&piece) {
-            let label = vocabulary.pieces.iter().find(|t| t.id == piece).map_or(piece, |t| t.label);
-            first[p].push(label);
-        }
-    }
-    first.into_iter().map(|words| (!words.is_empty()).then(|| words.join(" + "))).collect()
-}
-
-/// What one game gives every metric, per seat, from its facts; and each seat's opening (the vocabulary's
-/// `Opening`: the items gained at setup in the vocabulary's order, or the first pieces built).
-pub fn insights(players: &[String], facts: &[almanac_core::FactRow], vocabulary: &Vocabulary) -> Insights {
-    let stats = game_stats(players, facts, vocabulary);
-    let winner = facts.iter().rev().find(|f| f.kind == "game_over").and_then(|f| f.player);
-    let turns = stats.turns.max(1) as f64;
-    let finals: Vec<i64> = stats.players.iter().map(|p| p.vp_by_turn.last().map_or(0, |v| v[1])).collect();
-    let promised = crate::promised(players.len(), facts);
-    let mut metrics = Vec::new();
-    let mut lost: Vec<BTreeMap<&str, i64>> = vec![BTreeMap::new(); players.len()];
-    let mut with_winner = vec![0i64; players.len()];
-    // Per seat, per partner: trades, cards given, cards got.
-    let mut partners: Vec<BTreeMap<String, [i64; 3]>> = vec![BTreeMap::new(); players.len()];
-    for f in facts {
-        let Some(p) = f.player.map(|p| p as usize).filter(|&p| p < players.len()) else { continue };
-        if f.kind == "traded" {
-            let partner = match (f.item.as_deref(), f.other) {
-                (Some(PLAYER_PARTNER), Some(o)) => seat_partner(o),
-                (Some(market), _) => market.to_string(),
-                (None, _) => continue,
-            };
-            let cards = almanac_core::facts::TradeCards::of(f.detail.as_deref()).unwrap_or_default();
-            let e = partners[p].entry(partner).or_default();
-            e[0] += 1;
-            e[1] += cards.gave.total();
-            e[2] += cards.got.total();
-        }
-        match f.kind.as_str() {
-            "lost" => *lost[p].entry(f.cause.as_deref().unwrap_or("")).or_default() += f.count.unwrap_or(0),
-            "traded" if f.item.as_deref() == Some(PLAYER_PARTNER) && f.other.is_some() && f.other == winner => {
-                with_winner[p] += 1
-            }
-            _ => {}
-        }
-    }
-    for (seat, p) in stats.players.iter().enumerate() {
-        let mut push = |metric: &'static str, arg: String, value: f64| {
-            metrics.push(SeatMetric { seat: seat as u32, metric, arg, value })
-        };
-        let score = finals[seat];
-        push(SCORE, String::new(), score as f64);
-        if let Some(w) = winner {
-            push(WON, String::new(), (w as usize == seat) as u8 as f64);
-            let place = 1 + finals.iter().filter(|&&other| other > score).count();
-            push(PLACE, String::new(), place as f64);
-            if w as usize != seat {
-                push(TRADES_WITH_WINNER, String::new(), with_winner[seat] as f64);
-            }
-        }
-        for turn in (TURN_STEP..p.vp_by_turn.len()).step_by(TURN_STEP).take(TURNS_KEPT) {
-            push(SCORE_AT_TURN, turn.to_string(), p.vp_by_turn[turn][1] as f64);
-        }
-        let best = p.vp_by_turn.iter().map(|v| v[1]).max().unwrap_or(0).min(SCORES_KEPT);
-        for k in 1..=best {
-            if let Some(at) = p.vp_by_turn.iter().find(|v| v[1] >= k) {
-                push(TURNS_TO_REACH, k.to_string(), at[0] as f64);
-            }
-        }
-        push(PRODUCTION_PER_TURN, String::new(), p.production_total as f64 / turns);
-        for (item, n) in &p.production {
-            push(PRODUCTION_PER_TURN, item.clone(), *n as f64 / turns);
-        }
-        push(TRADES_PER_TURN, String::new(), p.trades.count as f64 / turns);
-        if let Some(promised) = &promised {
-            push(LUCK, String::new(), p.production_total as f64 - promised[seat]);
-        }
-        for cause in vocabulary.causes {
-            push(LOST, cause.id.to_string(), *lost[seat].get(cause.id).unwrap_or(&0) as f64);
-        }
-        // Every declared reason, 0 when it scored nothing: a mean is then per game.
-        for reason in vocabulary.score_reasons {
-            push(POINTS, reason.id.to_string(), *p.vp_by_reason.get(reason.id).unwrap_or(&0) as f64);
-        }
-        for (reason, points) in p.vp_by_reason.iter().filter(|(r, _)| vocabulary.score_reason(r).is_none()) {
-            push(POINTS, reason.clone(), *points as f64);
-        }
-        for d in &p.declared {
-            push(STAT, d.id.to_string(), d.value as f64);
-        }
-        for (partner, [trades, gave, got]) in &partners[seat] {
-            push(TRADES_WITH, partner.clone(), *trades as f64);
-            push(CARDS_GIVEN, partner.clone(), *gave as f64);
-            push(CARDS_GOT, partner.clone(), *got as f64);
-        }
-    }
-    let openings = match vocabulary.opening {
-        Opening::SetupItems => {
-            let pips = first_pips(players.len(), facts, vocabulary);
-            stats
-                .players
-                .iter()
-                .zip(pips)
-                .map(|(p, pips)| {
-                    let words: Vec<String> = vocabulary
-                        .items
-                        .iter()
-                        .filter_map(|t| p.setup.get(t.id).filter(|&&n| n > 0).map(|&n| (t.label, n)))
-                        .map(|(label, n)| if n == 1 { label.to_string() } else { format!("{n} {label}") })
-                        .collect();
-                    let items = (!words.is_empty()).then(|| words.join(" + "));
-                    match (items, pips) {
-                        (Some(items), Some(pips)) => Some(format!("{items} · {pips} pips")),
-                        (items, _) => items,
-                    }
-                })
-                .collect()
-        }
-        Opening::FirstPieces { count, pieces } => first_pieces(players.len(), facts, vocabulary, count, pieces),
-    };
-    Insights { metrics, openings }
-}
-
 #[cfg(test)]
 mod tests {
     //! A made-up game: two players, items `a` and `b`; analysis names no real game.
     use super::*;
-    use almanac_core::{cause, Fact, FactRow, Partner, Term};
+    use crate::insights::insights;
+    use almanac_core::{cause, Fact, FactRow, Insights, Opening, Partner, Term};
 
     const WORDS: Vocabulary = Vocabulary {
         score: Term::new("VP", "victory points"),

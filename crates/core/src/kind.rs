@@ -149,12 +149,15 @@ pub trait Game: Send + Sync {
     fn events_through_turn(&self, turn: u32) -> usize;
     /// Validates and appends one more event line.
     fn push_line(&mut self, line_no: usize, text: &str) -> Result<(), LogError>;
+    /// Forgets every event after the first `events`, as if they had never been pushed (the lines of an
+    /// append that was refused, by the rules or by the store).
+    fn truncate(&mut self, events: usize);
     /// The whole current state, written out (`Debug`): what tests compare to prove a rejected event changed
     /// nothing.
     fn state_dump(&self) -> String;
     /// The game with its expansions and variants, in words (see [`Ruleset::edition`]; empty: its name).
     fn edition(&self) -> String;
-    /// A copy to extend (a live append validates new events on a copy of the game in memory).
+    /// A copy to extend (a live append extends the game in memory, or a copy while a reader holds it).
     fn duplicate(&self) -> Box<dyn Game>;
     /// About how many bytes the game holds in memory, to weigh it in a cache.
     fn memory_estimate(&self) -> usize;

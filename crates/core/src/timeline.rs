@@ -121,6 +121,22 @@ impl<R: Ruleset> Timeline<R> {
         Ok(())
     }
 
+    /// Forgets every event after the first `n`: the timeline is then as if only those had been pushed.
+    /// Costs at most `SNAPSHOT_EVERY` events replayed, whatever the game's length.
+    pub fn truncate(&mut self, n: usize) {
+        if n >= self.events.len() {
+            return;
+        }
+        self.last = self.replay(n);
+        self.events.truncate(n);
+        self.lines.truncate(n);
+        self.turns.truncate(n);
+        self.fact_ends.truncate(n);
+        // The opening facts belong to the first event: none are left before it.
+        self.facts.truncate(self.fact_ends.last().copied().unwrap_or(0));
+        self.snapshots.truncate(n / SNAPSHOT_EVERY + 1);
+    }
+
     /// The state after the first `n` events (clamped to the events there are).
     pub fn state_after(&self, n: usize) -> R::State {
         let n = n.min(self.events.len());
@@ -211,6 +227,9 @@ impl<R: Declarations> Game for Timeline<R> {
     }
     fn push_line(&mut self, line_no: usize, text: &str) -> Result<(), LogError> {
         Timeline::push_line(self, line_no, text)
+    }
+    fn truncate(&mut self, events: usize) {
+        Timeline::truncate(self, events)
     }
     fn state_dump(&self) -> String {
         format!("{:?}", self.last)

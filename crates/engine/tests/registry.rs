@@ -150,3 +150,38 @@ fn a_rejected_event_of_any_type_leaves_the_game_byte_identical() {
         assert_eq!(seen, types, "{}: event types never rejected in the samples", g.id());
     }
 }
+
+#[test]
+fn a_game_cut_back_is_the_game_read_that_far_and_grows_again_the_same() {
+    for path in files_in("data/samples") {
+        let text = std::fs::read_to_string(&path).unwrap();
+        let lines: Vec<&str> = text.lines().collect();
+        let full = read_log(&text).unwrap();
+        let n = full.event_count();
+        // Cuts before the first event, at a snapshot, beside one, and before the last event.
+        for cut in [0, 1, 63, 64, 65, n / 2, n - 1] {
+            let mut game = read_log(&text).unwrap();
+            game.truncate(cut);
+            let prefix = read_log(&lines[..=cut].join("\n")).unwrap();
+            assert_eq!(fingerprint(game.as_ref()), fingerprint(prefix.as_ref()), "{}: cut at {cut}", path.display());
+            assert_eq!(whole(game.as_ref()), whole(prefix.as_ref()), "{}: cut at {cut}", path.display());
+            // Nothing of the events cut is kept (the states kept after them among it).
+            assert_eq!(game.memory_estimate(), prefix.memory_estimate(), "{}: cut at {cut}", path.display());
+            for (i, line) in lines.iter().enumerate().skip(cut + 1) {
+                game.push_line(i + 1, line).unwrap_or_else(|e| panic!("{}: regrown from {cut}: {e}", path.display()));
+            }
+            assert_eq!(whole(game.as_ref()), whole(full.as_ref()), "{}: regrown from {cut}", path.display());
+            assert_eq!(
+                fingerprint(game.as_ref()),
+                fingerprint(full.as_ref()),
+                "{}: regrown from {cut}",
+                path.display()
+            );
+            // The states kept along the way are the full game's too.
+            for k in [n / 3, n / 2 + 1, n - 2] {
+                let view = |g: &dyn Game| serde_json::to_string(&g.view_after(k)).unwrap();
+                assert_eq!(view(game.as_ref()), view(full.as_ref()), "{}: regrown from {cut}, at {k}", path.display());
+            }
+        }
+    }
+}

@@ -124,7 +124,7 @@ async fn list(app: web::Data<AppState>, reader: Reader, q: web::Query<ListQuery>
 async fn game(app: web::Data<AppState>, reader: Reader, path: web::Path<String>) -> Result<HttpResponse> {
     let summary = blocking(move || {
         let (seen, g) = loaded(&app, reader.viewer, &path)?;
-        Ok(app.pool.read(|s| almanac_service::summary(s, &seen, g.as_ref()))??)
+        Ok(app.pool.read(|s| almanac_service::summary(s, &seen, g.game()))??)
     })
     .await?;
     Ok(HttpResponse::Ok().json(summary))
@@ -171,8 +171,8 @@ async fn events(
     let to = q.to.unwrap_or(u64::MAX).min(from.saturating_add(page - 1));
     let (id, rows, count): (String, Vec<EventRow>, u64) = blocking(move || {
         let (seen, g) = loaded(&app, reader.viewer, &path)?;
-        let rows = app.pool.read(|s| almanac_service::events(s, &seen, g.as_ref(), from, to))??;
-        Ok((seen.id().to_string(), rows, g.event_count() as u64))
+        let rows = app.pool.read(|s| almanac_service::events(s, &seen, g.game(), from, to))??;
+        Ok((seen.id().to_string(), rows, g.game().event_count() as u64))
     })
     .await?;
     let asked_end = q.to.unwrap_or(u64::MAX).min(count);
@@ -201,14 +201,16 @@ async fn append(
     let club = writer.club.id;
     let (id, seq) = blocking(move || {
         let id = visible(&app, almanac_service::Viewer::Club(club), &path)?.id().to_string();
-        let in_memory = app.timelines.get(&id);
-        let (seq, game) = app
-            .pool
-            .write(|s| almanac_service::append(s, club, &id, body.expected_seq, &lines, in_memory.as_deref()))?;
-        // The states after the old events stay true (the log only grew): only the timeline is new.
-        let game: Arc<dyn almanac_core::Game> = Arc::from(game);
-        app.timelines.put(id.clone(), game.clone(), game.memory_estimate());
-        Ok((id, seq))
+        // The game in memory is taken out to be extended in place; it is copied only while a reader holds it.
+        let mut live = app.timelines.take(&id).map(|g| Arc::try_unwrap(g).unwrap_or_else(|held| held.duplicate()));
+        let appended = app.pool.write(|s| almanac_service::append(s, club, &id, body.expected_seq, &lines, &mut live));
+        // Appended to or not, it is the stored log again. The states after the old events stay true (the
+        // log only grew): only the game is new.
+        if let Some(live) = live {
+            let weight = live.memory_estimate();
+            app.timelines.put(id.clone(), Arc::new(live), weight);
+        }
+        Ok((id, appended?))
     })
     .await?;
     Ok(HttpResponse::Ok().json(json!({"id": id, "seq": seq})))
@@ -261,7 +263,7 @@ async fn state(
     // A state asked before of a game in memory is answered at once, without a thread of the pool.
     if let Some(seen) = visible_in_memory(&app, viewer, &path) {
         if let Some(game) = app.timelines.get(&seen.id().to_string()) {
-            let n = almanac_service::events_at(game.as_ref(), at);
+            let n = almanac_service::events_at(game.game(), at);
             if let Some(json) = app.states.get(&(seen.id().to_string(), n as u64)) {
                 return Ok(HttpResponse::Ok().content_type("application/json").body(json));
             }
@@ -269,12 +271,12 @@ async fn state(
     }
     let body = blocking(move || {
         let (seen, g) = loaded(&app, viewer, &path)?;
-        let n = almanac_service::events_at(g.as_ref(), at) as u64;
+        let n = almanac_service::events_at(g.game(), at) as u64;
         let key = (seen.id().to_string(), n);
         if let Some(json) = app.states.get(&key) {
             return Ok(json);
         }
-        let state = almanac_service::state(&key.0, g.as_ref(), At::Seq(n as usize))?;
+        let state = almanac_service::state(&key.0, g.game(), At::Seq(n as usize))?;
         let json = Bytes::from(serde_json::to_vec(&state).map_err(ApiError::internal)?);
         app.states.put(key, json.clone(), json.len());
         Ok(json)
@@ -309,7 +311,9 @@ async fn chart(app: web::Data<AppState>, reader: Reader, path: web::Path<(String
     // A chart drawn before of a game in memory is answered at once.
     if let Some(seen) = visible_in_memory(&app, viewer, &game) {
         if let Some(timeline) = app.timelines.get(&seen.id().to_string()) {
-            if let Some(svg) = app.charts.get(&(seen.id().to_string(), name.clone(), timeline.event_count() as u64)) {
+            if let Some(svg) =
+                app.charts.get(&(seen.id().to_string(), name.clone(), timeline.game().event_count() as u64))
+            {
                 return Ok(HttpResponse::Ok().content_type("image/svg+xml").body(svg));
             }
         }

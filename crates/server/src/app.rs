@@ -7,8 +7,7 @@ use crate::limits::{Limits, Rates};
 use crate::uploads::Uploads;
 use actix_web::http::StatusCode;
 use actix_web::web;
-use almanac_core::Game;
-use almanac_service::{Access, Club, ClubId, Viewer, Visible};
+use almanac_service::{Access, Club, ClubId, LiveGame, Viewer, Visible};
 use almanac_store::{Pool, StoreError};
 use bytes::Bytes;
 use std::sync::Arc;
@@ -26,8 +25,8 @@ pub struct AppState {
     /// Slots for uploads being read and validated, of all clubs and of each.
     pub upload_slots: Arc<tokio::sync::Semaphore>,
     pub club_upload_slots: std::sync::Mutex<std::collections::HashMap<ClubId, Arc<tokio::sync::Semaphore>>>,
-    /// Recently viewed games, by their full id, weighed by their memory.
-    pub timelines: Lru<String, Arc<dyn Game>>,
+    /// Recently viewed games, by their full id, weighed by their memory (a live game is extended here).
+    pub timelines: Lru<String, Arc<LiveGame>>,
     /// Recently asked states as JSON, by (full id, events applied): the state after an event of an
     /// append-only log never changes.
     pub states: Lru<(String, u64), Bytes>,
@@ -81,14 +80,14 @@ pub fn visible_in_memory(app: &AppState, viewer: Viewer, game: &str) -> Option<V
 
 /// A stored game's timeline that `viewer` may see, from the cache while it holds every stored event (the
 /// last sequence number validates it: an append through another server makes it stale), else loaded.
-pub fn loaded(app: &AppState, viewer: Viewer, game: &str) -> Result<(Visible, Arc<dyn Game>)> {
+pub fn loaded(app: &AppState, viewer: Viewer, game: &str) -> Result<(Visible, Arc<LiveGame>)> {
     let seen = visible(app, viewer, game)?;
     let id = seen.id().to_string();
-    if let Some(g) = app.timelines.get(&id).filter(|g| g.event_count() as u64 == seen.access().events) {
+    if let Some(g) = app.timelines.get(&id).filter(|g| g.game().event_count() as u64 == seen.access().events) {
         return Ok((seen, g));
     }
     let timeline = app.pool.read(|s| almanac_service::load_visible(s, &seen))??;
-    let timeline: Arc<dyn Game> = Arc::from(timeline);
+    let timeline = Arc::new(LiveGame::new(timeline));
     app.timelines.put(id, timeline.clone(), timeline.memory_estimate());
     Ok((seen, timeline))
 }

@@ -36,6 +36,14 @@ impl<K: Hash + Eq + Clone, V: Clone> Lru<K, V> {
         })
     }
 
+    /// Removes and returns the value kept for `key`.
+    pub fn take(&self, key: &K) -> Option<V> {
+        let mut inner = self.inner.lock().unwrap_or_else(|e| e.into_inner());
+        let (value, _, bytes) = inner.entries.remove(key)?;
+        inner.bytes -= bytes;
+        Some(value)
+    }
+
     /// Keeps `value`, which weighs `bytes`, evicting the least recently used entries to make room; a value
     /// heavier than the whole cache is not kept.
     pub fn put(&self, key: K, value: V, bytes: usize) {

@@ -353,10 +353,11 @@ async fn replay(
         Ok((id, game, row, coach))
     })
     .await;
-    let (id, game, row, coach) = match found {
+    let (id, live, row, coach) = match found {
         Ok(g) => g,
         Err(e) => return problem_page(e.status, &e.message),
     };
+    let game = live.game();
     // The owning club's controls: publish or make private, delete.
     let owner_controls = match (&signed, &row.owner) {
         (Some(s), Some(owner)) if *owner == s.club => format!(

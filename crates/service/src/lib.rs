@@ -5,6 +5,7 @@
 //! Reading use cases take a `&Store` (any read connection), writing ones a `&mut Store` (the writer); the
 //! server runs them on its pool's connections.
 
+mod live;
 pub mod players;
 pub mod questions;
 
@@ -15,6 +16,7 @@ use almanac_core::{AnyView, Chart, Game, LogError, Problem};
 use almanac_engine::read_log;
 use almanac_store::{Derivation, GameRow, NewGame, Store, StoreError};
 pub use almanac_store::{StoredGame, TokenRecord};
+pub use live::{append, LiveGame};
 use serde::Serialize;
 use serde_json::value::RawValue;
 use serde_json::Value;
@@ -163,7 +165,7 @@ pub fn insights_of(game: &dyn Game) -> almanac_core::Insights {
 /// `insights_of` from the game's fact rows, made already.
 fn insights_from(game: &dyn Game, facts: &[almanac_core::FactRow]) -> almanac_core::Insights {
     let names: Vec<String> = game.envelope().players.iter().map(|p| p.name.clone()).collect();
-    almanac_analysis::questions::insights(&names, facts, game.vocabulary())
+    almanac_analysis::insights::insights(&names, facts, game.vocabulary())
 }
 
 /// A game `viewer` may see, given by id or unique prefix (not found otherwise, as a game that does not
@@ -402,41 +404,6 @@ pub fn chart(store: &Store, game: &Visible, name: &str) -> Result<String, Servic
     let colors: Vec<Option<String>> = row.players.iter().map(|p| p.color.clone()).collect();
     let stats = game_stats(&names, &store.facts(game)?, vocabulary);
     Ok(almanac_charts::draw(chart, &stats, vocabulary, &colors)?)
-}
-
-/// Appends event lines to a game of `club`, if its log still ends at `expected_seq`. Returns the new number
-/// of events and the updated game. The owner and the sequence number are checked before anything is
-/// replayed; `in_memory` (the game as a cache holds it) is extended when it is the stored log, so a live
-/// game is not replayed from its start at every append.
-pub fn append(
-    store: &mut Store,
-    club: ClubId,
-    id: &str,
-    expected_seq: u64,
-    lines: &[String],
-    in_memory: Option<&dyn Game>,
-) -> Result<(u64, Box<dyn Game>), ServiceError> {
-    let visible = store.owned(club, id)?;
-    let id = visible.id().to_string();
-    let stored = store.game(&visible)?.event_count;
-    if stored != expected_seq {
-        return Err(StoreError::Conflict { game: id, expected: expected_seq, actual: stored }.into());
-    }
-    let mut game = match in_memory {
-        Some(g) if g.event_count() as u64 == stored => g.duplicate(),
-        _ => load_visible(store, &visible)?,
-    };
-    // Another server may have appended since the count was read: then this writer is stale too.
-    if game.event_count() as u64 != expected_seq {
-        let actual = game.event_count() as u64;
-        return Err(StoreError::Conflict { game: id, expected: expected_seq, actual }.into());
-    }
-    for (k, line) in lines.iter().enumerate() {
-        // Line numbers as if the events were in the file: the header, the stored events, then these.
-        game.push_line(expected_seq as usize + k + 2, line).map_err(ServiceError::Rejected)?;
-    }
-    let seq = store.append_events(club, &id, expected_seq, game.as_ref(), lines, &insights_of(game.as_ref()))?;
-    Ok((seq, game))
 }
 
 /// What `reproject` did.

@@ -17,8 +17,9 @@ use crate::seats::{SeatRow, Seats, Sieve, Tally};
 use almanac_core::{FactRow, Game, Insights};
 use postgres::error::SqlState;
 use postgres::types::ToSql;
-use postgres::{Client, NoTls, Row, Transaction};
+use postgres::{Client, NoTls, Row, Statement, Transaction};
 use std::cell::RefCell;
+use std::collections::HashMap;
 
 /// Numbered migrations of the PostgreSQL schema, applied in order, once.
 const MIGRATIONS: &[(u32, &str)] = &[
@@ -37,6 +38,7 @@ const MIGRATION_LOCK: i64 = 0x0061_6c6d_616e_6163;
 /// connection is used by one thread at a time).
 pub struct Postgres {
     client: RefCell<Client>,
+    prepared: Prepared,
 }
 
 /// The server's own words for an error, with its SQLSTATE code (`[23505]` is a unique violation).
@@ -82,12 +84,12 @@ impl Postgres {
     pub fn connect(url: &str) -> Result<Postgres> {
         let mut client = Client::connect(url, NoTls)?;
         migrate(&mut client)?;
-        Ok(Postgres { client: RefCell::new(client) })
+        Ok(Postgres { client: RefCell::new(client), prepared: Prepared::default() })
     }
 
     /// Another connection to a database already up to date (a pool's reader).
     pub fn connect_reader(url: &str) -> Result<Postgres> {
-        Ok(Postgres { client: RefCell::new(Client::connect(url, NoTls)?) })
+        Ok(Postgres { client: RefCell::new(Client::connect(url, NoTls)?), prepared: Prepared::default() })
     }
 
     pub fn schema_version(&self) -> Result<u32> {
@@ -141,9 +143,9 @@ impl Postgres {
                  JOIN players pl ON pl.club = $6 AND pl.key = p.key",
                 &[&id, &seats, &names, &colors, &keys, &club],
             )?;
-            write_events(&mut tx, id, game, 0, event_lines, facts)?;
-            refresh_summary(&mut tx, id, game)?;
-            write_insights(&mut tx, id, insights)?;
+            write_events(&mut tx, &self.prepared, id, game, 0, event_lines, facts)?;
+            refresh_summary(&mut tx, &self.prepared, id, game)?;
+            write_insights(&mut tx, &self.prepared, id, insights)?;
             tx.commit()?;
             Ok(Inserted::New(id.to_string()))
         })();
@@ -217,9 +219,9 @@ impl Postgres {
         let first = game.event_count() - new_lines.len();
         assert_eq!(first as u64, expected_seq, "the game given must be the stored log plus the new lines");
         let lines: Vec<&str> = new_lines.iter().map(String::as_str).collect();
-        write_events(&mut tx, id, game, first, &lines, &game.fact_rows(first))?;
-        refresh_summary(&mut tx, id, game)?;
-        write_insights(&mut tx, id, insights)?;
+        write_events(&mut tx, &self.prepared, id, game, first, &lines, &game.fact_rows(first))?;
+        refresh_summary(&mut tx, &self.prepared, id, game)?;
+        write_insights(&mut tx, &self.prepared, id, insights)?;
         tx.commit()?;
         Ok(game.event_count() as u64)
     }
@@ -414,10 +416,10 @@ impl Postgres {
             });
         }
         tx.execute("DELETE FROM facts WHERE game_id = $1", &[&id])?;
-        write_facts(&mut tx, id, facts)?;
+        write_facts(&mut tx, &self.prepared, id, facts)?;
         tx.execute("UPDATE games SET ruleset_version = $2 WHERE id = $1", &[&id, &(game.ruleset_version() as i32)])?;
-        refresh_summary(&mut tx, id, game)?;
-        write_insights(&mut tx, id, insights)?;
+        refresh_summary(&mut tx, &self.prepared, id, game)?;
+        write_insights(&mut tx, &self.prepared, id, insights)?;
         tx.commit()?;
         Ok(())
     }
@@ -561,8 +563,37 @@ fn existing_game(tx: &mut Transaction, content_hash: &str, ownership: Ownership)
 }
 
 /// Events `first..` of `game` as rows, with their facts: one statement for each table.
+/// Statements prepared once per connection, by their text: a statement sent as text is parsed and planned
+/// at every call, a round trip more each time (an append runs a dozen).
+#[derive(Default)]
+struct Prepared(RefCell<HashMap<&'static str, Statement>>);
+
+impl Prepared {
+    fn statement(&self, tx: &mut Transaction, sql: &'static str) -> Result<Statement> {
+        if let Some(statement) = self.0.borrow().get(sql) {
+            return Ok(statement.clone());
+        }
+        let statement = tx.prepare(sql)?;
+        self.0.borrow_mut().insert(sql, statement.clone());
+        Ok(statement)
+    }
+}
+
+/// Runs `sql`, prepared once, in `tx`: the rows it changed.
+fn run(tx: &mut Transaction, p: &Prepared, sql: &'static str, params: &[&(dyn ToSql + Sync)]) -> Result<u64> {
+    let statement = p.statement(tx, sql)?;
+    Ok(tx.execute(&statement, params)?)
+}
+
+/// Queries `sql`, prepared once, in `tx`.
+fn rows(tx: &mut Transaction, p: &Prepared, sql: &'static str, params: &[&(dyn ToSql + Sync)]) -> Result<Vec<Row>> {
+    let statement = p.statement(tx, sql)?;
+    Ok(tx.query(&statement, params)?)
+}
+
 fn write_events(
     tx: &mut Transaction,
+    p: &Prepared,
     id: &str,
     game: &dyn Game,
     first: usize,
@@ -571,16 +602,18 @@ fn write_events(
 ) -> Result<()> {
     let seqs: Vec<i64> = (0..lines.len()).map(|k| (first + k) as i64 + 1).collect();
     let turns: Vec<i32> = (0..lines.len()).map(|k| game.event_turn(first + k) as i32).collect();
-    tx.execute(
+    run(
+        tx,
+        p,
         "INSERT INTO events (game_id, seq, turn, body)
          SELECT $1, seq, turn, body FROM unnest($2::bigint[], $3::int[], $4::text[]) AS e(seq, turn, body) ORDER BY seq",
         &[&id, &seqs, &turns, &lines],
     )?;
-    write_facts(tx, id, facts)
+    write_facts(tx, p, id, facts)
 }
 
 /// The facts of events `first..` of `game`, in one statement.
-fn write_facts(tx: &mut Transaction, id: &str, facts: &[FactRow]) -> Result<()> {
+fn write_facts(tx: &mut Transaction, p: &Prepared, id: &str, facts: &[FactRow]) -> Result<()> {
     // Each fact's place in its event, counted along the rows.
     let mut rows: Vec<(&FactRow, i32)> = Vec::with_capacity(facts.len());
     for (k, f) in facts.iter().enumerate() {
@@ -605,7 +638,9 @@ fn write_facts(tx: &mut Transaction, id: &str, facts: &[FactRow]) -> Result<()> 
     let total = column(&|r| r.total);
     let public = column(&|r| r.public);
     let detail = text(&|r| r.detail.clone());
-    tx.execute(
+    run(
+        tx,
+        p,
         "INSERT INTO facts (game_id, seq, n, turn, kind, player, item, count, cause, other, total, public, detail)
          SELECT $1, * FROM unnest($2::bigint[], $3::int[], $4::int[], $5::text[], $6::bigint[], $7::text[], $8::bigint[],
                                   $9::text[], $10::bigint[], $11::bigint[], $12::bigint[], $13::text[])",
@@ -615,16 +650,20 @@ fn write_facts(tx: &mut Transaction, id: &str, facts: &[FactRow]) -> Result<()> 
 }
 
 /// Refreshes the derived columns of a game (counts, winner, edition, final scores) from its final state.
-fn refresh_summary(tx: &mut Transaction, id: &str, game: &dyn Game) -> Result<()> {
+fn refresh_summary(tx: &mut Transaction, p: &Prepared, id: &str, game: &dyn Game) -> Result<()> {
     let view = game.view_after(usize::MAX);
-    tx.execute(
+    run(
+        tx,
+        p,
         "UPDATE games SET event_count = $2, turn_count = $3, winner = $4, edition = $5 WHERE id = $1",
         &[&id, &(game.event_count() as i64), &(game.current_turn() as i32), &view.winner, &game.edition()],
     )?;
     let seats: Vec<i32> = (0..view.players.len() as i32).collect();
     let vp: Vec<i64> = view.players.iter().map(|p| p.vp as i64).collect();
     let public: Vec<i64> = view.players.iter().map(|p| p.vp_public as i64).collect();
-    tx.execute(
+    run(
+        tx,
+        p,
         "UPDATE game_players p SET vp = u.vp, vp_public = u.vp_public
          FROM unnest($2::int[], $3::bigint[], $4::bigint[]) AS u(seat, vp, vp_public)
          WHERE p.game_id = $1 AND p.seat = u.seat",
@@ -635,14 +674,49 @@ fn refresh_summary(tx: &mut Transaction, id: &str, game: &dyn Game) -> Result<()
 
 /// Replaces game `id`'s read model for questions by `insights`: its seats (made once, from the game's row and
 /// players) and their numbers, one statement per table.
-fn write_insights(tx: &mut Transaction, id: &str, insights: &Insights) -> Result<()> {
-    tx.execute(questions::INSERT_SEATS, &[&id])?;
-    tx.execute("DELETE FROM seat_metrics WHERE seat_key IN (SELECT key FROM seats WHERE game_id = $1)", &[&id])?;
-    let metric: Vec<&str> = insights.metrics.iter().map(|m| m.metric).collect();
-    let arg: Vec<&str> = insights.metrics.iter().map(|m| m.arg.as_str()).collect();
-    let seat: Vec<i32> = insights.metrics.iter().map(|m| m.seat as i32).collect();
-    let value: Vec<f64> = insights.metrics.iter().map(|m| m.value).collect();
-    tx.execute(
+fn write_insights(tx: &mut Transaction, p: &Prepared, id: &str, insights: &Insights) -> Result<()> {
+    run(tx, p, questions::INSERT_SEATS, &[&id])?;
+    // Only the numbers that changed are rewritten: an append changes a few of a game's hundreds, and each
+    // row written or removed also moves the field's sums (the triggers above).
+    let stored: HashMap<(i32, String, String), f64> = rows(
+        tx,
+        p,
+        "SELECT s.seat, m.metric, m.arg, m.value FROM seat_metrics m JOIN seats s ON s.key = m.seat_key
+             WHERE s.game_id = $1",
+        &[&id],
+    )?
+    .iter()
+    .map(|r| ((r.get(0), r.get(1), r.get(2)), r.get(3)))
+    .collect();
+    let new: HashMap<(i32, &str, &str), f64> =
+        insights.metrics.iter().map(|m| ((m.seat as i32, m.metric, m.arg.as_str()), m.value)).collect();
+    let (mut gone_seat, mut gone_metric, mut gone_arg) = (Vec::new(), Vec::new(), Vec::new());
+    for ((seat, metric, arg), value) in &stored {
+        if new.get(&(*seat, metric.as_str(), arg.as_str())) != Some(value) {
+            gone_seat.push(*seat);
+            gone_metric.push(metric.as_str());
+            gone_arg.push(arg.as_str());
+        }
+    }
+    run(
+        tx,
+        p,
+        "DELETE FROM seat_metrics m USING seats s, unnest($2::int[], $3::text[], $4::text[]) AS g(seat, metric, arg)
+         WHERE s.game_id = $1 AND s.seat = g.seat AND m.seat_key = s.key AND m.metric = g.metric AND m.arg = g.arg",
+        &[&id, &gone_seat, &gone_metric, &gone_arg],
+    )?;
+    let changed: Vec<_> = insights
+        .metrics
+        .iter()
+        .filter(|m| stored.get(&(m.seat as i32, m.metric.to_string(), m.arg.clone())) != Some(&m.value))
+        .collect();
+    let metric: Vec<&str> = changed.iter().map(|m| m.metric).collect();
+    let arg: Vec<&str> = changed.iter().map(|m| m.arg.as_str()).collect();
+    let seat: Vec<i32> = changed.iter().map(|m| m.seat as i32).collect();
+    let value: Vec<f64> = changed.iter().map(|m| m.value).collect();
+    run(
+        tx,
+        p,
         "INSERT INTO seat_metrics (metric, arg, seat_key, value)
          SELECT m.metric, m.arg, s.key, m.value
          FROM unnest($2::text[], $3::text[], $4::int[], $5::float8[]) AS m(metric, arg, seat, value)
@@ -653,7 +727,9 @@ fn write_insights(tx: &mut Transaction, id: &str, insights: &Insights) -> Result
     // Every seat is written (its opening, or none), which also revises it: what was kept from the game's
     // seats, ratings among it, is known to be stale.
     let seats: Vec<i32> = (0..insights.openings.len() as i32).collect();
-    tx.execute(
+    run(
+        tx,
+        p,
         "UPDATE seats s SET opening = u.opening
          FROM (SELECT s2.seat, o.opening FROM seats s2
                LEFT JOIN unnest($2::int[], $3::text[]) AS o(seat, opening) ON o.seat = s2.seat
@@ -661,7 +737,9 @@ fn write_insights(tx: &mut Transaction, id: &str, insights: &Insights) -> Result
          WHERE s.game_id = $1 AND s.seat = u.seat",
         &[&id, &seats, &insights.openings],
     )?;
-    tx.execute(
+    run(
+        tx,
+        p,
         "UPDATE games SET insights_version = $2 WHERE id = $1",
         &[&id, &(almanac_core::insights::VERSION as i32)],
     )?;

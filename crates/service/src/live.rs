@@ -1,0 +1,104 @@
+//! Live games: events appended to a stored game while it is played, at a cost that does not grow with the
+//! game's length. The game kept in memory is extended in place, and so is the tally of its numbers for
+//! questions; neither is copied nor read again from the first event.
+
+use crate::{load_visible, ServiceError};
+use almanac_analysis::insights::Tally;
+use almanac_core::Game;
+use almanac_store::{ClubId, Store, StoreError};
+
+/// A stored game kept in memory: its timeline, and once it has been appended to, the tally of its numbers
+/// for questions.
+pub struct LiveGame {
+    game: Box<dyn Game>,
+    tally: Option<Tally>,
+}
+
+impl LiveGame {
+    /// A game as read: its tally is made by its first append (most games kept are only read).
+    pub fn new(game: Box<dyn Game>) -> LiveGame {
+        LiveGame { game, tally: None }
+    }
+
+    /// A game about to be appended to, its tally made now.
+    pub fn counted(game: Box<dyn Game>) -> LiveGame {
+        let tally = tally_of(game.as_ref());
+        LiveGame { game, tally: Some(tally) }
+    }
+
+    pub fn game(&self) -> &dyn Game {
+        self.game.as_ref()
+    }
+
+    /// A copy to extend while a reader holds this one.
+    pub fn duplicate(&self) -> LiveGame {
+        LiveGame { game: self.game.duplicate(), tally: self.tally.clone() }
+    }
+
+    /// About how many bytes it holds (the tally is a few per seat and metric).
+    pub fn memory_estimate(&self) -> usize {
+        self.game.memory_estimate()
+    }
+}
+
+fn tally_of(game: &dyn Game) -> Tally {
+    let mut tally = Tally::new(game.envelope().players.len(), *game.vocabulary());
+    tally.add(&game.fact_rows(0));
+    tally
+}
+
+/// Appends event lines to a game of `club`, if its log still ends at `expected_seq`; returns the new number
+/// of events. The owner and the sequence number are checked before anything is applied. `live` is the game
+/// as a cache holds it: used and extended when it is the stored log, loaded otherwise; it is left as the
+/// stored log is after the call, appended to or not.
+pub fn append(
+    store: &mut Store,
+    club: ClubId,
+    id: &str,
+    expected_seq: u64,
+    lines: &[String],
+    live: &mut Option<LiveGame>,
+) -> Result<u64, ServiceError> {
+    let visible = store.owned(club, id)?;
+    let id = visible.id().to_string();
+    let stored = store.game(&visible)?.event_count;
+    if stored != expected_seq {
+        return Err(StoreError::Conflict { game: id, expected: expected_seq, actual: stored }.into());
+    }
+    if live.as_ref().is_none_or(|l| l.game.event_count() as u64 != stored) {
+        *live = Some(LiveGame::new(load_visible(store, &visible)?));
+    }
+    let Some(live) = live.as_mut() else { unreachable!("set just above") };
+    // Another server may have appended since the count was read: then this writer is stale too.
+    if live.game.event_count() as u64 != expected_seq {
+        let actual = live.game.event_count() as u64;
+        return Err(StoreError::Conflict { game: id, expected: expected_seq, actual }.into());
+    }
+    let first = expected_seq as usize;
+    for (k, line) in lines.iter().enumerate() {
+        // Line numbers as if the events were in the file: the header, the stored events, then these.
+        if let Err(e) = live.game.push_line(first + k + 2, line) {
+            live.game.truncate(first);
+            return Err(ServiceError::Rejected(e));
+        }
+    }
+    let before = live.tally.get_or_insert_with(|| {
+        // Made from the stored events only, then extended by the new ones below.
+        let mut tally = Tally::new(live.game.envelope().players.len(), *live.game.vocabulary());
+        let stored_rows: Vec<_> = live.game.fact_rows(0).into_iter().filter(|r| r.seq <= first as u64).collect();
+        tally.add(&stored_rows);
+        tally
+    });
+    let mut tally = before.clone();
+    tally.add(&live.game.fact_rows(first));
+    match store.append_events(club, &id, expected_seq, live.game.as_ref(), lines, &tally.insights()) {
+        Ok(seq) => {
+            live.tally = Some(tally);
+            Ok(seq)
+        }
+        Err(e) => {
+            live.game.truncate(first);
+            Err(e.into())
+        }
+    }
+}

@@ -1,0 +1,182 @@
+//! A game's numbers for the questions across games, checked on every sample and every foreign record: the
+//! fold that extends them event by event (a live game's appends) gives what reading the whole game gives,
+//! and both agree with the game's statistics as its replay page reads them.
+
+use almanac_analysis::insights::{insights, Tally};
+use almanac_analysis::questions::{
+    PRODUCTION_PER_TURN, SCORE, SCORES_KEPT, SCORE_AT_TURN, TRADES_PER_TURN, TURNS_KEPT, TURNS_TO_REACH, TURN_STEP,
+};
+use almanac_analysis::{game_stats, GameStats};
+use almanac_core::{Game, Insights};
+use std::path::{Path, PathBuf};
+
+fn every_record() -> Vec<PathBuf> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
+    let mut all = Vec::new();
+    for dir in ["data/samples", "tests/data/catanatron", "tests/data/jcloisterzone"] {
+        all.extend(std::fs::read_dir(root.join(dir)).unwrap().map(|e| e.unwrap().path()));
+    }
+    all.sort();
+    all
+}
+
+fn games() -> Vec<(String, Box<dyn Game>)> {
+    let games: Vec<_> = every_record()
+        .into_iter()
+        .map(|path| {
+            let text = std::fs::read_to_string(&path).unwrap();
+            let game = almanac_engine::validate(None, &text).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+            (path.display().to_string(), game.game)
+        })
+        .collect();
+    assert!(games.len() >= 10, "the records are there: {}", games.len());
+    games
+}
+
+fn names(game: &dyn Game) -> Vec<String> {
+    game.envelope().players.iter().map(|p| p.name.clone()).collect()
+}
+
+fn value(i: &Insights, seat: u32, metric: &str, arg: &str) -> Option<f64> {
+    i.metrics.iter().find(|m| m.seat == seat && m.metric == metric && m.arg == arg).map(|m| m.value)
+}
+
+#[test]
+fn numbers_extended_event_by_event_are_the_numbers_of_the_whole_game() {
+    for (path, game) in games() {
+        let n = game.event_count();
+        let mut tally = Tally::new(names(game.as_ref()).len(), *game.vocabulary());
+        let checked = [n / 3, n / 2, n];
+        for i in 0..n {
+            tally.add(
+                game.event_facts(i)
+                    .iter()
+                    .map(|f| f.row(i as u64 + 1, game.event_turn(i)))
+                    .collect::<Vec<_>>()
+                    .as_slice(),
+            );
+            if checked.contains(&(i + 1)) {
+                // The game as if it stopped after event i: its fact rows read whole.
+                let rows: Vec<_> = game.fact_rows(0).into_iter().filter(|r| r.seq <= i as u64 + 1).collect();
+                let whole = insights(&names(game.as_ref()), &rows, game.vocabulary());
+                assert_eq!(tally.insights(), whole, "{path}: after {} of {n} events", i + 1);
+            }
+        }
+    }
+}
+
+#[test]
+fn a_games_numbers_are_its_statistics() {
+    for (path, game) in games() {
+        let names = names(game.as_ref());
+        let rows = game.fact_rows(0);
+        let i = insights(&names, &rows, game.vocabulary());
+        let stats: GameStats = game_stats(&names, &rows, game.vocabulary());
+        let turns = stats.turns.max(1) as f64;
+        for (seat, p) in stats.players.iter().enumerate() {
+            let seat_no = seat as u32;
+            let at = |metric: &str, arg: &str| value(&i, seat_no, metric, arg);
+            assert_eq!(at(SCORE, ""), Some(p.vp_by_turn.last().unwrap()[1] as f64), "{path} seat {seat}");
+            assert_eq!(at(PRODUCTION_PER_TURN, ""), Some(p.production_total as f64 / turns), "{path} seat {seat}");
+            for (item, n) in &p.production {
+                assert_eq!(at(PRODUCTION_PER_TURN, item), Some(*n as f64 / turns), "{path} seat {seat} {item}");
+            }
+            assert_eq!(at(TRADES_PER_TURN, ""), Some(p.trades.count as f64 / turns), "{path} seat {seat}");
+            for k in 1..=TURNS_KEPT {
+                let turn = k * TURN_STEP;
+                let expected = p.vp_by_turn.get(turn).map(|v| v[1] as f64);
+                assert_eq!(at(SCORE_AT_TURN, &turn.to_string()), expected, "{path} seat {seat} turn {turn}");
+            }
+            for score in 1..=SCORES_KEPT {
+                let first = p.vp_by_turn.iter().find(|v| v[1] >= score).map(|v| v[0] as f64);
+                assert_eq!(at(TURNS_TO_REACH, &score.to_string()), first, "{path} seat {seat} score {score}");
+            }
+        }
+    }
+}
+
+/// The stores to check on: a real SQLite file, and the PostgreSQL of `make test` when one is given.
+fn stores(dir: &Path, name: &str) -> Vec<almanac_store::Store> {
+    let mut stores = vec![almanac_store::Store::open(&dir.join(format!("{name}.db"))).unwrap()];
+    if std::env::var_os("ALMANAC_TEST_PG").is_some() {
+        let url = almanac_store::testing::scratch_postgres();
+        stores.push(almanac_store::Store::open(Path::new(&url)).unwrap());
+    }
+    stores
+}
+
+/// Each seat's numbers and openings beside the field's, as the player pages read them, a line each. The
+/// field's sums move by each append's changes, so they are compared to 9 digits.
+fn read_model(store: &almanac_store::Store, club: almanac_store::ClubId, game: &dyn Game) -> Vec<String> {
+    let viewer = almanac_store::Viewer::Club(club);
+    let mut lines = Vec::new();
+    for name in names(game) {
+        let id = store.player_named(Some(club), &name).unwrap().unwrap();
+        let player = store.visible_player(viewer, id).unwrap();
+        let profile = store.player_profile(&player, &[], almanac_analysis::questions::WON).unwrap();
+        for n in profile.numbers {
+            let field = n.field.map(|f| format!("{f:.9}"));
+            lines.push(format!(
+                "{name} {} {} {}: {:.9} of {}, field {field:?}",
+                n.ruleset, n.metric, n.arg, n.mean, n.seats
+            ));
+        }
+        lines.extend(profile.openings.iter().map(|o| format!("{name} opening {o:?}")));
+    }
+    lines
+}
+
+#[test]
+fn a_game_appended_to_holds_the_numbers_of_the_game_stored_whole() {
+    use almanac_service::{append, check, create_club, publish, store_log, LiveGame, ServiceError};
+    let dir = std::env::temp_dir().join(format!("almanac-appended-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../data/samples");
+    let mut samples: Vec<PathBuf> = std::fs::read_dir(root).unwrap().map(|e| e.unwrap().path()).collect();
+    samples.sort();
+    let pairs = stores(&dir, "whole").into_iter().zip(stores(&dir, "appended"));
+    for (mut whole, mut appended) in pairs {
+        let (a, b) = (create_club(&mut whole, "a").unwrap(), create_club(&mut appended, "a").unwrap());
+        for path in &samples {
+            let text = std::fs::read_to_string(path).unwrap();
+            let lines: Vec<&str> = text.lines().collect();
+            let full = check(None, &text).unwrap();
+            let id = store_log(&mut whole, &full, almanac_store::Ownership::private_to(a.id)).unwrap();
+            publish(&mut whole, a.id, id.id(), true).unwrap();
+            // A third stored, published, then the rest appended seven events at a time.
+            let third = (lines.len() - 1) / 3;
+            let prefix = check(None, &lines[..=third].join("\n")).unwrap();
+            let id = store_log(&mut appended, &prefix, almanac_store::Ownership::private_to(b.id)).unwrap();
+            let id = publish(&mut appended, b.id, id.id(), true).unwrap();
+            let mut live = Some(LiveGame::new(prefix.game));
+            let mut seq = third;
+            while seq + 1 < lines.len() {
+                let next: Vec<String> =
+                    lines[seq + 1..lines.len().min(seq + 8)].iter().map(|l| l.to_string()).collect();
+                if seq == third {
+                    // Refused whole: a good event with a line no game takes; and a writer who is behind.
+                    let refused = [next[0].clone(), "{\"type\":\"no_such_event\"}".to_string()];
+                    let e = append(&mut appended, b.id, &id, seq as u64, &refused, &mut live).unwrap_err();
+                    assert!(matches!(e, ServiceError::Rejected(_)), "{}: {e}", path.display());
+                    let e = append(&mut appended, b.id, &id, seq as u64 - 1, &next, &mut live).unwrap_err();
+                    assert!(e.to_string().contains("expected"), "{}: {e}", path.display());
+                }
+                let stored = append(&mut appended, b.id, &id, seq as u64, &next, &mut live).unwrap();
+                seq += next.len();
+                assert_eq!(stored, seq as u64, "{}", path.display());
+            }
+            let game = live.as_ref().unwrap().game();
+            assert_eq!(whole_text(game), whole_text(full.game.as_ref()), "{}: the game in memory", path.display());
+            let (got, expected) = (read_model(&appended, b.id, game), read_model(&whole, a.id, full.game.as_ref()));
+            let differ: Vec<_> = got.iter().zip(&expected).filter(|(g, e)| g != e).take(5).collect();
+            let at = format!("{} on {}", path.display(), appended.backend_name());
+            assert!(differ.is_empty(), "{at}: {differ:#?}");
+            assert_eq!(got.len(), expected.len(), "{at}");
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+fn whole_text(game: &dyn Game) -> Vec<String> {
+    (0..game.event_count()).map(|i| format!("{} {:?}", game.event_text(i), game.event_facts(i))).collect()
+}
