@@ -2,7 +2,7 @@
 //! lost by how, what the spending bought, and the trades. Every number keeps the events behind it, so a page
 //! can link each to the moment it began. All from facts, in the words the game declares.
 
-use almanac_core::{FactRow, Vocabulary};
+use almanac_core::{FactKind, FactRow, Vocabulary};
 use serde::Serialize;
 use std::collections::BTreeMap;
 
@@ -67,7 +67,7 @@ pub fn coach_table(players: &[String], facts: &[FactRow], vocabulary: &Vocabular
     let mut balance = vec![(0i64, 0i64); n];
     // The piece each player built in each event, for what their spending bought.
     let mut built: BTreeMap<(u64, u32), String> = BTreeMap::new();
-    for f in facts.iter().filter(|f| f.kind == "built") {
+    for f in facts.iter().filter(|f| f.kind == FactKind::Built) {
         if let (Some(p), Some(piece)) = (f.player, f.item.as_ref()) {
             built.entry((f.seq, p)).or_insert_with(|| piece.clone());
         }
@@ -76,14 +76,14 @@ pub fn coach_table(players: &[String], facts: &[FactRow], vocabulary: &Vocabular
         let Some(p) = f.player.map(|p| p as usize).filter(|&p| p < n) else { continue };
         let count = f.count.unwrap_or(0);
         let cause = f.cause.clone().unwrap_or_default();
-        match f.kind.as_str() {
-            "gained" => gained[p].entry(cause).or_default().add(count, f.seq),
-            "lost" => lost[p].entry(cause).or_default().add(count, f.seq),
-            "spent" => {
+        match f.kind {
+            FactKind::Gained => gained[p].entry(cause).or_default().add(count, f.seq),
+            FactKind::Lost => lost[p].entry(cause).or_default().add(count, f.seq),
+            FactKind::Spent => {
                 let on = built.get(&(f.seq, p as u32)).cloned().unwrap_or_else(|| OTHER.to_string());
                 spent[p].entry(on).or_default().add(count, f.seq);
             }
-            "traded" => {
+            FactKind::Traded => {
                 // Each side of a trade between players has its own fact: one trade each.
                 trades[p].add(1, f.seq);
                 if let Some(cards) = almanac_core::facts::TradeCards::of(f.detail.as_deref()) {
@@ -91,7 +91,16 @@ pub fn coach_table(players: &[String], facts: &[FactRow], vocabulary: &Vocabular
                     balance[p].1 += cards.got.total();
                 }
             }
-            _ => {}
+            FactKind::TurnStarted
+            | FactKind::Rolled
+            | FactKind::Built
+            | FactKind::CardPlayed
+            | FactKind::Score
+            | FactKind::Award
+            | FactKind::GameOver
+            | FactKind::Gauge
+            | FactKind::Moment
+            | FactKind::Promised => {}
         }
     }
     let columns = |maps: &[BTreeMap<String, Cell>], terms: &[almanac_core::Term]| -> Vec<Column> {

@@ -11,7 +11,7 @@ use crate::questions::{
     SCORE_AT_TURN, STAT, TRADES_PER_TURN, TRADES_WITH, TRADES_WITH_WINNER, TURNS_KEPT, TURNS_TO_REACH, TURN_STEP, WON,
 };
 use almanac_core::facts::{TradeCards, PLAYER_PARTNER};
-use almanac_core::{cause, FactRow, Insights, Opening, SeatMetric, Vocabulary};
+use almanac_core::{cause, FactKind, FactRow, Insights, Opening, SeatMetric, Vocabulary};
 use std::collections::BTreeMap;
 
 /// What one game gives every metric, per seat, from its facts; and each seat's opening (the vocabulary's
@@ -88,20 +88,30 @@ impl Tally {
         if f.turn > self.turn {
             self.close_turns(f.turn);
         }
-        match f.kind.as_str() {
-            "rolled" => {
+        match f.kind {
+            FactKind::Rolled => {
                 self.rolled = true;
                 for s in &mut self.seats {
                     s.promised += s.promise as f64 / 1000.0;
                 }
                 return;
             }
-            "game_over" => {
+            FactKind::GameOver => {
                 self.winner = f.player;
                 return;
             }
-            "promised" => self.promises = true,
-            _ => {}
+            FactKind::Promised => self.promises = true,
+            FactKind::TurnStarted
+            | FactKind::Gained
+            | FactKind::Spent
+            | FactKind::Lost
+            | FactKind::Traded
+            | FactKind::Built
+            | FactKind::CardPlayed
+            | FactKind::Score
+            | FactKind::Award
+            | FactKind::Gauge
+            | FactKind::Moment => {}
         }
         let vocabulary = self.vocabulary;
         let rolled = self.rolled;
@@ -111,24 +121,27 @@ impl Tally {
         for (k, stat) in vocabulary.player_stats.iter().enumerate() {
             s.declared[k] += measure(&stat.measure, f);
         }
-        match (f.kind.as_str(), f.cause.as_deref()) {
-            ("promised", _) => {
+        match f.kind {
+            FactKind::Promised => {
                 s.promise = n;
                 if !rolled {
                     s.first_promise = f.count;
                 }
             }
-            ("gained", Some(cause::PRODUCTION)) => {
-                *s.production.entry(item.to_string()).or_default() += n;
-                s.production_total += n;
-            }
-            ("gained", Some(cause::SETUP)) => *s.setup.entry(item.to_string()).or_default() += n,
-            ("lost", c) => *s.lost.entry(c.unwrap_or("").to_string()).or_default() += n,
-            ("score", _) => {
+            FactKind::Gained => match f.cause.as_deref() {
+                Some(cause::PRODUCTION) => {
+                    *s.production.entry(item.to_string()).or_default() += n;
+                    s.production_total += n;
+                }
+                Some(cause::SETUP) => *s.setup.entry(item.to_string()).or_default() += n,
+                _ => {}
+            },
+            FactKind::Lost => *s.lost.entry(f.cause.as_deref().unwrap_or("").to_string()).or_default() += n,
+            FactKind::Score => {
                 s.vp = f.total.unwrap_or(s.vp);
                 *s.vp_by_reason.entry(item.to_string()).or_default() += n;
             }
-            ("built", _) => {
+            FactKind::Built => {
                 if let Opening::FirstPieces { count, pieces } = vocabulary.opening {
                     let asked = pieces.iter().find(|&&p| p == item);
                     if let Some(&piece) = asked.filter(|_| s.first_pieces.len() < count) {
@@ -137,7 +150,7 @@ impl Tally {
                     }
                 }
             }
-            ("traded", _) => {
+            FactKind::Traded => {
                 s.trades += 1;
                 let partner = match (f.item.as_deref(), f.other) {
                     (Some(PLAYER_PARTNER), Some(o)) => {
@@ -153,7 +166,14 @@ impl Tally {
                 e[1] += cards.gave.total();
                 e[2] += cards.got.total();
             }
-            _ => {}
+            FactKind::TurnStarted
+            | FactKind::Spent
+            | FactKind::CardPlayed
+            | FactKind::Award
+            | FactKind::Gauge
+            | FactKind::Moment
+            | FactKind::Rolled
+            | FactKind::GameOver => {}
         }
     }
 

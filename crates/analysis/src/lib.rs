@@ -8,7 +8,7 @@ pub mod questions;
 pub mod ratings;
 
 use almanac_core::facts::PLAYER_PARTNER;
-use almanac_core::{cause, FactRow, Measure, Vocabulary};
+use almanac_core::{cause, FactKind, FactRow, Measure, Vocabulary};
 use serde::Serialize;
 use std::collections::BTreeMap;
 
@@ -145,43 +145,60 @@ pub fn game_stats(players: &[String], facts: &[FactRow], vocabulary: &Vocabulary
     };
     for f in facts {
         close_turns_until(f.turn, &mut turn_open, &running, &mut by_turn);
-        if f.kind == "rolled" {
-            if let Some(sum) = f.count {
-                add(&mut dice, &sum.to_string(), 1);
-            }
-            continue;
-        }
         let item = f.item.as_deref().unwrap_or("");
-        if f.kind == "gauge" {
-            if let Some(k) = vocabulary.gauges.iter().position(|t| t.id == item) {
-                gauge_changes.push((f.turn, k, f.count.unwrap_or(0)));
+        // The game's own facts first; then a player's.
+        match f.kind {
+            FactKind::Rolled => {
+                if let Some(sum) = f.count {
+                    add(&mut dice, &sum.to_string(), 1);
+                }
+                continue;
             }
-            continue;
-        }
-        if f.kind == "moment" {
-            if let Some(t) = vocabulary.moments.iter().find(|t| t.id == item) {
-                let player = f.player.and_then(|p| players.get(p as usize)).cloned();
-                moments.push(MomentMark { id: t.id, label: t.label, turn: f.turn, player: player.clone() });
-                key_moments.push(KeyMoment { turn: f.turn, id: t.id.to_string(), label: t.label.to_string(), player });
+            FactKind::Gauge => {
+                if let Some(k) = vocabulary.gauges.iter().position(|t| t.id == item) {
+                    gauge_changes.push((f.turn, k, f.count.unwrap_or(0)));
+                }
+                continue;
             }
-            continue;
-        }
-        if f.kind == "award" {
-            // A holder's change (stored: player = the new holder); a card set aside is no one's moment.
-            if let Some(to) = f.player.and_then(|p| players.get(p as usize)) {
-                let label = vocabulary.awards.iter().find(|t| t.id == item).map_or(item, |t| t.label);
-                key_moments.push(KeyMoment {
-                    turn: f.turn,
-                    id: item.to_string(),
-                    label: format!("takes the {label}"),
-                    player: Some(to.clone()),
-                });
+            FactKind::Moment => {
+                if let Some(t) = vocabulary.moments.iter().find(|t| t.id == item) {
+                    let player = f.player.and_then(|p| players.get(p as usize)).cloned();
+                    moments.push(MomentMark { id: t.id, label: t.label, turn: f.turn, player: player.clone() });
+                    key_moments.push(KeyMoment {
+                        turn: f.turn,
+                        id: t.id.to_string(),
+                        label: t.label.to_string(),
+                        player,
+                    });
+                }
+                continue;
             }
-            continue;
-        }
-        if f.kind == "game_over" {
-            winner = f.player.map(|p| p as usize);
-            continue;
+            FactKind::Award => {
+                // A holder's change (stored: player = the new holder); a card set aside is no one's moment.
+                if let Some(to) = f.player.and_then(|p| players.get(p as usize)) {
+                    let label = vocabulary.awards.iter().find(|t| t.id == item).map_or(item, |t| t.label);
+                    key_moments.push(KeyMoment {
+                        turn: f.turn,
+                        id: item.to_string(),
+                        label: format!("takes the {label}"),
+                        player: Some(to.clone()),
+                    });
+                }
+                continue;
+            }
+            FactKind::GameOver => {
+                winner = f.player.map(|p| p as usize);
+                continue;
+            }
+            FactKind::TurnStarted
+            | FactKind::Gained
+            | FactKind::Spent
+            | FactKind::Lost
+            | FactKind::Traded
+            | FactKind::Built
+            | FactKind::CardPlayed
+            | FactKind::Score
+            | FactKind::Promised => {}
         }
         let Some(p) = f.player.map(|p| p as usize).filter(|&p| p < stats.len()) else {
             continue;
@@ -190,21 +207,27 @@ pub fn game_stats(players: &[String], facts: &[FactRow], vocabulary: &Vocabulary
         for (k, stat) in vocabulary.player_stats.iter().enumerate() {
             declared[p][k] += measure(&stat.measure, f);
         }
-        match (f.kind.as_str(), f.cause.as_deref()) {
-            ("gained", Some(cause::PRODUCTION)) => {
-                add(&mut stats[p].production, item, n);
-                stats[p].production_total += n;
-                running[p].produced += n;
-            }
-            ("gained", Some(cause::SETUP)) => add(&mut stats[p].setup, item, n),
-            ("gained", Some(cause::STEAL)) => stats[p].steals_made += n,
-            ("gained", Some(cause::PURCHASE)) => add(&mut stats[p].built, item, n),
-            ("lost", Some(cause::STEAL)) => stats[p].steals_suffered += n,
-            ("lost", Some(cause::DISCARD)) => stats[p].discarded += n,
-            ("spent", _) => add(&mut stats[p].spent, item, n),
-            ("built", _) => add(&mut stats[p].built, item, 1),
-            ("card_played", _) => add(&mut stats[p].cards_played, item, 1),
-            ("traded", _) => {
+        match f.kind {
+            FactKind::Gained => match f.cause.as_deref() {
+                Some(cause::PRODUCTION) => {
+                    add(&mut stats[p].production, item, n);
+                    stats[p].production_total += n;
+                    running[p].produced += n;
+                }
+                Some(cause::SETUP) => add(&mut stats[p].setup, item, n),
+                Some(cause::STEAL) => stats[p].steals_made += n,
+                Some(cause::PURCHASE) => add(&mut stats[p].built, item, n),
+                _ => {}
+            },
+            FactKind::Lost => match f.cause.as_deref() {
+                Some(cause::STEAL) => stats[p].steals_suffered += n,
+                Some(cause::DISCARD) => stats[p].discarded += n,
+                _ => {}
+            },
+            FactKind::Spent => add(&mut stats[p].spent, item, n),
+            FactKind::Built => add(&mut stats[p].built, item, 1),
+            FactKind::CardPlayed => add(&mut stats[p].cards_played, item, 1),
+            FactKind::Traded => {
                 if item != PLAYER_PARTNER || f.other.is_some_and(|o| (p as u32) < o) {
                     trades_by_turn[f.turn as usize] += 1;
                 }
@@ -225,13 +248,19 @@ pub fn game_stats(players: &[String], facts: &[FactRow], vocabulary: &Vocabulary
                     }
                 }
             }
-            ("score", _) => {
+            FactKind::Score => {
                 let r = &mut running[p];
                 (r.vp, r.vp_public) = (f.total.unwrap_or(r.vp), f.public.unwrap_or(r.vp_public));
                 add(&mut stats[p].vp_by_reason, item, n);
                 score_changes.push((f.turn, item.to_string(), n));
             }
-            _ => {}
+            FactKind::TurnStarted
+            | FactKind::Promised
+            | FactKind::Rolled
+            | FactKind::Gauge
+            | FactKind::Moment
+            | FactKind::Award
+            | FactKind::GameOver => {}
         }
     }
     close_turns_until(last_turn + 1, &mut turn_open, &running, &mut by_turn);
@@ -329,24 +358,35 @@ struct Running {
 /// What the production dice promised each of `players` over the game, in cards: at every roll, the promise
 /// last said for each player (`Fact::Promised`). `None` when the game says no promise.
 pub fn promised(players: usize, facts: &[FactRow]) -> Option<Vec<f64>> {
-    if !facts.iter().any(|f| f.kind == "promised") {
+    if !facts.iter().any(|f| f.kind == FactKind::Promised) {
         return None;
     }
     let mut now = vec![0i64; players];
     let mut total = vec![0f64; players];
     for f in facts {
-        match f.kind.as_str() {
-            "promised" => {
+        match f.kind {
+            FactKind::Promised => {
                 if let Some(p) = f.player.map(|p| p as usize).filter(|&p| p < players) {
                     now[p] = f.count.unwrap_or(0);
                 }
             }
-            "rolled" => {
+            FactKind::Rolled => {
                 for (t, n) in total.iter_mut().zip(&now) {
                     *t += *n as f64 / 1000.0;
                 }
             }
-            _ => {}
+            FactKind::TurnStarted
+            | FactKind::Gained
+            | FactKind::Spent
+            | FactKind::Lost
+            | FactKind::Traded
+            | FactKind::Built
+            | FactKind::CardPlayed
+            | FactKind::Score
+            | FactKind::Award
+            | FactKind::GameOver
+            | FactKind::Gauge
+            | FactKind::Moment => {}
         }
     }
     Some(total)
@@ -357,13 +397,13 @@ pub(crate) fn measure(m: &Measure, f: &FactRow) -> i64 {
     let n = f.count.unwrap_or(0);
     let item = f.item.as_deref();
     let cause = f.cause.as_deref();
-    match (m, f.kind.as_str()) {
-        (Measure::Gained(c), "gained") if cause == Some(*c) => n,
-        (Measure::Lost(c), "lost") if cause == Some(*c) => n,
-        (Measure::Trades, "traded") => 1,
-        (Measure::Built(piece), "built") if item == Some(*piece) => 1,
-        (Measure::CardsPlayed, "card_played") => 1,
-        (Measure::Points(reason), "score") if item == Some(*reason) => n,
+    match (m, f.kind) {
+        (Measure::Gained(c), FactKind::Gained) if cause == Some(*c) => n,
+        (Measure::Lost(c), FactKind::Lost) if cause == Some(*c) => n,
+        (Measure::Trades, FactKind::Traded) => 1,
+        (Measure::Built(piece), FactKind::Built) if item == Some(*piece) => 1,
+        (Measure::CardsPlayed, FactKind::CardPlayed) => 1,
+        (Measure::Points(reason), FactKind::Score) if item == Some(*reason) => n,
         _ => 0,
     }
 }

@@ -2,7 +2,7 @@
 //! target per turn.
 
 use almanac_analysis::{game_stats, GameStats};
-use almanac_core::{cause, Chart, DiceSpec, FactRow, Term, Vocabulary};
+use almanac_core::{cause, Chart, DiceSpec, FactKind, FactRow, Term, Vocabulary};
 use std::path::Path;
 
 fn stats(sample: &str) -> (GameStats, Vec<Option<String>>, &'static Vocabulary) {
@@ -122,11 +122,11 @@ const EIGHT: Vocabulary = Vocabulary {
     player_stats: &[],
 };
 
-fn row(seq: u64, kind: &str, player: u32, item: Option<&str>, count: i64, cause: Option<&str>) -> FactRow {
+fn row(seq: u64, kind: FactKind, player: u32, item: Option<&str>, count: i64, cause: Option<&str>) -> FactRow {
     FactRow {
         seq,
         turn: 1 + seq as u32 / 4,
-        kind: kind.into(),
+        kind,
         player: Some(player),
         item: item.map(String::from),
         count: Some(count),
@@ -143,8 +143,15 @@ fn a_game_with_eight_resources_and_three_dice_draws_every_resource_and_every_sum
     let mut facts = Vec::new();
     let items = ["lumber", "brick", "wool", "grain", "ore", "coin", "paper", "cloth"];
     for (k, item) in items.iter().enumerate() {
-        facts.push(row(k as u64 * 2 + 1, "rolled", 0, None, 3 + k as i64 * 2, None));
-        facts.push(row(k as u64 * 2 + 2, "gained", (k % 2) as u32, Some(item), 1 + k as i64, Some(cause::PRODUCTION)));
+        facts.push(row(k as u64 * 2 + 1, FactKind::Rolled, 0, None, 3 + k as i64 * 2, None));
+        facts.push(row(
+            k as u64 * 2 + 2,
+            FactKind::Gained,
+            (k % 2) as u32,
+            Some(item),
+            1 + k as i64,
+            Some(cause::PRODUCTION),
+        ));
     }
     let s = game_stats(&["Ana".into(), "Bo".into()], &facts, &EIGHT);
     assert_eq!(s.dice.len(), 16);
@@ -170,7 +177,7 @@ fn a_games_own_gauges_run_by_turn_with_its_moments_marked() {
     let gauge = |seq: u64, turn: u32, id: &str, value: i64| FactRow {
         seq,
         turn,
-        kind: "gauge".into(),
+        kind: FactKind::Gauge,
         player: None,
         item: Some(id.into()),
         count: Some(value),
@@ -181,7 +188,7 @@ fn a_games_own_gauges_run_by_turn_with_its_moments_marked() {
         detail: None,
     };
     let mut raid = gauge(5, 4, "raid", 0);
-    raid.kind = "moment".into();
+    raid.kind = FactKind::Moment;
     raid.count = None;
     let facts = vec![
         gauge(1, 1, "raiders", 2),
@@ -211,7 +218,7 @@ fn points_by_source_run_by_turn_for_all_players_together() {
     let score = |seq: u64, turn: u32, player: u32, reason: &str, delta: i64| FactRow {
         seq,
         turn,
-        kind: "score".into(),
+        kind: FactKind::Score,
         player: Some(player),
         item: Some(reason.into()),
         count: Some(delta),

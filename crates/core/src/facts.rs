@@ -155,24 +155,94 @@ pub enum Fact {
 }
 
 impl Fact {
-    /// The fact's kind as stored and queried ("gained", "score", ...).
-    pub fn kind(&self) -> &'static str {
+    /// What the fact is (stored as `FactKind::as_str` spells it).
+    pub fn kind(&self) -> FactKind {
         match self {
-            Fact::TurnStarted { .. } => "turn_started",
-            Fact::Rolled { .. } => "rolled",
-            Fact::Gained { .. } => "gained",
-            Fact::Spent { .. } => "spent",
-            Fact::Lost { .. } => "lost",
-            Fact::Traded { .. } => "traded",
-            Fact::Built { .. } => "built",
-            Fact::CardPlayed { .. } => "card_played",
-            Fact::Score { .. } => "score",
-            Fact::Award { .. } => "award",
-            Fact::GameOver { .. } => "game_over",
-            Fact::Gauge { .. } => "gauge",
-            Fact::Moment { .. } => "moment",
-            Fact::Promised { .. } => "promised",
+            Fact::TurnStarted { .. } => FactKind::TurnStarted,
+            Fact::Rolled { .. } => FactKind::Rolled,
+            Fact::Gained { .. } => FactKind::Gained,
+            Fact::Spent { .. } => FactKind::Spent,
+            Fact::Lost { .. } => FactKind::Lost,
+            Fact::Traded { .. } => FactKind::Traded,
+            Fact::Built { .. } => FactKind::Built,
+            Fact::CardPlayed { .. } => FactKind::CardPlayed,
+            Fact::Score { .. } => FactKind::Score,
+            Fact::Award { .. } => FactKind::Award,
+            Fact::GameOver { .. } => FactKind::GameOver,
+            Fact::Gauge { .. } => FactKind::Gauge,
+            Fact::Moment { .. } => FactKind::Moment,
+            Fact::Promised { .. } => FactKind::Promised,
         }
+    }
+}
+
+/// What a fact is: the `kind` of a stored fact, spelled in the store as `as_str` says.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum FactKind {
+    TurnStarted,
+    Rolled,
+    Gained,
+    Spent,
+    Lost,
+    Traded,
+    Built,
+    CardPlayed,
+    Score,
+    Award,
+    GameOver,
+    Gauge,
+    Moment,
+    Promised,
+}
+
+impl FactKind {
+    pub const ALL: [FactKind; 14] = [
+        FactKind::TurnStarted,
+        FactKind::Rolled,
+        FactKind::Gained,
+        FactKind::Spent,
+        FactKind::Lost,
+        FactKind::Traded,
+        FactKind::Built,
+        FactKind::CardPlayed,
+        FactKind::Score,
+        FactKind::Award,
+        FactKind::GameOver,
+        FactKind::Gauge,
+        FactKind::Moment,
+        FactKind::Promised,
+    ];
+
+    /// The kind as the store spells it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            FactKind::TurnStarted => "turn_started",
+            FactKind::Rolled => "rolled",
+            FactKind::Gained => "gained",
+            FactKind::Spent => "spent",
+            FactKind::Lost => "lost",
+            FactKind::Traded => "traded",
+            FactKind::Built => "built",
+            FactKind::CardPlayed => "card_played",
+            FactKind::Score => "score",
+            FactKind::Award => "award",
+            FactKind::GameOver => "game_over",
+            FactKind::Gauge => "gauge",
+            FactKind::Moment => "moment",
+            FactKind::Promised => "promised",
+        }
+    }
+
+    /// The kind a stored spelling names, if any.
+    pub fn named(name: &str) -> Option<FactKind> {
+        FactKind::ALL.into_iter().find(|k| k.as_str() == name)
+    }
+}
+
+impl std::fmt::Display for FactKind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
     }
 }
 
@@ -189,7 +259,7 @@ impl Fact {
 pub struct FactRow {
     pub seq: u64,
     pub turn: u32,
-    pub kind: String,
+    pub kind: FactKind,
     pub player: Option<u32>,
     pub item: Option<String>,
     pub count: Option<i64>,
@@ -233,11 +303,11 @@ impl ItemCounts {
 
 impl FactRow {
     /// A row of `kind` at event `seq` of `turn` with no other field yet.
-    pub fn bare(seq: u64, turn: u32, kind: &str) -> FactRow {
+    pub fn bare(seq: u64, turn: u32, kind: FactKind) -> FactRow {
         FactRow {
             seq,
             turn,
-            kind: kind.to_string(),
+            kind,
             player: None,
             item: None,
             count: None,
@@ -376,6 +446,17 @@ impl Fact {
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn every_kind_is_named_by_its_spelling_and_serde_spells_it_the_same() {
+        for kind in FactKind::ALL {
+            assert_eq!(FactKind::named(kind.as_str()), Some(kind));
+            assert_eq!(json!(kind), json!(kind.as_str()));
+        }
+        let spellings: std::collections::BTreeSet<_> = FactKind::ALL.iter().map(|k| k.as_str()).collect();
+        assert_eq!(spellings.len(), FactKind::ALL.len(), "no two kinds spelled alike");
+        assert_eq!(FactKind::named("rolled "), None);
+    }
 
     #[test]
     fn details_are_spelled_as_serde_json_spells_them() {

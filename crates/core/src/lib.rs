@@ -22,7 +22,7 @@ pub mod timeline;
 pub mod view;
 pub mod vocabulary;
 
-pub use facts::{cause, Dice, Fact, FactRow, Partner, Seat};
+pub use facts::{cause, Dice, Fact, FactKind, FactRow, Partner, Seat};
 pub use insights::{Insights, SeatMetric};
 pub use kind::{Declarations, FormatError, Game, GameKind, Importer, Viewpoint};
 pub use log::{Envelope, LogError, PlayerEntry, Problem, FORMAT};

@@ -5,7 +5,7 @@ fn main() {
     let log = almanac_engine::validate(None, &text).unwrap_or_else(|e| panic!("{e}"));
     for i in 0..log.game.event_count() {
         for f in log.game.event_facts(i) {
-            if args.len() < 3 || f.kind() == args[2] {
+            if args.len() < 3 || Some(f.kind()) == almanac_core::FactKind::named(&args[2]) {
                 println!("{i}\t{}\t{f:?}", log.game.event_turn(i));
             }
         }

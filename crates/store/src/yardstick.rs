@@ -44,7 +44,18 @@ pub fn plain_insert(path: &Path, games: &[Rows], with_facts: bool) -> Result<Dur
                 // The place of a fact within its event.
                 n = if k > 0 && g.facts[k - 1].seq == r.seq { n + 1 } else { 0 };
                 fa.execute(params![
-                    g.id, r.seq, n, r.turn, r.kind, r.player, r.item, r.count, r.cause, r.other, r.total, r.public,
+                    g.id,
+                    r.seq,
+                    n,
+                    r.turn,
+                    r.kind.as_str(),
+                    r.player,
+                    r.item,
+                    r.count,
+                    r.cause,
+                    r.other,
+                    r.total,
+                    r.public,
                     r.detail
                 ])?;
             }

@@ -469,7 +469,7 @@ fn a_database_of_version_1_is_hashed_again_and_keeps_its_ids() {
                     "INSERT INTO facts (game_id, seq, turn, kind, player, item, count, cause, other, total, public, detail)
                      VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12)",
                     rusqlite::params![
-                        id, f.seq, f.turn, f.kind, f.player, f.item, f.count, f.cause, f.other, f.total, f.public,
+                        id, f.seq, f.turn, f.kind.as_str(), f.player, f.item, f.count, f.cause, f.other, f.total, f.public,
                         f.detail
                     ],
                 )

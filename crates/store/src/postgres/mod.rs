@@ -14,7 +14,7 @@ use crate::rows::{
 use crate::rows::{CountedGame, Derivation, Question};
 use crate::rows::{Note, Sort, StoredGame, TokenRecord};
 use crate::seats::{SeatRow, Seats, Sieve, Tally};
-use almanac_core::{FactRow, Game, Insights};
+use almanac_core::{FactKind, FactRow, Game, Insights};
 use postgres::error::SqlState;
 use postgres::types::ToSql;
 use postgres::{Client, NoTls, Row, Statement, Transaction};
@@ -347,7 +347,7 @@ impl Postgres {
              FROM facts WHERE game_id = $1 ORDER BY seq, n",
             &[&id],
         )?;
-        Ok(rows.iter().map(fact_row).collect())
+        rows.iter().map(fact_row).collect()
     }
 
     pub fn resolve(&self, viewer: Viewer, id_or_prefix: &str) -> Result<String> {
@@ -629,7 +629,7 @@ fn write_facts(tx: &mut Transaction, p: &Prepared, id: &str, facts: &[FactRow]) 
     let seq = column(&|r| Some(r.seq as i64));
     let n: Vec<i32> = rows.iter().map(|(_, n)| *n).collect();
     let turn: Vec<i32> = rows.iter().map(|(r, _)| r.turn as i32).collect();
-    let kind: Vec<String> = rows.iter().map(|(r, _)| r.kind.clone()).collect();
+    let kind: Vec<&str> = rows.iter().map(|(r, _)| r.kind.as_str()).collect();
     let player = column(&|r| r.player.map(i64::from));
     let item = text(&|r| r.item.clone());
     let count = column(&|r| r.count);
@@ -746,11 +746,14 @@ fn write_insights(tx: &mut Transaction, p: &Prepared, id: &str, insights: &Insig
     Ok(())
 }
 
-fn fact_row(r: &Row) -> FactRow {
-    FactRow {
+fn fact_row(r: &Row) -> Result<FactRow> {
+    let kind: &str = r.get(2);
+    let kind = FactKind::named(kind)
+        .ok_or_else(|| StoreError::Invalid(format!("a stored fact of no known kind, `{kind}`")))?;
+    Ok(FactRow {
         seq: r.get::<_, i64>(0) as u64,
         turn: r.get::<_, i32>(1) as u32,
-        kind: r.get(2),
+        kind,
         player: r.get::<_, Option<i64>>(3).map(|p| p as u32),
         item: r.get(4),
         count: r.get(5),
@@ -759,7 +762,7 @@ fn fact_row(r: &Row) -> FactRow {
         total: r.get(8),
         public: r.get(9),
         detail: r.get(10),
-    }
+    })
 }
 
 /// Players across games: the same questions as the SQLite file's.

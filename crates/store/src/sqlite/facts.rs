@@ -10,7 +10,7 @@
 
 use super::packing::{compress, decompress, put, put_signed, Reader};
 use crate::error::{Result, StoreError};
-use almanac_core::FactRow;
+use almanac_core::{FactKind, FactRow};
 use rusqlite::{params, Connection};
 use std::collections::HashMap;
 
@@ -157,6 +157,7 @@ pub fn unpack(bytes: &[u8], facts: &mut Vec<FactRow>) -> std::result::Result<(),
         seq += r.signed()?;
         turn += r.signed()?;
         let kind = word(r.number()?)?;
+        let kind = FactKind::named(&kind).ok_or_else(|| format!("packed facts: a fact of no known kind, `{kind}`"))?;
         let player = if has & PLAYER != 0 { Some(r.number()? as u32) } else { None };
         let item = if has & ITEM != 0 { Some(word(r.number()?)?) } else { None };
         let count = if has & COUNT != 0 { Some(r.signed()?) } else { None };
@@ -189,13 +190,18 @@ pub fn unpack(bytes: &[u8], facts: &mut Vec<FactRow>) -> std::result::Result<(),
 mod tests {
     use super::*;
 
-    fn row(seq: u64, turn: u32, kind: &str) -> FactRow {
+    fn row(seq: u64, turn: u32, kind: FactKind) -> FactRow {
         FactRow::bare(seq, turn, kind)
     }
 
     #[test]
     fn packed_facts_read_back_as_they_were() {
-        let mut facts = vec![row(3, 1, "produced"), row(3, 1, "produced"), row(9, 2, "score"), row(12, 40, "moment")];
+        let mut facts = vec![
+            row(3, 1, FactKind::Gained),
+            row(3, 1, FactKind::Gained),
+            row(9, 2, FactKind::Score),
+            row(12, 40, FactKind::Moment),
+        ];
         facts[0].player = Some(0);
         facts[0].item = Some("apples".into());
         facts[0].count = Some(2);
@@ -209,12 +215,13 @@ mod tests {
         facts[3].detail = Some("ünïcode \"detail\"".into());
         facts[3].count = Some(0);
         let packed = pack(&facts);
-        let mut back = vec![row(1, 1, "kept")];
+        let mut back = vec![row(1, 1, FactKind::Built)];
         unpack(&packed, &mut back).unwrap();
-        assert_eq!(back[0].kind, "kept", "unpacking appends");
+        assert_eq!(back[0].kind, FactKind::Built, "unpacking appends");
         assert_eq!(&back[1..], &facts[..]);
-        // Words are stored once: "apples" twice and "produced" twice take one place each.
+        // Words are stored once: "apples" twice and "gained" twice take one place each.
         assert_eq!(packed.windows(6).filter(|w| w == b"apples").count(), 1);
+        assert_eq!(packed.windows(6).filter(|w| w == b"gained").count(), 1);
     }
 
     #[test]
@@ -226,7 +233,7 @@ mod tests {
 
     #[test]
     fn damaged_packings_are_refused_not_misread() {
-        let mut facts = vec![row(1, 1, "score")];
+        let mut facts = vec![row(1, 1, FactKind::Score)];
         facts[0].count = Some(300);
         let packed = pack(&facts);
         for cut in 0..packed.len() {

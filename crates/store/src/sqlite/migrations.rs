@@ -141,7 +141,11 @@ fn pack_facts(tx: &Transaction) -> Result<()> {
             batch.push(almanac_core::FactRow {
                 seq: r.get(1)?,
                 turn: r.get(2)?,
-                kind: r.get(3)?,
+                kind: {
+                    let kind: String = r.get(3)?;
+                    almanac_core::FactKind::named(&kind)
+                        .ok_or_else(|| StoreError::Invalid(format!("a stored fact of no known kind, `{kind}`")))?
+                },
                 player: r.get(4)?,
                 item: r.get(5)?,
                 count: r.get(6)?,
