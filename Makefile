@@ -23,10 +23,12 @@ build:
 	$(CARGO) build --release --bin almanac
 
 # Every test, the store's and the API's on SQLite and again on a real PostgreSQL (started here for the run
-# in a temporary directory, stopped at the end, whatever the outcome).
+# in a temporary directory, stopped at the end, whatever the outcome). The tests that need PostgreSQL or a
+# browser are `#[ignore]`d with the reason, so that a plain `cargo test` passes on a bare machine; here they
+# run too (`--include-ignored`).
 test: browser postgres
 	@pg=$$(mktemp -d); url=$$(tests/postgres.sh start $$pg) || exit 1; \
-	ALMANAC_TEST_PG=$$url $(CARGO) test --workspace && \
+	ALMANAC_TEST_PG=$$url $(CARGO) test --workspace -- --include-ignored && \
 	ALMANAC_TEST_PG=$$url ALMANAC_TEST_STORE=postgres $(CARGO) test -p almanac-server --test api --test clubs --test players; \
 	status=$$?; tests/postgres.sh stop $$pg; exit $$status
 

@@ -169,6 +169,7 @@ impl Driver {
 const ARROW_RIGHT: &str = "\u{E014}";
 
 #[test]
+#[ignore = "needs Chromium and chromedriver: `make test` installs them"]
 fn a_coach_steps_through_a_replay_and_jumps_from_a_chart() {
     let app = spawn_app(16 << 20);
     let (status, body) = app.post("/api/games?publish=true", sample("catan-club-game.jsonl").as_bytes());
@@ -236,6 +237,7 @@ fn a_coach_steps_through_a_replay_and_jumps_from_a_chart() {
 }
 
 #[test]
+#[ignore = "needs Chromium and chromedriver: `make test` installs them"]
 fn a_carcassonne_replay_lays_tiles_step_by_step() {
     let app = spawn_app(16 << 20);
     let (status, body) = app.post("/api/games?publish=true", sample("carcassonne-traders-builders.jsonl").as_bytes());
@@ -289,6 +291,7 @@ fn discards(log: &str) -> u64 {
 /// Every sample of every game, stepped from its start to its end: each drawing runs without error (a
 /// throwing drawing never marks the step as shown), pieces appear, and each player is listed.
 #[test]
+#[ignore = "needs Chromium and chromedriver: `make test` installs them"]
 fn every_sample_replays_from_start_to_end() {
     let app = spawn_app(16 << 20);
     let driver = Driver::start();
@@ -329,6 +332,7 @@ fn every_sample_replays_from_start_to_end() {
 }
 
 #[test]
+#[ignore = "needs Chromium and chromedriver: `make test` installs them"]
 fn a_club_signs_in_uploads_a_private_game_publishes_it_and_signs_out() {
     let app = spawn_app(16 << 20);
     let driver = Driver::start();
@@ -424,6 +428,7 @@ fn layout_problems(driver: &Driver) -> Vec<String> {
 }
 
 #[test]
+#[ignore = "needs Chromium and chromedriver: `make test` installs them"]
 fn a_cities_and_knights_replay_draws_the_knights_walls_metropolises_and_the_ship_of_the_state() {
     let app = spawn_app(16 << 20);
     let text = sample("cities-knights-club-game.jsonl");
@@ -462,6 +467,7 @@ fn a_cities_and_knights_replay_draws_the_knights_walls_metropolises_and_the_ship
 }
 
 #[test]
+#[ignore = "needs Chromium and chromedriver: `make test` installs them"]
 fn an_elasund_replay_draws_the_city_of_the_state_at_each_step() {
     let app = spawn_app(16 << 20);
     let text = sample("elasund-four-players.jsonl");
@@ -500,6 +506,7 @@ fn first_player(app: &TestApp, game: &str) -> i64 {
 }
 
 #[test]
+#[ignore = "needs Chromium and chromedriver: `make test` installs them"]
 fn a_coach_opens_a_player_from_a_game_then_a_head_to_head_then_a_game_they_shared() {
     let app = spawn_app(16 << 20);
     let (_, a) = app.post("/api/games?publish=true", sample("catan-club-game.jsonl").as_bytes());
@@ -567,6 +574,7 @@ fn a_coach_opens_a_player_from_a_game_then_a_head_to_head_then_a_game_they_share
 }
 
 #[test]
+#[ignore = "needs Chromium and chromedriver: `make test` installs them"]
 fn every_page_is_accessible_and_fits_a_phone_and_a_desktop() {
     let app = spawn_app(16 << 20);
     let (_, catan) = app.post("/api/games?publish=true", sample("catan-six-players.jsonl").as_bytes());
@@ -620,6 +628,7 @@ fn every_page_is_accessible_and_fits_a_phone_and_a_desktop() {
 }
 
 #[test]
+#[ignore = "needs Chromium and chromedriver: `make test` installs them"]
 fn without_scripts_the_pages_are_documents() {
     let app = spawn_app(16 << 20);
     let (_, body) = app.post("/api/games?publish=true", sample("catan-club-game.jsonl").as_bytes());

@@ -583,6 +583,7 @@ fn serve_brings_games_of_older_ruleset_versions_up_to_date() {
 
 /// `almanac serve --db postgres://…`: the same server on PostgreSQL.
 #[test]
+#[ignore = "needs PostgreSQL: `make test` starts one (ALMANAC_TEST_PG)"]
 fn serve_runs_on_postgresql() {
     let pg = PathBuf::from(almanac_store::testing::scratch_postgres());
     let out = almanac(&["import", sample_path("catan-club-game.jsonl").to_str().unwrap()], &pg);
@@ -597,6 +598,7 @@ fn serve_runs_on_postgresql() {
 }
 
 #[test]
+#[ignore = "needs PostgreSQL: `make test` starts one (ALMANAC_TEST_PG)"]
 fn every_command_reads_a_postgresql_database() {
     let pg = PathBuf::from(almanac_store::testing::scratch_postgres());
     let out = almanac(&["import", sample_path("catan-club-game.jsonl").to_str().unwrap()], &pg);
@@ -616,6 +618,7 @@ fn every_command_reads_a_postgresql_database() {
 }
 
 #[test]
+#[ignore = "needs PostgreSQL: `make test` starts one (ALMANAC_TEST_PG)"]
 fn migrate_reports_a_game_it_cannot_copy_and_copies_the_others() {
     let s = Scratch::new();
     let good = import_one(&s, &s.file("club.jsonl", sample("catan-club-game.jsonl")));
@@ -753,6 +756,7 @@ fn a_server_killed_during_uploads_keeps_every_acknowledged_game_whole() {
 /// A club's SQLite file copied into a PostgreSQL database: the same games under the same ids, the same
 /// owners, publication and deletions, tokens that still work, and a second run that copies nothing.
 #[test]
+#[ignore = "needs PostgreSQL: `make test` starts one (ALMANAC_TEST_PG)"]
 fn migrate_copies_a_database_into_postgresql_and_checks_the_copy() {
     let s = Scratch::new();
     let file = s.db();

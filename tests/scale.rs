@@ -32,6 +32,7 @@ fn ids(app: &TestApp) -> Vec<String> {
 }
 
 #[test]
+#[ignore = "needs PostgreSQL: `make test` starts one (ALMANAC_TEST_PG)"]
 fn two_servers_on_one_database_answer_the_same() {
     let (a, b) = two_servers();
     let base = sample("catan-club-game.jsonl");
@@ -50,6 +51,7 @@ fn two_servers_on_one_database_answer_the_same() {
 }
 
 #[test]
+#[ignore = "needs PostgreSQL: `make test` starts one (ALMANAC_TEST_PG)"]
 fn identical_uploads_to_both_servers_at_once_are_one_game() {
     let (a, b) = two_servers();
     let log = sample("catan-helpers.jsonl");
@@ -72,6 +74,7 @@ fn identical_uploads_to_both_servers_at_once_are_one_game() {
 }
 
 #[test]
+#[ignore = "needs PostgreSQL: `make test` starts one (ALMANAC_TEST_PG)"]
 fn appends_through_both_servers_keep_one_log_and_each_sees_the_other() {
     let (a, b) = two_servers();
     let text = sample("catan-club-game.jsonl");

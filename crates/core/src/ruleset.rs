@@ -1,4 +1,4 @@
-//! The shape of a ruleset (DESIGN §4): pure rules, no I/O, no clock, no randomness.
+//! The shape of a ruleset: pure rules, no I/O, no clock, no randomness.
 
 use crate::facts::{Fact, Seat};
 use crate::view::View;
@@ -98,22 +98,6 @@ pub trait Ruleset: 'static + Sized {
 
     /// Checks and applies one event; see the trait documentation.
     fn apply(state: &mut Self::State, event: &Self::Event, facts: &mut Vec<Fact>) -> Result<(), RuleViolation>;
-
-    /// Is this event legal here, and what follows from it?
-    fn decide(state: &Self::State, event: &Self::Event) -> Result<Vec<Fact>, RuleViolation> {
-        let mut scratch = state.clone();
-        let mut facts = Vec::new();
-        Self::apply(&mut scratch, event, &mut facts)?;
-        Ok(facts)
-    }
-
-    /// Applies an event already known to be legal.
-    fn evolve(mut state: Self::State, event: &Self::Event) -> Self::State {
-        let mut facts = Vec::new();
-        // A rebuild of stored events: they were accepted by `apply` when stored.
-        let _ = Self::apply(&mut state, event, &mut facts);
-        state
-    }
 
     /// Our turn number (0 = setup, then 1, 2, 3 ... one per player turn).
     fn turn(state: &Self::State) -> u32;

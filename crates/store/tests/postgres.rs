@@ -25,6 +25,7 @@ fn count(url: &Path, table: &str) -> i64 {
 }
 
 #[test]
+#[ignore = "needs PostgreSQL: `make test` starts one (ALMANAC_TEST_PG)"]
 fn a_game_is_stored_whole_and_reads_back_as_on_sqlite() {
     let (url, mut store) = db();
     let log = log_of(&sample("catan-club-game.jsonl"));
@@ -52,6 +53,7 @@ fn a_game_is_stored_whole_and_reads_back_as_on_sqlite() {
 }
 
 #[test]
+#[ignore = "needs PostgreSQL: `make test` starts one (ALMANAC_TEST_PG)"]
 fn no_statement_can_rewrite_skip_or_remove_an_event_or_a_game() {
     let (url, mut store) = db();
     let id = insert(&mut store, &log_of(&sample("catan-club-game.jsonl"))).unwrap().id().to_string();
@@ -94,6 +96,7 @@ fn rows_of(url: &Path, table: &str) -> Vec<String> {
 }
 
 #[test]
+#[ignore = "needs PostgreSQL: `make test` starts one (ALMANAC_TEST_PG)"]
 fn no_statement_rewrites_a_seat_a_player_a_note_or_a_token() {
     let (url, mut store) = db();
     let club = store.create_club("Moda").unwrap().id;
@@ -150,6 +153,7 @@ fn no_statement_rewrites_a_seat_a_player_a_note_or_a_token() {
 }
 
 #[test]
+#[ignore = "needs PostgreSQL: `make test` starts one (ALMANAC_TEST_PG)"]
 fn a_failure_half_way_stores_nothing() {
     let (url, mut store) = db();
     sql(&url)
@@ -167,6 +171,7 @@ fn a_failure_half_way_stores_nothing() {
 }
 
 #[test]
+#[ignore = "needs PostgreSQL: `make test` starts one (ALMANAC_TEST_PG)"]
 fn one_log_is_one_game_however_spelled_and_however_many_servers_store_it_at_once() {
     let (url, mut store) = db();
     let text = sample("catan-six-players.jsonl");
@@ -197,6 +202,7 @@ fn one_log_is_one_game_however_spelled_and_however_many_servers_store_it_at_once
 }
 
 #[test]
+#[ignore = "needs PostgreSQL: `make test` starts one (ALMANAC_TEST_PG)"]
 fn concurrent_appends_keep_one_contiguous_log_and_the_stale_writers_hear_so() {
     let (url, mut store) = db();
     let full = sample("catan-club-game.jsonl");
@@ -239,6 +245,7 @@ fn concurrent_appends_keep_one_contiguous_log_and_the_stale_writers_hear_so() {
 }
 
 #[test]
+#[ignore = "needs PostgreSQL: `make test` starts one (ALMANAC_TEST_PG)"]
 fn a_clubs_private_game_is_found_by_nobody_else_and_tokens_stop_when_revoked() {
     let (_url, mut store) = db();
     let (a, b) = (store.create_club("A").unwrap().id, store.create_club("B").unwrap().id);
@@ -266,6 +273,7 @@ fn a_clubs_private_game_is_found_by_nobody_else_and_tokens_stop_when_revoked() {
 }
 
 #[test]
+#[ignore = "needs PostgreSQL: `make test` starts one (ALMANAC_TEST_PG)"]
 fn games_are_found_in_any_case_sorted_and_reprojected() {
     let (_url, mut store) = db();
     for name in ["catan-club-game.jsonl", "catan-six-players.jsonl", "carcassonne-traders-builders.jsonl"] {
@@ -296,6 +304,7 @@ fn games_are_found_in_any_case_sorted_and_reprojected() {
 }
 
 #[test]
+#[ignore = "needs PostgreSQL: `make test` starts one (ALMANAC_TEST_PG)"]
 fn a_pool_opens_a_bounded_number_of_connections_and_makes_readers_wait() {
     let (url, _store) = db();
     let pool = std::sync::Arc::new(almanac_store::Pool::open(&url).unwrap());
@@ -327,36 +336,42 @@ fn a_pool_opens_a_bounded_number_of_connections_and_makes_readers_wait() {
 }
 
 #[test]
+#[ignore = "needs PostgreSQL: `make test` starts one (ALMANAC_TEST_PG)"]
 fn players_are_one_identity_per_name_and_count_only_published_games() {
     let (_url, mut store) = db();
     common::players_are_one_identity_per_name_and_count_only_published_games(&mut store);
 }
 
 #[test]
+#[ignore = "needs PostgreSQL: `make test` starts one (ALMANAC_TEST_PG)"]
 fn a_player_is_seen_only_through_games_the_viewer_may_see() {
     let (_url, mut store) = db();
     common::a_player_is_seen_only_through_games_the_viewer_may_see(&mut store);
 }
 
 #[test]
+#[ignore = "needs PostgreSQL: `make test` starts one (ALMANAC_TEST_PG)"]
 fn notes_are_kept_in_the_order_of_the_game() {
     let (_url, mut store) = db();
     common::notes_are_kept_in_the_order_of_the_game(&mut store);
 }
 
 #[test]
+#[ignore = "needs PostgreSQL: `make test` starts one (ALMANAC_TEST_PG)"]
 fn questions_are_answered_over_the_games_the_viewer_may_see() {
     let (_url, mut store) = db();
     common::questions_are_answered_over_the_games_the_viewer_may_see(&mut store);
 }
 
 #[test]
+#[ignore = "needs PostgreSQL: `make test` starts one (ALMANAC_TEST_PG)"]
 fn games_stored_together_are_each_stored_whole_or_not_at_all() {
     let (_url, mut store) = db();
     common::games_stored_together_are_each_stored_whole_or_not_at_all(&mut store);
 }
 
 #[test]
+#[ignore = "needs PostgreSQL: `make test` starts one (ALMANAC_TEST_PG)"]
 fn games_derived_again_together_are_each_derived_whole_or_not_at_all() {
     let (_url, mut store) = db();
     common::games_derived_again_together_are_each_derived_whole_or_not_at_all(&mut store);
