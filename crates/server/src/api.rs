@@ -8,7 +8,7 @@ use crate::app::{
     Result,
 };
 use crate::error::ApiError;
-use crate::limits::{read_body, read_json};
+use crate::limits::{read_body, read_json, read_json_up_to};
 use crate::uploads::format_named;
 use actix_web::http::{header, StatusCode};
 use actix_web::{web, HttpRequest, HttpResponse};
@@ -194,9 +194,8 @@ async fn append(
     payload: web::Payload,
 ) -> Result<HttpResponse> {
     require_type(&req, &["application/json"], false)?;
-    let bytes = read_body(payload, app.limits.max_append, app.limits.body_timeout).await?;
-    let body: AppendBody = serde_json::from_slice(&bytes)
-        .map_err(|e| ApiError::bad_request(format!("expected {{\"expected_seq\": N, \"events\": [...]}}: {e}")))?;
+    let expected = "{\"expected_seq\": N, \"events\": [...]}";
+    let body: AppendBody = read_json_up_to(payload, app.limits.max_append, &app.limits, expected).await?;
     let lines: Vec<String> = body.events.iter().map(|e| e.to_string()).collect();
     let club = writer.club.id;
     let (id, seq) = blocking(move || {

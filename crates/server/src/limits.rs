@@ -74,7 +74,18 @@ pub async fn read_json<T: serde::de::DeserializeOwned>(
     limits: &Limits,
     expected: &str,
 ) -> Result<T, ApiError> {
-    let body = read_body(payload, SMALL_BODY, limits.body_timeout).await?;
+    read_json_up_to(payload, SMALL_BODY, limits, expected).await
+}
+
+/// A JSON body of at most `limit` bytes (a live append's events), read as `read_json` reads: every JSON
+/// body the server takes is read here, with one error shape.
+pub async fn read_json_up_to<T: serde::de::DeserializeOwned>(
+    payload: web::Payload,
+    limit: usize,
+    limits: &Limits,
+    expected: &str,
+) -> Result<T, ApiError> {
+    let body = read_body(payload, limit, limits.body_timeout).await?;
     serde_json::from_slice(&body).map_err(|e| ApiError::bad_request(format!("expected {expected}: {e}")))
 }
 
