@@ -50,6 +50,11 @@ pub struct Envelope {
 impl Envelope {
     /// Reads and checks the shared part of a header line.
     pub fn parse(header_line: &str) -> Result<Envelope, LogError> {
+        Ok(Envelope::read(header_line)?.0)
+    }
+
+    /// `parse`, and the whole header as JSON (what the ruleset reads its own part from): the line read once.
+    pub fn read(header_line: &str) -> Result<(Envelope, serde_json::Value), LogError> {
         if header_line.len() > limits::MAX_LINE_BYTES {
             return Err(LogError::new(
                 1,
@@ -83,7 +88,7 @@ impl Envelope {
                 )))
             }
         }
-        let envelope: Envelope = serde_json::from_value(value)
+        let envelope = Envelope::deserialize(&value)
             .map_err(|e| LogError::header(format!("header: {}", crate::ruleset::json_reason(&e))))?;
         if envelope.players.is_empty() {
             return Err(LogError::header("header: `players` is empty"));
@@ -127,7 +132,7 @@ impl Envelope {
                 return Err(LogError::header(format!("header: two players are named `{}`", p.name)));
             }
         }
-        Ok(envelope)
+        Ok((envelope, value))
     }
 }
 

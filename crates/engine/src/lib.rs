@@ -7,7 +7,6 @@
 use almanac_core::log::{lines, Envelope, LogError, Problem};
 pub use almanac_core::Viewpoint;
 use almanac_core::{FormatError, Game, GameKind, Importer};
-use serde_json::Value;
 
 pub use almanac_core;
 
@@ -120,8 +119,7 @@ impl ValidatedLog {
 /// Reads and validates a whole almanac/1 log.
 pub fn read_log(text: &str) -> Result<Box<dyn Game>, LogError> {
     let (_, first) = lines(text).next().ok_or_else(LogError::empty)?;
-    let envelope = Envelope::parse(first)?;
-    let header: Value = serde_json::from_str(first).expect("parsed by Envelope::parse");
+    let (envelope, header) = Envelope::read(first)?;
     let kind = game_kind(&envelope.ruleset).ok_or_else(|| {
         LogError::new(1, Problem::UnknownRuleset { ruleset: envelope.ruleset.clone(), known: known_rulesets() })
     })?;
