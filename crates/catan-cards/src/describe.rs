@@ -2,6 +2,7 @@
 
 use crate::event::{Event, ROBBER};
 use crate::state::State;
+use almanac_core::Seated;
 
 pub fn describe(s: &State, e: &Event) -> String {
     match e {

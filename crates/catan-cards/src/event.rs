@@ -8,9 +8,9 @@ use crate::cards::Card;
 use crate::setup::event_name;
 use crate::state::State;
 use almanac_catan::resources::{Bundle, Resource, ResourceCard, Resources, UNKNOWN};
-use almanac_core::{field, EventError, Seat};
-use serde::Deserialize;
-use serde_json::{json, Map, Value};
+use almanac_core::field::{self, ByName};
+use almanac_core::{EventError, Seat, Table};
+use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
 /// One missing resource of a purchase paid with other cards of one kind, at the player's road rate.
@@ -89,159 +89,169 @@ impl Event {
 
 pub const EVENT_TYPES: [&str; 5] = ["harvest", "trade", "build", "discard", "end_turn"];
 
-/// Every field any event may carry; fields an event does not use are ignored.
-#[derive(Deserialize)]
-struct Raw {
-    #[serde(rename = "type")]
-    kind: Option<String>,
-    player: Option<String>,
-    draws: Option<BTreeMap<String, Bundle>>,
-    with: Option<String>,
-    give: Option<Bundle>,
-    get: Option<Bundle>,
-    bonus: Option<String>,
-    card: Option<String>,
-    road_trade: Option<RawRoadTrade>,
-    refill: Option<String>,
-    event: Option<String>,
-    effect: Option<BTreeMap<String, BTreeMap<String, i16>>>,
-    cards: Option<Bundle>,
+/// An event line as written: players by name, cards by their words. Serde reads and writes it;
+/// `Event` is what it says, checked against the table.
+#[derive(Deserialize, Serialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+enum Line {
+    Harvest {
+        player: String,
+        draws: ByName<Bundle>,
+    },
+    Trade {
+        player: String,
+        with: String,
+        give: Bundle,
+        get: Bundle,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        bonus: Option<String>,
+    },
+    Build {
+        player: String,
+        card: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        road_trade: Option<RoadTradeLine>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        refill: Option<String>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        event: Option<String>,
+        /// Per player touched: cards drawn (positive) and given up (negative).
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        effect: Option<ByName<ByName<i16>>>,
+    },
+    Discard {
+        player: String,
+        cards: Bundle,
+    },
+    EndTurn {
+        player: String,
+    },
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
-struct RawRoadTrade {
+struct RoadTradeLine {
     give: String,
     instead_of: String,
 }
 
-fn seat(state: &State, name: &str, field: &str) -> Result<Seat, String> {
-    field::player(state.seating.iter().map(|s| s.name.as_str()), name, field)
+/// Why a type of the base game is no event here.
+fn refused(kind: &str) -> Option<String> {
+    matches!(kind, "bank_trade" | "maritime_trade" | "road_trade").then(|| {
+        format!(
+            "there is no `{kind}`: a road trade happens only while building, once a turn, and replaces one missing \
+             resource of the card bought (`road_trade` in a `build` event)"
+        )
+    })
 }
 
 /// Reads one event line against the current state (for player names).
 pub fn parse(state: &State, line: &str) -> Result<Event, EventError> {
-    let raw: Raw = serde_json::from_str(line).map_err(EventError::from_json)?;
-    Ok(parse_raw(state, raw)?)
+    let line: Line = field::read_line(line, &EVENT_TYPES, refused)?;
+    Ok(event_of(&state.table, line)?)
 }
 
-fn parse_raw(state: &State, raw: Raw) -> Result<Event, String> {
-    let kind = raw.kind.as_deref().ok_or("the event has no `type`")?;
-    let player = seat(state, field::required(raw.player.as_deref(), kind, "player")?, "player")?;
-    Ok(match kind {
-        "harvest" => {
-            let mut draws = vec![Bundle::default(); state.players.len()];
-            for (name, cards) in field::required(raw.draws.as_ref(), kind, "draws")? {
-                draws[seat(state, name, "draws")? as usize] = *cards;
+fn event_of(table: &Table, line: Line) -> Result<Event, String> {
+    Ok(match line {
+        Line::Harvest { player, draws } => {
+            let mut by_seat = vec![Bundle::default(); table.len()];
+            for (name, cards) in draws.0 {
+                by_seat[table.seat(&name, "draws")? as usize] = cards;
             }
-            Event::Harvest { player, draws }
+            Event::Harvest { player: table.seat(&player, "player")?, draws: by_seat }
         }
-        "trade" => Event::Trade {
-            player,
-            with: seat(state, field::required(raw.with.as_deref(), kind, "with")?, "with")?,
-            give: field::required(raw.give, kind, "give")?,
-            get: field::required(raw.get, kind, "get")?,
-            bonus: raw.bonus.as_deref().map(ResourceCard::parse).transpose()?,
+        Line::Trade { player, with, give, get, bonus } => Event::Trade {
+            player: table.seat(&player, "player")?,
+            with: table.seat(&with, "with")?,
+            give,
+            get,
+            bonus: bonus.as_deref().map(ResourceCard::parse).transpose()?,
         },
-        "build" => {
-            let card = Card::parse(field::required(raw.card.as_deref(), kind, "card")?)?;
-            let road_trade = match &raw.road_trade {
+        Line::Build { player, card, road_trade, refill, event, effect } => {
+            let player = table.seat(&player, "player")?;
+            let card = Card::parse(&card)?;
+            let road_trade = match road_trade {
                 None => None,
                 Some(t) => {
                     Some(RoadTrade { give: Resource::parse(&t.give)?, instead_of: Resource::parse(&t.instead_of)? })
                 }
             };
-            let refill = match raw.refill.as_deref() {
+            let refill = refill.as_deref().map(Card::parse).transpose()?;
+            let event = match event {
+                None if effect.is_some() => return Err("build: an `effect` without the `event` that had it".into()),
                 None => None,
-                Some(c) => Some(Card::parse(c)?),
-            };
-            let event = match raw.event.as_deref() {
-                None if raw.effect.is_some() => return Err("build: an `effect` without the `event` that had it".into()),
-                None => None,
-                Some(name) => {
-                    let mut effect = Vec::new();
-                    for (who, deltas) in raw.effect.iter().flatten() {
-                        let (mut gain, mut lose) = (Bundle::default(), Resources::NONE);
-                        for (item, &n) in deltas {
-                            let count = n.unsigned_abs() as u8;
-                            match (item.as_str(), n > 0) {
-                                (UNKNOWN, true) => gain.unknown += count,
-                                (UNKNOWN, false) => {
-                                    return Err("effect: a card given up is seen; name it, not `unknown`".into())
-                                }
-                                (name, true) => gain.known[Resource::parse(name)?] += count,
-                                (name, false) => lose[Resource::parse(name)?] += count,
-                            }
-                        }
-                        effect.push((seat(state, who, "effect")?, gain, lose));
-                    }
-                    effect.sort_by_key(|(who, _, _)| *who);
-                    Some(EventCard { name: event_name(name)?, effect })
-                }
+                Some(name) => Some(EventCard { name: event_name(&name)?, effect: effect_of(table, effect)? }),
             };
             Event::Build { player, card, road_trade, refill, event }
         }
-        "discard" => Event::Discard { player, cards: field::required(raw.cards, kind, "cards")? },
-        "end_turn" => Event::EndTurn { player },
-        "bank_trade" | "maritime_trade" | "road_trade" => {
-            return Err(format!(
-                "there is no `{kind}`: a road trade happens only while building, once a turn, and replaces one missing \
-                 resource of the card bought (`road_trade` in a `build` event)"
-            ))
-        }
-        other => return Err(format!("unknown event type `{other}` (known: {})", EVENT_TYPES.join(", "))),
+        Line::Discard { player, cards } => Event::Discard { player: table.seat(&player, "player")?, cards },
+        Line::EndTurn { player } => Event::EndTurn { player: table.seat(&player, "player")? },
     })
+}
+
+/// What an event card did, by seat: a name written twice counts as written last, as JSON objects read.
+fn effect_of(table: &Table, effect: Option<ByName<ByName<i16>>>) -> Result<Vec<(Seat, Bundle, Resources)>, String> {
+    let by_name: BTreeMap<String, ByName<i16>> = effect.map(|e| e.0.into_iter().collect()).unwrap_or_default();
+    let mut out = Vec::new();
+    for (who, deltas) in by_name {
+        let deltas: BTreeMap<String, i16> = deltas.0.into_iter().collect();
+        let (mut gain, mut lose) = (Bundle::default(), Resources::NONE);
+        for (item, &n) in &deltas {
+            let count = n.unsigned_abs() as u8;
+            match (item.as_str(), n > 0) {
+                (UNKNOWN, true) => gain.unknown += count,
+                (UNKNOWN, false) => return Err("effect: a card given up is seen; name it, not `unknown`".into()),
+                (name, true) => gain.known[Resource::parse(name)?] += count,
+                (name, false) => lose[Resource::parse(name)?] += count,
+            }
+        }
+        out.push((table.seat(&who, "effect")?, gain, lose));
+    }
+    out.sort_by_key(|(who, _, _)| *who);
+    Ok(out)
 }
 
 /// Writes an event as one almanac/1 line.
 pub fn write(state: &State, event: &Event) -> String {
-    let name = |s: Seat| Value::String(state.name(s).to_string());
-    let mut m = Map::new();
-    m.insert("type".into(), json!(event.kind()));
-    m.insert("player".into(), name(event.player()));
-    match event {
-        Event::Harvest { draws, .. } => {
-            let by_player = draws.iter().enumerate().map(|(s, b)| (state.name(s as Seat).to_string(), json!(b)));
-            m.insert("draws".into(), Value::Object(by_player.collect()));
-        }
-        Event::Trade { with, give, get, bonus, .. } => {
-            m.insert("with".into(), name(*with));
-            m.insert("give".into(), json!(give));
-            m.insert("get".into(), json!(get));
-            if let Some(b) = bonus {
-                m.insert("bonus".into(), json!(b.name()));
-            }
-        }
-        Event::Build { card, road_trade, refill, event, .. } => {
-            m.insert("card".into(), json!(card.name()));
-            if let Some(t) = road_trade {
-                m.insert("road_trade".into(), json!({"give": t.give.name(), "instead_of": t.instead_of.name()}));
-            }
-            if let Some(r) = refill {
-                m.insert("refill".into(), json!(r.name()));
-            }
-            if let Some(e) = event {
-                m.insert("event".into(), json!(e.name));
-                if !e.effect.is_empty() {
-                    let mut effect = Map::new();
-                    for (who, gain, lose) in &e.effect {
-                        let mut deltas = Map::new();
-                        for (item, n) in gain.items() {
-                            deltas.insert(item.to_string(), json!(n));
-                        }
-                        for (r, n) in lose.present() {
-                            deltas.insert(r.name().to_string(), json!(-(n as i32)));
-                        }
-                        effect.insert(state.name(*who).to_string(), Value::Object(deltas));
-                    }
-                    m.insert("effect".into(), Value::Object(effect));
-                }
-            }
-        }
-        Event::Discard { cards, .. } => {
-            m.insert("cards".into(), json!(cards));
-        }
-        Event::EndTurn { .. } => {}
-    }
-    Value::Object(m).to_string()
+    let table = &state.table;
+    let name = |s: Seat| table.name(s).to_string();
+    let line = match event {
+        Event::Harvest { player, draws } => Line::Harvest {
+            player: name(*player),
+            draws: ByName(draws.iter().enumerate().map(|(s, b)| (name(s as Seat), *b)).collect()),
+        },
+        Event::Trade { player, with, give, get, bonus } => Line::Trade {
+            player: name(*player),
+            with: name(*with),
+            give: *give,
+            get: *get,
+            bonus: bonus.map(|b| b.name().to_string()),
+        },
+        Event::Build { player, card, road_trade, refill, event } => Line::Build {
+            player: name(*player),
+            card: card.name().to_string(),
+            road_trade: road_trade.map(|t| RoadTradeLine {
+                give: t.give.name().to_string(),
+                instead_of: t.instead_of.name().to_string(),
+            }),
+            refill: refill.map(|r| r.name().to_string()),
+            event: event.as_ref().map(|e| e.name.clone()),
+            effect: event.as_ref().filter(|e| !e.effect.is_empty()).map(|e| {
+                ByName(
+                    e.effect
+                        .iter()
+                        .map(|(who, gain, lose)| {
+                            let mut deltas: Vec<(String, i16)> =
+                                gain.items().into_iter().map(|(item, n)| (item.to_string(), n as i16)).collect();
+                            deltas.extend(lose.present().map(|(r, n)| (r.name().to_string(), -(n as i16))));
+                            (name(*who), ByName(deltas))
+                        })
+                        .collect(),
+                )
+            }),
+        },
+        Event::Discard { player, cards } => Line::Discard { player: name(*player), cards: *cards },
+        Event::EndTurn { player } => Line::EndTurn { player: name(*player) },
+    };
+    serde_json::to_string(&line).expect("an event line writes into memory")
 }

@@ -7,6 +7,7 @@ use crate::state::{Phase, State};
 use crate::vocabulary::{EVENT, LARGEST_ARMY, LONGEST_ROAD, TRADE_BONUS};
 use almanac_catan::exchange::{exchange, Party};
 use almanac_catan::resources::{Bundle, ResourceCard, Resources};
+use almanac_core::Seated;
 use almanac_core::{cause, Fact, RuleViolation, Seat};
 
 type Result<T = ()> = std::result::Result<T, RuleViolation>;
@@ -194,7 +195,7 @@ fn trade(
         return fail(format!("{} cannot trade with themselves", s.name(a)));
     }
     let [pa, pb] = s.players.get_disjoint_mut([a as usize, with as usize]).expect("two players, checked above");
-    let party = |seat: Seat, hand| Party { seat, name: &s.seating[seat as usize].name, hand };
+    let party = |seat: Seat, hand| Party { seat, name: s.table.name(seat), hand };
     exchange(party(a, &mut pa.hand), party(with, &mut pb.hand), give, get, facts).or_else(|e| fail(e.to_string()))?;
     // The partner draws one card for free, unless none is left to draw.
     let free = match bonus {

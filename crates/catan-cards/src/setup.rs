@@ -2,9 +2,9 @@
 //! "start player"), the open row, the Metropolis side, the starting hands and, when known, the decks.
 
 use crate::cards::{Card, METROPOLISES, ROW_SIZE, STARTING_HAND};
-use crate::state::{Decks, Phase, Player, Seating, Side, State};
+use crate::state::{Decks, Phase, Player, Side, State};
 use almanac_catan::resources::{Bundle, Hand, Resources};
-use almanac_core::{PlayerEntry, SetupError};
+use almanac_core::{PlayerEntry, SetupError, Table};
 use serde::Deserialize;
 use serde_json::Value;
 use std::collections::BTreeMap;
@@ -111,7 +111,7 @@ pub fn new_state(header: &Value) -> Result<State, SetupError> {
         }
     }
     let state = State {
-        seating: Arc::new(h.players.into_iter().map(|p| Seating { name: p.name, color: p.color }).collect()),
+        table: Table::of(&h.players),
         players,
         row,
         metropolises_left: METROPOLISES,

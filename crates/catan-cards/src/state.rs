@@ -2,16 +2,9 @@
 
 use crate::cards::{Card, ROBBER_LIMIT};
 use almanac_catan::resources::{Hand, Resource, Resources};
-use almanac_core::Seat;
+use almanac_core::{Seat, Seated, Table};
 use std::collections::BTreeMap;
 use std::sync::Arc;
-
-/// Who the player is (fixed for the game).
-#[derive(Debug, Clone)]
-pub struct Seating {
-    pub name: String,
-    pub color: Option<String>,
-}
 
 /// A player's cards: the hand, and the tableau of built cards (covered cards no longer count).
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -89,7 +82,7 @@ pub enum Phase {
 
 #[derive(Debug, Clone)]
 pub struct State {
-    pub seating: Arc<Vec<Seating>>,
+    pub table: Table,
     pub players: Vec<Player>,
     /// The open building row (in no order: cards of a kind are alike).
     pub row: Vec<Card>,
@@ -115,19 +108,13 @@ pub struct State {
     pub winner: Option<Seat>,
 }
 
+impl Seated for State {
+    fn table(&self) -> &Table {
+        &self.table
+    }
+}
+
 impl State {
-    pub fn name(&self, seat: Seat) -> &str {
-        &self.seating[seat as usize].name
-    }
-
-    pub fn seat_of(&self, name: &str) -> Option<Seat> {
-        self.seating.iter().position(|s| s.name == name).map(|i| i as Seat)
-    }
-
-    pub fn seats(&self) -> std::ops::Range<Seat> {
-        0..self.players.len() as Seat
-    }
-
     /// Victory points: uncovered settlements, cities and metropolises, and the special cards. All are visible.
     pub fn vp(&self, seat: Seat) -> i32 {
         let p = &self.players[seat as usize];

@@ -4,6 +4,7 @@ use crate::cards::Card;
 use crate::state::{Phase, Side, State};
 use crate::vocabulary::{ID, LARGEST_ARMY, LONGEST_ROAD};
 use almanac_catan::resources::{Resource, UNKNOWN};
+use almanac_core::Seated;
 use almanac_core::{PlayerView, View};
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -55,7 +56,7 @@ pub fn view(s: &State) -> View<TableView, TableauView> {
                 .collect();
             PlayerView {
                 name: s.name(seat).to_string(),
-                color: s.seating[seat as usize].color.clone(),
+                color: s.table.color(seat).map(String::from),
                 vp: s.vp(seat),
                 vp_public: s.vp(seat),
                 summary: format!("cards {:>2}  {}  {}", p.hand.total(), built.join(" "), awards.join(" ")),

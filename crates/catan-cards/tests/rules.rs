@@ -6,6 +6,7 @@
 use almanac_catan::resources::{Hand, Resources};
 use almanac_catan_cards::state::Phase;
 use almanac_catan_cards::{event, CatanCards, State};
+use almanac_core::Seated;
 use almanac_core::{Fact, Ruleset};
 use serde_json::{json, Value};
 

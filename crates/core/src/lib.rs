@@ -1,6 +1,7 @@
 //! Game-agnostic vocabulary shared by every ruleset and by everything that reads games.
 //!
-//! - [`Ruleset`]: the shape every game's rules take (initial / apply, with decide and evolve on top).
+//! - [`Ruleset`]: the shape every game's rules take (initial / apply).
+//! - [`Table`] and [`Seated`]: the players at a game's table, which every game's state holds.
 //! - [`Declarations`] and [`GameKind`]: what a game crate declares besides its rules (its name, the words of
 //!   its facts, its importers, its replay drawing), and the object the engine's registry lists.
 //! - [`log`]: the almanac/1 envelope (header line, then one event per line) and its errors.
@@ -16,6 +17,7 @@ pub mod insights;
 pub mod kind;
 pub mod log;
 pub mod ruleset;
+pub mod table;
 #[cfg(feature = "testing")]
 pub mod testing;
 pub mod timeline;
@@ -27,6 +29,7 @@ pub use insights::{Insights, SeatMetric};
 pub use kind::{Declarations, FormatError, Game, GameKind, Importer, Viewpoint};
 pub use log::{Envelope, LogError, PlayerEntry, Problem, FORMAT};
 pub use ruleset::{EventError, RuleViolation, Ruleset, SetupError};
+pub use table::{Seated, Sitter, Table};
 pub use timeline::{read_events, Timeline};
 pub use view::{AnyView, Detail, PlayerView, View};
 pub use vocabulary::{Chart, DiceSpec, Measure, Opening, PlayerStat, Term, Vocabulary};

@@ -194,8 +194,10 @@ fn every_event_written_reads_back_as_the_same_event_and_writes_the_same_line() {
         let log = validate(None, &text).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
         let game = log.game.as_ref();
         let written: Vec<String> = (0..game.event_count()).map(|i| game.event_text(i)).collect();
-        let again = read_log(&[log.header_line().to_string()].into_iter().chain(written.clone()).collect::<Vec<_>>().join("\n"))
-            .unwrap_or_else(|e| panic!("{}: a written line does not read back: {e}", path.display()));
+        let again = read_log(
+            &[log.header_line().to_string()].into_iter().chain(written.clone()).collect::<Vec<_>>().join("\n"),
+        )
+        .unwrap_or_else(|e| panic!("{}: a written line does not read back: {e}", path.display()));
         assert_eq!(whole(again.as_ref()), whole(game), "{}: written and read back", path.display());
         let twice: Vec<String> = (0..again.event_count()).map(|i| again.event_text(i)).collect();
         assert_eq!(twice, written, "{}: written twice", path.display());

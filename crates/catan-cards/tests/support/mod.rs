@@ -9,6 +9,7 @@ use almanac_catan_cards::cards::{road_trade_rate, Card};
 use almanac_catan_cards::event::{Event, EventCard, RoadTrade, ROBBER};
 use almanac_catan_cards::state::Phase;
 use almanac_catan_cards::{CatanCards, State};
+use almanac_core::Seated;
 use almanac_core::{Ruleset, Seat};
 use serde_json::{json, Value};
 
