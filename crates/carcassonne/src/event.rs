@@ -5,9 +5,8 @@
 
 use crate::state::{FigureKind, GroupKind, Pos, State};
 use crate::tiles::{catalogue, HALVES, SIDES};
-use almanac_core::{field, EventError, Seat};
-use serde::Deserialize;
-use serde_json::{json, Map, Value};
+use almanac_core::{field, EventError, Seat, Table};
+use serde::{Deserialize, Serialize};
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Location {
@@ -105,84 +104,71 @@ impl Event {
 
 pub const EVENT_TYPES: [&str; 5] = ["place_tile", "discard_tile", "place_figure", "end_turn", "end_game"];
 
-#[derive(Deserialize)]
-struct Raw {
-    #[serde(rename = "type")]
-    kind: Option<String>,
-    player: Option<String>,
-    tile: Option<String>,
-    at: Option<[i32; 2]>,
-    rotation: Option<u32>,
-    figure: Option<String>,
-    feature: Option<String>,
-    location: Option<String>,
+/// An event line as written: the player by name, the tile by its catalogue id. Serde reads and writes it.
+#[derive(Deserialize, Serialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+enum Line {
+    PlaceTile { player: String, tile: String, at: [i32; 2], rotation: u32 },
+    DiscardTile { player: String, tile: String },
+    PlaceFigure { player: String, figure: String, feature: String, location: String },
+    EndTurn { player: String },
+    EndGame,
 }
 
 pub fn parse(state: &State, line: &str) -> Result<Event, EventError> {
-    let raw: Raw = serde_json::from_str(line).map_err(EventError::from_json)?;
-    Ok(parse_raw(state, raw)?)
+    let line: Line = field::read_line(line, &EVENT_TYPES, |_| None)?;
+    Ok(event_of(&state.table, line)?)
 }
 
-fn parse_raw(state: &State, raw: Raw) -> Result<Event, String> {
-    let kind = raw.kind.as_deref().ok_or("the event has no `type`")?;
-    if kind == "end_game" {
-        return Ok(Event::EndGame);
-    }
-    let name = field::required(raw.player.as_deref(), kind, "player")?;
-    let player = field::player(state.seating.iter().map(|s| s.name.as_str()), name, "player")?;
-    let tile = |raw: &Raw| -> Result<usize, String> {
-        let id = field::required(raw.tile.as_deref(), kind, "tile")?;
-        catalogue().get(id).ok_or_else(|| format!("`{id}` is not a tile of the catalogue"))
-    };
-    Ok(match kind {
-        "place_tile" => {
-            let rotation = field::required(raw.rotation, kind, "rotation")?;
+fn tile(id: &str) -> Result<usize, String> {
+    catalogue().get(id).ok_or_else(|| format!("`{id}` is not a tile of the catalogue"))
+}
+
+fn event_of(table: &Table, line: Line) -> Result<Event, String> {
+    let seat = |name: &str| table.seat(name, "player");
+    Ok(match line {
+        Line::PlaceTile { player, tile: id, at: [x, y], rotation } => {
             if rotation % 90 != 0 || rotation >= 360 {
                 return Err(format!("rotation {rotation} is not 0, 90, 180 or 270"));
             }
-            let [x, y] = field::required(raw.at, kind, "at")?;
-            Event::PlaceTile { player, tile: tile(&raw)?, at: (x, y), rotation: (rotation / 90) as u8 }
+            Event::PlaceTile { player: seat(&player)?, tile: tile(&id)?, at: (x, y), rotation: (rotation / 90) as u8 }
         }
-        "discard_tile" => Event::DiscardTile { player, tile: tile(&raw)? },
-        "place_figure" => {
-            let figure = match field::required(raw.figure.as_deref(), kind, "figure")? {
+        Line::DiscardTile { player, tile: id } => Event::DiscardTile { player: seat(&player)?, tile: tile(&id)? },
+        Line::PlaceFigure { player, figure, feature, location } => {
+            let figure = match figure.as_str() {
                 "follower" => FigureKind::Follower,
                 "builder" => FigureKind::Builder,
                 "pig" => FigureKind::Pig,
                 other => return Err(format!("`{other}` is not a figure (follower, builder, pig)")),
             };
-            let f = field::required(raw.feature.as_deref(), kind, "feature")?;
-            let feature = GroupKind::from_name(f)
-                .ok_or_else(|| format!("`{f}` is not a feature (city, road, monastery, field)"))?;
-            let location = Location::parse(field::required(raw.location.as_deref(), kind, "location")?)?;
-            Event::PlaceFigure { player, figure, feature, location }
+            let feature = GroupKind::from_name(&feature)
+                .ok_or_else(|| format!("`{feature}` is not a feature (city, road, monastery, field)"))?;
+            Event::PlaceFigure { player: seat(&player)?, figure, feature, location: Location::parse(&location)? }
         }
-        "end_turn" => Event::EndTurn { player },
-        other => return Err(format!("unknown event type `{other}` (known: {})", EVENT_TYPES.join(", "))),
+        Line::EndTurn { player } => Event::EndTurn { player: seat(&player)? },
+        Line::EndGame => Event::EndGame,
     })
 }
 
 pub fn write(state: &State, ev: &Event) -> String {
-    let mut m = Map::new();
-    m.insert("type".into(), json!(ev.kind()));
-    if let Some(p) = ev.player() {
-        m.insert("player".into(), json!(state.name(p)));
-    }
-    match ev {
-        Event::PlaceTile { tile, at, rotation, .. } => {
-            m.insert("tile".into(), json!(catalogue().tiles[*tile].id));
-            m.insert("at".into(), json!([at.0, at.1]));
-            m.insert("rotation".into(), json!(*rotation as u32 * 90));
-        }
-        Event::DiscardTile { tile, .. } => {
-            m.insert("tile".into(), json!(catalogue().tiles[*tile].id));
-        }
-        Event::PlaceFigure { figure, feature, location, .. } => {
-            m.insert("figure".into(), json!(figure.name()));
-            m.insert("feature".into(), json!(feature.name()));
-            m.insert("location".into(), json!(location.text));
-        }
-        Event::EndTurn { .. } | Event::EndGame => {}
-    }
-    Value::Object(m).to_string()
+    let name = |p: Seat| state.table.name(p).to_string();
+    let tile_id = |t: usize| catalogue().tiles[t].id.to_string();
+    let line = match ev {
+        Event::PlaceTile { player, tile, at, rotation } => Line::PlaceTile {
+            player: name(*player),
+            tile: tile_id(*tile),
+            at: [at.0, at.1],
+            rotation: *rotation as u32 * 90,
+        },
+        Event::DiscardTile { player, tile } => Line::DiscardTile { player: name(*player), tile: tile_id(*tile) },
+        Event::PlaceFigure { player, figure, feature, location } => Line::PlaceFigure {
+            player: name(*player),
+            figure: figure.name().to_string(),
+            feature: feature.name().to_string(),
+            location: location.text.clone(),
+        },
+        Event::EndTurn { player } => Line::EndTurn { player: name(*player) },
+        Event::EndGame => Line::EndGame,
+    };
+    serde_json::to_string(&line).expect("an event line writes into memory")
 }

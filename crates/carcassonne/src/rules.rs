@@ -5,6 +5,7 @@ use crate::event::{Event, Location};
 use crate::state::*;
 use crate::tiles::*;
 use crate::vocabulary::{COMPLETION, TILE};
+use almanac_core::Seated;
 use almanac_core::{Fact, RuleViolation, Seat};
 
 type Result<T = ()> = std::result::Result<T, RuleViolation>;

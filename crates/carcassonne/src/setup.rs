@@ -1,8 +1,8 @@
 //! A new game from its header: the players, the options, the pack of the tile sets and the start tile.
 
-use crate::state::{self, Options, Player, Seating, State, Step};
+use crate::state::{self, Options, Player, State, Step};
 use crate::tiles::{self, catalogue};
-use almanac_core::{PlayerEntry, SetupError};
+use almanac_core::{PlayerEntry, SetupError, Table};
 use serde::Deserialize;
 use serde_json::Value;
 
@@ -63,7 +63,7 @@ pub fn new_state(header: &Value) -> Result<State, SetupError> {
     ];
     let mut s = State {
         options: h.options,
-        seating: std::sync::Arc::new(h.players.into_iter().map(|p| Seating { name: p.name, color: p.color }).collect()),
+        table: Table::of(&h.players),
         players,
         grid: Default::default(),
         placed: Vec::new(),

@@ -2,7 +2,7 @@
 //! edges with a union-find), the figures, the scores.
 
 use crate::tiles::{catalogue, FeatureKind, TileType};
-use almanac_core::Seat;
+use almanac_core::{Seat, Seated, Table};
 use serde::Deserialize;
 use std::collections::BTreeMap;
 
@@ -145,15 +145,9 @@ pub enum Step {
 }
 
 #[derive(Debug, Clone)]
-pub struct Seating {
-    pub name: String,
-    pub color: Option<String>,
-}
-
-#[derive(Debug, Clone)]
 pub struct State {
     pub options: Options,
-    pub seating: std::sync::Arc<Vec<Seating>>,
+    pub table: Table,
     pub players: Vec<Player>,
     /// Where each placed tile lies (ordered, so that a state always reads the same).
     pub grid: BTreeMap<Pos, usize>,
@@ -172,15 +166,13 @@ pub struct State {
     pub bonus_due: bool,
 }
 
+impl Seated for State {
+    fn table(&self) -> &Table {
+        &self.table
+    }
+}
+
 impl State {
-    pub fn name(&self, p: Seat) -> &str {
-        &self.seating[p as usize].name
-    }
-
-    pub fn seat_of(&self, name: &str) -> Option<Seat> {
-        self.seating.iter().position(|s| s.name == name).map(|i| i as Seat)
-    }
-
     pub fn find(&self, mut n: usize) -> usize {
         while self.parent[n] != n {
             n = self.parent[n];

@@ -3,6 +3,7 @@
 use crate::state::{Placed, State, Step};
 use crate::tiles::{catalogue, rotate_halves, rotate_sides, FeatureKind, GOODS, HALVES, SIDES};
 use crate::vocabulary::ID;
+use almanac_core::Seated;
 use almanac_core::{PlayerView, Seat, View};
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -72,7 +73,7 @@ pub fn view(s: &State) -> View<GridView, SupplyView> {
             let held: Vec<String> = goods.iter().filter(|(_, &n)| n > 0).map(|(g, n)| format!("{g} {n}")).collect();
             PlayerView {
                 name: s.name(i as Seat).to_string(),
-                color: s.seating[i].color.clone(),
+                color: s.table.color(i as Seat).map(String::from),
                 vp: p.score,
                 vp_public: p.score,
                 summary: format!("{} followers at home  {}", p.followers, held.join(" ")),

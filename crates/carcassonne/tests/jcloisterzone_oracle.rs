@@ -3,6 +3,7 @@
 
 use almanac_carcassonne::import::jcz::to_almanac;
 use almanac_carcassonne::Carcassonne;
+use almanac_core::Seated;
 use almanac_core::{read_events, Envelope, Fact, Game, Timeline};
 use serde_json::Value;
 use std::path::{Path, PathBuf};

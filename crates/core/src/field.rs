@@ -106,9 +106,10 @@ mod tests {
     enum Line {
         Roll { player: String, dice: [u8; 2] },
         Give { player: String, to: ByName<u8> },
+        Stop,
     }
 
-    const TYPES: [&str; 2] = ["roll", "give"];
+    const TYPES: [&str; 3] = ["roll", "give", "stop"];
 
     fn read(line: &str) -> Result<Line, EventError> {
         read_line(line, &TYPES, |kind| (kind == "bank").then(|| "there is no bank here".to_string()))
@@ -122,6 +123,8 @@ mod tests {
         assert_eq!(serde_json::to_string(&read).unwrap(), line);
         // A field the event does not use is ignored.
         assert!(matches!(self::read(r#"{"type":"roll","player":"A","dice":[1,2],"note":"x"}"#), Ok(Line::Roll { .. })));
+        assert_eq!(self::read(r#"{"type":"stop","player":"A"}"#), Ok(Line::Stop));
+        assert_eq!(serde_json::to_string(&Line::Stop).unwrap(), r#"{"type":"stop"}"#);
     }
 
     #[test]
@@ -131,7 +134,7 @@ mod tests {
             other => panic!("{line}: {other:?}"),
         };
         assert_eq!(invalid(r#"{"player":"A"}"#), "the event has no `type`");
-        assert_eq!(invalid(r#"{"type":"fly","player":"A"}"#), "unknown event type `fly` (known: roll, give)");
+        assert_eq!(invalid(r#"{"type":"fly","player":"A"}"#), "unknown event type `fly` (known: roll, give, stop)");
         assert_eq!(invalid(r#"{"type":"bank","player":"A"}"#), "there is no bank here");
         assert_eq!(invalid(r#"{"type":"roll","player":"A"}"#), "roll needs `dice`");
         assert!(invalid(r#"{"type":"roll","player":"A","dice":[1,"x"]}"#).starts_with("roll: invalid type"));
