@@ -67,6 +67,12 @@ pub fn read_line<T: DeserializeOwned>(
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
 pub struct ByName<T>(pub Vec<(String, T)>);
 
+impl<T> ByName<T> {
+    pub fn is_empty(&self) -> bool {
+        self.0.is_empty()
+    }
+}
+
 impl<T: Serialize> Serialize for ByName<T> {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         let mut map = s.serialize_map(Some(self.0.len()))?;

@@ -7,6 +7,7 @@ mod support;
 
 use almanac_core::testing::{played_on, table, Corpus};
 use almanac_core::Ruleset;
+use almanac_core::Seated;
 use almanac_elasund::{event, Elasund};
 use serde_json::json;
 

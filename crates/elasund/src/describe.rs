@@ -3,6 +3,7 @@
 use crate::board::ROWS;
 use crate::event::Event;
 use crate::state::State;
+use almanac_core::Seated;
 
 pub fn describe(s: &State, e: &Event) -> String {
     match e {

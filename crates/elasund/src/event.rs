@@ -7,11 +7,11 @@
 
 use crate::board::{ChurchTile, Square, WallSite};
 use crate::buildings::Kind;
-use crate::cards::{Cards, Influence, UNKNOWN};
+use crate::cards::{Cards, Influence, GOLD, UNKNOWN};
 use crate::state::State;
-use almanac_core::{field, EventError, Seat};
-use serde::Deserialize;
-use serde_json::{json, Map, Value};
+use almanac_core::field::{self, ByName};
+use almanac_core::{EventError, Seat, Table};
+use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
 /// An influence card drawn: its colour, or `None` when unseen.
@@ -134,44 +134,89 @@ impl Event {
     }
 }
 
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct Raw {
-    #[serde(rename = "type")]
-    kind: String,
-    player: String,
-    dice: Option<[u8; 2]>,
-    ship: Option<u8>,
-    influence: Option<Value>,
-    discards: Option<BTreeMap<String, BTreeMap<String, u8>>>,
-    took: Option<BTreeMap<String, u8>>,
-    reshuffle: Option<BTreeMap<String, BTreeMap<String, u8>>>,
-    building: Option<String>,
-    at: Option<String>,
-    huts: Option<Vec<RawHut>>,
-    tile: Option<String>,
-    returned: Option<String>,
-    value: Option<u8>,
-    from: Option<String>,
-    to: Option<String>,
+/// An event line as written: players by name, squares and cards in words. Serde reads and writes it; a field
+/// no event of its type takes is refused (a misspelt optional field would otherwise go unseen).
+#[derive(Deserialize, Serialize)]
+#[serde(tag = "type", rename_all = "snake_case", deny_unknown_fields)]
+enum Line {
+    Roll {
+        player: String,
+        dice: [u8; 2],
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        ship: Option<u8>,
+        /// The colours each player drew.
+        #[serde(default, skip_serializing_if = "ByName::is_empty")]
+        influence: ByName<Vec<String>>,
+        #[serde(default, skip_serializing_if = "ByName::is_empty")]
+        discards: ByName<ByName<u8>>,
+        #[serde(default, skip_serializing_if = "ByName::is_empty")]
+        took: ByName<u8>,
+        #[serde(default, skip_serializing_if = "ByName::is_empty")]
+        reshuffle: ByName<ByName<u8>>,
+    },
+    Build {
+        player: String,
+        building: String,
+        at: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        influence: Option<String>,
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        huts: Vec<HutLine>,
+    },
+    BuildWall {
+        player: String,
+        at: String,
+        /// The cards the tile's reward drew.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        influence: Vec<String>,
+    },
+    BuildChurch {
+        player: String,
+        tile: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        returned: Option<String>,
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        huts: Vec<HutLine>,
+    },
+    PlacePermit {
+        player: String,
+        value: u8,
+        at: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        influence: Option<String>,
+    },
+    TakeGold {
+        player: String,
+    },
+    MovePermit {
+        player: String,
+        from: String,
+        to: String,
+        influence: String,
+    },
+    UpgradePermit {
+        player: String,
+        at: String,
+        value: u8,
+        influence: String,
+    },
+    EndTurn {
+        player: String,
+    },
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
-struct RawHut {
+struct HutLine {
     player: String,
     hut: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     at: Option<String>,
 }
 
 pub fn parse(s: &State, line: &str) -> Result<Event, EventError> {
-    let raw: Raw = serde_json::from_str(line).map_err(EventError::from_json)?;
-    parse_raw(s, raw).map_err(EventError::Invalid)
-}
-
-/// The seat of the player a field names.
-fn seat(s: &State, name: &str, field: &str) -> Result<Seat, String> {
-    field::player(s.seating.iter().map(|p| p.name.as_str()), name, field)
+    let line: Line = field::read_line(line, &EVENT_TYPES, |_| None)?;
+    event_of(&s.table, line).map_err(EventError::Invalid)
 }
 
 fn drawn(name: &str) -> Result<Drawn, String> {
@@ -181,28 +226,30 @@ fn drawn(name: &str) -> Result<Drawn, String> {
     }
 }
 
-fn by_seat(
-    s: &State,
-    map: Option<BTreeMap<String, BTreeMap<String, u8>>>,
-    field: &str,
-) -> Result<Vec<(Seat, Cards)>, String> {
+/// Cards as a line names them (a name written twice counts as written last, as JSON objects read).
+fn cards(items: ByName<u8>) -> Result<Cards, String> {
+    Cards::parse(&items.0.into_iter().collect())
+}
+
+fn by_seat(table: &Table, map: ByName<ByName<u8>>, field: &str) -> Result<Vec<(Seat, Cards)>, String> {
+    let last: BTreeMap<String, ByName<u8>> = map.0.into_iter().collect();
     let mut out = Vec::new();
-    for (name, cards) in map.unwrap_or_default() {
-        out.push((seat(s, &name, field)?, Cards::parse(&cards)?));
+    for (name, items) in last {
+        out.push((table.seat(&name, field)?, cards(items)?));
     }
     out.sort_by_key(|(p, _)| *p);
     Ok(out)
 }
 
-fn huts(s: &State, list: Option<Vec<RawHut>>) -> Result<Huts, String> {
+fn huts(table: &Table, list: Vec<HutLine>) -> Result<Huts, String> {
     let mut out = Vec::new();
-    for h in list.unwrap_or_default() {
+    for h in list {
         let hut = Kind::parse(&h.hut)?;
         if hut.owner() != crate::buildings::Owner::Hut {
             return Err(format!("huts: a {hut} is not a start hut (small_hut, large_hut)"));
         }
         out.push(HutMove {
-            player: seat(s, &h.player, "huts")?,
+            player: table.seat(&h.player, "huts")?,
             hut,
             at: h.at.as_deref().map(Square::parse).transpose()?,
         });
@@ -210,204 +257,169 @@ fn huts(s: &State, list: Option<Vec<RawHut>>) -> Result<Huts, String> {
     Ok(out)
 }
 
-fn permit_value(v: Option<u8>, kind: &str) -> Result<u8, String> {
-    let v = field::required(v, kind, "value")?;
+fn permit_value(v: u8, kind: &str) -> Result<u8, String> {
     if v > 4 {
         return Err(format!("{kind}: permits are valued 0 to 4, not {v}"));
     }
     Ok(v)
 }
 
-fn colour(v: &Option<Value>, kind: &str) -> Result<Option<Influence>, String> {
-    match v {
-        None => Ok(None),
-        Some(Value::String(c)) => Influence::parse(c).map(Some),
-        Some(_) => Err(format!("{kind}: `influence` is the colour of the cards paid (red, blue, green)")),
-    }
-}
-
-fn parse_raw(s: &State, r: Raw) -> Result<Event, String> {
-    let player = seat(s, &r.player, "player")?;
-    let k = r.kind.as_str();
-    let square = |v: &Option<String>, name: &str| -> Result<Square, String> {
-        Square::parse(field::required(v.as_deref(), k, name)?)
-    };
-    Ok(match k {
-        "roll" => {
-            let dice = field::required(r.dice, k, "dice")?;
+fn event_of(table: &Table, line: Line) -> Result<Event, String> {
+    let seat = |name: &str| table.seat(name, "player");
+    let colour = |c: Option<String>| c.as_deref().map(Influence::parse).transpose();
+    Ok(match line {
+        Line::Roll { player, dice, ship, influence, discards, took, reshuffle } => {
+            let player = seat(&player)?;
             if let Some(d) = dice.iter().find(|&&d| !(1..=6).contains(&d)) {
                 return Err(format!("roll: a die shows 1 to 6, not {d}"));
             }
-            let ship = r
-                .ship
+            let ship = ship
                 .map(|row| {
                     crate::board::row_index(row).ok_or_else(|| format!("roll: there is no row {row} for the ship"))
                 })
                 .transpose()?;
-            let mut influence = Vec::new();
-            if let Some(v) = &r.influence {
-                let map: BTreeMap<String, Vec<String>> = serde_json::from_value(v.clone())
-                    .map_err(|e| format!("roll: `influence` lists the colours each player drew: {e}"))?;
-                for (name, cards) in map {
-                    let cards = cards.iter().map(|c| drawn(c)).collect::<Result<Vec<_>, _>>()?;
-                    influence.push((seat(s, &name, "influence")?, cards));
-                }
-                influence.sort_by_key(|(p, _)| *p);
+            let last: BTreeMap<String, Vec<String>> = influence.0.into_iter().collect();
+            let mut drew = Vec::new();
+            for (name, cards) in last {
+                let cards = cards.iter().map(|c| drawn(c)).collect::<Result<Vec<_>, _>>()?;
+                drew.push((table.seat(&name, "influence")?, cards));
             }
+            drew.sort_by_key(|(p, _)| *p);
             Event::Roll {
                 player,
                 dice,
                 ship,
-                influence,
-                discards: by_seat(s, r.discards, "discards")?,
-                took: Cards::parse(&r.took.unwrap_or_default())?,
-                reshuffle: by_seat(s, r.reshuffle, "reshuffle")?,
+                influence: drew,
+                discards: by_seat(table, discards, "discards")?,
+                took: cards(took)?,
+                reshuffle: by_seat(table, reshuffle, "reshuffle")?,
             }
         }
-        "build" => Event::Build {
-            player,
-            building: Kind::parse(field::required(r.building.as_deref(), k, "building")?)?,
-            at: square(&r.at, "at")?,
-            influence: colour(&r.influence, k)?,
-            huts: huts(s, r.huts)?,
+        Line::Build { player, building, at, influence, huts: moved } => Event::Build {
+            player: seat(&player)?,
+            building: Kind::parse(&building)?,
+            at: Square::parse(&at)?,
+            influence: colour(influence)?,
+            huts: huts(table, moved)?,
         },
-        "build_wall" => {
-            let influence = match &r.influence {
-                None => Vec::new(),
-                Some(v) => {
-                    let list: Vec<String> = serde_json::from_value(v.clone())
-                        .map_err(|e| format!("build_wall: `influence` lists the cards drawn: {e}"))?;
-                    list.iter().map(|c| drawn(c)).collect::<Result<_, _>>()?
-                }
-            };
-            Event::BuildWall { player, at: WallSite::parse(field::required(r.at.as_deref(), k, "at")?)?, influence }
-        }
-        "build_church" => Event::BuildChurch {
-            player,
-            tile: ChurchTile::parse(field::required(r.tile.as_deref(), k, "tile")?)?,
-            returned: match r.returned.as_deref() {
+        Line::BuildWall { player, at, influence } => Event::BuildWall {
+            player: seat(&player)?,
+            at: WallSite::parse(&at)?,
+            influence: influence.iter().map(|c| drawn(c)).collect::<Result<_, _>>()?,
+        },
+        Line::BuildChurch { player, tile, returned, huts: moved } => Event::BuildChurch {
+            player: seat(&player)?,
+            tile: ChurchTile::parse(&tile)?,
+            returned: match returned.as_deref() {
                 None => None,
                 Some(UNKNOWN) => Some(None),
                 Some(t) => Some(Some(ChurchTile::parse(t)?)),
             },
-            huts: huts(s, r.huts)?,
+            huts: huts(table, moved)?,
         },
-        "place_permit" => Event::PlacePermit {
-            player,
-            value: permit_value(r.value, k)?,
-            at: square(&r.at, "at")?,
-            influence: colour(&r.influence, k)?,
+        Line::PlacePermit { player, value, at, influence } => Event::PlacePermit {
+            player: seat(&player)?,
+            value: permit_value(value, "place_permit")?,
+            at: Square::parse(&at)?,
+            influence: colour(influence)?,
         },
-        "take_gold" => Event::TakeGold { player },
-        "move_permit" => Event::MovePermit {
-            player,
-            from: square(&r.from, "from")?,
-            to: square(&r.to, "to")?,
-            influence: field::required(colour(&r.influence, k)?, k, "influence")?,
+        Line::TakeGold { player } => Event::TakeGold { player: seat(&player)? },
+        Line::MovePermit { player, from, to, influence } => Event::MovePermit {
+            player: seat(&player)?,
+            from: Square::parse(&from)?,
+            to: Square::parse(&to)?,
+            influence: Influence::parse(&influence)?,
         },
-        "upgrade_permit" => Event::UpgradePermit {
-            player,
-            at: square(&r.at, "at")?,
-            value: permit_value(r.value, k)?,
-            influence: field::required(colour(&r.influence, k)?, k, "influence")?,
+        Line::UpgradePermit { player, at, value, influence } => Event::UpgradePermit {
+            player: seat(&player)?,
+            at: Square::parse(&at)?,
+            value: permit_value(value, "upgrade_permit")?,
+            influence: Influence::parse(&influence)?,
         },
-        "end_turn" => Event::EndTurn { player },
-        other => return Err(format!("unknown event type `{other}` (one of {})", EVENT_TYPES.join(", "))),
+        Line::EndTurn { player } => Event::EndTurn { player: seat(&player)? },
     })
 }
 
-fn drawn_name(d: Drawn) -> &'static str {
-    d.map_or(UNKNOWN, |c| c.name())
+fn drawn_name(d: Drawn) -> String {
+    d.map_or(UNKNOWN, |c| c.name()).to_string()
 }
 
-fn huts_json(s: &State, huts: &Huts) -> Value {
-    let list = huts.iter().map(|h| {
-        let mut o = Map::new();
-        o.insert("player".into(), json!(s.name(h.player)));
-        o.insert("hut".into(), json!(h.hut.name()));
-        if let Some(at) = h.at {
-            o.insert("at".into(), json!(at.to_string()));
+/// Cards in the order the log spells them: gold, the colours, unknown.
+fn cards_line(c: &Cards) -> ByName<u8> {
+    let mut items = Vec::new();
+    if c.gold > 0 {
+        items.push((GOLD.to_string(), c.gold));
+    }
+    for colour in Influence::ALL {
+        if c.influence[colour as usize] > 0 {
+            items.push((colour.name().to_string(), c.influence[colour as usize]));
         }
-        Value::Object(o)
-    });
-    Value::Array(list.collect())
+    }
+    if c.unknown > 0 {
+        items.push((UNKNOWN.to_string(), c.unknown));
+    }
+    ByName(items)
 }
 
 pub fn write(s: &State, e: &Event) -> String {
-    let mut m = Map::new();
-    m.insert("type".into(), json!(e.kind()));
-    m.insert("player".into(), json!(s.name(e.player())));
-    let by_seat = |list: &[(Seat, Cards)]| -> Value {
-        Value::Object(list.iter().map(|(p, c)| (s.name(*p).to_string(), c.to_json())).collect())
+    let table = &s.table;
+    let name = |p: Seat| table.name(p).to_string();
+    let by_seat = |list: &[(Seat, Cards)]| ByName(list.iter().map(|(p, c)| (name(*p), cards_line(c))).collect());
+    let huts_line = |huts: &Huts| -> Vec<HutLine> {
+        huts.iter()
+            .map(|h| HutLine { player: name(h.player), hut: h.hut.name().to_string(), at: h.at.map(|a| a.to_string()) })
+            .collect()
     };
-    match e {
-        Event::Roll { dice, ship, influence, discards, took, reshuffle, .. } => {
-            m.insert("dice".into(), json!(dice));
-            if let Some(row) = ship {
-                m.insert("ship".into(), json!(crate::board::ROWS[*row as usize]));
-            }
-            if !influence.is_empty() {
-                let o: Map<String, Value> = influence
-                    .iter()
-                    .map(|(p, cards)| {
-                        (s.name(*p).to_string(), json!(cards.iter().map(|&d| drawn_name(d)).collect::<Vec<_>>()))
-                    })
-                    .collect();
-                m.insert("influence".into(), Value::Object(o));
-            }
-            if !discards.is_empty() {
-                m.insert("discards".into(), by_seat(discards));
-            }
-            if !took.is_empty() {
-                m.insert("took".into(), took.to_json());
-            }
-            if !reshuffle.is_empty() {
-                m.insert("reshuffle".into(), by_seat(reshuffle));
-            }
-        }
-        Event::Build { building, at, influence, huts, .. } => {
-            m.insert("building".into(), json!(building.name()));
-            m.insert("at".into(), json!(at.to_string()));
-            if let Some(c) = influence {
-                m.insert("influence".into(), json!(c.name()));
-            }
-            if !huts.is_empty() {
-                m.insert("huts".into(), huts_json(s, huts));
-            }
-        }
-        Event::BuildWall { at, influence, .. } => {
-            m.insert("at".into(), json!(at.to_string()));
-            if !influence.is_empty() {
-                m.insert("influence".into(), json!(influence.iter().map(|&d| drawn_name(d)).collect::<Vec<_>>()));
-            }
-        }
-        Event::BuildChurch { tile, returned, huts, .. } => {
-            m.insert("tile".into(), json!(tile.name()));
-            if let Some(r) = returned {
-                m.insert("returned".into(), json!(r.map_or(UNKNOWN, |t| t.name())));
-            }
-            if !huts.is_empty() {
-                m.insert("huts".into(), huts_json(s, huts));
-            }
-        }
-        Event::PlacePermit { value, at, influence, .. } => {
-            m.insert("value".into(), json!(value));
-            m.insert("at".into(), json!(at.to_string()));
-            if let Some(c) = influence {
-                m.insert("influence".into(), json!(c.name()));
-            }
-        }
-        Event::MovePermit { from, to, influence, .. } => {
-            m.insert("from".into(), json!(from.to_string()));
-            m.insert("to".into(), json!(to.to_string()));
-            m.insert("influence".into(), json!(influence.name()));
-        }
-        Event::UpgradePermit { at, value, influence, .. } => {
-            m.insert("at".into(), json!(at.to_string()));
-            m.insert("value".into(), json!(value));
-            m.insert("influence".into(), json!(influence.name()));
-        }
-        Event::TakeGold { .. } | Event::EndTurn { .. } => {}
-    }
-    Value::Object(m).to_string()
+    let line = match e {
+        Event::Roll { player, dice, ship, influence, discards, took, reshuffle } => Line::Roll {
+            player: name(*player),
+            dice: *dice,
+            ship: ship.map(|row| crate::board::ROWS[row as usize]),
+            influence: ByName(
+                influence.iter().map(|(p, cards)| (name(*p), cards.iter().map(|&d| drawn_name(d)).collect())).collect(),
+            ),
+            discards: by_seat(discards),
+            took: cards_line(took),
+            reshuffle: by_seat(reshuffle),
+        },
+        Event::Build { player, building, at, influence, huts } => Line::Build {
+            player: name(*player),
+            building: building.name().to_string(),
+            at: at.to_string(),
+            influence: influence.map(|c| c.name().to_string()),
+            huts: huts_line(huts),
+        },
+        Event::BuildWall { player, at, influence } => Line::BuildWall {
+            player: name(*player),
+            at: at.to_string(),
+            influence: influence.iter().map(|&d| drawn_name(d)).collect(),
+        },
+        Event::BuildChurch { player, tile, returned, huts } => Line::BuildChurch {
+            player: name(*player),
+            tile: tile.name().to_string(),
+            returned: returned.map(|r| r.map_or(UNKNOWN, |t| t.name()).to_string()),
+            huts: huts_line(huts),
+        },
+        Event::PlacePermit { player, value, at, influence } => Line::PlacePermit {
+            player: name(*player),
+            value: *value,
+            at: at.to_string(),
+            influence: influence.map(|c| c.name().to_string()),
+        },
+        Event::TakeGold { player } => Line::TakeGold { player: name(*player) },
+        Event::MovePermit { player, from, to, influence } => Line::MovePermit {
+            player: name(*player),
+            from: from.to_string(),
+            to: to.to_string(),
+            influence: influence.name().to_string(),
+        },
+        Event::UpgradePermit { player, at, value, influence } => Line::UpgradePermit {
+            player: name(*player),
+            at: at.to_string(),
+            value: *value,
+            influence: influence.name().to_string(),
+        },
+        Event::EndTurn { player } => Line::EndTurn { player: name(*player) },
+    };
+    serde_json::to_string(&line).expect("an event line writes into memory")
 }

@@ -19,8 +19,9 @@ pub mod state;
 pub mod view;
 pub mod vocabulary;
 
+use almanac_core::Seated;
 use almanac_core::{Declarations, EventError, Fact, Importer, PlayerEntry, RuleViolation, Ruleset, Seat, SetupError};
-use almanac_core::{View, Vocabulary};
+use almanac_core::{Sitter, Table, View, Vocabulary};
 use board::Colour;
 use cards::Cards;
 use serde::Deserialize;
@@ -54,7 +55,7 @@ impl Ruleset for Elasund {
     fn initial(header: &Value) -> Result<State, SetupError> {
         let h = Header::deserialize(header).map_err(|e| SetupError(format!("header: {e}")))?;
         let mut free = Colour::ALL.to_vec();
-        let mut seating = Vec::new();
+        let mut colours = Vec::new();
         for p in &h.players {
             let colour = match p.color.as_deref() {
                 Some(c) => Colour::parse(c).ok_or_else(|| {
@@ -66,9 +67,13 @@ impl Ruleset for Elasund {
                 return Err(SetupError(format!("{}: {} is another player's colour", p.name, colour.name())));
             }
             free.retain(|&c| c != colour);
-            seating.push(state::Seating { name: p.name.clone(), colour });
+            colours.push(colour);
         }
-        let mut s = State::new(seating)?;
+        let sitters = h.players.iter().zip(&colours);
+        let table = Table::new(
+            sitters.map(|(p, c)| Sitter { name: p.name.clone(), color: Some(c.name().to_string()) }).collect(),
+        );
+        let mut s = State::new(table, colours)?;
         for (name, cards) in &h.hands {
             let q = s.seat_of(name).ok_or_else(|| SetupError(format!("hands: `{name}` is not a player")))?;
             let dealt = Cards::parse(cards).map_err(|e| SetupError(format!("hands: {name}: {e}")))?;

@@ -3,9 +3,8 @@
 use crate::board::{squares, ChurchTile, City, Colour, Square, WallSite, CHURCH_SITE};
 use crate::buildings::{Kind, WALLS};
 use crate::cards::{Hand, GOLD_CARDS, INFLUENCE_CARDS, STARTING_GOLD, STARTING_INFLUENCE};
-use almanac_core::{Seat, SetupError};
+use almanac_core::{Seat, Seated, SetupError, Table};
 use std::collections::BTreeMap;
-use std::sync::Arc;
 
 /// VP markers per player: all ten on the board at the start of one's turn wins.
 pub const MARKERS: u8 = 10;
@@ -15,13 +14,6 @@ pub const PERMITS: u8 = 5;
 pub const TRACK_MARKS: [(u8, u8); 5] = [(3, 4), (5, 3), (7, 2), (9, 2), (11, 1)];
 /// The trade track's last square.
 pub const TRACK_END: u8 = 11;
-
-/// Who sits where: a name and a colour (red, blue, yellow or green: the start huts stand on its squares).
-#[derive(Debug, Clone)]
-pub struct Seating {
-    pub name: String,
-    pub colour: Colour,
-}
 
 /// A building on the board.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -114,7 +106,9 @@ pub enum Phase {
 
 #[derive(Debug, Clone)]
 pub struct State {
-    pub seating: Arc<Vec<Seating>>,
+    pub table: Table,
+    /// Each seat's colour (the start huts stand on its squares).
+    pub colours: Vec<Colour>,
     pub city: City,
     pub players: Vec<Player>,
     /// Every square of the grid, by [`Square::index`].
@@ -144,12 +138,19 @@ pub struct State {
     pub winner: Option<Seat>,
 }
 
+impl Seated for State {
+    fn table(&self) -> &Table {
+        &self.table
+    }
+}
+
 impl State {
-    pub fn new(seating: Vec<Seating>) -> Result<State, SetupError> {
-        if !(2..=4).contains(&seating.len()) {
-            return Err(SetupError(format!("elasund is for 2 to 4 players, not {}", seating.len())));
+    /// A new game of the players at `table`, each of a colour (red, blue, yellow or green).
+    pub fn new(table: Table, colours: Vec<Colour>) -> Result<State, SetupError> {
+        if !(2..=4).contains(&table.len()) {
+            return Err(SetupError(format!("elasund is for 2 to 4 players, not {}", table.len())));
         }
-        let n = seating.len();
+        let n = table.len();
         let mut s = State {
             city: City::for_players(n),
             players: vec![Player::default(); n],
@@ -168,26 +169,15 @@ impl State {
             active: 0,
             phase: Phase::Roll,
             winner: None,
-            seating: Arc::new(seating),
+            table,
+            colours,
         };
         for p in 0..n {
-            let (small, large) = s.seating[p].colour.start_huts();
+            let (small, large) = s.colours[p].start_huts();
             s.place(Placed { kind: Kind::SmallHut, at: small, owner: p as Seat, markers: 0 });
             s.place(Placed { kind: Kind::LargeHut, at: large, owner: p as Seat, markers: 0 });
         }
         Ok(s)
-    }
-
-    pub fn name(&self, seat: Seat) -> &str {
-        &self.seating[seat as usize].name
-    }
-
-    pub fn seat_of(&self, name: &str) -> Option<Seat> {
-        self.seating.iter().position(|s| s.name == name).map(|i| i as Seat)
-    }
-
-    pub fn seats(&self) -> std::ops::Range<Seat> {
-        0..self.players.len() as Seat
     }
 
     /// Seats clockwise from `first`, `first` included.

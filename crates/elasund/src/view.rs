@@ -5,6 +5,7 @@ use crate::buildings::{wall_reward, Kind, WallReward};
 use crate::cards::Influence;
 use crate::state::{Phase, State, TRACK_MARKS};
 use crate::vocabulary::ID;
+use almanac_core::Seated;
 use almanac_core::{PlayerView, View};
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -98,7 +99,7 @@ pub fn view(s: &State) -> View<CityView, HandView> {
             let permits_at_home: Vec<u8> = (0..5).filter(|&v| p.permits_home[v as usize]).collect();
             PlayerView {
                 name: name(q),
-                color: Some(s.seating[q as usize].colour.name().to_string()),
+                color: Some(s.colours[q as usize].name().to_string()),
                 vp: s.vp(q),
                 vp_public: s.vp(q),
                 summary: format!(
@@ -110,7 +111,7 @@ pub fn view(s: &State) -> View<CityView, HandView> {
                     p.markers_left
                 ),
                 game: HandView {
-                    colour: s.seating[q as usize].colour.name(),
+                    colour: s.colours[q as usize].name(),
                     gold: p.hand.gold,
                     influence,
                     cards_in_hand: p.hand.total(),

@@ -3,6 +3,7 @@
 
 mod support;
 
+use almanac_core::Seated;
 use almanac_core::{Fact, Ruleset};
 use almanac_elasund::board::squares;
 use almanac_elasund::cards::{GOLD_CARDS, INFLUENCE_CARDS};

@@ -12,6 +12,7 @@ use crate::rules::checks::{fail, Result};
 use crate::rules::markers::{gain_trade, give_back, lose_trade, pay, place, windmills};
 use crate::state::{Phase, Placed, State};
 use crate::vocabulary::{BUILDING, COMPENSATION};
+use almanac_core::Seated;
 use almanac_core::{Fact, Seat};
 
 /// Building needs step 2, and room for one more of its two builds.

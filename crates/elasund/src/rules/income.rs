@@ -10,6 +10,7 @@ use crate::event::Drawn;
 use crate::rules::checks::{fail, Result};
 use crate::state::{Phase, State};
 use crate::vocabulary::{PIRATE, RETURNED};
+use almanac_core::Seated;
 use almanac_core::{cause, Dice, Fact, Seat};
 
 /// What a roll's record says besides the dice.

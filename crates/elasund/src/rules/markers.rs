@@ -6,6 +6,7 @@ use crate::cards::{Cards, Influence};
 use crate::rules::checks::{fail, Result};
 use crate::state::{State, TRACK_END, TRACK_MARKS};
 use crate::vocabulary::TRADE_TRACK;
+use almanac_core::Seated;
 use almanac_core::{Fact, Seat};
 
 /// Puts up to `n` of `p`'s markers on the board (as many as are left); returns how many.

@@ -20,6 +20,7 @@ pub mod tests;
 use crate::event::Event;
 use crate::rules::checks::{fail, Result};
 use crate::state::{Phase, State};
+use almanac_core::Seated;
 use almanac_core::{cause, Fact, Seat};
 
 pub fn apply(s: &mut State, ev: &Event, facts: &mut Vec<Fact>) -> Result {

@@ -8,6 +8,7 @@ use crate::rules::checks::{fail, Result};
 use crate::rules::markers::{pay, two_of};
 use crate::state::{Phase, State};
 use crate::vocabulary::{BANK, PERMIT};
+use almanac_core::Seated;
 use almanac_core::{Fact, Seat};
 
 /// Which step a permit or 2 gold are: step 3, or the extra action after it.

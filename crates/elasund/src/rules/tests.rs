@@ -3,15 +3,16 @@
 use crate::board::{Colour, Square, WallSite, CHURCH_SITE};
 use crate::buildings::Kind;
 use crate::cards::Cards;
-use crate::state::{Phase, Placed, Seating, State};
+use crate::state::{Phase, Placed, State};
+use almanac_core::Seated;
 use almanac_core::{Fact, Seat};
 use serde_json::{json, Value};
 
 /// A game of the named colours (seat order), in the given player's step 2, nothing on the board but the
 /// start huts; everyone holds `START` gold.
 pub fn state(colours: &[Colour]) -> State {
-    let seating = colours.iter().map(|c| Seating { name: c.name().to_string(), colour: *c }).collect();
-    let mut s = State::new(seating).unwrap();
+    let names: Vec<&str> = colours.iter().map(|c| c.name()).collect();
+    let mut s = State::new(almanac_core::Table::named(&names), colours.to_vec()).unwrap();
     for p in s.seats() {
         s.players[p as usize].hand.gold = START;
         s.gold -= START - 3;

@@ -11,6 +11,7 @@ use crate::rules::income::draw;
 use crate::rules::markers::{pay, place};
 use crate::state::State;
 use crate::vocabulary::{WALL, WALL_REWARD};
+use almanac_core::Seated;
 use almanac_core::{Fact, Seat};
 
 pub fn build_wall(s: &mut State, p: Seat, site: WallSite, drawn: &[Drawn], facts: &mut Vec<Fact>) -> Result {

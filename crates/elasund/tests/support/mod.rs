@@ -5,6 +5,7 @@
 #![allow(dead_code)]
 
 use almanac_core::testing::SeededRng;
+use almanac_core::Seated;
 use almanac_core::{Ruleset, Seat};
 use almanac_elasund::board::{squares, ChurchTile, Square, ROWS};
 use almanac_elasund::buildings::{Kind, Owner};
