@@ -8,6 +8,7 @@ mod support;
 use almanac_catan::{event, Catan};
 use almanac_core::testing::{played_on, table, Corpus};
 use almanac_core::Ruleset;
+use almanac_core::Seated;
 use serde_json::json;
 
 fn main() {

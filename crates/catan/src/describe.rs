@@ -3,6 +3,7 @@
 use crate::event::{Event, Thrown};
 use crate::helpers::{AfterUse, HELPERS};
 use crate::state::State;
+use almanac_core::Seated;
 
 pub fn describe(s: &State, e: &Event) -> String {
     let board = &s.board;

@@ -10,6 +10,7 @@ use crate::helpers::{self as helpers, parse_helper, AfterUse, HelperAction, Help
 use crate::resources::{Bundle, Resource, ResourceCard, UNKNOWN};
 use crate::state::State;
 use crate::stated::{Stated, StatedSpec};
+use almanac_core::Seated;
 use almanac_core::{field, EventError, Seat};
 use serde::de::{self, Deserializer, MapAccess, Visitor};
 use serde::Deserialize;
@@ -307,7 +308,7 @@ struct Raw<'a> {
 }
 
 fn seat(state: &State, name: &str, field: &str) -> Result<Seat, String> {
-    field::player(state.seating.iter().map(|s| s.name.as_str()), name, field)
+    state.table.seat(name, field)
 }
 
 fn resource(name: &str) -> Result<Resource, String> {

@@ -31,7 +31,7 @@ pub mod view;
 pub mod vocabulary;
 
 use almanac_core::{Declarations, EventError, Fact, Importer, PlayerEntry, RuleViolation, Ruleset, Seat, SetupError};
-use almanac_core::{View, Vocabulary};
+use almanac_core::{Table, View, Vocabulary};
 use serde::Deserialize;
 use serde_json::Value;
 
@@ -74,8 +74,7 @@ impl Ruleset for Catan {
     fn initial(header: &Value) -> Result<State, SetupError> {
         let h = Header::deserialize(header).map_err(|e| SetupError(format!("header: {e}")))?;
         let board = Board::from_spec(&h.board)?;
-        let seating = h.players.into_iter().map(|p| state::Seating { name: p.name, color: p.color }).collect();
-        State::with_helpers(board, h.options, seating, h.helpers.as_ref().map(|x| x.stack.as_slice()))
+        State::with_helpers(board, h.options, Table::of(&h.players), h.helpers.as_ref().map(|x| x.stack.as_slice()))
     }
 
     fn parse_event(state: &State, line: &str) -> Result<LoggedEvent, EventError> {

@@ -6,7 +6,7 @@ use crate::development::{DevCard, DevCards, DevCounts, DEV_DECK, DEV_DECK_5_6};
 use crate::helpers::Helpers;
 use crate::pieces::{Building, Layout};
 use crate::resources::{Hand, Resources};
-use almanac_core::{Seat, SetupError};
+use almanac_core::{Seat, Seated, SetupError, Table};
 use serde::Deserialize;
 use std::sync::Arc;
 
@@ -149,13 +149,6 @@ pub fn snake_order(players: usize, step: u8) -> Seat {
     }
 }
 
-/// Who the player is (fixed for the game).
-#[derive(Debug, Clone)]
-pub struct Seating {
-    pub name: String,
-    pub color: Option<String>,
-}
-
 #[derive(Debug, Clone, Default)]
 pub struct Player {
     pub hand: Hand,
@@ -194,7 +187,7 @@ pub struct State {
     pub board: Arc<Board>,
     pub options: Options,
     pub equipment: Equipment,
-    pub seating: Arc<Vec<Seating>>,
+    pub table: Table,
     pub players: Vec<Player>,
     pub buildings: Vec<Option<Building>>,
     pub roads: Vec<Option<Seat>>,
@@ -224,28 +217,34 @@ pub struct State {
     pub catanatron_roads: Option<Box<CatanatronRoads>>,
 }
 
+impl Seated for State {
+    fn table(&self) -> &Table {
+        &self.table
+    }
+}
+
 impl State {
-    pub fn new(board: Board, options: Options, seating: Vec<Seating>) -> Result<State, SetupError> {
-        Self::with_helpers(board, options, seating, None)
+    pub fn new(board: Board, options: Options, table: Table) -> Result<State, SetupError> {
+        Self::with_helpers(board, options, table, None)
     }
 
     /// A new game; `helper_stack` (the numbered helpers, A1 first) plays the Helpers scenario.
     pub fn with_helpers(
         board: Board,
         options: Options,
-        seating: Vec<Seating>,
+        table: Table,
         helper_stack: Option<&[String]>,
     ) -> Result<State, SetupError> {
-        if !(2..=6).contains(&seating.len()) {
+        if !(2..=6).contains(&table.len()) {
             return Err(SetupError(format!(
                 "catan is for 2 to 6 players (3-4, 5-6 with the extension; 2 as catanatron plays it), not {}",
-                seating.len()
+                table.len()
             )));
         }
         if options.vp_target < 3 {
             return Err(SetupError(format!("options: vp_target {} is too small to be a game", options.vp_target)));
         }
-        let n = seating.len();
+        let n = table.len();
         let equipment = options.equipment(n);
         Ok(State {
             equipment,
@@ -255,7 +254,7 @@ impl State {
             board: Arc::new(board),
             bank: Resources::each(equipment.bank_per_resource),
             options,
-            seating: Arc::new(seating),
+            table,
             players: vec![Player::default(); n],
             deck_left: equipment.deck.total() as u8,
             deck_drawn: DevCounts::NONE,
@@ -277,14 +276,6 @@ impl State {
             catanatron_roads: (options.longest_road == LongestRoadRule::Catanatron321)
                 .then(|| Box::new(CatanatronRoads::new(n))),
         })
-    }
-
-    pub fn name(&self, seat: Seat) -> &str {
-        &self.seating[seat as usize].name
-    }
-
-    pub fn seat_of(&self, name: &str) -> Option<Seat> {
-        self.seating.iter().position(|s| s.name == name).map(|i| i as Seat)
     }
 
     /// Victory points, hidden victory point cards included.
@@ -321,10 +312,5 @@ impl State {
     /// What stands on the board.
     pub fn layout(&self) -> Layout<'_> {
         Layout { board: &self.board, buildings: &self.buildings, roads: &self.roads }
-    }
-
-    /// Every seat, in order.
-    pub fn seats(&self) -> std::ops::Range<Seat> {
-        0..self.players.len() as Seat
     }
 }

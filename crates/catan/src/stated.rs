@@ -4,7 +4,8 @@
 
 use crate::resources::{Bundle, Resource};
 use crate::state::State;
-use almanac_core::{field, Seat};
+use almanac_core::Seat;
+use almanac_core::Seated;
 use serde::Deserialize;
 use serde_json::{json, Map, Value};
 use std::collections::BTreeMap;
@@ -46,7 +47,7 @@ fn present<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<Option<Strin
 }
 
 fn seat(state: &State, name: &str) -> Result<Seat, String> {
-    field::player(state.seating.iter().map(|s| s.name.as_str()), name, "stated")
+    state.table.seat(name, "stated")
 }
 
 fn by_seat<T>(state: &State, m: BTreeMap<String, T>) -> Result<Vec<(Seat, T)>, String> {

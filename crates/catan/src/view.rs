@@ -7,6 +7,7 @@ use crate::pieces::{MAX_CITIES, MAX_ROADS, MAX_SETTLEMENTS};
 use crate::resources::{Resources, UNKNOWN};
 use crate::state::{Phase, State};
 use crate::vocabulary::{ID, LARGEST_ARMY, LONGEST_ROAD};
+use almanac_core::Seated;
 use almanac_core::{PlayerView, View};
 use serde::ser::{SerializeMap, Serializer};
 use serde::Serialize;
@@ -135,7 +136,7 @@ pub fn view(s: &State) -> View<BoardView, HandView> {
                 .map(|c| HelperView { name: HELPERS[c.helper], side: if c.b_side { "B" } else { "A" } });
             PlayerView {
                 name: s.name(seat).to_string(),
-                color: s.seating[i].color.clone(),
+                color: s.table.color(i as almanac_core::Seat).map(String::from),
                 vp: s.vp(seat),
                 vp_public: s.vp_public(seat),
                 summary: format!("cards {:>2}  {}", p.hand.total(), awards.join(" ")),

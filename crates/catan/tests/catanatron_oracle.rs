@@ -4,6 +4,7 @@
 use almanac_catan::import::catanatron::to_almanac;
 use almanac_catan::resources::Resource;
 use almanac_catan::Catan;
+use almanac_core::Seated;
 use almanac_core::{cause, read_events, Envelope, Fact, Game, Timeline};
 use serde_json::Value;
 use std::collections::BTreeMap;

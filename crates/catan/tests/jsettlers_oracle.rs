@@ -4,6 +4,7 @@
 
 use almanac_catan::import::jsettlers::to_almanac;
 use almanac_catan::Catan;
+use almanac_core::Seated;
 use almanac_core::{read_events, Envelope, Timeline, Viewpoint};
 use std::path::PathBuf;
 

@@ -3,6 +3,7 @@
 use crate::event::{Event, Play};
 use crate::rules::roll::held_name;
 use crate::state::State;
+use almanac_core::Seated;
 
 pub fn describe(s: &State, e: &Event) -> String {
     let v = |x: u16| s.board.vertex_label(x);

@@ -10,6 +10,7 @@ use crate::progress::{HeldCard, Progress, Track};
 use crate::state::{EventDie, State};
 use almanac_catan::board::{EdgeId, HexId, VertexId};
 use almanac_catan::resources::{Resource, UNKNOWN};
+use almanac_core::Seated;
 use almanac_core::{field, EventError, Seat};
 use serde::Deserialize;
 use serde_json::{json, Map, Value};
@@ -321,7 +322,7 @@ pub fn parse(state: &State, line: &str) -> Result<Event, EventError> {
 
 /// The seat of the player a field names.
 fn seat(s: &State, name: &str, field: &str) -> Result<Seat, String> {
-    field::player(s.seating.iter().map(|p| p.name.as_str()), name, field)
+    s.table.seat(name, field)
 }
 
 fn vertex(s: &State, name: &str) -> Result<VertexId, String> {

@@ -20,7 +20,6 @@ pub mod view;
 pub mod vocabulary;
 
 use almanac_catan::board::{Board, BoardSpec};
-use almanac_catan::state::Seating;
 use almanac_core::{Declarations, EventError, Fact, Importer, PlayerEntry, RuleViolation, Ruleset, Seat, SetupError};
 use almanac_core::{View, Vocabulary};
 use serde::Deserialize;
@@ -51,7 +50,7 @@ impl Ruleset for CitiesKnights {
     fn initial(header: &Value) -> Result<State, SetupError> {
         let h = Header::deserialize(header).map_err(|e| SetupError(format!("header: {e}")))?;
         let board = Board::from_spec(&h.board)?;
-        let seating = h.players.into_iter().map(|p| Seating { name: p.name, color: p.color }).collect();
+        let seating = almanac_core::Table::of(&h.players);
         State::new(board, seating)
     }
 

@@ -4,8 +4,8 @@ use crate::cards::{Card, Cards, Hand};
 use crate::progress::{Progress, ProgressHand, Track};
 use almanac_catan::board::{Board, EdgeId, HexId, VertexId};
 use almanac_catan::pieces::{Building, Layout};
-use almanac_catan::state::{snake_order, Seating};
-use almanac_core::{Seat, SetupError};
+use almanac_catan::state::snake_order;
+use almanac_core::{Seat, Seated, SetupError, Table};
 use std::sync::Arc;
 
 /// Points to win.
@@ -121,7 +121,7 @@ pub struct State {
     pub board: Arc<Board>,
     /// The number token of each hex (the Inventor swaps them).
     pub numbers: Vec<Option<u8>>,
-    pub seating: Arc<Vec<Seating>>,
+    pub table: Table,
     pub players: Vec<Player>,
     pub buildings: Vec<Option<Building>>,
     pub roads: Vec<Option<Seat>>,
@@ -159,12 +159,18 @@ pub struct State {
     pub winner: Option<Seat>,
 }
 
+impl Seated for State {
+    fn table(&self) -> &Table {
+        &self.table
+    }
+}
+
 impl State {
-    pub fn new(board: Board, seating: Vec<Seating>) -> Result<State, SetupError> {
-        if !(3..=4).contains(&seating.len()) {
-            return Err(SetupError(format!("cities-knights is for 3 or 4 players, not {}", seating.len())));
+    pub fn new(board: Board, table: Table) -> Result<State, SetupError> {
+        if !(3..=4).contains(&table.len()) {
+            return Err(SetupError(format!("cities-knights is for 3 or 4 players, not {}", table.len())));
         }
-        let n = seating.len();
+        let n = table.len();
         let mut bank = Cards::NONE;
         for c in Card::ALL {
             bank[c] = if c.is_commodity() { BANK_COMMODITIES } else { BANK_RESOURCES };
@@ -177,7 +183,7 @@ impl State {
             walls: vec![false; board.vertices.len()],
             robber: board.robber_start,
             board: Arc::new(board),
-            seating: Arc::new(seating),
+            table,
             players: vec![Player::default(); n],
             metropolis: [None; 3],
             merchant: None,
@@ -197,18 +203,6 @@ impl State {
             longest_road: None,
             winner: None,
         })
-    }
-
-    pub fn name(&self, seat: Seat) -> &str {
-        &self.seating[seat as usize].name
-    }
-
-    pub fn seat_of(&self, name: &str) -> Option<Seat> {
-        self.seating.iter().position(|s| s.name == name).map(|i| i as Seat)
-    }
-
-    pub fn seats(&self) -> std::ops::Range<Seat> {
-        0..self.players.len() as Seat
     }
 
     /// Seats clockwise from `first`, `first` included.

@@ -7,6 +7,7 @@ use crate::state::{Phase, State, BARBARIAN_SPACES};
 use crate::vocabulary::ID;
 use almanac_catan::board::HexId;
 use almanac_catan::resources::UNKNOWN;
+use almanac_core::Seated;
 use almanac_core::{PlayerView, View};
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -95,7 +96,7 @@ pub fn view(s: &State) -> View<BoardView, HandView> {
             let progress: Vec<String> = p.progress.cards.iter().map(|&h| held_name(h)).collect();
             PlayerView {
                 name: s.name(seat).to_string(),
-                color: s.seating[seat as usize].color.clone(),
+                color: s.table.color(seat).map(String::from),
                 vp: s.vp(seat),
                 vp_public: s.vp(seat),
                 summary: format!(

@@ -7,6 +7,7 @@ use almanac_cities_knights::cards::Card;
 use almanac_cities_knights::progress::Track;
 use almanac_cities_knights::state::{State, BANK_COMMODITIES, BANK_RESOURCES};
 use almanac_cities_knights::CitiesKnights;
+use almanac_core::Seated;
 use almanac_core::{Fact, Ruleset};
 use proptest::prelude::*;
 

@@ -7,6 +7,7 @@ use crate::rules::checks::{fail, need_main, Result};
 use crate::rules::points::{score, score_replacing};
 use crate::rules::variants;
 use crate::state::State;
+use almanac_core::Seated;
 use almanac_core::{cause, Fact, Seat};
 
 /// The vertex is empty and no neighbour holds a settlement or city (the distance rule).

@@ -10,6 +10,7 @@ use crate::rules::points::{score, update_largest_army};
 use crate::rules::variants;
 use crate::state::{Phase, State};
 use crate::vocabulary::VP_CARD;
+use almanac_core::Seated;
 use almanac_core::{cause, Fact, Seat};
 
 pub fn buy_development(s: &mut State, p: Seat, card: Option<DevCard>, facts: &mut Vec<Fact>) -> Result {

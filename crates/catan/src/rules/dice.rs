@@ -7,6 +7,7 @@ use crate::rules::checks::{fail, Result};
 use crate::rules::variants;
 use crate::state::{Phase, State};
 use crate::vocabulary::{ROBBED_LEADER, SEVEN};
+use almanac_core::Seated;
 use almanac_core::{cause, Fact, Seat};
 
 /// What a roll of `sum` pays each player (by seat), given the robber and the bank.

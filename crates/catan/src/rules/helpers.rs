@@ -11,6 +11,7 @@ use crate::rules::dice::steal;
 use crate::rules::points::{update_largest_army, update_longest_road};
 use crate::state::{Phase, State};
 use crate::vocabulary::HELPER;
+use almanac_core::Seated;
 use almanac_core::{Fact, Seat};
 
 pub fn use_helper(s: &mut State, u: &HelperUse, facts: &mut Vec<Fact>) -> Result {

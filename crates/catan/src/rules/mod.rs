@@ -35,6 +35,7 @@ use crate::rules::helpers::use_helper;
 use crate::rules::trade::{maritime_trade, trade};
 use crate::rules::turns::{end_turn, is_special_build, special_building, start_next_turn};
 use crate::state::{Phase, State};
+use almanac_core::Seated;
 use almanac_core::{Fact, Seat};
 
 pub fn apply(s: &mut State, ev: &Event, facts: &mut Vec<Fact>) -> Result {

@@ -4,6 +4,7 @@ use crate::development::DevCard;
 use crate::roads::longest_road;
 use crate::state::State;
 use crate::vocabulary::{LARGEST_ARMY, LONGEST_ROAD};
+use almanac_core::Seated;
 use almanac_core::{Fact, Seat};
 
 /// Records a score change of `p` (the totals after it are read from the state).

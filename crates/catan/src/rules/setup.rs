@@ -8,6 +8,7 @@ use crate::rules::build::{check_free_vertex, place_settlement};
 use crate::rules::checks::{fail, Result};
 use crate::rules::variants;
 use crate::state::{Phase, State};
+use almanac_core::Seated;
 use almanac_core::{cause, Fact};
 
 /// An event of setup step `step`; `settlement` is the one placed this step, whose road comes next.

@@ -6,13 +6,13 @@ use crate::pieces::Building;
 use crate::resources::{Bundle, Resource, ResourceCard};
 use crate::rules::apply;
 use crate::rules::points::update_longest_road;
-use crate::state::{BankShortage, Options, Phase, Seating, State};
+use crate::state::{BankShortage, Options, Phase, State};
 use crate::vocabulary::HARBOUR_2;
 use almanac_core::{Fact, Partner, Seat};
 
 fn state(options: Options) -> State {
     let spec: BoardSpec = serde_json::from_str(include_str!("../../tests/beginner-board.json")).unwrap();
-    let seating = ["Ana", "Bo", "Cem"].iter().map(|n| Seating { name: n.to_string(), color: None }).collect();
+    let seating = almanac_core::Table::named(&["Ana", "Bo", "Cem"]);
     let mut s = State::new(Board::from_spec(&spec).unwrap(), options, seating).unwrap();
     s.phase = Phase::Main;
     s.turn = 1;
@@ -312,10 +312,7 @@ fn victory_point_cards_are_shown_only_to_win() {
 
 fn state6() -> State {
     let spec: BoardSpec = serde_json::from_str(include_str!("../../tests/board-5-6.json")).unwrap();
-    let seating = ["Ana", "Bo", "Cem", "Dilek", "Emre", "Fatma"]
-        .iter()
-        .map(|n| Seating { name: n.to_string(), color: None })
-        .collect();
+    let seating = almanac_core::Table::named(&["Ana", "Bo", "Cem", "Dilek", "Emre", "Fatma"]);
     let mut s = State::new(Board::from_spec(&spec).unwrap(), Options::default(), seating).unwrap();
     s.phase = Phase::Main;
     s.turn = 1;

@@ -8,6 +8,7 @@ use crate::rules::checks::{fail, need_main, Result};
 use crate::rules::variants;
 use crate::state::State;
 use crate::vocabulary::{BANK, HARBOUR_2, HARBOUR_3};
+use almanac_core::Seated;
 use almanac_core::{Fact, Partner, Seat};
 
 fn check_trade_phase(s: &State, p: Seat) -> Result {
@@ -29,7 +30,7 @@ pub fn trade(s: &mut State, p: Seat, with: Seat, give: &Bundle, get: &Bundle, fa
         return fail(format!("{} cannot trade with themselves", s.name(a)));
     }
     let [pa, pb] = s.players.get_disjoint_mut([a as usize, b as usize]).expect("two players, checked above");
-    let party = |seat: Seat, hand| Party { seat, name: &s.seating[seat as usize].name, hand };
+    let party = |seat: Seat, hand| Party { seat, name: s.table.name(seat), hand };
     exchange(party(a, &mut pa.hand), party(b, &mut pb.hand), &give, &get, facts).or_else(|e| fail(e.to_string()))
 }
 

@@ -6,6 +6,7 @@ use crate::rules::checks::{fail, Result};
 use crate::rules::development::buy_development;
 use crate::rules::variants;
 use crate::state::{Phase, SpecialBuildingRule, State};
+use almanac_core::Seated;
 use almanac_core::{Fact, Seat};
 
 pub fn end_turn(s: &mut State, p: Seat, facts: &mut Vec<Fact>) -> Result {

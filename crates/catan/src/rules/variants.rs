@@ -11,6 +11,7 @@ use crate::event::MAX_PLAYERS;
 use crate::resources::Resource;
 use crate::rules::points::{catanatron_award, update_longest_road};
 use crate::state::{BankShortage, DiscardRule, Phase, State};
+use almanac_core::Seated;
 use almanac_core::{Fact, Seat};
 
 /// A settlement was placed in setup.

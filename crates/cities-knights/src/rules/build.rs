@@ -9,6 +9,7 @@ use crate::vocabulary::{CITY, ROAD, SETTLEMENT, WALL};
 use almanac_catan::board::{EdgeId, VertexId};
 use almanac_catan::pieces::{Building, MAX_CITIES, MAX_ROADS, MAX_SETTLEMENTS};
 use almanac_catan::resources::Resource::{Brick, Grain, Lumber, Ore, Wool};
+use almanac_core::Seated;
 use almanac_core::{cause, Fact, Seat};
 
 pub fn road_cost() -> Cards {

@@ -1,6 +1,7 @@
 //! What every rule uses to say no.
 
 use crate::state::{Phase, State};
+use almanac_core::Seated;
 use almanac_core::{RuleViolation, Seat};
 
 pub type Result<T = ()> = std::result::Result<T, RuleViolation>;

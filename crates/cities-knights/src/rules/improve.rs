@@ -9,6 +9,7 @@ use crate::rules::points::score;
 use crate::state::State;
 use crate::vocabulary::IMPROVEMENT;
 use almanac_catan::board::VertexId;
+use almanac_core::Seated;
 use almanac_core::{Fact, Seat};
 
 pub fn improve_city(s: &mut State, p: Seat, t: Track, metropolis: Option<VertexId>, facts: &mut Vec<Fact>) -> Result {

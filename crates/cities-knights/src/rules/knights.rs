@@ -11,6 +11,7 @@ use crate::state::{Knight, State, KNIGHTS_PER_LEVEL};
 use crate::vocabulary::{KNIGHT, KNIGHT_ACTIVATION, KNIGHT_PROMOTION};
 use almanac_catan::board::VertexId;
 use almanac_catan::resources::Resource::{Grain, Ore, Wool};
+use almanac_core::Seated;
 use almanac_core::{Fact, Seat};
 
 pub fn knight_cost() -> Cards {

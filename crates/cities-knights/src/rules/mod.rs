@@ -27,6 +27,7 @@ use crate::progress::HeldCard;
 use crate::rules::checks::{fail, need_main, Result};
 use crate::state::{Phase, State, MAX_PROGRESS};
 use crate::vocabulary::{GAUGE_BARBARIANS, GAUGE_KNIGHTS};
+use almanac_core::Seated;
 use almanac_core::{Fact, Seat};
 
 pub fn apply(s: &mut State, ev: &Event, facts: &mut Vec<Fact>) -> Result {

@@ -4,6 +4,7 @@ use crate::state::{State, VP_TARGET};
 use crate::vocabulary::LONGEST_ROAD;
 use almanac_catan::roads::longest_road;
 use almanac_catan::rules::points::award_holder;
+use almanac_core::Seated;
 use almanac_core::{Fact, Seat};
 
 /// Records a score change of `p` (the total after it is read from the state). Every point is public.

@@ -14,6 +14,7 @@ use crate::vocabulary::{MERCHANT, PROGRESS_CARD};
 use almanac_catan::board::{EdgeId, HexId, VertexId};
 use almanac_catan::resources::Resource::{self, Grain, Ore};
 use almanac_catan::resources::Terrain;
+use almanac_core::Seated;
 use almanac_core::{cause, Fact, Seat};
 
 pub fn play(s: &mut State, p: Seat, play: &Play, facts: &mut Vec<Fact>) -> Result {

@@ -12,6 +12,7 @@ use crate::state::{EventDie, Phase, State, BARBARIAN_SPACES, MAX_PROGRESS};
 use crate::vocabulary::{AQUEDUCT, BATTLE_LOST, BATTLE_WON, DEFENDER, PROGRESS_CARD, PROGRESS_POINT};
 use almanac_catan::board::{HexId, VertexId};
 use almanac_catan::resources::Resource;
+use almanac_core::Seated;
 use almanac_core::{cause, Dice, Fact, Seat};
 
 /// What a roll's record says besides the dice: the cards drawn, the cities the barbarians took, the

@@ -11,6 +11,7 @@ use crate::state::{Phase, State};
 use crate::vocabulary::{CITY, SETTLEMENT};
 use almanac_catan::board::VertexId;
 use almanac_catan::pieces::Building;
+use almanac_core::Seated;
 use almanac_core::{cause, Fact};
 
 pub fn setup(s: &mut State, ev: &Event, step: u8, placed: Option<VertexId>, facts: &mut Vec<Fact>) -> Result {

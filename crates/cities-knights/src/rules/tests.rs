@@ -5,13 +5,13 @@ use crate::progress::{HeldCard, Progress, Track};
 use crate::state::{Knight, Phase, State};
 use almanac_catan::board::{Board, BoardSpec, VertexId};
 use almanac_catan::pieces::Building;
-use almanac_catan::state::Seating;
+use almanac_core::Seated;
 use almanac_core::{Fact, Seat};
 use serde_json::{json, Value};
 
 pub fn state(names: &[&str]) -> State {
     let spec: BoardSpec = serde_json::from_str(include_str!("../../../catan/tests/beginner-board.json")).unwrap();
-    let seating = names.iter().map(|n| Seating { name: n.to_string(), color: None }).collect();
+    let seating = almanac_core::Table::named(names);
     let mut s = State::new(Board::from_spec(&spec).unwrap(), seating).unwrap();
     s.phase = Phase::Main;
     s.turn = 5;

@@ -11,6 +11,7 @@ use crate::state::State;
 use crate::vocabulary::{BANK, HARBOUR_2, HARBOUR_3};
 use almanac_catan::board::Harbour;
 use almanac_catan::exchange::{exchange, Party};
+use almanac_core::Seated;
 use almanac_core::{Fact, Partner, Seat};
 
 pub fn trade(s: &mut State, p: Seat, with: Seat, give: &Bundle, get: &Bundle, facts: &mut Vec<Fact>) -> Result {
@@ -21,7 +22,7 @@ pub fn trade(s: &mut State, p: Seat, with: Seat, give: &Bundle, get: &Bundle, fa
         return fail(format!("{} cannot trade with themselves", s.name(a)));
     }
     let [pa, pb] = s.players.get_disjoint_mut([a as usize, b as usize]).expect("two players, checked above");
-    let party = |seat: Seat, hand| Party { seat, name: &s.seating[seat as usize].name, hand };
+    let party = |seat: Seat, hand| Party { seat, name: s.table.name(seat), hand };
     exchange(party(a, &mut pa.hand), party(b, &mut pb.hand), &give, &get, facts).or_else(|e| fail(e.to_string()))
 }
 

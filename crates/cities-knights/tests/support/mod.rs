@@ -13,6 +13,7 @@ use almanac_cities_knights::progress::{draws, HeldCard, Progress, Track};
 use almanac_cities_knights::state::{EventDie, Phase, State, BARBARIAN_SPACES, MAX_PROGRESS};
 use almanac_cities_knights::{CitiesKnights, State as S};
 use almanac_core::testing::SeededRng;
+use almanac_core::Seated;
 use almanac_core::{Ruleset, Seat};
 use serde_json::{json, Value};
 

@@ -342,7 +342,7 @@ impl<'s> Walk<'s> {
     }
 
     fn seat_of(&self, name: &str) -> u8 {
-        self.state.seating.iter().position(|s| s.name == name).expect("a seated name") as u8
+        self.state.table.seat_of(name).expect("a seated name")
     }
 
     fn message(&mut self, e: &'s Entry) -> Result<(), FormatError> {

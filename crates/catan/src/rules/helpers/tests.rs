@@ -6,7 +6,7 @@ use crate::helpers::*;
 use crate::pieces::Building;
 use crate::resources::{Bundle, Resource, ResourceCard};
 use crate::rules::apply;
-use crate::state::{Options, Phase, Seating, State};
+use crate::state::{Options, Phase, State};
 use crate::vocabulary::HELPER;
 use almanac_core::{Fact, Seat};
 
@@ -15,7 +15,7 @@ const STACK: [&str; 6] = ["Nassir", "Jean", "Lin", "Hilde", "Louis", "William"];
 /// Three players on the beginners' board, set up as in `tests/rules.rs`: turn 1, Ana to roll.
 fn game() -> State {
     let spec: BoardSpec = serde_json::from_str(include_str!("../../../tests/beginner-board.json")).unwrap();
-    let seating = ["Ana", "Bo", "Cem"].iter().map(|n| Seating { name: n.to_string(), color: None }).collect();
+    let seating = almanac_core::Table::named(&["Ana", "Bo", "Cem"]);
     let stack: Vec<String> = STACK.iter().map(|s| s.to_string()).collect();
     let mut s =
         State::with_helpers(Board::from_spec(&spec).unwrap(), Options::default(), seating, Some(&stack)).unwrap();
