@@ -1,7 +1,7 @@
 //! The pieces players put on the board, and how many each player has.
 
 use crate::board::{Board, EdgeId, VertexId};
-use almanac_core::Seat;
+use almanac_core::{Seat, Table};
 
 /// A settlement or a city.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -40,6 +40,41 @@ impl Layout<'_> {
     /// Does another player than `p` have a building at `v`?
     pub fn rival_at(&self, v: VertexId, p: Seat) -> bool {
         self.buildings[v as usize].is_some_and(|b| b.owner != p)
+    }
+
+    /// A settlement may go on `v`: nothing stands there and no neighbour holds a settlement or city (the
+    /// distance rule, the same for every game of the family). `table` names the players in the refusal.
+    pub fn check_free_vertex(&self, table: &Table, v: VertexId) -> Result<(), String> {
+        let label = |v| self.board.vertex_label(v);
+        if let Some(b) = self.buildings[v as usize] {
+            return Err(format!("{} already has a {} at {}", table.name(b.owner), b.name(), label(v)));
+        }
+        for &n in &self.board.vertices[v as usize].neighbours {
+            if let Some(b) = self.buildings[n as usize] {
+                return Err(format!(
+                    "settlement at {} breaks the distance rule (neighbour {} holds {}'s {})",
+                    label(v),
+                    label(n),
+                    table.name(b.owner),
+                    b.name()
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    /// A city of `p` may go on `v`: it replaces one of `p`'s own settlements.
+    pub fn check_city_site(&self, table: &Table, p: Seat, v: VertexId) -> Result<(), String> {
+        match self.buildings[v as usize] {
+            Some(Building { owner, city: false }) if owner == p => Ok(()),
+            Some(b) => Err(format!(
+                "a city replaces one of your own settlements, but {} holds {}'s {}",
+                self.board.vertex_label(v),
+                table.name(b.owner),
+                b.name()
+            )),
+            None => Err(format!("a city replaces a settlement, but {} is empty", self.board.vertex_label(v))),
+        }
     }
 
     /// The other end of edge `e` from vertex `v`.

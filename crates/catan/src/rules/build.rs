@@ -12,22 +12,7 @@ use almanac_core::{cause, Fact, Seat};
 
 /// The vertex is empty and no neighbour holds a settlement or city (the distance rule).
 pub fn check_free_vertex(s: &State, v: VertexId) -> Result {
-    let label = |v| s.board.vertex_label(v);
-    if let Some(b) = s.building(v) {
-        return fail(format!("{} already has a {} at {}", s.name(b.owner), b.name(), label(v)));
-    }
-    for &n in &s.board.vertices[v as usize].neighbours {
-        if let Some(b) = s.building(n) {
-            return fail(format!(
-                "settlement at {} breaks the distance rule (neighbour {} holds {}'s {})",
-                label(v),
-                label(n),
-                s.name(b.owner),
-                b.name()
-            ));
-        }
-    }
-    Ok(())
+    s.layout().check_free_vertex(&s.table, v).or_else(fail)
 }
 
 pub fn check_cost(s: &State, p: Seat, cost: &Resources, what: &str) -> Result {
@@ -136,18 +121,7 @@ pub fn build_city(s: &mut State, p: Seat, v: VertexId, facts: &mut Vec<Fact>) ->
 /// A city paid with `cost` (the usual one, or a helper's).
 pub fn build_city_for(s: &mut State, p: Seat, v: VertexId, cost: &Resources, facts: &mut Vec<Fact>) -> Result {
     need_main(s, p, "building a city")?;
-    match s.building(v) {
-        Some(Building { owner, city: false }) if owner == p => {}
-        Some(b) => {
-            return fail(format!(
-                "a city replaces one of your own settlements, but {} holds {}'s {}",
-                s.board.vertex_label(v),
-                s.name(b.owner),
-                b.name()
-            ))
-        }
-        None => return fail(format!("a city replaces a settlement, but {} is empty", s.board.vertex_label(v))),
-    }
+    s.layout().check_city_site(&s.table, p, v).or_else(fail)?;
     if s.players[p as usize].cities >= MAX_CITIES {
         return fail(format!("{} has no cities left (all {MAX_CITIES} are on the board)", s.name(p)));
     }

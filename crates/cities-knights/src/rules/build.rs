@@ -27,25 +27,11 @@ pub fn wall_cost() -> Cards {
 
 /// Nothing stands on `v` and no neighbour holds a settlement or city (the distance rule).
 pub fn check_free_vertex(s: &State, v: VertexId) -> Result {
-    let label = |v| s.board.vertex_label(v);
-    if let Some(b) = s.building(v) {
-        return fail(format!("{} already has a {} at {}", s.name(b.owner), b.name(), label(v)));
-    }
+    // A knight is no building, but nothing is built under it either. (Never both on one vertex.)
     if let Some(k) = s.knight(v) {
-        return fail(format!("{}'s {} stands at {}", s.name(k.owner), k.name(), label(v)));
+        return fail(format!("{}'s {} stands at {}", s.name(k.owner), k.name(), s.board.vertex_label(v)));
     }
-    for &n in &s.board.vertices[v as usize].neighbours {
-        if let Some(b) = s.building(n) {
-            return fail(format!(
-                "settlement at {} breaks the distance rule (neighbour {} holds {}'s {})",
-                label(v),
-                label(n),
-                s.name(b.owner),
-                b.name()
-            ));
-        }
-    }
-    Ok(())
+    s.layout(&s.buildings).check_free_vertex(&s.table, v).or_else(fail)
 }
 
 pub fn check_cost(s: &State, p: Seat, cost: &Cards, what: &str) -> Result {
@@ -146,18 +132,7 @@ pub fn build_settlement(s: &mut State, p: Seat, v: VertexId, facts: &mut Vec<Fac
 /// A city over one of `p`'s settlements, for `price` (the usual cost, or the Medicine's).
 pub fn build_city_for(s: &mut State, p: Seat, v: VertexId, price: &Cards, facts: &mut Vec<Fact>) -> Result {
     need_main(s, p, "building a city")?;
-    match s.building(v) {
-        Some(Building { owner, city: false }) if owner == p => {}
-        Some(b) => {
-            return fail(format!(
-                "a city replaces one of your own settlements, but {} holds {}'s {}",
-                s.board.vertex_label(v),
-                s.name(b.owner),
-                b.name()
-            ))
-        }
-        None => return fail(format!("a city replaces a settlement, but {} is empty", s.board.vertex_label(v))),
-    }
+    s.layout(&s.buildings).check_city_site(&s.table, p, v).or_else(fail)?;
     if s.players[p as usize].cities >= MAX_CITIES {
         return fail(format!("{} has no cities left (all {MAX_CITIES} are on the board)", s.name(p)));
     }
