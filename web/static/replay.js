@@ -12,6 +12,10 @@
 //   placeOf(event, ctx)               optional: where on the board an event happened, as {x, y, r} in the
 //                                     board's coordinates (the replay rings it, and an event's line points
 //                                     at it on hover and focus).
+// `ctx` gives a drawing the header, `svg` and `text`, `colorOf(name)` and `inkOf(name)` (a player's colour,
+// and the same made readable as text), and `itemColor(id)` (an item's declared colour): all from the game's
+// summary, so that the replay draws what the charts draw. A game's numbers (costs, points, marks) come from
+// its state, never written again here.
 // Every name from an upload is written with textContent or as an SVG text node, never as markup.
 window.Almanac = (() => {
   const renderers = {};
@@ -63,17 +67,21 @@ document.addEventListener('DOMContentLoaded', () => {
   const states = new Map();
   let layer = null;
 
-  // What a game's drawing may use: the header, shapes, and each player's colour.
-  const COLORS = { red: '#d62728', blue: '#1f5fbf', white: '#f4f4f4', orange: '#ff8c00', green: '#2ca02c', brown: '#8c564b', yellow: '#d4ac0d' };
-  const PALETTE = ['#4477aa', '#ee6677', '#228833', '#ccbb44', '#66ccee', '#aa3377'];
+  // What a game's drawing may use: the header, shapes, each player's colour and the game's items (their
+  // words and colours), all from the game's summary: the server's one table of colours, the game's own
+  // declarations.
   const ctx = {
     header: null,
+    colours: [],
+    items: {},
     svg: Almanac.svg,
     text: Almanac.text,
     colorOf(name) {
       const i = ctx.header.players.findIndex((p) => p.name === name);
-      const c = i >= 0 ? (ctx.header.players[i].color || '').toLowerCase() : '';
-      return COLORS[c] || PALETTE[Math.max(i, 0) % PALETTE.length];
+      return ctx.colours[Math.max(i, 0)] || '#777777';
+    },
+    itemColor(id) {
+      return (ctx.items[id] && ctx.items[id].color) || '#9e9e9e';
     },
     // For text: the player's colour darkened until it reads on the event list's lightest and current-row
     // backgrounds (WCAG's 4.5:1).
@@ -372,6 +380,8 @@ document.addEventListener('DOMContentLoaded', () => {
   async function start() {
     const [summary, evs] = await Promise.all([api(''), allEvents()]);
     ctx.header = summary.header;
+    ctx.colours = summary.colours || [];
+    for (const item of summary.items || []) ctx.items[item.id] = item;
     for (const p of summary.players || []) if (p.player) players[p.name] = p.player;
     events = evs;
     slider.max = lastTurn();

@@ -17,7 +17,6 @@
   };
 
   const ORDER = ['N', 'E', 'S', 'W'];
-  const GOODS = { wine: '#8e244d', grain: '#e0b43c', cloth: '#4a7fb5' };
   // A city's outline on its tile: the whole of each city side, and between two city sides either the
   // corner they share or, past a side that is not the city's, a curve in towards the middle.
   function cityPath(x, y, sides) {
@@ -64,7 +63,7 @@
         const [px, py] = spotOf(x, y, f);
         if (f.pennant) svg('path', { d: `M${px - 0.1},${py - 0.26} h0.2 v0.1 l-0.1,0.06 l-0.1,-0.06z`, fill: '#1f5fbf', stroke: '#fff', 'stroke-width': 0.015 }, g);
         if (f.good) {
-          const mark = svg('circle', { cx: px + 0.2, cy: py + 0.2, r: 0.07, fill: GOODS[f.good] || '#555', stroke: '#fff', 'stroke-width': 0.02 }, g);
+          const mark = svg('circle', { cx: px + 0.2, cy: py + 0.2, r: 0.07, fill: ctx.itemColor(f.good), stroke: '#fff', 'stroke-width': 0.02 }, g);
           svg('title', {}, mark).textContent = f.good;
         }
       }

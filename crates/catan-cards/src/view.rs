@@ -14,10 +14,32 @@ use std::collections::BTreeMap;
 pub struct TableView {
     /// The open building cards, by kind.
     row: Vec<&'static str>,
+    /// Every kind of building card as printed (what the drawing shows on a card: from the rules' own numbers).
+    cards: Vec<CardFace>,
     metropolises_left: u8,
     metropolis_side: &'static str,
     longest_road: Option<String>,
     largest_army: Option<String>,
+}
+
+/// A building card as printed: its kind, its cost (one resource per card paid, in the game's order of
+/// resources) and the victory points it gives while uncovered.
+#[derive(Serialize)]
+pub struct CardFace {
+    kind: &'static str,
+    cost: Vec<&'static str>,
+    points: i32,
+}
+
+fn faces() -> Vec<CardFace> {
+    Card::ALL
+        .iter()
+        .map(|&c| {
+            let cost = c.cost();
+            let cost = Resource::ALL.iter().flat_map(|&r| std::iter::repeat_n(r.name(), cost[r] as usize)).collect();
+            CardFace { kind: c.name(), cost, points: c.points() }
+        })
+        .collect()
 }
 
 /// A player's hand and tableau.
@@ -87,6 +109,7 @@ pub fn view(s: &State) -> View<TableView, TableauView> {
         players,
         game: TableView {
             row,
+            cards: faces(),
             metropolises_left: s.metropolises_left,
             metropolis_side: if s.side == Side::A { "A" } else { "B" },
             longest_road: name(s.longest_road),

@@ -2,16 +2,11 @@
 // cards, the Metropolis stack and the two special cards; below, one lane per player with the uncovered
 // cards of their tableau (a card's count in its corner) and the backs of the cards in hand.
 (() => {
-  const CARD = {
-    road: { fill: '#a1887f', cost: ['lumber', 'brick'], points: 0 },
-    settlement: { fill: '#e6b34a', cost: ['lumber', 'brick', 'wool', 'grain'], points: 1 },
-    city: { fill: '#90a4ae', cost: ['grain', 'grain', 'ore', 'ore', 'ore'], points: 2 },
-    knight: { fill: '#7986cb', cost: ['wool', 'grain', 'ore'], points: 0 },
-    metropolis: { fill: '#ab47bc', cost: ['wool', 'wool', 'wool', 'ore'], points: 3 },
-  };
+  // Each kind's card colour (the drawing's own); its cost and points are the rules' (`state.cards`), and a
+  // resource's colour is the game's declared one (`ctx.itemColor`), as on the charts.
+  const FILL = { road: '#a1887f', settlement: '#e6b34a', city: '#90a4ae', knight: '#7986cb', metropolis: '#ab47bc' };
   const KINDS = ['road', 'settlement', 'city', 'metropolis', 'knight'];
-  // The colours of the charts (Catan's RESOURCE_ITEMS), so a resource looks the same everywhere.
-  const RESOURCE = { lumber: '#2e7d32', brick: '#b7472a', wool: '#9ccc65', grain: '#f9a825', ore: '#607d8b' };
+  let faces = {};
   const W = 1, H = 1.4; // a card
   const LANE = 2.1; // the height of a player's lane
   const words = (k) => k.replaceAll('_', ' ');
@@ -19,12 +14,12 @@
   // One card: its colour, name, cost as dots and points; `count` in the corner when more than one.
   function card(ctx, parent, x, y, kind, { count = 1, dim = false, title } = {}) {
     const { svg, text } = ctx;
-    const c = CARD[kind];
+    const c = faces[kind];
     const g = svg('g', { class: `card ${kind}`, 'data-card': kind, opacity: dim ? 0.35 : 1 }, parent);
-    svg('rect', { x, y, width: W, height: H, rx: 0.08, fill: c.fill, stroke: '#3b3325', 'stroke-width': 0.03 }, g);
+    svg('rect', { x, y, width: W, height: H, rx: 0.08, fill: FILL[kind], stroke: '#3b3325', 'stroke-width': 0.03 }, g);
     text(g, x + W / 2, y + 0.3, words(kind), { 'font-size': kind.length > 8 ? 0.14 : 0.17, 'font-weight': 'bold', fill: '#1d1a14' });
     c.cost.forEach((r, i) => {
-      svg('circle', { cx: x + 0.14 + i * 0.18, cy: y + H - 0.16, r: 0.07, fill: RESOURCE[r], stroke: '#0005', 'stroke-width': 0.01 }, g);
+      svg('circle', { cx: x + 0.14 + i * 0.18, cy: y + H - 0.16, r: 0.07, fill: ctx.itemColor(r), stroke: '#0005', 'stroke-width': 0.01 }, g);
     });
     if (c.points) text(g, x + W / 2, y + 0.75, `${c.points} VP`, { 'font-size': 0.2, fill: '#1d1a14' });
     if (count > 1) {
@@ -52,6 +47,7 @@
 
   function drawState(layer, state, ctx) {
     const { svg, text } = ctx;
+    faces = Object.fromEntries(state.cards.map((f) => [f.kind, f]));
     // The row: five places, a place left empty when the building deck is spent.
     for (let i = 0; i < 5; i++) {
       const x = 0.3 + i * 1.2;

@@ -47,25 +47,14 @@ fn register_font() {
     });
 }
 
-/// A player's colour by the name in the header (unknown names get a palette colour by seat).
+/// A player's colour by the name in the header (core's table: the replay draws the same), darkened only where
+/// it would vanish on the chart's white (a white player's line, below 1.5:1); the legend names every line, so
+/// a seat keeps its colour rather than taking a darker one that reads less as itself.
 pub fn player_color(name: Option<&str>, seat: usize) -> RGBColor {
-    match name.map(|n| n.to_ascii_lowercase()).as_deref() {
-        Some("red") => RGBColor(0xd6, 0x27, 0x28),
-        Some("blue") => RGBColor(0x1f, 0x5f, 0xbf),
-        Some("white") => RGBColor(0x9a, 0x9a, 0x9a),
-        Some("orange") => RGBColor(0xff, 0x8c, 0x00),
-        Some("green") => RGBColor(0x2c, 0xa0, 0x2c),
-        Some("brown") => RGBColor(0x8c, 0x56, 0x4b),
-        Some("yellow") => RGBColor(0xd4, 0xac, 0x0d),
-        _ => [
-            RGBColor(0x44, 0x77, 0xaa),
-            RGBColor(0xee, 0x66, 0x77),
-            RGBColor(0x22, 0x88, 0x33),
-            RGBColor(0xcc, 0xbb, 0x44),
-            RGBColor(0x66, 0xcc, 0xee),
-            RGBColor(0xaa, 0x33, 0x77),
-        ][seat % 6],
-    }
+    use almanac_core::colours;
+    let css = colours::player_colour(name, seat);
+    let [r, g, b] = colours::darkened_against(colours::rgb(css).expect("the table is hex"), [255, 255, 255], 1.5);
+    RGBColor(r, g, b)
 }
 
 /// Colours for words a game gave none.
@@ -80,9 +69,7 @@ const PALETTE: [RGBColor; 6] = [
 
 /// A CSS hex colour (`#2e7d32`) as RGB.
 fn hex_color(css: &str) -> Option<RGBColor> {
-    let h = css.strip_prefix('#').filter(|h| h.len() == 6)?;
-    let byte = |i: usize| u8::from_str_radix(&h[i..i + 2], 16).ok();
-    Some(RGBColor(byte(0)?, byte(2)?, byte(4)?))
+    almanac_core::colours::rgb(css).map(|[r, g, b]| RGBColor(r, g, b))
 }
 
 /// The colour and label of a word: as the game declares them, else a palette colour and the id.

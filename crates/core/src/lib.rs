@@ -10,6 +10,7 @@
 //! - [`View`]: the state at a moment, typed where games share it.
 //! - [`Timeline`] and [`Game`]: a validated game, able to answer "what was the state at turn N / event N".
 
+pub mod colours;
 pub mod facts;
 pub mod field;
 pub mod hash;

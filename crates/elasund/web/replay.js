@@ -3,7 +3,6 @@
 // wall tiles and towers, the church, and the trade track along the bottom with its marks.
 (() => {
   const ROWS = [2, 3, 4, 5, 6, 8, 9, 10, 11, 12];
-  const MARKS = { 3: 4, 5: 3, 7: 2, 9: 2, 11: 1 };
   const FILL = { small_hut: '#d7ccc8', large_hut: '#d7ccc8', house: '#ffe0b2', workshop: '#ffe0b2', well: '#b3e5fc', market_stalls: '#c8e6c9', inn: '#f8bbd0', shop: '#fff59d', hall: '#d1c4e9' };
   const LABEL = { small_hut: 'hut', large_hut: 'hut', house: 'house', workshop: 'workshop', well: 'well', market_stalls: 'stalls', inn: 'inn', shop: 'shop', hall: 'hall' };
   const words = (k) => k.replaceAll('_', ' ');
@@ -23,7 +22,9 @@
     return [last + 1, ROWS.indexOf(Number(n)) + 1, 0.8, 1];
   }
 
-  function drawBoard(board, _final, ctx) {
+  function drawBoard(board, final, ctx) {
+    // The track's marks are the rules' (the state's `track`): squares that take VP markers.
+    const marks = new Set(final.track.map((m) => m.square));
     const { svg, text } = ctx;
     const last = lastCol(ctx);
     board.setAttribute('viewBox', `-0.6 -0.2 ${last + 3} 14.2`);
@@ -51,7 +52,7 @@
     // The trade track along the bottom.
     for (let k = 0; k <= 11; k++) {
       const x = 1 + k * ((last + 0.5) / 12);
-      svg('rect', { x, y: 12.2, width: (last + 0.5) / 12 - 0.05, height: 0.7, fill: MARKS[k] ? '#ffe082' : '#eeeeee', stroke: '#999', 'stroke-width': 0.02 }, board);
+      svg('rect', { x, y: 12.2, width: (last + 0.5) / 12 - 0.05, height: 0.7, fill: marks.has(k) ? '#ffe082' : '#eeeeee', stroke: '#999', 'stroke-width': 0.02 }, board);
       text(board, x + 0.2, 12.4, String(k), { 'font-size': 0.22 });
     }
     text(board, 0.2, 12.55, 'trade', { 'font-size': 0.22, fill: '#0008' });
