@@ -40,7 +40,7 @@ pub const CARDS_GOT: &str = "cards_got";
 
 /// The argument naming another seat as a trade partner.
 pub fn seat_partner(seat: u32) -> String {
-    format!("seat:{seat}")
+    almanac_core::insights::TradePartner::Seat(seat).arg()
 }
 
 /// What a metric's argument is chosen from.

@@ -17,9 +17,49 @@ pub struct SeatMetric {
     pub value: f64,
 }
 
+/// The partner a trade number is about (the `arg` of `trades_with`, `cards_given`, `cards_got`): another seat
+/// of the game, or a market the game declares (the bank, a harbour). Spelled `seat:N` or the market's id,
+/// written by analysis and read by the store through this one type.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TradePartner<'a> {
+    Seat(u32),
+    Market(&'a str),
+}
+
+impl<'a> TradePartner<'a> {
+    /// The partner an argument names.
+    pub fn of(arg: &'a str) -> TradePartner<'a> {
+        match arg.strip_prefix("seat:").and_then(|n| n.parse().ok()) {
+            Some(seat) => TradePartner::Seat(seat),
+            None => TradePartner::Market(arg),
+        }
+    }
+
+    /// The argument that names it.
+    pub fn arg(self) -> String {
+        match self {
+            TradePartner::Seat(seat) => format!("seat:{seat}"),
+            TradePartner::Market(id) => id.to_string(),
+        }
+    }
+}
+
 /// A game's read model: its seats' numbers and each seat's opening in words (`None`: the game has none).
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Insights {
     pub metrics: Vec<SeatMetric>,
     pub openings: Vec<Option<String>>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_trade_partner_reads_back_from_its_argument() {
+        for partner in [TradePartner::Seat(0), TradePartner::Seat(5), TradePartner::Market("bank")] {
+            assert_eq!(TradePartner::of(&partner.arg()), partner);
+        }
+        assert_eq!(TradePartner::of("seat:x"), TradePartner::Market("seat:x"));
+    }
 }

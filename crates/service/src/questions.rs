@@ -42,7 +42,7 @@ impl Ask {
 pub struct Answer {
     /// The question in words ("Win rate by seat — 4 players").
     pub question: String,
-    pub metric: String,
+    pub metric: &'static str,
     pub arg: String,
     pub by: &'static str,
     /// Values are rates from 0 to 1.
@@ -155,7 +155,7 @@ pub fn ask(store: &Store, viewer: Viewer, ask: &Ask) -> Result<Answer, ServiceEr
     };
     let question = Question {
         viewer,
-        metric: metric.id.to_string(),
+        metric: metric.id,
         arg: ask.arg.clone(),
         by,
         ruleset: ask.ruleset.clone(),
@@ -170,19 +170,11 @@ pub fn ask(store: &Store, viewer: Viewer, ask: &Ask) -> Result<Answer, ServiceEr
         .into_iter()
         .filter(|row| row.seats >= ask.min_seats.max(1))
         .map(|row| {
-            let is_player = matches!(by, Dimension::Player | Dimension::Opponent);
             let label = match by {
                 Dimension::Ruleset => game_kind(&row.label).map_or(row.label.clone(), |g| g.name().to_string()),
                 _ => row.label.clone(),
             };
-            Group {
-                player: if is_player { row.key.parse().ok() } else { None },
-                key: row.key,
-                label,
-                seats: row.seats,
-                games: row.games,
-                value: row.mean,
-            }
+            Group { player: row.player, key: row.key, label, seats: row.seats, games: row.games, value: row.mean }
         })
         .collect();
     groups.sort_by(|a, b| {
@@ -192,7 +184,7 @@ pub fn ask(store: &Store, viewer: Viewer, ask: &Ask) -> Result<Answer, ServiceEr
     let (counted, games) = (asked.counted, asked.games);
     Ok(Answer {
         question: in_words(ask, metric, by, player.as_ref().map(|p| p.name.as_str())),
-        metric: metric.id.to_string(),
+        metric: metric.id,
         arg: ask.arg.clone(),
         by: by.id(),
         percent: metric.percent,
@@ -256,7 +248,7 @@ pub fn csv(answer: &Answer) -> String {
             text.to_string()
         }
     }
-    let mut out = format!("{},label,seats,games,{}\n", answer.by, field(&answer.metric));
+    let mut out = format!("{},label,seats,games,{}\n", answer.by, field(answer.metric));
     for g in &answer.groups {
         out.push_str(&format!("{},{},{},{},{}\n", field(&g.key), field(&g.label), g.seats, g.games, g.value));
     }
@@ -285,7 +277,7 @@ mod tests {
     fn answer(groups: Vec<Group>) -> Answer {
         Answer {
             question: "Q".into(),
-            metric: "won".into(),
+            metric: "won",
             arg: String::new(),
             by: "player",
             percent: true,

@@ -76,19 +76,19 @@ impl Dimension {
     /// A group's label from its key, names looked up in `player_names` and `club_names` (by id).
     pub(crate) fn group_label(
         self,
+        id: i64,
         key: &str,
         player_names: &HashMap<i64, String>,
         club_names: &HashMap<i64, String>,
     ) -> String {
-        let id = || key.parse::<i64>().unwrap_or(-1);
         match self {
             Dimension::Player | Dimension::Opponent => {
-                player_names.get(&id()).cloned().unwrap_or_else(|| key.to_string())
+                player_names.get(&id).cloned().unwrap_or_else(|| key.to_string())
             }
             Dimension::Seat => format!("seat {key}"),
             Dimension::Ruleset | Dimension::Month => key.to_string(),
             Dimension::Players => format!("{key} players"),
-            Dimension::Club => club_names.get(&id()).cloned().unwrap_or_else(|| "no club".to_string()),
+            Dimension::Club => club_names.get(&id).cloned().unwrap_or_else(|| "no club".to_string()),
             Dimension::Opening if key.is_empty() => "none".to_string(),
             Dimension::Opening => key.to_string(),
         }

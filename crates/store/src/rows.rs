@@ -278,7 +278,8 @@ impl Dimension {
 #[derive(Debug, Clone)]
 pub struct Question {
     pub viewer: Viewer,
-    pub metric: String,
+    /// A metric's id, checked against the metrics analysis declares before it is asked.
+    pub metric: &'static str,
     pub arg: String,
     pub by: Dimension,
     pub ruleset: Option<String>,
@@ -294,10 +295,10 @@ pub struct Question {
 
 impl Question {
     /// `metric` (without an argument) by `by`, over the games `viewer` may see, without filters.
-    pub fn over(viewer: Viewer, metric: &str, by: Dimension) -> Question {
+    pub fn over(viewer: Viewer, metric: &'static str, by: Dimension) -> Question {
         Question {
             viewer,
-            metric: metric.to_string(),
+            metric,
             arg: String::new(),
             by,
             ruleset: None,
@@ -313,7 +314,13 @@ impl Question {
 /// the mean of the metric over those seats.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct AnswerRow {
+    /// The group's key as `Question::group` takes it.
     pub key: String,
+    /// The player the group is, for the dimensions of players.
+    pub player: Option<PlayerId>,
+    /// The key as the read model numbers it (a seat, a count of players, a club's id, a word's index).
+    #[serde(skip)]
+    pub(crate) id: i64,
     pub label: String,
     pub seats: u64,
     pub games: u64,

@@ -423,6 +423,8 @@ impl Tally {
             .into_iter()
             .map(|(key, g)| AnswerRow {
                 key: seats.group_text(by, key),
+                player: matches!(by, Dimension::Player | Dimension::Opponent).then_some(key),
+                id: key,
                 label: String::new(),
                 seats: g.seats,
                 games: g.games.len,

@@ -314,12 +314,7 @@ impl Store {
         };
         let crate::seats::Tallied { groups, counted, latest } = tally.finish(&seats, question.by, limit as usize);
         drop(seats);
-        let ids: Vec<i64> = match question.by {
-            crate::rows::Dimension::Player | crate::rows::Dimension::Opponent => {
-                groups.iter().filter_map(|g| g.key.parse().ok()).collect()
-            }
-            _ => Vec::new(),
-        };
+        let ids: Vec<PlayerId> = groups.iter().filter_map(|g| g.player).collect();
         let players = self.player_names(&ids, question.viewer)?;
         let clubs = if question.by == crate::rows::Dimension::Club {
             self.clubs()?.into_iter().map(|c| (c.id, c.name)).collect()
@@ -328,7 +323,7 @@ impl Store {
         };
         let rows = groups
             .into_iter()
-            .map(|g| AnswerRow { label: question.by.group_label(&g.key, &players, &clubs), ..g })
+            .map(|g| AnswerRow { label: question.by.group_label(g.id, &g.key, &players, &clubs), ..g })
             .collect();
         let games = on_backend!(self, b => b.briefs(&latest))?;
         Ok(Asked { rows, counted, games })
@@ -361,9 +356,10 @@ impl Store {
         on_backend!(self, b => b.seat_numbers(&keys, only, &mut |key, metric, arg, value| {
             let seat = &mine[&key];
             if partners.contains(&metric) {
-                let partner =
-                    arg.strip_prefix("seat:").and_then(|n| n.parse().ok()).and_then(|n| seat.player_at(n));
-                let market = (!arg.starts_with("seat:")).then(|| arg.to_string());
+                let (partner, market) = match almanac_core::insights::TradePartner::of(arg) {
+                    almanac_core::insights::TradePartner::Seat(n) => (u16::try_from(n).ok().and_then(|n| seat.player_at(n)), None),
+                    almanac_core::insights::TradePartner::Market(id) => (None, Some(id.to_string())),
+                };
                 *with.entry((seat.ruleset.to_string(), metric.to_string(), partner, market)).or_default() += value;
                 return;
             }

@@ -191,7 +191,7 @@ impl Sqlite {
 
     /// Hands the question's metric of every seat keyed `from ..= to` to `each` (seat key, value).
     fn metric_values(&self, q: &Question, from: i64, to: i64, each: &mut dyn FnMut(i64, f64)) -> Result<()> {
-        let Some(metric) = self.metric_key(&q.metric, &q.arg)? else { return Ok(()) };
+        let Some(metric) = self.metric_key(q.metric, &q.arg)? else { return Ok(()) };
         let mut stmt = self.conn.prepare_cached(
             "SELECT seat_key, value FROM seat_numbers WHERE metric = ?1 AND seat_key BETWEEN ?2 AND ?3",
         )?;
@@ -204,7 +204,7 @@ impl Sqlite {
 
     /// Hands the question's metric of the seats keyed `keys` (those that have it) to `each`.
     pub(crate) fn metric_values_of(&self, q: &Question, keys: &[i64], each: &mut dyn FnMut(i64, f64)) -> Result<()> {
-        let Some(metric) = self.metric_key(&q.metric, &q.arg)? else { return Ok(()) };
+        let Some(metric) = self.metric_key(q.metric, &q.arg)? else { return Ok(()) };
         let mut stmt =
             self.conn.prepare_cached("SELECT value FROM seat_numbers WHERE metric = ?1 AND seat_key = ?2")?;
         for &key in keys {

@@ -283,7 +283,7 @@ pub fn questions_are_answered_over_the_games_the_viewer_may_see(store: &mut Stor
     moved(store, "deriving a game again");
     let seat_one = answer(store, &ask(Viewer::Club(club), Dimension::Seat, Some("1")));
     assert_eq!((seat_one[0].seats, seat_one[0].mean), (3, 2.0 / 3.0));
-    let scores = Question { metric: "score".into(), ..ask(Viewer::Operator, Dimension::Ruleset, None) };
+    let scores = Question { metric: "score", ..ask(Viewer::Operator, Dimension::Ruleset, None) };
     let total = answer(store, &scores);
     assert_eq!((total.len(), total[0].seats), (1, 12));
     // A player's numbers beside the field's (published seats of the ruleset), and their trade partners.
