@@ -428,7 +428,14 @@ const PRINTED_AT_START: &str = "printed at start";
 
 /// Runs the HTTP server until interrupted, logging one line per request.
 pub fn serve(db: &Path, bind: &str, settings: ServeSettings) -> anyhow::Result<i32> {
-    tracing_subscriber::fmt().with_target(false).with_writer(crate::logging::Background::start()).init();
+    // A line per request as its span closes (method, route, status, request id, time), written off the
+    // server's threads.
+    tracing_subscriber::fmt()
+        .with_target(false)
+        .with_span_events(tracing_subscriber::fmt::format::FmtSpan::CLOSE)
+        .with_ansi(std::io::IsTerminal::is_terminal(&std::io::stderr()))
+        .with_writer(crate::logging::Background::start())
+        .init();
     // The address first: a server that cannot listen changes nothing (not even the demo club's token).
     let listener = std::net::TcpListener::bind(bind).with_context(|| format!("cannot listen on {bind}"))?;
     let addr = listener.local_addr()?;

@@ -1,7 +1,7 @@
 //! The HTTP server: a JSON API (`api`) and the dashboard (`pages`, with the scripts and styles of `web/` and
 //! each game's replay drawing, `assets`). It holds no rules and no SQL: requests become calls to
 //! `almanac_service`, run off the async executor on the pool's connections (`app`), whose results it
-//! writes out. Uploads queue on a worker of lower priority (`uploads`). Every request is logged (`logging`).
+//! writes out. Uploads queue on a worker of lower priority (`uploads`). Every request is a `tracing` span (`tracing-actix-web`: method, route, status, a request id).
 
 mod access;
 mod api;
@@ -11,7 +11,6 @@ mod cache;
 mod error;
 mod form_data;
 mod limits;
-mod logging;
 mod pages;
 mod players;
 mod questions;

@@ -5,7 +5,7 @@ use crate::app::{AppState, TRUSTED_FOR};
 use crate::cache::{Expiring, Lru};
 use crate::limits::{Limits, Rates};
 use crate::uploads::Uploads;
-use crate::{access, api, assets, error, logging, pages, players, questions, session};
+use crate::{access, api, assets, error, pages, players, questions, session};
 use actix_web::dev::Server;
 use actix_web::middleware::{from_fn, DefaultHeaders};
 use actix_web::{web, App, HttpServer};
@@ -61,7 +61,7 @@ pub fn run(listener: TcpListener, config: Config) -> std::io::Result<Server> {
             // (a refused write's too).
             .wrap(from_fn(access::refuse_foreign_writes))
             .wrap(security_headers())
-            .wrap(from_fn(logging::log_request))
+            .wrap(tracing_actix_web::TracingLogger::default())
             .app_data(state.clone())
             .app_data(web::QueryConfig::default().error_handler(error::query_error))
             .configure(api::routes)
