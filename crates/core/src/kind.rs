@@ -157,8 +157,6 @@ pub trait Game: Send + Sync {
     fn state_dump(&self) -> String;
     /// The game with its expansions and variants, in words (see [`Ruleset::edition`]; empty: its name).
     fn edition(&self) -> String;
-    /// A copy to extend (a live append extends the game in memory, or a copy while a reader holds it).
-    fn duplicate(&self) -> Box<dyn Game>;
     /// About how many bytes the game holds in memory, to weigh it in a cache.
     fn memory_estimate(&self) -> usize;
 }

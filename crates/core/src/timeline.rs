@@ -237,9 +237,6 @@ impl<R: Declarations> Game for Timeline<R> {
     fn edition(&self) -> String {
         R::edition(&self.snapshots[0])
     }
-    fn duplicate(&self) -> Box<dyn Game> {
-        Box::new(self.clone())
-    }
     fn memory_estimate(&self) -> usize {
         // The vectors' own sizes: the parts events, facts and states keep on the heap are not counted, so
         // this errs low (a game of 1,164 events: 257 KB estimated, 471 KB resident); it only needs to

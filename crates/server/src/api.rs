@@ -5,7 +5,7 @@
 use crate::access::{Reader, Writer};
 use crate::app::{
     blocking, delete_game, forget_access, loaded, publish_game, upload_slot, visible, visible_in_memory, AppState,
-    Result,
+    Kept, Result,
 };
 use crate::error::ApiError;
 use crate::limits::{read_body, read_json, read_json_up_to};
@@ -124,6 +124,7 @@ async fn list(app: web::Data<AppState>, reader: Reader, q: web::Query<ListQuery>
 async fn game(app: web::Data<AppState>, reader: Reader, path: web::Path<String>) -> Result<HttpResponse> {
     let summary = blocking(move || {
         let (seen, g) = loaded(&app, reader.viewer, &path)?;
+        let g = g.read();
         Ok(app.pool.read(|s| almanac_service::summary(s, &seen, g.game()))??)
     })
     .await?;
@@ -171,6 +172,7 @@ async fn events(
     let to = q.to.unwrap_or(u64::MAX).min(from.saturating_add(page - 1));
     let (id, rows, count): (String, Vec<EventRow>, u64) = blocking(move || {
         let (seen, g) = loaded(&app, reader.viewer, &path)?;
+        let g = g.read();
         let rows = app.pool.read(|s| almanac_service::events(s, &seen, g.game(), from, to))??;
         Ok((seen.id().to_string(), rows, g.game().event_count() as u64))
     })
@@ -200,15 +202,30 @@ async fn append(
     let club = writer.club.id;
     let (id, seq) = blocking(move || {
         let id = visible(&app, almanac_service::Viewer::Club(club), &path)?.id().to_string();
-        // The game in memory is taken out to be extended in place; it is copied only while a reader holds it.
-        let mut live = app.timelines.take(&id).map(|g| Arc::try_unwrap(g).unwrap_or_else(|held| held.duplicate()));
-        let appended = app.pool.write(|s| almanac_service::append(s, club, &id, body.expected_seq, &lines, &mut live));
+        // The game in memory is extended in place, under its own lock; one not kept is loaded and kept.
         // Appended to or not, it is the stored log again. The states after the old events stay true (the
-        // log only grew): only the game is new.
-        if let Some(live) = live {
-            let weight = live.memory_estimate();
-            app.timelines.put(id.clone(), Arc::new(live), weight);
-        }
+        // log only grew): only the game grew, and is weighed again.
+        let expected = body.expected_seq;
+        let appended = match app.timelines.get(&id) {
+            Some(kept) => {
+                let seq = {
+                    let mut live = kept.write();
+                    app.pool.write(|s| almanac_service::append_to(s, club, &id, expected, &lines, &mut live))
+                };
+                let weight = kept.read().memory_estimate();
+                app.timelines.put(id.clone(), kept, weight);
+                seq
+            }
+            None => {
+                let mut live = None;
+                let seq = app.pool.write(|s| almanac_service::append(s, club, &id, expected, &lines, &mut live));
+                if let Some(live) = live {
+                    let weight = live.memory_estimate();
+                    app.timelines.put(id.clone(), Arc::new(Kept::new(live)), weight);
+                }
+                seq
+            }
+        };
         Ok((id, appended?))
     })
     .await?;
@@ -262,7 +279,7 @@ async fn state(
     // A state asked before of a game in memory is answered at once, without a thread of the pool.
     if let Some(seen) = visible_in_memory(&app, viewer, &path) {
         if let Some(game) = app.timelines.get(&seen.id().to_string()) {
-            let n = almanac_service::events_at(game.game(), at);
+            let n = almanac_service::events_at(game.read().game(), at);
             if let Some(json) = app.states.get(&(seen.id().to_string(), n as u64)) {
                 return Ok(HttpResponse::Ok().content_type("application/json").body(json));
             }
@@ -270,6 +287,7 @@ async fn state(
     }
     let body = blocking(move || {
         let (seen, g) = loaded(&app, viewer, &path)?;
+        let g = g.read();
         let n = almanac_service::events_at(g.game(), at) as u64;
         let key = (seen.id().to_string(), n);
         if let Some(json) = app.states.get(&key) {
@@ -311,7 +329,7 @@ async fn chart(app: web::Data<AppState>, reader: Reader, path: web::Path<(String
     if let Some(seen) = visible_in_memory(&app, viewer, &game) {
         if let Some(timeline) = app.timelines.get(&seen.id().to_string()) {
             if let Some(svg) =
-                app.charts.get(&(seen.id().to_string(), name.clone(), timeline.game().event_count() as u64))
+                app.charts.get(&(seen.id().to_string(), name.clone(), timeline.read().game().event_count() as u64))
             {
                 return Ok(HttpResponse::Ok().content_type("image/svg+xml").body(svg));
             }

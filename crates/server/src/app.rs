@@ -26,7 +26,7 @@ pub struct AppState {
     pub upload_slots: Arc<tokio::sync::Semaphore>,
     pub club_upload_slots: std::sync::Mutex<std::collections::HashMap<ClubId, Arc<tokio::sync::Semaphore>>>,
     /// Recently viewed games, by their full id, weighed by their memory (a live game is extended here).
-    pub timelines: Lru<String, Arc<LiveGame>>,
+    pub timelines: Lru<String, Arc<Kept>>,
     /// Recently asked states as JSON, by (full id, events applied): the state after an event of an
     /// append-only log never changes.
     pub states: Lru<(String, u64), Bytes>,
@@ -46,6 +46,24 @@ pub struct AppState {
 }
 
 pub type Result<T> = std::result::Result<T, ApiError>;
+
+/// A game kept in memory: read by many side by side, extended in place by a live append under its lock (a
+/// copy of a long game would cost what the append is meant not to).
+pub struct Kept(std::sync::RwLock<LiveGame>);
+
+impl Kept {
+    pub fn new(live: LiveGame) -> Kept {
+        Kept(std::sync::RwLock::new(live))
+    }
+
+    pub fn read(&self) -> std::sync::RwLockReadGuard<'_, LiveGame> {
+        self.0.read().unwrap_or_else(|e| e.into_inner())
+    }
+
+    pub fn write(&self) -> std::sync::RwLockWriteGuard<'_, LiveGame> {
+        self.0.write().unwrap_or_else(|e| e.into_inner())
+    }
+}
 
 /// Runs `work` on a blocking thread and waits for it without holding the executor.
 pub async fn blocking<T: Send + 'static>(work: impl FnOnce() -> Result<T> + Send + 'static) -> Result<T> {
@@ -80,21 +98,21 @@ pub fn visible_in_memory(app: &AppState, viewer: Viewer, game: &str) -> Option<V
 
 /// A stored game's timeline that `viewer` may see, from the cache while it holds every stored event (the
 /// last sequence number validates it: an append through another server makes it stale), else loaded.
-pub fn loaded(app: &AppState, viewer: Viewer, game: &str) -> Result<(Visible, Arc<LiveGame>)> {
+pub fn loaded(app: &AppState, viewer: Viewer, game: &str) -> Result<(Visible, Arc<Kept>)> {
     let seen = visible(app, viewer, game)?;
     let id = seen.id().to_string();
-    if let Some(g) = app.timelines.get(&id).filter(|g| g.game().event_count() as u64 == seen.access().events) {
+    if let Some(g) = app.timelines.get(&id).filter(|g| g.read().game().event_count() as u64 == seen.access().events) {
         return Ok((seen, g));
     }
     let timeline = app.pool.read(|s| almanac_service::load_visible(s, &seen))??;
-    let timeline = Arc::new(LiveGame::new(timeline));
-    app.timelines.put(id, timeline.clone(), timeline.memory_estimate());
+    let timeline = Arc::new(Kept::new(LiveGame::new(timeline)));
+    app.timelines.put(id, timeline.clone(), timeline.read().memory_estimate());
     Ok((seen, timeline))
 }
 
 /// Forgets what this server knew of a game's owner and visibility (after it changed them).
 pub fn forget_access(app: &AppState, id: &str) {
-    app.access.forget(|_, a| a.id == id);
+    app.access.forget(&id.to_string());
 }
 
 /// Publishes a club's game, or makes it private again (the API's and the dashboard's form's way).

@@ -1,112 +1,71 @@
-//! Small maps shared by threads: a least-recently-used cache bounded by bytes (the server keeps recently
-//! viewed games' timelines, asked states as JSON and drawn charts in memory, so that stepping through a
-//! replay never touches the database), and a map whose entries expire (tokens and who may see a game,
-//! re-read from the store after a few seconds so that a change made elsewhere is seen).
+//! Caches shared by threads (`moka`): caches bounded by bytes (the server keeps recently viewed games, asked
+//! states as JSON and drawn charts in memory, so that stepping through a replay never touches the
+//! database), and maps whose entries expire (tokens and who may see a game, read from the store again after
+//! a few seconds so that a change made elsewhere is seen). Eviction is moka's (an approximation of least
+//! recently and least frequently used), done without one lock over every entry.
 
-use std::collections::HashMap;
 use std::hash::Hash;
-use std::sync::Mutex;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
+/// Values weighed in bytes, at most `capacity` bytes of them.
 pub struct Lru<K, V> {
-    capacity: usize,
-    inner: Mutex<Inner<K, V>>,
+    capacity: u64,
+    inner: moka::sync::Cache<K, (V, u32)>,
 }
 
-struct Inner<K, V> {
-    tick: u64,
-    bytes: usize,
-    /// Value, last use, weight in bytes.
-    entries: HashMap<K, (V, u64, usize)>,
-}
-
-impl<K: Hash + Eq + Clone, V: Clone> Lru<K, V> {
+impl<K: Hash + Eq + Send + Sync + 'static, V: Clone + Send + Sync + 'static> Lru<K, V> {
     /// A cache of at most `capacity` bytes (as its `put`s weigh them).
     pub fn new(capacity: usize) -> Self {
-        Lru { capacity: capacity.max(1), inner: Mutex::new(Inner { tick: 0, bytes: 0, entries: HashMap::new() }) }
+        let capacity = capacity.max(1) as u64;
+        let inner =
+            moka::sync::Cache::builder().max_capacity(capacity).weigher(|_, (_, bytes): &(V, u32)| *bytes).build();
+        Lru { capacity, inner }
     }
 
     pub fn get(&self, key: &K) -> Option<V> {
-        let mut inner = self.inner.lock().unwrap_or_else(|e| e.into_inner());
-        inner.tick += 1;
-        let tick = inner.tick;
-        inner.entries.get_mut(key).map(|(v, used, _)| {
-            *used = tick;
-            v.clone()
-        })
+        self.inner.get(key).map(|(v, _)| v)
     }
 
-    /// Removes and returns the value kept for `key`.
-    pub fn take(&self, key: &K) -> Option<V> {
-        let mut inner = self.inner.lock().unwrap_or_else(|e| e.into_inner());
-        let (value, _, bytes) = inner.entries.remove(key)?;
-        inner.bytes -= bytes;
-        Some(value)
-    }
-
-    /// Keeps `value`, which weighs `bytes`, evicting the least recently used entries to make room; a value
-    /// heavier than the whole cache is not kept.
+    /// Keeps `value`, which weighs `bytes` (others make room); a value heavier than the whole cache is not kept.
     pub fn put(&self, key: K, value: V, bytes: usize) {
-        let mut inner = self.inner.lock().unwrap_or_else(|e| e.into_inner());
-        if let Some((_, _, old)) = inner.entries.remove(&key) {
-            inner.bytes -= old;
-        }
-        if bytes > self.capacity {
+        if bytes as u64 > self.capacity {
+            self.inner.invalidate(&key);
             return;
         }
-        while inner.bytes + bytes > self.capacity {
-            let Some(oldest) = inner.entries.iter().min_by_key(|(_, (_, used, _))| *used).map(|(k, _)| k.clone())
-            else {
-                break;
-            };
-            if let Some((_, _, w)) = inner.entries.remove(&oldest) {
-                inner.bytes -= w;
-            }
-        }
-        inner.tick += 1;
-        let tick = inner.tick;
-        inner.bytes += bytes;
-        inner.entries.insert(key, (value, tick, bytes));
+        self.inner.insert(key, (value, u32::try_from(bytes).unwrap_or(u32::MAX)));
     }
 
-    /// The bytes held, as weighed.
+    /// The bytes held, as weighed, once the cache has done the evictions it owes.
     #[cfg(test)]
-    pub fn bytes(&self) -> usize {
-        self.inner.lock().unwrap_or_else(|e| e.into_inner()).bytes
+    pub fn bytes(&self) -> u64 {
+        self.inner.run_pending_tasks();
+        self.inner.weighted_size()
     }
 }
 
-/// Entries that are forgotten `ttl` after they were put.
+/// Entries that are forgotten `ttl` after they were put (at most `MAX_ENTRIES` of them).
 pub struct Expiring<K, V> {
-    ttl: Duration,
-    entries: Mutex<HashMap<K, (V, Instant)>>,
+    inner: moka::sync::Cache<K, V>,
 }
 
-impl<K: Hash + Eq + Clone, V: Clone> Expiring<K, V> {
+const MAX_ENTRIES: u64 = 10_000;
+
+impl<K: Hash + Eq + Send + Sync + 'static, V: Clone + Send + Sync + 'static> Expiring<K, V> {
     pub fn new(ttl: Duration) -> Self {
-        Expiring { ttl, entries: Mutex::new(HashMap::new()) }
+        Expiring { inner: moka::sync::Cache::builder().time_to_live(ttl).max_capacity(MAX_ENTRIES).build() }
     }
 
     pub fn get(&self, key: &K) -> Option<V> {
-        let entries = self.entries.lock().unwrap_or_else(|e| e.into_inner());
-        entries.get(key).filter(|(_, at)| at.elapsed() < self.ttl).map(|(v, _)| v.clone())
+        self.inner.get(key)
     }
 
     pub fn put(&self, key: K, value: V) {
-        let mut entries = self.entries.lock().unwrap_or_else(|e| e.into_inner());
-        if entries.len() >= 10_000 {
-            let ttl = self.ttl;
-            entries.retain(|_, (_, at)| at.elapsed() < ttl);
-            if entries.len() >= 10_000 {
-                entries.clear();
-            }
-        }
-        entries.insert(key, (value, Instant::now()));
+        self.inner.insert(key, value);
     }
 
-    /// Forgets every entry whose value `stale` picks (a change made here is seen at once).
-    pub fn forget(&self, stale: impl Fn(&K, &V) -> bool) {
-        self.entries.lock().unwrap_or_else(|e| e.into_inner()).retain(|k, (v, _)| !stale(k, v));
+    /// Forgets the entry of `key` (a change made here is seen at once).
+    pub fn forget(&self, key: &K) {
+        self.inner.invalidate(key);
     }
 }
 
@@ -115,19 +74,19 @@ mod tests {
     use super::*;
 
     #[test]
-    fn the_least_recently_used_go_first_and_the_bytes_stay_under_the_capacity() {
+    fn the_bytes_stay_under_the_capacity_and_a_value_heavier_than_it_is_not_kept() {
         let lru = Lru::new(100);
         lru.put("a", 1, 40);
         lru.put("b", 2, 40);
-        assert_eq!(lru.get(&"a"), Some(1));
-        lru.put("c", 3, 40);
-        assert_eq!(lru.get(&"b"), None, "b was used least recently");
-        assert_eq!((lru.get(&"a"), lru.get(&"c")), (Some(1), Some(3)));
-        assert_eq!(lru.bytes(), 80);
+        assert_eq!((lru.get(&"a"), lru.get(&"b")), (Some(1), Some(2)));
+        for k in 0..20 {
+            lru.put(["c", "d", "e", "f"][k % 4], k, 40);
+            assert!(lru.bytes() <= 100, "{} bytes after {k}", lru.bytes());
+        }
         lru.put("huge", 4, 101);
         assert_eq!(lru.get(&"huge"), None, "heavier than the whole cache");
         lru.put("a", 5, 10);
-        assert_eq!((lru.get(&"a"), lru.bytes()), (Some(5), 50));
+        assert_eq!(lru.get(&"a"), Some(5), "put again, lighter");
     }
 
     #[test]
@@ -138,7 +97,7 @@ mod tests {
         let map = Expiring::new(Duration::from_secs(60));
         map.put(1, "x");
         assert_eq!(map.get(&1), Some("x"));
-        map.forget(|k, _| *k == 1);
+        map.forget(&1);
         assert_eq!(map.get(&1), None);
     }
 }

@@ -357,6 +357,7 @@ async fn replay(
         Ok(g) => g,
         Err(e) => return problem_page(e.status, &e.message),
     };
+    let live = live.read();
     let game = live.game();
     // The owning club's controls: publish or make private, delete.
     let owner_controls = match (&signed, &row.owner) {

@@ -16,7 +16,7 @@ use almanac_core::{AnyView, Chart, Game, LogError, Problem};
 use almanac_engine::read_log;
 use almanac_store::{Derivation, GameRow, NewGame, Store, StoreError};
 pub use almanac_store::{StoredGame, TokenRecord};
-pub use live::{append, LiveGame};
+pub use live::{append, append_to, LiveGame};
 use serde::Serialize;
 use serde_json::value::RawValue;
 use serde_json::Value;

@@ -5,7 +5,7 @@
 use crate::{load_visible, ServiceError};
 use almanac_analysis::insights::Tally;
 use almanac_core::Game;
-use almanac_store::{ClubId, Store, StoreError};
+use almanac_store::{ClubId, Store, StoreError, Visible};
 
 /// A stored game kept in memory: its timeline, and once it has been appended to, the tally of its numbers
 /// for questions.
@@ -30,11 +30,6 @@ impl LiveGame {
         self.game.as_ref()
     }
 
-    /// A copy to extend while a reader holds this one.
-    pub fn duplicate(&self) -> LiveGame {
-        LiveGame { game: self.game.duplicate(), tally: self.tally.clone() }
-    }
-
     /// About how many bytes it holds (the tally is a few per seat and metric).
     pub fn memory_estimate(&self) -> usize {
         self.game.memory_estimate()
@@ -47,10 +42,22 @@ fn tally_of(game: &dyn Game) -> Tally {
     tally
 }
 
+/// The game `id` of `club`, if its stored log ends at `expected_seq`: checked before anything is replayed.
+fn owned_at(store: &Store, club: ClubId, id: &str, expected_seq: u64) -> Result<Visible, ServiceError> {
+    let visible = store.owned(club, id)?;
+    let stored = store.game(&visible)?.event_count;
+    if stored != expected_seq {
+        return Err(
+            StoreError::Conflict { game: visible.id().to_string(), expected: expected_seq, actual: stored }.into()
+        );
+    }
+    Ok(visible)
+}
+
 /// Appends event lines to a game of `club`, if its log still ends at `expected_seq`; returns the new number
 /// of events. The owner and the sequence number are checked before anything is applied. `live` is the game
-/// as a cache holds it: used and extended when it is the stored log, loaded otherwise; it is left as the
-/// stored log is after the call, appended to or not.
+/// as a cache holds it, if it holds one: extended when it is the stored log, loaded otherwise; it is left as
+/// the stored log is after the call, appended to or not.
 pub fn append(
     store: &mut Store,
     club: ClubId,
@@ -59,16 +66,30 @@ pub fn append(
     lines: &[String],
     live: &mut Option<LiveGame>,
 ) -> Result<u64, ServiceError> {
-    let visible = store.owned(club, id)?;
+    match live {
+        Some(live) => append_to(store, club, id, expected_seq, lines, live),
+        None => {
+            let visible = owned_at(store, club, id, expected_seq)?;
+            let loaded = live.insert(LiveGame::new(load_visible(store, &visible)?));
+            append_to(store, club, id, expected_seq, lines, loaded)
+        }
+    }
+}
+
+/// `append` to a game in memory (loaded again first when it is not the stored log: another server appended).
+pub fn append_to(
+    store: &mut Store,
+    club: ClubId,
+    id: &str,
+    expected_seq: u64,
+    lines: &[String],
+    live: &mut LiveGame,
+) -> Result<u64, ServiceError> {
+    let visible = owned_at(store, club, id, expected_seq)?;
     let id = visible.id().to_string();
-    let stored = store.game(&visible)?.event_count;
-    if stored != expected_seq {
-        return Err(StoreError::Conflict { game: id, expected: expected_seq, actual: stored }.into());
+    if live.game.event_count() as u64 != expected_seq {
+        *live = LiveGame::new(load_visible(store, &visible)?);
     }
-    if live.as_ref().is_none_or(|l| l.game.event_count() as u64 != stored) {
-        *live = Some(LiveGame::new(load_visible(store, &visible)?));
-    }
-    let Some(live) = live.as_mut() else { unreachable!("set just above") };
     // Another server may have appended since the count was read: then this writer is stale too.
     if live.game.event_count() as u64 != expected_seq {
         let actual = live.game.event_count() as u64;
