@@ -9,6 +9,7 @@ use actix_web::http::StatusCode;
 use actix_web::{web, HttpRequest, HttpResponse};
 use almanac_service::{GameFilter, Sort, GAMES};
 use almanac_store::GameRow;
+use maud::{html, Markup, PreEscaped, DOCTYPE};
 use serde::Deserialize;
 
 pub fn routes(cfg: &mut web::ServiceConfig) {
@@ -85,103 +86,125 @@ impl SignedIn {
 
     /// The hidden field every form of a signed-in page carries.
     pub fn proof_field(&self) -> String {
-        format!("<input type=\"hidden\" name=\"proof\" value=\"{}\">", escape(&self.proof))
+        self.proof_input().into_string()
+    }
+
+    fn proof_input(&self) -> Markup {
+        html! { input type="hidden" name="proof" value=(self.proof); }
     }
 }
 
 /// The end of the game as a coach reads it: a row per player, each number linked to the event where it
 /// began (its title lists the turns' events).
 fn coach_table(t: &almanac_service::CoachTable) -> String {
-    let cell = |c: &almanac_service::CoachCell| -> String {
+    let cell = |c: &almanac_service::CoachCell| -> Markup {
         match c.events.first() {
-            Some(first) if c.count != 0 => format!(
-                "<td><a href=\"?seq={first}\" title=\"events {}\">{}</a></td>",
-                c.events.iter().map(|e| e.to_string()).collect::<Vec<_>>().join(", "),
-                c.count
-            ),
-            _ => "<td>–</td>".to_string(),
+            Some(first) if c.count != 0 => {
+                let events = c.events.iter().map(|e| e.to_string()).collect::<Vec<_>>().join(", ");
+                html! { td { a href={ "?seq=" (first) } title={ "events " (events) } { (c.count) } } }
+            }
+            _ => html! { td { "–" } },
         }
     };
-    let heads = |cols: &[almanac_service::CoachColumn], what: &str| -> String {
-        cols.iter().map(|c| format!("<th scope=\"col\">{what} {}</th>", escape(&c.label))).collect()
+    let heads = |cols: &[almanac_service::CoachColumn], what: &str| -> Markup {
+        html! { @for c in cols { th scope="col" { (what) " " (c.label) } } }
     };
     // Luck, when the game says what each roll promised: produced against promised, and the difference.
     let lucky = t.rows.iter().any(|r| r.promised.is_some());
-    let luck = |r: &almanac_service::CoachRow| match r.promised {
-        Some(p) if lucky => format!("<td>{} / {p:.1} ({:+.1})</td>", r.produced, r.produced as f64 - p),
-        _ if lucky => "<td>–</td>".to_string(),
-        _ => String::new(),
-    };
-    let rows: String = t
-        .rows
-        .iter()
-        .map(|r| {
-            let cells: String = r.gained.iter().chain(&r.lost).chain(&r.spent).map(cell).collect();
-            format!(
-                "<tr><th scope=\"row\">{}</th>{cells}{}<td>{} / {}</td>{}</tr>",
-                escape(&r.player),
-                cell(&r.trades),
-                r.gave,
-                r.got,
-                luck(r)
-            )
-        })
-        .collect();
-    let luck_head = if lucky { "<th scope=\"col\">luck: produced / the dice's promise</th>" } else { "" };
-    format!(
-        r#"<section class="coach"><h2>The game as a coach reads it</h2>
-<div class="table-wrap" tabindex="0" role="region" aria-label="The game as a coach reads it"><table class="coach-table">
-<thead><tr><th scope="col">Player</th>{}{}{}<th scope="col">trades</th><th scope="col">cards given / got in trades</th>{luck_head}</tr></thead>
-<tbody>{rows}</tbody></table></div>
-<p class="hint">Each number opens the replay at the event where it began; its title lists every event behind it.</p></section>"#,
-        heads(&t.gained_by, "gained:"),
-        heads(&t.lost_by, "lost:"),
-        heads(&t.spent_on, "spent on:"),
-    )
+    let title = "The game as a coach reads it";
+    html! {
+        section.coach {
+            h2 { (title) }
+            div.table-wrap tabindex="0" role="region" aria-label=(title) {
+                table.coach-table {
+                    thead { tr {
+                        th scope="col" { "Player" }
+                        (heads(&t.gained_by, "gained:"))
+                        (heads(&t.lost_by, "lost:"))
+                        (heads(&t.spent_on, "spent on:"))
+                        th scope="col" { "trades" }
+                        th scope="col" { "cards given / got in trades" }
+                        @if lucky { th scope="col" { "luck: produced / the dice's promise" } }
+                    } }
+                    tbody {
+                        @for r in &t.rows {
+                            tr {
+                                th scope="row" { (r.player) }
+                                @for c in r.gained.iter().chain(&r.lost).chain(&r.spent) { (cell(c)) }
+                                (cell(&r.trades))
+                                td { (r.gave) " / " (r.got) }
+                                @if lucky {
+                                    @match r.promised {
+                                        Some(p) => td { (r.produced) " / " (format!("{p:.1}")) " (" (format!("{:+.1}", r.produced as f64 - p)) ")" },
+                                        None => td { "–" },
+                                    }
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+            p.hint { "Each number opens the replay at the event where it began; its title lists every event behind it." }
+        }
+    }
+    .into_string()
 }
 
 /// A seat's name, linked to the player's page.
 fn player_name(p: &almanac_store::PlayerRow) -> String {
     match p.player {
-        Some(id) => format!("<a class=\"player-link\" href=\"/players/{id}\">{}</a>", escape(&p.name)),
+        Some(id) => html! { a.player-link href={ "/players/" (id) } { (p.name) } }.into_string(),
         None => escape(&p.name),
     }
 }
 
-/// A page of the dashboard: the header (with who is signed in), the body, the scripts.
+/// A page of the dashboard: the header (with who is signed in), the body (HTML made by the page), the scripts.
 pub fn page(title: &str, body: &str, scripts: &[String], signed: Option<&SignedIn>) -> HttpResponse {
-    let scripts: String = scripts.iter().map(|s| format!("<script src=\"{}\"></script>", escape(s))).collect();
-    let session = match signed {
-        Some(s) => format!(
-            "<form class=\"session\" method=\"post\" action=\"/signout\">{}<span>Signed in: <b>{}</b></span> <button type=\"submit\">Sign out</button></form>",
-            s.proof_field(),
-            escape(&s.club)
-        ),
-        None => "<a class=\"session\" href=\"/signin\">Sign in</a>".to_string(),
+    let html = html! {
+        (DOCTYPE)
+        html lang="en" {
+            head {
+                meta charset="utf-8";
+                meta name="viewport" content="width=device-width, initial-scale=1";
+                title { (title) " · Almanac" }
+                link rel="stylesheet" href="/static/style.css";
+                link rel="icon" href="/static/favicon.svg" type="image/svg+xml";
+                noscript { link rel="stylesheet" href="/static/noscript.css"; }
+            }
+            body {
+                header.top {
+                    a.brand href="/" { "Almanac" }
+                    span.tagline { "replays and analyses: " (game_names()) }
+                    nav aria-label="Sections" { a href="/questions" { "Questions" } }
+                    @match signed {
+                        Some(s) => form.session method="post" action="/signout" {
+                            (s.proof_input())
+                            span { "Signed in: " b { (s.club) } }
+                            " "
+                            button type="submit" { "Sign out" }
+                        },
+                        None => a.session href="/signin" { "Sign in" },
+                    }
+                }
+                main { (PreEscaped(body)) }
+                @for script in scripts { script src=(script) {} }
+            }
+        }
     };
-    let html = format!(
-        r#"<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-<title>{title} · Almanac</title><link rel="stylesheet" href="/static/style.css"><link rel="icon" href="/static/favicon.svg" type="image/svg+xml">
-<noscript><link rel="stylesheet" href="/static/noscript.css"></noscript></head>
-<body><header class="top"><a href="/" class="brand">Almanac</a><span class="tagline">replays and analyses: {games}</span><nav aria-label="Sections"><a href="/questions">Questions</a></nav>{session}</header>
-<main>{body}</main>
-{scripts}</body></html>"#,
-        title = escape(title),
-        games = escape(&game_names()),
-    );
-    HttpResponse::Ok().content_type("text/html; charset=utf-8").body(html)
+    HttpResponse::Ok().content_type("text/html; charset=utf-8").body(html.into_string())
 }
 
 /// A styled page that says what went wrong, with the status that says what kind of problem it is.
 pub fn problem_page(status: StatusCode, message: &str) -> HttpResponse {
     let title = status.canonical_reason().unwrap_or("Error");
-    let body = format!(
-        "<section class=\"problem\"><h1>{}</h1><p>{}</p><p><a href=\"/\">All games</a></p></section>",
-        escape(title),
-        escape(message)
-    );
-    let mut response = page(title, &body, &[], None);
+    let body = html! {
+        section.problem {
+            h1 { (title) }
+            p { (message) }
+            p { a href="/" { "All games" } }
+        }
+    };
+    let mut response = page(title, &body.into_string(), &[], None);
     response.head_mut().status = status;
     response
 }
