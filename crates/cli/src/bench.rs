@@ -105,7 +105,7 @@ pub fn run(corpus: &Path, db: Option<PathBuf>, postgres: Option<PathBuf>) -> any
             .iter()
             .map(|log| {
                 let game = read_log(&log.text).expect("validated above");
-                almanac_service::prepare(almanac_engine::ValidatedLog { game, text: log.text.clone() }).packed()
+                almanac_service::prepare(almanac_engine::ValidatedLog { game, text: log.text.clone() }).ahead()
             })
             .collect();
         preparing += t.elapsed().as_secs_f64();

@@ -96,7 +96,7 @@ pub fn import_to(
     let files = &in_folders(files)?;
     let bar = progress(files.len(), "files");
     let mut rejected = 0;
-    let pack = store.takes_packed();
+    let pack = store.takes_ahead();
     // Reading, validating and deriving a file needs no store: other threads do it, in the files' order, while
     // this thread stores the prepared files (SQLite has one writer), a few dozen at a time: each game whole
     // or not at all, but one write to the file for all of them.
@@ -191,7 +191,7 @@ fn prepared_in_order(
                         break;
                     }
                     let prepared = check_file(reading, &files[i]).map(almanac_service::prepare);
-                    let prepared = if pack { prepared.map(almanac_service::Prepared::packed) } else { prepared };
+                    let prepared = if pack { prepared.map(almanac_service::Prepared::ahead) } else { prepared };
                     if tx.send((i, prepared)).is_err() {
                         break;
                     }

@@ -93,29 +93,29 @@ pub struct Prepared<L = ValidatedLog> {
     /// Every fact as a row, made once: the read model is derived from them and they are stored.
     facts: Vec<almanac_core::FactRow>,
     insights: almanac_core::Insights,
-    /// The log and facts packed as the store keeps them, when made ahead (`Prepared::packed`).
-    packed: Option<almanac_store::Packed>,
+    /// What the store would make of the game, made here ahead (`Prepared::ahead`).
+    ahead: Option<almanac_store::Ahead>,
 }
 
 pub fn prepare(log: ValidatedLog) -> Prepared {
     let Prepared { content_hash, facts, insights, .. } = prepare_ref(&log);
-    Prepared { log, content_hash, facts, insights, packed: None }
+    Prepared { log, content_hash, facts, insights, ahead: None }
 }
 
 /// `prepare` of a log borrowed.
 fn prepare_ref(log: &ValidatedLog) -> Prepared<&ValidatedLog> {
     let facts = log.game.fact_rows(0);
     let insights = insights_from(log.game.as_ref(), &facts);
-    Prepared { content_hash: log.content_hash(), log, facts, insights, packed: None }
+    Prepared { content_hash: log.content_hash(), log, facts, insights, ahead: None }
 }
 
 impl Prepared {
-    /// Packs the log and facts as the store keeps them, here rather than in the store's one writer (for a store
-    /// that `takes_packed`).
-    pub fn packed(mut self) -> Prepared {
+    /// Does the store's work on the game that needs no connection here, rather than in the store's one writer
+    /// (for a store that `takes_ahead`).
+    pub fn ahead(mut self) -> Prepared {
         let lines = self.log.event_lines();
-        let packed = almanac_store::Packed::of(&self.new_game(&lines));
-        self.packed = Some(packed);
+        let ahead = almanac_store::Ahead::of(&self.new_game(&lines));
+        self.ahead = Some(ahead);
         self
     }
 }
@@ -131,7 +131,7 @@ impl<L: std::borrow::Borrow<ValidatedLog>> Prepared<L> {
             content_hash: &self.content_hash,
             facts: &self.facts,
             insights: &self.insights,
-            packed: self.packed.as_ref(),
+            ahead: self.ahead.as_ref(),
         }
     }
 }
@@ -719,7 +719,7 @@ fn copy_game(from: &Store, to: &mut Store, g: &StoredGame) -> Result<(), Service
         content_hash: &g.content_hash,
         facts: &facts,
         insights: &insights_from(game.as_ref(), &facts),
-        packed: None,
+        ahead: None,
     };
     to.insert_game_as(&g.id, &new, ownership)?;
     if g.deleted {

@@ -44,5 +44,4 @@ pub use rows::{
     AnswerRow, CountedGame, Derivation, Dimension, NewGame, Note, OpeningRecord, PartnerTotal, PlayerNumber,
     PlayerProfile, Question, Sort, StoredGame, TokenRecord,
 };
-pub use sqlite::Packed;
-pub use store::{is_postgres, Store};
+pub use store::{is_postgres, Ahead, Store};

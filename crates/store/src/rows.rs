@@ -7,8 +7,8 @@ use serde::Serialize;
 
 /// A validated game to store: the game, its log as stored (the header line and the event lines), the hash
 /// of the log's canonical spelling, its facts as rows (`Game::fact_rows(0)`: made once, for the read model
-/// and for the store), its read model for questions (derived from its facts), and its log and facts packed
-/// as SQLite keeps them, when they were packed ahead (`Packed::of`; the SQLite store packs them otherwise).
+/// and for the store), its read model for questions (derived from its facts), and what a backend made of it
+/// ahead, on another thread (`Ahead::of`; the backend does that work itself otherwise).
 #[derive(Clone, Copy)]
 pub struct NewGame<'a> {
     pub game: &'a dyn Game,
@@ -17,7 +17,7 @@ pub struct NewGame<'a> {
     pub content_hash: &'a str,
     pub facts: &'a [FactRow],
     pub insights: &'a Insights,
-    pub packed: Option<&'a crate::Packed>,
+    pub ahead: Option<&'a crate::Ahead>,
 }
 
 /// A stored game derived again by this build (`reproject`): its id, the game read again from its stored log,

@@ -13,6 +13,19 @@ use crate::sqlite::Sqlite;
 use almanac_core::{FactRow, Game, Insights};
 use std::path::Path;
 
+/// What a backend can make of a new game on any thread, before its one writer stores it: the SQLite file's
+/// compressed log and facts (compressing took a quarter of the writer's time). Opaque: only the backend that
+/// made it reads it, and another backend stores the game without it.
+pub struct Ahead {
+    pub(crate) sqlite: crate::sqlite::Packed,
+}
+
+impl Ahead {
+    pub fn of(new: &NewGame) -> Ahead {
+        Ahead { sqlite: crate::sqlite::Packed::of(new) }
+    }
+}
+
 /// The store: an open connection to one of the backends, with the same methods and promises for both.
 pub struct Store {
     backend: Backend,
@@ -112,8 +125,9 @@ impl Store {
         Ok(inserted)
     }
 
-    /// Whether games packed ahead (`Packed::of`, on any thread) save this store work when stored: SQLite's.
-    pub fn takes_packed(&self) -> bool {
+    /// Whether work done ahead on a new game (`Ahead::of`, on any thread) saves this store work when it stores
+    /// the game: SQLite's (its log and facts compressed).
+    pub fn takes_ahead(&self) -> bool {
         matches!(self.backend, Backend::Sqlite(_))
     }
 

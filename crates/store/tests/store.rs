@@ -191,7 +191,7 @@ fn games_are_listed_newest_first_and_filtered() {
         content_hash: &hash,
         facts: &long.game.fact_rows(0),
         insights: &Default::default(),
-        packed: None,
+        ahead: None,
     };
     store.insert_game_as(&format!("{}0", a.id()), &new, Ownership::OPERATOR).unwrap();
     assert_eq!(store.resolve(Viewer::Public, a.id()).unwrap(), a.id());

@@ -18,10 +18,8 @@ use almanac_core::{FactRow, Game, Insights};
 use rusqlite::{params, Connection, OpenFlags, OptionalExtension};
 use std::path::Path;
 
-/// A new game's log and facts as the SQLite store keeps them, compressed. Packing needs no connection, so a
-/// bulk import packs on the cores that prepare games, while the one writer stores others: compressing took
-/// a quarter of the writer's time.
-pub struct Packed {
+/// A new game's log and facts as the SQLite store keeps them, compressed (made ahead: `crate::Ahead`).
+pub(crate) struct Packed {
     events: events::Chunk,
     facts: facts::Batch,
 }
@@ -510,8 +508,8 @@ fn insert_game(
         }
     }
     let packed_here;
-    let packed = match new.packed {
-        Some(packed) => packed,
+    let packed = match new.ahead {
+        Some(ahead) => &ahead.sqlite,
         None => {
             packed_here = Packed::of(new);
             &packed_here

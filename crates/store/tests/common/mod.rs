@@ -39,7 +39,7 @@ pub fn insert_with(
         content_hash: &log.content_hash(),
         facts: &log.game.fact_rows(0),
         insights,
-        packed: None,
+        ahead: None,
     };
     store.insert_game(&new, owner)
 }
@@ -374,12 +374,12 @@ pub fn games_stored_together_are_each_stored_whole_or_not_at_all(store: &mut Sto
         content_hash: &hashes[k],
         facts: &facts[k],
         insights: &insights,
-        packed: None,
+        ahead: None,
     };
     // The first game packed ahead (as `almanac import` packs on its preparing threads), the others by the store.
-    let packed = almanac_store::Packed::of(&new_game(0));
+    let ahead = almanac_store::Ahead::of(&new_game(0));
     let mut games: Vec<NewGame> = (0..logs.len()).map(new_game).collect();
-    games[0].packed = Some(&packed);
+    games[0].ahead = Some(&ahead);
     let before = store.read_model_version().unwrap();
     let out = store.insert_games(&games, Ownership { club: Some(mine), published: true }).unwrap();
     assert!(matches!(out[0], Ok(Inserted::New(_))), "{:?}", out[0]);
