@@ -28,6 +28,9 @@ pub fn describe(s: &State, e: &Event) -> String {
         }
         Event::BuildChurch { tile, .. } => format!("builds the church tile {}", tile.name()),
         Event::PlacePermit { value, at, .. } => format!("places a permit of value {value} on {at}"),
+        Event::TakeGold { reshuffle, .. } if !reshuffle.is_empty() => {
+            "takes 2 gold, once everyone gave back half their gold to the empty bank".into()
+        }
         Event::TakeGold { .. } => "takes 2 gold".into(),
         Event::MovePermit { from, to, .. } => format!("moves the permit on {from} to {to}"),
         Event::UpgradePermit { at, value, .. } => format!("upgrades the permit on {at} to value {value}"),

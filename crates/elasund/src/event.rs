@@ -71,9 +71,11 @@ pub enum Event {
         at: Square,
         influence: Option<Influence>,
     },
-    /// Step 3, or the extra action "2 gold for one influence card of each colour".
+    /// Step 3, or the extra action "2 gold for one influence card of each colour". When the bank holds fewer
+    /// than 2, every player first gives back half their gold (`reshuffle`), which refills it.
     TakeGold {
         player: Seat,
+        reshuffle: Vec<(Seat, Cards)>,
     },
     MovePermit {
         player: Seat,
@@ -112,7 +114,7 @@ impl Event {
             | Event::BuildWall { player, .. }
             | Event::BuildChurch { player, .. }
             | Event::PlacePermit { player, .. }
-            | Event::TakeGold { player }
+            | Event::TakeGold { player, .. }
             | Event::MovePermit { player, .. }
             | Event::UpgradePermit { player, .. }
             | Event::EndTurn { player } => player,
@@ -187,6 +189,9 @@ enum Line {
     },
     TakeGold {
         player: String,
+        /// When the bank could not pay: the gold each player gave back to refill it.
+        #[serde(default, skip_serializing_if = "ByName::is_empty")]
+        reshuffle: ByName<ByName<u8>>,
     },
     MovePermit {
         player: String,
@@ -323,7 +328,9 @@ fn event_of(table: &Table, line: Line) -> Result<Event, String> {
             at: Square::parse(&at)?,
             influence: colour(influence)?,
         },
-        Line::TakeGold { player } => Event::TakeGold { player: seat(&player)? },
+        Line::TakeGold { player, reshuffle } => {
+            Event::TakeGold { player: seat(&player)?, reshuffle: by_seat(table, reshuffle, "reshuffle")? }
+        }
         Line::MovePermit { player, from, to, influence } => Event::MovePermit {
             player: seat(&player)?,
             from: Square::parse(&from)?,
@@ -406,7 +413,9 @@ pub fn write(s: &State, e: &Event) -> String {
             at: at.to_string(),
             influence: influence.map(|c| c.name().to_string()),
         },
-        Event::TakeGold { player } => Line::TakeGold { player: name(*player) },
+        Event::TakeGold { player, reshuffle } => {
+            Line::TakeGold { player: name(*player), reshuffle: by_seat(reshuffle) }
+        }
         Event::MovePermit { player, from, to, influence } => Line::MovePermit {
             player: name(*player),
             from: from.to_string(),

@@ -46,7 +46,9 @@ pub struct Elasund;
 
 impl Ruleset for Elasund {
     const ID: &'static str = vocabulary::ID;
-    const VERSION: u32 = 1;
+    /// 2: the tenth VP marker placed in its owner's turn ends the game at once (it waited for their next turn);
+    /// `take_gold` from a bank short of 2 has everyone give back half their gold first (`reshuffle`).
+    const VERSION: u32 = 2;
     type State = State;
     type Event = Event;
     type GameView = view::CityView;

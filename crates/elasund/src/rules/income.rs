@@ -153,7 +153,7 @@ pub fn draw(s: &mut State, q: Seat, d: Drawn, why: &'static str, facts: &mut Vec
 
 /// When a kind of card ran short: every player gives back half of theirs (rounded down), which become
 /// the bank's gold or the new influence deck.
-fn give_back_half(
+pub(crate) fn give_back_half(
     s: &mut State,
     gold: bool,
     influence: bool,

@@ -42,14 +42,27 @@ pub fn apply(s: &mut State, ev: &Event, facts: &mut Vec<Fact>) -> Result {
         Event::BuildWall { at, influence, .. } => walls::build_wall(s, p, *at, influence, facts)?,
         Event::BuildChurch { tile, returned, huts, .. } => church::build_church(s, p, *tile, *returned, huts, facts)?,
         Event::PlacePermit { value, at, influence, .. } => permits::place_permit(s, p, *value, *at, *influence, facts)?,
-        Event::TakeGold { .. } => permits::take_gold(s, p, facts)?,
+        Event::TakeGold { reshuffle, .. } => permits::take_gold(s, p, reshuffle, facts)?,
         Event::MovePermit { from, to, influence, .. } => permits::move_permit(s, p, *from, *to, *influence, facts)?,
         Event::UpgradePermit { at, value, influence, .. } => {
             permits::upgrade_permit(s, p, *at, *value, *influence, facts)?
         }
         Event::EndTurn { .. } => end_turn(s, p, facts)?,
     }
+    // "Jos on sinun vuorosi ja kaikki 10 voittopistemerkkiäsi ovat pelilaudalla, peli päättyy ja sinä olet
+    // voittaja!": the tenth marker placed in one's own turn ends the game at once. (One placed in another's
+    // turn counts when one's own begins: `end_turn`.)
+    if s.winner.is_none() && s.player(s.active).markers_left == 0 {
+        win(s, facts);
+    }
     Ok(())
+}
+
+/// The active player has all ten markers on the board: the game ends, theirs.
+fn win(s: &mut State, facts: &mut Vec<Fact>) {
+    s.winner = Some(s.active);
+    s.phase = Phase::Over;
+    facts.push(Fact::GameOver { winner: Some(s.active) });
 }
 
 fn end_turn(s: &mut State, p: Seat, facts: &mut Vec<Fact>) -> Result {
@@ -61,11 +74,9 @@ fn end_turn(s: &mut State, p: Seat, facts: &mut Vec<Fact>) -> Result {
     s.phase = Phase::Roll;
     s.pirate = false;
     facts.push(Fact::TurnStarted { turn: s.turn, player: s.active });
-    // All ten markers on the board at the start of one's own turn win.
+    // All ten markers on the board when one's own turn begins (the tenth placed in another's turn) win.
     if s.player(s.active).markers_left == 0 {
-        s.winner = Some(s.active);
-        s.phase = Phase::Over;
-        facts.push(Fact::GameOver { winner: Some(s.active) });
+        win(s, facts);
     }
     Ok(())
 }

@@ -99,10 +99,17 @@ pub fn place_permit(
     Ok(())
 }
 
-pub fn take_gold(s: &mut State, p: Seat, facts: &mut Vec<Fact>) -> Result {
+pub fn take_gold(s: &mut State, p: Seat, reshuffle: &[(Seat, Cards)], facts: &mut Vec<Fact>) -> Result {
     let st = step(s, p, "taking 2 gold")?;
     if st == Step::Extra {
         pay(s, p, &Cards::one_of_each(), "2 gold", facts)?;
+    }
+    // "Näin toimitaan myös silloin, jos jollakin kierroksella ei ole tarpeeksi kultakortteja": a bank short of
+    // the 2 gold is refilled by everyone giving back half their gold, rounded down; then the 2 are taken.
+    if s.gold < 2 {
+        crate::rules::income::give_back_half(s, true, false, reshuffle, facts)?;
+    } else if !reshuffle.is_empty() {
+        return fail(format!("the bank holds {} gold: nobody gives any back (`reshuffle`)", s.gold));
     }
     let n = s.gold.min(2);
     s.gold -= n;

@@ -283,6 +283,38 @@ fn the_first_church_tile_fixes_the_church_and_the_second_removes_blues_inn() {
 // --- Permits: step 3 and the extra actions ---
 
 #[test]
+fn taking_2_gold_from_a_bank_that_lacks_them_first_has_everyone_give_back_half_their_gold() {
+    // "Näin toimitaan myös silloin, jos jollakin kierroksella ei ole tarpeeksi kultakortteja": as for influence,
+    // every player gives back half their gold (rounded down) to form a new pile.
+    let mut s = state(&[Colour::Red, Colour::Blue]);
+    s.gold = 1;
+    s.players[0].hand.gold = 5;
+    s.players[1].hand.gold = 3;
+    refused(&mut s, json!({"type": "take_gold", "player": "red"}), "red, blue give back half");
+    refused(
+        &mut s,
+        json!({"type": "take_gold", "player": "red", "reshuffle": {"red": {"gold": 2}, "blue": {"gold": 2}}}),
+        "blue gives back 1 gold (half, rounded down)",
+    );
+    let facts = act(
+        &mut s,
+        json!({"type": "take_gold", "player": "red", "reshuffle": {"red": {"gold": 2}, "blue": {"gold": 1}}}),
+    )
+    .unwrap();
+    // The bank: 1 + 2 + 1 = 4, of which red takes 2.
+    assert_eq!((gold(&s, 0), gold(&s, 1), s.gold), (5, 2, 2));
+    assert!(facts.iter().any(|f| matches!(f, Fact::Lost { player: 1, item: "gold", count: 1, .. })));
+    // With gold in the bank, nobody gives any back.
+    let mut s = state(&[Colour::Red, Colour::Blue]);
+    s.phase = Phase::Build { built: 0 };
+    refused(
+        &mut s,
+        json!({"type": "take_gold", "player": "red", "reshuffle": {"red": {"gold": 1}}}),
+        "nobody gives any back",
+    );
+}
+
+#[test]
 fn a_permit_of_value_2_goes_on_the_ships_row_for_2_gold() {
     let mut s = state(&[Colour::Red, Colour::Blue]);
     refused(&mut s, json!({"type": "place_permit", "player": "red", "value": 2, "at": "3:9"}), "the ship's row 5");
@@ -389,6 +421,21 @@ fn red_reaches_5_with_two_markers_and_falls_back_one_square_when_blue_displaces_
 }
 
 // --- The end ---
+
+#[test]
+fn the_tenth_marker_placed_in_ones_own_turn_ends_the_game_at_once() {
+    // "Jos on sinun vuorosi ja kaikki 10 voittopistemerkkiäsi ovat pelilaudalla, peli päättyy ja sinä olet
+    // voittaja!" Red has one marker left; the inn's flag takes it, in red's turn.
+    let mut s = state(&[Colour::Red, Colour::Blue]);
+    s.players[0].markers_left = 1;
+    permit(&mut s, 0, 1, "4:11");
+    permit(&mut s, 0, 2, "5:12");
+    let facts = act(&mut s, json!({"type": "build", "player": "red", "building": "inn", "at": "4:11"})).unwrap();
+    assert_eq!((s.winner, s.player(0).markers_left), (Some(0), 0));
+    assert!(facts.contains(&Fact::GameOver { winner: Some(0) }));
+    // The game is over mid-turn: not even step 3 follows.
+    refused(&mut s, json!({"type": "take_gold", "player": "red"}), "the game is over");
+}
 
 #[test]
 fn all_ten_markers_on_the_board_at_the_start_of_ones_turn_win() {

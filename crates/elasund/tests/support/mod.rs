@@ -426,7 +426,20 @@ fn step_three(rng: &mut SeededRng, s: &State) -> Option<Event> {
             }
         }
     }
-    Some(Event::TakeGold { player: me })
+    Some(take_gold(s, me))
+}
+
+/// Taking 2 gold, with everyone's half given back first when the bank holds fewer.
+fn take_gold(s: &State, me: Seat) -> Event {
+    let reshuffle = if s.gold < 2 {
+        s.seats()
+            .filter(|&q| s.player(q).hand.gold >= 2)
+            .map(|q| (q, Cards { gold: s.player(q).hand.gold / 2, ..Cards::default() }))
+            .collect()
+    } else {
+        Vec::new()
+    };
+    Event::TakeGold { player: me, reshuffle }
 }
 
 fn extra(rng: &mut SeededRng, s: &State) -> Option<Event> {
@@ -436,7 +449,7 @@ fn extra(rng: &mut SeededRng, s: &State) -> Option<Event> {
     let free: Vec<Square> = squares().filter(|&q| s.is_free(q)).collect();
     let home: Vec<u8> = (0..5).filter(|&v| s.player(me).permits_home[v as usize]).collect();
     let candidates = [
-        Event::TakeGold { player: me },
+        take_gold(s, me),
         Event::MovePermit { player: me, from: pick(rng, &mine)?, to: pick(rng, &free)?, influence: colour },
         Event::UpgradePermit { player: me, at: pick(rng, &mine)?, value: pick(rng, &home)?, influence: colour },
         Event::PlacePermit { player: me, value: pick(rng, &home)?, at: pick(rng, &free)?, influence: None },
