@@ -27,6 +27,17 @@ impl Card {
         }
     }
 
+    /// More than one, in words ("cities").
+    pub fn plural(self) -> &'static str {
+        match self {
+            Card::Road => "roads",
+            Card::Settlement => "settlements",
+            Card::City => "cities",
+            Card::Knight => "knights",
+            Card::Metropolis => "metropolises",
+        }
+    }
+
     pub fn parse(name: &str) -> Result<Card, String> {
         Card::ALL
             .into_iter()

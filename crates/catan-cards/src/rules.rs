@@ -272,9 +272,9 @@ fn build(
     if let Some(under) = card.covers() {
         if s.players[p as usize].count(under) == 0 {
             return fail(format!(
-                "a {} is laid on one of your {}s, and {name} has none uncovered",
+                "a {} is laid on one of your {}, and {name} has none uncovered",
                 card.name(),
-                under.name()
+                under.plural()
             ));
         }
     }

@@ -312,7 +312,10 @@ fn a_city_covers_a_settlement_and_a_metropolis_covers_a_city() {
     let mut t = Table::two();
     t.harvest("wool");
     t.hand(0, all(9));
-    contains(&t.build("metropolis").unwrap_err(), "has none uncovered");
+    contains(
+        &t.build("metropolis").unwrap_err(),
+        "a metropolis is laid on one of your cities, and Ayşe has none uncovered",
+    );
     let facts = t.build("city").unwrap();
     let p = &t.s.players[0];
     assert_eq!((p.settlements, p.cities), (0, 1), "the starting settlement lies under the city");

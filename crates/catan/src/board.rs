@@ -262,6 +262,11 @@ impl Board {
     }
 
     /// Every name of a vertex, for messages: `0:SE/1:SW/4:N`.
+    /// The desert, where a game's robber stands at the start unless the header says otherwise.
+    pub fn desert(&self) -> Option<HexId> {
+        self.hexes.iter().position(|h| h.terrain == Terrain::Desert).map(|i| i as HexId)
+    }
+
     pub fn vertex_label(&self, v: VertexId) -> String {
         let mut names = Vec::new();
         for &h in &self.vertices[v as usize].hexes {

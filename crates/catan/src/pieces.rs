@@ -42,17 +42,24 @@ impl Layout<'_> {
         self.buildings[v as usize].is_some_and(|b| b.owner != p)
     }
 
-    /// A settlement may go on `v`: nothing stands there and no neighbour holds a settlement or city (the
-    /// distance rule, the same for every game of the family). `table` names the players in the refusal.
-    pub fn check_free_vertex(&self, table: &Table, v: VertexId) -> Result<(), String> {
+    /// `p`'s `piece` (a settlement, or a city where the setup places one) may go on `v`: nothing stands there and no neighbour holds a settlement or city (the
+    /// distance rule, the same for every game of the family). The refusal names `p` first, then whose
+    /// building is in the way (`table` names them).
+    pub fn check_free_vertex(&self, table: &Table, p: Seat, piece: &str, v: VertexId) -> Result<(), String> {
         let label = |v| self.board.vertex_label(v);
         if let Some(b) = self.buildings[v as usize] {
-            return Err(format!("{} already has a {} at {}", table.name(b.owner), b.name(), label(v)));
+            let there = if b.owner == p {
+                format!("their own {} stands there", b.name())
+            } else {
+                format!("{} already has a {} there", table.name(b.owner), b.name())
+            };
+            return Err(format!("{} cannot build a {piece} at {}: {there}", table.name(p), label(v)));
         }
         for &n in &self.board.vertices[v as usize].neighbours {
             if let Some(b) = self.buildings[n as usize] {
                 return Err(format!(
-                    "settlement at {} breaks the distance rule (neighbour {} holds {}'s {})",
+                    "{}'s {piece} at {} breaks the distance rule (neighbour {} holds {}'s {})",
+                    table.name(p),
                     label(v),
                     label(n),
                     table.name(b.owner),

@@ -11,8 +11,8 @@ use almanac_core::Seated;
 use almanac_core::{cause, Fact, Seat};
 
 /// The vertex is empty and no neighbour holds a settlement or city (the distance rule).
-pub fn check_free_vertex(s: &State, v: VertexId) -> Result {
-    s.layout().check_free_vertex(&s.table, v).or_else(fail)
+pub fn check_free_vertex(s: &State, p: Seat, v: VertexId) -> Result {
+    s.layout().check_free_vertex(&s.table, p, SETTLEMENT, v).or_else(fail)
 }
 
 pub fn check_cost(s: &State, p: Seat, cost: &Resources, what: &str) -> Result {
@@ -103,7 +103,7 @@ pub fn build_settlement_for(s: &mut State, p: Seat, v: VertexId, cost: &Resource
     if s.players[p as usize].settlements >= MAX_SETTLEMENTS {
         return fail(format!("{} has no settlements left (all {MAX_SETTLEMENTS} are on the board)", s.name(p)));
     }
-    check_free_vertex(s, v)?;
+    check_free_vertex(s, p, v)?;
     if !s.board.vertices[v as usize].edges.iter().any(|&e| s.road_owner(e) == Some(p)) {
         return fail(format!("settlement at {} is not connected to a road of {}", s.board.vertex_label(v), s.name(p)));
     }

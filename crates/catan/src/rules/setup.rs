@@ -25,7 +25,7 @@ pub fn setup(s: &mut State, ev: &Event, step: u8, settlement: Option<VertexId>, 
                     s.name(p)
                 ));
             }
-            check_free_vertex(s, *at)?;
+            check_free_vertex(s, p, *at)?;
             place_settlement(s, p, *at, facts);
             variants::setup_settlement_placed(s, p, *at);
             if second {

@@ -496,3 +496,19 @@ fn a_seven_and_the_robber_on_the_leader_are_key_moments() {
     apply(&mut s, &ev, &mut facts).unwrap();
     assert!(!facts.iter().any(|f| matches!(f, Fact::Moment { .. })), "{facts:?}");
 }
+
+#[test]
+fn a_settlement_refused_names_who_broke_the_rule_first_then_whose_building_is_in_the_way() {
+    use crate::rules::build::check_free_vertex;
+    let mut s = state(Options::default());
+    let at = s.board.vertex("9:N").unwrap();
+    s.buildings[at as usize] = Some(Building { owner: 0, city: false });
+    let err = check_free_vertex(&s, 1, at).unwrap_err().0;
+    assert!(err.starts_with("Bo cannot build a settlement at ") && err.contains("9:N"), "{err}");
+    assert!(err.ends_with("Ana already has a settlement there"), "{err}");
+    let next = s.board.vertices[at as usize].neighbours[0];
+    let err = check_free_vertex(&s, 2, next).unwrap_err().0;
+    assert!(err.starts_with("Cem's settlement at"), "{err}");
+    assert!(err.contains("breaks the distance rule") && err.contains("Ana's settlement"), "{err}");
+    assert!(check_free_vertex(&s, 0, at).unwrap_err().0.ends_with("their own settlement stands there"));
+}

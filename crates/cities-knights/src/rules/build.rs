@@ -26,12 +26,12 @@ pub fn wall_cost() -> Cards {
 }
 
 /// Nothing stands on `v` and no neighbour holds a settlement or city (the distance rule).
-pub fn check_free_vertex(s: &State, v: VertexId) -> Result {
+pub fn check_free_vertex(s: &State, p: Seat, piece: &str, v: VertexId) -> Result {
     // A knight is no building, but nothing is built under it either. (Never both on one vertex.)
     if let Some(k) = s.knight(v) {
         return fail(format!("{}'s {} stands at {}", s.name(k.owner), k.name(), s.board.vertex_label(v)));
     }
-    s.layout(&s.buildings).check_free_vertex(&s.table, v).or_else(fail)
+    s.layout(&s.buildings).check_free_vertex(&s.table, p, piece, v).or_else(fail)
 }
 
 pub fn check_cost(s: &State, p: Seat, cost: &Cards, what: &str) -> Result {
@@ -115,7 +115,7 @@ pub fn build_settlement(s: &mut State, p: Seat, v: VertexId, facts: &mut Vec<Fac
             s.board.vertex_label(v)
         ));
     }
-    check_free_vertex(s, v)?;
+    check_free_vertex(s, p, SETTLEMENT, v)?;
     if !s.board.vertices[v as usize].edges.iter().any(|&e| s.road_owner(e) == Some(p)) {
         return fail(format!("settlement at {} is not connected to a road of {}", s.board.vertex_label(v), s.name(p)));
     }

@@ -250,11 +250,13 @@ fn labels(s: &State, vs: &[VertexId]) -> String {
     vs.iter().map(|&v| s.board.vertex_label(v)).collect::<Vec<_>>().join(", ")
 }
 
-/// The robber leaves a hex next to the knight for the desert, where it started ("Den fordrevne tyv placeres
-/// som ved spillets start i ørkenen").
+/// The robber leaves a hex next to the knight for the desert ("Den fordrevne tyv placeres som ved spillets
+/// start i ørkenen": in the desert, as at the start), even when a header started it elsewhere; a board
+/// without a desert sends it back where it started.
 pub fn chase_robber(s: &mut State, p: Seat, v: VertexId) -> Result {
     let k = ready(s, p, v)?;
-    if s.robber == s.board.robber_start {
+    let desert = s.board.desert().unwrap_or(s.board.robber_start);
+    if s.robber == desert {
         return fail("the robber is in the desert already: there is nothing to chase");
     }
     if !s.board.vertices[v as usize].hexes.contains(&s.robber) {
@@ -264,7 +266,7 @@ pub fn chase_robber(s: &mut State, p: Seat, v: VertexId) -> Result {
             s.board.vertex_label(v)
         ));
     }
-    s.robber = s.board.robber_start;
+    s.robber = desert;
     s.knights[v as usize] = Some(Knight { active: false, ..k });
     Ok(())
 }

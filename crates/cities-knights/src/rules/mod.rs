@@ -118,6 +118,12 @@ fn check_turn(s: &State, ev: &Event) -> Result {
     }
     match ev {
         Event::Discard { .. } => fail(format!("{} discards, but no 7 is waiting for discards", s.name(p))),
+        // Before the first attack a 7 leaves the robber where it is: say that rather than "no 7".
+        Event::MoveRobber { .. } if s.attacks == 0 => fail(format!(
+            "{} moves the robber, but the robber stays in the desert until the barbarians have attacked once \
+             (a 7 before that makes big hands discard and moves nothing)",
+            s.name(p)
+        )),
         Event::MoveRobber { .. } => fail(format!("{} moves the robber without a 7", s.name(p))),
         // Only the player whose turn it is trades; the partner may be anybody else.
         Event::Trade { with, .. } if p != s.active && *with != s.active => fail(format!(

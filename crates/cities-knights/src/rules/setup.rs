@@ -23,7 +23,7 @@ pub fn setup(s: &mut State, ev: &Event, step: u8, placed: Option<VertexId>, fact
     let second = step >= n;
     match (ev, placed) {
         (Event::BuildSettlement { at, .. }, None) if !second => {
-            check_free_vertex(s, *at)?;
+            check_free_vertex(s, who, SETTLEMENT, *at)?;
             s.buildings[*at as usize] = Some(Building { owner: who, city: false });
             s.players[who as usize].settlements += 1;
             facts.push(Fact::Built { player: who, piece: SETTLEMENT });
@@ -31,7 +31,7 @@ pub fn setup(s: &mut State, ev: &Event, step: u8, placed: Option<VertexId>, fact
             s.phase = Phase::Setup { step, placed: Some(*at) };
         }
         (Event::BuildCity { at, .. }, None) if second => {
-            check_free_vertex(s, *at)?;
+            check_free_vertex(s, who, CITY, *at)?;
             s.buildings[*at as usize] = Some(Building { owner: who, city: true });
             s.players[who as usize].cities += 1;
             facts.push(Fact::Built { player: who, piece: CITY });

@@ -230,6 +230,30 @@ fn chasing_the_robber_move_reactivate_and_chase_next_turn() {
     assert!(!s.knight(v(&s, "9:N")).unwrap().active);
 }
 
+#[test]
+fn a_chased_robber_goes_to_the_desert_even_when_the_header_started_it_elsewhere() {
+    // "Den fordrevne tyv placeres som ved spillets start i ørkenen": in the desert, not where a header put it.
+    let mut s = state(&["Red", "Blue", "White"]);
+    std::sync::Arc::make_mut(&mut s.board).robber_start = 4;
+    s.attacks = 1;
+    s.robber = 4;
+    knight(&mut s, 0, "9:N", 1, true);
+    s.turn += 3;
+    act(&mut s, json!({"type": "chase_robber", "player": "Red", "knight": "9:N"})).unwrap();
+    assert_eq!(s.robber, 9, "the desert");
+}
+
+#[test]
+fn moving_the_robber_before_the_first_attack_says_it_stays_in_the_desert() {
+    let mut s = state(&["Red", "Blue", "White"]);
+    s.attacks = 0;
+    refused(
+        &mut s,
+        json!({"type": "move_robber", "player": "Red", "hex": 4}),
+        "stays in the desert until the barbarians",
+    );
+}
+
 // --- Progress cards: who draws (white 6, red 3, a yellow gate) ---
 
 #[test]
