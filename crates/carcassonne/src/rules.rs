@@ -128,7 +128,7 @@ fn place_tile(s: &mut State, tile: usize, at: Pos, rotation: u8, facts: &mut Vec
     s.add_nodes(placed);
     join_neighbours(s, placed);
     s.bonus_due = false;
-    if s.options.builder && !s.second_part {
+    if s.options.builder.0 > 0 && !s.second_part {
         let p = s.active;
         let t = s.tile_type(placed);
         for (f, feature) in t.features.iter().enumerate() {
@@ -250,11 +250,15 @@ fn place_figure(s: &mut State, kind: FigureKind, feature: GroupKind, loc: &Locat
             }
         }
         FigureKind::Builder => {
-            if !s.options.builder {
+            let builders = s.options.builder.0;
+            if builders == 0 {
                 return fail("this game is played without the builder");
             }
-            if !s.players[p as usize].builder_home {
-                return fail(format!("{name}'s builder is already on the board"));
+            if s.players[p as usize].builders_home == 0 {
+                return fail(match builders {
+                    1 => format!("{name}'s builder is already on the board"),
+                    n => format!("{name}'s {n} builders are all on the board already"),
+                });
             }
             if !matches!(feature, GroupKind::City | GroupKind::Road) || g.open == 0 {
                 return fail("the builder goes into an unfinished road or city");
@@ -264,11 +268,15 @@ fn place_figure(s: &mut State, kind: FigureKind, feature: GroupKind, loc: &Locat
             }
         }
         FigureKind::Pig => {
-            if !s.options.pig {
+            let pigs = s.options.pig.0;
+            if pigs == 0 {
                 return fail("this game is played without the pig");
             }
-            if !s.players[p as usize].pig_home {
-                return fail(format!("{name}'s pig is already on the board"));
+            if s.players[p as usize].pigs_home == 0 {
+                return fail(match pigs {
+                    1 => format!("{name}'s pig is already on the board"),
+                    n => format!("{name}'s {n} pigs are all on the board already"),
+                });
             }
             if feature != GroupKind::Field || !has_follower(Some(p)) {
                 return fail(format!("the pig goes only into a field where {name} already has a farmer"));
@@ -282,8 +290,8 @@ fn place_figure(s: &mut State, kind: FigureKind, feature: GroupKind, loc: &Locat
             s.players[p as usize].followers -= 1;
             facts.push(Fact::Built { player: p, piece: crate::vocabulary::follower(feature) });
         }
-        FigureKind::Builder => s.players[p as usize].builder_home = false,
-        FigureKind::Pig => s.players[p as usize].pig_home = false,
+        FigureKind::Builder => s.players[p as usize].builders_home -= 1,
+        FigureKind::Pig => s.players[p as usize].pigs_home -= 1,
     }
     s.step = Step::Figure { placed, figure_done: true };
     Ok(())
@@ -317,7 +325,7 @@ fn return_figures(s: &mut State, root: usize) {
     for f in figures {
         match f.kind {
             FigureKind::Follower => s.players[f.player as usize].followers += 1,
-            FigureKind::Builder => s.players[f.player as usize].builder_home = true,
+            FigureKind::Builder => s.players[f.player as usize].builders_home += 1,
             FigureKind::Pig => keep.push(f),
         }
     }
@@ -445,8 +453,9 @@ fn end_game(s: &mut State, facts: &mut Vec<Fact>) -> Result {
         return_figures(s, root);
     }
     // Pigs go home too.
+    let pigs = s.options.pig.0;
     for p in s.players.iter_mut() {
-        p.pig_home = true;
+        p.pigs_home = pigs;
     }
     if s.options.goods {
         for good in 0..3 {

@@ -55,8 +55,8 @@ pub fn new_state(header: &Value) -> Result<State, SetupError> {
         Player {
             score: 0,
             followers: h.options.followers,
-            builder_home: h.options.builder,
-            pig_home: h.options.pig,
+            builders_home: h.options.builder.0,
+            pigs_home: h.options.pig.0,
             goods: [0; 3]
         };
         n

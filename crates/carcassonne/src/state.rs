@@ -8,6 +8,26 @@ use std::collections::BTreeMap;
 
 pub type Pos = (i32, i32);
 
+/// How many figures of a kind each player has: a count, or `true` (one) and `false` (none) as headers
+/// without counts say it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Count(pub u8);
+
+impl<'de> Deserialize<'de> for Count {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Count, D::Error> {
+        #[derive(Deserialize)]
+        #[serde(untagged)]
+        enum Given {
+            Yes(bool),
+            Many(u8),
+        }
+        Ok(match Given::deserialize(d)? {
+            Given::Yes(yes) => Count(yes as u8),
+            Given::Many(n) => Count(n),
+        })
+    }
+}
+
 /// The header's options (JCloisterZone's `setup.elements` and `setup.rules` in our words).
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
 #[serde(deny_unknown_fields, default)]
@@ -18,10 +38,11 @@ pub struct Options {
     pub followers: u8,
     /// Followers may be placed in fields (farmers).
     pub farmers: bool,
-    /// Traders & Builders parts, each usable alone.
+    /// Traders & Builders parts, each usable alone: the goods, and each player's builders and pigs (`true` is
+    /// one each, the rule book's; a save may give more, e.g. `"pig": 2`).
     pub goods: bool,
-    pub builder: bool,
-    pub pig: bool,
+    pub builder: Count,
+    pub pig: Count,
     /// Points of a completed city of two tiles: 4 (the modern rule) or 2 (the old "tiny city" rule).
     pub two_tile_city: u8,
 }
@@ -33,8 +54,8 @@ impl Default for Options {
             followers: 7,
             farmers: true,
             goods: false,
-            builder: false,
-            pig: false,
+            builder: Count(0),
+            pig: Count(0),
             two_tile_city: 4,
         }
     }
@@ -126,8 +147,9 @@ pub struct Group {
 pub struct Player {
     pub score: i32,
     pub followers: u8,
-    pub builder_home: bool,
-    pub pig_home: bool,
+    /// Builders and pigs not on the board.
+    pub builders_home: u8,
+    pub pigs_home: u8,
     pub goods: [u32; 3],
 }
 

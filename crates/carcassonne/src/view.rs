@@ -49,8 +49,9 @@ struct FigureView {
 #[derive(Serialize)]
 pub struct SupplyView {
     followers_left: u8,
-    builder_home: bool,
-    pig_home: bool,
+    /// Builders and pigs on the board.
+    builders_out: u8,
+    pigs_out: u8,
     goods: BTreeMap<&'static str, u32>,
 }
 
@@ -79,8 +80,8 @@ pub fn view(s: &State) -> View<GridView, SupplyView> {
                 summary: format!("{} followers at home  {}", p.followers, held.join(" ")),
                 game: SupplyView {
                     followers_left: p.followers,
-                    builder_home: p.builder_home,
-                    pig_home: p.pig_home,
+                    builders_out: s.options.builder.0 - p.builders_home,
+                    pigs_out: s.options.pig.0 - p.pigs_home,
                     goods,
                 },
             }

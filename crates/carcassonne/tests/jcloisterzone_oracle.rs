@@ -119,4 +119,24 @@ fn a_save_with_a_setting_almanac_cannot_honour_is_refused_whole() {
     let log = to_almanac(&save.to_string()).unwrap();
     let header: Value = serde_json::from_str(log.lines().next().unwrap()).unwrap();
     assert_eq!(header["options"]["followers"], 5);
+    // So are two pigs and two builders each: counts the rules hold every player to.
+    let mut save: Value = serde_json::from_str(&text).unwrap();
+    save["setup"]["elements"]["pig"] = Value::from(2);
+    save["setup"]["elements"]["builder"] = Value::from(2);
+    let log = to_almanac(&save.to_string()).unwrap();
+    let header: Value = serde_json::from_str(log.lines().next().unwrap()).unwrap();
+    assert_eq!((header["options"]["pig"].as_u64(), header["options"]["builder"].as_u64()), (Some(2), Some(2)));
+    assert!(replays(&log), "the two-pig save replays");
+}
+
+/// Whether an almanac/1 log of this ruleset replays to its end.
+fn replays(log: &str) -> bool {
+    let head = log.lines().next().unwrap();
+    let envelope = almanac_core::log::Envelope::parse(head).unwrap();
+    almanac_core::timeline::read_events::<almanac_carcassonne::Carcassonne>(
+        envelope,
+        serde_json::from_str(head).unwrap(),
+        log,
+    )
+    .is_ok()
 }

@@ -32,7 +32,7 @@ proptest! {
         }
         for p in &s.players {
             prop_assert_eq!(p.followers, 7, "every follower is home after final scoring");
-            prop_assert!(p.builder_home && p.pig_home);
+            prop_assert_eq!((p.builders_home, p.pigs_home), (s.options.builder.0, s.options.pig.0), "and every builder and pig");
         }
         prop_assert!(s.supply.iter().all(|&n| n == 0));
 

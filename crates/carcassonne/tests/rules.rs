@@ -182,7 +182,37 @@ fn the_pig_raises_a_field_to_four_per_city_for_its_owner() {
     assert_eq!(state(&t)["players"][0]["vp"], 3, "3 for the field without the pig");
     let s = state(&with_pig);
     assert_eq!(s["players"][0]["followers_left"], 7, "every follower is home after final scoring");
-    assert_eq!(s["players"][0]["pig_home"], true);
+    assert_eq!(s["players"][0]["pigs_out"], 0, "the pig too");
+}
+
+#[test]
+fn a_save_that_gives_two_pigs_lets_a_player_put_out_a_second_and_no_third() {
+    // Ana farms two fields, north and south of her road; with `"pig": 2` (a JCloisterZone setting) each gets
+    // a pig; with the rule book's one, the second is refused.
+    let mut l = vec![
+        tile("Ana", "BA/RFr", 1, 0, 0),
+        figure("Ana", "follower", "field", "NL.NR.EL.WR"),
+        end("Ana"),
+        tile("Bo", "BA/L", 0, 1, 0),
+        end("Bo"),
+        tile("Ana", "BA/RFr", 2, 0, 0),
+        figure("Ana", "pig", "field", "NL.NR.EL.WR"),
+        end("Ana"),
+        tile("Bo", "BA/L", 1, 1, 0),
+        end("Bo"),
+        tile("Ana", "BA/RFr", 3, 0, 0),
+        figure("Ana", "pig", "field", "NL.NR.EL.WR"),
+    ];
+    let mut two = tb();
+    two["pig"] = json!(2);
+    let t = play(two.clone(), &l).unwrap();
+    assert_eq!(state(&t)["players"][0]["pigs_out"], 2);
+    let err = fails(tb(), &l);
+    assert!(err.contains("Ana's pig is already on the board"), "{err}");
+    l.extend([end("Ana"), tile("Bo", "BA/L", 2, 1, 0), end("Bo"), tile("Ana", "BA/RFr", 4, 0, 0)]);
+    l.push(figure("Ana", "pig", "field", "NL.NR.EL.WR"));
+    let err = fails(two, &l);
+    assert!(err.contains("Ana's 2 pigs are all on the board already"), "{err}");
 }
 
 #[test]

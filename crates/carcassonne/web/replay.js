@@ -100,7 +100,8 @@
 
   function playerLines(p) {
     const goods = Object.entries(p.goods || {}).filter(([, n]) => n > 0).map(([k, n]) => `${k} ${n}`);
-    const home = `${p.followers_left} followers at home` + (p.builder_home === false ? ' · builder out' : '') + (p.pig_home === false ? ' · pig out' : '');
+    const out = (n, one) => (n ? ` · ${n > 1 ? `${n} ${one}s` : one} out` : '');
+    const home = `${p.followers_left} followers at home` + out(p.builders_out, 'builder') + out(p.pigs_out, 'pig');
     return [{ className: 'hand', text: home + (goods.length ? ` · goods: ${goods.join(', ')}` : '') }];
   }
 

@@ -172,7 +172,7 @@ fn options(setup: &Setup) -> Result<serde_json::Value, String> {
         }
     }
     let mut followers = 0;
-    let (mut farmers, mut goods, mut builder, mut pig) = (false, false, false, false);
+    let (mut farmers, mut goods, mut builder, mut pig) = (false, false, 0, 0);
     for (name, value) in &setup.elements {
         let refuse = || {
             format!(
@@ -185,11 +185,12 @@ fn options(setup: &Setup) -> Result<serde_json::Value, String> {
             "small-follower" => followers = n,
             "farmers" => farmers = n > 0,
             "traders" => goods = n > 0,
-            "builder" | "pig" if n > 1 => {
-                return Err(format!("the setting `{name}: {n}` cannot be honoured: each player has one {name}"))
+            // How many each player has: the rules hold a player to that many on the board at once.
+            "builder" | "pig" if n > 9 => {
+                return Err(format!("the setting `{name}: {n}` gives each player no sensible number of {name}s"))
             }
-            "builder" => builder = n == 1,
-            "pig" => pig = n == 1,
+            "builder" => builder = n,
+            "pig" => pig = n,
             // Pig herds sit on tiles of sets Almanac does not read, and gardens only matter with the Abbot:
             // with the supported tile sets neither changes a score.
             "pig-herd" | "garden" => {}
@@ -220,10 +221,19 @@ fn options(setup: &Setup) -> Result<serde_json::Value, String> {
         "followers": followers,
         "farmers": farmers,
         "goods": goods,
-        "builder": builder,
-        "pig": pig,
+        "builder": count(builder),
+        "pig": count(pig),
         "two_tile_city": two_tile_city,
     }))
+}
+
+/// A figure count as the header writes it: `true` or `false` for the rule book's one or none, else the number.
+fn count(n: u64) -> serde_json::Value {
+    if n <= 1 {
+        json!(n == 1)
+    } else {
+        json!(n)
+    }
 }
 
 pub fn to_almanac(text: &str) -> Result<String, FormatError> {
@@ -346,8 +356,10 @@ mod tests {
         let refused = |elements, rules| options(&setup(elements, rules)).unwrap_err();
         let e = refused(json!({"small-follower": 7, "abbot": 1}), json!({}));
         assert!(e.contains("`abbot: 1` cannot be honoured"), "{e}");
-        let e = refused(json!({"small-follower": 7, "builder": 2}), json!({}));
-        assert!(e.contains("`builder: 2`") && e.contains("one builder"), "{e}");
+        let e = refused(json!({"small-follower": 7, "big-follower": 1}), json!({}));
+        assert!(e.contains("`big-follower: 1` cannot be honoured"), "{e}");
+        let two = options(&setup(json!({"small-follower": 7, "builder": 2, "pig": 2}), json!({}))).unwrap();
+        assert_eq!((two["builder"].clone(), two["pig"].clone()), (json!(2), json!(2)), "two of each, as counts");
         let e = refused(json!({"small-follower": 7}), json!({"princess-must-remove-knight": true}));
         assert!(e.contains("the rule `princess-must-remove-knight: true` cannot be honoured"), "{e}");
         // An element that is switched off changes nothing.
