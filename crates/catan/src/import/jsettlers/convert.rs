@@ -51,6 +51,7 @@ pub fn convert(text: &str, view: Viewpoint) -> Result<String, FormatError> {
         pending: None,
         turn_player: None,
         turn_ended: false,
+        turn_rolled: false,
         last_private: None,
         winner: None,
         over_at: None,
@@ -288,9 +289,11 @@ struct Walk<'s> {
     state: State,
     lines: Vec<String>,
     pending: Option<Pending>,
-    /// Whose turn it is (JSettlers seat), and whether its end is written.
+    /// Whose turn it is (JSettlers seat), whether its end is written, and whether its dice were rolled (a
+    /// special build before them is no end of the turn).
     turn_player: Option<u8>,
     turn_ended: bool,
+    turn_rolled: bool,
     last_private: Option<(&'s str, &'s str)>,
     winner: Option<i64>,
     /// The line of the game's end.
@@ -372,6 +375,7 @@ impl<'s> Walk<'s> {
                     let pn = self.turn_player.ok_or_else(|| at(e, "dice rolled before any turn"))?;
                     let player = self.name(e, pn as i64)?;
                     self.emit(e, "roll", &player, json!({"sum": sum}))?;
+                    self.turn_rolled = true;
                 }
             }
             "SOCDiceResultResources" => self.production(e)?,
@@ -505,6 +509,7 @@ impl<'s> Walk<'s> {
                 if new_player {
                     self.end_turn(e)?;
                     self.turn_ended = false;
+                    self.turn_rolled = false;
                 }
                 self.turn_player = Some(pn);
             }
@@ -516,8 +521,11 @@ impl<'s> Walk<'s> {
                 self.over_at = Some(e.line);
                 self.winner = self.winner.or(Some(pn as i64));
             }
-            // Another player's special build: the turn player has ended their turn.
-            100 if new_player => self.end_turn(e)?,
+            // Another player's special build after the turn player rolled: they have ended their turn. Before
+            // the roll, players who asked at the roll prompt build one after another, the turn's own player
+            // first (each `SOCEndTurn` ends a special build, not the turn); the turn goes on at the next
+            // `SOCTurn` of state 15.
+            100 if new_player && self.turn_rolled => self.end_turn(e)?,
             _ => {}
         }
         Ok(())
