@@ -72,15 +72,16 @@ impl Layout<'_> {
 
     /// A city of `p` may go on `v`: it replaces one of `p`'s own settlements.
     pub fn check_city_site(&self, table: &Table, p: Seat, v: VertexId) -> Result<(), String> {
+        let (who, at) = (table.name(p), self.board.vertex_label(v));
         match self.buildings[v as usize] {
             Some(Building { owner, city: false }) if owner == p => Ok(()),
+            Some(b) if b.owner == p => Err(format!("{who} cannot build a city at {at}: a city stands there already")),
             Some(b) => Err(format!(
-                "a city replaces one of your own settlements, but {} holds {}'s {}",
-                self.board.vertex_label(v),
+                "{who} cannot build a city at {at}: a city replaces one of your own settlements, and {at} holds {}'s {}",
                 table.name(b.owner),
                 b.name()
             )),
-            None => Err(format!("a city replaces a settlement, but {} is empty", self.board.vertex_label(v))),
+            None => Err(format!("{who} cannot build a city at {at}: a city replaces a settlement, and {at} is empty")),
         }
     }
 

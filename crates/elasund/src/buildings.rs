@@ -144,6 +144,15 @@ impl Kind {
     }
 }
 
+impl Kind {
+    /// The building with its article, in words ("an inn", "a shop").
+    pub fn with_article(self) -> String {
+        let words = self.to_string();
+        let an = words.starts_with(['a', 'e', 'i', 'o', 'u']);
+        format!("{} {words}", if an { "an" } else { "a" })
+    }
+}
+
 impl fmt::Display for Kind {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.name().replace('_', " "))

@@ -56,7 +56,12 @@ pub fn setup(s: &mut State, ev: &Event, step: u8, settlement: Option<VertexId>, 
             }
             let e = *at;
             if let Some(o) = s.road_owner(e) {
-                return fail(format!("road at {}: {} already has a road there", s.board.edge_label(e), s.name(o)));
+                return fail(format!(
+                    "{} cannot build a road at {}: {} already has a road there",
+                    s.name(p),
+                    s.board.edge_label(e),
+                    s.name(o)
+                ));
             }
             if !s.board.edges[e as usize].ends.contains(&v) {
                 return fail(format!(

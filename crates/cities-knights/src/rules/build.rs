@@ -78,7 +78,12 @@ pub fn check_road(s: &State, p: Seat, e: EdgeId) -> Result {
         return fail(format!("{} has no roads left (all {MAX_ROADS} are on the board)", s.name(p)));
     }
     if let Some(o) = s.road_owner(e) {
-        return fail(format!("road at {}: {} already has a road there", s.board.edge_label(e), s.name(o)));
+        return fail(format!(
+            "{} cannot build a road at {}: {} already has a road there",
+            s.name(p),
+            s.board.edge_label(e),
+            s.name(o)
+        ));
     }
     if !road_connects(s, p, e) {
         return fail(format!(

@@ -63,7 +63,12 @@ pub fn setup(s: &mut State, ev: &Event, step: u8, placed: Option<VertexId>, fact
                 ));
             }
             if let Some(o) = s.road_owner(*at) {
-                return fail(format!("road at {}: {} already has a road there", s.board.edge_label(*at), s.name(o)));
+                return fail(format!(
+                    "{} cannot build a road at {}: {} already has a road there",
+                    s.name(who),
+                    s.board.edge_label(*at),
+                    s.name(o)
+                ));
             }
             place_road(s, who, *at, facts);
             if step + 1 == 2 * n {

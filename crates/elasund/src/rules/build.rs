@@ -59,7 +59,9 @@ pub fn build(
         footprint.iter().filter_map(|&q| s.cell(q).permit.map(|(o, v)| (q, o, v))).collect();
     if permits.len() < kind.permits() as usize {
         return fail(format!(
-            "a {kind} needs {} permit(s) on its squares; {at} and the rest of its footprint hold {}",
+            "{} cannot build {} at {at}: it needs {} permit(s) on its squares, and its footprint holds {}",
+            s.name(p),
+            kind.with_article(),
             kind.permits(),
             permits.len()
         ));

@@ -113,7 +113,7 @@ fn the_inn_goes_where_two_permits_are() {
     let mut s = state(&[Colour::Red, Colour::Blue]);
     permit(&mut s, 0, 1, "4:11");
     let inn = json!({"type": "build", "player": "red", "building": "inn", "at": "4:11"});
-    refused(&mut s, inn.clone(), "needs 2 permit(s)");
+    refused(&mut s, inn.clone(), "red cannot build an inn at 4:11: it needs 2 permit(s)");
     permit(&mut s, 0, 2, "5:12");
     act(&mut s, inn).unwrap();
     assert_eq!(at(&s, "5:12").map(|b| b.kind), Some(Kind::Inn));
