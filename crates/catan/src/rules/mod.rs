@@ -120,7 +120,12 @@ fn check_turn(s: &State, ev: &Event) -> Result {
     match s.phase {
         Phase::Discard => {
             let Event::Discard { .. } = ev else {
-                return fail(format!("after the 7, {} must discard first", waiting_discards(s)));
+                return fail(format!(
+                    "{}'s {} must wait: after the 7, {} must discard first",
+                    s.name(p),
+                    ev.kind(),
+                    waiting_discards(s)
+                ));
             };
             if s.must_discard[p as usize] == 0 {
                 return fail(format!(
@@ -135,7 +140,11 @@ fn check_turn(s: &State, ev: &Event) -> Result {
         }
         Phase::MoveRobber { .. } => {
             if !matches!(ev, Event::MoveRobber { .. }) || p != s.active {
-                return fail(format!("{} must move the robber now", s.name(s.active)));
+                return fail(if p == s.active {
+                    format!("{} must move the robber now, not {}", s.name(p), ev.kind())
+                } else {
+                    format!("{}'s {} must wait: {} must move the robber now", s.name(p), ev.kind(), s.name(s.active))
+                });
             }
             return Ok(());
         }

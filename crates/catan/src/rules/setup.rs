@@ -87,6 +87,12 @@ pub fn setup(s: &mut State, ev: &Event, step: u8, settlement: Option<VertexId>, 
             }
             Ok(())
         }
+        (None, _) if p != seat => fail(format!(
+            "setup: it is {}'s turn to place a settlement, not {}'s {}",
+            s.name(seat),
+            s.name(p),
+            ev.kind()
+        )),
         (None, _) => fail(format!("setup: {} must place a settlement now, not {}", s.name(seat), ev.kind())),
         (Some(v), _) => fail(format!(
             "setup: {} must place a road next to {} now, not {}",
