@@ -143,6 +143,30 @@ fn every_chart_is_well_formed_svg() {
 }
 
 #[test]
+fn a_replay_loads_each_chart_once_compressed_and_a_browser_holding_one_revalidates_it_without_a_body() {
+    let app = spawn_app(16 << 20);
+    let (_, body) = upload(&app, &sample("catan-club-game.jsonl"), "auto");
+    let id = body["id"].as_str().unwrap();
+    // The page's chart images are for readers without scripts only: a browser running them fetches each
+    // chart once, to inline it.
+    let (_, _, page) = app.get_text(&format!("/games/{id}"));
+    let images = page.matches("<img src=\"/api/games/").count();
+    let hidden = page.matches("<noscript><img src=\"/api/games/").count();
+    assert!(images > 0 && images == hidden, "{images} chart images, {hidden} of them inside noscript");
+    for path in [format!("/api/games/{id}/charts/vp.svg"), "/static/replay.js".to_string()] {
+        let gzip = app.send("GET", &path, None, &[("accept-encoding", "gzip")]);
+        assert_eq!((gzip.status, gzip.header("content-encoding")), (200, Some("gzip")), "{path}");
+        let tag = gzip.header("etag").unwrap_or_else(|| panic!("{path}: no ETag")).to_string();
+        let again = app.send("GET", &path, None, &[("if-none-match", tag.as_str())]);
+        assert_eq!((again.status, again.body.len()), (304, 0), "{path}: revalidated with its tag");
+        let other = app.send("GET", &path, None, &[("if-none-match", "W/\"0000\"")]);
+        assert_eq!(other.status, 200, "{path}: another tag gets the body");
+    }
+    let chart = app.send("GET", &format!("/api/games/{id}/charts/vp.svg"), None, &[]);
+    assert_eq!(chart.header("cache-control"), Some("private, no-cache"), "a club's chart stays out of shared caches");
+}
+
+#[test]
 fn a_seat_has_one_colour_in_the_replay_and_on_the_charts() {
     let app = spawn_app(16 << 20);
     let (_, body) = upload(&app, &sample("catan-club-game.jsonl"), "auto");

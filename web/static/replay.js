@@ -371,7 +371,7 @@ document.addEventListener('DOMContentLoaded', () => {
     await Promise.all([...document.querySelectorAll('figure.chart')].map(async (fig) => {
       const r = await fetch(`/api/games/${encodeURIComponent(id)}/charts/${fig.dataset.chart}.svg`);
       // The SVG is made by our server, its text escaped; it is inlined so its turns can be clicked. The
-      // <img> beside it (for pages without scripts) goes.
+      // <noscript> image (for pages without scripts) goes.
       if (r.ok) fig.innerHTML = await r.text();
     }));
     for (const r of document.querySelectorAll(`.turn-target[data-turn="${turnAt(seq)}"]`)) r.classList.add('current');

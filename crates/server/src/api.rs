@@ -321,7 +321,12 @@ async fn coach(app: web::Data<AppState>, reader: Reader, path: web::Path<String>
     Ok(HttpResponse::Ok().json(table))
 }
 
-async fn chart(app: web::Data<AppState>, reader: Reader, path: web::Path<(String, String)>) -> Result<HttpResponse> {
+async fn chart(
+    app: web::Data<AppState>,
+    reader: Reader,
+    req: HttpRequest,
+    path: web::Path<(String, String)>,
+) -> Result<HttpResponse> {
     let (game, file) = path.into_inner();
     let name = file.strip_suffix(".svg").unwrap_or(&file).to_string();
     let viewer = reader.viewer;
@@ -331,7 +336,7 @@ async fn chart(app: web::Data<AppState>, reader: Reader, path: web::Path<(String
             if let Some(svg) =
                 app.charts.get(&(seen.id().to_string(), name.clone(), timeline.read().game().event_count() as u64))
             {
-                return Ok(HttpResponse::Ok().content_type("image/svg+xml").body(svg));
+                return Ok(chart_answer(&req, svg));
             }
         }
     }
@@ -347,7 +352,13 @@ async fn chart(app: web::Data<AppState>, reader: Reader, path: web::Path<(String
         Ok(svg)
     })
     .await?;
-    Ok(HttpResponse::Ok().content_type("image/svg+xml").body(svg))
+    Ok(chart_answer(&req, svg))
+}
+
+/// A chart, tagged by its bytes: a game's chart at a given event count never changes, so a browser holding
+/// it revalidates without fetching it again (private: the game may be a club's).
+fn chart_answer(req: &HttpRequest, svg: Bytes) -> HttpResponse {
+    crate::validators::tagged(req, &crate::validators::tag_of(&svg), "image/svg+xml", true, svg)
 }
 
 /// The coaches' notes on a game, in the order of the game.

@@ -1,7 +1,8 @@
 //! The dashboard's scripts, styles and the OpenAPI document, compiled in from `web/` so the binary needs
 //! no files beside it; and each game's replay drawing, served from its crate through the registry.
 
-use actix_web::{web, HttpResponse};
+use crate::validators::{tag_of, tagged};
+use actix_web::{web, HttpRequest, HttpResponse};
 use almanac_core::Chart;
 use almanac_service::GAMES;
 use serde_json::Value;
@@ -15,26 +16,39 @@ const NOSCRIPT_CSS: &str = include_str!("../../../web/static/noscript.css");
 const OPENAPI: &str = include_str!("../../../web/openapi.json");
 
 pub fn routes(cfg: &mut web::ServiceConfig) {
-    cfg.route("/static/replay.js", web::get().to(|| async { file("text/javascript; charset=utf-8", REPLAY_JS) }))
-        .route("/static/games.js", web::get().to(|| async { file("text/javascript; charset=utf-8", GAMES_JS) }))
-        .route("/static/style.css", web::get().to(|| async { file("text/css; charset=utf-8", STYLE_CSS) }))
-        .route("/static/noscript.css", web::get().to(|| async { file("text/css; charset=utf-8", NOSCRIPT_CSS) }))
-        .route("/static/favicon.svg", web::get().to(|| async { file("image/svg+xml", FAVICON) }))
-        // Browsers ask for this whatever a page says.
-        .route("/favicon.ico", web::get().to(|| async { file("image/svg+xml", FAVICON) }))
-        .route("/static/rulesets/{file}", web::get().to(ruleset_script))
-        .route("/api/openapi.json", web::get().to(|| async { file("application/json", openapi()) }));
+    cfg.route(
+        "/static/replay.js",
+        web::get().to(|r: HttpRequest| async move { file(&r, "text/javascript; charset=utf-8", REPLAY_JS) }),
+    )
+    .route(
+        "/static/games.js",
+        web::get().to(|r: HttpRequest| async move { file(&r, "text/javascript; charset=utf-8", GAMES_JS) }),
+    )
+    .route(
+        "/static/style.css",
+        web::get().to(|r: HttpRequest| async move { file(&r, "text/css; charset=utf-8", STYLE_CSS) }),
+    )
+    .route(
+        "/static/noscript.css",
+        web::get().to(|r: HttpRequest| async move { file(&r, "text/css; charset=utf-8", NOSCRIPT_CSS) }),
+    )
+    .route("/static/favicon.svg", web::get().to(|r: HttpRequest| async move { file(&r, "image/svg+xml", FAVICON) }))
+    // Browsers ask for this whatever a page says.
+    .route("/favicon.ico", web::get().to(|r: HttpRequest| async move { file(&r, "image/svg+xml", FAVICON) }))
+    .route("/static/rulesets/{file}", web::get().to(ruleset_script))
+    .route("/api/openapi.json", web::get().to(|r: HttpRequest| async move { file(&r, "application/json", openapi()) }));
 }
 
-fn file(content_type: &str, body: &'static str) -> HttpResponse {
-    HttpResponse::Ok().content_type(content_type).insert_header(("Cache-Control", "no-cache")).body(body)
+/// A file of this build: tagged by its bytes, so a browser revalidates it without fetching it again.
+fn file(req: &HttpRequest, content_type: &str, body: &'static str) -> HttpResponse {
+    tagged(req, &tag_of(body.as_bytes()), content_type, false, body)
 }
 
 /// `/static/rulesets/<id>.js`: the replay drawing of a game.
-async fn ruleset_script(path: web::Path<String>) -> HttpResponse {
+async fn ruleset_script(req: HttpRequest, path: web::Path<String>) -> HttpResponse {
     let id = path.strip_suffix(".js").unwrap_or(&path);
     match GAMES.iter().find(|g| g.id() == id) {
-        Some(g) => file("text/javascript; charset=utf-8", g.replay_script()),
+        Some(g) => file(&req, "text/javascript; charset=utf-8", g.replay_script()),
         // The name comes from the URL: written as a styled problem page, escaped like every other.
         None => crate::pages::problem_page(actix_web::http::StatusCode::NOT_FOUND, &format!("no ruleset `{id}`")),
     }

@@ -17,6 +17,7 @@ mod questions;
 mod session;
 pub mod startup;
 mod uploads;
+mod validators;
 
 pub use limits::Limits;
 pub use startup::{run, Config};

@@ -405,15 +405,15 @@ async fn replay(
         .flatten()
         .map(|s| format!("<span>{}</span>", escape(s)))
         .collect();
-    // Each chart is an image first, so that the page is a document without scripts; the replay script
-    // inlines the SVG instead, so that its turns can be clicked.
+    // Without scripts each chart is an image (inside `noscript`, so that a browser running scripts does not
+    // load it too); the replay script fetches the SVG once and inlines it, so that its turns can be clicked.
     let charts: String = game
         .vocabulary()
         .charts
         .iter()
         .map(|c| {
             format!(
-                "<figure class=\"chart\" data-chart=\"{chart}\" tabindex=\"0\" aria-label=\"chart: {chart}\"><img src=\"/api/games/{id}/charts/{chart}.svg\" alt=\"chart: {chart}\" loading=\"lazy\" width=\"760\" height=\"380\"></figure>",
+                "<figure class=\"chart\" data-chart=\"{chart}\" tabindex=\"0\" aria-label=\"chart: {chart}\"><noscript><img src=\"/api/games/{id}/charts/{chart}.svg\" alt=\"chart: {chart}\" loading=\"lazy\" width=\"760\" height=\"380\"></noscript></figure>",
                 chart = c.id(),
                 id = escape(&id),
             )

@@ -61,6 +61,7 @@ pub fn run(listener: TcpListener, config: Config) -> std::io::Result<Server> {
             // (a refused write's too).
             .wrap(from_fn(access::refuse_foreign_writes))
             .wrap(security_headers())
+            .wrap(actix_web::middleware::Compress::default())
             .wrap(tracing_actix_web::TracingLogger::default())
             .app_data(state.clone())
             .app_data(web::QueryConfig::default().error_handler(error::query_error))
