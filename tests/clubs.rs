@@ -574,3 +574,70 @@ fn without_scripts_the_upload_form_posts_and_answers_with_a_page() {
     assert_eq!(r.status, 403);
     assert_eq!(listed(&app, Some(&app.token)).len(), 1);
 }
+
+#[test]
+fn deleting_asks_first_and_the_club_can_undo_it_with_the_notes_kept() {
+    let app = spawn_app(16 << 20);
+    let (status, stored) = upload_as(&app, &app.token, "", &sample("catan-cards-two-players.jsonl"));
+    assert_eq!(status, 201, "{stored}");
+    let id = stored["id"].as_str().unwrap().to_string();
+    let json_headers = [("authorization", bearer(&app.token)), ("content-type", "application/json".to_string())];
+    let json_headers: Vec<(&str, &str)> = json_headers.iter().map(|(k, v)| (*k, v.as_str())).collect();
+    let note = json!({"seq": 3, "text": "the trade that decided it"}).to_string();
+    assert_eq!(app.send("POST", &format!("/api/games/{id}/notes"), Some(note.as_bytes()), &json_headers).status, 201);
+    let cookie = format!("almanac_token={}", app.token);
+    let origin = app.address.clone();
+    let proof_of =
+        |page: &str| page.split("name=\"proof\" value=\"").nth(1).unwrap().split('"').next().unwrap().to_string();
+    let replay = app.send("GET", &format!("/games/{id}"), None, &[("cookie", &cookie)]).body;
+    assert!(
+        replay.contains(&format!("action=\"/games/{id}/delete\"")) && replay.contains("method=\"get\""),
+        "the button asks"
+    );
+    // Asking deletes nothing.
+    let ask = app.send("GET", &format!("/games/{id}/delete"), None, &[("cookie", &cookie)]);
+    assert_eq!(ask.status, 200, "{}", ask.body);
+    assert!(ask.body.contains("Delete this upload?") && ask.body.contains("Keep it"), "{}", ask.body);
+    assert_eq!(app.get_as(&format!("/api/games/{id}"), &app.token).status, 200, "still there after asking");
+    let form = |proof: &str| format!("proof={proof}");
+    let headers = [
+        ("content-type", "application/x-www-form-urlencoded"),
+        ("origin", origin.as_str()),
+        ("cookie", cookie.as_str()),
+    ];
+    let deleted =
+        app.send("POST", &format!("/games/{id}/delete"), Some(form(&proof_of(&ask.body)).as_bytes()), &headers);
+    assert_eq!(deleted.status, 200, "{}", deleted.body);
+    assert!(
+        deleted.body.contains("Undo") && deleted.body.contains(&format!("action=\"/games/{id}/restore\"")),
+        "{}",
+        deleted.body
+    );
+    assert_eq!(app.get_as(&format!("/api/games/{id}"), &app.token).status, 404, "hidden from its own club too");
+    // The club's deleted games list it; a stranger cannot bring it back.
+    let list = app.send("GET", "/deleted", None, &[("cookie", &cookie)]);
+    assert!(list.body.contains(&format!("/games/{id}/restore")), "{}", list.body);
+    let other = new_club(&app.db, "Other club");
+    let their_cookie = format!("almanac_token={other}");
+    let their_proof = proof_of(&app.send("GET", "/deleted", None, &[("cookie", &their_cookie)]).body);
+    let theirs = [
+        ("content-type", "application/x-www-form-urlencoded"),
+        ("origin", origin.as_str()),
+        ("cookie", their_cookie.as_str()),
+    ];
+    let stranger = app.send("POST", &format!("/games/{id}/restore"), Some(form(&their_proof).as_bytes()), &theirs);
+    assert_eq!(stranger.status, 404, "{}", stranger.body);
+    assert_eq!(app.get_as(&format!("/api/games/{id}"), &app.token).status, 404, "still deleted");
+    // Undo: the game is back, with its note.
+    let undone =
+        app.send("POST", &format!("/games/{id}/restore"), Some(form(&proof_of(&deleted.body)).as_bytes()), &headers);
+    assert_eq!(
+        (undone.status, undone.header("location")),
+        (303, Some(format!("/games/{id}").as_str())),
+        "{}",
+        undone.body
+    );
+    assert_eq!(app.get_as(&format!("/api/games/{id}"), &app.token).status, 200, "restored");
+    let notes = app.get_as(&format!("/api/games/{id}/notes"), &app.token).body;
+    assert!(notes.contains("the trade that decided it"), "{notes}");
+}

@@ -386,7 +386,7 @@ async fn replay(
     let owner_controls = match (&signed, &row.owner) {
         (Some(s), Some(owner)) if *owner == s.club => format!(
             r#"<div class="owner"><form method="post" action="/games/{id}/publish">{proof}<input type="hidden" name="published" value="{flip}"><button type="submit">{label}</button></form>
-<form method="post" action="/games/{id}/delete">{proof}<button type="submit" class="danger">Delete this upload</button></form>
+<form method="get" action="/games/{id}/delete"><button type="submit" class="danger">Delete this upload…</button></form>
 <span>{state}</span>
 <form id="note-form" class="note-form" hidden><label>A note on the event shown <textarea name="text" rows="2" maxlength="2000" required></textarea></label>
 <button type="submit">Add the note</button> <span id="note-status" role="status"></span></form></div>"#,

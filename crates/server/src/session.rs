@@ -3,23 +3,27 @@
 //! form carries a proof derived from the session (or, before signing in, a cookie of its own), and the
 //! `Origin` check refuses any post from another site.
 
+use crate::access::Reader;
 use crate::access::{address_key, club_of, cookie, form_proof, Credential, SESSION_COOKIE};
-use crate::app::{delete_game, forget_access, publish_game, upload_slot, AppState, Result};
+use crate::app::{blocking, delete_game, forget_access, publish_game, upload_slot, AppState, Result};
 use crate::error::ApiError;
 use crate::form_data;
 use crate::limits::{read_body, read_form};
-use crate::pages::{escape, page, problem_page};
+use crate::pages::{escape, page, problem_page, SignedIn};
 use crate::uploads::format_named;
 use actix_web::http::StatusCode;
 use actix_web::{web, HttpRequest, HttpResponse};
 use almanac_service::{Inserted, Ownership};
+use maud::{html, PreEscaped};
 use serde::Deserialize;
 
 pub fn routes(cfg: &mut web::ServiceConfig) {
     cfg.service(web::resource("/signin").route(web::get().to(signin_form)).route(web::post().to(signin)))
         .route("/signout", web::post().to(signout))
         .route("/games/{id}/publish", web::post().to(publish))
-        .route("/games/{id}/delete", web::post().to(delete))
+        .service(web::resource("/games/{id}/delete").route(web::get().to(confirm_delete)).route(web::post().to(delete)))
+        .route("/games/{id}/restore", web::post().to(restore))
+        .route("/deleted", web::get().to(deleted_list))
         .route("/upload", web::post().to(upload));
 }
 
@@ -145,7 +149,98 @@ async fn publish(
     }
 }
 
+/// The signed-in club of a page's request.
+fn signed_in(req: &HttpRequest, reader: &Reader) -> Option<(SignedIn, almanac_service::ClubId)> {
+    Some((SignedIn::of(req, reader)?, reader.club.as_ref()?.id))
+}
+
+/// The page that says to sign in first.
+fn sign_in_first() -> HttpResponse {
+    problem_page(StatusCode::UNAUTHORIZED, "Sign in with your club's token to change its games.")
+}
+
+/// The title a page gives a game (its title, else its id).
+fn title_of(row: &almanac_store::GameRow) -> String {
+    row.title.clone().unwrap_or_else(|| row.id.clone())
+}
+
+/// Deleting asks first: what goes, and that it can be brought back.
+async fn confirm_delete(
+    app: web::Data<AppState>,
+    req: HttpRequest,
+    reader: Reader,
+    path: web::Path<String>,
+) -> HttpResponse {
+    let Some((signed, club)) = signed_in(&req, &reader) else { return sign_in_first() };
+    let game = path.into_inner();
+    let found = blocking(move || {
+        let seen = app.pool.read(|s| s.owned(club, &game))??;
+        Ok(app.pool.read(|s| s.game(&seen))??)
+    })
+    .await;
+    let row = match found {
+        Ok(row) => row,
+        Err(e) => return problem_page(e.status, &e.message),
+    };
+    let body = html! {
+        section.problem {
+            h1 { "Delete this upload?" }
+            p { "“" (title_of(&row)) "” will be hidden from every list, page and question, your club's too, with its notes. Nothing of it is lost: your club can bring it back from its deleted games." }
+            form method="post" action={ "/games/" (row.id) "/delete" } {
+                (PreEscaped(signed.proof_field()))
+                button type="submit" class="danger" { "Delete" }
+                " "
+                a href={ "/games/" (row.id) } { "Keep it" }
+            }
+        }
+    };
+    page("Delete this upload?", &body.into_string(), &[], Some(&signed))
+}
+
 async fn delete(
+    app: web::Data<AppState>,
+    req: HttpRequest,
+    reader: Reader,
+    path: web::Path<String>,
+    payload: web::Payload,
+) -> HttpResponse {
+    let result: Result<almanac_store::GameRow> = async {
+        let form: ProofForm = read_form(payload, &app.limits).await?;
+        let club = form_club(&app, &req, &form.proof).await?;
+        let game = path.into_inner();
+        let (app2, g, c) = (app.clone(), game.clone(), club.id);
+        let row = blocking(move || {
+            let seen = app2.pool.read(|s| s.owned(c, &g))??;
+            Ok(app2.pool.read(|s| s.game(&seen))??)
+        })
+        .await?;
+        delete_game(&app, club.id, game).await?;
+        Ok(row)
+    }
+    .await;
+    let row = match result {
+        Ok(row) => row,
+        Err(e) => return problem_page(e.status, &e.message),
+    };
+    let signed = SignedIn::of(&req, &reader);
+    let proof = signed.as_ref().map(|s| s.proof_field()).unwrap_or_default();
+    // The answer is the way back: undo at once, or later from the club's deleted games.
+    let body = html! {
+        section.problem {
+            h1 { "Deleted" }
+            p { "“" (title_of(&row)) "” is hidden from every view. Its events and notes are kept." }
+            form method="post" action={ "/games/" (row.id) "/restore" } {
+                (PreEscaped(proof))
+                button type="submit" { "Undo" }
+            }
+            p { a href="/deleted" { "Your club's deleted games" } " · " a href="/" { "All games" } }
+        }
+    };
+    page("Deleted", &body.into_string(), &[], signed.as_ref())
+}
+
+/// Brings a deleted game back (the undo of `delete`, and the deleted games' buttons).
+async fn restore(
     app: web::Data<AppState>,
     req: HttpRequest,
     path: web::Path<String>,
@@ -154,13 +249,46 @@ async fn delete(
     let result = async {
         let form: ProofForm = read_form(payload, &app.limits).await?;
         let club = form_club(&app, &req, &form.proof).await?;
-        delete_game(&app, club.id, path.into_inner()).await
+        let (app2, game) = (app.clone(), path.into_inner());
+        blocking(move || {
+            let id = app2.pool.write(|s| almanac_service::restore(s, club.id, &game))?;
+            forget_access(&app2, &id);
+            Ok(id)
+        })
+        .await
     }
     .await;
     match result {
-        Ok(_) => HttpResponse::SeeOther().insert_header(("Location", "/")).finish(),
+        Ok(id) => HttpResponse::SeeOther().insert_header(("Location", format!("/games/{id}"))).finish(),
         Err(e) => problem_page(e.status, &e.message),
     }
+}
+
+/// A club's deleted games, each with the button that brings it back.
+async fn deleted_list(app: web::Data<AppState>, req: HttpRequest, reader: Reader) -> HttpResponse {
+    let Some((signed, club)) = signed_in(&req, &reader) else { return sign_in_first() };
+    let rows = match blocking(move || Ok(app.pool.read(|s| almanac_service::deleted_games(s, club))??)).await {
+        Ok(rows) => rows,
+        Err(e) => return problem_page(e.status, &e.message),
+    };
+    let body = html! {
+        section {
+            h1 { "Your club's deleted games" }
+            @if rows.is_empty() { p { "None: nothing your club uploaded is deleted." } }
+            ul.deleted {
+                @for row in &rows {
+                    li {
+                        (title_of(row)) " · " (row.ruleset) " "
+                        form.inline method="post" action={ "/games/" (row.id) "/restore" } {
+                            (PreEscaped(signed.proof_field()))
+                            button type="submit" { "Restore" }
+                        }
+                    }
+                }
+            }
+        }
+    };
+    page("Deleted games", &body.into_string(), &[], Some(&signed))
 }
 
 /// The upload form as a browser without scripts sends it (`multipart/form-data`): the file is stored as the

@@ -566,6 +566,16 @@ pub fn delete(store: &mut Store, club: ClubId, game: &str) -> Result<String, Ser
     Ok(store.delete_game(club, game)?)
 }
 
+/// Undoes `delete`: the club's deleted game (by its full id) is shown again, with its notes.
+pub fn restore(store: &mut Store, club: ClubId, game: &str) -> Result<String, ServiceError> {
+    Ok(store.restore_game(club, game)?)
+}
+
+/// The club's deleted games, the latest deleted first.
+pub fn deleted_games(store: &Store, club: ClubId) -> Result<Vec<GameRow>, ServiceError> {
+    Ok(store.deleted_games(club)?)
+}
+
 /// The longest note a coach may write, in characters.
 pub const NOTE_LIMIT: usize = 2000;
 

@@ -522,6 +522,23 @@ impl Store {
         Ok(id)
     }
 
+    /// Undoes `delete_game`: the club's deleted game `id` (a full id) is shown again, its notes with it. Any
+    /// other id is not found, as for a game that does not exist.
+    pub fn restore_game(&mut self, club: ClubId, id: &str) -> Result<String> {
+        let access = self.access_of(id)?;
+        if access.owner != Some(club) {
+            return Err(StoreError::NotFound(id.to_string()));
+        }
+        on_backend!(mut self, b => b.unhide(&access.id))?;
+        self.changed()?;
+        Ok(access.id)
+    }
+
+    /// A club's deleted games, the latest deleted first (what `restore_game` can bring back).
+    pub fn deleted_games(&self, club: ClubId) -> Result<Vec<GameRow>> {
+        on_backend!(self, b => b.deleted_games(club))
+    }
+
     /// A game `club` may change: not found when it may not see it, `NotYours` when it sees it but does not
     /// own it.
     pub fn owned(&self, club: ClubId, id_or_prefix: &str) -> Result<Visible> {

@@ -110,6 +110,18 @@ impl Postgres {
         Ok(())
     }
 
+    pub fn unhide(&mut self, id: &str) -> Result<()> {
+        self.client
+            .borrow_mut()
+            .execute("UPDATE games SET deleted_at = NULL WHERE id = $1 AND deleted_at IS NOT NULL", &[&id])?;
+        Ok(())
+    }
+
+    /// A club's deleted games, the latest deleted first.
+    pub fn deleted_games(&self, club: ClubId) -> Result<Vec<GameRow>> {
+        self.query_games("WHERE g.owner = $1 AND g.deleted_at IS NOT NULL ORDER BY g.deleted_at DESC, g.id", &[&club])
+    }
+
     pub fn hide(&mut self, id: &str) -> Result<()> {
         self.client.borrow_mut().execute(
             "UPDATE games SET deleted_at = to_char(now() AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS.MS\"Z\"')

@@ -2,6 +2,7 @@
 
 use crate::error::{Result, StoreError};
 use crate::ownership::{Access, Club, ClubId, ClubRow, TokenRow};
+use crate::rows::GameRow;
 use crate::sqlite::Sqlite;
 use rusqlite::{params, OptionalExtension};
 
@@ -116,6 +117,19 @@ impl Sqlite {
     pub fn set_published(&mut self, id: &str, published: bool) -> Result<()> {
         self.conn.execute("UPDATE games SET published = ?2 WHERE id = ?1", params![id, published])?;
         Ok(())
+    }
+
+    pub fn unhide(&mut self, id: &str) -> Result<()> {
+        self.conn.execute("UPDATE games SET deleted_at = NULL WHERE id = ?1 AND deleted_at IS NOT NULL", [id])?;
+        Ok(())
+    }
+
+    /// A club's deleted games, the latest deleted first.
+    pub fn deleted_games(&self, club: ClubId) -> Result<Vec<GameRow>> {
+        self.query_games(
+            "WHERE g.owner = ?1 AND g.deleted_at IS NOT NULL ORDER BY g.deleted_at DESC, g.rowid DESC",
+            &[&club],
+        )
     }
 
     pub fn hide(&mut self, id: &str) -> Result<()> {
