@@ -645,4 +645,10 @@ fn without_scripts_the_pages_are_documents() {
     assert_eq!(width, json!(760), "the chart image loaded");
     assert_eq!(driver.property(".board-wrap", "offsetHeight"), json!(0), "no dead board or controls");
     driver.screenshot(&root().join("target/browser/without-scripts.png"));
+    // Signed in as the owning club: its controls are there, but not the note form, which only the script
+    // can send (shown without it, it would submit a GET that stores nothing).
+    driver.session("POST", "/cookie", Some(json!({"cookie": {"name": "almanac_token", "value": app.token}})));
+    driver.goto(&format!("{}/games/{id}", app.address));
+    assert_ne!(driver.property(".owner form", "offsetHeight"), json!(0), "the owner's controls are shown");
+    assert_eq!(driver.property("#note-form", "offsetHeight"), json!(0), "no note form that cannot post");
 }
