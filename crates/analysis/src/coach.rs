@@ -126,7 +126,11 @@ pub fn coach_table(players: &[String], facts: &[FactRow], vocabulary: &Vocabular
     let cells = |map: &BTreeMap<String, Cell>, cols: &[Column]| -> Vec<Cell> {
         cols.iter().map(|c| map.get(&c.id).cloned().unwrap_or_default()).collect()
     };
-    let promised = crate::promised(n, facts);
+    let promised = {
+        let mut tally = crate::insights::Tally::new(n, *vocabulary);
+        tally.add(facts);
+        tally.promised()
+    };
     let produced = |p: usize| gained[p].get(almanac_core::cause::PRODUCTION).map_or(0, |c| c.count);
     let rows = (0..n)
         .map(|p| CoachRow {

@@ -177,6 +177,12 @@ impl Tally {
         }
     }
 
+    /// What the production dice promised each seat over the game so far, in cards: at every roll, the promise
+    /// last said for that seat (`Fact::Promised`). `None` when the game says no promise.
+    pub fn promised(&self) -> Option<Vec<f64>> {
+        self.promises.then(|| self.seats.iter().map(|s| s.promised).collect())
+    }
+
     /// Closes the turns before `turn`: each ends with the scores as they stand.
     fn close_turns(&mut self, turn: u32) {
         for s in &mut self.seats {

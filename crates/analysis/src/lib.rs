@@ -355,43 +355,6 @@ struct Running {
     produced: i64,
 }
 
-/// What the production dice promised each of `players` over the game, in cards: at every roll, the promise
-/// last said for each player (`Fact::Promised`). `None` when the game says no promise.
-pub fn promised(players: usize, facts: &[FactRow]) -> Option<Vec<f64>> {
-    if !facts.iter().any(|f| f.kind == FactKind::Promised) {
-        return None;
-    }
-    let mut now = vec![0i64; players];
-    let mut total = vec![0f64; players];
-    for f in facts {
-        match f.kind {
-            FactKind::Promised => {
-                if let Some(p) = f.player.map(|p| p as usize).filter(|&p| p < players) {
-                    now[p] = f.count.unwrap_or(0);
-                }
-            }
-            FactKind::Rolled => {
-                for (t, n) in total.iter_mut().zip(&now) {
-                    *t += *n as f64 / 1000.0;
-                }
-            }
-            FactKind::TurnStarted
-            | FactKind::Gained
-            | FactKind::Spent
-            | FactKind::Lost
-            | FactKind::Traded
-            | FactKind::Built
-            | FactKind::CardPlayed
-            | FactKind::Score
-            | FactKind::Award
-            | FactKind::GameOver
-            | FactKind::Gauge
-            | FactKind::Moment => {}
-        }
-    }
-    Some(total)
-}
-
 /// What one fact adds to a declared statistic.
 pub(crate) fn measure(m: &Measure, f: &FactRow) -> i64 {
     let n = f.count.unwrap_or(0);
