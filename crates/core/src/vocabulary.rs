@@ -5,8 +5,9 @@
 use crate::facts::{Fact, Partner};
 use std::ops::RangeInclusive;
 
-/// One word: its id in facts, how people read it, and the colour a chart gives it (CSS hex).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// One word: its id in facts, how people read it, and the colour a chart gives it (CSS hex). Served as it is
+/// to a game's drawing (`{"id", "label", "color"}`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
 pub struct Term {
     pub id: &'static str,
     pub label: &'static str,

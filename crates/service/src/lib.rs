@@ -233,15 +233,7 @@ pub struct GameSummary {
     /// Each seat's colour as every picture of the game draws it (CSS hex, `almanac_core::colours`).
     pub colours: Vec<&'static str>,
     /// The game's items (resources, commodities, goods ...) with their words and colours, for its drawing.
-    pub items: Vec<ItemLooks>,
-}
-
-/// An item as a game declares it: its id in facts and views, its label and its colour (CSS hex, if any).
-#[derive(Serialize)]
-pub struct ItemLooks {
-    pub id: &'static str,
-    pub label: &'static str,
-    pub color: Option<&'static str>,
+    pub items: &'static [almanac_core::Term],
 }
 
 pub fn summary(store: &Store, visible: &Visible, game: &dyn Game) -> Result<GameSummary, ServiceError> {
@@ -252,8 +244,7 @@ pub fn summary(store: &Store, visible: &Visible, game: &dyn Game) -> Result<Game
         .enumerate()
         .map(|(i, p)| almanac_core::colours::player_colour(p.color.as_deref(), i))
         .collect();
-    let items =
-        game.vocabulary().items.iter().map(|t| ItemLooks { id: t.id, label: t.label, color: t.color }).collect();
+    let items = game.vocabulary().items;
     Ok(GameSummary {
         row,
         header: game.header().clone(),
