@@ -66,12 +66,12 @@ pub fn append(
     lines: &[String],
     live: &mut Option<LiveGame>,
 ) -> Result<u64, ServiceError> {
+    let visible = owned_at(store, club, id, expected_seq)?;
     match live {
-        Some(live) => append_to(store, club, id, expected_seq, lines, live),
+        Some(live) => extend(store, club, &visible, expected_seq, lines, live),
         None => {
-            let visible = owned_at(store, club, id, expected_seq)?;
             let loaded = live.insert(LiveGame::new(load_visible(store, &visible)?));
-            append_to(store, club, id, expected_seq, lines, loaded)
+            extend(store, club, &visible, expected_seq, lines, loaded)
         }
     }
 }
@@ -86,9 +86,21 @@ pub fn append_to(
     live: &mut LiveGame,
 ) -> Result<u64, ServiceError> {
     let visible = owned_at(store, club, id, expected_seq)?;
+    extend(store, club, &visible, expected_seq, lines, live)
+}
+
+/// The append itself, once `visible` is known to be `club`'s game with `expected_seq` events stored.
+fn extend(
+    store: &mut Store,
+    club: ClubId,
+    visible: &Visible,
+    expected_seq: u64,
+    lines: &[String],
+    live: &mut LiveGame,
+) -> Result<u64, ServiceError> {
     let id = visible.id().to_string();
     if live.game.event_count() as u64 != expected_seq {
-        *live = LiveGame::new(load_visible(store, &visible)?);
+        *live = LiveGame::new(load_visible(store, visible)?);
     }
     // Another server may have appended since the count was read: then this writer is stale too.
     if live.game.event_count() as u64 != expected_seq {
