@@ -159,6 +159,20 @@ fn sign_in_first() -> HttpResponse {
     problem_page(StatusCode::UNAUTHORIZED, "Sign in with your club's token to change its games.")
 }
 
+/// The row of `club`'s own game `game` (an id or a prefix): not found for a game it may not change.
+async fn owned_row(
+    app: &web::Data<AppState>,
+    club: almanac_service::ClubId,
+    game: String,
+) -> Result<almanac_store::GameRow> {
+    let app = app.clone();
+    blocking(move || {
+        let seen = app.pool.read(|s| s.owned(club, &game))??;
+        Ok(app.pool.read(|s| s.game(&seen))??)
+    })
+    .await
+}
+
 /// The title a page gives a game (its title, else its id).
 fn title_of(row: &almanac_store::GameRow) -> String {
     row.title.clone().unwrap_or_else(|| row.id.clone())
@@ -172,13 +186,7 @@ async fn confirm_delete(
     path: web::Path<String>,
 ) -> HttpResponse {
     let Some((signed, club)) = signed_in(&req, &reader) else { return sign_in_first() };
-    let game = path.into_inner();
-    let found = blocking(move || {
-        let seen = app.pool.read(|s| s.owned(club, &game))??;
-        Ok(app.pool.read(|s| s.game(&seen))??)
-    })
-    .await;
-    let row = match found {
+    let row = match owned_row(&app, club, path.into_inner()).await {
         Ok(row) => row,
         Err(e) => return problem_page(e.status, &e.message),
     };
@@ -207,14 +215,8 @@ async fn delete(
     let result: Result<almanac_store::GameRow> = async {
         let form: ProofForm = read_form(payload, &app.limits).await?;
         let club = form_club(&app, &req, &form.proof).await?;
-        let game = path.into_inner();
-        let (app2, g, c) = (app.clone(), game.clone(), club.id);
-        let row = blocking(move || {
-            let seen = app2.pool.read(|s| s.owned(c, &g))??;
-            Ok(app2.pool.read(|s| s.game(&seen))??)
-        })
-        .await?;
-        delete_game(&app, club.id, game).await?;
+        let row = owned_row(&app, club.id, path.into_inner()).await?;
+        delete_game(&app, club.id, row.id.clone()).await?;
         Ok(row)
     }
     .await;
