@@ -5,7 +5,7 @@
 //! draws the same charts. Charts with a turn axis carry invisible `<rect class="turn-target" data-turn="N">`
 //! columns over the plot, so a page can move its replay to the turn a reader clicks.
 
-use almanac_analysis::{GameStats, KeyMoment, PlayerStats, LEAD};
+use almanac_analysis::{GameStats, KeyMoment, MomentMark, PlayerStats, LEAD};
 use almanac_core::{Chart, Term, Vocabulary};
 use plotters::coord::types::RangedCoordf64;
 use plotters::coord::Shift;
@@ -100,23 +100,164 @@ pub fn draw(
 }
 
 /// Draws a chart and names it for people who cannot see it: `role="img"`, a `<title>` and a `<desc>`.
-fn svg_with<F>(title: &str, desc: &str, draw: F) -> Result<String, ChartError>
+/// `draw` draws the plot in the top `HEIGHT` pixels and returns what it lays over them (click targets,
+/// marks with their words); the legend's rows go under the plot, where no series is drawn.
+fn svg_with<F>(title: &str, desc: &str, legend: &[Entry], draw: F) -> Result<String, ChartError>
 where
-    F: FnOnce(&DrawingArea<SVGBackend, Shift>) -> Result<Option<TurnTargets>, ChartError>,
+    F: FnOnce(&DrawingArea<SVGBackend, Shift>) -> Result<String, ChartError>,
 {
     register_font();
+    let legend = Legend::lay_out(legend);
     let mut svg = String::new();
-    let targets;
+    let overlay;
     {
-        let root = SVGBackend::with_string(&mut svg, (WIDTH, HEIGHT)).into_drawing_area();
+        let root = SVGBackend::with_string(&mut svg, (WIDTH, HEIGHT + legend.height())).into_drawing_area();
         root.fill(&WHITE).map_err(err)?;
-        targets = draw(&root)?;
+        let (plot, _) = root.split_vertically(HEIGHT);
+        overlay = draw(&plot)?;
         root.present().map_err(err)?;
     }
-    if let Some(t) = targets {
-        svg = t.insert_into(svg);
-    }
+    let added = format!("{overlay}{}</svg>", legend.svg());
+    let svg = match svg.rfind("</svg>") {
+        Some(i) => format!("{}{added}", &svg[..i]),
+        None => svg,
+    };
     Ok(named(svg, title, desc))
+}
+
+/// How a legend entry shows its series: a line, a bar's colour, a point, a mark along the top.
+#[derive(Clone, Copy)]
+enum Swatch {
+    Line(RGBColor),
+    Bar(RGBColor),
+    Dot(RGBColor),
+    Mark(RGBColor),
+}
+
+/// A series' name and how it looks, for the legend.
+struct Entry {
+    label: String,
+    swatch: Swatch,
+}
+
+impl Entry {
+    fn new(label: impl Into<String>, swatch: Swatch) -> Entry {
+        Entry { label: label.into(), swatch }
+    }
+}
+
+/// The legend's entries in rows under the plot, left to right, as many to a row as fit.
+struct Legend {
+    /// Each entry's left edge, row and (shortened to fit, if it must) label.
+    placed: Vec<(u32, u32, String, Swatch)>,
+    rows: u32,
+}
+
+const LEGEND_ROW: u32 = 26;
+const SWATCH: u32 = 22;
+
+impl Legend {
+    fn lay_out(entries: &[Entry]) -> Legend {
+        let mut placed = Vec::new();
+        let (mut x, mut row) = (12u32, 0u32);
+        for e in entries {
+            // A label longer than a whole row is shortened, and says so.
+            let label = fitted(&e.label, WIDTH - 24 - SWATCH - 6);
+            let w = SWATCH + 6 + text_width(&label) + 22;
+            if x > 12 && x + w > WIDTH - 12 {
+                x = 12;
+                row += 1;
+            }
+            placed.push((x, row, label, e.swatch));
+            x += w;
+        }
+        let rows = if placed.is_empty() { 0 } else { row + 1 };
+        Legend { placed, rows }
+    }
+
+    fn height(&self) -> u32 {
+        if self.rows == 0 {
+            0
+        } else {
+            self.rows * LEGEND_ROW + 10
+        }
+    }
+
+    /// The legend as SVG: a `g.legend` whose first rect is its box.
+    fn svg(&self) -> String {
+        if self.rows == 0 {
+            return String::new();
+        }
+        let css = |c: RGBColor| format!("#{:02x}{:02x}{:02x}", c.0, c.1, c.2);
+        let mut out = format!(
+            "<g class=\"legend\"><rect x=\"0\" y=\"{HEIGHT}\" width=\"{WIDTH}\" height=\"{}\" fill=\"white\"/>",
+            self.height()
+        );
+        for (x, row, label, swatch) in &self.placed {
+            let y = HEIGHT + 4 + row * LEGEND_ROW + LEGEND_ROW / 2;
+            out.push_str(&match *swatch {
+                Swatch::Line(c) => format!(
+                    "<line x1=\"{x}\" y1=\"{y}\" x2=\"{}\" y2=\"{y}\" stroke=\"{}\" stroke-width=\"3\"/>",
+                    x + SWATCH,
+                    css(c)
+                ),
+                Swatch::Bar(c) => {
+                    format!("<rect x=\"{}\" y=\"{}\" width=\"14\" height=\"14\" fill=\"{}\"/>", x + 4, y - 7, css(c))
+                }
+                Swatch::Dot(c) => format!("<circle cx=\"{}\" cy=\"{y}\" r=\"5\" fill=\"{}\"/>", x + SWATCH / 2, css(c)),
+                Swatch::Mark(c) => {
+                    format!("<polygon points=\"{}\" fill=\"{}\"/>", triangle(x + SWATCH / 2, y, 6), css(c))
+                }
+            });
+            out.push_str(&format!(
+                "<text x=\"{}\" y=\"{y}\" dominant-baseline=\"middle\" font-family=\"sans-serif\" font-size=\"{:.2}\" fill=\"#000000\">{}</text>",
+                x + SWATCH + 6,
+                LABEL as f64 / 1.24,
+                escape(label)
+            ));
+        }
+        out.push_str("</g>");
+        out
+    }
+}
+
+/// How wide a label is drawn, in pixels.
+fn text_width(text: &str) -> u32 {
+    register_font();
+    ("sans-serif", LABEL).into_font().box_size(text).map_or(text.chars().count() as u32 * 9, |(w, _)| w)
+}
+
+/// A label shortened, with "…", until it is at most `width` pixels wide.
+fn fitted(text: &str, width: u32) -> String {
+    let mut label = text.to_string();
+    while text_width(&label) > width && label.chars().count() > 2 {
+        label = label.chars().take(label.chars().count() - 2).collect::<String>() + "…";
+    }
+    label
+}
+
+/// A triangle pointing down at `(x, y)`, `size` pixels from its centre to a corner.
+fn triangle(x: u32, y: u32, size: u32) -> String {
+    let (x, y, s) = (x as f64, y as f64, size as f64);
+    format!("{:.1},{:.1} {:.1},{:.1} {:.1},{:.1}", x - s, y - s * 0.6, x + s, y - s * 0.6, x, y + s * 0.8)
+}
+
+/// Marks along the top of a plot, each with its words for a reader's pointer and screen reader: a
+/// `<title>` per mark.
+fn marks_svg(marks: &[(i32, i32, RGBColor, String)]) -> String {
+    let mut out = String::from("<g class=\"moments\">");
+    for (x, y, c, words) in marks {
+        out.push_str(&format!(
+            "<polygon class=\"moment\" points=\"{}\" fill=\"#{:02x}{:02x}{:02x}\"><title>{}</title></polygon>",
+            triangle((*x).max(0) as u32, (*y).max(0) as u32, 6),
+            c.0,
+            c.1,
+            c.2,
+            escape(words)
+        ));
+    }
+    out.push_str("</g>");
+    out
 }
 
 /// Adds `role`, `<title>` and `<desc>` to an SVG document (the text escaped).
@@ -151,7 +292,7 @@ struct TurnTargets {
 }
 
 impl TurnTargets {
-    fn insert_into(&self, svg: String) -> String {
+    fn svg(&self) -> String {
         let mut rects = String::from("<g class=\"turn-targets\">");
         let width = (self.x.1 - self.x.0) as f64 / (self.turns as f64 + 1.0);
         for turn in 0..=self.turns {
@@ -163,31 +304,9 @@ impl TurnTargets {
                 self.y.1 - self.y.0
             ));
         }
-        rects.push_str("</g></svg>");
-        match svg.rfind("</svg>") {
-            Some(i) => format!("{}{}", &svg[..i], rects),
-            None => svg,
-        }
+        rects.push_str("</g>");
+        rects
     }
-}
-
-/// The legend box every chart uses.
-fn legend<'a, 'b: 'a, X, Y>(
-    chart: &mut ChartContext<'a, SVGBackend<'b>, Cartesian2d<X, Y>>,
-    position: SeriesLabelPosition,
-) -> Result<(), ChartError>
-where
-    X: Ranged,
-    Y: Ranged,
-{
-    chart
-        .configure_series_labels()
-        .position(position)
-        .background_style(WHITE.mix(0.85))
-        .border_style(BLACK.mix(0.3))
-        .label_font(("sans-serif", LABEL))
-        .draw()
-        .map_err(err)
 }
 
 /// The score per player by turn: total (solid) and public (dashed).
@@ -228,10 +347,14 @@ struct Marks<'a> {
     vocabulary: &'a Vocabulary,
 }
 
+/// A turn, and what happened in it.
+type Said = (u32, String);
+
 impl Marks<'_> {
-    /// Each kind of mark present: its colour and legend, and the turns it marks.
-    fn kinds(&self) -> Vec<(RGBColor, String, Vec<u32>)> {
-        let mut out: Vec<(String, RGBColor, String, Vec<u32>)> = Vec::new();
+    /// Each kind of mark present: its colour and legend, and the turns it marks, each with what happened
+    /// ("Ayşe takes the longest road").
+    fn kinds(&self) -> Vec<(RGBColor, String, Vec<Said>)> {
+        let mut out: Vec<(String, RGBColor, String, Vec<Said>)> = Vec::new();
         for m in self.moments {
             let (key, color, label) = if m.id == LEAD {
                 ("lead".to_string(), RGBColor(0x2e, 0x7d, 0x32), "the winner pulls ahead for good".to_string())
@@ -240,9 +363,16 @@ impl Marks<'_> {
             } else {
                 ("award".to_string(), RGBColor(0xf3, 0x9c, 0x12), "an award changes hands".to_string())
             };
+            let words = match &m.player {
+                Some(who) => format!("{who} {}", m.label),
+                None => m.label.clone(),
+            };
             match out.iter_mut().find(|(k, ..)| *k == key) {
-                Some(entry) => entry.3.push(m.turn),
-                None => out.push((key, color, label, vec![m.turn])),
+                Some(entry) => match entry.3.iter_mut().find(|(t, _)| *t == m.turn) {
+                    Some((_, said)) => *said = format!("{said}; {words}"),
+                    None => entry.3.push((m.turn, words)),
+                },
+                None => out.push((key, color, label, vec![(m.turn, words)])),
             }
         }
         out.into_iter().map(|(_, c, l, t)| (c, l, t)).collect()
@@ -272,37 +402,38 @@ fn turn_lines(
     let points = |series: Series, i: usize, p: &PlayerStats| -> Vec<(f64, f64)> {
         series(p).into_iter().map(|(turn, v)| (turn as f64 + 0.5, v as f64 + apart(i))).collect()
     };
-    svg_with(caption, desc, |root| {
-        let kinds = marks.map(|m| m.kinds()).unwrap_or_default();
+    let kinds = marks.map(|m| m.kinds()).unwrap_or_default();
+    let color_of = |i: usize| player_color(colors.get(i).and_then(|c| c.as_deref()), i);
+    let mut legend: Vec<Entry> =
+        stats.players.iter().enumerate().map(|(i, p)| Entry::new(p.name.clone(), Swatch::Line(color_of(i)))).collect();
+    legend.extend(kinds.iter().map(|(color, label, _)| Entry::new(label.clone(), Swatch::Mark(*color))));
+    svg_with(caption, desc, &legend, |root| {
         let room = if kinds.is_empty() { 1 } else { 2 };
         let top =
             stats.players.iter().flat_map(|p| solid(p).into_iter().map(|(_, v)| v)).max().unwrap_or(0).max(2) + room;
         by_turn(root, caption, stats.turns, top, y_desc, |chart| {
             for (i, p) in stats.players.iter().enumerate() {
-                let color = player_color(colors.get(i).and_then(|c| c.as_deref()), i);
-                chart
-                    .draw_series(LineSeries::new(points(solid, i, p), color.stroke_width(2)))
-                    .map_err(err)?
-                    .label(p.name.clone())
-                    .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 18, y)], color.stroke_width(3)));
+                let color = color_of(i);
+                chart.draw_series(LineSeries::new(points(solid, i, p), color.stroke_width(2))).map_err(err)?;
                 if let Some(dashed) = dashed {
                     chart
                         .draw_series(DashedLineSeries::new(points(dashed, i, p), 4, 4, color.stroke_width(1)))
                         .map_err(err)?;
                 }
             }
-            // Key moments: a row of marks per kind along the top, at each turn it happened.
-            for (k, (color, label, turns)) in kinds.into_iter().enumerate() {
+            // Key moments: a row of marks per kind along the top, at each turn it happened, each saying what.
+            let mut marks = Vec::new();
+            for (k, (color, _, turns)) in kinds.iter().enumerate() {
                 let y = top as f64 - 0.3 - 0.35 * k as f64;
-                chart
-                    .draw_series(turns.iter().map(|&t| TriangleMarker::new((t as f64 + 0.5, y), 5, color.filled())))
-                    .map_err(err)?
-                    .label(label)
-                    .legend(move |(x, y)| TriangleMarker::new((x + 9, y), 5, color.filled()));
+                for (t, words) in turns {
+                    let (px, py) = chart.backend_coord(&(*t as f64 + 0.5, y));
+                    marks.push((px, py, *color, format!("turn {t}: {words}")));
+                }
             }
-            legend(chart, SeriesLabelPosition::UpperLeft)?;
             let (x, y) = chart.plotting_area().get_pixel_range();
-            Ok(Some(TurnTargets { x: (x.start, x.end), y: (y.start, y.end), turns: stats.turns }))
+            let targets = TurnTargets { x: (x.start, x.end), y: (y.start, y.end), turns: stats.turns };
+            // The marks over the click targets, so that a pointer on a mark reads it.
+            Ok(format!("{}{}", targets.svg(), marks_svg(&marks)))
         })
     })
 }
@@ -383,7 +514,8 @@ fn stacked_bars(
     y_desc: &str,
     layers: &[Layer],
 ) -> Result<String, ChartError> {
-    svg_with(caption, desc, |root| {
+    let legend: Vec<Entry> = layers.iter().map(|l| Entry::new(l.label.clone(), Swatch::Bar(l.color))).collect();
+    svg_with(caption, desc, &legend, |root| {
         let n = stats.players.len() as u32;
         let total = |i: usize| layers.iter().map(|l| l.values[i].max(0)).sum::<i64>();
         let top = (0..n as usize).map(total).max().unwrap_or(0).max(1) as f64 * 1.15;
@@ -427,22 +559,16 @@ fn stacked_bars(
                     bar
                 })
                 .collect();
-            let color = layer.color;
-            chart
-                .draw_series(bars)
-                .map_err(err)?
-                .label(layer.label.clone())
-                .legend(move |(x, y)| Rectangle::new([(x, y - 5), (x + 12, y + 5)], color.filled()));
+            chart.draw_series(bars).map_err(err)?;
         }
-        legend(&mut chart, SeriesLabelPosition::UpperRight)?;
-        Ok(None)
+        Ok(String::new())
     })
 }
 
 /// Trades per turn (left) and who traded with whom (right: players, and the markets the game declares).
 pub fn trades(stats: &GameStats, vocabulary: &Vocabulary) -> Result<String, ChartError> {
     let desc = format!("Trades made: {}.", finals(stats, |p| p.trades.count));
-    svg_with("Trades per turn, and who traded with whom", &desc, |root| {
+    svg_with("Trades per turn, and who traded with whom", &desc, &[], |root| {
         let (left, right) = root.split_horizontally(WIDTH / 2);
         let turns = stats.turns.max(1);
         let top = stats.trades_by_turn.iter().copied().max().unwrap_or(0).max(1) as f64 + 0.5;
@@ -487,7 +613,9 @@ pub fn trades(stats: &GameStats, vocabulary: &Vocabulary) -> Result<String, Char
         let most = stats.players.iter().flat_map(|p| p.trades.partners.values().copied()).max().unwrap_or(0).max(1);
         right.titled("Who traded with whom", ("sans-serif", CAPTION)).map_err(err)?;
         let (w, h) = right.dim_in_pixel();
-        let label_w = 84i32;
+        // Row names whole where they fit in a third of the half; a longer one is shortened and says so.
+        let label_w =
+            stats.players.iter().map(|p| text_width(&p.name) as i32 + 8).max().unwrap_or(40).min(w as i32 / 3);
         let cell_w = ((w as i32 - label_w - 6) / cols.max(1) as i32).max(8);
         let top_y = 150i32;
         let cell_h = ((h as i32 - top_y - 8) / rows.max(1) as i32).clamp(8, 40);
@@ -498,13 +626,13 @@ pub fn trades(stats: &GameStats, vocabulary: &Vocabulary) -> Result<String, Char
         for (c, name) in partners.iter().enumerate() {
             let x = label_w + c as i32 * cell_w + cell_w / 2 + 7;
             let label = vocabulary.partner(name).map_or(name.as_str(), |t| t.label);
-            let short: String = label.chars().take(11).collect();
+            let short = fitted(label, top_y as u32 - 10);
             let font = ("sans-serif", LABEL).into_font().transform(FontTransform::Rotate270);
             right.draw(&Text::new(short, (x, top_y - 6), font)).map_err(err)?;
         }
         for (r, p) in stats.players.iter().enumerate() {
             let y = top_y + r as i32 * cell_h;
-            let short: String = p.name.chars().take(7).collect();
+            let short = fitted(&p.name, label_w as u32 - 8);
             right.draw(&Text::new(short, (2, y + cell_h / 2 - 8), ("sans-serif", LABEL).into_font())).map_err(err)?;
             for (c, partner) in partners.iter().enumerate() {
                 let n = p.trades.partners.get(partner).copied().unwrap_or(0);
@@ -521,7 +649,7 @@ pub fn trades(stats: &GameStats, vocabulary: &Vocabulary) -> Result<String, Char
                 }
             }
         }
-        Ok(Some(targets))
+        Ok(targets.svg())
     })
 }
 
@@ -539,7 +667,9 @@ pub fn dice(stats: &GameStats, vocabulary: &Vocabulary) -> Result<String, ChartE
         .map_or(String::new(), |(s, n)| format!(" {s} came most, {n} times."));
     let desc = format!("{rolls} rolls.{most}");
     let caption = format!("Dice: {rolls} rolls against the expected distribution");
-    svg_with(&caption, &desc, |root| {
+    let blue = RGBColor(0x1f, 0x5f, 0xbf);
+    let legend = [Entry::new("rolled", Swatch::Bar(blue)), Entry::new("expected", Swatch::Dot(BLACK))];
+    svg_with(&caption, &desc, &legend, |root| {
         let expected = |s: u32| rolls as f64 * spec.chance(s);
         let rolled = |s: u32| stats.dice.get(&s.to_string()).copied().unwrap_or(0) as f64;
         let top = sums.clone().map(|s| rolled(s).max(expected(s))).fold(0.0, f64::max) * 1.15 + 1.0;
@@ -567,24 +697,16 @@ pub fn dice(stats: &GameStats, vocabulary: &Vocabulary) -> Result<String, ChartE
         chart
             .draw_series(sums.clone().map(|s| {
                 let n = rolled(s);
-                Rectangle::new(
-                    [(s as f64 - 0.35, 0.0), (s as f64 + 0.35, n)],
-                    RGBColor(0x1f, 0x5f, 0xbf).mix(0.8).filled(),
-                )
+                Rectangle::new([(s as f64 - 0.35, 0.0), (s as f64 + 0.35, n)], blue.mix(0.8).filled())
             }))
-            .map_err(err)?
-            .label("rolled")
-            .legend(|(x, y)| Rectangle::new([(x, y - 5), (x + 12, y + 5)], RGBColor(0x1f, 0x5f, 0xbf).filled()));
+            .map_err(err)?;
         chart
             .draw_series(LineSeries::new(sums.clone().map(|s| (s as f64, expected(s))), BLACK.stroke_width(1)))
             .map_err(err)?;
         chart
             .draw_series(sums.clone().map(|s| Circle::new((s as f64, expected(s)), 4, BLACK.filled())))
-            .map_err(err)?
-            .label("expected")
-            .legend(|(x, y)| Circle::new((x + 6, y), 4, BLACK.filled()));
-        legend(&mut chart, SeriesLabelPosition::UpperRight)?;
-        Ok(None)
+            .map_err(err)?;
+        Ok(String::new())
     })
 }
 
@@ -632,21 +754,25 @@ pub fn score_by_source(stats: &GameStats, vocabulary: &Vocabulary) -> Result<Str
         })
         .collect();
     let desc = format!("At the end, all players together: {}.", finals.join(", "));
-    svg_with(&caption, &desc, |root| {
+    let legend: Vec<Entry> = stats
+        .score_by_reason
+        .iter()
+        .enumerate()
+        .map(|(k, (reason, _))| {
+            let (color, label) = looks(vocabulary.score_reasons, reason, k);
+            Entry::new(label, Swatch::Line(color))
+        })
+        .collect();
+    svg_with(&caption, &desc, &legend, |root| {
         let top = stats.score_by_reason.iter().flat_map(|(_, s)| s.iter().map(|p| p[1])).max().unwrap_or(0).max(2) + 1;
         by_turn(root, &caption, stats.turns, top, vocabulary.score.label, |chart| {
             for (k, (reason, series)) in stats.score_by_reason.iter().enumerate() {
-                let (color, label) = looks(vocabulary.score_reasons, reason, k);
+                let (color, _) = looks(vocabulary.score_reasons, reason, k);
                 let points = series.iter().map(|p| (p[0] as f64 + 0.5, p[1] as f64));
-                chart
-                    .draw_series(LineSeries::new(points, color.stroke_width(2)))
-                    .map_err(err)?
-                    .label(label)
-                    .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 18, y)], color.stroke_width(3)));
+                chart.draw_series(LineSeries::new(points, color.stroke_width(2))).map_err(err)?;
             }
-            legend(chart, SeriesLabelPosition::UpperLeft)?;
             let (x, y) = chart.plotting_area().get_pixel_range();
-            Ok(Some(TurnTargets { x: (x.start, x.end), y: (y.start, y.end), turns: stats.turns }))
+            Ok(TurnTargets { x: (x.start, x.end), y: (y.start, y.end), turns: stats.turns }.svg())
         })
     })
 }
@@ -669,40 +795,54 @@ pub fn gauges(stats: &GameStats, vocabulary: &Vocabulary) -> Result<String, Char
             desc.push_str(&format!(" {} in turn {}.", t.label, turns.join(", ")));
         }
     }
-    svg_with(&caption, &desc, |root| {
+    // The moment kinds that happened, each in its colour.
+    let kinds: Vec<(&Term, RGBColor, String)> = vocabulary
+        .moments
+        .iter()
+        .enumerate()
+        .filter(|(_, t)| stats.moments.iter().any(|m| m.id == t.id))
+        .map(|(k, t)| {
+            let (color, label) = looks(vocabulary.moments, t.id, k + stats.gauges.len());
+            (t, color, label)
+        })
+        .collect();
+    let mut legend: Vec<Entry> = stats
+        .gauges
+        .iter()
+        .enumerate()
+        .map(|(k, g)| {
+            let (color, label) = looks(vocabulary.gauges, g.id, k);
+            Entry::new(label, Swatch::Line(color))
+        })
+        .collect();
+    legend.extend(kinds.iter().map(|(_, color, label)| Entry::new(label.clone(), Swatch::Mark(*color))));
+    svg_with(&caption, &desc, &legend, |root| {
         let top = stats.gauges.iter().flat_map(|g| g.by_turn.iter().map(|r| r[1])).max().unwrap_or(0).max(2) + 2;
         by_turn(root, &caption, stats.turns, top, "", |chart| {
             for (k, g) in stats.gauges.iter().enumerate() {
-                let (color, label) = looks(vocabulary.gauges, g.id, k);
+                let (color, _) = looks(vocabulary.gauges, g.id, k);
                 let points = g.by_turn.iter().map(|r| (r[0] as f64 + 0.5, r[1] as f64));
-                chart
-                    .draw_series(LineSeries::new(points, color.stroke_width(2)))
-                    .map_err(err)?
-                    .label(label)
-                    .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 18, y)], color.stroke_width(3)));
+                chart.draw_series(LineSeries::new(points, color.stroke_width(2))).map_err(err)?;
             }
-            for (k, t) in vocabulary.moments.iter().enumerate() {
-                let (color, label) = looks(vocabulary.moments, t.id, k + stats.gauges.len());
-                let marks: Vec<f64> =
-                    stats.moments.iter().filter(|m| m.id == t.id).map(|m| m.turn as f64 + 0.5).collect();
-                let y = top as f64 - 0.6;
+            let y = top as f64 - 0.6;
+            let mut marks = Vec::new();
+            for (t, color, label) in &kinds {
+                let at: Vec<&MomentMark> = stats.moments.iter().filter(|m| m.id == t.id).collect();
                 chart
-                    .draw_series(marks.iter().map(|&x| TriangleMarker::new((x, y), 7, color.filled())))
-                    .map_err(err)?
-                    .label(label)
-                    .legend(move |(x, y)| TriangleMarker::new((x + 9, y), 6, color.filled()));
-                chart
-                    .draw_series(
-                        marks
-                            .iter()
-                            .map(|&x| PathElement::new(vec![(x, 0.0), (x, y)], color.mix(0.35).stroke_width(1))),
-                    )
+                    .draw_series(at.iter().map(|m| {
+                        let x = m.turn as f64 + 0.5;
+                        PathElement::new(vec![(x, 0.0), (x, y)], color.mix(0.35).stroke_width(1))
+                    }))
                     .map_err(err)?;
+                for m in at {
+                    let (px, py) = chart.backend_coord(&(m.turn as f64 + 0.5, y));
+                    let whose = m.player.as_ref().map_or(String::new(), |p| format!(" ({p})"));
+                    marks.push((px, py, *color, format!("turn {}: {label}{whose}", m.turn)));
+                }
             }
-            // The moments' marks run along the top: the legend keeps out of their way.
-            legend(chart, SeriesLabelPosition::LowerRight)?;
             let (x, y) = chart.plotting_area().get_pixel_range();
-            Ok(Some(TurnTargets { x: (x.start, x.end), y: (y.start, y.end), turns: stats.turns }))
+            let targets = TurnTargets { x: (x.start, x.end), y: (y.start, y.end), turns: stats.turns };
+            Ok(format!("{}{}", targets.svg(), marks_svg(&marks)))
         })
     })
 }
@@ -714,7 +854,12 @@ pub fn rating_history(player: &str, series: &[(String, Vec<[f64; 2]>)]) -> Resul
     let finals: Vec<String> =
         series.iter().map(|(name, s)| format!("{name} {:.1}", s.last().map_or(0.0, |p| p[1]))).collect();
     let desc = format!("Now: {}.", finals.join(", "));
-    svg_with(&caption, &desc, |root| {
+    let legend: Vec<Entry> = series
+        .iter()
+        .enumerate()
+        .map(|(k, (name, _))| Entry::new(name.clone(), Swatch::Line(PALETTE[k % PALETTE.len()])))
+        .collect();
+    svg_with(&caption, &desc, &legend, |root| {
         let points = series.iter().flat_map(|(_, s)| s.iter());
         let games = points.clone().map(|p| p[0]).fold(1.0, f64::max);
         let (low, high) = points.map(|p| p[1]).fold((0.0f64, 1.0f64), |(l, h), y| (l.min(y), h.max(y)));
@@ -736,18 +881,13 @@ pub fn rating_history(player: &str, series: &[(String, Vec<[f64; 2]>)]) -> Resul
             .light_line_style(WHITE.mix(0.0))
             .draw()
             .map_err(err)?;
-        for (k, (name, s)) in series.iter().enumerate() {
+        for (k, (_, s)) in series.iter().enumerate() {
             let color = PALETTE[k % PALETTE.len()];
-            chart
-                .draw_series(LineSeries::new(s.iter().map(|p| (p[0], p[1])), color.stroke_width(2)))
-                .map_err(err)?
-                .label(name.clone())
-                .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 18, y)], color.stroke_width(3)));
+            chart.draw_series(LineSeries::new(s.iter().map(|p| (p[0], p[1])), color.stroke_width(2))).map_err(err)?;
             // A point per game, so that one game shows too.
             chart.draw_series(s.iter().map(|p| Circle::new((p[0], p[1]), 4, color.filled()))).map_err(err)?;
         }
-        legend(&mut chart, SeriesLabelPosition::LowerRight)?;
-        Ok(None)
+        Ok(String::new())
     })
 }
 
@@ -764,11 +904,14 @@ pub fn answer(question: &str, groups: &[(String, f64)], percent: bool) -> Result
     } else {
         format!("{}.", listed.join(", "))
     };
-    svg_with(question, &desc, |root| {
+    svg_with(question, &desc, &[], |root| {
         let top = shown.iter().map(|(_, v)| *v).fold(0.0, f64::max).max(if percent { 1.0 } else { 1e-9 }) * 1.15;
         let low = shown.iter().map(|(_, v)| *v).fold(0.0, f64::min);
         let rows = shown.len().max(1) as f64;
         let longest = shown.iter().map(|(l, _)| l.chars().count()).max().unwrap_or(4).min(24) as u32;
+        // As many decimals as the ticks' step needs (about a tenth of the axis), so no two ticks read alike.
+        let span = (top - low).max(1e-9) * if percent { 100.0 } else { 1.0 };
+        let decimals = (-(span / 10.0).log10()).ceil().max(0.0) as usize;
         let mut chart = ChartBuilder::on(root)
             .caption(question, ("sans-serif", CAPTION))
             .margin(12)
@@ -795,7 +938,13 @@ pub fn answer(question: &str, groups: &[(String, f64)], percent: bool) -> Result
             .light_line_style(WHITE.mix(0.0))
             .y_labels(shown.len().max(1))
             .y_label_formatter(&label_of)
-            .x_label_formatter(&|x| if percent { format!("{:.0}%", x * 100.0) } else { format!("{x:.1}") })
+            .x_label_formatter(&|x| {
+                if percent {
+                    format!("{:.*}%", decimals, x * 100.0)
+                } else {
+                    format!("{x:.decimals$}")
+                }
+            })
             .draw()
             .map_err(err)?;
         let color = RGBColor(0x1f, 0x5f, 0xbf);
@@ -812,7 +961,7 @@ pub fn answer(question: &str, groups: &[(String, f64)], percent: bool) -> Result
                 Text::new(show(*v), (v.max(0.0) + top * 0.01, at(k) + 0.15), ("sans-serif", LABEL).into_font())
             }))
             .map_err(err)?;
-        Ok(None)
+        Ok(String::new())
     })
 }
 
@@ -826,22 +975,19 @@ pub fn score_curve(
 ) -> Result<String, ChartError> {
     let last = |s: &[(f64, f64)]| s.last().map_or("none".to_string(), |(t, v)| format!("{v:.1} at turn {t:.0}"));
     let desc = format!("{player}: {}; the field: {}.", last(mine), last(field));
-    svg_with(caption, &desc, |root| {
+    let grey = RGBColor(0x70, 0x70, 0x70);
+    let legend = [Entry::new(player, Swatch::Line(PALETTE[0])), Entry::new("the field", Swatch::Line(grey))];
+    svg_with(caption, &desc, &legend, |root| {
         let turns = mine.iter().chain(field).map(|p| p.0).fold(5.0, f64::max);
         let top = mine.iter().chain(field).map(|p| p.1).fold(1.0, f64::max) * 1.1;
         by_turn(root, caption, turns as u32, top.ceil() as i64, score, |chart| {
-            for (name, series, color) in [(player, mine, PALETTE[0]), ("the field", field, RGBColor(0x70, 0x70, 0x70))]
-            {
-                chart
-                    .draw_series(LineSeries::new(series.iter().copied(), color.stroke_width(2)))
-                    .map_err(err)?
-                    .label(name.to_string())
-                    .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 18, y)], color.stroke_width(3)));
+            for (series, color) in [(mine, PALETTE[0]), (field, grey)] {
+                chart.draw_series(LineSeries::new(series.iter().copied(), color.stroke_width(2))).map_err(err)?;
                 chart.draw_series(series.iter().map(|p| Circle::new(*p, 4, color.filled()))).map_err(err)?;
             }
-            legend(chart, SeriesLabelPosition::UpperLeft)
+            Ok(())
         })?;
-        Ok(None)
+        Ok(String::new())
     })
 }
 
@@ -850,7 +996,8 @@ pub fn score_curve(
 pub fn side_by_side(caption: &str, a: &str, b: &str, rows: &[(String, f64, f64)]) -> Result<String, ChartError> {
     let listed: Vec<String> = rows.iter().map(|(l, x, y)| format!("{l}: {a} {x:.2}, {b} {y:.2}")).collect();
     let desc = format!("{}.", listed.join("; "));
-    svg_with(caption, &desc, |root| {
+    let legend = [Entry::new(a, Swatch::Bar(PALETTE[0])), Entry::new(b, Swatch::Bar(PALETTE[1]))];
+    svg_with(caption, &desc, &legend, |root| {
         let n = rows.len().max(1) as f64;
         let longest = rows.iter().map(|(l, _, _)| l.chars().count()).max().unwrap_or(4).min(28) as u32;
         let mut chart = ChartBuilder::on(root)
@@ -879,18 +1026,14 @@ pub fn side_by_side(caption: &str, a: &str, b: &str, rows: &[(String, f64, f64)]
             .draw()
             .map_err(err)?;
         let colors = [PALETTE[0], PALETTE[1]];
-        for (side, (name, color)) in [(a, colors[0]), (b, colors[1])].into_iter().enumerate() {
+        for (side, color) in colors.into_iter().enumerate() {
             let offset = if side == 0 { 0.18 } else { -0.18 };
             let bars = rows.iter().enumerate().map(move |(k, (_, x, y))| {
                 let scale = x.abs().max(y.abs()).max(1e-9);
                 let v = if side == 0 { *x } else { *y };
                 Rectangle::new([(0.0, at(k) + offset - 0.15), (v / scale, at(k) + offset + 0.15)], color.filled())
             });
-            chart
-                .draw_series(bars)
-                .map_err(err)?
-                .label(name.to_string())
-                .legend(move |(x, y)| Rectangle::new([(x, y - 5), (x + 12, y + 5)], color.filled()));
+            chart.draw_series(bars).map_err(err)?;
             chart
                 .draw_series(rows.iter().enumerate().map(|(k, (_, x, y))| {
                     let scale = x.abs().max(y.abs()).max(1e-9);
@@ -900,7 +1043,6 @@ pub fn side_by_side(caption: &str, a: &str, b: &str, rows: &[(String, f64, f64)]
                 }))
                 .map_err(err)?;
         }
-        legend(&mut chart, SeriesLabelPosition::LowerLeft)?;
-        Ok(None)
+        Ok(String::new())
     })
 }

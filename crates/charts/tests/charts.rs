@@ -246,3 +246,152 @@ fn points_by_source_run_by_turn_for_all_players_together() {
         assert!(words.contains(label), "`{label}` missing from {words}");
     }
 }
+
+/// The box `(x0, y0, x1, y1)` an SVG shape covers, from its own attributes (a text by its anchor point).
+fn extent(n: roxmltree::Node) -> Option<(f64, f64, f64, f64)> {
+    let num = |a: &str| n.attribute(a).and_then(|v| v.parse::<f64>().ok());
+    let points = |list: &str| -> Option<(f64, f64, f64, f64)> {
+        let xy: Vec<f64> = list.split([' ', ',']).filter(|v| !v.is_empty()).filter_map(|v| v.parse().ok()).collect();
+        let xs = xy.iter().step_by(2);
+        let ys = xy.iter().skip(1).step_by(2);
+        Some((
+            xs.clone().copied().fold(f64::MAX, f64::min),
+            ys.clone().copied().fold(f64::MAX, f64::min),
+            xs.copied().fold(f64::MIN, f64::max),
+            ys.copied().fold(f64::MIN, f64::max),
+        ))
+        .filter(|b| b.0 <= b.2)
+    };
+    match n.tag_name().name() {
+        "rect" => Some((num("x")?, num("y")?, num("x")? + num("width")?, num("y")? + num("height")?)),
+        "circle" => {
+            let (x, y, r) = (num("cx")?, num("cy")?, num("r")?);
+            Some((x - r, y - r, x + r, y + r))
+        }
+        "line" => Some((
+            num("x1")?.min(num("x2")?),
+            num("y1")?.min(num("y2")?),
+            num("x1")?.max(num("x2")?),
+            num("y1")?.max(num("y2")?),
+        )),
+        "polyline" | "polygon" => points(n.attribute("points")?),
+        "text" => Some((num("x")?, num("y")?, num("x")?, num("y")?)),
+        _ => None,
+    }
+}
+
+fn inside(n: roxmltree::Node, class: &str) -> bool {
+    n.ancestors().any(|a| a.attribute("class") == Some(class))
+}
+
+/// Every chart of every sample: where it has a legend, no plotted mark (line, bar, point, mark, value)
+/// touches the legend's box.
+#[test]
+fn no_legend_sits_on_a_plotted_mark_in_any_chart_of_any_sample() {
+    let mut samples: Vec<String> = std::fs::read_dir(Path::new(env!("CARGO_MANIFEST_DIR")).join("../../data/samples"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .collect();
+    samples.sort();
+    let mut legends = 0;
+    for sample in &samples {
+        let (s, colors, v) = stats(sample);
+        for &chart in v.charts {
+            let svg = almanac_charts::draw(chart, &s, v, &colors).unwrap();
+            let doc = parse(&svg);
+            let root = doc.root_element();
+            let (w, h) = (root.attribute("width").unwrap(), root.attribute("height").unwrap());
+            let Some(legend) = doc.descendants().find(|n| n.attribute("class") == Some("legend")) else { continue };
+            legends += 1;
+            let frame = extent(legend.children().find(|n| n.tag_name().name() == "rect").unwrap()).unwrap();
+            let hits = |b: (f64, f64, f64, f64)| b.0 < frame.2 && b.2 > frame.0 && b.1 < frame.3 && b.3 > frame.1;
+            for n in doc.descendants().filter(|n| n.is_element()) {
+                if inside(n, "legend") || inside(n, "turn-targets") {
+                    continue;
+                }
+                // The white page under everything.
+                if n.tag_name().name() == "rect" && n.attribute("width") == Some(w) && n.attribute("height") == Some(h)
+                {
+                    continue;
+                }
+                if let Some(b) = extent(n) {
+                    assert!(
+                        !hits(b),
+                        "{sample}, chart {}: a {} at {b:?} under the legend {frame:?}",
+                        chart.id(),
+                        n.tag_name().name()
+                    );
+                }
+            }
+            // And the legend names what it must: every player on the score chart.
+            if chart == Chart::Score {
+                for p in &s.players {
+                    assert!(texts(&parse(&svg)).contains(&p.name), "{sample}: {} not in the legend", p.name);
+                }
+            }
+        }
+    }
+    assert!(legends > samples.len(), "only {legends} legends in {} samples", samples.len());
+}
+
+/// Key moments are marks that say what they mark: each its turn and who did what.
+#[test]
+fn each_key_moment_mark_says_its_turn_and_what_happened() {
+    let (s, colors, v) = stats("catan-club-game.jsonl");
+    assert!(!s.key_moments.is_empty());
+    let svg = almanac_charts::vp(&s, &colors, v).unwrap();
+    let doc = parse(&svg);
+    let said: Vec<String> = doc
+        .descendants()
+        .filter(|n| n.attribute("class") == Some("moment"))
+        .map(|n| n.children().find(|c| c.tag_name().name() == "title").and_then(|t| t.text()).unwrap_or("").to_string())
+        .collect();
+    for m in &s.key_moments {
+        let turn = format!("turn {}: ", m.turn);
+        let who = m.player.as_deref().unwrap_or("");
+        assert!(
+            said.iter().any(|t| t.starts_with(&turn) && t.contains(who) && t.contains(&m.label)),
+            "no mark says turn {} {who} {}: {said:?}",
+            m.turn,
+            m.label
+        );
+    }
+}
+
+/// Rates close together: every tick of the question chart reads differently.
+#[test]
+fn the_answer_charts_ticks_never_repeat() {
+    for (groups, percent) in [
+        (vec![("a".to_string(), 0.21), ("b".to_string(), 0.12), ("c".to_string(), 0.05)], false),
+        (vec![("a".to_string(), 0.031), ("b".to_string(), 0.012)], true),
+        (vec![("a".to_string(), 41.0), ("b".to_string(), 7.5)], false),
+    ] {
+        let svg = almanac_charts::answer("How often?", &groups, percent).unwrap();
+        let doc = parse(&svg);
+        // The tick labels: the numbers on the axis under the bars (the bars' own values are drawn inside).
+        let mut ticks: Vec<String> = doc
+            .descendants()
+            .filter(|n| n.tag_name().name() == "text")
+            .filter(|n| n.attribute("y").and_then(|y| y.parse::<f64>().ok()).is_some_and(|y| y > 340.0))
+            .filter_map(|n| n.text().map(str::to_string))
+            .collect();
+        assert!(ticks.len() >= 3, "{ticks:?}");
+        let all = ticks.len();
+        ticks.dedup();
+        assert_eq!(ticks.len(), all, "a tick repeats: {ticks:?}");
+    }
+}
+
+/// Long names and names that differ only at their end stay apart on the trade matrix.
+#[test]
+fn the_trade_matrix_keeps_names_apart() {
+    let (mut s, _, v) = stats("catan-club-game.jsonl");
+    for (i, p) in s.players.iter_mut().enumerate() {
+        p.name = format!("robot 1{i}");
+    }
+    let svg = almanac_charts::trades(&s, v).unwrap();
+    let text = texts(&parse(&svg));
+    for p in &s.players {
+        assert!(text.contains(&p.name), "{} cut: {text}", p.name);
+    }
+}
