@@ -142,6 +142,17 @@ impl Driver {
         self.session("POST", &format!("/element/{e}/click"), None);
     }
 
+    /// A click where a person's pointer would be: at `(x, y)` of the page's viewport.
+    fn click_at(&self, x: f64, y: f64) {
+        self.session(
+            "POST",
+            "/actions",
+            Some(json!({"actions": [{"type": "pointer", "id": "mouse", "parameters": {"pointerType": "mouse"}, "actions": [
+                {"type": "pointerMove", "x": x.round() as i64, "y": y.round() as i64, "origin": "viewport"},
+                {"type": "pointerDown", "button": 0}, {"type": "pointerUp", "button": 0}]}]})),
+        );
+    }
+
     /// Types text into an element (a file input takes a path).
     fn type_into(&self, css: &str, text: &str) {
         let e = self.find(css);
@@ -155,6 +166,19 @@ impl Driver {
             "/actions",
             Some(json!({"actions": [{"type": "key", "id": "keyboard", "actions": [
                 {"type": "keyDown", "value": key}, {"type": "keyUp", "value": key}]}]})),
+        );
+    }
+
+    /// Shows pages as a screen of `width` × `height` CSS pixels shows them: a phone's (touch, dense pixels)
+    /// below 800, a desktop's above.
+    fn screen(&self, width: u32, height: u32) {
+        let phone = width < 800;
+        self.session("POST", "/window/rect", Some(json!({"width": width.max(600), "height": height + 150})));
+        self.session(
+            "POST",
+            "/goog/cdp/execute",
+            Some(json!({"cmd": "Emulation.setDeviceMetricsOverride", "params": {
+                "width": width, "height": height, "deviceScaleFactor": if phone { 2 } else { 1 }, "mobile": phone}})),
         );
     }
 
@@ -651,4 +675,242 @@ fn without_scripts_the_pages_are_documents() {
     driver.goto(&format!("{}/games/{id}", app.address));
     assert_ne!(driver.property(".owner form", "offsetHeight"), json!(0), "the owner's controls are shown");
     assert_eq!(driver.property("#note-form", "offsetHeight"), json!(0), "no note form that cannot post");
+}
+
+/// One sample of each kind of game the replay draws.
+const KINDS: [&str; 7] = [
+    "catan-club-game.jsonl",
+    "catan-six-players.jsonl",
+    "catan-helpers.jsonl",
+    "cities-knights-club-game.jsonl",
+    "elasund-four-players.jsonl",
+    "catan-cards-four-players.jsonl",
+    "carcassonne-traders-builders.jsonl",
+];
+
+const PHONE: (u32, u32) = (390, 844);
+const DESKTOP: (u32, u32) = (1440, 900);
+
+/// Where things are on the page as a person sees it: the current event's row against the list's box, the
+/// page's scroll, and the board, the controls and the phone's strip against the screen.
+const SEEN: &str = r#"
+const box = (el) => { if (!el) return null; const r = el.getBoundingClientRect(); return { top: r.top, bottom: r.bottom, height: r.height }; };
+const list = document.getElementById('events');
+return { row: box(list.querySelector('li.current')), list: box(list), scrollY: window.scrollY, screen: innerHeight,
+  board: box(document.getElementById('board')), controls: box(document.querySelector('.controls')),
+  now: box(document.querySelector('#now .current')), seq: +document.getElementById('replay').dataset.shown };"#;
+
+fn seen(driver: &Driver) -> Value {
+    driver.eval(SEEN)
+}
+
+fn f(v: &Value, path: &[&str]) -> f64 {
+    let mut v = v;
+    for p in path {
+        v = &v[*p];
+    }
+    v.as_f64().unwrap_or_else(|| panic!("no {path:?} in {v}"))
+}
+
+/// The current event's row is inside the list's visible box.
+fn row_in_list(v: &Value) -> bool {
+    f(v, &["row", "top"]) >= f(v, &["list", "top"]) - 1.0 && f(v, &["row", "bottom"]) <= f(v, &["list", "bottom"]) + 1.0
+}
+
+/// Notes a failure where the current row has left the list's box, or the page moved when it should not.
+fn check(failures: &mut Vec<String>, at: &str, what: &str, v: &Value, page_still: Option<f64>) {
+    if !row_in_list(v) {
+        failures.push(format!("{at}, {what}: the current row {} is outside the list {}", v["row"], v["list"]));
+    }
+    if let Some(y) = page_still {
+        if (f(v, &["scrollY"]) - y).abs() > 0.5 {
+            failures.push(format!("{at}, {what}: the page moved from {y} to {}", v["scrollY"]));
+        }
+    }
+}
+
+fn wait_shown(driver: &Driver, what: &str, seq: u64) {
+    driver.wait_for(what, &format!("return document.getElementById('replay').dataset.shown === '{seq}'"));
+}
+
+/// After a deep link and after each of →, ←, End, a slider move and a chart click, on every kind of game
+/// at a phone's and a desktop's size: the current event's row is inside the list's box, the page stays
+/// where it was (a chart click may bring the board back), and a phone's first screen holds the board, the
+/// step buttons and the event shown.
+#[test]
+#[ignore = "needs Chromium and chromedriver: `make test` installs them"]
+fn the_event_list_follows_every_step_on_a_phone_and_a_desktop() {
+    let app = spawn_app(16 << 20);
+    let driver = Driver::start();
+    let mut failures = Vec::new();
+    for name in KINDS {
+        let (status, body) = app.post("/api/games?publish=true", sample(name).as_bytes());
+        assert!(status == 201 || status == 200, "{name}: {body}");
+        let id = body["id"].as_str().unwrap().to_string();
+        for (width, height) in [PHONE, DESKTOP] {
+            driver.screen(width, height);
+            let at = format!("{name} at {width} px");
+            driver.goto(&format!("{}/games/{id}?turn=40", app.address));
+            driver.wait_for(
+                &format!("{at}: the replay"),
+                "return document.getElementById('replay').dataset.ready === 'yes'",
+            );
+            let v = seen(&driver);
+            check(&mut failures, &at, "the deep link", &v, Some(0.0));
+            let last = driver.eval("return +document.getElementById('turn-slider').max").as_u64().unwrap();
+            let events = driver.eval("return document.querySelectorAll('#events li').length - 1").as_u64().unwrap();
+            if width == PHONE.0 {
+                let screen = f(&v, &["screen"]);
+                let (board, controls, now) = (&v["board"], &v["controls"], &v["now"]);
+                let on_screen = |b: &Value| f(b, &["top"]) >= 0.0 && f(b, &["bottom"]) <= screen;
+                if !on_screen(board) || !on_screen(controls) || !on_screen(now) {
+                    failures
+                        .push(format!("{at}: first screen {screen}: board {board}, controls {controls}, event {now}"));
+                }
+                if f(now, &["bottom"]) > f(controls, &["top"]) || f(board, &["bottom"]) > f(controls, &["top"]) {
+                    failures.push(format!("{at}: the controls cover the board {board} or the event {now}"));
+                }
+            }
+            let mut shown = f(&v, &["seq"]) as u64;
+            // A game shorter than 40 turns: the deep link goes to its middle instead, to step both ways.
+            if shown + 3 > events {
+                driver.goto(&format!("{}/games/{id}?turn={}", app.address, last / 2));
+                driver.wait_for(
+                    &format!("{at}: the replay"),
+                    "return document.getElementById('replay').dataset.ready === 'yes'",
+                );
+                let v = seen(&driver);
+                check(&mut failures, &at, "the deep link", &v, Some(0.0));
+                shown = f(&v, &["seq"]) as u64;
+            }
+            for (key, what) in [(ARROW_RIGHT, "→"), (ARROW_RIGHT, "→"), (ARROW_RIGHT, "→"), ("\u{E012}", "←")] {
+                driver.press(key);
+                shown = if what == "→" { shown + 1 } else { shown - 1 };
+                wait_shown(&driver, &format!("{at}: {what}"), shown);
+                check(&mut failures, &at, what, &seen(&driver), Some(0.0));
+            }
+            driver.press("\u{E010}"); // End
+            wait_shown(&driver, &format!("{at}: End"), events);
+            check(&mut failures, &at, "End", &seen(&driver), Some(0.0));
+            let turn = last / 3;
+            driver.eval(&format!(
+                "const s = document.getElementById('turn-slider'); s.value = {turn}; s.dispatchEvent(new Event('input'));"
+            ));
+            driver.wait_for(
+                &format!("{at}: the slider"),
+                &format!("return document.getElementById('position').dataset.turn === '{turn}'"),
+            );
+            check(&mut failures, &at, "a slider move", &seen(&driver), Some(0.0));
+
+            // A click on the last chart with turns, scrolled to as a reader would.
+            driver.wait_for(
+                &format!("{at}: the charts"),
+                "return document.getElementById('replay').dataset.charts === 'yes'",
+            );
+            let turn = last / 4;
+            let figure = driver.eval("const f = [...document.querySelectorAll('figure.chart')].filter((f) => f.querySelector('.turn-target')).pop(); return f ? f.dataset.chart : null");
+            let Some(chart) = figure.as_str() else { continue };
+            driver.eval(&format!(
+                "document.querySelector('figure[data-chart=\"{chart}\"]').scrollIntoView({{block: 'end'}})"
+            ));
+            // Where a person points: a chart's turns are a pixel or two wide on a phone, so the turn clicked is
+            // the one under the pointer, whichever it is.
+            let point = driver.eval(&format!(
+                "const r = document.querySelector('figure[data-chart=\"{chart}\"] .turn-target[data-turn=\"{turn}\"]').getBoundingClientRect(); return [r.left + r.width / 2, r.top + r.height / 2]"
+            ));
+            driver.click_at(point[0].as_f64().unwrap(), point[1].as_f64().unwrap());
+            driver.wait_for(
+                &format!("{at}: the chart's turn"),
+                &format!("return Math.abs(+document.getElementById('position').dataset.turn - {turn}) <= 1"),
+            );
+            // The board comes back into view (on a phone by a smooth scroll).
+            driver.wait_for(
+                &format!("{at}: the board after a chart click"),
+                "const r = document.getElementById('board').getBoundingClientRect(); return r.top >= -1 && r.bottom <= innerHeight + 1",
+            );
+            check(&mut failures, &at, "a chart click", &seen(&driver), None);
+            // The chart says what it is to a screen reader: its title, not its id.
+            let label = driver.eval(&format!(
+                "return document.querySelector('figure[data-chart=\"{chart}\"]').getAttribute('aria-label')"
+            ));
+            let title = driver.eval(&format!(
+                "return document.querySelector('figure[data-chart=\"{chart}\"] svg title').textContent"
+            ));
+            let (label, title) = (label.as_str().unwrap(), title.as_str().unwrap());
+            if label.contains(chart)
+                || !title.starts_with(label.split(" (").next().unwrap_or(label))
+                    && !label.starts_with(title.split(':').next().unwrap())
+            {
+                failures.push(format!("{at}: the chart {chart} is named {label:?} (its title: {title:?})"));
+            }
+            driver
+                .screenshot(&root().join(format!("target/browser/follow/{}-{width}.png", name.replace(".jsonl", ""))));
+        }
+    }
+    assert!(failures.is_empty(), "{} failures:\n{}", failures.len(), failures.join("\n"));
+}
+
+/// Every label on a board, as rendered: its text, its size in CSS pixels, its box.
+const LABELS: &str = r#"
+const texts = [...document.querySelectorAll('#board text')].filter((t) => t.textContent.trim() && t.getBoundingClientRect().width > 0);
+return texts.map((t) => { const r = t.getBoundingClientRect();
+  return { text: t.textContent, size: parseFloat(getComputedStyle(t).fontSize) * Math.hypot(t.getScreenCTM().a, t.getScreenCTM().b), box: [r.left, r.top, r.right, r.bottom] }; });"#;
+
+/// At a phone's width, every board's smallest label reads at 11 px or more, at once or within three steps
+/// of its zoom, and no two labels overlap, at the start, in the middle and at the end of every kind of game.
+#[test]
+#[ignore = "needs Chromium and chromedriver: `make test` installs them"]
+fn every_board_reads_on_a_phone_with_no_label_over_another() {
+    let app = spawn_app(16 << 20);
+    let driver = Driver::start();
+    driver.screen(PHONE.0, PHONE.1);
+    let mut failures = Vec::new();
+    for name in KINDS {
+        let (_, body) = app.post("/api/games?publish=true", sample(name).as_bytes());
+        let id = body["id"].as_str().unwrap().to_string();
+        let events = sample(name).lines().count() - 1;
+        for at in [0, events / 2, events] {
+            driver.goto(&format!("{}/games/{id}?seq={at}", app.address));
+            driver.wait_for(
+                &format!("{name}: the replay"),
+                "return document.getElementById('replay').dataset.ready === 'yes'",
+            );
+            wait_shown(&driver, name, at as u64);
+            let labels = driver.eval(LABELS);
+            let labels = labels.as_array().unwrap();
+            let smallest = |l: &[Value]| l.iter().map(|l| f(l, &["size"])).fold(f64::MAX, f64::min);
+            let mut zooms = 0;
+            let mut size = smallest(labels);
+            while size < 11.0 && zooms < 3 {
+                driver.click(".zoom button[aria-label='Zoom in']");
+                zooms += 1;
+                size = smallest(driver.eval(LABELS).as_array().unwrap());
+            }
+            if size < 11.0 {
+                let small: Vec<String> = labels
+                    .iter()
+                    .filter(|l| f(l, &["size"]) < 11.0 / 3.375)
+                    .map(|l| format!("{:?} {:.1} px", l["text"].as_str().unwrap(), f(l, &["size"])))
+                    .collect();
+                failures.push(format!("{name} at event {at}: {size:.1} px after 3 zooms: {}", small.join(", ")));
+            }
+            for (i, a) in labels.iter().enumerate() {
+                for b in &labels[i + 1..] {
+                    let (p, q) = (&a["box"], &b["box"]);
+                    let x = |v: &Value, k: usize| v[k].as_f64().unwrap();
+                    // A pixel's touch is not an overlap.
+                    let overlap = x(p, 0) < x(q, 2) - 1.0
+                        && x(q, 0) < x(p, 2) - 1.0
+                        && x(p, 1) < x(q, 3) - 1.0
+                        && x(q, 1) < x(p, 3) - 1.0;
+                    if overlap {
+                        failures
+                            .push(format!("{name} at event {at}: {:?} over {:?} ({p} and {q})", a["text"], b["text"]));
+                    }
+                }
+            }
+        }
+        driver.screenshot(&root().join(format!("target/browser/labels/{}.png", name.replace(".jsonl", ""))));
+    }
+    assert!(failures.is_empty(), "{} failures:\n{}", failures.len(), failures.join("\n"));
 }

@@ -8,12 +8,12 @@
 //   footer(state, ctx)                a line under the players (bank, pack ...);
 //   eventClass(event)                 optional: a class for an event's line;
 //   notation                          optional: how the event list names places, in words;
-//   zoomable                          optional: true for a board that grows (buttons zoom, a drag pans);
 //   placeOf(event, ctx)               optional: where on the board an event happened, as {x, y, r} in the
 //                                     board's coordinates (the replay rings it, and an event's line points
 //                                     at it on hover and focus).
+// Every board zooms (buttons, a pinch; a drag pans it when zoomed) and steps on a swipe across it.
 // `ctx` gives a drawing the header, `svg` and `text`, `colorOf(name)` and `inkOf(name)` (a player's colour,
-// and the same made readable as text), and `itemColor(id)` (an item's declared colour): all from the game's
+// and the same made readable as text), `inkOn(colour)` (text on that fill), and `itemColor(id)` (an item's declared colour): all from the game's
 // summary, so that the replay draws what the charts draw. A game's numbers (costs, points, marks) come from
 // its state, never written again here.
 // Every name from an upload is written with textContent or as an SVG text node, never as markup.
@@ -45,6 +45,8 @@ document.addEventListener('DOMContentLoaded', () => {
   const turnLabel = document.getElementById('turn-label');
   const position = document.getElementById('position');
   const playersBox = document.getElementById('players');
+  // On a phone: the event shown and its neighbours, under the board.
+  const now = document.getElementById('now');
   const api = (path) =>
     fetch(`/api/games/${encodeURIComponent(id)}${path}`).then((r) => (r.ok ? r.json() : Promise.reject(r.status)));
 
@@ -87,6 +89,10 @@ document.addEventListener('DOMContentLoaded', () => {
     // backgrounds (WCAG's 4.5:1).
     inkOf(name) {
       return readable(ctx.colorOf(name));
+    },
+    // Text drawn on a fill of this colour: white or near-black, whichever reads better.
+    inkOn(hex) {
+      return contrast(hex, '#ffffff') >= contrast(hex, '#111111') ? '#ffffff' : '#111111';
     },
   };
 
@@ -212,12 +218,9 @@ document.addEventListener('DOMContentLoaded', () => {
     const li = list.querySelector(`li[data-seq="${s}"]`);
     if (li) {
       li.classList.add('current');
-      // Scroll the list only, never the page.
-      if (li.offsetTop < list.scrollTop) list.scrollTop = li.offsetTop;
-      else if (li.offsetTop + li.offsetHeight > list.scrollTop + list.clientHeight) {
-        list.scrollTop = li.offsetTop + li.offsetHeight - list.clientHeight;
-      }
+      follow(li);
     }
+    showNow(s);
     for (const r of document.querySelectorAll('.turn-target.current')) r.classList.remove('current');
     for (const r of document.querySelectorAll(`.turn-target[data-turn="${turn}"]`)) r.classList.add('current');
     if (push) {
@@ -235,6 +238,38 @@ document.addEventListener('DOMContentLoaded', () => {
     mark(s > 0 ? events[s - 1].event : null, 'last-event');
     fillPlayers(state);
     root.dataset.shown = s;
+  }
+
+  // Scrolls the list, never the page, so that its current row is in the list's box: to the middle when it
+  // was out of sight, as a move list follows the game.
+  function follow(li) {
+    const box = list.getBoundingClientRect();
+    const row = li.getBoundingClientRect();
+    if (box.height === 0) return;
+    if (row.top < box.top || row.bottom > box.bottom) {
+      list.scrollTop += row.top - box.top - (box.height - row.height) / 2;
+    }
+  }
+
+  // The strip under a phone's board: the event before (a tap steps back), the event shown, the event after
+  // (a tap steps on).
+  function showNow(s) {
+    if (!now) return;
+    const line = (k, className) => {
+      const div = document.createElement('div');
+      div.className = className;
+      const source = list.querySelector(`li[data-seq="${k}"]`);
+      if (source) {
+        for (const part of source.childNodes) if (!(part.classList && part.classList.contains('note'))) div.append(part.cloneNode(true));
+      }
+      div.dataset.seq = k;
+      return div;
+    };
+    const parts = [];
+    parts.push(s > 0 ? line(s - 1, 'before') : Object.assign(document.createElement('div'), { className: 'before' }));
+    parts.push(line(s, 'current'));
+    parts.push(s < events.length ? line(s + 1, 'after') : Object.assign(document.createElement('div'), { className: 'after' }));
+    now.replaceChildren(...parts);
   }
 
   // Rings the place of an event on the board (the last event's, or one pointed at in the list).
@@ -267,15 +302,24 @@ document.addEventListener('DOMContentLoaded', () => {
     if (handled) e.preventDefault();
   });
   root.addEventListener('click', (e) => {
+    const note = e.target.closest('.note-mark');
     const target = e.target.closest('.turn-target');
-    const item = e.target.closest('#events li');
-    if (target) {
-      goTurn(+target.dataset.turn);
-      // On a narrow screen the board is above the charts: bring it back into view.
-      if (board.getBoundingClientRect().bottom < 0) board.scrollIntoView({ block: 'start', behavior: 'smooth' });
+    const item = e.target.closest('#events li, #now div[data-seq]');
+    if (note || target) {
+      if (note) go(+note.dataset.seq); else goTurn(+target.dataset.turn);
+      boardInView();
     } else if (item) go(+item.dataset.seq);
     if (!e.target.closest('input')) root.focus({ preventScroll: true });
   });
+  // After a jump from a chart the board is where the reader looks: back in view if it left. (Beside the
+  // charts it is sticky, but only as far as the end of its column.)
+  function boardInView() {
+    const r = board.getBoundingClientRect();
+    if (r.top >= 0 && r.bottom <= innerHeight) return;
+    if (getComputedStyle(board.closest('.board-wrap')).position === 'sticky') window.scrollBy(0, r.top - 8);
+    else board.scrollIntoView({ block: 'start', behavior: 'smooth' });
+  }
+
   document.getElementById('first').addEventListener('click', () => go(0));
   document.getElementById('prev').addEventListener('click', () => go(seq - 1));
   document.getElementById('next').addEventListener('click', () => go(seq + 1));
@@ -283,39 +327,75 @@ document.addEventListener('DOMContentLoaded', () => {
   slider.addEventListener('input', () => goTurn(+slider.value));
   slider.addEventListener('change', () => root.focus({ preventScroll: true }));
 
-  // Zoom buttons over the board, and panning by dragging it.
+  // Zoom buttons over the board, a pinch, and panning by dragging it when zoomed; at the whole board a
+  // swipe across it steps (to the left: on, as a page turns) and the page scrolls as usual.
+  const zoom = { level: 1, set: null };
   function zoomControls() {
     const [x0, y0, w0, h0] = board.getAttribute('viewBox').split(' ').map(Number);
-    let zoom = 1, cx = x0 + w0 / 2, cy = y0 + h0 / 2;
+    let cx = x0 + w0 / 2, cy = y0 + h0 / 2;
     const show = () => {
-      const w = w0 / zoom, h = h0 / zoom;
+      const w = w0 / zoom.level, h = h0 / zoom.level;
+      // Kept over the board: a pan stops at its edges.
+      cx = Math.max(x0 + w / 2, Math.min(x0 + w0 - w / 2, cx));
+      cy = Math.max(y0 + h / 2, Math.min(y0 + h0 - h / 2, cy));
       board.setAttribute('viewBox', `${cx - w / 2} ${cy - h / 2} ${w} ${h}`);
+      board.style.touchAction = zoom.level > 1 ? 'none' : 'pan-y';
+      board.dataset.zoom = zoom.level.toFixed(2);
     };
+    zoom.set = (level) => { zoom.level = Math.max(1, Math.min(level, 12)); show(); };
     const bar = document.createElement('div');
     bar.className = 'zoom';
-    for (const [label, name, act] of [['+', 'Zoom in', () => { zoom = Math.min(zoom * 1.5, 12); }],
-      ['−', 'Zoom out', () => { zoom = Math.max(zoom / 1.5, 1); }],
-      ['⤢', 'The whole board', () => { zoom = 1; cx = x0 + w0 / 2; cy = y0 + h0 / 2; }]]) {
+    for (const [label, name, act] of [['+', 'Zoom in', () => zoom.set(zoom.level * 1.5)],
+      ['−', 'Zoom out', () => zoom.set(zoom.level / 1.5)],
+      ['⤢', 'The whole board', () => { cx = x0 + w0 / 2; cy = y0 + h0 / 2; zoom.set(1); }]]) {
       const b = document.createElement('button');
       b.type = 'button';
       b.textContent = label;
       b.setAttribute('aria-label', name);
       b.title = name;
-      b.addEventListener('click', () => { act(); show(); });
+      b.addEventListener('click', act);
       bar.append(b);
     }
-    board.parentElement.prepend(bar);
-    let drag = null;
-    board.addEventListener('pointerdown', (e) => { drag = [e.clientX, e.clientY]; board.setPointerCapture(e.pointerId); });
-    board.addEventListener('pointerup', () => { drag = null; });
-    board.addEventListener('pointermove', (e) => {
-      if (!drag || zoom === 1) return;
-      const scale = w0 / zoom / board.clientWidth;
-      cx -= (e.clientX - drag[0]) * scale;
-      cy -= (e.clientY - drag[1]) * scale;
-      drag = [e.clientX, e.clientY];
-      show();
+    document.querySelector('.board-tools').append(bar);
+    const pointers = new Map();
+    let swipe = null, pinch = null;
+    board.addEventListener('pointerdown', (e) => {
+      pointers.set(e.pointerId, [e.clientX, e.clientY]);
+      board.setPointerCapture(e.pointerId);
+      swipe = pointers.size === 1 ? [e.clientX, e.clientY] : null;
+      if (pointers.size === 2) {
+        const [a, b] = [...pointers.values()];
+        pinch = { distance: Math.hypot(a[0] - b[0], a[1] - b[1]), level: zoom.level };
+      }
     });
+    const up = (e) => {
+      // A cancelled pointer (the page took the gesture to scroll) steps nothing.
+      if (e.type === 'pointerup' && swipe && zoom.level === 1 && pointers.size === 1) {
+        const dx = e.clientX - swipe[0], dy = e.clientY - swipe[1];
+        if (Math.abs(dx) > 40 && Math.abs(dx) > 2 * Math.abs(dy)) go(seq + (dx < 0 ? 1 : -1));
+      }
+      pointers.delete(e.pointerId);
+      if (pointers.size < 2) pinch = null;
+      if (pointers.size === 0) swipe = null;
+    };
+    board.addEventListener('pointerup', up);
+    board.addEventListener('pointercancel', up);
+    board.addEventListener('pointermove', (e) => {
+      const last = pointers.get(e.pointerId);
+      if (!last) return;
+      pointers.set(e.pointerId, [e.clientX, e.clientY]);
+      if (pinch && pointers.size === 2) {
+        const [a, b] = [...pointers.values()];
+        zoom.set(pinch.level * Math.hypot(a[0] - b[0], a[1] - b[1]) / Math.max(pinch.distance, 1));
+        swipe = null;
+      } else if (zoom.level > 1 && pointers.size === 1) {
+        const scale = w0 / zoom.level / board.clientWidth;
+        cx -= (e.clientX - last[0]) * scale;
+        cy -= (e.clientY - last[1]) * scale;
+        show();
+      }
+    });
+    show();
   }
 
   // Coaches' notes: each under the event it follows, with a link that opens the replay there.
@@ -327,6 +407,8 @@ document.addEventListener('DOMContentLoaded', () => {
       return;
     }
     for (const old of list.querySelectorAll('.note')) old.remove();
+    notesShown = notes;
+    markNotes();
     for (const n of notes) {
       const li = list.querySelector(`li[data-seq="${n.seq}"]`);
       if (!li) continue;
@@ -367,6 +449,21 @@ document.addEventListener('DOMContentLoaded', () => {
     });
   }
 
+  // A coach's note marked on each chart with turns, at its event's turn: its words on hover, a click opens it.
+  let notesShown = [];
+  function markNotes() {
+    for (const old of document.querySelectorAll('.note-mark')) old.remove();
+    for (const n of notesShown) {
+      const turn = turnAt(Math.min(n.seq, events.length));
+      for (const target of document.querySelectorAll(`figure.chart .turn-target[data-turn="${turn}"]`)) {
+        const x = +target.getAttribute('x') + +target.getAttribute('width') / 2;
+        const y = +target.getAttribute('y') + 7;
+        const mark = Almanac.svg('circle', { cx: x, cy: y, r: 6, class: 'note-mark', 'data-seq': n.seq }, target.parentNode);
+        Almanac.svg('title', {}, mark).textContent = `turn ${turn}, a note by ${n.club}: ${n.text}`;
+      }
+    }
+  }
+
   async function loadCharts() {
     await Promise.all([...document.querySelectorAll('figure.chart')].map(async (fig) => {
       const r = await fetch(`/api/games/${encodeURIComponent(id)}/charts/${fig.dataset.chart}.svg`);
@@ -375,6 +472,7 @@ document.addEventListener('DOMContentLoaded', () => {
       if (r.ok) fig.innerHTML = await r.text();
     }));
     for (const r of document.querySelectorAll(`.turn-target[data-turn="${turnAt(seq)}"]`)) r.classList.add('current');
+    markNotes();
   }
 
   async function start() {
@@ -389,7 +487,8 @@ document.addEventListener('DOMContentLoaded', () => {
     game.drawBoard(board, await stateAt(events.length), ctx);
     layer = Almanac.svg('g', { class: 'pieces' }, board);
     if (game.notation) document.getElementById('notation').textContent = game.notation;
-    if (game.zoomable) zoomControls();
+    else document.querySelector('details.notation').remove();
+    zoomControls();
     fillEvents();
     await showNotes();
     noteForm();

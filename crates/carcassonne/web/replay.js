@@ -47,7 +47,7 @@
     const xs = final.tiles.map((t) => t.at[0]), ys = final.tiles.map((t) => t.at[1]);
     const minX = Math.min(...xs) - 0.3, minY = Math.min(...ys) - 0.3;
     board.setAttribute('viewBox', `${minX} ${minY} ${Math.max(...xs) + 1.6 - minX} ${Math.max(...ys) + 1.6 - minY}`);
-    board.parentElement.classList.add('grid');
+    board.closest('.board-wrap').classList.add('grid');
   }
 
   function drawState(layer, state, ctx) {
@@ -108,7 +108,6 @@
   Almanac.register('carcassonne', {
     drawBoard,
     drawState,
-    zoomable: true,
     placeOf: (event) => (event.type === 'place_tile' && Array.isArray(event.at) ? { x: event.at[0] + 0.5, y: event.at[1] + 0.5, r: 0.72 } : null),
     notation: 'Places: a tile at [x, y] lies x tiles east and y tiles south of the start tile; a figure stands ' +
       'on a side (N, E, S, W), a half side in a field (NL is the left half of the north side, seen from ' +

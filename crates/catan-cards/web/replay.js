@@ -35,7 +35,7 @@
     const n = ctx.header.players.length;
     const height = 2.2 + n * LANE;
     board.setAttribute('viewBox', `0 0 12 ${height}`);
-    board.parentElement.classList.add('grid');
+    board.closest('.board-wrap').classList.add('grid');
     svg('rect', { x: 0.1, y: 0.1, width: 11.8, height: 1.95, rx: 0.12, fill: '#d9d2bf' }, board);
     text(board, 3.2, 0.22, 'the open row', { 'font-size': 0.15, fill: '#0008' });
     ctx.header.players.forEach((p, i) => {

@@ -35,11 +35,13 @@ window.CatanBoard = window.CatanBoard || (() => {
       pts.forEach(([x, y]) => { xs.push(x); ys.push(y); });
       svg('polygon', { points: pts.map((p) => p.join(',')).join(' '), fill: TERRAIN[h.terrain] || '#ccc', stroke: '#6b5b3e', 'stroke-width': 0.04, 'data-hex': i }, tiles);
       const [x, y] = centre(h.at);
+      // A number token (a group, so that a game moving tokens can hide the one it covers).
       if (h.number) {
-        svg('circle', { cx: x, cy: y, r: 0.32, fill: '#fbf3dc', stroke: '#6b5b3e', 'stroke-width': 0.02 }, tiles);
-        text(tiles, x, y, String(h.number), { 'font-size': 0.3, 'font-weight': 'bold', fill: h.number === 6 || h.number === 8 ? '#c0392b' : '#222' });
+        const token = svg('g', { class: 'token', 'data-hex': i }, tiles);
+        svg('circle', { cx: x, cy: y, r: 0.38, fill: '#fbf3dc', stroke: '#6b5b3e', 'stroke-width': 0.02 }, token);
+        text(token, x, y, String(h.number), { 'font-size': 0.36, 'font-weight': 'bold', fill: h.number === 6 || h.number === 8 ? '#c0392b' : '#222' });
       }
-      text(tiles, x, y + 0.62, String(i), { 'font-size': 0.16, fill: '#0006' });
+      text(tiles, x, y + 0.63, String(i), { 'font-size': 0.2, fill: '#0008' });
     });
     for (const hb of ctx.header.board.harbours || []) {
       const [[x1, y1], [x2, y2]] = edgeXY(ctx, hb.edge);
@@ -49,9 +51,9 @@ window.CatanBoard = window.CatanBoard || (() => {
       const px = mx + (mx - cx) * 0.45, py = my + (my - cy) * 0.45;
       svg('line', { x1, y1, x2: px, y2: py, stroke: '#6b5b3e', 'stroke-width': 0.05 }, board);
       svg('line', { x1: x2, y1: y2, x2: px, y2: py, stroke: '#6b5b3e', 'stroke-width': 0.05 }, board);
-      svg('circle', { cx: px, cy: py, r: 0.3, fill: '#fff', stroke: '#1f5fbf', 'stroke-width': 0.03 }, board);
-      text(board, px, py - 0.07, hb.ratio === 3 ? '3:1' : '2:1', { 'font-size': 0.17 });
-      if (hb.resource) text(board, px, py + 0.11, hb.resource, { 'font-size': 0.12 });
+      svg('circle', { cx: px, cy: py, r: 0.36, fill: '#fff', stroke: '#1f5fbf', 'stroke-width': 0.03 }, board);
+      text(board, px, py - (hb.resource ? 0.09 : 0), hb.ratio === 3 ? '3:1' : '2:1', { 'font-size': 0.22, 'font-weight': 'bold' });
+      if (hb.resource) text(board, px, py + 0.14, hb.resource, { 'font-size': 0.14 });
       xs.push(px); ys.push(py);
     }
     const pad = 0.5;

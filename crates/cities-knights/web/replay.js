@@ -17,12 +17,16 @@
   function drawState(layer, state, ctx) {
     const { svg, text } = ctx;
     const hexes = B.hexesOf(ctx);
-    // Number tokens the Inventor moved.
+    // Number tokens the Inventor moved, each drawn over the token it replaced, which is hidden.
+    const moved = (i) => state.numbers && state.numbers[i] && state.numbers[i] !== hexes[i].number;
+    for (const token of layer.ownerSVGElement.querySelectorAll('.tiles .token')) {
+      token.style.display = moved(+token.dataset.hex) ? 'none' : '';
+    }
     (state.numbers || []).forEach((n, i) => {
-      if (n && n !== hexes[i].number) {
+      if (moved(i)) {
         const [x, y] = B.centre(hexes[i].at);
-        svg('circle', { cx: x, cy: y, r: 0.32, fill: '#fff3b0', stroke: '#6b5b3e', 'stroke-width': 0.03 }, layer);
-        text(layer, x, y, String(n), { 'font-size': 0.3, 'font-weight': 'bold', fill: n === 6 || n === 8 ? '#c0392b' : '#222' });
+        svg('circle', { cx: x, cy: y, r: 0.38, fill: '#fff3b0', stroke: '#6b5b3e', 'stroke-width': 0.03 }, layer);
+        text(layer, x, y, String(n), { 'font-size': 0.36, 'font-weight': 'bold', fill: n === 6 || n === 8 ? '#c0392b' : '#222' });
       }
     });
     for (const b of state.buildings || []) {
@@ -42,8 +46,9 @@
       const [x, y] = B.vertexXY(ctx, k.at);
       const colour = ctx.colorOf(k.owner);
       const g = svg('g', { class: `knight${k.active ? ' active' : ''}`, 'data-at': k.at }, layer);
-      svg('circle', { cx: x, cy: y, r: 0.17, fill: k.active ? colour : '#fff', stroke: k.active ? '#222' : colour, 'stroke-width': 0.05 }, g);
-      text(g, x, y, '★'.repeat(k.level), { 'font-size': 0.1, fill: k.active ? '#fff' : '#222' });
+      // The knight's level as its number (1 basic, 2 strong, 3 mighty): stars would not read at a phone's size.
+      svg('circle', { cx: x, cy: y, r: 0.2, fill: k.active ? colour : '#fff', stroke: k.active ? '#222' : colour, 'stroke-width': 0.05 }, g);
+      text(g, x, y, String(k.level), { 'font-size': 0.26, 'font-weight': 'bold', fill: k.active ? ctx.inkOn(colour) : '#222' });
       svg('title', {}, g).textContent = `${k.owner}'s ${['', 'basic', 'strong', 'mighty'][k.level]} knight at ${k.at} (${k.active ? 'active' : 'passive'})`;
     }
     if (state.merchant) {

@@ -117,6 +117,26 @@ impl Chart {
     pub fn from_id(id: &str) -> Option<Chart> {
         Chart::ALL.into_iter().find(|c| c.id() == id)
     }
+
+    /// The chart's name for people, in the game's words ("Victory points by turn"): what a page calls it
+    /// and what a screen reader says of it.
+    pub fn title(self, vocabulary: &Vocabulary) -> String {
+        let title = match self {
+            Chart::Score => format!("{} by turn", vocabulary.score.label),
+            Chart::Production => "production by resource".to_string(),
+            Chart::ProductionByTurn => "production by turn".to_string(),
+            Chart::Trades => "trades per turn, and who traded with whom".to_string(),
+            Chart::Dice => "dice rolled against the expected distribution".to_string(),
+            Chart::ScoreBreakdown => format!("{} by what scored it", vocabulary.score.label),
+            Chart::Gauges => {
+                let names: Vec<&str> = vocabulary.gauges.iter().map(|t| t.label).collect();
+                format!("{} by turn", names.join(" against "))
+            }
+            Chart::ScoreBySource => format!("{} by source, by turn", vocabulary.score.label),
+        };
+        let mut chars = title.chars();
+        chars.next().map_or(String::new(), |first| first.to_uppercase().chain(chars).collect())
+    }
 }
 
 /// A per-player statistic a game declares worth showing (as Board Game Arena games declare theirs).

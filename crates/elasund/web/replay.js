@@ -40,7 +40,7 @@
         for (let k = 0; k < mills; k++) {
           svg('path', { d: `M ${x + 0.12 + k * 0.2} ${y + 0.88} l 0.08 -0.2 l 0.08 0.2 z`, fill: '#6d8', stroke: '#274', 'stroke-width': 0.01, class: 'windmill' }, board);
         }
-        if (church) text(board, x + 0.5, y + 0.5, '✝', { 'font-size': 0.5, fill: '#5e35b1' });
+        if (church) text(board, x + 0.5, y + 0.5, '✝', { 'font-size': 0.5, fill: '#5e35b1', class: 'church-site' });
       }
     });
     // The gates at the ends of the north and south strips, the wall sites between.
@@ -66,7 +66,15 @@
       const [x, y] = xy(c, r);
       const g = svg('g', { class: 'building', 'data-kind': b.kind, 'data-at': b.at }, layer);
       svg('rect', { x: x + 0.06, y: y + 0.06, width: b.width - 0.12, height: b.height - 0.12, rx: 0.08, fill: FILL[b.kind], stroke: ctx.colorOf(b.owner), 'stroke-width': 0.1 }, g);
-      text(g, x + b.width / 2, y + 0.35, LABEL[b.kind], { 'font-size': 0.22 });
+      // The name across a wide building, up a tall one, shrunk only where neither fits it.
+      const label = LABEL[b.kind];
+      const long = label.length * 0.6 * 0.26;
+      if (long <= b.width - 0.15 || b.height <= b.width) {
+        text(g, x + b.width / 2, y + 0.35, label, { 'font-size': Math.min(0.26, (b.width - 0.15) / (label.length * 0.6)) });
+      } else {
+        const cx = x + 0.35, cy = y + b.height / 2;
+        text(g, cx, cy, label, { 'font-size': Math.min(0.26, (b.height - 0.2) / (label.length * 0.6)), transform: `rotate(-90 ${cx} ${cy})` });
+      }
       for (let k = 0; k < b.markers; k++) svg('rect', { x: x + 0.15 + k * 0.25, y: y + b.height - 0.35, width: 0.18, height: 0.18, fill: ctx.colorOf(b.owner), stroke: '#222', 'stroke-width': 0.02, class: 'marker' }, g);
       svg('title', {}, g).textContent = `${b.owner}'s ${words(b.kind)} at ${b.at}`;
     }
@@ -78,6 +86,9 @@
       text(g, x + 0.5, y + 0.5, String(p.value), { 'font-size': 0.32, 'font-weight': 'bold' });
       svg('title', {}, g).textContent = `${p.owner}'s permit of value ${p.value} on ${p.at}`;
     }
+    // The church site's mark goes under the church tiles laid on it.
+    const site = layer.ownerSVGElement.querySelector('.church-site');
+    if (site) site.style.display = (state.church || []).some((t) => t.at === '3:8') ? 'none' : '';
     for (const t of state.church || []) {
       const [c, r] = parse(t.at);
       const [x, y] = xy(c, r);

@@ -387,9 +387,7 @@ async fn replay(
         (Some(s), Some(owner)) if *owner == s.club => format!(
             r#"<div class="owner"><form method="post" action="/games/{id}/publish">{proof}<input type="hidden" name="published" value="{flip}"><button type="submit">{label}</button></form>
 <form method="get" action="/games/{id}/delete"><button type="submit" class="danger">Delete this upload…</button></form>
-<span>{state}</span>
-<form id="note-form" class="note-form" hidden><label>A note on the event shown <textarea name="text" rows="2" maxlength="2000" required></textarea></label>
-<button type="submit">Add the note</button> <span id="note-status" role="status"></span></form></div>"#,
+<span>{state}</span></div>"#,
             id = escape(&id),
             proof = s.proof_field(),
             flip = if row.published { "no" } else { "yes" },
@@ -397,6 +395,13 @@ async fn replay(
             state = if row.published { "Published: anyone can see this game." } else { "Private to your club." },
         ),
         _ => String::new(),
+    };
+    // The owning club's note on the event shown, under the events it annotates (the script shows and sends it).
+    let note_form = if owner_controls.is_empty() {
+        ""
+    } else {
+        r#"<form id="note-form" class="note-form" hidden><label>A note on the event shown <textarea name="text" rows="2" maxlength="2000" required></textarea></label>
+<button type="submit">Add the note</button> <span id="note-status" role="status"></span></form>"#
     };
     let env = game.envelope();
     let title = env.title.clone().unwrap_or_else(|| format!("Game {id}"));
@@ -413,8 +418,9 @@ async fn replay(
         .iter()
         .map(|c| {
             format!(
-                "<figure class=\"chart\" data-chart=\"{chart}\" tabindex=\"0\" aria-label=\"chart: {chart}\"><noscript><img src=\"/api/games/{id}/charts/{chart}.svg\" alt=\"chart: {chart}\" loading=\"lazy\" width=\"760\" height=\"380\"></noscript></figure>",
+                "<figure class=\"chart\" data-chart=\"{chart}\" tabindex=\"0\" aria-label=\"{title}\"><noscript><img src=\"/api/games/{id}/charts/{chart}.svg\" alt=\"{title}\" loading=\"lazy\" width=\"760\" height=\"380\"></noscript></figure>",
                 chart = c.id(),
+                title = escape(&c.title(game.vocabulary())),
                 id = escape(&id),
             )
         })
@@ -437,8 +443,9 @@ async fn replay(
 <table class="standings"><thead><tr><th>Player</th><th>Score</th></tr></thead><tbody>{standings}</tbody></table></noscript>
 <div class="stage">
   <div class="board-wrap"><svg id="board" viewBox="-6 -6 12 12" role="img" aria-label="The board at the event shown"></svg>
-    <p id="notation" class="hint"></p></div>
+    <div class="board-tools"><details class="notation hint"><summary>How places are named</summary><p id="notation"></p></details></div></div>
   <div class="side">
+    <div id="now" class="now" aria-hidden="true"></div>
     <div class="controls">
       <button id="first" aria-label="First event" title="Home: the start">|◀</button><button id="prev" aria-label="Previous event" title="←: one event back">◀</button>
       <button id="next" aria-label="Next event" title="→: one event on">▶</button><button id="last" aria-label="Last event" title="End: the end">▶|</button>
@@ -447,6 +454,7 @@ async fn replay(
     <label class="slider">Turn <input id="turn-slider" type="range" min="0" max="{turns}" value="0"> <output id="turn-label">0</output></label>
     <div id="players" class="players"></div>
     <ol id="events" class="events" tabindex="0" aria-label="Events: click one, or use the arrow keys, to go there"></ol>
+    {note_form}
     <p class="hint">← / → step one event, Shift+← / → one turn, Home / End; click an event or a turn on a chart to jump there.</p>
     <div class="charts">{charts}</div>
   </div>
