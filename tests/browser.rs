@@ -371,6 +371,12 @@ fn a_club_signs_in_uploads_a_private_game_publishes_it_and_signs_out() {
         "return document.querySelector('.session b')?.textContent === 'Test club'",
     );
 
+    // The upload form is where a signed-in member looks first: above the list of games, on the first screen.
+    let first = driver.eval(
+        "const f = document.getElementById('upload'); return f.getBoundingClientRect().bottom <= innerHeight && !!(f.compareDocumentPosition(document.getElementById('games')) & Node.DOCUMENT_POSITION_FOLLOWING)",
+    );
+    assert_eq!(first, json!(true), "the upload form comes before the games, on the first screen");
+
     // Upload through the form: the game opens, private to the club.
     let file = root().join("data/samples/catan-cards-two-players.jsonl").canonicalize().unwrap();
     driver.type_into("#upload input[type=file]", file.to_str().unwrap());

@@ -16,6 +16,7 @@
 // and the same made readable as text), `inkOn(colour)` (text on that fill), and `itemColor(id)` (an item's declared colour): all from the game's
 // summary, so that the replay draws what the charts draw. A game's numbers (costs, points, marks) come from
 // its state, never written again here.
+// `Almanac.count(n, 'card')` says a number with its word ("1 card", "2 cards").
 // Every name from an upload is written with textContent or as an SVG text node, never as markup.
 window.Almanac = (() => {
   const renderers = {};
@@ -31,7 +32,9 @@ window.Almanac = (() => {
     t.textContent = content;
     return t;
   };
-  return { register: (id, renderer) => { renderers[id] = renderer; }, renderer: (id) => renderers[id], svg, text };
+  // "1 card", "2 cards": a number with its word, for people.
+  const count = (n, word, words = `${word}s`) => `${n} ${n === 1 ? word : words}`;
+  return { register: (id, renderer) => { renderers[id] = renderer; }, renderer: (id) => renderers[id], svg, text, count };
 })();
 
 document.addEventListener('DOMContentLoaded', () => {

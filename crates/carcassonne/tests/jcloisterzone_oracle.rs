@@ -140,3 +140,18 @@ fn replays(log: &str) -> bool {
     )
     .is_ok()
 }
+
+/// A save without a name is titled by its table (the program's game id stays in the source), so that a
+/// club's list never reads "game 1" four times.
+#[test]
+fn an_unnamed_save_is_titled_by_who_played_it() {
+    for path in fixtures() {
+        let log = to_almanac(&std::fs::read_to_string(&path).unwrap()).unwrap();
+        let header: serde_json::Value = serde_json::from_str(log.lines().next().unwrap()).unwrap();
+        let players: Vec<&str> =
+            header["players"].as_array().unwrap().iter().map(|p| p["name"].as_str().unwrap()).collect();
+        assert_eq!(header["title"], almanac_core::table_title(&players, None), "{}", path.display());
+        assert!(!header["title"].as_str().unwrap().contains("game 1"));
+        assert_eq!(header["source"]["game"], "1", "{}", path.display());
+    }
+}

@@ -112,9 +112,9 @@
     notation: 'Places: a tile at [x, y] lies x tiles east and y tiles south of the start tile; a figure stands ' +
       'on a side (N, E, S, W), a half side in a field (NL is the left half of the north side, seen from ' +
       'inside), or in the middle (I).',
-    score: (p) => `${p.vp} points`,
+    score: (p) => Almanac.count(p.vp, 'point'),
     playerLines,
-    footer: (state) => `${state.tiles_left} tiles left in the pack`,
+    footer: (state) => `${Almanac.count(state.tiles_left, 'tile')} left in the pack`,
     eventClass: (e) => (e.type === 'end_game' ? 'final' : undefined),
   });
 })();

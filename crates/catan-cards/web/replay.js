@@ -93,7 +93,7 @@
 
   function playerLines(p) {
     const hand = Object.entries(p.hand || {}).filter(([, n]) => n > 0).map(([k, n]) => `${k} ${n}`);
-    const lines = [{ className: 'hand', text: `${p.cards_in_hand} cards` + (hand.length ? `: ${hand.join(', ')}` : '') }];
+    const lines = [{ className: 'hand', text: Almanac.count(p.cards_in_hand, 'card') + (hand.length ? `: ${hand.join(', ')}` : '') }];
     const built = KINDS.filter((k) => p.tableau[k] > 0).map((k) => `${words(k)} ${p.tableau[k]}`);
     lines.push({ className: 'dev', text: `tableau: ${built.join(', ')}` });
     if (p.awards && p.awards.length) lines.push({ className: 'awards', text: p.awards.map(words).join(' · ') });

@@ -24,7 +24,7 @@ pub fn describe(s: &State, e: &Event) -> String {
         }
         Event::Trade { with, give, get, .. } => format!("trades {give} with {} for {get}", s.name(*with)),
         Event::MaritimeTrade { give, get, .. } => format!("trades {give} with the bank for {get}"),
-        Event::BuyDevelopment { card: Some(c), .. } => format!("buys a development card ({})", c.name()),
+        Event::BuyDevelopment { card: Some(c), .. } => format!("buys a development card ({})", c.words()),
         Event::BuyDevelopment { card: None, .. } => "buys a development card".into(),
         Event::PlayKnight { .. } => "plays a knight".into(),
         Event::PlayRoadBuilding { .. } => "plays road building".into(),

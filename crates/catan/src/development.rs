@@ -25,6 +25,17 @@ impl DevCard {
         }
     }
 
+    /// The card as a person says it ("year of plenty").
+    pub fn words(self) -> &'static str {
+        match self {
+            DevCard::Knight => "knight",
+            DevCard::RoadBuilding => "road building",
+            DevCard::YearOfPlenty => "year of plenty",
+            DevCard::Monopoly => "monopoly",
+            DevCard::VictoryPoint => "victory point",
+        }
+    }
+
     pub fn from_name(name: &str) -> Option<DevCard> {
         DevCard::ALL.into_iter().find(|c| c.name() == name)
     }

@@ -193,3 +193,21 @@ fn the_winner_shows_their_cards_once_and_first() {
         assert_eq!(reveals.first().map(String::as_str), s.winner.map(|w| s.name(w)), "{}", path.display());
     }
 }
+
+/// A robots' game the server named `~botsOnly~N` is titled by its table and date; the server's name stays
+/// in the source.
+#[test]
+fn a_robots_game_is_titled_by_its_table() {
+    let text = std::fs::read_to_string(data().join("jsettlers-6p-01.soclog")).unwrap();
+    let log = to_almanac(&text, Viewpoint::Full).unwrap();
+    let header: serde_json::Value = serde_json::from_str(log.lines().next().unwrap()).unwrap();
+    let title = header["title"].as_str().unwrap();
+    assert!(
+        title.starts_with("Six players: robot")
+            || title.starts_with("Five players: robot")
+            || title.starts_with("Four players: robot"),
+        "{title}"
+    );
+    assert!(title.ends_with(header["date"].as_str().unwrap()), "{title}");
+    assert!(header["source"]["game"].as_str().unwrap().starts_with("~botsOnly~"));
+}

@@ -4,7 +4,7 @@
   function playerLines(p) {
     const lines = [];
     const hand = counted(p.hand);
-    lines.push({ className: 'hand', text: `${p.cards_in_hand} cards` + (hand.length ? `: ${hand.join(', ')}` : '') });
+    lines.push({ className: 'hand', text: Almanac.count(p.cards_in_hand, 'card') + (hand.length ? `: ${hand.join(', ')}` : '') });
     const held = counted(p.development?.held, words);
     const played = counted(p.development?.played, words);
     lines.push({ className: 'dev', text: `development: ${held.length ? held.join(', ') : 'none'}` + (played.length ? ` · played: ${played.join(', ')}` : '') });

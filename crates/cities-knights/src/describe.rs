@@ -1,7 +1,7 @@
 //! How each event reads in words, after the acting player's name (the replay's event list).
 
 use crate::event::{Event, Play};
-use crate::rules::roll::held_name;
+use crate::rules::roll::held_words;
 use crate::state::State;
 use almanac_core::Seated;
 
@@ -41,7 +41,7 @@ pub fn describe(s: &State, e: &Event) -> String {
                 event.name()
             );
             for d in drawn {
-                words.push_str(&format!("; {} draws {}", s.name(d.player), held_name(d.card)));
+                words.push_str(&format!("; {} draws {}", s.name(d.player), held_words(d.card)));
             }
             for (q, at) in pillaged {
                 words.push_str(&format!("; the barbarians pillage {}'s city at {}", s.name(*q), v(*at)));
@@ -61,7 +61,7 @@ pub fn describe(s: &State, e: &Event) -> String {
             Play::Bishop { hex, .. } => format!("plays the Bishop: the robber goes to {}", s.board.hex_label(*hex)),
             other => format!("plays {}", other.card().name().replace('_', " ")),
         },
-        Event::ReturnProgress { card, .. } => format!("puts back a {}", held_name(*card)),
+        Event::ReturnProgress { card, .. } => format!("puts back a {}", held_words(*card)),
         Event::EndTurn { .. } => "ends the turn".into(),
     }
 }

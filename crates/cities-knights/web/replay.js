@@ -73,7 +73,7 @@
   function playerLines(p) {
     const lines = [];
     const hand = B.counted(p.hand);
-    lines.push({ className: 'hand', text: `${p.cards_in_hand} cards` + (hand.length ? `: ${hand.join(', ')}` : '') });
+    lines.push({ className: 'hand', text: Almanac.count(p.cards_in_hand, 'card') + (hand.length ? `: ${hand.join(', ')}` : '') });
     const levels = Object.entries(p.improvements || {}).map(([t, n]) => `${t} ${n}`);
     lines.push({ className: 'dev', text: `improvements: ${levels.join(' · ')}` });
     lines.push({ className: 'dev', text: `progress: ${p.progress.length ? p.progress.map(B.words).join(', ') : 'none'}` });

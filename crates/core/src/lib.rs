@@ -28,7 +28,7 @@ pub mod vocabulary;
 pub use facts::{cause, Dice, Fact, FactKind, FactRow, Partner, Seat};
 pub use insights::{Insights, SeatMetric};
 pub use kind::{Declarations, FormatError, Game, GameKind, Importer, Viewpoint};
-pub use log::{Envelope, LogError, PlayerEntry, Problem, FORMAT};
+pub use log::{table_title, Envelope, LogError, PlayerEntry, Problem, FORMAT};
 pub use ruleset::{EventError, RuleViolation, Ruleset, SetupError};
 pub use table::{Seated, Sitter, Table};
 pub use timeline::{read_events, Timeline};

@@ -22,6 +22,30 @@ pub mod limits {
     pub const MAX_NAME_CHARS: usize = 64;
 }
 
+/// A title for a game whose record names it only by a program's id (`~botsOnly~7`, a save number): the
+/// table it was, in words, from what the record says. "Four players: Ayşe, Bora, Can and Deniz, 2026-11-03".
+pub fn table_title(players: &[&str], date: Option<&str>) -> String {
+    const COUNTS: [&str; 9] = ["No", "One", "Two", "Three", "Four", "Five", "Six", "Seven", "Eight"];
+    let count = COUNTS.get(players.len()).map_or_else(|| players.len().to_string(), |c| c.to_string());
+    let mut title = format!("{count} player{}", if players.len() == 1 { "" } else { "s" });
+    let named: Vec<&str> = players.iter().take(4).copied().collect();
+    if let Some((last, first)) = named.split_last() {
+        let more = players.len() - named.len();
+        title.push_str(": ");
+        if more > 0 {
+            title.push_str(&format!("{}, {last} and {more} more", first.join(", ")));
+        } else if first.is_empty() {
+            title.push_str(last);
+        } else {
+            title.push_str(&format!("{} and {last}", first.join(", ")));
+        }
+    }
+    if let Some(d) = date.filter(|d| !d.is_empty()) {
+        title.push_str(&format!(", {d}"));
+    }
+    title
+}
+
 /// One player in seat order.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct PlayerEntry {
@@ -243,6 +267,17 @@ pub fn lines(text: &str) -> impl Iterator<Item = (usize, &str)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_table_is_titled_by_who_sat_at_it_and_when() {
+        assert_eq!(table_title(&["Ayşe", "Bora"], Some("2026-11-03")), "Two players: Ayşe and Bora, 2026-11-03");
+        assert_eq!(table_title(&["A", "B", "C", "D"], None), "Four players: A, B, C and D");
+        assert_eq!(
+            table_title(&["robot 14", "robot 9", "robot 11", "robot 6", "robot 8", "robot 13"], Some("2026-11-30")),
+            "Six players: robot 14, robot 9, robot 11, robot 6 and 2 more, 2026-11-30"
+        );
+        assert_eq!(table_title(&["Solo"], Some("")), "One player: Solo");
+    }
 
     #[test]
     fn a_nul_is_found_as_json_reads_it() {

@@ -246,7 +246,8 @@ async fn index(
     let mut games: Vec<GameRow> = blocking(move || Ok(app.pool.read(|s| almanac_service::list(s, &filter))??)).await?;
     let more = games.len() > PAGE as usize;
     games.truncate(PAGE as usize);
-    let rulesets: Vec<String> = GAMES.iter().map(|g| g.id().to_string()).collect();
+    // Each ruleset by its name; its id is the value the filter sends.
+    let rulesets: Vec<(&str, &str)> = GAMES.iter().map(|g| (g.id(), g.name())).collect();
     let option = |value: &str, label: &str, selected: &Option<String>| {
         let sel = if selected.as_deref() == Some(value) { " selected" } else { "" };
         format!("<option value=\"{}\"{sel}>{}</option>", escape(value), escape(label))
@@ -309,8 +310,10 @@ async fn index(
         .collect();
     let formats: String =
         almanac_service::formats().iter().map(|f| option(f.name(), f.label(), &None)).collect::<String>();
+    // A signed-in club's upload form comes first, where a member looks; signed out, the way to sign in
+    // waits under the list.
     let body = format!(
-        r#"<section class="games">
+        r#"{upload_first}<section class="games">
 <h1>Games</h1>
 <form class="filters" method="get" action="/" role="search">
   <label>Find <input type="search" name="q" value="{search}" placeholder="title, club, place or player"></label>
@@ -322,10 +325,10 @@ async fn index(
 <tbody>{rows}</tbody></table>
 <nav class="paging" aria-label="Pages of games">{paging}</nav>
 </section>
-{upload}"#,
-        upload = match &signed {
+{upload_last}"#,
+        upload_first = match &signed {
             Some(s) => format!(
-                r#"<section class="upload">
+                r#"<section class="upload first">
 <h2>Upload a game</h2>
 <p>Uploads are private to {club} until published.</p>
 <form id="upload" method="post" action="/upload" enctype="multipart/form-data">{proof}<label>Log file <input type="file" name="log" required></label>
@@ -336,9 +339,13 @@ async fn index(
                 club = escape(&s.club),
                 proof = s.proof_field(),
             ),
-            None => "<section class=\"upload\"><h2>Upload a game</h2><p><a href=\"/signin\">Sign in</a> with your club's token to upload games.</p></section>".to_string(),
+            None => String::new(),
         },
-        ruleset_options = rulesets.iter().map(|r| option(r, r, &q.ruleset)).collect::<String>(),
+        upload_last = match &signed {
+            Some(_) => "",
+            None => "<section class=\"upload\"><h2>Upload a game</h2><p><a href=\"/signin\">Sign in</a> with your club's token to upload games.</p></section>",
+        },
+        ruleset_options = rulesets.iter().map(|(id, name)| option(id, name, &q.ruleset)).collect::<String>(),
         search = escape(q.q.as_deref().unwrap_or("")),
         player_kept = q.player.as_deref().filter(|p| !p.is_empty()).map_or(String::new(), |p| {
             format!("<label>Player <input type=\"text\" name=\"player\" value=\"{}\"></label> ", escape(p))

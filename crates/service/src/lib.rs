@@ -281,8 +281,13 @@ fn scores_in_words(game: &dyn Game, i: usize) -> Vec<String> {
         .filter_map(|f| match f {
             almanac_core::Fact::Score { player, reason, delta, .. } if *delta != 0 => {
                 let name = players.get(*player as usize).map_or("?", |p| p.name.as_str());
-                let why = game.vocabulary().score_reasons.iter().find(|t| t.id == *reason).map_or(*reason, |t| t.label);
-                Some(format!("{name} {delta:+} {why}"))
+                let why = game
+                    .vocabulary()
+                    .score_reasons
+                    .iter()
+                    .find(|t| t.id == *reason)
+                    .map_or_else(|| reason.replace('_', " "), |t| t.label.to_string());
+                Some(format!("{name} {delta:+} for {why}"))
             }
             _ => None,
         })

@@ -243,8 +243,11 @@ pub fn to_almanac(text: &str) -> Result<String, FormatError> {
     let mut header = json!({
         "format": "almanac/1",
         "ruleset": "carcassonne",
-        "title": save.name.filter(|n| !n.is_empty()).unwrap_or_else(|| format!("JCloisterZone game {}", save.game_id.unwrap_or_default())),
-        "source": {"program": "JCloisterZone"},
+        // A save without a name is titled by its table; the program's game id stays in `source`.
+        "title": save.name.clone().filter(|n| !n.is_empty()).unwrap_or_else(|| {
+            almanac_core::table_title(&save.players.iter().map(|p| p.name.as_str()).collect::<Vec<_>>(), None)
+        }),
+        "source": {"program": "JCloisterZone", "game": save.game_id},
         "players": save.players.iter().map(|p| json!({"name": p.name})).collect::<Vec<_>>(),
         "options": options,
     });

@@ -279,7 +279,12 @@ pub fn to_almanac(text: &str) -> Result<String, FormatError> {
     let header = json!({
         "format": "almanac/1",
         "ruleset": "catan",
-        "title": format!("{} ({} map)", dump.game.id, dump.game.map.unwrap_or("BASE")),
+        // Titled by its table and map; the dump's id stays in `source`.
+        "title": format!(
+            "{}, on the {} map",
+            almanac_core::table_title(&dump.game.seating, None),
+            dump.game.map.unwrap_or("BASE").to_lowercase()
+        ),
         "source": {"program": "catanatron", "id": dump.game.id},
         "options": {
             "vp_target": dump.game.vps_to_win,

@@ -162,7 +162,7 @@ fn return_progress(s: &mut State, p: Seat, card: HeldCard) -> Result {
         return fail(format!("{} holds no more than {MAX_PROGRESS} progress cards: nothing goes back", s.name(p)));
     }
     if !s.players[p as usize].progress.remove_held(card) {
-        return fail(format!("{} holds no {}", s.name(p), roll::held_name(card)));
+        return fail(format!("{} holds no {}", s.name(p), roll::held_words(card)));
     }
     s.decks[card.track as usize] += 1;
     Ok(())

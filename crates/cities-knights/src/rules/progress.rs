@@ -264,7 +264,7 @@ fn spy(s: &mut State, p: Seat, victim: Seat, taken: HeldCard, facts: &mut Vec<Fa
         return fail(format!(
             "{} holds no {} for the Spy to take",
             s.name(victim),
-            crate::rules::roll::held_name(taken)
+            crate::rules::roll::held_words(taken)
         ));
     }
     s.players[p as usize].progress.cards.push(taken);

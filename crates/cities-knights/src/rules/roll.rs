@@ -214,7 +214,7 @@ pub fn draw_card(s: &mut State, q: Seat, card: HeldCard, returned: Option<HeldCa
         Some(_) if !over => fail(format!("{} holds no more than four progress cards: nothing goes back", s.name(q))),
         Some(r) => {
             if !s.players[q as usize].progress.remove_held(r) {
-                return fail(format!("{} holds no {} to put back", s.name(q), held_name(r)));
+                return fail(format!("{} holds no {} to put back", s.name(q), held_words(r)));
             }
             s.decks[r.track as usize] += 1;
             Ok(())
@@ -227,6 +227,11 @@ pub fn held_name(h: HeldCard) -> String {
         Some(c) => c.name().to_string(),
         None => format!("{} card", h.track.colour()),
     }
+}
+
+/// A held card in words, for a person: "trade monopoly", not the log's `trade_monopoly`.
+pub fn held_words(h: HeldCard) -> String {
+    held_name(h).replace('_', " ")
 }
 
 /// Says what a roll promises each player, where it changed since it was last said: the chance of every sum of

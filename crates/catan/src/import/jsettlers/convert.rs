@@ -248,10 +248,18 @@ impl Setup {
         }
         let players: Vec<Value> =
             self.seats.iter().map(|(pn, name)| json!({"name": name, "color": COLOURS[*pn as usize % 6]})).collect();
+        // A server's own game names (`~botsOnly~7`, made for robots' games) name no table: such a game is
+        // titled by its players and its date; a name a person chose is kept.
+        let names: Vec<&str> = self.seats.iter().map(|(_, n)| n.as_str()).collect();
+        let title = if h.game_name.starts_with('~') || h.game_name.trim().is_empty() {
+            almanac_core::table_title(&names, h.created_at.map(date).as_deref())
+        } else {
+            h.game_name.to_string()
+        };
         let mut header = json!({
             "format": "almanac/1",
             "ruleset": "catan",
-            "title": h.game_name,
+            "title": title,
             "source": {"program": "JSettlers2", "version": h.version, "game": h.game_name, "view": view.to_string()},
             "options": options,
             "players": players,
