@@ -920,3 +920,34 @@ fn every_board_reads_on_a_phone_with_no_label_over_another() {
     }
     assert!(failures.is_empty(), "{} failures:\n{}", failures.len(), failures.join("\n"));
 }
+
+/// A coach's note is marked on each chart with turns, at its event's turn, saying what it says; a click on
+/// the mark opens the replay at the note's event.
+#[test]
+#[ignore = "needs Chromium and chromedriver: `make test` installs them"]
+fn a_coachs_note_is_marked_on_the_charts_and_opens_its_event() {
+    let app = spawn_app(16 << 20);
+    let (_, body) = app.post("/api/games?publish=true", sample("catan-club-game.jsonl").as_bytes());
+    let id = body["id"].as_str().unwrap().to_string();
+    let (status, note) =
+        app.post_json(&format!("/api/games/{id}/notes"), &json!({"seq": 120, "text": "the 8 she needed"}));
+    assert_eq!(status, 201, "{note}");
+    let driver = Driver::start();
+    driver.goto(&format!("{}/games/{id}?seq=0", app.address));
+    driver.wait_for("the charts", "return document.getElementById('replay').dataset.charts === 'yes'");
+    let turn = app.get_json(&format!("/api/games/{id}/events?from=120")).1["events"][0]["turn"].as_u64().unwrap();
+    let marks = driver.eval(
+        "return [...document.querySelectorAll('figure[data-chart=vp] .note-mark')].map((m) => [m.dataset.seq, m.querySelector('title').textContent])",
+    );
+    let marks = marks.as_array().unwrap();
+    assert_eq!(marks.len(), 1, "{marks:?}");
+    assert_eq!(marks[0][0], json!("120"));
+    let said = marks[0][1].as_str().unwrap();
+    assert!(said.contains(&format!("turn {turn}")) && said.contains("the 8 she needed"), "{said}");
+    driver.eval("document.querySelector('figure[data-chart=vp]').scrollIntoView({block: 'center'})");
+    let point = driver.eval(
+        "const r = document.querySelector('figure[data-chart=vp] .note-mark').getBoundingClientRect(); return [r.left + r.width / 2, r.top + r.height / 2]",
+    );
+    driver.click_at(point[0].as_f64().unwrap(), point[1].as_f64().unwrap());
+    wait_shown(&driver, "the note's event", 120);
+}
