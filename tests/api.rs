@@ -516,3 +516,66 @@ fn the_games_list_finds_in_any_case_sorts_and_pages() {
     assert_eq!(upload(&app, &sample("catan-cards-two-players.jsonl"), "auto").0, 201);
     assert!(page("").contains("<td data-label=\"Ruleset\">Catan card game</td>"), "a game without variants: its name");
 }
+
+/// Before a ruleset has a model its games say why they show no chances; once `train` has kept one, every
+/// game of it has each seat's chance after every event (a distribution each time, the winner's 1 at the
+/// end), its turning points and its chart; a game that declares no features says so.
+#[test]
+fn win_chances_are_served_once_a_model_is_trained_and_say_why_before() {
+    let app = spawn_app(16 << 20);
+    let mut ids = Vec::new();
+    let dir = support::root().join("tests/data/catanatron");
+    let mut files: Vec<_> = std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().path()).collect();
+    files.sort();
+    for f in files {
+        let (status, body) = app.post("/api/games?publish=true", &std::fs::read(&f).unwrap());
+        assert!(status == 201 || status == 200, "{}: {body}", f.display());
+        ids.push(body["id"].as_str().unwrap().to_string());
+    }
+    for name in ["catan-club-game.jsonl", "catan-six-players.jsonl", "catan-helpers.jsonl"] {
+        let (status, body) = app.post("/api/games?publish=true", sample(name).as_bytes());
+        assert!(status == 201 || status == 200, "{name}: {body}");
+        ids.push(body["id"].as_str().unwrap().to_string());
+    }
+    let club_game = ids[ids.len() - 3].clone();
+    let (status, body) = app.get_json(&format!("/api/games/{club_game}/chances"));
+    assert_eq!(status, 404);
+    assert!(body["error"].as_str().unwrap().contains("no win-chance model yet"), "{body}");
+
+    let mut store = almanac_store::Store::open(&app.db).unwrap();
+    let logs = almanac_service::chances::published_logs(&store, "catan", None).unwrap();
+    assert_eq!(logs.len(), ids.len());
+    let trained = almanac_service::chances::train(&mut store, "catan", logs, || {}).unwrap();
+    assert!(trained.games >= 20, "a model needs 20 finished games: {}", trained.games);
+
+    let (status, c) = app.get_json(&format!("/api/games/{club_game}/chances"));
+    assert_eq!(status, 200, "{c}");
+    let by_event = c["by_event"].as_array().unwrap();
+    assert_eq!(by_event.len(), 553 + 1, "the start and every event");
+    for at in by_event {
+        let sum: f64 = at.as_array().unwrap().iter().map(|v| v.as_f64().unwrap()).sum();
+        assert!((sum - 1.0).abs() < 1e-9, "{at}");
+    }
+    // The club game's winner is its third seat.
+    assert_eq!(c["players"][2], "Zeynep");
+    assert_eq!(by_event.last().unwrap()[2].as_f64(), Some(1.0));
+    let points = c["turning_points"].as_array().unwrap();
+    assert!(!points.is_empty());
+    for t in points {
+        let seq = t["seq"].as_u64().unwrap() as usize;
+        let seat = c["players"].as_array().unwrap().iter().position(|p| p == &t["player"]).unwrap();
+        assert_eq!(t["after"].as_f64(), by_event[seq][seat].as_f64(), "{t}");
+        assert!(t["turn"].as_u64().unwrap() > 0, "no turning point in the setup: {t}");
+    }
+    assert_eq!(c["model"]["games"].as_u64(), Some(trained.games as u64));
+    let (status, _, svg) = app.get_text(&format!("/api/games/{club_game}/charts/chances.svg"));
+    assert_eq!(status, 200);
+    assert!(svg.contains("Chance to win, by turn") && svg.contains("Zeynep"), "{svg:.300}");
+    let (_, _, page) = app.get_text(&format!("/games/{club_game}"));
+    assert!(page.contains("data-chart=\"chances\""), "the replay shows the chart");
+
+    let (_, other) = app.post("/api/games?publish=true", sample("carcassonne-traders-builders.jsonl").as_bytes());
+    let (status, body) = app.get_json(&format!("/api/games/{}/chances", other["id"].as_str().unwrap()));
+    assert_eq!(status, 404);
+    assert!(body["error"].as_str().unwrap().contains("declares nothing a position is made of"), "{body}");
+}

@@ -67,6 +67,8 @@ document.addEventListener('DOMContentLoaded', () => {
 
   let events = [];
   let seq = 0;
+  // Each seat's chance to win after every event, and the events that moved them most (null: no model).
+  let chances = null;
   // Each seat's player across games, by name (from the game's summary).
   const players = {};
   const states = new Map();
@@ -173,7 +175,17 @@ document.addEventListener('DOMContentLoaded', () => {
       const vp = document.createElement('span');
       vp.className = 'vp';
       vp.textContent = game.score(p);
-      head.append(swatch, name, vp);
+      head.append(swatch, name);
+      // The seat's chance to win at the event shown, where the ruleset has a model.
+      const seat = state.players.indexOf(p);
+      if (chances && chances.by_event[seq]) {
+        const chance = document.createElement('span');
+        chance.className = 'chance';
+        chance.textContent = `${Math.round(chances.by_event[seq][seat] * 100)}%`;
+        chance.title = `chance to win here, by a model of ${chances.model.games} games`;
+        head.append(chance);
+      }
+      head.append(vp);
       card.append(head);
       for (const line of game.playerLines(p, state, ctx)) {
         const div = document.createElement('div');
@@ -478,6 +490,19 @@ document.addEventListener('DOMContentLoaded', () => {
     markNotes();
   }
 
+  // The events where a chance moved most, marked in the list as key moments are.
+  function markTurningPoints() {
+    for (const t of chances.turning_points) {
+      const li = list.querySelector(`li[data-seq="${t.seq}"]`);
+      if (!li) continue;
+      li.classList.add('turning');
+      const said = document.createElement('span');
+      said.className = 'turning-point';
+      said.textContent = ` · ↯ ${t.player}'s chance ${Math.round(t.before * 100)}% → ${Math.round(t.after * 100)}%`;
+      li.append(said);
+    }
+  }
+
   async function start() {
     const [summary, evs] = await Promise.all([api(''), allEvents()]);
     ctx.header = summary.header;
@@ -500,6 +525,14 @@ document.addEventListener('DOMContentLoaded', () => {
     else await go(params.has('seq') ? +params.get('seq') : 0, params.has('seq'));
     root.focus({ preventScroll: true });
     root.dataset.ready = 'yes';
+    if (root.dataset.chances === 'yes') {
+      api('/chances').then((c) => {
+        chances = c;
+        markTurningPoints();
+        go(seq, false);
+        root.dataset.chancesShown = 'yes';
+      }).catch(() => {});
+    }
     loadCharts().then(() => { root.dataset.charts = 'yes'; });
   }
   start();

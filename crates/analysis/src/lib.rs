@@ -2,6 +2,7 @@
 //! `almanac_core::FactRow`) in the words a game declares in its `Vocabulary`, so the same code serves every
 //! ruleset.
 
+pub mod chances;
 pub mod coach;
 pub mod insights;
 pub mod questions;

@@ -22,6 +22,7 @@ pub mod geometry;
 pub mod helpers;
 pub mod import;
 pub mod pieces;
+pub mod position;
 pub mod resources;
 pub mod roads;
 pub mod rules;
@@ -144,4 +145,9 @@ impl Declarations for Catan {
         &[&import::catanatron::CatanatronDump, &import::jsettlers::JSettlersLog];
     const EVENT_TYPES: &'static [&'static str] = &event::EVENT_TYPES;
     const REPLAY_SCRIPT: &'static str = concat!(include_str!("../web/board.js"), include_str!("../web/replay.js"));
+    const FEATURES: &'static [almanac_core::Feature] = &position::FEATURES;
+
+    fn position(state: &State) -> Option<almanac_core::Position> {
+        Some(position::position(state))
+    }
 }

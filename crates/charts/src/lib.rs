@@ -1046,3 +1046,46 @@ pub fn side_by_side(caption: &str, a: &str, b: &str, rows: &[(String, f64, f64)]
         Ok(String::new())
     })
 }
+
+/// Each seat's chance to win at the end of every turn (`chances[t][seat]`, 0 to 1), with the turns where a
+/// chance moved most marked along the top, each saying who and how far (`marks`: turn and words).
+pub fn win_chances(
+    players: &[String],
+    colors: &[Option<String>],
+    chances: &[Vec<f64>],
+    marks: &[(u32, String)],
+) -> Result<String, ChartError> {
+    let caption = "Chance to win, by turn";
+    let finals: Vec<String> = players
+        .iter()
+        .enumerate()
+        .map(|(s, name)| format!("{name} {:.0}%", chances.last().map_or(0.0, |c| c[s]) * 100.0))
+        .collect();
+    let desc = format!("At the end: {}.", finals.join(", "));
+    let color_of = |i: usize| player_color(colors.get(i).and_then(|c| c.as_deref()), i);
+    let mut legend: Vec<Entry> =
+        players.iter().enumerate().map(|(i, p)| Entry::new(p.clone(), Swatch::Line(color_of(i)))).collect();
+    let mark = RGBColor(0x8e, 0x44, 0xad);
+    if !marks.is_empty() {
+        legend.push(Entry::new("where a chance moved most", Swatch::Mark(mark)));
+    }
+    let turns = chances.len().saturating_sub(1) as u32;
+    svg_with(caption, &desc, &legend, |root| {
+        by_turn(root, caption, turns, 108, "chance to win (%)", |chart| {
+            for s in 0..players.len() {
+                let points = chances.iter().enumerate().map(|(t, c)| (t as f64 + 0.5, c[s] * 100.0));
+                chart.draw_series(LineSeries::new(points, color_of(s).stroke_width(2))).map_err(err)?;
+            }
+            let drawn: Vec<(i32, i32, RGBColor, String)> = marks
+                .iter()
+                .map(|(t, words)| {
+                    let (x, y) = chart.backend_coord(&(*t as f64 + 0.5, 104.0));
+                    (x, y, mark, format!("turn {t}: {words}"))
+                })
+                .collect();
+            let (x, y) = chart.plotting_area().get_pixel_range();
+            let targets = TurnTargets { x: (x.start, x.end), y: (y.start, y.end), turns };
+            Ok(format!("{}{}", targets.svg(), marks_svg(&drawn)))
+        })
+    })
+}

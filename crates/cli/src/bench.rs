@@ -196,6 +196,35 @@ pub fn run(corpus: &Path, db: Option<PathBuf>, postgres: Option<PathBuf>) -> any
         "state at a random turn of a {n}-event game (loaded timeline, JSON included): {:.1} µs per query ({sink} bytes)",
         per * 1e6
     );
+    // Win chances: a model trained on the corpus's finished games of the longest game's ruleset, then
+    // every position of the longest game scored.
+    let same: Vec<&almanac_engine::ValidatedLog> =
+        logs.iter().filter(|l| l.game.ruleset() == longest.game.ruleset()).collect();
+    let samples: Vec<almanac_analysis::chances::Sample> =
+        same.iter().flat_map(|l| almanac_analysis::chances::samples(l.game.as_ref())).collect();
+    let finished = same.iter().filter(|l| l.game.winner().is_some()).count();
+    let features: Vec<&str> = game.features().iter().map(|f| f.id).collect();
+    let t = Instant::now();
+    match almanac_analysis::chances::train(game.ruleset(), game.ruleset_version(), &features, finished, &samples) {
+        Ok(model) => {
+            let trained = t.elapsed().as_secs_f64();
+            let reps = 20;
+            let t = Instant::now();
+            let mut sink = 0.0;
+            for _ in 0..reps {
+                sink += model.chances_of(game.as_ref()).len() as f64;
+            }
+            let per = t.elapsed().as_secs_f64() / reps as f64;
+            println!(
+                "win chances: a model trained on {finished} games ({} positions) in {:.2} s; every position of the {n}-event game in {:.2} ms ({:.2} ms per 1,000 events; {sink} positions)",
+                samples.len(),
+                trained,
+                per * 1e3,
+                per * 1e3 * 1000.0 / n as f64
+            );
+        }
+        Err(why) => println!("win chances: no model ({why})"),
+    }
     let store = Store::open(&path)?;
     let id = almanac_store::game_id(&longest.content_hash());
     {

@@ -19,7 +19,7 @@ pub fn check_file(reading: Reading, path: &Path) -> Result<ValidatedLog, ImportE
 
 pub use almanac_service::store_log;
 
-fn progress(n: usize, what: &str) -> Option<ProgressBar> {
+pub fn progress(n: usize, what: &str) -> Option<ProgressBar> {
     (n > 1 && std::io::stderr().is_terminal()).then(|| {
         let bar = ProgressBar::new(n as u64);
         bar.set_style(
@@ -51,7 +51,7 @@ pub fn ownership(store: &Store, club: Option<&str>, publish: bool) -> anyhow::Re
 }
 
 /// The files given, a folder standing for the files in it (in name order).
-fn in_folders(paths: &[PathBuf]) -> anyhow::Result<Vec<PathBuf>> {
+pub fn in_folders(paths: &[PathBuf]) -> anyhow::Result<Vec<PathBuf>> {
     let mut files = Vec::new();
     for path in paths {
         if path.is_dir() {

@@ -4,6 +4,7 @@ mod bench;
 mod commands;
 mod load;
 mod logging;
+mod train;
 
 use clap::builder::PossibleValuesParser;
 use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
@@ -142,6 +143,38 @@ enum Command {
         #[arg(long, default_value = "full", value_parser = parse_view)]
         view: almanac_service::Viewpoint,
         file: PathBuf,
+    },
+    /// Learn a win-chance model. Without records named, from the database's published games of a ruleset
+    /// (of one club's, with --club), kept in the database as the ruleset's model; with records named, from
+    /// those, and with --evaluate say how well it predicts games it did not see (log loss, Brier score and
+    /// calibration against equal chances and a softmax of the points, by thirds of the game).
+    Train {
+        #[command(flatten)]
+        db: DbArg,
+        /// Only the games this club uploaded.
+        #[arg(long)]
+        club: Option<String>,
+        #[arg(long, default_value = "auto")]
+        format: String,
+        #[arg(long, default_value = "full", value_parser = parse_view)]
+        view: almanac_service::Viewpoint,
+        /// Only games of this ruleset (default: the first record's).
+        #[arg(long)]
+        ruleset: Option<String>,
+        /// Hold out games and report how well the model predicts them.
+        #[arg(long)]
+        evaluate: bool,
+        /// Evaluate on these records instead of a fifth of the training ones (a folder stands for its files).
+        #[arg(long = "test", num_args = 1..)]
+        test: Vec<PathBuf>,
+        /// Write the model (JSON) here.
+        #[arg(long)]
+        out: Option<PathBuf>,
+        /// Only these features (ids, comma-separated), to see what each adds.
+        #[arg(long, value_delimiter = ',')]
+        features: Vec<String>,
+        /// Records to learn from (a folder stands for every file in it); none: the database's games.
+        logs: Vec<PathBuf>,
     },
     /// Print a stored game as an almanac/1 log.
     Export {
@@ -356,6 +389,20 @@ fn main() -> anyhow::Result<()> {
         Command::Stats { db, game, json } => commands::stats(&db.db, &game, json)?,
         Command::List { db, ruleset, player, limit } => commands::list(&db.db, ruleset, player, limit)?,
         Command::Export { db, game } => commands::export(&db.db, &game)?,
+        Command::Train { db, club, ruleset, logs, .. } if logs.is_empty() => {
+            train::from_store(&db.db, ruleset.as_deref(), club.as_deref())?
+        }
+        Command::Train { format: f, view, ruleset, evaluate, test, out, features, logs, .. } => {
+            train::run(train::Train {
+                reading: reading(&f, view),
+                logs: &logs,
+                test: &test,
+                ruleset: ruleset.as_deref(),
+                evaluate,
+                out: out.as_deref(),
+                only: &features,
+            })?
+        }
         Command::Convert { format: f, view, file } => commands::convert(reading(&f, view), &file)?,
         Command::Demo { db, samples } => commands::demo(&db.db, &samples)?,
         Command::Reproject { db, ruleset, all } => commands::reproject(&db.db, ruleset.as_deref(), all)?,

@@ -3,6 +3,7 @@
 
 use crate::facts::{Fact, FactRow, Seat};
 use crate::log::{Envelope, LogError};
+use crate::position::{Feature, Position};
 use crate::ruleset::Ruleset;
 use crate::view::AnyView;
 use crate::vocabulary::Vocabulary;
@@ -95,6 +96,13 @@ pub trait Declarations: Ruleset + Sync {
     const EVENT_TYPES: &'static [&'static str];
     /// The replay renderer: a script that calls `Almanac.register(id, {...})` (see web/static/replay.js).
     const REPLAY_SCRIPT: &'static str;
+    /// What a position is made of for the win-chance model (none: the game has no model).
+    const FEATURES: &'static [Feature] = &[];
+
+    /// The position of a state, its seats' values of [`Declarations::FEATURES`] in order.
+    fn position(_state: &Self::State) -> Option<Position> {
+        None
+    }
 }
 
 /// One kind of game, object-safe: what the registry lists.
@@ -108,6 +116,8 @@ pub trait GameKind: Sync {
     /// The `type`s of its event lines.
     fn event_types(&self) -> &'static [&'static str];
     fn replay_script(&self) -> &'static str;
+    /// What a position is made of for the win-chance model (empty: no model).
+    fn features(&self) -> &'static [Feature];
     /// Reads and validates the events of a log whose header was read into `envelope` and `header`.
     fn read(&self, envelope: Envelope, header: Value, text: &str) -> Result<Box<dyn Game>, LogError>;
 }
@@ -159,4 +169,9 @@ pub trait Game: Send + Sync {
     fn edition(&self) -> String;
     /// About how many bytes the game holds in memory, to weigh it in a cache.
     fn memory_estimate(&self) -> usize;
+    /// What a position is made of for the win-chance model (empty: no model).
+    fn features(&self) -> &'static [Feature];
+    /// The position at the start and after every event (`event_count() + 1` of them), or none where the
+    /// game declares no features.
+    fn positions(&self) -> Vec<Position>;
 }

@@ -17,6 +17,7 @@ pub mod hash;
 pub mod insights;
 pub mod kind;
 pub mod log;
+pub mod position;
 pub mod ruleset;
 pub mod table;
 #[cfg(feature = "testing")]
@@ -29,6 +30,7 @@ pub use facts::{cause, Dice, Fact, FactKind, FactRow, Partner, Seat};
 pub use insights::{Insights, SeatMetric};
 pub use kind::{Declarations, FormatError, Game, GameKind, Importer, Viewpoint};
 pub use log::{table_title, Envelope, LogError, PlayerEntry, Problem, FORMAT};
+pub use position::{Feature, Position};
 pub use ruleset::{EventError, RuleViolation, Ruleset, SetupError};
 pub use table::{Seated, Sitter, Table};
 pub use timeline::{read_events, Timeline};

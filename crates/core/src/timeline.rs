@@ -10,6 +10,7 @@
 use crate::facts::{Fact, Seat};
 use crate::kind::{Declarations, Game, GameKind, Importer};
 use crate::log::{lines, Envelope, LogError, Problem};
+use crate::position::{Feature, Position};
 use crate::ruleset::{EventError, Ruleset};
 use crate::view::AnyView;
 use crate::vocabulary::Vocabulary;
@@ -237,6 +238,23 @@ impl<R: Declarations> Game for Timeline<R> {
     fn edition(&self) -> String {
         R::edition(&self.snapshots[0])
     }
+    fn features(&self) -> &'static [Feature] {
+        R::FEATURES
+    }
+    fn positions(&self) -> Vec<Position> {
+        let mut state = self.snapshots[0].clone();
+        let Some(first) = R::position(&state) else { return Vec::new() };
+        let mut out = Vec::with_capacity(self.events.len() + 1);
+        out.push(first);
+        let mut scratch = Vec::new();
+        for event in &self.events {
+            scratch.clear();
+            // These events were accepted when the timeline was built.
+            let _ = R::apply(&mut state, event, &mut scratch);
+            out.extend(R::position(&state));
+        }
+        out
+    }
     fn memory_estimate(&self) -> usize {
         // The vectors' own sizes: the parts events, facts and states keep on the heap are not counted, so
         // this errs low (a game of 1,164 events: 257 KB estimated, 471 KB resident); it only needs to
@@ -269,6 +287,9 @@ impl<G: Declarations> GameKind for G {
     }
     fn replay_script(&self) -> &'static str {
         G::REPLAY_SCRIPT
+    }
+    fn features(&self) -> &'static [Feature] {
+        G::FEATURES
     }
     fn read(&self, envelope: Envelope, header: Value, text: &str) -> Result<Box<dyn Game>, LogError> {
         // One monomorphic loop per game: no dynamic dispatch per event.

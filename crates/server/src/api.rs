@@ -27,6 +27,7 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
         .route("/api/games/{id}/state", web::get().to(state))
         .route("/api/games/{id}/stats", web::get().to(stats))
         .route("/api/games/{id}/coach", web::get().to(coach))
+        .route("/api/games/{id}/chances", web::get().to(chances))
         .route("/api/games/{id}/charts/{chart}", web::get().to(chart))
         .service(web::resource("/api/games/{id}/notes").route(web::get().to(notes)).route(web::post().to(add_note)));
 }
@@ -321,6 +322,21 @@ async fn coach(app: web::Data<AppState>, reader: Reader, path: web::Path<String>
     Ok(HttpResponse::Ok().json(table))
 }
 
+/// A game's win chances at every event, read with its ruleset's model; or, where there is none, why.
+fn chances_of(app: &AppState, viewer: almanac_store::Viewer, game: &str) -> Result<almanac_service::chances::Chances> {
+    let (_, kept) = loaded(app, viewer, game)?;
+    let ruleset = kept.read().game().ruleset();
+    match app.pool.read(|s| almanac_service::chances::model(s, ruleset))?? {
+        Ok((model, trained_at)) => Ok(almanac_service::chances::chances_of(kept.read().game(), &model, &trained_at)),
+        Err(why) => Err(ApiError::new(StatusCode::NOT_FOUND, why.to_string())),
+    }
+}
+
+async fn chances(app: web::Data<AppState>, reader: Reader, path: web::Path<String>) -> Result<HttpResponse> {
+    let chances = blocking(move || chances_of(&app, reader.viewer, &path)).await?;
+    Ok(HttpResponse::Ok().json(chances))
+}
+
 async fn chart(
     app: web::Data<AppState>,
     reader: Reader,
@@ -347,7 +363,14 @@ async fn chart(
         if let Some(svg) = app.charts.get(&key) {
             return Ok(svg);
         }
-        let svg = Bytes::from(app.pool.read(|s| almanac_service::chart(s, &seen, &key.1))??);
+        let svg = if key.1 == "chances" {
+            let chances = chances_of(&app, viewer, seen.id())?;
+            let (_, kept) = loaded(&app, viewer, seen.id())?;
+            let svg = almanac_service::chances::chart(kept.read().game(), &chances)?;
+            Bytes::from(svg)
+        } else {
+            Bytes::from(app.pool.read(|s| almanac_service::chart(s, &seen, &key.1))??)
+        };
         app.charts.put(key.clone(), svg.clone(), svg.len());
         Ok(svg)
     })

@@ -62,7 +62,9 @@ fn openapi() -> &'static str {
         let mut formats = vec!["auto"];
         formats.extend(almanac_service::format_names());
         let rulesets: Vec<&str> = GAMES.iter().map(|g| g.id()).collect();
-        let charts: Vec<String> = Chart::ALL.iter().map(|c| format!("{}.svg", c.id())).collect();
+        // The declared charts, and the win-chance chart of a ruleset with a model.
+        let charts: Vec<String> =
+            Chart::ALL.iter().map(|c| format!("{}.svg", c.id())).chain(["chances.svg".to_string()]).collect();
         let paths = &mut doc["paths"];
         fill(&mut paths["/api/games"]["post"]["parameters"], "format", Value::from(formats));
         fill(&mut paths["/api/games"]["get"]["parameters"], "ruleset", Value::from(rulesets));

@@ -380,10 +380,12 @@ async fn replay(
         let id = seen.id().to_string();
         let row = app.pool.read(|s| s.game(&seen))??;
         let coach = app.pool.read(|s| almanac_service::coach(s, &seen))??;
-        Ok((id, game, row, coach))
+        // Whether the ruleset has a model to read win chances with.
+        let chances = app.pool.read(|s| almanac_service::chances::model(s, &row.ruleset))??.is_ok();
+        Ok((id, game, row, coach, chances))
     })
     .await;
-    let (id, live, row, coach) = match found {
+    let (id, live, row, coach, chances) = match found {
         Ok(g) => g,
         Err(e) => return problem_page(e.status, &e.message),
     };
@@ -419,18 +421,24 @@ async fn replay(
         .collect();
     // Without scripts each chart is an image (inside `noscript`, so that a browser running scripts does not
     // load it too); the replay script fetches the SVG once and inlines it, so that its turns can be clicked.
-    let charts: String = game
-        .vocabulary()
-        .charts
-        .iter()
-        .map(|c| {
+    // The win-chance chart first, where the ruleset has a model: it says where the game turned.
+    let chances_chart = if chances {
+        format!(
+            "<figure class=\"chart\" data-chart=\"chances\" tabindex=\"0\" aria-label=\"Chance to win, by turn\"><noscript><img src=\"/api/games/{id}/charts/chances.svg\" alt=\"Chance to win, by turn\" loading=\"lazy\" width=\"760\" height=\"380\"></noscript></figure>",
+            id = escape(&id)
+        )
+    } else {
+        String::new()
+    };
+    let charts: String = std::iter::once(chances_chart)
+        .chain(game.vocabulary().charts.iter().map(|c| {
             format!(
                 "<figure class=\"chart\" data-chart=\"{chart}\" tabindex=\"0\" aria-label=\"{title}\"><noscript><img src=\"/api/games/{id}/charts/{chart}.svg\" alt=\"{title}\" loading=\"lazy\" width=\"760\" height=\"380\"></noscript></figure>",
                 chart = c.id(),
                 title = escape(&c.title(game.vocabulary())),
                 id = escape(&id),
             )
-        })
+        }))
         .collect();
     // The end of the game, for a reader without scripts: who scored what.
     let standings: String = row
@@ -443,7 +451,7 @@ async fn replay(
         .collect();
     let coach = coach_table(&coach);
     let body = format!(
-        r#"<section id="replay" class="replay" tabindex="0" data-game="{id}" data-ruleset="{ruleset}" aria-label="Replay: use the arrow keys to step">
+        r#"<section id="replay" class="replay" tabindex="0" data-game="{id}" data-ruleset="{ruleset}" data-chances="{chances}" aria-label="Replay: use the arrow keys to step">
 {notice}<div class="title"><h1>{title}</h1><div class="meta">{meta} · <a href="/api/games/{id}/log" download>download the log</a></div>{owner_controls}</div>
 <noscript><p>The replay steps through the game with JavaScript. Without it, here is how the game ended after
 {events} events and {turns} turns, and its charts below.</p>
@@ -474,6 +482,7 @@ async fn replay(
         meta = meta.join(" · "),
         turns = game.current_turn(),
         events = game.event_count(),
+        chances = if chances { "yes" } else { "no" },
     );
     let scripts = ["/static/replay.js".to_string(), format!("/static/rulesets/{}.js", game.ruleset())];
     page(&title, &body, &scripts, signed.as_ref())

@@ -5,6 +5,7 @@
 //! Reading use cases take a `&Store` (any read connection), writing ones a `&mut Store` (the writer); the
 //! server runs them on its pool's connections.
 
+pub mod chances;
 mod live;
 pub mod players;
 pub mod questions;

@@ -42,6 +42,6 @@ pub use rows::{
 };
 pub use rows::{
     AnswerRow, CountedGame, Derivation, Dimension, NewGame, Note, OpeningRecord, PartnerTotal, PlayerNumber,
-    PlayerProfile, Question, Sort, StoredGame, TokenRecord,
+    PlayerProfile, Question, Sort, StoredGame, TokenRecord, WinModel,
 };
 pub use store::{is_postgres, Ahead, Store};

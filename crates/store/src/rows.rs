@@ -209,6 +209,20 @@ pub struct Note {
     pub created_at: String,
 }
 
+/// A win-chance model as the store keeps it: what it was trained on, and the model itself as the analysis
+/// layer wrote it (a JSON document, opaque here).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct WinModel {
+    pub ruleset: String,
+    /// The model's format version.
+    pub version: u32,
+    pub games: u64,
+    pub positions: u64,
+    /// When it was stored (UTC, ISO 8601); empty for one not stored yet.
+    pub trained_at: String,
+    pub body: String,
+}
+
 /// What a question's answers are grouped by: a column of the games or seats the store keeps.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]

@@ -6,7 +6,7 @@ use crate::ownership::{Access, Club, ClubId, ClubRow, Ownership, TokenRow, Viewe
 use crate::postgres::Postgres;
 use crate::rows::{
     game_id, AnswerRow, Asked, Derivation, GameFilter, GameRow, Identity, Inserted, NewGame, Note, OpeningRecord,
-    PartnerTotal, PlayerId, PlayerNumber, PlayerProfile, Question, Sitting, StoredGame, TokenRecord,
+    PartnerTotal, PlayerId, PlayerNumber, PlayerProfile, Question, Sitting, StoredGame, TokenRecord, WinModel,
 };
 use crate::seats::{Seats, SharedSeats, Tally};
 use crate::sqlite::Sqlite;
@@ -628,5 +628,15 @@ impl Store {
     /// The notes on a game, in the order of the game.
     pub fn notes(&self, game: &Visible) -> Result<Vec<Note>> {
         on_backend!(self, b => b.notes(game.id()))
+    }
+
+    /// Keeps a newly trained win-chance model; it is its ruleset's model from now on (older ones stay).
+    pub fn save_model(&mut self, model: &WinModel) -> Result<()> {
+        on_backend!(mut self, b => b.save_model(model))
+    }
+
+    /// A ruleset's newest win-chance model, if it has one.
+    pub fn model(&self, ruleset: &str) -> Result<Option<WinModel>> {
+        on_backend!(self, b => b.model(ruleset))
     }
 }

@@ -376,3 +376,12 @@ fn games_derived_again_together_are_each_derived_whole_or_not_at_all() {
     let (_url, mut store) = db();
     common::games_derived_again_together_are_each_derived_whole_or_not_at_all(&mut store);
 }
+
+#[test]
+#[ignore = "needs PostgreSQL: `make test` starts one (ALMANAC_TEST_PG)"]
+fn a_ruleset_s_newest_model_is_its_model_and_none_is_rewritten() {
+    let (url, mut store) = db();
+    common::models_are_kept_newest_first(&mut store);
+    let refused = sql(&url).execute("UPDATE win_models SET body = '{}'", &[]);
+    assert!(refused.is_err(), "a model was rewritten");
+}

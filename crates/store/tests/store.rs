@@ -692,3 +692,9 @@ fn insert_with_insights(store: &mut Store, log: &almanac_engine::ValidatedLog, o
     let insights = common::won_by(0, [score; 4], "w");
     common::insert_with(store, log, owner, &insights).unwrap().id().to_string()
 }
+
+#[test]
+fn a_ruleset_s_newest_model_is_its_model_and_none_is_rewritten() {
+    let mut store = Store::open_in_memory().unwrap();
+    common::models_are_kept_newest_first(&mut store);
+}

@@ -10,6 +10,7 @@ const MIGRATIONS: &[(u32, &str)] = &[
     (4, include_str!("../../migrations-postgres/004_insights.sql")),
     (5, include_str!("../../migrations-postgres/005_seat_revisions.sql")),
     (6, include_str!("../../migrations-postgres/006_promises_and_player_ids.sql")),
+    (7, include_str!("../../migrations-postgres/007_win_models.sql")),
 ];
 
 /// Which of its numbered advisory locks a migration takes, so that servers starting together migrate once.

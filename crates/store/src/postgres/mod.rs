@@ -12,7 +12,7 @@ use crate::rows::{
     anywhere, player_key, GameFilter, GameRow, Identity, Inserted, NewGame, PlayerId, PlayerRow, SeatOf, Sitting,
 };
 use crate::rows::{CountedGame, Derivation, Question};
-use crate::rows::{Note, Sort, StoredGame, TokenRecord};
+use crate::rows::{Note, Sort, StoredGame, TokenRecord, WinModel};
 use crate::seats::{SeatRow, Seats, Sieve, Tally};
 use almanac_core::{FactKind, FactRow, Game, Insights};
 use postgres::error::SqlState;

@@ -12,6 +12,30 @@ impl Postgres {
         Ok(row.get(0))
     }
 
+    pub fn save_model(&mut self, m: &WinModel) -> Result<()> {
+        self.client.borrow_mut().execute(
+            "INSERT INTO win_models (ruleset, version, games, positions, body) VALUES ($1, $2, $3, $4, $5)",
+            &[&m.ruleset, &(m.version as i32), &(m.games as i64), &(m.positions as i64), &m.body],
+        )?;
+        Ok(())
+    }
+
+    pub fn model(&self, ruleset: &str) -> Result<Option<WinModel>> {
+        let rows = self.client.borrow_mut().query(
+            "SELECT ruleset, version, games, positions, trained_at, body FROM win_models WHERE ruleset = $1
+             ORDER BY id DESC LIMIT 1",
+            &[&ruleset],
+        )?;
+        Ok(rows.first().map(|r| WinModel {
+            ruleset: r.get(0),
+            version: r.get::<_, i32>(1) as u32,
+            games: r.get::<_, i64>(2) as u64,
+            positions: r.get::<_, i64>(3) as u64,
+            trained_at: r.get(4),
+            body: r.get(5),
+        }))
+    }
+
     pub fn notes(&self, game: &str) -> Result<Vec<Note>> {
         let rows = self.client.borrow_mut().query(
             "SELECT n.id, n.seq, c.name, n.text, n.created_at FROM notes n JOIN clubs c ON c.id = n.club

@@ -56,6 +56,7 @@ const MIGRATIONS: &[Migration] = &[
         sql: include_str!("../../migrations/012_promises_and_player_ids.sql"),
         after: None,
     },
+    Migration { version: 13, before: None, sql: include_str!("../../migrations/013_win_models.sql"), after: None },
 ];
 
 pub fn current(conn: &Connection) -> Result<u32> {

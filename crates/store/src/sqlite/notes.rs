@@ -3,7 +3,7 @@
 use super::Sqlite;
 use crate::error::Result;
 use crate::ownership::ClubId;
-use crate::rows::Note;
+use crate::rows::{Note, WinModel};
 use rusqlite::params;
 
 impl Sqlite {
@@ -13,6 +13,32 @@ impl Sqlite {
             params![game, seq as i64, club, text],
         )?;
         Ok(self.conn.last_insert_rowid())
+    }
+
+    pub fn save_model(&mut self, m: &WinModel) -> Result<()> {
+        self.conn.execute(
+            "INSERT INTO win_models (ruleset, version, games, positions, body) VALUES (?1, ?2, ?3, ?4, ?5)",
+            params![m.ruleset, m.version, m.games as i64, m.positions as i64, m.body],
+        )?;
+        Ok(())
+    }
+
+    pub fn model(&self, ruleset: &str) -> Result<Option<WinModel>> {
+        let mut stmt = self.conn.prepare_cached(
+            "SELECT ruleset, version, games, positions, trained_at, body FROM win_models WHERE ruleset = ?1
+             ORDER BY id DESC LIMIT 1",
+        )?;
+        let mut rows = stmt.query_map([ruleset], |r| {
+            Ok(WinModel {
+                ruleset: r.get(0)?,
+                version: r.get(1)?,
+                games: r.get::<_, i64>(2)? as u64,
+                positions: r.get::<_, i64>(3)? as u64,
+                trained_at: r.get(4)?,
+                body: r.get(5)?,
+            })
+        })?;
+        Ok(rows.next().transpose()?)
     }
 
     pub fn notes(&self, game: &str) -> Result<Vec<Note>> {

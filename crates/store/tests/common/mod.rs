@@ -425,3 +425,24 @@ pub fn games_derived_again_together_are_each_derived_whole_or_not_at_all(store: 
     let q = Question { group: Some("2".into()), ..Question::over(Viewer::Public, "won", Dimension::Seat) };
     assert_eq!(answer(store, &q)[0].mean, 1.0, "the derived game's new numbers are asked");
 }
+
+/// Two trainings of one ruleset: the newer is its model; another ruleset has none.
+pub fn models_are_kept_newest_first(store: &mut Store) {
+    assert_eq!(store.model("catan").unwrap(), None);
+    let first = almanac_store::WinModel {
+        ruleset: "catan".into(),
+        version: 1,
+        games: 30,
+        positions: 4000,
+        trained_at: String::new(),
+        body: "{\"weights\":[1]}".into(),
+    };
+    store.save_model(&first).unwrap();
+    let second =
+        almanac_store::WinModel { games: 60, positions: 9000, body: "{\"weights\":[2]}".into(), ..first.clone() };
+    store.save_model(&second).unwrap();
+    let kept = store.model("catan").unwrap().unwrap();
+    assert_eq!((kept.games, kept.positions, kept.body.as_str()), (60, 9000, "{\"weights\":[2]}"));
+    assert!(kept.trained_at.starts_with("20"), "{}", kept.trained_at);
+    assert_eq!(store.model("carcassonne").unwrap(), None);
+}

@@ -1,0 +1,426 @@
+//! Win chances: for each seat, the chance to win from the position after any event, learned from stored
+//! games. The model is a conditional logit (McFadden's): each seat's utility is a weighted sum of the
+//! features its game declares, and of the same features times how far the game has come; a softmax over
+//! the table turns utilities into chances, so that they sum to 1 whatever the number of players, and a
+//! finished game gives its winner 1. It is fitted by Newton's method with a small ridge penalty: 2 × F
+//! weights (F features), a few passes over the positions, no dependency. Nothing here names a game.
+
+use almanac_core::{Game, Position};
+use serde::{Deserialize, Serialize};
+
+/// The model's own format; a model of another version is not read (and is trained again).
+pub const MODEL_VERSION: u32 = 1;
+
+/// A trained model of one ruleset.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Model {
+    pub version: u32,
+    pub ruleset: String,
+    /// The ruleset's version the positions were read with.
+    pub ruleset_version: u32,
+    /// The feature ids, in the order of the weights.
+    pub features: Vec<String>,
+    /// Each feature's mean and spread over the training positions (features are scaled by them).
+    pub mean: Vec<f64>,
+    pub scale: Vec<f64>,
+    /// A weight per feature, then a weight per feature times the game's progress.
+    pub weights: Vec<f64>,
+    pub trained_on: TrainedOn,
+}
+
+/// What a model was trained on.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct TrainedOn {
+    pub games: usize,
+    pub positions: usize,
+}
+
+/// One position of a game with a winner, as training and evaluation read it.
+#[derive(Debug, Clone)]
+pub struct Sample {
+    pub position: Position,
+    /// Where in its game the position is: its event's index over the game's events (0 to 1).
+    pub stage: f64,
+    pub winner: usize,
+}
+
+/// The positions of a finished game worth learning from: the end of every turn (a position a turn holds
+/// for long), with the game's winner. None for a game without a winner or without declared features.
+pub fn samples(game: &dyn Game) -> Vec<Sample> {
+    let Some(winner) = game.winner() else { return Vec::new() };
+    let positions = game.positions();
+    let n = game.event_count();
+    if positions.len() != n + 1 || n == 0 {
+        return Vec::new();
+    }
+    let mut out = Vec::new();
+    for i in 0..n {
+        // The last event of a turn: the next one starts another (or the game is over).
+        let ends_turn = i + 1 == n || game.event_turn(i + 1) != game.event_turn(i);
+        if ends_turn && i + 1 < n {
+            out.push(Sample {
+                position: positions[i + 1].clone(),
+                stage: (i + 1) as f64 / n as f64,
+                winner: winner as usize,
+            });
+        }
+    }
+    out
+}
+
+fn softmax(u: &[f64]) -> Vec<f64> {
+    let top = u.iter().copied().fold(f64::MIN, f64::max);
+    let e: Vec<f64> = u.iter().map(|x| (x - top).exp()).collect();
+    let sum: f64 = e.iter().sum();
+    e.into_iter().map(|x| x / sum).collect()
+}
+
+impl Model {
+    /// The design row of one seat: its scaled features, then the same times the progress.
+    fn row(&self, position: &Position, seat: usize) -> Vec<f64> {
+        let f = self.features.len();
+        let mut x = Vec::with_capacity(2 * f);
+        for k in 0..f {
+            x.push((position.seats[seat][k] - self.mean[k]) / self.scale[k]);
+        }
+        for k in 0..f {
+            x.push(x[k] * position.progress);
+        }
+        x
+    }
+
+    /// Each seat's chance to win from `position`.
+    pub fn chances(&self, position: &Position) -> Vec<f64> {
+        let u: Vec<f64> = (0..position.seats.len())
+            .map(|s| self.row(position, s).iter().zip(&self.weights).map(|(x, w)| x * w).sum())
+            .collect();
+        softmax(&u)
+    }
+
+    /// The chances of every position of a game (the start, then after each event); a finished game's last
+    /// position gives its winner 1.
+    pub fn chances_of(&self, game: &dyn Game) -> Vec<Vec<f64>> {
+        let mut out: Vec<Vec<f64>> = game.positions().iter().map(|p| self.chances(p)).collect();
+        if let (Some(w), Some(last)) = (game.winner(), out.last_mut()) {
+            for (s, c) in last.iter_mut().enumerate() {
+                *c = if s == w as usize { 1.0 } else { 0.0 };
+            }
+        }
+        out
+    }
+}
+
+/// Why no model could be trained.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum NoModel {
+    /// The game declares no features.
+    NoFeatures,
+    /// Too few finished games to learn from.
+    TooFewGames { games: usize, needed: usize },
+}
+
+impl std::fmt::Display for NoModel {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            NoModel::NoFeatures => write!(f, "this game declares nothing a position is made of"),
+            NoModel::TooFewGames { games, needed } => {
+                write!(f, "{games} finished games with a winner; a model needs at least {needed}")
+            }
+        }
+    }
+}
+
+impl std::error::Error for NoModel {}
+
+/// The fewest finished games a model is trained from.
+pub const FEWEST_GAMES: usize = 20;
+
+/// Fits a model to the samples of `games` finished games.
+pub fn train(
+    ruleset: &str,
+    ruleset_version: u32,
+    features: &[&str],
+    games: usize,
+    samples: &[Sample],
+) -> Result<Model, NoModel> {
+    if features.is_empty() {
+        return Err(NoModel::NoFeatures);
+    }
+    if games < FEWEST_GAMES {
+        return Err(NoModel::TooFewGames { games, needed: FEWEST_GAMES });
+    }
+    let f = features.len();
+    // Each feature's mean and spread over every seat of every position.
+    let mut mean = vec![0.0; f];
+    let mut count = 0.0f64;
+    for s in samples {
+        for seat in &s.position.seats {
+            for k in 0..f {
+                mean[k] += seat[k];
+            }
+            count += 1.0;
+        }
+    }
+    mean.iter_mut().for_each(|m| *m /= count.max(1.0));
+    let mut scale = vec![0.0; f];
+    for s in samples {
+        for seat in &s.position.seats {
+            for k in 0..f {
+                scale[k] += (seat[k] - mean[k]).powi(2);
+            }
+        }
+    }
+    let scale: Vec<f64> = scale.iter().map(|v| (v / count.max(1.0)).sqrt().max(1e-6)).collect();
+    let mut model = Model {
+        version: MODEL_VERSION,
+        ruleset: ruleset.to_string(),
+        ruleset_version,
+        features: features.iter().map(|s| s.to_string()).collect(),
+        mean,
+        scale,
+        weights: vec![0.0; 2 * f],
+        trained_on: TrainedOn { games, positions: samples.len() },
+    };
+    let rows: Vec<Vec<Vec<f64>>> = samples
+        .iter()
+        .map(|s| (0..s.position.seats.len()).map(|seat| model.row(&s.position, seat)).collect())
+        .collect();
+    // The positions of one game are far from independent: the penalty weighs as much as one game's
+    // positions, so that a few games cannot make a confident model.
+    let ridge = samples.len() as f64 / games as f64;
+    fit(&mut model.weights, &rows, &samples.iter().map(|s| s.winner).collect::<Vec<_>>(), ridge);
+    Ok(model)
+}
+
+/// Newton's method on the conditional logit's log likelihood with a ridge penalty `ridge`; `rows[i][seat]`
+/// is a seat's design row in position `i`, `winners[i]` the seat that won.
+fn fit(w: &mut [f64], rows: &[Vec<Vec<f64>>], winners: &[usize], ridge: f64) {
+    let d = w.len();
+    let ridge = ridge.max(1e-6);
+    for _ in 0..30 {
+        let mut gradient = vec![0.0; d];
+        let mut hessian = vec![0.0; d * d];
+        for (seats, &winner) in rows.iter().zip(winners) {
+            let u: Vec<f64> = seats.iter().map(|x| x.iter().zip(w.iter()).map(|(a, b)| a * b).sum()).collect();
+            let p = softmax(&u);
+            let mut mean = vec![0.0; d];
+            for (x, &ps) in seats.iter().zip(&p) {
+                for k in 0..d {
+                    mean[k] += ps * x[k];
+                }
+            }
+            for k in 0..d {
+                gradient[k] += seats[winner][k] - mean[k];
+            }
+            for (x, &ps) in seats.iter().zip(&p) {
+                for a in 0..d {
+                    let xa = ps * (x[a] - mean[a]);
+                    for b in a..d {
+                        hessian[a * d + b] += xa * (x[b] - mean[b]);
+                    }
+                }
+            }
+        }
+        for a in 0..d {
+            for b in 0..a {
+                hessian[a * d + b] = hessian[b * d + a];
+            }
+            gradient[a] -= ridge * w[a];
+            hessian[a * d + a] += ridge;
+        }
+        let Some(step) = solve(&mut hessian, &mut gradient, d) else { break };
+        let size: f64 = step.iter().map(|s| s * s).sum::<f64>().sqrt();
+        for k in 0..d {
+            w[k] += step[k];
+        }
+        if size < 1e-7 {
+            break;
+        }
+    }
+}
+
+/// Solves `a x = b` for a symmetric positive definite `a` (`d` × `d`, row by row) by Cholesky's method.
+fn solve(a: &mut [f64], b: &mut [f64], d: usize) -> Option<Vec<f64>> {
+    for j in 0..d {
+        let mut s = a[j * d + j];
+        for k in 0..j {
+            s -= a[j * d + k] * a[j * d + k];
+        }
+        if s <= 0.0 {
+            return None;
+        }
+        let l = s.sqrt();
+        a[j * d + j] = l;
+        for i in j + 1..d {
+            let mut t = a[i * d + j];
+            for k in 0..j {
+                t -= a[i * d + k] * a[j * d + k];
+            }
+            a[i * d + j] = t / l;
+        }
+    }
+    let mut y = vec![0.0; d];
+    for i in 0..d {
+        let mut t = b[i];
+        for k in 0..i {
+            t -= a[i * d + k] * y[k];
+        }
+        y[i] = t / a[i * d + i];
+    }
+    let mut x = vec![0.0; d];
+    for i in (0..d).rev() {
+        let mut t = y[i];
+        for k in i + 1..d {
+            t -= a[k * d + i] * x[k];
+        }
+        x[i] = t / a[i * d + i];
+    }
+    Some(x)
+}
+
+/// How well chances fit what happened over some positions.
+#[derive(Debug, Clone, Copy, PartialEq, Default, Serialize)]
+pub struct Fit {
+    /// Mean of −ln(the winner's chance): lower is better, ln(n) for equal chances.
+    pub log_loss: f64,
+    /// Mean of Σ over seats of (chance − won)²: lower is better.
+    pub brier: f64,
+}
+
+/// One third of the games (early, middle, late): the model against the two baselines.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct StageFit {
+    pub stage: &'static str,
+    pub positions: usize,
+    pub model: Fit,
+    /// Every seat alike.
+    pub equal: Fit,
+    /// A softmax of the scores shown, its one weight fitted on the training positions.
+    pub points: Fit,
+}
+
+/// Seats' chances in one tenth of [0, 1], against how often those seats won.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct Bin {
+    pub from: f64,
+    pub to: f64,
+    pub seats: usize,
+    pub predicted: f64,
+    pub observed: f64,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Evaluation {
+    pub stages: Vec<StageFit>,
+    pub calibration: Vec<Bin>,
+    /// The baseline's weight on the score.
+    pub points_weight: f64,
+}
+
+/// The weight of the points baseline: the one-feature conditional logit on the scores shown.
+pub fn points_weight(samples: &[Sample]) -> f64 {
+    let rows: Vec<Vec<Vec<f64>>> =
+        samples.iter().map(|s| s.position.scores.iter().map(|&v| vec![v]).collect()).collect();
+    let mut w = vec![0.0];
+    fit(&mut w, &rows, &samples.iter().map(|s| s.winner).collect::<Vec<_>>(), 1e-6);
+    w[0]
+}
+
+/// Scores `model` on `test` positions, by thirds of the game, against equal chances and the points
+/// baseline (its weight fitted on `train`), with the model's calibration in deciles.
+pub fn evaluate(model: &Model, train: &[Sample], test: &[Sample]) -> Evaluation {
+    let beta = points_weight(train);
+    let add = |fit: &mut Fit, p: &[f64], winner: usize| {
+        fit.log_loss -= p[winner].max(1e-12).ln();
+        fit.brier += p.iter().enumerate().map(|(s, &c)| (c - f64::from(u8::from(s == winner))).powi(2)).sum::<f64>();
+    };
+    let mut stages: Vec<StageFit> = ["early", "middle", "late"]
+        .into_iter()
+        .map(|stage| StageFit {
+            stage,
+            positions: 0,
+            model: Fit::default(),
+            equal: Fit::default(),
+            points: Fit::default(),
+        })
+        .collect();
+    let mut bins = vec![(0usize, 0.0f64, 0.0f64); 10];
+    for s in test {
+        let k = ((s.stage * 3.0) as usize).min(2);
+        let n = s.position.seats.len();
+        let p = model.chances(&s.position);
+        let st = &mut stages[k];
+        st.positions += 1;
+        add(&mut st.model, &p, s.winner);
+        add(&mut st.equal, &vec![1.0 / n as f64; n], s.winner);
+        let by_points: Vec<f64> = s.position.scores.iter().map(|v| beta * v).collect();
+        add(&mut st.points, &softmax(&by_points), s.winner);
+        for (seat, &c) in p.iter().enumerate() {
+            let bin = &mut bins[((c * 10.0) as usize).min(9)];
+            bin.0 += 1;
+            bin.1 += c;
+            bin.2 += f64::from(u8::from(seat == s.winner));
+        }
+    }
+    for st in &mut stages {
+        let n = st.positions.max(1) as f64;
+        for fit in [&mut st.model, &mut st.equal, &mut st.points] {
+            fit.log_loss /= n;
+            fit.brier /= n;
+        }
+    }
+    let calibration = bins
+        .into_iter()
+        .enumerate()
+        .map(|(k, (seats, predicted, won))| Bin {
+            from: k as f64 / 10.0,
+            to: (k + 1) as f64 / 10.0,
+            seats,
+            predicted: predicted / seats.max(1) as f64,
+            observed: won / seats.max(1) as f64,
+        })
+        .collect();
+    Evaluation { stages, calibration, points_weight: beta }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sample(scores: &[f64], progress: f64, winner: usize) -> Sample {
+        Sample {
+            position: Position { progress, scores: scores.to_vec(), seats: scores.iter().map(|&v| vec![v]).collect() },
+            stage: progress,
+            winner,
+        }
+    }
+
+    #[test]
+    fn chances_sum_to_one_and_follow_what_won() {
+        // A made-up game where the seat ahead wins three times in four, more surely late than early.
+        let mut samples = Vec::new();
+        for g in 0..400 {
+            let progress = (g % 10) as f64 / 10.0;
+            let lead = 1 + g % 3;
+            let winner = if g % 4 == 0 { 1 } else { 0 };
+            samples.push(sample(&[lead as f64, 0.0], progress, winner));
+        }
+        let model = train("test", 1, &["points"], 400, &samples).unwrap();
+        let early = model.chances(&samples[0].position);
+        assert!((early.iter().sum::<f64>() - 1.0).abs() < 1e-9);
+        let ahead = model.chances(&sample(&[3.0, 0.0], 0.9, 0).position);
+        assert!(ahead[0] > 0.6 && ahead[0] < 0.99, "{ahead:?}");
+        // Three seats: still a distribution.
+        let three = model.chances(&sample(&[1.0, 1.0, 1.0], 0.5, 0).position);
+        assert!(three.iter().all(|c| (c - 1.0 / 3.0).abs() < 1e-9), "{three:?}");
+        let e = evaluate(&model, &samples, &samples);
+        assert!(e.stages.iter().all(|s| s.model.log_loss < s.equal.log_loss), "{e:?}");
+    }
+
+    #[test]
+    fn too_few_games_train_nothing_and_say_why() {
+        let err = train("test", 1, &["points"], 3, &[]).unwrap_err();
+        assert_eq!(err.to_string(), "3 finished games with a winner; a model needs at least 20");
+        assert_eq!(train("test", 1, &[], 100, &[]).unwrap_err(), NoModel::NoFeatures);
+    }
+}

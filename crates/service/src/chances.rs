@@ -1,0 +1,210 @@
+//! Win chances as the service offers them: a model trained from the store's published games and kept in
+//! it, and a game's chances at every event read with its ruleset's model.
+
+use crate::{game_kind, list, on_every_core, read_stored, ServiceError};
+use almanac_analysis::chances::{self, Model, NoModel, Sample};
+use almanac_core::Game;
+use almanac_store::{GameFilter, Store, Viewer, WinModel};
+use serde::Serialize;
+
+/// Why a game shows no chances, in words for the page.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum NoChances {
+    #[error("{game} has no win-chance model yet: `almanac train --db DB --ruleset {ruleset}` trains one from the published games")]
+    Untrained { game: &'static str, ruleset: String },
+    #[error("{game} declares nothing a position is made of, so it has no win chances")]
+    NoFeatures { game: &'static str },
+    #[error("the {game} model was made by another version of Almanac: train it again")]
+    Outdated { game: &'static str },
+}
+
+/// A trained model and what it was trained on.
+pub struct Trained {
+    pub model: Model,
+    /// Finished games learnt from; published games without a winner are left out.
+    pub games: usize,
+    pub unfinished: usize,
+}
+
+/// Why `train` made no model.
+#[derive(Debug, thiserror::Error)]
+pub enum TrainError {
+    #[error("{0}")]
+    Service(#[from] ServiceError),
+    #[error("unknown ruleset `{0}`")]
+    UnknownRuleset(String),
+    #[error("no model for {game}: {why}")]
+    NoModel { game: &'static str, why: NoModel },
+}
+
+/// A published game's id and its stored log (header line, event lines): what a model learns from.
+pub type PublishedLog = (String, (String, Vec<String>));
+
+/// The logs of `ruleset`'s published games (of `club`'s only, if given).
+pub fn published_logs(store: &Store, ruleset: &str, club: Option<&str>) -> Result<Vec<PublishedLog>, TrainError> {
+    game_kind(ruleset).ok_or_else(|| TrainError::UnknownRuleset(ruleset.to_string()))?;
+    // Every published game: pages of a list have no end here.
+    let filter = GameFilter {
+        viewer: Viewer::Public,
+        ruleset: Some(ruleset.to_string()),
+        limit: Some(u32::MAX),
+        ..GameFilter::default()
+    };
+    let rows: Vec<_> =
+        list(store, &filter)?.into_iter().filter(|g| club.is_none_or(|c| g.owner.as_deref() == Some(c))).collect();
+    let mut logs = Vec::with_capacity(rows.len());
+    for row in &rows {
+        let stored = store.stored(&row.id).map_err(ServiceError::from)?;
+        logs.push((row.id.clone(), store.log(&stored).map_err(ServiceError::from)?));
+    }
+    Ok(logs)
+}
+
+/// Trains `ruleset`'s model on `logs` (see [`published_logs`]) and keeps it in the store, where it is the
+/// ruleset's model from then on; `progress` hears of each game read.
+pub fn train(
+    store: &mut Store,
+    ruleset: &str,
+    logs: Vec<PublishedLog>,
+    progress: impl Fn() + Sync,
+) -> Result<Trained, TrainError> {
+    let kind = game_kind(ruleset).ok_or_else(|| TrainError::UnknownRuleset(ruleset.to_string()))?;
+    let read: Vec<Result<Vec<Sample>, ServiceError>> = on_every_core(logs, |(id, (header, events))| {
+        let samples = read_stored(&id, header, events).map(|g| chances::samples(g.as_ref()));
+        progress();
+        samples
+    });
+    let mut games = 0;
+    let mut unfinished = 0;
+    let mut samples = Vec::new();
+    for r in read {
+        let s = r?;
+        if s.is_empty() {
+            unfinished += 1;
+        } else {
+            games += 1;
+            samples.extend(s);
+        }
+    }
+    let features: Vec<&str> = kind.features().iter().map(|f| f.id).collect();
+    let model = chances::train(ruleset, kind.version(), &features, games, &samples)
+        .map_err(|why| TrainError::NoModel { game: kind.name(), why })?;
+    let body = serde_json::to_string(&model).map_err(|e| ServiceError::Internal(e.to_string()))?;
+    store
+        .save_model(&WinModel {
+            ruleset: ruleset.to_string(),
+            version: model.version,
+            games: games as u64,
+            positions: samples.len() as u64,
+            trained_at: String::new(),
+            body,
+        })
+        .map_err(ServiceError::from)?;
+    Ok(Trained { model, games, unfinished })
+}
+
+/// A ruleset's model as the store keeps it, read; or why there is none to read with.
+pub fn model(store: &Store, ruleset: &str) -> Result<Result<(Model, String), NoChances>, ServiceError> {
+    let Some(kind) = game_kind(ruleset) else {
+        return Err(ServiceError::Question(format!("unknown ruleset `{ruleset}`")));
+    };
+    if kind.features().is_empty() {
+        return Ok(Err(NoChances::NoFeatures { game: kind.name() }));
+    }
+    let Some(stored) = store.model(ruleset)? else {
+        return Ok(Err(NoChances::Untrained { game: kind.name(), ruleset: ruleset.to_string() }));
+    };
+    match serde_json::from_str::<Model>(&stored.body) {
+        Ok(m) if m.version == chances::MODEL_VERSION && m.features.len() == kind.features().len() => {
+            Ok(Ok((m, stored.trained_at)))
+        }
+        _ => Ok(Err(NoChances::Outdated { game: kind.name() })),
+    }
+}
+
+/// A game's win chances: each seat's at the start and after every event, the events that moved them most,
+/// and what the model learnt from.
+#[derive(Debug, Clone, Serialize)]
+pub struct Chances {
+    pub players: Vec<String>,
+    /// `by_event[i][seat]`: the chance after the first `i` events.
+    pub by_event: Vec<Vec<f64>>,
+    pub turning_points: Vec<TurningPoint>,
+    pub model: ModelSummary,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct ModelSummary {
+    pub games: usize,
+    pub positions: usize,
+    pub trained_at: String,
+    pub version: u32,
+}
+
+/// An event after which a seat's chance moved most.
+#[derive(Debug, Clone, Serialize)]
+pub struct TurningPoint {
+    pub seq: u64,
+    pub turn: u32,
+    pub player: String,
+    pub before: f64,
+    pub after: f64,
+}
+
+/// How many turning points a game lists.
+const TURNING_POINTS: usize = 6;
+
+/// The chances of `game` read with `model`.
+pub fn chances_of(game: &dyn Game, model: &Model, trained_at: &str) -> Chances {
+    let by_event = model.chances_of(game);
+    let players: Vec<String> = game.envelope().players.iter().map(|p| p.name.clone()).collect();
+    // Every event's largest move, the largest first; the final event (which only says who won) is left out,
+    // and so is turn 0 (a game's setup, where seats place one after another and chances swing by turns).
+    let mut moves: Vec<(usize, usize, f64)> = (1..by_event.len().saturating_sub(1))
+        .filter(|&i| game.event_turn(i - 1) > 0)
+        .filter_map(|i| {
+            (0..players.len())
+                .map(|s| (i, s, by_event[i][s] - by_event[i - 1][s]))
+                .max_by(|a, b| a.2.abs().total_cmp(&b.2.abs()))
+        })
+        .collect();
+    moves.sort_by(|a, b| b.2.abs().total_cmp(&a.2.abs()));
+    let mut turning_points: Vec<TurningPoint> = moves
+        .into_iter()
+        .take(TURNING_POINTS)
+        .map(|(i, s, _)| TurningPoint {
+            seq: i as u64,
+            turn: game.event_turn(i - 1),
+            player: players[s].clone(),
+            before: by_event[i - 1][s],
+            after: by_event[i][s],
+        })
+        .collect();
+    turning_points.sort_by_key(|t| t.seq);
+    Chances {
+        players,
+        by_event,
+        turning_points,
+        model: ModelSummary {
+            games: model.trained_on.games,
+            positions: model.trained_on.positions,
+            trained_at: trained_at.to_string(),
+            version: model.version,
+        },
+    }
+}
+
+/// The win-chance chart of a game: each seat's chance at the end of every turn, its turning points marked.
+pub fn chart(game: &dyn Game, chances: &Chances) -> Result<String, ServiceError> {
+    let turns = game.current_turn();
+    let by_turn: Vec<Vec<f64>> = (0..=turns)
+        .map(|t| chances.by_event[game.events_through_turn(t).min(chances.by_event.len() - 1)].clone())
+        .collect();
+    let marks: Vec<(u32, String)> = chances
+        .turning_points
+        .iter()
+        .map(|t| (t.turn, format!("{}'s chance {:.0}% → {:.0}%", t.player, t.before * 100.0, t.after * 100.0)))
+        .collect();
+    let colors: Vec<Option<String>> = game.envelope().players.iter().map(|p| p.color.clone()).collect();
+    Ok(almanac_charts::win_chances(&chances.players, &colors, &by_turn, &marks)?)
+}
