@@ -574,7 +574,7 @@ fn win_chances_are_served_once_a_model_is_trained_and_say_why_before() {
     let (_, _, page) = app.get_text(&format!("/games/{club_game}"));
     assert!(page.contains("data-chart=\"chances\""), "the replay shows the chart");
 
-    let (_, other) = app.post("/api/games?publish=true", sample("carcassonne-traders-builders.jsonl").as_bytes());
+    let (_, other) = app.post("/api/games?publish=true", sample("elasund-four-players.jsonl").as_bytes());
     let (status, body) = app.get_json(&format!("/api/games/{}/chances", other["id"].as_str().unwrap()));
     assert_eq!(status, 404);
     assert!(body["error"].as_str().unwrap().contains("declares nothing a position is made of"), "{body}");

@@ -11,6 +11,7 @@
 pub mod describe;
 pub mod event;
 pub mod import;
+pub mod position;
 pub mod rules;
 pub mod setup;
 pub mod state;
@@ -89,4 +90,9 @@ impl Declarations for Carcassonne {
     const IMPORTERS: &'static [&'static dyn Importer] = &[&import::jcz::JCloisterZoneSave];
     const EVENT_TYPES: &'static [&'static str] = &event::EVENT_TYPES;
     const REPLAY_SCRIPT: &'static str = include_str!("../web/replay.js");
+    const FEATURES: &'static [almanac_core::Feature] = &position::FEATURES;
+
+    fn position(state: &State) -> Option<almanac_core::Position> {
+        Some(position::position(state))
+    }
 }

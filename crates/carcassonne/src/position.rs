@@ -1,0 +1,61 @@
+//! What a Carcassonne position is made of, for the win-chance model: the score, the followers at home,
+//! the open features each player holds (by the tiles they cover, as they would score), the fields and the
+//! cities they feed, goods, and how much of the pack is left.
+
+use crate::state::{FigureKind, GroupKind, State};
+use almanac_core::{Feature, Position};
+
+pub const FEATURES: [Feature; 8] = [
+    Feature::new("score", "points"),
+    Feature::new("followers_home", "followers at home"),
+    Feature::new("open_city_tiles", "tiles of open cities held"),
+    Feature::new("open_road_tiles", "tiles of open roads held"),
+    Feature::new("monasteries", "monasteries held"),
+    Feature::new("fields", "fields held"),
+    Feature::new("field_cities", "cities beside the fields held"),
+    Feature::new("goods", "goods"),
+];
+
+pub fn position(s: &State) -> Position {
+    let n = s.players.len();
+    let mut held = vec![[0f64; 5]; n];
+    // Every feature not yet scored, once (by its root), to the player(s) with the most followers on it.
+    for g in s.groups.iter().flatten().filter(|g| !g.done) {
+        let mut count = vec![0usize; n];
+        for f in g.figures.iter().filter(|f| f.kind == FigureKind::Follower) {
+            count[f.player as usize] += 1;
+        }
+        let most = count.iter().copied().max().unwrap_or(0);
+        if most == 0 {
+            continue;
+        }
+        for p in (0..n).filter(|&p| count[p] == most) {
+            let h = &mut held[p];
+            match g.kind {
+                GroupKind::City => h[0] += g.tiles.len() as f64,
+                GroupKind::Road => h[1] += g.tiles.len() as f64,
+                GroupKind::Monastery => h[2] += 1.0,
+                GroupKind::Field => {
+                    h[3] += 1.0;
+                    h[4] += g.cities.len() as f64;
+                }
+            }
+        }
+    }
+    let seats = (0..n)
+        .map(|i| {
+            let p = &s.players[i];
+            let mut v = vec![f64::from(p.score), f64::from(p.followers)];
+            v.extend(held[i]);
+            v.push(p.goods.iter().sum::<u32>() as f64);
+            v
+        })
+        .collect();
+    let left: f64 = s.supply.iter().map(|&k| f64::from(k)).sum();
+    let placed = s.placed.len() as f64;
+    Position {
+        progress: placed / (placed + left).max(1.0),
+        scores: s.players.iter().map(|p| f64::from(p.score)).collect(),
+        seats,
+    }
+}
