@@ -15,6 +15,7 @@
 pub mod cards;
 pub mod describe;
 pub mod event;
+pub mod position;
 pub mod rules;
 pub mod setup;
 pub mod state;
@@ -86,4 +87,9 @@ impl Declarations for CatanCards {
     const IMPORTERS: &'static [&'static dyn Importer] = &[];
     const EVENT_TYPES: &'static [&'static str] = &event::EVENT_TYPES;
     const REPLAY_SCRIPT: &'static str = include_str!("../web/replay.js");
+    const FEATURES: &'static [almanac_core::Feature] = &position::FEATURES;
+
+    fn position(state: &State) -> Option<almanac_core::Position> {
+        Some(position::position(state))
+    }
 }

@@ -13,6 +13,7 @@
 pub mod cards;
 pub mod describe;
 pub mod event;
+pub mod position;
 pub mod progress;
 pub mod rules;
 pub mod state;
@@ -94,4 +95,9 @@ impl Declarations for CitiesKnights {
     const EVENT_TYPES: &'static [&'static str] = &event::EVENT_TYPES;
     const REPLAY_SCRIPT: &'static str =
         concat!(include_str!("../../catan/web/board.js"), include_str!("../web/replay.js"));
+    const FEATURES: &'static [almanac_core::Feature] = &position::FEATURES;
+
+    fn position(state: &State) -> Option<almanac_core::Position> {
+        Some(position::position(state))
+    }
 }
