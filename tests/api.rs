@@ -567,6 +567,21 @@ fn win_chances_are_served_once_a_model_is_trained_and_say_why_before() {
         assert_eq!(t["after"].as_f64(), by_event[seq][seat].as_f64(), "{t}");
         assert!(t["turn"].as_u64().unwrap() > 0, "no turning point in the setup: {t}");
     }
+    // Each seat's turns to study: its own turns' events after which its chance fell, the worst first.
+    let study = c["to_study"].as_array().unwrap();
+    assert_eq!(study.len(), 4);
+    for (seat, list) in study.iter().enumerate() {
+        let falls: Vec<f64> = list
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|t| {
+                assert_eq!(t["player"], c["players"][seat]);
+                t["before"].as_f64().unwrap() - t["after"].as_f64().unwrap()
+            })
+            .collect();
+        assert!(falls.iter().all(|&f| f > 0.0) && falls.windows(2).all(|w| w[0] >= w[1]), "{falls:?}");
+    }
     assert_eq!(c["model"]["games"].as_u64(), Some(trained.games as u64));
     let (status, _, svg) = app.get_text(&format!("/api/games/{club_game}/charts/chances.svg"));
     assert_eq!(status, 200);

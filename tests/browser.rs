@@ -951,3 +951,44 @@ fn a_coachs_note_is_marked_on_the_charts_and_opens_its_event() {
     driver.click_at(point[0].as_f64().unwrap(), point[1].as_f64().unwrap());
     wait_shown(&driver, "the note's event", 120);
 }
+
+/// With a model trained, a replay shows each seat's chance beside its name at the event shown (the table's
+/// chances summing to 100%), the chance chart, the turning points in the list and each player's turns to
+/// study, a click on one opening its event.
+#[test]
+#[ignore = "needs Chromium and chromedriver: `make test` installs them"]
+fn a_replay_shows_win_chances_turning_points_and_turns_to_study() {
+    let app = spawn_app(16 << 20);
+    let dir = root().join("tests/data/catanatron");
+    let mut files: Vec<_> = std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().path()).collect();
+    files.sort();
+    for f in files {
+        let (status, body) = app.post("/api/games?publish=true", &std::fs::read(&f).unwrap());
+        assert!(status == 201 || status == 200, "{}: {body}", f.display());
+    }
+    let (_, body) = app.post("/api/games?publish=true", sample("catan-club-game.jsonl").as_bytes());
+    let id = body["id"].as_str().unwrap().to_string();
+    let mut store = almanac_store::Store::open(&app.db).unwrap();
+    let logs = almanac_service::chances::published_logs(&store, "catan", None).unwrap();
+    almanac_service::chances::train(&mut store, "catan", logs, || {}).unwrap();
+
+    let driver = Driver::start();
+    driver.screen(DESKTOP.0, DESKTOP.1);
+    driver.goto(&format!("{}/games/{id}?turn=30", app.address));
+    driver.wait_for("the chances", "return document.getElementById('replay').dataset.chancesShown === 'yes'");
+    let shown = driver.eval("return [...document.querySelectorAll('#players .chance')].map((c) => c.textContent)");
+    let shown: Vec<&str> = shown.as_array().unwrap().iter().map(|v| v.as_str().unwrap()).collect();
+    assert_eq!(shown.len(), 4, "{shown:?}");
+    let sum: i64 = shown.iter().map(|s| s.trim_end_matches('%').parse::<i64>().unwrap()).sum();
+    assert!((97..=103).contains(&sum), "the table's chances sum to {sum}%: {shown:?}");
+    assert!(driver.eval("return document.querySelectorAll('#events li.turning').length > 0").as_bool().unwrap());
+    driver.wait_for("the charts", "return document.getElementById('replay').dataset.charts === 'yes'");
+    assert!(driver
+        .eval("return document.querySelectorAll('figure[data-chart=chances] .turn-target').length > 100")
+        .as_bool()
+        .unwrap());
+    assert!(!driver.property("#study", "hidden").as_bool().unwrap(), "the turns to study are shown");
+    let seq = driver.eval("const a = document.querySelector('#study a'); const s = new URL(a.href).searchParams.get('seq'); a.click(); return s");
+    wait_shown(&driver, "a turn to study", seq.as_str().unwrap().parse().unwrap());
+    driver.screenshot(&root().join("target/browser/chances.png"));
+}

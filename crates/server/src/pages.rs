@@ -474,6 +474,7 @@ async fn replay(
     <div class="charts">{charts}</div>
   </div>
 </div>
+<section id="study" class="study" hidden></section>
 {coach}
 </section>"#,
         id = escape(&id),

@@ -130,6 +130,9 @@ pub struct Chances {
     /// `by_event[i][seat]`: the chance after the first `i` events.
     pub by_event: Vec<Vec<f64>>,
     pub turning_points: Vec<TurningPoint>,
+    /// Each seat's own decisions (events of its turns) after which its chance fell most: the turns to
+    /// study, the worst first.
+    pub to_study: Vec<Vec<TurningPoint>>,
     pub model: ModelSummary,
 }
 
@@ -153,6 +156,8 @@ pub struct TurningPoint {
 
 /// How many turning points a game lists.
 const TURNING_POINTS: usize = 6;
+/// How many of its own costliest decisions each seat is shown.
+const TO_STUDY: usize = 3;
 
 /// The chances of `game` read with `model`.
 pub fn chances_of(game: &dyn Game, model: &Model, trained_at: &str) -> Chances {
@@ -181,10 +186,48 @@ pub fn chances_of(game: &dyn Game, model: &Model, trained_at: &str) -> Chances {
         })
         .collect();
     turning_points.sort_by_key(|t| t.seq);
+    // Whose turn each event is in (the facts say when a turn starts and whose it is).
+    let mut active = 0usize;
+    let mut falls: Vec<Vec<(usize, f64)>> = vec![Vec::new(); players.len()];
+    for i in 0..game.event_count() {
+        // The event is its turn's player's; a turn it starts (after it, in its facts) is the next one's.
+        let actor = active;
+        for f in game.event_facts(i) {
+            if let almanac_core::Fact::TurnStarted { player, .. } = f {
+                active = *player as usize;
+            }
+        }
+        let actor = if i == 0 { active } else { actor };
+        // Not the setup, not the last event (which only says who won).
+        if game.event_turn(i) > 0 && i + 2 < by_event.len() && actor < players.len() {
+            let fall = by_event[i][actor] - by_event[i + 1][actor];
+            if fall > 0.0 {
+                falls[actor].push((i + 1, fall));
+            }
+        }
+    }
+    let to_study = falls
+        .into_iter()
+        .enumerate()
+        .map(|(s, mut f)| {
+            f.sort_by(|a, b| b.1.total_cmp(&a.1));
+            f.into_iter()
+                .take(TO_STUDY)
+                .map(|(i, _)| TurningPoint {
+                    seq: i as u64,
+                    turn: game.event_turn(i - 1),
+                    player: players[s].clone(),
+                    before: by_event[i - 1][s],
+                    after: by_event[i][s],
+                })
+                .collect()
+        })
+        .collect();
     Chances {
         players,
         by_event,
         turning_points,
+        to_study,
         model: ModelSummary {
             games: model.trained_on.games,
             positions: model.trained_on.positions,
