@@ -322,12 +322,25 @@ async fn coach(app: web::Data<AppState>, reader: Reader, path: web::Path<String>
     Ok(HttpResponse::Ok().json(table))
 }
 
+/// A ruleset's win-chance model, as this server last read it (a few seconds ago at most), or why there is
+/// none (asked of the store each time: a model trained is shown at once).
+pub fn model_of(app: &AppState, ruleset: &str) -> Result<crate::app::ModelOf> {
+    if let Some(m) = app.models.get(&ruleset.to_string()) {
+        return Ok(Ok(m));
+    }
+    let m = app.pool.read(|s| almanac_service::chances::model(s, ruleset))??.map(Arc::new);
+    if let Ok(m) = &m {
+        app.models.put(ruleset.to_string(), m.clone());
+    }
+    Ok(m)
+}
+
 /// A game's win chances at every event, read with its ruleset's model; or, where there is none, why.
 fn chances_of(app: &AppState, viewer: almanac_store::Viewer, game: &str) -> Result<almanac_service::chances::Chances> {
     let (_, kept) = loaded(app, viewer, game)?;
     let ruleset = kept.read().game().ruleset();
-    match app.pool.read(|s| almanac_service::chances::model(s, ruleset))?? {
-        Ok((model, trained_at)) => Ok(almanac_service::chances::chances_of(kept.read().game(), &model, &trained_at)),
+    match model_of(app, ruleset)? {
+        Ok(m) => Ok(almanac_service::chances::chances_of(kept.read().game(), &m.0, &m.1)),
         Err(why) => Err(ApiError::new(StatusCode::NOT_FOUND, why.to_string())),
     }
 }
@@ -363,7 +376,15 @@ async fn chart(
         if let Some(svg) = app.charts.get(&key) {
             return Ok(svg);
         }
-        let svg = if key.1 == "chances" {
+        // The chances chart changes with the model too: its key names when the model was trained.
+        let key = match (key.1.as_str(), &model_of(&app, &app.pool.read(|s| s.game(&seen))??.ruleset)?) {
+            ("chances", Ok(m)) => (key.0, format!("chances@{}", m.1), key.2),
+            _ => key,
+        };
+        if let Some(svg) = app.charts.get(&key) {
+            return Ok(svg);
+        }
+        let svg = if key.1.starts_with("chances") {
             let chances = chances_of(&app, viewer, seen.id())?;
             let (_, kept) = loaded(&app, viewer, seen.id())?;
             let svg = almanac_service::chances::chart(kept.read().game(), &chances)?;

@@ -381,7 +381,7 @@ async fn replay(
         let row = app.pool.read(|s| s.game(&seen))??;
         let coach = app.pool.read(|s| almanac_service::coach(s, &seen))??;
         // Whether the ruleset has a model to read win chances with.
-        let chances = app.pool.read(|s| almanac_service::chances::model(s, &row.ruleset))??.is_ok();
+        let chances = crate::api::model_of(&app, &row.ruleset)?.is_ok();
         Ok((id, game, row, coach, chances))
     })
     .await;

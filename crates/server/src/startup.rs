@@ -49,6 +49,7 @@ pub fn run(listener: TcpListener, config: Config) -> std::io::Result<Server> {
         charts: Lru::new(limits.chart_cache_bytes),
         tokens: Expiring::new(TRUSTED_FOR),
         access: Expiring::new(TRUSTED_FOR),
+        models: Expiring::new(std::time::Duration::from_secs(10)),
         ratings: Default::default(),
         answers: Default::default(),
         rates: Rates::new(limits.writes_per_minute),

@@ -2,7 +2,8 @@
 //! it, and a game's chances at every event read with its ruleset's model.
 
 use crate::{game_kind, list, on_every_core, read_stored, ServiceError};
-use almanac_analysis::chances::{self, Model, NoModel, Sample};
+pub use almanac_analysis::chances::Model;
+use almanac_analysis::chances::{self, NoModel, Sample};
 use almanac_core::Game;
 use almanac_store::{GameFilter, Store, Viewer, WinModel};
 use serde::Serialize;
