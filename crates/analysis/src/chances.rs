@@ -44,8 +44,13 @@ pub struct Sample {
     pub winner: usize,
 }
 
-/// The positions of a finished game worth learning from: the end of every turn (a position a turn holds
-/// for long), with the game's winner. None for a game without a winner or without declared features.
+/// The most positions one game gives training: its turns' ends, evenly spaced. One game's positions say
+/// much the same, and a hundred thousand games must fit in memory.
+pub const POSITIONS_PER_GAME: usize = 40;
+
+/// The positions of a finished game worth learning from: the ends of its turns (a position a turn holds
+/// for long; at most [`POSITIONS_PER_GAME`], evenly spaced), with the game's winner. None for a game
+/// without a winner or without declared features.
 pub fn samples(game: &dyn Game) -> Vec<Sample> {
     let Some(winner) = game.winner() else { return Vec::new() };
     let positions = game.positions();
@@ -53,19 +58,14 @@ pub fn samples(game: &dyn Game) -> Vec<Sample> {
     if positions.len() != n + 1 || n == 0 {
         return Vec::new();
     }
-    let mut out = Vec::new();
-    for i in 0..n {
-        // The last event of a turn: the next one starts another (or the game is over).
-        let ends_turn = i + 1 == n || game.event_turn(i + 1) != game.event_turn(i);
-        if ends_turn && i + 1 < n {
-            out.push(Sample {
-                position: positions[i + 1].clone(),
-                stage: (i + 1) as f64 / n as f64,
-                winner: winner as usize,
-            });
-        }
-    }
-    out
+    // The last event of each turn: the next one starts another (the game's last event is left out: it is
+    // the end, whose winner is known).
+    let ends: Vec<usize> = (0..n - 1).filter(|&i| game.event_turn(i + 1) != game.event_turn(i)).collect();
+    let step = ends.len().div_ceil(POSITIONS_PER_GAME).max(1);
+    ends.iter()
+        .step_by(step)
+        .map(|&i| Sample { position: positions[i + 1].clone(), stage: (i + 1) as f64 / n as f64, winner: winner as usize })
+        .collect()
 }
 
 fn softmax(u: &[f64]) -> Vec<f64> {
@@ -181,26 +181,33 @@ pub fn train(
         weights: vec![0.0; 2 * f],
         trained_on: TrainedOn { games, positions: samples.len() },
     };
-    let rows: Vec<Vec<Vec<f64>>> = samples
-        .iter()
-        .map(|s| (0..s.position.seats.len()).map(|seat| model.row(&s.position, seat)).collect())
-        .collect();
+    let design = |i: usize, rows: &mut Vec<Vec<f64>>| {
+        let p = &samples[i].position;
+        rows.clear();
+        rows.extend((0..p.seats.len()).map(|seat| model.row(p, seat)));
+    };
     // The positions of one game are far from independent: the penalty weighs as much as one game's
     // positions, so that a few games cannot make a confident model.
     let ridge = samples.len() as f64 / games as f64;
-    fit(&mut model.weights, &rows, &samples.iter().map(|s| s.winner).collect::<Vec<_>>(), ridge);
+    let mut weights = vec![0.0; 2 * f];
+    fit(&mut weights, &design, &samples.iter().map(|s| s.winner).collect::<Vec<_>>(), ridge);
+    model.weights = weights;
     Ok(model)
 }
 
-/// Newton's method on the conditional logit's log likelihood with a ridge penalty `ridge`; `rows[i][seat]`
-/// is a seat's design row in position `i`, `winners[i]` the seat that won.
-fn fit(w: &mut [f64], rows: &[Vec<Vec<f64>>], winners: &[usize], ridge: f64) {
+/// Newton's method on the conditional logit's log likelihood with a ridge penalty `ridge`: `design(i, rows)`
+/// writes the seats' design rows of position `i` (made again at each pass rather than kept, so that a
+/// hundred thousand games fit in memory), `winners[i]` is the seat that won.
+fn fit(w: &mut [f64], design: &dyn Fn(usize, &mut Vec<Vec<f64>>), winners: &[usize], ridge: f64) {
     let d = w.len();
     let ridge = ridge.max(1e-6);
+    let mut seats: Vec<Vec<f64>> = Vec::new();
     for _ in 0..30 {
         let mut gradient = vec![0.0; d];
         let mut hessian = vec![0.0; d * d];
-        for (seats, &winner) in rows.iter().zip(winners) {
+        for (i, &winner) in winners.iter().enumerate() {
+            design(i, &mut seats);
+            let seats = &seats;
             let u: Vec<f64> = seats.iter().map(|x| x.iter().zip(w.iter()).map(|(a, b)| a * b).sum()).collect();
             let p = softmax(&u);
             let mut mean = vec![0.0; d];
@@ -319,10 +326,12 @@ pub struct Evaluation {
 
 /// The weight of the points baseline: the one-feature conditional logit on the scores shown.
 pub fn points_weight(samples: &[Sample]) -> f64 {
-    let rows: Vec<Vec<Vec<f64>>> =
-        samples.iter().map(|s| s.position.scores.iter().map(|&v| vec![v]).collect()).collect();
+    let design = |i: usize, rows: &mut Vec<Vec<f64>>| {
+        rows.clear();
+        rows.extend(samples[i].position.scores.iter().map(|&v| vec![v]));
+    };
     let mut w = vec![0.0];
-    fit(&mut w, &rows, &samples.iter().map(|s| s.winner).collect::<Vec<_>>(), 1e-6);
+    fit(&mut w, &design, &samples.iter().map(|s| s.winner).collect::<Vec<_>>(), 1e-6);
     w[0]
 }
 

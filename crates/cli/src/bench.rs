@@ -396,7 +396,7 @@ fn plain_sqlite_insert(
 /// `almanac bench-scale`: how fast a stored database answers what coaches ask, as the public sees it: every
 /// preset question (and each asked of one game), player pages, head-to-heads, pages of the games list; and
 /// what the database weighs against its logs' text. Each is run `reps` times after one warming run; the
-/// median and the 95th percentile are printed.
+/// median and the 95th percentile are printed. Then each ruleset's win-chance model is trained, and timed.
 pub fn scale(db: &Path, reps: usize) -> anyhow::Result<i32> {
     use almanac_service::questions::{ask, Ask, PRESETS};
     use almanac_service::{GameFilter, Viewer};
@@ -513,6 +513,25 @@ pub fn scale(db: &Path, reps: usize) -> anyhow::Result<i32> {
             size as f64 / text as f64,
             size as f64 / stored as f64 / 1e3
         );
+    }
+    // Win-chance models, each trained on every published game of its ruleset and kept in the database.
+    drop(store);
+    let mut store = Store::open(db)?;
+    for kind in almanac_service::GAMES.iter().filter(|g| !g.features().is_empty()) {
+        let t = Instant::now();
+        let logs = almanac_service::chances::published_logs(&store, kind.id(), None)?;
+        let read = t.elapsed().as_secs_f64();
+        match almanac_service::chances::train(&mut store, kind.id(), logs, || {}) {
+            Ok(trained) => println!(
+                "win chances of {}: trained on {} games ({} positions) in {:.1} s ({:.1} s of it reading the logs)",
+                kind.name(),
+                trained.games,
+                trained.model.trained_on.positions,
+                t.elapsed().as_secs_f64(),
+                read
+            ),
+            Err(why) => println!("win chances of {}: {why}", kind.name()),
+        }
     }
     Ok(0)
 }
