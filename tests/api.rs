@@ -589,6 +589,53 @@ fn win_chances_are_served_once_a_model_is_trained_and_say_why_before() {
     let (_, _, page) = app.get_text(&format!("/games/{club_game}"));
     assert!(page.contains("data-chart=\"chances\""), "the replay shows the chart");
 
+    // The read model holds each seat's chance lost per own turn: "Who makes the decisions that cost the
+    // most?" answers, for a player of the samples, the mean over their finished games of what this game's
+    // chances and its events say (a turn is its first event's player's; its loss runs from the position
+    // before that event to the one after its last).
+    let (status, answer) = app.get_json("/api/questions?preset=costly-decisions&ruleset=catan");
+    assert_eq!(status, 200, "{answer}");
+    let mut ayse = Vec::new();
+    for id in &ids[ids.len() - 3..] {
+        let (_, c) = app.get_json(&format!("/api/games/{id}/chances"));
+        let (_, summary) = app.get_json(&format!("/api/games/{id}"));
+        if summary["winner"].is_null() {
+            continue;
+        }
+        let players: Vec<&str> = c["players"].as_array().unwrap().iter().map(|p| p.as_str().unwrap()).collect();
+        let seat = players.iter().position(|p| *p == "Ayşe").unwrap();
+        let chance = |i: u64, s: usize| c["by_event"][i as usize][s].as_f64().unwrap();
+        let mut events = Vec::new();
+        let mut from = Some(1);
+        while let Some(f) = from {
+            let (_, page) = app.get_json(&format!("/api/games/{id}/events?from={f}"));
+            events.extend(page["events"].as_array().unwrap().iter().cloned());
+            from = page["next"].as_u64();
+        }
+        let (mut lost, mut turns) = (0.0, 0);
+        let mut k = 0;
+        while k < events.len() {
+            let turn = events[k]["turn"].as_u64().unwrap();
+            let end = (k..events.len()).take_while(|&j| events[j]["turn"].as_u64() == Some(turn)).last().unwrap();
+            let owner = events[k]["event"]["player"].as_str().unwrap_or("");
+            if turn > 0 && owner == "Ayşe" {
+                lost += chance(events[k]["seq"].as_u64().unwrap() - 1, seat)
+                    - chance(events[end]["seq"].as_u64().unwrap(), seat);
+                turns += 1;
+            }
+            k = end + 1;
+        }
+        ayse.push(lost / turns as f64);
+    }
+    let group = answer["groups"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|g| g["label"] == "Ayşe")
+        .unwrap_or_else(|| panic!("{answer}"));
+    let expected = ayse.iter().sum::<f64>() / ayse.len() as f64;
+    assert!((group["value"].as_f64().unwrap() - expected).abs() < 1e-6, "{group} against {expected} ({ayse:?})");
+
     let (_, other) = app.post("/api/games?publish=true", sample("elasund-four-players.jsonl").as_bytes());
     let (status, body) = app.get_json(&format!("/api/games/{}/chances", other["id"].as_str().unwrap()));
     assert_eq!(status, 404);

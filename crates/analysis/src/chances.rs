@@ -5,7 +5,8 @@
 //! finished game gives its winner 1. It is fitted by Newton's method with a small ridge penalty: 2 × F
 //! weights (F features), a few passes over the positions, no dependency. Nothing here names a game.
 
-use almanac_core::{Game, Position};
+use crate::questions::{CHANCE_AT_TURN, CHANCE_LOST, TURNS_KEPT, TURN_STEP};
+use almanac_core::{Fact, Game, Position, SeatMetric};
 use serde::{Deserialize, Serialize};
 
 /// The model's own format; a model of another version is not read (and is trained again).
@@ -64,7 +65,11 @@ pub fn samples(game: &dyn Game) -> Vec<Sample> {
     let step = ends.len().div_ceil(POSITIONS_PER_GAME).max(1);
     ends.iter()
         .step_by(step)
-        .map(|&i| Sample { position: positions[i + 1].clone(), stage: (i + 1) as f64 / n as f64, winner: winner as usize })
+        .map(|&i| Sample {
+            position: positions[i + 1].clone(),
+            stage: (i + 1) as f64 / n as f64,
+            winner: winner as usize,
+        })
         .collect()
 }
 
@@ -108,6 +113,66 @@ impl Model {
         }
         out
     }
+}
+
+/// What a finished game's chances give the read model, per seat: the chance lost in its own turns on
+/// average (`CHANCE_LOST`: its chance before each of its turns' events less after them, a turn's events
+/// being those of its number, whoever made them; the setup, turn 0, left out) and the chance at the end of every fifth turn (`CHANCE_AT_TURN`). None for a game without a winner:
+/// such a game counts nowhere as a result.
+pub fn seat_metrics(model: &Model, game: &dyn Game) -> Vec<SeatMetric> {
+    if game.winner().is_none() || game.event_count() == 0 {
+        return Vec::new();
+    }
+    let by_event = model.chances_of(game);
+    let seats = game.envelope().players.len();
+    // Whose each turn is: the player its `TurnStarted` names.
+    let mut owner = std::collections::BTreeMap::new();
+    for i in 0..game.event_count() {
+        for f in game.event_facts(i) {
+            if let Fact::TurnStarted { turn, player } = f {
+                owner.insert(*turn, *player as usize);
+            }
+        }
+    }
+    // A turn's events are those of its number; its loss runs from the position before the first to the one
+    // after the last.
+    let mut lost = vec![(0.0f64, 0usize); seats];
+    let mut first = 0;
+    while first < game.event_count() {
+        let turn = game.event_turn(first);
+        let mut last = first;
+        while last + 1 < game.event_count() && game.event_turn(last + 1) == turn {
+            last += 1;
+        }
+        if let Some(&seat) = owner.get(&turn).filter(|&&s| turn > 0 && s < seats) {
+            lost[seat].0 += by_event[first][seat] - by_event[last + 1][seat];
+            lost[seat].1 += 1;
+        }
+        first = last + 1;
+    }
+    let mut out = Vec::new();
+    for (s, (sum, turns)) in lost.iter().enumerate() {
+        if *turns > 0 {
+            out.push(SeatMetric {
+                seat: s as u32,
+                metric: CHANCE_LOST,
+                arg: String::new(),
+                value: sum / *turns as f64,
+            });
+        }
+    }
+    let last = game.current_turn() as usize;
+    for k in 1..=TURNS_KEPT {
+        let t = k * TURN_STEP;
+        if t > last {
+            break;
+        }
+        let at = game.events_through_turn(t as u32).min(by_event.len() - 1);
+        for s in 0..seats {
+            out.push(SeatMetric { seat: s as u32, metric: CHANCE_AT_TURN, arg: t.to_string(), value: by_event[at][s] });
+        }
+    }
+    out
 }
 
 /// Why no model could be trained.

@@ -30,6 +30,11 @@ pub const LOST: &str = "lost";
 pub const POINTS: &str = "points";
 /// The game's own statistic `arg` (`Vocabulary::player_stats`).
 pub const STAT: &str = "stat";
+/// The chance to win a seat lost in its own turns, on average a turn: its chance at a turn's start less its
+/// chance at its end (finished games of a ruleset with a win-chance model; `crate::chances`).
+pub const CHANCE_LOST: &str = "chance_lost";
+/// The chance to win at the end of turn `arg` (every fifth turn the game reached; as `CHANCE_LOST`).
+pub const CHANCE_AT_TURN: &str = "chance_at_turn";
 /// Trades with partner `arg`: another seat (`seat:N`, counted from 0) or a market the game declares. Kept for
 /// player pages (who trades with whom, at what rate), not offered as a question.
 pub const TRADES_WITH: &str = "trades_with";
@@ -93,6 +98,12 @@ pub const METRICS: &[Metric] = &[
     metric(LOST, "cards lost to {}", ArgKind::Cause),
     metric(POINTS, "points from {}", ArgKind::Reason),
     metric(STAT, "{}", ArgKind::Stat),
+    Metric {
+        percent: true,
+        lower_is_better: true,
+        ..metric(CHANCE_LOST, "chance to win lost per own turn", ArgKind::None)
+    },
+    Metric { percent: true, ..metric(CHANCE_AT_TURN, "chance to win at the end of turn {}", ArgKind::Turn) },
 ];
 
 pub fn metric_named(id: &str) -> Option<&'static Metric> {
@@ -127,6 +138,13 @@ pub const PRESETS: &[Preset] = &[
         by: "player",
     },
     Preset { id: "best-players", question: "Who wins most often?", metric: WON, arg: "", by: "player" },
+    Preset {
+        id: "costly-decisions",
+        question: "Who makes the decisions that cost the most?",
+        metric: CHANCE_LOST,
+        arg: "",
+        by: "player",
+    },
     Preset { id: "openings", question: "Which openings win?", metric: WON, arg: "", by: "opening" },
     Preset {
         id: "fast-starts",

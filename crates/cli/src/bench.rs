@@ -105,7 +105,8 @@ pub fn run(corpus: &Path, db: Option<PathBuf>, postgres: Option<PathBuf>) -> any
             .iter()
             .map(|log| {
                 let game = read_log(&log.text).expect("validated above");
-                almanac_service::prepare(almanac_engine::ValidatedLog { game, text: log.text.clone() }).ahead()
+                let log = almanac_engine::ValidatedLog { game, text: log.text.clone() };
+                almanac_service::prepare(log, &almanac_service::chances::Models::none()).ahead()
             })
             .collect();
         preparing += t.elapsed().as_secs_f64();

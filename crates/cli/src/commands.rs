@@ -97,6 +97,8 @@ pub fn import_to(
     let bar = progress(files.len(), "files");
     let mut rejected = 0;
     let pack = store.takes_ahead();
+    // The win-chance models the read model's chance numbers are derived with.
+    let models = almanac_service::chances::Models::load(&store)?;
     // Reading, validating and deriving a file needs no store: other threads do it, in the files' order, while
     // this thread stores the prepared files (SQLite has one writer), a few dozen at a time: each game whole
     // or not at all, but one write to the file for all of them.
@@ -114,7 +116,7 @@ pub fn import_to(
         failed.map_or(Ok(()), Err)
     };
     // Preparing goes on while a batch is stored.
-    prepared_in_order(reading, files, 2 * IMPORT_BATCH, pack, |file, prepared| {
+    prepared_in_order(reading, files, 2 * IMPORT_BATCH, pack, &models, |file, prepared| {
         match prepared {
             Ok(p) => {
                 batch.push((file.to_path_buf(), p));
@@ -159,6 +161,7 @@ fn prepared_in_order(
     files: &[PathBuf],
     ahead: usize,
     pack: bool,
+    models: &almanac_service::chances::Models,
     mut each: impl FnMut(&Path, Result<almanac_service::Prepared, ImportError>) -> anyhow::Result<()>,
 ) -> anyhow::Result<()> {
     use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -190,7 +193,7 @@ fn prepared_in_order(
                     if stop.load(Ordering::SeqCst) {
                         break;
                     }
-                    let prepared = check_file(reading, &files[i]).map(almanac_service::prepare);
+                    let prepared = check_file(reading, &files[i]).map(|log| almanac_service::prepare(log, models));
                     let prepared = if pack { prepared.map(almanac_service::Prepared::ahead) } else { prepared };
                     if tx.send((i, prepared)).is_err() {
                         break;

@@ -81,13 +81,20 @@ pub fn from_store(db: &Path, ruleset: Option<&str>, club: Option<&str>) -> anyho
             b.finish_and_clear();
         }
         match result {
-            Ok(t) => println!(
-                "{r}: a model from {} finished games ({} positions; {} published games without a winner left out), kept in {}",
-                t.games,
-                t.model.trained_on.positions,
-                t.unfinished,
-                db.display()
-            ),
+            Ok(t) => {
+                println!(
+                    "{r}: a model from {} finished games ({} positions; {} published games without a winner left out), kept in {}; {} games' chance numbers derived again",
+                    t.games,
+                    t.model.trained_on.positions,
+                    t.unfinished,
+                    db.display(),
+                    t.rederived
+                );
+                for (id, e) in &t.failed {
+                    failed += 1;
+                    eprintln!("{r}: game {id} left as it was: {e}");
+                }
+            }
             Err(e) => {
                 failed += 1;
                 eprintln!("{r}: {e}");

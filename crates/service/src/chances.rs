@@ -25,6 +25,10 @@ pub struct Trained {
     /// Finished games learnt from; published games without a winner are left out.
     pub games: usize,
     pub unfinished: usize,
+    /// The ruleset's stored games whose read model was derived again with the new model (every one, so
+    /// that the questions read the chances of this model only), and those that could not be.
+    pub rederived: usize,
+    pub failed: Vec<(String, ServiceError)>,
 }
 
 /// Why `train` made no model.
@@ -101,7 +105,9 @@ pub fn train(
             body,
         })
         .map_err(ServiceError::from)?;
-    Ok(Trained { model, games, unfinished })
+    let ids = crate::games_to_reproject(store, Some(ruleset), true)?;
+    let report = crate::reproject(store, &ids, |_| {});
+    Ok(Trained { model, games, unfinished, rederived: report.done.len(), failed: report.failed })
 }
 
 /// A ruleset's model as the store keeps it, read; or why there is none to read with.
@@ -187,24 +193,26 @@ pub fn chances_of(game: &dyn Game, model: &Model, trained_at: &str) -> Chances {
         })
         .collect();
     turning_points.sort_by_key(|t| t.seq);
-    // Whose turn each event is in (the facts say when a turn starts and whose it is).
-    let mut active = 0usize;
-    let mut falls: Vec<Vec<(usize, f64)>> = vec![Vec::new(); players.len()];
+    // Whose turn each event is in: the player its turn's `TurnStarted` names.
+    let mut owner = std::collections::BTreeMap::new();
     for i in 0..game.event_count() {
-        // The event is its turn's player's; a turn it starts (after it, in its facts) is the next one's.
-        let actor = active;
         for f in game.event_facts(i) {
-            if let almanac_core::Fact::TurnStarted { player, .. } = f {
-                active = *player as usize;
+            if let almanac_core::Fact::TurnStarted { turn, player } = f {
+                owner.insert(*turn, *player as usize);
             }
         }
-        let actor = if i == 0 { active } else { actor };
+    }
+    let mut falls: Vec<Vec<(usize, f64)>> = vec![Vec::new(); players.len()];
+    for i in 0..game.event_count() {
+        let turn = game.event_turn(i);
         // Not the setup, not the last event (which only says who won).
-        if game.event_turn(i) > 0 && i + 2 < by_event.len() && actor < players.len() {
-            let fall = by_event[i][actor] - by_event[i + 1][actor];
-            if fall > 0.0 {
-                falls[actor].push((i + 1, fall));
-            }
+        let Some(&actor) = owner.get(&turn).filter(|&&s| turn > 0 && s < players.len() && i + 2 < by_event.len())
+        else {
+            continue;
+        };
+        let fall = by_event[i][actor] - by_event[i + 1][actor];
+        if fall > 0.0 {
+            falls[actor].push((i + 1, fall));
         }
     }
     let to_study = falls
@@ -251,4 +259,47 @@ pub fn chart(game: &dyn Game, chances: &Chances) -> Result<String, ServiceError>
         .collect();
     let colors: Vec<Option<String>> = game.envelope().players.iter().map(|p| p.color.clone()).collect();
     Ok(almanac_charts::win_chances(&chances.players, &colors, &by_turn, &marks)?)
+}
+
+/// Every ruleset's model the store keeps (those read with this build's model version), for deriving the
+/// read model's chance numbers of many games without asking the store for each.
+#[derive(Debug, Clone, Default)]
+pub struct Models(std::collections::BTreeMap<String, Model>);
+
+impl Models {
+    /// None: what a game stored before any model was trained is derived with.
+    pub fn none() -> Models {
+        Models::default()
+    }
+
+    /// The model of one ruleset, if the store keeps one.
+    pub fn of(store: &Store, ruleset: &str) -> Result<Models, almanac_store::StoreError> {
+        let mut models = std::collections::BTreeMap::new();
+        if let Some(stored) = store.model(ruleset)? {
+            if let Ok(m) = serde_json::from_str::<Model>(&stored.body) {
+                let features = game_kind(ruleset).map_or(0, |k| k.features().len());
+                if m.version == chances::MODEL_VERSION && m.features.len() == features {
+                    models.insert(ruleset.to_string(), m);
+                }
+            }
+        }
+        Ok(Models(models))
+    }
+
+    pub fn load(store: &Store) -> Result<Models, ServiceError> {
+        let mut models = std::collections::BTreeMap::new();
+        for kind in crate::GAMES.iter().filter(|g| !g.features().is_empty()) {
+            if let Ok((m, _)) = model(store, kind.id())? {
+                models.insert(kind.id().to_string(), m);
+            }
+        }
+        Ok(Models(models))
+    }
+
+    /// Adds the chance numbers of a finished game to its read model, where its ruleset has a model.
+    pub fn add_to(&self, insights: &mut almanac_core::Insights, game: &dyn Game) {
+        if let Some(m) = self.0.get(game.ruleset()) {
+            insights.metrics.extend(chances::seat_metrics(m, game));
+        }
+    }
 }

@@ -80,9 +80,10 @@ pub fn import(
     Ok((inserted, log))
 }
 
-/// Stores a validated log.
+/// Stores a validated log (its read model with the chance numbers of its ruleset's model, if it has one).
 pub fn store_log(store: &mut Store, log: &ValidatedLog, ownership: Ownership) -> Result<Inserted, StoreError> {
-    store_prepared(store, &prepare_ref(log), ownership)
+    let models = chances::Models::of(store, log.game.ruleset())?;
+    store_prepared(store, &prepare_ref(log, &models), ownership)
 }
 
 /// A validated log with what storing it needs computed (its content hash, its facts as rows, its read model):
@@ -98,15 +99,16 @@ pub struct Prepared<L = ValidatedLog> {
     ahead: Option<almanac_store::Ahead>,
 }
 
-pub fn prepare(log: ValidatedLog) -> Prepared {
-    let Prepared { content_hash, facts, insights, .. } = prepare_ref(&log);
+pub fn prepare(log: ValidatedLog, models: &chances::Models) -> Prepared {
+    let Prepared { content_hash, facts, insights, .. } = prepare_ref(&log, models);
     Prepared { log, content_hash, facts, insights, ahead: None }
 }
 
 /// `prepare` of a log borrowed.
-fn prepare_ref(log: &ValidatedLog) -> Prepared<&ValidatedLog> {
+fn prepare_ref<'a>(log: &'a ValidatedLog, models: &chances::Models) -> Prepared<&'a ValidatedLog> {
     let facts = log.game.fact_rows(0);
-    let insights = insights_from(log.game.as_ref(), &facts);
+    let mut insights = insights_from(log.game.as_ref(), &facts);
+    models.add_to(&mut insights, log.game.as_ref());
     Prepared { content_hash: log.content_hash(), log, facts, insights, ahead: None }
 }
 
@@ -455,6 +457,14 @@ pub fn games_to_reproject(store: &Store, ruleset: Option<&str>, all: bool) -> Re
 /// transaction, each game whole or not at all; `progress` hears of each game as it is done.
 pub fn reproject(store: &mut Store, ids: &[String], mut progress: impl FnMut(&str)) -> Reprojected {
     let mut report = Reprojected::default();
+    let models = match chances::Models::load(store) {
+        Ok(m) => m,
+        Err(e) => {
+            let reason = e.to_string();
+            report.failed = ids.iter().map(|id| (id.clone(), ServiceError::Internal(reason.clone()))).collect();
+            return report;
+        }
+    };
     for chunk in ids.chunks(REPROJECT_BATCH) {
         // Each game's full id and stored log: its header line and event lines.
         type Stored = (String, (String, Vec<String>));
@@ -470,7 +480,8 @@ pub fn reproject(store: &mut Store, ids: &[String], mut progress: impl FnMut(&st
             let (id, (header, events)) = log?;
             let game = read_stored(&id, header, events)?;
             let facts = game.fact_rows(0);
-            let insights = insights_from(game.as_ref(), &facts);
+            let mut insights = insights_from(game.as_ref(), &facts);
+            models.add_to(&mut insights, game.as_ref());
             Ok((id, game, facts, insights))
         });
         let ready: Vec<Derivation> = derived
@@ -719,13 +730,15 @@ fn copy_game(from: &Store, to: &mut Store, g: &StoredGame) -> Result<(), Service
     let lines: Vec<&str> = events.iter().map(String::as_str).collect();
     let ownership = Ownership { club: owner, published: g.published };
     let facts = game.fact_rows(0);
+    let mut insights = insights_from(game.as_ref(), &facts);
+    chances::Models::of(from, game.ruleset())?.add_to(&mut insights, game.as_ref());
     let new = NewGame {
         game: game.as_ref(),
         header_line: &header,
         event_lines: &lines,
         content_hash: &g.content_hash,
         facts: &facts,
-        insights: &insights_from(game.as_ref(), &facts),
+        insights: &insights,
         ahead: None,
     };
     to.insert_game_as(&g.id, &new, ownership)?;

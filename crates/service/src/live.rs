@@ -124,7 +124,12 @@ fn extend(
     });
     let mut tally = before.clone();
     tally.add(&live.game.fact_rows(first));
-    match store.append_events(club, &id, expected_seq, live.game.as_ref(), lines, &tally.insights()) {
+    let mut insights = tally.insights();
+    // The append that ends the game brings its chance numbers (once: nothing follows the end).
+    if live.game.winner().is_some() {
+        crate::chances::Models::of(store, live.game.ruleset())?.add_to(&mut insights, live.game.as_ref());
+    }
+    match store.append_events(club, &id, expected_seq, live.game.as_ref(), lines, &insights) {
         Ok(seq) => {
             live.tally = Some(tally);
             Ok(seq)
