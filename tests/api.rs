@@ -559,6 +559,13 @@ fn win_chances_are_served_once_a_model_is_trained_and_say_why_before() {
     // The club game's winner is its third seat.
     assert_eq!(c["players"][2], "Zeynep");
     assert_eq!(by_event.last().unwrap()[2].as_f64(), Some(1.0));
+    // Each chance with its spread, from the 25 games behind the model: none negative, none at the end.
+    let spread = c["spread"].as_array().unwrap();
+    assert_eq!(spread.len(), by_event.len());
+    let spreads: Vec<f64> =
+        spread.iter().flat_map(|s| s.as_array().unwrap().iter().map(|v| v.as_f64().unwrap())).collect();
+    assert!(spreads.iter().all(|&s| s >= 0.0) && spreads.iter().any(|&s| s > 0.01), "{spread:?}");
+    assert!(spread.last().unwrap().as_array().unwrap().iter().all(|v| v.as_f64() == Some(0.0)));
     let points = c["turning_points"].as_array().unwrap();
     assert!(!points.is_empty());
     for t in points {

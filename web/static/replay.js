@@ -181,8 +181,12 @@ document.addEventListener('DOMContentLoaded', () => {
       if (chances && chances.by_event[seq]) {
         const chance = document.createElement('span');
         chance.className = 'chance';
-        chance.textContent = `${Math.round(chances.by_event[seq][seat] * 100)}%`;
-        chance.title = `chance to win here, by a model of ${chances.model.games} games`;
+        const spread = chances.spread && chances.spread[seq] ? chances.spread[seq][seat] : null;
+        // The chance with its spread where the games behind the model leave one (± a standard error).
+        chance.textContent = `${Math.round(chances.by_event[seq][seat] * 100)}%` +
+          (spread >= 0.005 ? ` ±${Math.round(spread * 100)}` : '');
+        chance.title = `chance to win here, by a model of ${chances.model.games} games` +
+          (spread >= 0.005 ? `; give or take ${Math.round(spread * 100)} points (one standard error)` : '');
         head.append(chance);
       }
       head.append(vp);

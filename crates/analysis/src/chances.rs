@@ -10,7 +10,7 @@ use almanac_core::{Fact, Game, Position, SeatMetric};
 use serde::{Deserialize, Serialize};
 
 /// The model's own format; a model of another version is not read (and is trained again).
-pub const MODEL_VERSION: u32 = 1;
+pub const MODEL_VERSION: u32 = 2;
 
 /// A trained model of one ruleset.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -26,6 +26,10 @@ pub struct Model {
     pub scale: Vec<f64>,
     /// A weight per feature, then a weight per feature times the game's progress.
     pub weights: Vec<f64>,
+    /// The weights' covariance (row by row): the inverse of the fit's information, made as wide as the
+    /// games behind it rather than their positions (a game's positions are far from independent), for the
+    /// spread of each chance.
+    pub covariance: Vec<f64>,
     pub trained_on: TrainedOn,
 }
 
@@ -100,6 +104,27 @@ impl Model {
             .map(|s| self.row(position, s).iter().zip(&self.weights).map(|(x, w)| x * w).sum())
             .collect();
         softmax(&u)
+    }
+
+    /// Each seat's chance from `position` and its standard error (by the delta method, from the weights'
+    /// covariance): how far the chance could be from what the games behind the model say.
+    pub fn chances_with_spread(&self, position: &Position) -> Vec<(f64, f64)> {
+        let rows: Vec<Vec<f64>> = (0..position.seats.len()).map(|s| self.row(position, s)).collect();
+        let p = self.chances(position);
+        let d = self.weights.len();
+        if self.covariance.len() != d * d {
+            return p.into_iter().map(|c| (c, f64::NAN)).collect();
+        }
+        let mean: Vec<f64> = (0..d).map(|k| rows.iter().zip(&p).map(|(x, ps)| ps * x[k]).sum()).collect();
+        (0..rows.len())
+            .map(|s| {
+                // The chance's gradient in the weights: p_s (x_s − Σ_j p_j x_j).
+                let g: Vec<f64> = (0..d).map(|k| p[s] * (rows[s][k] - mean[k])).collect();
+                let var: f64 =
+                    (0..d).map(|a| g[a] * (0..d).map(|b| self.covariance[a * d + b] * g[b]).sum::<f64>()).sum();
+                (p[s], var.max(0.0).sqrt())
+            })
+            .collect()
     }
 
     /// The chances of every position of a game (the start, then after each event); a finished game's last
@@ -244,6 +269,7 @@ pub fn train(
         mean,
         scale,
         weights: vec![0.0; 2 * f],
+        covariance: Vec::new(),
         trained_on: TrainedOn { games, positions: samples.len() },
     };
     let design = |i: usize, rows: &mut Vec<Vec<f64>>| {
@@ -255,18 +281,22 @@ pub fn train(
     // positions, so that a few games cannot make a confident model.
     let ridge = samples.len() as f64 / games as f64;
     let mut weights = vec![0.0; 2 * f];
-    fit(&mut weights, &design, &samples.iter().map(|s| s.winner).collect::<Vec<_>>(), ridge);
+    let information = fit(&mut weights, &design, &samples.iter().map(|s| s.winner).collect::<Vec<_>>(), ridge);
     model.weights = weights;
+    // As if each game were one position: the covariance widened by the positions a game gives.
+    let widen = samples.len() as f64 / games as f64;
+    model.covariance = inverse(&information, 2 * f).into_iter().map(|c| c * widen).collect();
     Ok(model)
 }
 
 /// Newton's method on the conditional logit's log likelihood with a ridge penalty `ridge`: `design(i, rows)`
 /// writes the seats' design rows of position `i` (made again at each pass rather than kept, so that a
 /// hundred thousand games fit in memory), `winners[i]` is the seat that won.
-fn fit(w: &mut [f64], design: &dyn Fn(usize, &mut Vec<Vec<f64>>), winners: &[usize], ridge: f64) {
+fn fit(w: &mut [f64], design: &dyn Fn(usize, &mut Vec<Vec<f64>>), winners: &[usize], ridge: f64) -> Vec<f64> {
     let d = w.len();
     let ridge = ridge.max(1e-6);
     let mut seats: Vec<Vec<f64>> = Vec::new();
+    let mut information = vec![0.0; d * d];
     for _ in 0..30 {
         let mut gradient = vec![0.0; d];
         let mut hessian = vec![0.0; d * d];
@@ -300,6 +330,7 @@ fn fit(w: &mut [f64], design: &dyn Fn(usize, &mut Vec<Vec<f64>>), winners: &[usi
             gradient[a] -= ridge * w[a];
             hessian[a * d + a] += ridge;
         }
+        information.clone_from(&hessian);
         let Some(step) = solve(&mut hessian, &mut gradient, d) else { break };
         let size: f64 = step.iter().map(|s| s * s).sum::<f64>().sqrt();
         for k in 0..d {
@@ -309,6 +340,21 @@ fn fit(w: &mut [f64], design: &dyn Fn(usize, &mut Vec<Vec<f64>>), winners: &[usi
             break;
         }
     }
+    information
+}
+
+/// The inverse of a symmetric positive definite `d` × `d` matrix (empty if it has none).
+fn inverse(a: &[f64], d: usize) -> Vec<f64> {
+    let mut out = vec![0.0; d * d];
+    for j in 0..d {
+        let mut unit = vec![0.0; d];
+        unit[j] = 1.0;
+        let Some(column) = solve(&mut a.to_vec(), &mut unit, d) else { return Vec::new() };
+        for i in 0..d {
+            out[i * d + j] = column[i];
+        }
+    }
+    out
 }
 
 /// Solves `a x = b` for a symmetric positive definite `a` (`d` × `d`, row by row) by Cholesky's method.
@@ -396,7 +442,7 @@ pub fn points_weight(samples: &[Sample]) -> f64 {
         rows.extend(samples[i].position.scores.iter().map(|&v| vec![v]));
     };
     let mut w = vec![0.0];
-    fit(&mut w, &design, &samples.iter().map(|s| s.winner).collect::<Vec<_>>(), 1e-6);
+    let _ = fit(&mut w, &design, &samples.iter().map(|s| s.winner).collect::<Vec<_>>(), 1e-6);
     w[0]
 }
 
@@ -489,6 +535,11 @@ mod tests {
         assert!(three.iter().all(|c| (c - 1.0 / 3.0).abs() < 1e-9), "{three:?}");
         let e = evaluate(&model, &samples, &samples);
         assert!(e.stages.iter().all(|s| s.model.log_loss < s.equal.log_loss), "{e:?}");
+        // The fewer the games behind a model, the wider its chances' spread.
+        let few = train("test", 1, &["points"], 40, &samples[..40]).unwrap();
+        let at = sample(&[2.0, 0.0], 0.5, 0).position;
+        let (wide, narrow) = (few.chances_with_spread(&at)[0].1, model.chances_with_spread(&at)[0].1);
+        assert!(wide > narrow && narrow > 0.0, "{wide} against {narrow}");
     }
 
     #[test]

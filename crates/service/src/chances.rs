@@ -136,6 +136,8 @@ pub struct Chances {
     pub players: Vec<String>,
     /// `by_event[i][seat]`: the chance after the first `i` events.
     pub by_event: Vec<Vec<f64>>,
+    /// `spread[i][seat]`: its standard error, from the games behind the model (0 at a finished game's end).
+    pub spread: Vec<Vec<f64>>,
     pub turning_points: Vec<TurningPoint>,
     /// Each seat's own decisions (events of its turns) after which its chance fell most: the turns to
     /// study, the worst first.
@@ -169,6 +171,16 @@ const TO_STUDY: usize = 3;
 /// The chances of `game` read with `model`.
 pub fn chances_of(game: &dyn Game, model: &Model, trained_at: &str) -> Chances {
     let by_event = model.chances_of(game);
+    let mut spread: Vec<Vec<f64>> = game
+        .positions()
+        .iter()
+        .map(|p| model.chances_with_spread(p).into_iter().map(|(_, se)| (se * 1e4).round() / 1e4).collect())
+        .collect();
+    if game.winner().is_some() {
+        if let Some(last) = spread.last_mut() {
+            last.iter_mut().for_each(|se| *se = 0.0);
+        }
+    }
     let players: Vec<String> = game.envelope().players.iter().map(|p| p.name.clone()).collect();
     // Every event's largest move, the largest first; the final event (which only says who won) is left out,
     // and so is turn 0 (a game's setup, where seats place one after another and chances swing by turns).
@@ -235,6 +247,7 @@ pub fn chances_of(game: &dyn Game, model: &Model, trained_at: &str) -> Chances {
     Chances {
         players,
         by_event,
+        spread,
         turning_points,
         to_study,
         model: ModelSummary {
