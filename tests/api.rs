@@ -541,6 +541,8 @@ fn win_chances_are_served_once_a_model_is_trained_and_say_why_before() {
     let (status, body) = app.get_json(&format!("/api/games/{club_game}/chances"));
     assert_eq!(status, 404);
     assert!(body["error"].as_str().unwrap().contains("no win-chance model yet"), "{body}");
+    let (_, _, page) = app.get_text(&format!("/games/{club_game}"));
+    assert!(page.contains("No win chances: Catan has no win-chance model yet"), "the replay says why");
 
     let mut store = almanac_store::Store::open(&app.db).unwrap();
     let logs = almanac_service::chances::published_logs(&store, "catan", None).unwrap();

@@ -381,7 +381,7 @@ async fn replay(
         let row = app.pool.read(|s| s.game(&seen))??;
         let coach = app.pool.read(|s| almanac_service::coach(s, &seen))??;
         // Whether the ruleset has a model to read win chances with.
-        let chances = crate::api::model_of(&app, &row.ruleset)?.is_ok();
+        let chances = crate::api::model_of(&app, &row.ruleset)?.map(|_| ()).map_err(|why| why.to_string());
         Ok((id, game, row, coach, chances))
     })
     .await;
@@ -422,13 +422,17 @@ async fn replay(
     // Without scripts each chart is an image (inside `noscript`, so that a browser running scripts does not
     // load it too); the replay script fetches the SVG once and inlines it, so that its turns can be clicked.
     // The win-chance chart first, where the ruleset has a model: it says where the game turned.
-    let chances_chart = if chances {
+    let chances_chart = if chances.is_ok() {
         format!(
             "<figure class=\"chart\" data-chart=\"chances\" tabindex=\"0\" aria-label=\"Chance to win, by turn\"><noscript><img src=\"/api/games/{id}/charts/chances.svg\" alt=\"Chance to win, by turn\" loading=\"lazy\" width=\"760\" height=\"380\"></noscript></figure>",
             id = escape(&id)
         )
     } else {
-        String::new()
+        // Why there are no chances, for whoever looks for them.
+        format!(
+            "<p class=\"hint no-chances\">No win chances: {}.</p>",
+            escape(chances.as_ref().err().map_or("", |w| w.as_str()))
+        )
     };
     let charts: String = std::iter::once(chances_chart)
         .chain(game.vocabulary().charts.iter().map(|c| {
@@ -483,7 +487,7 @@ async fn replay(
         meta = meta.join(" · "),
         turns = game.current_turn(),
         events = game.event_count(),
-        chances = if chances { "yes" } else { "no" },
+        chances = if chances.is_ok() { "yes" } else { "no" },
     );
     let scripts = ["/static/replay.js".to_string(), format!("/static/rulesets/{}.js", game.ruleset())];
     page(&title, &body, &scripts, signed.as_ref())
