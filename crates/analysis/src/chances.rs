@@ -140,6 +140,20 @@ impl Model {
     }
 }
 
+/// Whose each turn is, by its number: the seat its `TurnStarted` fact names (a turn's events are its
+/// player's decisions and whatever others did in it).
+pub fn turn_owners(game: &dyn Game) -> std::collections::BTreeMap<u32, usize> {
+    let mut owner = std::collections::BTreeMap::new();
+    for i in 0..game.event_count() {
+        for f in game.event_facts(i) {
+            if let Fact::TurnStarted { turn, player } = f {
+                owner.insert(*turn, *player as usize);
+            }
+        }
+    }
+    owner
+}
+
 /// What a finished game's chances give the read model, per seat: the chance lost in its own turns on
 /// average (`CHANCE_LOST`: its chance before each of its turns' events less after them, a turn's events
 /// being those of its number, whoever made them; the setup, turn 0, left out) and the chance at the end of every fifth turn (`CHANCE_AT_TURN`). None for a game without a winner:
@@ -150,15 +164,7 @@ pub fn seat_metrics(model: &Model, game: &dyn Game) -> Vec<SeatMetric> {
     }
     let by_event = model.chances_of(game);
     let seats = game.envelope().players.len();
-    // Whose each turn is: the player its `TurnStarted` names.
-    let mut owner = std::collections::BTreeMap::new();
-    for i in 0..game.event_count() {
-        for f in game.event_facts(i) {
-            if let Fact::TurnStarted { turn, player } = f {
-                owner.insert(*turn, *player as usize);
-            }
-        }
-    }
+    let owner = turn_owners(game);
     // A turn's events are those of its number; its loss runs from the position before the first to the one
     // after the last.
     let mut lost = vec![(0.0f64, 0usize); seats];

@@ -121,12 +121,14 @@ pub fn model(store: &Store, ruleset: &str) -> Result<Result<(Model, String), NoC
     let Some(stored) = store.model(ruleset)? else {
         return Ok(Err(NoChances::Untrained { game: kind.name(), ruleset: ruleset.to_string() }));
     };
-    match serde_json::from_str::<Model>(&stored.body) {
-        Ok(m) if m.version == chances::MODEL_VERSION && m.features.len() == kind.features().len() => {
-            Ok(Ok((m, stored.trained_at)))
-        }
-        _ => Ok(Err(NoChances::Outdated { game: kind.name() })),
-    }
+    Ok(readable(&stored).map(|m| (m, stored.trained_at)).ok_or(NoChances::Outdated { game: kind.name() }))
+}
+
+/// A stored model read back, if this build reads it (its version, its ruleset's features).
+fn readable(stored: &WinModel) -> Option<Model> {
+    let m: Model = serde_json::from_str(&stored.body).ok()?;
+    let features = game_kind(&stored.ruleset).map_or(0, |k| k.features().len());
+    (m.version == chances::MODEL_VERSION && m.features.len() == features).then_some(m)
 }
 
 /// A game's win chances: each seat's at the start and after every event, the events that moved them most,
@@ -205,15 +207,7 @@ pub fn chances_of(game: &dyn Game, model: &Model, trained_at: &str) -> Chances {
         })
         .collect();
     turning_points.sort_by_key(|t| t.seq);
-    // Whose turn each event is in: the player its turn's `TurnStarted` names.
-    let mut owner = std::collections::BTreeMap::new();
-    for i in 0..game.event_count() {
-        for f in game.event_facts(i) {
-            if let almanac_core::Fact::TurnStarted { turn, player } = f {
-                owner.insert(*turn, *player as usize);
-            }
-        }
-    }
+    let owner = chances::turn_owners(game);
     let mut falls: Vec<Vec<(usize, f64)>> = vec![Vec::new(); players.len()];
     for i in 0..game.event_count() {
         let turn = game.event_turn(i);
@@ -288,13 +282,8 @@ impl Models {
     /// The model of one ruleset, if the store keeps one.
     pub fn of(store: &Store, ruleset: &str) -> Result<Models, almanac_store::StoreError> {
         let mut models = std::collections::BTreeMap::new();
-        if let Some(stored) = store.model(ruleset)? {
-            if let Ok(m) = serde_json::from_str::<Model>(&stored.body) {
-                let features = game_kind(ruleset).map_or(0, |k| k.features().len());
-                if m.version == chances::MODEL_VERSION && m.features.len() == features {
-                    models.insert(ruleset.to_string(), m);
-                }
-            }
+        if let Some(m) = store.model(ruleset)?.as_ref().and_then(readable) {
+            models.insert(ruleset.to_string(), m);
         }
         Ok(Models(models))
     }
