@@ -987,8 +987,12 @@ fn a_replay_shows_win_chances_turning_points_and_turns_to_study() {
         .eval("return document.querySelectorAll('figure[data-chart=chances] .turn-target').length > 100")
         .as_bool()
         .unwrap());
-    assert!(!driver.property("#study", "hidden").as_bool().unwrap(), "the turns to study are shown");
-    let seq = driver.eval("const a = document.querySelector('#study a'); const s = new URL(a.href).searchParams.get('seq'); a.click(); return s");
+    // The coach table says each player's turns to study; a click on one steps there.
+    let studied = driver.eval("return document.querySelectorAll('.coach-table td.study a').length").as_u64().unwrap();
+    assert!(studied >= 4, "{studied} turns to study");
+    driver.eval("document.querySelector('.coach-table').scrollIntoView()");
+    let seq =
+        driver.eval("const a = document.querySelector('.coach-table td.study a'); a.click(); return a.dataset.seq");
     wait_shown(&driver, "a turn to study", seq.as_str().unwrap().parse().unwrap());
     driver.screenshot(&root().join("target/browser/chances.png"));
 }

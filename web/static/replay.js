@@ -321,6 +321,14 @@ document.addEventListener('DOMContentLoaded', () => {
     if (handled) e.preventDefault();
   });
   root.addEventListener('click', (e) => {
+    // A link to an event of this game (the coach table's turns to study) steps there without a reload.
+    const link = e.target.closest('a[data-seq]');
+    if (link) {
+      e.preventDefault();
+      go(+link.dataset.seq);
+      boardInView();
+      return;
+    }
     const note = e.target.closest('.note-mark');
     const target = e.target.closest('.turn-target');
     const item = e.target.closest('#events li, #now div[data-seq]');
@@ -494,36 +502,6 @@ document.addEventListener('DOMContentLoaded', () => {
     markNotes();
   }
 
-  // Each player's turns to study: their own decisions after which their chance fell most, each a link.
-  function showStudy() {
-    const box = document.getElementById('study');
-    if (!box || !chances.to_study) return;
-    const list = document.createElement('ul');
-    chances.to_study.forEach((falls, seat) => {
-      if (!falls.length) return;
-      const li = document.createElement('li');
-      const who = document.createElement('b');
-      who.textContent = chances.players[seat];
-      who.style.color = ctx.inkOf(chances.players[seat]);
-      li.append(who, ': ');
-      falls.forEach((t, k) => {
-        const a = document.createElement('a');
-        a.href = `?seq=${t.seq}`;
-        a.textContent = `turn ${t.turn}, ${Math.round(t.before * 100)}% → ${Math.round(t.after * 100)}%`;
-        a.addEventListener('click', (e) => { e.preventDefault(); go(t.seq); boardInView(); });
-        li.append(k ? ' · ' : '', a);
-      });
-      list.append(li);
-    });
-    const head = document.createElement('h2');
-    head.textContent = 'Turns to study';
-    const hint = document.createElement('p');
-    hint.className = 'hint';
-    hint.textContent = `Each player's own decisions after which their chance to win fell most, by a model of ${chances.model.games} games.`;
-    box.replaceChildren(head, list, hint);
-    box.hidden = false;
-  }
-
   // The events where a chance moved most, marked in the list as key moments are.
   function markTurningPoints() {
     for (const t of chances.turning_points) {
@@ -563,7 +541,6 @@ document.addEventListener('DOMContentLoaded', () => {
       api('/chances').then((c) => {
         chances = c;
         markTurningPoints();
-        showStudy();
         go(seq, false);
         root.dataset.chancesShown = 'yes';
       }).catch(() => {});

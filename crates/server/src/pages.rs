@@ -96,7 +96,12 @@ impl SignedIn {
 
 /// The end of the game as a coach reads it: a row per player, each number linked to the event where it
 /// began (its title lists the turns' events).
-fn coach_table(t: &almanac_service::CoachTable) -> String {
+/// `study`: each row's turns to study (its own decisions after which its chance fell most), where the
+/// ruleset has a win-chance model.
+fn coach_table(
+    t: &almanac_service::CoachTable,
+    study: Option<&[Vec<almanac_service::chances::TurningPoint>]>,
+) -> String {
     let cell = |c: &almanac_service::CoachCell| -> Markup {
         match c.events.first() {
             Some(first) if c.count != 0 => {
@@ -125,6 +130,7 @@ fn coach_table(t: &almanac_service::CoachTable) -> String {
                         th scope="col" { "trades" }
                         th scope="col" { "cards given / got in trades" }
                         @if lucky { th scope="col" { "luck: produced / the dice's promise" } }
+                        @if study.is_some() { th scope="col" { "turns to study: chance to win before → after" } }
                     } }
                     tbody {
                         @for r in &t.rows {
@@ -139,12 +145,31 @@ fn coach_table(t: &almanac_service::CoachTable) -> String {
                                         None => td { "–" },
                                     }
                                 }
+                                @if let Some(study) = study {
+                                    td.study {
+                                        @let turns = study.iter().find(|s| s.first().is_some_and(|t| t.player == r.player));
+                                        @match turns {
+                                            Some(turns) => {
+                                                @for (k, t) in turns.iter().enumerate() {
+                                                    @if k > 0 { " · " }
+                                                    a href={ "?seq=" (t.seq) } data-seq=(t.seq) {
+                                                        "turn " (t.turn) ", " (format!("{:.0}% → {:.0}%", t.before * 100.0, t.after * 100.0))
+                                                    }
+                                                }
+                                            }
+                                            None => "–",
+                                        }
+                                    }
+                                }
                             }
                         }
                     }
                 }
             }
             p.hint { "Each number opens the replay at the event where it began; its title lists every event behind it." }
+            @if study.is_some() {
+                p.hint { "Turns to study: each player's own decisions after which their chance to win fell most, by the ruleset's win-chance model." }
+            }
         }
     }
     .into_string()
@@ -381,8 +406,12 @@ async fn replay(
         let row = app.pool.read(|s| s.game(&seen))??;
         let coach = app.pool.read(|s| almanac_service::coach(s, &seen))??;
         // Whether the ruleset has a model to read win chances with.
-        let chances = crate::api::model_of(&app, &row.ruleset)?.map(|_| ()).map_err(|why| why.to_string());
-        Ok((id, game, row, coach, chances))
+        let model = crate::api::model_of(&app, &row.ruleset)?;
+        // Each player's turns to study, from the game's chances (where the ruleset has a model).
+        let study =
+            model.as_ref().ok().map(|m| almanac_service::chances::chances_of(game.read().game(), &m.0, &m.1).to_study);
+        let chances = model.map(|_| ()).map_err(|why| why.to_string());
+        Ok((id, game, row, (coach, study), chances))
     })
     .await;
     let (id, live, row, coach, chances) = match found {
@@ -453,7 +482,8 @@ async fn replay(
             format!("<tr><td>{}{win}</td><td>{}</td></tr>", player_name(p), p.vp.unwrap_or(0))
         })
         .collect();
-    let coach = coach_table(&coach);
+    let (coach, study) = coach;
+    let coach = coach_table(&coach, study.as_deref());
     let body = format!(
         r#"<section id="replay" class="replay" tabindex="0" data-game="{id}" data-ruleset="{ruleset}" data-chances="{chances}" aria-label="Replay: use the arrow keys to step">
 {notice}<div class="title"><h1>{title}</h1><div class="meta">{meta} · <a href="/api/games/{id}/log" download>download the log</a></div>{owner_controls}</div>
@@ -478,7 +508,6 @@ async fn replay(
     <div class="charts">{charts}</div>
   </div>
 </div>
-<section id="study" class="study" hidden></section>
 {coach}
 </section>"#,
         id = escape(&id),
