@@ -98,11 +98,9 @@ pub const METRICS: &[Metric] = &[
     metric(LOST, "cards lost to {}", ArgKind::Cause),
     metric(POINTS, "points from {}", ArgKind::Reason),
     metric(STAT, "{}", ArgKind::Stat),
-    Metric {
-        percent: true,
-        lower_is_better: true,
-        ..metric(CHANCE_LOST, "chance to win lost per own turn", ArgKind::None)
-    },
+    // Listed most lost first, as "who loses most" and "cards lost" are: the question it answers is whose
+    // decisions cost the most.
+    Metric { percent: true, ..metric(CHANCE_LOST, "chance to win lost per own turn", ArgKind::None) },
     Metric { percent: true, ..metric(CHANCE_AT_TURN, "chance to win at the end of turn {}", ArgKind::Turn) },
 ];
 
