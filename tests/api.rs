@@ -642,6 +642,9 @@ fn win_chances_are_served_once_a_model_is_trained_and_say_why_before() {
         .iter()
         .find(|g| g["label"] == "Ayşe")
         .unwrap_or_else(|| panic!("{answer}"));
+    // Whose decisions cost the most comes first.
+    let values: Vec<f64> = answer["groups"].as_array().unwrap().iter().map(|g| g["value"].as_f64().unwrap()).collect();
+    assert!(values.windows(2).all(|w| w[0] >= w[1]), "most lost first: {values:?}");
     let expected = ayse.iter().sum::<f64>() / ayse.len() as f64;
     assert!((group["value"].as_f64().unwrap() - expected).abs() < 1e-6, "{group} against {expected} ({ayse:?})");
 
