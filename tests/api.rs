@@ -647,6 +647,18 @@ fn win_chances_are_served_once_a_model_is_trained_and_say_why_before() {
     assert!(values.windows(2).all(|w| w[0] >= w[1]), "most lost first: {values:?}");
     let expected = ayse.iter().sum::<f64>() / ayse.len() as f64;
     assert!((group["value"].as_f64().unwrap() - expected).abs() < 1e-6, "{group} against {expected} ({ayse:?})");
+    // Her page says the same, in percent, beside the field's, and her chance at every fifth turn.
+    let (_, page) = app.get_json(&format!("/api/players/{}", group["player"]));
+    let catan = page["profiles"].as_array().unwrap().iter().find(|p| p["ruleset"] == "catan").unwrap();
+    let chances = catan["chances"].as_array().unwrap();
+    assert!((chances[0]["mine"].as_f64().unwrap() - expected * 100.0).abs() < 1e-4, "{chances:?}");
+    assert!(chances[0]["field"].as_f64().is_some());
+    assert!(chances.iter().any(|c| c["key"] == "10"), "the chance at turn 10: {chances:?}");
+    let (_, _, html) = app.get_text(&format!("/players/{}", group["player"]));
+    assert!(
+        html.contains("Win chances") && html.contains("chance to win at the end of turn 10"),
+        "the page shows them"
+    );
 
     let (_, other) = app.post("/api/games?publish=true", sample("elasund-four-players.jsonl").as_bytes());
     let (status, body) = app.get_json(&format!("/api/games/{}/chances", other["id"].as_str().unwrap()));

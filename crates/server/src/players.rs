@@ -155,7 +155,7 @@ fn profile_html(me: &almanac_service::players::PlayerPage, p: &Profile) -> Strin
         format!("<div class=\"table-wrap\" tabindex=\"0\" role=\"region\" aria-label=\"Openings\"><table class=\"openings\"><caption>Openings (what the setup gave)</caption><thead><tr><th>Opening</th><th>Games</th><th>Won</th></tr></thead><tbody>{openings}</tbody></table></div>")
     };
     format!(
-        "<section class=\"profile\" data-ruleset=\"{ruleset}\"><h3>{game}</h3>{curve}{scores}{production}{losses}{points}{trading}{partners}{openings}</section>",
+        "<section class=\"profile\" data-ruleset=\"{ruleset}\"><h3>{game}</h3>{curve}{scores}{production}{losses}{points}{trading}{partners}{openings}{chances}</section>",
         ruleset = escape(&p.ruleset),
         game = escape(&p.name),
         scores = if p.score_by_turn.is_empty() {
@@ -170,6 +170,7 @@ fn profile_html(me: &almanac_service::players::PlayerPage, p: &Profile) -> Strin
         losses = versus_table("Cards lost per game", &p.losses, "To"),
         points = versus_table("Points per game", &p.points, "From"),
         trading = versus_table("Trading", &p.trading, ""),
+        chances = versus_table("Win chances", &p.chances, ""),
     )
 }
 

@@ -42,6 +42,9 @@ pub struct Profile {
     pub partners: Vec<TradePartner>,
     /// The player's openings, most played first, with their win rate.
     pub openings: Vec<OpeningLine>,
+    /// Win chances, in percent (where the ruleset has a model): lost per own turn, then at the end of every
+    /// fifth turn.
+    pub chances: Vec<Versus>,
 }
 
 /// One number: the player's mean, the field's, and how many of the player's seats it is over.
@@ -145,6 +148,17 @@ fn profiles(store: &Store, me: &VisiblePlayer, rulesets: &[&str]) -> Result<Vec<
             .filter_map(|o| Some(OpeningLine { opening: o.opening.clone()?, seats: o.seats, win_rate: o.mean }))
             .collect();
         openings.sort_by(|a, b| b.seats.cmp(&a.seats).then(b.win_rate.total_cmp(&a.win_rate)));
+        let percent = |mut v: Vec<Versus>| -> Vec<Versus> {
+            for x in &mut v {
+                x.mine *= 100.0;
+                x.field = x.field.map(|f| f * 100.0);
+            }
+            v
+        };
+        let mut chances = percent(of(q::CHANCE_LOST, &|_| "chance lost per own turn (points of percent)".to_string()));
+        let mut at_turn = percent(of(q::CHANCE_AT_TURN, &|t| format!("chance to win at the end of turn {t} (%)")));
+        at_turn.sort_by_key(|v| v.key.parse::<u32>().unwrap_or(0));
+        chances.extend(at_turn);
         out.push(Profile {
             ruleset: ruleset.to_string(),
             name: game_name(ruleset),
@@ -155,6 +169,7 @@ fn profiles(store: &Store, me: &VisiblePlayer, rulesets: &[&str]) -> Result<Vec<
             trading,
             partners,
             openings,
+            chances,
         });
     }
     Ok(out)
