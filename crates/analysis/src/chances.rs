@@ -131,12 +131,27 @@ impl Model {
     /// position gives its winner 1.
     pub fn chances_of(&self, game: &dyn Game) -> Vec<Vec<f64>> {
         let mut out: Vec<Vec<f64>> = game.positions().iter().map(|p| self.chances(p)).collect();
-        if let (Some(w), Some(last)) = (game.winner(), out.last_mut()) {
-            for (s, c) in last.iter_mut().enumerate() {
-                *c = if s == w as usize { 1.0 } else { 0.0 };
-            }
-        }
+        settle(game, &mut out, |s, w| if s == w { 1.0 } else { 0.0 });
         out
+    }
+
+    /// `chances_of` and each chance's standard error (`chances_with_spread`), from one pass over the
+    /// game's positions; at a finished game's end the spread is 0.
+    pub fn chances_and_spread_of(&self, game: &dyn Game) -> (Vec<Vec<f64>>, Vec<Vec<f64>>) {
+        let (mut chances, mut spread): (Vec<Vec<f64>>, Vec<Vec<f64>>) =
+            game.positions().iter().map(|p| self.chances_with_spread(p).into_iter().unzip()).unzip();
+        settle(game, &mut chances, |s, w| if s == w { 1.0 } else { 0.0 });
+        settle(game, &mut spread, |_, _| 0.0);
+        (chances, spread)
+    }
+}
+
+/// Sets a finished game's last position to what the end says: `value(seat, winner)` for every seat.
+fn settle(game: &dyn Game, by_event: &mut [Vec<f64>], value: impl Fn(usize, usize) -> f64) {
+    if let (Some(w), Some(last)) = (game.winner(), by_event.last_mut()) {
+        for (s, c) in last.iter_mut().enumerate() {
+            *c = value(s, w as usize);
+        }
     }
 }
 

@@ -87,6 +87,13 @@ fn chances_are_a_distribution_at_every_event_and_end_on_the_winner() {
     for log in &games {
         let all = model.chances_of(log.game.as_ref());
         assert_eq!(all.len(), log.game.event_count() + 1);
+        // The same chances read with their spreads, none negative, none left at a finished game's end.
+        let (with_spread, spread) = model.chances_and_spread_of(log.game.as_ref());
+        assert_eq!(with_spread, all);
+        assert!(spread.iter().flatten().all(|&s| s >= 0.0));
+        if log.game.winner().is_some() {
+            assert!(spread.last().unwrap().iter().all(|&s| s == 0.0));
+        }
         for c in &all {
             assert!((c.iter().sum::<f64>() - 1.0).abs() < 1e-9, "{c:?}");
             assert!(c.iter().all(|&p| (0.0..=1.0).contains(&p)));

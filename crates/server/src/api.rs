@@ -335,14 +335,38 @@ pub fn model_of(app: &AppState, ruleset: &str) -> Result<crate::app::ModelOf> {
     Ok(m)
 }
 
+/// A game in memory and its ruleset's model (and when it was trained); where there is no model, why, as a 404.
+fn with_model(
+    app: &AppState,
+    viewer: almanac_store::Viewer,
+    game: &str,
+) -> Result<(almanac_store::Visible, Arc<Kept>, crate::app::KeptModel)> {
+    let (seen, kept) = loaded(app, viewer, game)?;
+    let model = model_of(app, kept.read().game().ruleset())?;
+    let model = model.map_err(|why| ApiError::new(StatusCode::NOT_FOUND, why.to_string()))?;
+    Ok((seen, kept, model))
+}
+
 /// A game's win chances at every event, read with its ruleset's model; or, where there is none, why.
 fn chances_of(app: &AppState, viewer: almanac_store::Viewer, game: &str) -> Result<almanac_service::chances::Chances> {
-    let (_, kept) = loaded(app, viewer, game)?;
-    let ruleset = kept.read().game().ruleset();
-    match model_of(app, ruleset)? {
-        Ok(m) => Ok(almanac_service::chances::chances_of(kept.read().game(), &m.0, &m.1)),
-        Err(why) => Err(ApiError::new(StatusCode::NOT_FOUND, why.to_string())),
+    let (_, kept, m) = with_model(app, viewer, game)?;
+    let live = kept.read();
+    Ok(almanac_service::chances::chances_of(live.game(), &m.0, &m.1))
+}
+
+/// A game's win-chance chart. It changes with the model as well as with the log, so it is cached under the
+/// model's training time too.
+fn chances_chart(app: &AppState, viewer: almanac_store::Viewer, game: &str) -> Result<Bytes> {
+    let (seen, kept, m) = with_model(app, viewer, game)?;
+    let live = kept.read();
+    let key = (seen.id().to_string(), format!("chances@{}", m.1), live.game().event_count() as u64);
+    if let Some(svg) = app.charts.get(&key) {
+        return Ok(svg);
     }
+    let chances = almanac_service::chances::chances_of(live.game(), &m.0, &m.1);
+    let svg = Bytes::from(almanac_service::chances::chart(live.game(), &chances)?);
+    app.charts.put(key, svg.clone(), svg.len());
+    Ok(svg)
 }
 
 async fn chances(app: web::Data<AppState>, reader: Reader, path: web::Path<String>) -> Result<HttpResponse> {
@@ -370,28 +394,16 @@ async fn chart(
         }
     }
     let svg = blocking(move || {
+        if name == "chances" {
+            return chances_chart(&app, viewer, &game);
+        }
         let seen = visible(&app, viewer, &game)?;
         let events = app.pool.read(|s| s.game(&seen))??.event_count;
         let key = (seen.id().to_string(), name, events);
         if let Some(svg) = app.charts.get(&key) {
             return Ok(svg);
         }
-        // The chances chart changes with the model too: its key names when the model was trained.
-        let key = match (key.1.as_str(), &model_of(&app, &app.pool.read(|s| s.game(&seen))??.ruleset)?) {
-            ("chances", Ok(m)) => (key.0, format!("chances@{}", m.1), key.2),
-            _ => key,
-        };
-        if let Some(svg) = app.charts.get(&key) {
-            return Ok(svg);
-        }
-        let svg = if key.1.starts_with("chances") {
-            let chances = chances_of(&app, viewer, seen.id())?;
-            let (_, kept) = loaded(&app, viewer, seen.id())?;
-            let svg = almanac_service::chances::chart(kept.read().game(), &chances)?;
-            Bytes::from(svg)
-        } else {
-            Bytes::from(app.pool.read(|s| almanac_service::chart(s, &seen, &key.1))??)
-        };
+        let svg = Bytes::from(app.pool.read(|s| almanac_service::chart(s, &seen, &key.1))??);
         app.charts.put(key.clone(), svg.clone(), svg.len());
         Ok(svg)
     })

@@ -17,9 +17,11 @@ use std::time::Duration;
 /// (a token revoked or a game deleted by another process is refused within this time).
 pub const TRUSTED_FOR: Duration = Duration::from_secs(2);
 
-/// A ruleset's model and when it was trained, or why there is none.
-pub type ModelOf =
-    std::result::Result<Arc<(almanac_service::chances::Model, String)>, almanac_service::chances::NoChances>;
+/// A ruleset's win-chance model and when it was trained.
+pub type KeptModel = Arc<(almanac_service::chances::Model, String)>;
+
+/// A ruleset's model, or why there is none.
+pub type ModelOf = std::result::Result<KeptModel, almanac_service::chances::NoChances>;
 
 pub struct AppState {
     /// One writer at a time; readers side by side.
@@ -42,7 +44,7 @@ pub struct AppState {
     pub access: Expiring<String, Access>,
     /// Each ruleset's win-chance model and when it was trained, read from the store again after a few
     /// seconds: a model trained meanwhile is taken up without a restart.
-    pub models: Expiring<String, Arc<(almanac_service::chances::Model, String)>>,
+    pub models: Expiring<String, KeptModel>,
     /// Every ruleset's ratings, rated again only when its published games changed.
     pub ratings: almanac_service::players::RatingsMemo,
     /// Answers to questions, kept while the read model stands.

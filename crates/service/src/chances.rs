@@ -172,17 +172,9 @@ const TO_STUDY: usize = 3;
 
 /// The chances of `game` read with `model`.
 pub fn chances_of(game: &dyn Game, model: &Model, trained_at: &str) -> Chances {
-    let by_event = model.chances_of(game);
-    let mut spread: Vec<Vec<f64>> = game
-        .positions()
-        .iter()
-        .map(|p| model.chances_with_spread(p).into_iter().map(|(_, se)| (se * 1e4).round() / 1e4).collect())
-        .collect();
-    if game.winner().is_some() {
-        if let Some(last) = spread.last_mut() {
-            last.iter_mut().for_each(|se| *se = 0.0);
-        }
-    }
+    let (by_event, mut spread) = model.chances_and_spread_of(game);
+    // Four decimals say a spread well enough, and keep the answer short.
+    spread.iter_mut().flatten().for_each(|se| *se = (*se * 1e4).round() / 1e4);
     let players: Vec<String> = game.envelope().players.iter().map(|p| p.name.clone()).collect();
     // Every event's largest move, the largest first; the final event (which only says who won) is left out,
     // and so is turn 0 (a game's setup, where seats place one after another and chances swing by turns).
