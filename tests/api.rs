@@ -523,20 +523,10 @@ fn the_games_list_finds_in_any_case_sorts_and_pages() {
 #[test]
 fn win_chances_are_served_once_a_model_is_trained_and_say_why_before() {
     let app = spawn_app(16 << 20);
-    let mut ids = Vec::new();
-    let dir = support::root().join("tests/data/catanatron");
-    let mut files: Vec<_> = std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().path()).collect();
-    files.sort();
-    for f in files {
-        let (status, body) = app.post("/api/games?publish=true", &std::fs::read(&f).unwrap());
-        assert!(status == 201 || status == 200, "{}: {body}", f.display());
-        ids.push(body["id"].as_str().unwrap().to_string());
-    }
-    for name in ["catan-club-game.jsonl", "catan-six-players.jsonl", "catan-helpers.jsonl"] {
-        let (status, body) = app.post("/api/games?publish=true", sample(name).as_bytes());
-        assert!(status == 201 || status == 200, "{name}: {body}");
-        ids.push(body["id"].as_str().unwrap().to_string());
-    }
+    let ids = support::publish_records_for_a_model(
+        &app,
+        &["catan-club-game.jsonl", "catan-six-players.jsonl", "catan-helpers.jsonl"],
+    );
     let club_game = ids[ids.len() - 3].clone();
     let (status, body) = app.get_json(&format!("/api/games/{club_game}/chances"));
     assert_eq!(status, 404);
@@ -544,10 +534,8 @@ fn win_chances_are_served_once_a_model_is_trained_and_say_why_before() {
     let (_, _, page) = app.get_text(&format!("/games/{club_game}"));
     assert!(page.contains("No win chances: Catan has no win-chance model yet"), "the replay says why");
 
-    let mut store = almanac_store::Store::open(&app.db).unwrap();
-    let logs = almanac_service::chances::published_logs(&store, "catan", None).unwrap();
-    assert_eq!(logs.len(), ids.len());
-    let trained = almanac_service::chances::train(&mut store, "catan", logs, || {}).unwrap();
+    let trained = support::train(&app, "catan");
+    assert_eq!(trained.games + trained.unfinished, ids.len(), "every published game was read");
     assert!(trained.games >= 20, "a model needs 20 finished games: {}", trained.games);
 
     let (status, c) = app.get_json(&format!("/api/games/{club_game}/chances"));

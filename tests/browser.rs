@@ -959,18 +959,9 @@ fn a_coachs_note_is_marked_on_the_charts_and_opens_its_event() {
 #[ignore = "needs Chromium and chromedriver: `make test` installs them"]
 fn a_replay_shows_win_chances_turning_points_and_turns_to_study() {
     let app = spawn_app(16 << 20);
-    let dir = root().join("tests/data/catanatron");
-    let mut files: Vec<_> = std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().path()).collect();
-    files.sort();
-    for f in files {
-        let (status, body) = app.post("/api/games?publish=true", &std::fs::read(&f).unwrap());
-        assert!(status == 201 || status == 200, "{}: {body}", f.display());
-    }
-    let (_, body) = app.post("/api/games?publish=true", sample("catan-club-game.jsonl").as_bytes());
-    let id = body["id"].as_str().unwrap().to_string();
-    let mut store = almanac_store::Store::open(&app.db).unwrap();
-    let logs = almanac_service::chances::published_logs(&store, "catan", None).unwrap();
-    almanac_service::chances::train(&mut store, "catan", logs, || {}).unwrap();
+    let ids = support::publish_records_for_a_model(&app, &["catan-club-game.jsonl"]);
+    let id = ids.last().unwrap().clone();
+    support::train(&app, "catan");
 
     let driver = Driver::start();
     driver.screen(DESKTOP.0, DESKTOP.1);

@@ -26,6 +26,32 @@ pub struct TestApp {
 
 /// Starts Almanac on 127.0.0.1 with a fresh database and a club with a token; it runs until the test
 /// process ends.
+/// Publishes every catanatron record kept in tests/data, then the samples named: enough finished games for
+/// a win-chance model (each game's id, in that order).
+pub fn publish_records_for_a_model(app: &TestApp, samples: &[&str]) -> Vec<String> {
+    let mut files: Vec<PathBuf> =
+        std::fs::read_dir(root().join("tests/data/catanatron")).unwrap().map(|e| e.unwrap().path()).collect();
+    files.sort();
+    let mut bodies: Vec<(String, Vec<u8>)> =
+        files.iter().map(|f| (f.display().to_string(), std::fs::read(f).unwrap())).collect();
+    bodies.extend(samples.iter().map(|n| (n.to_string(), sample(n).into_bytes())));
+    bodies
+        .iter()
+        .map(|(name, body)| {
+            let (status, answer) = app.post("/api/games?publish=true", body);
+            assert!(status == 201 || status == 200, "{name}: {answer}");
+            answer["id"].as_str().unwrap().to_string()
+        })
+        .collect()
+}
+
+/// Trains `ruleset`'s win-chance model on the app's published games, as `almanac train` does.
+pub fn train(app: &TestApp, ruleset: &str) -> almanac_service::chances::Trained {
+    let mut store = almanac_store::Store::open(&app.db).unwrap();
+    let logs = almanac_service::chances::published_logs(&store, ruleset, None).unwrap();
+    almanac_service::chances::train(&mut store, ruleset, logs, || {}).unwrap_or_else(|e| panic!("{e}"))
+}
+
 pub fn spawn_app(max_upload: usize) -> TestApp {
     spawn_app_with(max_upload, almanac_server::Limits::default())
 }

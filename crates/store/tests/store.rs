@@ -697,4 +697,6 @@ fn insert_with_insights(store: &mut Store, log: &almanac_engine::ValidatedLog, o
 fn a_ruleset_s_newest_model_is_its_model_and_none_is_rewritten() {
     let mut store = Store::open_in_memory().unwrap();
     common::models_are_kept_newest_first(&mut store);
+    let refused = store.connection().execute("UPDATE win_models SET body = '{}'", []);
+    assert!(refused.is_err(), "a model was rewritten");
 }
