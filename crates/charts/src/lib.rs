@@ -311,11 +311,8 @@ impl TurnTargets {
 
 /// The score per player by turn: total (solid) and public (dashed).
 pub fn vp(stats: &GameStats, colors: &[Option<String>], vocabulary: &Vocabulary) -> Result<String, ChartError> {
-    let mut caption = vocabulary.score.label.to_string();
-    if let Some(first) = caption.get_mut(..1) {
-        first.make_ascii_uppercase();
-    }
-    caption.push_str(" by turn");
+    // Each chart is captioned by its name, as the page names it (`Chart::title`).
+    let mut caption = Chart::Score.title(vocabulary);
     // A game where every point scored is seen by all has no second line to explain.
     let hidden = stats.players.iter().any(|p| p.vp_by_turn.iter().any(|r| r[1] != r[2]));
     if hidden {
@@ -496,7 +493,7 @@ pub fn production(stats: &GameStats, vocabulary: &Vocabulary) -> Result<String, 
         })
         .collect();
     let desc = format!("Produced: {}.", finals(stats, |p| p.production.values().sum()));
-    stacked_bars(stats, "Production by resource", &desc, "cards", &layers)
+    stacked_bars(stats, &Chart::Production.title(vocabulary), &desc, "cards", &layers)
 }
 
 /// One colour of a stacked bar chart: a value per player.
@@ -568,7 +565,7 @@ fn stacked_bars(
 /// Trades per turn (left) and who traded with whom (right: players, and the markets the game declares).
 pub fn trades(stats: &GameStats, vocabulary: &Vocabulary) -> Result<String, ChartError> {
     let desc = format!("Trades made: {}.", finals(stats, |p| p.trades.count));
-    svg_with("Trades per turn, and who traded with whom", &desc, &[], |root| {
+    svg_with(&Chart::Trades.title(vocabulary), &desc, &[], |root| {
         let (left, right) = root.split_horizontally(WIDTH / 2);
         let turns = stats.turns.max(1);
         let top = stats.trades_by_turn.iter().copied().max().unwrap_or(0).max(1) as f64 + 0.5;
@@ -735,16 +732,12 @@ pub fn score_breakdown(stats: &GameStats, vocabulary: &Vocabulary) -> Result<Str
         })
         .collect();
     let desc = format!("Final {}: {}.", vocabulary.score.label, finals(stats, |p| p.vp_by_reason.values().sum()));
-    stacked_bars(stats, "Score by what scored it", &desc, vocabulary.score.label, &layers)
+    stacked_bars(stats, &Chart::ScoreBreakdown.title(vocabulary), &desc, vocabulary.score.label, &layers)
 }
 
 /// Points by what scored them, all players together, by turn: a line per reason in its declared colour.
 pub fn score_by_source(stats: &GameStats, vocabulary: &Vocabulary) -> Result<String, ChartError> {
-    let mut caption = vocabulary.score.label.to_string();
-    if let Some(first) = caption.get_mut(..1) {
-        first.make_ascii_uppercase();
-    }
-    caption.push_str(" by source, by turn");
+    let caption = Chart::ScoreBySource.title(vocabulary);
     let finals: Vec<String> = stats
         .score_by_reason
         .iter()
@@ -780,12 +773,7 @@ pub fn score_by_source(stats: &GameStats, vocabulary: &Vocabulary) -> Result<Str
 /// The game's gauges by turn, a line each in its declared colour, and its moments as marks along the top,
 /// each kind in its colour (a battle won, a battle lost ...).
 pub fn gauges(stats: &GameStats, vocabulary: &Vocabulary) -> Result<String, ChartError> {
-    let names: Vec<&str> = stats.gauges.iter().map(|g| g.label).collect();
-    let mut caption = names.join(" against ");
-    if let Some(first) = caption.get_mut(..1) {
-        first.make_ascii_uppercase();
-    }
-    caption.push_str(" by turn");
+    let caption = Chart::Gauges.title(vocabulary);
     let finals: Vec<String> =
         stats.gauges.iter().map(|g| format!("{} {}", g.label, g.by_turn.last().map_or(0, |r| r[1]))).collect();
     let mut desc = format!("At the end: {}.", finals.join(", "));

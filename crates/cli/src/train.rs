@@ -20,12 +20,9 @@ pub struct Train<'a> {
     pub only: &'a [String],
 }
 
-/// The samples of the finished games among `files`, of one ruleset (the first file's, unless named).
-fn read(
-    reading: Reading,
-    files: &[PathBuf],
-    ruleset: &mut Option<String>,
-) -> anyhow::Result<(usize, Vec<Vec<Sample>>)> {
+/// The samples of the finished games among `files`, of one ruleset (the first file's, unless named), and
+/// how many files could not be read.
+fn read(reading: Reading, files: &[PathBuf], ruleset: &mut Option<String>) -> (usize, Vec<Vec<Sample>>) {
     let bar = progress(files.len(), "games read");
     let read: Vec<Option<(String, Vec<Sample>)>> = almanac_service::on_every_core(files.iter().collect(), |f| {
         let out = check_file(reading, f).ok().map(|log| (log.game.ruleset().to_string(), chances::samples(&*log.game)));
@@ -50,7 +47,7 @@ fn read(
             None => rejected += 1,
         }
     }
-    Ok((rejected, games))
+    (rejected, games)
 }
 
 /// Trains the models of the database's published games (of one ruleset, or of every ruleset that declares
@@ -107,7 +104,7 @@ pub fn from_store(db: &Path, ruleset: Option<&str>, club: Option<&str>) -> anyho
 pub fn run(t: Train) -> anyhow::Result<i32> {
     let mut ruleset = t.ruleset.map(str::to_string);
     let files = in_folders(t.logs)?;
-    let (rejected, games) = read(t.reading, &files, &mut ruleset)?;
+    let (rejected, games) = read(t.reading, &files, &mut ruleset);
     let Some(ruleset) = ruleset else { anyhow::bail!("no game to learn from in {} files", files.len()) };
     let kind = almanac_service::game_kind(&ruleset).ok_or_else(|| anyhow::anyhow!("unknown ruleset `{ruleset}`"))?;
     eprintln!("{} finished {} games to learn from ({rejected} files not read)", games.len(), kind.name());
@@ -150,7 +147,7 @@ pub fn run(t: Train) -> anyhow::Result<i32> {
     } else {
         let test = if t.evaluate {
             let mut r = Some(ruleset.clone());
-            read(t.reading, &in_folders(t.test)?, &mut r)?.1
+            read(t.reading, &in_folders(t.test)?, &mut r).1
         } else {
             Vec::new()
         };
