@@ -833,3 +833,38 @@ fn migrate_copies_a_database_into_postgresql_and_checks_the_copy() {
         text(&again.stdout)
     );
 }
+
+/// `almanac train` from the database: too few games say so and keep nothing; enough games keep a model
+/// and derive the ruleset's games again; from records, `--evaluate` prints the baselines beside the model.
+#[test]
+fn train_says_why_it_cannot_then_keeps_a_model_and_evaluates() {
+    let s = Scratch::new();
+    let db = s.db();
+    let samples = root().join("data/samples");
+    let out = almanac(&["import", samples.join("catan-club-game.jsonl").to_str().unwrap()], &db);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let out = almanac(&["train", "--ruleset", "catan"], &db);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(text(&out.stderr).contains("a model needs at least 20"), "{}", text(&out.stderr));
+
+    let records = root().join("tests/data/catanatron");
+    let out = almanac(&["import", records.to_str().unwrap()], &db);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let out = almanac(&["train", "--ruleset", "catan"], &db);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let said = text(&out.stdout);
+    assert!(said.contains("catan: a model from") && said.contains("games' chance numbers derived again"), "{said}");
+
+    // From records: every fifth held out, scored against both baselines by thirds of the game.
+    let out = almanac(&["train", "--evaluate", records.to_str().unwrap(), samples.to_str().unwrap()], &db);
+    let said = text(&out.stdout);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    // Every fifth finished game held out, the others learnt from.
+    let err = text(&out.stderr);
+    let finished: usize = err.split(" finished").next().unwrap().trim().parse().unwrap_or_else(|_| panic!("{err}"));
+    assert!(err.contains(&format!("trained on {} games", finished - finished / 5)), "{err}");
+    assert!(said.contains(&format!("evaluated on {} games", finished / 5)), "{said}");
+    for stage in ["early", "middle", "late", "calibration"] {
+        assert!(said.contains(stage), "{said}");
+    }
+}
