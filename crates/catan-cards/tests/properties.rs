@@ -100,6 +100,11 @@ proptest! {
             }
         }
         prop_assert_eq!(truth.last().unwrap().0.winner, seen.last().unwrap().0.winner);
+        // One game is one game, in whichever view it was logged.
+        prop_assert_eq!(
+            almanac_core::testing::fingerprint::<CatanCards>(&g.header, &g.events),
+            almanac_core::testing::fingerprint::<CatanCards>(&g.observer_header, &g.observer)
+        );
     }
 
     #[test]

@@ -211,3 +211,29 @@ fn a_robots_game_is_titled_by_its_table() {
     assert!(title.ends_with(header["date"].as_str().unwrap()), "{title}");
     assert!(header["source"]["game"].as_str().unwrap().starts_with("~botsOnly~"));
 }
+
+/// One game is one game: the full view, the observer's and every seat's of one record have one fingerprint,
+/// and no two records share one but `6p-07`, which is `6p-01` with its special builds asked at another
+/// prompt (the same play, logged otherwise).
+#[test]
+fn every_view_of_a_record_has_one_fingerprint_and_two_records_share_one_only_when_one_game() {
+    use almanac_core::Game;
+    let mut prints = Vec::new();
+    for (path, scores) in fixtures() {
+        let text = std::fs::read_to_string(&path).unwrap();
+        let full = replay(&text, Viewpoint::Full).unwrap().fingerprint();
+        let mut views = vec![Viewpoint::Observer];
+        views.extend((0..scores.len() as u8).map(Viewpoint::Seat));
+        for view in views {
+            assert_eq!(replay(&text, view).unwrap().fingerprint(), full, "{} ({view})", path.display());
+        }
+        let name = path.file_name().unwrap().to_string_lossy().to_string();
+        prints.push((name, full));
+    }
+    let print = |name: &str| &prints.iter().find(|(n, _)| n == name).unwrap().1;
+    assert_eq!(print("jsettlers-6p-07.soclog"), print("jsettlers-6p-01.soclog"));
+    let mut distinct: Vec<&String> = prints.iter().map(|(_, p)| p).collect();
+    distinct.sort();
+    distinct.dedup();
+    assert_eq!(distinct.len(), prints.len() - 1);
+}

@@ -96,6 +96,14 @@ proptest! {
             }
             prop_assert_eq!(t.vp_public(0), o.vp_public(0));
         }
+        // One game is one game, in whichever view it was logged.
+        let logged = |events: &[almanac_catan::Event]| -> Vec<almanac_catan::LoggedEvent> {
+            events.iter().cloned().map(Into::into).collect()
+        };
+        prop_assert_eq!(
+            almanac_core::testing::fingerprint::<Catan>(&g.header, &logged(&g.events)),
+            almanac_core::testing::fingerprint::<Catan>(&g.header, &logged(&g.observer))
+        );
     }
 
     #[test]

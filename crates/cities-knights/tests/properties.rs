@@ -81,6 +81,11 @@ proptest! {
                 prop_assert_eq!(a.players[p as usize].progress.len(), b.players[p as usize].progress.len());
             }
         }
+        // One game is one game, in whichever view it was logged.
+        prop_assert_eq!(
+            almanac_core::testing::fingerprint::<almanac_cities_knights::CitiesKnights>(&g.header, &g.events),
+            almanac_core::testing::fingerprint::<almanac_cities_knights::CitiesKnights>(&g.header, &g.observer)
+        );
     }
 }
 

@@ -169,6 +169,15 @@ pub trait Game: Send + Sync {
     fn edition(&self) -> String;
     /// About how many bytes the game holds in memory, to weigh it in a cache.
     fn memory_estimate(&self) -> usize;
+    /// What was played, as a fingerprint (see [`crate::fingerprint`]): the same for every view and copy of
+    /// one game, whatever its title.
+    fn fingerprint(&self) -> String {
+        let mut print = crate::fingerprint::Print::new(self.ruleset(), self.envelope());
+        for i in 0..self.event_count() {
+            print.add(self.event_facts(i));
+        }
+        print.finish()
+    }
     /// What a position is made of for the win-chance model (empty: no model).
     fn features(&self) -> &'static [Feature];
     /// The position at the start and after every event (`event_count() + 1` of them), or none where the

@@ -13,6 +13,7 @@
 pub mod colours;
 pub mod facts;
 pub mod field;
+pub mod fingerprint;
 pub mod hash;
 pub mod insights;
 pub mod kind;
@@ -27,6 +28,7 @@ pub mod view;
 pub mod vocabulary;
 
 pub use facts::{cause, Dice, Fact, FactKind, FactRow, Partner, Seat};
+pub use fingerprint::fold_name;
 pub use insights::{Insights, SeatMetric};
 pub use kind::{Declarations, FormatError, Game, GameKind, Importer, Viewpoint};
 pub use log::{table_title, Envelope, LogError, PlayerEntry, Problem, FORMAT};

@@ -152,8 +152,17 @@ impl Envelope {
             if p.name.trim().is_empty() {
                 return Err(LogError::header(format!("header: player {} has an empty name", i + 1)));
             }
-            if envelope.players[..i].iter().any(|q| q.name == p.name) {
-                return Err(LogError::header(format!("header: two players are named `{}`", p.name)));
+            // Names are one player's in any case (`red` and `RED`), as identities are.
+            let folded = crate::fold_name(&p.name);
+            if let Some(q) = envelope.players[..i].iter().find(|q| crate::fold_name(&q.name) == folded) {
+                return Err(LogError::header(if q.name == p.name {
+                    format!("header: two players are named `{}`", p.name)
+                } else {
+                    format!(
+                        "header: `{}` and `{}` name one player in two spellings; give each player a name of their own",
+                        q.name, p.name
+                    )
+                }));
             }
         }
         Ok((envelope, value))
@@ -277,6 +286,28 @@ mod tests {
             "Six players: robot 14, robot 9, robot 11, robot 6 and 2 more, 2026-11-30"
         );
         assert_eq!(table_title(&["Solo"], Some("")), "One player: Solo");
+    }
+
+    #[test]
+    fn a_header_naming_one_player_twice_in_two_spellings_is_refused() {
+        let header = |a: &str, b: &str| {
+            format!(r#"{{"format":"almanac/1","ruleset":"catan","players":[{{"name":"{a}"}},{{"name":"{b}"}}]}}"#)
+        };
+        for (a, b) in [("red", "RED"), ("Işıl", "IŞIL"), ("Ömer", "ÖMER")] {
+            let e = Envelope::parse(&header(a, b)).unwrap_err();
+            assert_eq!(e.line, 1);
+            assert_eq!(
+                e.problem.to_string(),
+                format!(
+                    "header: `{a}` and `{b}` name one player in two spellings; give each player a name of their own"
+                )
+            );
+        }
+        assert!(Envelope::parse(&header("red", "red"))
+            .unwrap_err()
+            .to_string()
+            .contains("two players are named `red`"));
+        assert!(Envelope::parse(&header("Ömer", "Omer")).is_ok(), "another letter is another name");
     }
 
     #[test]

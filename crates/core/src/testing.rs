@@ -154,3 +154,15 @@ mod tests {
         assert!(played_on(3).starts_with("202"));
     }
 }
+
+/// The fingerprint of the game that `events` play from `header` (see [`crate::fingerprint`]): what a
+/// spectator's log of the same game must share with the full one.
+pub fn fingerprint<R: crate::Declarations>(header: &serde_json::Value, events: &[R::Event]) -> String {
+    use crate::Game;
+    let envelope: crate::Envelope = serde_json::from_value(header.clone()).expect("a header with an envelope");
+    let mut game = crate::Timeline::<R>::start(envelope, header.clone()).expect("a header the ruleset reads");
+    for (i, e) in events.iter().enumerate() {
+        game.push(i + 2, e.clone()).expect("a legal event");
+    }
+    game.fingerprint()
+}

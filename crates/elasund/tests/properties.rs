@@ -68,6 +68,11 @@ proptest! {
                 prop_assert_eq!(a.player(p).hand.gold, b.player(p).hand.gold);
             }
         }
+        // One game is one game, in whichever view it was logged.
+        prop_assert_eq!(
+            almanac_core::testing::fingerprint::<almanac_elasund::Elasund>(&g.header, &g.events),
+            almanac_core::testing::fingerprint::<almanac_elasund::Elasund>(&g.observer_header, &g.observer)
+        );
     }
 }
 

@@ -120,9 +120,9 @@ pub struct SeatOf {
     pub vp: Option<i64>,
 }
 
-/// How names are matched to identities: in any case.
+/// How names are matched to identities: in any case, by Unicode's rules ([`almanac_core::fold_name`]).
 pub fn player_key(name: &str) -> String {
-    name.to_lowercase()
+    almanac_core::fold_name(name)
 }
 
 /// Which games to list, in which order.

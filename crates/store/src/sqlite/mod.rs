@@ -74,7 +74,7 @@ impl Sqlite {
             "fold",
             1,
             FunctionFlags::SQLITE_UTF8 | FunctionFlags::SQLITE_DETERMINISTIC,
-            |ctx| Ok(ctx.get::<Option<String>>(0)?.map(|s| s.to_lowercase())),
+            |ctx| Ok(ctx.get::<Option<String>>(0)?.map(|s| almanac_core::fold_name(&s))),
         )?;
         Ok(())
     }
