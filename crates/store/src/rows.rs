@@ -125,6 +125,42 @@ pub fn player_key(name: &str) -> String {
     almanac_core::fold_name(name)
 }
 
+/// An identity as the store keeps it, for [`rekeying`]: id, club, name, key and what it is merged into.
+pub(crate) type KeptIdentity = (PlayerId, i64, String, String, Option<PlayerId>);
+
+/// What a change of [`player_key`] asks of identities keyed by an older one: `rekey` the first identity of a
+/// club whose name now folds to a key no identity holds; `merge` every other one into the identity that holds
+/// its new key (so `Işıl` and `IŞIL`, kept apart before, become one player). Identities in id order.
+pub(crate) fn rekeying(identities: &[KeptIdentity]) -> (Vec<(PlayerId, String)>, Vec<(PlayerId, PlayerId)>) {
+    use std::collections::HashMap;
+    let mut holder: HashMap<(i64, String), PlayerId> = HashMap::new();
+    let mut root: HashMap<PlayerId, PlayerId> = HashMap::new();
+    for (id, club, _, key, merged) in identities {
+        holder.insert((*club, key.clone()), *id);
+        root.insert(*id, merged.unwrap_or(*id));
+    }
+    let (mut rekey, mut merge) = (Vec::new(), Vec::new());
+    for (id, club, name, key, merged) in identities {
+        let folded = player_key(name);
+        if *key == folded {
+            continue;
+        }
+        match holder.get(&(*club, folded.clone())) {
+            Some(other) => {
+                let into = root[other];
+                if merged.is_none() && into != *id {
+                    merge.push((*id, into));
+                }
+            }
+            None => {
+                holder.insert((*club, folded.clone()), *id);
+                rekey.push((*id, folded));
+            }
+        }
+    }
+    (rekey, merge)
+}
+
 /// Which games to list, in which order.
 #[derive(Debug, Clone, Default)]
 pub struct GameFilter {
@@ -169,7 +205,7 @@ impl Sort {
 
 /// `text` as a LIKE pattern that finds it anywhere, in any case (`\` escapes the wildcards).
 pub(crate) fn anywhere(text: &str) -> String {
-    let folded = text.trim().to_lowercase();
+    let folded = almanac_core::fold_name(text.trim());
     format!("%{}%", folded.replace('\\', "\\\\").replace('%', "\\%").replace('_', "\\_"))
 }
 

@@ -29,6 +29,9 @@ pub(crate) struct SeatRow {
     pub deleted: bool,
     pub opening: Option<String>,
     pub revision: i64,
+    pub fingerprint: Option<String>,
+    pub finished: bool,
+    pub counted: bool,
 }
 
 /// Every seat, as of revision `revision`.
@@ -45,6 +48,7 @@ pub struct Seats {
     months: Words,
     days: Words,
     openings: Words,
+    fingerprints: Words,
     /// Per ruleset (by number), the latest revision of any of its seats.
     ruleset_revisions: Vec<i64>,
 }
@@ -63,6 +67,10 @@ struct Seat {
     owner: i64,
     published: bool,
     deleted: bool,
+    /// Its game has a winner.
+    finished: bool,
+    /// It counts for the public: see `recount`.
+    counted: bool,
 }
 
 struct GameSeats {
@@ -71,6 +79,8 @@ struct GameSeats {
     day: Option<u32>,
     /// Its seats (numbers of `seats`).
     seats: Vec<u32>,
+    /// What was played (a number of `fingerprints`; none: a game of its own).
+    fingerprint: Option<u32>,
 }
 
 #[derive(Default)]
@@ -109,10 +119,11 @@ impl Seats {
                 let g = self.games.len() as u32;
                 self.numbers.insert(row.game.as_str().into(), g);
                 let day = row.played_on.as_deref().map(|d| self.days.number(d));
-                self.games.push(GameSeats { id: row.game.as_str().into(), day, seats: Vec::new() });
+                self.games.push(GameSeats { id: row.game.as_str().into(), day, seats: Vec::new(), fingerprint: None });
                 g
             }
         };
+        self.games[game as usize].fingerprint = row.fingerprint.as_deref().map(|f| self.fingerprints.number(f));
         let month = match &row.played_on {
             Some(d) => self.months.number(d.get(..7).unwrap_or(d)),
             None => self.months.number("undated"),
@@ -129,6 +140,8 @@ impl Seats {
             owner: row.owner.unwrap_or(0),
             published: row.published,
             deleted: row.deleted,
+            finished: row.finished,
+            counted: row.counted,
         };
         match self.by_key.get(&row.key) {
             Some(&n) => self.seats[n as usize] = seat,
@@ -154,12 +167,12 @@ impl Seats {
         keys
     }
 
-    /// A player's seats in published games: the ruleset, the opening (`None`: none) and, for a seat of the
+    /// A player's seats that count (`recount`): the ruleset, the opening (`None`: none) and, for a seat of the
     /// same game named by its number, that seat's player — by seat key.
     pub(crate) fn published_seats_of(&self, player: PlayerId) -> HashMap<i64, PlayerSeat<'_>, Quick> {
         self.seats
             .iter()
-            .filter(|s| s.player == player && s.published && !s.deleted)
+            .filter(|s| s.player == player && s.counted)
             .map(|s| {
                 let opening = &*self.openings.words[s.opening as usize];
                 let seat = PlayerSeat {
@@ -206,6 +219,7 @@ impl Seats {
             Viewer::Club(c) => (Some(c), false),
             Viewer::Operator => (None, true),
         };
+        let private = (viewer_club.is_some() || everything).then(|| self.counted_for(viewer_club, everything));
         Sieve {
             q_by: q.by,
             nothing: false,
@@ -214,9 +228,36 @@ impl Seats {
             player: q.player,
             players: q.players.map(|n| n as u16),
             group,
-            viewer_club,
-            everything,
+            private,
         }
+    }
+
+    /// The games that count for a viewer who may see more than the published ones (a club's own, or all): of
+    /// the games it may see that have a winner, the first stored of each fingerprint — the public's rule
+    /// (`recount`) over what this viewer sees.
+    fn counted_for(&self, club: Option<i64>, everything: bool) -> Bits {
+        let mut order: Vec<(i64, u32)> = (0..self.games.len() as u32)
+            .filter_map(|g| {
+                let first = *self.games[g as usize].seats.first()?;
+                let s = &self.seats[first as usize];
+                let seen = !s.deleted && (s.published || everything || club == Some(s.owner));
+                (seen && s.finished).then_some((s.key, g))
+            })
+            .collect();
+        order.sort_unstable();
+        let mut taken = Bits::default();
+        let mut counted = Bits::default();
+        for (_, g) in order {
+            match self.games[g as usize].fingerprint {
+                Some(f) if taken.contains(f) => {}
+                Some(f) => {
+                    taken.insert(f);
+                    counted.insert(g);
+                }
+                None => counted.insert(g),
+            }
+        }
+        counted
     }
 
     /// The key of the group spelled `text` (as an answer's row spells its key), if any seat can be in it.
@@ -268,8 +309,8 @@ pub(crate) struct Sieve {
     player: Option<PlayerId>,
     players: Option<u16>,
     group: Option<i64>,
-    viewer_club: Option<i64>,
-    everything: bool,
+    /// For a viewer who may see more than the public: the games that count for it (numbers of games).
+    private: Option<Bits>,
 }
 
 impl Sieve {
@@ -283,14 +324,18 @@ impl Sieve {
             player: None,
             players: None,
             group: None,
-            viewer_club: None,
-            everything: false,
+            private: None,
         }
     }
 
+    /// Whether seat `s` counts for the question: its game counts for the viewer (one game once, with a winner),
+    /// and it is of the ruleset, club, player and table size asked.
     fn admits(&self, s: &Seat) -> bool {
-        !s.deleted
-            && (s.published || self.everything || self.viewer_club == Some(s.owner))
+        let counts = match &self.private {
+            Some(games) => games.contains(s.game),
+            None => s.counted,
+        };
+        counts
             && self.ruleset.is_none_or(|r| s.ruleset == r)
             && self.owner.is_none_or(|o| s.owner == o)
             && self.player.is_none_or(|p| s.player == p)
@@ -343,6 +388,10 @@ impl Bits {
             self.words[word] |= bit;
             self.len += 1;
         }
+    }
+
+    fn contains(&self, n: u32) -> bool {
+        self.words.get(n as usize / 64).is_some_and(|w| w & (1u64 << (n % 64)) != 0)
     }
 
     fn union(&mut self, other: &Bits) {
@@ -488,6 +537,9 @@ mod tests {
             deleted: false,
             opening: None,
             revision: key,
+            fingerprint: None,
+            finished: true,
+            counted: true,
         }
     }
 
@@ -536,6 +588,42 @@ mod tests {
     }
 
     #[test]
+    fn one_game_counts_once_for_every_viewer_and_a_game_without_a_winner_not_at_all() {
+        // (game, its fingerprint, owning club, published, finished, counted as the store decides it for the
+        // public): x and its published copy y; z, club 7's own; w, club 7's private copy of x; u, unfinished.
+        let games = [
+            ("x", "F", 0, true, true, true),
+            ("y", "F", 3, true, true, false),
+            ("z", "G", 7, false, true, false),
+            ("w", "F", 7, false, true, false),
+            ("u", "H", 0, true, false, false),
+        ];
+        let mut seats = Seats::default();
+        for (g, (id, print, club, published, finished, counted)) in games.into_iter().enumerate() {
+            let mut row = seat(1 + g as i64, id, 0, 1, None);
+            row.fingerprint = Some(print.to_string());
+            row.owner = Some(club).filter(|&c| c != 0);
+            (row.published, row.finished, row.counted) = (published, finished, counted);
+            seats.take(row);
+        }
+        let counted = |viewer: Viewer| {
+            let q = Question::over(viewer, "m", Dimension::Player);
+            let sieve = seats.sieve(&q, None);
+            let mut t = Tally::default();
+            for key in 1..=5 {
+                t.add(&seats, &sieve, key, 1.0);
+            }
+            let mut latest = t.finish(&seats, q.by, 10).latest;
+            latest.sort();
+            latest
+        };
+        assert_eq!(counted(Viewer::Public), ["x"]);
+        assert_eq!(counted(Viewer::Club(7)), ["x", "z"], "club 7's copy of x is x, counted once");
+        assert_eq!(counted(Viewer::Club(3)), ["x"], "club 3's copy y is x, stored first");
+        assert_eq!(counted(Viewer::Operator), ["x", "z"]);
+    }
+
+    #[test]
     fn a_tally_read_in_two_parts_and_merged_is_the_tally_read_at_once() {
         let mut seats = Seats::default();
         for key in 1..=300i64 {
@@ -566,8 +654,8 @@ mod tests {
     fn a_changed_seat_replaces_its_old_self_and_a_group_is_found_by_its_spelling() {
         let mut seats = five_games();
         // Game d unpublished, and player 2's seat of game b merged into player 7.
-        seats.take(SeatRow { published: false, ..seat(7, "d", 0, 1, Some("2026-05-01")) });
-        seats.take(SeatRow { published: false, ..seat(8, "d", 1, 2, Some("2026-05-01")) });
+        seats.take(SeatRow { published: false, counted: false, ..seat(7, "d", 0, 1, Some("2026-05-01")) });
+        seats.take(SeatRow { published: false, counted: false, ..seat(8, "d", 1, 2, Some("2026-05-01")) });
         seats.take(seat(2, "b", 1, 7, Some("2026-03-01")));
         assert_eq!(seats.revision(), 10);
         let q = Question { group: Some("2026-05".into()), ..question(Dimension::Month) };

@@ -385,3 +385,10 @@ fn a_ruleset_s_newest_model_is_its_model_and_none_is_rewritten() {
     let refused = sql(&url).execute("UPDATE win_models SET body = '{}'", &[]);
     assert!(refused.is_err(), "a model was rewritten");
 }
+
+#[test]
+#[ignore = "needs PostgreSQL: `make test` starts one (ALMANAC_TEST_PG)"]
+fn one_game_counts_once_everywhere() {
+    let (_url, mut store) = db();
+    common::one_game_counts_once_everywhere(&mut store);
+}

@@ -41,16 +41,16 @@ fn count(store: &Store, table: &str) -> i64 {
 fn migrations_run_once_and_a_newer_schema_is_refused() {
     let (_dir, path) = db();
     let store = Store::open(&path).unwrap();
-    assert_eq!(store.schema_version().unwrap(), 13);
+    assert_eq!(store.schema_version().unwrap(), 14);
     drop(store);
     let store = Store::open(&path).unwrap();
     let applied: i64 =
         store.connection().query_row("SELECT COUNT(*) FROM schema_migrations", [], |r| r.get(0)).unwrap();
-    assert_eq!(applied, 13, "reopening applies nothing again");
+    assert_eq!(applied, 14, "reopening applies nothing again");
     store.connection().execute("INSERT INTO schema_migrations (version) VALUES (99)", []).unwrap();
     drop(store);
     match Store::open(&path) {
-        Err(StoreError::TooNew { found: 99, known: 13 }) => {}
+        Err(StoreError::TooNew { found: 99, known: 14 }) => {}
         other => panic!("expected TooNew, got {:?}", other.err()),
     }
 }
@@ -486,7 +486,7 @@ fn a_database_of_version_1_is_hashed_again_and_keeps_its_ids() {
         }
     }
     let mut store = Store::open(&path).unwrap();
-    assert_eq!(store.schema_version().unwrap(), 13);
+    assert_eq!(store.schema_version().unwrap(), 14);
     // Migrations 6 and 7 kept every fact: keyed by its place in its event, then packed per game.
     for (id, l) in [("aaaaaaaaaaaaaaaa", &log), ("bbbbbbbbbbbbbbbb", &twin)] {
         assert_eq!(store.facts(&store.stored(id).unwrap()).unwrap(), facts_of(l), "{id}");
@@ -651,7 +651,8 @@ fn the_fields_sums_are_the_sums_of_the_published_seats_numbers() {
     let start = log_of(&lines[..101].join("\n"));
     let id = insert_with_insights(&mut store, &start, Ownership { club: Some(club), published: true }, 1.0);
     let mut game = start.game;
-    let next: Vec<String> = lines[101..111].iter().map(|l| l.to_string()).collect();
+    // To its end: a game counts, and its numbers join the field, once it has a winner.
+    let next: Vec<String> = lines[101..].iter().map(|l| l.to_string()).collect();
     for (i, l) in next.iter().enumerate() {
         game.push_line(102 + i, l).unwrap();
     }
@@ -674,7 +675,7 @@ fn the_fields_sums_are_the_sums_of_the_published_seats_numbers() {
     let counted = sums(
         "SELECT s.ruleset, m.metric, m.arg, SUM(n.value), COUNT(*)
          FROM seat_numbers n JOIN metrics m ON m.key = n.metric JOIN seats s ON s.key = n.seat_key
-         WHERE s.published = 1 AND s.deleted = 0 GROUP BY s.ruleset, m.metric, m.arg ORDER BY 1, 2, 3",
+         WHERE s.counted = 1 GROUP BY s.ruleset, m.metric, m.arg ORDER BY 1, 2, 3",
     );
     assert!(!counted.is_empty());
     assert_eq!(kept, counted);
@@ -699,4 +700,11 @@ fn a_ruleset_s_newest_model_is_its_model_and_none_is_rewritten() {
     common::models_are_kept_newest_first(&mut store);
     let refused = store.connection().execute("UPDATE win_models SET body = '{}'", []);
     assert!(refused.is_err(), "a model was rewritten");
+}
+
+#[test]
+fn one_game_counts_once_everywhere() {
+    let (_dir, path) = db();
+    let mut store = Store::open(&path).unwrap();
+    common::one_game_counts_once_everywhere(&mut store);
 }

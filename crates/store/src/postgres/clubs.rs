@@ -106,14 +106,23 @@ impl Postgres {
     }
 
     pub fn set_published(&mut self, id: &str, published: bool) -> Result<()> {
-        self.client.borrow_mut().execute("UPDATE games SET published = $2 WHERE id = $1", &[&id, &published])?;
-        Ok(())
+        self.visibility(id, "UPDATE games SET published = $2 WHERE id = $1", Some(published))
     }
 
     pub fn unhide(&mut self, id: &str) -> Result<()> {
-        self.client
-            .borrow_mut()
-            .execute("UPDATE games SET deleted_at = NULL WHERE id = $1 AND deleted_at IS NOT NULL", &[&id])?;
+        self.visibility(id, "UPDATE games SET deleted_at = NULL WHERE id = $1 AND deleted_at IS NOT NULL", None)
+    }
+
+    /// A change of a game's visibility, and of which seats count with it, in one transaction.
+    fn visibility(&mut self, id: &str, sql: &str, published: Option<bool>) -> Result<()> {
+        let mut client = self.client.borrow_mut();
+        let mut tx = client.transaction()?;
+        match published {
+            Some(p) => tx.execute(sql, &[&id, &p])?,
+            None => tx.execute(sql, &[&id])?,
+        };
+        super::events::recount(&mut tx, &self.prepared, id, None)?;
+        tx.commit()?;
         Ok(())
     }
 
@@ -123,11 +132,11 @@ impl Postgres {
     }
 
     pub fn hide(&mut self, id: &str) -> Result<()> {
-        self.client.borrow_mut().execute(
+        self.visibility(
+            id,
             "UPDATE games SET deleted_at = to_char(now() AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS.MS\"Z\"')
              WHERE id = $1 AND deleted_at IS NULL",
-            &[&id],
-        )?;
-        Ok(())
+            None,
+        )
     }
 }

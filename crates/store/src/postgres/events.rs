@@ -100,14 +100,24 @@ pub(super) fn write_facts(tx: &mut Transaction, p: &Prepared, id: &str, facts: &
     Ok(())
 }
 
-/// Refreshes the derived columns of a game (counts, winner, edition, final scores) from its final state.
-pub(super) fn refresh_summary(tx: &mut Transaction, p: &Prepared, id: &str, game: &dyn Game) -> Result<()> {
+/// Refreshes the derived columns of a game (counts, winner, edition, fingerprint, final scores) from its final
+/// state; gives back the fingerprint it had.
+pub(super) fn refresh_summary(tx: &mut Transaction, p: &Prepared, id: &str, game: &dyn Game) -> Result<Option<String>> {
     let view = game.view_after(usize::MAX);
+    let old: Option<String> =
+        rows(tx, p, "SELECT fingerprint FROM games WHERE id = $1", &[&id])?.first().and_then(|r| r.get(0));
     run(
         tx,
         p,
-        "UPDATE games SET event_count = $2, turn_count = $3, winner = $4, edition = $5 WHERE id = $1",
-        &[&id, &(game.event_count() as i64), &(game.current_turn() as i32), &view.winner, &game.edition()],
+        "UPDATE games SET event_count = $2, turn_count = $3, winner = $4, edition = $5, fingerprint = $6 WHERE id = $1",
+        &[
+            &id,
+            &(game.event_count() as i64),
+            &(game.current_turn() as i32),
+            &view.winner,
+            &game.edition(),
+            &game.fingerprint(),
+        ],
     )?;
     let seats: Vec<i32> = (0..view.players.len() as i32).collect();
     let vp: Vec<i64> = view.players.iter().map(|p| p.vp as i64).collect();
@@ -119,6 +129,35 @@ pub(super) fn refresh_summary(tx: &mut Transaction, p: &Prepared, id: &str, game
          FROM unnest($2::int[], $3::bigint[], $4::bigint[]) AS u(seat, vp, vp_public)
          WHERE p.game_id = $1 AND p.seat = u.seat",
         &[&id, &seats, &vp, &public],
+    )?;
+    Ok(old)
+}
+
+/// Which seats count, decided again after game `id` changed, as on SQLite (`sqlite::recount`): its seats take
+/// its row's fingerprint and whether it has a winner; every seat of a game sharing its fingerprint, or the one
+/// it had (`old`), counts when its game is published, not deleted, has a winner and is the first stored of the
+/// games so with that fingerprint.
+pub(super) fn recount(tx: &mut Transaction, p: &Prepared, id: &str, old: Option<&str>) -> Result<()> {
+    run(
+        tx,
+        p,
+        "UPDATE seats s SET fingerprint = g.fingerprint, finished = (g.winner IS NOT NULL)
+         FROM games g WHERE g.id = s.game_id AND s.game_id = $1
+           AND (s.fingerprint IS DISTINCT FROM g.fingerprint OR s.finished <> (g.winner IS NOT NULL))",
+        &[&id],
+    )?;
+    run(
+        tx,
+        p,
+        "UPDATE seats s SET counted = c.counts
+         FROM (SELECT x.key, x.published AND NOT x.deleted AND x.finished AND NOT EXISTS (
+                   SELECT 1 FROM seats e WHERE e.fingerprint = x.fingerprint AND e.seat = x.seat
+                      AND e.published AND NOT e.deleted AND e.finished AND e.key < x.key) AS counts
+               FROM seats x
+               WHERE x.game_id = $1 OR x.fingerprint = (SELECT fingerprint FROM games WHERE id = $1)
+                  OR x.fingerprint = $2) AS c
+         WHERE s.key = c.key AND s.counted <> c.counts",
+        &[&id, &old],
     )?;
     Ok(())
 }

@@ -89,7 +89,7 @@ impl Postgres {
     pub(crate) fn seats_since(&self, revision: i64, each: &mut dyn FnMut(SeatRow)) -> Result<()> {
         let rows = self.client.borrow_mut().query(
             "SELECT key, game_id, seat, ruleset, player, players, played_on, owner, published, deleted, opening,
-                    revision
+                    revision, fingerprint, finished, counted
              FROM seats WHERE revision > $1",
             &[&revision],
         )?;
@@ -107,6 +107,9 @@ impl Postgres {
                 deleted: r.get(9),
                 opening: r.get(10),
                 revision: r.get(11),
+                fingerprint: r.get(12),
+                finished: r.get(13),
+                counted: r.get(14),
             });
         }
         Ok(())
@@ -196,4 +199,4 @@ impl Postgres {
     }
 }
 
-const PUBLIC: &str = "s.published AND NOT s.deleted";
+const PUBLIC: &str = "s.counted";

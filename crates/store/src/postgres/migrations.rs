@@ -11,6 +11,7 @@ const MIGRATIONS: &[(u32, &str)] = &[
     (5, include_str!("../../migrations-postgres/005_seat_revisions.sql")),
     (6, include_str!("../../migrations-postgres/006_promises_and_player_ids.sql")),
     (7, include_str!("../../migrations-postgres/007_win_models.sql")),
+    (8, include_str!("../../migrations-postgres/008_one_game_counted_once.sql")),
 ];
 
 /// Which of its numbered advisory locks a migration takes, so that servers starting together migrate once.
@@ -35,9 +36,35 @@ pub(super) fn migrate(client: &mut Client) -> Result<()> {
         }
         if (have as u32) < version {
             tx.batch_execute(sql)?;
+            if version == 8 {
+                rekey_players(&mut tx)?;
+            }
             tx.execute("INSERT INTO schema_migrations (version) VALUES ($1)", &[&(version as i32)])?;
         }
         tx.commit()?;
     }
+    Ok(())
+}
+
+/// Migration 8: identities keyed by the older fold of names (lower case alone) keyed by `player_key`, or
+/// merged into the identity that holds their new key (as SQLite's migration 14).
+fn rekey_players(tx: &mut postgres::Transaction) -> Result<()> {
+    let identities: Vec<crate::rows::KeptIdentity> = tx
+        .query("SELECT id, club, name, key, merged_into FROM players ORDER BY id", &[])?
+        .iter()
+        .map(|r| (r.get(0), r.get(1), r.get(2), r.get(3), r.get(4)))
+        .collect();
+    let (rekey, merge) = crate::rows::rekeying(&identities);
+    if rekey.is_empty() && merge.is_empty() {
+        return Ok(());
+    }
+    tx.batch_execute("ALTER TABLE players DISABLE TRIGGER identities_keep_their_name")?;
+    for (id, key) in rekey {
+        tx.execute("UPDATE players SET key = $2 WHERE id = $1", &[&id, &key])?;
+    }
+    for (from, into) in merge {
+        tx.execute("UPDATE players SET merged_into = $2 WHERE id = $1 OR merged_into = $1", &[&from, &into])?;
+    }
+    tx.batch_execute("ALTER TABLE players ENABLE TRIGGER identities_keep_their_name")?;
     Ok(())
 }

@@ -28,7 +28,7 @@ mod migrations;
 mod notes;
 mod players;
 
-use events::{fact_row, refresh_summary, write_events, write_facts, Prepared};
+use events::{fact_row, recount, refresh_summary, write_events, write_facts, Prepared};
 use insights::write_insights;
 use migrations::migrate;
 
@@ -101,7 +101,7 @@ impl Postgres {
         let mut client = self.client.borrow_mut();
         let attempt = (|| -> Result<Inserted> {
             let mut tx = client.transaction()?;
-            if let Some(existing) = existing_game(&mut tx, content_hash, ownership)? {
+            if let Some(existing) = existing_game(&mut tx, &self.prepared, content_hash, ownership)? {
                 tx.commit()?;
                 return existing;
             }
@@ -151,7 +151,7 @@ impl Postgres {
             // Another server stored the same log between our look and our insert: it is that game.
             Err(StoreError::Postgres(ref m)) if m.ends_with(UNIQUE_VIOLATION) => {
                 let mut tx = client.transaction()?;
-                let found = existing_game(&mut tx, content_hash, ownership)?;
+                let found = existing_game(&mut tx, &self.prepared, content_hash, ownership)?;
                 tx.commit()?;
                 match found {
                     Some(existing) => existing,
@@ -218,8 +218,9 @@ impl Postgres {
         assert_eq!(first as u64, expected_seq, "the game given must be the stored log plus the new lines");
         let lines: Vec<&str> = new_lines.iter().map(String::as_str).collect();
         write_events(&mut tx, &self.prepared, id, game, first, &lines, &game.fact_rows(first))?;
-        refresh_summary(&mut tx, &self.prepared, id, game)?;
+        let old = refresh_summary(&mut tx, &self.prepared, id, game)?;
         write_insights(&mut tx, &self.prepared, id, insights)?;
+        recount(&mut tx, &self.prepared, id, old.as_deref())?;
         tx.commit()?;
         Ok(game.event_count() as u64)
     }
@@ -238,7 +239,7 @@ impl Postgres {
             conds.push(format!("g.ruleset = ${}", args.len()));
         }
         if let Some(p) = &filter.player {
-            args.push(Box::new(p.trim().to_lowercase()));
+            args.push(Box::new(almanac_core::fold_name(p.trim())));
             conds.push(format!(
                 "EXISTS (SELECT 1 FROM game_players q WHERE q.game_id = g.id AND fold(q.name) = ${})",
                 args.len()
@@ -391,7 +392,7 @@ impl Postgres {
         let rows = self.client.borrow_mut().query(
             "SELECT id, ruleset FROM games
              WHERE ($1::text IS NULL OR ruleset = $1)
-               AND ($2::int IS NULL OR ruleset_version <> $2 OR insights_version <> $3)
+               AND ($2::int IS NULL OR ruleset_version <> $2 OR insights_version <> $3 OR fingerprint IS NULL)
              ORDER BY stored_at, n",
             &[&ruleset, &current, &(almanac_core::insights::VERSION as i32)],
         )?;
@@ -416,15 +417,21 @@ impl Postgres {
         tx.execute("DELETE FROM facts WHERE game_id = $1", &[&id])?;
         write_facts(&mut tx, &self.prepared, id, facts)?;
         tx.execute("UPDATE games SET ruleset_version = $2 WHERE id = $1", &[&id, &(game.ruleset_version() as i32)])?;
-        refresh_summary(&mut tx, &self.prepared, id, game)?;
+        let old = refresh_summary(&mut tx, &self.prepared, id, game)?;
         write_insights(&mut tx, &self.prepared, id, insights)?;
+        recount(&mut tx, &self.prepared, id, old.as_deref())?;
         tx.commit()?;
         Ok(())
     }
 }
 
 /// The game already stored with this content hash, as `insert_game` answers for it (`Repeat`).
-fn existing_game(tx: &mut Transaction, content_hash: &str, ownership: Ownership) -> Result<Option<Result<Inserted>>> {
+fn existing_game(
+    tx: &mut Transaction,
+    p: &Prepared,
+    content_hash: &str,
+    ownership: Ownership,
+) -> Result<Option<Result<Inserted>>> {
     let Some(r) = tx.query_opt(
         "SELECT id, owner, published, deleted_at IS NOT NULL FROM games WHERE content_hash = $1 FOR UPDATE",
         &[&content_hash],
@@ -437,6 +444,7 @@ fn existing_game(tx: &mut Transaction, content_hash: &str, ownership: Ownership)
     match Repeat::of(owner, published, deleted, ownership) {
         Repeat::Unhide => {
             tx.execute("UPDATE games SET deleted_at = NULL WHERE id = $1", &[&existing])?;
+            recount(tx, p, &existing, None)?;
         }
         Repeat::Same => {}
         Repeat::TakenElsewhere => return Ok(Some(Err(StoreError::TakenElsewhere(existing)))),

@@ -71,7 +71,8 @@ impl Postgres {
                  FROM games g
                  JOIN game_players q ON q.game_id = g.id
                  JOIN players pl ON pl.id = q.player_id
-                 WHERE g.published AND g.deleted_at IS NULL AND {condition}
+                 WHERE EXISTS (SELECT 1 FROM seats c WHERE c.game_id = g.id AND c.seat = 0 AND c.counted)
+                   AND {condition}
                  ORDER BY g.played_on IS NULL, g.played_on, g.stored_at, g.n, q.seat"
             ),
             &[arg],

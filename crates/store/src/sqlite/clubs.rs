@@ -115,12 +115,22 @@ impl Sqlite {
     }
 
     pub fn set_published(&mut self, id: &str, published: bool) -> Result<()> {
-        self.conn.execute("UPDATE games SET published = ?2 WHERE id = ?1", params![id, published])?;
-        Ok(())
+        self.visibility(id, "UPDATE games SET published = ?2 WHERE id = ?1", Some(published))
     }
 
     pub fn unhide(&mut self, id: &str) -> Result<()> {
-        self.conn.execute("UPDATE games SET deleted_at = NULL WHERE id = ?1 AND deleted_at IS NOT NULL", [id])?;
+        self.visibility(id, "UPDATE games SET deleted_at = NULL WHERE id = ?1 AND deleted_at IS NOT NULL", None)
+    }
+
+    /// A change of a game's visibility, and of which seats count with it, in one transaction.
+    fn visibility(&mut self, id: &str, sql: &str, published: Option<bool>) -> Result<()> {
+        let tx = self.conn.transaction()?;
+        match published {
+            Some(p) => tx.execute(sql, params![id, p])?,
+            None => tx.execute(sql, [id])?,
+        };
+        super::recount(&tx, id, None)?;
+        tx.commit()?;
         Ok(())
     }
 
@@ -133,10 +143,10 @@ impl Sqlite {
     }
 
     pub fn hide(&mut self, id: &str) -> Result<()> {
-        self.conn.execute(
+        self.visibility(
+            id,
             "UPDATE games SET deleted_at = strftime('%Y-%m-%dT%H:%M:%fZ', 'now') WHERE id = ?1 AND deleted_at IS NULL",
-            [id],
-        )?;
-        Ok(())
+            None,
+        )
     }
 }

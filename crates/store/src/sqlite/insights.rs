@@ -19,9 +19,9 @@ pub fn write(tx: &Connection, id: &str, insights: &Insights, change: &mut Change
         let rows = stmt.query_map([id], |r| r.get(0))?;
         rows.collect::<rusqlite::Result<_>>()?
     };
-    // The field counts the seats of published games: all of a game's seats or none.
+    // The field counts the seats that count (`recount`): all of a game's seats or none.
     let (ruleset, counted): (String, bool) = tx
-        .prepare_cached("SELECT ruleset, published = 1 AND deleted_at IS NULL FROM games WHERE id = ?1")?
+        .prepare_cached("SELECT ruleset, MAX(counted) = 1 FROM seats WHERE game_id = ?1")?
         .query_row([id], |r| Ok((r.get(0)?, r.get(1)?)))?;
     // Seats made just now have no numbers yet; seats kept from before (an append, a reproject) lose theirs.
     if made < keys.len() {
@@ -129,7 +129,7 @@ impl Sqlite {
     pub(crate) fn seats_since(&self, revision: i64, each: &mut dyn FnMut(SeatRow)) -> Result<()> {
         let mut stmt = self.conn.prepare_cached(
             "SELECT key, game_id, seat, ruleset, player, players, played_on, owner, published, deleted, opening,
-                    revision
+                    revision, fingerprint, finished, counted
              FROM seats WHERE revision > ?1",
         )?;
         let mut rows = stmt.query([revision])?;
@@ -147,6 +147,9 @@ impl Sqlite {
                 deleted: r.get(9)?,
                 opening: r.get(10)?,
                 revision: r.get(11)?,
+                fingerprint: r.get(12)?,
+                finished: r.get(13)?,
+                counted: r.get(14)?,
             });
         }
         Ok(())
@@ -228,7 +231,7 @@ impl Sqlite {
     }
 }
 
-const PUBLIC: &str = "s.published = 1 AND s.deleted = 0";
+const PUBLIC: &str = "s.counted = 1";
 
 /// The shared SQL's `$N` parameters as SQLite numbers them (`?N`: by number, not by first appearance).
 fn numbered(sql: String) -> String {

@@ -57,6 +57,12 @@ const MIGRATIONS: &[Migration] = &[
         after: None,
     },
     Migration { version: 13, before: None, sql: include_str!("../../migrations/013_win_models.sql"), after: None },
+    Migration {
+        version: 14,
+        before: None,
+        sql: include_str!("../../migrations/014_one_game_counted_once.sql"),
+        after: Some(rekey_players),
+    },
 ];
 
 pub fn current(conn: &Connection) -> Result<u32> {
@@ -118,6 +124,36 @@ fn rehash_canonically(tx: &Transaction) -> Result<()> {
         }
         tx.execute("UPDATE games SET content_hash = ?2 WHERE id = ?1", [&id, &hash])?;
     }
+    Ok(())
+}
+
+/// Migration 14: identities keyed by the older fold of names (lower case alone) keyed by `player_key`, or
+/// merged into the identity that holds their new key.
+fn rekey_players(tx: &Transaction) -> Result<()> {
+    let identities: Vec<crate::rows::KeptIdentity> = {
+        let mut stmt = tx.prepare("SELECT id, club, name, key, merged_into FROM players ORDER BY id")?;
+        let rows = stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?)))?;
+        rows.collect::<rusqlite::Result<_>>()?
+    };
+    let (rekey, merge) = crate::rows::rekeying(&identities);
+    if rekey.is_empty() && merge.is_empty() {
+        return Ok(());
+    }
+    tx.execute_batch("DROP TRIGGER identities_keep_their_name")?;
+    for (id, key) in rekey {
+        tx.execute("UPDATE players SET key = ?2 WHERE id = ?1", rusqlite::params![id, key])?;
+    }
+    for (from, into) in merge {
+        tx.execute(
+            "UPDATE players SET merged_into = ?2 WHERE id = ?1 OR merged_into = ?1",
+            rusqlite::params![from, into],
+        )?;
+    }
+    tx.execute_batch(
+        "CREATE TRIGGER identities_keep_their_name BEFORE UPDATE OF id, club, name, key ON players
+         WHEN NEW.id IS NOT OLD.id OR NEW.club IS NOT OLD.club OR NEW.name IS NOT OLD.name OR NEW.key IS NOT OLD.key
+         BEGIN SELECT RAISE(ABORT, 'a player''s id, club, name and key never change; only merges do'); END;",
+    )?;
     Ok(())
 }
 
@@ -215,8 +251,9 @@ mod tests {
                  VALUES ('a-game', 'won', '', 1.0, 2), ('a-game', 'production', 'pears', 3.5, 1);",
         )
         .unwrap();
-        run(&mut conn).unwrap();
-        assert_eq!(current(&conn).unwrap(), MIGRATIONS.last().unwrap().version);
+        // Up to migration 13: from 14 on, numbers follow whether a seat counts (`recount`), not visibility.
+        run_to(&mut conn, 13).unwrap();
+        assert_eq!(current(&conn).unwrap(), 13);
         let kept: Vec<(String, String, i64, f64)> = rows(
             &conn,
             "SELECT m.metric, m.arg, n.seat_key, n.value FROM seat_numbers n JOIN metrics m ON m.key = n.metric

@@ -219,8 +219,9 @@ impl Sqlite {
             let first = game.event_count() - new_lines.len();
             assert_eq!(first as u64, expected_seq, "the game given must be the stored log plus the new lines");
             write_events(tx, id, game, first, new_lines, &game.fact_rows(first))?;
-            refresh_summary(tx, id, game)?;
+            let old = refresh_summary(tx, id, game)?;
             insights::write(tx, id, insights, change)?;
+            recount(tx, id, old.as_deref())?;
             Ok(game.event_count() as u64)
         })
     }
@@ -239,7 +240,7 @@ impl Sqlite {
             args.push(r);
             conds.push(format!("g.ruleset = ?{}", args.len()));
         }
-        let player = filter.player.as_ref().map(|p| p.trim().to_lowercase());
+        let player = filter.player.as_ref().map(|p| almanac_core::fold_name(p.trim()));
         if let Some(p) = &player {
             args.push(p);
             conds.push(format!(
@@ -384,7 +385,7 @@ impl Sqlite {
         let mut stmt = self.conn.prepare(
             "SELECT id, ruleset FROM games
              WHERE (?1 IS NULL OR ruleset = ?1)
-               AND (?2 IS NULL OR ruleset_version <> ?2 OR insights_version <> ?3)
+               AND (?2 IS NULL OR ruleset_version <> ?2 OR insights_version <> ?3 OR fingerprint IS NULL)
              ORDER BY stored_at, rowid",
         )?;
         let rows =
@@ -419,8 +420,9 @@ fn reproject_game(tx: &rusqlite::Connection, d: &Derivation, change: &mut insigh
     facts::store(tx, id, 1, facts)?;
     tx.prepare_cached("UPDATE games SET ruleset_version = ?2 WHERE id = ?1")?
         .execute(params![id, game.ruleset_version()])?;
-    refresh_summary(tx, id, game)?;
-    insights::write(tx, id, insights, change)
+    let old = refresh_summary(tx, id, game)?;
+    insights::write(tx, id, insights, change)?;
+    recount(tx, id, old.as_deref())
 }
 
 fn write_events(
@@ -435,16 +437,52 @@ fn write_events(
     facts::store(tx, id, first as u64 + 1, facts)
 }
 
-/// Refreshes the derived columns of a game (counts, winner, final scores) from its final state.
-fn refresh_summary(tx: &rusqlite::Connection, id: &str, game: &dyn Game) -> Result<()> {
+/// Refreshes the derived columns of a game (counts, winner, fingerprint, final scores) from its final state;
+/// gives back the fingerprint it had.
+fn refresh_summary(tx: &rusqlite::Connection, id: &str, game: &dyn Game) -> Result<Option<String>> {
     let view = game.view_after(usize::MAX);
-    tx.prepare_cached("UPDATE games SET event_count = ?2, turn_count = ?3, winner = ?4, edition = ?5 WHERE id = ?1")?
-        .execute(params![id, game.event_count() as u64, game.current_turn(), view.winner, game.edition()])?;
+    let old: Option<String> =
+        tx.prepare_cached("SELECT fingerprint FROM games WHERE id = ?1")?.query_row([id], |r| r.get(0))?;
+    tx.prepare_cached(
+        "UPDATE games SET event_count = ?2, turn_count = ?3, winner = ?4, edition = ?5, fingerprint = ?6 WHERE id = ?1",
+    )?
+    .execute(params![
+        id,
+        game.event_count() as u64,
+        game.current_turn(),
+        view.winner,
+        game.edition(),
+        game.fingerprint()
+    ])?;
     let mut upd =
         tx.prepare_cached("UPDATE game_players SET vp = ?3, vp_public = ?4 WHERE game_id = ?1 AND seat = ?2")?;
     for (seat, p) in view.players.iter().enumerate() {
         upd.execute(params![id, seat as u32, p.vp, p.vp_public])?;
     }
+    Ok(old)
+}
+
+/// Which seats count, decided again after game `id` changed (its events, visibility or derivation): its seats
+/// take its row's fingerprint and whether it has a winner, then every seat of a game sharing its fingerprint,
+/// or the one it had (`old`), is counted when its game is published, not deleted, has a winner and is the
+/// first stored of the games so with that fingerprint. A seat that comes to count or stops moves its numbers
+/// in or out of the field (trigger `field_follows_counting`).
+pub(super) fn recount(tx: &rusqlite::Connection, id: &str, old: Option<&str>) -> Result<()> {
+    tx.prepare_cached(
+        "UPDATE seats SET fingerprint = g.fingerprint, finished = (g.winner IS NOT NULL)
+         FROM games g WHERE g.id = seats.game_id AND seats.game_id = ?1
+           AND (seats.fingerprint IS NOT g.fingerprint OR seats.finished <> (g.winner IS NOT NULL))",
+    )?
+    .execute([id])?;
+    let counts = "(published = 1 AND deleted = 0 AND finished = 1 AND NOT EXISTS (
+                      SELECT 1 FROM seats e WHERE e.fingerprint = seats.fingerprint AND e.seat = seats.seat
+                         AND e.published = 1 AND e.deleted = 0 AND e.finished = 1 AND e.key < seats.key))";
+    tx.prepare_cached(&format!(
+        "UPDATE seats SET counted = {counts}
+         WHERE (game_id = ?1 OR fingerprint = (SELECT fingerprint FROM games WHERE id = ?1) OR fingerprint = ?2)
+           AND counted <> {counts}"
+    ))?
+    .execute(params![id, old])?;
     Ok(())
 }
 
@@ -468,6 +506,7 @@ fn insert_game(
         match Repeat::of(owner, published, deleted, ownership) {
             Repeat::Unhide => {
                 tx.execute("UPDATE games SET deleted_at = NULL WHERE id = ?1", [&existing])?;
+                recount(tx, &existing, None)?;
             }
             Repeat::Same => {}
             Repeat::TakenElsewhere => return Err(StoreError::TakenElsewhere(existing)),

@@ -91,7 +91,8 @@ impl Sqlite {
             .optional()?)
     }
 
-    /// Every published game (not deleted) the player sat in, oldest first, with every seat.
+    /// Every game the player sat in that counts (published, not deleted, with a winner, and the first stored
+    /// of its fingerprint), oldest first, with every seat.
     pub fn sittings(&self, root: PlayerId) -> Result<Vec<Sitting>> {
         self.sittings_where(
             // The player's spellings first, then their seats by index (not every seat's spelling).
@@ -107,7 +108,8 @@ impl Sqlite {
              FROM games g
              JOIN game_players q ON q.game_id = g.id
              JOIN players pl ON pl.id = q.player_id
-             WHERE g.published = 1 AND g.deleted_at IS NULL AND {condition}
+             WHERE EXISTS (SELECT 1 FROM seats c WHERE c.game_id = g.id AND c.seat = 0 AND c.counted = 1)
+               AND {condition}
              ORDER BY g.played_on IS NULL, g.played_on, g.stored_at, g.rowid, q.seat"
         ))?;
         let mut out: Vec<Sitting> = Vec::new();
