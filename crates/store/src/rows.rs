@@ -128,10 +128,19 @@ pub fn player_key(name: &str) -> String {
 /// An identity as the store keeps it, for [`rekeying`]: id, club, name, key and what it is merged into.
 pub(crate) type KeptIdentity = (PlayerId, i64, String, String, Option<PlayerId>);
 
+/// What a change of [`player_key`] asks of identities keyed by an older one (see [`rekeying`]).
+#[derive(Debug, Default, PartialEq)]
+pub(crate) struct Rekeying {
+    /// An identity and its new key.
+    pub rekey: Vec<(PlayerId, String)>,
+    /// An identity and the one it is merged into.
+    pub merge: Vec<(PlayerId, PlayerId)>,
+}
+
 /// What a change of [`player_key`] asks of identities keyed by an older one: `rekey` the first identity of a
 /// club whose name now folds to a key no identity holds; `merge` every other one into the identity that holds
 /// its new key (so `Işıl` and `IŞIL`, kept apart before, become one player). Identities in id order.
-pub(crate) fn rekeying(identities: &[KeptIdentity]) -> (Vec<(PlayerId, String)>, Vec<(PlayerId, PlayerId)>) {
+pub(crate) fn rekeying(identities: &[KeptIdentity]) -> Rekeying {
     use std::collections::HashMap;
     let mut holder: HashMap<(i64, String), PlayerId> = HashMap::new();
     let mut root: HashMap<PlayerId, PlayerId> = HashMap::new();
@@ -158,7 +167,7 @@ pub(crate) fn rekeying(identities: &[KeptIdentity]) -> (Vec<(PlayerId, String)>,
             }
         }
     }
-    (rekey, merge)
+    Rekeying { rekey, merge }
 }
 
 /// Which games to list, in which order.
@@ -433,4 +442,25 @@ pub struct OpeningRecord {
     pub opening: Option<String>,
     pub seats: u64,
     pub mean: f64,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn identities_keyed_by_the_older_fold_are_rekeyed_or_merged_into_the_one_holding_their_key() {
+        let kept = |id, club, name: &str, key: &str, merged| (id, club, name.to_string(), key.to_string(), merged);
+        // Club 1: `IŞIL` keyed `işil` already, `Işıl` keyed `işıl` by lower case alone; `İpek` alone in club 2;
+        // `Ayşe` keyed as it folds.
+        let identities = [
+            kept(10, 1, "IŞIL", "işil", None),
+            kept(11, 1, "Işıl", "işıl", None),
+            kept(12, 2, "İpek", "i\u{307}pek", None),
+            kept(13, 1, "Ayşe", "ayşe", None),
+        ];
+        let r = rekeying(&identities);
+        assert_eq!(r.rekey, [(12, "ipek".to_string())]);
+        assert_eq!(r.merge, [(11, 10)]);
+    }
 }

@@ -54,7 +54,7 @@ fn rekey_players(tx: &mut postgres::Transaction) -> Result<()> {
         .iter()
         .map(|r| (r.get(0), r.get(1), r.get(2), r.get(3), r.get(4)))
         .collect();
-    let (rekey, merge) = crate::rows::rekeying(&identities);
+    let crate::rows::Rekeying { rekey, merge } = crate::rows::rekeying(&identities);
     if rekey.is_empty() && merge.is_empty() {
         return Ok(());
     }

@@ -135,7 +135,7 @@ fn rekey_players(tx: &Transaction) -> Result<()> {
         let rows = stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?, r.get(4)?)))?;
         rows.collect::<rusqlite::Result<_>>()?
     };
-    let (rekey, merge) = crate::rows::rekeying(&identities);
+    let crate::rows::Rekeying { rekey, merge } = crate::rows::rekeying(&identities);
     if rekey.is_empty() && merge.is_empty() {
         return Ok(());
     }

@@ -480,9 +480,9 @@ pub fn one_game_counts_once_everywhere(store: &mut Store) {
         (n.mean, n.seats, n.field)
     };
 
-    assert_eq!(rated(store), [first.clone()], "rated once, the unfinished game not at all");
+    assert_eq!(rated(store), [first.as_str()], "rated once, the unfinished game not at all");
     let sat = store.sittings(&store.visible_player(Viewer::Operator, ayse).unwrap()).unwrap();
-    assert_eq!(sat.iter().map(|s| s.game.clone()).collect::<Vec<_>>(), [first.clone()], "one game in the record");
+    assert_eq!(sat.iter().map(|s| s.game.clone()).collect::<Vec<_>>(), [first.as_str()], "one game in the record");
     for viewer in [Viewer::Public, Viewer::Club(club), Viewer::Club(home), Viewer::Operator] {
         let q = Question::over(viewer, "won", Dimension::Player);
         let (n, games) = counted(store, &q, 10);
@@ -495,14 +495,14 @@ pub fn one_game_counts_once_everywhere(store: &mut Store) {
     // The first copy made private: the spectator's log, stored next, is the game now, and counts once.
     store.set_published(home, &first, false).unwrap();
     store.read_seats().unwrap();
-    assert_eq!(rated(store), [spectator.clone()]);
+    assert_eq!(rated(store), [spectator.as_str()]);
     assert_eq!(counted(store, &Question::over(Viewer::Public, "won", Dimension::Player), 10).0, 1);
     assert_eq!(won(store), (1.0, 1, Some(0.25)));
     // Its own club still sees it, once: the first stored of what it may see.
     let (_, games) = counted(store, &Question::over(Viewer::Club(home), "won", Dimension::Player), 10);
-    assert_eq!(games.iter().map(|g| g.id.clone()).collect::<Vec<_>>(), [first.clone()]);
+    assert_eq!(games.iter().map(|g| g.id.clone()).collect::<Vec<_>>(), [first.as_str()]);
     store.set_published(home, &first, true).unwrap();
     store.read_seats().unwrap();
-    assert_eq!(rated(store), [first.clone()], "the first stored counts again");
+    assert_eq!(rated(store), [first.as_str()], "the first stored counts again");
     assert_eq!(won(store), (1.0, 1, Some(0.25)));
 }
