@@ -654,3 +654,48 @@ fn win_chances_are_served_once_a_model_is_trained_and_say_why_before() {
     // Another game's chances wait for a model of its own.
     assert!(body["error"].as_str().unwrap().starts_with("Elasund has no win-chance model yet"), "{body}");
 }
+
+/// One game is one game: a spectator's log and a re-titled copy of a game name each other and count once in
+/// the player's record; a game stopped early counts nowhere; a header naming one player twice is refused.
+#[test]
+fn records_of_one_game_name_each_other_and_count_once() {
+    let app = spawn_app(1 << 20);
+    let club = sample("catan-club-game.jsonl");
+    let id = |body: &Value| body["id"].as_str().unwrap().to_string();
+    let (status, first) = upload(&app, &club, "auto");
+    assert_eq!(status, 201, "{first}");
+    let (_, spectator) = upload(&app, &sample("catan-club-game-observer.jsonl"), "auto");
+    let (_, again) = upload(&app, &club.replacen("Thursday league, table 2", "The final", 1), "auto");
+    let stopped: Vec<&str> = club.lines().take(61).collect();
+    let (_, unfinished) = upload(&app, &(stopped.join("\n") + "\n"), "auto");
+    let (first, spectator, again, unfinished) = (id(&first), id(&spectator), id(&again), id(&unfinished));
+    assert_eq!(game_count(&app), 4, "four records are stored");
+
+    let (_, seen) = app.get_json(&format!("/api/games/{spectator}"));
+    assert_eq!(seen["counted"], false);
+    let others: Vec<(String, bool)> = seen["recordings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| (r["id"].as_str().unwrap().to_string(), r["counted"].as_bool().unwrap()))
+        .collect();
+    assert_eq!(others, [(first.clone(), true), (again.clone(), false)]);
+    assert_eq!(app.get_json(&format!("/api/games/{first}")).1["counted"], true);
+    let (_, stopped) = app.get_json(&format!("/api/games/{unfinished}"));
+    assert_eq!((stopped["counted"].clone(), stopped["recordings"].clone()), (json!(false), json!([])));
+    let (_, _, page) = app.get_text(&format!("/games/{spectator}"));
+    assert!(page.contains("Counted once, as <a href=\"/games/"), "the replay says which record counts");
+    let (_, _, page) = app.get_text(&format!("/games/{unfinished}"));
+    assert!(page.contains("No winner: this game counts in no record"));
+
+    let ayse = app.get_json(&format!("/api/games/{first}")).1["players"][0]["player"].as_i64().unwrap();
+    let (_, record) = app.get_json(&format!("/api/players/{ayse}"));
+    assert_eq!(record["rulesets"][0]["games"], 1, "{record}");
+    assert_eq!(record["games"].as_array().unwrap().len(), 1);
+
+    let twice = club.replacen(r#"{"name":"Mehmet""#, r#"{"name":"AYŞE""#, 1);
+    let (status, err) = upload(&app, &twice, "auto");
+    assert_eq!(status, 400, "{err}");
+    assert_eq!(err["line"], 1);
+    assert!(err["error"].as_str().unwrap().contains("`Ayşe` and `AYŞE` name one player in two spellings"), "{err}");
+}

@@ -25,22 +25,25 @@ fn a_players_page_counts_their_published_games_and_names_their_opponents() {
     let app = spawn_app(16 << 20);
     let truth = sample("catan-club-game.jsonl");
     let a = upload(&app, &truth, true);
-    let b = upload(&app, &sample("catan-club-game-observer.jsonl"), true);
+    // Another game of the same four, but Can is Cem there; and a spectator's log of game a, which is game a.
+    let b = upload(&app, &truth.replace("\"Can\"", "\"Cem\""), true);
+    let spectator = upload(&app, &sample("catan-club-game-observer.jsonl"), true);
     let private = upload(&app, &truth.replace("Zeynep", "Zeyno"), false);
     let ayse = seat_player(&app, &a, 0);
+    assert_eq!(seat_player(&app, &spectator, 0), ayse);
     assert_eq!(seat_player(&app, &b, 0), ayse, "one Ayşe across the club's games");
     assert_eq!(seat_player(&app, &private, 0), ayse);
     let (status, page) = app.get_json(&format!("/api/players/{ayse}"));
     assert_eq!(status, 200, "{page}");
     assert_eq!(page["player"]["name"], json!("Ayşe"));
-    assert_eq!(page["games"].as_array().unwrap().len(), 2, "the private game counts nowhere: {page}");
+    assert_eq!(page["games"].as_array().unwrap().len(), 2, "the private game counts nowhere, a copy once: {page}");
     let catan = &page["rulesets"][0];
     assert_eq!((catan["ruleset"].as_str(), catan["games"].as_u64()), (Some("catan"), Some(2)));
     // Every game's winner is Zeynep: Ayşe won none of them.
     assert_eq!(catan["wins"], json!(0));
     let opponents: Vec<&str> =
         page["opponents"].as_array().unwrap().iter().map(|o| o["name"].as_str().unwrap()).collect();
-    assert_eq!(opponents.len(), 3, "{opponents:?}");
+    assert_eq!(opponents.len(), 4, "Can and Cem are two: {opponents:?}");
     assert!(!opponents.contains(&"Zeyno"), "the private game's players are not met");
     // Publishing the private game counts it.
     let (status, _) = app.post_json(&format!("/api/games/{private}/publish"), &json!({"published": true}));
@@ -140,6 +143,8 @@ fn ratings_rise_with_games_won_and_the_leaderboard_orders_a_clubs_players() {
     let app = spawn_app(16 << 20);
     let truth = sample("catan-club-game.jsonl");
     let a = upload(&app, &truth, true);
+    upload(&app, &truth.replace("\"Can\"", "\"Cem\""), true);
+    // A spectator's log of the first game rates nothing more: it is that game.
     upload(&app, &sample("catan-club-game-observer.jsonl"), true);
     let (ayse, zeynep) = (seat_player(&app, &a, 0), seat_player(&app, &a, 2));
     let (_, page) = app.get_json(&format!("/api/players/{zeynep}"));
@@ -151,7 +156,7 @@ fn ratings_rise_with_games_won_and_the_leaderboard_orders_a_clubs_players() {
     let (status, board) = app.get_json("/api/leaderboard?ruleset=catan&club=Test%20club");
     assert_eq!(status, 200, "{board}");
     let board = board.as_array().unwrap();
-    assert_eq!(board.len(), 4);
+    assert_eq!(board.len(), 5, "Ayşe, Mehmet, Zeynep, Can and Cem");
     assert_eq!(board[0]["name"], json!("Zeynep"));
     assert!(board.windows(2).all(|w| w[0]["rating"].as_f64() >= w[1]["rating"].as_f64()), "highest first");
     let (_, none) = app.get_json("/api/leaderboard?ruleset=catan&club=Elsewhere");

@@ -208,7 +208,11 @@ fn a_robots_game_is_titled_by_its_table() {
             || title.starts_with("Four players: robot"),
         "{title}"
     );
-    assert!(title.ends_with(header["date"].as_str().unwrap()), "{title}");
+    // Titled by the day; dated to the second, as the log's first line states it.
+    let date = header["date"].as_str().unwrap();
+    assert!(title.ends_with(&date[..10]), "{title}");
+    let created = text.lines().nth(1).unwrap().strip_prefix("# Game created at: ").unwrap();
+    assert_eq!(date, format!("{}T{}Z", &created[..10], &created[11..19]), "the time of day is kept");
     assert!(header["source"]["game"].as_str().unwrap().starts_with("~botsOnly~"));
 }
 

@@ -291,7 +291,7 @@ mod tests {
     #[test]
     fn a_header_naming_one_player_twice_in_two_spellings_is_refused() {
         let header = |a: &str, b: &str| {
-            format!(r#"{{"format":"almanac/1","ruleset":"catan","players":[{{"name":"{a}"}},{{"name":"{b}"}}]}}"#)
+            format!(r#"{{"format":"almanac/1","ruleset":"a-game","players":[{{"name":"{a}"}},{{"name":"{b}"}}]}}"#)
         };
         for (a, b) in [("red", "RED"), ("Işıl", "IŞIL"), ("Ömer", "ÖMER")] {
             let e = Envelope::parse(&header(a, b)).unwrap_err();

@@ -386,6 +386,40 @@ struct ReplayQuery {
     stored: Option<String>,
 }
 
+/// Whether this record counts in records, ratings and questions, in words, with the other records of the
+/// same game its reader may see: one game is counted once, a game without a winner nowhere.
+fn counting_note(row: &GameRow, (counted, others): &(bool, Vec<almanac_store::Recording>)) -> String {
+    let link = |r: &almanac_store::Recording| {
+        let by = r.owner.as_deref().map(|c| format!(" ({})", escape(c))).unwrap_or_default();
+        format!(r#"<a href="/games/{}">{}</a>{by}"#, escape(&r.id), escape(r.title.as_deref().unwrap_or("a record")))
+    };
+    let also = match others.len() {
+        0 => String::new(),
+        _ => format!(" Also recorded as {}.", others.iter().map(link).collect::<Vec<_>>().join(", ")),
+    };
+    let counting = if row.winner.is_none() {
+        "No winner: this game counts in no record, rating, place or head-to-head.".to_string()
+    } else if *counted {
+        if others.is_empty() {
+            String::new()
+        } else {
+            "This record is the one counted.".to_string()
+        }
+    } else if let Some(r) = others.iter().find(|r| r.counted) {
+        format!("Counted once, as {}.", link(r))
+    } else if !row.published {
+        "Private: counted in its club's questions only.".to_string()
+    } else {
+        String::new()
+    };
+    let text = format!("{counting}{also}");
+    if text.trim().is_empty() {
+        String::new()
+    } else {
+        format!(r#"<p class="counting hint">{}</p>"#, text.trim())
+    }
+}
+
 async fn replay(
     app: web::Data<AppState>,
     req: HttpRequest,
@@ -404,6 +438,7 @@ async fn replay(
         let (seen, game) = loaded(&app, viewer, &path)?;
         let id = seen.id().to_string();
         let row = app.pool.read(|s| s.game(&seen))??;
+        let recorded = app.pool.read(|s| s.recordings(&seen))??;
         let coach = app.pool.read(|s| almanac_service::coach(s, &seen))??;
         // Whether the ruleset has a model to read win chances with.
         let model = crate::api::model_of(&app, &row.ruleset)?;
@@ -411,10 +446,10 @@ async fn replay(
         let study =
             model.as_ref().ok().map(|m| almanac_service::chances::chances_of(game.read().game(), &m.0, &m.1).to_study);
         let chances = model.map(|_| ()).map_err(|why| why.to_string());
-        Ok((id, game, row, (coach, study), chances))
+        Ok((id, game, row, (coach, study), chances, recorded))
     })
     .await;
-    let (id, live, row, coach, chances) = match found {
+    let (id, live, row, coach, chances, recorded) = match found {
         Ok(g) => g,
         Err(e) => return problem_page(e.status, &e.message),
     };
@@ -484,9 +519,10 @@ async fn replay(
         .collect();
     let (coach, study) = coach;
     let coach = coach_table(&coach, study.as_deref());
+    let counting = counting_note(&row, &recorded);
     let body = format!(
         r#"<section id="replay" class="replay" tabindex="0" data-game="{id}" data-ruleset="{ruleset}" data-chances="{chances}" aria-label="Replay: use the arrow keys to step">
-{notice}<div class="title"><h1>{title}</h1><div class="meta">{meta} · <a href="/api/games/{id}/log" download>download the log</a></div>{owner_controls}</div>
+{notice}<div class="title"><h1>{title}</h1><div class="meta">{meta} · <a href="/api/games/{id}/log" download>download the log</a></div>{counting}{owner_controls}</div>
 <noscript><p>The replay steps through the game with JavaScript. Without it, here is how the game ended after
 {events} events and {turns} turns, and its charts below.</p>
 <table class="standings"><thead><tr><th>Player</th><th>Score</th></tr></thead><tbody>{standings}</tbody></table></noscript>

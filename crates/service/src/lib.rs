@@ -237,6 +237,12 @@ pub struct GameSummary {
     pub colours: Vec<&'static str>,
     /// The game's items (resources, commodities, goods ...) with their words and colours, for its drawing.
     pub items: &'static [almanac_core::Term],
+    /// This record counts in records, ratings and questions: it is published, has a winner and is the first
+    /// stored record of what was played (its fingerprint).
+    pub counted: bool,
+    /// The other records of the same game the viewer may see (a spectator's log, another view, a copy), the
+    /// first stored first.
+    pub recordings: Vec<almanac_store::Recording>,
 }
 
 pub fn summary(store: &Store, visible: &Visible, game: &dyn Game) -> Result<GameSummary, ServiceError> {
@@ -248,6 +254,7 @@ pub fn summary(store: &Store, visible: &Visible, game: &dyn Game) -> Result<Game
         .map(|(i, p)| almanac_core::colours::player_colour(p.color.as_deref(), i))
         .collect();
     let items = game.vocabulary().items;
+    let (counted, recordings) = store.recordings(visible)?;
     Ok(GameSummary {
         row,
         header: game.header().clone(),
@@ -255,6 +262,8 @@ pub fn summary(store: &Store, visible: &Visible, game: &dyn Game) -> Result<Game
         events: game.event_count(),
         colours,
         items,
+        counted,
+        recordings,
     })
 }
 

@@ -69,6 +69,19 @@ pub struct GameRow {
     pub players: Vec<PlayerRow>,
 }
 
+/// Another record of the same game (the same fingerprint): a spectator's log, a view, a copy under another
+/// title or club.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Recording {
+    pub id: String,
+    pub title: Option<String>,
+    /// The club that uploaded it (`None`: the operator's own).
+    pub owner: Option<String>,
+    pub stored_at: String,
+    /// It is the record that counts for the public (see `recount`).
+    pub counted: bool,
+}
+
 #[derive(Debug, Clone, Serialize)]
 pub struct PlayerRow {
     pub seat: u32,

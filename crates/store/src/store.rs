@@ -200,6 +200,12 @@ impl Store {
         on_backend!(self, b => b.game(game.id()))
     }
 
+    /// The other records of the same game (its fingerprint) that the game's viewer may see, the first stored
+    /// first; and whether this record counts for the public.
+    pub fn recordings(&self, game: &Visible) -> Result<(bool, Vec<crate::rows::Recording>)> {
+        on_backend!(self, b => b.recordings(game.id(), game.viewer()))
+    }
+
     /// The games the filter's viewer may see, in the filter's order.
     pub fn list_games(&self, filter: &GameFilter) -> Result<Vec<GameRow>> {
         on_backend!(self, b => b.list_games(filter))

@@ -12,7 +12,7 @@ use crate::rows::{
     anywhere, player_key, GameFilter, GameRow, Identity, Inserted, NewGame, PlayerId, PlayerRow, SeatOf, Sitting,
 };
 use crate::rows::{CountedGame, Derivation, Question};
-use crate::rows::{Note, Sort, StoredGame, TokenRecord, WinModel};
+use crate::rows::{Note, Recording, Sort, StoredGame, TokenRecord, WinModel};
 use crate::seats::{SeatRow, Seats, Sieve, Tally};
 use almanac_core::{FactKind, FactRow, Game, Insights};
 use postgres::error::SqlState;
@@ -317,6 +317,35 @@ impl Postgres {
             }
         }
         Ok(games)
+    }
+
+    /// See `Store::recordings`.
+    pub fn recordings(&self, id: &str, viewer: Viewer) -> Result<(bool, Vec<Recording>)> {
+        let mut client = self.client.borrow_mut();
+        let counted: bool =
+            client.query_one("SELECT COALESCE(bool_or(counted), FALSE) FROM seats WHERE game_id = $1", &[&id])?.get(0);
+        let (visible, club, all) = visible_to(viewer, 2);
+        let rows = client.query(
+            &format!(
+                "SELECT g.id, g.title, c.name, g.stored_at,
+                        EXISTS (SELECT 1 FROM seats s WHERE s.game_id = g.id AND s.counted)
+                 FROM games g LEFT JOIN clubs c ON c.id = g.owner
+                 WHERE g.fingerprint = (SELECT fingerprint FROM games WHERE id = $1) AND g.id <> $1 AND {visible}
+                 ORDER BY g.stored_at, g.n"
+            ),
+            &[&id, &club, &all],
+        )?;
+        let recordings = rows
+            .iter()
+            .map(|r| Recording {
+                id: r.get(0),
+                title: r.get(1),
+                owner: r.get(2),
+                stored_at: r.get(3),
+                counted: r.get(4),
+            })
+            .collect();
+        Ok((counted, recordings))
     }
 
     pub fn log(&self, id: &str) -> Result<(String, Vec<String>)> {

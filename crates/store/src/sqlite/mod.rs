@@ -12,7 +12,7 @@ mod players;
 use crate::error::{Result, StoreError};
 use crate::ownership::{ClubId, Ownership, Repeat, Viewer};
 use crate::rows::{
-    anywhere, Derivation, GameFilter, GameRow, Inserted, NewGame, PlayerRow, Sort, StoredGame, TokenRecord,
+    anywhere, Derivation, GameFilter, GameRow, Inserted, NewGame, PlayerRow, Recording, Sort, StoredGame, TokenRecord,
 };
 use almanac_core::{FactRow, Game, Insights};
 use rusqlite::{params, Connection, OpenFlags, OptionalExtension};
@@ -318,6 +318,32 @@ impl Sqlite {
     }
 
     /// The stored log: the header line and the event lines in order.
+    /// See `Store::recordings`.
+    pub fn recordings(&self, id: &str, viewer: Viewer) -> Result<(bool, Vec<Recording>)> {
+        let counted: bool = self
+            .conn
+            .prepare_cached("SELECT COALESCE(MAX(counted), 0) = 1 FROM seats WHERE game_id = ?1")?
+            .query_row([id], |r| r.get(0))?;
+        let (visible, club, all) = visible_to(viewer, 2);
+        let mut stmt = self.conn.prepare_cached(&format!(
+            "SELECT g.id, g.title, c.name, g.stored_at,
+                    EXISTS (SELECT 1 FROM seats s WHERE s.game_id = g.id AND s.counted = 1)
+             FROM games g LEFT JOIN clubs c ON c.id = g.owner
+             WHERE g.fingerprint = (SELECT fingerprint FROM games WHERE id = ?1) AND g.id <> ?1 AND {visible}
+             ORDER BY g.key"
+        ))?;
+        let rows = stmt.query_map(params![id, club, all], |r| {
+            Ok(Recording {
+                id: r.get(0)?,
+                title: r.get(1)?,
+                owner: r.get(2)?,
+                stored_at: r.get(3)?,
+                counted: r.get(4)?,
+            })
+        })?;
+        Ok((counted, rows.collect::<rusqlite::Result<_>>()?))
+    }
+
     pub fn log(&self, id: &str) -> Result<(String, Vec<String>)> {
         let header: String = self
             .conn

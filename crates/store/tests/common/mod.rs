@@ -491,6 +491,17 @@ pub fn one_game_counts_once_everywhere(store: &mut Store) {
         assert!(rows.iter().all(|r| r.games == 1 && r.seats == 1), "{viewer:?}: {rows:?}");
     }
     assert_eq!(won(store), (1.0, 1, Some(0.25)), "one game's seats in the player's numbers and the field's");
+    // Each record names the others its viewer may see, and which one counts.
+    let seen_by = |store: &Store, game: &str, viewer: Viewer| {
+        let visible = store.visible(viewer, game).unwrap();
+        let (counts, others) = store.recordings(&visible).unwrap();
+        (counts, others.into_iter().map(|r| (r.id, r.counted)).collect::<Vec<_>>())
+    };
+    assert_eq!(
+        seen_by(store, &spectator, Viewer::Public),
+        (false, vec![(first.clone(), true), (again.clone(), false), (theirs.clone(), false)])
+    );
+    assert_eq!(seen_by(store, &unfinished, Viewer::Public), (false, vec![]), "a game stopped early is another game");
 
     // The first copy made private: the spectator's log, stored next, is the game now, and counts once.
     store.set_published(home, &first, false).unwrap();

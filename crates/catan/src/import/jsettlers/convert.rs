@@ -265,8 +265,9 @@ impl Setup {
             "players": players,
             "board": board,
         });
+        // The time of day too: games of one day are then rated in the order they were played.
         if let Some(t) = h.created_at {
-            header["date"] = json!(date(t));
+            header["date"] = json!(moment(t));
         }
         Ok(header)
     }
@@ -713,8 +714,21 @@ fn date(unix_seconds: i64) -> String {
     format!("{year:04}-{month:02}-{day:02}")
 }
 
+/// The UTC moment of a Unix time, as ISO 8601 (`YYYY-MM-DDTHH:MM:SSZ`).
+fn moment(unix_seconds: i64) -> String {
+    let s = unix_seconds.rem_euclid(86_400);
+    format!("{}T{:02}:{:02}:{:02}Z", date(unix_seconds), s / 3600, s % 3600 / 60, s % 60)
+}
+
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn moments_of_unix_times() {
+        assert_eq!(super::moment(0), "1970-01-01T00:00:00Z");
+        // The first fixture's `created_at`, which its log writes as "2026-11-30 12:23:14 +0000".
+        assert_eq!(super::moment(1_796_041_394), "2026-11-30T12:23:14Z");
+    }
+
     #[test]
     fn dates_of_unix_times() {
         assert_eq!(super::date(0), "1970-01-01");
