@@ -121,6 +121,18 @@ impl Corpus {
     }
 }
 
+/// The fingerprint of the game that `events` play from `header` (see [`crate::fingerprint`]): what a
+/// spectator's log of the same game must share with the full one.
+pub fn fingerprint<R: crate::Declarations>(header: &serde_json::Value, events: &[R::Event]) -> String {
+    use crate::Game;
+    let envelope: crate::Envelope = serde_json::from_value(header.clone()).expect("a header with an envelope");
+    let mut game = crate::Timeline::<R>::start(envelope, header.clone()).expect("a header the ruleset reads");
+    for (i, e) in events.iter().enumerate() {
+        game.push(i + 2, e.clone()).expect("a legal event");
+    }
+    game.fingerprint()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -153,16 +165,4 @@ mod tests {
         assert_ne!(table(6, 6), t);
         assert!(played_on(3).starts_with("202"));
     }
-}
-
-/// The fingerprint of the game that `events` play from `header` (see [`crate::fingerprint`]): what a
-/// spectator's log of the same game must share with the full one.
-pub fn fingerprint<R: crate::Declarations>(header: &serde_json::Value, events: &[R::Event]) -> String {
-    use crate::Game;
-    let envelope: crate::Envelope = serde_json::from_value(header.clone()).expect("a header with an envelope");
-    let mut game = crate::Timeline::<R>::start(envelope, header.clone()).expect("a header the ruleset reads");
-    for (i, e) in events.iter().enumerate() {
-        game.push(i + 2, e.clone()).expect("a legal event");
-    }
-    game.fingerprint()
 }
