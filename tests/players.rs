@@ -312,9 +312,9 @@ fn a_question_across_games_counts_the_seats_of_the_games_the_asker_may_see() {
     ];
     let public: Vec<String> = names.iter().map(|n| upload(&app, &sample(n), true)).collect();
     let private = upload(&app, &sample("catan-cards-four-players.jsonl"), false);
-    let (status, answer) = app.get_json("/api/questions?preset=first-seat");
+    let (status, answer) = app.get_json("/api/questions?preset=first-seat&ruleset=all");
     assert_eq!(status, 200, "{answer}");
-    assert_eq!(answer["question"], json!("Win rate by seat"));
+    assert_eq!(answer["question"], json!("Win rate by seat"), "every game, as asked");
     let expected = win_rate_by_seat(&app, &public);
     let groups = answer["groups"].as_array().unwrap();
     assert_eq!(groups.len(), expected.len(), "{answer}");
@@ -323,44 +323,61 @@ fn a_question_across_games_counts_the_seats_of_the_games_the_asker_may_see() {
         assert_eq!(g["seats"].as_u64(), Some(seats), "{g}");
         assert!((g["value"].as_f64().unwrap() - wins as f64 / seats as f64).abs() < 1e-9, "{g}");
     }
-    let values: Vec<f64> = groups.iter().map(|g| g["value"].as_f64().unwrap()).collect();
-    assert!(values.windows(2).all(|w| w[0] >= w[1]), "best first: {values:?}");
+    // Groups behind five games or more rank first, best first; the thin ones after them, best first.
+    let ranked: Vec<(bool, f64)> =
+        groups.iter().map(|g| (g["solid"].as_bool().unwrap(), g["value"].as_f64().unwrap())).collect();
+    assert!(ranked.windows(2).all(|w| (w[0].0 && !w[1].0) || (w[0].0 == w[1].0 && w[0].1 >= w[1].1)), "{ranked:?}");
+    for g in groups {
+        assert_eq!(g["solid"].as_bool(), Some(g["games"].as_u64().unwrap() >= 5), "{g}");
+        let (low, high, value) =
+            (g["low"].as_f64().unwrap(), g["high"].as_f64().unwrap(), g["value"].as_f64().unwrap());
+        assert!(low <= value && value <= high && low >= 0.0 && high <= 1.0, "a Wilson interval: {g}");
+        // The fair share of a seat: one win in as many games as there are players at its table.
+        assert!(g["expected"].as_f64().unwrap() > 0.0 && g["expected"].as_f64().unwrap() <= 0.5, "{g}");
+    }
+    let first = groups.iter().find(|g| g["key"] == "1").unwrap();
+    let tables: Vec<f64> = public
+        .iter()
+        .map(|id| app.get_json(&format!("/api/games/{id}")).1["players"].as_array().unwrap().len() as f64)
+        .collect();
+    let fair = tables.iter().map(|n| 1.0 / n).sum::<f64>() / tables.len() as f64;
+    assert!((first["expected"].as_f64().unwrap() - fair).abs() < 1e-9, "{first}");
     let counted: Vec<&str> = answer["games"].as_array().unwrap().iter().map(|g| g["id"].as_str().unwrap()).collect();
     assert_eq!(answer["counted"].as_u64(), Some(public.len() as u64));
     assert!(public.iter().all(|id| counted.contains(&id.as_str())) && !counted.contains(&private.as_str()));
     // The club sees its private game counted too; once published, so does everyone (answers kept in memory
     // give way to the change at once).
-    let mine = app.get_as("/api/questions?preset=first-seat", &app.token).json();
+    let mine = app.get_as("/api/questions?preset=first-seat&ruleset=all", &app.token).json();
     assert_eq!(mine["counted"].as_u64(), Some(public.len() as u64 + 1));
     let (status, _) = app.post_json(&format!("/api/games/{private}/publish"), &json!({"published": true}));
     assert_eq!(status, 200);
-    let (_, everyone) = app.get_json("/api/questions?preset=first-seat");
+    let (_, everyone) = app.get_json("/api/questions?preset=first-seat&ruleset=all");
     assert_eq!(everyone["counted"].as_u64(), Some(public.len() as u64 + 1));
     let (status, _) = app.post_json(&format!("/api/games/{private}/publish"), &json!({"published": false}));
     assert_eq!(status, 200);
     // The games behind one line: seat 5 sat only at the six-player table.
-    let (_, five) = app.get_json("/api/questions?preset=first-seat&group=5");
+    let (_, five) = app.get_json("/api/questions?preset=first-seat&ruleset=all&group=5");
     let five: Vec<&str> = five["games"].as_array().unwrap().iter().map(|g| g["id"].as_str().unwrap()).collect();
     assert_eq!(five, vec![public[4].as_str()]);
     // CSV and NDJSON say what the JSON says.
-    let (status, content_type, csv) = app.get_text("/api/questions?preset=first-seat&format=csv");
+    let (status, content_type, csv) = app.get_text("/api/questions?preset=first-seat&ruleset=all&format=csv");
     assert_eq!((status, content_type.as_str()), (200, "text/csv; charset=utf-8"));
     let lines: Vec<&str> = csv.lines().collect();
-    assert_eq!(lines[0], "seat,label,seats,games,won");
+    assert_eq!(lines[0], "seat,label,seats,games,won,low,high,solid");
     assert_eq!(lines.len(), groups.len() + 1);
     for (line, g) in lines[1..].iter().zip(groups) {
         let cells: Vec<&str> = line.split(',').collect();
         assert_eq!((cells[0], cells[2]), (g["key"].as_str().unwrap(), g["seats"].to_string().as_str()));
         assert_eq!(cells[4].parse::<f64>().unwrap(), g["value"].as_f64().unwrap());
     }
-    let (_, _, ndjson) = app.get_text("/api/questions?preset=first-seat&format=ndjson");
+    let (_, _, ndjson) = app.get_text("/api/questions?preset=first-seat&ruleset=all&format=ndjson");
     let rows: Vec<Value> = ndjson.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
     assert_eq!(
         rows.iter().map(|r| r["key"].clone()).collect::<Vec<_>>(),
         groups.iter().map(|g| g["key"].clone()).collect::<Vec<_>>()
     );
     // Production by game: only games whose facts produce anything have a line.
-    let (status, made) = app.get_json("/api/questions?metric=production_per_turn&arg=&by=ruleset");
+    let (status, made) = app.get_json("/api/questions?metric=production_per_turn&arg=&by=ruleset&ruleset=all");
     assert_eq!(status, 200, "{made}");
     let games: Vec<&str> = made["groups"].as_array().unwrap().iter().map(|g| g["key"].as_str().unwrap()).collect();
     assert!(games.contains(&"catan") && games.contains(&"cities-knights"), "{made}");
@@ -374,6 +391,17 @@ fn a_question_across_games_counts_the_seats_of_the_games_the_asker_may_see() {
     let (status, err) = app.get_json("/api/questions?metric=won&by=seat&players=many");
     assert_eq!(status, 400, "{err}");
     assert_eq!(app.get_json("/api/questions?preset=nonsense").0, 404);
+    // Unasked, a question is of the most played game (Catan here, two of the five), and says so.
+    let (_, one) = app.get_json("/api/questions?preset=first-seat");
+    assert_eq!((one["ruleset"].clone(), one["counted"].clone()), (json!("catan"), json!(2)), "{one}");
+    assert_eq!(one["question"], json!("Win rate by seat — Catan"));
+    let page = app.send("GET", "/questions?preset=first-seat", None, &[]);
+    assert_eq!((page.status, page.header("location")), (303, Some("/questions?preset=first-seat&ruleset=catan")));
+    // A club or a player nobody knows is named in the refusal.
+    let (status, err) = app.get_json("/api/questions?preset=first-seat&club=Nowhere");
+    assert_eq!((status, err["error"].clone()), (400, json!("no club `Nowhere`")));
+    let (status, err) = app.get_json("/api/questions?preset=first-seat&player=424242");
+    assert_eq!((status, err["error"].clone()), (400, json!("no player 424242")));
     let (status, catalogue) = app.get_json("/api/questions/catalogue");
     assert_eq!(status, 200);
     assert!(catalogue["presets"].as_array().unwrap().iter().any(|p| p["id"] == "first-seat"));
@@ -417,4 +445,115 @@ fn a_players_page_sets_their_numbers_beside_the_fields() {
     assert_eq!((status, content_type.as_str()), (200, "image/svg+xml"));
     assert!(svg.contains("the field"));
     assert_eq!(app.get_text(&format!("/api/players/{ayse}/curve.svg?ruleset=elasund")).0, 404);
+}
+
+/// Programs are not people: catanatron's seats (its colours) and JSettlers' robots are bots, marked as such
+/// on every page, and left out of the leaderboard and "who" questions unless asked for.
+#[test]
+fn bots_are_marked_and_left_out_of_peoples_boards_unless_asked_for() {
+    let app = spawn_app(16 << 20);
+    let people = upload(&app, &sample("catan-club-game.jsonl"), true);
+    let record = std::fs::read_to_string(support::root().join("tests/data/catanatron/catanatron-1.json")).unwrap();
+    let (status, body) = app.post("/api/games?format=catanatron&publish=true", record.as_bytes());
+    assert_eq!(status, 201, "{body}");
+    let bots = body["id"].as_str().unwrap().to_string();
+    let (_, game) = app.get_json(&format!("/api/games/{bots}"));
+    let seats = game["players"].as_array().unwrap();
+    assert!(seats.iter().all(|p| p["bot"] == json!(true)), "every catanatron seat is a bot: {game}");
+    assert!(app.get_json(&format!("/api/games/{people}")).1["players"][0]["bot"] == json!(false));
+
+    let names = |board: &Value| -> Vec<String> {
+        board.as_array().unwrap().iter().map(|l| l["name"].as_str().unwrap().to_string()).collect()
+    };
+    let (status, board) = app.get_json("/api/leaderboard?ruleset=catan");
+    assert_eq!(status, 200, "{board}");
+    assert_eq!(names(&board).len(), 4, "the four people only: {board}");
+    let (_, everyone) = app.get_json("/api/leaderboard?ruleset=catan&bots=yes");
+    assert_eq!(names(&everyone).len(), 8);
+    assert_eq!(everyone.as_array().unwrap().iter().filter(|l| l["bot"] == json!(true)).count(), 4);
+    assert_eq!(app.get_json("/api/leaderboard?ruleset=catan&bots=maybe").0, 400);
+
+    let who = |query: &str| -> usize {
+        let (status, answer) = app.get_json(&format!("/api/questions?metric=won&by=player&ruleset=catan{query}"));
+        assert_eq!(status, 200, "{answer}");
+        answer["groups"].as_array().unwrap().len()
+    };
+    assert_eq!(who(""), 4, "a who question ranks people");
+    assert_eq!(who("&bots=yes"), 8);
+    let (_, by_seat) = app.get_json("/api/questions?metric=won&by=seat&ruleset=catan");
+    assert_eq!(by_seat["counted"], 2, "a seat is a seat, whoever sat in it");
+
+    let bot = seats[0]["player"].as_i64().unwrap();
+    let (_, _, page) = app.get_text(&format!("/players/{bot}"));
+    assert!(page.contains("<span class=\"bot\">bot</span> a program's seats"), "the player's page says so");
+    let (_, _, replay) = app.get_text(&format!("/games/{bots}"));
+    assert!(replay.contains("<span class=\"bot\">bot</span>"), "the standings mark the bots");
+    let (_, _, html) = app.get_text("/leaderboard");
+    assert!(html.contains("<option value=\"catan\" selected>"), "the most played game is shown");
+    assert!(!html.contains(&format!("/players/{bot}\"")), "no bot on the people's board");
+}
+
+/// A player's page opens with a summary: the record of the game played most, with the win rate's interval
+/// and a fair game's share, the rating and its move, and strengths and weaknesses against the field, each
+/// with its count. Checked against the games' own rows (22 catanatron records, RED at every table).
+#[test]
+fn a_players_page_opens_with_a_summary_a_coach_can_trust() {
+    let app = spawn_app(16 << 20);
+    let dir = support::root().join("tests/data/catanatron");
+    let mut ids = Vec::new();
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let record = std::fs::read_to_string(entry.unwrap().path()).unwrap();
+        let (status, body) = app.post("/api/games?format=catanatron&publish=true", record.as_bytes());
+        assert!(status == 201 || status == 200, "{status}: {body}");
+        ids.push(body["id"].as_str().unwrap().to_string());
+    }
+    // RED's record, from the games' rows: the Catan games with a winner RED sat in (one record per game).
+    let (mut games, mut wins, mut fair, mut red) = (0u32, 0u32, 0.0, None);
+    let mut seen = std::collections::BTreeSet::new();
+    for id in &ids {
+        let (_, g) = app.get_json(&format!("/api/games/{id}"));
+        let players = g["players"].as_array().unwrap();
+        let Some(mine) = players.iter().find(|p| p["name"] == "RED") else { continue };
+        if g["ruleset"] != "catan" || g["winner"].is_null() || !seen.insert(id.clone()) || g["counted"] != true {
+            continue;
+        }
+        red = mine["player"].as_i64();
+        games += 1;
+        wins += (g["winner"] == "RED") as u32;
+        fair += 1.0 / players.len() as f64;
+    }
+    let red = red.expect("RED sat somewhere");
+    let (status, page) = app.get_json(&format!("/api/players/{red}"));
+    assert_eq!(status, 200);
+    let s = &page["summary"];
+    assert_eq!(
+        (s["ruleset"].as_str(), s["games"].as_u64(), s["wins"].as_u64()),
+        (Some("catan"), Some(games as u64), Some(wins as u64))
+    );
+    let rate = wins as f64 / games as f64;
+    assert!(s["win_low"].as_f64().unwrap() <= rate && rate <= s["win_high"].as_f64().unwrap(), "{s}");
+    assert!((s["fair_share"].as_f64().unwrap() - fair / games as f64).abs() < 1e-9);
+    assert_eq!(s["trend_games"], 5);
+    let history = page["ratings"][0]["history"].as_array().unwrap();
+    let n = history.len();
+    let moved = history[n - 1][1].as_f64().unwrap() - history[n - 6][1].as_f64().unwrap();
+    assert!((s["rating_change"].as_f64().unwrap() - moved).abs() < 1e-9);
+    for (list, better) in [("strengths", true), ("weaknesses", false)] {
+        let cues = s[list].as_array().unwrap();
+        assert!(cues.len() <= 3);
+        for c in cues {
+            assert_eq!(c["better"], better, "{c}");
+            assert!(c["seats"].as_u64().unwrap() >= 3, "a cue stands on three games at least: {c}");
+            let (low, mine, high) =
+                (c["low"].as_f64().unwrap(), c["mine"].as_f64().unwrap(), c["high"].as_f64().unwrap());
+            assert!(low <= mine && mine <= high, "{c}");
+        }
+        let z: Vec<f64> = cues.iter().map(|c| c["z"].as_f64().unwrap().abs()).collect();
+        assert!(z.windows(2).all(|w| w[0] >= w[1]), "surest first: {z:?}");
+    }
+    assert!(!s["strengths"].as_array().unwrap().is_empty() || !s["weaknesses"].as_array().unwrap().is_empty());
+    let (_, _, html) = app.get_text(&format!("/players/{red}"));
+    assert!(html.contains("<section class=\"summary\""), "the page opens with it");
+    assert!(html.contains(&format!("{wins} {} of {games} games", if wins == 1 { "win" } else { "wins" })), "in words");
+    assert!(html.contains("<details class=\"more\""), "the details fold");
 }

@@ -71,6 +71,8 @@ document.addEventListener('DOMContentLoaded', () => {
   let chances = null;
   // Each seat's player across games, by name (from the game's summary).
   const players = {};
+  // The names of the seats programs played (bots).
+  const bots = new Set();
   const states = new Map();
   let layer = null;
 
@@ -176,6 +178,13 @@ document.addEventListener('DOMContentLoaded', () => {
       vp.className = 'vp';
       vp.textContent = game.score(p);
       head.append(swatch, name);
+      // A program's seat, as the record says.
+      if (bots.has(p.name)) {
+        const bot = document.createElement('span');
+        bot.className = 'bot';
+        bot.textContent = 'bot';
+        head.append(bot);
+      }
       // The seat's chance to win at the event shown, where the ruleset has a model.
       const seat = state.players.indexOf(p);
       if (chances && chances.by_event[seq]) {
@@ -520,7 +529,10 @@ document.addEventListener('DOMContentLoaded', () => {
     ctx.header = summary.header;
     ctx.colours = summary.colours || [];
     for (const item of summary.items || []) ctx.items[item.id] = item;
-    for (const p of summary.players || []) if (p.player) players[p.name] = p.player;
+    for (const p of summary.players || []) {
+      if (p.player) players[p.name] = p.player;
+      if (p.bot) bots.add(p.name);
+    }
     events = evs;
     slider.max = lastTurn();
     board.replaceChildren();

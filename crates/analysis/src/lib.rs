@@ -5,6 +5,7 @@
 pub mod chances;
 pub mod coach;
 pub mod insights;
+pub mod intervals;
 pub mod questions;
 pub mod ratings;
 

@@ -115,6 +115,13 @@ impl Ruleset for Catan {
         }
     }
 
+    /// Every seat of a catanatron game is one of its bots: a record imported before headers could mark a
+    /// bot (`"bot": true`) is known by its source.
+    fn bots(envelope: &almanac_core::Envelope, header: &serde_json::Value) -> Vec<bool> {
+        let catanatron = header["source"]["program"] == "catanatron";
+        envelope.players.iter().map(|p| p.bot || catanatron).collect()
+    }
+
     fn edition(initial: &State) -> String {
         let mut words = String::from("Catan");
         if initial.players.len() >= 5 {

@@ -214,6 +214,13 @@ fn a_robots_game_is_titled_by_its_table() {
     let created = text.lines().nth(1).unwrap().strip_prefix("# Game created at: ").unwrap();
     assert_eq!(date, format!("{}T{}Z", &created[..10], &created[11..19]), "the time of day is kept");
     assert!(header["source"]["game"].as_str().unwrap().starts_with("~botsOnly~"));
+    // Every seat's `robotFlag=true`: the server's robots, marked as bots.
+    let players = header["players"].as_array().unwrap();
+    assert!(players.iter().all(|p| p["bot"] == true), "{players:?}");
+    let human = text.replace("robotFlag=true", "robotFlag=false");
+    let header: serde_json::Value =
+        serde_json::from_str(to_almanac(&human, Viewpoint::Full).unwrap().lines().next().unwrap()).unwrap();
+    assert!(header["players"].as_array().unwrap().iter().all(|p| p.get("bot").is_none()), "people are no bots");
 }
 
 /// One game is one game: the full view, the observer's and every seat's of one record have one fingerprint,

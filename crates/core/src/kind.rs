@@ -167,6 +167,8 @@ pub trait Game: Send + Sync {
     fn state_dump(&self) -> String;
     /// The game with its expansions and variants, in words (see [`Ruleset::edition`]; empty: its name).
     fn edition(&self) -> String;
+    /// Which seats a program played (bots), in seat order (see [`Ruleset::bots`]).
+    fn bots(&self) -> Vec<bool>;
     /// About how many bytes the game holds in memory, to weigh it in a cache.
     fn memory_estimate(&self) -> usize;
     /// What was played, as a fingerprint (see [`crate::fingerprint`]): the same for every view and copy of

@@ -52,6 +52,10 @@ pub struct PlayerEntry {
     pub name: String,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub color: Option<String>,
+    /// The seat was played by a program (a bot), as the record says: not a person, so left out of people's
+    /// leaderboards and "who" questions unless asked for.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub bot: bool,
 }
 
 /// The part of the header every ruleset shares.

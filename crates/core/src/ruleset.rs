@@ -122,6 +122,12 @@ pub trait Ruleset: 'static + Sized {
         String::new()
     }
 
+    /// Which seats a program played (bots), in seat order: those the header marks `"bot": true`. A game may
+    /// know more of records stored before the header could say it (by the program that wrote them).
+    fn bots(envelope: &crate::Envelope, _header: &serde_json::Value) -> Vec<bool> {
+        envelope.players.iter().map(|p| p.bot).collect()
+    }
+
     /// The winner, once the game is over.
     fn winner(state: &Self::State) -> Option<Seat>;
 

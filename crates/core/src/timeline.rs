@@ -238,6 +238,9 @@ impl<R: Declarations> Game for Timeline<R> {
     fn edition(&self) -> String {
         R::edition(&self.snapshots[0])
     }
+    fn bots(&self) -> Vec<bool> {
+        R::bots(&self.envelope, &self.header)
+    }
     fn features(&self) -> &'static [Feature] {
         R::FEATURES
     }

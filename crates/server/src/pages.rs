@@ -177,9 +177,14 @@ fn coach_table(
 
 /// A seat's name, linked to the player's page.
 fn player_name(p: &almanac_store::PlayerRow) -> String {
-    match p.player {
+    let name = match p.player {
         Some(id) => html! { a.player-link href={ "/players/" (id) } { (p.name) } }.into_string(),
         None => escape(&p.name),
+    };
+    if p.bot {
+        format!("{name} <span class=\"bot\">bot</span>")
+    } else {
+        name
     }
 }
 
@@ -200,7 +205,7 @@ pub fn page(title: &str, body: &str, scripts: &[String], signed: Option<&SignedI
                 header.top {
                     a.brand href="/" { "Almanac" }
                     span.tagline { "replays and analyses: " (game_names()) }
-                    nav aria-label="Sections" { a href="/questions" { "Questions" } }
+                    nav aria-label="Sections" { a href="/leaderboard" { "Leaderboard" } " " a href="/questions" { "Questions" } }
                     @match signed {
                         Some(s) => form.session method="post" action="/signout" {
                             (s.proof_input())

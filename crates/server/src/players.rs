@@ -91,6 +91,72 @@ async fn curve_chart(
 }
 
 /// A table of numbers, the player's beside the field's.
+/// The top of a player's page: the record of the game played most with the win rate's interval beside a
+/// fair game's, the rating and its move, and three strengths and weaknesses against the field, each with its
+/// count.
+fn summary_html(p: &almanac_service::players::PlayerPage) -> String {
+    let s = &p.summary;
+    let Some(game) = &s.name else {
+        return "<p class=\"hint\">No game of this player counts yet (a published game with a winner).</p>".to_string();
+    };
+    let percent = |v: f64| format!("{:.0}%", v * 100.0);
+    let record = format!(
+        "{wins} {won} of {games} {played}: {rate}{interval}{fair}",
+        wins = s.wins,
+        won = if s.wins == 1 { "win" } else { "wins" },
+        games = s.games,
+        played = if s.games == 1 { "game" } else { "games" },
+        rate = percent(s.wins as f64 / s.games.max(1) as f64),
+        interval = match (s.win_low, s.win_high) {
+            (Some(l), Some(h)) => format!(" <span class=\"interval\">({}–{})</span>", percent(l), percent(h)),
+            _ => String::new(),
+        },
+        fair = s.fair_share.map_or(String::new(), |f| format!("; an even game at these tables gives {}", percent(f))),
+    );
+    let rating = match (s.rating, s.rating_change) {
+        (Some(r), Some(c)) => format!(
+            "<p class=\"rating\">Rating <b>{r:.1}</b> <span class=\"{trend}\">{arrow} {c:+.1}</span> over the last {n} {games}</p>",
+            trend = if c >= 0.0 { "better" } else { "worse" },
+            arrow = if c >= 0.0 { "▲" } else { "▼" },
+            n = s.trend_games,
+            games = if s.trend_games == 1 { "game" } else { "games" },
+        ),
+        _ => String::new(),
+    };
+    let cues = |title: &str, cues: &[almanac_service::players::Cue], empty: &str| {
+        let items: String = cues
+            .iter()
+            .map(|c| {
+                format!(
+                    "<li class=\"{class}\"><span class=\"cue\">{arrow}</span> {label}: <b>{mine:.2}</b> against the field's {field:.2} <span class=\"hint\">({seats} {seat_word}; {low:.2}–{high:.2})</span></li>",
+                    class = if c.better { "better" } else { "worse" },
+                    arrow = if c.better { "▲ better" } else { "▼ worse" },
+                    label = escape(&c.label),
+                    mine = c.mine,
+                    field = c.field,
+                    seats = c.seats,
+                    seat_word = if c.seats == 1 { "game" } else { "games" },
+                    low = c.low,
+                    high = c.high,
+                )
+            })
+            .collect();
+        let list = if items.is_empty() {
+            format!("<p class=\"hint\">{empty}</p>")
+        } else {
+            format!("<ul class=\"cues\">{items}</ul>")
+        };
+        format!("<div><h3>{title}</h3>{list}</div>")
+    };
+    format!(
+        r#"<section class="summary" aria-label="Summary"><h2>{game}</h2><p class="record">{record}</p>{rating}
+<div class="cue-lists">{strengths}{weaknesses}</div></section>"#,
+        game = escape(game),
+        strengths = cues("Strengths", &s.strengths, "None stands out yet from the field."),
+        weaknesses = cues("Weaknesses", &s.weaknesses, "None stands out yet from the field."),
+    )
+}
+
 fn versus_table(caption: &str, rows: &[Versus], per: &str) -> String {
     if rows.is_empty() {
         return String::new();
@@ -99,11 +165,20 @@ fn versus_table(caption: &str, rows: &[Versus], per: &str) -> String {
         .iter()
         .map(|v| {
             let field = v.field.map_or("–".to_string(), |f| format!("{f:.2}"));
-            format!("<tr><td>{}</td><td>{:.2}</td><td>{field}</td></tr>", escape(&v.label), v.mine)
+            let interval = match (v.low, v.high) {
+                (Some(low), Some(high)) => format!(" <span class=\"interval\">{low:.2}–{high:.2}</span>"),
+                _ => String::new(),
+            };
+            format!(
+                "<tr><td>{}</td><td>{:.2}{interval}</td><td>{field}</td><td>{}</td></tr>",
+                escape(&v.label),
+                v.mine,
+                v.seats
+            )
         })
         .collect();
     format!(
-        "<div class=\"table-wrap\" tabindex=\"0\" role=\"region\" aria-label=\"{caption}\"><table class=\"versus-field\"><caption>{caption}</caption><thead><tr><th>{per}</th><th>Mine</th><th>The field</th></tr></thead><tbody>{body}</tbody></table></div>",
+        "<div class=\"table-wrap\" tabindex=\"0\" role=\"region\" aria-label=\"{caption}\"><table class=\"versus-field\"><caption>{caption}</caption><thead><tr><th>{per}</th><th>Mine <span class=\"hint\">(95 % interval)</span></th><th>The field</th><th>Seats</th></tr></thead><tbody>{body}</tbody></table></div>",
         caption = escape(caption),
         per = escape(per),
     )
@@ -176,23 +251,54 @@ fn profile_html(me: &almanac_service::players::PlayerPage, p: &Profile) -> Strin
 
 #[derive(Deserialize)]
 struct BoardQuery {
-    ruleset: String,
+    /// The game rated (default: the one with the most games that count).
+    ruleset: Option<String>,
     /// Only the players of this club's games.
     club: Option<String>,
+    /// `yes`: programs (bots) too.
+    bots: Option<String>,
 }
 
-async fn load_board(app: web::Data<AppState>, reader: &Reader, q: &BoardQuery) -> Result<Vec<Leader>> {
-    let (ruleset, club, viewer) = (q.ruleset.clone(), q.club.clone(), reader.viewer);
-    if almanac_service::game_kind(&ruleset).is_none() {
-        return Err(ApiError::bad_request(format!("no ruleset `{ruleset}`")));
+/// A leaderboard: its ruleset (as asked, or the most played), whether bots are on it, and its players.
+struct Board {
+    ruleset: String,
+    bots: bool,
+    leaders: Vec<Leader>,
+}
+
+async fn load_board(app: web::Data<AppState>, reader: &Reader, q: &BoardQuery) -> Result<Board> {
+    let asked = q.ruleset.as_deref().map(str::trim).filter(|r| !r.is_empty()).map(str::to_string);
+    if let Some(r) = &asked {
+        if almanac_service::game_kind(r).is_none() {
+            let known: Vec<&str> = almanac_service::GAMES.iter().map(|g| g.id()).collect();
+            return Err(ApiError::bad_request(format!("no ruleset `{r}` (rulesets: {})", known.join(", "))));
+        }
     }
-    blocking(move || Ok(app.pool.read(|s| leaderboard(s, viewer, &ruleset, club.as_deref(), &app.ratings))??)).await
+    let bots = match q.bots.as_deref().map(str::trim) {
+        None | Some("") | Some("no") => false,
+        Some("yes") => true,
+        Some(other) => return Err(ApiError::bad_request(format!("`bots` takes yes or no, not `{other}`"))),
+    };
+    let (club, viewer) = (q.club.clone().filter(|c| !c.trim().is_empty()), reader.viewer);
+    blocking(move || {
+        Ok(app.pool.read(|s| {
+            let ruleset = match asked {
+                Some(r) => r,
+                None => almanac_service::players::most_played(s)?,
+            };
+            let leaders = leaderboard(s, viewer, &ruleset, club.as_deref(), bots, &app.ratings)?;
+            Ok::<_, almanac_service::ServiceError>(Board { ruleset, bots, leaders })
+        })??)
+    })
+    .await
 }
 
 async fn leaderboard_json(app: web::Data<AppState>, reader: Reader, q: web::Query<BoardQuery>) -> Result<HttpResponse> {
-    Ok(HttpResponse::Ok().json(load_board(app, &reader, &q).await?))
+    Ok(HttpResponse::Ok().json(load_board(app, &reader, &q).await?.leaders))
 }
 
+/// The leaderboard page: the game chosen on the page (the most played by default), a club's players only if
+/// asked, people only unless bots are asked for; a provisional rating (few games) greyed, with its spread.
 async fn leaderboard_html(
     app: web::Data<AppState>,
     req: HttpRequest,
@@ -204,28 +310,56 @@ async fn leaderboard_html(
         Ok(b) => b,
         Err(e) => return problem_page(e.status, &e.message),
     };
-    let game = almanac_service::game_kind(&q.ruleset).map_or(q.ruleset.as_str(), |g| g.name());
+    let game = almanac_service::game_kind(&board.ruleset).map_or(board.ruleset.as_str(), |g| g.name());
     let rows: String = board
+        .leaders
         .iter()
         .enumerate()
         .map(|(i, l)| {
+            let provisional = l.games < almanac_service::players::PROVISIONAL_GAMES;
             format!(
-                "<tr><td>{}</td><td>{}</td><td>{:.1}</td><td>{}</td></tr>",
-                i + 1,
-                link(l.player, &l.name),
-                l.rating,
-                l.games
+                "<tr{class}><td>{rank}</td><td>{name}{bot}</td><td>{rating:.1} <span class=\"spread\">± {spread:.1}</span></td><td>{games}{note}</td></tr>",
+                class = if provisional { " class=\"provisional\"" } else { "" },
+                rank = i + 1,
+                name = link(l.player, &l.name),
+                bot = if l.bot { " <span class=\"bot\">bot</span>" } else { "" },
+                rating = l.rating,
+                spread = 3.0 * l.sigma,
+                games = l.games,
+                note = if provisional { " <span class=\"hint\">provisional</span>" } else { "" },
             )
         })
         .collect();
-    let whose = q.club.as_deref().map_or(String::new(), |c| format!(" of {}", escape(c)));
-    let title = format!("{game} ratings{}", q.club.as_deref().map_or(String::new(), |c| format!(" of {c}")));
+    let club = q.club.as_deref().map(str::trim).filter(|c| !c.is_empty());
+    let whose = club.map_or(String::new(), |c| format!(" of {}", escape(c)));
+    let title = format!("{game} ratings{}", club.map_or(String::new(), |c| format!(" of {c}")));
+    let games: String = almanac_service::GAMES
+        .iter()
+        .map(|g| {
+            let chosen = if g.id() == board.ruleset { " selected" } else { "" };
+            format!("<option value=\"{}\"{chosen}>{}</option>", escape(g.id()), escape(g.name()))
+        })
+        .collect();
+    let empty = if board.leaders.is_empty() {
+        "<p class=\"hint\">Nobody is rated in this game yet: a rating needs a published game with a winner.</p>"
+    } else {
+        ""
+    };
     let body = format!(
         r#"<section class="leaderboard"><h1>{game} ratings{whose}</h1>
-<p class="hint">Weng-Lin ratings (as OpenSkill) over every published game, shown as mu − 3·sigma: a rating rises with
-games won and settles as games are played.</p>
-<div class="table-wrap" tabindex="0" role="region" aria-label="Leaderboard"><table class="leaders"><thead><tr><th>#</th><th>Player</th><th>Rating</th><th>Games</th></tr></thead><tbody>{rows}</tbody></table></div></section>"#,
+<form class="board-choice" method="get" action="/leaderboard">
+<label>Game <select name="ruleset">{games}</select></label>
+<label>Club <input name="club" size="14" value="{club}"></label>
+<label><input type="checkbox" name="bots" value="yes"{bots}> Programs too (bots)</label>
+<button type="submit">Show</button></form>
+<p class="hint">Weng-Lin ratings (as OpenSkill) over every published game with a winner, each game once, in the order
+played, shown as mu − 3·sigma with its spread (± 3·sigma): a rating rises with games won and narrows as games are
+played. Fewer than {provisional} games: provisional, greyed.</p>
+{empty}<div class="table-wrap" tabindex="0" role="region" aria-label="Leaderboard"><table class="leaders"><thead><tr><th>#</th><th>Player</th><th>Rating</th><th>Games</th></tr></thead><tbody>{rows}</tbody></table></div></section>"#,
         game = escape(game),
+        club = escape(club.unwrap_or("")),
+        bots = if board.bots { " checked" } else { "" },
+        provisional = almanac_service::players::PROVISIONAL_GAMES,
     );
     page(&title, &body, &[], signed.as_ref())
 }
@@ -293,7 +427,12 @@ async fn player_html(
     };
     let me = &p.player;
     let also: Vec<String> = me.spellings.iter().filter(|s| **s != me.name).map(|s| escape(s)).collect();
-    let club = me.club.as_deref().map_or("games no club owns".to_string(), |c| format!("games of {}", escape(c)));
+    let mut club = me.club.as_deref().map_or("games no club owns".to_string(), |c| format!("games of {}", escape(c)));
+    if me.bot {
+        club.push_str(
+            " · <span class=\"bot\">bot</span> a program's seats, as the records say: not on people's leaderboards",
+        );
+    }
     let records: String = p
         .rulesets
         .iter()
@@ -394,19 +533,22 @@ async fn player_html(
             escape(&me.name)
         )
     };
+    let summary = summary_html(&p);
     let body = format!(
         r#"<section class="player-page"><h1>{name}</h1>
 <p class="meta">{club}{also}</p>
-<h2>Ratings</h2>
+{summary}
+<details class="more" open><summary><h2>Ratings</h2></summary>
 <div class="table-wrap" tabindex="0" role="region" aria-label="Ratings"><table class="ratings"><thead><tr><th>Game</th><th>Rating</th><th>Place</th><th></th></tr></thead><tbody>{ratings}</tbody></table></div>
-{chart}
-<h2>By game</h2>
+{chart}</details>
+<details class="more" open><summary><h2>By game</h2></summary>
 <div class="table-wrap" tabindex="0" role="region" aria-label="Record by game"><table class="records"><thead><tr><th>Game</th><th>Played</th><th>Won</th><th>Average score</th><th>Average place</th></tr></thead><tbody>{records}</tbody></table></div>
-<h2>How {name} plays, against the field</h2>
+</details>
+<details class="more"><summary><h2>How {name} plays, against the field</h2></summary>
 <p class="hint">Each number is the mean over {name}'s published games; the field's over everyone's published games of that game.</p>
-{profiles}
-<h2>Opponents</h2>
-<div class="table-wrap" tabindex="0" role="region" aria-label="Opponents"><table class="opponents"><thead><tr><th>Player</th><th>Games together</th><th>Finished ahead</th><th>Behind</th><th></th></tr></thead><tbody>{opponents}</tbody></table></div>
+{profiles}</details>
+<details class="more" open><summary><h2>Opponents</h2></summary>
+<div class="table-wrap" tabindex="0" role="region" aria-label="Opponents"><table class="opponents"><thead><tr><th>Player</th><th>Games together</th><th>Finished ahead</th><th>Behind</th><th></th></tr></thead><tbody>{opponents}</tbody></table></div></details>
 <h2 id="games">Games</h2>
 {games_form}{pager}
 <div class="table-wrap" tabindex="0" role="region" aria-label="Games"><table class="played"><thead><tr><th>Played on</th><th>Game</th><th>Ruleset</th><th>Players</th><th>Score</th><th>Place</th></tr></thead><tbody>{games}</tbody></table></div>

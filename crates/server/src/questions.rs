@@ -35,6 +35,10 @@ pub struct Params {
     players: Option<String>,
     group: Option<String>,
     min: Option<String>,
+    /// Groups behind fewer games are greyed and ranked after the others (default 5).
+    solid: Option<String>,
+    /// `yes`: programs' seats (bots) among the players a "who" question ranks.
+    bots: Option<String>,
     /// `json` (the default), `csv` or `ndjson`.
     format: Option<String>,
 }
@@ -74,6 +78,12 @@ impl Params {
         ask.players = number(&self.players, "players")?;
         ask.group = given(&self.group).map(str::to_string);
         ask.min_seats = number(&self.min, "min")?.unwrap_or(1);
+        ask.solid_games = number(&self.solid, "solid")?;
+        ask.bots = match given(&self.bots) {
+            None | Some("no") => false,
+            Some("yes") => true,
+            Some(other) => return Err(ApiError::bad_request(format!("`bots` takes yes or no, not `{other}`"))),
+        };
         Ok(ask)
     }
 
@@ -85,7 +95,7 @@ impl Params {
                 *field = None;
             }
         }
-        for field in [&mut q.players, &mut q.min] {
+        for field in [&mut q.players, &mut q.min, &mut q.solid, &mut q.bots] {
             if given(field).is_none() {
                 *field = None;
             }
@@ -195,7 +205,8 @@ fn form(params: &Params, ask: &Ask) -> String {
         )
     };
     let dims: String = Dimension::ALL.iter().map(|d| option(d.id(), d.label(), d.id() == ask.by)).collect();
-    let mut rulesets = option("", "every game", ask.ruleset.is_none());
+    let mut rulesets =
+        option(almanac_service::questions::EVERY_GAME, "every game", ask.ruleset.as_deref() == Some("all"));
     for g in GAMES.iter() {
         rulesets.push_str(&option(g.id(), g.name(), ask.ruleset.as_deref() == Some(g.id())));
     }
@@ -210,11 +221,15 @@ fn form(params: &Params, ask: &Ask) -> String {
 <label>Club <input name="club" size="12" value="{club}"></label>
 <label>Player id <input name="player" inputmode="numeric" size="6" value="{player}"></label>
 <label>At least <input name="min" inputmode="numeric" size="3" value="{min}"> seats</label>
+<label>Ranked from <input name="solid" inputmode="numeric" size="3" value="{solid}" placeholder="5"> games</label>
+<label><input type="checkbox" name="bots" value="yes"{bots}> Programs' seats too (bots)</label>
 <button type="submit">Ask</button></form>"#,
+        bots = if ask.bots { " checked" } else { "" },
         players = value(&params.players),
         club = value(&params.club),
         player = value(&params.player),
         min = value(&params.min),
+        solid = value(&params.solid),
     )
 }
 
@@ -228,6 +243,7 @@ fn shown(answer: &Answer, v: f64) -> String {
 
 fn answer_html(params: &Params, answer: &Answer) -> String {
     let query = params.query(params.group.as_deref());
+    let has_expected = answer.groups.iter().any(|g| g.expected.is_some());
     let rows: String = answer
         .groups
         .iter()
@@ -236,14 +252,26 @@ fn answer_html(params: &Params, answer: &Answer) -> String {
                 Some(id) => format!("<a href=\"/players/{id}\">{}</a>", escape(&g.label)),
                 None => escape(&g.label),
             };
+            let interval = match (g.low, g.high) {
+                (Some(low), Some(high)) => {
+                    format!(" <span class=\"interval\">{}–{}</span>", shown(answer, low), shown(answer, high))
+                }
+                _ => String::new(),
+            };
+            let expected = if has_expected {
+                format!("<td>{}</td>", g.expected.map_or(String::new(), |e| shown(answer, e)))
+            } else {
+                String::new()
+            };
             format!(
-                "<tr><td>{label}</td><td>{}</td><td>{}</td><td><a href=\"/questions?{}#counted\" aria-label=\"{} games counted for {}\">{}</a></td></tr>",
+                "<tr{thin}><td>{label}</td><td>{}{interval}</td>{expected}<td>{}</td><td><a href=\"/questions?{}#counted\" aria-label=\"{} games counted for {}\">{}</a></td></tr>",
                 shown(answer, g.value),
                 g.seats,
                 escape(&params.query(Some(&g.key))),
                 g.games,
                 escape(&g.label),
                 g.games,
+                thin = if g.solid { "" } else { " class=\"thin\"" },
             )
         })
         .collect();
@@ -281,7 +309,8 @@ fn answer_html(params: &Params, answer: &Answer) -> String {
     format!(
         r#"<section class="answer" aria-labelledby="answer-title"><h2 id="answer-title">{question}</h2>{empty}
 <img class="chart" src="/questions/chart.svg?{q}" alt="{question_attr}: the table below gives the same numbers" width="800" height="500">
-<div class="table-wrap" tabindex="0" role="region" aria-label="Answer"><table class="answer-table"><thead><tr><th>{by}</th><th>{metric}</th><th>Seats</th><th>Games</th></tr></thead><tbody>{rows}</tbody></table></div>
+<div class="table-wrap" tabindex="0" role="region" aria-label="Answer"><table class="answer-table"><thead><tr><th>{by}</th><th>{metric} <span class="hint">(95 % interval)</span></th>{fair}<th>Seats</th><th>Games</th></tr></thead><tbody>{rows}</tbody></table></div>
+<p class="hint">Each seat counts once; each game once, whoever recorded it; a game without a winner, nowhere. Greyed: behind fewer than {solid} games, ranked after the rest (a handful of games could put them anywhere).{fair_note}</p>
 <p class="exports">Export: <a href="/api/questions?{q}&amp;format=csv" download>CSV</a> · <a href="/api/questions?{q}&amp;format=ndjson" download>NDJSON</a> · <a href="/api/questions?{q}">JSON</a></p>
 <h3 id="counted">{counted} games counted{narrowed}{listed}</h3><ul class="counted">{games}</ul></section>"#,
         question = escape(&answer.question),
@@ -292,6 +321,13 @@ fn answer_html(params: &Params, answer: &Answer) -> String {
         )),
         metric = if answer.percent { "Rate" } else { "Mean" },
         counted = answer.counted,
+        solid = answer.solid_games,
+        fair = if has_expected { "<th>Fair share</th>" } else { "" },
+        fair_note = if has_expected {
+            " The fair share is what an even game gives these seats: one win in as many games as there are players at the table."
+        } else {
+            ""
+        },
     )
 }
 
@@ -302,6 +338,23 @@ async fn builder(
     params: web::Query<Params>,
 ) -> HttpResponse {
     let signed = SignedIn::of(&req, &reader);
+    // A question is of one game, named in its URL: without one, the most played.
+    if given(&params.ruleset).is_none() {
+        let found = blocking({
+            let app = app.clone();
+            move || Ok(app.pool.read(almanac_service::players::most_played)??)
+        })
+        .await;
+        return match found {
+            Ok(ruleset) => {
+                let with = Params { ruleset: Some(ruleset), ..params.into_inner() };
+                HttpResponse::SeeOther()
+                    .insert_header(("Location", format!("/questions?{}", with.query(with.group.as_deref()))))
+                    .finish()
+            }
+            Err(e) => problem_page(e.status, &e.message),
+        };
+    }
     let ask = match params.ask() {
         Ok(a) => a,
         Err(e) => return problem_page(e.status, &e.message),

@@ -3,6 +3,7 @@
 
 use crate::ServiceError;
 use almanac_analysis::ratings::{rate, Placing, Ratings};
+use almanac_engine::GAMES;
 use almanac_store::{ClubId, Identity, PlayerId, Sitting, Store, StoreError, Viewer, VisiblePlayer};
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -21,7 +22,53 @@ pub struct PlayerPage {
     pub ratings: Vec<RatingLine>,
     /// How the player plays each game, beside the field (everyone's published games of it).
     pub profiles: Vec<Profile>,
+    /// What a coach reads first: the record, the rating and where it is going, strengths and weaknesses.
+    pub summary: Summary,
 }
+
+/// The top of a player's page.
+#[derive(Debug, Clone, Serialize)]
+pub struct Summary {
+    /// The game played most, which the rest of the summary is of (none before a game counts).
+    pub ruleset: Option<String>,
+    pub name: Option<String>,
+    pub games: u32,
+    pub wins: u32,
+    /// The win rate's 95 % interval (Wilson's), and what a fair game gives the player's tables.
+    pub win_low: Option<f64>,
+    pub win_high: Option<f64>,
+    pub fair_share: Option<f64>,
+    pub rating: Option<f64>,
+    /// How the rating moved over the player's last `TREND_GAMES` games (or fewer, as many as there are).
+    pub rating_change: Option<f64>,
+    pub trend_games: u32,
+    /// Where the player is furthest ahead of the field, surest first (at most three).
+    pub strengths: Vec<Cue>,
+    /// Where the player is furthest behind it.
+    pub weaknesses: Vec<Cue>,
+}
+
+/// One number where a player differs from the field: better or worse, by how much, over how many seats.
+#[derive(Debug, Clone, Serialize)]
+pub struct Cue {
+    pub label: String,
+    pub mine: f64,
+    pub field: f64,
+    pub seats: u64,
+    /// The player's mean's 95 % interval.
+    pub low: f64,
+    pub high: f64,
+    /// Better than the field (for this number, lower may be better).
+    pub better: bool,
+    /// How many standard errors the player's mean stands from the field's (signed: above zero, better).
+    pub z: f64,
+}
+
+/// The games a rating's trend is read over.
+pub const TREND_GAMES: u32 = 5;
+
+/// The fewest seats a cue is read from.
+const CUE_SEATS: u64 = 3;
 
 /// How a player plays one game, each number the mean over their published games beside the field's.
 #[derive(Debug, Clone, Serialize)]
@@ -56,6 +103,9 @@ pub struct Versus {
     pub mine: f64,
     pub field: Option<f64>,
     pub seats: u64,
+    /// The player's mean's 95 % interval (none for one seat).
+    pub low: Option<f64>,
+    pub high: Option<f64>,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -92,12 +142,17 @@ fn profiles(store: &Store, me: &VisiblePlayer, rulesets: &[&str]) -> Result<Vec<
             numbers
                 .iter()
                 .filter(|n| n.ruleset == ruleset && n.metric == metric)
-                .map(|n| Versus {
-                    key: n.arg.clone(),
-                    label: label(&n.arg),
-                    mine: n.mean,
-                    field: n.field,
-                    seats: n.seats,
+                .map(|n| {
+                    let interval = almanac_analysis::intervals::mean_interval(n.mean, n.variance, n.seats);
+                    Versus {
+                        key: n.arg.clone(),
+                        label: label(&n.arg),
+                        mine: n.mean,
+                        field: n.field,
+                        seats: n.seats,
+                        low: interval.map(|i| i.0),
+                        high: interval.map(|i| i.1),
+                    }
                 })
                 .collect()
         };
@@ -152,6 +207,8 @@ fn profiles(store: &Store, me: &VisiblePlayer, rulesets: &[&str]) -> Result<Vec<
             for x in &mut v {
                 x.mine *= 100.0;
                 x.field = x.field.map(|f| f * 100.0);
+                x.low = x.low.map(|f| f * 100.0);
+                x.high = x.high.map(|f| f * 100.0);
             }
             v
         };
@@ -196,8 +253,22 @@ pub struct RatingLine {
 pub struct Leader {
     pub player: PlayerId,
     pub name: String,
+    /// mu − 3·sigma: what the player has shown at least.
     pub rating: f64,
+    /// How uncertain the rating still is (it narrows as games are played).
+    pub sigma: f64,
     pub games: u32,
+    /// Every seat of the player was a program's.
+    pub bot: bool,
+}
+
+/// Fewer games than this and a rating is provisional: shown, greyed, not trusted.
+pub const PROVISIONAL_GAMES: u32 = 5;
+
+/// The ruleset a leaderboard or a question shows when none is asked for: the one with the most games that
+/// count (the first registered when none has any).
+pub fn most_played(store: &Store) -> Result<String, ServiceError> {
+    Ok(store.most_played()?.unwrap_or_else(|| GAMES[0].id().to_string()))
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -363,12 +434,15 @@ pub fn player_page(
     let sittings = store.sittings(&who)?;
     let mut games = Vec::new();
     let mut per_ruleset: BTreeMap<String, (u32, u32, i64, u32, u32)> = BTreeMap::new();
+    // Per ruleset, the sum over the player's games of 1 / players at the table: a fair game's wins.
+    let mut fair: BTreeMap<String, f64> = BTreeMap::new();
     let mut met: BTreeMap<PlayerId, Opponent> = BTreeMap::new();
     for s in &sittings {
         let Some(i) = seat_of(s, me) else { continue };
         let mine = &s.seats[i];
         let won = s.winner.as_deref() == Some(mine.name.as_str());
         let my_place = place(s, i);
+        *fair.entry(s.ruleset.clone()).or_default() += 1.0 / s.seats.len().max(1) as f64;
         let r = per_ruleset.entry(s.ruleset.clone()).or_default();
         r.0 += 1;
         r.1 += won as u32;
@@ -435,7 +509,89 @@ pub fn player_page(
     }
     let played: Vec<&str> = rulesets.iter().map(|r| r.ruleset.as_str()).collect();
     let profiles = profiles(store, &who, &played)?;
-    Ok(PlayerPage { player, rulesets, games, opponents, ratings, profiles })
+    let summary = summary_of(&rulesets, &fair, &ratings, &profiles);
+    Ok(PlayerPage { player, rulesets, games, opponents, ratings, profiles, summary })
+}
+
+/// The summary of the game a player played most: its record with the win rate's interval beside a fair
+/// game's, the rating and its move over the last games, and the numbers furthest from the field's (by how
+/// many standard errors of the player's mean they stand from it, at least `CUE_SEATS` seats behind each).
+fn summary_of(
+    rulesets: &[RulesetRecord],
+    fair: &BTreeMap<String, f64>,
+    ratings: &[RatingLine],
+    profiles: &[Profile],
+) -> Summary {
+    let Some(main) = rulesets.first() else {
+        return Summary {
+            ruleset: None,
+            name: None,
+            games: 0,
+            wins: 0,
+            win_low: None,
+            win_high: None,
+            fair_share: None,
+            rating: None,
+            rating_change: None,
+            trend_games: 0,
+            strengths: Vec::new(),
+            weaknesses: Vec::new(),
+        };
+    };
+    let win = almanac_analysis::intervals::wilson(main.wins as f64 / main.games.max(1) as f64, main.games as u64);
+    let rating = ratings.iter().find(|r| r.ruleset == main.ruleset);
+    let (change, trend_games) = match rating {
+        Some(r) if !r.history.is_empty() => {
+            let n = r.history.len();
+            let k = n.min(TREND_GAMES as usize);
+            // Before the first game a rating shows 0 (mu 25 − 3 · sigma 25/3).
+            let before = if n > k { r.history[n - k - 1][1] } else { 0.0 };
+            (Some(r.history[n - 1][1] - before), k as u32)
+        }
+        _ => (None, 0),
+    };
+    let mut cues: Vec<Cue> = Vec::new();
+    if let Some(p) = profiles.iter().find(|p| p.ruleset == main.ruleset) {
+        let mut consider = |v: &Versus, label: String, higher_is_better: bool| {
+            let (Some(field), Some(low), Some(high)) = (v.field, v.low, v.high) else { return };
+            let se = (high - v.mine) / 1.959_963_985;
+            if v.seats < CUE_SEATS || se <= 0.0 {
+                return;
+            }
+            let z = (v.mine - field) / se * if higher_is_better { 1.0 } else { -1.0 };
+            cues.push(Cue { label, mine: v.mine, field, seats: v.seats, low, high, better: z > 0.0, z });
+        };
+        for v in &p.score_by_turn {
+            consider(v, format!("score at {}", v.label), true);
+        }
+        for v in p.production.iter().filter(|v| v.key.is_empty() && v.label == "everything") {
+            consider(v, "cards produced per turn".to_string(), true);
+        }
+        for v in &p.losses {
+            consider(v, format!("cards lost to {} per game", v.label.to_lowercase()), false);
+        }
+        for v in &p.chances {
+            let lost = v.label.starts_with("chance lost");
+            consider(v, v.label.clone(), !lost);
+        }
+    }
+    cues.sort_by(|a, b| b.z.total_cmp(&a.z));
+    let strengths: Vec<Cue> = cues.iter().filter(|c| c.z > 0.0).take(3).cloned().collect();
+    let weaknesses: Vec<Cue> = cues.iter().rev().filter(|c| c.z < 0.0).take(3).cloned().collect();
+    Summary {
+        ruleset: Some(main.ruleset.clone()),
+        name: Some(main.name.clone()),
+        games: main.games,
+        wins: main.wins,
+        win_low: win.map(|w| w.0),
+        win_high: win.map(|w| w.1),
+        fair_share: fair.get(&main.ruleset).map(|f| f / main.games.max(1) as f64),
+        rating: rating.map(|r| r.rating),
+        rating_change: change,
+        trend_games,
+        strengths,
+        weaknesses,
+    }
 }
 
 /// Every ruleset's ratings, computed once for each state of its published games and shared by every request:
@@ -479,6 +635,7 @@ pub fn leaderboard(
     viewer: Viewer,
     ruleset: &str,
     club: Option<&str>,
+    bots: bool,
     memo: &RatingsMemo,
 ) -> Result<Vec<Leader>, ServiceError> {
     let all = memo.ratings(store, ruleset)?;
@@ -489,10 +646,17 @@ pub fn leaderboard(
             Err(ServiceError::Store(StoreError::NoPlayer(_))) => continue,
             Err(e) => return Err(e),
         };
-        if club.is_some_and(|c| who.club.as_deref() != Some(c)) {
+        if club.is_some_and(|c| who.club.as_deref() != Some(c)) || (who.bot && !bots) {
             continue;
         }
-        out.push(Leader { player, name: who.name, rating: r.shown(), games: all.games[&player] });
+        out.push(Leader {
+            player,
+            name: who.name,
+            rating: r.shown(),
+            sigma: r.sigma,
+            games: all.games[&player],
+            bot: who.bot,
+        });
     }
     out.sort_by(|a, b| b.rating.total_cmp(&a.rating).then(a.name.cmp(&b.name)));
     Ok(out)

@@ -2,6 +2,7 @@
 //! narrowed by filters; answered from the stored read model (the numbers per seat), never by replaying games.
 
 use crate::ServiceError;
+use almanac_analysis::intervals;
 pub use almanac_analysis::questions::{arg_choices, ArgKind, Metric, Preset, METRICS, PRESETS};
 use almanac_analysis::questions::{metric_label, metric_named, preset_named};
 use almanac_core::Vocabulary;
@@ -23,6 +24,10 @@ pub struct Ask {
     pub group: Option<String>,
     /// Groups with fewer seats counted are left out (a player's one game says little).
     pub min_seats: u64,
+    /// Groups behind fewer games are greyed and ranked after the others (`None`: [`SOLID_GAMES`]).
+    pub solid_games: Option<u64>,
+    /// Programs' seats (bots) among the players a "who" question ranks (people only by default).
+    pub bots: bool,
 }
 
 impl Ask {
@@ -42,6 +47,10 @@ impl Ask {
 pub struct Answer {
     /// The question in words ("Win rate by seat — 4 players").
     pub question: String,
+    /// The game asked about (`None`: every game, as `ruleset=all` asks).
+    pub ruleset: Option<String>,
+    /// Groups behind fewer games than this are not `solid`.
+    pub solid_games: u64,
     pub metric: &'static str,
     pub arg: String,
     pub by: &'static str,
@@ -63,9 +72,23 @@ pub struct Group {
     pub seats: u64,
     pub games: u64,
     pub value: f64,
+    /// A 95 % interval for the value: Wilson's for a rate, the standard error either side for a mean (none
+    /// for a mean of one seat).
+    pub low: Option<f64>,
+    pub high: Option<f64>,
+    /// Behind enough games to rank (`Answer::solid_games`); a thin group is greyed and ranked after.
+    pub solid: bool,
+    /// For the win rate: what a fair game gives these seats (1 / players at each one's table, averaged).
+    pub expected: Option<f64>,
     /// The player's page, when the group is a player.
     pub player: Option<PlayerId>,
 }
+
+/// Groups behind fewer games than this are greyed and ranked after the others, unless asked otherwise.
+pub const SOLID_GAMES: u64 = 5;
+
+/// What `ruleset=` takes for a question over every game at once (by default a question is of one game).
+pub const EVERY_GAME: &str = "all";
 
 /// How many counted games an answer lists.
 pub const GAMES_LISTED: u32 = 100;
@@ -131,6 +154,9 @@ fn in_words(ask: &Ask, metric: &Metric, by: Dimension, player: Option<&str>) -> 
     if let Some(p) = player {
         filters.push(format!("{p}'s games"));
     }
+    if ask.bots && matches!(by, Dimension::Player | Dimension::Opponent) {
+        filters.push("programs' seats too".to_string());
+    }
     if !filters.is_empty() {
         words = format!("{words} — {}", filters.join(", "));
     }
@@ -148,9 +174,26 @@ pub fn ask(store: &Store, viewer: Viewer, ask: &Ask) -> Result<Answer, ServiceEr
     for words in [Some(&ask.arg), ask.club.as_ref(), ask.ruleset.as_ref()].into_iter().flatten() {
         crate::refuse_nul("a question", words)?;
     }
+    // One game by default (the most played), every game when asked: a mix answers no one's question.
+    let mut ask = ask.clone();
+    ask.ruleset = match ask.ruleset.as_deref() {
+        None => Some(crate::players::most_played(store)?),
+        Some(EVERY_GAME) => None,
+        Some(r) => Some(r.to_string()),
+    };
+    let ask = &ask;
     let (metric, by) = checked(ask)?;
+    if let Some(c) = ask.club.as_deref() {
+        if let Err(almanac_store::StoreError::NotFound(_)) = store.club_by_name(c) {
+            return Err(bad(format!("no club `{c}`")));
+        }
+    }
     let player = match ask.player {
-        Some(id) => Some(store.identity(&store.visible_player(viewer, id)?)?),
+        Some(id) => match store.visible_player(viewer, id) {
+            Ok(p) => Some(store.identity(&p)?),
+            Err(almanac_store::StoreError::NoPlayer(_)) => return Err(bad(format!("no player {id}"))),
+            Err(e) => return Err(e.into()),
+        },
         None => None,
     };
     let question = Question {
@@ -163,26 +206,47 @@ pub fn ask(store: &Store, viewer: Viewer, ask: &Ask) -> Result<Answer, ServiceEr
         player: player.as_ref().map(|p| p.id),
         players: ask.players,
         group: ask.group.clone(),
+        bots: ask.bots,
+        min_seats: ask.min_seats.max(1),
     };
     let asked = store.ask(&question, GAMES_LISTED)?;
+    let solid_games = ask.solid_games.unwrap_or(SOLID_GAMES);
     let mut groups: Vec<Group> = asked
         .rows
         .into_iter()
-        .filter(|row| row.seats >= ask.min_seats.max(1))
         .map(|row| {
             let label = match by {
                 Dimension::Ruleset => game_kind(&row.label).map_or(row.label.clone(), |g| g.name().to_string()),
                 _ => row.label.clone(),
             };
-            Group { player: row.player, key: row.key, label, seats: row.seats, games: row.games, value: row.mean }
+            let interval = if metric.percent {
+                intervals::wilson(row.mean, row.seats)
+            } else {
+                intervals::mean_interval(row.mean, row.variance, row.seats)
+            };
+            Group {
+                player: row.player,
+                key: row.key,
+                label,
+                seats: row.seats,
+                games: row.games,
+                value: row.mean,
+                low: interval.map(|i| i.0),
+                high: interval.map(|i| i.1),
+                solid: row.games >= solid_games,
+                expected: (metric.id == almanac_analysis::questions::WON).then_some(row.fair_share),
+            }
         })
         .collect();
+    // Solid groups first, best first; then the thin ones, which a handful of games could put anywhere.
     groups.sort_by(|a, b| {
         let order = if metric.lower_is_better { a.value.total_cmp(&b.value) } else { b.value.total_cmp(&a.value) };
-        order.then(b.seats.cmp(&a.seats)).then(a.label.cmp(&b.label))
+        b.solid.cmp(&a.solid).then(order).then(b.seats.cmp(&a.seats)).then(a.label.cmp(&b.label))
     });
     let (counted, games) = (asked.counted, asked.games);
     Ok(Answer {
+        ruleset: ask.ruleset.clone(),
+        solid_games,
         question: in_words(ask, metric, by, player.as_ref().map(|p| p.name.as_str())),
         metric: metric.id,
         arg: ask.arg.clone(),
@@ -248,9 +312,20 @@ pub fn csv(answer: &Answer) -> String {
             text.to_string()
         }
     }
-    let mut out = format!("{},label,seats,games,{}\n", answer.by, field(answer.metric));
+    let mut out = format!("{},label,seats,games,{},low,high,solid\n", answer.by, field(answer.metric));
+    let number = |v: Option<f64>| v.map_or(String::new(), |v| v.to_string());
     for g in &answer.groups {
-        out.push_str(&format!("{},{},{},{},{}\n", field(&g.key), field(&g.label), g.seats, g.games, g.value));
+        out.push_str(&format!(
+            "{},{},{},{},{},{},{},{}\n",
+            field(&g.key),
+            field(&g.label),
+            g.seats,
+            g.games,
+            g.value,
+            number(g.low),
+            number(g.high),
+            g.solid
+        ));
     }
     out
 }
@@ -264,6 +339,7 @@ pub fn ndjson(answer: &Answer) -> String {
             let line = serde_json::json!({
                 "question": answer.question, "by": answer.by, "key": g.key, "label": g.label,
                 "seats": g.seats, "games": g.games, "metric": answer.metric, "arg": answer.arg, "value": g.value,
+                "low": g.low, "high": g.high, "solid": g.solid, "expected": g.expected,
             });
             format!("{line}\n")
         })
@@ -277,6 +353,8 @@ mod tests {
     fn answer(groups: Vec<Group>) -> Answer {
         Answer {
             question: "Q".into(),
+            ruleset: None,
+            solid_games: SOLID_GAMES,
             metric: "won",
             arg: String::new(),
             by: "player",
@@ -295,13 +373,20 @@ mod tests {
             seats: 3,
             games: 3,
             value,
+            low: Some(0.1),
+            high: None,
+            solid: false,
+            expected: None,
             player: Some(7),
         };
         let a = answer(vec![g("Ayşe, \"the\" first", 0.5), g("Bora", 0.25)]);
-        assert_eq!(csv(&a), "player,label,seats,games,won\n7,\"Ayşe, \"\"the\"\" first\",3,3,0.5\n7,Bora,3,3,0.25\n");
+        assert_eq!(
+            csv(&a),
+            "player,label,seats,games,won,low,high,solid\n7,\"Ayşe, \"\"the\"\" first\",3,3,0.5,0.1,,false\n7,Bora,3,3,0.25,0.1,,false\n"
+        );
         for formula in ["=HYPERLINK(\"x\")", "+1", "-1+2", "@SUM(A1)", "\tx", "\rx"] {
             let line = csv(&answer(vec![g(formula, 1.0)])).lines().nth(1).unwrap().to_string();
-            let cell = line.split_once(',').unwrap().1.rsplitn(4, ',').last().unwrap().to_string();
+            let cell = line.split_once(',').unwrap().1.rsplitn(7, ',').last().unwrap().to_string();
             assert!(cell.starts_with("\"'"), "{formula:?} is written {cell:?}");
         }
         let lines: Vec<serde_json::Value> = ndjson(&a).lines().map(|l| serde_json::from_str(l).unwrap()).collect();

@@ -10,12 +10,13 @@ use std::hash::{BuildHasherDefault, Hasher};
 /// stored again keeps its seats.
 pub(crate) const INSERT_SEATS: &str =
     "INSERT INTO seats (game_id, seat, ruleset, player, players, played_on, owner, published, deleted,
-                        fingerprint, finished, counted)
+                        fingerprint, finished, counted, bot)
      SELECT p.game_id, p.seat, g.ruleset, COALESCE(pl.merged_into, pl.id),
             (SELECT COUNT(*) FROM game_players q WHERE q.game_id = g.id), g.played_on, g.owner, g.published,
             g.deleted_at IS NOT NULL, g.fingerprint, g.winner IS NOT NULL,
             g.published AND g.deleted_at IS NULL AND g.winner IS NOT NULL
-              AND NOT EXISTS (SELECT 1 FROM seats e WHERE e.fingerprint = g.fingerprint AND e.seat = p.seat AND e.counted)
+              AND NOT EXISTS (SELECT 1 FROM seats e WHERE e.fingerprint = g.fingerprint AND e.seat = p.seat AND e.counted),
+            p.bot
      FROM game_players p JOIN games g ON g.id = p.game_id JOIN players pl ON pl.id = p.player_id
      WHERE p.game_id = $1
      ON CONFLICT (game_id, seat) DO NOTHING";

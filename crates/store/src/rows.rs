@@ -91,6 +91,8 @@ pub struct PlayerRow {
     pub vp_public: Option<i64>,
     /// The player across games (the identity its spelling is merged into).
     pub player: Option<PlayerId>,
+    /// The seat was played by a program, as the record says.
+    pub bot: bool,
 }
 
 /// A player across games: one per name (in any case) among a club's games, spellings merged into one.
@@ -104,6 +106,8 @@ pub struct Identity {
     pub club: Option<String>,
     pub name: String,
     pub spellings: Vec<String>,
+    /// Every seat of this player was played by a program (a bot), as the records say.
+    pub bot: bool,
 }
 
 /// A published game as ratings read it: each seat's player (after merges) and final score, in seat order.
@@ -363,6 +367,11 @@ pub struct Question {
     pub players: Option<u32>,
     /// Only the seats in this group (a key of an answer): the games behind one line.
     pub group: Option<String>,
+    /// Programs' seats (bots) among the players a "who" question (by player, by opponent) ranks; people
+    /// only by default.
+    pub bots: bool,
+    /// Groups of fewer seats are left out, with the games counted only in them.
+    pub min_seats: u64,
 }
 
 impl Question {
@@ -378,6 +387,8 @@ impl Question {
             player: None,
             players: None,
             group: None,
+            bots: false,
+            min_seats: 1,
         }
     }
 }
@@ -397,6 +408,10 @@ pub struct AnswerRow {
     pub seats: u64,
     pub games: u64,
     pub mean: f64,
+    /// The variance of the seats' values (over the seats, not an estimate of a wider one's).
+    pub variance: f64,
+    /// The mean of 1 / players at the table over the group's seats: the win rate a fair game gives it.
+    pub fair_share: f64,
 }
 
 /// A question answered: its groups, how many games were counted, the latest of them.
@@ -424,6 +439,8 @@ pub struct PlayerNumber {
     pub metric: String,
     pub arg: String,
     pub mean: f64,
+    /// The variance of the player's values (over their seats), for how sure the mean is.
+    pub variance: f64,
     pub seats: u64,
     pub field: Option<f64>,
 }

@@ -32,6 +32,7 @@ pub(crate) struct SeatRow {
     pub fingerprint: Option<String>,
     pub finished: bool,
     pub counted: bool,
+    pub bot: bool,
 }
 
 /// Every seat, as of revision `revision`.
@@ -71,6 +72,8 @@ struct Seat {
     finished: bool,
     /// It counts for the public: see `recount`.
     counted: bool,
+    /// A program played it.
+    bot: bool,
 }
 
 struct GameSeats {
@@ -142,6 +145,7 @@ impl Seats {
             deleted: row.deleted,
             finished: row.finished,
             counted: row.counted,
+            bot: row.bot,
         };
         match self.by_key.get(&row.key) {
             Some(&n) => self.seats[n as usize] = seat,
@@ -158,6 +162,18 @@ impl Seats {
             self.ruleset_revisions.resize(r + 1, 0);
         }
         self.ruleset_revisions[r] = self.ruleset_revisions[r].max(row.revision);
+    }
+
+    /// The ruleset with the most games that count for the public (the first seen on a tie); none without any.
+    pub(crate) fn most_played(&self) -> Option<&str> {
+        let mut games = vec![0u32; self.rulesets.words.len()];
+        for g in &self.games {
+            if let Some(s) = g.seats.first().map(|&n| &self.seats[n as usize]).filter(|s| s.counted) {
+                games[s.ruleset as usize] += 1;
+            }
+        }
+        let best = (0..games.len()).max_by_key(|&r| (games[r], std::cmp::Reverse(r)))?;
+        (games[best] > 0).then(|| &*self.rulesets.words[best])
     }
 
     /// The keys of a player's seats (after merges), whoever may see them.
@@ -229,6 +245,7 @@ impl Seats {
             players: q.players.map(|n| n as u16),
             group,
             private,
+            people_only: !q.bots && q.player.is_none() && matches!(q.by, Dimension::Player | Dimension::Opponent),
         }
     }
 
@@ -311,6 +328,8 @@ pub(crate) struct Sieve {
     group: Option<i64>,
     /// For a viewer who may see more than the public: the games that count for it (numbers of games).
     private: Option<Bits>,
+    /// A "who" question ranks people only: programs' seats are no group.
+    people_only: bool,
 }
 
 impl Sieve {
@@ -325,6 +344,7 @@ impl Sieve {
             players: None,
             group: None,
             private: None,
+            people_only: false,
         }
     }
 
@@ -336,6 +356,7 @@ impl Sieve {
             None => s.counted,
         };
         counts
+            && !(self.people_only && self.q_by == Dimension::Player && s.bot)
             && self.ruleset.is_none_or(|r| s.ruleset == r)
             && self.owner.is_none_or(|o| s.owner == o)
             && self.player.is_none_or(|p| s.player == p)
@@ -368,6 +389,10 @@ pub(crate) struct Tally {
 struct GroupTally {
     seats: u64,
     sum: f64,
+    /// The sum of the values' squares, for their spread.
+    sum_sq: f64,
+    /// The sum over the seats of 1 / players at the table: a fair share of wins, summed.
+    fair: f64,
     games: Bits,
 }
 
@@ -433,24 +458,40 @@ impl Tally {
         if sieve.q_by == Dimension::Opponent {
             for &o in &seats.games[s.game as usize].seats {
                 let other = &seats.seats[o as usize];
-                if o != n {
-                    self.count(sieve, other.player, s.game, value);
+                if o != n && !(sieve.people_only && other.bot) {
+                    self.count(sieve, other.player, s, value);
                 }
             }
         } else {
-            self.count(sieve, sieve.key_of(s), s.game, value);
+            self.count(sieve, sieve.key_of(s), s, value);
         }
     }
 
-    fn count(&mut self, sieve: &Sieve, key: i64, game: u32, value: f64) {
+    fn count(&mut self, sieve: &Sieve, key: i64, s: &Seat, value: f64) {
         if sieve.group.is_some_and(|g| g != key) {
             return;
         }
         let group = self.groups.entry(key).or_default();
         group.seats += 1;
         group.sum += value;
-        group.games.insert(game);
-        self.counted.insert(game);
+        group.sum_sq += value * value;
+        group.fair += 1.0 / f64::from(s.players.max(1));
+        group.games.insert(s.game);
+        self.counted.insert(s.game);
+    }
+
+    /// Leaves out the groups of fewer than `min_seats` seats, and the games counted only in them: what an
+    /// answer counts is what stands behind the groups it shows.
+    pub(crate) fn keep_groups_of(&mut self, min_seats: u64) {
+        if min_seats <= 1 {
+            return;
+        }
+        self.groups.retain(|_, g| g.seats >= min_seats);
+        let mut counted = Bits::default();
+        for g in self.groups.values() {
+            counted.union(&g.games);
+        }
+        self.counted = counted;
     }
 
     /// Adds what `other` tallied over other seats (a question read in parts at once).
@@ -459,6 +500,8 @@ impl Tally {
             let group = self.groups.entry(key).or_default();
             group.seats += theirs.seats;
             group.sum += theirs.sum;
+            group.sum_sq += theirs.sum_sq;
+            group.fair += theirs.fair;
             group.games.union(&theirs.games);
         }
         self.counted.union(&other.counted);
@@ -478,6 +521,8 @@ impl Tally {
                 seats: g.seats,
                 games: g.games.len,
                 mean: g.sum / g.seats as f64,
+                variance: (g.sum_sq / g.seats as f64 - (g.sum / g.seats as f64).powi(2)).max(0.0),
+                fair_share: g.fair / g.seats as f64,
             })
             .collect();
         // Days ranked in their text's order (a few hundred of them), so that games compare by number.
@@ -540,6 +585,7 @@ mod tests {
             fingerprint: None,
             finished: true,
             counted: true,
+            bot: false,
         }
     }
 
@@ -621,6 +667,53 @@ mod tests {
         assert_eq!(counted(Viewer::Club(7)), ["x", "z"], "club 7's copy of x is x, counted once");
         assert_eq!(counted(Viewer::Club(3)), ["x"], "club 3's copy y is x, stored first");
         assert_eq!(counted(Viewer::Operator), ["x", "z"]);
+    }
+
+    #[test]
+    fn who_questions_rank_people_and_leave_programs_seats_out_unless_asked() {
+        // One game: player 1 a person, players 2 and 3 bots.
+        let mut seats = Seats::default();
+        for (key, player, bot) in [(1, 1, false), (2, 2, true), (3, 3, true)] {
+            seats.take(SeatRow { bot, ..seat(key, "g", key - 1, player, None) });
+        }
+        let groups = |q: &Question| {
+            let sieve = seats.sieve(q, None);
+            let mut t = Tally::default();
+            for key in 1..=3 {
+                t.add(&seats, &sieve, key, 1.0);
+            }
+            let mut keys: Vec<String> = t.finish(&seats, q.by, 10).groups.into_iter().map(|g| g.key).collect();
+            keys.sort();
+            keys
+        };
+        assert_eq!(groups(&question(Dimension::Player)), ["1"]);
+        assert_eq!(groups(&question(Dimension::Opponent)), ["1"], "the bots' seats against the person, no bot a group");
+        assert_eq!(groups(&Question { bots: true, ..question(Dimension::Player) }), ["1", "2", "3"]);
+        assert_eq!(groups(&Question { bots: true, ..question(Dimension::Opponent) }), ["1", "2", "3"]);
+        assert_eq!(groups(&question(Dimension::Seat)), ["1", "2", "3"], "a seat is a seat, whoever sat in it");
+        let one_bot = Question { player: Some(2), ..question(Dimension::Player) };
+        assert_eq!(groups(&one_bot), ["2"], "a bot asked for by name is answered");
+    }
+
+    #[test]
+    fn a_group_says_its_spread_and_fair_share_and_a_group_left_out_takes_its_games_with_it() {
+        let seats = five_games();
+        let q = question(Dimension::Player);
+        let sieve = seats.sieve(&q, None);
+        let mut t = Tally::default();
+        // Player 1: 1, 0, 1, 1 over games b, c, a, d; player 2 once, in game e.
+        for (key, value) in [(1, 1.0), (3, 0.0), (5, 1.0), (7, 1.0), (10, 4.0)] {
+            t.add(&seats, &sieve, key, value);
+        }
+        t.keep_groups_of(2);
+        let done = t.finish(&seats, q.by, 10);
+        assert_eq!(done.groups.len(), 1, "player 2's one seat is left out");
+        let g = &done.groups[0];
+        assert_eq!((g.key.as_str(), g.seats, g.mean), ("1", 4, 0.75));
+        assert!((g.variance - 0.1875).abs() < 1e-12, "{}", g.variance);
+        assert_eq!(g.fair_share, 0.5, "two players at every table");
+        assert_eq!(done.counted, 4, "game e stood only behind the group left out");
+        assert!(!done.latest.contains(&"e".to_string()));
     }
 
     #[test]

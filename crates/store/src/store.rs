@@ -200,6 +200,11 @@ impl Store {
         on_backend!(self, b => b.game(game.id()))
     }
 
+    /// The ruleset with the most games that count (published, with a winner, each once); none without any.
+    pub fn most_played(&self) -> Result<Option<String>> {
+        Ok(self.seats_now()?.most_played().map(str::to_string))
+    }
+
     /// The other records of the same game (its fingerprint) that the game's viewer may see, the first stored
     /// first; and whether this record counts for the public.
     pub fn recordings(&self, game: &Visible) -> Result<(bool, Vec<crate::rows::Recording>)> {
@@ -332,6 +337,8 @@ impl Store {
             }
             None => on_backend!(self, b => b.question_tally(question, &seats, &sieve))?,
         };
+        let mut tally = tally;
+        tally.keep_groups_of(question.min_seats);
         let crate::seats::Tallied { groups, counted, latest } = tally.finish(&seats, question.by, limit as usize);
         drop(seats);
         let ids: Vec<PlayerId> = groups.iter().filter_map(|g| g.player).collect();
@@ -371,6 +378,7 @@ impl Store {
         let mut keys: Vec<i64> = mine.keys().copied().collect();
         keys.sort_unstable();
         let mut numbers = crate::questions::Sums::default();
+        let mut squares: HashMap<(String, String, String), f64> = HashMap::new();
         let mut with: BTreeMap<(String, String, Option<i64>, Option<String>), f64> = BTreeMap::new();
         let mut openings: BTreeMap<(String, Option<String>), (f64, u64)> = BTreeMap::new();
         on_backend!(self, b => b.seat_numbers(&keys, only, &mut |key, metric, arg, value| {
@@ -384,6 +392,7 @@ impl Store {
                 return;
             }
             numbers.add([seat.ruleset, metric, arg], value, 1);
+            *squares.entry((seat.ruleset.to_string(), metric.to_string(), arg.to_string())).or_default() += value * value;
             if metric == won && arg.is_empty() {
                 let o = openings.entry((seat.ruleset.to_string(), seat.opening.map(str::to_string))).or_default();
                 o.0 += value;
@@ -402,13 +411,17 @@ impl Store {
         let mut numbers: Vec<PlayerNumber> = numbers
             .iter()
             .map(|([ruleset, metric, arg], sum, seats)| {
-                let (ruleset, metric, arg) = (ruleset.to_string(), metric.to_string(), arg.to_string());
+                let key = (ruleset.to_string(), metric.to_string(), arg.to_string());
+                let mean = sum / seats as f64;
+                let square = squares.get(&key).copied().unwrap_or(0.0) / seats as f64;
+                let (ruleset, metric, arg) = key.clone();
                 PlayerNumber {
-                    field: field.get(&(ruleset.clone(), metric.clone(), arg.clone())).copied(),
+                    field: field.get(&key).copied(),
                     ruleset,
                     metric,
                     arg,
-                    mean: sum / seats as f64,
+                    mean,
+                    variance: (square - mean * mean).max(0.0),
                     seats: seats as u64,
                 }
             })

@@ -295,7 +295,8 @@ pub fn to_almanac(text: &str) -> Result<String, FormatError> {
             "win_on_any_turn": true,
             "discard_rule": if dump.game.discard_limit == 7 { "rulebook" } else { "catanatron_3_2_1" },
         },
-        "players": dump.game.seating.iter().map(|c| json!({"name": c, "color": c.to_lowercase()})).collect::<Vec<_>>(),
+        // Every seat of a catanatron game is one of its bots, named by its colour.
+        "players": dump.game.seating.iter().map(|c| json!({"name": c, "color": c.to_lowercase(), "bot": true})).collect::<Vec<_>>(),
         "board": {"hexes": hexes, "robber": robber, "harbours": harbours},
     });
     // About 60 bytes per event line.

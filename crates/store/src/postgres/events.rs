@@ -122,13 +122,15 @@ pub(super) fn refresh_summary(tx: &mut Transaction, p: &Prepared, id: &str, game
     let seats: Vec<i32> = (0..view.players.len() as i32).collect();
     let vp: Vec<i64> = view.players.iter().map(|p| p.vp as i64).collect();
     let public: Vec<i64> = view.players.iter().map(|p| p.vp_public as i64).collect();
+    let mut bots = game.bots();
+    bots.resize(seats.len(), false);
     run(
         tx,
         p,
-        "UPDATE game_players p SET vp = u.vp, vp_public = u.vp_public
-         FROM unnest($2::int[], $3::bigint[], $4::bigint[]) AS u(seat, vp, vp_public)
+        "UPDATE game_players p SET vp = u.vp, vp_public = u.vp_public, bot = u.bot
+         FROM unnest($2::int[], $3::bigint[], $4::bigint[], $5::bool[]) AS u(seat, vp, vp_public, bot)
          WHERE p.game_id = $1 AND p.seat = u.seat",
-        &[&id, &seats, &vp, &public],
+        &[&id, &seats, &vp, &public, &bots],
     )?;
     Ok(old)
 }
@@ -144,6 +146,13 @@ pub(super) fn recount(tx: &mut Transaction, p: &Prepared, id: &str, old: Option<
         "UPDATE seats s SET fingerprint = g.fingerprint, finished = (g.winner IS NOT NULL)
          FROM games g WHERE g.id = s.game_id AND s.game_id = $1
            AND (s.fingerprint IS DISTINCT FROM g.fingerprint OR s.finished <> (g.winner IS NOT NULL))",
+        &[&id],
+    )?;
+    run(
+        tx,
+        p,
+        "UPDATE seats s SET bot = q.bot FROM game_players q
+         WHERE q.game_id = s.game_id AND q.seat = s.seat AND s.game_id = $1 AND s.bot <> q.bot",
         &[&id],
     )?;
     run(

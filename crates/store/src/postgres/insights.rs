@@ -89,7 +89,7 @@ impl Postgres {
     pub(crate) fn seats_since(&self, revision: i64, each: &mut dyn FnMut(SeatRow)) -> Result<()> {
         let rows = self.client.borrow_mut().query(
             "SELECT key, game_id, seat, ruleset, player, players, played_on, owner, published, deleted, opening,
-                    revision, fingerprint, finished, counted
+                    revision, fingerprint, finished, counted, bot
              FROM seats WHERE revision > $1",
             &[&revision],
         )?;
@@ -110,6 +110,7 @@ impl Postgres {
                 fingerprint: r.get(12),
                 finished: r.get(13),
                 counted: r.get(14),
+                bot: r.get(15),
             });
         }
         Ok(())

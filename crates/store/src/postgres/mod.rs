@@ -127,6 +127,7 @@ impl Postgres {
             let seats: Vec<i32> = (0..env.players.len() as i32).collect();
             let names: Vec<&str> = env.players.iter().map(|p| p.name.as_str()).collect();
             let colors: Vec<Option<&str>> = env.players.iter().map(|p| p.color.as_deref()).collect();
+            let bots: Vec<bool> = game.bots();
             let club = ownership.club.unwrap_or(0);
             let keys: Vec<String> = names.iter().map(|n| player_key(n)).collect();
             tx.execute(
@@ -135,11 +136,11 @@ impl Postgres {
                 &[&club, &names, &keys],
             )?;
             tx.execute(
-                "INSERT INTO game_players (game_id, seat, name, color, player_id)
-                 SELECT $1, p.seat, p.name, p.color, pl.id
-                 FROM unnest($2::int[], $3::text[], $4::text[], $5::text[]) AS p(seat, name, color, key)
+                "INSERT INTO game_players (game_id, seat, name, color, player_id, bot)
+                 SELECT $1, p.seat, p.name, p.color, pl.id, p.bot
+                 FROM unnest($2::int[], $3::text[], $4::text[], $5::text[], $7::bool[]) AS p(seat, name, color, key, bot)
                  JOIN players pl ON pl.club = $6 AND pl.key = p.key",
-                &[&id, &seats, &names, &colors, &keys, &club],
+                &[&id, &seats, &names, &colors, &keys, &club, &bots],
             )?;
             write_events(&mut tx, &self.prepared, id, game, 0, event_lines, facts)?;
             refresh_summary(&mut tx, &self.prepared, id, game)?;
@@ -298,7 +299,7 @@ impl Postgres {
         }
         let ids: Vec<&str> = games.iter().map(|g| g.id.as_str()).collect();
         let rows = client.query(
-            "SELECT q.game_id, q.seat, q.name, q.color, q.vp, q.vp_public, COALESCE(pl.merged_into, pl.id)
+            "SELECT q.game_id, q.seat, q.name, q.color, q.vp, q.vp_public, COALESCE(pl.merged_into, pl.id), q.bot
              FROM game_players q LEFT JOIN players pl ON pl.id = q.player_id
              WHERE q.game_id = ANY($1) ORDER BY q.game_id, q.seat",
             &[&ids],
@@ -313,6 +314,7 @@ impl Postgres {
                     vp: r.get(4),
                     vp_public: r.get(5),
                     player: r.get(6),
+                    bot: r.get(7),
                 });
             }
         }

@@ -44,7 +44,16 @@ impl Postgres {
                 self.client.borrow_mut().query_opt("SELECT name FROM clubs WHERE id = $1", &[&c])?.map(|r| r.get(0))
             }
         };
-        Ok(Identity { id: player.id(), club, name, spellings })
+        let bot: bool = self
+            .client
+            .borrow_mut()
+            .query_one(
+                "SELECT COALESCE(bool_and(q.bot), FALSE) FROM game_players q JOIN players p ON p.id = q.player_id
+                 WHERE p.id = $1 OR p.merged_into = $1",
+                &[&player.id()],
+            )?
+            .get(0);
+        Ok(Identity { id: player.id(), club, name, spellings, bot })
     }
 
     pub fn player_named(&self, club: ClubId, name: &str) -> Result<Option<PlayerId>> {

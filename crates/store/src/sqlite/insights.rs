@@ -129,7 +129,7 @@ impl Sqlite {
     pub(crate) fn seats_since(&self, revision: i64, each: &mut dyn FnMut(SeatRow)) -> Result<()> {
         let mut stmt = self.conn.prepare_cached(
             "SELECT key, game_id, seat, ruleset, player, players, played_on, owner, published, deleted, opening,
-                    revision, fingerprint, finished, counted
+                    revision, fingerprint, finished, counted, bot
              FROM seats WHERE revision > ?1",
         )?;
         let mut rows = stmt.query([revision])?;
@@ -150,6 +150,7 @@ impl Sqlite {
                 fingerprint: r.get(12)?,
                 finished: r.get(13)?,
                 counted: r.get(14)?,
+                bot: r.get(15)?,
             });
         }
         Ok(())

@@ -63,6 +63,7 @@ const MIGRATIONS: &[Migration] = &[
         sql: include_str!("../../migrations/014_one_game_counted_once.sql"),
         after: Some(rekey_players),
     },
+    Migration { version: 15, before: None, sql: include_str!("../../migrations/015_bot_seats.sql"), after: None },
 ];
 
 pub fn current(conn: &Connection) -> Result<u32> {

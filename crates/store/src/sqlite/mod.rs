@@ -297,7 +297,7 @@ impl Sqlite {
             })?
             .collect::<rusqlite::Result<_>>()?;
         let mut players = self.conn.prepare_cached(
-            "SELECT q.seat, q.name, q.color, q.vp, q.vp_public, COALESCE(pl.merged_into, pl.id)
+            "SELECT q.seat, q.name, q.color, q.vp, q.vp_public, COALESCE(pl.merged_into, pl.id), q.bot
              FROM game_players q LEFT JOIN players pl ON pl.id = q.player_id WHERE q.game_id = ?1 ORDER BY q.seat",
         )?;
         for g in &mut games {
@@ -310,6 +310,7 @@ impl Sqlite {
                         vp: r.get(3)?,
                         vp_public: r.get(4)?,
                         player: r.get(5)?,
+                        bot: r.get(6)?,
                     })
                 })?
                 .collect::<rusqlite::Result<_>>()?;
@@ -480,10 +481,11 @@ fn refresh_summary(tx: &rusqlite::Connection, id: &str, game: &dyn Game) -> Resu
         game.edition(),
         game.fingerprint()
     ])?;
-    let mut upd =
-        tx.prepare_cached("UPDATE game_players SET vp = ?3, vp_public = ?4 WHERE game_id = ?1 AND seat = ?2")?;
+    let mut upd = tx
+        .prepare_cached("UPDATE game_players SET vp = ?3, vp_public = ?4, bot = ?5 WHERE game_id = ?1 AND seat = ?2")?;
+    let bots = game.bots();
     for (seat, p) in view.players.iter().enumerate() {
-        upd.execute(params![id, seat as u32, p.vp, p.vp_public])?;
+        upd.execute(params![id, seat as u32, p.vp, p.vp_public, bots.get(seat).copied().unwrap_or(false)])?;
     }
     Ok(old)
 }
@@ -498,6 +500,11 @@ pub(super) fn recount(tx: &rusqlite::Connection, id: &str, old: Option<&str>) ->
         "UPDATE seats SET fingerprint = g.fingerprint, finished = (g.winner IS NOT NULL)
          FROM games g WHERE g.id = seats.game_id AND seats.game_id = ?1
            AND (seats.fingerprint IS NOT g.fingerprint OR seats.finished <> (g.winner IS NOT NULL))",
+    )?
+    .execute([id])?;
+    tx.prepare_cached(
+        "UPDATE seats SET bot = q.bot FROM game_players q
+         WHERE q.game_id = seats.game_id AND q.seat = seats.seat AND seats.game_id = ?1 AND seats.bot <> q.bot",
     )?
     .execute([id])?;
     let counts = "(published = 1 AND deleted = 0 AND finished = 1 AND NOT EXISTS (
@@ -564,12 +571,20 @@ fn insert_game(
     ])?;
     {
         let club = ownership.club.unwrap_or(0);
+        let bots = game.bots();
         for (seat, p) in env.players.iter().enumerate() {
             let player = players::identity_for(tx, club, &p.name)?;
             tx.prepare_cached(
-                "INSERT INTO game_players (game_id, seat, name, color, player_id) VALUES (?1, ?2, ?3, ?4, ?5)",
+                "INSERT INTO game_players (game_id, seat, name, color, player_id, bot) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
             )?
-            .execute(params![id, seat as u32, p.name, p.color, player])?;
+            .execute(params![
+                id,
+                seat as u32,
+                p.name,
+                p.color,
+                player,
+                bots.get(seat).copied().unwrap_or(false)
+            ])?;
         }
     }
     let packed_here;

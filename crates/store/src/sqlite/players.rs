@@ -76,7 +76,13 @@ impl Sqlite {
             None => None,
             Some(c) => self.conn.query_row("SELECT name FROM clubs WHERE id = ?1", [c], |r| r.get(0)).optional()?,
         };
-        Ok(Identity { id: player.id(), club, name, spellings })
+        let bot: bool = self.conn.query_row(
+            "SELECT COALESCE(MIN(q.bot), 0) = 1 FROM game_players q JOIN players p ON p.id = q.player_id
+             WHERE p.id = ?1 OR p.merged_into = ?1",
+            [player.id()],
+            |r| r.get(0),
+        )?;
+        Ok(Identity { id: player.id(), club, name, spellings, bot })
     }
 
     /// The identity of `name` among `club`'s games, after merges.

@@ -141,6 +141,8 @@ fn bundle(set: [u32; 6]) -> Bundle {
 struct Setup {
     /// Seated players (JSettlers seat number, name), in Almanac's seat order: the first player first.
     seats: Vec<(u8, String)>,
+    /// The JSettlers seat numbers the log says a robot sat in (`robotFlag=true`).
+    robots: Vec<u8>,
     options: Vec<(String, String)>,
     layout: Layout,
     /// The index of `SOCStartGame` in the entries.
@@ -151,6 +153,7 @@ impl Setup {
     fn read(entries: &[Entry]) -> Result<Setup, FormatError> {
         let mut options = Vec::new();
         let mut sat: Vec<(u8, String)> = Vec::new();
+        let mut robots: Vec<u8> = Vec::new();
         let mut layout = None;
         let mut start = None;
         for (i, e) in entries.iter().enumerate() {
@@ -170,6 +173,10 @@ impl Setup {
                     }
                     sat.retain(|(p, _)| *p != pn);
                     sat.push((pn, name));
+                    robots.retain(|&p| p != pn);
+                    if e.body.get("robotFlag") == Some("true") {
+                        robots.push(pn);
+                    }
                 }
                 ("SOCBoardLayout", Audience::All) => {
                     layout = Some(
@@ -217,7 +224,7 @@ impl Setup {
             .position(|(pn, _)| *pn == first)
             .ok_or_else(|| FormatError::whole(format!("the first turn is seat {first}'s, but nobody sat there")))?;
         sat.rotate_left(k);
-        Ok(Setup { seats: sat, options, layout, start })
+        Ok(Setup { seats: sat, robots, options, layout, start })
     }
 
     fn option(&self, key: &str) -> Option<&str> {
@@ -246,8 +253,17 @@ impl Setup {
             options.insert("extension_5_6".into(), json!(true));
             options.insert("special_building".into(), json!("jsettlers"));
         }
-        let players: Vec<Value> =
-            self.seats.iter().map(|(pn, name)| json!({"name": name, "color": COLOURS[*pn as usize % 6]})).collect();
+        let players: Vec<Value> = self
+            .seats
+            .iter()
+            .map(|(pn, name)| {
+                let mut p = json!({"name": name, "color": COLOURS[*pn as usize % 6]});
+                if self.robots.contains(pn) {
+                    p["bot"] = json!(true);
+                }
+                p
+            })
+            .collect();
         // A server's own game names (`~botsOnly~7`, made for robots' games) name no table: such a game is
         // titled by its players and its date; a name a person chose is kept.
         let names: Vec<&str> = self.seats.iter().map(|(_, n)| n.as_str()).collect();
