@@ -540,6 +540,9 @@ fn first_player(app: &TestApp, game: &str) -> i64 {
 fn a_coach_opens_a_player_from_a_game_then_a_head_to_head_then_a_game_they_shared() {
     let app = spawn_app(16 << 20);
     let (_, a) = app.post("/api/games?publish=true", sample("catan-club-game.jsonl").as_bytes());
+    // Another game of the four (Can is Cem there), and a spectator's log of the first, which is that game.
+    let other = sample("catan-club-game.jsonl").replace("\"Can\"", "\"Cem\"");
+    app.post("/api/games?publish=true", other.as_bytes());
     app.post("/api/games?publish=true", sample("catan-club-game-observer.jsonl").as_bytes());
     let game = a["id"].as_str().unwrap();
     let downloads = tempfile::tempdir().unwrap();
@@ -552,11 +555,11 @@ fn a_coach_opens_a_player_from_a_game_then_a_head_to_head_then_a_game_they_share
     driver.wait_for("the player's page", "return !!document.querySelector('.player-page h1')");
     assert_eq!(driver.eval("return document.querySelector('.player-page h1').textContent"), json!("Ayşe"));
     let played = driver.eval("return document.querySelectorAll('table.played tbody tr').length");
-    assert_eq!(played, json!(2), "both games");
+    assert_eq!(played, json!(2), "both games, the spectator's copy counted once");
     driver.click("table.opponents a.versus");
     driver.wait_for("the head-to-head", "return !!document.querySelector('.versus-page')");
     let summary = driver.eval("return document.querySelector('.versus-page .summary').textContent");
-    assert!(summary.as_str().unwrap().contains("2 game(s) together"), "{summary}");
+    assert!(summary.as_str().unwrap().contains("2 games together: Ayşe never finished ahead"), "{summary}");
     driver.screenshot(&root().join("target/browser/head-to-head.png"));
     driver.click("table.shared a[href^='/games/']");
     driver.wait_for(
@@ -577,8 +580,9 @@ fn a_coach_opens_a_player_from_a_game_then_a_head_to_head_then_a_game_they_share
         .unwrap()
         .iter()
         .map(|g| {
-            let rate = format!("{:.0}%", g["value"].as_f64().unwrap() * 100.0);
-            json!([g["label"], rate, g["seats"].to_string(), g["games"].to_string()])
+            let percent = |k: &str| format!("{:.0}%", g[k].as_f64().unwrap() * 100.0);
+            let rate = format!("{} {}–{}", percent("value"), percent("low"), percent("high"));
+            json!([g["label"], rate, percent("expected"), g["seats"].to_string(), g["games"].to_string()])
         })
         .collect();
     assert_eq!(rows, json!(expected));
@@ -986,4 +990,116 @@ fn a_replay_shows_win_chances_turning_points_and_turns_to_study() {
         driver.eval("const a = document.querySelector('.coach-table td.study a'); a.click(); return a.dataset.seq");
     wait_shown(&driver, "a turn to study", seq.as_str().unwrap().parse().unwrap());
     driver.screenshot(&root().join("target/browser/chances.png"));
+}
+
+/// What a person at this width meets on a coach's page: words cut off in their box, text under 12 px, the
+/// page wider than the window.
+fn cramped(driver: &Driver, css: &str) -> Vec<String> {
+    let script = format!(
+        "const problems = [];
+         const wide = document.documentElement.scrollWidth;
+         if (wide > window.innerWidth + 1) problems.push(`the page is ${{wide}} px wide in a ${{window.innerWidth}} px window`);
+         for (const e of document.querySelectorAll({css:?})) {{
+           if (!e.getClientRects().length) continue;
+           if (e.scrollWidth > e.clientWidth + 1) problems.push(`'${{e.textContent.trim().slice(0, 40)}}' is cut off`);
+           const px = parseFloat(getComputedStyle(e).fontSize);
+           if (px < 12) problems.push(`'${{e.textContent.trim().slice(0, 40)}}' is ${{px}} px`);
+           const r = e.getBoundingClientRect();
+           if (r.right > window.innerWidth + 1) problems.push(`'${{e.textContent.trim().slice(0, 40)}}' runs off the screen`);
+         }}
+         return problems;"
+    );
+    driver.eval(&script).as_array().unwrap().iter().map(|v| v.as_str().unwrap().to_string()).collect()
+}
+
+#[test]
+#[ignore = "needs Chromium and chromedriver: `make test` installs them"]
+fn the_leaderboard_a_players_summary_and_a_head_to_head_read_on_a_phone_and_a_desktop() {
+    let app = spawn_app(16 << 20);
+    let club = sample("catan-club-game.jsonl");
+    let (_, a) = app.post("/api/games?publish=true", club.as_bytes());
+    app.post("/api/games?publish=true", club.replace("\"Can\"", "\"Cem\"").as_bytes());
+    for name in ["catanatron-1.json", "catanatron-2.json", "catanatron-3.json"] {
+        let record = std::fs::read_to_string(root().join("tests/data/catanatron").join(name)).unwrap();
+        app.post("/api/games?format=catanatron&publish=true", record.as_bytes());
+    }
+    app.post("/api/games?publish=true", sample("carcassonne-traders-builders.jsonl").as_bytes());
+    let (_, g) = app.get_json(&format!("/api/games/{}", a["id"].as_str().unwrap()));
+    let (ayse, zeynep) = (g["players"][0]["player"].clone(), g["players"][2]["player"].clone());
+    let driver = Driver::start();
+    let mut problems = Vec::new();
+    for (width, height) in [(390, 844), (1440, 900)] {
+        driver.screen(width, height);
+        // The leaderboard from the header: the most played game, people only; another game chosen on the page.
+        driver.goto(&format!("{}/", app.address));
+        driver.click("header.top nav a[href='/leaderboard']");
+        driver.wait_for("the leaderboard", "return !!document.querySelector('table.leaders')");
+        assert_eq!(driver.eval("return document.querySelector('select[name=ruleset]').value"), json!("catan"));
+        let names = driver.eval(
+            "return [...document.querySelectorAll('table.leaders tbody td:nth-child(2)')].map((td) => td.textContent)",
+        );
+        assert_eq!(names.as_array().unwrap().len(), 5, "five people, no bot: {names}");
+        assert_eq!(
+            driver.eval("return document.querySelectorAll('table.leaders tr.provisional').length"),
+            json!(5),
+            "two games each: provisional"
+        );
+        driver.screenshot(&root().join(format!("target/browser/leaderboard-{width}.png")));
+        problems.extend(
+            cramped(&driver, "table.leaders td, form.board-choice label")
+                .into_iter()
+                .map(|p| format!("leaderboard at {width}: {p}")),
+        );
+        driver.eval("document.querySelector('select[name=ruleset]').value = 'carcassonne'");
+        driver.click("form.board-choice button");
+        driver.wait_for(
+            "Carcassonne's board",
+            "return location.search.includes('ruleset=carcassonne') && !!document.querySelector('table.leaders')",
+        );
+        assert!(driver
+            .eval("return document.querySelector('h1').textContent")
+            .as_str()
+            .unwrap()
+            .starts_with("Carcassonne"));
+        driver.eval("document.querySelector('input[name=bots]').checked = true; document.querySelector('select[name=ruleset]').value = 'catan'");
+        driver.click("form.board-choice button");
+        driver.wait_for(
+            "the board with bots",
+            "return location.search.includes('bots=yes') && !!document.querySelector('table.leaders')",
+        );
+        let bots = driver.eval("return document.querySelectorAll('table.leaders .bot').length");
+        assert_eq!(bots, json!(4), "catanatron's four colours, marked");
+
+        // A player's page opens with the summary, in the first screen, the details folding below it.
+        driver.goto(&format!("{}/players/{ayse}", app.address));
+        driver.wait_for("the player", "return !!document.querySelector('section.summary')");
+        let top = driver.eval("return document.querySelector('section.summary').getBoundingClientRect().top");
+        assert!(top.as_f64().unwrap() < height as f64 / 2.0, "the summary opens the page: {top}");
+        let record = driver.eval("return document.querySelector('section.summary .record').textContent");
+        assert!(record.as_str().unwrap().starts_with("0 wins of 2 games: 0%"), "{record}");
+        driver.screenshot(&root().join(format!("target/browser/player-summary-{width}.png")));
+        problems.extend(
+            cramped(&driver, "section.summary p, section.summary li")
+                .into_iter()
+                .map(|p| format!("summary at {width}: {p}")),
+        );
+
+        // The head-to-head: each number's words whole, its bars within the screen, the better one said.
+        driver.goto(&format!("{}/players/{ayse}/vs/{zeynep}", app.address));
+        driver.wait_for("the head-to-head", "return !!document.querySelector('.side-bars')");
+        let summary = driver.eval("return document.querySelector('.versus-page .summary').textContent");
+        assert_eq!(summary, json!("2 games together: Ayşe never finished ahead, Zeynep finished ahead twice."));
+        let place = driver.eval(
+            "const p = [...document.querySelectorAll('.side-pair')].find((e) => e.querySelector('.what').textContent.startsWith('finishing place'));
+             return [p.querySelector('.what').textContent, p.querySelector('.bar-row.b .better') ? 'b' : (p.querySelector('.bar-row.a .better') ? 'a' : '')]",
+        );
+        assert_eq!(place, json!(["finishing place (lower is better)", "b"]), "Zeynep's lower place is the better");
+        driver.screenshot(&root().join(format!("target/browser/head-to-head-{width}.png")));
+        problems.extend(
+            cramped(&driver, ".side-pair .what, .bar-row .value, .bar-row .who")
+                .into_iter()
+                .map(|p| format!("head-to-head at {width}: {p}")),
+        );
+    }
+    assert!(problems.is_empty(), "{} problems:\n{}", problems.len(), problems.join("\n"));
 }

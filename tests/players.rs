@@ -66,8 +66,11 @@ fn a_players_page_counts_their_published_games_and_names_their_opponents() {
     };
     let pair = &h["side_by_side"][0];
     assert_eq!(pair["ruleset"], json!("catan"));
-    let win_rate = pair["numbers"].as_array().unwrap().iter().find(|n| n[0] == "win rate").unwrap();
-    assert_eq!((win_rate[1].as_f64(), win_rate[2].as_f64()), (Some(record(ayse)), Some(record(zeynep))));
+    let win_rate = pair["numbers"].as_array().unwrap().iter().find(|n| n["what"] == "win rate").unwrap();
+    assert_eq!((win_rate["a"].as_f64(), win_rate["b"].as_f64()), (Some(record(ayse)), Some(record(zeynep))));
+    assert_eq!(win_rate["a_better"], json!(false), "Zeynep wins more");
+    let place = pair["numbers"].as_array().unwrap().iter().find(|n| n["what"] == "finishing place").unwrap();
+    assert_eq!((place["lower_is_better"].clone(), place["a_better"].clone()), (json!(true), json!(false)), "{place}");
     let (status, content_type, svg) = app.get_text(&format!("/api/players/{ayse}/vs/{zeynep}/chart.svg?ruleset=catan"));
     assert_eq!((status, content_type.as_str()), (200, "image/svg+xml"));
     assert!(svg.contains("win rate"));
@@ -134,7 +137,8 @@ fn player_names_link_to_their_pages_and_the_pages_read_without_scripts() {
     assert!(html.contains(&format!("href=\"/players/{ayse}/vs/{zeynep}\"")));
     let (status, _, versus) = app.get_text(&format!("/players/{ayse}/vs/{zeynep}"));
     assert_eq!(status, 200);
-    assert!(versus.contains("1 game(s) together"), "{versus}");
+    assert!(versus.contains("1 game together: "), "{versus}");
+    assert!(versus.contains("never finished ahead") && versus.contains("finished ahead once"), "plain words: {versus}");
     assert_eq!(app.get_text("/players/424242").0, 404);
 }
 

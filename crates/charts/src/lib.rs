@@ -979,60 +979,85 @@ pub fn score_curve(
     })
 }
 
-/// Two players' numbers side by side: a pair of bars per number, each pair scaled to its larger value (the
-/// numbers differ in kind: a rate, a score, cards), the value written at each bar's end.
-pub fn side_by_side(caption: &str, a: &str, b: &str, rows: &[(String, f64, f64)]) -> Result<String, ChartError> {
-    let listed: Vec<String> = rows.iter().map(|(l, x, y)| format!("{l}: {a} {x:.2}, {b} {y:.2}")).collect();
+/// One number of two players on a side-by-side chart: what it is (in whole words, "lower is better" said
+/// where it is), each player's value, and whose is the better (none where neither is, or it says nothing).
+pub struct SideRow {
+    pub what: String,
+    pub a: f64,
+    pub b: f64,
+    pub a_better: Option<bool>,
+}
+
+/// Two players' numbers side by side: each number on its own scale (the larger of the two fills its half),
+/// its words whole above its bars, the better of the two marked "better".
+pub fn side_by_side(caption: &str, a: &str, b: &str, rows: &[SideRow]) -> Result<String, ChartError> {
+    let listed: Vec<String> = rows
+        .iter()
+        .map(|r| {
+            let better = match r.a_better {
+                Some(true) => format!(" ({a} better)"),
+                Some(false) => format!(" ({b} better)"),
+                None => String::new(),
+            };
+            format!("{}: {a} {}, {b} {}{better}", r.what, whole(r.a), whole(r.b))
+        })
+        .collect();
     let desc = format!("{}.", listed.join("; "));
     let legend = [Entry::new(a, Swatch::Bar(PALETTE[0])), Entry::new(b, Swatch::Bar(PALETTE[1]))];
     svg_with(caption, &desc, &legend, |root| {
         let n = rows.len().max(1) as f64;
-        let longest = rows.iter().map(|(l, _, _)| l.chars().count()).max().unwrap_or(4).min(28) as u32;
+        // Each number takes a band: its words on top, then a's bar, then b's.
         let mut chart = ChartBuilder::on(root)
             .caption(caption, ("sans-serif", CAPTION))
             .margin(12)
-            .x_label_area_size(10)
-            .y_label_area_size(longest * 8 + 16)
-            .build_cartesian_2d(-1.2f64..1.35, -0.5..n - 0.5)
+            .x_label_area_size(0)
+            .y_label_area_size(0)
+            .build_cartesian_2d(0f64..1.0, -0.5..n - 0.5)
             .map_err(err)?;
         let at = |k: usize| n - 1.0 - k as f64;
-        let label_of = |y: &f64| -> String {
-            let k = y.round();
-            if (y - k).abs() > 1e-6 || k < 0.0 || k > n - 1.0 {
-                return String::new();
-            }
-            rows.get((n - 1.0 - k) as usize).map_or(String::new(), |(l, _, _)| l.chars().take(28).collect())
-        };
-        chart
-            .configure_mesh()
-            .disable_x_mesh()
-            .disable_y_mesh()
-            .x_labels(0)
-            .label_style(("sans-serif", LABEL))
-            .y_labels(rows.len().max(1))
-            .y_label_formatter(&label_of)
-            .draw()
-            .map_err(err)?;
         let colors = [PALETTE[0], PALETTE[1]];
+        chart
+            .draw_series(
+                rows.iter()
+                    .enumerate()
+                    .map(|(k, r)| Text::new(r.what.clone(), (0.0, at(k) + 0.45), ("sans-serif", LABEL).into_font())),
+            )
+            .map_err(err)?;
         for (side, color) in colors.into_iter().enumerate() {
-            let offset = if side == 0 { 0.18 } else { -0.18 };
-            let bars = rows.iter().enumerate().map(move |(k, (_, x, y))| {
-                let scale = x.abs().max(y.abs()).max(1e-9);
-                let v = if side == 0 { *x } else { *y };
-                Rectangle::new([(0.0, at(k) + offset - 0.15), (v / scale, at(k) + offset + 0.15)], color.filled())
-            });
-            chart.draw_series(bars).map_err(err)?;
+            let offset = if side == 0 { 0.02 } else { -0.26 };
+            let length = |r: &SideRow| {
+                let scale = r.a.abs().max(r.b.abs()).max(1e-9);
+                let v = if side == 0 { r.a } else { r.b };
+                (v.abs() / scale) * 0.72
+            };
             chart
-                .draw_series(rows.iter().enumerate().map(|(k, (_, x, y))| {
-                    let scale = x.abs().max(y.abs()).max(1e-9);
-                    let v = if side == 0 { *x } else { *y };
-                    let end = (v / scale).max(0.0) + 0.02;
-                    Text::new(format!("{v:.2}"), (end, at(k) + offset + 0.1), ("sans-serif", LABEL).into_font())
+                .draw_series(rows.iter().enumerate().map(|(k, r)| {
+                    Rectangle::new(
+                        [(0.0, at(k) + offset - 0.1), (length(r).max(0.004), at(k) + offset + 0.1)],
+                        color.filled(),
+                    )
+                }))
+                .map_err(err)?;
+            chart
+                .draw_series(rows.iter().enumerate().map(|(k, r)| {
+                    let v = if side == 0 { r.a } else { r.b };
+                    let mine = r.a_better.map(|a_better| a_better == (side == 0));
+                    let words = if mine == Some(true) { format!("{} · better", whole(v)) } else { whole(v) };
+                    Text::new(words, (length(r) + 0.015, at(k) + offset + 0.08), ("sans-serif", LABEL).into_font())
                 }))
                 .map_err(err)?;
         }
         Ok(String::new())
     })
+}
+
+/// A number as a reader reads it: whole where it is whole, else to two places.
+fn whole(v: f64) -> String {
+    if (v - v.round()).abs() < 1e-9 {
+        format!("{}", v.round())
+    } else {
+        format!("{v:.2}")
+    }
 }
 
 /// Each seat's chance to win at the end of every turn (`chances[t][seat]`, 0 to 1), with the turns where a

@@ -593,37 +593,102 @@ async fn versus_html(
         .side_by_side
         .iter()
         .map(|p| {
-            let rows: String = p
-                .numbers
-                .iter()
-                .map(|(what, x, y)| format!("<tr><td>{}</td><td>{x:.2}</td><td>{y:.2}</td></tr>", escape(what)))
-                .collect();
+            let bars: String = p.numbers.iter().map(|n| pair_bars(n, &h.a.name, &h.b.name)).collect();
             format!(
-                "<section class=\"pair\"><h2>{game}</h2><figure class=\"chart\" tabindex=\"0\" aria-label=\"chart: {game}, side by side\"><img src=\"/api/players/{a}/vs/{b}/chart.svg?ruleset={r}\" alt=\"{an} and {bn} at {game}, as the table below\" width=\"760\" height=\"380\"></figure><div class=\"table-wrap\" tabindex=\"0\" role=\"region\" aria-label=\"{game}, side by side\"><table class=\"side-by-side\"><thead><tr><th>Each over their published games</th><th>{an}</th><th>{bn}</th></tr></thead><tbody>{rows}</tbody></table></div></section>",
+                "<section class=\"pair\"><h2>{game}</h2><p class=\"hint\">Each over their own published games of {game} (a number's count beside it; its 95 % interval in brackets). Each number on its own scale.</p><div class=\"side-bars\" role=\"list\" aria-label=\"{game}, side by side\">{bars}</div><p class=\"exports\"><a href=\"/api/players/{a}/vs/{b}/chart.svg?ruleset={r}\">The same as a picture (SVG)</a></p></section>",
                 game = escape(&p.name),
                 a = h.a.id,
                 b = h.b.id,
                 r = crate::pages::url_encode(&p.ruleset),
-                an = escape(&h.a.name),
-                bn = escape(&h.b.name),
             )
         })
         .collect();
     let body = format!(
         r#"<section class="versus-page"><h1>{a} and {b}</h1>
-<p class="summary">{games} game(s) together: {a} finished ahead {a_ahead} time(s), {b} {b_ahead}, level {level}.</p>
+<p class="summary">{together}</p>
 {pairs}
 <h2>Games together</h2>
 <div class="table-wrap" tabindex="0" role="region" aria-label="Games together"><table class="shared"><thead><tr><th>Played on</th><th>Game</th><th>Ruleset</th><th>{a}</th><th>{b}</th></tr></thead><tbody>{rows}</tbody></table></div>
 </section>"#,
         a = link(h.a.id, &h.a.name),
         b = link(h.b.id, &h.b.name),
-        games = h.games.len(),
-        a_ahead = h.a_ahead,
-        b_ahead = h.b_ahead,
-        level = h.level,
+        together = together_in_words(&h),
     );
     page(&title, &body, &[], signed.as_ref())
+}
+
+/// Who finished ahead how often, in plain words: "3 games together: Ayşe finished ahead twice, Zeynep
+/// finished ahead once".
+fn together_in_words(h: &almanac_service::players::HeadToHead) -> String {
+    let times = |n: u32| match n {
+        0 => "never".to_string(),
+        1 => "once".to_string(),
+        2 => "twice".to_string(),
+        n => format!("{n} times"),
+    };
+    let games = match h.games.len() {
+        0 => "No game together yet".to_string(),
+        1 => "1 game together".to_string(),
+        n => format!("{n} games together"),
+    };
+    if h.games.is_empty() {
+        return format!("{games}.");
+    }
+    let level = match h.level {
+        0 => String::new(),
+        1 => "; level once".to_string(),
+        n => format!("; level {n} times"),
+    };
+    let ahead = |who: String, n: u32| match n {
+        0 => format!("{who} never finished ahead"),
+        n => format!("{who} finished ahead {}", times(n)),
+    };
+    format!(
+        "{games}: {}, {}{level}.",
+        ahead(link(h.a.id, &h.a.name), h.a_ahead),
+        ahead(link(h.b.id, &h.b.name), h.b_ahead),
+    )
+}
+
+/// One number of two players as two bars, on the number's own scale, its words whole above them, each value
+/// with its count and interval, the better one marked in words as well as colour.
+fn pair_bars(n: &almanac_service::players::Pair, a: &str, b: &str) -> String {
+    let scale = n.a.abs().max(n.b.abs()).max(1e-9);
+    let rate = n.what == "win rate";
+    let shown = |v: f64| {
+        if rate {
+            format!("{:.0}%", v * 100.0)
+        } else if (v - v.round()).abs() < 1e-9 {
+            format!("{}", v.round())
+        } else {
+            format!("{v:.2}")
+        }
+    };
+    let bar = |who: &str, v: f64, seats: u64, interval: Option<(f64, f64)>, better: Option<bool>, side: &str| {
+        // An interval of no width (every game alike) says nothing a reader needs.
+        let interval = interval
+            .filter(|(l, h)| shown(*l) != shown(*h))
+            .map_or(String::new(), |(l, h)| format!(" <span class=\"interval\">[{}–{}]</span>", shown(l), shown(h)));
+        let mark = if better == Some(true) { " <span class=\"better\">▲ better</span>" } else { "" };
+        format!(
+            "<div class=\"bar-row {side}\"><span class=\"who\">{who}</span><span class=\"track\"><span class=\"bar w{w}\"></span></span><span class=\"value\"><b>{v}</b>{interval} <span class=\"hint\">{seats} {games}</span>{mark}</span></div>",
+            who = escape(who),
+            // The page's policy allows no inline style: a bar's length is a class, in twentieths.
+            w = ((v.abs() / scale * 20.0).round() as u32).min(20) * 5,
+            v = shown(v),
+            games = if seats == 1 { "game" } else { "games" },
+        )
+    };
+    let what = if n.lower_is_better {
+        format!("{} <span class=\"hint\">(lower is better)</span>", escape(&n.what))
+    } else {
+        escape(&n.what)
+    };
+    format!(
+        "<div class=\"side-pair\" role=\"listitem\"><div class=\"what\">{what}</div>{}{}</div>",
+        bar(a, n.a, n.a_seats, n.a_interval, n.a_better, "a"),
+        bar(b, n.b, n.b_seats, n.b_interval, n.a_better.map(|x| !x), "b"),
+    )
 }
 
 fn ordinal(n: u32) -> String {

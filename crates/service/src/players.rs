@@ -325,39 +325,81 @@ pub struct HeadToHead {
 pub struct SideBySide {
     pub ruleset: String,
     pub name: String,
-    /// `(what, a's mean, b's mean)`.
-    pub numbers: Vec<(String, f64, f64)>,
+    pub numbers: Vec<Pair>,
 }
 
-/// The numbers a head-to-head sets side by side: metric, argument, in words.
-const SIDE_BY_SIDE: &[(&str, &str, &str)] = &[
-    (almanac_analysis::questions::WON, "", "win rate"),
-    (almanac_analysis::questions::PLACE, "", "finishing place"),
-    (almanac_analysis::questions::SCORE, "", "final score"),
-    (almanac_analysis::questions::PRODUCTION_PER_TURN, "", "production per turn"),
-    (almanac_analysis::questions::LUCK, "", "luck (cards above the promise)"),
-    (almanac_analysis::questions::TRADES_PER_TURN, "", "trades per turn"),
-    (almanac_analysis::questions::LOST, almanac_core::cause::STEAL, "cards lost to steals"),
+/// One number of two players side by side, each with its count and interval.
+#[derive(Debug, Clone, Serialize)]
+pub struct Pair {
+    pub what: String,
+    pub a: f64,
+    pub b: f64,
+    /// The seats each mean is over.
+    pub a_seats: u64,
+    pub b_seats: u64,
+    /// Each mean's 95 % interval (Wilson's for a rate; none for one seat).
+    pub a_interval: Option<(f64, f64)>,
+    pub b_interval: Option<(f64, f64)>,
+    /// A smaller number is the better one (a finishing place, cards lost).
+    pub lower_is_better: bool,
+    /// `Some(true)`: a's number is the better, `Some(false)`: b's; none where neither is or it says nothing
+    /// of play (luck, how often one trades).
+    pub a_better: Option<bool>,
+}
+
+/// The numbers a head-to-head sets side by side: metric, argument, in words, and whether more is better
+/// (`None`: it says nothing of how well one plays).
+const SIDE_BY_SIDE: &[(&str, &str, &str, Option<bool>)] = &[
+    (almanac_analysis::questions::WON, "", "win rate", Some(true)),
+    (almanac_analysis::questions::PLACE, "", "finishing place", Some(false)),
+    (almanac_analysis::questions::SCORE, "", "final score", Some(true)),
+    (almanac_analysis::questions::PRODUCTION_PER_TURN, "", "production per turn", Some(true)),
+    (almanac_analysis::questions::LUCK, "", "luck (cards above the dice's promise)", None),
+    (almanac_analysis::questions::TRADES_PER_TURN, "", "trades per turn", None),
+    (almanac_analysis::questions::LOST, almanac_core::cause::STEAL, "cards lost to steals", Some(false)),
 ];
 
 fn side_by_side(store: &Store, a: &VisiblePlayer, b: &VisiblePlayer) -> Result<Vec<SideBySide>, ServiceError> {
-    let mut metrics: Vec<&str> = SIDE_BY_SIDE.iter().map(|(m, _, _)| *m).collect();
+    let mut metrics: Vec<&str> = SIDE_BY_SIDE.iter().map(|(m, _, _, _)| *m).collect();
     metrics.sort();
     metrics.dedup();
     let (mine, theirs) = (store.player_numbers_of(a, &metrics)?, store.player_numbers_of(b, &metrics)?);
     let mut rulesets: Vec<&str> = mine.iter().map(|n| n.ruleset.as_str()).collect();
     rulesets.sort();
     rulesets.dedup();
-    let find = |all: &[almanac_store::PlayerNumber], r: &str, metric: &str, arg: &str| {
-        all.iter().find(|n| n.ruleset == r && n.metric == metric && n.arg == arg).map(|n| n.mean)
+    let find = |all: &'_ [almanac_store::PlayerNumber], r: &str, metric: &str, arg: &str| {
+        all.iter().find(|n| n.ruleset == r && n.metric == metric && n.arg == arg).cloned()
+    };
+    let interval = |n: &almanac_store::PlayerNumber, rate: bool| {
+        if rate {
+            almanac_analysis::intervals::wilson(n.mean, n.seats)
+        } else {
+            almanac_analysis::intervals::mean_interval(n.mean, n.variance, n.seats)
+        }
     };
     Ok(rulesets
         .into_iter()
         .filter_map(|r| {
-            let numbers: Vec<(String, f64, f64)> = SIDE_BY_SIDE
+            let numbers: Vec<Pair> = SIDE_BY_SIDE
                 .iter()
-                .filter_map(|(m, arg, words)| {
-                    Some((words.to_string(), find(&mine, r, m, arg)?, find(&theirs, r, m, arg)?))
+                .filter_map(|(m, arg, words, more_is_better)| {
+                    let (x, y) = (find(&mine, r, m, arg)?, find(&theirs, r, m, arg)?);
+                    let rate = *m == almanac_analysis::questions::WON;
+                    let a_better = match more_is_better {
+                        Some(more) if x.mean != y.mean => Some((x.mean > y.mean) == *more),
+                        _ => None,
+                    };
+                    Some(Pair {
+                        what: words.to_string(),
+                        a: x.mean,
+                        b: y.mean,
+                        a_seats: x.seats,
+                        b_seats: y.seats,
+                        a_interval: interval(&x, rate),
+                        b_interval: interval(&y, rate),
+                        lower_is_better: *more_is_better == Some(false),
+                        a_better,
+                    })
                 })
                 .collect();
             (!numbers.is_empty()).then(|| SideBySide { ruleset: r.to_string(), name: game_name(r), numbers })
@@ -381,7 +423,17 @@ pub fn side_by_side_chart(
         )))
     })?;
     let caption = format!("{} and {} at {}", h.a.name, h.b.name, pair.name);
-    Ok(almanac_charts::side_by_side(&caption, &h.a.name, &h.b.name, &pair.numbers)?)
+    let rows: Vec<almanac_charts::SideRow> = pair
+        .numbers
+        .iter()
+        .map(|n| almanac_charts::SideRow {
+            what: if n.lower_is_better { format!("{} (lower is better)", n.what) } else { n.what.clone() },
+            a: n.a,
+            b: n.b,
+            a_better: n.a_better,
+        })
+        .collect();
+    Ok(almanac_charts::side_by_side(&caption, &h.a.name, &h.b.name, &rows)?)
 }
 
 #[derive(Debug, Clone, Serialize)]
