@@ -285,7 +285,7 @@ fn the_end_of_a_game_as_a_coach_reads_it_ties_each_number_to_its_events() {
     assert!((produced - promised).abs() < 0.25 * promised, "produced {produced}, promised {promised}");
     let (_, _, html) = app.get_text(&format!("/games/{game}"));
     assert!(html.contains("The game as a coach reads it") && html.contains("<a href=\"?seq="), "the page shows it");
-    assert!(html.contains("luck: produced / the dice's promise"), "and the luck");
+    assert!(html.contains("luck: cards produced / the dice's promise"), "and the luck");
 }
 
 /// The win rate by seat as the games' own rows say it: for each seat, the games with a winner that had it,
@@ -560,4 +560,35 @@ fn a_players_page_opens_with_a_summary_a_coach_can_trust() {
     assert!(html.contains("<section class=\"summary\""), "the page opens with it");
     assert!(html.contains(&format!("{wins} {} of {games} games", if wins == 1 { "win" } else { "wins" })), "in words");
     assert!(html.contains("<details class=\"more\""), "the details fold");
+}
+
+/// Every game gets the coach table its vocabulary declares: Carcassonne's points by feature and pieces
+/// placed (its followers by the part they play), with totals and units, and none of Catan's trade columns;
+/// its events read in words.
+#[test]
+fn carcassonne_gets_its_own_coach_table_and_its_events_in_words() {
+    let app = spawn_app(16 << 20);
+    let game = upload(&app, &sample("carcassonne-traders-builders.jsonl"), true);
+    let (_, table) = app.get_json(&format!("/api/games/{game}/coach"));
+    assert_eq!(table["parts"], json!(["points", "placed", "gained"]), "{table}");
+    let ids = |key: &str| -> Vec<String> {
+        table[key].as_array().unwrap().iter().map(|c| c["id"].as_str().unwrap().to_string()).collect()
+    };
+    assert!(ids("points_by").contains(&"city".to_string()) && ids("points_by").contains(&"field".to_string()));
+    assert!(ids("placed").contains(&"tile".to_string()) && ids("placed").contains(&"knight".to_string()));
+    // The points by feature sum to each player's final score, as the game's row says it.
+    let (_, g) = app.get_json(&format!("/api/games/{game}"));
+    for (row, player) in table["rows"].as_array().unwrap().iter().zip(g["players"].as_array().unwrap()) {
+        let points: i64 = row["points"].as_array().unwrap().iter().map(|c| c["count"].as_i64().unwrap()).sum();
+        assert_eq!(Some(points), player["vp"].as_i64(), "{}", player["name"]);
+    }
+    let (_, _, html) = app.get_text(&format!("/games/{game}"));
+    let coach = html.split("<section class=\"coach\">").nth(1).unwrap().split("</section>").next().unwrap();
+    assert!(coach.contains(">points<") && coach.contains(">pieces placed<"), "{coach}");
+    assert_eq!(coach.matches(">total<").count(), 1, "the points' total; pieces of different kinds add up to nothing");
+    assert!(!coach.contains("trades") && !coach.contains("luck"), "no trade or luck columns: {coach}");
+    let (_, events) = app.get_json(&format!("/api/games/{game}/events"));
+    let texts: Vec<&str> = events["events"].as_array().unwrap().iter().map(|e| e["text"].as_str().unwrap()).collect();
+    assert!(texts.iter().all(|t| !t.contains("BA/") && !t.contains("TB/")), "no tile codes");
+    assert!(texts.iter().any(|t| t.contains(" tile ") && t.contains(" of the start")), "{:?}", &texts[..5]);
 }

@@ -525,6 +525,8 @@ document.addEventListener('DOMContentLoaded', () => {
   }
 
   async function start() {
+    // The coach table's swatches take their player's colour (the page's policy allows no inline style).
+    for (const swatch of document.querySelectorAll('[data-colour]')) swatch.style.background = swatch.dataset.colour;
     const [summary, evs] = await Promise.all([api(''), allEvents()]);
     ctx.header = summary.header;
     ctx.colours = summary.colours || [];

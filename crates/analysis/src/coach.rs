@@ -36,6 +36,10 @@ pub struct CoachRow {
     pub gained: Vec<Cell>,
     pub lost: Vec<Cell>,
     pub spent: Vec<Cell>,
+    /// By the table's `points_by` columns: points scored for each reason.
+    pub points: Vec<Cell>,
+    /// By the table's `placed` columns: pieces placed of each kind.
+    pub placed: Vec<Cell>,
     /// Trades taken part in, and the cards given and got in them.
     pub trades: Cell,
     pub gave: i64,
@@ -52,6 +56,14 @@ pub struct CoachTable {
     pub lost_by: Vec<Column>,
     /// What spending bought: a piece built in the same event, or `other`.
     pub spent_on: Vec<Column>,
+    /// What scored points, in the game's declared reasons.
+    pub points_by: Vec<Column>,
+    /// The pieces placed, in the game's declared order.
+    pub placed: Vec<Column>,
+    /// The parts its game declares, in order (`Vocabulary::coach`).
+    pub parts: Vec<almanac_core::CoachPart>,
+    /// What its items are ("cards", "goods"), the unit of gains, losses and spending.
+    pub items_are: String,
     pub rows: Vec<CoachRow>,
 }
 
@@ -63,6 +75,8 @@ pub fn coach_table(players: &[String], facts: &[FactRow], vocabulary: &Vocabular
     let mut gained: Vec<BTreeMap<String, Cell>> = vec![BTreeMap::new(); n];
     let mut lost: Vec<BTreeMap<String, Cell>> = vec![BTreeMap::new(); n];
     let mut spent: Vec<BTreeMap<String, Cell>> = vec![BTreeMap::new(); n];
+    let mut points: Vec<BTreeMap<String, Cell>> = vec![BTreeMap::new(); n];
+    let mut placed: Vec<BTreeMap<String, Cell>> = vec![BTreeMap::new(); n];
     let mut trades = vec![Cell::default(); n];
     let mut balance = vec![(0i64, 0i64); n];
     // The piece each player built in each event, for what their spending bought.
@@ -91,11 +105,20 @@ pub fn coach_table(players: &[String], facts: &[FactRow], vocabulary: &Vocabular
                     balance[p].1 += cards.got.total();
                 }
             }
+            FactKind::Score => {
+                let delta = f.count.unwrap_or(0);
+                if delta != 0 {
+                    points[p].entry(f.item.clone().unwrap_or_default()).or_default().add(delta, f.seq);
+                }
+            }
+            FactKind::Built => {
+                if let Some(piece) = &f.item {
+                    placed[p].entry(piece.clone()).or_default().add(1, f.seq);
+                }
+            }
             FactKind::TurnStarted
             | FactKind::Rolled
-            | FactKind::Built
             | FactKind::CardPlayed
-            | FactKind::Score
             | FactKind::Award
             | FactKind::GameOver
             | FactKind::Gauge
@@ -123,6 +146,8 @@ pub fn coach_table(players: &[String], facts: &[FactRow], vocabulary: &Vocabular
     let gained_by = columns(&gained, vocabulary.causes);
     let lost_by = columns(&lost, vocabulary.causes);
     let spent_on = columns(&spent, vocabulary.pieces);
+    let points_by = columns(&points, vocabulary.score_reasons);
+    let placed_cols = columns(&placed, vocabulary.pieces);
     let cells = |map: &BTreeMap<String, Cell>, cols: &[Column]| -> Vec<Cell> {
         cols.iter().map(|c| map.get(&c.id).cloned().unwrap_or_default()).collect()
     };
@@ -140,12 +165,23 @@ pub fn coach_table(players: &[String], facts: &[FactRow], vocabulary: &Vocabular
             gained: cells(&gained[p], &gained_by),
             lost: cells(&lost[p], &lost_by),
             spent: cells(&spent[p], &spent_on),
+            points: cells(&points[p], &points_by),
+            placed: cells(&placed[p], &placed_cols),
             trades: trades[p].clone(),
             gave: balance[p].0,
             got: balance[p].1,
         })
         .collect();
-    CoachTable { gained_by, lost_by, spent_on, rows }
+    CoachTable {
+        gained_by,
+        lost_by,
+        spent_on,
+        points_by,
+        placed: placed_cols,
+        parts: vocabulary.coach.to_vec(),
+        items_are: vocabulary.items_are.to_string(),
+        rows,
+    }
 }
 
 #[cfg(test)]
@@ -168,6 +204,8 @@ mod tests {
         opening: almanac_core::Opening::SetupItems,
         charts: &[Chart::Score],
         player_stats: &[],
+        coach: &[],
+        items_are: "cards",
     };
 
     fn rows(facts: &[(u64, Fact)]) -> Vec<FactRow> {

@@ -406,6 +406,8 @@ mod tests {
             PlayerStat { id: "made", label: "made", measure: Measure::Gained(cause::PRODUCTION) },
             PlayerStat { id: "towers", label: "tower points", measure: Measure::Points("tower") },
         ],
+        coach: &[],
+        items_are: "cards",
     };
 
     fn rows(facts: &[(u32, Fact)]) -> Vec<FactRow> {

@@ -225,6 +225,8 @@ mod tests {
         opening: almanac_core::Opening::SetupItems,
         charts: &[],
         player_stats: &[],
+        coach: &[],
+        items_are: "cards",
     };
 
     fn rows(facts: &[(u32, Fact)]) -> Vec<FactRow> {

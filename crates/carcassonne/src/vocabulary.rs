@@ -1,7 +1,7 @@
 //! The words of Carcassonne's facts and what its pages show.
 
 use crate::state::GroupKind;
-use almanac_core::{Chart, Measure, Opening, PlayerStat, Term, Vocabulary};
+use almanac_core::{Chart, CoachPart, Measure, Opening, PlayerStat, Term, Vocabulary};
 
 /// The ruleset id in headers.
 pub const ID: &str = "carcassonne";
@@ -66,6 +66,8 @@ pub const VOCABULARY: Vocabulary = Vocabulary {
         PlayerStat { id: "fields", label: "fields", measure: Measure::Points("field") },
         PlayerStat { id: "goods", label: "goods", measure: Measure::Points(GOODS_MAJORITY) },
     ],
+    coach: &[CoachPart::Points, CoachPart::Placed, CoachPart::Gained],
+    items_are: "goods",
 };
 
 #[cfg(test)]

@@ -1,7 +1,7 @@
 //! The words of the card game's facts and what its pages show.
 
 use almanac_catan::vocabulary::RESOURCE_ITEMS;
-use almanac_core::{cause, Chart, Measure, PlayerStat, Term, Vocabulary};
+use almanac_core::{cause, Chart, CoachPart, Measure, PlayerStat, Term, Vocabulary};
 
 /// The ruleset id in headers.
 pub const ID: &str = "catan-cards";
@@ -54,6 +54,8 @@ pub const VOCABULARY: Vocabulary = Vocabulary {
         PlayerStat { id: "roads", label: "roads built", measure: Measure::Built("road") },
         PlayerStat { id: "knights", label: "knights built", measure: Measure::Built("knight") },
     ],
+    coach: &[CoachPart::Gained, CoachPart::Lost, CoachPart::Spent, CoachPart::Trades, CoachPart::Points],
+    items_are: "cards",
 };
 
 #[cfg(test)]

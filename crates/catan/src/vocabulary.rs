@@ -1,7 +1,7 @@
 //! The words of Catan's facts and what its pages show: declared once here, read by analysis and charts.
 
 use crate::resources::UNKNOWN;
-use almanac_core::{cause, Chart, DiceSpec, Measure, PlayerStat, Term, Vocabulary};
+use almanac_core::{cause, Chart, CoachPart, DiceSpec, Measure, PlayerStat, Term, Vocabulary};
 
 /// The ruleset id in headers.
 pub const ID: &str = "catan";
@@ -108,6 +108,8 @@ pub const VOCABULARY: Vocabulary = Vocabulary {
         PlayerStat { id: "discarded", label: "discarded", measure: Measure::Lost(cause::DISCARD) },
         PlayerStat { id: "cards_played", label: "cards played", measure: Measure::CardsPlayed },
     ],
+    coach: &[CoachPart::Gained, CoachPart::Lost, CoachPart::Spent, CoachPart::Trades, CoachPart::Luck],
+    items_are: "cards",
 };
 
 #[cfg(test)]

@@ -120,6 +120,8 @@ const EIGHT: Vocabulary = Vocabulary {
         Chart::ScoreBySource,
     ],
     player_stats: &[],
+    coach: &[],
+    items_are: "cards",
 };
 
 fn row(seq: u64, kind: FactKind, player: u32, item: Option<&str>, count: i64, cause: Option<&str>) -> FactRow {

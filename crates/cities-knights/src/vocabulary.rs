@@ -1,7 +1,7 @@
 //! The words of the game's facts and what its pages show.
 
 use almanac_catan::vocabulary::RESOURCE_ITEMS;
-use almanac_core::{cause, Chart, DiceSpec, Measure, PlayerStat, Term, Vocabulary};
+use almanac_core::{cause, Chart, CoachPart, DiceSpec, Measure, PlayerStat, Term, Vocabulary};
 
 /// The ruleset id in headers.
 pub const ID: &str = "cities-knights";
@@ -143,4 +143,6 @@ pub const VOCABULARY: Vocabulary = Vocabulary {
         PlayerStat { id: "knights", label: "knights built", measure: Measure::Built(KNIGHT) },
         PlayerStat { id: "progress", label: "progress cards played", measure: Measure::CardsPlayed },
     ],
+    coach: &[CoachPart::Gained, CoachPart::Lost, CoachPart::Spent, CoachPart::Trades, CoachPart::Luck],
+    items_are: "cards",
 };

@@ -37,4 +37,4 @@ pub use ruleset::{EventError, RuleViolation, Ruleset, SetupError};
 pub use table::{Seated, Sitter, Table};
 pub use timeline::{read_events, Timeline};
 pub use view::{AnyView, Detail, PlayerView, View};
-pub use vocabulary::{Chart, DiceSpec, Measure, Opening, PlayerStat, Term, Vocabulary};
+pub use vocabulary::{Chart, CoachPart, DiceSpec, Measure, Opening, PlayerStat, Term, Vocabulary};

@@ -200,6 +200,30 @@ pub struct Vocabulary {
     pub opening: Opening,
     pub charts: &'static [Chart],
     pub player_stats: &'static [PlayerStat],
+    /// The parts of the table a coach reads at a game's end, in order: what the game's play is made of.
+    pub coach: &'static [CoachPart],
+    /// What its items are, in the plural, as a table's unit ("cards", "goods").
+    pub items_are: &'static str,
+}
+
+/// A part of the end-of-game coach table.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum CoachPart {
+    /// Items gained, by cause.
+    Gained,
+    /// Items lost, by cause.
+    Lost,
+    /// What spending bought.
+    Spent,
+    /// Trades between players, and the cards given and got.
+    Trades,
+    /// Production against the dice's promise.
+    Luck,
+    /// Points by what scored them.
+    Points,
+    /// Pieces placed, by kind (tiles, figures).
+    Placed,
 }
 
 fn find(terms: &'static [Term], id: &str) -> Option<&'static Term> {

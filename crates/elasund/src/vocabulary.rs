@@ -1,6 +1,6 @@
 //! The words of the game's facts and what its pages show.
 
-use almanac_core::{cause, Chart, DiceSpec, Measure, PlayerStat, Term, Vocabulary};
+use almanac_core::{cause, Chart, CoachPart, DiceSpec, Measure, PlayerStat, Term, Vocabulary};
 
 /// The ruleset id in headers.
 pub const ID: &str = "elasund";
@@ -82,4 +82,6 @@ pub const VOCABULARY: Vocabulary = Vocabulary {
         PlayerStat { id: "church", label: "church tiles", measure: Measure::Built(CHURCH) },
         PlayerStat { id: "permits", label: "permits placed", measure: Measure::Built(PERMIT) },
     ],
+    coach: &[CoachPart::Gained, CoachPart::Lost, CoachPart::Spent, CoachPart::Points],
+    items_are: "cards",
 };

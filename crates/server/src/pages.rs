@@ -94,14 +94,15 @@ impl SignedIn {
     }
 }
 
-/// The end of the game as a coach reads it: a row per player, each number linked to the event where it
-/// began (its title lists the turns' events).
-/// `study`: each row's turns to study (its own decisions after which its chance fell most), where the
-/// ruleset has a win-chance model.
+/// The table a coach reads at the end of a game, in the parts its game declares (`Vocabulary::coach`): for
+/// Catan cards gained, lost and spent, trades and luck; for Carcassonne points by feature and the pieces
+/// placed. Each number opens the replay where it began; each group has its total; each player their colour.
 fn coach_table(
     t: &almanac_service::CoachTable,
     study: Option<&[Vec<almanac_service::chances::TurningPoint>]>,
+    colours: &[&str],
 ) -> String {
+    use almanac_core::CoachPart;
     let cell = |c: &almanac_service::CoachCell| -> Markup {
         match c.events.first() {
             Some(first) if c.count != 0 => {
@@ -111,10 +112,30 @@ fn coach_table(
             _ => html! { td { "–" } },
         }
     };
-    let heads = |cols: &[almanac_service::CoachColumn], what: &str| -> Markup {
-        html! { @for c in cols { th scope="col" { (what) " " (c.label) } } }
+    let total = |cells: &[almanac_service::CoachCell]| -> Markup {
+        let sum: i64 = cells.iter().map(|c| c.count).sum();
+        html! { td.total { (sum) } }
     };
-    // Luck, when the game says what each roll promised: produced against promised, and the difference.
+    // Each declared part: its columns (with a total where it has more than one) and the unit they count.
+    let parts: Vec<(CoachPart, &[almanac_service::CoachColumn], String)> = t
+        .parts
+        .iter()
+        .filter_map(|&part| {
+            let items = &t.items_are;
+            let (cols, unit): (&[almanac_service::CoachColumn], String) = match part {
+                CoachPart::Gained => (&t.gained_by, format!("{items} gained")),
+                CoachPart::Lost => (&t.lost_by, format!("{items} lost")),
+                CoachPart::Spent => (&t.spent_on, format!("{items} spent on")),
+                CoachPart::Points => (&t.points_by, "points".to_string()),
+                CoachPart::Placed => (&t.placed, "pieces placed".to_string()),
+                CoachPart::Trades | CoachPart::Luck => (&[], String::new()),
+            };
+            let shown = matches!(part, CoachPart::Trades | CoachPart::Luck) || !cols.is_empty();
+            shown.then_some((part, cols, unit))
+        })
+        .collect();
+    // A total where a part has more than one column and its columns add up (pieces of different kinds do not).
+    let totalled = |part: CoachPart, cols: &[almanac_service::CoachColumn]| cols.len() > 1 && part != CoachPart::Placed;
     let lucky = t.rows.iter().any(|r| r.promised.is_some());
     let title = "The game as a coach reads it";
     html! {
@@ -122,27 +143,59 @@ fn coach_table(
             h2 { (title) }
             div.table-wrap tabindex="0" role="region" aria-label=(title) {
                 table.coach-table {
-                    thead { tr {
-                        th scope="col" { "Player" }
-                        (heads(&t.gained_by, "gained:"))
-                        (heads(&t.lost_by, "lost:"))
-                        (heads(&t.spent_on, "spent on:"))
-                        th scope="col" { "trades" }
-                        th scope="col" { "cards given / got in trades" }
-                        @if lucky { th scope="col" { "luck: produced / the dice's promise" } }
-                        @if study.is_some() { th scope="col" { "turns to study: chance to win before → after" } }
-                    } }
+                    thead {
+                        tr {
+                            th scope="col" rowspan="2" { "Player" }
+                            @for (part, cols, unit) in &parts {
+                                @match part {
+                                    CoachPart::Trades => th scope="colgroup" colspan="2" { "trades" },
+                                    CoachPart::Luck => @if lucky { th scope="col" rowspan="2" { "luck: cards produced / the dice's promise" } },
+                                    _ => th scope="colgroup" colspan=(cols.len() + usize::from(totalled(*part, cols))) { (unit) },
+                                }
+                            }
+                            @if study.is_some() { th scope="col" rowspan="2" { "turns to study: chance to win before → after" } }
+                        }
+                        tr {
+                            @for (part, cols, _) in &parts {
+                                @match part {
+                                    CoachPart::Trades => { th scope="col" { "made" } th scope="col" { "cards given / got" } },
+                                    CoachPart::Luck => {},
+                                    _ => {
+                                        @for c in cols.iter() { th scope="col" { (c.label) } }
+                                        @if totalled(*part, cols) { th scope="col" { "total" } }
+                                    },
+                                }
+                            }
+                        }
+                    }
                     tbody {
-                        @for r in &t.rows {
+                        @for (k, r) in t.rows.iter().enumerate() {
                             tr {
-                                th scope="row" { (r.player) }
-                                @for c in r.gained.iter().chain(&r.lost).chain(&r.spent) { (cell(c)) }
-                                (cell(&r.trades))
-                                td { (r.gave) " / " (r.got) }
-                                @if lucky {
-                                    @match r.promised {
-                                        Some(p) => td { (r.produced) " / " (format!("{p:.1}")) " (" (format!("{:+.1}", r.produced as f64 - p)) ")" },
-                                        None => td { "–" },
+                                th scope="row" {
+                                    span.swatch.coach-swatch data-colour=(colours.get(k).copied().unwrap_or("#888")) aria-hidden="true" {}
+                                    (r.player)
+                                }
+                                @for (part, cols, _) in &parts {
+                                    @let cells: &[almanac_service::CoachCell] = match part {
+                                        CoachPart::Gained => &r.gained,
+                                        CoachPart::Lost => &r.lost,
+                                        CoachPart::Spent => &r.spent,
+                                        CoachPart::Points => &r.points,
+                                        CoachPart::Placed => &r.placed,
+                                        _ => &[],
+                                    };
+                                    @match part {
+                                        CoachPart::Trades => { (cell(&r.trades)) td { (r.gave) " / " (r.got) } },
+                                        CoachPart::Luck => @if lucky {
+                                            @match r.promised {
+                                                Some(p) => td { (r.produced) " / " (format!("{p:.1}")) " (" (format!("{:+.1}", r.produced as f64 - p)) ")" },
+                                                None => td { "–" },
+                                            }
+                                        },
+                                        _ => {
+                                            @for c in cells { (cell(c)) }
+                                            @if totalled(*part, cols) { (total(cells)) }
+                                        },
                                     }
                                 }
                                 @if let Some(study) = study {
@@ -523,7 +576,13 @@ async fn replay(
         })
         .collect();
     let (coach, study) = coach;
-    let coach = coach_table(&coach, study.as_deref());
+    let colours: Vec<&str> = row
+        .players
+        .iter()
+        .enumerate()
+        .map(|(i, p)| almanac_core::colours::player_colour(p.color.as_deref(), i))
+        .collect();
+    let coach = coach_table(&coach, study.as_deref(), &colours);
     let counting = counting_note(&row, &recorded);
     let body = format!(
         r#"<section id="replay" class="replay" tabindex="0" data-game="{id}" data-ruleset="{ruleset}" data-chances="{chances}" aria-label="Replay: use the arrow keys to step">
