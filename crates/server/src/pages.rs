@@ -94,9 +94,9 @@ impl SignedIn {
     }
 }
 
-/// The table a coach reads at the end of a game, in the parts its game declares (`Vocabulary::coach`): for
-/// Catan cards gained, lost and spent, trades and luck; for Carcassonne points by feature and the pieces
-/// placed. Each number opens the replay where it began; each group has its total; each player their colour.
+/// The table a coach reads at the end of a game, in the parts its game declares (`Vocabulary::coach`): items
+/// gained, lost and spent, trades and luck for one game; points by what scored them and the pieces placed for
+/// another. Each number opens the replay where it began; each group has its total; each player their colour.
 fn coach_table(
     t: &almanac_service::CoachTable,
     study: Option<&[Vec<almanac_service::chances::TurningPoint>]>,
