@@ -795,6 +795,16 @@ fn migrate_copies_a_database_into_postgresql_and_checks_the_copy() {
         let named = |n: &str| store.player_named(Some(club.id), n).unwrap().unwrap();
         let (zeynep, zeyno) = (named("Zeynep"), named("Zeyno"));
         store.merge_players(Some(club.id), zeynep, zeyno).unwrap();
+        // A ruleset's win-chance model goes too (one of a game none of these is, so that it reads no game).
+        let model = almanac_store::WinModel {
+            ruleset: "elasund".into(),
+            version: 2,
+            games: 40,
+            positions: 900,
+            trained_at: String::new(),
+            body: "{\"kept\": \"as stored\"}".into(),
+        };
+        store.save_model(&model).unwrap();
     }
     let pg = almanac_store::testing::scratch_postgres();
     let out = Command::new(env!("CARGO_BIN_EXE_almanac"))
@@ -803,7 +813,7 @@ fn migrate_copies_a_database_into_postgresql_and_checks_the_copy() {
         .unwrap();
     assert!(out.status.success(), "{}", text(&out.stderr));
     let said = text(&out.stdout);
-    assert!(said.contains("copied 1 club(s), 1 token(s) and 5 game(s); 5 games"), "{said}");
+    assert!(said.contains("copied 1 club(s), 1 token(s), 1 win-chance model(s) and 5 game(s); 5 games"), "{said}");
     let (source, copy) =
         (almanac_store::Store::open(&file).unwrap(), almanac_store::Store::open(Path::new(&pg)).unwrap());
     assert_eq!(source.stored_games().unwrap(), copy.stored_games().unwrap());
@@ -820,6 +830,8 @@ fn migrate_copies_a_database_into_postgresql_and_checks_the_copy() {
     let first = &source.stored_games().unwrap()[0].id;
     assert_eq!(copy.notes(&copy.stored(first).unwrap()).unwrap()[0].text, "the turn it turned");
     assert_eq!(copy.player_merges().unwrap(), source.player_merges().unwrap());
+    let kept = copy.model("elasund").unwrap().expect("the model is copied");
+    assert_eq!((kept.body.as_str(), kept.games), ("{\"kept\": \"as stored\"}", 40));
     let public = copy.list_games(&almanac_store::GameFilter::default()).unwrap();
     assert_eq!(public.len(), 2, "the published game and the operator's; not the private or the deleted one");
     // Again: nothing to copy, and still the same.
@@ -828,7 +840,7 @@ fn migrate_copies_a_database_into_postgresql_and_checks_the_copy() {
         .output()
         .unwrap();
     assert!(
-        text(&again.stdout).contains("copied 0 club(s), 0 token(s) and 0 game(s); 5 games"),
+        text(&again.stdout).contains("copied 0 club(s), 0 token(s), 0 win-chance model(s) and 0 game(s); 5 games"),
         "{}",
         text(&again.stdout)
     );

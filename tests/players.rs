@@ -560,6 +560,36 @@ fn a_players_page_opens_with_a_summary_a_coach_can_trust() {
     assert!(html.contains("<section class=\"summary\""), "the page opens with it");
     assert!(html.contains(&format!("{wins} {} of {games} games", if wins == 1 { "win" } else { "wins" })), "in words");
     assert!(html.contains("<details class=\"more\""), "the details fold");
+    // Form: the last ten games, latest first, as the record lists them.
+    let form = html.split("<ol class=\"form\">").nth(1).unwrap().split("</ol>").next().unwrap();
+    let latest: Vec<String> = page["games"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .take(10)
+        .map(|g| format!("/games/{}", g["game"].as_str().unwrap()))
+        .collect();
+    let linked: Vec<&str> = form.split("href=\"").skip(1).map(|s| s.split('"').next().unwrap()).collect();
+    assert_eq!(linked, latest, "{form}");
+    // catanatron's records are undated: the rating's games are numbered, each with no day.
+    let dates = page["ratings"][0]["dates"].as_array().unwrap();
+    assert_eq!(dates.len(), history.len());
+    assert!(dates.iter().all(Value::is_null));
+}
+
+/// A rating's trend is drawn by the day each game was played, where the records say it.
+#[test]
+fn a_rating_is_drawn_by_the_days_its_games_were_played() {
+    let app = spawn_app(16 << 20);
+    let club = sample("catan-club-game.jsonl");
+    upload(&app, &club, true);
+    let later = club.replace("\"Can\"", "\"Cem\"").replacen("2026-11-12", "2026-11-19", 1);
+    let b = upload(&app, &later, true);
+    let ayse = seat_player(&app, &b, 0);
+    let (_, page) = app.get_json(&format!("/api/players/{ayse}"));
+    assert_eq!(page["ratings"][0]["dates"], json!(["2026-11-12", "2026-11-19"]));
+    let (_, _, svg) = app.get_text(&format!("/api/players/{ayse}/ratings.svg"));
+    assert!(svg.contains("game, by the day played") && svg.contains("2026-11-19"), "dates on the axis");
 }
 
 /// Every game gets the coach table its vocabulary declares: Carcassonne's points by feature and pieces

@@ -837,18 +837,31 @@ pub fn gauges(stats: &GameStats, vocabulary: &Vocabulary) -> Result<String, Char
 
 /// A player's rating after each of their games: a line per game played (`series`: its name, and
 /// `[game number, rating]` points).
-pub fn rating_history(player: &str, series: &[(String, Vec<[f64; 2]>)]) -> Result<String, ChartError> {
+/// One game's rating of a player, after each of their games (`[game number, rating]`), with the day each
+/// game was played.
+pub struct RatingSeries {
+    pub game: String,
+    pub history: Vec<[f64; 2]>,
+    pub dates: Vec<Option<String>>,
+}
+
+pub fn rating_history(player: &str, series: &[RatingSeries]) -> Result<String, ChartError> {
     let caption = format!("{player}'s rating, game by game");
     let finals: Vec<String> =
-        series.iter().map(|(name, s)| format!("{name} {:.1}", s.last().map_or(0.0, |p| p[1]))).collect();
+        series.iter().map(|s| format!("{} {:.1}", s.game, s.history.last().map_or(0.0, |p| p[1]))).collect();
     let desc = format!("Now: {}.", finals.join(", "));
     let legend: Vec<Entry> = series
         .iter()
         .enumerate()
-        .map(|(k, (name, _))| Entry::new(name.clone(), Swatch::Line(PALETTE[k % PALETTE.len()])))
+        .map(|(k, s)| Entry::new(s.game.clone(), Swatch::Line(PALETTE[k % PALETTE.len()])))
         .collect();
+    // With one game's rating, its games are labelled by the day they were played (the axis says so).
+    let dated = match series {
+        [one] if one.dates.iter().any(Option::is_some) => Some(&one.dates),
+        _ => None,
+    };
     svg_with(&caption, &desc, &legend, |root| {
-        let points = series.iter().flat_map(|(_, s)| s.iter());
+        let points = series.iter().flat_map(|s| s.history.iter());
         let games = points.clone().map(|p| p[0]).fold(1.0, f64::max);
         let (low, high) = points.map(|p| p[1]).fold((0.0f64, 1.0f64), |(l, h), y| (l.min(y), h.max(y)));
         let mut chart = ChartBuilder::on(root)
@@ -862,14 +875,23 @@ pub fn rating_history(player: &str, series: &[(String, Vec<[f64; 2]>)]) -> Resul
             .configure_mesh()
             .label_style(("sans-serif", LABEL))
             .axis_desc_style(("sans-serif", LABEL))
-            .x_desc("game")
+            .x_desc(if dated.is_some() { "game, by the day played" } else { "game" })
             .y_desc("rating (mu − 3 sigma)")
-            // Games are whole: no label between two.
-            .x_label_formatter(&|x| if (x - x.round()).abs() < 1e-9 { format!("{x:.0}") } else { String::new() })
+            // Games are whole: no label between two; a game's day where it has one.
+            .x_label_formatter(&|x| {
+                if (x - x.round()).abs() > 1e-9 || *x < 1.0 {
+                    return String::new();
+                }
+                match dated.and_then(|d| d.get(x.round() as usize - 1)) {
+                    Some(Some(day)) => day.clone(),
+                    Some(None) => String::new(),
+                    None => format!("{x:.0}"),
+                }
+            })
             .light_line_style(WHITE.mix(0.0))
             .draw()
             .map_err(err)?;
-        for (k, (_, s)) in series.iter().enumerate() {
+        for (k, s) in series.iter().map(|s| &s.history).enumerate() {
             let color = PALETTE[k % PALETTE.len()];
             chart.draw_series(LineSeries::new(s.iter().map(|p| (p[0], p[1])), color.stroke_width(2))).map_err(err)?;
             // A point per game, so that one game shows too.

@@ -397,3 +397,28 @@ fn the_trade_matrix_keeps_names_apart() {
         assert!(text.contains(&p.name), "{} cut: {text}", p.name);
     }
 }
+
+#[test]
+fn a_rating_of_one_game_is_drawn_by_the_day_each_game_was_played() {
+    let series = [almanac_charts::RatingSeries {
+        game: "Catan".into(),
+        history: vec![[1.0, -2.0], [2.0, 1.5], [3.0, 3.0]],
+        dates: vec![Some("2026-10-01".into()), None, Some("2026-11-12".into())],
+    }];
+    let svg = almanac_charts::rating_history("Ayşe", &series).unwrap();
+    let doc = parse(&svg);
+    let words = texts(&doc);
+    assert!(words.contains("2026-10-01") && words.contains("2026-11-12"), "{words}");
+    assert!(words.contains("game, by the day played"));
+    // Two games' ratings share no days: numbered.
+    let two = [
+        almanac_charts::RatingSeries {
+            game: "Catan".into(),
+            history: vec![[1.0, 0.0]],
+            dates: vec![Some("2026-10-01".into())],
+        },
+        almanac_charts::RatingSeries { game: "Elasund".into(), history: vec![[1.0, 1.0]], dates: vec![None] },
+    ];
+    let words = texts(&parse(&almanac_charts::rating_history("Ayşe", &two).unwrap()));
+    assert!(!words.contains("2026-10-01") && words.contains("game"), "{words}");
+}

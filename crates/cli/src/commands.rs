@@ -631,9 +631,10 @@ pub fn migrate(from: &Path, to: &Path) -> anyhow::Result<i32> {
         b.finish_and_clear();
     }
     println!(
-        "copied {} club(s), {} token(s) and {} game(s); {} games, {} events in both ({} into {})",
+        "copied {} club(s), {} token(s), {} win-chance model(s) and {} game(s); {} games, {} events in both ({} into {})",
         report.clubs,
         report.tokens,
+        report.models,
         report.games,
         report.total,
         report.events,

@@ -91,6 +91,9 @@ async fn curve_chart(
 }
 
 /// A table of numbers, the player's beside the field's.
+/// How many of a player's last games their page's summary shows as their form.
+const FORM_GAMES: usize = 10;
+
 /// The top of a player's page: the record of the game played most with the win rate's interval beside a
 /// fair game's, the rating and its move, and three strengths and weaknesses against the field, each with its
 /// count.
@@ -148,9 +151,36 @@ fn summary_html(p: &almanac_service::players::PlayerPage) -> String {
         };
         format!("<div><h3>{title}</h3>{list}</div>")
     };
+    // Form: the last games of this game, latest first, each its place of how many, the wins marked.
+    let recent: Vec<String> = p
+        .games
+        .iter()
+        .filter(|g| Some(&g.ruleset) == s.ruleset.as_ref())
+        .take(FORM_GAMES)
+        .map(|g| {
+            format!(
+                "<li{won}><a href=\"/games/{id}\" title=\"{title}{day}\">{place}<span class=\"hint\">/{n}</span></a></li>",
+                won = if g.won { " class=\"won\"" } else { "" },
+                id = escape(&g.game),
+                title = escape(g.title.as_deref().unwrap_or("a game")),
+                day = g.played_on.as_deref().map_or(String::new(), |d| format!(", {}", escape(d.get(..10).unwrap_or(d)))),
+                place = ordinal(g.place),
+                n = g.players,
+            )
+        })
+        .collect();
+    let form = if recent.is_empty() {
+        String::new()
+    } else {
+        format!(
+            "<div class=\"form\"><h3>Form <span class=\"hint\">(the last {n}, latest first: the place finished, of how many)</span></h3><ol class=\"form\">{}</ol></div>",
+            recent.join(""),
+            n = recent.len()
+        )
+    };
     format!(
         r#"<section class="summary" aria-label="Summary"><h2>{game}</h2><p class="record">{record}</p>{rating}
-<div class="cue-lists">{strengths}{weaknesses}</div></section>"#,
+{form}<div class="cue-lists">{strengths}{weaknesses}</div></section>"#,
         game = escape(game),
         strengths = cues("Strengths", &s.strengths, "None stands out yet from the field."),
         weaknesses = cues("Weaknesses", &s.weaknesses, "None stands out yet from the field."),

@@ -638,6 +638,8 @@ pub struct Migrated {
     pub tokens: usize,
     /// Games copied now (a game already in the target is left as it is).
     pub games: usize,
+    /// Win-chance models copied (each ruleset's newest).
+    pub models: usize,
     /// Games in both databases.
     pub total: usize,
     pub events: u64,
@@ -668,6 +670,15 @@ pub fn migrate(from: &Store, to: &mut Store, mut progress: impl FnMut(&str)) -> 
             to.revoke_token(id)?;
         }
         report.tokens += 1;
+    }
+    // Each ruleset's win-chance model, the newest, unless the copy holds the same one already.
+    for kind in GAMES.iter() {
+        if let Some(model) = from.model(kind.id())? {
+            if to.model(kind.id())?.is_none_or(|m| m.body != model.body) {
+                to.save_model(&model)?;
+                report.models += 1;
+            }
+        }
     }
     let copied: std::collections::HashSet<String> = to.stored_games()?.into_iter().map(|g| g.id).collect();
     let games = from.stored_games()?;

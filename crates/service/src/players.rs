@@ -246,6 +246,8 @@ pub struct RatingLine {
     pub rated: u32,
     /// The rating after each of the player's games, `[game number, rating]`.
     pub history: Vec<[f64; 2]>,
+    /// The day each of those games was played (`None`: undated).
+    pub dates: Vec<Option<String>>,
 }
 
 /// One line of a leaderboard.
@@ -547,7 +549,18 @@ pub fn player_page(
         let all = memo.ratings(store, &r.ruleset)?;
         let Some(mine) = all.current.get(&me) else { continue };
         let rank = 1 + all.current.values().filter(|o| o.shown() > mine.shown()).count() as u32;
-        let history = all.history[&me].iter().enumerate().map(|(k, (_, x))| [k as f64 + 1.0, x.shown()]).collect();
+        let history: Vec<[f64; 2]> =
+            all.history[&me].iter().enumerate().map(|(k, (_, x))| [k as f64 + 1.0, x.shown()]).collect();
+        // The day of each rated game: the player's games of the ruleset rated in the same order (played, then
+        // stored), those of two players or more.
+        let mut dates: Vec<Option<String>> = sittings
+            .iter()
+            .filter(|s| s.ruleset == r.ruleset && s.seats.len() >= 2 && seat_of(s, me).is_some())
+            .map(|s| s.played_on.as_deref().map(|d| d.get(..10).unwrap_or(d).to_string()))
+            .collect();
+        if dates.len() != history.len() {
+            dates = vec![None; history.len()];
+        }
         ratings.push(RatingLine {
             ruleset: r.ruleset.clone(),
             name: r.name.clone(),
@@ -557,6 +570,7 @@ pub fn player_page(
             rank,
             rated: all.current.len() as u32,
             history,
+            dates,
         });
     }
     let played: Vec<&str> = rulesets.iter().map(|r| r.ruleset.as_str()).collect();
@@ -755,7 +769,11 @@ pub fn merge_players(
 /// The chart of a player's ratings, game by game, one line per game played.
 pub fn rating_chart(store: &Store, viewer: Viewer, id: PlayerId, memo: &RatingsMemo) -> Result<String, ServiceError> {
     let page = player_page(store, viewer, id, memo)?;
-    let series: Vec<(String, Vec<[f64; 2]>)> = page.ratings.into_iter().map(|r| (r.name, r.history)).collect();
+    let series: Vec<almanac_charts::RatingSeries> = page
+        .ratings
+        .into_iter()
+        .map(|r| almanac_charts::RatingSeries { game: r.name, history: r.history, dates: r.dates })
+        .collect();
     Ok(almanac_charts::rating_history(&page.player.name, &series)?)
 }
 
