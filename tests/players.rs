@@ -401,6 +401,25 @@ fn a_question_across_games_counts_the_seats_of_the_games_the_asker_may_see() {
     assert_eq!(one["question"], json!("Win rate by seat — Catan"));
     let page = app.send("GET", "/questions?preset=first-seat", None, &[]);
     assert_eq!((page.status, page.header("location")), (303, Some("/questions?preset=first-seat&ruleset=catan")));
+    // By two dimensions: seat, then table size; each pair against 1 / players exactly.
+    let (status, pairs) = app.get_json("/api/questions?metric=won&by=seat&then=players&ruleset=all");
+    assert_eq!(status, 200, "{pairs}");
+    assert_eq!(pairs["question"], json!("Win rate by seat and number of players"));
+    for g in pairs["groups"].as_array().unwrap() {
+        let (seat, players) = g["key"].as_str().unwrap().split_once('|').expect("a pair's key");
+        let n: f64 = players.parse().unwrap();
+        assert!(seat.parse::<f64>().unwrap() <= n, "{g}");
+        assert!((g["expected"].as_f64().unwrap() - 1.0 / n).abs() < 1e-12, "{g}");
+        assert_eq!(g["label"], json!(format!("seat {seat} · {players} players")));
+    }
+    let seats: u64 = pairs["groups"].as_array().unwrap().iter().map(|g| g["seats"].as_u64().unwrap()).sum();
+    let all: u64 = groups.iter().map(|g| g["seats"].as_u64().unwrap()).sum();
+    assert_eq!(seats, all, "the same seats, in finer groups");
+    let (_, one) = app.get_json("/api/questions?metric=won&by=seat&then=players&ruleset=all&group=1|4");
+    assert!(one["groups"].as_array().unwrap().iter().all(|g| g["key"] == "1|4"), "{one}");
+    let (status, err) = app.get_json("/api/questions?metric=won&by=seat&then=opponent");
+    assert_eq!(status, 400, "{err}");
+    assert!(err["error"].as_str().unwrap().contains("`then=opponent` is no second dimension"), "{err}");
     // A club or a player nobody knows is named in the refusal.
     let (status, err) = app.get_json("/api/questions?preset=first-seat&club=Nowhere");
     assert_eq!((status, err["error"].clone()), (400, json!("no club `Nowhere`")));

@@ -29,6 +29,8 @@ pub struct Params {
     metric: Option<String>,
     arg: Option<String>,
     by: Option<String>,
+    /// A second dimension (seat, then `players`).
+    then: Option<String>,
     ruleset: Option<String>,
     club: Option<String>,
     player: Option<String>,
@@ -72,6 +74,7 @@ impl Params {
         if let Some(b) = given(&self.by) {
             ask.by = b.to_string();
         }
+        ask.then = given(&self.then).unwrap_or("").to_string();
         ask.ruleset = given(&self.ruleset).map(str::to_string);
         ask.club = given(&self.club).map(str::to_string);
         ask.player = number(&self.player, "player")?;
@@ -90,7 +93,8 @@ impl Params {
     /// The query string of this question (without the format), for links.
     fn query(&self, group: Option<&str>) -> String {
         let mut q = Params { format: None, group: group.map(str::to_string), ..self.clone() };
-        for field in [&mut q.preset, &mut q.metric, &mut q.by, &mut q.ruleset, &mut q.club, &mut q.player] {
+        for field in [&mut q.preset, &mut q.metric, &mut q.by, &mut q.then, &mut q.ruleset, &mut q.club, &mut q.player]
+        {
             if given(field).is_none() {
                 *field = None;
             }
@@ -205,6 +209,9 @@ fn form(params: &Params, ask: &Ask) -> String {
         )
     };
     let dims: String = Dimension::ALL.iter().map(|d| option(d.id(), d.label(), d.id() == ask.by)).collect();
+    let thens: String = std::iter::once(option("", "nothing more", ask.then.is_empty()))
+        .chain(almanac_service::questions::SECOND.iter().map(|d| option(d.id(), d.label(), d.id() == ask.then)))
+        .collect();
     let mut rulesets =
         option(almanac_service::questions::EVERY_GAME, "every game", ask.ruleset.as_deref() == Some("all"));
     for g in GAMES.iter() {
@@ -216,6 +223,7 @@ fn form(params: &Params, ask: &Ask) -> String {
 <label>Metric <select name="metric">{metrics}</select></label>
 <label>Of <select name="arg">{args}</select></label>
 <label>By <select name="by">{dims}</select></label>
+<label>Then by <select name="then">{thens}</select></label>
 <label>Game <select name="ruleset">{rulesets}</select></label>
 <label>Players at the table <input name="players" inputmode="numeric" size="3" value="{players}"></label>
 <label>Club <input name="club" size="12" value="{club}"></label>

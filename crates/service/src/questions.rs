@@ -16,6 +16,8 @@ pub struct Ask {
     pub metric: String,
     pub arg: String,
     pub by: String,
+    /// A second dimension (`players`: seat, then table size); empty for none.
+    pub then: String,
     pub ruleset: Option<String>,
     pub club: Option<String>,
     pub player: Option<PlayerId>,
@@ -84,6 +86,10 @@ pub struct Group {
     pub player: Option<PlayerId>,
 }
 
+/// What a question may be asked by second (a group of a few values each): seat, then table size.
+pub const SECOND: [Dimension; 6] =
+    [Dimension::Seat, Dimension::Players, Dimension::Ruleset, Dimension::Month, Dimension::Club, Dimension::Opening];
+
 /// Groups behind fewer games than this are greyed and ranked after the others, unless asked otherwise.
 pub const SOLID_GAMES: u64 = 5;
 
@@ -112,6 +118,17 @@ fn checked(ask: &Ask) -> Result<(&'static Metric, Dimension), ServiceError> {
         let known: Vec<&str> = Dimension::ALL.iter().map(|d| d.id()).collect();
         bad(format!("no dimension `{}` (known: {})", ask.by, known.join(", ")))
     })?;
+    if !ask.then.is_empty() {
+        let then = Dimension::from_id(&ask.then);
+        if !then.is_some_and(|d| SECOND.contains(&d)) || by == Dimension::Opponent || then == Some(by) {
+            let known: Vec<&str> = SECOND.iter().map(|d| d.id()).collect();
+            return Err(bad(format!(
+                "`then={}` is no second dimension here: one of {} after any dimension but `opponent` and itself",
+                ask.then,
+                known.join(", ")
+            )));
+        }
+    }
     if let Some(r) = ask.ruleset.as_deref() {
         if game_kind(r).is_none() {
             return Err(bad(format!("no ruleset `{r}`")));
@@ -141,6 +158,9 @@ fn in_words(ask: &Ask, metric: &Metric, by: Dimension, player: Option<&str>) -> 
         .into_iter()
         .find(|v| metric.arg == ArgKind::None || arg_choices(metric.arg, v).iter().any(|(id, _)| *id == ask.arg));
     let mut words = format!("{} by {}", metric_label(metric, &ask.arg, vocabulary), by.label());
+    if let Some(then) = Dimension::from_id(&ask.then) {
+        words = format!("{words} and {}", then.label());
+    }
     let mut filters = Vec::new();
     if let Some(r) = ask.ruleset.as_deref() {
         filters.push(game_kind(r).map_or(r.to_string(), |g| g.name().to_string()));
@@ -208,6 +228,7 @@ pub fn ask(store: &Store, viewer: Viewer, ask: &Ask) -> Result<Answer, ServiceEr
         group: ask.group.clone(),
         bots: ask.bots,
         min_seats: ask.min_seats.max(1),
+        then: Dimension::from_id(&ask.then),
     };
     let asked = store.ask(&question, GAMES_LISTED)?;
     let solid_games = ask.solid_games.unwrap_or(SOLID_GAMES);

@@ -372,6 +372,8 @@ pub struct Question {
     pub bots: bool,
     /// Groups of fewer seats are left out, with the games counted only in them.
     pub min_seats: u64,
+    /// A second dimension (seat, then table size): each group is a pair of the two.
+    pub then: Option<Dimension>,
 }
 
 impl Question {
@@ -389,6 +391,7 @@ impl Question {
             group: None,
             bots: false,
             min_seats: 1,
+            then: None,
         }
     }
 }
@@ -404,6 +407,9 @@ pub struct AnswerRow {
     /// The key as the read model numbers it (a seat, a count of players, a club's id, a word's index).
     #[serde(skip)]
     pub(crate) id: i64,
+    /// The second dimension's key, for a question by two.
+    #[serde(skip)]
+    pub(crate) then_id: Option<i64>,
     pub label: String,
     pub seats: u64,
     pub games: u64,

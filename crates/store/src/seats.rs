@@ -12,6 +12,9 @@ use crate::Viewer;
 use std::collections::HashMap;
 use std::sync::{Arc, RwLock};
 
+/// The second key of a group of a question by one dimension.
+const NO_KEY: i64 = i64::MIN;
+
 /// One copy of the seats for every connection of a process.
 pub type SharedSeats = Arc<RwLock<Seats>>;
 
@@ -223,11 +226,19 @@ impl Seats {
             (Some(_), None) => return nothing(),
             (None, _) => None,
         };
+        // A group's key is its two keys, "4|2", when the question is asked by two dimensions.
         let group = match &q.group {
-            Some(text) => match self.group_key_of(q.by, text) {
-                Some(k) => Some(k),
-                None => return nothing(),
-            },
+            Some(text) => {
+                let (first, second) = match (q.then, text.split_once('|')) {
+                    (Some(then), Some((a, b))) => (self.group_key_of(q.by, a), self.group_key_of(then, b)),
+                    (None, None) => (self.group_key_of(q.by, text), Some(NO_KEY)),
+                    _ => (None, None),
+                };
+                match (first, second) {
+                    (Some(a), Some(b)) => Some((a, b)),
+                    _ => return nothing(),
+                }
+            }
             None => None,
         };
         let (viewer_club, everything) = match q.viewer {
@@ -244,6 +255,7 @@ impl Seats {
             player: q.player,
             players: q.players.map(|n| n as u16),
             group,
+            then: q.then,
             private,
             people_only: !q.bots && q.player.is_none() && matches!(q.by, Dimension::Player | Dimension::Opponent),
         }
@@ -325,7 +337,9 @@ pub(crate) struct Sieve {
     owner: Option<i64>,
     player: Option<PlayerId>,
     players: Option<u16>,
-    group: Option<i64>,
+    group: Option<(i64, i64)>,
+    /// The second dimension, when the question is asked by two.
+    then: Option<Dimension>,
     /// For a viewer who may see more than the public: the games that count for it (numbers of games).
     private: Option<Bits>,
     /// A "who" question ranks people only: programs' seats are no group.
@@ -343,6 +357,7 @@ impl Sieve {
             player: None,
             players: None,
             group: None,
+            then: None,
             private: None,
             people_only: false,
         }
@@ -365,7 +380,16 @@ impl Sieve {
 
     /// The group key of seat `s`, for every dimension but opponents.
     fn key_of(&self, s: &Seat) -> i64 {
-        match self.q_by {
+        Self::key_by(self.q_by, s)
+    }
+
+    /// The second key of seat `s`, when the question has a second dimension ([`NO_KEY`] otherwise).
+    fn then_key_of(&self, s: &Seat) -> i64 {
+        self.then.map_or(NO_KEY, |d| Self::key_by(d, s))
+    }
+
+    fn key_by(by: Dimension, s: &Seat) -> i64 {
+        match by {
             Dimension::Player | Dimension::Opponent => s.player,
             Dimension::Seat => s.seat as i64 + 1,
             Dimension::Ruleset => s.ruleset as i64,
@@ -381,7 +405,8 @@ impl Sieve {
 /// Games are the copy's numbers; each group marks its games in a bit set.
 #[derive(Default)]
 pub(crate) struct Tally {
-    groups: HashMap<i64, GroupTally, Quick>,
+    /// By the group's key and its second key ([`NO_KEY`] for a question by one dimension).
+    groups: HashMap<(i64, i64), GroupTally, Quick>,
     counted: Bits,
 }
 
@@ -459,15 +484,15 @@ impl Tally {
             for &o in &seats.games[s.game as usize].seats {
                 let other = &seats.seats[o as usize];
                 if o != n && !(sieve.people_only && other.bot) {
-                    self.count(sieve, other.player, s, value);
+                    self.count(sieve, (other.player, sieve.then_key_of(s)), s, value);
                 }
             }
         } else {
-            self.count(sieve, sieve.key_of(s), s, value);
+            self.count(sieve, (sieve.key_of(s), sieve.then_key_of(s)), s, value);
         }
     }
 
-    fn count(&mut self, sieve: &Sieve, key: i64, s: &Seat, value: f64) {
+    fn count(&mut self, sieve: &Sieve, key: (i64, i64), s: &Seat, value: f64) {
         if sieve.group.is_some_and(|g| g != key) {
             return;
         }
@@ -510,13 +535,22 @@ impl Tally {
     /// The groups (no labels yet), how many games were counted, and the ids of the latest `limit` of them
     /// (played latest first, undated last, then by id).
     pub(crate) fn finish(self, seats: &Seats, by: Dimension, limit: usize) -> Tallied {
+        self.finish_by(seats, by, None, limit)
+    }
+
+    /// `finish` for a question by `by` and then by `then`: a group's key is its two keys, "4|2".
+    pub(crate) fn finish_by(self, seats: &Seats, by: Dimension, then: Option<Dimension>, limit: usize) -> Tallied {
         let groups = self
             .groups
             .into_iter()
-            .map(|(key, g)| AnswerRow {
-                key: seats.group_text(by, key),
+            .map(|((key, second), g)| AnswerRow {
+                key: match then {
+                    Some(d) => format!("{}|{}", seats.group_text(by, key), seats.group_text(d, second)),
+                    None => seats.group_text(by, key),
+                },
                 player: matches!(by, Dimension::Player | Dimension::Opponent).then_some(key),
                 id: key,
+                then_id: then.map(|_| second),
                 label: String::new(),
                 seats: g.seats,
                 games: g.games.len,
@@ -714,6 +748,41 @@ mod tests {
         assert_eq!(g.fair_share, 0.5, "two players at every table");
         assert_eq!(done.counted, 4, "game e stood only behind the group left out");
         assert!(!done.latest.contains(&"e".to_string()));
+    }
+
+    #[test]
+    fn a_question_by_two_dimensions_groups_by_both_and_finds_a_pair_by_its_key() {
+        // Game g of two players, game h of three: seat 1 wins both.
+        let mut seats = Seats::default();
+        for (key, game, seat_no, players) in
+            [(1, "g", 0, 2), (2, "g", 1, 2), (3, "h", 0, 3), (4, "h", 1, 3), (5, "h", 2, 3)]
+        {
+            seats.take(SeatRow { players, ..seat(key, game, seat_no, key, None) });
+        }
+        let q = Question { then: Some(Dimension::Players), ..question(Dimension::Seat) };
+        let tally = |q: &Question| {
+            let sieve = seats.sieve(q, None);
+            let mut t = Tally::default();
+            for (key, value) in [(1, 1.0), (2, 0.0), (3, 1.0), (4, 0.0), (5, 0.0)] {
+                t.add(&seats, &sieve, key, value);
+            }
+            let mut rows: Vec<(String, u64, f64)> =
+                t.finish_by(&seats, q.by, q.then, 10).groups.into_iter().map(|g| (g.key, g.seats, g.mean)).collect();
+            rows.sort_by(|a, b| a.0.cmp(&b.0));
+            rows
+        };
+        assert_eq!(
+            tally(&q),
+            [
+                ("1|2".into(), 1, 1.0),
+                ("1|3".into(), 1, 1.0),
+                ("2|2".into(), 1, 0.0),
+                ("2|3".into(), 1, 0.0),
+                ("3|3".into(), 1, 0.0)
+            ]
+        );
+        assert_eq!(tally(&Question { group: Some("1|3".into()), ..q.clone() }), [("1|3".into(), 1, 1.0)]);
+        assert!(tally(&Question { group: Some("1".into()), ..q }).is_empty(), "a pair's key is two keys");
     }
 
     #[test]

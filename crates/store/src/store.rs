@@ -339,18 +339,30 @@ impl Store {
         };
         let mut tally = tally;
         tally.keep_groups_of(question.min_seats);
-        let crate::seats::Tallied { groups, counted, latest } = tally.finish(&seats, question.by, limit as usize);
+        let crate::seats::Tallied { groups, counted, latest } =
+            tally.finish_by(&seats, question.by, question.then, limit as usize);
         drop(seats);
         let ids: Vec<PlayerId> = groups.iter().filter_map(|g| g.player).collect();
         let players = self.player_names(&ids, question.viewer)?;
-        let clubs = if question.by == crate::rows::Dimension::Club {
-            self.clubs()?.into_iter().map(|c| (c.id, c.name)).collect()
-        } else {
-            std::collections::HashMap::new()
-        };
+        let clubs =
+            if question.by == crate::rows::Dimension::Club || question.then == Some(crate::rows::Dimension::Club) {
+                self.clubs()?.into_iter().map(|c| (c.id, c.name)).collect()
+            } else {
+                std::collections::HashMap::new()
+            };
         let rows = groups
             .into_iter()
-            .map(|g| AnswerRow { label: question.by.group_label(g.id, &g.key, &players, &clubs), ..g })
+            .map(|g| {
+                let label = match (question.then, g.then_id, g.key.split_once('|')) {
+                    (Some(then), Some(second), Some((a, b))) => format!(
+                        "{} · {}",
+                        question.by.group_label(g.id, a, &players, &clubs),
+                        then.group_label(second, b, &players, &clubs)
+                    ),
+                    _ => question.by.group_label(g.id, &g.key, &players, &clubs),
+                };
+                AnswerRow { label, ..g }
+            })
             .collect();
         let games = on_backend!(self, b => b.briefs(&latest))?;
         Ok(Asked { rows, counted, games })
