@@ -534,6 +534,7 @@ impl Tally {
 
     /// The groups (no labels yet), how many games were counted, and the ids of the latest `limit` of them
     /// (played latest first, undated last, then by id).
+    #[cfg(test)]
     pub(crate) fn finish(self, seats: &Seats, by: Dimension, limit: usize) -> Tallied {
         self.finish_by(seats, by, None, limit)
     }
