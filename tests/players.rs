@@ -50,6 +50,13 @@ fn a_players_page_counts_their_published_games_and_names_their_opponents() {
     assert_eq!(status, 200);
     let (_, page) = app.get_json(&format!("/api/players/{ayse}"));
     assert_eq!(page["games"].as_array().unwrap().len(), 3);
+    // The JSON lists the games a page at a time, latest first.
+    let (_, second) = app.get_json(&format!("/api/players/{ayse}?limit=2&page=2"));
+    assert_eq!(
+        (second["games_total"].as_u64(), second["games_page"].as_u64(), second["games_pages"].as_u64()),
+        (Some(3), Some(2), Some(2))
+    );
+    assert_eq!(second["games"].as_array().unwrap(), &page["games"].as_array().unwrap()[2..]);
     // Head-to-head: Zeynep finished ahead of Ayşe in both games they shared.
     let zeynep = seat_player(&app, &a, 2);
     let (status, h) = app.get_json(&format!("/api/players/{ayse}/vs/{zeynep}"));

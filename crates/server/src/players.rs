@@ -9,7 +9,7 @@ use crate::pages::{escape, page, problem_page, SignedIn};
 use actix_web::{web, HttpRequest, HttpResponse};
 use almanac_service::players::{curve_chart as curve_of, HeadToHead, Leader, PlayerPage, Profile, Versus};
 use almanac_service::players::{head_to_head, leaderboard, merge_players, player_page, rating_chart as chart_of};
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 
 pub fn routes(cfg: &mut web::ServiceConfig) {
     cfg.route("/api/players/{id}", web::get().to(player_json))
@@ -39,8 +39,38 @@ async fn load_versus(app: web::Data<AppState>, reader: &Reader, a: &str, b: &str
     blocking(move || Ok(app.pool.read(|s| head_to_head(s, viewer, a, b))??)).await
 }
 
-async fn player_json(app: web::Data<AppState>, reader: Reader, path: web::Path<String>) -> Result<HttpResponse> {
-    Ok(HttpResponse::Ok().json(load_page(app, &reader, &path).await?))
+/// Which of a player's games the JSON lists: a page of them, latest first.
+#[derive(Deserialize)]
+struct GamesPage {
+    /// From 1 (default 1).
+    page: Option<usize>,
+    /// Games per page (default 50, at most 500).
+    limit: Option<usize>,
+}
+
+/// A player's page as JSON, its games a page at a time (a player of thousands of games is not sent whole).
+#[derive(Serialize)]
+struct PagedPlayer {
+    #[serde(flatten)]
+    player: almanac_service::players::PlayerPage,
+    games_total: usize,
+    games_page: usize,
+    games_pages: usize,
+}
+
+async fn player_json(
+    app: web::Data<AppState>,
+    reader: Reader,
+    path: web::Path<String>,
+    q: web::Query<GamesPage>,
+) -> Result<HttpResponse> {
+    let mut player = load_page(app, &reader, &path).await?;
+    let limit = q.limit.unwrap_or(GAMES_PER_PAGE).clamp(1, 500);
+    let total = player.games.len();
+    let pages = total.div_ceil(limit).max(1);
+    let page = q.page.unwrap_or(1).clamp(1, pages);
+    player.games = player.games.into_iter().skip((page - 1) * limit).take(limit).collect();
+    Ok(HttpResponse::Ok().json(PagedPlayer { player, games_total: total, games_page: page, games_pages: pages }))
 }
 
 async fn versus_json(
