@@ -513,7 +513,13 @@ fn bots_are_marked_and_left_out_of_peoples_boards_unless_asked_for() {
     let (_, by_seat) = app.get_json("/api/questions?metric=won&by=seat&ruleset=catan");
     assert_eq!(by_seat["counted"], 2, "a seat is a seat, whoever sat in it");
 
+    // A person's place is among the people rated, as on the board; a bot's among everyone.
+    let person = app.get_json(&format!("/api/games/{people}")).1["players"][0]["player"].as_i64().unwrap();
+    let (_, mine) = app.get_json(&format!("/api/players/{person}"));
+    assert_eq!(mine["ratings"][0]["rated"], 4, "{}", mine["ratings"]);
     let bot = seats[0]["player"].as_i64().unwrap();
+    let (_, theirs) = app.get_json(&format!("/api/players/{bot}"));
+    assert_eq!(theirs["ratings"][0]["rated"], 8);
     let (_, _, page) = app.get_text(&format!("/players/{bot}"));
     assert!(page.contains("<span class=\"bot\">bot</span> a program's seats"), "the player's page says so");
     let (_, _, replay) = app.get_text(&format!("/games/{bots}"));

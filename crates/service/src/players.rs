@@ -545,10 +545,14 @@ pub fn player_page(
     let mut opponents: Vec<Opponent> = met.into_values().collect();
     opponents.sort_by(|a, b| b.games.cmp(&a.games).then(a.name.cmp(&b.name)));
     let mut ratings = Vec::new();
+    // A person's place is among people: programs' ratings are no one's rank (as on the leaderboard).
+    let bots = if player.bot { Default::default() } else { store.bot_players()? };
     for r in &rulesets {
         let all = memo.ratings(store, &r.ruleset)?;
         let Some(mine) = all.current.get(&me) else { continue };
-        let rank = 1 + all.current.values().filter(|o| o.shown() > mine.shown()).count() as u32;
+        let ranked = || all.current.iter().filter(|(id, _)| !bots.contains(id));
+        let rank = 1 + ranked().filter(|(_, o)| o.shown() > mine.shown()).count() as u32;
+        let rated = ranked().count() as u32;
         let history: Vec<[f64; 2]> =
             all.history[&me].iter().enumerate().map(|(k, (_, x))| [k as f64 + 1.0, x.shown()]).collect();
         // The day of each rated game: the player's games of the ruleset rated in the same order (played, then
@@ -568,7 +572,7 @@ pub fn player_page(
             mu: mine.mu,
             sigma: mine.sigma,
             rank,
-            rated: all.current.len() as u32,
+            rated,
             history,
             dates,
         });

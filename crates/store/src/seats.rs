@@ -179,6 +179,21 @@ impl Seats {
         (games[best] > 0).then(|| &*self.rulesets.words[best])
     }
 
+    /// The players (after merges) every one of whose seats a program played.
+    pub(crate) fn bots(&self) -> std::collections::HashSet<PlayerId> {
+        let mut people = std::collections::HashSet::new();
+        let mut bots = std::collections::HashSet::new();
+        for s in &self.seats {
+            if s.bot {
+                bots.insert(s.player);
+            } else {
+                people.insert(s.player);
+            }
+        }
+        bots.retain(|p| !people.contains(p));
+        bots
+    }
+
     /// The keys of a player's seats (after merges), whoever may see them.
     pub(crate) fn keys_of(&self, player: PlayerId) -> Vec<i64> {
         let mut keys: Vec<i64> = self.seats.iter().filter(|s| s.player == player).map(|s| s.key).collect();

@@ -200,6 +200,11 @@ impl Store {
         on_backend!(self, b => b.game(game.id()))
     }
 
+    /// The players (after merges) whose every seat a program played: no people, so no one's rank.
+    pub fn bot_players(&self) -> Result<std::collections::HashSet<PlayerId>> {
+        Ok(self.seats_now()?.bots())
+    }
+
     /// The ruleset with the most games that count (published, with a winner, each once); none without any.
     pub fn most_played(&self) -> Result<Option<String>> {
         Ok(self.seats_now()?.most_played().map(str::to_string))
