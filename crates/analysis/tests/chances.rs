@@ -2,26 +2,9 @@
 //! chances are a distribution that ends on the winner.
 
 use almanac_analysis::chances;
+use almanac_core::testing::every_record;
 use almanac_engine::validate;
 use std::collections::BTreeSet;
-use std::path::{Path, PathBuf};
-
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
-
-fn files_in(dir: &str) -> Vec<PathBuf> {
-    let mut files: Vec<PathBuf> = std::fs::read_dir(root().join(dir)).unwrap().map(|e| e.unwrap().path()).collect();
-    files.sort();
-    files
-}
-
-fn every_record() -> Vec<PathBuf> {
-    let mut all = files_in("data/samples");
-    all.extend(files_in("tests/data/catanatron"));
-    all.extend(files_in("tests/data/jcloisterzone"));
-    all
-}
 
 /// A game that declares what a position is made of gives one position at the start and one after every
 /// event, each with a value of every feature for every seat, its progress between 0 and 1; the positions a

@@ -133,6 +133,28 @@ pub fn fingerprint<R: crate::Declarations>(header: &serde_json::Value, events: &
     game.fingerprint()
 }
 
+/// The repository's root (where `data/` and `tests/` are), for tests that read its records.
+pub fn repository() -> std::path::PathBuf {
+    std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
+}
+
+/// The files in a folder of the repository, sorted.
+pub fn files_in(dir: &str) -> Vec<std::path::PathBuf> {
+    let mut files: Vec<std::path::PathBuf> =
+        std::fs::read_dir(repository().join(dir)).unwrap().map(|e| e.unwrap().path()).collect();
+    files.sort();
+    files
+}
+
+/// Every sample log and every record of another program that a format reads on its own (what the tests
+/// across games hold every game to): the samples, catanatron's dumps and JCloisterZone's saves.
+pub fn every_record() -> Vec<std::path::PathBuf> {
+    let mut all = files_in("data/samples");
+    all.extend(files_in("tests/data/catanatron"));
+    all.extend(files_in("tests/data/jcloisterzone"));
+    all
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

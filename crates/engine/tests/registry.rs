@@ -1,29 +1,11 @@
 //! Promises every game of the registry keeps, checked on every sample and every foreign fixture:
 //! its facts use only words its vocabulary declares, and a rejected event of any type changes nothing.
 
+use almanac_core::testing::{every_record, files_in};
 use almanac_core::{Game, Measure};
 use almanac_engine::{read_log, validate, GAMES};
 use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet};
-use std::path::{Path, PathBuf};
-
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
-
-fn files_in(dir: &str) -> Vec<PathBuf> {
-    let mut files: Vec<PathBuf> = std::fs::read_dir(root().join(dir)).unwrap().map(|e| e.unwrap().path()).collect();
-    files.sort();
-    files
-}
-
-/// Every sample log and every record of another program we keep.
-fn every_record() -> Vec<PathBuf> {
-    let mut all = files_in("data/samples");
-    all.extend(files_in("tests/data/catanatron"));
-    all.extend(files_in("tests/data/jcloisterzone"));
-    all
-}
 
 #[test]
 fn every_fact_uses_words_its_game_declares() {

@@ -7,18 +7,9 @@ use almanac_analysis::questions::{
     PRODUCTION_PER_TURN, SCORE, SCORES_KEPT, SCORE_AT_TURN, TRADES_PER_TURN, TURNS_KEPT, TURNS_TO_REACH, TURN_STEP,
 };
 use almanac_analysis::{game_stats, GameStats};
+use almanac_core::testing::every_record;
 use almanac_core::{Game, Insights};
-use std::path::{Path, PathBuf};
-
-fn every_record() -> Vec<PathBuf> {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
-    let mut all = Vec::new();
-    for dir in ["data/samples", "tests/data/catanatron", "tests/data/jcloisterzone"] {
-        all.extend(std::fs::read_dir(root.join(dir)).unwrap().map(|e| e.unwrap().path()));
-    }
-    all.sort();
-    all
-}
+use std::path::Path;
 
 fn games() -> Vec<(String, Box<dyn Game>)> {
     let games: Vec<_> = every_record()
@@ -131,9 +122,7 @@ fn a_game_appended_to_holds_the_numbers_of_the_game_stored_whole() {
     use almanac_service::{append, check, create_club, publish, store_log, LiveGame, ServiceError};
     let dir = std::env::temp_dir().join(format!("almanac-appended-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../data/samples");
-    let mut samples: Vec<PathBuf> = std::fs::read_dir(root).unwrap().map(|e| e.unwrap().path()).collect();
-    samples.sort();
+    let samples = almanac_core::testing::files_in("data/samples");
     let pairs = stores(&dir, "whole").into_iter().zip(stores(&dir, "appended"));
     for (mut whole, mut appended) in pairs {
         let (a, b) = (create_club(&mut whole, "a").unwrap(), create_club(&mut appended, "a").unwrap());
