@@ -146,12 +146,15 @@ pub fn files_in(dir: &str) -> Vec<std::path::PathBuf> {
     files
 }
 
-/// Every sample log and every record of another program that a format reads on its own (what the tests
-/// across games hold every game to): the samples, catanatron's dumps and JCloisterZone's saves.
+/// Every sample log and every record of another program the repository keeps (each folder of `tests/data`,
+/// its notes and indexes left out): what the tests across games hold every game to.
 pub fn every_record() -> Vec<std::path::PathBuf> {
     let mut all = files_in("data/samples");
-    all.extend(files_in("tests/data/catanatron"));
-    all.extend(files_in("tests/data/jcloisterzone"));
+    for dir in files_in("tests/data").into_iter().filter(|d| d.is_dir()) {
+        let name = dir.file_name().map(|n| n.to_string_lossy().to_string()).unwrap_or_default();
+        all.extend(files_in(&format!("tests/data/{name}")));
+    }
+    all.retain(|f| !matches!(f.extension().and_then(|e| e.to_str()), Some("md" | "tsv")));
     all
 }
 
