@@ -1,8 +1,8 @@
 //! How much stands behind a number: a 95 % interval for a rate (Wilson's, which stays within 0 and 1 and
 //! says something of a handful of games) and for a mean (its standard error, from the values' spread).
 
-/// The normal quantile of a two-sided 95 % interval.
-const Z: f64 = 1.959_963_985;
+/// The normal quantile of a two-sided 95 % interval: an interval's half-width in standard errors.
+pub const Z: f64 = 1.959_963_985;
 
 /// Wilson's 95 % interval for a rate `p` observed over `n` trials; none without trials.
 pub fn wilson(p: f64, n: u64) -> Option<(f64, f64)> {

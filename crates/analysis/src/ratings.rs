@@ -40,8 +40,6 @@ pub struct Ratings {
     pub current: BTreeMap<i64, Rating>,
     pub history: BTreeMap<i64, Vec<(usize, Rating)>>,
     pub games: BTreeMap<i64, u32>,
-    /// How many games were rated (those with two players or more).
-    pub rated: usize,
 }
 
 /// Rates `games` in the order given (the order they were played).
@@ -61,7 +59,6 @@ pub fn rate(games: &[Placing]) -> Ratings {
             .map(|(r, &(_, place))| (&r[..], MultiTeamOutcome::new(place as usize)))
             .collect();
         let after = weng_lin_multi_team(&teams, &config);
-        out.rated += 1;
         for ((p, _), team) in g.players.iter().zip(after) {
             let r = team[0];
             known.insert(*p, r);

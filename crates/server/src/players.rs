@@ -67,8 +67,7 @@ async fn player_json(
     let mut player = load_page(app, &reader, &path).await?;
     let limit = q.limit.unwrap_or(GAMES_PER_PAGE).clamp(1, 500);
     let total = player.games.len();
-    let pages = total.div_ceil(limit).max(1);
-    let page = q.page.unwrap_or(1).clamp(1, pages);
+    let (page, pages) = page_of(total, limit, q.page);
     player.games = player.games.into_iter().skip((page - 1) * limit).take(limit).collect();
     Ok(HttpResponse::Ok().json(PagedPlayer { player, games_total: total, games_page: page, games_pages: pages }))
 }
@@ -473,6 +472,13 @@ struct GamesQuery {
 /// Games listed on a page of a player's games.
 const GAMES_PER_PAGE: usize = 50;
 
+/// The page shown of `total` things `per_page` at a time, as asked (from 1; one past the end is the last),
+/// and how many pages there are (one, when there is nothing).
+fn page_of(total: usize, per_page: usize, asked: Option<usize>) -> (usize, usize) {
+    let pages = total.div_ceil(per_page).max(1);
+    (asked.unwrap_or(1).clamp(1, pages), pages)
+}
+
 async fn player_html(
     app: web::Data<AppState>,
     req: HttpRequest,
@@ -510,8 +516,7 @@ async fn player_html(
     let only = q.ruleset.as_deref().filter(|r| !r.is_empty());
     let chosen: Vec<&almanac_service::players::Played> =
         p.games.iter().filter(|g| only.is_none_or(|r| g.ruleset == r)).collect();
-    let pages = chosen.len().div_ceil(GAMES_PER_PAGE).max(1);
-    let at = q.page.unwrap_or(1).clamp(1, pages);
+    let (at, pages) = page_of(chosen.len(), GAMES_PER_PAGE, q.page);
     let filter: String = std::iter::once(("".to_string(), "every game".to_string()))
         .chain(p.rulesets.iter().map(|r| (r.ruleset.clone(), r.name.clone())))
         .map(|(id, name)| {

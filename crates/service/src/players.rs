@@ -624,7 +624,7 @@ fn summary_of(
     if let Some(p) = profiles.iter().find(|p| p.ruleset == main.ruleset) {
         let mut consider = |v: &Versus, label: String, higher_is_better: bool| {
             let (Some(field), Some(low), Some(high)) = (v.field, v.low, v.high) else { return };
-            let se = (high - v.mine) / 1.959_963_985;
+            let se = (high - v.mine) / almanac_analysis::intervals::Z;
             if v.seats < CUE_SEATS || se <= 0.0 {
                 return;
             }

@@ -395,7 +395,6 @@ impl Store {
         let mut keys: Vec<i64> = mine.keys().copied().collect();
         keys.sort_unstable();
         let mut numbers = crate::questions::Sums::default();
-        let mut squares: HashMap<(String, String, String), f64> = HashMap::new();
         let mut with: BTreeMap<(String, String, Option<i64>, Option<String>), f64> = BTreeMap::new();
         let mut openings: BTreeMap<(String, Option<String>), (f64, u64)> = BTreeMap::new();
         on_backend!(self, b => b.seat_numbers(&keys, only, &mut |key, metric, arg, value| {
@@ -408,15 +407,14 @@ impl Store {
                 *with.entry((seat.ruleset.to_string(), metric.to_string(), partner, market)).or_default() += value;
                 return;
             }
-            numbers.add([seat.ruleset, metric, arg], value, 1);
-            *squares.entry((seat.ruleset.to_string(), metric.to_string(), arg.to_string())).or_default() += value * value;
+            numbers.add_value([seat.ruleset, metric, arg], value);
             if metric == won && arg.is_empty() {
                 let o = openings.entry((seat.ruleset.to_string(), seat.opening.map(str::to_string))).or_default();
                 o.0 += value;
                 o.1 += 1;
             }
         }))?;
-        let mut rulesets: Vec<&str> = numbers.iter().map(|([ruleset, _, _], _, _)| ruleset).collect();
+        let mut rulesets: Vec<&str> = numbers.iter().map(|([ruleset, _, _], _, _, _)| ruleset).collect();
         rulesets.sort_unstable();
         rulesets.dedup();
         let mut field: HashMap<(String, String, String), f64> = HashMap::new();
@@ -427,13 +425,14 @@ impl Store {
         }
         let mut numbers: Vec<PlayerNumber> = numbers
             .iter()
-            .map(|([ruleset, metric, arg], sum, seats)| {
+            .map(|([ruleset, metric, arg], sum, squares, seats)| {
                 let key = (ruleset.to_string(), metric.to_string(), arg.to_string());
                 let mean = sum / seats as f64;
-                let square = squares.get(&key).copied().unwrap_or(0.0) / seats as f64;
-                let (ruleset, metric, arg) = key.clone();
+                let square = squares / seats as f64;
+                let field = field.get(&key).copied();
+                let (ruleset, metric, arg) = key;
                 PlayerNumber {
-                    field: field.get(&key).copied(),
+                    field,
                     ruleset,
                     metric,
                     arg,
