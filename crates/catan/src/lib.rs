@@ -115,11 +115,15 @@ impl Ruleset for Catan {
         }
     }
 
-    /// Every seat of a catanatron game is one of its bots: a record imported before headers could mark a
-    /// bot (`"bot": true`) is known by its source.
+    /// A record imported before headers could mark a bot (`"bot": true`) is known by its source: every seat
+    /// of a catanatron game is one of its bots, and so is every seat of a JSettlers server's robots-only game
+    /// (the server names those `~botsOnly~N`).
     fn bots(envelope: &almanac_core::Envelope, header: &serde_json::Value) -> Vec<bool> {
-        let catanatron = header["source"]["program"] == "catanatron";
-        envelope.players.iter().map(|p| p.bot || catanatron).collect()
+        let source = &header["source"];
+        let programs = source["program"] == "catanatron"
+            || (source["program"] == "JSettlers2"
+                && source["game"].as_str().is_some_and(|g| g.starts_with("~botsOnly~")));
+        envelope.players.iter().map(|p| p.bot || programs).collect()
     }
 
     fn edition(initial: &State) -> String {

@@ -221,6 +221,18 @@ fn a_robots_game_is_titled_by_its_table() {
     let header: serde_json::Value =
         serde_json::from_str(to_almanac(&human, Viewpoint::Full).unwrap().lines().next().unwrap()).unwrap();
     assert!(header["players"].as_array().unwrap().iter().all(|p| p.get("bot").is_none()), "people are no bots");
+    // A robots-only game stored before headers marked bots is known by the server's name for it.
+    let log = to_almanac(&text, Viewpoint::Full).unwrap().replace(",\"bot\":true", "");
+    assert!(!log.contains("\"bot\""));
+    let first = log.lines().next().unwrap();
+    let old =
+        read_events::<Catan>(Envelope::parse(first).unwrap(), serde_json::from_str(first).unwrap(), &log).unwrap();
+    assert!(almanac_core::Game::bots(&old).iter().all(|&b| b), "every seat a robot's");
+    let named = log.replacen("~botsOnly~", "Friday table ", 1);
+    let first = named.lines().next().unwrap();
+    let people =
+        read_events::<Catan>(Envelope::parse(first).unwrap(), serde_json::from_str(first).unwrap(), &named).unwrap();
+    assert!(almanac_core::Game::bots(&people).iter().all(|&b| !b), "a game its people named is theirs");
 }
 
 /// One game is one game: the full view, the observer's and every seat's of one record have one fingerprint,
