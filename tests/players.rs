@@ -624,15 +624,15 @@ fn a_rating_is_drawn_by_the_days_its_games_were_played() {
     assert!(svg.contains("game, by the day played") && svg.contains("2026-11-19"), "dates on the axis");
 }
 
-/// Every game gets the coach table its vocabulary declares: Carcassonne's points by feature and pieces
-/// placed (its followers by the part they play), with totals and units, and none of Catan's trade columns;
-/// its events read in words.
+/// Every game gets the coach table its vocabulary declares: Carcassonne's points by feature, pieces
+/// placed (its followers by the part they play) and followers returned by a scored feature, with totals and
+/// units, and none of Catan's trade columns; its events read in words.
 #[test]
 fn carcassonne_gets_its_own_coach_table_and_its_events_in_words() {
     let app = spawn_app(16 << 20);
     let game = upload(&app, &sample("carcassonne-traders-builders.jsonl"), true);
     let (_, table) = app.get_json(&format!("/api/games/{game}/coach"));
-    assert_eq!(table["parts"], json!(["points", "placed", "gained"]), "{table}");
+    assert_eq!(table["parts"], json!(["points", "placed", "returned", "gained"]), "{table}");
     let ids = |key: &str| -> Vec<String> {
         table[key].as_array().unwrap().iter().map(|c| c["id"].as_str().unwrap().to_string()).collect()
     };
@@ -644,12 +644,39 @@ fn carcassonne_gets_its_own_coach_table_and_its_events_in_words() {
         let points: i64 = row["points"].as_array().unwrap().iter().map(|c| c["count"].as_i64().unwrap()).sum();
         assert_eq!(Some(points), player["vp"].as_i64(), "{}", player["name"]);
     }
+    // Followers placed less those returned are the followers a player lacks just before the final scoring,
+    // as the replayed state counts them.
+    let (_, events) = app.get_json(&format!("/api/games/{game}/events"));
+    let last = events["events"].as_array().unwrap().len() - 1;
+    let (_, start) = app.get_json(&format!("/api/games/{game}/state?seq=0"));
+    let (_, before_end) = app.get_json(&format!("/api/games/{game}/state?seq={last}"));
+    let count = |row: &Value, key: &str, columns: &str, id: &str| -> i64 {
+        let k = ids(columns).iter().position(|c| c == id);
+        k.map_or(0, |k| row[key][k]["count"].as_i64().unwrap())
+    };
+    let mut returned_any = 0;
+    for (p, row) in table["rows"].as_array().unwrap().iter().enumerate() {
+        let roles = ["knight", "thief", "monk", "farmer"];
+        let placed: i64 = roles.iter().map(|r| count(row, "placed", "placed", r)).sum();
+        let returned: i64 = roles.iter().map(|r| count(row, "returned", "returned", r)).sum();
+        returned_any += returned;
+        let lacking = start["players"][p]["followers_left"].as_i64().unwrap()
+            - before_end["players"][p]["followers_left"].as_i64().unwrap();
+        assert_eq!(placed - returned, lacking, "{}", row["player"]);
+        for r in roles {
+            assert!(count(row, "returned", "returned", r) <= count(row, "placed", "placed", r), "{r}");
+        }
+    }
+    assert!(returned_any > 0, "the sample scores a feature during play");
     let (_, _, html) = app.get_text(&format!("/games/{game}"));
     let coach = html.split("<section class=\"coach\">").nth(1).unwrap().split("</section>").next().unwrap();
     assert!(coach.contains(">points<") && coach.contains(">pieces placed<"), "{coach}");
-    assert_eq!(coach.matches(">total<").count(), 1, "the points' total; pieces of different kinds add up to nothing");
+    assert!(coach.contains(">pieces returned during play<"), "{coach}");
+    // The points' total, and the followers' where more than one kind came home; tiles and figures placed add
+    // up to nothing.
+    let totals = 1 + usize::from(ids("returned").len() > 1);
+    assert_eq!(coach.matches(">total<").count(), totals, "{coach}");
     assert!(!coach.contains("trades") && !coach.contains("luck"), "no trade or luck columns: {coach}");
-    let (_, events) = app.get_json(&format!("/api/games/{game}/events"));
     let texts: Vec<&str> = events["events"].as_array().unwrap().iter().map(|e| e["text"].as_str().unwrap()).collect();
     assert!(texts.iter().all(|t| !t.contains("BA/") && !t.contains("TB/")), "no tile codes");
     assert!(texts.iter().any(|t| t.contains(" tile ") && t.contains(" of the start")), "{:?}", &texts[..5]);

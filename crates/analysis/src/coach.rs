@@ -40,6 +40,8 @@ pub struct CoachRow {
     pub points: Vec<Cell>,
     /// By the table's `placed` columns: pieces placed of each kind.
     pub placed: Vec<Cell>,
+    /// By the table's `returned` columns: pieces that came back to their player's supply.
+    pub returned: Vec<Cell>,
     /// Trades taken part in, and the cards given and got in them.
     pub trades: Cell,
     pub gave: i64,
@@ -60,6 +62,8 @@ pub struct CoachTable {
     pub points_by: Vec<Column>,
     /// The pieces placed, in the game's declared order.
     pub placed: Vec<Column>,
+    /// The pieces returned to their players, in the game's declared order.
+    pub returned: Vec<Column>,
     /// The parts its game declares, in order (`Vocabulary::coach`).
     pub parts: Vec<almanac_core::CoachPart>,
     /// What its items are ("cards", "goods"), the unit of gains, losses and spending.
@@ -77,6 +81,7 @@ pub fn coach_table(players: &[String], facts: &[FactRow], vocabulary: &Vocabular
     let mut spent: Vec<BTreeMap<String, Cell>> = vec![BTreeMap::new(); n];
     let mut points: Vec<BTreeMap<String, Cell>> = vec![BTreeMap::new(); n];
     let mut placed: Vec<BTreeMap<String, Cell>> = vec![BTreeMap::new(); n];
+    let mut returned: Vec<BTreeMap<String, Cell>> = vec![BTreeMap::new(); n];
     let mut trades = vec![Cell::default(); n];
     let mut balance = vec![(0i64, 0i64); n];
     // The piece each player built in each event, for what their spending bought.
@@ -116,6 +121,11 @@ pub fn coach_table(players: &[String], facts: &[FactRow], vocabulary: &Vocabular
                     placed[p].entry(piece.clone()).or_default().add(1, f.seq);
                 }
             }
+            FactKind::Returned => {
+                if let Some(piece) = &f.item {
+                    returned[p].entry(piece.clone()).or_default().add(1, f.seq);
+                }
+            }
             FactKind::TurnStarted
             | FactKind::Rolled
             | FactKind::CardPlayed
@@ -148,6 +158,7 @@ pub fn coach_table(players: &[String], facts: &[FactRow], vocabulary: &Vocabular
     let spent_on = columns(&spent, vocabulary.pieces);
     let points_by = columns(&points, vocabulary.score_reasons);
     let placed_cols = columns(&placed, vocabulary.pieces);
+    let returned_cols = columns(&returned, vocabulary.pieces);
     let cells = |map: &BTreeMap<String, Cell>, cols: &[Column]| -> Vec<Cell> {
         cols.iter().map(|c| map.get(&c.id).cloned().unwrap_or_default()).collect()
     };
@@ -167,6 +178,7 @@ pub fn coach_table(players: &[String], facts: &[FactRow], vocabulary: &Vocabular
             spent: cells(&spent[p], &spent_on),
             points: cells(&points[p], &points_by),
             placed: cells(&placed[p], &placed_cols),
+            returned: cells(&returned[p], &returned_cols),
             trades: trades[p].clone(),
             gave: balance[p].0,
             got: balance[p].1,
@@ -178,6 +190,7 @@ pub fn coach_table(players: &[String], facts: &[FactRow], vocabulary: &Vocabular
         spent_on,
         points_by,
         placed: placed_cols,
+        returned: returned_cols,
         parts: vocabulary.coach.to_vec(),
         items_are: vocabulary.items_are.to_string(),
         rows,

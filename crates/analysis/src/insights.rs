@@ -107,6 +107,7 @@ impl Tally {
             | FactKind::Lost
             | FactKind::Traded
             | FactKind::Built
+            | FactKind::Returned
             | FactKind::CardPlayed
             | FactKind::Score
             | FactKind::Award
@@ -168,6 +169,7 @@ impl Tally {
             }
             FactKind::TurnStarted
             | FactKind::Spent
+            | FactKind::Returned
             | FactKind::CardPlayed
             | FactKind::Award
             | FactKind::Gauge

@@ -198,6 +198,7 @@ pub fn game_stats(players: &[String], facts: &[FactRow], vocabulary: &Vocabulary
             | FactKind::Lost
             | FactKind::Traded
             | FactKind::Built
+            | FactKind::Returned
             | FactKind::CardPlayed
             | FactKind::Score
             | FactKind::Promised => {}
@@ -257,6 +258,7 @@ pub fn game_stats(players: &[String], facts: &[FactRow], vocabulary: &Vocabulary
                 score_changes.push((f.turn, item.to_string(), n));
             }
             FactKind::TurnStarted
+            | FactKind::Returned
             | FactKind::Promised
             | FactKind::Rolled
             | FactKind::Gauge

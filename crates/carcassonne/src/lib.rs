@@ -32,7 +32,7 @@ pub struct Carcassonne;
 impl Ruleset for Carcassonne {
     const ID: &'static str = vocabulary::ID;
     // 2: a follower placed is a piece built, by its feature (the opening questions ask about).
-    const VERSION: u32 = 2;
+    const VERSION: u32 = 3;
     type State = State;
     type Event = Event;
     type GameView = view::GridView;

@@ -318,13 +318,23 @@ fn majority(g: &Group, players: usize) -> Vec<Seat> {
     (0..players).filter(|&i| count[i] == max).map(|i| i as Seat).collect()
 }
 
-/// Sends every follower and builder of a group home (pigs stay in their fields).
-fn return_figures(s: &mut State, root: usize) {
-    let figures = std::mem::take(&mut s.groups[root].as_mut().expect("root").figures);
+/// Sends every follower and builder of a group home (pigs stay in their fields). A follower freed by a
+/// feature scored during play is a `Returned` fact (back to be placed again); the final scoring clears the
+/// board without one, since nothing can be placed after it.
+fn return_figures(s: &mut State, root: usize, facts: Option<&mut Vec<Fact>>) {
+    let group = s.groups[root].as_mut().expect("root");
+    let role = crate::vocabulary::follower(group.kind);
+    let figures = std::mem::take(&mut group.figures);
     let mut keep = Vec::new();
+    let mut facts = facts;
     for f in figures {
         match f.kind {
-            FigureKind::Follower => s.players[f.player as usize].followers += 1,
+            FigureKind::Follower => {
+                s.players[f.player as usize].followers += 1;
+                if let Some(facts) = facts.as_deref_mut() {
+                    facts.push(Fact::Returned { player: f.player, piece: role });
+                }
+            }
             FigureKind::Builder => s.players[f.player as usize].builders_home += 1,
             FigureKind::Pig => keep.push(f),
         }
@@ -371,7 +381,7 @@ fn end_turn(s: &mut State, facts: &mut Vec<Fact>) -> Result {
                 }
             }
         }
-        return_figures(s, root);
+        return_figures(s, root, Some(facts));
         s.groups[root].as_mut().expect("root").done = true;
     }
     // Monasteries on or around this tile, once surrounded.
@@ -394,7 +404,7 @@ fn end_turn(s: &mut State, facts: &mut Vec<Fact>) -> Result {
             for p in majority(&g, n) {
                 score(s, p, "monastery", 9, facts);
             }
-            return_figures(s, root);
+            return_figures(s, root, Some(facts));
             s.groups[root].as_mut().expect("root").done = true;
         }
     }
@@ -443,14 +453,14 @@ fn end_game(s: &mut State, facts: &mut Vec<Fact>) -> Result {
                     let per_city = if pig { 4 } else { 3 };
                     score(s, p, "field", per_city * completed, facts);
                 }
-                return_figures(s, root);
+                return_figures(s, root, None);
                 continue;
             }
         };
         for p in owners {
             score(s, p, reason, points, facts);
         }
-        return_figures(s, root);
+        return_figures(s, root, None);
     }
     // Pigs go home too.
     let pigs = s.options.pig.0;

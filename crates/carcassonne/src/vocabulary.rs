@@ -66,7 +66,7 @@ pub const VOCABULARY: Vocabulary = Vocabulary {
         PlayerStat { id: "fields", label: "fields", measure: Measure::Points("field") },
         PlayerStat { id: "goods", label: "goods", measure: Measure::Points(GOODS_MAJORITY) },
     ],
-    coach: &[CoachPart::Points, CoachPart::Placed, CoachPart::Gained],
+    coach: &[CoachPart::Points, CoachPart::Placed, CoachPart::Returned, CoachPart::Gained],
     items_are: "goods",
 };
 

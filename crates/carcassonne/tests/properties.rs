@@ -1,13 +1,14 @@
 //! A random legal player over the full draw (71 base + 24 Traders & Builders tiles after the start
 //! tile): every tile is placed or discarded, scores never fall, every follower is home after the final
-//! scoring, and a replay in one pass equals one event by event.
+//! scoring, a follower is home exactly when a fact says it was placed and then returned, and a replay in one
+//! pass equals one event by event.
 
 mod support;
 
 use almanac_carcassonne::event::Event;
 use almanac_carcassonne::state::FigureKind;
 use almanac_carcassonne::Carcassonne;
-use almanac_core::{Envelope, Ruleset, Timeline};
+use almanac_core::{Envelope, Fact, Ruleset, Timeline};
 use proptest::prelude::*;
 use support::{apply, play};
 
@@ -21,13 +22,28 @@ proptest! {
         prop_assert_eq!(placed_or_discarded, 95);
         let mut s = Carcassonne::initial(&header).unwrap();
         let mut scores = vec![0i32; players];
+        // Followers out on the board by the facts: placed (`Built` of a follower) less `Returned`.
+        let mut out = vec![0i32; players];
         for e in &events {
             let line = Carcassonne::write_event(&s, e);
             prop_assert_eq!(&Carcassonne::parse_event(&s, &line).unwrap(), e);
-            apply(&mut s, e).unwrap();
+            let over = matches!(e, Event::EndGame);
+            for f in apply(&mut s, e).unwrap() {
+                match f {
+                    Fact::Built { player, piece } if piece != "tile" => out[player as usize] += 1,
+                    Fact::Returned { player, .. } => {
+                        prop_assert!(!over, "the final scoring returns no follower as a fact");
+                        out[player as usize] -= 1;
+                    }
+                    _ => {}
+                }
+            }
             for (i, p) in s.players.iter().enumerate() {
                 prop_assert!(p.score >= scores[i], "a score fell");
                 scores[i] = p.score;
+                if !over {
+                    prop_assert_eq!(7 - p.followers as i32, out[i], "followers home against the facts");
+                }
             }
         }
         for p in &s.players {

@@ -360,13 +360,81 @@ fn each_key_moment_mark_says_its_turn_and_what_happened() {
     }
 }
 
+fn bar(label: &str, value: f64) -> almanac_charts::AnswerBar {
+    almanac_charts::AnswerBar { label: label.to_string(), value, interval: None, thin: false, fair: None }
+}
+
+/// A question's bars carry what stands behind them: each interval as a whisker spanning it on the bar's own
+/// scale, a fair game's share as a mark, a thin group pale; the description says them all in words.
+#[test]
+fn the_answer_chart_draws_intervals_fair_shares_and_thin_groups() {
+    let groups = vec![
+        almanac_charts::AnswerBar { interval: Some((0.25, 0.75)), fair: Some(0.25), ..bar("seat 1", 0.5) },
+        almanac_charts::AnswerBar { interval: Some((0.1, 0.9)), thin: true, fair: Some(0.25), ..bar("seat 2", 0.4) },
+    ];
+    let svg = almanac_charts::answer("Who wins?", &groups, true).unwrap();
+    let doc = parse(&svg);
+    let desc = texts(&doc);
+    assert!(desc.contains("seat 1 50% (25% to 75%), fair 25%"), "{desc}");
+    assert!(desc.contains("seat 2 40% (10% to 90%), fair 25%, too few games to rank"), "{desc}");
+    // The bars: rectangles in the bar colour, the solid one opaque and the thin one pale.
+    let rects: Vec<_> =
+        doc.descendants().filter(|n| n.tag_name().name() == "rect" && n.attribute("fill") == Some("#1F5FBF")).collect();
+    assert_eq!(rects.len(), 2, "{svg}");
+    let opacity = |n: &roxmltree::Node| n.attribute("opacity").and_then(|o| o.parse::<f64>().ok()).unwrap_or(1.0);
+    assert!(opacity(&rects[0]) > 0.8 && opacity(&rects[1]) < 0.4, "solid, then pale");
+    // On the first bar's scale (x from 0 to 0.5), the whisker runs from 0.25 to 0.75.
+    let num = |n: &roxmltree::Node, a: &str| n.attribute(a).unwrap().parse::<f64>().unwrap();
+    let (x0, width) = (num(&rects[0], "x"), num(&rects[0], "width"));
+    let x_of = |v: f64| x0 + width * v / 0.5;
+    let lines: Vec<Vec<(f64, f64)>> = doc
+        .descendants()
+        .filter(|n| n.tag_name().name() == "polyline" && n.attribute("stroke") == Some("#222222"))
+        .map(|n| {
+            n.attribute("points")
+                .unwrap()
+                .split_whitespace()
+                .map(|p| {
+                    let (x, y) = p.split_once(',').unwrap();
+                    (x.parse().unwrap(), y.parse().unwrap())
+                })
+                .collect()
+        })
+        .collect();
+    let across: Vec<&Vec<(f64, f64)>> = lines.iter().filter(|l| l.len() == 2 && l[0].1 == l[1].1).collect();
+    assert_eq!(across.len(), 2, "a whisker a bar: {lines:?}");
+    let (from, to) = (across[0][0].0, across[0][1].0);
+    assert!((from - x_of(0.25)).abs() <= 2.0 && (to - x_of(0.75)).abs() <= 2.0, "{from}..{to} against {x0}+{width}");
+    let marks: Vec<f64> = doc
+        .descendants()
+        .filter(|n| n.tag_name().name() == "polyline" && n.attribute("stroke") == Some("#B03000"))
+        .map(|n| {
+            n.attribute("points")
+                .unwrap()
+                .split_whitespace()
+                .next()
+                .unwrap()
+                .split(',')
+                .next()
+                .unwrap()
+                .parse()
+                .unwrap()
+        })
+        .collect();
+    assert_eq!(marks.len(), 2);
+    assert!(marks.iter().all(|m| (m - x_of(0.25)).abs() <= 2.0), "{marks:?}");
+    for key in ["95 % interval", "a fair game's share", "too few games to rank"] {
+        assert!(svg.contains(&format!(">{key}</text>")), "the legend says {key}");
+    }
+}
+
 /// Rates close together: every tick of the question chart reads differently.
 #[test]
 fn the_answer_charts_ticks_never_repeat() {
     for (groups, percent) in [
-        (vec![("a".to_string(), 0.21), ("b".to_string(), 0.12), ("c".to_string(), 0.05)], false),
-        (vec![("a".to_string(), 0.031), ("b".to_string(), 0.012)], true),
-        (vec![("a".to_string(), 41.0), ("b".to_string(), 7.5)], false),
+        (vec![bar("a", 0.21), bar("b", 0.12), bar("c", 0.05)], false),
+        (vec![bar("a", 0.031), bar("b", 0.012)], true),
+        (vec![bar("a", 41.0), bar("b", 7.5)], false),
     ] {
         let svg = almanac_charts::answer("How often?", &groups, percent).unwrap();
         let doc = parse(&svg);

@@ -112,6 +112,12 @@ pub enum Fact {
         player: Seat,
         piece: &'static str,
     },
+    /// A piece came back to its player's supply (a follower home from a scored feature), in the words of
+    /// the piece `Built` named when it was placed.
+    Returned {
+        player: Seat,
+        piece: &'static str,
+    },
     CardPlayed {
         player: Seat,
         card: &'static str,
@@ -165,6 +171,7 @@ impl Fact {
             Fact::Lost { .. } => FactKind::Lost,
             Fact::Traded { .. } => FactKind::Traded,
             Fact::Built { .. } => FactKind::Built,
+            Fact::Returned { .. } => FactKind::Returned,
             Fact::CardPlayed { .. } => FactKind::CardPlayed,
             Fact::Score { .. } => FactKind::Score,
             Fact::Award { .. } => FactKind::Award,
@@ -187,6 +194,7 @@ pub enum FactKind {
     Lost,
     Traded,
     Built,
+    Returned,
     CardPlayed,
     Score,
     Award,
@@ -197,7 +205,7 @@ pub enum FactKind {
 }
 
 impl FactKind {
-    pub const ALL: [FactKind; 14] = [
+    pub const ALL: [FactKind; 15] = [
         FactKind::TurnStarted,
         FactKind::Rolled,
         FactKind::Gained,
@@ -205,6 +213,7 @@ impl FactKind {
         FactKind::Lost,
         FactKind::Traded,
         FactKind::Built,
+        FactKind::Returned,
         FactKind::CardPlayed,
         FactKind::Score,
         FactKind::Award,
@@ -224,6 +233,7 @@ impl FactKind {
             FactKind::Lost => "lost",
             FactKind::Traded => "traded",
             FactKind::Built => "built",
+            FactKind::Returned => "returned",
             FactKind::CardPlayed => "card_played",
             FactKind::Score => "score",
             FactKind::Award => "award",
@@ -403,7 +413,7 @@ impl Fact {
                 }
                 row.detail = Some(trade_json(gave, got));
             }
-            Fact::Built { player, piece } => {
+            Fact::Built { player, piece } | Fact::Returned { player, piece } => {
                 row.player = seat(*player);
                 row.item = Some(piece.to_string());
             }

@@ -224,6 +224,8 @@ pub enum CoachPart {
     Points,
     /// Pieces placed, by kind (tiles, figures).
     Placed,
+    /// Pieces that came back to their players, by kind (followers home from a scored feature).
+    Returned,
 }
 
 fn find(terms: &'static [Term], id: &str) -> Option<&'static Term> {
@@ -268,7 +270,7 @@ impl Vocabulary {
                     check("item", self.items, item);
                 }
             }
-            Fact::Built { piece, .. } => check("piece", self.pieces, piece),
+            Fact::Built { piece, .. } | Fact::Returned { piece, .. } => check("piece", self.pieces, piece),
             Fact::CardPlayed { card, .. } => check("card", self.cards, card),
             Fact::Score { reason, .. } => check("score reason", self.score_reasons, reason),
             Fact::Award { award, .. } => check("award", self.awards, award),

@@ -128,6 +128,7 @@ fn coach_table(
                 CoachPart::Spent => (&t.spent_on, format!("{items} spent on")),
                 CoachPart::Points => (&t.points_by, "points".to_string()),
                 CoachPart::Placed => (&t.placed, "pieces placed".to_string()),
+                CoachPart::Returned => (&t.returned, "pieces returned during play".to_string()),
                 CoachPart::Trades | CoachPart::Luck => (&[], String::new()),
             };
             let shown = matches!(part, CoachPart::Trades | CoachPart::Luck) || !cols.is_empty();
@@ -182,6 +183,7 @@ fn coach_table(
                                         CoachPart::Spent => &r.spent,
                                         CoachPart::Points => &r.points,
                                         CoachPart::Placed => &r.placed,
+                                        CoachPart::Returned => &r.returned,
                                         _ => &[],
                                     };
                                     @match part {

@@ -315,7 +315,17 @@ pub fn ask_kept(
 
 /// The answer as a bar chart (SVG).
 pub fn chart(answer: &Answer) -> Result<String, ServiceError> {
-    let bars: Vec<(String, f64)> = answer.groups.iter().map(|g| (g.label.clone(), g.value)).collect();
+    let bars: Vec<almanac_charts::AnswerBar> = answer
+        .groups
+        .iter()
+        .map(|g| almanac_charts::AnswerBar {
+            label: g.label.clone(),
+            value: g.value,
+            interval: g.low.zip(g.high),
+            thin: !g.solid,
+            fair: g.expected,
+        })
+        .collect();
     Ok(almanac_charts::answer(&answer.question, &bars, answer.percent)?)
 }
 
