@@ -32,6 +32,7 @@ pub struct Carcassonne;
 impl Ruleset for Carcassonne {
     const ID: &'static str = vocabulary::ID;
     // 2: a follower placed is a piece built, by its feature (the opening questions ask about).
+    // 3: a follower sent home by a scored feature is a piece returned (the coach table counts them).
     const VERSION: u32 = 3;
     type State = State;
     type Event = Event;
