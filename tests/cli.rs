@@ -428,6 +428,25 @@ fn a_jsettlers_log_is_detected_and_read_in_the_view_asked_for() {
     );
 }
 
+/// The views of one record are one game: the full view, the observer's and a seat's, each imported, count
+/// once in the record of every player, and the list still shows the three records.
+#[test]
+fn the_views_of_one_jsettlers_record_count_as_one_game() {
+    let s = Scratch::new();
+    let log = root().join("tests/data/jsettlers/jsettlers-4p-02.soclog");
+    let log = log.to_str().unwrap();
+    for view in ["full", "observer", "seat:1"] {
+        let out = almanac(&["import", "--view", view, log], &s.db());
+        assert!(out.status.success(), "{view}: {}", text(&out.stderr));
+    }
+    assert_eq!(text(&almanac(&["list"], &s.db()).stdout).lines().count(), 3, "three records stored");
+    for (name, won) in [("droid 3", 1), ("droid 1", 0), ("robot 9", 0)] {
+        let shown = text(&almanac(&["players", "show", name], &s.db()).stdout);
+        assert!(shown.contains(&format!("Catan\t1 games\t{won} won")), "{name}: {shown}");
+        assert!(shown.lines().filter(|l| l.starts_with("  with ")).all(|l| l.contains("\t1 games\t")), "{shown}");
+    }
+}
+
 #[test]
 fn clubs_and_tokens_from_the_command_line() {
     let s = Scratch::new();
