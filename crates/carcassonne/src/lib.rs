@@ -9,6 +9,7 @@
 //! - `import`: JCloisterZone saves.
 
 pub mod describe;
+mod checkpoint;
 pub mod event;
 pub mod import;
 pub mod position;
@@ -82,6 +83,12 @@ impl Ruleset for Carcassonne {
 
     fn view(state: &State) -> View<view::GridView, view::SupplyView> {
         view::view(state)
+    }
+    fn write_state(state: &State) -> Vec<u8> {
+        checkpoint::write(state)
+    }
+    fn read_state(initial: &State, bytes: &[u8]) -> Result<State, almanac_core::CheckpointError> {
+        checkpoint::read(initial, bytes)
     }
 }
 

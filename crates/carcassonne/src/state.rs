@@ -61,7 +61,7 @@ impl Default for Options {
     }
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum FigureKind {
     Follower,
     Builder,
@@ -78,7 +78,7 @@ impl FigureKind {
     }
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Figure {
     pub player: Seat,
     pub kind: FigureKind,
@@ -88,7 +88,7 @@ pub struct Figure {
 }
 
 /// A tile on the grid.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Placed {
     pub tile: usize,
     pub rotation: u8,
@@ -97,7 +97,7 @@ pub struct Placed {
     pub first_node: usize,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum GroupKind {
     City,
     Road,
@@ -127,7 +127,7 @@ impl GroupKind {
 }
 
 /// A feature as it stands on the board (tiles merged), kept at the union-find root.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Group {
     pub kind: GroupKind,
     /// Edge ends not yet met by a neighbour (cities and roads): complete at 0.
@@ -143,7 +143,7 @@ pub struct Group {
     pub done: bool,
 }
 
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Player {
     pub score: i32,
     pub followers: u8,
@@ -154,7 +154,7 @@ pub struct Player {
 }
 
 /// Where in the turn the game is.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum Step {
     /// The active player places (or discards) the drawn tile.
     Tile,

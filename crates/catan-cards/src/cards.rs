@@ -3,7 +3,7 @@
 use almanac_catan::resources::Resources;
 
 /// A card a player builds: from the open row (road, settlement, city, knight) or the Metropolis stack.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize, serde::Deserialize)]
 pub enum Card {
     Road,
     Settlement,

@@ -13,6 +13,7 @@
 //! Resources and hands (known cards as lower bounds, unknown cards counted) are Catan's.
 
 pub mod cards;
+mod checkpoint;
 pub mod describe;
 pub mod event;
 pub mod position;
@@ -78,6 +79,12 @@ impl Ruleset for CatanCards {
 
     fn view(state: &State) -> View<view::TableView, view::TableauView> {
         view::view(state)
+    }
+    fn write_state(state: &State) -> Vec<u8> {
+        checkpoint::write(state)
+    }
+    fn read_state(initial: &State, bytes: &[u8]) -> Result<State, almanac_core::CheckpointError> {
+        checkpoint::read(initial, bytes)
     }
 }
 

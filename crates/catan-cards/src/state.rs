@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 
 /// A player's cards: the hand, and the tableau of built cards (covered cards no longer count).
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Player {
     pub hand: Hand,
     /// Settlements not covered by a city (the starting settlement included).
@@ -49,7 +49,7 @@ impl Player {
 }
 
 /// Which side of the Metropolis cards lies up (all four the same).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum Side {
     /// Each gives its owner two more cards at the harvest of their turn.
     A,
@@ -69,7 +69,7 @@ pub struct Decks {
 }
 
 /// Where in the turn the game is.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum Phase {
     /// The turn begins with the harvest.
     Harvest,

@@ -18,7 +18,7 @@ use crate::board::{EdgeId, VertexId};
 use crate::pieces::Layout;
 use almanac_core::Seat;
 
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone, Default, serde::Serialize, serde::Deserialize)]
 pub struct CatanatronRoads {
     /// Per seat, its components (sorted vertex lists), in catanatron's order.
     components: Vec<Vec<Vec<VertexId>>>,

@@ -53,7 +53,7 @@ impl DevCard {
 pub const UNKNOWN_DEVELOPMENT: &str = "unknown_development";
 
 /// A count of development cards of each kind.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct DevCounts([u8; 5]);
 
 impl DevCounts {
@@ -91,7 +91,7 @@ pub const DEV_DECK: DevCounts = DevCounts::new(14, 2, 2, 2, 5);
 pub const DEV_DECK_5_6: DevCounts = DevCounts::new(20, 3, 3, 3, 5);
 
 /// A player's development cards.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct DevCards {
     /// Held cards known to be of each type.
     pub held: DevCounts,

@@ -41,7 +41,7 @@ pub fn any_turn(helper: usize) -> bool {
     helper == MARIANNE || helper == SEAN
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct HelperCard {
     pub helper: usize,
     pub b_side: bool,
@@ -49,7 +49,7 @@ pub struct HelperCard {
     pub taken_turn: u32,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Helpers {
     /// The numbered helpers not yet taken, top first (empty once setup is over).
     pub stack: Vec<usize>,

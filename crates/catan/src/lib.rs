@@ -14,6 +14,7 @@
 
 pub mod board;
 pub mod catanatron_roads;
+mod checkpoint;
 pub mod describe;
 pub mod development;
 pub mod event;
@@ -146,6 +147,12 @@ impl Ruleset for Catan {
 
     fn view(state: &State) -> View<view::BoardView, view::HandView> {
         view::view(state)
+    }
+    fn write_state(state: &State) -> Vec<u8> {
+        checkpoint::write(state)
+    }
+    fn read_state(initial: &State, bytes: &[u8]) -> Result<State, almanac_core::CheckpointError> {
+        checkpoint::read(initial, bytes)
     }
 }
 

@@ -4,7 +4,7 @@ use crate::board::{Board, EdgeId, VertexId};
 use almanac_core::{Seat, Table};
 
 /// A settlement or a city.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Building {
     pub owner: Seat,
     pub city: bool,

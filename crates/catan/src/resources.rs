@@ -6,7 +6,7 @@ use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::ops::{Index, IndexMut};
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize, serde::Deserialize)]
 pub enum Resource {
     Lumber,
     Brick,
@@ -95,7 +95,7 @@ impl Terrain {
 }
 
 /// A count of cards of each resource (a bank, a cost, the known part of a hand).
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Resources([u8; 5]);
 
 impl Resources {
@@ -303,7 +303,7 @@ impl Tally for Resources {
 /// Cards, some perhaps of a kind nobody recorded: a player's hand, or cards given and taken. `known` counts
 /// cards surely of each kind; `unknown` more are of a kind nobody saw (a card stolen out of sight). The total
 /// is always exact; `known` is a lower bound.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Pile<T> {
     pub known: T,
     pub unknown: u8,

@@ -149,7 +149,7 @@ pub fn snake_order(players: usize, step: u8) -> Seat {
     }
 }
 
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone, Default, serde::Serialize, serde::Deserialize)]
 pub struct Player {
     pub hand: Hand,
     pub dev: DevCards,
@@ -163,7 +163,7 @@ pub struct Player {
 }
 
 /// Where in the turn the game is.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum Phase {
     /// Initial placement, step `step` of `2 * players`; `settlement` is the one placed this step, whose road comes next.
     Setup { step: u8, settlement: Option<VertexId> },

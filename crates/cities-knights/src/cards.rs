@@ -7,7 +7,7 @@ use std::fmt;
 use std::ops::{Index, IndexMut};
 
 /// A commodity, and the city-improvement track it pays for.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize, serde::Deserialize)]
 pub enum Commodity {
     Cloth,
     Coin,
@@ -37,7 +37,7 @@ impl Commodity {
 }
 
 /// One kind of card a hand holds.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize, serde::Deserialize)]
 pub enum Card {
     Resource(Resource),
     Commodity(Commodity),
@@ -91,7 +91,7 @@ impl fmt::Display for Card {
 }
 
 /// A count of cards of each kind (a bank, a cost, the known part of a hand).
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Cards([u8; 8]);
 
 impl Cards {

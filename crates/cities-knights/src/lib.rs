@@ -11,6 +11,7 @@
 //!   on the base game's `web/board.js`).
 
 pub mod cards;
+mod checkpoint;
 pub mod describe;
 pub mod event;
 pub mod position;
@@ -85,6 +86,12 @@ impl Ruleset for CitiesKnights {
 
     fn view(state: &State) -> View<view::BoardView, view::HandView> {
         view::view(state)
+    }
+    fn write_state(state: &State) -> Vec<u8> {
+        checkpoint::write(state)
+    }
+    fn read_state(initial: &State, bytes: &[u8]) -> Result<State, almanac_core::CheckpointError> {
+        checkpoint::read(initial, bytes)
     }
 }
 

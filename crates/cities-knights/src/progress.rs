@@ -5,7 +5,7 @@ use crate::cards::Commodity;
 use std::fmt;
 
 /// A city-improvement track, its commodity, and the colour of its progress cards and city gate.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize, serde::Deserialize)]
 pub enum Track {
     /// Yellow, paid in cloth; level 3 trades commodities 2:1.
     Trade,
@@ -89,7 +89,7 @@ pub fn draws(level: u8, red: u8) -> bool {
 }
 
 /// A progress card.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize, serde::Deserialize)]
 pub enum Progress {
     // Science (green)
     Alchemist,
@@ -221,14 +221,14 @@ impl fmt::Display for Progress {
 }
 
 /// A progress card as a log records it: its kind, or only its colour when the recorder did not see it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct HeldCard {
     pub track: Track,
     pub card: Option<Progress>,
 }
 
 /// The progress cards in a player's hand (victory point cards are shown, not held).
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct ProgressHand {
     pub cards: Vec<HeldCard>,
 }

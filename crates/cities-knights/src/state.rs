@@ -24,7 +24,7 @@ pub const MAX_PROGRESS: usize = 4;
 pub const DISCARD_LIMIT: u32 = 7;
 
 /// A knight on an intersection.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Knight {
     pub owner: Seat,
     /// 1 basic, 2 strong, 3 mighty: its strength.
@@ -46,7 +46,7 @@ impl Knight {
     }
 }
 
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone, Default, serde::Serialize, serde::Deserialize)]
 pub struct Player {
     pub hand: Hand,
     pub progress: ProgressHand,
@@ -72,7 +72,7 @@ impl Player {
 }
 
 /// What the roll's event die showed.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum EventDie {
     Ship,
     Gate(Track),
@@ -97,7 +97,7 @@ impl EventDie {
 }
 
 /// Where in the turn the game is.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum Phase {
     /// Initial placement, step `step` of `2 * players` (a settlement and a road, then a city and a road);
     /// `placed` is the building placed this step, whose road comes next.

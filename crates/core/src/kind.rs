@@ -120,6 +120,31 @@ pub trait GameKind: Sync {
     fn features(&self) -> &'static [Feature];
     /// Reads and validates the events of a log whose header was read into `envelope` and `header`.
     fn read(&self, envelope: Envelope, header: Value, text: &str) -> Result<Box<dyn Game>, LogError>;
+    /// The state after a stored game's checkpoint (after `checkpoint.0` events; none: from the header) and
+    /// the event lines that follow it, as the API shows it: a cold read that replays no more than the
+    /// events since the checkpoint.
+    fn view_from(
+        &self,
+        header: &Value,
+        checkpoint: Option<(usize, &[u8])>,
+        lines: &[String],
+    ) -> Result<crate::AnyView, ResumeError>;
+    /// The same state written out (`Debug`), to compare with [`Game::state_dump_after`].
+    fn state_dump_from(
+        &self,
+        header: &Value,
+        checkpoint: Option<(usize, &[u8])>,
+        lines: &[String],
+    ) -> Result<String, ResumeError>;
+}
+
+/// Why a stored checkpoint and the events after it gave no state.
+#[derive(Debug, thiserror::Error)]
+pub enum ResumeError {
+    #[error(transparent)]
+    Checkpoint(#[from] crate::CheckpointError),
+    #[error(transparent)]
+    Log(#[from] LogError),
 }
 
 /// A validated game of any ruleset: what the engine, the store and the server work with.
@@ -165,6 +190,8 @@ pub trait Game: Send + Sync {
     /// The whole current state, written out (`Debug`): what tests compare to prove a rejected event changed
     /// nothing.
     fn state_dump(&self) -> String;
+    /// The state after the first `n` events, written out (`Debug`).
+    fn state_dump_after(&self, n: usize) -> String;
     /// The game with its expansions and variants, in words (see [`Ruleset::edition`]; empty: its name).
     fn edition(&self) -> String;
     /// Which seats a program played (bots), in seat order (see [`Ruleset::bots`]).
@@ -182,6 +209,9 @@ pub trait Game: Send + Sync {
     }
     /// What a position is made of for the win-chance model (empty: no model).
     fn features(&self) -> &'static [Feature];
+    /// The checkpoints the store keeps (see [`crate::checkpoint`]): after how many events, and the state
+    /// then, written by its ruleset.
+    fn checkpoints(&self) -> Vec<(usize, Vec<u8>)>;
     /// The position at the start and after every event (`event_count() + 1` of them), or none where the
     /// game declares no features.
     fn positions(&self) -> Vec<Position>;

@@ -10,6 +10,7 @@
 //! - [`View`]: the state at a moment, typed where games share it.
 //! - [`Timeline`] and [`Game`]: a validated game, able to answer "what was the state at turn N / event N".
 
+pub mod checkpoint;
 pub mod colours;
 pub mod facts;
 pub mod field;
@@ -27,14 +28,15 @@ pub mod timeline;
 pub mod view;
 pub mod vocabulary;
 
+pub use checkpoint::CheckpointError;
 pub use facts::{cause, Dice, Fact, FactKind, FactRow, Partner, Seat};
 pub use fingerprint::fold_name;
 pub use insights::{Insights, SeatMetric};
-pub use kind::{Declarations, FormatError, Game, GameKind, Importer, Viewpoint};
+pub use kind::{Declarations, FormatError, Game, GameKind, Importer, ResumeError, Viewpoint};
 pub use log::{table_title, Envelope, LogError, PlayerEntry, Problem, FORMAT};
 pub use position::{Feature, Position};
 pub use ruleset::{EventError, RuleViolation, Ruleset, SetupError};
 pub use table::{Seated, Sitter, Table};
-pub use timeline::{read_events, Timeline};
+pub use timeline::{read_events, resume, Timeline};
 pub use view::{AnyView, Detail, PlayerView, View};
 pub use vocabulary::{Chart, CoachPart, DiceSpec, Measure, Opening, PlayerStat, Term, Vocabulary};

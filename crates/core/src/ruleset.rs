@@ -133,4 +133,11 @@ pub trait Ruleset: 'static + Sized {
 
     /// The state as `almanac state --json` and the API show it.
     fn view(state: &Self::State) -> View<Self::GameView, Self::PlayerView>;
+
+    /// The state written for a checkpoint (`checkpoint::write`): what play changed, not what the header
+    /// gives (the board, the options, the table).
+    fn write_state(state: &Self::State) -> Vec<u8>;
+
+    /// A checkpoint `write_state` wrote, read back onto `initial`, the state the game's header gives.
+    fn read_state(initial: &Self::State, bytes: &[u8]) -> Result<Self::State, crate::CheckpointError>;
 }

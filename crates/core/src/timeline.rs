@@ -16,8 +16,9 @@ use crate::view::AnyView;
 use crate::vocabulary::Vocabulary;
 use serde_json::Value;
 
-/// How many events lie between two kept states.
-pub const SNAPSHOT_EVERY: usize = 64;
+/// How many events lie between two kept states: as many as between two stored checkpoints, so the states a
+/// timeline keeps are the checkpoints the store writes.
+pub const SNAPSHOT_EVERY: usize = crate::checkpoint::EVERY;
 
 /// A validated game of one ruleset.
 pub struct Timeline<R: Ruleset> {
@@ -235,6 +236,9 @@ impl<R: Declarations> Game for Timeline<R> {
     fn state_dump(&self) -> String {
         format!("{:?}", self.last)
     }
+    fn state_dump_after(&self, n: usize) -> String {
+        format!("{:?}", self.state_after(n))
+    }
     fn edition(&self) -> String {
         R::edition(&self.snapshots[0])
     }
@@ -243,6 +247,15 @@ impl<R: Declarations> Game for Timeline<R> {
     }
     fn features(&self) -> &'static [Feature] {
         R::FEATURES
+    }
+    fn checkpoints(&self) -> Vec<(usize, Vec<u8>)> {
+        crate::checkpoint::kept(self.events.len())
+            .into_iter()
+            .map(|n| {
+                let state = if n == self.events.len() { self.last.clone() } else { self.snapshots[n / SNAPSHOT_EVERY].clone() };
+                (n, R::write_state(&state))
+            })
+            .collect()
     }
     fn positions(&self) -> Vec<Position> {
         let mut state = self.snapshots[0].clone();
@@ -298,6 +311,51 @@ impl<G: Declarations> GameKind for G {
         // One monomorphic loop per game: no dynamic dispatch per event.
         Ok(Box::new(read_events::<G>(envelope, header, text)?))
     }
+    fn view_from(
+        &self,
+        header: &Value,
+        checkpoint: Option<(usize, &[u8])>,
+        lines: &[String],
+    ) -> Result<AnyView, crate::kind::ResumeError> {
+        Ok(G::view(&resume::<G>(header, checkpoint, lines)?).erase())
+    }
+    fn state_dump_from(
+        &self,
+        header: &Value,
+        checkpoint: Option<(usize, &[u8])>,
+        lines: &[String],
+    ) -> Result<String, crate::kind::ResumeError> {
+        Ok(format!("{:?}", resume::<G>(header, checkpoint, lines)?))
+    }
+}
+
+/// The state after a checkpoint (after `checkpoint.0` events; none: the header's) and the event lines after
+/// it, each validated as it was when stored. An error names the event's line in the log (the header is line
+/// 1, event `n` line `n + 1`).
+pub fn resume<R: Ruleset>(
+    header: &Value,
+    checkpoint: Option<(usize, &[u8])>,
+    lines: &[String],
+) -> Result<R::State, crate::kind::ResumeError> {
+    let initial = R::initial(header).map_err(|e| LogError::header(e.0))?;
+    let (done, mut state) = match checkpoint {
+        Some((n, bytes)) => (n, R::read_state(&initial, bytes)?),
+        None => (0, initial),
+    };
+    let mut scratch = Vec::new();
+    for (k, line) in lines.iter().enumerate() {
+        let line_no = done + k + 2;
+        let event = R::parse_event(&state, line).map_err(|e| {
+            let problem = match e {
+                EventError::Json(reason) => Problem::Json(reason),
+                EventError::Invalid(reason) => Problem::Event(reason),
+            };
+            LogError::new(line_no, problem)
+        })?;
+        scratch.clear();
+        R::apply(&mut state, &event, &mut scratch).map_err(|v| LogError::new(line_no, Problem::Rule(v)))?;
+    }
+    Ok(state)
 }
 
 /// Reads a whole log of ruleset `R` whose header was already read into `envelope` and `header`.
@@ -373,6 +431,13 @@ mod tests {
         }
         fn winner(_: &Tally) -> Option<Seat> {
             None
+        }
+        fn write_state(state: &Tally) -> Vec<u8> {
+            crate::checkpoint::write(&(state.total, state.turn))
+        }
+        fn read_state(_: &Tally, bytes: &[u8]) -> Result<Tally, crate::CheckpointError> {
+            let (total, turn) = crate::checkpoint::read(bytes)?;
+            Ok(Tally { total, turn })
         }
         fn view(state: &Tally) -> View<(), ()> {
             View {

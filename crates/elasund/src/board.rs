@@ -15,7 +15,7 @@ pub const COLUMNS: u8 = 9;
 pub const CHURCH_SITE: Square = Square { col: 3, row: 5 };
 
 /// A square of the grid: its column (1–9) and its row's index in [`ROWS`] (0–9).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize, serde::Deserialize)]
 pub struct Square {
     pub col: u8,
     pub row: u8,
@@ -144,7 +144,7 @@ impl City {
 }
 
 /// Where a wall tile goes.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize, serde::Deserialize)]
 pub enum WallSite {
     /// Above the city, at a column.
     North(u8),
@@ -188,7 +188,7 @@ impl fmt::Display for WallSite {
 }
 
 /// A church tile: its place in the church's 3 × 3 squares.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize, serde::Deserialize)]
 pub struct ChurchTile(pub u8);
 
 impl ChurchTile {

@@ -49,7 +49,7 @@ pub const GOLD: &str = "gold";
 pub const UNKNOWN: &str = "unknown";
 
 /// Cards named in an event: gold, influence by colour, influence nobody saw.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Cards {
     pub gold: u8,
     pub influence: [u8; 3],

@@ -12,6 +12,7 @@
 pub mod board;
 pub mod buildings;
 pub mod cards;
+mod checkpoint;
 pub mod describe;
 pub mod event;
 pub mod position;
@@ -122,6 +123,12 @@ impl Ruleset for Elasund {
 
     fn view(state: &State) -> View<view::CityView, view::HandView> {
         view::view(state)
+    }
+    fn write_state(state: &State) -> Vec<u8> {
+        checkpoint::write(state)
+    }
+    fn read_state(initial: &State, bytes: &[u8]) -> Result<State, almanac_core::CheckpointError> {
+        checkpoint::read(initial, bytes)
     }
 }
 

@@ -16,7 +16,7 @@ pub const TRACK_MARKS: [(u8, u8); 5] = [(3, 4), (5, 3), (7, 2), (9, 2), (11, 1)]
 pub const TRACK_END: u8 = 11;
 
 /// A building on the board.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Placed {
     pub kind: Kind,
     /// Its north-west square.
@@ -41,7 +41,7 @@ impl Placed {
 }
 
 /// What a square holds.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Cell {
     /// The building covering it (an index into `buildings`).
     pub building: Option<usize>,
@@ -57,7 +57,7 @@ impl Cell {
     }
 }
 
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
 pub struct Player {
     pub hand: Hand,
     /// Permits not on the board, by value.
@@ -89,7 +89,7 @@ impl Default for Player {
 }
 
 /// Where in the turn the game is: the rule source's four steps, in order.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub enum Phase {
     /// 1. Roll and move the ship.
     Roll,

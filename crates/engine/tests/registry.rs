@@ -185,3 +185,51 @@ fn every_event_written_reads_back_as_the_same_event_and_writes_the_same_line() {
         assert_eq!(twice, written, "{}: written twice", path.display());
     }
 }
+
+/// A state read from a checkpoint, with the events after it, is the state a full replay gives: at every
+/// event of every record, for every game. Each checkpoint is the nearest one a store would keep.
+#[test]
+fn every_state_from_its_nearest_checkpoint_is_the_replayed_state() {
+    let mut checked = BTreeMap::new();
+    for path in every_record() {
+        let text = std::fs::read_to_string(&path).unwrap();
+        let log = validate(None, &text).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        let game = log.game.as_ref();
+        let kind = GAMES.iter().find(|g| g.id() == game.ruleset()).unwrap();
+        let lines: Vec<String> = almanac_core::log::lines(&log.text).skip(1).map(|(_, l)| l.to_string()).collect();
+        assert_eq!(lines.len(), game.event_count());
+        let checkpoints = game.checkpoints();
+        let kept: Vec<usize> = checkpoints.iter().map(|(n, _)| *n).collect();
+        assert_eq!(kept, almanac_core::checkpoint::kept(game.event_count()), "{}", path.display());
+        for m in 0..=game.event_count() {
+            let nearest = checkpoints.iter().rev().find(|(n, _)| *n <= m).map(|(n, bytes)| (*n, bytes.as_slice()));
+            let from = nearest.map_or(0, |c| c.0);
+            let resumed = kind
+                .state_dump_from(game.header(), nearest, &lines[from..m])
+                .unwrap_or_else(|e| panic!("{}: after {m} events: {e}", path.display()));
+            assert_eq!(resumed, game.state_dump_after(m), "{}: after {m} events, from {from}", path.display());
+            if m % 17 == 0 || m == game.event_count() {
+                let view = kind.view_from(game.header(), nearest, &lines[from..m]).unwrap();
+                assert_eq!(serde_json::to_value(&view).unwrap(), serde_json::to_value(game.view_after(m)).unwrap());
+            }
+        }
+        *checked.entry(game.ruleset()).or_insert(0) += game.event_count() + 1;
+    }
+    let registered: BTreeSet<&str> = GAMES.iter().map(|g| g.id()).collect();
+    assert_eq!(checked.keys().copied().collect::<BTreeSet<_>>(), registered, "{checked:?}");
+}
+
+/// A checkpoint that does not read back is refused in words, never read as another state.
+#[test]
+fn a_damaged_checkpoint_is_refused() {
+    for path in every_record() {
+        let text = std::fs::read_to_string(&path).unwrap();
+        let log = validate(None, &text).unwrap();
+        let game = log.game.as_ref();
+        let kind = GAMES.iter().find(|g| g.id() == game.ruleset()).unwrap();
+        let Some((n, bytes)) = game.checkpoints().into_iter().next() else { continue };
+        let short = &bytes[..bytes.len() / 2];
+        let err = kind.state_dump_from(game.header(), Some((n, short)), &[]).unwrap_err();
+        assert!(err.to_string().starts_with("a stored checkpoint does not read back"), "{}: {err}", path.display());
+    }
+}
