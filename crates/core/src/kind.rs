@@ -209,9 +209,9 @@ pub trait Game: Send + Sync {
     }
     /// What a position is made of for the win-chance model (empty: no model).
     fn features(&self) -> &'static [Feature];
-    /// The checkpoints the store keeps (see [`crate::checkpoint`]): after how many events, and the state
-    /// then, written by its ruleset.
-    fn checkpoints(&self) -> Vec<(usize, Vec<u8>)>;
+    /// The checkpoints the store keeps (see [`crate::checkpoint`]) after more than `after` events: after how
+    /// many events, and the state then, written by its ruleset.
+    fn checkpoints(&self, after: usize) -> Vec<(usize, Vec<u8>)>;
     /// The position at the start and after every event (`event_count() + 1` of them), or none where the
     /// game declares no features.
     fn positions(&self) -> Vec<Position>;

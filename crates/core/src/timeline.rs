@@ -248,9 +248,10 @@ impl<R: Declarations> Game for Timeline<R> {
     fn features(&self) -> &'static [Feature] {
         R::FEATURES
     }
-    fn checkpoints(&self) -> Vec<(usize, Vec<u8>)> {
+    fn checkpoints(&self, after: usize) -> Vec<(usize, Vec<u8>)> {
         crate::checkpoint::kept(self.events.len())
             .into_iter()
+            .filter(|&n| n > after)
             .map(|n| {
                 let state = if n == self.events.len() { self.last.clone() } else { self.snapshots[n / SNAPSHOT_EVERY].clone() };
                 (n, R::write_state(&state))

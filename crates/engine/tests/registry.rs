@@ -198,7 +198,7 @@ fn every_state_from_its_nearest_checkpoint_is_the_replayed_state() {
         let kind = GAMES.iter().find(|g| g.id() == game.ruleset()).unwrap();
         let lines: Vec<String> = almanac_core::log::lines(&log.text).skip(1).map(|(_, l)| l.to_string()).collect();
         assert_eq!(lines.len(), game.event_count());
-        let checkpoints = game.checkpoints();
+        let checkpoints = game.checkpoints(0);
         let kept: Vec<usize> = checkpoints.iter().map(|(n, _)| *n).collect();
         assert_eq!(kept, almanac_core::checkpoint::kept(game.event_count()), "{}", path.display());
         for m in 0..=game.event_count() {
@@ -227,7 +227,7 @@ fn a_damaged_checkpoint_is_refused() {
         let log = validate(None, &text).unwrap();
         let game = log.game.as_ref();
         let kind = GAMES.iter().find(|g| g.id() == game.ruleset()).unwrap();
-        let Some((n, bytes)) = game.checkpoints().into_iter().next() else { continue };
+        let Some((n, bytes)) = game.checkpoints(0).into_iter().next() else { continue };
         let short = &bytes[..bytes.len() / 2];
         let err = kind.state_dump_from(game.header(), Some((n, short)), &[]).unwrap_err();
         assert!(err.to_string().starts_with("a stored checkpoint does not read back"), "{}: {err}", path.display());

@@ -69,6 +69,26 @@ pub struct GameRow {
     pub players: Vec<PlayerRow>,
 }
 
+/// A game's state after `events` events, as its ruleset wrote it (`Ruleset::write_state`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Checkpoint {
+    pub events: u64,
+    pub state: Vec<u8>,
+}
+
+/// What the state after some events is rebuilt from without replaying the game from its start: the header,
+/// the nearest checkpoint of the current ruleset version, and the event lines after it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ResumePoint {
+    pub ruleset: String,
+    pub header: String,
+    /// After how many events the state is asked (at most the game's count).
+    pub events: u64,
+    pub checkpoint: Option<Checkpoint>,
+    /// Events `checkpoint.events + 1 ..= events`.
+    pub lines: Vec<String>,
+}
+
 /// Another record of the same game (the same fingerprint): a spectator's log, a view, a copy under another
 /// title or club.
 #[derive(Debug, Clone, PartialEq, Serialize)]

@@ -226,6 +226,23 @@ impl Store {
         on_backend!(self, b => b.log(game.id()))
     }
 
+    /// What the state after `events` events (none: all of them) is rebuilt from without a whole replay: the
+    /// header, the nearest checkpoint written by the current version of the game's ruleset (`version_of`
+    /// says it), and the event lines after it.
+    pub fn resume_point(
+        &self,
+        game: &Visible,
+        events: Option<u64>,
+        version_of: &dyn Fn(&str) -> Option<u32>,
+    ) -> Result<crate::ResumePoint> {
+        on_backend!(self, b => b.resume_point(game.id(), events, version_of))
+    }
+
+    /// The bytes of every stored checkpoint, to weigh them against the logs.
+    pub fn checkpoint_bytes(&self) -> Result<u64> {
+        on_backend!(self, b => b.checkpoint_bytes())
+    }
+
     /// Stored events with their seq and turn, `from..=to` by seq.
     pub fn events(&self, game: &Visible, from: u64, to: u64) -> Result<Vec<(u64, u32, String)>> {
         on_backend!(self, b => b.events(game.id(), from, to))

@@ -392,3 +392,10 @@ fn one_game_counts_once_everywhere() {
     let (_url, mut store) = db();
     common::one_game_counts_once_everywhere(&mut store);
 }
+
+#[test]
+#[ignore = "needs PostgreSQL: `make test` starts one (ALMANAC_TEST_PG)"]
+fn checkpoints_follow_the_log() {
+    let (_url, mut store) = db();
+    common::checkpoints_follow_the_log(&mut store);
+}

@@ -708,3 +708,14 @@ fn one_game_counts_once_everywhere() {
     let mut store = Store::open(&path).unwrap();
     common::one_game_counts_once_everywhere(&mut store);
 }
+
+#[test]
+fn checkpoints_follow_the_log() {
+    let (_dir, path) = db();
+    let mut store = Store::open(&path).unwrap();
+    common::checkpoints_follow_the_log(&mut store);
+    // A game stored before checkpoints existed has none: it is due to be derived again, which writes them.
+    store.connection().execute("DELETE FROM checkpoints", []).unwrap();
+    let version = log_of(&sample("catan-club-game.jsonl")).game.ruleset_version();
+    assert_eq!(store.games_to_reproject(Some("catan"), Some(version)).unwrap().len(), 1);
+}

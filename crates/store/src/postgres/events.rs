@@ -63,6 +63,23 @@ pub(super) fn write_events(
     write_facts(tx, p, id, facts)
 }
 
+/// Replaces game `id`'s checkpoints after `after` events by those `game` keeps after them, in one statement
+/// each (see `sqlite::checkpoints`).
+pub(super) fn write_checkpoints(tx: &mut Transaction, p: &Prepared, id: &str, game: &dyn Game, after: usize) -> Result<()> {
+    run(tx, p, "DELETE FROM checkpoints WHERE game_id = $1 AND events > $2", &[&id, &(after as i64)])?;
+    let kept = game.checkpoints(after);
+    let events: Vec<i64> = kept.iter().map(|(n, _)| *n as i64).collect();
+    let states: Vec<&[u8]> = kept.iter().map(|(_, s)| s.as_slice()).collect();
+    run(
+        tx,
+        p,
+        "INSERT INTO checkpoints (game_id, events, version, state)
+         SELECT $1, events, $2, state FROM unnest($3::bigint[], $4::bytea[]) AS c(events, state)",
+        &[&id, &(game.ruleset_version() as i32), &events, &states],
+    )?;
+    Ok(())
+}
+
 /// The facts of events `first..` of `game`, in one statement.
 pub(super) fn write_facts(tx: &mut Transaction, p: &Prepared, id: &str, facts: &[FactRow]) -> Result<()> {
     // Each fact's place in its event, counted along the rows.

@@ -13,6 +13,7 @@ const MIGRATIONS: &[(u32, &str)] = &[
     (7, include_str!("../../migrations-postgres/007_win_models.sql")),
     (8, include_str!("../../migrations-postgres/008_one_game_counted_once.sql")),
     (9, include_str!("../../migrations-postgres/009_bot_seats.sql")),
+    (10, include_str!("../../migrations-postgres/010_checkpoints.sql")),
 ];
 
 /// Which of its numbered advisory locks a migration takes, so that servers starting together migrate once.

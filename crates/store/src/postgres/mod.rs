@@ -28,7 +28,7 @@ mod migrations;
 mod notes;
 mod players;
 
-use events::{fact_row, recount, refresh_summary, write_events, write_facts, Prepared};
+use events::{fact_row, recount, refresh_summary, write_checkpoints, write_events, write_facts, Prepared};
 use insights::write_insights;
 use migrations::migrate;
 
@@ -143,6 +143,7 @@ impl Postgres {
                 &[&id, &seats, &names, &colors, &keys, &club, &bots],
             )?;
             write_events(&mut tx, &self.prepared, id, game, 0, event_lines, facts)?;
+            write_checkpoints(&mut tx, &self.prepared, id, game, 0)?;
             refresh_summary(&mut tx, &self.prepared, id, game)?;
             write_insights(&mut tx, &self.prepared, id, insights)?;
             tx.commit()?;
@@ -219,6 +220,9 @@ impl Postgres {
         assert_eq!(first as u64, expected_seq, "the game given must be the stored log plus the new lines");
         let lines: Vec<&str> = new_lines.iter().map(String::as_str).collect();
         write_events(&mut tx, &self.prepared, id, game, first, &lines, &game.fact_rows(first))?;
+        // The checkpoints from the last one every `EVERY` events on: the old end is replaced.
+        let kept = first / almanac_core::checkpoint::EVERY * almanac_core::checkpoint::EVERY;
+        write_checkpoints(&mut tx, &self.prepared, id, game, kept)?;
         let old = refresh_summary(&mut tx, &self.prepared, id, game)?;
         write_insights(&mut tx, &self.prepared, id, insights)?;
         recount(&mut tx, &self.prepared, id, old.as_deref())?;
@@ -360,6 +364,44 @@ impl Postgres {
         Ok((header, events.iter().map(|r| r.get(0)).collect()))
     }
 
+    /// As `Sqlite::resume_point`.
+    pub fn resume_point(
+        &self,
+        id: &str,
+        events: Option<u64>,
+        version_of: &dyn Fn(&str) -> Option<u32>,
+    ) -> Result<crate::ResumePoint> {
+        let mut client = self.client.borrow_mut();
+        let row = client
+            .query_opt("SELECT ruleset, header, event_count FROM games WHERE id = $1", &[&id])?
+            .ok_or_else(|| StoreError::NotFound(id.to_string()))?;
+        let (ruleset, header, count): (String, String, i64) = (row.get(0), row.get(1), row.get(2));
+        let n = events.map_or(count, |e| e.min(count as u64) as i64);
+        let checkpoint = match version_of(&ruleset) {
+            Some(version) => client
+                .query_opt(
+                    "SELECT events, state FROM checkpoints WHERE game_id = $1 AND events <= $2 AND version = $3
+                     ORDER BY events DESC LIMIT 1",
+                    &[&id, &n, &(version as i32)],
+                )?
+                .map(|r| crate::Checkpoint { events: r.get::<_, i64>(0) as u64, state: r.get(1) }),
+            None => None,
+        };
+        let from = checkpoint.as_ref().map_or(0, |c| c.events as i64);
+        let lines = client
+            .query("SELECT body FROM events WHERE game_id = $1 AND seq > $2 AND seq <= $3 ORDER BY seq", &[&id, &from, &n])?
+            .iter()
+            .map(|r| r.get(0))
+            .collect();
+        Ok(crate::ResumePoint { ruleset, header, events: n as u64, checkpoint, lines })
+    }
+
+    /// The bytes of every stored checkpoint.
+    pub fn checkpoint_bytes(&self) -> Result<u64> {
+        let row = self.client.borrow_mut().query_one("SELECT COALESCE(SUM(octet_length(state)), 0)::bigint FROM checkpoints", &[])?;
+        Ok(row.get::<_, i64>(0) as u64)
+    }
+
     pub fn events(&self, id: &str, from: u64, to: u64) -> Result<Vec<(u64, u32, String)>> {
         self.game(id)?;
         let (from, to) = (from.min(i64::MAX as u64) as i64, to.min(i64::MAX as u64) as i64);
@@ -423,7 +465,8 @@ impl Postgres {
         let rows = self.client.borrow_mut().query(
             "SELECT id, ruleset FROM games
              WHERE ($1::text IS NULL OR ruleset = $1)
-               AND ($2::int IS NULL OR ruleset_version <> $2 OR insights_version <> $3 OR fingerprint IS NULL)
+               AND ($2::int IS NULL OR ruleset_version <> $2 OR insights_version <> $3 OR fingerprint IS NULL
+                    OR (event_count > 0 AND NOT EXISTS (SELECT 1 FROM checkpoints c WHERE c.game_id = games.id)))
              ORDER BY stored_at, n",
             &[&ruleset, &current, &(almanac_core::insights::VERSION as i32)],
         )?;
@@ -448,6 +491,7 @@ impl Postgres {
         tx.execute("DELETE FROM facts WHERE game_id = $1", &[&id])?;
         write_facts(&mut tx, &self.prepared, id, facts)?;
         tx.execute("UPDATE games SET ruleset_version = $2 WHERE id = $1", &[&id, &(game.ruleset_version() as i32)])?;
+        write_checkpoints(&mut tx, &self.prepared, id, game, 0)?;
         let old = refresh_summary(&mut tx, &self.prepared, id, game)?;
         write_insights(&mut tx, &self.prepared, id, insights)?;
         recount(&mut tx, &self.prepared, id, old.as_deref())?;

@@ -64,6 +64,7 @@ const MIGRATIONS: &[Migration] = &[
         after: Some(rekey_players),
     },
     Migration { version: 15, before: None, sql: include_str!("../../migrations/015_bot_seats.sql"), after: None },
+    Migration { version: 16, before: None, sql: include_str!("../../migrations/016_checkpoints.sql"), after: None },
 ];
 
 pub fn current(conn: &Connection) -> Result<u32> {

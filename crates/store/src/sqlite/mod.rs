@@ -1,5 +1,6 @@
 //! The store on SQLite: games, players, events and facts in one file, the default and embedded backend.
 
+mod checkpoints;
 mod clubs;
 mod events;
 mod facts;
@@ -22,11 +23,16 @@ use std::path::Path;
 pub(crate) struct Packed {
     events: events::Chunk,
     facts: facts::Batch,
+    checkpoints: Vec<(usize, Vec<u8>)>,
 }
 
 impl Packed {
     pub fn of(new: &NewGame) -> Packed {
-        Packed { events: events::Chunk::of(new.game, 0, new.event_lines), facts: facts::Batch::of(new.facts) }
+        Packed {
+            events: events::Chunk::of(new.game, 0, new.event_lines),
+            facts: facts::Batch::of(new.facts),
+            checkpoints: new.game.checkpoints(0),
+        }
     }
 }
 
@@ -219,6 +225,10 @@ impl Sqlite {
             let first = game.event_count() - new_lines.len();
             assert_eq!(first as u64, expected_seq, "the game given must be the stored log plus the new lines");
             write_events(tx, id, game, first, new_lines, &game.fact_rows(first))?;
+            // The checkpoints from the last one every `EVERY` events on: the old end is replaced.
+            let kept = first / almanac_core::checkpoint::EVERY * almanac_core::checkpoint::EVERY;
+            let key = events::key_of(tx, id)?;
+            checkpoints::write(tx, key, kept, game.ruleset_version(), &game.checkpoints(kept))?;
             let old = refresh_summary(tx, id, game)?;
             insights::write(tx, id, insights, change)?;
             recount(tx, id, old.as_deref())?;
@@ -354,6 +364,36 @@ impl Sqlite {
         Ok((header, events::all(&self.conn, id)?))
     }
 
+    /// What the state after `events` events (none: all) is rebuilt from: the nearest checkpoint written by
+    /// the current version of the game's ruleset (`version_of`) and the events after it.
+    pub fn resume_point(
+        &self,
+        id: &str,
+        events: Option<u64>,
+        version_of: &dyn Fn(&str) -> Option<u32>,
+    ) -> Result<crate::ResumePoint> {
+        let (ruleset, header, count): (String, String, u64) = self
+            .conn
+            .prepare_cached("SELECT ruleset, header, event_count FROM games WHERE id = ?1")?
+            .query_row([id], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))
+            .optional()?
+            .ok_or_else(|| StoreError::NotFound(id.to_string()))?;
+        let n = events.map_or(count, |e| e.min(count));
+        let checkpoint = match version_of(&ruleset) {
+            Some(version) => checkpoints::before(&self.conn, id, n, version)?,
+            None => None,
+        };
+        let from = checkpoint.as_ref().map_or(0, |c| c.events);
+        let lines =
+            if n > from { events::range(&self.conn, id, from + 1, n)?.into_iter().map(|(_, _, l)| l).collect() } else { Vec::new() };
+        Ok(crate::ResumePoint { ruleset, header, events: n, checkpoint, lines })
+    }
+
+    /// The bytes of every stored checkpoint.
+    pub fn checkpoint_bytes(&self) -> Result<u64> {
+        checkpoints::bytes(&self.conn)
+    }
+
     /// Stored events with their seq and turn, `from..=to` by seq.
     pub fn events(&self, id: &str, from: u64, to: u64) -> Result<Vec<(u64, u32, String)>> {
         self.game(id)?;
@@ -412,7 +452,8 @@ impl Sqlite {
         let mut stmt = self.conn.prepare(
             "SELECT id, ruleset FROM games
              WHERE (?1 IS NULL OR ruleset = ?1)
-               AND (?2 IS NULL OR ruleset_version <> ?2 OR insights_version <> ?3 OR fingerprint IS NULL)
+               AND (?2 IS NULL OR ruleset_version <> ?2 OR insights_version <> ?3 OR fingerprint IS NULL
+                    OR (event_count > 0 AND NOT EXISTS (SELECT 1 FROM checkpoints c WHERE c.game = games.key)))
              ORDER BY stored_at, rowid",
         )?;
         let rows =
@@ -447,6 +488,7 @@ fn reproject_game(tx: &rusqlite::Connection, d: &Derivation, change: &mut insigh
     facts::store(tx, id, 1, facts)?;
     tx.prepare_cached("UPDATE games SET ruleset_version = ?2 WHERE id = ?1")?
         .execute(params![id, game.ruleset_version()])?;
+    checkpoints::write(tx, events::key_of(tx, id)?, 0, game.ruleset_version(), &game.checkpoints(0))?;
     let old = refresh_summary(tx, id, game)?;
     insights::write(tx, id, insights, change)?;
     recount(tx, id, old.as_deref())
@@ -595,8 +637,10 @@ fn insert_game(
             &packed_here
         }
     };
-    events::write_chunk(tx, events::key_of(tx, &id)?, 1, &packed.events)?;
+    let key = events::key_of(tx, &id)?;
+    events::write_chunk(tx, key, 1, &packed.events)?;
     facts::store_batch(tx, &id, 1, &packed.facts)?;
+    checkpoints::write(tx, key, 0, game.ruleset_version(), &packed.checkpoints)?;
     refresh_summary(tx, &id, game)?;
     insights::write(tx, &id, insights, change)?;
     Ok(Inserted::New(id))

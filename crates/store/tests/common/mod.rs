@@ -517,3 +517,60 @@ pub fn one_game_counts_once_everywhere(store: &mut Store) {
     assert_eq!(rated(store), [first.as_str()], "the first stored counts again");
     assert_eq!(won(store), (1.0, 1, Some(0.25)));
 }
+
+/// Checkpoints follow the log: written with the events, the old end replaced by an append, the newest one
+/// at or before an event found with exactly the events after it, and one written by another version of the
+/// ruleset never used. The states they hold equal a full replay's.
+pub fn checkpoints_follow_the_log(store: &mut Store) {
+    use almanac_core::checkpoint::EVERY;
+    let full = sample("catan-club-game.jsonl");
+    let lines: Vec<&str> = full.lines().collect();
+    let total = lines.len() - 1;
+    let club = store.create_club("Kadıköy").unwrap().id;
+    // A live game of its first 100 events, then 5 more, then to the end.
+    let start = log_of(&(lines[..101].join("\n") + "\n"));
+    let id = insert_as(store, &start, Ownership::private_to(club)).unwrap().id().to_string();
+    let seen = store.stored(&id).unwrap();
+    let current = start.game.ruleset_version();
+    let version_of = |ruleset: &str| (ruleset == "catan").then_some(current);
+    let kept = |store: &Store, n: u64| store.resume_point(&seen, Some(n), &version_of).unwrap();
+    let at = |store: &Store, n: u64| kept(store, n).checkpoint.map(|c| c.events);
+    assert_eq!((at(store, 100), at(store, 99), at(store, 63)), (Some(100), Some(64), None));
+    let mut game = start.game;
+    let mut appended = 100;
+    for (first, last) in [(101, 105), (106, total)] {
+        let next: Vec<String> = lines[first..=last].iter().map(|s| s.to_string()).collect();
+        for (k, l) in next.iter().enumerate() {
+            game.push_line(first + 1 + k, l).unwrap();
+        }
+        store.append_events(club, &id, appended, game.as_ref(), &next, &Default::default()).unwrap();
+        appended = last as u64;
+    }
+    // The old ends (100, 105) are gone; every multiple of EVERY and the new end are kept.
+    let point = kept(store, 100);
+    assert_eq!(point.checkpoint.as_ref().map(|c| c.events), Some(EVERY as u64));
+    assert_eq!(point.lines, lines[EVERY + 1..=100], "the events after the checkpoint, in order");
+    assert_eq!(at(store, 105), Some(EVERY as u64));
+    let end = store.resume_point(&seen, None, &version_of).unwrap();
+    assert_eq!((end.events, end.checkpoint.as_ref().map(|c| c.events), end.lines.len()), (total as u64, Some(total as u64), 0));
+    // What a checkpoint holds is the replayed state at it.
+    let kind = almanac_engine::GAMES.iter().find(|g| g.id() == "catan").unwrap();
+    let header: serde_json::Value = serde_json::from_str(&end.header).unwrap();
+    for n in [1u64, 64, 100, 200, total as u64] {
+        let p = kept(store, n);
+        let from = p.checkpoint.as_ref().map(|c| (c.events as usize, c.state.as_slice()));
+        assert_eq!(kind.state_dump_from(&header, from, &p.lines).unwrap(), game.state_dump_after(n as usize), "after {n}");
+    }
+    // Another version wrote none of them: nothing is read but the log.
+    let other = |_: &str| Some(current + 1);
+    let old = store.resume_point(&seen, Some(100), &other).unwrap();
+    assert_eq!((old.checkpoint, old.lines.len()), (None, 100));
+    // Derived again, the game has the same checkpoints.
+    let before = (1..=total as u64).map(|n| at(store, n)).collect::<Vec<_>>();
+    let log = log_of(&full);
+    rederive(store, &id, &log, &Insights::default()).unwrap();
+    assert_eq!((1..=total as u64).map(|n| at(store, n)).collect::<Vec<_>>(), before);
+    assert!(store.checkpoint_bytes().unwrap() > 0);
+    let due = store.games_to_reproject(Some("catan"), Some(current)).unwrap();
+    assert!(!due.iter().any(|(g, _)| g == &id), "a game with its checkpoints is not due: {due:?}");
+}
