@@ -699,3 +699,32 @@ fn records_of_one_game_name_each_other_and_count_once() {
     assert_eq!(err["line"], 1);
     assert!(err["error"].as_str().unwrap().contains("`Ayşe` and `AYŞE` name one player in two spellings"), "{err}");
 }
+
+/// A server that never held a game in memory answers its state after any event from the nearest stored
+/// checkpoint and the events after it; every answer equals the one the uploading server gives from the
+/// game's timeline, for every sample of every game, the end included.
+#[test]
+fn a_state_read_cold_from_a_checkpoint_is_the_replayed_state() {
+    let app = spawn_app(16 << 20);
+    let cold = support::another_server(&app);
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../data/samples");
+    let mut names: Vec<_> = std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().file_name()).collect();
+    names.sort();
+    for name in names {
+        let text = std::fs::read_to_string(dir.join(&name)).unwrap();
+        let (status, body) = upload(&app, &text, "auto");
+        assert_eq!(status, 201, "{name:?}: {body}");
+        let id = body["id"].as_str().unwrap();
+        let events = app.get_json(&format!("/api/games/{id}")).1["event_count"].as_u64().unwrap();
+        let mut seqs: Vec<u64> = (0..=events).step_by(7).collect();
+        seqs.extend([63, 64, 65, 128, events, events + 5]);
+        for seq in seqs {
+            let path = format!("/api/games/{id}/state?seq={seq}");
+            let (warm, cold_answer) = (app.get_json(&path), cold.get_json(&path));
+            assert_eq!(cold_answer.0, 200, "{name:?} {seq}: {}", cold_answer.1);
+            assert_eq!(cold_answer.1, warm.1, "{name:?} after {seq} events");
+        }
+        let (_, end) = cold.get_json(&format!("/api/games/{id}/state"));
+        assert_eq!(end["seq"].as_u64(), Some(events), "{name:?}: the end");
+    }
+}

@@ -287,6 +287,29 @@ async fn state(
         }
     }
     let body = blocking(move || {
+        // A game out of memory answers a moment after an event from its nearest checkpoint, never a replay from
+        // its first event; a moment named by its turn, or a game in memory, from the timeline.
+        let seen = visible(&app, viewer, &path)?;
+        let id = seen.id().to_string();
+        let events = seen.access().events;
+        let in_memory = app.timelines.get(&id).is_some_and(|g| g.read().game().event_count() as u64 == events);
+        let n = match at {
+            At::Seq(s) => Some((s as u64).min(events)),
+            At::Final => Some(events),
+            At::Turn(_) => None,
+        };
+        if let (false, Some(n)) = (in_memory, n) {
+            let key = (id, n);
+            if let Some(json) = app.states.get(&key) {
+                return Ok(json);
+            }
+            let cold = app.pool.read(|s| almanac_service::state_from_store(s, &seen, At::Seq(n as usize)))??;
+            if let Some(state) = cold {
+                let json = Bytes::from(serde_json::to_vec(&state).map_err(ApiError::internal)?);
+                app.states.put(key, json.clone(), json.len());
+                return Ok(json);
+            }
+        }
         let (seen, g) = loaded(&app, viewer, &path)?;
         let g = g.read();
         let n = almanac_service::events_at(g.game(), at) as u64;

@@ -393,6 +393,38 @@ pub fn state(id: &str, game: &dyn Game, at: At) -> Result<StateAt, ServiceError>
     Ok(StateAt { game: id.to_string(), seq: n as u64, view: game.view_after(n) })
 }
 
+/// The state after some events of a stored game, read cold: its nearest checkpoint and the events after it
+/// (at most `checkpoint::EVERY - 1` replayed), never a replay from the first event. A moment named by its
+/// turn is `None`: which event ends a turn is the game's timeline's to say.
+pub fn state_from_store(store: &Store, game: &Visible, at: At) -> Result<Option<StateAt>, ServiceError> {
+    let events = match at {
+        At::Turn(_) => return Ok(None),
+        At::Seq(s) => Some(s as u64),
+        At::Final => None,
+    };
+    let version_of = |ruleset: &str| game_kind(ruleset).map(|k| k.version());
+    let point = store.resume_point(game, events, &version_of)?;
+    let id = game.id();
+    let kind = game_kind(&point.ruleset)
+        .ok_or_else(|| ServiceError::UnknownRuleset { id: id.to_string(), ruleset: point.ruleset.clone() })?;
+    let header: serde_json::Value = serde_json::from_str(&point.header)
+        .map_err(|e| ServiceError::Corrupt { id: id.to_string(), error: LogError::header(e.to_string()) })?;
+    let checkpoint = point.checkpoint.as_ref().map(|c| (c.events as usize, c.state.as_slice()));
+    let view = match kind.view_from(&header, checkpoint, &point.lines) {
+        Ok(view) => view,
+        Err(almanac_core::ResumeError::Log(error)) => return Err(ServiceError::Corrupt { id: id.to_string(), error }),
+        // A checkpoint that does not read back is a fault of this build's, not of the log: the log answers.
+        Err(almanac_core::ResumeError::Checkpoint(_)) => {
+            let whole = store.resume_point(game, events, &|_| None)?;
+            kind.view_from(&header, None, &whole.lines).map_err(|e| match e {
+                almanac_core::ResumeError::Log(error) => ServiceError::Corrupt { id: id.to_string(), error },
+                almanac_core::ResumeError::Checkpoint(why) => ServiceError::Internal(why.to_string()),
+            })?
+        }
+    };
+    Ok(Some(StateAt { game: id.to_string(), seq: point.events, view }))
+}
+
 /// A game's stats, as `almanac stats --json` and `GET .../stats` give them.
 #[derive(Serialize)]
 pub struct StatsOf {
