@@ -36,6 +36,35 @@ measure() { # what connections script
 }
 
 echo "game $ID ($GAME_FILE): $TURNS turns; charts $CHARTS; $(nproc) cores"
+# The state after a random event: of the one game (held in memory), then of a random game among $COLD_GAMES
+# stored on a second server (nearly always out of memory: answered from the game's nearest checkpoint).
+EVENTS=$(curl -s "$URL/api/games/$ID" | python3 -c 'import json,sys; print(json.load(sys.stdin)["event_count"])')
+echo "$ID $EVENTS" > "$WORK/one.txt"
+COLD_GAMES=${COLD_GAMES:-1000}
+COLD_DIR=target/bench-http-corpus-$COLD_GAMES
+if [ ! -f "$COLD_DIR.done" ]; then
+  cargo build --release --quiet --example catan_sample -p almanac-catan
+  rm -rf "$COLD_DIR" && ./target/release/examples/catan_sample corpus "$COLD_GAMES" "$COLD_DIR" 1 >/dev/null
+  touch "$COLD_DIR.done"
+fi
+./target/release/almanac import --db "$WORK/cold.db" "$COLD_DIR" >/dev/null
+./target/release/almanac serve --db "$WORK/cold.db" --bind 127.0.0.1:$((PORT + 1)) >/dev/null 2>&1 &
+COLD=$!
+COLD_URL=http://127.0.0.1:$((PORT + 1))
+until curl -sf "$COLD_URL/api/games" >/dev/null; do sleep 0.2; done
+curl -s "$COLD_URL/api/games?limit=1000" | python3 -c '
+import json, sys
+for g in json.load(sys.stdin)["games"]: print(g["id"], g["event_count"])' > "$WORK/cold.txt"
+measure_games() { # what connections url list
+  local out
+  out=$(GAMES_FILE=$4 wrk -t2 -c"$2" -d"$DURATION" --latency -s bench/states.lua "$3")
+  printf '%-34s %4s connections: %8s req/s  p50 %8s  p99 %8s\n' "$1" "$2" \
+    "$(awk '/Requests\/sec/ {print $2}' <<<"$out")" "$(awk '$1=="50%" {print $2}' <<<"$out")" \
+    "$(awk '$1=="99%" {print $2}' <<<"$out")"
+}
+measure_games "state after an event, one game" 64 "$URL" "$WORK/one.txt"
+measure_games "the same, random of $(wc -l < "$WORK/cold.txt") games" 64 "$COLD_URL" "$WORK/cold.txt"
+kill "$COLD" 2>/dev/null || true
 for c in 32 256; do
   measure "state at a random turn" $c state
   measure "charts" $c charts

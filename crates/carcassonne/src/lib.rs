@@ -8,8 +8,8 @@
 //! - `view`, `describe`, `vocabulary`: the state, the events and the facts in words; `web/replay.js`.
 //! - `import`: JCloisterZone saves.
 
-pub mod describe;
 mod checkpoint;
+pub mod describe;
 pub mod event;
 pub mod import;
 pub mod position;

@@ -505,6 +505,53 @@ pub fn scale(db: &Path, reps: usize) -> anyhow::Result<i32> {
             Ok(())
         })?;
     }
+    // The state after a random event of a random stored game, cold (nothing in memory): from its nearest
+    // checkpoint and the events after it, then the same from a replay of its whole log, as before checkpoints.
+    {
+        let all: Vec<_> = store.stored_games()?.into_iter().filter(|g| !g.deleted).collect();
+        let pick = |k: usize| {
+            let g = &all[(k * 7919 + 13) % all.len()];
+            (g, (k as u64 * 104_729) % (g.events + 1))
+        };
+        let samples = reps.max(200);
+        let timed =
+            |what: &str, f: &dyn Fn(&almanac_store::Visible, u64) -> anyhow::Result<()>| -> anyhow::Result<()> {
+                let mut us: Vec<f64> = Vec::with_capacity(samples);
+                for k in 0..samples {
+                    let (g, n) = pick(k);
+                    let seen = store.stored(&g.id)?;
+                    let t = Instant::now();
+                    f(&seen, n)?;
+                    us.push(t.elapsed().as_secs_f64() * 1e6);
+                }
+                us.sort_by(f64::total_cmp);
+                let at = |q: f64| us[((us.len() - 1) as f64 * q).round() as usize];
+                println!("{what}, among {} games: median {:.0} µs, p99 {:.0} µs", all.len(), at(0.5), at(0.99));
+                Ok(())
+            };
+        timed("state after a random event of a random game, cold, from its checkpoint", &|seen, n| {
+            let state = almanac_service::state_from_store(&store, seen, almanac_service::At::Seq(n as usize))?;
+            std::hint::black_box(state.expect("a moment after an event"));
+            Ok(())
+        })?;
+        timed("of which reading its checkpoint and the events after it", &|seen, n| {
+            let version_of = |ruleset: &str| almanac_service::game_kind(ruleset).map(|k| k.version());
+            std::hint::black_box(store.resume_point(seen, Some(n), &version_of)?);
+            Ok(())
+        })?;
+        timed("the same, replaying the whole log", &|seen, n| {
+            let game = almanac_service::load_visible(&store, seen)?;
+            std::hint::black_box(game.view_after(n as usize));
+            Ok(())
+        })?;
+        let (kept, text) = (store.checkpoint_bytes()?, store.log_bytes()?);
+        println!(
+            "checkpoints: {:.1} MB, {:.2}× the logs' text ({:.1} MB)",
+            kept as f64 / 1e6,
+            kept as f64 / text as f64,
+            text as f64 / 1e6
+        );
+    }
     if let Ok(size) = std::fs::metadata(db).map(|m| m.len()) {
         let text = store.log_bytes()?;
         println!(

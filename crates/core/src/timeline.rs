@@ -253,7 +253,8 @@ impl<R: Declarations> Game for Timeline<R> {
             .into_iter()
             .filter(|&n| n > after)
             .map(|n| {
-                let state = if n == self.events.len() { self.last.clone() } else { self.snapshots[n / SNAPSHOT_EVERY].clone() };
+                let state =
+                    if n == self.events.len() { self.last.clone() } else { self.snapshots[n / SNAPSHOT_EVERY].clone() };
                 (n, R::write_state(&state))
             })
             .collect()

@@ -78,7 +78,7 @@ pub fn read(initial: &State, bytes: &[u8]) -> Result<State, CheckpointError> {
     Ok(State {
         table: initial.table.clone(),
         colours: initial.colours.clone(),
-        city: initial.city.clone(),
+        city: initial.city,
         players: p.players,
         cells: p.cells,
         buildings: p.buildings,

@@ -190,33 +190,41 @@ fn every_event_written_reads_back_as_the_same_event_and_writes_the_same_line() {
 /// event of every record, for every game. Each checkpoint is the nearest one a store would keep.
 #[test]
 fn every_state_from_its_nearest_checkpoint_is_the_replayed_state() {
-    let mut checked = BTreeMap::new();
-    for path in every_record() {
-        let text = std::fs::read_to_string(&path).unwrap();
-        let log = validate(None, &text).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-        let game = log.game.as_ref();
-        let kind = GAMES.iter().find(|g| g.id() == game.ruleset()).unwrap();
-        let lines: Vec<String> = almanac_core::log::lines(&log.text).skip(1).map(|(_, l)| l.to_string()).collect();
-        assert_eq!(lines.len(), game.event_count());
-        let checkpoints = game.checkpoints(0);
-        let kept: Vec<usize> = checkpoints.iter().map(|(n, _)| *n).collect();
-        assert_eq!(kept, almanac_core::checkpoint::kept(game.event_count()), "{}", path.display());
-        for m in 0..=game.event_count() {
-            let nearest = checkpoints.iter().rev().find(|(n, _)| *n <= m).map(|(n, bytes)| (*n, bytes.as_slice()));
-            let from = nearest.map_or(0, |c| c.0);
-            let resumed = kind
-                .state_dump_from(game.header(), nearest, &lines[from..m])
-                .unwrap_or_else(|e| panic!("{}: after {m} events: {e}", path.display()));
-            assert_eq!(resumed, game.state_dump_after(m), "{}: after {m} events, from {from}", path.display());
-            if m % 17 == 0 || m == game.event_count() {
-                let view = kind.view_from(game.header(), nearest, &lines[from..m]).unwrap();
-                assert_eq!(serde_json::to_value(&view).unwrap(), serde_json::to_value(game.view_after(m)).unwrap());
-            }
-        }
-        *checked.entry(game.ruleset()).or_insert(0) += game.event_count() + 1;
-    }
+    // Each record on a thread of its own: a state written out at every event is slow to compare.
+    let checked: Vec<(&'static str, usize)> = std::thread::scope(|scope| {
+        let handles: Vec<_> =
+            every_record().into_iter().map(|path| scope.spawn(move || checkpoints_hold(&path))).collect();
+        handles.into_iter().map(|h| h.join().unwrap()).collect()
+    });
+    let seen: BTreeSet<&str> = checked.iter().map(|(ruleset, _)| *ruleset).collect();
     let registered: BTreeSet<&str> = GAMES.iter().map(|g| g.id()).collect();
-    assert_eq!(checked.keys().copied().collect::<BTreeSet<_>>(), registered, "{checked:?}");
+    assert_eq!(seen, registered, "{checked:?}");
+}
+
+/// One record's states from their nearest checkpoints against its replay; its ruleset and how many states.
+fn checkpoints_hold(path: &std::path::Path) -> (&'static str, usize) {
+    let text = std::fs::read_to_string(path).unwrap();
+    let log = validate(None, &text).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let game = log.game.as_ref();
+    let kind = GAMES.iter().find(|g| g.id() == game.ruleset()).unwrap();
+    let lines: Vec<String> = almanac_core::log::lines(&log.text).skip(1).map(|(_, l)| l.to_string()).collect();
+    assert_eq!(lines.len(), game.event_count());
+    let checkpoints = game.checkpoints(0);
+    let kept: Vec<usize> = checkpoints.iter().map(|(n, _)| *n).collect();
+    assert_eq!(kept, almanac_core::checkpoint::kept(game.event_count()), "{}", path.display());
+    for m in 0..=game.event_count() {
+        let nearest = checkpoints.iter().rev().find(|(n, _)| *n <= m).map(|(n, bytes)| (*n, bytes.as_slice()));
+        let from = nearest.map_or(0, |c| c.0);
+        let resumed = kind
+            .state_dump_from(game.header(), nearest, &lines[from..m])
+            .unwrap_or_else(|e| panic!("{}: after {m} events: {e}", path.display()));
+        assert_eq!(resumed, game.state_dump_after(m), "{}: after {m} events, from {from}", path.display());
+        if m % 17 == 0 || m == game.event_count() {
+            let view = kind.view_from(game.header(), nearest, &lines[from..m]).unwrap();
+            assert_eq!(serde_json::to_value(&view).unwrap(), serde_json::to_value(game.view_after(m)).unwrap());
+        }
+    }
+    (game.ruleset(), game.event_count() + 1)
 }
 
 /// A checkpoint that does not read back is refused in words, never read as another state.
@@ -232,4 +240,47 @@ fn a_damaged_checkpoint_is_refused() {
         let err = kind.state_dump_from(game.header(), Some((n, short)), &[]).unwrap_err();
         assert!(err.to_string().starts_with("a stored checkpoint does not read back"), "{}: {err}", path.display());
     }
+}
+
+/// A checkpoint of one ruleset version reads back for as long as it is stored, so a state whose layout
+/// changes must raise its ruleset's `VERSION` (stored checkpoints of the old version are then never read, and
+/// `reproject` writes new ones). The checkpoints of each game's first sample are weighed against the layout
+/// recorded for its version in `checkpoint_layouts.txt`: a new version records its own line.
+#[test]
+fn a_checkpoint_layout_changes_only_with_its_ruleset_version() {
+    let recorded: Vec<(String, u32, String)> = include_str!("checkpoint_layouts.txt")
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+        .map(|l| {
+            let f: Vec<&str> = l.split_whitespace().collect();
+            (f[0].to_string(), f[1].parse().unwrap(), f[2].to_string())
+        })
+        .collect();
+    let samples = files_in("data/samples");
+    let mut problems = Vec::new();
+    for kind in GAMES {
+        let game = samples
+            .iter()
+            .map(|p| read_log(&std::fs::read_to_string(p).unwrap()).unwrap())
+            .find(|g| g.ruleset() == kind.id())
+            .unwrap_or_else(|| panic!("no sample of {}", kind.id()));
+        let bytes: String = game
+            .checkpoints(0)
+            .iter()
+            .flat_map(|(n, s)| std::iter::once(format!("{n}:")).chain(s.iter().map(|b| format!("{b:02x}"))))
+            .collect();
+        let layout = almanac_core::hash::sha256_hex(&bytes);
+        match recorded.iter().find(|(id, version, _)| id == kind.id() && *version == kind.version()) {
+            Some((_, _, want)) if *want == layout => {}
+            Some(_) => problems.push(format!(
+                "{} {}: the checkpoints' layout changed within one version: raise VERSION and record `{} {} <new>`",
+                kind.id(),
+                kind.version(),
+                kind.id(),
+                kind.version() + 1
+            )),
+            None => problems.push(format!("record: {} {} {layout}", kind.id(), kind.version())),
+        }
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
 }

@@ -38,8 +38,8 @@ pub use error::{Result, StoreError};
 pub use ownership::{Access, Club, ClubId, ClubRow, Ownership, TokenRow, Viewer, Visible, VisiblePlayer};
 pub use pool::Pool;
 pub use rows::{
-    game_id, player_key, Checkpoint, GameFilter, GameRow, Identity, Inserted, PlayerId, PlayerRow, RatedGame, Recording,
-    ResumePoint, SeatOf, Sitting,
+    game_id, player_key, Checkpoint, GameFilter, GameRow, Identity, Inserted, PlayerId, PlayerRow, RatedGame,
+    Recording, ResumePoint, SeatOf, Sitting,
 };
 pub use rows::{
     AnswerRow, CountedGame, Derivation, Dimension, NewGame, Note, OpeningRecord, PartnerTotal, PlayerNumber,

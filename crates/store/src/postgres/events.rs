@@ -65,7 +65,13 @@ pub(super) fn write_events(
 
 /// Replaces game `id`'s checkpoints after `after` events by those `game` keeps after them, in one statement
 /// each (see `sqlite::checkpoints`).
-pub(super) fn write_checkpoints(tx: &mut Transaction, p: &Prepared, id: &str, game: &dyn Game, after: usize) -> Result<()> {
+pub(super) fn write_checkpoints(
+    tx: &mut Transaction,
+    p: &Prepared,
+    id: &str,
+    game: &dyn Game,
+    after: usize,
+) -> Result<()> {
     run(tx, p, "DELETE FROM checkpoints WHERE game_id = $1 AND events > $2", &[&id, &(after as i64)])?;
     let kept = game.checkpoints(after);
     let events: Vec<i64> = kept.iter().map(|(n, _)| *n as i64).collect();

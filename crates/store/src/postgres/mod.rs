@@ -389,7 +389,10 @@ impl Postgres {
         };
         let from = checkpoint.as_ref().map_or(0, |c| c.events as i64);
         let lines = client
-            .query("SELECT body FROM events WHERE game_id = $1 AND seq > $2 AND seq <= $3 ORDER BY seq", &[&id, &from, &n])?
+            .query(
+                "SELECT body FROM events WHERE game_id = $1 AND seq > $2 AND seq <= $3 ORDER BY seq",
+                &[&id, &from, &n],
+            )?
             .iter()
             .map(|r| r.get(0))
             .collect();
@@ -398,7 +401,10 @@ impl Postgres {
 
     /// The bytes of every stored checkpoint.
     pub fn checkpoint_bytes(&self) -> Result<u64> {
-        let row = self.client.borrow_mut().query_one("SELECT COALESCE(SUM(octet_length(state)), 0)::bigint FROM checkpoints", &[])?;
+        let row = self
+            .client
+            .borrow_mut()
+            .query_one("SELECT COALESCE(SUM(octet_length(state)), 0)::bigint FROM checkpoints", &[])?;
         Ok(row.get::<_, i64>(0) as u64)
     }
 

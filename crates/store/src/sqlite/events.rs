@@ -83,20 +83,21 @@ pub fn range(conn: &Connection, id: &str, from: u64, to: u64) -> Result<Vec<(u64
         let turns = row.get_ref(2)?.as_blob().map_err(rusqlite::Error::from)?;
         let lines = row.get_ref(3)?.as_blob().map_err(rusqlite::Error::from)?;
         let text_bytes: u64 = row.get(4)?;
-        let chunk = unpack(first, last, turns, lines, text_bytes)
+        let chunk = unpack(first, last, turns, lines, text_bytes, from..=to)
             .map_err(|e| StoreError::Invalid(format!("game {id}, events {first}–{last}: {e}")))?;
-        events.extend(chunk.into_iter().filter(|(seq, _, _)| (from..=to).contains(seq)));
+        events.extend(chunk);
     }
     Ok(events)
 }
 
-/// The events of one chunk as (seq, turn, line).
+/// The events of one chunk as (seq, turn, line), those of `wanted` only (the chunk is checked whole).
 fn unpack(
     first: u64,
     last: u64,
     turns: &[u8],
     lines: &[u8],
     text_bytes: u64,
+    wanted: std::ops::RangeInclusive<u64>,
 ) -> std::result::Result<Vec<(u64, u32, String)>, String> {
     let text = decompress(lines, "the chunk's lines")?;
     if text.len() as u64 != text_bytes {
@@ -105,14 +106,19 @@ fn unpack(
     let text = String::from_utf8(text).map_err(|_| "the chunk's lines are not UTF-8".to_string())?;
     let mut turns = Reader::new(turns, "the chunk's turns");
     let mut turn = 0i64;
-    let mut events = Vec::with_capacity((last + 1 - first) as usize);
+    let mut events = Vec::new();
+    let mut count = 0u64;
     // Every line ends with a newline, the last one too.
     for (k, line) in text.split_terminator('\n').enumerate() {
         turn += turns.signed()?;
-        events.push((first + k as u64, turn as u32, line.to_string()));
+        let seq = first + k as u64;
+        if wanted.contains(&seq) {
+            events.push((seq, turn as u32, line.to_string()));
+        }
+        count += 1;
     }
-    if events.len() as u64 != last + 1 - first || !turns.at_end() || !text.ends_with('\n') {
-        return Err(format!("{} lines where {} events were stored", events.len(), last + 1 - first));
+    if count != last + 1 - first || !turns.at_end() || !text.ends_with('\n') {
+        return Err(format!("{count} lines where {} events were stored", last + 1 - first));
     }
     Ok(events)
 }

@@ -384,8 +384,11 @@ impl Sqlite {
             None => None,
         };
         let from = checkpoint.as_ref().map_or(0, |c| c.events);
-        let lines =
-            if n > from { events::range(&self.conn, id, from + 1, n)?.into_iter().map(|(_, _, l)| l).collect() } else { Vec::new() };
+        let lines = if n > from {
+            events::range(&self.conn, id, from + 1, n)?.into_iter().map(|(_, _, l)| l).collect()
+        } else {
+            Vec::new()
+        };
         Ok(crate::ResumePoint { ruleset, header, events: n, checkpoint, lines })
     }
 

@@ -81,7 +81,20 @@ pub fn compress(bytes: &[u8]) -> Vec<u8> {
     COMPRESSOR.with_borrow_mut(|c| c.compress(bytes)).expect("zstd compresses any bytes into a buffer of its own bound")
 }
 
+thread_local! {
+    /// One decompressor per thread, kept: a cold read of a game's state decompresses a chunk and a checkpoint,
+    /// and making zstd's context each time was a good part of it.
+    static DECOMPRESSOR: std::cell::RefCell<zstd::bulk::Decompressor<'static>> =
+        std::cell::RefCell::new(zstd::bulk::Decompressor::new().expect("zstd makes a context"));
+}
+
 /// Decompresses what `compress` made; every error names `what` was being read.
 pub fn decompress(bytes: &[u8], what: &str) -> Result<Vec<u8>, String> {
-    zstd::stream::decode_all(bytes).map_err(|e| format!("{what}: {e}"))
+    // `compress` writes each frame's size in its header.
+    match zstd::zstd_safe::get_frame_content_size(bytes) {
+        Ok(Some(size)) if size <= 1 << 30 => {
+            DECOMPRESSOR.with_borrow_mut(|d| d.decompress(bytes, size as usize)).map_err(|e| format!("{what}: {e}"))
+        }
+        _ => zstd::stream::decode_all(bytes).map_err(|e| format!("{what}: {e}")),
+    }
 }

@@ -552,14 +552,21 @@ pub fn checkpoints_follow_the_log(store: &mut Store) {
     assert_eq!(point.lines, lines[EVERY + 1..=100], "the events after the checkpoint, in order");
     assert_eq!(at(store, 105), Some(EVERY as u64));
     let end = store.resume_point(&seen, None, &version_of).unwrap();
-    assert_eq!((end.events, end.checkpoint.as_ref().map(|c| c.events), end.lines.len()), (total as u64, Some(total as u64), 0));
+    assert_eq!(
+        (end.events, end.checkpoint.as_ref().map(|c| c.events), end.lines.len()),
+        (total as u64, Some(total as u64), 0)
+    );
     // What a checkpoint holds is the replayed state at it.
     let kind = almanac_engine::GAMES.iter().find(|g| g.id() == "catan").unwrap();
     let header: serde_json::Value = serde_json::from_str(&end.header).unwrap();
     for n in [1u64, 64, 100, 200, total as u64] {
         let p = kept(store, n);
         let from = p.checkpoint.as_ref().map(|c| (c.events as usize, c.state.as_slice()));
-        assert_eq!(kind.state_dump_from(&header, from, &p.lines).unwrap(), game.state_dump_after(n as usize), "after {n}");
+        assert_eq!(
+            kind.state_dump_from(&header, from, &p.lines).unwrap(),
+            game.state_dump_after(n as usize),
+            "after {n}"
+        );
     }
     // Another version wrote none of them: nothing is read but the log.
     let other = |_: &str| Some(current + 1);
