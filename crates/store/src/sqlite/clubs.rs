@@ -95,9 +95,10 @@ impl Sqlite {
 
     /// Who owns the game `id`, whoever may see it (for the server's checks and caches).
     pub fn access_of(&self, id: &str) -> Result<Access> {
+        // Asked before nearly every read: prepared once per connection.
         self.conn
+            .prepare_cached("SELECT id, owner, published, deleted_at IS NOT NULL, event_count FROM games WHERE id = ?1")?
             .query_row(
-                "SELECT id, owner, published, deleted_at IS NOT NULL, event_count FROM games WHERE id = ?1",
                 [id],
                 |r| {
                     Ok(Access {
