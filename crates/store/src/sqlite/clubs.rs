@@ -97,20 +97,19 @@ impl Sqlite {
     pub fn access_of(&self, id: &str) -> Result<Access> {
         // Asked before nearly every read: prepared once per connection.
         self.conn
-            .prepare_cached("SELECT id, owner, published, deleted_at IS NOT NULL, event_count FROM games WHERE id = ?1")?
-            .query_row(
-                [id],
-                |r| {
-                    Ok(Access {
-                        id: r.get(0)?,
-                        owner: r.get(1)?,
-                        published: r.get(2)?,
-                        deleted: r.get(3)?,
-                        events: r.get(4)?,
-                        sealed: crate::ownership::Sealed,
-                    })
-                },
-            )
+            .prepare_cached(
+                "SELECT id, owner, published, deleted_at IS NOT NULL, event_count FROM games WHERE id = ?1",
+            )?
+            .query_row([id], |r| {
+                Ok(Access {
+                    id: r.get(0)?,
+                    owner: r.get(1)?,
+                    published: r.get(2)?,
+                    deleted: r.get(3)?,
+                    events: r.get(4)?,
+                    sealed: crate::ownership::Sealed,
+                })
+            })
             .optional()?
             .ok_or_else(|| StoreError::NotFound(id.to_string()))
     }
