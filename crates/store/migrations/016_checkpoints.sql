@@ -10,5 +10,7 @@ CREATE TABLE checkpoints (
     events  INTEGER NOT NULL,
     version INTEGER NOT NULL,
     state   BLOB NOT NULL,
+    -- A rowid table: a checkpoint of a kilobyte or more overflows a WITHOUT ROWID table's pages, which then
+    -- took twice the checkpoints' bytes.
     PRIMARY KEY (game, events)
-) WITHOUT ROWID;
+);
