@@ -321,12 +321,11 @@ fn majority(g: &Group, players: usize) -> Vec<Seat> {
 /// Sends every follower and builder of a group home (pigs stay in their fields). A follower freed by a
 /// feature scored during play is a `Returned` fact (back to be placed again); the final scoring clears the
 /// board without one, since nothing can be placed after it.
-fn return_figures(s: &mut State, root: usize, facts: Option<&mut Vec<Fact>>) {
+fn return_figures(s: &mut State, root: usize, mut facts: Option<&mut Vec<Fact>>) {
     let group = s.groups[root].as_mut().expect("root");
     let role = crate::vocabulary::follower(group.kind);
     let figures = std::mem::take(&mut group.figures);
     let mut keep = Vec::new();
-    let mut facts = facts;
     for f in figures {
         match f.kind {
             FigureKind::Follower => {

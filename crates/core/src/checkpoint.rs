@@ -43,6 +43,12 @@ pub fn kept(events: usize) -> Vec<usize> {
     at
 }
 
+/// After an append to a game of `events` events, the checkpoints kept that stay: those at or before the
+/// last multiple of [`EVERY`] (the one at the old end, if it was not one, is replaced).
+pub fn standing(events: usize) -> usize {
+    events / EVERY * EVERY
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -64,5 +70,6 @@ mod tests {
         assert_eq!(kept(10), [10]);
         assert_eq!(kept(EVERY), [EVERY]);
         assert_eq!(kept(2 * EVERY + 5), [EVERY, 2 * EVERY, 2 * EVERY + 5]);
+        assert_eq!((standing(EVERY - 1), standing(EVERY), standing(2 * EVERY + 5)), (0, EVERY, 2 * EVERY));
     }
 }

@@ -89,13 +89,7 @@ impl<R: Ruleset> Timeline<R> {
         if crate::log::holds_nul(text) {
             return Err(LogError::new(line_no, Problem::Nul));
         }
-        let event = R::parse_event(&self.last, text).map_err(|e| {
-            let problem = match e {
-                EventError::Json(reason) => Problem::Json(reason),
-                EventError::Invalid(reason) => Problem::Event(reason),
-            };
-            LogError::new(line_no, problem)
-        })?;
+        let event = R::parse_event(&self.last, text).map_err(|e| unreadable(line_no, e))?;
         self.push(line_no, event)
     }
 
@@ -253,9 +247,8 @@ impl<R: Declarations> Game for Timeline<R> {
             .into_iter()
             .filter(|&n| n > after)
             .map(|n| {
-                let state =
-                    if n == self.events.len() { self.last.clone() } else { self.snapshots[n / SNAPSHOT_EVERY].clone() };
-                (n, R::write_state(&state))
+                let state = if n == self.events.len() { &self.last } else { &self.snapshots[n / SNAPSHOT_EVERY] };
+                (n, R::write_state(state))
             })
             .collect()
     }
@@ -347,17 +340,20 @@ pub fn resume<R: Ruleset>(
     let mut scratch = Vec::new();
     for (k, line) in lines.iter().enumerate() {
         let line_no = done + k + 2;
-        let event = R::parse_event(&state, line).map_err(|e| {
-            let problem = match e {
-                EventError::Json(reason) => Problem::Json(reason),
-                EventError::Invalid(reason) => Problem::Event(reason),
-            };
-            LogError::new(line_no, problem)
-        })?;
+        let event = R::parse_event(&state, line).map_err(|e| unreadable(line_no, e))?;
         scratch.clear();
         R::apply(&mut state, &event, &mut scratch).map_err(|v| LogError::new(line_no, Problem::Rule(v)))?;
     }
     Ok(state)
+}
+
+/// An event line that does not read as an event, as the error of its line.
+fn unreadable(line_no: usize, e: EventError) -> LogError {
+    let problem = match e {
+        EventError::Json(reason) => Problem::Json(reason),
+        EventError::Invalid(reason) => Problem::Event(reason),
+    };
+    LogError::new(line_no, problem)
 }
 
 /// Reads a whole log of ruleset `R` whose header was already read into `envelope` and `header`.

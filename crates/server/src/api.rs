@@ -4,8 +4,8 @@
 
 use crate::access::{Reader, Writer};
 use crate::app::{
-    blocking, delete_game, forget_access, loaded, publish_game, upload_slot, visible, visible_in_memory, AppState,
-    Kept, Result,
+    blocking, delete_game, forget_access, kept_timeline, loaded, publish_game, timeline_of, upload_slot, visible,
+    visible_in_memory, AppState, Kept, Result,
 };
 use crate::error::ApiError;
 use crate::limits::{read_body, read_json, read_json_up_to};
@@ -287,37 +287,31 @@ async fn state(
         }
     }
     let body = blocking(move || {
-        // A game out of memory answers a moment after an event from its nearest checkpoint, never a replay from
-        // its first event; a moment named by its turn, or a game in memory, from the timeline.
         let seen = visible(&app, viewer, &path)?;
-        let id = seen.id().to_string();
-        let events = seen.access().events;
-        let in_memory = app.timelines.get(&id).is_some_and(|g| g.read().game().event_count() as u64 == events);
-        let n = match at {
-            At::Seq(s) => Some((s as u64).min(events)),
-            At::Final => Some(events),
-            At::Turn(_) => None,
+        let kept = kept_timeline(&app, &seen);
+        // A game in memory answers from its timeline. One out of memory answers a moment after an event from its
+        // nearest checkpoint, never a replay from its first event; a moment named by its turn needs the
+        // timeline, which says which event ends a turn.
+        let (n, timeline) = match (kept, at) {
+            (None, At::Seq(s)) => ((s as u64).min(seen.access().events), None),
+            (None, At::Final) => (seen.access().events, None),
+            (kept, _) => {
+                let g = match kept {
+                    Some(g) => g,
+                    None => timeline_of(&app, &seen)?,
+                };
+                let n = almanac_service::events_at(g.read().game(), at) as u64;
+                (n, Some(g))
+            }
         };
-        if let (false, Some(n)) = (in_memory, n) {
-            let key = (id, n);
-            if let Some(json) = app.states.get(&key) {
-                return Ok(json);
-            }
-            let cold = app.pool.read(|s| almanac_service::state_from_store(s, &seen, At::Seq(n as usize)))??;
-            if let Some(state) = cold {
-                let json = Bytes::from(serde_json::to_vec(&state).map_err(ApiError::internal)?);
-                app.states.put(key, json.clone(), json.len());
-                return Ok(json);
-            }
-        }
-        let (seen, g) = loaded(&app, viewer, &path)?;
-        let g = g.read();
-        let n = almanac_service::events_at(g.game(), at) as u64;
         let key = (seen.id().to_string(), n);
         if let Some(json) = app.states.get(&key) {
             return Ok(json);
         }
-        let state = almanac_service::state(&key.0, g.game(), At::Seq(n as usize))?;
+        let state = match timeline {
+            Some(g) => almanac_service::state(&key.0, g.read().game(), At::Seq(n as usize))?,
+            None => app.pool.read(|s| almanac_service::state_from_store(s, &seen, Some(n)))??,
+        };
         let json = Bytes::from(serde_json::to_vec(&state).map_err(ApiError::internal)?);
         app.states.put(key, json.clone(), json.len());
         Ok(json)

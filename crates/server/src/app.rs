@@ -109,14 +109,24 @@ pub fn visible_in_memory(app: &AppState, viewer: Viewer, game: &str) -> Option<V
 /// last sequence number validates it: an append through another server makes it stale), else loaded.
 pub fn loaded(app: &AppState, viewer: Viewer, game: &str) -> Result<(Visible, Arc<Kept>)> {
     let seen = visible(app, viewer, game)?;
-    let id = seen.id().to_string();
-    if let Some(g) = app.timelines.get(&id).filter(|g| g.read().game().event_count() as u64 == seen.access().events) {
-        return Ok((seen, g));
-    }
-    let timeline = app.pool.read(|s| almanac_service::load_visible(s, &seen))??;
-    let timeline = Arc::new(Kept::new(LiveGame::new(timeline)));
-    app.timelines.put(id, timeline.clone(), timeline.read().memory_estimate());
+    let timeline = timeline_of(app, &seen)?;
     Ok((seen, timeline))
+}
+
+/// The timeline of a game already found visible, if the cache holds every stored event of it.
+pub fn kept_timeline(app: &AppState, seen: &Visible) -> Option<Arc<Kept>> {
+    app.timelines.get(&seen.id().to_string()).filter(|g| g.read().game().event_count() as u64 == seen.access().events)
+}
+
+/// The timeline of a game already found visible: kept, else loaded and kept.
+pub fn timeline_of(app: &AppState, seen: &Visible) -> Result<Arc<Kept>> {
+    if let Some(g) = kept_timeline(app, seen) {
+        return Ok(g);
+    }
+    let timeline = app.pool.read(|s| almanac_service::load_visible(s, seen))??;
+    let timeline = Arc::new(Kept::new(LiveGame::new(timeline)));
+    app.timelines.put(seen.id().to_string(), timeline.clone(), timeline.read().memory_estimate());
+    Ok(timeline)
 }
 
 /// Forgets what this server knew of a game's owner and visibility (after it changed them).

@@ -393,15 +393,10 @@ pub fn state(id: &str, game: &dyn Game, at: At) -> Result<StateAt, ServiceError>
     Ok(StateAt { game: id.to_string(), seq: n as u64, view: game.view_after(n) })
 }
 
-/// The state after some events of a stored game, read cold: its nearest checkpoint and the events after it
-/// (at most `checkpoint::EVERY - 1` replayed), never a replay from the first event. A moment named by its
-/// turn is `None`: which event ends a turn is the game's timeline's to say.
-pub fn state_from_store(store: &Store, game: &Visible, at: At) -> Result<Option<StateAt>, ServiceError> {
-    let events = match at {
-        At::Turn(_) => return Ok(None),
-        At::Seq(s) => Some(s as u64),
-        At::Final => None,
-    };
+/// The state after `events` events of a stored game (none: all of them), read cold: its nearest checkpoint
+/// and the events after it (at most `checkpoint::EVERY - 1` replayed), never a replay from the first event.
+/// (A moment named by its turn needs the game's timeline, which says which event ends a turn.)
+pub fn state_from_store(store: &Store, game: &Visible, events: Option<u64>) -> Result<StateAt, ServiceError> {
     let version_of = |ruleset: &str| game_kind(ruleset).map(|k| k.version());
     let point = store.resume_point(game, events, &version_of)?;
     let id = game.id();
@@ -422,7 +417,7 @@ pub fn state_from_store(store: &Store, game: &Visible, at: At) -> Result<Option<
             })?
         }
     };
-    Ok(Some(StateAt { game: id.to_string(), seq: point.events, view }))
+    Ok(StateAt { game: id.to_string(), seq: point.events, view })
 }
 
 /// A game's stats, as `almanac stats --json` and `GET .../stats` give them.

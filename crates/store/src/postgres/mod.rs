@@ -220,9 +220,8 @@ impl Postgres {
         assert_eq!(first as u64, expected_seq, "the game given must be the stored log plus the new lines");
         let lines: Vec<&str> = new_lines.iter().map(String::as_str).collect();
         write_events(&mut tx, &self.prepared, id, game, first, &lines, &game.fact_rows(first))?;
-        // The checkpoints from the last one every `EVERY` events on: the old end is replaced.
-        let kept = first / almanac_core::checkpoint::EVERY * almanac_core::checkpoint::EVERY;
-        write_checkpoints(&mut tx, &self.prepared, id, game, kept)?;
+        let standing = almanac_core::checkpoint::standing(first);
+        write_checkpoints(&mut tx, &self.prepared, id, game, standing)?;
         let old = refresh_summary(&mut tx, &self.prepared, id, game)?;
         write_insights(&mut tx, &self.prepared, id, insights)?;
         recount(&mut tx, &self.prepared, id, old.as_deref())?;

@@ -36,7 +36,7 @@ pub fn before(conn: &Connection, id: &str, events: u64, version: u32) -> Result<
     Ok(Some(Checkpoint { events, state }))
 }
 
-/// Bytes of every checkpoint stored, to weigh them against the logs.
+/// Bytes of every checkpoint stored (compressed, as stored), to weigh them against the logs.
 pub fn bytes(conn: &Connection) -> Result<u64> {
     Ok(conn.query_row("SELECT COALESCE(SUM(LENGTH(state)), 0) FROM checkpoints", [], |r| r.get(0))?)
 }

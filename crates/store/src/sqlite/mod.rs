@@ -225,10 +225,9 @@ impl Sqlite {
             let first = game.event_count() - new_lines.len();
             assert_eq!(first as u64, expected_seq, "the game given must be the stored log plus the new lines");
             write_events(tx, id, game, first, new_lines, &game.fact_rows(first))?;
-            // The checkpoints from the last one every `EVERY` events on: the old end is replaced.
-            let kept = first / almanac_core::checkpoint::EVERY * almanac_core::checkpoint::EVERY;
+            let standing = almanac_core::checkpoint::standing(first);
             let key = events::key_of(tx, id)?;
-            checkpoints::write(tx, key, kept, game.ruleset_version(), &game.checkpoints(kept))?;
+            checkpoints::write(tx, key, standing, game.ruleset_version(), &game.checkpoints(standing))?;
             let old = refresh_summary(tx, id, game)?;
             insights::write(tx, id, insights, change)?;
             recount(tx, id, old.as_deref())?;
