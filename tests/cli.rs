@@ -604,7 +604,8 @@ fn serve_brings_games_of_older_ruleset_versions_up_to_date() {
 #[test]
 #[ignore = "needs PostgreSQL: `make test` starts one (ALMANAC_TEST_PG)"]
 fn serve_runs_on_postgresql() {
-    let pg = PathBuf::from(almanac_store::testing::scratch_postgres());
+    let scratch = almanac_store::testing::scratch_postgres();
+    let pg = scratch.path();
     let out = almanac(&["import", sample_path("catan-club-game.jsonl").to_str().unwrap()], &pg);
     assert!(out.status.success(), "{}", text(&out.stderr));
     let (mut server, address) = serve(&pg);
@@ -619,7 +620,8 @@ fn serve_runs_on_postgresql() {
 #[test]
 #[ignore = "needs PostgreSQL: `make test` starts one (ALMANAC_TEST_PG)"]
 fn every_command_reads_a_postgresql_database() {
-    let pg = PathBuf::from(almanac_store::testing::scratch_postgres());
+    let scratch = almanac_store::testing::scratch_postgres();
+    let pg = scratch.path();
     let out = almanac(&["import", sample_path("catan-club-game.jsonl").to_str().unwrap()], &pg);
     assert!(out.status.success(), "{}", text(&out.stderr));
     let id = text(&out.stdout).split('\t').next().unwrap().to_string();
@@ -654,7 +656,8 @@ fn migrate_reports_a_game_it_cannot_copy_and_copies_the_others() {
         )
         .unwrap();
     }
-    let pg = almanac_store::testing::scratch_postgres();
+    let scratch = almanac_store::testing::scratch_postgres();
+    let pg = scratch.url.clone();
     let migrate = || {
         Command::new(env!("CARGO_BIN_EXE_almanac"))
             .args(["migrate", "--from", s.db().to_str().unwrap(), "--to", &pg])
@@ -825,7 +828,8 @@ fn migrate_copies_a_database_into_postgresql_and_checks_the_copy() {
         };
         store.save_model(&model).unwrap();
     }
-    let pg = almanac_store::testing::scratch_postgres();
+    let scratch = almanac_store::testing::scratch_postgres();
+    let pg = scratch.url.clone();
     let out = Command::new(env!("CARGO_BIN_EXE_almanac"))
         .args(["migrate", "--from", file.to_str().unwrap(), "--to", &pg])
         .output()

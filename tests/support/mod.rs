@@ -3,6 +3,7 @@
 
 #![allow(dead_code)]
 
+use almanac_store::testing::ScratchDatabase;
 use serde_json::Value;
 use std::net::TcpListener;
 use std::path::{Path, PathBuf};
@@ -22,6 +23,8 @@ pub struct TestApp {
     pub db: PathBuf,
     agent: ureq::Agent,
     _dir: tempfile::TempDir,
+    /// Last, so the database goes after the rest (another server on it does not own it).
+    _scratch: Option<ScratchDatabase>,
 }
 
 /// Starts Almanac on 127.0.0.1 with a fresh database and a club with a token; it runs until the test
@@ -58,32 +61,37 @@ pub fn spawn_app(max_upload: usize) -> TestApp {
 
 /// The database the tests use: a SQLite file in `dir`, or, with `ALMANAC_TEST_STORE=postgres` (`make test`
 /// runs the API tests so a second time), a fresh database on the test PostgreSQL.
-pub fn test_database(dir: &Path) -> PathBuf {
+/// The scratch PostgreSQL database, when there is one, is dropped with the second part.
+pub fn test_database(dir: &Path) -> (PathBuf, Option<ScratchDatabase>) {
     match std::env::var("ALMANAC_TEST_STORE").as_deref() {
-        Ok("postgres") => PathBuf::from(almanac_store::testing::scratch_postgres()),
-        _ => dir.join("almanac.db"),
+        Ok("postgres") => {
+            let db = almanac_store::testing::scratch_postgres();
+            (db.path(), Some(db))
+        }
+        _ => (dir.join("almanac.db"), None),
     }
 }
 
 pub fn spawn_app_with(max_upload: usize, limits: almanac_server::Limits) -> TestApp {
     let dir = tempfile::tempdir().unwrap();
-    let db = test_database(dir.path());
+    let (db, scratch) = test_database(dir.path());
     let token = new_club(&db, "Test club");
-    serve(db, token, max_upload, limits, dir)
+    serve(db, token, max_upload, limits, dir, scratch)
 }
 
 /// A server on a fresh PostgreSQL database, whatever the run's store (servers that scale out need one).
 pub fn spawn_postgres_app(limits: almanac_server::Limits) -> TestApp {
     let dir = tempfile::tempdir().unwrap();
-    let db = PathBuf::from(almanac_store::testing::scratch_postgres());
+    let scratch = almanac_store::testing::scratch_postgres();
+    let db = scratch.path();
     let token = new_club(&db, "Test club");
-    serve(db, token, 16 << 20, limits, dir)
+    serve(db, token, 16 << 20, limits, dir, Some(scratch))
 }
 
 /// Another server on the same database as `app`, with the same club token (servers that scale out).
 pub fn another_server(app: &TestApp) -> TestApp {
     let dir = tempfile::tempdir().unwrap();
-    serve(app.db.clone(), app.token.clone(), 16 << 20, almanac_server::Limits::default(), dir)
+    serve(app.db.clone(), app.token.clone(), 16 << 20, almanac_server::Limits::default(), dir, None)
 }
 
 fn serve(
@@ -92,6 +100,7 @@ fn serve(
     max_upload: usize,
     limits: almanac_server::Limits,
     dir: tempfile::TempDir,
+    scratch: Option<ScratchDatabase>,
 ) -> TestApp {
     let listener = TcpListener::bind("127.0.0.1:0").unwrap();
     let address = format!("http://{}", listener.local_addr().unwrap());
@@ -101,7 +110,7 @@ fn serve(
     std::thread::spawn(move || actix_rt::System::new().block_on(server));
     // Redirects are not followed: the tests look at them.
     let agent = ureq::Agent::config_builder().http_status_as_error(false).max_redirects(0).build().new_agent();
-    TestApp { address, token, db, agent, _dir: dir }
+    TestApp { address, token, db, agent, _dir: dir, _scratch: scratch }
 }
 
 /// Creates a club in the database at `db` and returns a fresh token of it.

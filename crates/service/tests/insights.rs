@@ -87,13 +87,16 @@ fn a_games_numbers_are_its_statistics() {
 }
 
 /// The stores to check on: a real SQLite file, and the PostgreSQL of `make test` when one is given.
-fn stores(dir: &Path, name: &str) -> Vec<almanac_store::Store> {
+/// With the scratch PostgreSQL database, which lives as long as what is returned.
+fn stores(dir: &Path, name: &str) -> (Vec<almanac_store::Store>, Option<almanac_store::testing::ScratchDatabase>) {
     let mut stores = vec![almanac_store::Store::open(&dir.join(format!("{name}.db"))).unwrap()];
+    let mut scratch = None;
     if std::env::var_os("ALMANAC_TEST_PG").is_some() {
-        let url = almanac_store::testing::scratch_postgres();
-        stores.push(almanac_store::Store::open(Path::new(&url)).unwrap());
+        let db = almanac_store::testing::scratch_postgres();
+        stores.push(almanac_store::Store::open(&db.path()).unwrap());
+        scratch = Some(db);
     }
-    stores
+    (stores, scratch)
 }
 
 /// Each seat's numbers and openings beside the field's, as the player pages read them, a line each. The
@@ -123,7 +126,8 @@ fn a_game_appended_to_holds_the_numbers_of_the_game_stored_whole() {
     let dir = std::env::temp_dir().join(format!("almanac-appended-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let samples = almanac_core::testing::files_in("data/samples");
-    let pairs = stores(&dir, "whole").into_iter().zip(stores(&dir, "appended"));
+    let ((whole, _whole_db), (appended, _appended_db)) = (stores(&dir, "whole"), stores(&dir, "appended"));
+    let pairs = whole.into_iter().zip(appended);
     for (mut whole, mut appended) in pairs {
         let (a, b) = (create_club(&mut whole, "a").unwrap(), create_club(&mut appended, "a").unwrap());
         // Every ruleset with a model, so that the chance numbers are in the read model too (the append that

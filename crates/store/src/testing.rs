@@ -3,8 +3,32 @@
 
 use std::sync::atomic::{AtomicU32, Ordering};
 
-/// Creates an empty database on the test server and returns its URL.
-pub fn scratch_postgres() -> String {
+/// An empty database on the test server, dropped when this is: a run creates hundreds, and each holds
+/// a copy of the template, so kept ones would fill a small disk.
+pub struct ScratchDatabase {
+    /// Its URL, as `--db` takes it.
+    pub url: String,
+    name: String,
+    admin: String,
+}
+
+impl ScratchDatabase {
+    pub fn path(&self) -> std::path::PathBuf {
+        std::path::PathBuf::from(&self.url)
+    }
+}
+
+impl Drop for ScratchDatabase {
+    fn drop(&mut self) {
+        // FORCE ends the connections a server or a store of the test may still hold.
+        if let Ok(mut client) = postgres::Client::connect(&self.admin, postgres::NoTls) {
+            let _ = client.batch_execute(&format!("DROP DATABASE IF EXISTS {} WITH (FORCE)", self.name));
+        }
+    }
+}
+
+/// Creates an empty database on the test server.
+pub fn scratch_postgres() -> ScratchDatabase {
     let admin = std::env::var("ALMANAC_TEST_PG").unwrap_or_else(|_| {
         panic!("ALMANAC_TEST_PG is not set: `make test` starts a PostgreSQL for the tests (tests/postgres.sh start DIR prints a URL)")
     });
@@ -13,5 +37,39 @@ pub fn scratch_postgres() -> String {
     let mut client = postgres::Client::connect(&admin, postgres::NoTls).expect("the test PostgreSQL answers");
     client.batch_execute(&format!("CREATE DATABASE {name}")).expect("a scratch database");
     let (base, _) = admin.rsplit_once('/').expect("a URL with a database");
-    format!("{base}/{name}")
+    ScratchDatabase { url: format!("{base}/{name}"), name, admin }
+}
+
+/// A connection of a test holding the database's write lock until dropped: writers wait, readers go on
+/// (what a server does while it cannot write).
+pub enum WritesHeld {
+    Sqlite(rusqlite::Connection),
+    Postgres(Box<postgres::Client>),
+}
+
+/// Takes the write lock of the database `db` (a SQLite file or a `postgres://` URL): on SQLite a transaction
+/// that has reserved the file, on PostgreSQL an exclusive lock of the games table (which every derivation
+/// writes).
+pub fn hold_writes(db: &std::path::Path) -> WritesHeld {
+    if crate::store::is_postgres(db) {
+        let mut client = postgres::Client::connect(&db.to_string_lossy(), postgres::NoTls).expect("the test database");
+        client.batch_execute("BEGIN; LOCK TABLE games IN EXCLUSIVE MODE").expect("the lock of the games");
+        WritesHeld::Postgres(Box::new(client))
+    } else {
+        let conn = rusqlite::Connection::open(db).expect("the test database");
+        conn.execute_batch("BEGIN IMMEDIATE").expect("the write lock");
+        WritesHeld::Sqlite(conn)
+    }
+}
+
+/// Makes every stored game look derived by an older version of its ruleset, as after an upgrade: version 0,
+/// and its facts gone, so that numbers derived again are told from the ones left.
+pub fn age_every_game(db: &std::path::Path) {
+    if crate::store::is_postgres(db) {
+        let mut client = postgres::Client::connect(&db.to_string_lossy(), postgres::NoTls).expect("the test database");
+        client.batch_execute("UPDATE games SET ruleset_version = 0; DELETE FROM facts").expect("games aged");
+    } else {
+        let conn = rusqlite::Connection::open(db).expect("the test database");
+        conn.execute_batch("UPDATE games SET ruleset_version = 0; DELETE FROM fact_batches").expect("games aged");
+    }
 }

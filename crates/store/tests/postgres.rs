@@ -3,17 +3,18 @@
 
 mod common;
 
-use almanac_store::testing::scratch_postgres;
+use almanac_store::testing::{scratch_postgres, ScratchDatabase};
 use almanac_store::{GameFilter, Inserted, Ownership, Sort, Store, StoreError, Viewer};
 use common::{everything, insert, insert_as, log_of, sample};
 use std::path::{Path, PathBuf};
 
 /// A fresh database: its URL (as `--db` takes it) and a store on it.
-fn db() -> (PathBuf, Store) {
-    let url = PathBuf::from(scratch_postgres());
-    let store = Store::open(&url).unwrap();
+/// The database is dropped with the first part.
+fn db() -> (ScratchDatabase, Store) {
+    let db = scratch_postgres();
+    let store = Store::open(&db.path()).unwrap();
     assert_eq!(store.backend_name(), "postgres");
-    (url, store)
+    (db, store)
 }
 
 fn sql(url: &Path) -> postgres::Client {
@@ -27,7 +28,8 @@ fn count(url: &Path, table: &str) -> i64 {
 #[test]
 #[ignore = "needs PostgreSQL: `make test` starts one (ALMANAC_TEST_PG)"]
 fn a_game_is_stored_whole_and_reads_back_as_on_sqlite() {
-    let (url, mut store) = db();
+    let (db, mut store) = db();
+    let url = db.path();
     let log = log_of(&sample("catan-club-game.jsonl"));
     let Inserted::New(id) = insert(&mut store, &log).unwrap() else { panic!("a new game") };
     let facts: usize = (0..log.game.event_count()).map(|i| log.game.event_facts(i).len()).sum();
@@ -55,7 +57,8 @@ fn a_game_is_stored_whole_and_reads_back_as_on_sqlite() {
 #[test]
 #[ignore = "needs PostgreSQL: `make test` starts one (ALMANAC_TEST_PG)"]
 fn no_statement_can_rewrite_skip_or_remove_an_event_or_a_game() {
-    let (url, mut store) = db();
+    let (db, mut store) = db();
+    let url = db.path();
     let id = insert(&mut store, &log_of(&sample("catan-club-game.jsonl"))).unwrap().id().to_string();
     let mut client = sql(&url);
     for (statement, words) in [
@@ -98,7 +101,8 @@ fn rows_of(url: &Path, table: &str) -> Vec<String> {
 #[test]
 #[ignore = "needs PostgreSQL: `make test` starts one (ALMANAC_TEST_PG)"]
 fn no_statement_rewrites_a_seat_a_player_a_note_or_a_token() {
-    let (url, mut store) = db();
+    let (db, mut store) = db();
+    let url = db.path();
     let club = store.create_club("Moda").unwrap().id;
     let text = sample("catan-club-game.jsonl");
     let owned = Ownership { club: Some(club), published: true };
@@ -155,7 +159,8 @@ fn no_statement_rewrites_a_seat_a_player_a_note_or_a_token() {
 #[test]
 #[ignore = "needs PostgreSQL: `make test` starts one (ALMANAC_TEST_PG)"]
 fn a_failure_half_way_stores_nothing() {
-    let (url, mut store) = db();
+    let (db, mut store) = db();
+    let url = db.path();
     sql(&url)
         .batch_execute(
             "CREATE FUNCTION disk_full() RETURNS trigger LANGUAGE plpgsql AS $$
@@ -173,7 +178,8 @@ fn a_failure_half_way_stores_nothing() {
 #[test]
 #[ignore = "needs PostgreSQL: `make test` starts one (ALMANAC_TEST_PG)"]
 fn one_log_is_one_game_however_spelled_and_however_many_servers_store_it_at_once() {
-    let (url, mut store) = db();
+    let (db, mut store) = db();
+    let url = db.path();
     let text = sample("catan-six-players.jsonl");
     let first = insert(&mut store, &log_of(&text)).unwrap();
     let bom = format!("\u{feff}{}", text.replace('\n', "\r\n"));
@@ -204,7 +210,8 @@ fn one_log_is_one_game_however_spelled_and_however_many_servers_store_it_at_once
 #[test]
 #[ignore = "needs PostgreSQL: `make test` starts one (ALMANAC_TEST_PG)"]
 fn concurrent_appends_keep_one_contiguous_log_and_the_stale_writers_hear_so() {
-    let (url, mut store) = db();
+    let (db, mut store) = db();
+    let url = db.path();
     let full = sample("catan-club-game.jsonl");
     let lines: Vec<String> = full.lines().map(String::from).collect();
     let start = log_of(&lines[..101].join("\n"));
@@ -247,7 +254,7 @@ fn concurrent_appends_keep_one_contiguous_log_and_the_stale_writers_hear_so() {
 #[test]
 #[ignore = "needs PostgreSQL: `make test` starts one (ALMANAC_TEST_PG)"]
 fn a_clubs_private_game_is_found_by_nobody_else_and_tokens_stop_when_revoked() {
-    let (_url, mut store) = db();
+    let (_db, mut store) = db();
     let (a, b) = (store.create_club("A").unwrap().id, store.create_club("B").unwrap().id);
     let log = log_of(&sample("catan-club-game.jsonl"));
     let id = insert_as(&mut store, &log, Ownership::private_to(a)).unwrap().id().to_string();
@@ -275,7 +282,7 @@ fn a_clubs_private_game_is_found_by_nobody_else_and_tokens_stop_when_revoked() {
 #[test]
 #[ignore = "needs PostgreSQL: `make test` starts one (ALMANAC_TEST_PG)"]
 fn games_are_found_in_any_case_sorted_and_reprojected() {
-    let (_url, mut store) = db();
+    let (_db, mut store) = db();
     for name in ["catan-club-game.jsonl", "catan-six-players.jsonl", "carcassonne-traders-builders.jsonl"] {
         insert(&mut store, &log_of(&sample(name))).unwrap();
     }
@@ -306,7 +313,8 @@ fn games_are_found_in_any_case_sorted_and_reprojected() {
 #[test]
 #[ignore = "needs PostgreSQL: `make test` starts one (ALMANAC_TEST_PG)"]
 fn a_pool_opens_a_bounded_number_of_connections_and_makes_readers_wait() {
-    let (url, _store) = db();
+    let (db, _store) = db();
+    let url = db.path();
     let pool = std::sync::Arc::new(almanac_store::Pool::open(&url).unwrap());
     let most = std::sync::Arc::new(std::sync::atomic::AtomicI64::new(0));
     let readers: Vec<_> = (0..60)
@@ -338,49 +346,50 @@ fn a_pool_opens_a_bounded_number_of_connections_and_makes_readers_wait() {
 #[test]
 #[ignore = "needs PostgreSQL: `make test` starts one (ALMANAC_TEST_PG)"]
 fn players_are_one_identity_per_name_and_count_only_published_games() {
-    let (_url, mut store) = db();
+    let (_db, mut store) = db();
     common::players_are_one_identity_per_name_and_count_only_published_games(&mut store);
 }
 
 #[test]
 #[ignore = "needs PostgreSQL: `make test` starts one (ALMANAC_TEST_PG)"]
 fn a_player_is_seen_only_through_games_the_viewer_may_see() {
-    let (_url, mut store) = db();
+    let (_db, mut store) = db();
     common::a_player_is_seen_only_through_games_the_viewer_may_see(&mut store);
 }
 
 #[test]
 #[ignore = "needs PostgreSQL: `make test` starts one (ALMANAC_TEST_PG)"]
 fn notes_are_kept_in_the_order_of_the_game() {
-    let (_url, mut store) = db();
+    let (_db, mut store) = db();
     common::notes_are_kept_in_the_order_of_the_game(&mut store);
 }
 
 #[test]
 #[ignore = "needs PostgreSQL: `make test` starts one (ALMANAC_TEST_PG)"]
 fn questions_are_answered_over_the_games_the_viewer_may_see() {
-    let (_url, mut store) = db();
+    let (_db, mut store) = db();
     common::questions_are_answered_over_the_games_the_viewer_may_see(&mut store);
 }
 
 #[test]
 #[ignore = "needs PostgreSQL: `make test` starts one (ALMANAC_TEST_PG)"]
 fn games_stored_together_are_each_stored_whole_or_not_at_all() {
-    let (_url, mut store) = db();
+    let (_db, mut store) = db();
     common::games_stored_together_are_each_stored_whole_or_not_at_all(&mut store);
 }
 
 #[test]
 #[ignore = "needs PostgreSQL: `make test` starts one (ALMANAC_TEST_PG)"]
 fn games_derived_again_together_are_each_derived_whole_or_not_at_all() {
-    let (_url, mut store) = db();
+    let (_db, mut store) = db();
     common::games_derived_again_together_are_each_derived_whole_or_not_at_all(&mut store);
 }
 
 #[test]
 #[ignore = "needs PostgreSQL: `make test` starts one (ALMANAC_TEST_PG)"]
 fn a_ruleset_s_newest_model_is_its_model_and_none_is_rewritten() {
-    let (url, mut store) = db();
+    let (db, mut store) = db();
+    let url = db.path();
     common::models_are_kept_newest_first(&mut store);
     let refused = sql(&url).execute("UPDATE win_models SET body = '{}'", &[]);
     assert!(refused.is_err(), "a model was rewritten");
@@ -389,13 +398,13 @@ fn a_ruleset_s_newest_model_is_its_model_and_none_is_rewritten() {
 #[test]
 #[ignore = "needs PostgreSQL: `make test` starts one (ALMANAC_TEST_PG)"]
 fn one_game_counts_once_everywhere() {
-    let (_url, mut store) = db();
+    let (_db, mut store) = db();
     common::one_game_counts_once_everywhere(&mut store);
 }
 
 #[test]
 #[ignore = "needs PostgreSQL: `make test` starts one (ALMANAC_TEST_PG)"]
 fn checkpoints_follow_the_log() {
-    let (_url, mut store) = db();
+    let (_db, mut store) = db();
     common::checkpoints_follow_the_log(&mut store);
 }
