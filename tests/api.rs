@@ -728,3 +728,65 @@ fn a_state_read_cold_from_a_checkpoint_is_the_replayed_state() {
         assert_eq!(end["seq"].as_u64(), Some(events), "{name:?}: the end");
     }
 }
+
+/// After an upgrade the server answers at once: it derives the games of an older version again in the
+/// background (here while a writer elsewhere holds the database, so that the first answers certainly come
+/// before it is done), says which numbers are stale meanwhile, in the API and on the pages, and ends with
+/// this version's numbers.
+#[test]
+fn the_server_answers_while_it_derives_older_games_again_and_marks_their_numbers_until_done() {
+    let app = spawn_app(16 << 20);
+    let names = ["carcassonne-traders-builders.jsonl", "catan-club-game.jsonl", "elasund-four-players.jsonl"];
+    let mut games = Vec::new();
+    for name in names {
+        let (status, body) = upload(&app, &sample(name), "auto");
+        assert_eq!(status, 201, "{name}: {body}");
+        let id = body["id"].as_str().unwrap().to_string();
+        let coach = app.get_json(&format!("/api/games/{id}/coach")).1;
+        assert_eq!(app.get_json(&format!("/api/games/{id}")).1["stale"], false, "{name}");
+        games.push((id, coach));
+    }
+    // As an upgrade finds them: derived by version 0, and their facts gone with it.
+    almanac_store::testing::age_every_game(&app.db);
+    let held = almanac_store::testing::hold_writes(&app.db);
+    let upgraded = support::another_server(&app);
+
+    let (status, answer) = upgraded.get_json("/api/status");
+    assert_eq!(status, 200);
+    assert_eq!(answer["derivation"], json!({"games": 3, "done": 0, "failed": 0, "waiting": 3}), "{answer}");
+    let list = upgraded.send("GET", "/api/games", None, &[]);
+    assert_eq!(list.header("almanac-stale-games"), Some("3"));
+    assert!(list.json()["games"].as_array().unwrap().iter().all(|g| g["stale"] == true), "{}", list.body);
+    for (id, coach) in &games {
+        let (status, summary) = upgraded.get_json(&format!("/api/games/{id}"));
+        assert_eq!((status, &summary["stale"]), (200, &json!(true)), "{summary}");
+        // The older numbers are what there is: here none, since the facts went with the upgrade.
+        assert_ne!(&upgraded.get_json(&format!("/api/games/{id}/coach")).1, coach, "{id}");
+        let (status, _, page) = upgraded.get_text(&format!("/games/{id}"));
+        assert_eq!(status, 200);
+        assert!(page.contains("Older rules: this game"), "{id}: the replay says its numbers are older");
+    }
+    let (_, _, index) = upgraded.get_text("/");
+    assert!(index.contains("3 of 3 games still show numbers derived by an older version"), "{index}");
+    assert!(index.contains("0% done") && index.matches("older rules</span>").count() == 3, "{index}");
+
+    drop(held);
+    let started = std::time::Instant::now();
+    while upgraded.get_json("/api/status").1["derivation"] != Value::Null {
+        assert!(started.elapsed() < std::time::Duration::from_secs(120), "the derivation ends");
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    let list = upgraded.send("GET", "/api/games", None, &[]);
+    assert_eq!(list.header("almanac-stale-games"), None);
+    for g in list.json()["games"].as_array().unwrap() {
+        let kind = GAMES.iter().find(|k| k.id() == g["ruleset"]).unwrap();
+        assert_eq!((&g["stale"], g["ruleset_version"].as_u64()), (&json!(false), Some(kind.version() as u64)));
+    }
+    for (id, coach) in &games {
+        assert_eq!(&upgraded.get_json(&format!("/api/games/{id}/coach")).1, coach, "{id}: this version's numbers");
+        let (_, _, page) = upgraded.get_text(&format!("/games/{id}"));
+        assert!(!page.contains("Older rules"), "{id}");
+    }
+    let (_, _, index) = upgraded.get_text("/");
+    assert!(!index.contains("older version") && !index.contains("older rules"), "{index}");
+}

@@ -449,7 +449,7 @@ pub fn serve(db: &Path, bind: &str, settings: ServeSettings) -> anyhow::Result<i
     if let Some(samples) = &settings.seed {
         seed_if_empty(db, samples, demo.as_ref().map(|d| d.0))?;
     }
-    bring_up_to_date(db)?;
+    // Games an older ruleset version derived are derived again by the server in the background.
     let mut config = almanac_server::Config::new(db.to_path_buf());
     config.max_upload = settings.max_upload;
     if let Some(rate) = settings.writes_per_minute {
@@ -465,22 +465,6 @@ pub fn serve(db: &Path, bind: &str, settings: ServeSettings) -> anyhow::Result<i
     let server = almanac_server::run(listener, config)?;
     system.block_on(server)?;
     Ok(0)
-}
-
-/// Derives again the facts and summaries of the games a newer ruleset version would derive otherwise (after an
-/// upgrade), so that the pages never show numbers of an older version; says how many, and which it left.
-fn bring_up_to_date(db: &Path) -> anyhow::Result<()> {
-    let mut store = Store::open(db)?;
-    let ids = almanac_service::games_to_reproject(&store, None, false)?;
-    if ids.is_empty() {
-        return Ok(());
-    }
-    let report = almanac_service::reproject(&mut store, &ids, |_| {});
-    println!("brought {} game(s) stored by older rulesets up to date", report.done.len());
-    for (id, e) in &report.failed {
-        eprintln!("{id}: left as it was: {e}");
-    }
-    Ok(())
 }
 
 /// What `almanac serve` takes besides the database and the address.

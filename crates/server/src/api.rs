@@ -14,12 +14,13 @@ use actix_web::http::{header, StatusCode};
 use actix_web::{web, HttpRequest, HttpResponse};
 use almanac_service::{At, EventRow, GameFilter, Inserted, Ownership, Sort};
 use bytes::Bytes;
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 use std::sync::Arc;
 
 pub fn routes(cfg: &mut web::ServiceConfig) {
-    cfg.service(web::resource("/api/games").route(web::get().to(list)).route(web::post().to(upload)))
+    cfg.route("/api/status", web::get().to(status))
+        .service(web::resource("/api/games").route(web::get().to(list)).route(web::post().to(upload)))
         .service(web::resource("/api/games/{id}").route(web::get().to(game)).route(web::delete().to(delete)))
         .route("/api/games/{id}/publish", web::post().to(publish))
         .route("/api/games/{id}/log", web::get().to(log))
@@ -118,15 +119,35 @@ async fn list(app: web::Data<AppState>, reader: Reader, q: web::Query<ListQuery>
         limit: Some(q.limit.unwrap_or(50).min(1000)),
         offset: q.offset,
     };
-    let games = blocking(move || Ok(app.pool.read(|s| almanac_service::list(s, &filter))??)).await?;
+    let games = blocking(move || {
+        let rows = app.pool.read(|s| almanac_service::list(s, &filter))??;
+        Ok(rows.into_iter().map(|row| Listed { stale: app.derivation.is_stale(&row.id), row }).collect::<Vec<_>>())
+    })
+    .await?;
     Ok(HttpResponse::Ok().json(json!({"games": games})))
+}
+
+/// A game of the list, and whether its numbers are still those of an older version of its rules.
+#[derive(Serialize)]
+struct Listed {
+    #[serde(flatten)]
+    row: almanac_store::GameRow,
+    stale: bool,
+}
+
+/// What the server is doing besides answering: how far it is with deriving again the games an older
+/// version of their rules derived (`null`: none left).
+async fn status(app: web::Data<AppState>) -> HttpResponse {
+    HttpResponse::Ok().json(json!({"derivation": app.derivation.progress()}))
 }
 
 async fn game(app: web::Data<AppState>, reader: Reader, path: web::Path<String>) -> Result<HttpResponse> {
     let summary = blocking(move || {
         let (seen, g) = loaded(&app, reader.viewer, &path)?;
         let g = g.read();
-        Ok(app.pool.read(|s| almanac_service::summary(s, &seen, g.game()))??)
+        let mut summary = app.pool.read(|s| almanac_service::summary(s, &seen, g.game()))??;
+        summary.stale |= app.derivation.is_stale(seen.id());
+        Ok(summary)
     })
     .await?;
     Ok(HttpResponse::Ok().json(summary))

@@ -2,6 +2,7 @@
 //! work off the async executor, so that no request waits behind another's database work or replay.
 
 use crate::cache::{Expiring, Lru};
+use crate::derivation::Derivation;
 use crate::error::ApiError;
 use crate::limits::{Limits, Rates};
 use crate::uploads::Uploads;
@@ -28,6 +29,8 @@ pub struct AppState {
     pub pool: Arc<Pool>,
     /// Uploads, one at a time, after the readers.
     pub uploads: Uploads,
+    /// Games an older version of their ruleset derived, derived again between uploads.
+    pub derivation: Arc<Derivation>,
     /// Slots for uploads being read and validated, of all clubs and of each.
     pub upload_slots: Arc<tokio::sync::Semaphore>,
     pub club_upload_slots: std::sync::Mutex<std::collections::HashMap<ClubId, Arc<tokio::sync::Semaphore>>>,

@@ -8,6 +8,7 @@ mod api;
 mod app;
 mod assets;
 mod cache;
+mod derivation;
 mod error;
 mod form_data;
 mod limits;

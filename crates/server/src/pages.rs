@@ -5,6 +5,7 @@
 use crate::access::{form_proof, Credential, Reader};
 use crate::app::{blocking, loaded};
 use crate::app::{AppState, Result};
+use crate::derivation::Progress;
 use actix_web::http::StatusCode;
 use actix_web::{web, HttpRequest, HttpResponse};
 use almanac_service::{GameFilter, Sort, GAMES};
@@ -243,8 +244,16 @@ fn player_name(p: &almanac_store::PlayerRow) -> String {
     }
 }
 
-/// A page of the dashboard: the header (with who is signed in), the body (HTML made by the page), the scripts.
-pub fn page(title: &str, body: &str, scripts: &[String], signed: Option<&SignedIn>) -> HttpResponse {
+/// A page of the dashboard: the header (with who is signed in), the progress line of games derived again
+/// after an upgrade (`deriving`, while any numbers are of an older version), the body (HTML made by the
+/// page), the scripts.
+pub fn page(
+    title: &str,
+    body: &str,
+    scripts: &[String],
+    signed: Option<&SignedIn>,
+    deriving: Option<Progress>,
+) -> HttpResponse {
     let html = html! {
         (DOCTYPE)
         html lang="en" {
@@ -271,12 +280,40 @@ pub fn page(title: &str, body: &str, scripts: &[String], signed: Option<&SignedI
                         None => a.session href="/signin" { "Sign in" },
                     }
                 }
+                @if let Some(p) = deriving {
+                    p.deriving role="status" { (deriving_line(p)) }
+                }
                 main { (PreEscaped(body)) }
                 @for script in scripts { script src=(script) {} }
             }
         }
     };
     HttpResponse::Ok().content_type("text/html; charset=utf-8").body(html.into_string())
+}
+
+/// What the progress line says: how many games' numbers are still of an older version of their rules, and
+/// how far deriving them again is.
+fn deriving_line(p: Progress) -> String {
+    let mut line = String::new();
+    if p.waiting > 0 {
+        line = format!(
+            "Almanac was upgraded: {} of {} games still show numbers derived by an older version of their rules, \
+             marked “older rules”. They are being derived again: {}% done.",
+            p.waiting,
+            p.games,
+            (p.games - p.waiting) * 100 / p.games.max(1),
+        );
+    }
+    if p.failed > 0 {
+        if !line.is_empty() {
+            line.push(' ');
+        }
+        line.push_str(&format!(
+            "{} game(s) no longer validate under this version of their rules and keep the older numbers.",
+            p.failed
+        ));
+    }
+    line
 }
 
 /// A styled page that says what went wrong, with the status that says what kind of problem it is.
@@ -289,7 +326,7 @@ pub fn problem_page(status: StatusCode, message: &str) -> HttpResponse {
             p { a href="/" { "All games" } }
         }
     };
-    let mut response = page(title, &body.into_string(), &[], None);
+    let mut response = page(title, &body.into_string(), &[], None, None);
     response.head_mut().status = status;
     response
 }
@@ -328,7 +365,9 @@ async fn index(
         limit: Some(PAGE + 1),
         offset: Some(offset),
     };
-    let mut games: Vec<GameRow> = blocking(move || Ok(app.pool.read(|s| almanac_service::list(s, &filter))??)).await?;
+    let listing = app.clone();
+    let mut games: Vec<GameRow> =
+        blocking(move || Ok(listing.pool.read(|s| almanac_service::list(s, &filter))??)).await?;
     let more = games.len() > PAGE as usize;
     games.truncate(PAGE as usize);
     // Each ruleset by its name; its id is the value the filter sends.
@@ -348,10 +387,11 @@ async fn index(
             })
             .collect();
         rows.push_str(&format!(
-            "<tr><td data-label=\"Game\"><a href=\"/games/{id}\">{title}</a>{private}</td><td data-label=\"Ruleset\">{ruleset}</td><td data-label=\"Players\">{players}</td><td data-label=\"Winner\">{winner}</td><td data-label=\"Turns\">{turns}</td><td data-label=\"Date\">{date}</td><td data-label=\"Club\">{club}</td></tr>",
+            "<tr><td data-label=\"Game\"><a href=\"/games/{id}\">{title}</a>{private}{older}</td><td data-label=\"Ruleset\">{ruleset}</td><td data-label=\"Players\">{players}</td><td data-label=\"Winner\">{winner}</td><td data-label=\"Turns\">{turns}</td><td data-label=\"Date\">{date}</td><td data-label=\"Club\">{club}</td></tr>",
             id = escape(&g.id),
             title = escape(g.title.as_deref().unwrap_or(&g.id)),
             private = if g.published { "" } else { " <span class=\"badge\">private</span>" },
+            older = if app.derivation.is_stale(&g.id) { " <span class=\"badge\">older rules</span>" } else { "" },
             ruleset = escape(g.edition.as_deref().filter(|e| !e.is_empty()).unwrap_or_else(|| {
                 almanac_service::game_kind(&g.ruleset).map_or(g.ruleset.as_str(), |k| k.name())
             })),
@@ -437,7 +477,7 @@ async fn index(
         }),
         paging = paging.join(" "),
     );
-    Ok(page("Games", &body, &["/static/games.js".to_string()], signed.as_ref()))
+    Ok(page("Games", &body, &["/static/games.js".to_string()], signed.as_ref(), app.derivation.progress()))
 }
 
 #[derive(Deserialize)]
@@ -494,6 +534,7 @@ async fn replay(
     };
     let signed = SignedIn::of(&req, &reader);
     let viewer = reader.viewer;
+    let derivation = app.derivation.clone();
     let found = blocking(move || {
         let (seen, game) = loaded(&app, viewer, &path)?;
         let id = seen.id().to_string();
@@ -585,7 +626,14 @@ async fn replay(
         .map(|(i, p)| almanac_core::colours::player_colour(p.color.as_deref(), i))
         .collect();
     let coach = coach_table(&coach, study.as_deref(), &colours);
-    let counting = counting_note(&row, &recorded);
+    let mut counting = counting_note(&row, &recorded);
+    let deriving = derivation.progress();
+    if row.ruleset_version != game.ruleset_version() || derivation.is_stale(&id) {
+        counting.push_str(
+            "<p class=\"counting hint\">Older rules: this game's coach table and numbers were derived by an older \
+             version of its rules and are being derived again; the replay itself is this version's.</p>",
+        );
+    }
     let body = format!(
         r#"<section id="replay" class="replay" tabindex="0" data-game="{id}" data-ruleset="{ruleset}" data-chances="{chances}" aria-label="Replay: use the arrow keys to step">
 {notice}<div class="title"><h1>{title}</h1><div class="meta">{meta} · <a href="/api/games/{id}/log" download>download the log</a></div>{counting}{owner_controls}</div>
@@ -621,5 +669,5 @@ async fn replay(
         chances = if chances.is_ok() { "yes" } else { "no" },
     );
     let scripts = ["/static/replay.js".to_string(), format!("/static/rulesets/{}.js", game.ruleset())];
-    page(&title, &body, &scripts, signed.as_ref())
+    page(&title, &body, &scripts, signed.as_ref(), deriving)
 }

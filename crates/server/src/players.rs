@@ -364,6 +364,7 @@ async fn leaderboard_html(
     reader: Reader,
     q: web::Query<BoardQuery>,
 ) -> HttpResponse {
+    let deriving = app.derivation.progress();
     let signed = SignedIn::of(&req, &reader);
     let board = match load_board(app, &reader, &q).await {
         Ok(b) => b,
@@ -420,7 +421,7 @@ played. Fewer than {provisional} games: provisional, greyed.</p>
         bots = if board.bots { " checked" } else { "" },
         provisional = almanac_service::players::PROVISIONAL_GAMES,
     );
-    page(&title, &body, &[], signed.as_ref())
+    page(&title, &body, &[], signed.as_ref(), deriving)
 }
 
 #[derive(Deserialize)]
@@ -486,6 +487,7 @@ async fn player_html(
     path: web::Path<String>,
     q: web::Query<GamesQuery>,
 ) -> HttpResponse {
+    let deriving = app.derivation.progress();
     let signed = SignedIn::of(&req, &reader);
     let p = match load_page(app, &reader, &path).await {
         Ok(p) => p,
@@ -622,7 +624,7 @@ async fn player_html(
         profiles = p.profiles.iter().map(|x| profile_html(&p, x)).collect::<String>(),
         also = if also.is_empty() { String::new() } else { format!(" · also written {}", also.join(", ")) },
     );
-    page(&me.name, &body, &[], signed.as_ref())
+    page(&me.name, &body, &[], signed.as_ref(), deriving)
 }
 
 async fn versus_html(
@@ -631,6 +633,7 @@ async fn versus_html(
     reader: Reader,
     path: web::Path<(String, String)>,
 ) -> HttpResponse {
+    let deriving = app.derivation.progress();
     let signed = SignedIn::of(&req, &reader);
     let (a, b) = path.into_inner();
     let h = match load_versus(app, &reader, &a, &b).await {
@@ -679,7 +682,7 @@ async fn versus_html(
         b = link(h.b.id, &h.b.name),
         together = together_in_words(&h),
     );
-    page(&title, &body, &[], signed.as_ref())
+    page(&title, &body, &[], signed.as_ref(), deriving)
 }
 
 /// Who finished ahead how often, in plain words: "3 games together: Ayşe finished ahead twice, Zeynep

@@ -345,6 +345,7 @@ async fn builder(
     reader: Reader,
     params: web::Query<Params>,
 ) -> HttpResponse {
+    let deriving = app.derivation.progress();
     let signed = SignedIn::of(&req, &reader);
     // A question is of one game, named in its URL: without one, the most played.
     if given(&params.ruleset).is_none() {
@@ -383,5 +384,5 @@ async fn builder(
 {answer}</section>"#,
         form = form(&params, &ask),
     );
-    page("Questions", &body, &[], signed.as_ref())
+    page("Questions", &body, &[], signed.as_ref(), deriving)
 }

@@ -57,7 +57,7 @@ your club's private games, publish them and delete them.</p>{problem}
 <button type="submit">Sign in</button></form></section>"#,
         proof = escape(proof),
     );
-    let mut response = page("Sign in", &body, &[], None);
+    let mut response = page("Sign in", &body, &[], None, None);
     response.head_mut().status = status;
     let (name, value) = set_cookie(req, SIGNIN_COOKIE, proof, 3600);
     response.headers_mut().insert(name.parse().expect("a header name"), value.parse().expect("a header value"));
@@ -202,7 +202,7 @@ async fn confirm_delete(
             }
         }
     };
-    page("Delete this upload?", &body.into_string(), &[], Some(&signed))
+    page("Delete this upload?", &body.into_string(), &[], Some(&signed), app.derivation.progress())
 }
 
 async fn delete(
@@ -238,7 +238,7 @@ async fn delete(
             p { a href="/deleted" { "Your club's deleted games" } " · " a href="/" { "All games" } }
         }
     };
-    page("Deleted", &body.into_string(), &[], signed.as_ref())
+    page("Deleted", &body.into_string(), &[], signed.as_ref(), app.derivation.progress())
 }
 
 /// Brings a deleted game back (the undo of `delete`, and the deleted games' buttons).
@@ -268,6 +268,7 @@ async fn restore(
 
 /// A club's deleted games, each with the button that brings it back.
 async fn deleted_list(app: web::Data<AppState>, req: HttpRequest, reader: Reader) -> HttpResponse {
+    let deriving = app.derivation.progress();
     let Some((signed, club)) = signed_in(&req, &reader) else { return sign_in_first() };
     let rows = match blocking(move || Ok(app.pool.read(|s| almanac_service::deleted_games(s, club))??)).await {
         Ok(rows) => rows,
@@ -290,7 +291,7 @@ async fn deleted_list(app: web::Data<AppState>, req: HttpRequest, reader: Reader
             }
         }
     };
-    page("Deleted games", &body.into_string(), &[], Some(&signed))
+    page("Deleted games", &body.into_string(), &[], Some(&signed), deriving)
 }
 
 /// The upload form as a browser without scripts sends it (`multipart/form-data`): the file is stored as the

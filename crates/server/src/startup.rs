@@ -3,6 +3,7 @@
 
 use crate::app::{AppState, TRUSTED_FOR};
 use crate::cache::{Expiring, Lru};
+use crate::derivation::{self, Derivation};
 use crate::limits::{Limits, Rates};
 use crate::uploads::Uploads;
 use crate::{access, api, assets, error, pages, players, questions, session};
@@ -39,8 +40,11 @@ pub fn run(listener: TcpListener, config: Config) -> std::io::Result<Server> {
     std::thread::spawn(move || warming.read(|store| store.read_seats()));
     let limits = config.limits.clone();
     let (keep_alive, first_request) = (limits.keep_alive, limits.first_request);
+    // The games due are listed before the first answer, so that every answer can say which are stale.
+    let derivation = Arc::new(Derivation::list(&pool));
     let state = web::Data::new(AppState {
-        uploads: Uploads::start(pool.clone())?,
+        uploads: Uploads::start(pool.clone(), derivation.clone())?,
+        derivation,
         pool,
         upload_slots: Arc::new(tokio::sync::Semaphore::new(limits.concurrent_uploads.max(1))),
         club_upload_slots: Default::default(),
@@ -61,6 +65,7 @@ pub fn run(listener: TcpListener, config: Config) -> std::io::Result<Server> {
             // The last wrapped runs first: the log sees every request, the headers go on every answer
             // (a refused write's too).
             .wrap(from_fn(access::refuse_foreign_writes))
+            .wrap(from_fn(derivation::say_stale_games))
             .wrap(security_headers())
             .wrap(actix_web::middleware::Compress::default())
             .wrap(tracing_actix_web::TracingLogger::default())

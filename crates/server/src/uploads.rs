@@ -1,7 +1,10 @@
 //! Uploads wait their turn on one worker thread of lower priority, so that readers come first: on a busy
 //! machine the scheduler gives the request threads the cores and the upload worker what is left, and one
-//! upload is validated and stored at a time (SQLite takes one writer anyway).
+//! upload is validated and stored at a time (SQLite takes one writer anyway). Between uploads the worker
+//! derives again the games an older ruleset version derived (`derivation`): an upload waits for one batch
+//! at most.
 
+use crate::derivation::Derivation;
 use almanac_service::{Format, ImportError, Ownership, ServiceError, ValidatedLog};
 use almanac_store::{Inserted, Pool};
 use std::sync::mpsc;
@@ -27,16 +30,29 @@ const NICENESS: i32 = 10;
 type Check = fn(Option<Format>, &str) -> Result<ValidatedLog, ImportError>;
 
 impl Uploads {
-    /// Starts the worker, which stores into `pool`.
-    pub fn start(pool: Arc<Pool>) -> std::io::Result<Uploads> {
-        Uploads::start_checking(pool, almanac_service::check)
+    /// Starts the worker, which stores into `pool` and derives again what `derivation` lists.
+    pub fn start(pool: Arc<Pool>, derivation: Arc<Derivation>) -> std::io::Result<Uploads> {
+        Uploads::start_checking(pool, derivation, almanac_service::check)
     }
 
-    fn start_checking(pool: Arc<Pool>, check: Check) -> std::io::Result<Uploads> {
+    fn start_checking(pool: Arc<Pool>, derivation: Arc<Derivation>, check: Check) -> std::io::Result<Uploads> {
         let (jobs, queue) = mpsc::channel::<Job>();
         std::thread::Builder::new().name("uploads".into()).spawn(move || {
             lower_priority();
-            for job in queue {
+            loop {
+                // An upload first; the derivation when none waits; otherwise sleep until one comes.
+                let job = match queue.try_recv() {
+                    Ok(job) => job,
+                    Err(mpsc::TryRecvError::Empty) if derivation.has_work() => {
+                        derivation.step(&pool);
+                        continue;
+                    }
+                    Err(mpsc::TryRecvError::Empty) => match queue.recv() {
+                        Ok(job) => job,
+                        Err(mpsc::RecvError) => return,
+                    },
+                    Err(mpsc::TryRecvError::Disconnected) => return,
+                };
                 // A panic while validating one upload (a bug of ours) answers that upload with a 500 and
                 // leaves the worker running for the next: it must not stop every upload until a restart.
                 let stored = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
@@ -109,7 +125,7 @@ mod tests {
     fn a_panic_while_validating_answers_that_upload_and_the_next_is_stored() {
         let dir = tempfile::tempdir().unwrap();
         let pool = Arc::new(Pool::open(&dir.path().join("almanac.db")).unwrap());
-        let uploads = Uploads::start_checking(pool.clone(), check_or_panic).unwrap();
+        let uploads = Uploads::start_checking(pool.clone(), Default::default(), check_or_panic).unwrap();
         // Any sample log: the first in the folder.
         let samples = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../data/samples");
         let mut files: Vec<_> = std::fs::read_dir(samples).unwrap().map(|f| f.unwrap().path()).collect();

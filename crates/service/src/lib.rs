@@ -243,6 +243,9 @@ pub struct GameSummary {
     /// The other records of the same game the viewer may see (a spectator's log, another view, a copy), the
     /// first stored first.
     pub recordings: Vec<almanac_store::Recording>,
+    /// Its facts and numbers were derived by an older version of its rules (a server derives them again in
+    /// the background after an upgrade, and sets this too while the game waits its turn).
+    pub stale: bool,
 }
 
 pub fn summary(store: &Store, visible: &Visible, game: &dyn Game) -> Result<GameSummary, ServiceError> {
@@ -255,6 +258,7 @@ pub fn summary(store: &Store, visible: &Visible, game: &dyn Game) -> Result<Game
         .collect();
     let items = game.vocabulary().items;
     let (counted, recordings) = store.recordings(visible)?;
+    let stale = row.ruleset_version != game.ruleset_version();
     Ok(GameSummary {
         row,
         header: game.header().clone(),
@@ -264,6 +268,7 @@ pub fn summary(store: &Store, visible: &Visible, game: &dyn Game) -> Result<Game
         items,
         counted,
         recordings,
+        stale,
     })
 }
 

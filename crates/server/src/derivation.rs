@@ -1,0 +1,193 @@
+//! Games stored by an older version of their ruleset (after an upgrade) are derived again in the background,
+//! on the upload worker between uploads, so that the server answers at once however many there are. Until a
+//! game is done its facts, summary and coach numbers are those of the older version: the pages say so in a
+//! progress line, the API in the header `Almanac-Stale-Games` and in each game's `stale`.
+//!
+//! Each server lists the games due when it starts. Several servers on one PostgreSQL each derive them
+//! (the same result, written twice); a game is never half derived, since each is derived in a transaction.
+
+use crate::app::AppState;
+use almanac_service::ServiceError;
+use almanac_store::{Pool, StoreError};
+use serde::Serialize;
+use std::collections::{HashSet, VecDeque};
+use std::sync::Mutex;
+
+/// How many games are derived again between two looks at the upload queue.
+const BATCH: usize = 32;
+
+/// How often a game is tried again when the store, not its log, failed (the database was locked or gone).
+const ATTEMPTS: u32 = 5;
+
+/// How long the worker waits before trying a batch the store refused again.
+const PAUSE: std::time::Duration = std::time::Duration::from_secs(1);
+
+#[derive(Default)]
+pub struct Derivation {
+    inner: Mutex<Due>,
+}
+
+#[derive(Default)]
+struct Due {
+    /// Games listed when the server started.
+    total: usize,
+    /// Games still to derive, in the order they were stored, with the attempts made (the batch being
+    /// derived is taken out).
+    queue: VecDeque<(String, u32)>,
+    /// Every game whose numbers are still of an older version: those queued and those that failed.
+    stale: HashSet<String>,
+    done: usize,
+    failed: usize,
+}
+
+/// How far the derivation is, as the API says it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct Progress {
+    /// Games found stored by an older version when the server started.
+    pub games: usize,
+    pub done: usize,
+    /// Games whose log this version of their rules refuses: their numbers stay those of the older version
+    /// (the server's log says why; `almanac reproject` says it too).
+    pub failed: usize,
+    /// Games still to derive.
+    pub waiting: usize,
+}
+
+impl Progress {
+    /// Games whose numbers are still of an older version.
+    pub fn stale(&self) -> usize {
+        self.waiting + self.failed
+    }
+}
+
+impl Derivation {
+    /// The games of `pool` an older version derived (or that have no checkpoints yet), to derive again.
+    pub fn list(pool: &Pool) -> Derivation {
+        let ids = match pool.read(|s| almanac_service::games_to_reproject(s, None, false)) {
+            Ok(Ok(ids)) => ids,
+            Ok(Err(e)) => return Derivation::failed_to_list(&e.to_string()),
+            Err(e) => return Derivation::failed_to_list(&e.to_string()),
+        };
+        if !ids.is_empty() {
+            tracing::info!("{} game(s) stored by older rulesets are being derived again in the background", ids.len());
+        }
+        let due = Due {
+            total: ids.len(),
+            stale: ids.iter().cloned().collect(),
+            queue: ids.into_iter().map(|id| (id, 0)).collect(),
+            done: 0,
+            failed: 0,
+        };
+        Derivation { inner: Mutex::new(due) }
+    }
+
+    fn failed_to_list(why: &str) -> Derivation {
+        tracing::error!("could not list the games stored by older rulesets: {why}");
+        Derivation::default()
+    }
+
+    fn due(&self) -> std::sync::MutexGuard<'_, Due> {
+        self.inner.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// How far it is; `None` when no game's numbers are of an older version.
+    pub fn progress(&self) -> Option<Progress> {
+        let due = self.due();
+        // The games being derived are still stale: waiting, though no longer queued.
+        let waiting = due.stale.len() - due.failed;
+        let progress = Progress { games: due.total, done: due.done, failed: due.failed, waiting };
+        (progress.stale() > 0).then_some(progress)
+    }
+
+    /// The numbers of game `id` (a full id) are still those of an older version of its rules.
+    pub fn is_stale(&self, id: &str) -> bool {
+        self.due().stale.contains(id)
+    }
+
+    pub fn has_work(&self) -> bool {
+        !self.due().queue.is_empty()
+    }
+
+    /// Derives the next games again (on the upload worker: a lower priority, one writer).
+    pub fn step(&self, pool: &Pool) {
+        let batch: Vec<(String, u32)> = {
+            let mut due = self.due();
+            let n = due.queue.len().min(BATCH);
+            due.queue.drain(..n).collect()
+        };
+        if batch.is_empty() {
+            return;
+        }
+        let ids: Vec<String> = batch.iter().map(|(id, _)| id.clone()).collect();
+        // A panic while deriving (a bug of ours) leaves the batch as it was and the worker running.
+        let derived = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            pool.write(|s| almanac_service::reproject(s, &ids, |_| {}))
+        }));
+        let mut due = self.due();
+        let Ok(report) = derived else {
+            tracing::error!("deriving {} game(s) again panicked; they are left as they were", ids.len());
+            due.failed += ids.len();
+            return;
+        };
+        let mut retry = false;
+        for id in report.done {
+            due.stale.remove(&id);
+            due.done += 1;
+        }
+        for (id, e) in report.failed {
+            let attempts = batch.iter().find(|(b, _)| *b == id).map_or(0, |(_, a)| *a) + 1;
+            // A game deleted meanwhile has no numbers left; a log the rules refuse is refused again; a
+            // store that failed may answer next time.
+            if matches!(e, ServiceError::Store(StoreError::NotFound(_))) {
+                due.stale.remove(&id);
+                due.total -= 1;
+            } else if matches!(e, ServiceError::Corrupt { .. } | ServiceError::UnknownRuleset { .. })
+                || attempts >= ATTEMPTS
+            {
+                tracing::error!("{id}: left as its older version derived it: {e}");
+                due.failed += 1;
+            } else {
+                due.queue.push_back((id, attempts));
+                retry = true;
+            }
+        }
+        drop(due);
+        if retry {
+            std::thread::sleep(PAUSE);
+        }
+    }
+}
+
+/// The header that says, while there are any, how many games' numbers are still of an older version.
+pub const STALE_HEADER: &str = "almanac-stale-games";
+
+/// Middleware: every answer says how many games' numbers are still of an older version, while any are.
+pub async fn say_stale_games(
+    req: actix_web::dev::ServiceRequest,
+    next: actix_web::middleware::Next<impl actix_web::body::MessageBody + 'static>,
+) -> Result<actix_web::dev::ServiceResponse<impl actix_web::body::MessageBody>, actix_web::Error> {
+    let progress = req.app_data::<actix_web::web::Data<AppState>>().and_then(|app| app.derivation.progress());
+    let mut response = next.call(req).await?;
+    if let Some(p) = progress {
+        response.headers_mut().insert(
+            actix_web::http::header::HeaderName::from_static(STALE_HEADER),
+            actix_web::http::header::HeaderValue::from(p.stale()),
+        );
+    }
+    Ok(response)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn progress_counts_waiting_and_failed_games_as_stale() {
+        let p = Progress { games: 10, done: 6, failed: 1, waiting: 3 };
+        assert_eq!(p.stale(), 4);
+        let derivation = Derivation::default();
+        assert_eq!(derivation.progress(), None);
+        assert!(!derivation.has_work());
+        assert!(!derivation.is_stale("any"));
+    }
+}
