@@ -23,14 +23,16 @@ build:
 	$(CARGO) build --release --bin almanac
 
 # Every test, the store's and the API's on SQLite and again on a real PostgreSQL (started here for the run
-# in a temporary directory, stopped at the end, whatever the outcome). The tests that need PostgreSQL or a
-# browser are `#[ignore]`d with the reason, so that a plain `cargo test` passes on a bare machine; here they
-# run too (`--include-ignored`).
+# in a temporary directory, stopped at the end, whatever the outcome), and reads spread over a streaming
+# replica (a second PostgreSQL and its replica). The tests that need PostgreSQL or a browser are
+# `#[ignore]`d with the reason, so that a plain `cargo test` passes on a bare machine; here they run too
+# (`--include-ignored`).
 test: browser postgres
-	@pg=$$(mktemp -d); url=$$(tests/postgres.sh start $$pg) || exit 1; \
-	ALMANAC_TEST_PG=$$url $(CARGO) test --workspace -- --include-ignored && \
+	@pg=$$(mktemp -d); pair=$$(mktemp -d); \
+	url=$$(tests/postgres.sh start $$pg) && urls=$$(tests/postgres.sh start-replicated $$pair) && \
+	ALMANAC_TEST_PG=$$url ALMANAC_TEST_PG_REPLICATED="$$urls" $(CARGO) test --workspace -- --include-ignored && \
 	ALMANAC_TEST_PG=$$url ALMANAC_TEST_STORE=postgres $(CARGO) test -p almanac-server --test api --test clubs --test players; \
-	status=$$?; tests/postgres.sh stop $$pg; exit $$status
+	status=$$?; tests/postgres.sh stop $$pg; tests/postgres.sh stop $$pair; exit $$status
 
 # Debian's PostgreSQL server for the tests (tests/postgres.sh), installed when missing.
 postgres:

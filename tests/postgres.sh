@@ -2,7 +2,10 @@
 # A throwaway PostgreSQL for the tests, from Debian's packages (`make postgres` installs them):
 #   tests/postgres.sh start DIR   initdb into DIR (as the unprivileged user `nobody` when run as root), start it
 #                                 on a free port of 127.0.0.1 and print its URL
-#   tests/postgres.sh stop DIR    stop it and remove DIR
+#   tests/postgres.sh start-replicated DIR
+#                                 a primary in DIR/primary and a streaming replica of it (pg_basebackup) in
+#                                 DIR/replica, each on a free port; prints the two URLs on one line
+#   tests/postgres.sh stop DIR    stop what was started in DIR and remove DIR
 # It is a test instance: fsync is off, and it keeps little WAL (a test run creates hundreds of databases,
 # each written to the WAL whole, and CI's disk can be small).
 set -euo pipefail
@@ -12,21 +15,50 @@ bin=$(ls -d /usr/lib/postgresql/*/bin | sort -V | tail -1)
 as_owner() {
   if [ "$(id -u)" = 0 ]; then runuser -u nobody -- "$@"; else "$@"; fi
 }
+free_port() {
+  # A port nothing answers on (bash's /dev/tcp: no other tool needed).
+  local port=$((20000 + RANDOM % 40000))
+  while (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; do port=$((20000 + RANDOM % 40000)); done
+  echo "$port"
+}
+# start_server DATA PORT SETTINGS...: one instance on 127.0.0.1:PORT, its socket and log beside DATA.
+start_server() {
+  local data=$1 port=$2
+  shift 2
+  as_owner "$bin/pg_ctl" -D "$data" -l "$data.log" -w \
+    -o "-p $port -k $(dirname "$data") -c listen_addresses=127.0.0.1 -c fsync=off -c full_page_writes=off \
+        -c max_wal_size=64MB -c min_wal_size=32MB $*" start >/dev/null
+}
+owned_dir() {
+  mkdir -p "$1"
+  if [ "$(id -u)" = 0 ]; then chown nobody "$1"; fi
+}
 case $cmd in
 start)
-  mkdir -p "$dir"
-  if [ "$(id -u)" = 0 ]; then chown nobody "$dir"; fi
-  # A port nothing answers on (bash's /dev/tcp: no other tool needed).
-  port=$((20000 + RANDOM % 40000))
-  while (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; do port=$((20000 + RANDOM % 40000)); done
+  owned_dir "$dir"
+  port=$(free_port)
   as_owner "$bin/initdb" -D "$dir/data" -U almanac --auth=trust --locale=C.UTF-8 -E UTF8 >"$dir/initdb.log"
-  as_owner "$bin/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w \
-    -o "-p $port -k $dir -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=300 \
-    -c wal_level=minimal -c max_wal_senders=0 -c full_page_writes=off -c max_wal_size=64MB -c min_wal_size=32MB" start >/dev/null
+  start_server "$dir/data" "$port" -c max_connections=300 -c wal_level=minimal -c max_wal_senders=0
   echo "postgres://almanac@127.0.0.1:$port/postgres"
   ;;
+start-replicated)
+  owned_dir "$dir"
+  owned_dir "$dir/primary"
+  owned_dir "$dir/replica"
+  primary=$(free_port)
+  as_owner "$bin/initdb" -D "$dir/primary/data" -U almanac --auth=trust --locale=C.UTF-8 -E UTF8 >"$dir/initdb.log"
+  start_server "$dir/primary/data" "$primary" -c max_connections=100 -c wal_level=replica -c max_wal_senders=4
+  # The replica: a base backup of the primary that streams what follows (-R writes standby.signal and
+  # primary_conninfo); it answers reads while it replays.
+  as_owner "$bin/pg_basebackup" -h 127.0.0.1 -p "$primary" -U almanac -D "$dir/replica/data" -R -X stream >/dev/null
+  replica=$(free_port)
+  start_server "$dir/replica/data" "$replica" -c max_connections=100 -c hot_standby=on
+  echo "postgres://almanac@127.0.0.1:$primary/postgres postgres://almanac@127.0.0.1:$replica/postgres"
+  ;;
 stop)
-  as_owner "$bin/pg_ctl" -D "$dir/data" -m immediate stop >/dev/null 2>&1 || true
+  for data in "$dir/data" "$dir/replica/data" "$dir/primary/data"; do
+    if [ -d "$data" ]; then as_owner "$bin/pg_ctl" -D "$data" -m immediate stop >/dev/null 2>&1 || true; fi
+  done
   rm -rf "$dir"
   ;;
 esac

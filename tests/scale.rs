@@ -122,3 +122,56 @@ fn appends_through_both_servers_keep_one_log_and_each_sees_the_other() {
         );
     }
 }
+
+/// Reads spread over a streaming replica: a server reads the replica, and its own writes from the primary
+/// until the replica has replayed them. The replica's replay is paused in the middle, so that "the replica
+/// has not got it yet" is certain rather than a matter of timing.
+#[test]
+#[ignore = "needs PostgreSQL with a streaming replica: `make test` starts them (ALMANAC_TEST_PG_REPLICATED)"]
+fn reads_go_to_the_replica_and_a_server_reads_its_own_writes_from_the_primary() {
+    let (db, replica) = almanac_store::testing::scratch_replicated();
+    let token = support::new_club(&db.path(), "Test club");
+    // The servers read tokens from the replica too.
+    almanac_store::testing::wait_for_replica(&db.path(), &replica);
+    let writer = support::spawn_reading_replica(&db.path(), &replica, &token);
+    let reader = support::spawn_reading_replica(&db.path(), &replica, &token);
+    let publish = |app: &TestApp, name: &str| {
+        let (status, body) = app.post("/api/games?publish=true", sample(name).as_bytes());
+        assert_eq!(status, 201, "{body}");
+        body["id"].as_str().unwrap().to_string()
+    };
+    let reads = |app: &TestApp| app.get_json("/api/status").1["reads"].clone();
+    let seen_by = |app: &TestApp, id: &str| app.get_json(&format!("/api/games/{id}")).0;
+
+    // Streaming: what the writer stores, the other server soon reads from the replica.
+    let first = publish(&writer, "catan-club-game.jsonl");
+    assert_eq!(seen_by(&writer, &first), 200, "the writer reads its own write at once");
+    let started = std::time::Instant::now();
+    while seen_by(&reader, &first) != 200 {
+        assert!(started.elapsed() < std::time::Duration::from_secs(30), "the replica gets the game");
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    assert_eq!(reads(&reader)["primary"], 0, "a server that never wrote reads only the replica: {}", reads(&reader));
+
+    almanac_store::testing::pause_replay(&replica, true);
+    let second = publish(&writer, "carcassonne-traders-builders.jsonl");
+    let primary_before = reads(&writer)["primary"].as_u64().unwrap();
+    assert_eq!(seen_by(&writer, &second), 200, "the writer reads its write from the primary");
+    assert!(writer.get_json("/api/games").1["games"].to_string().contains(&second));
+    assert!(reads(&writer)["primary"].as_u64().unwrap() > primary_before, "{}", reads(&writer));
+    // The other server reads the replica, which has not replayed the write: the game is not there yet.
+    assert_eq!(seen_by(&reader, &second), 404);
+    assert_eq!(seen_by(&reader, &first), 200);
+
+    almanac_store::testing::pause_replay(&replica, false);
+    let started = std::time::Instant::now();
+    while seen_by(&reader, &second) != 200 {
+        assert!(started.elapsed() < std::time::Duration::from_secs(30), "the replica catches up");
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    // Caught up, the replica serves the writer's reads again.
+    let on_replica = reads(&writer)["replicas"][0].as_u64().unwrap();
+    assert_eq!(seen_by(&writer, &second), 200);
+    assert!(reads(&writer)["replicas"][0].as_u64().unwrap() > on_replica, "{}", reads(&writer));
+    assert_eq!(reads(&reader)["primary"], 0, "{}", reads(&reader));
+}

@@ -102,10 +102,32 @@ fn serve(
     dir: tempfile::TempDir,
     scratch: Option<ScratchDatabase>,
 ) -> TestApp {
-    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
-    let address = format!("http://{}", listener.local_addr().unwrap());
     let config =
         almanac_server::Config { max_upload, workers: Some(2), limits, ..almanac_server::Config::new(db.clone()) };
+    serve_config(config, token, dir, scratch)
+}
+
+/// A server on the PostgreSQL primary `db` that sends its reads to the streaming replica `replica`, with
+/// the club token `token`.
+pub fn spawn_reading_replica(db: &Path, replica: &str, token: &str) -> TestApp {
+    let config = almanac_server::Config {
+        workers: Some(2),
+        limits: almanac_server::Limits { writes_per_minute: 0, ..Default::default() },
+        read_dbs: vec![PathBuf::from(replica)],
+        ..almanac_server::Config::new(db.to_path_buf())
+    };
+    serve_config(config, token.to_string(), tempfile::tempdir().unwrap(), None)
+}
+
+fn serve_config(
+    config: almanac_server::Config,
+    token: String,
+    dir: tempfile::TempDir,
+    scratch: Option<ScratchDatabase>,
+) -> TestApp {
+    let db = config.db.clone();
+    let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+    let address = format!("http://{}", listener.local_addr().unwrap());
     let server = almanac_server::run(listener, config).expect("the server starts");
     std::thread::spawn(move || actix_rt::System::new().block_on(server));
     // Redirects are not followed: the tests look at them.

@@ -452,6 +452,7 @@ pub fn serve(db: &Path, bind: &str, settings: ServeSettings) -> anyhow::Result<i
     // Games an older ruleset version derived are derived again by the server in the background.
     let mut config = almanac_server::Config::new(db.to_path_buf());
     config.max_upload = settings.max_upload;
+    config.read_dbs = settings.read_dbs;
     if let Some(rate) = settings.writes_per_minute {
         config.limits.writes_per_minute = rate;
     }
@@ -473,6 +474,8 @@ pub struct ServeSettings {
     pub seed: Option<PathBuf>,
     pub demo_club: Option<String>,
     pub writes_per_minute: Option<u32>,
+    /// Streaming replicas of the PostgreSQL database, for reads.
+    pub read_dbs: Vec<PathBuf>,
 }
 
 /// The demo club (created when missing) and a fresh token for it, printed at start; the token printed at

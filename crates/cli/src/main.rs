@@ -209,6 +209,10 @@ enum Command {
         /// Writes (uploads, appends, changes) allowed per minute per token and per address.
         #[arg(long)]
         writes_per_minute: Option<u32>,
+        /// A streaming replica of the PostgreSQL `--db` to send reads to (repeat for more, read in turn);
+        /// this server's own writes are read from the primary until a replica has replayed them.
+        #[arg(long = "read-db", value_name = "URL")]
+        read_dbs: Vec<PathBuf>,
     },
     /// A crowd against a running server: uploaders, readers and live writers for a while, then every
     /// acknowledged game read back (`make bench-load`). Prints throughput, p50 / p99 per kind, errors and
@@ -408,8 +412,8 @@ fn main() -> anyhow::Result<()> {
         Command::Reproject { db, ruleset, all } => commands::reproject(&db.db, ruleset.as_deref(), all)?,
         Command::Bench { corpus, db, postgres } => bench::run(&corpus, db, postgres)?,
         Command::BenchScale { db, reps } => bench::scale(&db.db, reps)?,
-        Command::Serve { db, bind, max_upload, seed, demo_club, writes_per_minute } => {
-            let settings = commands::ServeSettings { max_upload, seed, demo_club, writes_per_minute };
+        Command::Serve { db, bind, max_upload, seed, demo_club, writes_per_minute, read_dbs } => {
+            let settings = commands::ServeSettings { max_upload, seed, demo_club, writes_per_minute, read_dbs };
             commands::serve(&db.db, &bind, settings)?
         }
         Command::BenchLoad { url, token, samples, uploaders, readers, writers, seconds } => {

@@ -136,9 +136,10 @@ struct Listed {
 }
 
 /// What the server is doing besides answering: how far it is with deriving again the games an older
-/// version of their rules derived (`null`: none left).
+/// version of their rules derived (`null`: none left), and how many reads the primary database and each
+/// replica served.
 async fn status(app: web::Data<AppState>) -> HttpResponse {
-    HttpResponse::Ok().json(json!({"derivation": app.derivation.progress()}))
+    HttpResponse::Ok().json(json!({"derivation": app.derivation.progress(), "reads": app.pool.reads_served()}))
 }
 
 async fn game(app: web::Data<AppState>, reader: Reader, path: web::Path<String>) -> Result<HttpResponse> {

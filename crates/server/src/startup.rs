@@ -23,17 +23,19 @@ pub struct Config {
     /// Worker threads (default: one per core).
     pub workers: Option<usize>,
     pub limits: Limits,
+    /// Streaming replicas of the PostgreSQL `db`, read in turn (`Pool::open_replicated`).
+    pub read_dbs: Vec<PathBuf>,
 }
 
 impl Config {
     pub fn new(db: PathBuf) -> Config {
-        Config { db, max_upload: 16 * 1024 * 1024, workers: None, limits: Limits::default() }
+        Config { db, max_upload: 16 * 1024 * 1024, workers: None, limits: Limits::default(), read_dbs: Vec::new() }
     }
 }
 
 /// Starts the server on `listener`; the returned future runs it.
 pub fn run(listener: TcpListener, config: Config) -> std::io::Result<Server> {
-    let pool = Arc::new(Pool::open(&config.db).map_err(std::io::Error::other)?);
+    let pool = Arc::new(Pool::open_replicated(&config.db, &config.read_dbs).map_err(std::io::Error::other)?);
     // Every game's seats read into memory beside the start (a second at 100,000 games), not by the first
     // question; should it fail, that question reads them.
     let warming = pool.clone();

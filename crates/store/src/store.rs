@@ -114,6 +114,23 @@ impl Store {
         on_backend!(self, b => b.schema_version())
     }
 
+    /// Where a PostgreSQL primary's WAL is now, in bytes from its start (`None` on SQLite): a replica that has
+    /// replayed this far holds every write committed before.
+    pub fn wal_position(&self) -> Result<Option<u64>> {
+        match &self.backend {
+            Backend::Sqlite(_) => Ok(None),
+            Backend::Postgres(b) => b.wal_position().map(Some),
+        }
+    }
+
+    /// How far a PostgreSQL streaming replica has replayed its primary's WAL (`None` on a primary or SQLite).
+    pub fn replayed_position(&self) -> Result<Option<u64>> {
+        match &self.backend {
+            Backend::Sqlite(_) => Ok(None),
+            Backend::Postgres(b) => b.replayed_position(),
+        }
+    }
+
     /// Stores a validated game with its events, facts and read model for questions (`insights`, derived from its
     /// facts) in one transaction, owned as `ownership` says. The same
     /// content hash stored before gives `Existing` (its owner's upload shows a deleted game again); another club's

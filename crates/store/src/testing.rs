@@ -32,12 +32,34 @@ pub fn scratch_postgres() -> ScratchDatabase {
     let admin = std::env::var("ALMANAC_TEST_PG").unwrap_or_else(|_| {
         panic!("ALMANAC_TEST_PG is not set: `make test` starts a PostgreSQL for the tests (tests/postgres.sh start DIR prints a URL)")
     });
+    scratch_postgres_on(&admin)
+}
+
+/// An empty database on the primary of the replicated test servers (`$ALMANAC_TEST_PG_REPLICATED`: the
+/// primary's URL and its streaming replica's), and its URL on the replica once the replica has it.
+pub fn scratch_replicated() -> (ScratchDatabase, String) {
+    let urls = std::env::var("ALMANAC_TEST_PG_REPLICATED").unwrap_or_else(|_| {
+        panic!("ALMANAC_TEST_PG_REPLICATED is not set: `make test` starts a PostgreSQL primary and a streaming replica (tests/postgres.sh start-replicated DIR prints their URLs)")
+    });
+    let (primary, replica) = urls.split_once(' ').expect("two URLs: the primary's and the replica's");
+    let db = scratch_postgres_on(primary);
+    let (base, _) = replica.rsplit_once('/').expect("a URL with a database");
+    let on_replica = format!("{base}/{}", db.name);
+    let started = std::time::Instant::now();
+    while postgres::Client::connect(&on_replica, postgres::NoTls).is_err() {
+        assert!(started.elapsed() < std::time::Duration::from_secs(30), "the replica has the new database");
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    (db, on_replica)
+}
+
+fn scratch_postgres_on(admin: &str) -> ScratchDatabase {
     static N: AtomicU32 = AtomicU32::new(0);
     let name = format!("almanac_test_{}_{}", std::process::id(), N.fetch_add(1, Ordering::Relaxed));
-    let mut client = postgres::Client::connect(&admin, postgres::NoTls).expect("the test PostgreSQL answers");
+    let mut client = postgres::Client::connect(admin, postgres::NoTls).expect("the test PostgreSQL answers");
     client.batch_execute(&format!("CREATE DATABASE {name}")).expect("a scratch database");
     let (base, _) = admin.rsplit_once('/').expect("a URL with a database");
-    ScratchDatabase { url: format!("{base}/{name}"), name, admin }
+    ScratchDatabase { url: format!("{base}/{name}"), name, admin: admin.to_string() }
 }
 
 /// A connection of a test holding the database's write lock until dropped: writers wait, readers go on
@@ -45,6 +67,25 @@ pub fn scratch_postgres() -> ScratchDatabase {
 pub enum WritesHeld {
     Sqlite(rusqlite::Connection),
     Postgres(Box<postgres::Client>),
+}
+
+/// Waits until the streaming replica `replica` has replayed everything its primary `primary` has written.
+pub fn wait_for_replica(primary: &std::path::Path, replica: &str) {
+    let at = crate::Store::open(primary).and_then(|s| s.wal_position()).expect("the primary's position");
+    let replica = crate::Store::open_reader(std::path::Path::new(replica)).expect("the replica");
+    let started = std::time::Instant::now();
+    while replica.replayed_position().expect("the replica's position") < at {
+        assert!(started.elapsed() < std::time::Duration::from_secs(30), "the replica catches up");
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+}
+
+/// Stops (`true`) or resumes a streaming replica's replay of its primary's WAL: while stopped it answers
+/// reads with what it had, however far the primary goes.
+pub fn pause_replay(replica: &str, paused: bool) {
+    let mut client = postgres::Client::connect(replica, postgres::NoTls).expect("the test replica");
+    let call = if paused { "SELECT pg_wal_replay_pause()" } else { "SELECT pg_wal_replay_resume()" };
+    client.batch_execute(call).expect("the replay paused or resumed");
 }
 
 /// Takes the write lock of the database `db` (a SQLite file or a `postgres://` URL): on SQLite a transaction

@@ -6,7 +6,7 @@ mod common;
 use almanac_store::testing::{scratch_postgres, ScratchDatabase};
 use almanac_store::{GameFilter, Inserted, Ownership, Sort, Store, StoreError, Viewer};
 use common::{everything, insert, insert_as, log_of, sample};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 /// A fresh database: its URL (as `--db` takes it) and a store on it.
 /// The database is dropped with the first part.

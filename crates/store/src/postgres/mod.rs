@@ -90,6 +90,21 @@ impl Postgres {
         Ok(Postgres { client: RefCell::new(Client::connect(url, NoTls)?), prepared: Prepared::default() })
     }
 
+    pub fn wal_position(&self) -> Result<u64> {
+        let at: i64 =
+            self.client.borrow_mut().query_one("SELECT (pg_current_wal_lsn() - '0/0'::pg_lsn)::bigint", &[])?.get(0);
+        Ok(at as u64)
+    }
+
+    pub fn replayed_position(&self) -> Result<Option<u64>> {
+        let at: Option<i64> = self
+            .client
+            .borrow_mut()
+            .query_one("SELECT (pg_last_wal_replay_lsn() - '0/0'::pg_lsn)::bigint", &[])?
+            .get(0);
+        Ok(at.map(|a| a as u64))
+    }
+
     pub fn schema_version(&self) -> Result<u32> {
         let v: i32 =
             self.client.borrow_mut().query_one("SELECT COALESCE(MAX(version), 0) FROM schema_migrations", &[])?.get(0);
