@@ -6,7 +6,6 @@
 //! Each server lists the games due when it starts. Several servers on one PostgreSQL each derive them
 //! (the same result, written twice); a game is never half derived, since each is derived in a transaction.
 
-use crate::app::AppState;
 use almanac_service::ServiceError;
 use almanac_store::{Pool, StoreError};
 use serde::Serialize;
@@ -156,25 +155,6 @@ impl Derivation {
             std::thread::sleep(PAUSE);
         }
     }
-}
-
-/// The header that says, while there are any, how many games' numbers are still of an older version.
-pub const STALE_HEADER: &str = "almanac-stale-games";
-
-/// Middleware: every answer says how many games' numbers are still of an older version, while any are.
-pub async fn say_stale_games(
-    req: actix_web::dev::ServiceRequest,
-    next: actix_web::middleware::Next<impl actix_web::body::MessageBody + 'static>,
-) -> Result<actix_web::dev::ServiceResponse<impl actix_web::body::MessageBody>, actix_web::Error> {
-    let progress = req.app_data::<actix_web::web::Data<AppState>>().and_then(|app| app.derivation.progress());
-    let mut response = next.call(req).await?;
-    if let Some(p) = progress {
-        response.headers_mut().insert(
-            actix_web::http::header::HeaderName::from_static(STALE_HEADER),
-            actix_web::http::header::HeaderValue::from(p.stale()),
-        );
-    }
-    Ok(response)
 }
 
 #[cfg(test)]

@@ -3,7 +3,7 @@
 
 use crate::app::{AppState, TRUSTED_FOR};
 use crate::cache::{Expiring, Lru};
-use crate::derivation::{self, Derivation};
+use crate::derivation::Derivation;
 use crate::limits::{Limits, Rates};
 use crate::uploads::Uploads;
 use crate::{access, api, assets, error, pages, players, questions, session};
@@ -67,7 +67,7 @@ pub fn run(listener: TcpListener, config: Config) -> std::io::Result<Server> {
             // The last wrapped runs first: the log sees every request, the headers go on every answer
             // (a refused write's too).
             .wrap(from_fn(access::refuse_foreign_writes))
-            .wrap(from_fn(derivation::say_stale_games))
+            .wrap(from_fn(say_stale_games))
             .wrap(security_headers())
             .wrap(actix_web::middleware::Compress::default())
             .wrap(tracing_actix_web::TracingLogger::default())
@@ -103,4 +103,23 @@ fn security_headers() -> DefaultHeaders {
         .add(("X-Content-Type-Options", "nosniff"))
         .add(("X-Frame-Options", "DENY"))
         .add(("Referrer-Policy", "same-origin"))
+}
+
+/// The header that says, while there are any, how many games' numbers are still of an older version.
+const STALE_HEADER: &str = "almanac-stale-games";
+
+/// Middleware: every answer says how many games' numbers are still of an older version, while any are.
+async fn say_stale_games(
+    req: actix_web::dev::ServiceRequest,
+    next: actix_web::middleware::Next<impl actix_web::body::MessageBody + 'static>,
+) -> Result<actix_web::dev::ServiceResponse<impl actix_web::body::MessageBody>, actix_web::Error> {
+    let progress = req.app_data::<actix_web::web::Data<AppState>>().and_then(|app| app.derivation.progress());
+    let mut response = next.call(req).await?;
+    if let Some(p) = progress {
+        response.headers_mut().insert(
+            actix_web::http::header::HeaderName::from_static(STALE_HEADER),
+            actix_web::http::header::HeaderValue::from(p.stale()),
+        );
+    }
+    Ok(response)
 }
