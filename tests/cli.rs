@@ -572,8 +572,8 @@ fn http(address: &str, method: &str, path: &str, token: Option<&str>, body: &[u8
     Some((status, body))
 }
 
-/// After an upgrade that changes a ruleset's version, `serve` derives the stored games' facts again before it
-/// answers, so no page shows an older version's numbers.
+/// After an upgrade that changes a ruleset's version, `serve` answers at once and derives the stored games'
+/// facts again in the background; `/api/status` says when it is done.
 #[test]
 fn serve_brings_games_of_older_ruleset_versions_up_to_date() {
     let s = Scratch::new();
@@ -589,9 +589,19 @@ fn serve_brings_games_of_older_ruleset_versions_up_to_date() {
     assert_ne!(text(&almanac(&["stats", &id, "--json"], &s.db()).stdout), before);
     let (mut server, address) = serve(&s.db());
     let (status, _) = http(&address, "GET", "/api/games", None, b"").unwrap();
+    assert_eq!(status, 200);
+    let started = std::time::Instant::now();
+    loop {
+        let (status, body) = http(&address, "GET", "/api/status", None, b"").unwrap();
+        assert_eq!(status, 200, "{body}");
+        if body.contains("\"derivation\":null") {
+            break;
+        }
+        assert!(started.elapsed() < std::time::Duration::from_secs(120), "the derivation ends: {body}");
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
     let _ = server.kill();
     let _ = server.wait();
-    assert_eq!(status, 200);
     assert_eq!(text(&almanac(&["stats", &id, "--json"], &s.db()).stdout), before, "the facts derived again");
     let store = almanac_store::Store::open(&s.db()).unwrap();
     assert!(store

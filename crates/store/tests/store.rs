@@ -719,3 +719,15 @@ fn checkpoints_follow_the_log() {
     let version = log_of(&sample("catan-club-game.jsonl")).game.ruleset_version();
     assert_eq!(store.games_to_reproject(Some("catan"), Some(version)).unwrap().len(), 1);
 }
+
+#[test]
+fn only_postgresql_has_replicas_and_a_sqlite_pool_reads_its_file() {
+    let (_dir, path) = db();
+    let replica = std::path::PathBuf::from("postgres://almanac@127.0.0.1:1/almanac");
+    let refused = almanac_store::Pool::open_replicated(&path, std::slice::from_ref(&replica)).err().unwrap();
+    assert!(refused.to_string().contains("cannot be a replica"), "{refused}");
+    let pool = almanac_store::Pool::open(&path).unwrap();
+    pool.read(|s| s.stored_games().unwrap()).unwrap();
+    pool.write(|s| s.stored_games().unwrap());
+    assert_eq!(pool.reads_served(), almanac_store::ReadsServed { primary: 1, replicas: vec![] });
+}
