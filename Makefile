@@ -9,7 +9,7 @@ CARGO ?= cargo
 CORPUS ?= bench-corpus
 CATANATRON_TOOL ?= ../shared/tools/catanatron_dump.py
 
-.PHONY: run demo build test browser postgres lint fuzz bench bench-scale bench-http bench-load bench-corpus clean
+.PHONY: run demo build test browser postgres lint fuzz bench bench-scale bench-http bench-uploads bench-load bench-corpus clean
 
 # Seeds an empty database from data/samples/, then serves the dashboard at http://$(BIND)/.
 run: build
@@ -91,6 +91,10 @@ bench-scale:
 # HTTP figures with wrk: states and charts at 32 and 256 connections, alone and with 4 uploaders running.
 bench-http: build
 	bench/http.sh
+
+# Uploads through the server, by one uploader and by 4, against plain SQLite's inserts of the same events.
+bench-uploads: build
+	bench/uploads.sh
 
 # A crowd for 60 s on loopback: 50 uploaders, 200 readers, 5 live writers; throughput, p99, errors, lost games.
 bench-load: build

@@ -111,14 +111,40 @@ pub fn run(corpus: &Path, db: Option<PathBuf>, postgres: Option<PathBuf>) -> any
             .collect();
         preparing += t.elapsed().as_secs_f64();
         let t = Instant::now();
-        for outcome in
-            almanac_service::store_prepared_together(&mut store, &prepared, almanac_store::Ownership::OPERATOR)?
-        {
+        let owned: Vec<_> = prepared.iter().map(|p| (p, almanac_store::Ownership::OPERATOR)).collect();
+        for outcome in almanac_service::store_prepared_together(&mut store, &owned)? {
             outcome?;
         }
         storing += t.elapsed().as_secs_f64();
     }
     drop(store);
+    // The same prepared games stored one to a transaction, as the server stores an upload that finds no other
+    // waiting: what a batch shares, each game pays alone.
+    let path = dir.join("bench-one-by-one.db");
+    let _ = std::fs::remove_file(&path);
+    let mut store = Store::open(&path)?;
+    let mut alone = 0.0;
+    for batch in logs.chunks(crate::commands::IMPORT_BATCH) {
+        let prepared: Vec<almanac_service::Prepared> = batch
+            .iter()
+            .map(|log| {
+                let game = read_log(&log.text).expect("validated above");
+                let log = almanac_engine::ValidatedLog { game, text: log.text.clone() };
+                almanac_service::prepare(log, &almanac_service::chances::Models::none()).ahead()
+            })
+            .collect();
+        let t = Instant::now();
+        for p in &prepared {
+            almanac_service::store_prepared(&mut store, p, almanac_store::Ownership::OPERATOR)?;
+        }
+        alone += t.elapsed().as_secs_f64();
+    }
+    drop(store);
+    println!(
+        "storing one game to a transaction (an upload alone): {alone:.2} s ({:.0} events/s, {:.2}× plain SQLite's event rows)",
+        events as f64 / alone,
+        events_s / alone
+    );
     println!(
         "almanac import's parts: preparing {preparing:.2} s of one core (validate, hash, derive, pack: {:.0} events/s a core); \
          storing {storing:.2} s ({:.0} events/s, {:.2}× plain SQLite's event rows), {} games to a transaction",

@@ -105,7 +105,8 @@ pub fn import_to(
     let mut batch: Vec<(PathBuf, almanac_service::Prepared)> = Vec::new();
     let mut store_batch = |batch: &mut Vec<(PathBuf, almanac_service::Prepared)>| -> anyhow::Result<()> {
         let (names, prepared): (Vec<PathBuf>, Vec<almanac_service::Prepared>) = batch.drain(..).unzip();
-        let outcomes = almanac_service::store_prepared_together(&mut store, &prepared, owner)?;
+        let owned: Vec<_> = prepared.iter().map(|p| (p, owner)).collect();
+        let outcomes = almanac_service::store_prepared_together(&mut store, &owned)?;
         let mut failed = None;
         for (file, outcome) in names.iter().zip(outcomes) {
             match outcome {

@@ -1,73 +1,108 @@
-//! Uploads wait their turn on one worker thread of lower priority, so that readers come first: on a busy
-//! machine the scheduler gives the request threads the cores and the upload worker what is left, and one
-//! upload is validated and stored at a time (SQLite takes one writer anyway). Between uploads the worker
-//! derives again the games an older ruleset version derived (`derivation`): an upload waits for one batch
-//! at most.
+//! Uploads are validated and derived by a few threads of lower priority (one per core), and stored by one
+//! writer thread of lower priority, so that readers come first: on a busy machine the scheduler gives the
+//! request threads the cores and the upload threads what is left. SQLite takes one writer anyway; the uploads
+//! that wait for it when it is free are stored together, in one transaction, each whole or not at all
+//! (`Store::insert_games`): a commit per game rewrote the pages of every index for every game, and that is
+//! what a lone upload costs most. Between uploads the writer derives again the games an older ruleset
+//! version derived (`derivation`): an upload waits for one batch at most.
 
 use crate::derivation::Derivation;
-use almanac_service::{Format, ImportError, Ownership, ServiceError, ValidatedLog};
+use almanac_service::{chances::Models, Format, ImportError, Ownership, Prepared, ServiceError, ValidatedLog};
 use almanac_store::{Inserted, Pool};
 use std::sync::mpsc;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 use tokio::sync::oneshot;
+
+type Answer = oneshot::Sender<Result<Inserted, ServiceError>>;
 
 /// What an upload asks, and where its answer goes.
 struct Job {
     format: Option<Format>,
     text: String,
     ownership: Ownership,
-    answer: oneshot::Sender<Result<Inserted, ServiceError>>,
+    answer: Answer,
+}
+
+/// An upload validated and derived, waiting for the writer.
+struct Ready {
+    prepared: Prepared,
+    ownership: Ownership,
+    answer: Answer,
 }
 
 pub struct Uploads {
     jobs: mpsc::Sender<Job>,
 }
 
-/// How much lower the upload worker runs than the request threads (a `nice` value).
+/// How much lower the upload threads run than the request threads (a `nice` value).
 const NICENESS: i32 = 10;
+
+/// The most uploads stored in one transaction (`almanac import`'s batch): the writer takes what waits, up to
+/// this, so that one transaction stays short beside the readers.
+const TOGETHER: usize = 32;
 
 /// How an upload is validated: `almanac_service::check`, or a stand-in in the worker's own tests.
 type Check = fn(Option<Format>, &str) -> Result<ValidatedLog, ImportError>;
 
 impl Uploads {
-    /// Starts the worker, which stores into `pool` and derives again what `derivation` lists.
+    /// Starts the threads, which store into `pool` and derive again what `derivation` lists.
     pub fn start(pool: Arc<Pool>, derivation: Arc<Derivation>) -> std::io::Result<Uploads> {
         Uploads::start_checking(pool, derivation, almanac_service::check)
     }
 
     fn start_checking(pool: Arc<Pool>, derivation: Arc<Derivation>, check: Check) -> std::io::Result<Uploads> {
         let (jobs, queue) = mpsc::channel::<Job>();
+        let queue = Arc::new(Mutex::new(queue));
+        let (ready, waiting) = mpsc::channel::<Ready>();
+        let preparers = std::thread::available_parallelism().map_or(1, |n| n.get());
+        for k in 0..preparers {
+            let (queue, ready, pool) = (queue.clone(), ready.clone(), pool.clone());
+            std::thread::Builder::new().name(format!("uploads-prepare-{k}")).spawn(move || {
+                lower_priority();
+                loop {
+                    // The lock is held while waiting for a job, never while preparing one.
+                    let job = match queue.lock().unwrap_or_else(|e| e.into_inner()).recv() {
+                        Ok(job) => job,
+                        Err(mpsc::RecvError) => return,
+                    };
+                    match prepared(&pool, check, job.format, &job.text) {
+                        Ok(prepared) => {
+                            let Job { ownership, answer, .. } = job;
+                            if ready.send(Ready { prepared, ownership, answer }).is_err() {
+                                return;
+                            }
+                        }
+                        // The uploader may have gone away; nothing to tell then.
+                        Err(e) => drop(job.answer.send(Err(e))),
+                    }
+                }
+            })?;
+        }
+        drop(ready);
         std::thread::Builder::new().name("uploads".into()).spawn(move || {
             lower_priority();
             loop {
                 // An upload first; the derivation when none waits; otherwise sleep until one comes.
-                let job = match queue.try_recv() {
-                    Ok(job) => job,
+                let first = match waiting.try_recv() {
+                    Ok(r) => r,
                     Err(mpsc::TryRecvError::Empty) if derivation.has_work() => {
                         derivation.step(&pool);
                         continue;
                     }
-                    Err(mpsc::TryRecvError::Empty) => match queue.recv() {
-                        Ok(job) => job,
+                    Err(mpsc::TryRecvError::Empty) => match waiting.recv() {
+                        Ok(r) => r,
                         Err(mpsc::RecvError) => return,
                     },
                     Err(mpsc::TryRecvError::Disconnected) => return,
                 };
-                // A panic while validating one upload (a bug of ours) answers that upload with a 500 and
-                // leaves the worker running for the next: it must not stop every upload until a restart.
-                let stored = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                    check(job.format, &job.text).map_err(ServiceError::from).and_then(|log: ValidatedLog| {
-                        Ok(pool.write(|s| almanac_service::store_log(s, &log, job.ownership))?)
-                    })
-                }))
-                .unwrap_or_else(|_| {
-                    tracing::error!("validating an upload panicked; nothing of it was stored");
-                    Err(ServiceError::Internal(
-                        "validating this upload failed inside the server; nothing was stored".into(),
-                    ))
-                });
-                // The uploader may have gone away; nothing to tell then.
-                let _ = job.answer.send(stored);
+                let mut together = vec![first];
+                while together.len() < TOGETHER {
+                    match waiting.try_recv() {
+                        Ok(r) => together.push(r),
+                        Err(_) => break,
+                    }
+                }
+                store_together(&pool, together);
             }
         })?;
         Ok(Uploads { jobs })
@@ -84,6 +119,52 @@ impl Uploads {
         let gone = || ServiceError::Internal("the upload worker has stopped; nothing was stored".into());
         self.jobs.send(Job { format, text, ownership, answer }).map_err(|_| gone())?;
         reply.await.map_err(|_| gone())?
+    }
+}
+
+/// An upload validated, with what storing it needs derived (`almanac_service::prepare`). A panic while
+/// validating one upload (a bug of ours) answers that upload with a 500 and leaves the thread running for
+/// the next: it must not stop every upload until a restart.
+fn prepared(pool: &Pool, check: Check, format: Option<Format>, text: &str) -> Result<Prepared, ServiceError> {
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        let log = check(format, text)?;
+        let models = pool.read(|s| Models::of(s, log.game.ruleset()))??;
+        let prepared = almanac_service::prepare(log, &models);
+        Ok(if pool.takes_ahead() { prepared.ahead() } else { prepared })
+    }))
+    .unwrap_or_else(|_| {
+        tracing::error!("validating an upload panicked; nothing of it was stored");
+        Err(ServiceError::Internal("validating this upload failed inside the server; nothing was stored".into()))
+    })
+}
+
+/// Stores uploads that waited together and answers each with its own outcome. Should the store fail them
+/// all at once (the database unreachable, say), each is tried alone, so that each answer says its own error.
+fn store_together(pool: &Pool, together: Vec<Ready>) {
+    let stored = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        let owned: Vec<(&Prepared, Ownership)> = together.iter().map(|r| (&r.prepared, r.ownership)).collect();
+        match pool.write(|s| almanac_service::store_prepared_together(s, &owned)) {
+            Ok(outcomes) => outcomes.into_iter().map(|o| o.map_err(ServiceError::from)).collect(),
+            Err(_) => owned
+                .iter()
+                .map(|(p, ownership)| Ok(pool.write(|s| almanac_service::store_prepared(s, *p, *ownership))?))
+                .collect::<Vec<_>>(),
+        }
+    }));
+    match stored {
+        Ok(outcomes) => {
+            for (ready, outcome) in together.into_iter().zip(outcomes) {
+                let _ = ready.answer.send(outcome);
+            }
+        }
+        Err(_) => {
+            tracing::error!("storing {} uploads panicked; none of them was stored", together.len());
+            for ready in together {
+                let _ = ready.answer.send(Err(ServiceError::Internal(
+                    "storing this upload failed inside the server; nothing was stored".into(),
+                )));
+            }
+        }
     }
 }
 
@@ -119,6 +200,45 @@ mod tests {
             panic!("a reader's bug");
         }
         almanac_service::check(format, text)
+    }
+
+    fn sample(name: &str) -> String {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../data/samples").join(name);
+        std::fs::read_to_string(path).unwrap()
+    }
+
+    /// Uploads that waited together are stored in one transaction, each owned by its uploader and answered
+    /// with its own outcome: one new, one a copy of it (the same log), one another club's.
+    #[test]
+    fn uploads_that_wait_together_are_stored_in_one_transaction_each_with_its_own_answer() {
+        let dir = tempfile::tempdir().unwrap();
+        let pool = Pool::open(&dir.path().join("almanac.db")).unwrap();
+        let (here, there) = pool.write(|s| (s.create_club("Here").unwrap().id, s.create_club("There").unwrap().id));
+        let text = sample("catan-club-game.jsonl");
+        let uploads = [
+            (text.clone(), Ownership { club: Some(here), published: false }),
+            (text.replace("Zeynep", "Zerrin"), Ownership { club: Some(there), published: true }),
+            (text, Ownership { club: Some(here), published: false }),
+        ];
+        let mut replies = Vec::new();
+        let together: Vec<Ready> = uploads
+            .iter()
+            .map(|(text, ownership)| {
+                let (answer, reply) = oneshot::channel();
+                replies.push(reply);
+                let prepared = prepared(&pool, almanac_service::check, None, text).unwrap();
+                Ready { prepared, ownership: *ownership, answer }
+            })
+            .collect();
+        let before = pool.read(|s| s.read_model_version().unwrap()).unwrap();
+        store_together(&pool, together);
+        let outcomes: Vec<Inserted> = replies.into_iter().map(|mut r| r.try_recv().unwrap().unwrap()).collect();
+        assert!(matches!(&outcomes[0], Inserted::New(_)), "{outcomes:?}");
+        assert!(matches!(&outcomes[1], Inserted::New(_)), "{outcomes:?}");
+        assert_eq!(outcomes[2], Inserted::Existing(outcomes[0].id().to_string()));
+        assert_eq!(pool.read(|s| s.read_model_version().unwrap()).unwrap(), before + 1, "one transaction");
+        let owner = |k: usize| pool.read(|s| s.access_of(outcomes[k].id()).unwrap().owner).unwrap();
+        assert_eq!((owner(0), owner(1)), (Some(here), Some(there)));
     }
 
     #[test]

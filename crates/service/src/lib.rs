@@ -148,16 +148,16 @@ pub fn store_prepared<L: std::borrow::Borrow<ValidatedLog>>(
     store.insert_game(&p.new_game(&p.log.borrow().event_lines()), ownership)
 }
 
-/// Stores prepared logs together (`Store::insert_games`: on SQLite in one transaction): each whole or not at
-/// all; each one's outcome in order.
+/// Stores prepared logs together (`Store::insert_games`: on SQLite in one transaction), each owned as its
+/// ownership says: each whole or not at all; each one's outcome in order.
 pub fn store_prepared_together(
     store: &mut Store,
-    prepared: &[Prepared],
-    ownership: Ownership,
+    prepared: &[(&Prepared, Ownership)],
 ) -> Result<Vec<Result<Inserted, StoreError>>, StoreError> {
-    let lines: Vec<Vec<&str>> = prepared.iter().map(|p| p.log.event_lines()).collect();
-    let games: Vec<NewGame> = prepared.iter().zip(&lines).map(|(p, lines)| p.new_game(lines)).collect();
-    store.insert_games(&games, ownership)
+    let lines: Vec<Vec<&str>> = prepared.iter().map(|(p, _)| p.log.event_lines()).collect();
+    let games: Vec<(NewGame, Ownership)> =
+        prepared.iter().zip(&lines).map(|((p, owner), lines)| (p.new_game(lines), *owner)).collect();
+    store.insert_games(&games)
 }
 
 /// What the questions across games read of a game: its numbers per seat, from its facts.

@@ -28,6 +28,8 @@ pub struct Pool {
     written: AtomicU64,
     /// The replica the next read tries first.
     next: AtomicUsize,
+    /// `Store::takes_ahead` of the writer.
+    takes_ahead: bool,
 }
 
 /// Read connections to one database.
@@ -80,6 +82,7 @@ impl Pool {
         }
         let writer = Store::open(path)?;
         let seats = writer.shared_seats();
+        let takes_ahead = writer.takes_ahead();
         let most = if is_postgres(path) { POSTGRES_READERS } else { usize::MAX };
         Ok(Pool {
             writer: Mutex::new(writer),
@@ -91,6 +94,7 @@ impl Pool {
                 .collect(),
             written: AtomicU64::new(0),
             next: AtomicUsize::new(0),
+            takes_ahead,
         })
     }
 
@@ -120,6 +124,12 @@ impl Pool {
             }
         }
         out
+    }
+
+    /// Whether work done ahead on a new game saves the writer work (`Store::takes_ahead`): a thread that
+    /// prepares uploads for the writer asks it without waiting for the writer.
+    pub fn takes_ahead(&self) -> bool {
+        self.takes_ahead
     }
 
     /// How many reads each database served.

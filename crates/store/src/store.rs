@@ -148,17 +148,19 @@ impl Store {
         matches!(self.backend, Backend::Sqlite(_))
     }
 
-    /// Stores games as `insert_game` does, each whole or not at all, in the order given; a bulk import's way:
-    /// on SQLite they share one transaction, written to the file once (should one fail, they are stored one by
-    /// one). Each game's outcome, in order; an error only if none could be stored.
-    pub fn insert_games(&mut self, games: &[NewGame], ownership: Ownership) -> Result<Vec<Result<Inserted>>> {
-        let ids: Vec<String> = games.iter().map(|g| game_id(g.content_hash)).collect();
+    /// Stores games as `insert_game` does, each owned as its ownership says, each whole or not at all, in the
+    /// order given; a bulk import's way, and the server's for uploads that wait together: on SQLite they share
+    /// one transaction, written to the file once (should one fail, they are stored one by one). Each game's
+    /// outcome, in order; an error only if none could be stored.
+    pub fn insert_games(&mut self, games: &[(NewGame, Ownership)]) -> Result<Vec<Result<Inserted>>> {
+        let ids: Vec<String> = games.iter().map(|(g, _)| game_id(g.content_hash)).collect();
         let out = match &mut self.backend {
             Backend::Sqlite(b) => {
-                let named: Vec<(&str, &NewGame)> = ids.iter().map(String::as_str).zip(games).collect();
-                b.insert_games_as(&named, ownership)?
+                let named: Vec<(&str, &NewGame, Ownership)> =
+                    ids.iter().zip(games).map(|(id, (g, o))| (id.as_str(), g, *o)).collect();
+                b.insert_games_as(&named)?
             }
-            Backend::Postgres(b) => ids.iter().zip(games).map(|(id, g)| b.insert_game_as(id, g, ownership)).collect(),
+            Backend::Postgres(b) => ids.iter().zip(games).map(|(id, (g, o))| b.insert_game_as(id, g, *o)).collect(),
         };
         self.changed()?;
         Ok(out)
@@ -316,9 +318,13 @@ impl Store {
         on_backend!(self, b => b.read_model_version())
     }
 
-    /// Says that the read model changed (after the change committed).
+    /// Says that the read model changed (after the change committed). SQLite's writes say so in their own
+    /// transactions; PostgreSQL's version is a sequence, which no transaction holds back.
     fn changed(&mut self) -> Result<()> {
-        on_backend!(mut self, b => b.bump_read_model())
+        match &mut self.backend {
+            Backend::Sqlite(_) => Ok(()),
+            Backend::Postgres(b) => b.bump_read_model(),
+        }
     }
 
     /// This store sharing `seats` (a pool's connections hold one copy).

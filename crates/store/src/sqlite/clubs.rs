@@ -130,6 +130,7 @@ impl Sqlite {
             None => tx.execute(sql, [id])?,
         };
         super::recount(&tx, id, None)?;
+        super::count_change(&tx)?;
         tx.commit()?;
         Ok(())
     }

@@ -244,11 +244,6 @@ impl Sqlite {
         Ok(self.conn.prepare_cached("SELECT version FROM read_model")?.query_row([], |r| r.get(0))?)
     }
 
-    pub fn bump_read_model(&mut self) -> Result<()> {
-        self.conn.execute("UPDATE read_model SET version = version + 1", [])?;
-        Ok(())
-    }
-
     /// Hands every number of the seats keyed `keys` (of the metrics `only`, every one when empty) to `each`:
     /// seat key, metric, argument, value — by the index of a seat's numbers.
     pub(crate) fn seat_numbers(

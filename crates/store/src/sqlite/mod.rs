@@ -130,13 +130,10 @@ impl Sqlite {
         self.in_transaction(|tx, change| insert_game(tx, id, new, ownership, change))
     }
 
-    /// Stores games under their ids as `insert_game_as` does, each whole or not at all (`each_whole`).
-    pub fn insert_games_as(
-        &mut self,
-        games: &[(&str, &NewGame)],
-        ownership: Ownership,
-    ) -> Result<Vec<Result<Inserted>>> {
-        self.each_whole(games, |tx, (id, new), change| insert_game(tx, id, new, ownership, change))
+    /// Stores games under their ids, each owned as its ownership says, as `insert_game_as` does: each whole
+    /// or not at all (`each_whole`).
+    pub fn insert_games_as(&mut self, games: &[(&str, &NewGame, Ownership)]) -> Result<Vec<Result<Inserted>>> {
+        self.each_whole(games, |tx, (id, new, ownership), change| insert_game(tx, id, new, *ownership, change))
     }
 
     /// Runs `write` in a transaction of its own, and adds what it changed in the field's sums before the commit.
@@ -146,6 +143,7 @@ impl Sqlite {
         let mut change = insights::Change::new(std::mem::take(&mut self.metric_keys));
         let out = write(&tx, &mut change)?;
         let keys = change.write(&tx)?;
+        count_change(&tx)?;
         tx.commit()?;
         self.metric_keys = keys;
         Ok(out)
@@ -560,6 +558,13 @@ pub(super) fn recount(tx: &rusqlite::Connection, id: &str, old: Option<&str>) ->
            AND counted <> {counts}"
     ))?
     .execute(params![id, old])?;
+    Ok(())
+}
+
+/// Counts a write in the read model's version, inside the write's own transaction: what readers' caches
+/// compare, changed with what it counts (a second commit for every upload otherwise).
+fn count_change(tx: &Connection) -> Result<()> {
+    tx.prepare_cached("UPDATE read_model SET version = version + 1")?.execute([])?;
     Ok(())
 }
 

@@ -155,8 +155,10 @@ impl Sqlite {
 
     /// Every identity merged into `from` (and `from` itself) is merged into `into`.
     pub fn merge_players(&mut self, into: PlayerId, from: PlayerId) -> Result<()> {
-        self.conn
-            .execute("UPDATE players SET merged_into = ?1 WHERE id = ?2 OR merged_into = ?2", params![into, from])?;
+        let tx = self.conn.transaction()?;
+        tx.execute("UPDATE players SET merged_into = ?1 WHERE id = ?2 OR merged_into = ?2", params![into, from])?;
+        super::count_change(&tx)?;
+        tx.commit()?;
         Ok(())
     }
 

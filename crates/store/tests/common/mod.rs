@@ -348,9 +348,9 @@ pub fn questions_are_answered_over_the_games_the_viewer_may_see(store: &mut Stor
     assert!(!by_player.iter().any(|r| r.label == "Zerrin"));
 }
 
-/// Games stored together (a bulk import) are each whole or not at all, as if stored one by one: a game
-/// another club keeps private fails alone, the same log twice is one game, and the others are stored with
-/// their read model.
+/// Games stored together (a bulk import, uploads that waited together) are each whole or not at all, as if
+/// stored one by one: a game another club keeps private fails alone, the same log twice is one game, and the
+/// others are stored with their read model, each owned by its own uploader.
 pub fn games_stored_together_are_each_stored_whole_or_not_at_all(store: &mut Store) {
     let truth = sample("catan-club-game.jsonl");
     let other_club = store.create_club("Elsewhere").unwrap().id;
@@ -382,7 +382,11 @@ pub fn games_stored_together_are_each_stored_whole_or_not_at_all(store: &mut Sto
     let mut games: Vec<NewGame> = (0..logs.len()).map(new_game).collect();
     games[0].ahead = Some(&ahead);
     let before = store.read_model_version().unwrap();
-    let out = store.insert_games(&games, Ownership { club: Some(mine), published: true }).unwrap();
+    // Each game as its own uploader owns it: the third is the other club's, published.
+    let owners = [mine, mine, other_club, mine];
+    let games: Vec<(NewGame, Ownership)> =
+        games.into_iter().zip(owners).map(|(g, club)| (g, Ownership { club: Some(club), published: true })).collect();
+    let out = store.insert_games(&games).unwrap();
     assert!(matches!(out[0], Ok(Inserted::New(_))), "{:?}", out[0]);
     assert!(matches!(out[1], Err(StoreError::TakenElsewhere(_))), "{:?}", out[1]);
     assert!(matches!(out[2], Ok(Inserted::New(_))), "{:?}", out[2]);
@@ -396,7 +400,7 @@ pub fn games_stored_together_are_each_stored_whole_or_not_at_all(store: &mut Sto
         assert_eq!((header.as_str(), events.len()), (logs[k].header_line(), 553), "stored whole");
         assert_eq!(events, lines[k], "the log as it came");
         assert_eq!(store.facts(&store.stored(id).unwrap()).unwrap(), facts[k], "its facts as they came");
-        assert_eq!(store.access_of(id).unwrap().owner, Some(mine));
+        assert_eq!(store.access_of(id).unwrap().owner, Some(owners[k]));
     }
     let asked = Question { arg: "a".into(), ..Question::over(Viewer::Operator, "first_seen_here", Dimension::Ruleset) };
     let rows = answer(store, &asked);
