@@ -101,14 +101,7 @@ pub fn run(corpus: &Path, db: Option<PathBuf>, postgres: Option<PathBuf>) -> any
     let (mut preparing, mut storing) = (0.0, 0.0);
     for batch in logs.chunks(crate::commands::IMPORT_BATCH) {
         let t = Instant::now();
-        let prepared: Vec<almanac_service::Prepared> = batch
-            .iter()
-            .map(|log| {
-                let game = read_log(&log.text).expect("validated above");
-                let log = almanac_engine::ValidatedLog { game, text: log.text.clone() };
-                almanac_service::prepare(log, &almanac_service::chances::Models::none()).ahead()
-            })
-            .collect();
+        let prepared = prepared_again(batch);
         preparing += t.elapsed().as_secs_f64();
         let t = Instant::now();
         let owned: Vec<_> = prepared.iter().map(|p| (p, almanac_store::Ownership::OPERATOR)).collect();
@@ -125,14 +118,7 @@ pub fn run(corpus: &Path, db: Option<PathBuf>, postgres: Option<PathBuf>) -> any
     let mut store = Store::open(&path)?;
     let mut alone = 0.0;
     for batch in logs.chunks(crate::commands::IMPORT_BATCH) {
-        let prepared: Vec<almanac_service::Prepared> = batch
-            .iter()
-            .map(|log| {
-                let game = read_log(&log.text).expect("validated above");
-                let log = almanac_engine::ValidatedLog { game, text: log.text.clone() };
-                almanac_service::prepare(log, &almanac_service::chances::Models::none()).ahead()
-            })
-            .collect();
+        let prepared = prepared_again(batch);
         let t = Instant::now();
         for p in &prepared {
             almanac_service::store_prepared(&mut store, p, almanac_store::Ownership::OPERATOR)?;
@@ -391,6 +377,17 @@ fn tempdir(db: Option<PathBuf>) -> anyhow::Result<PathBuf> {
     };
     std::fs::create_dir_all(&dir)?;
     Ok(dir)
+}
+
+/// Logs validated again from their text and prepared as `almanac import` prepares them (packed ahead).
+fn prepared_again(logs: &[almanac_engine::ValidatedLog]) -> Vec<almanac_service::Prepared> {
+    logs.iter()
+        .map(|log| {
+            let game = read_log(&log.text).expect("validated above");
+            let log = almanac_engine::ValidatedLog { game, text: log.text.clone() };
+            almanac_service::prepare(log, &almanac_service::chances::Models::none()).ahead()
+        })
+        .collect()
 }
 
 /// The same rows inserted by plain SQL (the store's yardstick), timed without validation.

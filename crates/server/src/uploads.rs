@@ -202,9 +202,13 @@ mod tests {
         almanac_service::check(format, text)
     }
 
-    fn sample(name: &str) -> String {
-        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../data/samples").join(name);
-        std::fs::read_to_string(path).unwrap()
+    /// The sample logs, in the folder's order.
+    fn samples() -> Vec<String> {
+        let samples = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../data/samples");
+        let mut files: Vec<_> = std::fs::read_dir(samples).unwrap().map(|f| f.unwrap().path()).collect();
+        files.retain(|f| f.extension().is_some_and(|e| e == "jsonl"));
+        files.sort();
+        files.iter().map(|f| std::fs::read_to_string(f).unwrap()).collect()
     }
 
     /// Uploads that waited together are stored in one transaction, each owned by its uploader and answered
@@ -214,11 +218,11 @@ mod tests {
         let dir = tempfile::tempdir().unwrap();
         let pool = Pool::open(&dir.path().join("almanac.db")).unwrap();
         let (here, there) = pool.write(|s| (s.create_club("Here").unwrap().id, s.create_club("There").unwrap().id));
-        let text = sample("catan-club-game.jsonl");
+        let samples = samples();
         let uploads = [
-            (text.clone(), Ownership { club: Some(here), published: false }),
-            (text.replace("Zeynep", "Zerrin"), Ownership { club: Some(there), published: true }),
-            (text, Ownership { club: Some(here), published: false }),
+            (samples[0].clone(), Ownership { club: Some(here), published: false }),
+            (samples[1].clone(), Ownership { club: Some(there), published: true }),
+            (samples[0].clone(), Ownership { club: Some(here), published: false }),
         ];
         let mut replies = Vec::new();
         let together: Vec<Ready> = uploads
@@ -247,11 +251,7 @@ mod tests {
         let pool = Arc::new(Pool::open(&dir.path().join("almanac.db")).unwrap());
         let uploads = Uploads::start_checking(pool.clone(), Default::default(), check_or_panic).unwrap();
         // Any sample log: the first in the folder.
-        let samples = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../data/samples");
-        let mut files: Vec<_> = std::fs::read_dir(samples).unwrap().map(|f| f.unwrap().path()).collect();
-        files.retain(|f| f.extension().is_some_and(|e| e == "jsonl"));
-        files.sort();
-        let text = std::fs::read_to_string(&files[0]).unwrap();
+        let text = samples().swap_remove(0);
         actix_rt::System::new().block_on(async {
             let failed = uploads.store(None, "panic".into(), Ownership::OPERATOR).await;
             assert!(matches!(failed, Err(ServiceError::Internal(_))), "{failed:?}");
