@@ -99,7 +99,7 @@ pub fn run(corpus: &Path, db: Option<PathBuf>, postgres: Option<PathBuf>) -> any
     let _ = std::fs::remove_file(&path);
     let mut store = Store::open(&path)?;
     let (mut preparing, mut storing) = (0.0, 0.0);
-    for batch in logs.chunks(crate::commands::IMPORT_BATCH) {
+    for batch in logs.chunks(almanac_service::STORED_TOGETHER) {
         let t = Instant::now();
         let prepared = prepared_again(batch);
         preparing += t.elapsed().as_secs_f64();
@@ -117,7 +117,7 @@ pub fn run(corpus: &Path, db: Option<PathBuf>, postgres: Option<PathBuf>) -> any
     let _ = std::fs::remove_file(&path);
     let mut store = Store::open(&path)?;
     let mut alone = 0.0;
-    for batch in logs.chunks(crate::commands::IMPORT_BATCH) {
+    for batch in logs.chunks(almanac_service::STORED_TOGETHER) {
         let prepared = prepared_again(batch);
         let t = Instant::now();
         for p in &prepared {
@@ -137,7 +137,7 @@ pub fn run(corpus: &Path, db: Option<PathBuf>, postgres: Option<PathBuf>) -> any
         events as f64 / preparing,
         events as f64 / storing,
         events_s / storing,
-        crate::commands::IMPORT_BATCH
+        almanac_service::STORED_TOGETHER
     );
     // `almanac import` itself, from the files, against plain SQLite timed just before each run (the machine's
     // speed drifts): the best of three of each.

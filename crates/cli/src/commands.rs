@@ -69,9 +69,6 @@ pub fn in_folders(paths: &[PathBuf]) -> anyhow::Result<Vec<PathBuf>> {
     Ok(files)
 }
 
-/// How many games `almanac import` stores in one transaction.
-pub const IMPORT_BATCH: usize = 32;
-
 pub fn import(
     db: &Path,
     reading: Reading,
@@ -117,11 +114,11 @@ pub fn import_to(
         failed.map_or(Ok(()), Err)
     };
     // Preparing goes on while a batch is stored.
-    prepared_in_order(reading, files, 2 * IMPORT_BATCH, pack, &models, |file, prepared| {
+    prepared_in_order(reading, files, 2 * almanac_service::STORED_TOGETHER, pack, &models, |file, prepared| {
         match prepared {
             Ok(p) => {
                 batch.push((file.to_path_buf(), p));
-                if batch.len() == IMPORT_BATCH {
+                if batch.len() == almanac_service::STORED_TOGETHER {
                     store_batch(&mut batch)?;
                 }
             }

@@ -37,10 +37,6 @@ pub struct Uploads {
 /// How much lower the upload threads run than the request threads (a `nice` value).
 const NICENESS: i32 = 10;
 
-/// The most uploads stored in one transaction (`almanac import`'s batch): the writer takes what waits, up to
-/// this, so that one transaction stays short beside the readers.
-const TOGETHER: usize = 32;
-
 /// How an upload is validated: `almanac_service::check`, or a stand-in in the worker's own tests.
 type Check = fn(Option<Format>, &str) -> Result<ValidatedLog, ImportError>;
 
@@ -96,7 +92,7 @@ impl Uploads {
                     Err(mpsc::TryRecvError::Disconnected) => return,
                 };
                 let mut together = vec![first];
-                while together.len() < TOGETHER {
+                while together.len() < almanac_service::STORED_TOGETHER {
                     match waiting.try_recv() {
                         Ok(r) => together.push(r),
                         Err(_) => break,
@@ -139,7 +135,8 @@ fn prepared(pool: &Pool, check: Check, format: Option<Format>, text: &str) -> Re
 }
 
 /// Stores uploads that waited together and answers each with its own outcome. Should the store fail them
-/// all at once (the database unreachable, say), each is tried alone, so that each answer says its own error.
+/// all at once (the database unreachable, say), each is tried alone, so that each answer says its own error
+/// (or that the game is stored, where the failure came after the commit: PostgreSQL's read-model count).
 fn store_together(pool: &Pool, together: Vec<Ready>) {
     let stored = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
         let owned: Vec<(&Prepared, Ownership)> = together.iter().map(|r| (&r.prepared, r.ownership)).collect();

@@ -148,6 +148,10 @@ pub fn store_prepared<L: std::borrow::Borrow<ValidatedLog>>(
     store.insert_game(&p.new_game(&p.log.borrow().event_lines()), ownership)
 }
 
+/// The most games stored in one transaction by `store_prepared_together`: `almanac import`'s batches and the
+/// uploads a server stores together, so that one transaction stays short beside the readers.
+pub const STORED_TOGETHER: usize = 32;
+
 /// Stores prepared logs together (`Store::insert_games`: on SQLite in one transaction), each owned as its
 /// ownership says: each whole or not at all; each one's outcome in order.
 pub fn store_prepared_together(
