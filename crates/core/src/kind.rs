@@ -145,6 +145,9 @@ pub enum ResumeError {
     Checkpoint(#[from] crate::CheckpointError),
     #[error(transparent)]
     Log(#[from] LogError),
+    /// A withdrawal among the lines takes back an event the lines do not hold (at or before the checkpoint).
+    #[error("line {line} withdraws event {seq}, which the checkpoint's lines do not hold")]
+    Withdrawal { line: usize, seq: usize },
 }
 
 /// A validated game of any ruleset: what the engine, the store and the server work with.
@@ -164,8 +167,12 @@ pub trait Game: Send + Sync {
     fn event_text(&self, i: usize) -> String;
     /// How events `from..to` read in words (see [`Ruleset::describe`]).
     fn event_words(&self, from: usize, to: usize) -> Vec<String>;
-    /// The facts of event `i`.
+    /// The facts of event `i` (none when it was withdrawn: its facts count nowhere).
     fn event_facts(&self, i: usize) -> &[Fact];
+    /// The event (0-based) that event `i` withdraws, when it is a withdrawal (see [`crate::withdrawal`]).
+    fn withdrawal_of(&self, i: usize) -> Option<usize>;
+    /// The withdrawal (0-based) that took event `i` back, if one did.
+    fn withdrawn_by(&self, i: usize) -> Option<usize>;
     /// The facts of events `first..` as rows (what is stored and what the read model is derived from).
     fn fact_rows(&self, first: usize) -> Vec<FactRow> {
         let mut rows = Vec::new();

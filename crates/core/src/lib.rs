@@ -27,6 +27,7 @@ pub mod testing;
 pub mod timeline;
 pub mod view;
 pub mod vocabulary;
+pub mod withdrawal;
 
 pub use checkpoint::CheckpointError;
 pub use facts::{cause, Dice, Fact, FactKind, FactRow, Partner, Seat};

@@ -20,11 +20,24 @@ use serde_json::Value;
 /// timeline keeps are the checkpoints the store writes.
 pub const SNAPSHOT_EVERY: usize = crate::checkpoint::EVERY;
 
+/// One line of a game's log after its header: an event of the game's rules, or the withdrawal of one
+/// (see [`crate::withdrawal`]).
+#[derive(Debug, Clone)]
+enum Entry<E> {
+    Event(E),
+    /// Withdraws the event at this index (0-based).
+    Withdrawal(usize),
+}
+
 /// A validated game of one ruleset.
 pub struct Timeline<R: Ruleset> {
     envelope: Envelope,
     header: Value,
-    events: Vec<R::Event>,
+    /// Every line after the header, withdrawals too: the state after `n` of them is the game after its
+    /// `n`th line, as it stood then.
+    events: Vec<Entry<R::Event>>,
+    /// For each line, the line (0-based) that withdrew it, if one did.
+    withdrawn_by: Vec<Option<u32>>,
     /// The source line of each event.
     lines: Vec<usize>,
     /// The turn each event belongs to (the state's turn before it was applied).
@@ -44,6 +57,7 @@ impl<R: Ruleset> Clone for Timeline<R> {
             envelope: self.envelope.clone(),
             header: self.header.clone(),
             events: self.events.clone(),
+            withdrawn_by: self.withdrawn_by.clone(),
             lines: self.lines.clone(),
             turns: self.turns.clone(),
             facts: self.facts.clone(),
@@ -62,6 +76,7 @@ impl<R: Ruleset> Timeline<R> {
             envelope,
             header,
             events: Vec::new(),
+            withdrawn_by: Vec::new(),
             lines: Vec::new(),
             turns: Vec::new(),
             facts: Vec::new(),
@@ -89,15 +104,73 @@ impl<R: Ruleset> Timeline<R> {
         if crate::log::holds_nul(text) {
             return Err(LogError::new(line_no, Problem::Nul));
         }
+        if let Some(read) = crate::withdrawal::read(text) {
+            let seq = read.map_err(|reason| LogError::new(line_no, Problem::Event(reason)))?;
+            return self.withdraw(line_no, seq);
+        }
         let event = R::parse_event(&self.last, text).map_err(|e| unreadable(line_no, e))?;
         self.push(line_no, event)
+    }
+
+    /// The last event still in effect (0-based): neither withdrawn nor a withdrawal.
+    fn last_in_effect(&self) -> Option<usize> {
+        (0..self.events.len())
+            .rev()
+            .find(|&i| matches!(self.events[i], Entry::Event(_)) && self.withdrawn_by[i].is_none())
+    }
+
+    /// Withdraws event `seq` (1-based) by a line of its own, if the withdrawal rule allows it (see
+    /// [`crate::withdrawal`]); a refused withdrawal changes nothing.
+    pub fn withdraw(&mut self, line_no: usize, seq: u64) -> Result<(), LogError> {
+        use crate::withdrawal::REACH;
+        let refuse = |why: String| Err(LogError::new(line_no, Problem::Rule(crate::RuleViolation(why))));
+        let Some(last) = self.last_in_effect() else {
+            return refuse("there is no entry to withdraw".to_string());
+        };
+        let count = self.events.len();
+        if seq == 0 || seq as usize > count {
+            return refuse(format!("there is no event {seq} to withdraw: the log has {count} events so far"));
+        }
+        let i = seq as usize - 1;
+        if matches!(self.events[i], Entry::Withdrawal(_)) {
+            return refuse(format!(
+                "event {seq} is a withdrawal, which cannot be withdrawn: make the entry again instead"
+            ));
+        }
+        if let Some(by) = self.withdrawn_by[i] {
+            return refuse(format!("event {seq} is already withdrawn (by event {})", by + 1));
+        }
+        if i != last {
+            return refuse(format!(
+                "only the last entry still in effect can be withdrawn: that is event {}, not event {seq}",
+                last + 1
+            ));
+        }
+        let later = self.events[i + 1..].iter().filter(|e| matches!(e, Entry::Event(_))).count();
+        if later >= REACH {
+            return refuse(format!(
+                "only the last {REACH} entries made can be withdrawn: event {seq} has {later} entries after it"
+            ));
+        }
+        self.last = self.replay(i);
+        self.withdrawn_by[i] = Some(count as u32);
+        self.events.push(Entry::Withdrawal(i));
+        self.withdrawn_by.push(None);
+        self.lines.push(line_no);
+        // The withdrawal belongs to the turn of the entry it takes back: the game is in that turn again.
+        self.turns.push(self.turns[i]);
+        self.fact_ends.push(self.facts.len());
+        if self.events.len().is_multiple_of(SNAPSHOT_EVERY) {
+            self.snapshots.push(self.last.clone());
+        }
+        Ok(())
     }
 
     /// Validates and applies one parsed event; a rejected event leaves the timeline exactly as it was.
     pub fn push(&mut self, line_no: usize, event: R::Event) -> Result<(), LogError> {
         let turn = R::event_turn(&self.last, &event);
         let mark = self.facts.len();
-        if self.events.is_empty() {
+        if self.last_in_effect().is_none() {
             // The first event opens the game's first turn, after what the header gave.
             R::opening_facts(&self.last, &mut self.facts);
             self.facts.push(Fact::TurnStarted { turn: R::turn(&self.last), player: R::active(&self.last) });
@@ -107,7 +180,8 @@ impl<R: Ruleset> Timeline<R> {
             self.last = self.replay(self.events.len());
             return Err(LogError::new(line_no, Problem::Rule(violation)));
         }
-        self.events.push(event);
+        self.events.push(Entry::Event(event));
+        self.withdrawn_by.push(None);
         self.lines.push(line_no);
         self.turns.push(turn);
         self.fact_ends.push(self.facts.len());
@@ -124,7 +198,15 @@ impl<R: Ruleset> Timeline<R> {
             return;
         }
         self.last = self.replay(n);
+        for entry in &self.events[n..] {
+            if let Entry::Withdrawal(i) = *entry {
+                if i < n {
+                    self.withdrawn_by[i] = None;
+                }
+            }
+        }
         self.events.truncate(n);
+        self.withdrawn_by.truncate(n);
         self.lines.truncate(n);
         self.turns.truncate(n);
         self.fact_ends.truncate(n);
@@ -142,17 +224,41 @@ impl<R: Ruleset> Timeline<R> {
         self.replay(n)
     }
 
-    /// The state after the first `n` events, rebuilt from the snapshot before it.
+    /// The state after the first `n` events, rebuilt from the snapshot before it, or from the state before
+    /// the entry the last withdrawal since that snapshot took back.
     fn replay(&self, n: usize) -> R::State {
         let k = n / SNAPSHOT_EVERY;
-        let mut state = self.snapshots[k].clone();
+        let from = k * SNAPSHOT_EVERY;
+        let withdrawal = (from..n).rev().find_map(|j| match self.events[j] {
+            Entry::Withdrawal(i) => Some((j, i)),
+            Entry::Event(_) => None,
+        });
+        let (mut state, start) = match withdrawal {
+            // After a withdrawal the game is as it was before the entry withdrawn, which lies before it.
+            Some((j, i)) => (self.replay(i), j + 1),
+            None => (self.snapshots[k].clone(), from),
+        };
         let mut scratch = Vec::new();
-        for event in &self.events[k * SNAPSHOT_EVERY..n] {
-            scratch.clear();
-            // These events were accepted when the timeline was built.
-            let _ = R::apply(&mut state, event, &mut scratch);
+        for entry in &self.events[start..n] {
+            if let Entry::Event(event) = entry {
+                scratch.clear();
+                // These events were accepted when the timeline was built.
+                let _ = R::apply(&mut state, event, &mut scratch);
+            }
         }
         state
+    }
+
+    /// The state after the first `n` lines, going on from `state`, the state after the first `n - 1`.
+    fn step(&self, state: &mut R::State, n: usize, scratch: &mut Vec<Fact>) {
+        match &self.events[n - 1] {
+            Entry::Event(event) => {
+                scratch.clear();
+                // These events were accepted when the timeline was built.
+                let _ = R::apply(state, event, scratch);
+            }
+            Entry::Withdrawal(i) => *state = self.replay(*i),
+        }
     }
 
     /// The state after the last event.
@@ -187,23 +293,42 @@ impl<R: Declarations> Game for Timeline<R> {
         self.lines[i]
     }
     fn event_text(&self, i: usize) -> String {
-        R::write_event(&self.state_after(i), &self.events[i])
+        match &self.events[i] {
+            Entry::Event(event) => R::write_event(&self.state_after(i), event),
+            Entry::Withdrawal(w) => crate::withdrawal::line(*w as u64 + 1),
+        }
     }
     fn event_words(&self, from: usize, to: usize) -> Vec<String> {
         let to = to.min(self.events.len());
+        let from = from.min(to);
         let mut state = self.state_after(from);
         let mut scratch = Vec::new();
-        let mut words = Vec::with_capacity(to.saturating_sub(from));
-        for event in self.events.get(from..to).unwrap_or_default() {
-            words.push(R::describe(&state, event));
-            scratch.clear();
-            let _ = R::apply(&mut state, event, &mut scratch);
+        let mut words = Vec::with_capacity(to - from);
+        for n in from + 1..=to {
+            words.push(match &self.events[n - 1] {
+                Entry::Event(event) => R::describe(&state, event),
+                Entry::Withdrawal(w) => format!("withdraws event {}", w + 1),
+            });
+            self.step(&mut state, n, &mut scratch);
         }
         words
     }
     fn event_facts(&self, i: usize) -> &[Fact] {
+        if self.withdrawn_by[i].is_some() {
+            // A withdrawn entry's facts count nowhere; they are kept should its withdrawal be cut back.
+            return &[];
+        }
         let start = if i == 0 { 0 } else { self.fact_ends[i - 1] };
         &self.facts[start..self.fact_ends[i]]
+    }
+    fn withdrawal_of(&self, i: usize) -> Option<usize> {
+        match self.events[i] {
+            Entry::Withdrawal(w) => Some(w),
+            Entry::Event(_) => None,
+        }
+    }
+    fn withdrawn_by(&self, i: usize) -> Option<usize> {
+        self.withdrawn_by[i].map(|by| by as usize)
     }
     fn current_turn(&self) -> u32 {
         R::turn(&self.last)
@@ -218,8 +343,13 @@ impl<R: Declarations> Game for Timeline<R> {
         R::view(&self.state_after(n)).erase()
     }
     fn events_through_turn(&self, turn: u32) -> usize {
-        // Turns never decrease along the log, so this is a binary search.
-        self.turns.partition_point(|&t| t <= turn)
+        // Turns never decrease along the log, so this is a binary search; but a withdrawal takes the game
+        // back to the turn of the entry it withdrew, which an entry since may have ended: then the turn is
+        // over after its last line.
+        if self.withdrawn_by.iter().all(Option::is_none) {
+            return self.turns.partition_point(|&t| t <= turn);
+        }
+        self.turns.iter().rposition(|&t| t <= turn).map_or(0, |i| i + 1)
     }
     fn push_line(&mut self, line_no: usize, text: &str) -> Result<(), LogError> {
         Timeline::push_line(self, line_no, text)
@@ -258,10 +388,8 @@ impl<R: Declarations> Game for Timeline<R> {
         let mut out = Vec::with_capacity(self.events.len() + 1);
         out.push(first);
         let mut scratch = Vec::new();
-        for event in &self.events {
-            scratch.clear();
-            // These events were accepted when the timeline was built.
-            let _ = R::apply(&mut state, event, &mut scratch);
+        for n in 1..=self.events.len() {
+            self.step(&mut state, n, &mut scratch);
             out.extend(R::position(&state));
         }
         out
@@ -271,7 +399,12 @@ impl<R: Declarations> Game for Timeline<R> {
         // this errs low (a game of 1,164 events: 257 KB estimated, 471 KB resident); it only needs to
         // weigh games against each other in a cache.
         use std::mem::size_of;
-        self.events.len() * (size_of::<R::Event>() + size_of::<usize>() + size_of::<u32>() + size_of::<usize>())
+        self.events.len()
+            * (size_of::<Entry<R::Event>>()
+                + size_of::<Option<u32>>()
+                + size_of::<usize>()
+                + size_of::<u32>()
+                + size_of::<usize>())
             + self.facts.len() * size_of::<Fact>()
             + (self.snapshots.len() + 1) * size_of::<R::State>()
     }
@@ -337,9 +470,33 @@ pub fn resume<R: Ruleset>(
         Some((n, bytes)) => (n, R::read_state(&initial, bytes)?),
         None => (0, initial),
     };
+    // The entries the lines withdraw, each kept as the state before it when it comes (a withdrawal makes
+    // the game that state again).
+    let mut targets = Vec::new();
+    for (k, line) in lines.iter().enumerate() {
+        if let Some(read) = crate::withdrawal::read(line) {
+            let line_no = done + k + 2;
+            let seq = read.map_err(|reason| LogError::new(line_no, Problem::Event(reason)))? as usize;
+            // The store's resume point always holds the entry: its checkpoint lies before any entry
+            // withdrawn after it.
+            if seq <= done || seq > done + k {
+                return Err(crate::kind::ResumeError::Withdrawal { line: line_no, seq });
+            }
+            targets.push(seq);
+        }
+    }
+    let mut before: Vec<(usize, R::State)> = Vec::new();
     let mut scratch = Vec::new();
     for (k, line) in lines.iter().enumerate() {
-        let line_no = done + k + 2;
+        let (line_no, seq) = (done + k + 2, done + k + 1);
+        if let Some(Ok(withdrawn)) = crate::withdrawal::read(line) {
+            let at = before.iter().position(|(s, _)| *s == withdrawn as usize).expect("kept above");
+            state = before.swap_remove(at).1;
+            continue;
+        }
+        if targets.contains(&seq) {
+            before.push((seq, state.clone()));
+        }
         let event = R::parse_event(&state, line).map_err(|e| unreadable(line_no, e))?;
         scratch.clear();
         R::apply(&mut state, &event, &mut scratch).map_err(|v| LogError::new(line_no, Problem::Rule(v)))?;
@@ -450,6 +607,33 @@ mod tests {
         }
     }
 
+    const WORDS: Vocabulary = Vocabulary {
+        score: crate::vocabulary::Term::new("points", "points"),
+        items: &[],
+        causes: &[],
+        pieces: &[],
+        cards: &[],
+        score_reasons: &[],
+        awards: &[],
+        partners: &[],
+        dice: None,
+        gauges: &[],
+        moments: &[],
+        opening: crate::vocabulary::Opening::SetupItems,
+        charts: &[],
+        player_stats: &[],
+        coach: &[],
+        items_are: "blocks",
+    };
+
+    impl Declarations for Careless {
+        const NAME: &'static str = "Careless";
+        const VOCABULARY: &'static Vocabulary = &WORDS;
+        const IMPORTERS: &'static [&'static dyn Importer] = &[];
+        const EVENT_TYPES: &'static [&'static str] = &[];
+        const REPLAY_SCRIPT: &'static str = "";
+    }
+
     fn timeline() -> Timeline<Careless> {
         let envelope = Envelope::parse(r#"{"format":"almanac/1","ruleset":"careless","players":[{"name":"A"}]}"#)
             .expect("a valid envelope");
@@ -500,6 +684,125 @@ mod tests {
         assert_eq!(t.facts[0], Fact::Built { player: 0, piece: "foundation" }, "what the header gave comes first");
         assert_eq!(t.facts[1], Fact::TurnStarted { turn: 1, player: 0 });
         assert_eq!(t.facts.len(), 3, "with the first event's facts");
+    }
+
+    fn withdraw_line(seq: u64) -> String {
+        crate::withdrawal::line(seq)
+    }
+
+    #[test]
+    fn a_withdrawn_entry_leaves_the_game_as_if_it_had_not_been_made() {
+        let mut t = timeline();
+        for n in 0..3 {
+            t.push_line(n + 2, "2").expect("legal");
+        }
+        let (before, facts_before) = (t.last().clone(), Game::fact_rows(&t, 0));
+        t.push_line(5, "5").expect("legal");
+        t.push_line(6, &withdraw_line(4)).expect("the last entry may be withdrawn");
+        assert_eq!(t.last(), &before);
+        assert_eq!(Game::fact_rows(&t, 0), facts_before, "the withdrawn entry's facts count nowhere");
+        assert_eq!(Game::withdrawn_by(&t, 3), Some(4));
+        assert_eq!(Game::withdrawal_of(&t, 4), Some(3));
+        assert_eq!(Game::event_text(&t, 4), withdraw_line(4));
+        assert_eq!(Game::event_words(&t, 3, 5), vec!["adds 5".to_string(), "withdraws event 4".to_string()]);
+        assert_eq!(Game::event_turn(&t, 4), Game::event_turn(&t, 3), "back in the withdrawn entry's turn");
+        assert_eq!(t.state_after(4).total, 11, "the state after the entry is still as it stood then");
+        assert_eq!(t.state_after(5), before);
+        // The one before it may go too; a third may not.
+        t.push_line(7, &withdraw_line(3)).expect("the one before the last");
+        assert_eq!(t.last().total, 4);
+        t.push_line(8, "1").expect("the game goes on");
+        assert_eq!(t.last().total, 5);
+        let err = t.push_line(9, &withdraw_line(2)).expect_err("not the last in effect");
+        assert!(err.reason().contains("that is event 7, not event 2"), "{err}");
+    }
+
+    #[test]
+    fn a_withdrawal_names_the_last_entry_and_reaches_two_back() {
+        let mut t = timeline();
+        let err = t.push_line(2, &withdraw_line(1)).expect_err("nothing yet");
+        assert!(err.reason().contains("there is no entry to withdraw"), "{err}");
+        for n in 0..3 {
+            t.push_line(n + 2, "1").expect("legal");
+        }
+        let dump = Game::state_dump(&t);
+        let refusals = [
+            (withdraw_line(9), "there is no event 9 to withdraw: the log has 3 events so far"),
+            (withdraw_line(0), "there is no event 0"),
+            (withdraw_line(2), "only the last entry still in effect can be withdrawn: that is event 3, not event 2"),
+        ];
+        for (line, words) in refusals {
+            let err = t.push_line(5, &line).expect_err(words);
+            assert!(err.reason().contains(words), "{err}");
+            assert!(matches!(err.problem, Problem::Rule(_)), "{err}");
+            assert_eq!(Game::state_dump(&t), dump, "a refused withdrawal changes nothing");
+            assert_eq!(Game::event_count(&t), 3);
+        }
+        t.push_line(5, &withdraw_line(3)).expect("legal");
+        let err = t.push_line(6, &withdraw_line(3)).expect_err("twice");
+        assert!(err.reason().contains("event 3 is already withdrawn (by event 4)"), "{err}");
+        let err = t.push_line(6, &withdraw_line(4)).expect_err("a withdrawal");
+        assert!(err.reason().contains("event 4 is a withdrawal"), "{err}");
+        t.push_line(6, &withdraw_line(2)).expect("the one before");
+        let err = t.push_line(7, &withdraw_line(1)).expect_err("three back");
+        assert!(
+            err.reason().contains("only the last 2 entries made can be withdrawn: event 1 has 2 entries after it"),
+            "{err}"
+        );
+        let err = t.push_line(7, r#"{"type":"withdraw","seq":"one"}"#).expect_err("not a number");
+        assert!(matches!(err.problem, Problem::Event(_)) && err.reason().contains("a withdrawal is"), "{err}");
+    }
+
+    #[test]
+    fn withdrawals_across_snapshots_cut_back_and_resume_like_the_whole_replay() {
+        let mut t = timeline();
+        let mut texts = Vec::new();
+        // Entries and withdrawals around the snapshots at 64 and 128 lines.
+        for n in 0..200u64 {
+            let seq = n + 1;
+            let text = if n % 7 == 6 { withdraw_line(seq - 1) } else { (n % 5).to_string() };
+            t.push_line(seq as usize + 1, &text).expect("legal");
+            texts.push(text);
+        }
+        let mut plain = 0;
+        let mut effect: Vec<u32> = Vec::new();
+        for text in &texts {
+            match crate::withdrawal::target(text) {
+                Some(_) => plain -= effect.pop().expect("an entry"),
+                None => {
+                    let v: u32 = text.parse().expect("a number");
+                    effect.push(v);
+                    plain += v;
+                }
+            }
+        }
+        assert_eq!(t.last().total, plain, "the state is the entries in effect");
+        for n in [0, 63, 64, 65, 127, 128, 129, 199, 200] {
+            let from_lines = resume::<Careless>(&Value::Null, None, &texts[..n]).expect("resumes");
+            assert_eq!(from_lines, t.state_after(n), "after {n} lines");
+        }
+        // A checkpoint, and the lines after it.
+        let (at, bytes) = Game::checkpoints(&t, 0).into_iter().find(|(n, _)| *n == 128).expect("kept");
+        let resumed = resume::<Careless>(&Value::Null, Some((at, &bytes)), &texts[at..]).expect("resumes");
+        assert_eq!(&resumed, t.last());
+        // Cut back between an entry and its withdrawal: the entry is in effect again.
+        let mut cut = t.clone();
+        cut.truncate(195);
+        assert_eq!(Game::withdrawn_by(&cut, 194), None);
+        assert_eq!(cut.last(), &t.state_after(195));
+        cut.push_line(197, &withdraw_line(195)).expect("withdrawn again");
+        assert_eq!(cut.last(), &t.state_after(196));
+    }
+
+    #[test]
+    fn a_withdrawn_first_entry_gives_the_opening_facts_to_the_next() {
+        let mut t = timeline();
+        t.push_line(2, "3").expect("legal");
+        t.push_line(3, &withdraw_line(1)).expect("legal");
+        assert!(Game::fact_rows(&t, 0).is_empty());
+        t.push_line(4, "2").expect("legal");
+        assert_eq!(Game::event_facts(&t, 2)[0], Fact::Built { player: 0, piece: "foundation" });
+        assert_eq!(Game::event_facts(&t, 2).len(), 3);
     }
 
     #[test]

@@ -284,3 +284,76 @@ fn a_checkpoint_layout_changes_only_with_its_ruleset_version() {
     }
     assert!(problems.is_empty(), "{}", problems.join("\n"));
 }
+
+/// The entries in effect of a game (neither withdrawn nor withdrawals): each one's line, turn and facts.
+fn in_effect(game: &dyn Game) -> Vec<String> {
+    (0..game.event_count())
+        .filter(|&i| game.withdrawal_of(i).is_none() && game.withdrawn_by(i).is_none())
+        .map(|i| format!("{} t{} {:?}", game.event_text(i), game.event_turn(i), game.event_facts(i)))
+        .collect()
+}
+
+/// A withdrawn entry leaves every game as if it had not been made: its final state, view, fingerprint, the
+/// entries in effect with their facts, and the state at every event from the nearest checkpoint the store
+/// would take (stepping back past a checkpoint a withdrawal reaches behind, as the store does). Checked on
+/// every sample with one entry withdrawn, and with two (the last, then the one before it), at the start,
+/// across a checkpoint and at the end.
+#[test]
+fn a_withdrawn_entry_leaves_every_game_as_if_it_had_not_been_made() {
+    // Each sample on a thread of its own, as the checkpoints' test does.
+    let games: BTreeSet<&'static str> = std::thread::scope(|scope| {
+        let handles: Vec<_> =
+            files_in("data/samples").into_iter().map(|path| scope.spawn(move || withdrawals_hold(&path))).collect();
+        handles.into_iter().map(|h| h.join().unwrap()).collect()
+    });
+    assert_eq!(games, GAMES.iter().map(|g| g.id()).collect::<BTreeSet<_>>());
+}
+
+/// One sample's withdrawals against the sample without them; its ruleset.
+fn withdrawals_hold(path: &std::path::Path) -> &'static str {
+    use almanac_core::withdrawal;
+    let text = std::fs::read_to_string(path).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    let clean = read_log(&text).unwrap();
+    let n = clean.event_count();
+    let kind = GAMES.iter().find(|g| g.id() == clean.ruleset()).unwrap();
+    for k in [0, 1, 62, 63, 64, n / 2, n - 2] {
+        // `k` events, then extra entries (the next events, which the rules allow there) taken back again.
+        let (first, second) = (withdrawal::line(k as u64 + 1), withdrawal::line(k as u64 + 2));
+        let once = [lines[1 + k], first.as_str()].to_vec();
+        let twice = [lines[1 + k], lines[2 + k], second.as_str(), first.as_str()].to_vec();
+        for taken_back in [once, twice] {
+            let extra = taken_back.len();
+            let log: Vec<&str> =
+                lines[..=k].iter().copied().chain(taken_back).chain(lines[1 + k..].iter().copied()).collect();
+            let game =
+                read_log(&log.join("\n")).unwrap_or_else(|e| panic!("{}: withdrawn after {k}: {e}", path.display()));
+            let at = format!("{}: {extra} lines withdrawing after event {k}", path.display());
+            assert_eq!(game.event_count(), n + extra, "{at}");
+            assert_eq!(game.state_dump(), clean.state_dump(), "{at}");
+            assert_eq!(game.fingerprint(), clean.fingerprint(), "{at}");
+            assert_eq!(in_effect(game.as_ref()), in_effect(clean.as_ref()), "{at}");
+            // Right after the withdrawals the game is where it was before the entries taken back.
+            assert_eq!(game.state_dump_after(k + extra), clean.state_dump_after(k), "{at}");
+            let count = |g: &dyn Game| g.fact_rows(0).len();
+            assert_eq!(count(game.as_ref()), count(clean.as_ref()), "{at}");
+            // From the store's checkpoints, every state around the withdrawals.
+            let body: Vec<String> = log[1..].iter().map(|l| l.to_string()).collect();
+            let checkpoints = game.checkpoints(0);
+            for m in k.saturating_sub(2)..=(k + extra + 2).min(game.event_count()) {
+                let mut before = m;
+                let resumed = loop {
+                    let nearest = checkpoints.iter().rev().find(|(c, _)| *c <= before).map(|(c, b)| (*c, b.as_slice()));
+                    let from = nearest.map_or(0, |c| c.0);
+                    match kind.state_dump_from(game.header(), nearest, &body[from..m]) {
+                        Ok(state) => break state,
+                        Err(almanac_core::ResumeError::Withdrawal { seq, .. }) => before = seq - 1,
+                        Err(e) => panic!("{at}: resumed at {m}: {e}"),
+                    }
+                };
+                assert_eq!(resumed, game.state_dump_after(m), "{at}: resumed at {m}");
+            }
+        }
+    }
+    clean.ruleset()
+}
