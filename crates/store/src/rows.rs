@@ -500,6 +500,12 @@ pub struct OpeningRecord {
     pub mean: f64,
 }
 
+/// Whether events `first..` of a game withdraw an entry (see `almanac_core::withdrawal`): an append that
+/// does writes the game's facts again, as the withdrawn entry's count nowhere now.
+pub(crate) fn withdraws(game: &dyn almanac_core::Game, first: usize) -> bool {
+    (first..game.event_count()).any(|i| game.withdrawal_of(i).is_some())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

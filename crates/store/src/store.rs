@@ -254,7 +254,22 @@ impl Store {
         events: Option<u64>,
         version_of: &dyn Fn(&str) -> Option<u32>,
     ) -> Result<crate::ResumePoint> {
-        on_backend!(self, b => b.resume_point(game.id(), events, version_of))
+        let mut point = on_backend!(self, b => b.resume_point(game.id(), events, version_of))?;
+        // A withdrawal after the checkpoint of an entry at or before it: the game is then as it was before
+        // that entry, so the point starts from a checkpoint before it, with every line since.
+        loop {
+            let done = point.checkpoint.as_ref().map_or(0, |c| c.events);
+            let Some(seq) =
+                point.lines.iter().filter_map(|l| almanac_core::withdrawal::target(l)).filter(|&s| s <= done).min()
+            else {
+                return Ok(point);
+            };
+            let mut earlier = on_backend!(self, b => b.resume_point(game.id(), Some(seq - 1), version_of))?;
+            let lines = on_backend!(self, b => b.events(game.id(), seq, point.events))?;
+            earlier.lines.extend(lines.into_iter().map(|(_, _, line)| line));
+            earlier.events = point.events;
+            point = earlier;
+        }
     }
 
     /// The bytes of every stored checkpoint, to weigh them against the logs.

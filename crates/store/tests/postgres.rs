@@ -408,3 +408,10 @@ fn checkpoints_follow_the_log() {
     let (_db, mut store) = db();
     common::checkpoints_follow_the_log(&mut store);
 }
+
+#[test]
+#[ignore = "needs PostgreSQL: `make test` starts one (ALMANAC_TEST_PG)"]
+fn withdrawals_are_stored_and_the_state_is_as_if_the_entry_was_not_made() {
+    let (_db, mut store) = db();
+    common::withdrawals_are_stored_and_the_state_is_as_if_the_entry_was_not_made(&mut store);
+}

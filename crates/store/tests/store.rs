@@ -731,3 +731,10 @@ fn only_postgresql_has_replicas_and_a_sqlite_pool_reads_its_file() {
     pool.write(|s| s.stored_games().unwrap());
     assert_eq!(pool.reads_served(), almanac_store::ReadsServed { primary: 1, replicas: vec![] });
 }
+
+#[test]
+fn withdrawals_are_stored_and_the_state_is_as_if_the_entry_was_not_made() {
+    let (_dir, path) = db();
+    let mut store = Store::open(&path).unwrap();
+    common::withdrawals_are_stored_and_the_state_is_as_if_the_entry_was_not_made(&mut store);
+}

@@ -234,7 +234,14 @@ impl Postgres {
         let first = game.event_count() - new_lines.len();
         assert_eq!(first as u64, expected_seq, "the game given must be the stored log plus the new lines");
         let lines: Vec<&str> = new_lines.iter().map(String::as_str).collect();
-        write_events(&mut tx, &self.prepared, id, game, first, &lines, &game.fact_rows(first))?;
+        if crate::rows::withdraws(game, first) {
+            // A withdrawal takes an earlier entry's facts back: the game's facts are written again.
+            write_events(&mut tx, &self.prepared, id, game, first, &lines, &[])?;
+            tx.execute("DELETE FROM facts WHERE game_id = $1", &[&id])?;
+            write_facts(&mut tx, &self.prepared, id, &game.fact_rows(0))?;
+        } else {
+            write_events(&mut tx, &self.prepared, id, game, first, &lines, &game.fact_rows(first))?;
+        }
         let standing = almanac_core::checkpoint::standing(first);
         write_checkpoints(&mut tx, &self.prepared, id, game, standing)?;
         let old = refresh_summary(&mut tx, &self.prepared, id, game)?;

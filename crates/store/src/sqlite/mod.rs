@@ -222,7 +222,14 @@ impl Sqlite {
             }
             let first = game.event_count() - new_lines.len();
             assert_eq!(first as u64, expected_seq, "the game given must be the stored log plus the new lines");
-            write_events(tx, id, game, first, new_lines, &game.fact_rows(first))?;
+            if crate::rows::withdraws(game, first) {
+                // A withdrawal takes an earlier entry's facts back: the game's facts are written again.
+                write_events(tx, id, game, first, new_lines, &[])?;
+                tx.execute("DELETE FROM fact_batches WHERE game_id = ?1", [id])?;
+                facts::store(tx, id, 1, &game.fact_rows(0))?;
+            } else {
+                write_events(tx, id, game, first, new_lines, &game.fact_rows(first))?;
+            }
             let standing = almanac_core::checkpoint::standing(first);
             let key = events::key_of(tx, id)?;
             checkpoints::write(tx, key, standing, game.ruleset_version(), &game.checkpoints(standing))?;

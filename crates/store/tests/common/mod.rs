@@ -585,3 +585,57 @@ pub fn checkpoints_follow_the_log(store: &mut Store) {
     let due = store.games_to_reproject(Some("catan"), Some(current)).unwrap();
     assert!(!due.iter().any(|(g, _)| g == &id), "a game with its checkpoints is not due: {due:?}");
 }
+
+/// A withdrawal is stored as an event of its own: the entry it takes back stays in the log, its facts are
+/// gone from the read model (the facts stored are the game's own, as a fresh read derives them), and the
+/// state from the store's checkpoints is as if the entry had not been made — a withdrawal reaching behind a
+/// checkpoint too.
+pub fn withdrawals_are_stored_and_the_state_is_as_if_the_entry_was_not_made(store: &mut Store) {
+    use almanac_core::{checkpoint::EVERY, withdrawal};
+    let full = sample("catan-club-game.jsonl");
+    let lines: Vec<&str> = full.lines().collect();
+    let club = store.create_club("Kadıköy").unwrap().id;
+    // A live game of its first EVERY events: a checkpoint after the last one.
+    let start = log_of(&(lines[..=EVERY].join("\n") + "\n"));
+    let id = insert_as(store, &start, Ownership::private_to(club)).unwrap().id().to_string();
+    let seen = store.stored(&id).unwrap();
+    let current = start.game.ruleset_version();
+    let version_of = |ruleset: &str| (ruleset == "catan").then_some(current);
+    let kind = almanac_engine::GAMES.iter().find(|g| g.id() == "catan").unwrap();
+    let header: serde_json::Value = serde_json::from_str(lines[0]).unwrap();
+    let state_at = |store: &Store, n: Option<u64>| {
+        let p = store.resume_point(&seen, n, &version_of).unwrap();
+        let from = p.checkpoint.as_ref().map(|c| (c.events as usize, c.state.as_slice()));
+        kind.state_dump_from(&header, from, &p.lines).unwrap()
+    };
+    let mut game = start.game;
+    let mut stored = EVERY as u64;
+    let mut append = |store: &mut Store, game: &mut Box<dyn almanac_core::Game>, line: String| {
+        game.push_line(stored as usize + 2, &line).unwrap();
+        stored = store.append_events(club, &id, stored, game.as_ref(), &[line], &Default::default()).unwrap();
+    };
+    // The last entry before the checkpoint is withdrawn: the checkpoint holds it, so the state steps back.
+    append(store, &mut game, withdrawal::line(EVERY as u64));
+    // An entry after it is made and withdrawn; then the game goes on as the sample does.
+    append(store, &mut game, lines[EVERY].to_string());
+    append(store, &mut game, withdrawal::line(EVERY as u64 + 2));
+    for line in &lines[EVERY..EVERY + 10] {
+        append(store, &mut game, line.to_string());
+    }
+    assert_eq!(stored, EVERY as u64 + 13);
+    let clean = log_of(&lines[..EVERY + 10].join("\n"));
+    assert_eq!(game.state_dump(), clean.game.state_dump());
+    // The log keeps every line; the facts are those of the entries in effect, as a fresh read has them.
+    let (_, log) = store.log(&seen).unwrap();
+    assert_eq!(log.len(), EVERY + 13);
+    assert_eq!((log[EVERY - 1].as_str(), log[EVERY].as_str()), (lines[EVERY], withdrawal::line(EVERY as u64).as_str()));
+    let again = log_of(&(lines[0].to_string() + "\n" + &log.join("\n")));
+    assert_eq!(store.facts(&seen).unwrap(), again.game.fact_rows(0));
+    assert_eq!(store.facts(&seen).unwrap().len(), clean.game.fact_rows(0).len());
+    // Every state, from the store's checkpoints, is the replay's.
+    for n in (EVERY as u64 - 2)..=stored {
+        assert_eq!(state_at(store, Some(n)), game.state_dump_after(n as usize), "after {n}");
+    }
+    assert_eq!(state_at(store, None), clean.game.state_dump());
+    assert_eq!(state_at(store, Some(EVERY as u64 + 1)), clean.game.state_dump_after(EVERY - 1));
+}
