@@ -239,6 +239,82 @@ fn live_recording_appends_and_a_stale_writer_gets_409() {
 }
 
 #[test]
+fn a_withdrawn_entry_is_listed_struck_and_counts_nowhere() {
+    let app = spawn_app(16 << 20);
+    let club = sample("catan-club-game.jsonl");
+    let lines: Vec<&str> = club.lines().collect();
+    let (status, body) = upload(&app, &lines[..21].join("\n"), "auto");
+    assert_eq!(status, 201, "{body}");
+    let id = body["id"].as_str().unwrap().to_string();
+    let post = |expected: u64, events: Value| {
+        app.post_json(&format!("/api/games/{id}/events"), &json!({"expected_seq": expected, "events": events}))
+    };
+    // Event 21 is made, then withdrawn by a line of its own.
+    let (status, ok) = post(20, json!([serde_json::from_str::<Value>(lines[21]).unwrap()]));
+    assert_eq!((status, &ok["seq"]), (200, &json!(21)), "{ok}");
+    let (status, ok) = post(21, json!([{"type": "withdraw", "seq": 21}]));
+    assert_eq!((status, &ok["seq"]), (200, &json!(22)), "{ok}");
+    // A withdrawal the rule does not allow is refused in its words, and nothing is appended.
+    let (status, err) = post(22, json!([{"type": "withdraw", "seq": 5}]));
+    assert_eq!((status, &err["line"]), (422, &json!(24)), "{err}");
+    assert!(
+        err["error"]
+            .as_str()
+            .unwrap()
+            .contains("only the last entry still in effect can be withdrawn: that is event 20"),
+        "{err}"
+    );
+    let (status, err) = post(22, json!([{"type": "withdraw", "seq": 22}]));
+    assert_eq!(status, 422, "{err}");
+    assert!(err["error"].as_str().unwrap().contains("cannot be withdrawn"), "{err}");
+    // The list keeps both lines and says which took which back.
+    let (_, page) = app.get_json(&format!("/api/games/{id}/events?from=20"));
+    let events = page["events"].as_array().unwrap();
+    assert_eq!(events.len(), 3, "{page}");
+    assert_eq!((&events[1]["seq"], &events[1]["withdrawn_by"]), (&json!(21), &json!(22)), "{page}");
+    assert_eq!((&events[2]["withdraws"], &events[2]["text"]), (&json!(21), &json!("withdraws event 21")), "{page}");
+    assert!(events[0].get("withdrawn_by").is_none() && events[0].get("withdraws").is_none(), "{page}");
+    // The game is as if event 21 had not been made: right after the withdrawal, as after event 20; and
+    // grown as the sample goes on, its state and its stats are those of the sample's first 30 events.
+    let (_, withdrawn) = app.get_json(&format!("/api/games/{id}/state?seq=22"));
+    let (_, twenty) = app.get_json(&format!("/api/games/{id}/state?seq=20"));
+    assert_eq!((&withdrawn["seq"], &withdrawn["state"]), (&json!(22), &twenty["state"]));
+    let rest: Vec<Value> = lines[21..31].iter().map(|l| serde_json::from_str(l).unwrap()).collect();
+    let (status, ok) = post(22, json!(rest));
+    assert_eq!((status, &ok["seq"]), (200, &json!(32)), "{ok}");
+    let (_, whole) = upload(&app, &lines[..31].join("\n"), "auto");
+    let other = whole["id"].as_str().unwrap();
+    assert_ne!(other, id);
+    let (_, state) = app.get_json(&format!("/api/games/{id}/state"));
+    let (_, fresh) = app.get_json(&format!("/api/games/{other}/state"));
+    assert_eq!(state["state"], fresh["state"]);
+    let (_, stats) = app.get_json(&format!("/api/games/{id}/stats"));
+    let (_, fresh) = app.get_json(&format!("/api/games/{other}/stats"));
+    assert!(stats["players"].as_array().is_some_and(|p| !p.is_empty()), "{stats}");
+    assert_eq!((&stats["players"], &stats["dice"]), (&fresh["players"], &fresh["dice"]), "{stats}");
+    // The numbers the questions across games read leave the withdrawn entry out too: asked once the game
+    // ends, and of the sample uploaded whole to another server.
+    let ask = |app: &TestApp, metric: &str| {
+        let (status, answer) = app.get_json(&format!("/api/questions?metric={metric}&by=player"));
+        assert_eq!(status, 200, "{answer}");
+        // Each player's value (the player ids are each server's own).
+        let groups = answer["groups"].as_array().cloned().unwrap_or_default();
+        groups.iter().map(|g| (g["label"].to_string(), g["value"].to_string())).collect::<Vec<_>>()
+    };
+    let rest: Vec<Value> = lines[31..].iter().map(|l| serde_json::from_str(l).unwrap()).collect();
+    let (status, ok) = post(32, json!(rest));
+    assert_eq!((status, &ok["seq"]), (200, &json!(lines.len() as u64 + 1)), "{ok}");
+    let alone = spawn_app(16 << 20);
+    let (status, body) = upload(&alone, &club, "auto");
+    assert_eq!(status, 201, "{body}");
+    for metric in ["production_per_turn", "score", "trades_per_turn"] {
+        let (here, there) = (ask(&app, metric), ask(&alone, metric));
+        assert_eq!(here.len(), 4, "{metric}: {here:?}");
+        assert_eq!(here, there, "{metric}");
+    }
+}
+
+#[test]
 fn uploaded_names_are_escaped_everywhere() {
     let app = spawn_app(16 << 20);
     let evil = "<script>alert(1)</script>";

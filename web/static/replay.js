@@ -149,6 +149,16 @@ document.addEventListener('DOMContentLoaded', () => {
         scored.textContent = ` · ${ev.scores.join(', ')}`;
         li.append(scored);
       }
+      // A withdrawn entry stays in the list (the log is append-only), struck through, and says what took it
+      // back; it counts nowhere.
+      if (ev.withdrawn_by) {
+        li.classList.add('withdrawn');
+        const by = document.createElement('span');
+        by.className = 'withdrawn-by';
+        by.textContent = ` · withdrawn (event ${ev.withdrawn_by})`;
+        li.append(by);
+      }
+      if (ev.withdraws) li.classList.add('withdrawal');
       const extra = game.eventClass && game.eventClass(ev.event);
       if (extra) li.classList.add(extra);
       if (game.placeOf && game.placeOf(ev.event, ctx)) li.classList.add('placed');

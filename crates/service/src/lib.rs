@@ -292,6 +292,12 @@ pub struct EventRow {
     /// road"), when it was any.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub moments: Vec<String>,
+    /// The event this one withdraws (its seq), when it is a withdrawal.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub withdraws: Option<u64>,
+    /// The withdrawal (its seq) that took this event back, when one did: the replay strikes it through.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub withdrawn_by: Option<u64>,
 }
 
 /// The score changes of event `i`, in words: who, how many points, and what for.
@@ -361,7 +367,9 @@ pub fn events(
             let event = RawValue::from_string(body.clone())
                 .unwrap_or_else(|_| RawValue::from_string(Value::String(body).to_string()).expect("a JSON string"));
             let (scores, moments) = (scores_in_words(game, i), moments_in_words(game, i));
-            EventRow { seq, turn: game.event_turn(i), event, text, scores, moments }
+            let withdraws = game.withdrawal_of(i).map(|w| w as u64 + 1);
+            let withdrawn_by = game.withdrawn_by(i).map(|w| w as u64 + 1);
+            EventRow { seq, turn: game.event_turn(i), event, text, scores, moments, withdraws, withdrawn_by }
         })
         .collect())
 }
@@ -417,12 +425,13 @@ pub fn state_from_store(store: &Store, game: &Visible, events: Option<u64>) -> R
     let view = match kind.view_from(&header, checkpoint, &point.lines) {
         Ok(view) => view,
         Err(almanac_core::ResumeError::Log(error)) => return Err(ServiceError::Corrupt { id: id.to_string(), error }),
-        // A checkpoint that does not read back is a fault of this build's, not of the log: the log answers.
-        Err(almanac_core::ResumeError::Checkpoint(_)) => {
+        // A checkpoint that does not read back, or one that a later withdrawal reaches behind (the store
+        // steps back past those), is a fault of this build's, not of the log: the whole log answers.
+        Err(almanac_core::ResumeError::Checkpoint(_) | almanac_core::ResumeError::Withdrawal { .. }) => {
             let whole = store.resume_point(game, events, &|_| None)?;
             kind.view_from(&header, None, &whole.lines).map_err(|e| match e {
                 almanac_core::ResumeError::Log(error) => ServiceError::Corrupt { id: id.to_string(), error },
-                almanac_core::ResumeError::Checkpoint(why) => ServiceError::Internal(why.to_string()),
+                other => ServiceError::Internal(other.to_string()),
             })?
         }
     };

@@ -115,6 +115,11 @@ fn extend(
             return Err(ServiceError::Rejected(e));
         }
     }
+    // A withdrawal takes facts back out of the stored numbers: the tally is made again from the events in
+    // effect (a fold adds, it cannot subtract).
+    if (first..live.game.event_count()).any(|i| live.game.withdrawal_of(i).is_some()) {
+        live.tally = None;
+    }
     let before = live.tally.get_or_insert_with(|| {
         // Made from the stored events only, then extended by the new ones below.
         let mut tally = Tally::new(live.game.envelope().players.len(), *live.game.vocabulary());
