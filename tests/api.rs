@@ -315,6 +315,35 @@ fn a_withdrawn_entry_is_listed_struck_and_counts_nowhere() {
 }
 
 #[test]
+fn next_says_whose_decision_it_is_and_a_place_it_offers_is_accepted() {
+    let app = spawn_app(16 << 20);
+    let club = sample("catan-club-game.jsonl");
+    let lines: Vec<&str> = club.lines().collect();
+    let (status, body) = upload(&app, &lines[..2].join("\n"), "auto");
+    assert_eq!(status, 201, "{body}");
+    let id = body["id"].as_str().unwrap().to_string();
+    // Ayşe placed her first settlement: her road is next, on an edge touching it.
+    let (status, next) = app.get_json(&format!("/api/games/{id}/next"));
+    assert_eq!(status, 200, "{next}");
+    assert_eq!((&next["seq"], &next["recorder"]), (&json!(1), &json!(true)), "{next}");
+    let open = next["open"].as_array().unwrap();
+    assert_eq!(open.len(), 1, "{next}");
+    assert_eq!((&open[0]["player"], &open[0]["types"]), (&json!("Ayşe"), &json!(["build_road"])), "{next}");
+    let roads = open[0]["places"][0]["events"].as_array().unwrap();
+    assert!((2..=3).contains(&roads.len()), "{next}");
+    // A place offered is accepted as the next event; then it is Mehmet's settlement.
+    let road: Value = serde_json::from_str(roads[0].as_str().unwrap()).unwrap();
+    let (status, ok) = app.post_json(&format!("/api/games/{id}/events"), &json!({"expected_seq": 1, "events": [road]}));
+    assert_eq!(status, 200, "{ok}");
+    let (_, next) = app.get_json(&format!("/api/games/{id}/next"));
+    assert_eq!((&next["seq"], &next["open"][0]["player"]), (&json!(2), &json!("Mehmet")), "{next}");
+    assert_eq!(next["open"][0]["types"], json!(["build_settlement"]));
+    // Of a game that does not exist, nothing.
+    let (status, _) = app.get_json("/api/games/0000000000000000/next");
+    assert_eq!(status, 404);
+}
+
+#[test]
 fn uploaded_names_are_escaped_everywhere() {
     let app = spawn_app(16 << 20);
     let evil = "<script>alert(1)</script>";

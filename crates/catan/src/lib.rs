@@ -22,6 +22,7 @@ pub mod exchange;
 pub mod geometry;
 pub mod helpers;
 pub mod import;
+pub mod next;
 pub mod pieces;
 pub mod position;
 pub mod resources;
@@ -165,7 +166,15 @@ impl Declarations for Catan {
     const REPLAY_SCRIPT: &'static str = concat!(include_str!("../web/board.js"), include_str!("../web/replay.js"));
     const FEATURES: &'static [almanac_core::Feature] = &position::FEATURES;
 
+    const RECORDER: bool = true;
+
     fn position(state: &State) -> Option<almanac_core::Position> {
         Some(position::position(state))
+    }
+    fn open(state: &State) -> Vec<almanac_core::next::Decision> {
+        next::open(state)
+    }
+    fn candidates(state: &State, seat: Seat, kind: &str) -> almanac_core::next::Candidates<LoggedEvent> {
+        next::candidates(state, seat, kind)
     }
 }

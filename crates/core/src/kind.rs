@@ -99,9 +99,26 @@ pub trait Declarations: Ruleset + Sync {
     /// What a position is made of for the win-chance model (none: the game has no model).
     const FEATURES: &'static [Feature] = &[];
 
+    /// Whether a table can record the game move by move: it declares what may happen next
+    /// ([`Declarations::open`] and [`Declarations::candidates`]).
+    const RECORDER: bool = false;
+
     /// The position of a state, its seats' values of [`Declarations::FEATURES`] in order.
     fn position(_state: &Self::State) -> Option<Position> {
         None
+    }
+
+    /// The decisions the state leaves open: each seat that may act now and the event types it may act with
+    /// (none when the game is over, or when the game declares no recorder). See [`crate::next`].
+    fn open(_state: &Self::State) -> Vec<crate::next::Decision> {
+        Vec::new()
+    }
+
+    /// The events of type `kind` by `seat` to try in `state` (see [`crate::next::Candidates`]): one per place
+    /// for a type that puts something somewhere, an example of a type the rules may refuse now, or nothing
+    /// to try.
+    fn candidates(_state: &Self::State, _seat: Seat, _kind: &str) -> crate::next::Candidates<Self::Event> {
+        crate::next::Candidates::Untried
     }
 }
 
@@ -118,6 +135,8 @@ pub trait GameKind: Sync {
     fn replay_script(&self) -> &'static str;
     /// What a position is made of for the win-chance model (empty: no model).
     fn features(&self) -> &'static [Feature];
+    /// Whether a table can record the game move by move (it says what may happen next).
+    fn recorder(&self) -> bool;
     /// Reads and validates the events of a log whose header was read into `envelope` and `header`.
     fn read(&self, envelope: Envelope, header: Value, text: &str) -> Result<Box<dyn Game>, LogError>;
     /// The state after a stored game's checkpoint (after `checkpoint.0` events; none: from the header) and
@@ -222,4 +241,6 @@ pub trait Game: Send + Sync {
     /// The position at the start and after every event (`event_count() + 1` of them), or none where the
     /// game declares no features.
     fn positions(&self) -> Vec<Position>;
+    /// What may happen next, after the last event: the open decisions and their legal places.
+    fn next(&self) -> Vec<crate::next::Open>;
 }

@@ -19,6 +19,7 @@ pub mod hash;
 pub mod insights;
 pub mod kind;
 pub mod log;
+pub mod next;
 pub mod position;
 pub mod ruleset;
 pub mod table;

@@ -394,6 +394,9 @@ impl<R: Declarations> Game for Timeline<R> {
         }
         out
     }
+    fn next(&self) -> Vec<crate::next::Open> {
+        crate::next::open::<R>(&self.last, |seat| self.envelope.players[seat as usize].name.clone())
+    }
     fn memory_estimate(&self) -> usize {
         // The vectors' own sizes: the parts events, facts and states keep on the heap are not counted, so
         // this errs low (a game of 1,164 events: 257 KB estimated, 471 KB resident); it only needs to
@@ -434,6 +437,9 @@ impl<G: Declarations> GameKind for G {
     }
     fn features(&self) -> &'static [Feature] {
         G::FEATURES
+    }
+    fn recorder(&self) -> bool {
+        G::RECORDER
     }
     fn read(&self, envelope: Envelope, header: Value, text: &str) -> Result<Box<dyn Game>, LogError> {
         // One monomorphic loop per game: no dynamic dispatch per event.

@@ -26,6 +26,7 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
         .route("/api/games/{id}/log", web::get().to(log))
         .service(web::resource("/api/games/{id}/events").route(web::get().to(events)).route(web::post().to(append)))
         .route("/api/games/{id}/state", web::get().to(state))
+        .route("/api/games/{id}/next", web::get().to(next))
         .route("/api/games/{id}/stats", web::get().to(stats))
         .route("/api/games/{id}/coach", web::get().to(coach))
         .route("/api/games/{id}/chances", web::get().to(chances))
@@ -340,6 +341,19 @@ async fn state(
     })
     .await?;
     Ok(HttpResponse::Ok().content_type("application/json").body(body))
+}
+
+/// What may happen next after the game's last event: the decisions open and the legal places, as the
+/// rules say them (a recorder offers only these).
+async fn next(app: web::Data<AppState>, reader: Reader, path: web::Path<String>) -> Result<HttpResponse> {
+    let next = blocking(move || {
+        let seen = visible(&app, reader.viewer, &path)?;
+        let g = timeline_of(&app, &seen)?;
+        let next = almanac_service::next(seen.id(), g.read().game());
+        Ok(next)
+    })
+    .await?;
+    Ok(HttpResponse::Ok().json(next))
 }
 
 async fn stats(app: web::Data<AppState>, reader: Reader, path: web::Path<String>) -> Result<HttpResponse> {

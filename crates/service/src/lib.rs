@@ -410,6 +410,23 @@ pub fn state(id: &str, game: &dyn Game, at: At) -> Result<StateAt, ServiceError>
     Ok(StateAt { game: id.to_string(), seq: n as u64, view: game.view_after(n) })
 }
 
+/// What may happen next in a game, for a recorder at its table: after how many events, and the open
+/// decisions (whose, which event types, and for a placement the legal events, one per place). A game whose
+/// ruleset declares no recorder has none.
+#[derive(Serialize)]
+pub struct NextOf {
+    pub game: String,
+    pub seq: u64,
+    pub recorder: bool,
+    pub open: Vec<almanac_core::next::Open>,
+}
+
+/// What may happen next after the last event of `game`.
+pub fn next(id: &str, game: &dyn Game) -> NextOf {
+    let recorder = game_kind(game.ruleset()).is_some_and(|k| k.recorder());
+    NextOf { game: id.to_string(), seq: game.event_count() as u64, recorder, open: game.next() }
+}
+
 /// The state after `events` events of a stored game (none: all of them), read cold: its nearest checkpoint
 /// and the events after it (at most `checkpoint::EVERY - 1` replayed), never a replay from the first event.
 /// (A moment named by its turn needs the game's timeline, which says which event ends a turn.)

@@ -1,0 +1,156 @@
+//! What may happen next in a game of Catan, for a table recorder: which seats may act in the state's phase
+//! and with which event types, and the events to try for each (every corner, edge and hex for a placement).
+//! Whether each is legal is the rules' own answer (`almanac_core::next`), not this file's.
+
+use crate::development::DevCard;
+use crate::event::{Event, LoggedEvent, Thrown};
+use crate::resources::{Bundle, Resource, ResourceCard, Resources};
+use crate::state::{Phase, SpecialBuildingRule, State};
+use almanac_core::next::{Candidates, Decision};
+use almanac_core::{Seat, Seated};
+
+/// What a player may do in their own turn, once setup is over (the rules refuse what the moment does not
+/// allow: a build before the roll, a second card played).
+const IN_TURN: &[&str] = &[
+    "roll",
+    "play_knight",
+    "build_road",
+    "build_settlement",
+    "build_city",
+    "trade",
+    "maritime_trade",
+    "buy_development",
+    "play_road_building",
+    "play_year_of_plenty",
+    "play_monopoly",
+    "use_helper",
+    "reveal_victory_points",
+    "end_turn",
+];
+
+/// What the others may do in the Special Building Phase.
+const SPECIAL_BUILDING: &[&str] = &["build_road", "build_settlement", "build_city", "buy_development"];
+
+/// The decisions open in `s`.
+pub fn open(s: &State) -> Vec<Decision> {
+    let mut open = by_phase(s);
+    // A helper may be used in another player's turn too (Marianne after a roll that paid its holder nothing):
+    // whoever holds one may try.
+    if let Some(helpers) = s.helpers.as_ref().filter(|_| s.winner.is_none() && !matches!(s.phase, Phase::Setup { .. }))
+    {
+        for p in s.seats().filter(|&p| helpers.held.get(p as usize).is_some_and(|c| c.is_some())) {
+            match open.iter_mut().find(|d| d.seat == p) {
+                Some(d) if !d.types.contains(&"use_helper") => d.types.push("use_helper"),
+                Some(_) => {}
+                None => open.push(Decision::new(p, &["use_helper"])),
+            }
+        }
+    }
+    open
+}
+
+/// The decisions the phase leaves open.
+fn by_phase(s: &State) -> Vec<Decision> {
+    let n = s.players.len() as Seat;
+    if s.winner.is_some() {
+        // After the end each player may still show their victory point cards.
+        return s.seats().map(|p| Decision::new(p, &["reveal_victory_points"])).collect();
+    }
+    match s.phase {
+        Phase::Setup { settlement: None, .. } => vec![Decision::new(s.active, &["build_settlement"])],
+        Phase::Setup { settlement: Some(_), .. } => vec![Decision::new(s.active, &["build_road"])],
+        Phase::Discard => s
+            .seats()
+            .filter(|&p| s.must_discard.get(p as usize).is_some_and(|&k| k > 0))
+            .map(|p| Decision::new(p, &["discard"]))
+            .collect(),
+        Phase::MoveRobber { .. } => vec![Decision::new(s.active, &["move_robber", "use_helper"])],
+        // The other side of a trade with the active player may record it too.
+        Phase::Main => std::iter::once(Decision::new(s.active, IN_TURN))
+            .chain(s.seats().filter(|&p| p != s.active).map(|p| Decision::new(p, &["trade"])))
+            .collect(),
+        Phase::BeforeRoll | Phase::Over => vec![Decision::new(s.active, IN_TURN)],
+        Phase::SpecialBuilding { after, last } => {
+            let order = |x: Seat| (x + n - after) % n;
+            let next = (after + 1) % n;
+            let jsettlers = s.options.special_building == SpecialBuildingRule::JSettlers;
+            let mut open: Vec<Decision> = s
+                .seats()
+                .filter(|&p| jsettlers || (p != after && order(p) >= order(last)))
+                .map(|p| Decision::new(p, SPECIAL_BUILDING))
+                .collect();
+            // The next player's first event of their own ends the phase.
+            match open.iter_mut().find(|d| d.seat == next) {
+                Some(d) => d.types.extend(IN_TURN.iter().filter(|t| !SPECIAL_BUILDING.contains(t))),
+                None => open.push(Decision::new(next, IN_TURN)),
+            }
+            open
+        }
+    }
+}
+
+/// The events of type `kind` by `p` to try in `s`.
+pub fn candidates(s: &State, p: Seat, kind: &str) -> Candidates<LoggedEvent> {
+    let each = |events: Vec<Event>| Candidates::Each(events.into_iter().map(logged).collect());
+    let example = |event: Event| Candidates::Example(logged(event));
+    let vertices = || 0..s.board.vertices.len() as u16;
+    match kind {
+        "build_settlement" => each(vertices().map(|at| Event::BuildSettlement { player: p, at }).collect()),
+        "build_city" => each(vertices().map(|at| Event::BuildCity { player: p, at }).collect()),
+        "build_road" => each((0..s.board.edges.len() as u16).map(|at| Event::BuildRoad { player: p, at }).collect()),
+        // Every hex, with every player who could be robbed there (the card taken is the recorder's to say).
+        "move_robber" => each(
+            (0..s.board.hexes.len() as u8)
+                .flat_map(|hex| {
+                    let robbed = s.seats().map(move |v| Event::MoveRobber {
+                        player: p,
+                        hex,
+                        victim: Some(v),
+                        stolen: Some(ResourceCard::Unknown),
+                    });
+                    std::iter::once(Event::MoveRobber { player: p, hex, victim: None, stolen: None }).chain(robbed)
+                })
+                .collect(),
+        ),
+        // A roll is always one of the two dice's outcomes: one of them stands for all.
+        "roll" => example(Event::Roll { player: p, dice: Thrown::Dice([1, 2]), production: None }),
+        "buy_development" => example(Event::BuyDevelopment { player: p, card: None }),
+        "play_knight" => example(Event::PlayKnight { player: p }),
+        "play_road_building" => example(Event::PlayRoadBuilding { player: p }),
+        "play_monopoly" => {
+            // What each opponent is known to hold: with cards unseen, a monopoly must say what it took.
+            let taken = s.seats().filter(|&o| o != p).map(|o| (o, s.players[o as usize].hand.known[Resource::Lumber]));
+            example(Event::PlayMonopoly { player: p, resource: Resource::Lumber, taken: Some(taken.collect()) })
+        }
+        "play_year_of_plenty" => {
+            // Two of what the bank holds most of: refused only when the card may not be played now.
+            let most = Resource::ALL.into_iter().max_by_key(|&r| s.bank[r]).unwrap_or(Resource::Lumber);
+            example(Event::PlayYearOfPlenty { player: p, take: Bundle::known(Resources::of(most, 2)) })
+        }
+        // Every card that could be one shown at once: refused unless that wins (or the game is over).
+        "reveal_victory_points" => {
+            let dev = s.players[p as usize].dev;
+            let possible = dev.held[DevCard::VictoryPoint] + dev.held_unknown;
+            example(Event::RevealVictoryPoints { player: p, count: Some(possible) })
+        }
+        "end_turn" => example(Event::EndTurn { player: p }),
+        // A trade's cards, a discard's cards and a helper's choices are the table's: nothing to try, but
+        // a trade needs the roll made, and a helper a helper held.
+        "trade" | "maritime_trade" => {
+            if s.rolled && s.free_roads == 0 && matches!(s.phase, Phase::Main) {
+                Candidates::Untried
+            } else {
+                Candidates::Each(Vec::new())
+            }
+        }
+        "use_helper" => match &s.helpers {
+            Some(h) if h.held.get(p as usize).is_some_and(|c| c.is_some()) => Candidates::Untried,
+            _ => Candidates::Each(Vec::new()),
+        },
+        _ => Candidates::Untried,
+    }
+}
+
+fn logged(event: Event) -> LoggedEvent {
+    LoggedEvent { event, stated: None }
+}

@@ -1,0 +1,95 @@
+//! What may happen next in a game: the decisions open now, whose they are, and for a placement the legal
+//! places. A table recorder offers only these; analysis may read them too.
+//!
+//! A game declares two things (see [`crate::Declarations::open`] and [`crate::Declarations::candidates`]):
+//! the decisions its phase leaves open (a seat and the event types it may play), and per event type the
+//! events to try: one per place for a type that puts something somewhere, or one example of the type. What
+//! is legal is then decided here by the rules themselves: a candidate is legal when `apply` accepts it on a
+//! copy of the state. There is no second "is it legal" function beside `apply` to drift from it.
+
+use crate::facts::Seat;
+use crate::kind::Declarations;
+use serde::Serialize;
+
+/// A decision the rules leave open to one seat: the event types it may be made with.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Decision {
+    pub seat: Seat,
+    pub types: Vec<&'static str>,
+}
+
+impl Decision {
+    pub fn new(seat: Seat, types: &[&'static str]) -> Decision {
+        Decision { seat, types: types.to_vec() }
+    }
+}
+
+/// The events to try for one event type (see [`crate::Declarations::candidates`]).
+#[derive(Debug, Clone, PartialEq)]
+pub enum Candidates<E> {
+    /// Nothing to try: the type is open whenever the phase says so (its events carry a chance outcome or a
+    /// free choice, a roll's dice or a trade's cards, that no list could hold).
+    Untried,
+    /// One event of the type: the type is open when the rules accept it.
+    Example(E),
+    /// One event per place (a road on every edge, a tile on every square and rotation): the type is open
+    /// when one is accepted, and those accepted are the legal places.
+    Each(Vec<E>),
+}
+
+/// An open decision as a recorder reads it: whose, the event types open to it, and for each type that
+/// places something, the legal events (written as log lines), one per place.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Open {
+    pub seat: Seat,
+    pub player: String,
+    pub types: Vec<&'static str>,
+    /// Per placement type among `types`: its legal events, one per place, as log lines.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub places: Vec<Places>,
+}
+
+/// The legal events of one placement type.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Places {
+    #[serde(rename = "type")]
+    pub kind: &'static str,
+    pub events: Vec<String>,
+}
+
+/// What may happen next in `state`: the game's open decisions, each type kept only when the rules accept
+/// one of its candidates, and a placement type with the places they accept.
+pub fn open<R: Declarations>(state: &R::State, name: impl Fn(Seat) -> String) -> Vec<Open> {
+    let mut facts = Vec::new();
+    let mut accepted = |event: &R::Event| {
+        facts.clear();
+        R::apply(&mut state.clone(), event, &mut facts).is_ok()
+    };
+    R::open(state)
+        .into_iter()
+        .map(|decision| {
+            let mut types = Vec::new();
+            let mut places = Vec::new();
+            for kind in decision.types {
+                match R::candidates(state, decision.seat, kind) {
+                    Candidates::Untried => types.push(kind),
+                    Candidates::Example(event) => {
+                        if accepted(&event) {
+                            types.push(kind);
+                        }
+                    }
+                    Candidates::Each(events) => {
+                        let legal: Vec<String> =
+                            events.iter().filter(|e| accepted(e)).map(|e| R::write_event(state, e)).collect();
+                        if !legal.is_empty() {
+                            types.push(kind);
+                            places.push(Places { kind, events: legal });
+                        }
+                    }
+                }
+            }
+            Open { seat: decision.seat, player: name(decision.seat), types, places }
+        })
+        .filter(|open| !open.types.is_empty())
+        .collect()
+}

@@ -1,0 +1,71 @@
+//! "What may happen next", held to the games people and programs played: before every event of every
+//! record of a game that declares a recorder, the event that came is among the open decisions — its
+//! player's, with its type — and when its type is a placement, its place is among the legal ones.
+
+use almanac_core::testing::every_record;
+use almanac_core::Game;
+use almanac_engine::{read_log, validate, GAMES};
+use serde_json::{Map, Value};
+use std::collections::BTreeSet;
+
+/// Whether `candidate` (a legal event the rules offer) is `actual`, the recorder having completed it: every
+/// field the candidate names has the actual value, or the candidate says `unknown` (a card the recorder
+/// may not have seen, said when it was).
+fn completes(candidate: &Map<String, Value>, actual: &Map<String, Value>) -> bool {
+    candidate.iter().all(|(k, v)| v == "unknown" || actual.get(k) == Some(v))
+}
+
+/// Whether `line`, the next event of `game`, is among what `game` says may happen next; why not, if not.
+fn offered(game: &dyn Game, line: &str) -> Result<(), String> {
+    let actual: Map<String, Value> = serde_json::from_str(line).unwrap();
+    let kind = actual["type"].as_str().unwrap();
+    let player = actual.get("player").and_then(Value::as_str);
+    let open = game.next();
+    let theirs: Vec<_> = open.iter().filter(|o| player.is_none_or(|p| o.player == p)).collect();
+    let Some(decision) = theirs.iter().find(|o| o.types.contains(&kind)) else {
+        return Err(format!("{kind} by {player:?} is not open: {open:?}"));
+    };
+    if let Some(places) = decision.places.iter().find(|p| p.kind == kind) {
+        let legal = places.events.iter().map(|e| serde_json::from_str::<Map<String, Value>>(e).unwrap());
+        if !legal.clone().any(|c| completes(&c, &actual)) {
+            return Err(format!("{line} is not among the {} legal places: {:?}", places.events.len(), places.events));
+        }
+    }
+    Ok(())
+}
+
+#[test]
+fn every_event_of_every_record_was_among_what_could_happen_next() {
+    let mut checked = BTreeSet::new();
+    for path in every_record() {
+        let text = std::fs::read_to_string(&path).unwrap();
+        let log = validate(None, &text).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        let whole = log.game.as_ref();
+        if !almanac_engine::game_kind(whole.ruleset()).unwrap().recorder() {
+            assert!(whole.next().is_empty(), "{}: a game without a recorder offers nothing", path.display());
+            continue;
+        }
+        let mut game = read_log(log.header_line()).unwrap();
+        for i in 0..whole.event_count() {
+            let line = whole.event_text(i);
+            offered(game.as_ref(), &line)
+                .unwrap_or_else(|why| panic!("{}: before event {}: {why}", path.display(), i + 1));
+            // Every place offered reads back and is accepted as a line of the log (then taken back).
+            if i % 25 == 0 {
+                for open in game.next() {
+                    for place in open.places.iter().flat_map(|p| &p.events) {
+                        game.push_line(i + 2, place).unwrap_or_else(|e| {
+                            panic!("{}: before event {}: {place} offered: {e}", path.display(), i + 1)
+                        });
+                        game.truncate(i);
+                    }
+                }
+            }
+            game.push_line(i + 2, &line).unwrap();
+        }
+        checked.insert(whole.ruleset());
+    }
+    let recorders: BTreeSet<&str> = GAMES.iter().filter(|g| g.recorder()).map(|g| g.id()).collect();
+    assert!(!recorders.is_empty());
+    assert_eq!(checked, recorders);
+}
