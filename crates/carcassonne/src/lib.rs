@@ -12,6 +12,7 @@ mod checkpoint;
 pub mod describe;
 pub mod event;
 pub mod import;
+pub mod next;
 pub mod position;
 pub mod rules;
 pub mod setup;
@@ -100,7 +101,15 @@ impl Declarations for Carcassonne {
     const REPLAY_SCRIPT: &'static str = include_str!("../web/replay.js");
     const FEATURES: &'static [almanac_core::Feature] = &position::FEATURES;
 
+    const RECORDER: bool = true;
+
     fn position(state: &State) -> Option<almanac_core::Position> {
         Some(position::position(state))
+    }
+    fn open(state: &State) -> Vec<almanac_core::next::Decision> {
+        next::open(state)
+    }
+    fn candidates(state: &State, seat: Seat, kind: &str) -> almanac_core::next::Candidates<event::Event> {
+        next::candidates(state, seat, kind)
     }
 }
