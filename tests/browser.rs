@@ -191,6 +191,7 @@ impl Driver {
 }
 
 const ARROW_RIGHT: &str = "\u{E014}";
+const ARROW_LEFT: &str = "\u{E012}";
 
 #[test]
 #[ignore = "needs Chromium and chromedriver: `make test` installs them"]
@@ -306,6 +307,44 @@ fn a_carcassonne_replay_lays_tiles_step_by_step() {
     driver.screenshot(&root().join("target/browser/carcassonne-zoomed.png"));
     driver.click(".zoom button[aria-label='The whole board']");
     assert_eq!(view(&driver), whole);
+}
+
+/// A withdrawn entry stays in the replay's list, struck through and named by the withdrawal after it, and
+/// the board after the withdrawal is the board before the entry.
+#[test]
+#[ignore = "needs Chromium and chromedriver: `make test` installs them"]
+fn a_withdrawn_entry_is_struck_through_and_the_board_is_as_if_it_was_not_made() {
+    let app = spawn_app(16 << 20);
+    let club = sample("catan-club-game.jsonl");
+    let lines: Vec<&str> = club.lines().collect();
+    // Mehmet's road (event 4) is entered, withdrawn (event 5) and entered again (event 6).
+    let withdrawal = r#"{"type":"withdraw","seq":4}"#;
+    let log = [&lines[..5], &[withdrawal], &lines[4..12]].concat().join("\n");
+    let (status, body) = app.post("/api/games?publish=true", log.as_bytes());
+    assert_eq!(status, 201, "{body}");
+    let id = body["id"].as_str().unwrap();
+    let driver = Driver::start();
+    driver.goto(&format!("{}/games/{id}?seq=5", app.address));
+    driver.wait_for("the replay", "return document.getElementById('replay').dataset.shown === '5'");
+    let struck = driver.eval(
+        "const li = document.querySelector('#events li[data-seq=\"4\"]'); \
+         return [li.classList.contains('withdrawn'), getComputedStyle(li).textDecorationLine, li.textContent]",
+    );
+    assert_eq!(struck[0], json!(true), "{struck}");
+    assert!(struck[1].as_str().unwrap().contains("line-through"), "{struck}");
+    assert!(struck[2].as_str().unwrap().contains("withdrawn (event 5)"), "{struck}");
+    let withdrawing = driver.eval("return document.querySelector('#events li[data-seq=\"5\"]').textContent");
+    assert!(withdrawing.as_str().unwrap().contains("withdraws event 4"), "{withdrawing}");
+    let roads = |d: &Driver| d.eval("return document.querySelectorAll('#board .road').length").as_u64().unwrap();
+    assert_eq!(roads(&driver), 1, "after the withdrawal only Ayşe's road stands");
+    driver.press(ARROW_LEFT);
+    driver.wait_for("event 4", "return document.getElementById('replay').dataset.shown === '4'");
+    assert_eq!(roads(&driver), 2, "with the entry, Mehmet's road stands");
+    driver.press(ARROW_RIGHT);
+    driver.press(ARROW_RIGHT);
+    driver.wait_for("event 6", "return document.getElementById('replay').dataset.shown === '6'");
+    assert_eq!(roads(&driver), 2, "entered again");
+    driver.screenshot(&root().join("target/browser/withdrawn.png"));
 }
 
 fn discards(log: &str) -> u64 {
