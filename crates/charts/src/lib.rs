@@ -437,6 +437,16 @@ fn turn_lines(
 
 type TurnChart<'a, 'b> = ChartContext<'a, SVGBackend<'b>, Cartesian2d<RangedCoordf64, RangedCoordf64>>;
 
+/// A tick's label on an axis of whole things (turns, points, counts): the number where the tick is on one,
+/// nothing between (a short game's axis has ticks at 0.25, 0.5..., which rounded would read 0 0 1 1).
+fn whole_tick(v: &f64) -> String {
+    if v.fract().abs() < 1e-9 {
+        format!("{v:.0}")
+    } else {
+        String::new()
+    }
+}
+
 /// Axes for values by turn (turns 0 to the last across, 0 to `top` up, whole numbers on both), on which
 /// `draw` draws.
 fn by_turn<'a, 'b: 'a, R>(
@@ -460,8 +470,8 @@ fn by_turn<'a, 'b: 'a, R>(
         .axis_desc_style(("sans-serif", LABEL))
         .x_desc("turn")
         .y_desc(y_desc)
-        .x_label_formatter(&|x| format!("{x:.0}"))
-        .y_label_formatter(&|y| format!("{y:.0}"))
+        .x_label_formatter(&whole_tick)
+        .y_label_formatter(&whole_tick)
         .light_line_style(WHITE.mix(0.0))
         .draw()
         .map_err(err)?;
@@ -536,7 +546,7 @@ fn stacked_bars(
                 SegmentValue::CenterOf(i) => names.get(*i as usize).cloned().unwrap_or_default(),
                 _ => String::new(),
             })
-            .y_label_formatter(&|y| format!("{y:.0}"))
+            .y_label_formatter(&whole_tick)
             .y_desc(y_desc)
             .draw()
             .map_err(err)?;
@@ -584,8 +594,8 @@ pub fn trades(stats: &GameStats, vocabulary: &Vocabulary) -> Result<String, Char
             .light_line_style(WHITE.mix(0.0))
             .x_desc("turn")
             .y_desc("trades")
-            .x_label_formatter(&|x| format!("{x:.0}"))
-            .y_label_formatter(&|y| format!("{y:.0}"))
+            .x_label_formatter(&whole_tick)
+            .y_label_formatter(&whole_tick)
             .draw()
             .map_err(err)?;
         chart
@@ -684,10 +694,10 @@ pub fn dice(stats: &GameStats, vocabulary: &Vocabulary) -> Result<String, ChartE
             .axis_desc_style(("sans-serif", LABEL))
             .light_line_style(WHITE.mix(0.0))
             .x_labels((high - low + 1) as usize)
-            .x_label_formatter(&|x| format!("{x:.0}"))
+            .x_label_formatter(&whole_tick)
             // Counts are whole: no 5.0 and no ticks between them.
             .y_labels(10)
-            .y_label_formatter(&|y| if y.fract().abs() < 1e-9 { format!("{y:.0}") } else { String::new() })
+            .y_label_formatter(&whole_tick)
             .y_desc("rolls")
             .draw()
             .map_err(err)?;

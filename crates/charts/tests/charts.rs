@@ -490,3 +490,50 @@ fn a_rating_of_one_game_is_drawn_by_the_day_each_game_was_played() {
     let words = texts(&parse(&almanac_charts::rating_history("Ayşe", &two).unwrap()));
     assert!(!words.contains("2026-10-01") && words.contains("game"), "{words}");
 }
+
+/// A game of a turn or two has an axis of few whole numbers: each is written once, never a rounded
+/// in-between tick (`0 0 1 1`).
+#[test]
+fn a_short_games_axes_write_each_whole_number_once() {
+    let text =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("../../data/samples/catan-club-game.jsonl"))
+            .unwrap();
+    let short: Vec<&str> = text.lines().take(13).collect();
+    let log = almanac_engine::validate(None, &short.join("\n")).unwrap();
+    let g = log.game;
+    let rows = g.fact_rows(0);
+    let names: Vec<String> = g.envelope().players.iter().map(|p| p.name.clone()).collect();
+    let colors: Vec<Option<String>> = g.envelope().players.iter().map(|p| p.color.clone()).collect();
+    let s = game_stats(&names, &rows, g.vocabulary());
+    let svg = almanac_charts::vp(&s, &colors, g.vocabulary()).unwrap();
+    let doc = parse(&svg);
+    let numbers: Vec<(f64, f64, String)> = doc
+        .descendants()
+        .filter(|n| n.tag_name().name() == "text")
+        .filter_map(|n| {
+            let t = n.text()?.trim().to_string();
+            t.parse::<i64>().ok()?;
+            Some((n.attribute("x")?.parse().ok()?, n.attribute("y")?.parse().ok()?, t))
+        })
+        .collect();
+    // The y axis's labels share the smallest x; the x axis's the largest y.
+    let left = numbers.iter().map(|n| n.0).fold(f64::MAX, f64::min);
+    let bottom = numbers.iter().map(|n| n.1).fold(f64::MIN, f64::max);
+    for (axis, labels) in [
+        (
+            "y",
+            numbers
+                .iter()
+                .filter(|n| (n.0 - left).abs() < 12.0 && (n.1 - bottom).abs() >= 2.0)
+                .map(|n| n.2.clone())
+                .collect::<Vec<_>>(),
+        ),
+        ("x", numbers.iter().filter(|n| (n.1 - bottom).abs() < 2.0).map(|n| n.2.clone()).collect::<Vec<_>>()),
+    ] {
+        assert!(labels.len() >= 2, "{axis}: {labels:?} of {numbers:?}");
+        let mut unique = labels.clone();
+        unique.sort();
+        unique.dedup();
+        assert_eq!(unique.len(), labels.len(), "the {axis} axis repeats a number: {labels:?}");
+    }
+}
