@@ -329,10 +329,11 @@ fn next_says_whose_decision_it_is_and_a_place_it_offers_is_accepted() {
     let open = next["open"].as_array().unwrap();
     assert_eq!(open.len(), 1, "{next}");
     assert_eq!((&open[0]["player"], &open[0]["types"]), (&json!("Ayşe"), &json!(["build_road"])), "{next}");
-    let roads = open[0]["places"][0]["events"].as_array().unwrap();
+    let roads = open[0]["choices"][0]["events"].as_array().unwrap();
     assert!((2..=3).contains(&roads.len()), "{next}");
+    assert!(roads[0]["words"].as_str().unwrap().starts_with("builds a road at "), "{next}");
     // A place offered is accepted as the next event; then it is Mehmet's settlement.
-    let road: Value = serde_json::from_str(roads[0].as_str().unwrap()).unwrap();
+    let road: Value = serde_json::from_str(roads[0]["line"].as_str().unwrap()).unwrap();
     let (status, ok) = app.post_json(&format!("/api/games/{id}/events"), &json!({"expected_seq": 1, "events": [road]}));
     assert_eq!(status, 200, "{ok}");
     let (_, next) = app.get_json(&format!("/api/games/{id}/next"));

@@ -34,7 +34,62 @@ window.Almanac = (() => {
   };
   // "1 card", "2 cards": a number with its word, for people.
   const count = (n, word, words = `${word}s`) => `${n} ${n === 1 ? word : words}`;
-  return { register: (id, renderer) => { renderers[id] = renderer; }, renderer: (id) => renderers[id], svg, text, count };
+
+  const luminance = (hex) => {
+    const c = [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16) / 255)
+      .map((v) => (v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4));
+    return 0.2126 * c[0] + 0.7152 * c[1] + 0.0722 * c[2];
+  };
+  const contrast = (a, b) => {
+    const [x, y] = [luminance(a), luminance(b)].sort((p, q) => q - p);
+    return (x + 0.05) / (y + 0.05);
+  };
+  const readable = (hex) => {
+    let [r, g, b] = [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16));
+    const css = () => '#' + [r, g, b].map((v) => Math.round(v).toString(16).padStart(2, '0')).join('');
+    while (contrast(css(), '#dce8fa') < 4.6 && r + g + b > 0) [r, g, b] = [r * 0.9, g * 0.9, b * 0.9];
+    return css();
+  };
+
+  // What a game's drawing may use: the header, shapes, each player's colour and the game's items (their
+  // words and colours), all from the game's summary (`fill`): the server's one table of colours, the game's
+  // own declarations. The replay and the recorder draw with one.
+  const context = () => {
+    const ctx = {
+      header: null,
+      colours: [],
+      items: {},
+      svg,
+      text,
+      fill(summary) {
+        ctx.header = summary.header;
+        ctx.colours = summary.colours || [];
+        for (const item of summary.items || []) ctx.items[item.id] = item;
+      },
+      colorOf(name) {
+        const i = ctx.header.players.findIndex((p) => p.name === name);
+        return ctx.colours[Math.max(i, 0)] || '#777777';
+      },
+      itemColor(id) {
+        return (ctx.items[id] && ctx.items[id].color) || '#9e9e9e';
+      },
+      // For text: the player's colour darkened until it reads on the event list's lightest and current-row
+      // backgrounds (WCAG's 4.5:1).
+      inkOf(name) {
+        return readable(ctx.colorOf(name));
+      },
+      // Text drawn on a fill of this colour: white or near-black, whichever reads better.
+      inkOn(hex) {
+        return contrast(hex, '#ffffff') >= contrast(hex, '#111111') ? '#ffffff' : '#111111';
+      },
+    };
+    return ctx;
+  };
+  return {
+    register: (id, renderer) => { renderers[id] = renderer; },
+    renderer: (id) => renderers[id],
+    svg, text, count, context,
+  };
 })();
 
 document.addEventListener('DOMContentLoaded', () => {
@@ -76,48 +131,8 @@ document.addEventListener('DOMContentLoaded', () => {
   const states = new Map();
   let layer = null;
 
-  // What a game's drawing may use: the header, shapes, each player's colour and the game's items (their
-  // words and colours), all from the game's summary: the server's one table of colours, the game's own
-  // declarations.
-  const ctx = {
-    header: null,
-    colours: [],
-    items: {},
-    svg: Almanac.svg,
-    text: Almanac.text,
-    colorOf(name) {
-      const i = ctx.header.players.findIndex((p) => p.name === name);
-      return ctx.colours[Math.max(i, 0)] || '#777777';
-    },
-    itemColor(id) {
-      return (ctx.items[id] && ctx.items[id].color) || '#9e9e9e';
-    },
-    // For text: the player's colour darkened until it reads on the event list's lightest and current-row
-    // backgrounds (WCAG's 4.5:1).
-    inkOf(name) {
-      return readable(ctx.colorOf(name));
-    },
-    // Text drawn on a fill of this colour: white or near-black, whichever reads better.
-    inkOn(hex) {
-      return contrast(hex, '#ffffff') >= contrast(hex, '#111111') ? '#ffffff' : '#111111';
-    },
-  };
-
-  const luminance = (hex) => {
-    const c = [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16) / 255)
-      .map((v) => (v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4));
-    return 0.2126 * c[0] + 0.7152 * c[1] + 0.0722 * c[2];
-  };
-  const contrast = (a, b) => {
-    const [x, y] = [luminance(a), luminance(b)].sort((p, q) => q - p);
-    return (x + 0.05) / (y + 0.05);
-  };
-  const readable = (hex) => {
-    let [r, g, b] = [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16));
-    const css = () => '#' + [r, g, b].map((v) => Math.round(v).toString(16).padStart(2, '0')).join('');
-    while (contrast(css(), '#dce8fa') < 4.6 && r + g + b > 0) [r, g, b] = [r * 0.9, g * 0.9, b * 0.9];
-    return css();
-  };
+  // What a game's drawing may use (see Almanac.context), filled from the game's summary at the start.
+  const ctx = Almanac.context();
 
   function fillEvents() {
     const frag = document.createDocumentFragment();
@@ -538,9 +553,7 @@ document.addEventListener('DOMContentLoaded', () => {
     // The coach table's swatches take their player's colour (the page's policy allows no inline style).
     for (const swatch of document.querySelectorAll('[data-colour]')) swatch.style.background = swatch.dataset.colour;
     const [summary, evs] = await Promise.all([api(''), allEvents()]);
-    ctx.header = summary.header;
-    ctx.colours = summary.colours || [];
-    for (const item of summary.items || []) ctx.items[item.id] = item;
+    ctx.fill(summary);
     for (const p of summary.players || []) {
       if (p.player) players[p.name] = p.player;
       if (p.bot) bots.add(p.name);

@@ -39,8 +39,8 @@ pub fn candidates(s: &State, p: Seat, kind: &str) -> Candidates<Event> {
         ),
         "discard_tile" => Candidates::Each(in_pack().map(|tile| Event::DiscardTile { player: p, tile }).collect()),
         "place_figure" => Candidates::Each(figures(s, p)),
-        "end_turn" => Candidates::Example(Event::EndTurn { player: p }),
-        "end_game" => Candidates::Example(Event::EndGame),
+        "end_turn" => Candidates::Each(vec![Event::EndTurn { player: p }]),
+        "end_game" => Candidates::Each(vec![Event::EndGame]),
         _ => Candidates::Untried,
     }
 }

@@ -23,8 +23,8 @@ fn after(n: usize) -> Timeline<Carcassonne> {
 
 fn places(game: &Timeline<Carcassonne>, kind: &str) -> Vec<Value> {
     let open = game.next();
-    let events = open[0].places.iter().find(|p| p.kind == kind).map(|p| p.events.clone()).unwrap_or_default();
-    events.iter().map(|e| serde_json::from_str(e).unwrap()).collect()
+    let choices = open[0].choices.iter().find(|c| c.kind == kind).map(|c| c.events.clone()).unwrap_or_default();
+    choices.iter().map(|c| serde_json::from_str(&c.line).unwrap()).collect()
 }
 
 #[test]

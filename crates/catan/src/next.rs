@@ -92,13 +92,16 @@ fn by_phase(s: &State) -> Vec<Decision> {
 /// The events of type `kind` by `p` to try in `s`.
 pub fn candidates(s: &State, p: Seat, kind: &str) -> Candidates<LoggedEvent> {
     let each = |events: Vec<Event>| Candidates::Each(events.into_iter().map(logged).collect());
-    let example = |event: Event| Candidates::Example(logged(event));
+    let one = |event: Event| each(vec![event]);
+    let closed = || Candidates::Each(Vec::new());
     let vertices = || 0..s.board.vertices.len() as u16;
+    let dev = s.players[p as usize].dev;
     match kind {
         "build_settlement" => each(vertices().map(|at| Event::BuildSettlement { player: p, at }).collect()),
         "build_city" => each(vertices().map(|at| Event::BuildCity { player: p, at }).collect()),
         "build_road" => each((0..s.board.edges.len() as u16).map(|at| Event::BuildRoad { player: p, at }).collect()),
-        // Every hex, with every player who could be robbed there (the card taken is the recorder's to say).
+        // Every hex, with every player who could be robbed there (the card taken is the recorder's to say:
+        // `unknown` when it was not seen).
         "move_robber" => each(
             (0..s.board.hexes.len() as u8)
                 .flat_map(|hex| {
@@ -112,40 +115,63 @@ pub fn candidates(s: &State, p: Seat, kind: &str) -> Candidates<LoggedEvent> {
                 })
                 .collect(),
         ),
-        // A roll is always one of the two dice's outcomes: one of them stands for all.
-        "roll" => example(Event::Roll { player: p, dice: Thrown::Dice([1, 2]), production: None }),
-        "buy_development" => example(Event::BuyDevelopment { player: p, card: None }),
-        "play_knight" => example(Event::PlayKnight { player: p }),
-        "play_road_building" => example(Event::PlayRoadBuilding { player: p }),
-        "play_monopoly" => {
-            // What each opponent is known to hold: with cards unseen, a monopoly must say what it took.
-            let taken = s.seats().filter(|&o| o != p).map(|o| (o, s.players[o as usize].hand.known[Resource::Lumber]));
-            example(Event::PlayMonopoly { player: p, resource: Resource::Lumber, taken: Some(taken.collect()) })
+        // Both dice, each throw; or only the total, where the table says only that.
+        "roll" => {
+            let dice = (1..=6u8).flat_map(|a| (1..=6u8).map(move |b| Thrown::Dice([a, b])));
+            let sums = (2..=12u8).map(Thrown::Sum);
+            each(dice.chain(sums).map(|dice| Event::Roll { player: p, dice, production: None }).collect())
         }
-        "play_year_of_plenty" => {
-            // Two of what the bank holds most of: refused only when the card may not be played now.
-            let most = Resource::ALL.into_iter().max_by_key(|&r| s.bank[r]).unwrap_or(Resource::Lumber);
-            example(Event::PlayYearOfPlenty { player: p, take: Bundle::known(Resources::of(most, 2)) })
-        }
+        // The card drawn when the table saw it, or face down.
+        "buy_development" => each(
+            std::iter::once(None)
+                .chain(DevCard::ALL.into_iter().map(Some))
+                .map(|card| Event::BuyDevelopment { player: p, card })
+                .collect(),
+        ),
+        "play_knight" => one(Event::PlayKnight { player: p }),
+        "play_road_building" => one(Event::PlayRoadBuilding { player: p }),
+        // Each resource; what each opponent is known to hold is what they hand over (with cards unseen, the
+        // table says what it took).
+        "play_monopoly" => each(
+            Resource::ALL
+                .into_iter()
+                .map(|resource| {
+                    let taken = s.seats().filter(|&o| o != p).map(|o| (o, s.players[o as usize].hand.known[resource]));
+                    Event::PlayMonopoly { player: p, resource, taken: Some(taken.collect()) }
+                })
+                .collect(),
+        ),
+        // Two resources of the bank's, alike or not.
+        "play_year_of_plenty" => each(
+            Resource::ALL
+                .into_iter()
+                .enumerate()
+                .flat_map(|(i, a)| Resource::ALL[i..].iter().map(move |&b| (a, b)))
+                .map(|(a, b)| {
+                    let mut take = Resources::of(a, 1);
+                    take[b] += 1;
+                    Event::PlayYearOfPlenty { player: p, take: Bundle::known(take) }
+                })
+                .collect(),
+        ),
         // Every card that could be one shown at once: refused unless that wins (or the game is over).
         "reveal_victory_points" => {
-            let dev = s.players[p as usize].dev;
             let possible = dev.held[DevCard::VictoryPoint] + dev.held_unknown;
-            example(Event::RevealVictoryPoints { player: p, count: Some(possible) })
+            one(Event::RevealVictoryPoints { player: p, count: Some(possible) })
         }
-        "end_turn" => example(Event::EndTurn { player: p }),
+        "end_turn" => one(Event::EndTurn { player: p }),
         // A trade's cards, a discard's cards and a helper's choices are the table's: nothing to try, but
         // a trade needs the roll made, and a helper a helper held.
         "trade" | "maritime_trade" => {
             if s.rolled && s.free_roads == 0 && matches!(s.phase, Phase::Main) {
                 Candidates::Untried
             } else {
-                Candidates::Each(Vec::new())
+                closed()
             }
         }
         "use_helper" => match &s.helpers {
             Some(h) if h.held.get(p as usize).is_some_and(|c| c.is_some()) => Candidates::Untried,
-            _ => Candidates::Each(Vec::new()),
+            _ => closed(),
         },
         _ => Candidates::Untried,
     }

@@ -21,8 +21,11 @@ fn after(n: usize) -> Timeline<Catan> {
 
 /// The `at` of each legal place of `kind` in the decision.
 fn places(open: &Open, kind: &str) -> Vec<String> {
-    let places = open.places.iter().find(|p| p.kind == kind).map(|p| p.events.clone()).unwrap_or_default();
-    places.iter().map(|e| serde_json::from_str::<Value>(e).unwrap()["at"].as_str().unwrap().to_string()).collect()
+    let choices = open.choices.iter().find(|c| c.kind == kind).map(|c| c.events.clone()).unwrap_or_default();
+    choices
+        .iter()
+        .map(|c| serde_json::from_str::<Value>(&c.line).unwrap()["at"].as_str().unwrap().to_string())
+        .collect()
 }
 
 #[test]
@@ -75,10 +78,10 @@ fn after_a_seven_those_holding_more_than_seven_discard_and_only_then_the_robber_
     let open = game.next();
     assert_eq!(open.len(), 1, "{open:?}");
     assert_eq!(open[0].types, ["move_robber"]);
-    let hexes: std::collections::BTreeSet<u64> = open[0].places[0]
+    let hexes: std::collections::BTreeSet<u64> = open[0].choices[0]
         .events
         .iter()
-        .map(|e| serde_json::from_str::<Value>(e).unwrap()["hex"].as_u64().unwrap())
+        .map(|c| serde_json::from_str::<Value>(&c.line).unwrap()["hex"].as_u64().unwrap())
         .collect();
     assert_eq!(hexes.len(), game.last().board.hexes.len() - 1);
     assert!(!hexes.contains(&(game.last().robber as u64)));

@@ -115,8 +115,7 @@ pub trait Declarations: Ruleset + Sync {
     }
 
     /// The events of type `kind` by `seat` to try in `state` (see [`crate::next::Candidates`]): one per place
-    /// for a type that puts something somewhere, an example of a type the rules may refuse now, or nothing
-    /// to try.
+    /// or outcome the moment could take, or nothing to try.
     fn candidates(_state: &Self::State, _seat: Seat, _kind: &str) -> crate::next::Candidates<Self::Event> {
         crate::next::Candidates::Untried
     }

@@ -3,9 +3,9 @@
 //!
 //! A game declares two things (see [`crate::Declarations::open`] and [`crate::Declarations::candidates`]):
 //! the decisions its phase leaves open (a seat and the event types it may play), and per event type the
-//! events to try: one per place for a type that puts something somewhere, or one example of the type. What
-//! is legal is then decided here by the rules themselves: a candidate is legal when `apply` accepts it on a
-//! copy of the state. There is no second "is it legal" function beside `apply` to drift from it.
+//! events to try: one per place or outcome. What is legal is then decided here by the rules themselves: a
+//! candidate is legal when `apply` accepts it on a copy of the state. There is no second "is it legal"
+//! function beside `apply` to drift from it.
 
 use crate::facts::Seat;
 use crate::kind::Declarations;
@@ -27,38 +27,45 @@ impl Decision {
 /// The events to try for one event type (see [`crate::Declarations::candidates`]).
 #[derive(Debug, Clone, PartialEq)]
 pub enum Candidates<E> {
-    /// Nothing to try: the type is open whenever the phase says so (its events carry a chance outcome or a
-    /// free choice, a roll's dice or a trade's cards, that no list could hold).
+    /// Nothing to try: the type is open whenever the phase says so (its events carry a free choice no list
+    /// could hold, a trade's cards, a discard's).
     Untried,
-    /// One event of the type: the type is open when the rules accept it.
-    Example(E),
-    /// One event per place (a road on every edge, a tile on every square and rotation): the type is open
-    /// when one is accepted, and those accepted are the legal places.
+    /// Every event of the type the moment could take, one per place or outcome (a road on every edge, a
+    /// tile on every square and rotation, each throw of the dice): the type is open when one is accepted,
+    /// and those accepted are its choices.
     Each(Vec<E>),
 }
 
-/// An open decision as a recorder reads it: whose, the event types open to it, and for each type that
-/// places something, the legal events (written as log lines), one per place.
+/// An open decision as a recorder reads it: whose, the event types open to it, and for each type whose
+/// events the game lists, the legal ones.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Open {
     pub seat: Seat,
     pub player: String,
     pub types: Vec<&'static str>,
-    /// Per placement type among `types`: its legal events, one per place, as log lines.
+    /// Per type among `types` whose events the game lists: the legal ones.
     #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub places: Vec<Places>,
+    pub choices: Vec<Choices>,
 }
 
-/// The legal events of one placement type.
+/// The legal events of one type.
 #[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct Places {
+pub struct Choices {
     #[serde(rename = "type")]
     pub kind: &'static str,
-    pub events: Vec<String>,
+    pub events: Vec<Choice>,
 }
 
-/// What may happen next in `state`: the game's open decisions, each type kept only when the rules accept
-/// one of its candidates, and a placement type with the places they accept.
+/// One legal event: its log line and what it does, in words (after the player's name, as the replay says
+/// it).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Choice {
+    pub line: String,
+    pub words: String,
+}
+
+/// What may happen next in `state`: the game's open decisions, each listed type kept only when the rules
+/// accept one of its events, with those they accept.
 pub fn open<R: Declarations>(state: &R::State, name: impl Fn(Seat) -> String) -> Vec<Open> {
     let mut facts = Vec::new();
     let mut accepted = |event: &R::Event| {
@@ -69,26 +76,24 @@ pub fn open<R: Declarations>(state: &R::State, name: impl Fn(Seat) -> String) ->
         .into_iter()
         .map(|decision| {
             let mut types = Vec::new();
-            let mut places = Vec::new();
+            let mut choices = Vec::new();
             for kind in decision.types {
                 match R::candidates(state, decision.seat, kind) {
                     Candidates::Untried => types.push(kind),
-                    Candidates::Example(event) => {
-                        if accepted(&event) {
-                            types.push(kind);
-                        }
-                    }
                     Candidates::Each(events) => {
-                        let legal: Vec<String> =
-                            events.iter().filter(|e| accepted(e)).map(|e| R::write_event(state, e)).collect();
+                        let legal: Vec<Choice> = events
+                            .iter()
+                            .filter(|e| accepted(e))
+                            .map(|e| Choice { line: R::write_event(state, e), words: R::describe(state, e) })
+                            .collect();
                         if !legal.is_empty() {
                             types.push(kind);
-                            places.push(Places { kind, events: legal });
+                            choices.push(Choices { kind, events: legal });
                         }
                     }
                 }
             }
-            Open { seat: decision.seat, player: name(decision.seat), types, places }
+            Open { seat: decision.seat, player: name(decision.seat), types, choices }
         })
         .filter(|open| !open.types.is_empty())
         .collect()

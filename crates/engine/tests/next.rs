@@ -1,6 +1,6 @@
 //! "What may happen next", held to the games people and programs played: before every event of every
 //! record of a game that declares a recorder, the event that came is among the open decisions — its
-//! player's, with its type — and when its type is a placement, its place is among the legal ones.
+//! player's, with its type — and when its game lists the type's events, it is among the legal ones.
 
 use almanac_core::testing::every_record;
 use almanac_core::Game;
@@ -25,10 +25,11 @@ fn offered(game: &mut dyn Game, line: &str) -> Result<(), String> {
     let Some(decision) = theirs.iter().find(|o| o.types.contains(&kind)) else {
         return Err(format!("{kind} by {player:?} is not open: {open:?}"));
     };
-    if let Some(places) = decision.places.iter().find(|p| p.kind == kind) {
-        let legal = places.events.iter().map(|e| serde_json::from_str::<Map<String, Value>>(e).unwrap());
-        if !legal.clone().any(|c| completes(&c, &actual)) && !same_state(game, line, &places.events) {
-            return Err(format!("{line} is not among the {} legal places: {:?}", places.events.len(), places.events));
+    if let Some(choices) = decision.choices.iter().find(|c| c.kind == kind) {
+        let lines: Vec<String> = choices.events.iter().map(|c| c.line.clone()).collect();
+        let legal = lines.iter().map(|e| serde_json::from_str::<Map<String, Value>>(e).unwrap());
+        if !legal.clone().any(|c| completes(&c, &actual)) && !same_state(game, line, &lines) {
+            return Err(format!("{line} is not among the {} legal events: {lines:?}", lines.len()));
         }
     }
     Ok(())
@@ -72,10 +73,10 @@ fn check(path: &std::path::Path) -> Option<&'static str> {
     for i in 0..whole.event_count() {
         let line = whole.event_text(i);
         offered(game.as_mut(), &line).unwrap_or_else(|why| panic!("{}: before event {}: {why}", path.display(), i + 1));
-        // Every place offered reads back and is accepted as a line of the log (then taken back).
+        // Every event offered reads back and is accepted as a line of the log (then taken back).
         if i % 25 == 0 {
             for open in game.next() {
-                for place in open.places.iter().flat_map(|p| &p.events) {
+                for place in open.choices.iter().flat_map(|c| c.events.iter().map(|e| &e.line)) {
                     game.push_line(i + 2, place)
                         .unwrap_or_else(|e| panic!("{}: before event {}: {place} offered: {e}", path.display(), i + 1));
                     game.truncate(i);
