@@ -896,3 +896,24 @@ fn the_server_answers_while_it_derives_older_games_again_and_marks_their_numbers
     let (_, _, index) = upgraded.get_text("/");
     assert!(!index.contains("older version") && !index.contains("older rules"), "{index}");
 }
+
+/// A live game begins with its header alone (a table about to play), and takes its first entries.
+#[test]
+fn a_game_stored_before_its_first_event_takes_its_first_entries() {
+    let app = spawn_app(16 << 20);
+    let club = sample("catan-club-game.jsonl");
+    let lines: Vec<&str> = club.lines().collect();
+    let (status, body) = upload(&app, lines[0], "auto");
+    assert_eq!(status, 201, "{body}");
+    let id = body["id"].as_str().unwrap().to_string();
+    for (k, line) in lines[1..4].iter().enumerate() {
+        let event: Value = serde_json::from_str(line).unwrap();
+        let (status, ok) =
+            app.post_json(&format!("/api/games/{id}/events"), &json!({"expected_seq": k, "events": [event]}));
+        assert_eq!((status, &ok["seq"]), (200, &json!(k + 1)), "{ok}");
+    }
+    let (_, _, log) = app.get_text(&format!("/api/games/{id}/log"));
+    assert_eq!(log.trim_end(), lines[..4].join("\n"));
+    let (_, stats) = app.get_json(&format!("/api/games/{id}/stats"));
+    assert_eq!(stats["events"], 3, "{stats}");
+}

@@ -347,6 +347,127 @@ fn a_withdrawn_entry_is_struck_through_and_the_board_is_as_if_it_was_not_made() 
     driver.screenshot(&root().join("target/browser/withdrawn.png"));
 }
 
+/// Signs the browser in as the test club, through the sign-in page.
+fn sign_in(driver: &Driver, app: &TestApp) {
+    driver.goto(&format!("{}/", app.address));
+    driver.click("a.session");
+    driver.wait_for("the sign-in form", "return !!document.getElementById('token')");
+    driver.type_into("#token", &app.token);
+    driver.click(".signin button[type=submit]");
+    driver.wait_for("signed in", "return document.querySelector('.session b')?.textContent === 'Test club'");
+}
+
+/// Taps, as a finger would, the centre of the first element `css` finds (scrolled into view first).
+fn tap(driver: &Driver, css: &str) {
+    let at = driver.eval(&format!(
+        "const e = document.querySelector({css:?}); if (!e) return null; e.scrollIntoView({{block: 'center'}});
+         const r = e.getBoundingClientRect(); return [r.left + r.width / 2, r.top + r.height / 2];"
+    ));
+    let at = at.as_array().unwrap_or_else(|| panic!("nothing to tap at {css}"));
+    driver.click_at(at[0].as_f64().unwrap(), at[1].as_f64().unwrap());
+}
+
+/// Enters one event of a sample at the recorder by taps only: its player's kind of event, then its place
+/// on the board (or its words in the list); then waits until the server has it.
+fn record_by_taps(driver: &Driver, line: &str, seq_after: u64) {
+    let event: Value = serde_json::from_str(line).unwrap();
+    let (kind, player) = (event["type"].as_str().unwrap(), event["player"].as_str().unwrap_or(""));
+    tap(driver, &format!("button.kind[data-kind='{kind}'][data-player='{player}']"));
+    // The same event as the page spells it: the disc or the button that holds the line.
+    let found = driver.eval(&format!(
+        "const line = {line:?};
+         for (const d of document.querySelectorAll('#board circle.target')) {{
+           if (JSON.parse(d.dataset.lines).includes(line)) {{ d.id = 'tap-me'; return 'target'; }} }}
+         for (const b of document.querySelectorAll('#chooser button.choice')) {{
+           if (b.dataset.line === line) {{ b.id = 'tap-me'; return 'choice'; }} }}
+         const r = document.getElementById('recorder');
+         return r.dataset.synced === '{seq_after}' || +r.dataset.waiting > 0 ? 'entered' : null;"
+    ));
+    match found.as_str() {
+        Some("target") | Some("choice") => {
+            tap(driver, "#tap-me");
+            // A place with several events (the robber and whom it robs) lists them: the one it is.
+            driver.eval("const e = document.getElementById('tap-me'); if (e) e.removeAttribute('id');");
+        }
+        Some("entered") => {}
+        _ => panic!("{line} is not offered: {}", driver.eval("return document.getElementById('recorder').innerText")),
+    }
+    driver.wait_for(
+        &format!("event {seq_after} stored"),
+        &format!("return document.getElementById('recorder').dataset.synced === '{seq_after}'"),
+    );
+}
+
+/// A club records the start of the club sample at a phone, by taps only: every entry the rules allow is a
+/// target of 44 px or more, the stored events are the sample's, a withdrawn entry is struck through and
+/// the game is as if it had not been made.
+#[test]
+#[ignore = "needs Chromium and chromedriver: `make test` installs them"]
+fn a_club_records_a_game_at_the_table_by_taps_on_a_phone() {
+    let app = spawn_app(16 << 20);
+    let club = sample("catan-club-game.jsonl");
+    let lines: Vec<&str> = club.lines().collect();
+    let (status, body) = app.post("/api/games", lines[0].as_bytes());
+    assert_eq!(status, 201, "{body}");
+    let id = body["id"].as_str().unwrap().to_string();
+    let driver = Driver::start();
+    driver.screen(PHONE.0, PHONE.1);
+    sign_in(&driver, &app);
+    driver.goto(&format!("{}/games/{id}/record", app.address));
+    driver.wait_for("the recorder", "return document.getElementById('recorder')?.dataset.ready === 'yes'");
+    // The sample as it was played, up to its first trade (a trade's cards are not asked by taps yet): the
+    // setup, the rolls, the turns ended.
+    let upto = lines.iter().position(|l| l.contains(r#""type":"trade""#)).unwrap() - 1;
+    assert!(upto > 17, "{upto}");
+    for (k, line) in lines[1..=upto].iter().enumerate() {
+        record_by_taps(&driver, line, k as u64 + 1);
+        if k == 0 {
+            driver.screenshot(&root().join("target/browser/recorder-phone.png"));
+        }
+        if k == 1 {
+            // The targets on the board are a finger's size.
+            tap(&driver, &format!("button.kind[data-kind='build_settlement'][data-player='Mehmet']"));
+            let smallest = driver.eval(
+                "return Math.min(...[...document.querySelectorAll('#board circle.target')].map((c) => c.getBoundingClientRect().width))",
+            );
+            assert!(smallest.as_f64().unwrap() >= 44.0, "a target of {smallest} px");
+            let problems = violations(&driver, &axe_script());
+            assert!(problems.is_empty(), "the recorder: {problems:?}");
+        }
+    }
+    // The last entry withdrawn, with the page's button: struck through, and the game as before it.
+    tap(&driver, "#withdraw");
+    driver.wait_for(
+        "the withdrawal",
+        &format!("return document.getElementById('recorder').dataset.synced === '{}'", upto + 1),
+    );
+    let struck = driver.eval(&format!(
+        "return document.querySelector('#entries li[data-seq=\"{upto}\"]').classList.contains('withdrawn')"
+    ));
+    assert_eq!(struck, json!(true));
+    // The game is private to the club: read with its token.
+    let read = |path: String| app.get_as(&path, &app.token);
+    let state_at = |at: String| {
+        let mut state = read(format!("/api/games/{id}/state{at}")).json();
+        assert!(state["players"].is_array(), "{state}");
+        state.as_object_mut().unwrap().remove("seq");
+        state
+    };
+    assert_eq!(state_at(String::new()), state_at(format!("?seq={}", upto - 1)), "as if the entry had not been made");
+    assert_ne!(state_at(String::new()), state_at(format!("?seq={upto}")));
+    // Made again; the stored log is the sample's, with the withdrawn entry and its withdrawal between.
+    record_by_taps(&driver, lines[upto], upto as u64 + 2);
+    let log = read(format!("/api/games/{id}/log")).body;
+    let stored: Vec<&str> = log.lines().collect();
+    let withdrawal = format!(r#"{{"seq":{upto},"type":"withdraw"}}"#);
+    let expected: Vec<&str> = lines[..=upto].iter().copied().chain([withdrawal.as_str(), lines[upto]]).collect();
+    assert_eq!(stored.len(), expected.len());
+    for (k, (a, b)) in stored.iter().zip(&expected).enumerate().skip(1) {
+        let (a, b): (Value, Value) = (serde_json::from_str(a).unwrap(), serde_json::from_str(b).unwrap());
+        assert_eq!(a, b, "event {k}");
+    }
+}
+
 fn discards(log: &str) -> u64 {
     log.matches("\"discard_tile\"").count() as u64
 }

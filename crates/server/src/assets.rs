@@ -10,6 +10,7 @@ use std::sync::OnceLock;
 
 const REPLAY_JS: &str = include_str!("../../../web/static/replay.js");
 const GAMES_JS: &str = include_str!("../../../web/static/games.js");
+const RECORD_JS: &str = include_str!("../../../web/static/record.js");
 const STYLE_CSS: &str = include_str!("../../../web/static/style.css");
 const FAVICON: &str = include_str!("../../../web/static/favicon.svg");
 const NOSCRIPT_CSS: &str = include_str!("../../../web/static/noscript.css");
@@ -23,6 +24,10 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
     .route(
         "/static/games.js",
         web::get().to(|r: HttpRequest| async move { file(&r, "text/javascript; charset=utf-8", GAMES_JS) }),
+    )
+    .route(
+        "/static/record.js",
+        web::get().to(|r: HttpRequest| async move { file(&r, "text/javascript; charset=utf-8", RECORD_JS) }),
     )
     .route(
         "/static/style.css",

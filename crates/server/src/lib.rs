@@ -15,6 +15,7 @@ mod limits;
 mod pages;
 mod players;
 mod questions;
+mod recorder;
 mod session;
 pub mod startup;
 mod uploads;

@@ -6,7 +6,7 @@ use crate::cache::{Expiring, Lru};
 use crate::derivation::Derivation;
 use crate::limits::{Limits, Rates};
 use crate::uploads::Uploads;
-use crate::{access, api, assets, error, pages, players, questions, session};
+use crate::{access, api, assets, error, pages, players, questions, recorder, session};
 use actix_web::dev::Server;
 use actix_web::middleware::{from_fn, DefaultHeaders};
 use actix_web::{web, App, HttpServer};
@@ -76,6 +76,7 @@ pub fn run(listener: TcpListener, config: Config) -> std::io::Result<Server> {
             .configure(api::routes)
             .configure(session::routes)
             .configure(pages::routes)
+            .configure(recorder::routes)
             .configure(players::routes)
             .configure(questions::routes)
             .configure(assets::routes)

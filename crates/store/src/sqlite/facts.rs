@@ -33,6 +33,11 @@ pub fn store(tx: &Connection, id: &str, first_seq: u64, facts: &[FactRow]) -> Re
 
 /// `store` of facts packed already.
 pub fn store_batch(tx: &Connection, id: &str, first_seq: u64, batch: &Batch) -> Result<()> {
+    // No row for no facts: a game stored before its first event (a live game at the table) would hold an
+    // empty batch at event 1, where its first append's batch starts.
+    if batch.facts == 0 {
+        return Ok(());
+    }
     tx.prepare_cached("INSERT INTO fact_batches (game_id, first_seq, facts, packed) VALUES (?1, ?2, ?3, ?4)")?
         .execute(params![id, first_seq, batch.facts, batch.packed])?;
     Ok(())

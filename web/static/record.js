@@ -1,0 +1,333 @@
+// The table recorder, for any game that says what may happen next (GET /api/games/{id}/next): whose
+// decision it is, the kinds of event open to them, and each kind's legal events with their words. A legal
+// event the game's drawing can place (its renderer's `placeOf`) is tapped on the board; the others are
+// buttons. Nothing is typed and nothing illegal is offered: the rules said what is.
+//
+// Every entry is kept on the phone (localStorage) until the server has it, sent in order, each naming the
+// sequence number it follows (`expected_seq`): an entry made offline waits and is sent when the server
+// answers again; an entry another recorder made stale (409) is dropped when it no longer applies, and sent
+// again after what was missed when it still does. Nothing is lost and nothing is sent twice.
+document.addEventListener('DOMContentLoaded', () => {
+  const root = document.getElementById('recorder');
+  if (!root) return;
+  const id = root.dataset.game;
+  const game = Almanac.renderer(root.dataset.ruleset);
+  const board = document.getElementById('board');
+  const whose = document.getElementById('whose');
+  const problem = document.getElementById('problem');
+  const waiting = document.getElementById('waiting');
+  const choicesBox = document.getElementById('choices');
+  const chooser = document.getElementById('chooser');
+  const entries = document.getElementById('entries');
+  const withdrawButton = document.getElementById('withdraw');
+  const ctx = Almanac.context();
+  const path = `/api/games/${encodeURIComponent(id)}`;
+  const queueKey = `almanac-record:${id}`;
+  // The smallest target a finger hits, in CSS pixels (WCAG's 44).
+  const TARGET = 44;
+
+  let seq = +root.dataset.seq;
+  let recent = [];
+  let next = null;
+  let layer = null;
+  let targets = null;
+  let kind = null;
+  let sending = false;
+
+  const queue = () => JSON.parse(localStorage.getItem(queueKey) || '[]');
+  const keep = (q) => localStorage.setItem(queueKey, JSON.stringify(q));
+  const words = (type) => type.replaceAll('_', ' ');
+
+  async function json(url, options) {
+    const r = await fetch(url, options);
+    const body = await r.json().catch(() => ({}));
+    return { status: r.status, body };
+  }
+
+  // What the table sees: the board now, whose decision it is, and the last entries.
+  async function refresh() {
+    const [state, n, page] = await Promise.all([
+      json(`${path}/state`), json(`${path}/next`), json(`${path}/events?from=${Math.max(1, seq - 7)}`),
+    ]);
+    if (n.status !== 200 || state.status !== 200) throw new Error(n.body.error || state.body.error || 'no answer');
+    next = n.body;
+    seq = next.seq;
+    root.dataset.seq = seq;
+    recent = page.body.events || [];
+    layer.replaceChildren();
+    game.drawState(layer, state.body, ctx);
+    showEntries();
+    showChoices();
+  }
+
+  function showEntries() {
+    entries.replaceChildren(...recent.slice(-6).map((ev) => {
+      const li = document.createElement('li');
+      li.dataset.seq = ev.seq;
+      const who = document.createElement('b');
+      who.textContent = ev.event.player || '';
+      li.append(who, ' ', ev.text);
+      if (ev.scores && ev.scores.length) li.append(` · ${ev.scores.join(', ')}`);
+      if (ev.withdrawn_by) {
+        li.classList.add('withdrawn');
+        li.append(' · withdrawn');
+      }
+      return li;
+    }));
+    const last = lastInEffect();
+    withdrawButton.disabled = !last;
+    withdrawButton.textContent = last ? `Withdraw: ${last.event.player || ''} ${last.text}` : 'Withdraw the last entry';
+  }
+
+  // The last entry still in effect, and made at most one entry before the last: what may be withdrawn.
+  function lastInEffect() {
+    const made = recent.filter((ev) => !ev.withdraws);
+    const last = [...made].reverse().find((ev) => !ev.withdrawn_by);
+    if (!last) return null;
+    return made.filter((ev) => ev.seq > last.seq).length < 2 ? last : null;
+  }
+
+  // Whose decision it is, each kind of event as a button; a kind whose events have places shows them on
+  // the board when chosen, the others list their events.
+  function showChoices() {
+    clearTargets();
+    chooser.hidden = true;
+    choicesBox.replaceChildren();
+    const open = next.open || [];
+    if (!open.length) {
+      whose.textContent = 'Nothing may happen next: the game is over.';
+      return;
+    }
+    whose.textContent = open.map((o) => `${o.player}: ${o.types.map(words).join(', ')}`).join(' · ');
+    for (const o of open) {
+      const group = document.createElement('div');
+      group.className = 'decision';
+      const name = document.createElement('h2');
+      name.textContent = o.player;
+      name.style.color = ctx.inkOf(o.player);
+      group.append(name);
+      for (const type of o.types) {
+        const listed = (o.choices || []).find((c) => c.type === type);
+        const b = document.createElement('button');
+        b.type = 'button';
+        b.className = 'kind';
+        b.dataset.kind = type;
+        b.dataset.player = o.player;
+        b.textContent = words(type);
+        if (!listed) {
+          // Open by the rules, but its cards are the table's to say, which this page cannot ask yet.
+          b.disabled = true;
+          b.title = 'Open, but entered through the API for now';
+        } else {
+          b.addEventListener('click', () => choose(o, listed));
+        }
+        group.append(b);
+      }
+      choicesBox.append(group);
+    }
+    // One decision of one kind (a settlement in the setup, the robber): its places are shown at once.
+    const only = open.length === 1 && open[0].types.length === 1 && (open[0].choices || [])[0];
+    if (only && only.events.length > 1) choose(open[0], only);
+  }
+
+  // A kind chosen: one event is entered at once; events with places are targets on the board; the rest a
+  // list to pick from.
+  function choose(open, listed) {
+    problem.hidden = true;
+    kind = listed.type;
+    for (const b of choicesBox.querySelectorAll('button.kind')) {
+      b.setAttribute('aria-pressed', b.dataset.kind === kind && b.dataset.player === open.player ? 'true' : 'false');
+    }
+    const events = listed.events.map((c) => ({ ...c, event: JSON.parse(c.line) }));
+    if (events.length === 1) {
+      enter(events[0].event);
+      return;
+    }
+    const placed = game.placeOf ? events.filter((c) => game.placeOf(c.event, ctx)) : [];
+    if (placed.length === events.length) showTargets(events);
+    else pick(events, `${open.player}: ${words(kind)}`);
+  }
+
+  // Several events: a list of their words to tap.
+  function pick(events, title) {
+    chooser.replaceChildren();
+    const h = document.createElement('h2');
+    h.textContent = title;
+    chooser.append(h);
+    for (const c of events) {
+      const b = document.createElement('button');
+      b.type = 'button';
+      b.className = 'choice';
+      b.dataset.line = c.line;
+      b.textContent = c.words;
+      b.addEventListener('click', () => enter(c.event));
+      chooser.append(b);
+    }
+    const cancel = document.createElement('button');
+    cancel.type = 'button';
+    cancel.className = 'cancel';
+    cancel.textContent = 'Cancel';
+    cancel.addEventListener('click', () => { chooser.hidden = true; });
+    chooser.append(cancel);
+    chooser.hidden = false;
+  }
+
+  // The places of the chosen kind on the board, each a disc a finger hits (44 px across at least); a tap
+  // takes the nearest place, and a place with several events (a robber and whom it robs) lists them.
+  function showTargets(events) {
+    clearTargets();
+    const scale = board.getScreenCTM() ? board.getScreenCTM().a : 1;
+    const radius = (TARGET / 2 + 1) / scale; // a pixel more than half of 44, for rounding
+    const places = new Map();
+    for (const c of events) {
+      const at = game.placeOf(c.event, ctx);
+      const key = `${at.x.toFixed(3)},${at.y.toFixed(3)}`;
+      if (!places.has(key)) places.set(key, { at, events: [] });
+      places.get(key).events.push(c);
+    }
+    targets = Almanac.svg('g', { class: 'targets' }, board);
+    for (const place of places.values()) {
+      const disc = Almanac.svg('circle', {
+        class: 'target', cx: place.at.x, cy: place.at.y, r: Math.max(radius, place.at.r || 0),
+      }, targets);
+      disc.dataset.lines = JSON.stringify(place.events.map((c) => c.line));
+      disc.placeEvents = place.events;
+    }
+  }
+
+  function clearTargets() {
+    if (targets) targets.remove();
+    targets = null;
+  }
+
+  board.addEventListener('click', (e) => {
+    if (!targets) return;
+    const point = board.createSVGPoint();
+    point.x = e.clientX;
+    point.y = e.clientY;
+    const at = point.matrixTransform(board.getScreenCTM().inverse());
+    let best = null;
+    for (const disc of targets.querySelectorAll('circle.target')) {
+      const d = Math.hypot(disc.cx.baseVal.value - at.x, disc.cy.baseVal.value - at.y);
+      if (d <= disc.r.baseVal.value && (!best || d < best.d)) best = { d, disc };
+    }
+    if (!best) return;
+    const events = best.disc.placeEvents;
+    if (events.length === 1) enter(events[0].event);
+    else pick(events, `${words(kind)} here`);
+  });
+
+  withdrawButton.addEventListener('click', () => {
+    const last = lastInEffect();
+    if (last) enter({ type: 'withdraw', seq: last.seq });
+  });
+
+  // An entry: kept on the phone first, then sent.
+  function enter(event) {
+    clearTargets();
+    chooser.hidden = true;
+    const q = queue();
+    q.push(event);
+    keep(q);
+    flush();
+  }
+
+  function showWaiting() {
+    const n = queue().length;
+    waiting.hidden = n === 0;
+    waiting.textContent = n === 0 ? '' : `${n} ${n === 1 ? 'entry waits' : 'entries wait'} for the server`;
+    root.dataset.waiting = n;
+  }
+
+  // Sends the kept entries in order, one at a time, each after the last the server has.
+  async function flush() {
+    showWaiting();
+    if (sending) return;
+    sending = true;
+    let sent = 0;
+    try {
+      while (queue().length) {
+        const [event] = queue();
+        let r;
+        try {
+          r = await json(`${path}/events`, {
+            method: 'POST',
+            headers: { 'Content-Type': 'application/json' },
+            body: JSON.stringify({ expected_seq: seq, events: [event] }),
+          });
+        } catch (_) {
+          // No answer: the entries wait, and are sent when the server answers again.
+          setTimeout(flush, 1000);
+          return;
+        }
+        if (r.status === 200) {
+          keep(queue().slice(1));
+          seq = r.body.seq;
+          sent += 1;
+        } else if (r.status === 409) {
+          // Another recorder was first: see what it entered, and keep this entry only if it still applies.
+          await refresh();
+          if (!stillOpen(event)) {
+            keep(queue().slice(1));
+            say(`Not entered: ${describe(event)} no longer applies after what the other recorder entered.`);
+          }
+          continue;
+        } else if (r.status >= 500 || r.status === 429 || r.status === 0) {
+          setTimeout(flush, 1000);
+          return;
+        } else {
+          // Refused by the rules (or the request): stored nothing; the words say why.
+          keep(queue().slice(1));
+          say(r.body.error || `refused (${r.status})`);
+          sent += 1;
+        }
+        showWaiting();
+      }
+      // What the entries did, and what may happen next now (nothing to ask again when nothing was sent).
+      if (sent) await refresh();
+    } catch (_) {
+      setTimeout(flush, 1000);
+      return;
+    } finally {
+      sending = false;
+      showWaiting();
+    }
+    root.dataset.synced = seq;
+  }
+
+  function say(text) {
+    problem.textContent = text;
+    problem.hidden = false;
+  }
+
+  const describe = (event) => `${event.player || ''} ${words(event.type)}`.trim();
+
+  // Whether an entry is still among what may happen next (its line, or a withdrawal of an entry still
+  // withdrawable).
+  function stillOpen(event) {
+    if (event.type === 'withdraw') {
+      const last = lastInEffect();
+      return !!last && last.seq === event.seq;
+    }
+    const line = JSON.stringify(event);
+    return (next.open || []).some((o) => (o.choices || []).some((c) => c.events.some((e) => e.line === line)));
+  }
+
+  window.addEventListener('online', flush);
+
+  async function start() {
+    const summary = await json(path);
+    ctx.fill(summary.body);
+    const state = await json(`${path}/state`);
+    board.replaceChildren();
+    game.drawBoard(board, state.body, ctx);
+    layer = Almanac.svg('g', { class: 'pieces' }, board);
+    await refresh();
+    root.dataset.ready = 'yes';
+    flush();
+  }
+  start().catch(() => {
+    whose.textContent = 'The server does not answer: entries made now wait on this phone.';
+    root.dataset.ready = 'offline';
+  });
+});
