@@ -426,7 +426,7 @@ fn a_club_records_a_game_at_the_table_by_taps_on_a_phone() {
         }
         if k == 1 {
             // The targets on the board are a finger's size.
-            tap(&driver, &format!("button.kind[data-kind='build_settlement'][data-player='Mehmet']"));
+            tap(&driver, "button.kind[data-kind='build_settlement'][data-player='Mehmet']");
             let smallest = driver.eval(
                 "return Math.min(...[...document.querySelectorAll('#board circle.target')].map((c) => c.getBoundingClientRect().width))",
             );
@@ -466,6 +466,48 @@ fn a_club_records_a_game_at_the_table_by_taps_on_a_phone() {
         let (a, b): (Value, Value) = (serde_json::from_str(a).unwrap(), serde_json::from_str(b).unwrap());
         assert_eq!(a, b, "event {k}");
     }
+}
+
+/// Two recorders at one table: the second enters what the first already did. It gets the conflict, fetches
+/// what it missed, drops its entry (it no longer applies) and says so; the stored log has no gap and no
+/// duplicate, and the next entry goes on from there.
+#[test]
+#[ignore = "needs Chromium and chromedriver: `make test` installs them"]
+fn two_recorders_race_and_the_late_one_recovers() {
+    let app = spawn_app(16 << 20);
+    let club = sample("catan-club-game.jsonl");
+    let lines: Vec<&str> = club.lines().collect();
+    let (status, body) = app.post("/api/games", lines[0].as_bytes());
+    assert_eq!(status, 201, "{body}");
+    let id = body["id"].as_str().unwrap().to_string();
+    let driver = Driver::start();
+    driver.screen(PHONE.0, PHONE.1);
+    sign_in(&driver, &app);
+    driver.goto(&format!("{}/games/{id}/record", app.address));
+    driver.wait_for("the recorder", "return document.getElementById('recorder')?.dataset.ready === 'yes'");
+    // The other phone enters Ayşe's settlement first.
+    let first: Value = serde_json::from_str(lines[1]).unwrap();
+    let (status, ok) =
+        app.post_json(&format!("/api/games/{id}/events"), &json!({"expected_seq": 0, "events": [first]}));
+    assert_eq!(status, 200, "{ok}");
+    // This phone, still at the start, enters the same.
+    let found = driver.eval(&format!(
+        "for (const d of document.querySelectorAll('#board circle.target')) {{
+           if (JSON.parse(d.dataset.lines).includes({line:?})) {{ d.id = 'tap-me'; return true; }} }} return false;",
+        line = lines[1]
+    ));
+    assert_eq!(found, json!(true));
+    tap(&driver, "#tap-me");
+    driver.wait_for(
+        "the conflict resolved",
+        "const r = document.getElementById('recorder'); return r.dataset.seq === '1' && r.dataset.waiting === '0' && !document.getElementById('problem').hidden",
+    );
+    let said = driver.eval("return document.getElementById('problem').textContent");
+    assert!(said.as_str().unwrap().contains("no longer applies"), "{said}");
+    // It goes on from what the other phone entered: Ayşe's road.
+    record_by_taps(&driver, lines[2], 2);
+    let log = app.get_as(&format!("/api/games/{id}/log"), &app.token).body;
+    assert_eq!(log.trim_end(), lines[..3].join("\n"), "no gap, no duplicate");
 }
 
 fn discards(log: &str) -> u64 {
