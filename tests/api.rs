@@ -344,6 +344,35 @@ fn next_says_whose_decision_it_is_and_a_place_it_offers_is_accepted() {
     assert_eq!(status, 404);
 }
 
+/// A spectator follows a live game: the stream says how many events it has, and again after each append;
+/// a stranger cannot follow a private game.
+#[test]
+fn a_spectator_follows_each_append_and_a_stranger_no_private_game() {
+    let app = spawn_app(16 << 20);
+    let club = sample("catan-club-game.jsonl");
+    let lines: Vec<&str> = club.lines().collect();
+    let (status, body) = upload(&app, &lines[..11].join("\n"), "auto");
+    assert_eq!(status, 201, "{body}");
+    let id = body["id"].as_str().unwrap().to_string();
+    let (status, spectator) = support::Spectator::follow(&app, &id, None);
+    let mut spectator = spectator.unwrap_or_else(|| panic!("{status}"));
+    assert_eq!(spectator.next_count(), 10);
+    for (k, line) in lines[11..14].iter().enumerate() {
+        let event: Value = serde_json::from_str(line).unwrap();
+        let (status, ok) =
+            app.post_json(&format!("/api/games/{id}/events"), &json!({"expected_seq": 10 + k, "events": [event]}));
+        assert_eq!(status, 200, "{ok}");
+        assert_eq!(spectator.next_count(), 11 + k as u64);
+    }
+    // A private game: the public is told there is none; its club follows it.
+    let (status, body) = app.post("/api/games", lines[0].as_bytes());
+    assert_eq!(status, 201, "{body}");
+    let private = body["id"].as_str().unwrap();
+    assert_eq!(support::Spectator::follow(&app, private, None).0, 404);
+    let (status, mut own) = support::Spectator::follow(&app, private, Some(&app.token));
+    assert_eq!((status, own.as_mut().map(|s| s.next_count())), (200, Some(0)));
+}
+
 #[test]
 fn uploaded_names_are_escaped_everywhere() {
     let app = spawn_app(16 << 20);

@@ -510,6 +510,40 @@ fn two_recorders_race_and_the_late_one_recovers() {
     assert_eq!(log.trim_end(), lines[..3].join("\n"), "no gap, no duplicate");
 }
 
+/// A spectator's replay of a live game follows the table: an entry appended is listed and shown, for a
+/// spectator at the end; one looking at an earlier event stays there.
+#[test]
+#[ignore = "needs Chromium and chromedriver: `make test` installs them"]
+fn a_spectator_replay_follows_the_entries_as_they_land() {
+    let app = spawn_app(16 << 20);
+    let club = sample("catan-club-game.jsonl");
+    let lines: Vec<&str> = club.lines().collect();
+    let (status, body) = app.post("/api/games?publish=true", lines[..11].join("\n").as_bytes());
+    assert_eq!(status, 201, "{body}");
+    let id = body["id"].as_str().unwrap().to_string();
+    let driver = Driver::start();
+    driver.goto(&format!("{}/games/{id}?seq=10", app.address));
+    driver.wait_for("the replay", "return document.getElementById('replay').dataset.shown === '10'");
+    let roads = |d: &Driver| d.eval("return document.querySelectorAll('#board .road').length").as_u64().unwrap();
+    let before = roads(&driver);
+    for (k, line) in lines[11..13].iter().enumerate() {
+        let event: Value = serde_json::from_str(line).unwrap();
+        let (status, ok) =
+            app.post_json(&format!("/api/games/{id}/events"), &json!({"expected_seq": 10 + k, "events": [event]}));
+        assert_eq!(status, 200, "{ok}");
+        let n = 11 + k;
+        driver.wait_for(
+            &format!("event {n} followed"),
+            &format!("const r = document.getElementById('replay'); return r.dataset.followed === '{n}' && r.dataset.shown === '{n}'"),
+        );
+        assert!(driver
+            .eval(&format!("return !!document.querySelector('#events li[data-seq=\"{n}\"]')"))
+            .as_bool()
+            .unwrap());
+    }
+    assert!(roads(&driver) > before, "the board moved along: {} roads", roads(&driver));
+}
+
 fn discards(log: &str) -> u64 {
     log.matches("\"discard_tile\"").count() as u64
 }

@@ -175,3 +175,29 @@ fn reads_go_to_the_replica_and_a_server_reads_its_own_writes_from_the_primary() 
     assert!(reads(&writer)["replicas"][0].as_u64().unwrap() > on_replica, "{}", reads(&writer));
     assert_eq!(reads(&reader)["primary"], 0, "{}", reads(&reader));
 }
+
+/// A spectator of one server follows a recorder on another: the store announces each append to every
+/// server on the database.
+#[test]
+#[ignore = "needs PostgreSQL: `make test` starts one (ALMANAC_TEST_PG)"]
+fn a_spectator_on_one_server_follows_appends_made_on_another() {
+    let (a, b) = two_servers();
+    let club = sample("catan-club-game.jsonl");
+    let lines: Vec<&str> = club.lines().collect();
+    let (status, body) = a.post("/api/games?publish=true", lines[..11].join("\n").as_bytes());
+    assert_eq!(status, 201, "{body}");
+    let id = body["id"].as_str().unwrap().to_string();
+    let (status, spectator) = support::Spectator::follow(&b, &id, None);
+    let mut spectator = spectator.unwrap_or_else(|| panic!("{status}"));
+    assert_eq!(spectator.next_count(), 10);
+    for (k, line) in lines[11..15].iter().enumerate() {
+        let event: Value = serde_json::from_str(line).unwrap();
+        let (status, ok) =
+            a.post_json(&format!("/api/games/{id}/events"), &json!({"expected_seq": 10 + k, "events": [event]}));
+        assert_eq!(status, 200, "{ok}");
+        assert_eq!(spectator.next_count(), 11 + k as u64, "server b heard of server a's append");
+        // And b answers with the new event at once (what it knew of the game was read again).
+        let (_, page) = b.get_json(&format!("/api/games/{id}/events?from={}", 11 + k));
+        assert_eq!(page["events"].as_array().map(Vec::len), Some(1), "{page}");
+    }
+}

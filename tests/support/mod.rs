@@ -210,3 +210,45 @@ impl TestApp {
         self.send("GET", path, None, &[("authorization", &format!("Bearer {token}"))])
     }
 }
+
+/// A spectator of a game: its stream (`/api/games/{id}/stream`, Server-Sent Events) read as it comes.
+pub struct Spectator {
+    reader: std::io::BufReader<std::net::TcpStream>,
+}
+
+impl Spectator {
+    /// Opens the stream of game `id` on `app` (with `token`, or as the public); the status line's code and,
+    /// when it is 200, the spectator.
+    pub fn follow(app: &TestApp, id: &str, token: Option<&str>) -> (u16, Option<Spectator>) {
+        use std::io::{BufRead, Write};
+        let host = app.address.trim_start_matches("http://").to_string();
+        let mut stream = std::net::TcpStream::connect(&host).unwrap();
+        // A stream that stays silent this long has failed the test (no wall-clock promise is checked).
+        stream.set_read_timeout(Some(std::time::Duration::from_secs(30))).unwrap();
+        let auth = token.map(|t| format!("Authorization: Bearer {t}\r\n")).unwrap_or_default();
+        write!(
+            stream,
+            "GET /api/games/{id}/stream HTTP/1.1\r\nHost: {host}\r\nAccept: text/event-stream\r\n{auth}\r\n"
+        )
+        .unwrap();
+        let mut reader = std::io::BufReader::new(stream);
+        let mut status = String::new();
+        reader.read_line(&mut status).unwrap();
+        let code: u16 = status.split(' ').nth(1).and_then(|c| c.parse().ok()).unwrap_or(0);
+        (code, (code == 200).then_some(Spectator { reader }))
+    }
+
+    /// The next number of events the stream announces.
+    pub fn next_count(&mut self) -> u64 {
+        use std::io::BufRead;
+        loop {
+            let mut line = String::new();
+            let n = self.reader.read_line(&mut line).expect("the stream announces within 30 s");
+            assert!(n > 0, "the stream ended");
+            if let Some(data) = line.trim().strip_prefix("data: ") {
+                let v: Value = serde_json::from_str(data).unwrap();
+                return v["seq"].as_u64().unwrap();
+            }
+        }
+    }
+}

@@ -549,6 +549,37 @@ document.addEventListener('DOMContentLoaded', () => {
     }
   }
 
+  // A game still being played follows its table: each entry announced (Server-Sent Events) is fetched and
+  // listed, the charts drawn again, and a spectator at the end moves on to it.
+  function followLive() {
+    if (root.dataset.live !== 'yes' || !window.EventSource) return;
+    const source = new EventSource(`/api/games/${encodeURIComponent(id)}/stream`);
+    let busy = Promise.resolve();
+    source.onmessage = (m) => {
+      const n = JSON.parse(m.data).seq;
+      busy = busy.then(async () => {
+        if (n <= events.length) return;
+        const atEnd = seq === events.length;
+        // From the one before the last known: a withdrawal marks an earlier entry withdrawn.
+        let from = Math.max(1, events.length - 1);
+        const fresh = [];
+        while (from) {
+          const page = await api(`/events?from=${from}`);
+          fresh.push(...page.events);
+          from = page.next;
+        }
+        if (!fresh.length) return;
+        events.splice(fresh[0].seq - 1, events.length, ...fresh);
+        for (const k of [...states.keys()]) if (k > fresh[0].seq - 1) states.delete(k);
+        slider.max = lastTurn();
+        fillEvents();
+        await go(atEnd ? events.length : seq, atEnd);
+        root.dataset.followed = events.length;
+        loadCharts();
+      }).catch(() => {});
+    };
+  }
+
   async function start() {
     // The coach table's swatches take their player's colour (the page's policy allows no inline style).
     for (const swatch of document.querySelectorAll('[data-colour]')) swatch.style.background = swatch.dataset.colour;
@@ -583,6 +614,7 @@ document.addEventListener('DOMContentLoaded', () => {
       }).catch(() => {});
     }
     loadCharts().then(() => { root.dataset.charts = 'yes'; });
+    followLive();
   }
   start();
 });

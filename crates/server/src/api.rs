@@ -224,6 +224,7 @@ async fn append(
     let body: AppendBody = read_json_up_to(payload, app.limits.max_append, &app.limits, expected).await?;
     let lines: Vec<String> = body.events.iter().map(|e| e.to_string()).collect();
     let club = writer.club.id;
+    let app_after = app.clone();
     let (id, seq) = blocking(move || {
         let id = visible(&app, almanac_service::Viewer::Club(club), &path)?.id().to_string();
         // The game in memory is extended in place, under its own lock; one not kept is loaded and kept.
@@ -253,6 +254,8 @@ async fn append(
         Ok((id, appended?))
     })
     .await?;
+    // The game's spectators on this server hear of it at once (on the others, by the store's announcement).
+    crate::follow::announce(&app_after, &id, seq);
     Ok(HttpResponse::Ok().json(json!({"id": id, "seq": seq})))
 }
 

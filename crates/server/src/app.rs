@@ -53,6 +53,8 @@ pub struct AppState {
     /// Answers to questions, kept while the read model stands.
     pub answers: almanac_service::questions::AnswerMemo,
     pub rates: Rates,
+    /// Appends heard, here or (on PostgreSQL) on any server: what spectators follow.
+    pub appends: crate::follow::Appends,
     pub limits: Limits,
     pub max_upload: usize,
 }

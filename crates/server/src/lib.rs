@@ -10,6 +10,7 @@ mod assets;
 mod cache;
 mod derivation;
 mod error;
+mod follow;
 mod form_data;
 mod limits;
 mod pages;

@@ -635,7 +635,7 @@ async fn replay(
         );
     }
     let body = format!(
-        r#"<section id="replay" class="replay" tabindex="0" data-game="{id}" data-ruleset="{ruleset}" data-chances="{chances}" aria-label="Replay: use the arrow keys to step">
+        r#"<section id="replay" class="replay" tabindex="0" data-game="{id}" data-ruleset="{ruleset}" data-chances="{chances}" data-live="{live}" aria-label="Replay: use the arrow keys to step">
 {notice}<div class="title"><h1>{title}</h1><div class="meta">{meta} · <a href="/api/games/{id}/log" download>download the log</a></div>{counting}{owner_controls}</div>
 <noscript><p>The replay steps through the game with JavaScript. Without it, here is how the game ended after
 {events} events and {turns} turns, and its charts below.</p>
@@ -667,6 +667,8 @@ async fn replay(
         turns = game.current_turn(),
         events = game.event_count(),
         chances = if chances.is_ok() { "yes" } else { "no" },
+        // A game without a winner may still be played: its replay follows the table.
+        live = if game.winner().is_none() { "yes" } else { "no" },
     );
     let scripts = ["/static/replay.js".to_string(), format!("/static/rulesets/{}.js", game.ruleset())];
     page(&title, &body, &scripts, signed.as_ref(), deriving)

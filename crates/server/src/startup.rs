@@ -6,7 +6,7 @@ use crate::cache::{Expiring, Lru};
 use crate::derivation::Derivation;
 use crate::limits::{Limits, Rates};
 use crate::uploads::Uploads;
-use crate::{access, api, assets, error, pages, players, questions, recorder, session};
+use crate::{access, api, assets, error, follow, pages, players, questions, recorder, session};
 use actix_web::dev::Server;
 use actix_web::middleware::{from_fn, DefaultHeaders};
 use actix_web::{web, App, HttpServer};
@@ -59,9 +59,11 @@ pub fn run(listener: TcpListener, config: Config) -> std::io::Result<Server> {
         ratings: Default::default(),
         answers: Default::default(),
         rates: Rates::new(limits.writes_per_minute),
+        appends: follow::channel(),
         limits,
         max_upload: config.max_upload,
     });
+    follow::listen(state.clone(), config.db.clone());
     let mut server = HttpServer::new(move || {
         App::new()
             // The last wrapped runs first: the log sees every request, the headers go on every answer
@@ -77,6 +79,7 @@ pub fn run(listener: TcpListener, config: Config) -> std::io::Result<Server> {
             .configure(session::routes)
             .configure(pages::routes)
             .configure(recorder::routes)
+            .configure(follow::routes)
             .configure(players::routes)
             .configure(questions::routes)
             .configure(assets::routes)

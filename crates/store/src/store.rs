@@ -72,6 +72,18 @@ impl Store {
         Ok(Store { backend, seats: SharedSeats::default() })
     }
 
+    /// Whether servers sharing the database at `db` hear each other's appends (PostgreSQL: they do, by
+    /// `listen_for_appends`; a SQLite file has one server).
+    pub fn announces_appends(db: &Path) -> bool {
+        is_postgres(db)
+    }
+
+    /// Calls `heard` with each append any server commits to the PostgreSQL database at `db` (the game's id
+    /// and its events now); returns only when the connection fails.
+    pub fn listen_for_appends(db: &Path, heard: impl FnMut(&str, u64)) -> Result<()> {
+        Postgres::listen_for_appends(&db.to_string_lossy(), heard)
+    }
+
     /// A SQLite database in memory (for tests and benchmarks).
     pub fn open_in_memory() -> Result<Store> {
         Ok(Store { backend: Backend::Sqlite(Sqlite::open_in_memory()?), seats: SharedSeats::default() })

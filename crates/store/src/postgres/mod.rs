@@ -77,8 +77,28 @@ fn visible_to(viewer: Viewer, first: usize) -> (String, Option<ClubId>, bool) {
     (sql, viewer.club(), viewer == Viewer::Operator)
 }
 
+/// The channel appends are announced on.
+const APPENDS_CHANNEL: &str = "almanac_appends";
+
 impl Postgres {
     /// Connects and brings the schema up to date.
+    /// Calls `heard` with each append any server commits to the database at `url` (the game's id and its
+    /// events now), as it commits; returns only when the connection fails.
+    pub fn listen_for_appends(url: &str, mut heard: impl FnMut(&str, u64)) -> Result<()> {
+        let mut client = Client::connect(url, NoTls)?;
+        client.batch_execute(&format!("LISTEN {APPENDS_CHANNEL}"))?;
+        let mut notifications = client.notifications();
+        let mut waiting = notifications.blocking_iter();
+        while let Some(n) = postgres::fallible_iterator::FallibleIterator::next(&mut waiting)? {
+            if let Some((id, seq)) = n.payload().split_once(' ') {
+                if let Ok(seq) = seq.parse() {
+                    heard(id, seq);
+                }
+            }
+        }
+        Ok(())
+    }
+
     pub fn connect(url: &str) -> Result<Postgres> {
         let mut client = Client::connect(url, NoTls)?;
         migrate(&mut client)?;
@@ -247,6 +267,9 @@ impl Postgres {
         let old = refresh_summary(&mut tx, &self.prepared, id, game)?;
         write_insights(&mut tx, &self.prepared, id, insights)?;
         recount(&mut tx, &self.prepared, id, old.as_deref())?;
+        // Every server on this database hears of the append when it commits (`listen_for_appends`).
+        let appended = format!("{id} {}", game.event_count());
+        tx.execute("SELECT pg_notify($1, $2)", &[&APPENDS_CHANNEL, &appended])?;
         tx.commit()?;
         Ok(game.event_count() as u64)
     }
