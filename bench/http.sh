@@ -2,8 +2,8 @@
 # The server's figures with wrk, against a release build on a scratch database holding one game (default:
 # the six-player sample): the state at random turns and the game's charts, at 32 and 256 connections, first
 # with nothing else running, then while 4 uploaders post large games (the Helpers sample, retitled each
-# time so every upload is a new game; bench/uploads.py) as fast as the server takes them. Prints requests/s,
-# p50 and p99.
+# time so every upload is a new game; bench/uploads.py) as fast as the server takes them; then the table
+# recorder's path (bench/recorder.py). Prints requests/s, p50 and p99.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 GAME_FILE=${1:-data/samples/catan-six-players.jsonl}
@@ -80,3 +80,6 @@ kill "${UPLOADERS[@]}" 2>/dev/null || true
 wait "${UPLOADERS[@]}" 2>/dev/null || true
 seconds=$(($(date +%s) - started))
 echo "uploads stored meanwhile: $(cat "$WORK/uploads.txt") games of $(wc -l < "$UPLOAD_FILE") lines in ${seconds} s; requests logged: $(wc -l < "$WORK/requests.log")"
+# The table recorder's path: a live game of 1,000 events, each next entry posted as a recorder posts it
+# (then what may happen next asked), while 100 spectators follow its stream.
+python3 bench/recorder.py "$URL" "$ALMANAC_TOKEN" data/samples/catan-helpers.jsonl 1000 100
