@@ -413,7 +413,10 @@ fn a_club_records_a_game_at_the_table_by_taps_on_a_phone() {
     let driver = Driver::start();
     driver.screen(PHONE.0, PHONE.1);
     sign_in(&driver, &app);
-    driver.goto(&format!("{}/games/{id}/record", app.address));
+    // The owning club's replay page of the game opens its recorder.
+    driver.goto(&format!("{}/games/{id}", app.address));
+    driver.wait_for("the replay", "return document.getElementById('replay')?.dataset.ready === 'yes'");
+    tap(&driver, "a.record");
     driver.wait_for("the recorder", "return document.getElementById('recorder')?.dataset.ready === 'yes'");
     // The sample as it was played, up to its first trade (a trade's cards are not asked by taps yet): the
     // setup, the rolls, the turns ended.

@@ -561,8 +561,14 @@ async fn replay(
         (Some(s), Some(owner)) if *owner == s.club => format!(
             r#"<div class="owner"><form method="post" action="/games/{id}/publish">{proof}<input type="hidden" name="published" value="{flip}"><button type="submit">{label}</button></form>
 <form method="get" action="/games/{id}/delete"><button type="submit" class="danger">Delete this upload…</button></form>
-<span>{state}</span></div>"#,
+{record}<span>{state}</span></div>"#,
             id = escape(&id),
+            // A game still being played, of a game whose rules say what may happen next: record it at the table.
+            record = if game.winner().is_none() && almanac_service::game_kind(game.ruleset()).is_some_and(|k| k.recorder()) {
+                format!("<a class=\"record\" href=\"/games/{}/record\">Record at the table</a> ", escape(&id))
+            } else {
+                String::new()
+            },
             proof = s.proof_field(),
             flip = if row.published { "no" } else { "yes" },
             label = if row.published { "Make private" } else { "Publish" },
