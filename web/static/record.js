@@ -54,7 +54,10 @@ document.addEventListener('DOMContentLoaded', () => {
     seq = next.seq;
     root.dataset.seq = seq;
     recent = page.body.events || [];
-    layer.replaceChildren();
+    // The board drawn again: a board that grows (a grid of tiles) is framed by what lies on it now.
+    board.replaceChildren();
+    game.drawBoard(board, state.body, ctx);
+    layer = Almanac.svg('g', { class: 'pieces' }, board);
     game.drawState(layer, state.body, ctx);
     showEntries();
     showChoices();
@@ -176,8 +179,6 @@ document.addEventListener('DOMContentLoaded', () => {
   // takes the nearest place, and a place with several events (a robber and whom it robs) lists them.
   function showTargets(events) {
     clearTargets();
-    const scale = board.getScreenCTM() ? board.getScreenCTM().a : 1;
-    const radius = (TARGET / 2 + 1) / scale; // a pixel more than half of 44, for rounding
     const places = new Map();
     for (const c of events) {
       const at = game.placeOf(c.event, ctx);
@@ -185,6 +186,17 @@ document.addEventListener('DOMContentLoaded', () => {
       if (!places.has(key)) places.set(key, { at, events: [] });
       places.get(key).events.push(c);
     }
+    // The frame takes in every place offered (a tile beside the grid lies outside the grid's own frame).
+    const vb = board.viewBox.baseVal;
+    let [x0, y0, x1, y1] = [vb.x, vb.y, vb.x + vb.width, vb.y + vb.height];
+    for (const { at } of places.values()) {
+      const r = at.r || 0.5;
+      [x0, y0, x1, y1] = [Math.min(x0, at.x - r), Math.min(y0, at.y - r), Math.max(x1, at.x + r), Math.max(y1, at.y + r)];
+    }
+    board.setAttribute('viewBox', `${x0} ${y0} ${x1 - x0} ${y1 - y0}`);
+    const box = board.getBoundingClientRect();
+    const scale = Math.min(box.width / (x1 - x0), box.height / (y1 - y0)) || 1;
+    const radius = (TARGET / 2 + 1) / scale; // a pixel more than half of 44, for rounding
     targets = Almanac.svg('g', { class: 'targets' }, board);
     for (const place of places.values()) {
       const disc = Almanac.svg('circle', {
@@ -244,6 +256,7 @@ document.addEventListener('DOMContentLoaded', () => {
     showWaiting();
     if (sending) return;
     sending = true;
+    root.dataset.sending = 'yes';
     let sent = 0;
     try {
       while (queue().length) {
@@ -293,6 +306,7 @@ document.addEventListener('DOMContentLoaded', () => {
       showWaiting();
     }
     root.dataset.synced = seq;
+    root.dataset.sending = 'no';
   }
 
   function say(text) {

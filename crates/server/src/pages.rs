@@ -564,7 +564,9 @@ async fn replay(
 {record}<span>{state}</span></div>"#,
             id = escape(&id),
             // A game still being played, of a game whose rules say what may happen next: record it at the table.
-            record = if game.winner().is_none() && almanac_service::game_kind(game.ruleset()).is_some_and(|k| k.recorder()) {
+            record = if game.winner().is_none()
+                && almanac_service::game_kind(game.ruleset()).is_some_and(|k| k.recorder())
+            {
                 format!("<a class=\"record\" href=\"/games/{}/record\">Record at the table</a> ", escape(&id))
             } else {
                 String::new()
