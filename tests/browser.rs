@@ -357,6 +357,24 @@ fn sign_in(driver: &Driver, app: &TestApp) {
     driver.wait_for("signed in", "return document.querySelector('.session b')?.textContent === 'Test club'");
 }
 
+/// A live game of the club's begun from `header` (a table about to play), and a phone signed in as the
+/// club: the game's id and the browser.
+fn table_with_a_phone(app: &TestApp, header: &str) -> (String, Driver) {
+    let (status, body) = app.post("/api/games", header.as_bytes());
+    assert_eq!(status, 201, "{body}");
+    let id = body["id"].as_str().unwrap().to_string();
+    let driver = Driver::start();
+    driver.screen(PHONE.0, PHONE.1);
+    sign_in(&driver, app);
+    (id, driver)
+}
+
+/// Opens the recorder of game `id` and waits until it is ready.
+fn open_recorder(driver: &Driver, app: &TestApp, id: &str) {
+    driver.goto(&format!("{}/games/{id}/record", app.address));
+    driver.wait_for("the recorder", "return document.getElementById('recorder')?.dataset.ready === 'yes'");
+}
+
 /// Taps, as a finger would, the centre of the first element `css` finds (scrolled into view first).
 fn tap(driver: &Driver, css: &str) {
     let at = driver.eval(&format!(
@@ -420,12 +438,7 @@ fn a_club_records_a_game_at_the_table_by_taps_on_a_phone() {
     let app = spawn_app(16 << 20);
     let club = sample("catan-club-game.jsonl");
     let lines: Vec<&str> = club.lines().collect();
-    let (status, body) = app.post("/api/games", lines[0].as_bytes());
-    assert_eq!(status, 201, "{body}");
-    let id = body["id"].as_str().unwrap().to_string();
-    let driver = Driver::start();
-    driver.screen(PHONE.0, PHONE.1);
-    sign_in(&driver, &app);
+    let (id, driver) = table_with_a_phone(&app, lines[0]);
     // The owning club's replay page of the game opens its recorder.
     driver.goto(&format!("{}/games/{id}", app.address));
     driver.wait_for("the replay", "return document.getElementById('replay')?.dataset.ready === 'yes'");
@@ -493,14 +506,8 @@ fn a_club_records_carcassonne_at_the_table_by_taps_on_a_phone() {
     let app = spawn_app(16 << 20);
     let log = sample("carcassonne-traders-builders.jsonl");
     let lines: Vec<&str> = log.lines().collect();
-    let (status, body) = app.post("/api/games", lines[0].as_bytes());
-    assert_eq!(status, 201, "{body}");
-    let id = body["id"].as_str().unwrap().to_string();
-    let driver = Driver::start();
-    driver.screen(PHONE.0, PHONE.1);
-    sign_in(&driver, &app);
-    driver.goto(&format!("{}/games/{id}/record", app.address));
-    driver.wait_for("the recorder", "return document.getElementById('recorder')?.dataset.ready === 'yes'");
+    let (id, driver) = table_with_a_phone(&app, lines[0]);
+    open_recorder(&driver, &app, &id);
     // The whole game, to its final scoring.
     let upto = lines.len() - 1;
     for (k, line) in lines[1..=upto].iter().enumerate() {
@@ -522,14 +529,8 @@ fn two_recorders_race_and_the_late_one_recovers() {
     let app = spawn_app(16 << 20);
     let club = sample("catan-club-game.jsonl");
     let lines: Vec<&str> = club.lines().collect();
-    let (status, body) = app.post("/api/games", lines[0].as_bytes());
-    assert_eq!(status, 201, "{body}");
-    let id = body["id"].as_str().unwrap().to_string();
-    let driver = Driver::start();
-    driver.screen(PHONE.0, PHONE.1);
-    sign_in(&driver, &app);
-    driver.goto(&format!("{}/games/{id}/record", app.address));
-    driver.wait_for("the recorder", "return document.getElementById('recorder')?.dataset.ready === 'yes'");
+    let (id, driver) = table_with_a_phone(&app, lines[0]);
+    open_recorder(&driver, &app, &id);
     // The other phone enters Ayşe's settlement first.
     let first: Value = serde_json::from_str(lines[1]).unwrap();
     let (status, ok) =

@@ -3,12 +3,11 @@
 //!
 //! A game declares two things (see [`crate::Declarations::open`] and [`crate::Declarations::candidates`]):
 //! the decisions its phase leaves open (a seat and the event types it may play), and per event type the
-//! events to try: one per place or outcome. What is legal is then decided here by the rules themselves: a
-//! candidate is legal when `apply` accepts it on a copy of the state. There is no second "is it legal"
+//! events to try: one per place or outcome. What is legal is then decided by the rules themselves
+//! (`Game::next`, in the timeline): a candidate is legal when `apply` accepts it on a copy of the state. There is no second "is it legal"
 //! function beside `apply` to drift from it.
 
 use crate::facts::Seat;
-use crate::kind::Declarations;
 use serde::Serialize;
 
 /// A decision the rules leave open to one seat: the event types it may be made with.
@@ -62,39 +61,4 @@ pub struct Choices {
 pub struct Choice {
     pub line: String,
     pub words: String,
-}
-
-/// What may happen next in `state`: the game's open decisions, each listed type kept only when the rules
-/// accept one of its events, with those they accept.
-pub fn open<R: Declarations>(state: &R::State, name: impl Fn(Seat) -> String) -> Vec<Open> {
-    let mut facts = Vec::new();
-    let mut accepted = |event: &R::Event| {
-        facts.clear();
-        R::apply(&mut state.clone(), event, &mut facts).is_ok()
-    };
-    R::open(state)
-        .into_iter()
-        .map(|decision| {
-            let mut types = Vec::new();
-            let mut choices = Vec::new();
-            for kind in decision.types {
-                match R::candidates(state, decision.seat, kind) {
-                    Candidates::Untried => types.push(kind),
-                    Candidates::Each(events) => {
-                        let legal: Vec<Choice> = events
-                            .iter()
-                            .filter(|e| accepted(e))
-                            .map(|e| Choice { line: R::write_event(state, e), words: R::describe(state, e) })
-                            .collect();
-                        if !legal.is_empty() {
-                            types.push(kind);
-                            choices.push(Choices { kind, events: legal });
-                        }
-                    }
-                }
-            }
-            Open { seat: decision.seat, player: name(decision.seat), types, choices }
-        })
-        .filter(|open| !open.types.is_empty())
-        .collect()
 }

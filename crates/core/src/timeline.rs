@@ -395,7 +395,7 @@ impl<R: Declarations> Game for Timeline<R> {
         out
     }
     fn next(&self) -> Vec<crate::next::Open> {
-        crate::next::open::<R>(&self.last, |seat| self.envelope.players[seat as usize].name.clone())
+        open_decisions::<R>(&self.last, |seat| self.envelope.players[seat as usize].name.clone())
     }
     fn memory_estimate(&self) -> usize {
         // The vectors' own sizes: the parts events, facts and states keep on the heap are not counted, so
@@ -533,6 +533,44 @@ pub fn read_events<R: Ruleset>(envelope: Envelope, header: Value, text: &str) ->
         timeline.push_line(line_no, line)?;
     }
     Ok(timeline)
+}
+
+/// What may happen next in `state` (see [`crate::next`]): the game's open decisions, each listed type kept only when the rules
+/// accept one of its events, with those they accept.
+fn open_decisions<R: Declarations>(state: &R::State, name: impl Fn(Seat) -> String) -> Vec<crate::next::Open> {
+    let mut facts = Vec::new();
+    let mut accepted = |event: &R::Event| {
+        facts.clear();
+        R::apply(&mut state.clone(), event, &mut facts).is_ok()
+    };
+    R::open(state)
+        .into_iter()
+        .map(|decision| {
+            let mut types = Vec::new();
+            let mut choices = Vec::new();
+            for kind in decision.types {
+                match R::candidates(state, decision.seat, kind) {
+                    crate::next::Candidates::Untried => types.push(kind),
+                    crate::next::Candidates::Each(events) => {
+                        let legal: Vec<crate::next::Choice> = events
+                            .iter()
+                            .filter(|e| accepted(e))
+                            .map(|e| crate::next::Choice {
+                                line: R::write_event(state, e),
+                                words: R::describe(state, e),
+                            })
+                            .collect();
+                        if !legal.is_empty() {
+                            types.push(kind);
+                            choices.push(crate::next::Choices { kind, events: legal });
+                        }
+                    }
+                }
+            }
+            crate::next::Open { seat: decision.seat, player: name(decision.seat), types, choices }
+        })
+        .filter(|open| !open.types.is_empty())
+        .collect()
 }
 
 #[cfg(test)]

@@ -53,8 +53,9 @@ pub struct AppState {
     /// Answers to questions, kept while the read model stands.
     pub answers: almanac_service::questions::AnswerMemo,
     pub rates: Rates,
-    /// Appends heard, here or (on PostgreSQL) on any server: what spectators follow.
-    pub appends: crate::follow::Appends,
+    /// Appends heard, here or (on PostgreSQL) on any server: each game's full id and its events now, what
+    /// spectators follow (`follow.rs`).
+    pub appends: tokio::sync::broadcast::Sender<(String, u64)>,
     pub limits: Limits,
     pub max_upload: usize,
 }

@@ -14,13 +14,11 @@ use std::path::PathBuf;
 use std::time::Duration;
 use tokio::sync::broadcast;
 
-/// Appends heard: the game's full id and its number of events after the append.
-pub type Appends = broadcast::Sender<(String, u64)>;
-
 /// How long a stream stays silent before a comment keeps it open through proxies.
 const KEEP_ALIVE: Duration = Duration::from_secs(15);
 
-pub fn channel() -> Appends {
+/// Where appends are announced (`AppState::appends`).
+pub fn channel() -> broadcast::Sender<(String, u64)> {
     // Spectators that fall this far behind skip to the newest count (all a message says).
     broadcast::channel(1024).0
 }
