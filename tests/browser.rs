@@ -474,6 +474,9 @@ fn a_club_records_a_game_at_the_table_by_taps_on_a_phone() {
         "return document.querySelector('#entries li[data-seq=\"{upto}\"]').classList.contains('withdrawn')"
     ));
     assert_eq!(struck, json!(true));
+    // The last entries are numbered as the game numbers them.
+    let numbered = driver.eval(&format!("return document.querySelector('#entries li[data-seq=\"{upto}\"]').value"));
+    assert_eq!(numbered, json!(upto));
     // The game is private to the club: read with its token.
     let read = |path: String| app.get_as(&path, &app.token);
     let state_at = |at: String| {

@@ -67,6 +67,7 @@ document.addEventListener('DOMContentLoaded', () => {
     entries.replaceChildren(...recent.slice(-6).map((ev) => {
       const li = document.createElement('li');
       li.dataset.seq = ev.seq;
+      li.value = ev.seq; // numbered as the game numbers its entries
       const who = document.createElement('b');
       who.textContent = ev.event.player || '';
       li.append(who, ' ', ev.text);
