@@ -160,10 +160,10 @@ pub fn candidates(s: &State, p: Seat, kind: &str) -> Candidates<LoggedEvent> {
             one(Event::RevealVictoryPoints { player: p, count: Some(possible) })
         }
         "end_turn" => one(Event::EndTurn { player: p }),
-        // A trade's cards, a discard's cards and a helper's choices are the table's: nothing to try, but
-        // a trade needs the roll made, and a helper a helper held.
+        // A trade's cards, a discard's cards and a helper's choices are the table's: nothing to try whole;
+        // a trade is open when the rules' checks of its moment pass, a helper when one is held.
         "trade" | "maritime_trade" => {
-            if s.rolled && s.free_roads == 0 && matches!(s.phase, Phase::Main) {
+            if crate::rules::may_trade_now(s) {
                 Candidates::Untried
             } else {
                 closed()

@@ -184,6 +184,17 @@ fn waiting_discards(s: &State) -> String {
 }
 
 /// After Road Building, the free roads come before anything else (unless none can be placed).
+/// Whether the active player may trade now, by the checks a trade meets in `apply` (the moment of the turn,
+/// and no free road still to place): a trade's cards are the table's to say, so no trade can be tried whole.
+pub(crate) fn may_trade_now(s: &State) -> bool {
+    let p = s.active;
+    let trade = Event::MaritimeTrade { player: p, give: Default::default(), get: Default::default() };
+    s.winner.is_none()
+        && check_turn(s, &trade).is_ok()
+        && check_free_roads(s, &trade).is_ok()
+        && trade::check_trade_phase(s, p).is_ok()
+}
+
 fn check_free_roads(s: &State, ev: &Event) -> Result {
     if s.free_roads == 0 || matches!(ev, Event::BuildRoad { .. } | Event::RevealVictoryPoints { .. }) {
         return Ok(());

@@ -11,7 +11,7 @@ use crate::vocabulary::{BANK, HARBOUR_2, HARBOUR_3};
 use almanac_core::Seated;
 use almanac_core::{Fact, Partner, Seat};
 
-fn check_trade_phase(s: &State, p: Seat) -> Result {
+pub(crate) fn check_trade_phase(s: &State, p: Seat) -> Result {
     need_main(s, p, "trading")?;
     if !s.options.combined_trade_build && s.built {
         return fail(format!(
