@@ -369,9 +369,7 @@ fn a_spectator_follows_each_append_and_a_stranger_no_private_game() {
     let mut spectator = spectator.unwrap_or_else(|| panic!("{status}"));
     assert_eq!(spectator.next_count(), 10);
     for (k, line) in lines[11..14].iter().enumerate() {
-        let event: Value = serde_json::from_str(line).unwrap();
-        let (status, ok) =
-            app.post_json(&format!("/api/games/{id}/events"), &json!({"expected_seq": 10 + k, "events": [event]}));
+        let (status, ok) = app.append(&id, 10 + k, &[line]);
         assert_eq!(status, 200, "{ok}");
         assert_eq!(spectator.next_count(), 11 + k as u64);
     }
@@ -947,9 +945,7 @@ fn a_game_stored_before_its_first_event_takes_its_first_entries() {
     assert_eq!(status, 201, "{body}");
     let id = body["id"].as_str().unwrap().to_string();
     for (k, line) in lines[1..4].iter().enumerate() {
-        let event: Value = serde_json::from_str(line).unwrap();
-        let (status, ok) =
-            app.post_json(&format!("/api/games/{id}/events"), &json!({"expected_seq": k, "events": [event]}));
+        let (status, ok) = app.append(&id, k, &[line]);
         assert_eq!((status, &ok["seq"]), (200, &json!(k + 1)), "{ok}");
     }
     let (_, _, log) = app.get_text(&format!("/api/games/{id}/log"));

@@ -535,9 +535,7 @@ fn two_recorders_race_and_the_late_one_recovers() {
     let (id, driver) = table_with_a_phone(&app, lines[0]);
     open_recorder(&driver, &app, &id);
     // The other phone enters Ayşe's settlement first.
-    let first: Value = serde_json::from_str(lines[1]).unwrap();
-    let (status, ok) =
-        app.post_json(&format!("/api/games/{id}/events"), &json!({"expected_seq": 0, "events": [first]}));
+    let (status, ok) = app.append(&id, 0, &[lines[1]]);
     assert_eq!(status, 200, "{ok}");
     // This phone, still at the start, enters the same.
     let found = driver.eval(&format!(
@@ -576,9 +574,7 @@ fn a_spectator_replay_follows_the_entries_as_they_land() {
     let roads = |d: &Driver| d.eval("return document.querySelectorAll('#board .road').length").as_u64().unwrap();
     let before = roads(&driver);
     for (k, line) in lines[11..13].iter().enumerate() {
-        let event: Value = serde_json::from_str(line).unwrap();
-        let (status, ok) =
-            app.post_json(&format!("/api/games/{id}/events"), &json!({"expected_seq": 10 + k, "events": [event]}));
+        let (status, ok) = app.append(&id, 10 + k, &[line]);
         assert_eq!(status, 200, "{ok}");
         let n = 11 + k;
         driver.wait_for(

@@ -191,9 +191,7 @@ fn a_spectator_on_one_server_follows_appends_made_on_another() {
     let mut spectator = spectator.unwrap_or_else(|| panic!("{status}"));
     assert_eq!(spectator.next_count(), 10);
     for (k, line) in lines[11..15].iter().enumerate() {
-        let event: Value = serde_json::from_str(line).unwrap();
-        let (status, ok) =
-            a.post_json(&format!("/api/games/{id}/events"), &json!({"expected_seq": 10 + k, "events": [event]}));
+        let (status, ok) = a.append(&id, 10 + k, &[line]);
         assert_eq!(status, 200, "{ok}");
         assert_eq!(spectator.next_count(), 11 + k as u64, "server b heard of server a's append");
         // And b answers with the new event at once (what it knew of the game was read again).

@@ -178,6 +178,16 @@ impl TestApp {
         (r.status, r.json())
     }
 
+    /// Appends `lines` (log lines) to game `id` live, after its first `expected` events, with the test
+    /// club's token, as a recorder does.
+    pub fn append(&self, id: &str, expected: usize, lines: &[&str]) -> (u16, Value) {
+        let events: Vec<Value> = lines.iter().map(|l| serde_json::from_str(l).unwrap()).collect();
+        self.post_json(
+            &format!("/api/games/{id}/events"),
+            &serde_json::json!({"expected_seq": expected, "events": events}),
+        )
+    }
+
     /// Posts JSON with the test club's token.
     pub fn post_json(&self, path: &str, body: &Value) -> (u16, Value) {
         let auth = format!("Bearer {}", self.token);
