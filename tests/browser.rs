@@ -386,7 +386,8 @@ fn tap(driver: &Driver, css: &str) {
 }
 
 /// Enters one event of a sample at the recorder by taps only: its player's kind of event, then its place
-/// on the board (or its words in the list); then waits until the server has it.
+/// on the board (or its words in the list, or its cards counted out with the steppers of its form); then
+/// waits until the server has it.
 fn record_by_taps(driver: &Driver, line: &str, seq_after: u64) {
     let event: Value = serde_json::from_str(line).unwrap();
     let (kind, player) = (event["type"].as_str().unwrap(), event["player"].as_str().unwrap_or(""));
@@ -395,13 +396,19 @@ fn record_by_taps(driver: &Driver, line: &str, seq_after: u64) {
     tap(driver, &format!("button.kind[data-kind='{kind}']{who}"));
     // The same event as the page spells it: the disc or the button that holds the line; a disc with several
     // events (a robber and whom it robs, a tile's turns) lists them, and the one it is is tapped next.
-    for _ in 0..3 {
+    for _ in 0..4 {
         let found = driver.eval(&format!(
             "const line = {line:?};
              const r = document.getElementById('recorder');
              if (r.dataset.synced === '{seq_after}' || +r.dataset.waiting > 0 || r.dataset.sending === 'yes') return 'entered';
              for (const b of document.querySelectorAll('#chooser:not([hidden]) button.choice')) {{
                if (b.dataset.line === line) {{ b.id = 'tap-me'; return 'choice'; }} }}
+             const event = JSON.parse(line);
+             for (const b of document.querySelectorAll('#chooser:not([hidden]) button.form')) {{
+               const fixed = JSON.parse(b.dataset.line);
+               if (Object.entries(fixed).every(([k, v]) => typeof v === 'object' || event[k] === v)) {{
+                 b.id = 'tap-me'; return 'choice'; }} }}
+             if (document.querySelector('#chooser:not([hidden]) button.step')) return 'steppers';
              for (const d of document.querySelectorAll('#board circle.target')) {{
                if (JSON.parse(d.dataset.lines).includes(line)) {{ d.id = 'tap-me'; return 'target'; }} }}
              return null;"
@@ -412,6 +419,23 @@ fn record_by_taps(driver: &Driver, line: &str, seq_after: u64) {
                 driver.eval("const e = document.getElementById('tap-me'); if (e) e.removeAttribute('id');");
             }
             Some("entered") => break,
+            Some("steppers") => {
+                // Each card of each counted field, one + at a time; then the form entered.
+                for (field, cards) in event.as_object().unwrap().iter().filter(|(_, v)| v.is_object()) {
+                    for (card, n) in cards.as_object().unwrap() {
+                        // A stepper starts at the least its card may be (what a hand is known to hold).
+                        let more =
+                            format!("#chooser button.step[data-field='{field}'][data-card='{card}'][data-step='+1']");
+                        let shown = driver.eval(&format!(
+                            "return +document.querySelector({more:?}).previousElementSibling.textContent"
+                        ));
+                        for _ in shown.as_u64().unwrap()..n.as_u64().unwrap() {
+                            tap(driver, &more);
+                        }
+                    }
+                }
+                tap(driver, "#chooser button.enter-form");
+            }
             _ => {
                 driver.screenshot(&root().join("target/browser/recorder-not-offered.png"));
                 let listed = driver
@@ -444,8 +468,7 @@ fn a_club_records_a_game_at_the_table_by_taps_on_a_phone() {
     driver.wait_for("the replay", "return document.getElementById('replay')?.dataset.ready === 'yes'");
     tap(&driver, "a.record");
     driver.wait_for("the recorder", "return document.getElementById('recorder')?.dataset.ready === 'yes'");
-    // The sample as it was played, up to its first trade (a trade's cards are not asked by taps yet): the
-    // setup, the rolls, the turns ended.
+    // The sample as it was played, up to its first trade: the setup, the rolls, the turns ended.
     let upto = lines.iter().position(|l| l.contains(r#""type":"trade""#)).unwrap() - 1;
     assert!(upto > 17, "{upto}");
     for (k, line) in lines[1..=upto].iter().enumerate() {
@@ -487,12 +510,31 @@ fn a_club_records_a_game_at_the_table_by_taps_on_a_phone() {
     };
     assert_eq!(state_at(String::new()), state_at(format!("?seq={}", upto - 1)), "as if the entry had not been made");
     assert_ne!(state_at(String::new()), state_at(format!("?seq={upto}")));
-    // Made again; the stored log is the sample's, with the withdrawn entry and its withdrawal between.
-    record_by_taps(&driver, lines[upto], upto as u64 + 2);
+    // Made again, and the rest of the game to its end: trades and discards counted out with steppers, the
+    // robber and the card it took, the bank's rates, the development cards. The stored log is the
+    // sample's, with the withdrawn entry and its withdrawal between.
+    for (k, line) in lines[upto..].iter().enumerate() {
+        if k == 1 {
+            // The first trade's form: its steppers a finger's size too, and nothing axe calls serious.
+            let player = serde_json::from_str::<Value>(line).unwrap()["player"].as_str().unwrap().to_string();
+            tap(&driver, &format!("button.kind[data-kind='trade'][data-player='{player}']"));
+            tap(&driver, "#chooser button.form");
+            let smallest = driver.eval(
+                "return Math.min(...[...document.querySelectorAll('#chooser button')].map((b) => Math.min(b.getBoundingClientRect().width, b.getBoundingClientRect().height)))",
+            );
+            assert!(smallest.as_f64().unwrap() >= 44.0, "a button of {smallest} px");
+            driver.screenshot(&root().join("target/browser/recorder-trade.png"));
+            let problems = violations(&driver, &axe_script());
+            assert!(problems.is_empty(), "the trade form: {problems:?}");
+            tap(&driver, "#chooser button.cancel");
+        }
+        record_by_taps(&driver, line, (upto + 2 + k) as u64);
+    }
     let log = read(format!("/api/games/{id}/log")).body;
     let stored: Vec<&str> = log.lines().collect();
     let withdrawal = format!(r#"{{"seq":{upto},"type":"withdraw"}}"#);
-    let expected: Vec<&str> = lines[..=upto].iter().copied().chain([withdrawal.as_str(), lines[upto]]).collect();
+    let expected: Vec<&str> =
+        lines[..=upto].iter().copied().chain([withdrawal.as_str()]).chain(lines[upto..].iter().copied()).collect();
     assert_eq!(stored.len(), expected.len());
     for (k, (a, b)) in stored.iter().zip(&expected).enumerate().skip(1) {
         let (a, b): (Value, Value) = (serde_json::from_str(a).unwrap(), serde_json::from_str(b).unwrap());

@@ -119,7 +119,7 @@ document.addEventListener('DOMContentLoaded', () => {
         b.dataset.player = o.player;
         b.textContent = words(type);
         if (!listed) {
-          // Open by the rules, but its cards are the table's to say, which this page cannot ask yet.
+          // Open by the rules, but what it holds is the table's to say in a way this page cannot ask yet.
           b.disabled = true;
           b.title = 'Open, but entered through the API for now';
         } else {
@@ -142,7 +142,14 @@ document.addEventListener('DOMContentLoaded', () => {
     for (const b of choicesBox.querySelectorAll('button.kind')) {
       b.setAttribute('aria-pressed', b.dataset.kind === kind && b.dataset.player === open.player ? 'true' : 'false');
     }
-    const events = listed.events.map((c) => ({ ...c, event: JSON.parse(c.line) }));
+    if ((listed.forms || []).length) {
+      // Cards to count out (a trade's, a discard's): the form, or first which of them (with whom).
+      const forms = listed.forms;
+      if (forms.length === 1) fill(open, forms[0]);
+      else pickForm(open, forms);
+      return;
+    }
+    const events = (listed.events || []).map((c) => ({ ...c, event: JSON.parse(c.line) }));
     if (events.length === 1) {
       enter(events[0].event);
       return;
@@ -173,6 +180,103 @@ document.addEventListener('DOMContentLoaded', () => {
     cancel.textContent = 'Cancel';
     cancel.addEventListener('click', () => { chooser.hidden = true; });
     chooser.append(cancel);
+    chooser.hidden = false;
+  }
+
+  function heading(text) {
+    const h = document.createElement('h2');
+    h.textContent = text;
+    return h;
+  }
+
+  function button(className, text, onClick) {
+    const b = document.createElement('button');
+    b.type = 'button';
+    b.className = className;
+    b.textContent = text;
+    b.addEventListener('click', onClick);
+    return b;
+  }
+
+  function cancelButton() {
+    return button('cancel', 'Cancel', () => { chooser.hidden = true; });
+  }
+
+  // Several forms of one kind (a trade with each other player): which one.
+  function pickForm(open, forms) {
+    chooser.replaceChildren(heading(`${open.player}: ${words(kind)}`));
+    for (const form of forms) {
+      const b = button('form', form.words, () => fill(open, form));
+      b.dataset.line = form.line;
+      chooser.append(b);
+    }
+    chooser.append(cancelButton());
+    chooser.hidden = false;
+  }
+
+  // A form: each field's cards counted with a stepper (− and +, a finger's size), each card up to what
+  // the rules allow; entered when every field holds between its least and most cards.
+  function fill(open, form) {
+    const counted = form.counts.map((count) => ({ count, cards: Object.fromEntries(count.cards.map((c) => [c.card, c.least])) }));
+    chooser.replaceChildren(heading(`${open.player}: ${form.words}`));
+    const enterButton = button('enter-form', 'Enter', () => {
+      const event = JSON.parse(form.line);
+      for (const { count, cards } of counted) {
+        event[count.field] = Object.fromEntries(Object.entries(cards).filter(([, n]) => n > 0));
+      }
+      enter(event);
+    });
+    const check = () => {
+      let ok = true;
+      for (const { count, cards, total } of counted) {
+        const n = Object.values(cards).reduce((a, b) => a + b, 0);
+        total.textContent = count.least === count.most ? `${n} of ${count.most}` : `${n}`;
+        ok = ok && n >= count.least && n <= count.most;
+      }
+      enterButton.disabled = !ok;
+    };
+    for (const entry of counted) {
+      const { count, cards } = entry;
+      const group = document.createElement('fieldset');
+      group.className = 'count';
+      const legend = document.createElement('legend');
+      entry.total = document.createElement('output');
+      legend.append(`${count.words} `, entry.total);
+      group.append(legend);
+      for (const { card, least, most } of count.cards) {
+        if (most === 0) continue;
+        const row = document.createElement('div');
+        row.className = 'stepper';
+        const value = document.createElement('output');
+        value.textContent = least;
+        const step = (by) => {
+          const n = cards[card] + by;
+          if (n < least || n > most) return;
+          cards[card] = n;
+          value.textContent = n;
+          less.disabled = n === least;
+          more.disabled = n === most;
+          check();
+        };
+        const less = button('step', '−', () => step(-1));
+        const more = button('step', '+', () => step(1));
+        for (const [b, by, say] of [[less, '-1', 'one less'], [more, '+1', 'one more']]) {
+          b.dataset.field = count.field;
+          b.dataset.card = card;
+          b.dataset.step = by;
+          b.setAttribute('aria-label', `${count.words}: ${say} ${card}`);
+        }
+        less.disabled = least === most || cards[card] === least;
+        more.disabled = least === most;
+        const name = document.createElement('span');
+        name.textContent = card;
+        row.append(name, less, value, more);
+        group.append(row);
+      }
+      chooser.append(group);
+    }
+    chooser.append(enterButton, cancelButton());
+    check();
     chooser.hidden = false;
   }
 
@@ -325,7 +429,16 @@ document.addEventListener('DOMContentLoaded', () => {
       return !!last && last.seq === event.seq;
     }
     const line = JSON.stringify(event);
-    return (next.open || []).some((o) => (o.choices || []).some((c) => c.events.some((e) => e.line === line)));
+    return (next.open || []).some((o) => (o.choices || []).some((c) =>
+      (c.events || []).some((e) => e.line === line) || (c.forms || []).some((f) => filledFrom(f, event))));
+  }
+
+  // Whether `event` is form `form` filled: the same in every field the form does not count.
+  function filledFrom(form, event) {
+    const fixed = JSON.parse(form.line);
+    const counted = new Set(form.counts.map((c) => c.field));
+    const keys = new Set([...Object.keys(fixed), ...Object.keys(event)]);
+    return [...keys].every((k) => counted.has(k) || JSON.stringify(fixed[k]) === JSON.stringify(event[k]));
   }
 
   window.addEventListener('online', flush);

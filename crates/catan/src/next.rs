@@ -6,7 +6,7 @@ use crate::development::DevCard;
 use crate::event::{Event, LoggedEvent, Thrown};
 use crate::resources::{Bundle, Resource, ResourceCard, Resources};
 use crate::state::{Phase, SpecialBuildingRule, State};
-use almanac_core::next::{Candidates, Decision};
+use almanac_core::next::{Bound, Candidates, Count, Decision, Form};
 use almanac_core::{Seat, Seated};
 
 /// What a player may do in their own turn, once setup is over (the rules refuse what the moment does not
@@ -100,16 +100,15 @@ pub fn candidates(s: &State, p: Seat, kind: &str) -> Candidates<LoggedEvent> {
         "build_settlement" => each(vertices().map(|at| Event::BuildSettlement { player: p, at }).collect()),
         "build_city" => each(vertices().map(|at| Event::BuildCity { player: p, at }).collect()),
         "build_road" => each((0..s.board.edges.len() as u16).map(|at| Event::BuildRoad { player: p, at }).collect()),
-        // Every hex, with every player who could be robbed there (the card taken is the recorder's to say:
-        // `unknown` when it was not seen).
+        // Every hex, with every player who could be robbed there and each card they could lose (`unknown`
+        // when the table did not see it).
         "move_robber" => each(
             (0..s.board.hexes.len() as u8)
                 .flat_map(|hex| {
-                    let robbed = s.seats().map(move |v| Event::MoveRobber {
-                        player: p,
-                        hex,
-                        victim: Some(v),
-                        stolen: Some(ResourceCard::Unknown),
+                    let robbed = s.seats().flat_map(move |v| {
+                        std::iter::once(ResourceCard::Unknown)
+                            .chain(Resource::ALL.map(ResourceCard::Known))
+                            .map(move |card| Event::MoveRobber { player: p, hex, victim: Some(v), stolen: Some(card) })
                     });
                     std::iter::once(Event::MoveRobber { player: p, hex, victim: None, stolen: None }).chain(robbed)
                 })
@@ -130,17 +129,43 @@ pub fn candidates(s: &State, p: Seat, kind: &str) -> Candidates<LoggedEvent> {
         ),
         "play_knight" => one(Event::PlayKnight { player: p }),
         "play_road_building" => one(Event::PlayRoadBuilding { player: p }),
-        // Each resource; what each opponent is known to hold is what they hand over (with cards unseen, the
-        // table says what it took).
-        "play_monopoly" => each(
-            Resource::ALL
-                .into_iter()
-                .map(|resource| {
-                    let taken = s.seats().filter(|&o| o != p).map(|o| (o, s.players[o as usize].hand.known[resource]));
-                    Event::PlayMonopoly { player: p, resource, taken: Some(taken.collect()) }
-                })
-                .collect(),
-        ),
+        // Each resource: the rules count what the others hand over when every card is known; when some are
+        // unseen, the table counts it out, each opponent at least what they are known to hold of it.
+        "play_monopoly" => {
+            let others = || s.seats().filter(move |&o| o != p);
+            if others().all(|o| s.players[o as usize].hand.unknown == 0) {
+                return each(
+                    Resource::ALL.map(|resource| Event::PlayMonopoly { player: p, resource, taken: None }).to_vec(),
+                );
+            }
+            let known = |r: Resource| others().map(|o| (o, s.players[o as usize].hand.known[r])).collect();
+            let playable = |r: Resource| {
+                let probe = Event::PlayMonopoly { player: p, resource: r, taken: Some(known(r)) };
+                crate::rules::apply(&mut s.clone(), &probe, &mut Vec::new()).is_ok()
+            };
+            Candidates::Fill(
+                Resource::ALL
+                    .into_iter()
+                    .filter(|&r| playable(r))
+                    .map(|resource| {
+                        let cards: Vec<Bound> = others()
+                            .map(|o| {
+                                let hand = &s.players[o as usize].hand;
+                                let (least, most) =
+                                    (hand.known[resource] as u32, (hand.known[resource] + hand.unknown) as u32);
+                                Bound { card: s.name(o).to_string(), least, most }
+                            })
+                            .collect();
+                        let (least, most) = (cards.iter().map(|c| c.least).sum(), cards.iter().map(|c| c.most).sum());
+                        Form {
+                            event: logged(Event::PlayMonopoly { player: p, resource, taken: Some(Vec::new()) }),
+                            words: format!("plays monopoly on {resource}"),
+                            counts: vec![Count { field: "taken", words: "hands over", cards, least, most }],
+                        }
+                    })
+                    .collect(),
+            )
+        }
         // Two resources of the bank's, alike or not.
         "play_year_of_plenty" => each(
             Resource::ALL
@@ -160,21 +185,75 @@ pub fn candidates(s: &State, p: Seat, kind: &str) -> Candidates<LoggedEvent> {
             one(Event::RevealVictoryPoints { player: p, count: Some(possible) })
         }
         "end_turn" => one(Event::EndTurn { player: p }),
-        // A trade's cards, a discard's cards and a helper's choices are the table's: nothing to try whole;
-        // a trade is open when the rules' checks of its moment pass, a helper when one is held.
-        "trade" | "maritime_trade" => {
-            if crate::rules::may_trade_now(s) {
-                Candidates::Untried
-            } else {
-                closed()
-            }
+        // A trade's cards are the table's to count out: one form per partner, each side bounded by what its
+        // hand holds; open when the rules' checks of the moment pass. The active player trades with any
+        // other; another player records a trade with the active one.
+        "trade" if crate::rules::may_trade_now(s) => {
+            let partners: Vec<Seat> =
+                if p == s.active { s.seats().filter(|&o| o != p).collect() } else { vec![s.active] };
+            Candidates::Fill(
+                partners
+                    .into_iter()
+                    .map(|with| Form {
+                        event: logged(Event::Trade {
+                            player: p,
+                            with,
+                            give: Bundle::default(),
+                            get: Bundle::default(),
+                        }),
+                        words: format!("trades with {}", s.name(with)),
+                        counts: vec![hand_count(s, p, "give", "gives", 1), hand_count(s, with, "get", "gets", 1)],
+                    })
+                    .collect(),
+            )
         }
+        // With the bank: each resource at each rate for one card of another (the rules keep the rates the
+        // player's harbours give).
+        "maritime_trade" if crate::rules::may_trade_now(s) => each(
+            Resource::ALL
+                .into_iter()
+                .flat_map(|give| {
+                    [2u8, 3, 4].into_iter().flat_map(move |rate| {
+                        Resource::ALL.into_iter().filter(move |&get| get != give).map(move |get| Event::MaritimeTrade {
+                            player: p,
+                            give: Bundle::known(Resources::of(give, rate)),
+                            get: Bundle::known(Resources::of(get, 1)),
+                        })
+                    })
+                })
+                .collect(),
+        ),
+        "trade" | "maritime_trade" => closed(),
+        // Half the hand, counted out by its holder.
+        "discard" => match s.must_discard.get(p as usize) {
+            Some(&k) if k > 0 && matches!(s.phase, Phase::Discard) => {
+                let mut count = hand_count(s, p, "cards", "discards", k as u32);
+                count.most = k as u32;
+                Candidates::Fill(vec![Form {
+                    event: logged(Event::Discard { player: p, cards: Bundle::default() }),
+                    words: format!("discards {k} cards"),
+                    counts: vec![count],
+                }])
+            }
+            _ => closed(),
+        },
         "use_helper" => match &s.helpers {
             Some(h) if h.held.get(p as usize).is_some_and(|c| c.is_some()) => Candidates::Untried,
             _ => closed(),
         },
         _ => Candidates::Untried,
     }
+}
+
+/// The cards of seat `p`'s hand as a field to count out: each resource up to what the hand may hold of it
+/// (its known cards and any it holds unseen).
+fn hand_count(s: &State, p: Seat, field: &'static str, words: &'static str, least: u32) -> Count {
+    let hand = &s.players[p as usize].hand;
+    let cards: Vec<Bound> = Resource::ALL
+        .into_iter()
+        .map(|r| Bound { card: r.name().to_string(), least: 0, most: (hand.known[r] + hand.unknown) as u32 })
+        .collect();
+    Count { field, words, cards, least, most: hand.total() }
 }
 
 fn logged(event: Event) -> LoggedEvent {

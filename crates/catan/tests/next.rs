@@ -73,6 +73,20 @@ fn after_a_seven_those_holding_more_than_seven_discard_and_only_then_the_robber_
     let open = game.next();
     let discarding: Vec<(&str, &[&str])> = open.iter().map(|o| (o.player.as_str(), o.types.as_slice())).collect();
     assert_eq!(discarding, [("Zeynep", ["discard"].as_slice()), ("Can", ["discard"].as_slice())]);
+    // Each counts out half their hand, rounded down, of the cards they hold.
+    let state = game.last();
+    for o in &open {
+        let hand = &state.players[o.seat as usize].hand;
+        let form = &o.choices[0].forms[0];
+        let count = &form.counts[0];
+        assert_eq!(count.field, "cards");
+        assert_eq!((count.least, count.most), (hand.total() / 2, hand.total() / 2), "{}", o.player);
+        for m in &count.cards {
+            let r = almanac_catan::resources::Resource::ALL.into_iter().find(|r| r.name() == m.card).unwrap();
+            assert_eq!((m.least, m.most), (0, hand.known[r] as u32), "{}'s {}", o.player, m.card);
+        }
+        assert!(hand.total() > 7);
+    }
     // Both discarded: the roller moves the robber, to any hex but the one it stands on.
     let game = after(first + 1);
     let open = game.next();
@@ -85,4 +99,74 @@ fn after_a_seven_those_holding_more_than_seven_discard_and_only_then_the_robber_
         .collect();
     assert_eq!(hexes.len(), game.last().board.hexes.len() - 1);
     assert!(!hexes.contains(&(game.last().robber as u64)));
+}
+
+#[test]
+fn a_trade_is_counted_out_of_the_two_hands_and_the_bank_takes_only_the_rates_a_player_has() {
+    let text = sample();
+    let first = text.lines().position(|l| l.contains(r#""type":"trade""#)).unwrap();
+    let game = after(first - 1);
+    let state = game.last();
+    let open = game.next();
+    let active = open.iter().find(|o| o.seat == state.active).unwrap();
+    let trade = active.choices.iter().find(|c| c.kind == "trade").unwrap();
+    // One form per other player, each side bounded by the hand that gives it.
+    assert_eq!(trade.forms.len(), state.players.len() - 1);
+    for form in &trade.forms {
+        let line: Value = serde_json::from_str(&form.line).unwrap();
+        let with = state.table.seat_of(line["with"].as_str().unwrap()).unwrap() as usize;
+        assert_ne!(with, state.active as usize);
+        for (count, seat) in form.counts.iter().zip([state.active as usize, with]) {
+            let hand = &state.players[seat].hand;
+            assert_eq!((count.least, count.most), (1, hand.total()), "{}", count.field);
+            let most: u32 = count.cards.iter().map(|m| m.most).sum();
+            assert_eq!(most, hand.total());
+        }
+    }
+    // The others may each record a trade with the active player only.
+    for o in open.iter().filter(|o| o.seat != state.active) {
+        let forms = &o.choices.iter().find(|c| c.kind == "trade").unwrap().forms;
+        assert_eq!(forms.len(), 1);
+        let line: Value = serde_json::from_str(&forms[0].line).unwrap();
+        assert_eq!(line["with"], active.player.as_str());
+    }
+    // With the bank: every trade offered gives 2, 3 or 4 of one resource for one of another (which rates
+    // the player's harbours allow is the rules' to say when they try each).
+    if let Some(bank) = active.choices.iter().find(|c| c.kind == "maritime_trade") {
+        for c in &bank.events {
+            let line: Value = serde_json::from_str(&c.line).unwrap();
+            let give = line["give"].as_object().unwrap();
+            assert_eq!(give.len(), 1);
+            let (r, n) = give.iter().next().unwrap();
+            assert!([2, 3, 4].contains(&n.as_u64().unwrap()));
+            assert_ne!(line["get"].as_object().unwrap().keys().next().unwrap(), r);
+        }
+    }
+}
+
+#[test]
+fn the_robber_robs_someone_beside_its_hex_of_a_card_they_may_hold_or_an_unseen_one() {
+    let text = sample();
+    let first = text.lines().position(|l| l.contains(r#""type":"move_robber""#) && l.contains("stolen")).unwrap();
+    let game = after(first - 1);
+    let state = game.last();
+    let open = game.next();
+    let robber = open[0].choices.iter().find(|c| c.kind == "move_robber").unwrap();
+    let lines: Vec<Value> = robber.events.iter().map(|c| serde_json::from_str(&c.line).unwrap()).collect();
+    let actual: Value = serde_json::from_str(text.lines().nth(first).unwrap()).unwrap();
+    let here: Vec<&Value> =
+        lines.iter().filter(|l| l["hex"] == actual["hex"] && l["victim"] == actual["victim"]).collect();
+    let victim = state.table.seat_of(actual["victim"].as_str().unwrap()).unwrap() as usize;
+    let hand = &state.players[victim].hand;
+    let mut cards: Vec<&str> = here.iter().map(|l| l["stolen"].as_str().unwrap()).collect();
+    cards.sort();
+    let mut held: Vec<&str> = almanac_catan::resources::Resource::ALL
+        .into_iter()
+        .filter(|&r| hand.known[r] > 0 || hand.unknown > 0)
+        .map(|r| r.name())
+        .chain(["unknown"])
+        .collect();
+    held.sort();
+    assert_eq!(cards, held, "the cards {} may lose", actual["victim"]);
+    assert!(here.iter().any(|l| l["stolen"] == actual["stolen"]));
 }

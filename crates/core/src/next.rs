@@ -33,6 +33,39 @@ pub enum Candidates<E> {
     /// tile on every square and rotation, each throw of the dice): the type is open when one is accepted,
     /// and those accepted are its choices.
     Each(Vec<E>),
+    /// Events the table completes by counting out cards (a trade's, a discard's): too many for a list, so
+    /// each form fixes the rest of the event and bounds what may be counted; the rules judge the whole
+    /// when it is entered. The type is open when there is a form.
+    Fill(Vec<Form<E>>),
+}
+
+/// An event with its counted fields left empty, and what may be counted into each.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Form<E> {
+    pub event: E,
+    /// What the event does, in words, before its cards are counted ("trades with Ayşe").
+    pub words: String,
+    pub counts: Vec<Count>,
+}
+
+/// A field of cards the table counts out (steppers on a page): each card within the bounds the state sets
+/// (what a hand holds), and between `least` and `most` cards in all.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Count {
+    /// The event line's field the cards are written to, as a bundle (`{"ore": 2}`).
+    pub field: &'static str,
+    pub words: &'static str,
+    pub cards: Vec<Bound>,
+    pub least: u32,
+    pub most: u32,
+}
+
+/// One card of a [`Count`] (or one player, for what each hands over) and how many of it may be counted.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Bound {
+    pub card: String,
+    pub least: u32,
+    pub most: u32,
 }
 
 /// An open decision as a recorder reads it: whose, the event types open to it, and for each type whose
@@ -42,7 +75,7 @@ pub struct Open {
     pub seat: Seat,
     pub player: String,
     pub types: Vec<&'static str>,
-    /// Per type among `types` whose events the game lists: the legal ones.
+    /// Per type among `types` whose events the game lists: the legal ones, or the forms to fill.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub choices: Vec<Choices>,
 }
@@ -52,7 +85,19 @@ pub struct Open {
 pub struct Choices {
     #[serde(rename = "type")]
     pub kind: &'static str,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
     pub events: Vec<Choice>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub forms: Vec<Blank>,
+}
+
+/// A form to fill as a recorder reads it: the event's log line with its counted fields empty, its words,
+/// and what may be counted into each field.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Blank {
+    pub line: String,
+    pub words: String,
+    pub counts: Vec<Count>,
 }
 
 /// One legal event: its log line and what it does, in words (after the player's name, as the replay says

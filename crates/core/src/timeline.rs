@@ -562,7 +562,21 @@ fn open_decisions<R: Declarations>(state: &R::State, name: impl Fn(Seat) -> Stri
                             .collect();
                         if !legal.is_empty() {
                             types.push(kind);
-                            choices.push(crate::next::Choices { kind, events: legal });
+                            choices.push(crate::next::Choices { kind, events: legal, forms: Vec::new() });
+                        }
+                    }
+                    crate::next::Candidates::Fill(forms) => {
+                        if !forms.is_empty() {
+                            let forms = forms
+                                .into_iter()
+                                .map(|f| crate::next::Blank {
+                                    line: R::write_event(state, &f.event),
+                                    words: f.words,
+                                    counts: f.counts,
+                                })
+                                .collect();
+                            types.push(kind);
+                            choices.push(crate::next::Choices { kind, events: Vec::new(), forms });
                         }
                     }
                 }

@@ -1,6 +1,7 @@
 //! "What may happen next", held to the games people and programs played: before every event of every
 //! record of a game that declares a recorder, the event that came is among the open decisions — its
-//! player's, with its type — and when its game lists the type's events, it is among the legal ones.
+//! player's, with its type — and when its game lists the type's events, it is among the legal ones, or it
+//! fills one of the forms the game gives for its type within their bounds.
 
 use almanac_core::testing::every_record;
 use almanac_core::Game;
@@ -8,11 +9,33 @@ use almanac_engine::{read_log, validate, GAMES};
 use serde_json::{Map, Value};
 use std::collections::BTreeSet;
 
-/// Whether `candidate` (a legal event the rules offer) is `actual`, the recorder having completed it: every
-/// field the candidate names has the actual value, or the candidate says `unknown` (a card the recorder
-/// may not have seen, said when it was).
+/// Whether `candidate` (a legal event the rules offer) is `actual`, the record perhaps saying more (a
+/// roll's production): every field the candidate names has the actual value.
 fn completes(candidate: &Map<String, Value>, actual: &Map<String, Value>) -> bool {
-    candidate.iter().all(|(k, v)| v == "unknown" || actual.get(k) == Some(v))
+    candidate.iter().all(|(k, v)| actual.get(k) == Some(v))
+}
+
+/// Whether `actual` is form `blank` filled in: the fields it fixes are the actual ones, and each counted
+/// field holds only the cards it lists, none more than its most, and between its least and most in all.
+fn fills(blank: &almanac_core::next::Blank, actual: &Map<String, Value>) -> bool {
+    let fixed: Map<String, Value> = serde_json::from_str(&blank.line).unwrap();
+    let counted = |k: &str| blank.counts.iter().any(|c| c.field == k);
+    let same = fixed.iter().filter(|(k, _)| !counted(k)).all(|(k, v)| actual.get(k) == Some(v))
+        && actual.keys().all(|k| fixed.contains_key(k));
+    same && blank.counts.iter().all(|count| {
+        let Some(Value::Object(cards)) = actual.get(count.field) else { return false };
+        let within = cards.iter().all(|(card, n)| {
+            count
+                .cards
+                .iter()
+                .any(|m| m.card == *card && n.as_u64().is_some_and(|n| (m.least..=m.most).contains(&(n as u32))))
+        });
+        // A card the field bounds from below and the event leaves out (a monopoly's 0 for someone known to
+        // hold some) does not fill it.
+        let floors = count.cards.iter().all(|m| m.least == 0 || cards.contains_key(&m.card));
+        let total: u64 = cards.values().filter_map(Value::as_u64).sum();
+        within && floors && (count.least as u64..=count.most as u64).contains(&total)
+    })
 }
 
 /// Whether `line`, the next event of `game`, is among what `game` says may happen next; why not, if not.
@@ -28,8 +51,14 @@ fn offered(game: &mut dyn Game, line: &str) -> Result<(), String> {
     if let Some(choices) = decision.choices.iter().find(|c| c.kind == kind) {
         let lines: Vec<String> = choices.events.iter().map(|c| c.line.clone()).collect();
         let legal = lines.iter().map(|e| serde_json::from_str::<Map<String, Value>>(e).unwrap());
-        if !legal.clone().any(|c| completes(&c, &actual)) && !same_state(game, line, &lines) {
-            return Err(format!("{line} is not among the {} legal events: {lines:?}", lines.len()));
+        let listed = legal.clone().any(|c| completes(&c, &actual)) || same_state(game, line, &lines);
+        let filled = choices.forms.iter().any(|f| fills(f, &actual));
+        if !listed && !filled {
+            return Err(format!(
+                "{line} is not among the {} legal events ({lines:?}) nor fills a form ({:?})",
+                lines.len(),
+                choices.forms
+            ));
         }
     }
     Ok(())
