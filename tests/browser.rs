@@ -565,6 +565,29 @@ fn a_club_records_carcassonne_at_the_table_by_taps_on_a_phone() {
     assert_eq!(stored, expected);
 }
 
+/// A club records the six-player sample at a phone by taps only: six seats, the Special Building Phase
+/// between turns (the others build, and the next player's first entry ends it); the stored events are the
+/// sample's.
+#[test]
+#[ignore = "needs Chromium and chromedriver: `make test` installs them"]
+fn a_club_records_the_six_player_game_by_taps_on_a_phone() {
+    let app = spawn_app(16 << 20);
+    let log = sample("catan-six-players.jsonl");
+    let lines: Vec<&str> = log.lines().collect();
+    let (id, driver) = table_with_a_phone(&app, lines[0]);
+    open_recorder(&driver, &app, &id);
+    for (k, line) in lines[1..].iter().enumerate() {
+        record_by_taps(&driver, line, k as u64 + 1);
+    }
+    let stored = app.get_as(&format!("/api/games/{id}/log"), &app.token).body;
+    let stored: Vec<Value> = stored.lines().skip(1).map(|l| serde_json::from_str(l).unwrap()).collect();
+    let expected: Vec<Value> = lines[1..].iter().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert_eq!(stored, expected);
+    // The game ended as the sample did: the same winner.
+    let summary = app.get_as(&format!("/api/games/{id}"), &app.token).json();
+    assert!(summary["winner"].is_string(), "{summary}");
+}
+
 /// Two recorders at one table: the second enters what the first already did. It gets the conflict, fetches
 /// what it missed, drops its entry (it no longer applies) and says so; the stored log has no gap and no
 /// duplicate, and the next entry goes on from there.
