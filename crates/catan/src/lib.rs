@@ -12,6 +12,7 @@
 //!   board, shared by the family's games on it) and `web/replay.js`.
 //! - `import`: catanatron dumps.
 
+pub mod beginnings;
 pub mod board;
 pub mod catanatron_roads;
 mod checkpoint;
@@ -176,5 +177,11 @@ impl Declarations for Catan {
     }
     fn candidates(state: &State, seat: Seat, kind: &str) -> almanac_core::next::Candidates<LoggedEvent> {
         next::candidates(state, seat, kind)
+    }
+    fn beginnings() -> Vec<almanac_core::next::Beginning> {
+        beginnings::beginnings()
+    }
+    fn begin(beginning: &str, seats: usize, seed: u64) -> Result<serde_json::Map<String, Value>, SetupError> {
+        beginnings::begin(beginning, seats, seed)
     }
 }

@@ -4,7 +4,7 @@
 use crate::facts::{Fact, FactRow, Seat};
 use crate::log::{Envelope, LogError};
 use crate::position::{Feature, Position};
-use crate::ruleset::Ruleset;
+use crate::ruleset::{Ruleset, SetupError};
 use crate::view::AnyView;
 use crate::vocabulary::Vocabulary;
 use serde_json::Value;
@@ -119,6 +119,18 @@ pub trait Declarations: Ruleset + Sync {
     fn candidates(_state: &Self::State, _seat: Seat, _kind: &str) -> crate::next::Candidates<Self::Event> {
         crate::next::Candidates::Untried
     }
+
+    /// The ways a table may begin a game at the recorder (none: the game is begun by its header alone).
+    fn beginnings() -> Vec<crate::next::Beginning> {
+        Vec::new()
+    }
+
+    /// The header fields a beginning lays out for `seats` players (a board, options), beside the fields
+    /// every log shares; a seeded beginning draws from `seed`, the same seed always alike. Pure: the seed
+    /// is the only chance.
+    fn begin(beginning: &str, _seats: usize, _seed: u64) -> Result<serde_json::Map<String, Value>, SetupError> {
+        Err(SetupError(format!("this game has no beginning `{beginning}`")))
+    }
 }
 
 /// One kind of game, object-safe: what the registry lists.
@@ -136,6 +148,10 @@ pub trait GameKind: Sync {
     fn features(&self) -> &'static [Feature];
     /// Whether a table can record the game move by move (it says what may happen next).
     fn recorder(&self) -> bool;
+    /// The ways a table may begin a game at the recorder (see [`Declarations::beginnings`]).
+    fn beginnings(&self) -> Vec<crate::next::Beginning>;
+    /// The header fields of a beginning (see [`Declarations::begin`]).
+    fn begin(&self, beginning: &str, seats: usize, seed: u64) -> Result<serde_json::Map<String, Value>, SetupError>;
     /// Reads and validates the events of a log whose header was read into `envelope` and `header`.
     fn read(&self, envelope: Envelope, header: Value, text: &str) -> Result<Box<dyn Game>, LogError>;
     /// The state after a stored game's checkpoint (after `checkpoint.0` events; none: from the header) and

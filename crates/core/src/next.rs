@@ -107,3 +107,15 @@ pub struct Choice {
     pub line: String,
     pub words: String,
 }
+
+/// A way a table may begin a game of a kind at the recorder: a board laid out as the rulebook shows it, or
+/// one drawn from a seed (the same seed, the same board: the table copies it from the screen).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Beginning {
+    pub id: &'static str,
+    pub words: &'static str,
+    /// The fewest and the most players it is for.
+    pub seats: [u8; 2],
+    /// Whether it is drawn from a seed.
+    pub seeded: bool,
+}
