@@ -953,3 +953,76 @@ fn a_game_stored_before_its_first_event_takes_its_first_entries() {
     let (_, stats) = app.get_json(&format!("/api/games/{id}/stats"));
     assert_eq!(stats["events"], 3, "{stats}");
 }
+
+/// A club begins a game at the table (`POST /api/tables`): the header is written from the start page's
+/// answers with the game's own board (the rulebook's beginner board, or one drawn from a seed, the same
+/// seed the same board), the game is live and the club's alone; a start that cannot begin says why and
+/// stores nothing, and a stranger begins nothing.
+#[test]
+fn a_club_begins_a_game_at_the_table_and_a_bad_start_stores_nothing() {
+    let app = spawn_app(16 << 20);
+    let club_games =
+        |app: &TestApp| app.get_as("/api/games?limit=1000", &app.token).json()["games"].as_array().unwrap().len();
+    let start = |beginning: &str, seed: u64, players: &[&str]| {
+        json!({"ruleset": "catan", "beginning": beginning, "seed": seed, "players": players,
+               "title": "Table 3", "date": "2026-12-02", "location": "Kadıköy"})
+    };
+    let four = ["Ayşe", "Mehmet", "Zeynep", "Can"];
+    let (status, body) = app.post_json("/api/tables", &start("beginner", 0, &four));
+    assert_eq!(status, 201, "{body}");
+    let id = body["id"].as_str().unwrap().to_string();
+    // The stored header: the sample's beginner board, the players in seat order, what the page said.
+    let log = app.get_as(&format!("/api/games/{id}/log"), &app.token).body;
+    let header: Value = serde_json::from_str(log.lines().next().unwrap()).unwrap();
+    let club_sample: Value = serde_json::from_str(sample("catan-club-game.jsonl").lines().next().unwrap()).unwrap();
+    assert_eq!(header["board"], club_sample["board"]);
+    let names: Vec<&str> = header["players"].as_array().unwrap().iter().map(|p| p["name"].as_str().unwrap()).collect();
+    assert_eq!(names, four);
+    assert_eq!((header["title"].as_str(), header["location"].as_str()), (Some("Table 3"), Some("Kadıköy")));
+    // Live, private: the public does not see it, the club records on it.
+    assert_eq!(app.get_json(&format!("/api/games/{id}")).0, 404);
+    let next = app.get_as(&format!("/api/games/{id}/next"), &app.token).json();
+    assert_eq!(next["open"][0]["player"], "Ayşe", "{next}");
+    let first = sample("catan-club-game.jsonl").lines().nth(1).unwrap().to_string();
+    assert_eq!(app.append(&id, 0, &[&first]).0, 200);
+
+    // A seeded board: six players on the extension's island, the same seed the same board.
+    let six = ["A", "B", "C", "D", "E", "F"];
+    let board_of = |body: &Value| -> Value {
+        let header: Value = serde_json::from_str(body["header"].as_str().unwrap()).unwrap();
+        header["board"].clone()
+    };
+    let (status, a) = app.post_json("/api/tables", &start("variable", 42, &six));
+    assert_eq!(status, 201, "{a}");
+    assert_eq!(board_of(&a)["hexes"].as_array().unwrap().len(), 30);
+    let mut again = start("variable", 42, &six);
+    again["title"] = json!("Table 4");
+    let (_, b) = app.post_json("/api/tables", &again);
+    assert_eq!(board_of(&a), board_of(&b));
+    let (_, c) = app.post_json("/api/tables", &start("variable", 43, &six));
+    assert_ne!(board_of(&a), board_of(&c));
+
+    // Starts that cannot begin: each says why, and nothing is stored.
+    let before = club_games(&app);
+    for (bad, words) in [
+        (start("beginner", 0, &six), "3 to 4 players, not 6"),
+        (start("beginner", 0, &["Ayşe", "Ayşe", "Can"]), "Ayşe sits at two seats"),
+        (start("beginner", 0, &["Ayşe", " ", "Can"]), "seat 2 has no player's name"),
+        (start("spiral", 0, &four), "no beginning `spiral`"),
+        (json!({"ruleset": "elasund", "beginning": "x", "players": four}), "cannot be recorded at a table"),
+    ] {
+        let (status, body) = app.post_json("/api/tables", &bad);
+        assert_eq!(status, 400, "{bad}: {body}");
+        assert!(body["error"].as_str().unwrap().contains(words), "{bad}: {body}");
+    }
+    assert_eq!(club_games(&app), before);
+    // A stranger begins nothing.
+    let r = app.send(
+        "POST",
+        "/api/tables",
+        Some(start("beginner", 0, &four).to_string().as_bytes()),
+        &[("content-type", "application/json")],
+    );
+    assert_eq!(r.status, 401, "{}", r.body);
+    assert_eq!(club_games(&app), before);
+}

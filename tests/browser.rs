@@ -588,6 +588,69 @@ fn a_club_records_the_six_player_game_by_taps_on_a_phone() {
     assert!(summary["winner"].is_string(), "{summary}");
 }
 
+/// A club begins a game at the table from the page: the game and its beginning chosen, the players typed
+/// in seat order; the recorder opens on the new game, whose header is the sample's in all that the game
+/// plays by (its players and options), and the sample's first turns are entered on it by taps.
+#[test]
+#[ignore = "needs Chromium and chromedriver: `make test` installs them"]
+fn a_club_begins_a_game_at_the_table_from_the_start_page() {
+    let app = spawn_app(16 << 20);
+    let log = sample("carcassonne-traders-builders.jsonl");
+    let lines: Vec<&str> = log.lines().collect();
+    let sample_header: Value = serde_json::from_str(lines[0]).unwrap();
+    let driver = Driver::start();
+    driver.screen(PHONE.0, PHONE.1);
+    sign_in(&driver, &app);
+    tap(&driver, "a.begin");
+    driver.wait_for("the start page", "return document.getElementById('start')?.dataset.ready === 'yes'");
+    let problems = violations(&driver, &axe_script());
+    assert!(problems.is_empty(), "the start page: {problems:?}");
+    assert_eq!(layout_problems(&driver), Vec::<String>::new(), "the start page on a phone");
+    driver.eval(
+        "const r = document.getElementById('ruleset'); r.value = 'carcassonne'; r.dispatchEvent(new Event('change'));",
+    );
+    driver.wait_for(
+        "its beginnings",
+        "return !!document.querySelector('#beginning option[value=\"traders-and-builders\"]')",
+    );
+    driver.eval(
+        "const b = document.getElementById('beginning'); b.value = 'traders-and-builders'; b.dispatchEvent(new Event('change'));",
+    );
+    let names: Vec<&str> =
+        sample_header["players"].as_array().unwrap().iter().map(|p| p["name"].as_str().unwrap()).collect();
+    for (k, name) in names.iter().enumerate() {
+        if k >= 2 {
+            tap(&driver, "#add-seat");
+        }
+        driver.type_into(&format!("#seats li:nth-child({}) input", k + 1), name);
+    }
+    driver.type_into("#title", "Table 1");
+    tap(&driver, "#begin-game");
+    driver.screenshot(&root().join("target/browser/begin.png"));
+    driver.wait_for(
+        "the game begun",
+        "return !!document.getElementById('recorder') || !document.getElementById('problem')?.hidden",
+    );
+    let said =
+        driver.eval("const p = document.getElementById('problem'); return p && !p.hidden ? p.textContent : null");
+    assert!(said.is_null(), "the start was refused: {said}");
+    driver.wait_for("the recorder", "return document.getElementById('recorder')?.dataset.ready === 'yes'");
+    let id = driver.eval("return document.getElementById('recorder').dataset.game").as_str().unwrap().to_string();
+    let stored = app.get_as(&format!("/api/games/{id}/log"), &app.token).body;
+    let header: Value = serde_json::from_str(stored.lines().next().unwrap()).unwrap();
+    assert_eq!(header["options"], sample_header["options"]);
+    let seated: Vec<&str> = header["players"].as_array().unwrap().iter().map(|p| p["name"].as_str().unwrap()).collect();
+    assert_eq!(seated, names);
+    assert_eq!(header["title"], "Table 1");
+    for (k, line) in lines[1..=8].iter().enumerate() {
+        record_by_taps(&driver, line, k as u64 + 1);
+    }
+    let stored = app.get_as(&format!("/api/games/{id}/log"), &app.token).body;
+    let stored: Vec<Value> = stored.lines().skip(1).map(|l| serde_json::from_str(l).unwrap()).collect();
+    let expected: Vec<Value> = lines[1..=8].iter().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert_eq!(stored, expected);
+}
+
 /// Two recorders at one table: the second enters what the first already did. It gets the conflict, fetches
 /// what it missed, drops its entry (it no longer applies) and says so; the stored log has no gap and no
 /// duplicate, and the next entry goes on from there.

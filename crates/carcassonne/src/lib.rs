@@ -112,4 +112,10 @@ impl Declarations for Carcassonne {
     fn candidates(state: &State, seat: Seat, kind: &str) -> almanac_core::next::Candidates<event::Event> {
         next::candidates(state, seat, kind)
     }
+    fn beginnings() -> Vec<almanac_core::next::Beginning> {
+        setup::beginnings()
+    }
+    fn begin(beginning: &str, seats: usize, _seed: u64) -> Result<serde_json::Map<String, Value>, SetupError> {
+        setup::begin(beginning, seats)
+    }
 }

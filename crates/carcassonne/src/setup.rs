@@ -91,3 +91,43 @@ pub fn new_state(header: &Value) -> Result<State, SetupError> {
     s.add_nodes(0);
     Ok(s)
 }
+
+/// How a table begins a game at the recorder: the start tile in the middle, the pack of the sets chosen;
+/// the tiles are entered as they are drawn.
+pub fn beginnings() -> Vec<almanac_core::next::Beginning> {
+    use almanac_core::next::Beginning;
+    vec![
+        Beginning {
+            id: "basic",
+            words: "The basic game: the start tile, the basic pack",
+            seats: [2, 5],
+            seeded: false,
+        },
+        Beginning {
+            id: "traders-and-builders",
+            words: "With Traders & Builders: its tiles, the goods, a builder and a pig each",
+            seats: [2, 6],
+            seeded: false,
+        },
+    ]
+}
+
+/// The header's options for a beginning.
+pub fn begin(beginning: &str, seats: usize) -> Result<serde_json::Map<String, serde_json::Value>, SetupError> {
+    let known = beginnings();
+    let Some(b) = known.iter().find(|b| b.id == beginning) else {
+        return Err(SetupError(format!("no beginning `{beginning}` for Carcassonne (basic, traders-and-builders)")));
+    };
+    if !(b.seats[0] as usize..=b.seats[1] as usize).contains(&seats) {
+        return Err(SetupError(format!("{} is for {} to {} players, not {seats}", b.words, b.seats[0], b.seats[1])));
+    }
+    let options = match beginning {
+        "basic" => serde_json::json!({ "sets": ["basic"] }),
+        _ => {
+            serde_json::json!({ "sets": ["basic", "traders-and-builders"], "goods": true, "builder": true, "pig": true })
+        }
+    };
+    let mut header = serde_json::Map::new();
+    header.insert("options".into(), options);
+    Ok(header)
+}

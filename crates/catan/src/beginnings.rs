@@ -22,7 +22,12 @@ pub fn beginnings() -> Vec<Beginning> {
             seats: [3, 6],
             seeded: true,
         },
-        Beginning { id: "helpers-beginner", words: "Helpers of Catan, on the beginner board", seats: [3, 4], seeded: false },
+        Beginning {
+            id: "helpers-beginner",
+            words: "Helpers of Catan, on the beginner board",
+            seats: [3, 4],
+            seeded: false,
+        },
         Beginning {
             id: "helpers-variable",
             words: "Helpers of Catan, on a variable board drawn from a seed",
@@ -71,11 +76,25 @@ pub struct BoxContents {
 /// The base game: 19 hexes.
 pub const BASE: BoxContents = BoxContents {
     hexes: &[
-        [0, -2], [1, -2], [2, -2],
-        [-1, -1], [0, -1], [1, -1], [2, -1],
-        [-2, 0], [-1, 0], [0, 0], [1, 0], [2, 0],
-        [-2, 1], [-1, 1], [0, 1], [1, 1],
-        [-2, 2], [-1, 2], [0, 2],
+        [0, -2],
+        [1, -2],
+        [2, -2],
+        [-1, -1],
+        [0, -1],
+        [1, -1],
+        [2, -1],
+        [-2, 0],
+        [-1, 0],
+        [0, 0],
+        [1, 0],
+        [2, 0],
+        [-2, 1],
+        [-1, 1],
+        [0, 1],
+        [1, 1],
+        [-2, 2],
+        [-1, 2],
+        [0, 2],
     ],
     terrains: &[
         (Terrain::Forest, 4),
@@ -94,13 +113,36 @@ pub const BASE: BoxContents = BoxContents {
 /// The 5–6 player extension: 30 hexes, two deserts, 28 tokens and two more harbours (3:1 and wool).
 pub const EXTENSION: BoxContents = BoxContents {
     hexes: &[
-        [0, -3], [1, -3], [2, -3],
-        [-1, -2], [0, -2], [1, -2], [2, -2],
-        [-2, -1], [-1, -1], [0, -1], [1, -1], [2, -1],
-        [-3, 0], [-2, 0], [-1, 0], [0, 0], [1, 0], [2, 0],
-        [-3, 1], [-2, 1], [-1, 1], [0, 1], [1, 1],
-        [-3, 2], [-2, 2], [-1, 2], [0, 2],
-        [-3, 3], [-2, 3], [-1, 3],
+        [0, -3],
+        [1, -3],
+        [2, -3],
+        [-1, -2],
+        [0, -2],
+        [1, -2],
+        [2, -2],
+        [-2, -1],
+        [-1, -1],
+        [0, -1],
+        [1, -1],
+        [2, -1],
+        [-3, 0],
+        [-2, 0],
+        [-1, 0],
+        [0, 0],
+        [1, 0],
+        [2, 0],
+        [-3, 1],
+        [-2, 1],
+        [-1, 1],
+        [0, 1],
+        [1, 1],
+        [-3, 2],
+        [-2, 2],
+        [-1, 2],
+        [0, 2],
+        [-3, 3],
+        [-2, 3],
+        [-1, 3],
     ],
     terrains: &[
         (Terrain::Forest, 6),
@@ -112,7 +154,14 @@ pub const EXTENSION: BoxContents = BoxContents {
     ],
     numbers: &[(2, 2), (3, 3), (4, 3), (5, 3), (6, 3), (8, 3), (9, 3), (10, 3), (11, 3), (12, 2)],
     generic_harbours: 5,
-    special_harbours: &[Resource::Lumber, Resource::Brick, Resource::Wool, Resource::Wool, Resource::Grain, Resource::Ore],
+    special_harbours: &[
+        Resource::Lumber,
+        Resource::Brick,
+        Resource::Wool,
+        Resource::Wool,
+        Resource::Grain,
+        Resource::Ore,
+    ],
     harbour_places: &["12:NW", "3:W", "0:NW", "2:NW", "6:NE", "17:NE", "22:E", "29:E", "28:SE", "27:W", "18:SW"],
 };
 
@@ -120,14 +169,29 @@ pub const EXTENSION: BoxContents = BoxContents {
 pub fn beginner() -> Value {
     use Terrain::*;
     let layout: [(Terrain, Option<u8>); 19] = [
-        (Mountains, Some(10)), (Pasture, Some(2)), (Forest, Some(9)),
-        (Fields, Some(12)), (Hills, Some(6)), (Pasture, Some(4)), (Hills, Some(10)),
-        (Fields, Some(9)), (Forest, Some(11)), (Desert, None), (Forest, Some(3)), (Mountains, Some(8)),
-        (Forest, Some(8)), (Mountains, Some(3)), (Fields, Some(4)), (Pasture, Some(5)),
-        (Hills, Some(5)), (Fields, Some(6)), (Pasture, Some(11)),
+        (Mountains, Some(10)),
+        (Pasture, Some(2)),
+        (Forest, Some(9)),
+        (Fields, Some(12)),
+        (Hills, Some(6)),
+        (Pasture, Some(4)),
+        (Hills, Some(10)),
+        (Fields, Some(9)),
+        (Forest, Some(11)),
+        (Desert, None),
+        (Forest, Some(3)),
+        (Mountains, Some(8)),
+        (Forest, Some(8)),
+        (Mountains, Some(3)),
+        (Fields, Some(4)),
+        (Pasture, Some(5)),
+        (Hills, Some(5)),
+        (Fields, Some(6)),
+        (Pasture, Some(11)),
     ];
     use Resource::*;
-    let harbours: [Option<Resource>; 9] = [None, Some(Wool), None, None, Some(Brick), Some(Lumber), None, Some(Grain), Some(Ore)];
+    let harbours: [Option<Resource>; 9] =
+        [None, Some(Wool), None, None, Some(Brick), Some(Lumber), None, Some(Grain), Some(Ore)];
     board_json(&BASE, &layout, &harbours)
 }
 
@@ -135,17 +199,14 @@ pub fn beginner() -> Value {
 /// numbers touch.
 pub fn variable(contents: &BoxContents, seed: u64) -> Value {
     let mut chance = SplitMix(seed);
-    let mut terrains: Vec<Terrain> =
-        contents.terrains.iter().flat_map(|&(t, n)| std::iter::repeat_n(t, n)).collect();
+    let mut terrains: Vec<Terrain> = contents.terrains.iter().flat_map(|&(t, n)| std::iter::repeat_n(t, n)).collect();
     chance.shuffle(&mut terrains);
     let mut numbers: Vec<u8> = contents.numbers.iter().flat_map(|&(x, n)| std::iter::repeat_n(x, n)).collect();
     let layout = loop {
         chance.shuffle(&mut numbers);
         let mut tokens = numbers.iter();
-        let layout: Vec<(Terrain, Option<u8>)> = terrains
-            .iter()
-            .map(|&t| (t, if t.produces().is_some() { tokens.next().copied() } else { None }))
-            .collect();
+        let layout: Vec<(Terrain, Option<u8>)> =
+            terrains.iter().map(|&t| (t, if t.produces().is_some() { tokens.next().copied() } else { None })).collect();
         if red_neighbours(contents.hexes, &layout).is_none() {
             break layout;
         }

@@ -16,11 +16,7 @@ fn spec(board: &Value) -> BoardSpec {
 }
 
 fn layout(board: &Value) -> Vec<(Terrain, Option<u8>)> {
-    spec(board)
-        .hexes
-        .iter()
-        .map(|h| (Terrain::from_name(&h.terrain).unwrap(), h.number))
-        .collect()
+    spec(board).hexes.iter().map(|h| (Terrain::from_name(&h.terrain).unwrap(), h.number)).collect()
 }
 
 #[test]
@@ -50,7 +46,10 @@ fn a_variable_board_is_the_boxs_contents_with_no_red_numbers_side_by_side_and_on
             header.insert("format".into(), json!("almanac/1"));
             header.insert("ruleset".into(), json!("catan"));
             let names = ["A", "B", "C", "D", "E", "F"];
-            header.insert("players".into(), json!(names[..players].iter().map(|n| json!({"name": n})).collect::<Vec<_>>()));
+            header.insert(
+                "players".into(),
+                json!(names[..players].iter().map(|n| json!({"name": n})).collect::<Vec<_>>()),
+            );
             let line = serde_json::to_string(&header).unwrap();
             let (envelope, header) = almanac_core::Envelope::read(&line).unwrap();
             almanac_core::read_events::<almanac_catan::Catan>(envelope, header, &line)

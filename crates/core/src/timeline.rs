@@ -444,7 +444,12 @@ impl<G: Declarations> GameKind for G {
     fn beginnings(&self) -> Vec<crate::next::Beginning> {
         G::beginnings()
     }
-    fn begin(&self, beginning: &str, seats: usize, seed: u64) -> Result<serde_json::Map<String, Value>, crate::SetupError> {
+    fn begin(
+        &self,
+        beginning: &str,
+        seats: usize,
+        seed: u64,
+    ) -> Result<serde_json::Map<String, Value>, crate::SetupError> {
         G::begin(beginning, seats, seed)
     }
     fn read(&self, envelope: Envelope, header: Value, text: &str) -> Result<Box<dyn Game>, LogError> {

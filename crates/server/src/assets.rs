@@ -11,6 +11,7 @@ use std::sync::OnceLock;
 const REPLAY_JS: &str = include_str!("../../../web/static/replay.js");
 const GAMES_JS: &str = include_str!("../../../web/static/games.js");
 const RECORD_JS: &str = include_str!("../../../web/static/record.js");
+const BEGIN_JS: &str = include_str!("../../../web/static/begin.js");
 const STYLE_CSS: &str = include_str!("../../../web/static/style.css");
 const FAVICON: &str = include_str!("../../../web/static/favicon.svg");
 const NOSCRIPT_CSS: &str = include_str!("../../../web/static/noscript.css");
@@ -28,6 +29,10 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
     .route(
         "/static/record.js",
         web::get().to(|r: HttpRequest| async move { file(&r, "text/javascript; charset=utf-8", RECORD_JS) }),
+    )
+    .route(
+        "/static/begin.js",
+        web::get().to(|r: HttpRequest| async move { file(&r, "text/javascript; charset=utf-8", BEGIN_JS) }),
     )
     .route(
         "/static/style.css",

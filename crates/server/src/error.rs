@@ -65,7 +65,7 @@ impl From<ServiceError> for ApiError {
             ServiceError::Store(StoreError::Conflict { .. } | StoreError::TakenElsewhere(_)) => StatusCode::CONFLICT,
             ServiceError::Store(StoreError::NotYours(_) | StoreError::PlayerNotYours(_)) => StatusCode::FORBIDDEN,
             ServiceError::Store(StoreError::Invalid(_)) => StatusCode::BAD_REQUEST,
-            ServiceError::Question(_) => StatusCode::BAD_REQUEST,
+            ServiceError::Question(_) | ServiceError::Start(_) => StatusCode::BAD_REQUEST,
             _ => StatusCode::INTERNAL_SERVER_ERROR,
         };
         match e {

@@ -269,7 +269,10 @@ pub fn page(
                 header.top {
                     a.brand href="/" { "Almanac" }
                     span.tagline { "replays and analyses: " (game_names()) }
-                    nav aria-label="Sections" { a href="/leaderboard" { "Leaderboard" } " " a href="/questions" { "Questions" } }
+                    nav aria-label="Sections" {
+                        a href="/leaderboard" { "Leaderboard" } " " a href="/questions" { "Questions" }
+                        @if signed.is_some() { " " a.begin href="/record" { "Record a game" } }
+                    }
                     @match signed {
                         Some(s) => form.session method="post" action="/signout" {
                             (s.proof_input())

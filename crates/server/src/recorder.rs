@@ -2,14 +2,83 @@
 //! decision, with taps (`web/static/record.js` does the tapping; the rules, through `/api/games/{id}/next`,
 //! say what may be tapped).
 
-use crate::access::Reader;
-use crate::app::{blocking, loaded, AppState};
+use crate::access::{Reader, Writer};
+use crate::app::{blocking, forget_access, loaded, upload_slot, AppState};
+use crate::error::ApiError;
+use crate::limits::read_json;
 use crate::pages::{escape, page, problem_page, SignedIn};
 use actix_web::http::StatusCode;
 use actix_web::{web, HttpRequest, HttpResponse};
+use almanac_service::tables::TableStart;
+use almanac_service::{Inserted, Ownership};
 
 pub fn routes(cfg: &mut web::ServiceConfig) {
-    cfg.route("/games/{id}/record", web::get().to(record));
+    cfg.route("/games/{id}/record", web::get().to(record))
+        .route("/record", web::get().to(start_page))
+        .route("/api/tables", web::post().to(begin));
+}
+
+/// A game begun at a table (see `almanac_service::tables`): its header written from the start page's
+/// answers, stored as a live game of the club's, private until the club publishes it.
+async fn begin(app: web::Data<AppState>, writer: Writer, payload: web::Payload) -> Result<HttpResponse, ApiError> {
+    let start: TableStart = read_json(
+        payload,
+        &app.limits,
+        r#"{"ruleset": "...", "beginning": "...", "seed": N, "players": ["...", ...], "title": "...", "date": "...", "location": "..."}"#,
+    )
+    .await?;
+    let header = almanac_service::tables::header_of(&start)?;
+    let _slot = upload_slot(&app, writer.club.id).await?;
+    let ownership = Ownership { club: Some(writer.club.id), published: false };
+    let inserted = app.uploads.store(None, header.clone(), ownership).await?;
+    if let Inserted::Existing(id) = &inserted {
+        forget_access(&app, id);
+    }
+    let (status, id) = match inserted {
+        Inserted::New(id) => (StatusCode::CREATED, id),
+        Inserted::Existing(id) => (StatusCode::OK, id),
+    };
+    Ok(HttpResponse::build(status).json(serde_json::json!({ "id": id, "header": header })))
+}
+
+/// Where a club begins a game at the table: the game and how it begins (its board), the players in seat
+/// order, the title, date and place.
+async fn start_page(req: HttpRequest, reader: Reader) -> HttpResponse {
+    let Some(signed) = SignedIn::of(&req, &reader) else {
+        return problem_page(StatusCode::UNAUTHORIZED, "Sign in as your club to begin a game at the table.");
+    };
+    let games = almanac_service::tables::recordable();
+    let options: String =
+        games.iter().map(|g| format!(r#"<option value="{}">{}</option>"#, escape(g.ruleset), escape(g.name))).collect();
+    // The beginnings of every game, for the page to offer those of the game chosen (`<` written out so the
+    // JSON cannot close the script element).
+    let data = serde_json::to_string(&games).expect("JSON").replace('<', "\\u003c");
+    let body = format!(
+        r#"<section id="start" class="recorder start" aria-label="Begin a game at the table">
+<h1>Begin a game at the table</h1>
+<p id="problem" class="problem" role="alert" hidden></p>
+<form id="begin">
+  <label>Game <select id="ruleset" name="ruleset">{options}</select></label>
+  <label>Board <select id="beginning" name="beginning"></select></label>
+  <div id="seeded" class="seeded" hidden>
+    <label>Seed <input id="seed" name="seed" type="number" min="0" step="1" inputmode="numeric"></label>
+    <button id="reseed" type="button" class="choice">Another board</button>
+    <p class="hint">The board is drawn from the seed and shown when the game begins: lay the table out as the screen shows it.</p>
+  </div>
+  <fieldset class="count"><legend>Players, in seat order (the first player first)</legend>
+    <ol id="seats" class="seats"></ol>
+    <button id="add-seat" type="button" class="choice">Add a player</button>
+  </fieldset>
+  <datalist id="known-players"></datalist>
+  <label>Title <input id="title" name="title" type="text"></label>
+  <label>Date <input id="date" name="date" type="date"></label>
+  <label>Place <input id="location" name="location" type="text"></label>
+  <button id="begin-game" type="submit" class="enter-form">Begin the game</button>
+</form>
+<script type="application/json" id="recordable">{data}</script>
+</section>"#
+    );
+    page("Begin a game at the table", &body, &["/static/begin.js".to_string()], Some(&signed), None)
 }
 
 /// The recorder for a game: only the club that owns it records it.

@@ -9,6 +9,7 @@ pub mod chances;
 mod live;
 pub mod players;
 pub mod questions;
+pub mod tables;
 
 pub use almanac_analysis::coach::{Cell as CoachCell, CoachRow, CoachTable, Column as CoachColumn};
 use almanac_analysis::{game_stats, GameStats};
@@ -51,6 +52,9 @@ pub enum ServiceError {
     Chart(#[from] ChartError),
     #[error("{0}")]
     Question(String),
+    /// A game a table begins that cannot begin so (an unknown game, a seat without a name…).
+    #[error("{0}")]
+    Start(String),
     #[error("no random numbers for a token: {0}")]
     Random(String),
     /// A fault of this program's (a panic caught), not of the input: said plainly, as a 500.

@@ -1,0 +1,76 @@
+//! A game begun at a table: the recorder's start page says the game, how it begins (a board from the
+//! rulebook or from a seed), the players in seat order, and the title, date and place; this writes the
+//! header its log begins with. The game's own part (board, options) is the game's to say
+//! (`GameKind::begin`).
+
+use crate::ServiceError;
+use almanac_core::next::Beginning;
+use serde::{Deserialize, Serialize};
+use serde_json::{json, Map, Value};
+
+/// What the start page asks.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TableStart {
+    pub ruleset: String,
+    pub beginning: String,
+    /// For a seeded beginning: the same seed, the same board.
+    #[serde(default)]
+    pub seed: u64,
+    /// In seat order, the first player first.
+    pub players: Vec<String>,
+    #[serde(default)]
+    pub title: Option<String>,
+    #[serde(default)]
+    pub date: Option<String>,
+    #[serde(default)]
+    pub location: Option<String>,
+}
+
+/// A game a table can record, and how it may begin.
+#[derive(Debug, Clone, Serialize)]
+pub struct Recordable {
+    pub ruleset: &'static str,
+    pub name: &'static str,
+    pub beginnings: Vec<Beginning>,
+}
+
+/// Every game of the registry that a table can record and begin.
+pub fn recordable() -> Vec<Recordable> {
+    almanac_engine::GAMES
+        .iter()
+        .filter(|g| g.recorder() && !g.beginnings().is_empty())
+        .map(|g| Recordable { ruleset: g.id(), name: g.name(), beginnings: g.beginnings() })
+        .collect()
+}
+
+/// The header line of the game a table begins; what is wrong with the start, in words.
+pub fn header_of(start: &TableStart) -> Result<String, ServiceError> {
+    let bad = |why: String| Err(ServiceError::Start(why));
+    let Some(kind) = almanac_engine::GAMES.iter().find(|g| g.id() == start.ruleset && g.recorder()) else {
+        let known: Vec<&str> = recordable().iter().map(|r| r.ruleset).collect();
+        return bad(format!("`{}` cannot be recorded at a table (one of {})", start.ruleset, known.join(", ")));
+    };
+    let names: Vec<&str> = start.players.iter().map(|p| p.trim()).collect();
+    if let Some(seat) = names.iter().position(|n| n.is_empty()) {
+        return bad(format!("seat {} has no player's name", seat + 1));
+    }
+    for (i, n) in names.iter().enumerate() {
+        if names[..i].contains(n) {
+            return bad(format!("{n} sits at two seats"));
+        }
+    }
+    let part = kind.begin(&start.beginning, names.len(), start.seed).map_err(|e| ServiceError::Start(e.0))?;
+    let mut header = Map::new();
+    header.insert("format".into(), json!("almanac/1"));
+    header.insert("ruleset".into(), json!(kind.id()));
+    let text = |v: &Option<String>| v.as_deref().map(str::trim).filter(|t| !t.is_empty()).map(|t| json!(t));
+    for (field, value) in [("title", &start.title), ("date", &start.date), ("location", &start.location)] {
+        if let Some(v) = text(value) {
+            header.insert(field.into(), v);
+        }
+    }
+    header.insert("players".into(), Value::Array(names.iter().map(|n| json!({ "name": n })).collect()));
+    header.extend(part);
+    Ok(serde_json::to_string(&Value::Object(header)).expect("a header is JSON"))
+}
