@@ -9,7 +9,9 @@ CARGO ?= cargo
 CORPUS ?= bench-corpus
 CATANATRON_TOOL ?= ../shared/tools/catanatron_dump.py
 
-.PHONY: run demo build test browser postgres lint fuzz bench bench-scale bench-http bench-uploads bench-load bench-corpus clean
+# The server's build compiles the games' rules for the browser too (crates/browser-rules, WebAssembly):
+# rustup adds the target when it is missing.
+.PHONY: run demo build wasm-target test browser postgres lint fuzz bench bench-scale bench-http bench-uploads bench-load bench-corpus clean
 
 # Seeds an empty database from data/samples/, then serves the dashboard at http://$(BIND)/.
 run: build
@@ -19,15 +21,18 @@ run: build
 demo: build
 	./target/release/almanac demo --db $(DB) --samples data/samples
 
-build:
+build: wasm-target
 	$(CARGO) build --release --bin almanac
+
+wasm-target:
+	@rustup target list --installed 2>/dev/null | grep -qx wasm32-unknown-unknown || rustup target add wasm32-unknown-unknown
 
 # Every test, the store's and the API's on SQLite and again on a real PostgreSQL (started here for the run
 # in a temporary directory, stopped at the end, whatever the outcome), and reads spread over a streaming
 # replica (a second PostgreSQL and its replica). The tests that need PostgreSQL or a browser are
 # `#[ignore]`d with the reason, so that a plain `cargo test` passes on a bare machine; here they run too
 # (`--include-ignored`).
-test: browser postgres
+test: wasm-target browser postgres
 	@pg=$$(mktemp -d); pair=$$(mktemp -d); \
 	url=$$(tests/postgres.sh start $$pg) && urls=$$(tests/postgres.sh start-replicated $$pair) && \
 	ALMANAC_TEST_PG=$$url ALMANAC_TEST_PG_REPLICATED="$$urls" $(CARGO) test --workspace -- --include-ignored && \
@@ -72,7 +77,7 @@ $(AXE):
 fuzz:
 	ALMANAC_FUZZ_CASES=$${ALMANAC_FUZZ_CASES:-20000} $(CARGO) test --release -p almanac-engine --test fuzz
 
-lint:
+lint: wasm-target
 	$(CARGO) fmt --all -- --check
 	$(CARGO) clippy --workspace --all-targets -- -D warnings
 

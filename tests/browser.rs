@@ -389,6 +389,22 @@ fn tap(driver: &Driver, css: &str) {
 /// on the board (or its words in the list, or its cards counted out with the steppers of its form); then
 /// waits until the server has it.
 fn record_by_taps(driver: &Driver, line: &str, seq_after: u64) {
+    let stored = format!("r.dataset.synced === '{seq_after}' || +r.dataset.waiting > 0 || r.dataset.sending === 'yes'");
+    tap_entry(driver, line, &stored);
+    driver.wait_for(
+        &format!("event {seq_after} stored"),
+        &format!("return document.getElementById('recorder').dataset.synced === '{seq_after}'"),
+    );
+}
+
+/// Enters one event of a sample by taps only while the server is away: done when `waiting` entries wait
+/// on the phone.
+fn record_offline_by_taps(driver: &Driver, line: &str, waiting: u64) {
+    tap_entry(driver, line, &format!("+r.dataset.waiting === {waiting}"));
+}
+
+/// The taps of one event (see `record_by_taps`), until `entered` (JavaScript, `r` the recorder) holds.
+fn tap_entry(driver: &Driver, line: &str, entered: &str) {
     let event: Value = serde_json::from_str(line).unwrap();
     let (kind, player) = (event["type"].as_str().unwrap(), event["player"].as_str().unwrap_or(""));
     // An event of no player's (the end of the game) is the decision's whoever it is.
@@ -400,7 +416,7 @@ fn record_by_taps(driver: &Driver, line: &str, seq_after: u64) {
         let found = driver.eval(&format!(
             "const line = {line:?};
              const r = document.getElementById('recorder');
-             if (r.dataset.synced === '{seq_after}' || +r.dataset.waiting > 0 || r.dataset.sending === 'yes') return 'entered';
+             if ({entered}) return 'entered';
              for (const b of document.querySelectorAll('#chooser:not([hidden]) button.choice')) {{
                if (b.dataset.line === line) {{ b.id = 'tap-me'; return 'choice'; }} }}
              const event = JSON.parse(line);
@@ -447,10 +463,7 @@ fn record_by_taps(driver: &Driver, line: &str, seq_after: u64) {
             }
         }
     }
-    driver.wait_for(
-        &format!("event {seq_after} stored"),
-        &format!("return document.getElementById('recorder').dataset.synced === '{seq_after}'"),
-    );
+    driver.wait_for("the entry made", &format!("const r = document.getElementById('recorder'); return {entered}"));
 }
 
 /// A club records the start of the club sample at a phone, by taps only: every entry the rules allow is a
@@ -513,6 +526,9 @@ fn a_club_records_a_game_at_the_table_by_taps_on_a_phone() {
     // Made again, and the rest of the game to its end: trades and discards counted out with steppers, the
     // robber and the card it took, the bank's rates, the development cards. The stored log is the
     // sample's, with the withdrawn entry and its withdrawal between.
+    // A trade late in the game, when hands are full.
+    let like_for_like =
+        lines[upto..].iter().enumerate().position(|(k, l)| k > 150 && l.contains(r#""type":"trade""#)).unwrap();
     for (k, line) in lines[upto..].iter().enumerate() {
         if k == 1 {
             // The first trade's form: its steppers a finger's size too, and nothing axe calls serious.
@@ -527,6 +543,42 @@ fn a_club_records_a_game_at_the_table_by_taps_on_a_phone() {
             let problems = violations(&driver, &axe_script());
             assert!(problems.is_empty(), "the trade form: {problems:?}");
             tap(&driver, "#chooser button.cancel");
+        }
+        if k == like_for_like {
+            // A trade the steppers allow and the rules do not (like for like): refused with the rule's
+            // words, and nothing stored.
+            let player = serde_json::from_str::<Value>(line).unwrap()["player"].as_str().unwrap().to_string();
+            let stored = read(format!("/api/games/{id}/log")).body.lines().count();
+            let mut refused = None;
+            for partner in 1..=3 {
+                tap(&driver, &format!("button.kind[data-kind='trade'][data-player='{player}']"));
+                tap(&driver, &format!("#chooser button.form:nth-of-type({partner})"));
+                let alike = driver.eval(
+                    "const cards = (f) => [...document.querySelectorAll(`#chooser button.step[data-field=\"${f}\"][data-step=\"+1\"]`)].map((b) => b.dataset.card);
+                     const give = cards('give'); return cards('get').find((c) => give.includes(c)) || null;",
+                );
+                let Some(card) = alike.as_str().map(str::to_string) else {
+                    tap(&driver, "#chooser button.cancel");
+                    continue;
+                };
+                for field in ["give", "get"] {
+                    tap(
+                        &driver,
+                        &format!("#chooser button.step[data-field='{field}'][data-card='{card}'][data-step='+1']"),
+                    );
+                }
+                tap(&driver, "#chooser button.enter-form");
+                let said =
+                    driver.eval("const p = document.getElementById('problem'); return p.hidden ? null : p.textContent");
+                assert_eq!(
+                    said.as_str(),
+                    Some(format!("a trade cannot swap like for like ({card} on both sides)").as_str())
+                );
+                refused = Some(card);
+                break;
+            }
+            assert!(refused.is_some(), "a partner who holds a card {player} holds too");
+            assert_eq!(read(format!("/api/games/{id}/log")).body.lines().count(), stored, "nothing stored");
         }
         record_by_taps(&driver, line, (upto + 2 + k) as u64);
     }
@@ -649,6 +701,50 @@ fn a_club_begins_a_game_at_the_table_from_the_start_page() {
     let stored: Vec<Value> = stored.lines().skip(1).map(|l| serde_json::from_str(l).unwrap()).collect();
     let expected: Vec<Value> = lines[1..=8].iter().map(|l| serde_json::from_str(l).unwrap()).collect();
     assert_eq!(stored, expected);
+}
+
+/// The server stops in the middle of a game. Ten entries are made on the phone, the rules in the browser
+/// saying what may happen next (the board moves on, the page says how many wait); the server starts again
+/// and all ten land, in order, once.
+#[test]
+#[ignore = "needs Chromium and chromedriver: `make test` installs them"]
+fn the_server_stops_and_ten_entries_made_offline_land_in_order_once() {
+    let app = spawn_app(16 << 20);
+    let club = sample("catan-club-game.jsonl");
+    let lines: Vec<&str> = club.lines().collect();
+    let (id, driver) = table_with_a_phone(&app, lines[0]);
+    open_recorder(&driver, &app, &id);
+    assert_eq!(driver.eval("return document.getElementById('recorder').dataset.rules"), json!("yes"));
+    // The setup and its first turns with the server.
+    let online = 20;
+    for (k, line) in lines[1..=online].iter().enumerate() {
+        record_by_taps(&driver, line, k as u64 + 1);
+    }
+    app.stop();
+    // What the board shows (the robber among it, which the entries made offline move).
+    let pieces = |d: &Driver| d.eval("return document.querySelector('#board .pieces').innerHTML");
+    let before = pieces(&driver);
+    for (k, line) in lines[online + 1..=online + 10].iter().enumerate() {
+        record_offline_by_taps(&driver, line, k as u64 + 1);
+    }
+    let said = driver.eval("return document.getElementById('waiting').textContent");
+    assert_eq!(said, json!("10 entries wait for the server"));
+    assert_eq!(driver.eval("return document.querySelectorAll('#entries li.waiting').length"), json!(6));
+    assert_ne!(pieces(&driver), before, "the board moved on offline");
+    driver.screenshot(&root().join("target/browser/recorder-offline.png"));
+    // Back: the ten are sent, in order.
+    app.start_again();
+    let last = online + 10;
+    driver.wait_for(
+        "the ten entries stored",
+        &format!("const r = document.getElementById('recorder'); return r.dataset.synced === '{last}' && r.dataset.waiting === '0'"),
+    );
+    let log = app.get_as(&format!("/api/games/{id}/log"), &app.token).body;
+    let stored: Vec<Value> = log.lines().skip(1).map(|l| serde_json::from_str(l).unwrap()).collect();
+    let expected: Vec<Value> = lines[1..=last].iter().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert_eq!(stored, expected, "all ten, in order, once");
+    // And the game goes on online.
+    record_by_taps(&driver, lines[last + 1], last as u64 + 1);
 }
 
 /// Two recorders at one table: the second enters what the first already did. It gets the conflict, fetches

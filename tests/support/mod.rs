@@ -22,6 +22,10 @@ pub struct TestApp {
     pub token: String,
     pub db: PathBuf,
     agent: ureq::Agent,
+    /// What the server was started with, and its handle while it runs (a test may stop it and start it
+    /// again on the same address and database).
+    config: almanac_server::Config,
+    running: std::sync::Mutex<Option<actix_web::dev::ServerHandle>>,
     _dir: tempfile::TempDir,
     /// Last, so the database goes after the rest (another server on it does not own it).
     _scratch: Option<ScratchDatabase>,
@@ -128,11 +132,33 @@ fn serve_config(
     let db = config.db.clone();
     let listener = TcpListener::bind("127.0.0.1:0").unwrap();
     let address = format!("http://{}", listener.local_addr().unwrap());
-    let server = almanac_server::run(listener, config).expect("the server starts");
-    std::thread::spawn(move || actix_rt::System::new().block_on(server));
+    let handle = start_on(listener, config.clone());
     // Redirects are not followed: the tests look at them.
     let agent = ureq::Agent::config_builder().http_status_as_error(false).max_redirects(0).build().new_agent();
-    TestApp { address, token, db, agent, _dir: dir, _scratch: scratch }
+    let running = std::sync::Mutex::new(Some(handle));
+    TestApp { address, token, db, agent, config, running, _dir: dir, _scratch: scratch }
+}
+
+fn start_on(listener: TcpListener, config: almanac_server::Config) -> actix_web::dev::ServerHandle {
+    let server = almanac_server::run(listener, config).expect("the server starts");
+    let handle = server.handle();
+    std::thread::spawn(move || actix_rt::System::new().block_on(server));
+    handle
+}
+
+impl TestApp {
+    /// Stops the server (a table's network gone): nothing answers at its address until `start_again`.
+    pub fn stop(&self) {
+        let handle = self.running.lock().unwrap().take().expect("the server runs");
+        actix_rt::System::new().block_on(handle.stop(false));
+    }
+
+    /// Starts the server again, on the same address and database.
+    pub fn start_again(&self) {
+        let at = self.address.trim_start_matches("http://");
+        let listener = TcpListener::bind(at).unwrap_or_else(|e| panic!("{at} again: {e}"));
+        *self.running.lock().unwrap() = Some(start_on(listener, self.config.clone()));
+    }
 }
 
 /// Creates a club in the database at `db` and returns a fresh token of it.

@@ -7,6 +7,11 @@
 // sequence number it follows (`expected_seq`): an entry made offline waits and is sent when the server
 // answers again; an entry another recorder made stale (409) is dropped when it no longer applies, and sent
 // again after what was missed when it still does. Nothing is lost and nothing is sent twice.
+//
+// The page keeps its own copy of the game too, read by the games' rules compiled for the browser
+// (`/static/rules.wasm`, crates/browser-rules): the server's log and the entries waiting for it. Each entry
+// is judged by it first, so a phone without the network still refuses an illegal entry with the rule's
+// words and still shows what may happen next. The server stays the judge of what is stored.
 document.addEventListener('DOMContentLoaded', () => {
   const root = document.getElementById('recorder');
   if (!root) return;
@@ -27,6 +32,10 @@ document.addEventListener('DOMContentLoaded', () => {
   const TARGET = 44;
 
   let seq = +root.dataset.seq;
+  // The game as the browser's rules hold it (the server's events, then the entries waiting), once loaded.
+  let local = null;
+  // How many events the browser's game had when it was last shown (-1: the server's answer is shown).
+  let shownLocal = -1;
   let recent = [];
   let next = null;
   let layer = null;
@@ -44,23 +53,89 @@ document.addEventListener('DOMContentLoaded', () => {
     return { status: r.status, body };
   }
 
-  // What the table sees: the board now, whose decision it is, and the last entries.
+  // What the table sees: the board now, whose decision it is, and the last entries, as the server has them.
   async function refresh() {
     const [state, n, page] = await Promise.all([
       json(`${path}/state`), json(`${path}/next`), json(`${path}/events?from=${Math.max(1, seq - 7)}`),
     ]);
     if (n.status !== 200 || state.status !== 200) throw new Error(n.body.error || state.body.error || 'no answer');
-    next = n.body;
-    seq = next.seq;
+    seq = n.body.seq;
     root.dataset.seq = seq;
-    recent = page.body.events || [];
+    show(state.body, n.body, page.body.events || []);
+    shownLocal = -1;
+  }
+
+  // The same, as the browser's rules have it with the entries still waiting: while the server is away.
+  function showLocal() {
+    const n = local.next().ok;
+    const rows = local.events(Math.max(1, n.seq - 7)).ok;
+    show(local.state().ok, n, rows);
+    shownLocal = n.seq;
+  }
+
+  function show(state, nextBody, rows) {
+    next = nextBody;
+    recent = rows;
     // The board drawn again: a board that grows (a grid of tiles) is framed by what lies on it now.
     board.replaceChildren();
-    game.drawBoard(board, state.body, ctx);
+    game.drawBoard(board, state, ctx);
     layer = Almanac.svg('g', { class: 'pieces' }, board);
-    game.drawState(layer, state.body, ctx);
+    game.drawState(layer, state, ctx);
     showEntries();
     showChoices();
+  }
+
+  // The games' rules in the browser: a WebAssembly module with no glue but this. Text goes in through
+  // memory the module gives (`alloc`); each answer is JSON, at the address and length packed in the 64-bit
+  // number returned, given back after reading (`free`).
+  async function loadRules() {
+    const r = await fetch('/static/rules.wasm');
+    if (!r.ok) throw new Error(`no rules (${r.status})`);
+    const { instance } = await WebAssembly.instantiate(await r.arrayBuffer(), {});
+    const x = instance.exports;
+    const encoder = new TextEncoder();
+    const decoder = new TextDecoder();
+    const call = (f, arg) => {
+      let packed;
+      if (typeof arg === 'string') {
+        const bytes = encoder.encode(arg);
+        const at = x.alloc(bytes.length);
+        new Uint8Array(x.memory.buffer, at, bytes.length).set(bytes);
+        packed = f(at, bytes.length);
+      } else {
+        packed = arg === undefined ? f() : f(arg);
+      }
+      const at = Number(packed >> 32n);
+      const len = Number(packed & 0xffffffffn);
+      const answer = JSON.parse(decoder.decode(new Uint8Array(x.memory.buffer, at, len)));
+      x.free(at, len);
+      return answer;
+    };
+    return {
+      open: (log) => call(x.open, log),
+      push: (line) => call(x.push, line),
+      next: () => call(x.next),
+      state: () => call(x.state),
+      events: (from) => call(x.events, from),
+    };
+  }
+
+  // The browser's game read again from the server's log, then each entry waiting that still applies: after
+  // another recorder's entries, or at the start. What was dropped, in words, to say once it is shown.
+  async function resync(why) {
+    const r = await fetch(`${path}/log`);
+    if (!r.ok) throw new Error(`no log (${r.status})`);
+    const opened = local.open(await r.text());
+    if (opened.error) throw new Error(opened.error);
+    const kept = [];
+    const dropped = [];
+    for (const event of queue()) {
+      const a = local.push(JSON.stringify(event));
+      if (a.error) dropped.push(`Not entered: ${describe(event)} ${why}: ${a.error}`);
+      else kept.push(event);
+    }
+    keep(kept);
+    return dropped;
   }
 
   function showEntries() {
@@ -75,6 +150,11 @@ document.addEventListener('DOMContentLoaded', () => {
       if (ev.withdrawn_by) {
         li.classList.add('withdrawn');
         li.append(' · withdrawn');
+      }
+      if (ev.seq > seq) {
+        // Made here, not yet on the server.
+        li.classList.add('waiting');
+        li.append(' · waits');
       }
       return li;
     }));
@@ -129,9 +209,10 @@ document.addEventListener('DOMContentLoaded', () => {
       }
       choicesBox.append(group);
     }
-    // One decision of one kind (a settlement in the setup, the robber): its places are shown at once.
+    // One decision of one kind (a settlement in the setup, the robber, one player's discard): its places or
+    // its form are shown at once.
     const only = open.length === 1 && open[0].types.length === 1 && (open[0].choices || [])[0];
-    if (only && only.events.length > 1) choose(open[0], only);
+    if (only && ((only.events || []).length > 1 || (only.forms || []).length)) choose(open[0], only);
   }
 
   // A kind chosen: one event is entered at once; events with places are targets on the board; the rest a
@@ -339,14 +420,31 @@ document.addEventListener('DOMContentLoaded', () => {
     if (last) enter({ type: 'withdraw', seq: last.seq });
   });
 
-  // An entry: kept on the phone first, then sent.
+  // An entry: judged by the browser's rules (refused at once, with the rule's words, when they refuse it),
+  // kept on the phone, then sent.
   function enter(event) {
     clearTargets();
     chooser.hidden = true;
+    problem.hidden = true;
+    if (local) {
+      const a = local.push(JSON.stringify(event));
+      if (a.error) {
+        say(a.error);
+        return;
+      }
+    }
     const q = queue();
     q.push(event);
     keep(q);
     flush();
+  }
+
+  // The server does not answer: the entries wait, the table goes on with the browser's rules.
+  function away() {
+    root.dataset.offline = 'yes';
+    // Shown again only when an entry moved the game on: a retry leaves what the table has open alone.
+    if (local && local.next().ok.seq !== shownLocal) showLocal();
+    setTimeout(flush, 1000);
   }
 
   function showWaiting() {
@@ -375,36 +473,50 @@ document.addEventListener('DOMContentLoaded', () => {
           });
         } catch (_) {
           // No answer: the entries wait, and are sent when the server answers again.
-          setTimeout(flush, 1000);
+          away();
           return;
         }
+        root.dataset.offline = 'no';
         if (r.status === 200) {
           keep(queue().slice(1));
           seq = r.body.seq;
           sent += 1;
         } else if (r.status === 409) {
           // Another recorder was first: see what it entered, and keep this entry only if it still applies.
-          await refresh();
-          if (!stillOpen(event)) {
-            keep(queue().slice(1));
-            say(`Not entered: ${describe(event)} no longer applies after what the other recorder entered.`);
+          if (local) {
+            const dropped = await resync('no longer applies after what the other recorder entered');
+            await refresh();
+            if (dropped.length) say(dropped.join(' '));
+          } else {
+            await refresh();
+            if (!stillOpen(event)) {
+              keep(queue().slice(1));
+              say(`Not entered: ${describe(event)} no longer applies after what the other recorder entered.`);
+            }
           }
           continue;
         } else if (r.status >= 500 || r.status === 429 || r.status === 0) {
-          setTimeout(flush, 1000);
+          away();
           return;
         } else {
-          // Refused by the rules (or the request): stored nothing; the words say why.
+          // Refused by the rules (or the request): stored nothing; the words say why. The browser's game
+          // follows the server's again.
           keep(queue().slice(1));
           say(r.body.error || `refused (${r.status})`);
+          if (local) {
+            const dropped = await resync('follows an entry the server refused');
+            if (dropped.length) say(`${r.body.error || ''} ${dropped.join(' ')}`);
+          }
           sent += 1;
         }
         showWaiting();
       }
       // What the entries did, and what may happen next now (nothing to ask again when nothing was sent).
       if (sent) await refresh();
-    } catch (_) {
-      setTimeout(flush, 1000);
+    } catch (e) {
+      // Kept where a developer (or a test) looks: what stopped the sending.
+      root.dataset.fault = String(e && e.stack || e);
+      away();
       return;
     } finally {
       sending = false;
@@ -450,7 +562,18 @@ document.addEventListener('DOMContentLoaded', () => {
     board.replaceChildren();
     game.drawBoard(board, state.body, ctx);
     layer = Almanac.svg('g', { class: 'pieces' }, board);
+    // Without the browser's rules (a browser without WebAssembly) the page still records while online.
+    let dropped = [];
+    try {
+      local = await loadRules();
+      dropped = await resync('does not apply to the game as the server has it');
+      root.dataset.rules = 'yes';
+    } catch (_) {
+      local = null;
+      root.dataset.rules = 'no';
+    }
     await refresh();
+    if (dropped.length) say(dropped.join(' '));
     root.dataset.ready = 'yes';
     flush();
   }

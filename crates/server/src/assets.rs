@@ -12,6 +12,9 @@ const REPLAY_JS: &str = include_str!("../../../web/static/replay.js");
 const GAMES_JS: &str = include_str!("../../../web/static/games.js");
 const RECORD_JS: &str = include_str!("../../../web/static/record.js");
 const BEGIN_JS: &str = include_str!("../../../web/static/begin.js");
+/// The games' rules as WebAssembly (`crates/browser-rules`, built by `build.rs`): the recorder's offline
+/// judge.
+const RULES_WASM: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/rules.wasm"));
 const STYLE_CSS: &str = include_str!("../../../web/static/style.css");
 const FAVICON: &str = include_str!("../../../web/static/favicon.svg");
 const NOSCRIPT_CSS: &str = include_str!("../../../web/static/noscript.css");
@@ -33,6 +36,13 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
     .route(
         "/static/begin.js",
         web::get().to(|r: HttpRequest| async move { file(&r, "text/javascript; charset=utf-8", BEGIN_JS) }),
+    )
+    .route(
+        "/static/rules.wasm",
+        web::get().to(|r: HttpRequest| async move {
+            static TAG: OnceLock<String> = OnceLock::new();
+            tagged(&r, TAG.get_or_init(|| tag_of(RULES_WASM)), "application/wasm", false, RULES_WASM)
+        }),
     )
     .route(
         "/static/style.css",

@@ -95,13 +95,14 @@ pub fn run(listener: TcpListener, config: Config) -> std::io::Result<Server> {
     Ok(server.run())
 }
 
-/// On every response: scripts and styles only from this site (no inline script), no framing, no guessing
-/// of content types, no referrer sent elsewhere.
+/// On every response: scripts and styles only from this site (no inline script, no `eval`; WebAssembly
+/// compiled, which the recorder's rules are), no framing, no guessing of content types, no referrer sent
+/// elsewhere.
 fn security_headers() -> DefaultHeaders {
     DefaultHeaders::new()
         .add((
             "Content-Security-Policy",
-            "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; \
+            "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; img-src 'self' data:; \
              object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
         ))
         .add(("X-Content-Type-Options", "nosniff"))
