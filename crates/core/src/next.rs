@@ -52,7 +52,7 @@ pub struct Form<E> {
 /// (what a hand holds), and between `least` and `most` cards in all.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Count {
-    /// The event line's field the cards are written to, as a bundle (`{"ore": 2}`).
+    /// The event line's field the cards are written to, as a bundle (a card's name and its count).
     pub field: &'static str,
     pub words: &'static str,
     pub cards: Vec<Bound>,

@@ -57,6 +57,8 @@ fn dependencies_point_one_way() {
             }
             "engine" => games.iter().cloned().chain(["core".to_string()]).collect(),
             "store" | "analysis" => set(&["core"]),
+            // The rules for the browser: the registry and nothing else (no store, no HTTP).
+            "browser-rules" => set(&["core", "engine"]),
             "charts" => set(&["core", "analysis"]),
             "service" => set(&["core", "engine", "store", "analysis", "charts"]),
             "server" => set(&["core", "store", "service"]),
