@@ -115,12 +115,7 @@ pub fn beginnings() -> Vec<almanac_core::next::Beginning> {
 /// The header's options for a beginning.
 pub fn begin(beginning: &str, seats: usize) -> Result<serde_json::Map<String, serde_json::Value>, SetupError> {
     let known = beginnings();
-    let Some(b) = known.iter().find(|b| b.id == beginning) else {
-        return Err(SetupError(format!("no beginning `{beginning}` for Carcassonne (basic, traders-and-builders)")));
-    };
-    if !(b.seats[0] as usize..=b.seats[1] as usize).contains(&seats) {
-        return Err(SetupError(format!("{} is for {} to {} players, not {seats}", b.words, b.seats[0], b.seats[1])));
-    }
+    almanac_core::next::Beginning::chosen(&known, beginning, seats, "Carcassonne")?;
     let options = match beginning {
         "basic" => serde_json::json!({ "sets": ["basic"] }),
         _ => {

@@ -40,13 +40,7 @@ pub fn beginnings() -> Vec<Beginning> {
 /// The header's board, options and helpers for a beginning.
 pub fn begin(beginning: &str, seats: usize, seed: u64) -> Result<Map<String, Value>, SetupError> {
     let known = beginnings();
-    let Some(b) = known.iter().find(|b| b.id == beginning) else {
-        let ids: Vec<&str> = known.iter().map(|b| b.id).collect();
-        return Err(SetupError(format!("no beginning `{beginning}` for Catan (one of {})", ids.join(", "))));
-    };
-    if !(b.seats[0] as usize..=b.seats[1] as usize).contains(&seats) {
-        return Err(SetupError(format!("{} is for {} to {} players, not {seats}", b.words, b.seats[0], b.seats[1])));
-    }
+    let b = Beginning::chosen(&known, beginning, seats, "Catan")?;
     let board = if b.seeded { variable(if seats > 4 { &EXTENSION } else { &BASE }, seed) } else { beginner() };
     let mut header = Map::new();
     header.insert("options".into(), json!({ "vp_target": 10 }));

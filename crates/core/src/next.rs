@@ -119,3 +119,25 @@ pub struct Beginning {
     /// Whether it is drawn from a seed.
     pub seeded: bool,
 }
+
+impl Beginning {
+    /// The beginning `id` among `known`, for `seats` players: why not, in words, when there is none.
+    pub fn chosen<'a>(
+        known: &'a [Beginning],
+        id: &str,
+        seats: usize,
+        game: &str,
+    ) -> Result<&'a Beginning, crate::SetupError> {
+        let Some(b) = known.iter().find(|b| b.id == id) else {
+            let ids: Vec<&str> = known.iter().map(|b| b.id).collect();
+            return Err(crate::SetupError(format!("no beginning `{id}` for {game} (one of {})", ids.join(", "))));
+        };
+        if !(b.seats[0] as usize..=b.seats[1] as usize).contains(&seats) {
+            return Err(crate::SetupError(format!(
+                "{} is for {} to {} players, not {seats}",
+                b.words, b.seats[0], b.seats[1]
+            )));
+        }
+        Ok(b)
+    }
+}
