@@ -1010,6 +1010,8 @@ fn a_club_begins_a_game_at_the_table_and_a_bad_start_stores_nothing() {
         (start("beginner", 0, &["Ayşe", " ", "Can"]), "seat 2 has no player's name"),
         (start("spiral", 0, &four), "no beginning `spiral`"),
         (json!({"ruleset": "elasund", "beginning": "x", "players": four}), "cannot be recorded at a table"),
+        // The table's own board with nothing laid: every place named, one per line.
+        (start("own", 0, &four), "The board is not one the box lays out:\nrow 1, hex 1 from the left has no terrain\n"),
     ] {
         let (status, body) = app.post_json("/api/tables", &bad);
         assert_eq!(status, 400, "{bad}: {body}");

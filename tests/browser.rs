@@ -703,6 +703,99 @@ fn a_club_begins_a_game_at_the_table_from_the_start_page() {
     assert_eq!(stored, expected);
 }
 
+/// A club lays its own board at the start page, piece by piece with taps: here the rulebook's beginner
+/// board, with one hex laid wrong first. The start is refused with each mistake in words and nothing is
+/// stored; mended, the game begins on the board the table laid, and its first entries are the sample's.
+#[test]
+#[ignore = "needs Chromium and chromedriver: `make test` installs them"]
+fn a_club_lays_its_own_board_by_taps_and_a_board_the_box_cannot_lay_is_refused() {
+    let app = spawn_app(16 << 20);
+    let log = sample("catan-club-game.jsonl");
+    let lines: Vec<&str> = log.lines().collect();
+    let sample_header: Value = serde_json::from_str(lines[0]).unwrap();
+    let board = &sample_header["board"];
+    let club_games = || app.get_as("/api/games?limit=1000", &app.token).json()["games"].as_array().unwrap().len();
+    let driver = Driver::start();
+    driver.screen(PHONE.0, PHONE.1);
+    sign_in(&driver, &app);
+    tap(&driver, "a.begin");
+    driver.wait_for("the start page", "return document.getElementById('start')?.dataset.ready === 'yes'");
+    driver
+        .eval("const b = document.getElementById('beginning'); b.value = 'own'; b.dispatchEvent(new Event('change'));");
+    driver.wait_for("the board to lay", "return !document.getElementById('laying').hidden");
+    let names: Vec<&str> =
+        sample_header["players"].as_array().unwrap().iter().map(|p| p["name"].as_str().unwrap()).collect();
+    for (k, name) in names.iter().enumerate() {
+        if k >= 3 {
+            tap(&driver, "#add-seat");
+        }
+        driver.type_into(&format!("#seats li:nth-child({}) input", k + 1), name);
+    }
+    // What lies where on the sample's board; the first hex laid as a forest, a mistake.
+    let mut pieces: Vec<(&str, String, String)> = Vec::new();
+    for (i, h) in board["hexes"].as_array().unwrap().iter().enumerate() {
+        let terrain = if i == 0 { "forest" } else { h["terrain"].as_str().unwrap() };
+        pieces.push(("terrain", terrain.to_string(), format!("h{i}")));
+        if let Some(n) = h["number"].as_u64() {
+            pieces.push(("number", n.to_string(), format!("h{i}")));
+        }
+    }
+    for hb in board["harbours"].as_array().unwrap() {
+        let piece = hb["resource"].as_str().unwrap_or("3:1").to_string();
+        pieces.push(("harbour", piece, hb["edge"].as_str().unwrap().to_string()));
+    }
+    pieces.sort();
+    let mut chosen = (String::new(), String::new());
+    for (kind, piece, place) in &pieces {
+        if chosen.0 != *kind {
+            tap(&driver, &format!("#piece-kinds button[data-kind='{kind}']"));
+        }
+        if chosen != (kind.to_string(), piece.clone()) {
+            tap(&driver, &format!("#pieces button[data-piece='{piece}']"));
+            chosen = (kind.to_string(), piece.clone());
+        }
+        tap(&driver, &format!("#laying-board .place[data-place='{place}']"));
+    }
+    // Every place and piece a fingertip's size; nothing axe calls serious; the page fits the phone.
+    let smallest = driver.eval(
+        "return Math.min(...[...document.querySelectorAll('#laying-board .place, #laying button')].map((e) => { const r = e.getBoundingClientRect(); return Math.min(r.width, r.height); }))",
+    );
+    assert!(smallest.as_f64().unwrap() >= 44.0, "a target of {smallest} px");
+    let problems = violations(&driver, &axe_script());
+    assert!(problems.is_empty(), "the board to lay: {problems:?}");
+    assert_eq!(layout_problems(&driver), Vec::<String>::new(), "the board to lay on a phone");
+    driver.screenshot(&root().join("target/browser/begin-own-board.png"));
+    let before = club_games();
+    tap(&driver, "#begin-game");
+    driver.wait_for("the refusal", "return !document.getElementById('problem').hidden");
+    let said: Vec<String> = serde_json::from_value(
+        driver.eval("return [...document.querySelectorAll('#problem li')].map((li) => li.textContent)"),
+    )
+    .unwrap();
+    assert_eq!(
+        said,
+        ["the box holds 4 forest hexes; the board has 5", "the box holds 3 mountains hexes; the board has 2"]
+    );
+    assert_eq!(club_games(), before, "a refused start stores nothing");
+    // Mended: the first hex is the sample's mountains.
+    tap(&driver, "#piece-kinds button[data-kind='terrain']");
+    tap(&driver, &format!("#pieces button[data-piece='{}']", board["hexes"][0]["terrain"].as_str().unwrap()));
+    tap(&driver, "#laying-board .place[data-place='h0']");
+    tap(&driver, "#begin-game");
+    driver.wait_for("the recorder", "return document.getElementById('recorder')?.dataset.ready === 'yes'");
+    let id = driver.eval("return document.getElementById('recorder').dataset.game").as_str().unwrap().to_string();
+    let stored = app.get_as(&format!("/api/games/{id}/log"), &app.token).body;
+    let header: Value = serde_json::from_str(stored.lines().next().unwrap()).unwrap();
+    assert_eq!(&header["board"], board, "the board the table laid");
+    for (k, line) in lines[1..=8].iter().enumerate() {
+        record_by_taps(&driver, line, k as u64 + 1);
+    }
+    let stored = app.get_as(&format!("/api/games/{id}/log"), &app.token).body;
+    let stored: Vec<Value> = stored.lines().skip(1).map(|l| serde_json::from_str(l).unwrap()).collect();
+    let expected: Vec<Value> = lines[1..=8].iter().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert_eq!(stored, expected);
+}
+
 /// The server stops in the middle of a game. Ten entries are made on the phone, the rules in the browser
 /// saying what may happen next (the board moves on, the page says how many wait); the server starts again
 /// and all ten land, in order, once.

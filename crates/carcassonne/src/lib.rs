@@ -115,7 +115,12 @@ impl Declarations for Carcassonne {
     fn beginnings() -> Vec<almanac_core::next::Beginning> {
         setup::beginnings()
     }
-    fn begin(beginning: &str, seats: usize, _seed: u64) -> Result<serde_json::Map<String, Value>, SetupError> {
+    fn begin(
+        beginning: &str,
+        seats: usize,
+        _seed: u64,
+        _laid: &almanac_core::next::Laid,
+    ) -> Result<serde_json::Map<String, Value>, SetupError> {
         setup::begin(beginning, seats)
     }
 }

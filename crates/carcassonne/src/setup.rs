@@ -102,12 +102,14 @@ pub fn beginnings() -> Vec<almanac_core::next::Beginning> {
             words: "The basic game: the start tile, the basic pack",
             seats: [2, 5],
             seeded: false,
+            layouts: Vec::new(),
         },
         Beginning {
             id: "traders-and-builders",
             words: "With Traders & Builders: its tiles, the goods, a builder and a pig each",
             seats: [2, 6],
             seeded: false,
+            layouts: Vec::new(),
         },
     ]
 }

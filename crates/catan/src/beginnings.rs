@@ -1,47 +1,56 @@
 //! How a table begins a game of Catan at the recorder: the rulebook's beginner board, or a variable board
 //! drawn from a seed by the rulebook's variable set-up (terrains shuffled, harbour pieces shuffled on the
 //! frame's harbour places, number tokens at random with no two red numbers, 6 and 8, side by side), for
-//! 3–4 players or for the 5–6 player extension's larger island. With or without the Helpers.
+//! 3–4 players or for the 5–6 player extension's larger island; or the table's own board, entered hex by
+//! hex and held to the box's contents. With or without the Helpers.
 //!
 //! Pure: the seed is the only chance, and one seed always gives one board.
 
 use crate::board::BoardSpec;
 use crate::geometry::{self, Axial};
 use crate::resources::{Resource, Terrain};
-use almanac_core::next::Beginning;
+use almanac_core::next::{Beginning, Laid, Layout, Piece, PieceKind, Place};
 use almanac_core::SetupError;
 use serde_json::{json, Map, Value};
 
 /// The beginnings a recorder offers.
 pub fn beginnings() -> Vec<Beginning> {
+    let laid_by_hand = || vec![layout(&BASE, [3, 4]), layout(&EXTENSION, [5, 6])];
+    let given = |id, words, seats, seeded| Beginning { id, words, seats, seeded, layouts: Vec::new() };
     vec![
-        Beginning { id: "beginner", words: "The rulebook's beginner board", seats: [3, 4], seeded: false },
+        given("beginner", "The rulebook's beginner board", [3, 4], false),
+        given("variable", "A variable board drawn from a seed (the rulebook's variable set-up)", [3, 6], true),
         Beginning {
-            id: "variable",
-            words: "A variable board drawn from a seed (the rulebook's variable set-up)",
+            id: "own",
+            words: "The table's own board, entered hex by hex",
             seats: [3, 6],
-            seeded: true,
-        },
-        Beginning {
-            id: "helpers-beginner",
-            words: "Helpers of Catan, on the beginner board",
-            seats: [3, 4],
             seeded: false,
+            layouts: laid_by_hand(),
         },
+        given("helpers-beginner", "Helpers of Catan, on the beginner board", [3, 4], false),
+        given("helpers-variable", "Helpers of Catan, on a variable board drawn from a seed", [3, 6], true),
         Beginning {
-            id: "helpers-variable",
-            words: "Helpers of Catan, on a variable board drawn from a seed",
+            id: "helpers-own",
+            words: "Helpers of Catan, on the table's own board",
             seats: [3, 6],
-            seeded: true,
+            seeded: false,
+            layouts: laid_by_hand(),
         },
     ]
 }
 
 /// The header's board, options and helpers for a beginning.
-pub fn begin(beginning: &str, seats: usize, seed: u64) -> Result<Map<String, Value>, SetupError> {
+pub fn begin(beginning: &str, seats: usize, seed: u64, laid: &Laid) -> Result<Map<String, Value>, SetupError> {
     let known = beginnings();
     let b = Beginning::chosen(&known, beginning, seats, "Catan")?;
-    let board = if b.seeded { variable(if seats > 4 { &EXTENSION } else { &BASE }, seed) } else { beginner() };
+    let contents = if seats > 4 { &EXTENSION } else { &BASE };
+    let board = if b.seeded {
+        variable(contents, seed)
+    } else if !b.layouts.is_empty() {
+        own(contents, laid)?
+    } else {
+        beginner()
+    };
     let mut header = Map::new();
     header.insert("options".into(), json!({ "vp_target": 10 }));
     header.insert("board".into(), board);
@@ -281,6 +290,204 @@ pub fn check_against_box(spec: &BoardSpec) -> Vec<String> {
         }
     }
     problems
+}
+
+/// Where a table lays its own island: each hex, drawn at its place, and each harbour place of the frame,
+/// drawn off its coastal side; the box's terrains, number tokens and harbour pieces to lay on them.
+fn layout(contents: &BoxContents, seats: [u8; 2]) -> Layout {
+    let corner = |(x, y): (f64, f64), k: usize| {
+        let angle = std::f64::consts::PI / 180.0 * (60.0 * k as f64 - 90.0);
+        [(x + angle.cos()) as f32, (y + angle.sin()) as f32]
+    };
+    let mut places: Vec<Place> = contents
+        .hexes
+        .iter()
+        .enumerate()
+        .map(|(i, at)| Place {
+            id: format!("h{i}"),
+            words: hex_words(contents, i),
+            kind: "hex",
+            outline: (0..6).map(|k| corner(geometry::centre((at[0], at[1])), k)).collect(),
+        })
+        .collect();
+    for edge in contents.harbour_places {
+        let (hex, side) = harbour_place(contents, edge);
+        let (cx, cy) = geometry::centre(contents.hexes[hex].into());
+        let [x1, y1] = corner((cx, cy), side);
+        let [x2, y2] = corner((cx, cy), (side + 1) % 6);
+        // A round place beyond the middle of the side, out in the sea, as large as a finger needs.
+        let (mx, my) = ((x1 + x2) as f64 / 2.0, (y1 + y2) as f64 / 2.0);
+        let (dx, dy) = (mx - cx, my - cy);
+        let out = 1.0 + 0.85 / dx.hypot(dy);
+        let centre = (cx + dx * out, cy + dy * out);
+        let round = (0..12)
+            .map(|k| {
+                let a = std::f64::consts::PI / 6.0 * k as f64;
+                [(centre.0 + 0.72 * a.cos()) as f32, (centre.1 + 0.72 * a.sin()) as f32]
+            })
+            .collect();
+        places.push(Place {
+            id: edge.to_string(),
+            words: format!("the harbour off {} ({} side)", hex_words(contents, hex), geometry::SIDE_NAMES[side]),
+            kind: "harbour",
+            outline: round,
+        });
+    }
+    let colour = |t: Terrain| match t {
+        Terrain::Forest => "#3f8f3f",
+        Terrain::Hills => "#c8643b",
+        Terrain::Pasture => "#a5d46a",
+        Terrain::Fields => "#f2cf4a",
+        Terrain::Mountains => "#9aa5b1",
+        Terrain::Desert => "#e9dbb0",
+    };
+    let terrains = contents
+        .terrains
+        .iter()
+        .map(|&(t, n)| Piece {
+            id: t.name().into(),
+            words: t.name().into(),
+            short: String::new(),
+            count: n as u8,
+            colour: Some(colour(t)),
+        })
+        .collect();
+    let numbers = contents
+        .numbers
+        .iter()
+        .map(|&(x, n)| Piece {
+            id: x.to_string(),
+            words: x.to_string(),
+            short: x.to_string(),
+            count: n as u8,
+            // The red numbers, as the tokens print them.
+            colour: matches!(x, 6 | 8).then_some("#b3261e"),
+        })
+        .collect();
+    let mut harbours = vec![Piece {
+        id: "3:1".into(),
+        words: "3:1, any resource".into(),
+        short: "3:1".into(),
+        count: contents.generic_harbours as u8,
+        colour: None,
+    }];
+    for r in Resource::ALL {
+        let n = contents.special_harbours.iter().filter(|&&x| x == r).count();
+        harbours.push(Piece {
+            id: r.name().into(),
+            words: format!("2:1 {}", r.name()),
+            short: format!("2:1 {}", r.name()),
+            count: n as u8,
+            colour: None,
+        });
+    }
+    Layout {
+        seats,
+        places,
+        kinds: vec![
+            PieceKind { id: "terrain", words: "Terrain", on: "hex", fills: true, pieces: terrains },
+            PieceKind { id: "number", words: "Number token", on: "hex", fills: false, pieces: numbers },
+            PieceKind { id: "harbour", words: "Harbour", on: "harbour", fills: false, pieces: harbours },
+        ],
+    }
+}
+
+/// A hex as a table finds it: its row from the top and its place in the row from the left.
+fn hex_words(contents: &BoxContents, i: usize) -> String {
+    let r = contents.hexes[i][1];
+    let top = contents.hexes.iter().map(|h| h[1]).min().unwrap_or(0);
+    let before = contents.hexes[..i].iter().filter(|h| h[1] == r).count();
+    format!("row {}, hex {} from the left", r - top + 1, before + 1)
+}
+
+/// The hex and side of a frame's harbour place (`"<hex>:<side>"`).
+fn harbour_place(contents: &BoxContents, edge: &str) -> (usize, usize) {
+    let (hex, side) = edge.split_once(':').expect("a harbour place is <hex>:<side>");
+    let hex: usize = hex.parse().expect("a harbour place's hex is a number");
+    assert!(hex < contents.hexes.len(), "a harbour place off the island");
+    (hex, geometry::SIDE_NAMES.iter().position(|&n| n == side).expect("a side's name"))
+}
+
+/// The table's own board from what it laid: every mistake in words (a place left empty, a token on the
+/// desert, more pieces of a kind than the box holds), all at once. Red numbers side by side are the
+/// table's choice, not a mistake: the variable set-up avoids them, but a table may lay its board as it
+/// likes (the six-player sample has a 6 beside an 8), and the game it plays is the one to record.
+fn own(contents: &BoxContents, laid: &Laid) -> Result<Value, SetupError> {
+    let mut problems = Vec::new();
+    let hex_count = contents.hexes.len();
+    let known = |id: &str| {
+        id.strip_prefix('h').and_then(|i| i.parse::<usize>().ok()).is_some_and(|i| i < hex_count)
+            || contents.harbour_places.contains(&id)
+    };
+    for place in laid.keys().filter(|p| !known(p)) {
+        problems.push(format!("this island has no place `{place}`"));
+    }
+    let piece = |place: &str, kind: &str| laid.get(place).and_then(|p| p.get(kind)).map(String::as_str);
+    let mut layout = Vec::new();
+    for i in 0..hex_count {
+        let place = format!("h{i}");
+        let words = hex_words(contents, i);
+        let terrain = match piece(&place, "terrain") {
+            None => {
+                problems.push(format!("{words} has no terrain"));
+                None
+            }
+            Some(t) => match Terrain::from_name(t) {
+                Some(t) => Some(t),
+                None => {
+                    problems.push(format!("{words}: `{t}` is not a terrain"));
+                    None
+                }
+            },
+        };
+        let number = match piece(&place, "number").map(|n| n.parse::<u8>()) {
+            None => None,
+            Some(Ok(n)) if contents.numbers.iter().any(|&(x, _)| x == n) => Some(n),
+            Some(_) => {
+                problems.push(format!("{words}: the box has no such number token"));
+                None
+            }
+        };
+        match (terrain, number) {
+            (Some(Terrain::Desert), Some(n)) => {
+                problems.push(format!("{words} is the desert: it takes no token ({n})"))
+            }
+            (Some(t), None) if t.produces().is_some() => {
+                problems.push(format!("{words} ({}) has no number token", t.name()))
+            }
+            _ => {}
+        }
+        layout.push((terrain.unwrap_or(Terrain::Desert), number));
+    }
+    let mut harbours = Vec::new();
+    for edge in contents.harbour_places {
+        let (hex, side) = harbour_place(contents, edge);
+        let words = format!("the harbour off {} ({} side)", hex_words(contents, hex), geometry::SIDE_NAMES[side]);
+        harbours.push(match piece(edge, "harbour") {
+            None => {
+                problems.push(format!("{words} has no harbour piece"));
+                None
+            }
+            Some("3:1") => None,
+            Some(r) => match Resource::from_name(r) {
+                Some(r) => Some(r),
+                None => {
+                    problems.push(format!("{words}: `{r}` is not a harbour piece"));
+                    None
+                }
+            },
+        });
+    }
+    let board = board_json(contents, &layout, &harbours);
+    if problems.is_empty() {
+        // Only a board with every place filled is counted against the box: a missing piece is said once.
+        problems.extend(check_against_box(&serde_json::from_value(board.clone()).expect("a board we wrote")));
+    }
+    if problems.is_empty() {
+        Ok(board)
+    } else {
+        Err(SetupError(format!("The board is not one the box lays out:\n{}", problems.join("\n"))))
+    }
 }
 
 /// A small, well-known generator (SplitMix64): enough to shuffle a board, and the same on every machine.

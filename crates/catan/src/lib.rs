@@ -181,7 +181,12 @@ impl Declarations for Catan {
     fn beginnings() -> Vec<almanac_core::next::Beginning> {
         beginnings::beginnings()
     }
-    fn begin(beginning: &str, seats: usize, seed: u64) -> Result<serde_json::Map<String, Value>, SetupError> {
-        beginnings::begin(beginning, seats, seed)
+    fn begin(
+        beginning: &str,
+        seats: usize,
+        seed: u64,
+        laid: &almanac_core::next::Laid,
+    ) -> Result<serde_json::Map<String, Value>, SetupError> {
+        beginnings::begin(beginning, seats, seed, laid)
     }
 }

@@ -4,6 +4,7 @@
 use almanac_catan::beginnings::{begin, beginner, check_against_box, red_neighbours, variable, BASE, EXTENSION};
 use almanac_catan::board::BoardSpec;
 use almanac_catan::resources::Terrain;
+use almanac_core::next::{Laid, Layout};
 use serde_json::{json, Value};
 
 fn sample_header(name: &str) -> Value {
@@ -41,7 +42,7 @@ fn a_variable_board_is_the_boxs_contents_with_no_red_numbers_side_by_side_and_on
             assert_eq!(board, variable(contents, seed), "seed {seed} twice");
             seen.insert(board.to_string());
             // A game begins on it: the rules read the header.
-            let mut header = begin("variable", players, seed).unwrap();
+            let mut header = begin("variable", players, seed, &Laid::new()).unwrap();
             assert_eq!(header["board"], board);
             header.insert("format".into(), json!("almanac/1"));
             header.insert("ruleset".into(), json!("catan"));
@@ -75,8 +76,113 @@ fn a_board_off_the_boxs_counts_is_refused_mistake_by_mistake() {
 
 #[test]
 fn a_beginning_is_for_its_players_only() {
-    let err = begin("beginner", 6, 0).unwrap_err();
+    let err = begin("beginner", 6, 0, &Laid::new()).unwrap_err();
     assert!(err.0.contains("3 to 4 players, not 6"), "{err}");
-    assert!(begin("hexagonal", 4, 0).unwrap_err().0.contains("no beginning `hexagonal`"));
-    assert_eq!(begin("helpers-beginner", 3, 0).unwrap()["helpers"]["stack"][0], "Nassir");
+    assert!(begin("hexagonal", 4, 0, &Laid::new()).unwrap_err().0.contains("no beginning `hexagonal`"));
+    assert_eq!(begin("helpers-beginner", 3, 0, &Laid::new()).unwrap()["helpers"]["stack"][0], "Nassir");
+}
+
+/// What a table taps to lay `board` on `layout`: per place, per kind, the piece.
+fn laid_from(board: &Value) -> Laid {
+    let mut laid = Laid::new();
+    for (i, h) in board["hexes"].as_array().unwrap().iter().enumerate() {
+        let place = laid.entry(format!("h{i}")).or_default();
+        place.insert("terrain".into(), h["terrain"].as_str().unwrap().into());
+        if let Some(n) = h["number"].as_u64() {
+            place.insert("number".into(), n.to_string());
+        }
+    }
+    for hb in board["harbours"].as_array().unwrap() {
+        let piece = hb["resource"].as_str().unwrap_or("3:1");
+        laid.entry(hb["edge"].as_str().unwrap().into()).or_default().insert("harbour".into(), piece.into());
+    }
+    laid
+}
+
+fn own_layouts() -> Vec<Layout> {
+    almanac_catan::beginnings::beginnings().into_iter().find(|b| b.id == "own").unwrap().layouts
+}
+
+#[test]
+fn a_tables_own_board_laid_piece_by_piece_is_the_board_it_laid() {
+    // The beginner board and the six-player sample's board, entered as a table would enter them.
+    let six = sample_header("catan-six-players.jsonl");
+    for (board, players) in [(beginner(), 4), (six["board"].clone(), 6)] {
+        let header = begin("own", players, 0, &laid_from(&board)).unwrap();
+        assert_eq!(header["board"], board);
+    }
+    let helped = begin("helpers-own", 3, 0, &laid_from(&beginner())).unwrap();
+    assert_eq!(helped["board"], beginner());
+    assert_eq!(helped["helpers"]["stack"][0], "Nassir");
+}
+
+#[test]
+fn an_own_boards_layout_has_a_place_for_each_piece_of_the_box_and_no_place_over_another() {
+    let layouts = own_layouts();
+    for (layout, contents) in layouts.iter().zip([&BASE, &EXTENSION]) {
+        let hexes: Vec<_> = layout.places.iter().filter(|p| p.kind == "hex").collect();
+        let harbours: Vec<_> = layout.places.iter().filter(|p| p.kind == "harbour").collect();
+        assert_eq!(hexes.len(), contents.hexes.len());
+        assert_eq!(harbours.len(), contents.harbour_places.len());
+        let count = |kind: &str| -> usize {
+            layout.kinds.iter().find(|k| k.id == kind).unwrap().pieces.iter().map(|p| p.count as usize).sum()
+        };
+        assert_eq!(count("terrain"), hexes.len());
+        assert_eq!(count("harbour"), harbours.len());
+        let deserts = contents.terrains.iter().find(|t| t.0 == Terrain::Desert).unwrap().1;
+        assert_eq!(count("number"), hexes.len() - deserts);
+        // Each place's middle, and how far its outline reaches from it.
+        let middle = |outline: &[[f32; 2]]| {
+            let n = outline.len() as f32;
+            let (x, y) = outline.iter().fold((0.0, 0.0), |(x, y), p| (x + p[0] / n, y + p[1] / n));
+            let reach = outline.iter().map(|p| (p[0] - x).hypot(p[1] - y)).fold(0.0, f32::max);
+            (x, y, reach)
+        };
+        for (i, h) in harbours.iter().enumerate() {
+            let (x, y, r) = middle(&h.outline);
+            for other in hexes.iter().chain(&harbours[..i]) {
+                let (ox, oy, or) = middle(&other.outline);
+                assert!((x - ox).hypot(y - oy) >= r + or - 0.01, "{} lies over {}", h.words, other.words);
+            }
+        }
+    }
+}
+
+#[test]
+fn an_own_board_with_mistakes_is_refused_with_each_mistake_in_words() {
+    let mut laid = laid_from(&beginner());
+    // The 5 of row 4 moved onto the desert, a harbour left empty, and the 8 of row 3 put beside a 6.
+    let five = laid.get_mut("h15").unwrap().remove("number").unwrap();
+    laid.get_mut("h9").unwrap().insert("number".into(), five);
+    laid.remove("0:NW");
+    let err = begin("own", 4, 0, &laid).unwrap_err().0;
+    let lines: Vec<&str> = err.lines().collect();
+    assert_eq!(
+        lines,
+        [
+            "The board is not one the box lays out:",
+            "row 3, hex 3 from the left is the desert: it takes no token (5)",
+            "row 4, hex 4 from the left (pasture) has no number token",
+            "the harbour off row 1, hex 1 from the left (NW side) has no harbour piece",
+        ]
+    );
+    // Every place filled, but two forests too many; red numbers side by side are the table's to choose.
+    let mut laid = laid_from(&beginner());
+    laid.get_mut("h0").unwrap().insert("terrain".into(), "forest".into());
+    laid.get_mut("h1").unwrap().insert("terrain".into(), "forest".into());
+    assert_eq!((laid["h4"]["number"].as_str(), laid["h11"]["number"].as_str()), ("6", "8"));
+    let (six, three) = (laid["h4"]["number"].clone(), laid["h10"]["number"].clone());
+    laid.get_mut("h10").unwrap().insert("number".into(), six);
+    laid.get_mut("h4").unwrap().insert("number".into(), three);
+    let err = begin("own", 4, 0, &laid).unwrap_err().0;
+    let lines: Vec<&str> = err.lines().collect();
+    assert_eq!(
+        lines[1..],
+        [
+            "the box holds 4 forest hexes; the board has 6",
+            "the box holds 4 pasture hexes; the board has 3",
+            "the box holds 3 mountains hexes; the board has 2",
+        ]
+    );
+    assert!(begin("own", 4, 0, &Laid::new()).unwrap_err().0.lines().count() == 1 + 19 + 9);
 }

@@ -126,9 +126,14 @@ pub trait Declarations: Ruleset + Sync {
     }
 
     /// The header fields a beginning lays out for `seats` players (a board, options), beside the fields
-    /// every log shares; a seeded beginning draws from `seed`, the same seed always alike. Pure: the seed
-    /// is the only chance.
-    fn begin(beginning: &str, _seats: usize, _seed: u64) -> Result<serde_json::Map<String, Value>, SetupError> {
+    /// every log shares; a seeded beginning draws from `seed`, the same seed always alike; a beginning
+    /// with layouts reads the table's own board from `laid`. Pure: the seed is the only chance.
+    fn begin(
+        beginning: &str,
+        _seats: usize,
+        _seed: u64,
+        _laid: &crate::next::Laid,
+    ) -> Result<serde_json::Map<String, Value>, SetupError> {
         Err(SetupError(format!("this game has no beginning `{beginning}`")))
     }
 }
@@ -151,7 +156,13 @@ pub trait GameKind: Sync {
     /// The ways a table may begin a game at the recorder (see [`Declarations::beginnings`]).
     fn beginnings(&self) -> Vec<crate::next::Beginning>;
     /// The header fields of a beginning (see [`Declarations::begin`]).
-    fn begin(&self, beginning: &str, seats: usize, seed: u64) -> Result<serde_json::Map<String, Value>, SetupError>;
+    fn begin(
+        &self,
+        beginning: &str,
+        seats: usize,
+        seed: u64,
+        laid: &crate::next::Laid,
+    ) -> Result<serde_json::Map<String, Value>, SetupError>;
     /// Reads and validates the events of a log whose header was read into `envelope` and `header`.
     fn read(&self, envelope: Envelope, header: Value, text: &str) -> Result<Box<dyn Game>, LogError>;
     /// The state after a stored game's checkpoint (after `checkpoint.0` events; none: from the header) and

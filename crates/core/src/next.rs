@@ -108,9 +108,10 @@ pub struct Choice {
     pub words: String,
 }
 
-/// A way a table may begin a game of a kind at the recorder: a board laid out as the rulebook shows it, or
-/// one drawn from a seed (the same seed, the same board: the table copies it from the screen).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+/// A way a table may begin a game of a kind at the recorder: a board laid out as the rulebook shows it,
+/// one drawn from a seed (the same seed, the same board: the table copies it from the screen), or the
+/// table's own, entered piece by piece on one of its `layouts`.
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Beginning {
     pub id: &'static str,
     pub words: &'static str,
@@ -118,7 +119,57 @@ pub struct Beginning {
     pub seats: [u8; 2],
     /// Whether it is drawn from a seed.
     pub seeded: bool,
+    /// Where the table lays its own board (empty: the game lays it): one layout per range of players.
+    pub layouts: Vec<Layout>,
 }
+
+/// A board a table lays out itself: the places pieces lie on, drawn as outlines, and the kinds of pieces
+/// the box holds for them. The page knows nothing of the game: it draws the outlines, offers the pieces
+/// and sends back what lies where ([`Laid`]); the game then says whether the box could lay that board.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Layout {
+    /// The fewest and the most players it is for.
+    pub seats: [u8; 2],
+    pub places: Vec<Place>,
+    pub kinds: Vec<PieceKind>,
+}
+
+/// One place of a [`Layout`]; its outline's corners are in board units (the page scales them).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Place {
+    pub id: String,
+    pub words: String,
+    /// Which kinds of pieces lie on it ([`PieceKind::on`]).
+    pub kind: &'static str,
+    pub outline: Vec<[f32; 2]>,
+}
+
+/// One kind of piece, lying on the places of one kind: at most one piece of each kind on a place.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct PieceKind {
+    pub id: &'static str,
+    pub words: &'static str,
+    pub on: &'static str,
+    /// Whether the piece colours its place (else it is written on it).
+    pub fills: bool,
+    pub pieces: Vec<Piece>,
+}
+
+/// A piece and how many of it the box holds.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Piece {
+    pub id: String,
+    /// Its name, and the short text written on a place it lies on.
+    pub words: String,
+    pub short: String,
+    pub count: u8,
+    /// The colour it fills its place with (CSS), for a kind that fills; else the colour it is written in.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub colour: Option<&'static str>,
+}
+
+/// What a table laid on its own board: per place, per kind of piece, the piece.
+pub type Laid = std::collections::BTreeMap<String, std::collections::BTreeMap<String, String>>;
 
 impl Beginning {
     /// The beginning `id` among `known`, for `seats` players: why not, in words, when there is none.

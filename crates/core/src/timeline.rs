@@ -449,8 +449,9 @@ impl<G: Declarations> GameKind for G {
         beginning: &str,
         seats: usize,
         seed: u64,
+        laid: &crate::next::Laid,
     ) -> Result<serde_json::Map<String, Value>, crate::SetupError> {
-        G::begin(beginning, seats, seed)
+        G::begin(beginning, seats, seed, laid)
     }
     fn read(&self, envelope: Envelope, header: Value, text: &str) -> Result<Box<dyn Game>, LogError> {
         // One monomorphic loop per game: no dynamic dispatch per event.

@@ -56,7 +56,7 @@ async fn start_page(req: HttpRequest, reader: Reader) -> HttpResponse {
     let body = format!(
         r#"<section id="start" class="recorder start" aria-label="Begin a game at the table">
 <h1>Begin a game at the table</h1>
-<p id="problem" class="problem" role="alert" hidden></p>
+<div id="problem" class="problem" role="alert" hidden></div>
 <form id="begin">
   <label>Game <select id="ruleset" name="ruleset">{options}</select></label>
   <label>Board <select id="beginning" name="beginning"></select></label>
@@ -65,6 +65,13 @@ async fn start_page(req: HttpRequest, reader: Reader) -> HttpResponse {
     <button id="reseed" type="button" class="choice">Another board</button>
     <p class="hint">The board is drawn from the seed and shown when the game begins: lay the table out as the screen shows it.</p>
   </div>
+  <fieldset id="laying" class="laying" hidden><legend>The table's board</legend>
+    <p class="hint">Choose a piece, then tap where it lies on the table; tap it again to lift it.</p>
+    <div id="piece-kinds" class="piece-kinds"></div>
+    <div id="pieces" class="pieces"></div>
+    <div class="laying-board"><svg id="laying-board" role="group" aria-label="The board to lay"></svg></div>
+    <p id="laying-left" class="hint" aria-live="polite"></p>
+  </fieldset>
   <fieldset class="count"><legend>Players, in seat order (the first player first)</legend>
     <ol id="seats" class="seats"></ol>
     <button id="add-seat" type="button" class="choice">Add a player</button>
@@ -120,7 +127,7 @@ async fn record(app: web::Data<AppState>, req: HttpRequest, reader: Reader, path
         r#"<section id="recorder" class="recorder" data-game="{id}" data-ruleset="{ruleset}" data-seq="{seq}" aria-label="Recording the game at the table">
 <div class="title"><h1>{title}</h1><div class="meta"><a href="/games/{id}">the replay</a></div></div>
 <p id="whose" class="whose" aria-live="polite">Loading what may happen next…</p>
-<p id="problem" class="problem" role="alert" hidden></p>
+<div id="problem" class="problem" role="alert" hidden></div>
 <p id="waiting" class="waiting" role="status" hidden></p>
 <div class="record-stage">
   <div class="board-wrap"><svg id="board" viewBox="-6 -6 12 12" role="img" aria-label="The board: tap a highlighted place"></svg></div>

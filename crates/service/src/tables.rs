@@ -4,7 +4,7 @@
 //! (`GameKind::begin`).
 
 use crate::ServiceError;
-use almanac_core::next::Beginning;
+use almanac_core::next::{Beginning, Laid};
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Map, Value};
 
@@ -25,6 +25,9 @@ pub struct TableStart {
     pub date: Option<String>,
     #[serde(default)]
     pub location: Option<String>,
+    /// For a beginning on the table's own board: what lies where.
+    #[serde(default)]
+    pub laid: Laid,
 }
 
 /// A game a table can record, and how it may begin.
@@ -60,7 +63,8 @@ pub fn header_of(start: &TableStart) -> Result<String, ServiceError> {
             return bad(format!("{n} sits at two seats"));
         }
     }
-    let part = kind.begin(&start.beginning, names.len(), start.seed).map_err(|e| ServiceError::Start(e.0))?;
+    let part =
+        kind.begin(&start.beginning, names.len(), start.seed, &start.laid).map_err(|e| ServiceError::Start(e.0))?;
     let mut header = Map::new();
     header.insert("format".into(), json!("almanac/1"));
     header.insert("ruleset".into(), json!(kind.id()));
