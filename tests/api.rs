@@ -985,6 +985,18 @@ fn a_club_begins_a_game_at_the_table_and_a_bad_start_stores_nothing() {
     assert_eq!(next["open"][0]["player"], "Ayşe", "{next}");
     let first = sample("catan-club-game.jsonl").lines().nth(1).unwrap().to_string();
     assert_eq!(app.append(&id, 0, &[&first]).0, 200);
+    // The list marks it live (no winner yet), and a finished game not.
+    let (_, done) = app.post("/api/games", sample("catan-six-players.jsonl").as_bytes());
+    let listed = app.get_as("/api/games?limit=1000", &app.token).json();
+    let live_of =
+        |game: &str| listed["games"].as_array().unwrap().iter().find(|g| g["id"] == game).map(|g| g["live"].clone());
+    assert_eq!(live_of(&id), Some(json!(true)), "{listed}");
+    assert_eq!(live_of(done["id"].as_str().unwrap()), Some(json!(false)), "{listed}");
+    let page = app.get_as("/", &app.token).body;
+    let row = page.split("<tr").find(|r| r.contains(&format!("/games/{id}\""))).unwrap();
+    assert!(row.contains("class=\"badge live\""), "{row}");
+    let row = page.split("<tr").find(|r| r.contains(done["id"].as_str().unwrap())).unwrap();
+    assert!(!row.contains("badge live"), "{row}");
 
     // A seeded board: six players on the extension's island, the same seed the same board.
     let six = ["A", "B", "C", "D", "E", "F"];

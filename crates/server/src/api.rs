@@ -122,18 +122,23 @@ async fn list(app: web::Data<AppState>, reader: Reader, q: web::Query<ListQuery>
     };
     let games = blocking(move || {
         let rows = app.pool.read(|s| almanac_service::list(s, &filter))??;
-        Ok(rows.into_iter().map(|row| Listed { stale: app.derivation.is_stale(&row.id), row }).collect::<Vec<_>>())
+        Ok(rows
+            .into_iter()
+            .map(|row| Listed { stale: app.derivation.is_stale(&row.id), live: row.winner.is_none(), row })
+            .collect::<Vec<_>>())
     })
     .await?;
     Ok(HttpResponse::Ok().json(json!({"games": games})))
 }
 
-/// A game of the list, and whether its numbers are still those of an older version of its rules.
+/// A game of the list, whether its numbers are still those of an older version of its rules, and whether
+/// it is still being played (no winner yet: its replay follows the entries as they land).
 #[derive(Serialize)]
 struct Listed {
     #[serde(flatten)]
     row: almanac_store::GameRow,
     stale: bool,
+    live: bool,
 }
 
 /// What the server is doing besides answering: how far it is with deriving again the games an older

@@ -390,9 +390,16 @@ async fn index(
             })
             .collect();
         rows.push_str(&format!(
-            "<tr><td data-label=\"Game\"><a href=\"/games/{id}\">{title}</a>{private}{older}</td><td data-label=\"Ruleset\">{ruleset}</td><td data-label=\"Players\">{players}</td><td data-label=\"Winner\">{winner}</td><td data-label=\"Turns\">{turns}</td><td data-label=\"Date\">{date}</td><td data-label=\"Club\">{club}</td></tr>",
+            "<tr{live_row}><td data-label=\"Game\"><a href=\"/games/{id}\">{title}</a>{live}{private}{older}</td><td data-label=\"Ruleset\">{ruleset}</td><td data-label=\"Players\">{players}</td><td data-label=\"Winner\">{winner}</td><td data-label=\"Turns\">{turns}</td><td data-label=\"Date\">{date}</td><td data-label=\"Club\">{club}</td></tr>",
             id = escape(&g.id),
             title = escape(g.title.as_deref().unwrap_or(&g.id)),
+            // No winner yet: the game is still played, and its replay follows the table.
+            live_row = if g.winner.is_none() { " class=\"live\"" } else { "" },
+            live = if g.winner.is_none() {
+                " <span class=\"badge live\" title=\"Still played: the replay follows the entries as they land\">live</span>"
+            } else {
+                ""
+            },
             private = if g.published { "" } else { " <span class=\"badge\">private</span>" },
             older = if app.derivation.is_stale(&g.id) { " <span class=\"badge\">older rules</span>" } else { "" },
             ruleset = escape(g.edition.as_deref().filter(|e| !e.is_empty()).unwrap_or_else(|| {
