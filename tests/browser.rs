@@ -813,12 +813,25 @@ fn the_server_stops_and_ten_entries_made_offline_land_in_order_once() {
     for (k, line) in lines[1..=online].iter().enumerate() {
         record_by_taps(&driver, line, k as u64 + 1);
     }
+    // The page and its files are kept on the phone for a reload offline.
+    driver.wait_for("the page kept", "return document.getElementById('recorder').dataset.kept === 'yes'");
     app.stop();
     // What the board shows (the robber among it, which the entries made offline move).
     let pieces = |d: &Driver| d.eval("return document.querySelector('#board .pieces').innerHTML");
     let before = pieces(&driver);
-    for (k, line) in lines[online + 1..=online + 10].iter().enumerate() {
+    for (k, line) in lines[online + 1..=online + 5].iter().enumerate() {
         record_offline_by_taps(&driver, line, k as u64 + 1);
+    }
+    // The page reloaded with the server still away: it opens from what the phone kept, the five entries
+    // still waiting, and the table goes on.
+    let offline_board = pieces(&driver);
+    open_recorder(&driver, &app, &id);
+    let r =
+        driver.eval("const r = document.getElementById('recorder').dataset; return [r.offline, r.waiting, r.rules]");
+    assert_eq!(r, json!(["yes", "5", "yes"]));
+    assert_eq!(pieces(&driver), offline_board, "the board as it was before the reload");
+    for (k, line) in lines[online + 6..=online + 10].iter().enumerate() {
+        record_offline_by_taps(&driver, line, k as u64 + 6);
     }
     let said = driver.eval("return document.getElementById('waiting').textContent");
     assert_eq!(said, json!("10 entries wait for the server"));
@@ -836,6 +849,22 @@ fn the_server_stops_and_ten_entries_made_offline_land_in_order_once() {
     let stored: Vec<Value> = log.lines().skip(1).map(|l| serde_json::from_str(l).unwrap()).collect();
     let expected: Vec<Value> = lines[1..=last].iter().map(|l| serde_json::from_str(l).unwrap()).collect();
     assert_eq!(stored, expected, "all ten, in order, once");
+    // An entry the server stored whose answer never came back (here: the last of the ten, put back in the
+    // phone's queue as if it were still waiting) is found in the log at its place and not sent again.
+    driver.eval(&format!(
+        "localStorage.setItem('almanac-record:{id}', JSON.stringify([{{ event: {}, after: {} }}]))",
+        lines[last],
+        last - 1
+    ));
+    open_recorder(&driver, &app, &id);
+    driver.wait_for("the queue read", "return document.getElementById('recorder').dataset.synced !== undefined");
+    let r = driver.eval("const r = document.getElementById('recorder'); return [r.dataset.waiting, r.dataset.synced, document.getElementById('problem').textContent]");
+    let describe = serde_json::from_str::<Value>(lines[last]).unwrap();
+    let describe =
+        format!("{} {}", describe["player"].as_str().unwrap(), describe["type"].as_str().unwrap().replace('_', " "));
+    assert_eq!(r, json!(["0", last.to_string(), format!("Already in the game: {describe}.")]));
+    let log = app.get_as(&format!("/api/games/{id}/log"), &app.token).body;
+    assert_eq!(log.lines().count(), last + 1, "nothing sent twice");
     // And the game goes on online.
     record_by_taps(&driver, lines[last + 1], last as u64 + 1);
 }
@@ -867,11 +896,29 @@ fn two_recorders_race_and_the_late_one_recovers() {
         "const r = document.getElementById('recorder'); return r.dataset.seq === '1' && r.dataset.waiting === '0' && !document.getElementById('problem').hidden",
     );
     let said = driver.eval("return document.getElementById('problem').textContent");
-    assert!(said.as_str().unwrap().contains("no longer applies"), "{said}");
+    assert_eq!(said, json!("Already in the game: Ayşe build settlement."));
     // It goes on from what the other phone entered: Ayşe's road.
     record_by_taps(&driver, lines[2], 2);
+    // The other phone enters Mehmet's settlement; this one, a moment late, puts it at another corner: it
+    // no longer applies (Mehmet's road is next), and is dropped with the rule's words.
+    let (status, ok) = app.append(&id, 2, &[lines[3]]);
+    assert_eq!(status, 200, "{ok}");
+    let found = driver.eval(&format!(
+        "for (const d of document.querySelectorAll('#board circle.target')) {{
+           if (!JSON.parse(d.dataset.lines).includes({line:?})) {{ d.id = 'tap-me'; return d.dataset.lines; }} }} return null;",
+        line = lines[3]
+    ));
+    assert!(found.is_string(), "another corner to take");
+    tap(&driver, "#tap-me");
+    driver.wait_for(
+        "the second conflict resolved",
+        "const r = document.getElementById('recorder'); return r.dataset.seq === '3' && r.dataset.waiting === '0' && !document.getElementById('problem').hidden",
+    );
+    let said = driver.eval("return document.getElementById('problem').textContent");
+    assert!(said.as_str().unwrap().contains("no longer applies after what the other recorder entered"), "{said}");
+    record_by_taps(&driver, lines[4], 4);
     let log = app.get_as(&format!("/api/games/{id}/log"), &app.token).body;
-    assert_eq!(log.trim_end(), lines[..3].join("\n"), "no gap, no duplicate");
+    assert_eq!(log.trim_end(), lines[..5].join("\n"), "no gap, no duplicate");
 }
 
 /// A spectator's replay of a live game follows the table: an entry appended is listed and shown, for a
@@ -1003,9 +1050,12 @@ fn a_club_signs_in_uploads_a_private_game_publishes_it_and_signs_out() {
     let note = driver.eval("return document.querySelector('#events li[data-seq=\"5\"] .note').textContent");
     assert!(note.as_str().unwrap().contains("The opening left the ore short."), "{note}");
 
-    // Signed out: the game is still there for anyone, without the club's controls.
+    // Signed out: the game is still there for anyone, without the club's controls; and what a recorder
+    // kept on this device (a private game's log) is gone with the session.
+    driver.eval(&format!("localStorage.setItem('almanac-record-log:{id}', 'a private log')"));
     driver.click("form.session button");
     driver.wait_for("signed out", "return !!document.querySelector('a.session')");
+    assert_eq!(driver.eval("return localStorage.length"), json!(0), "the device keeps nothing of the club's");
     driver.goto(&format!("{}/games/{id}", app.address));
     driver.wait_for("the replay", "return document.getElementById('replay')?.dataset.ready === 'yes'");
     assert!(driver.eval("return !document.querySelector('.owner')").as_bool().unwrap());

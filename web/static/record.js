@@ -12,6 +12,11 @@
 // (`/static/rules.wasm`, crates/browser-rules): the server's log and the entries waiting for it. Each entry
 // is judged by it first, so a phone without the network still refuses an illegal entry with the rule's
 // words and still shows what may happen next. The server stays the judge of what is stored.
+//
+// A reload while the server is away opens the page from the service worker's copy (recorder-worker.js)
+// and the game from what the phone kept: the log as the server last had it, the entries waiting (each
+// with the place in the log it was made for, so that one the server stored before its answer was lost is
+// recognised there and never sent twice).
 document.addEventListener('DOMContentLoaded', () => {
   const root = document.getElementById('recorder');
   if (!root) return;
@@ -28,6 +33,8 @@ document.addEventListener('DOMContentLoaded', () => {
   const ctx = Almanac.context();
   const path = `/api/games/${encodeURIComponent(id)}`;
   const queueKey = `almanac-record:${id}`;
+  const logKey = `almanac-record-log:${id}`;
+  const summaryKey = `almanac-record-summary:${id}`;
   // The smallest target a finger hits, in CSS pixels (WCAG's 44).
   const TARGET = 44;
 
@@ -43,8 +50,16 @@ document.addEventListener('DOMContentLoaded', () => {
   let kind = null;
   let sending = false;
 
-  const queue = () => JSON.parse(localStorage.getItem(queueKey) || '[]');
+  // The entries waiting: each an event and the number of the server's events it was made after.
+  const queue = () => JSON.parse(localStorage.getItem(queueKey) || '[]')
+    .map((x) => (x && x.event ? x : { event: x, after: null }));
   const keep = (q) => localStorage.setItem(queueKey, JSON.stringify(q));
+  // What else the phone keeps for a reload offline; a full storage keeps the page working online.
+  const remember = (key, text) => { try { localStorage.setItem(key, text); } catch (_) { localStorage.removeItem(key); } };
+  const lineCount = (text) => text.split('\n').filter((l) => l.trim() !== '').length;
+  // One event, whatever the order of its fields.
+  const canonical = (v) => JSON.stringify(v, (_, x) => (x && typeof x === 'object' && !Array.isArray(x)
+    ? Object.fromEntries(Object.keys(x).sort().map((k) => [k, x[k]])) : x));
   const words = (type) => type.replaceAll('_', ' ');
 
   async function json(url, options) {
@@ -122,20 +137,49 @@ document.addEventListener('DOMContentLoaded', () => {
 
   // The browser's game read again from the server's log, then each entry waiting that still applies: after
   // another recorder's entries, or at the start. What was dropped, in words, to say once it is shown.
+  // The server's log, or with the server away the one the phone kept.
   async function resync(why) {
-    const r = await fetch(`${path}/log`);
-    if (!r.ok) throw new Error(`no log (${r.status})`);
-    const opened = local.open(await r.text());
+    const r = await fetch(`${path}/log`).catch(() => null);
+    let text;
+    if (r && r.ok) {
+      text = await r.text();
+      remember(logKey, text);
+    } else if (r && r.status < 500 && r.status !== 429) {
+      throw new Error(`no log (${r.status})`);
+    } else {
+      text = localStorage.getItem(logKey);
+      if (text === null) throw new Error('the server is away and this phone kept no log of the game');
+    }
+    const opened = local.open(text);
     if (opened.error) throw new Error(opened.error);
+    const lines = text.split('\n').filter((l) => l.trim() !== '');
+    const known = lines.length - 1;
+    seq = known;
+    root.dataset.seq = seq;
     const kept = [];
     const dropped = [];
-    for (const event of queue()) {
+    for (const { event, after } of queue()) {
+      // In the log already at the place it was made for: stored before its answer was lost on the way, or
+      // entered the same by another recorder. Never sent again.
+      if (after !== null && after < known && canonical(JSON.parse(lines[after + 1])) === canonical(event)) {
+        dropped.push(`Already in the game: ${describe(event)}.`);
+        continue;
+      }
       const a = local.push(JSON.stringify(event));
       if (a.error) dropped.push(`Not entered: ${describe(event)} ${why}: ${a.error}`);
-      else kept.push(event);
+      else kept.push({ event, after: known + kept.length });
     }
     keep(kept);
     return dropped;
+  }
+
+  // An entry the server took: the log the phone keeps grows by it (or is dropped when it no longer
+  // matches, to be read again when the server answers).
+  function stored(event, before) {
+    const text = localStorage.getItem(logKey);
+    if (text === null) return;
+    if (lineCount(text) - 1 === before) remember(logKey, `${text.replace(/\n*$/, '\n')}${JSON.stringify(event)}\n`);
+    else localStorage.removeItem(logKey);
   }
 
   function showEntries() {
@@ -434,7 +478,7 @@ document.addEventListener('DOMContentLoaded', () => {
       }
     }
     const q = queue();
-    q.push(event);
+    q.push({ event, after: seq + q.length });
     keep(q);
     flush();
   }
@@ -463,7 +507,7 @@ document.addEventListener('DOMContentLoaded', () => {
     let sent = 0;
     try {
       while (queue().length) {
-        const [event] = queue();
+        const [{ event }] = queue();
         let r;
         try {
           r = await json(`${path}/events`, {
@@ -479,6 +523,7 @@ document.addEventListener('DOMContentLoaded', () => {
         root.dataset.offline = 'no';
         if (r.status === 200) {
           keep(queue().slice(1));
+          stored(event, seq);
           seq = r.body.seq;
           sent += 1;
         } else if (r.status === 409) {
@@ -554,14 +599,36 @@ document.addEventListener('DOMContentLoaded', () => {
   }
 
   window.addEventListener('online', flush);
+  // Signing out clears what this phone kept (the server says so): not while entries still wait for it.
+  for (const f of document.querySelectorAll('form[action="/signout"]')) {
+    f.addEventListener('submit', (e) => {
+      const n = queue().length;
+      if (n === 0) return;
+      e.preventDefault();
+      say(`${n} ${n === 1 ? 'entry still waits' : 'entries still wait'} for the server: sign out once ${n === 1 ? 'it is' : 'they are'} sent.`);
+    });
+  }
+
+  // The page and its files kept for a reload offline (the worker renews them whenever they are fetched).
+  async function keepForOffline() {
+    if (!('serviceWorker' in navigator) || !window.caches) return;
+    await navigator.serviceWorker.register('/recorder-worker.js', { scope: '/games/' });
+    const files = [location.pathname, '/static/rules.wasm',
+      ...[...document.scripts].map((e) => e.src).filter((src) => src),
+      ...[...document.querySelectorAll('link[rel="stylesheet"]')].map((e) => e.href)];
+    const kept = await caches.open('almanac-recorder-1');
+    await kept.addAll(files.filter((f) => new URL(f, location.href).pathname.match(/^\/(static\/|games\/)/)));
+    root.dataset.kept = 'yes';
+  }
 
   async function start() {
-    const summary = await json(path);
-    ctx.fill(summary.body);
-    const state = await json(`${path}/state`);
-    board.replaceChildren();
-    game.drawBoard(board, state.body, ctx);
-    layer = Almanac.svg('g', { class: 'pieces' }, board);
+    // The game's players and their colours: from the server, or as the phone kept them.
+    const summary = await json(path).catch(() => null);
+    if (summary && summary.status === 200) remember(summaryKey, JSON.stringify(summary.body));
+    else if (summary && summary.status < 500) throw new Error(summary.body.error || `no game (${summary.status})`);
+    const players = summary && summary.status === 200 ? summary.body : JSON.parse(localStorage.getItem(summaryKey));
+    if (!players) throw new Error('the server is away and this phone kept nothing of the game');
+    ctx.fill(players);
     // Without the browser's rules (a browser without WebAssembly) the page still records while online.
     let dropped = [];
     try {
@@ -572,10 +639,18 @@ document.addEventListener('DOMContentLoaded', () => {
       local = null;
       root.dataset.rules = 'no';
     }
-    await refresh();
+    try {
+      await refresh();
+    } catch (e) {
+      // The server away: the browser's game shows the table, and the entries wait.
+      if (!local) throw e;
+      root.dataset.offline = 'yes';
+      showLocal();
+    }
     if (dropped.length) say(dropped.join(' '));
     root.dataset.ready = 'yes';
     flush();
+    keepForOffline().catch(() => { root.dataset.kept = 'no'; });
   }
   start().catch(() => {
     whose.textContent = 'The server does not answer: entries made now wait on this phone.';

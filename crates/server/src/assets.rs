@@ -12,6 +12,8 @@ const REPLAY_JS: &str = include_str!("../../../web/static/replay.js");
 const GAMES_JS: &str = include_str!("../../../web/static/games.js");
 const RECORD_JS: &str = include_str!("../../../web/static/record.js");
 const BEGIN_JS: &str = include_str!("../../../web/static/begin.js");
+/// Served from the top (`/recorder-worker.js`) so that its reach covers the recorder's pages.
+const RECORDER_WORKER_JS: &str = include_str!("../../../web/static/recorder-worker.js");
 /// The games' rules as WebAssembly (`crates/browser-rules`, built by `build.rs`): the recorder's offline
 /// judge.
 const RULES_WASM: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/rules.wasm"));
@@ -36,6 +38,10 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
     .route(
         "/static/begin.js",
         web::get().to(|r: HttpRequest| async move { file(&r, "text/javascript; charset=utf-8", BEGIN_JS) }),
+    )
+    .route(
+        "/recorder-worker.js",
+        web::get().to(|r: HttpRequest| async move { file(&r, "text/javascript; charset=utf-8", RECORDER_WORKER_JS) }),
     )
     .route(
         "/static/rules.wasm",

@@ -125,6 +125,9 @@ async fn signout(app: web::Data<AppState>, req: HttpRequest, payload: web::Paylo
         Credential::Cookie(token) if form_proof(&token) == form.proof => HttpResponse::SeeOther()
             .insert_header(("Location", "/"))
             .append_header(set_cookie(&req, SESSION_COOKIE, "", 0))
+            // What a recorder kept on this device for a reload offline (a private game's log, the
+            // recorder's page) goes with the session: the next person at the phone finds none of it.
+            .insert_header(("Clear-Site-Data", "\"cache\", \"storage\""))
             .finish(),
         _ => problem_page(StatusCode::FORBIDDEN, "This form was not made for your session; reload the page."),
     }
