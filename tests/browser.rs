@@ -8,7 +8,7 @@ use serde_json::{json, Value};
 use std::net::TcpListener;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
-use support::{root, sample, spawn_app, TestApp};
+use support::{root, sample, spawn_app, spawn_postgres_app, TestApp};
 
 const ELEMENT: &str = "element-6066-11e4-a52e-4f735466cecf";
 
@@ -951,6 +951,46 @@ fn a_spectator_replay_follows_the_entries_as_they_land() {
             .unwrap());
     }
     assert!(roads(&driver) > before, "the board moved along: {} roads", roads(&driver));
+}
+
+/// Two servers on one PostgreSQL: the table records on the first, a spectator watches the replay on the
+/// second, which hears of each entry through the store (LISTEN/NOTIFY) and moves along. How long each
+/// entry took to reach the spectator is printed (never asserted: these machines are noisy).
+#[test]
+#[ignore = "needs Chromium, chromedriver and PostgreSQL: `make test` installs and starts them"]
+fn a_spectator_on_a_second_server_follows_the_table_through_postgresql() {
+    let app = spawn_postgres_app(almanac_server::Limits::default());
+    let other = support::another_server(&app);
+    let club = sample("catan-club-game.jsonl");
+    let lines: Vec<&str> = club.lines().collect();
+    let (status, body) = app.post("/api/games?publish=true", lines[0].as_bytes());
+    assert_eq!(status, 201, "{body}");
+    let id = body["id"].as_str().unwrap().to_string();
+    let phone = Driver::start();
+    phone.screen(PHONE.0, PHONE.1);
+    sign_in(&phone, &app);
+    open_recorder(&phone, &app, &id);
+    let spectator = Driver::start();
+    spectator.goto(&format!("{}/games/{id}", other.address));
+    spectator.wait_for("the replay", "return document.getElementById('replay')?.dataset.ready === 'yes'");
+    let mut took = Vec::new();
+    for (k, line) in lines[1..=6].iter().enumerate() {
+        let n = k + 1;
+        record_by_taps(&phone, line, n as u64);
+        let entered = Instant::now();
+        spectator.wait_for(
+            &format!("event {n} on the second server"),
+            &format!("const r = document.getElementById('replay'); return r.dataset.followed === '{n}' && r.dataset.shown === '{n}'"),
+        );
+        took.push(entered.elapsed().as_millis());
+        assert!(spectator
+            .eval(&format!("return !!document.querySelector('#events li[data-seq=\"{n}\"]')"))
+            .as_bool()
+            .unwrap());
+    }
+    let pieces = spectator.eval("return document.querySelectorAll('#board .settlement, #board .road').length");
+    assert_eq!(pieces, json!(6), "the spectator's board moved along: three settlements and three roads");
+    eprintln!("an entry reached the spectator on the second server in (ms): {took:?}");
 }
 
 fn discards(log: &str) -> u64 {
