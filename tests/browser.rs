@@ -422,9 +422,10 @@ fn tap_entry(driver: &Driver, line: &str, entered: &str) {
              const event = JSON.parse(line);
              for (const b of document.querySelectorAll('#chooser:not([hidden]) button.form')) {{
                const fixed = JSON.parse(b.dataset.line);
-               if (Object.entries(fixed).every(([k, v]) => typeof v === 'object' || event[k] === v)) {{
+               const picked = JSON.parse(b.dataset.picked || '[]');
+               if (Object.entries(fixed).every(([k, v]) => typeof v === 'object' || picked.includes(k) || event[k] === v)) {{
                  b.id = 'tap-me'; return 'choice'; }} }}
-             if (document.querySelector('#chooser:not([hidden]) button.step')) return 'steppers';
+             if (document.querySelector('#chooser:not([hidden]) button.enter-form')) return 'form';
              for (const d of document.querySelectorAll('#board circle.target')) {{
                if (JSON.parse(d.dataset.lines).includes(line)) {{ d.id = 'tap-me'; return 'target'; }} }}
              return null;"
@@ -435,11 +436,50 @@ fn tap_entry(driver: &Driver, line: &str, entered: &str) {
                 driver.eval("const e = document.getElementById('tap-me'); if (e) e.removeAttribute('id');");
             }
             Some("entered") => break,
-            Some("steppers") => {
-                // Each card of each counted field, one + at a time; then the form entered.
+            Some("form") => {
+                // Each pick: the option on the way to the event (as the rules' test reads a form), tapped.
+                let picks = driver.eval("return document.querySelectorAll('#chooser fieldset.pick').length");
+                for i in 0..picks.as_u64().unwrap() {
+                    let found = driver.eval(&format!(
+                        "const event = JSON.parse({line:?});
+                         const line = JSON.parse(document.querySelector('#chooser button.enter-form').dataset.sofar || 'null');
+                         const group = document.querySelector('#chooser fieldset.pick[data-pick=\"{i}\"]');
+                         const sofar = line || {{}};
+                         const lay = (into, set) => {{
+                           for (const [k, v] of Object.entries(set)) {{
+                             if (v === null) delete into[k];
+                             else if (Array.isArray(into[k]) && Array.isArray(v)) into[k] = [...into[k], ...v];
+                             else if (into[k] && typeof into[k] === 'object' && v && typeof v === 'object' && !Array.isArray(v)) lay(into[k], v);
+                             else into[k] = v; }} }};
+                         const onTheWay = (set) => {{
+                           const next = JSON.parse(JSON.stringify(sofar)); lay(next, set);
+                           return Object.keys(set).every((k) => {{
+                             const a = next[k], b = event[k];
+                             if (a === undefined) return b === undefined;
+                             if (Array.isArray(a)) return Array.isArray(b) && a.every((x, j) => JSON.stringify(x) === JSON.stringify(b[j]));
+                             if (a && typeof a === 'object') return b && typeof b === 'object' && Object.entries(a).every(([x, y]) => JSON.stringify(b[x]) === JSON.stringify(y));
+                             return a === b; }}) ? next : null; }};
+                         const options = [...group.querySelectorAll('button.pick-option')];
+                         const pick = options.find((o) => Object.keys(JSON.parse(o.dataset.set)).length && onTheWay(JSON.parse(o.dataset.set)))
+                           || options.find((o) => !Object.keys(JSON.parse(o.dataset.set)).length);
+                         if (!pick) return null;
+                         document.querySelector('#chooser button.enter-form').dataset.sofar = JSON.stringify(onTheWay(JSON.parse(pick.dataset.set)) || sofar);
+                         pick.id = 'tap-me'; return true;"
+                    ));
+                    assert_eq!(found, json!(true), "{line}: no option of pick {i} leads to it");
+                    tap(driver, "#tap-me");
+                    driver.eval("document.getElementById('tap-me').removeAttribute('id')");
+                }
+                // Each card of each counted field, one + at a time (a stepper starts at the least its card
+                // may be: what a hand is known to hold); then the form entered.
                 for (field, cards) in event.as_object().unwrap().iter().filter(|(_, v)| v.is_object()) {
+                    if driver.eval(&format!(
+                        "return !!document.querySelector(\"#chooser button.step[data-field='{field}']\")"
+                    )) != json!(true)
+                    {
+                        continue;
+                    }
                     for (card, n) in cards.as_object().unwrap() {
-                        // A stepper starts at the least its card may be (what a hand is known to hold).
                         let more =
                             format!("#chooser button.step[data-field='{field}'][data-card='{card}'][data-step='+1']");
                         let shown = driver.eval(&format!(
@@ -638,6 +678,43 @@ fn a_club_records_the_six_player_game_by_taps_on_a_phone() {
     // The game ended as the sample did: the same winner.
     let summary = app.get_as(&format!("/api/games/{id}"), &app.token).json();
     assert!(summary["winner"].is_string(), "{summary}");
+}
+
+/// The whole Helpers of Catan sample entered by taps: each of the ten helpers' uses a form of picks (the
+/// resource, whom, where, what comes after) and, for a payment, steppers; the stored events are the
+/// sample's, and a pick's options are a finger's size and pass axe.
+#[test]
+#[ignore = "needs Chromium and chromedriver: `make test` installs them"]
+fn a_club_records_a_game_with_the_helpers_by_taps_on_a_phone() {
+    let app = spawn_app(16 << 20);
+    let log = sample("catan-helpers.jsonl");
+    let lines: Vec<&str> = log.lines().collect();
+    let (id, driver) = table_with_a_phone(&app, lines[0]);
+    open_recorder(&driver, &app, &id);
+    let mut checked = false;
+    for (k, line) in lines[1..].iter().enumerate() {
+        if !checked && line.contains(r#""type":"use_helper""#) {
+            // The first use's form, looked at before it is entered.
+            let player = serde_json::from_str::<Value>(line).unwrap()["player"].as_str().unwrap().to_string();
+            tap(&driver, &format!("button.kind[data-kind='use_helper'][data-player='{player}']"));
+            driver.wait_for("the helper's form", "return !!document.querySelector('#chooser fieldset.pick')");
+            let smallest = driver.eval(
+                "return Math.min(...[...document.querySelectorAll('#chooser button')].map((b) => Math.min(b.getBoundingClientRect().width, b.getBoundingClientRect().height)))",
+            );
+            assert!(smallest.as_f64().unwrap() >= 44.0, "a button of {smallest} px");
+            let problems = violations(&driver, &axe_script());
+            assert!(problems.is_empty(), "the helper's form: {problems:?}");
+            driver.screenshot(&root().join("target/browser/recorder-helper.png"));
+            tap(&driver, "#chooser button.cancel");
+            checked = true;
+        }
+        record_by_taps(&driver, line, k as u64 + 1);
+    }
+    assert!(checked);
+    let stored = app.get_as(&format!("/api/games/{id}/log"), &app.token).body;
+    let stored: Vec<Value> = stored.lines().skip(1).map(|l| serde_json::from_str(l).unwrap()).collect();
+    let expected: Vec<Value> = lines[1..].iter().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert_eq!(stored, expected);
 }
 
 /// A club begins a game at the table from the page: the game and its beginning chosen, the players typed

@@ -333,26 +333,62 @@ document.addEventListener('DOMContentLoaded', () => {
     for (const form of forms) {
       const b = button('form', form.words, () => fill(open, form));
       b.dataset.line = form.line;
+      // The fields the form's picks set, which its line holds only as a placeholder.
+      b.dataset.picked = JSON.stringify([...new Set((form.picks || []).flatMap((p) => p.options.flatMap((o) => Object.keys(JSON.parse(o.set)))))]);
       chooser.append(b);
     }
     chooser.append(cancelButton());
     chooser.hidden = false;
   }
 
-  // A form: each field's cards counted with a stepper (− and +, a finger's size), each card up to what
-  // the rules allow; entered when every field holds between its least and most cards.
+  // A pick's option laid over a line (almanac_core::next::Pick): a field set, null taking it away, a list
+  // joined to the list there, an object laid over the object there.
+  function lay(into, set) {
+    for (const [k, v] of Object.entries(set)) {
+      if (v === null) delete into[k];
+      else if (Array.isArray(into[k]) && Array.isArray(v)) into[k] = [...into[k], ...v];
+      else if (into[k] && typeof into[k] === 'object' && v && typeof v === 'object' && !Array.isArray(v)) lay(into[k], v);
+      else into[k] = v;
+    }
+  }
+
+  // A form: first what the table picks (whom, which card, what comes after), one option of each, then
+  // each field's cards counted with a stepper (− and +, a finger's size), each card up to what the rules
+  // allow; entered when every pick is made and every field holds between its least and most cards.
   function fill(open, form) {
     const counted = form.counts.map((count) => ({ count, cards: Object.fromEntries(count.cards.map((c) => [c.card, c.least])) }));
+    const picks = (form.picks || []).map((pick) => ({ pick, chosen: pick.options.length === 1 ? 0 : null }));
     chooser.replaceChildren(heading(`${open.player}: ${form.words}`));
     const enterButton = button('enter-form', 'Enter', () => {
       const event = JSON.parse(form.line);
+      for (const { pick, chosen } of picks) lay(event, JSON.parse(pick.options[chosen].set));
       for (const { count, cards } of counted) {
         event[count.field] = Object.fromEntries(Object.entries(cards).filter(([, n]) => n > 0));
       }
       enter(event);
     });
+    picks.forEach((entry, i) => {
+      const group = document.createElement('fieldset');
+      group.className = 'pick';
+      group.dataset.pick = i;
+      const legend = document.createElement('legend');
+      legend.textContent = entry.pick.words;
+      group.append(legend);
+      const options = entry.pick.options.map((o, k) => {
+        const b = button('pick-option', o.words, () => {
+          entry.chosen = k;
+          options.forEach((x, j) => x.setAttribute('aria-pressed', String(j === k)));
+          check();
+        });
+        b.dataset.set = o.set;
+        b.setAttribute('aria-pressed', String(entry.chosen === k));
+        return b;
+      });
+      group.append(...options);
+      chooser.append(group);
+    });
     const check = () => {
-      let ok = true;
+      let ok = picks.every((p) => p.chosen !== null);
       for (const { count, cards, total } of counted) {
         const n = Object.values(cards).reduce((a, b) => a + b, 0);
         total.textContent = count.least === count.most ? `${n} of ${count.most}` : `${n}`;

@@ -21,6 +21,7 @@ pub mod development;
 pub mod event;
 pub mod exchange;
 pub mod geometry;
+pub mod helper_uses;
 pub mod helpers;
 pub mod import;
 pub mod next;

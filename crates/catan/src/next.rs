@@ -161,6 +161,7 @@ pub fn candidates(s: &State, p: Seat, kind: &str) -> Candidates<LoggedEvent> {
                             event: logged(Event::PlayMonopoly { player: p, resource, taken: Some(Vec::new()) }),
                             words: format!("plays monopoly on {resource}"),
                             counts: vec![Count { field: "taken", words: "hands over", cards, least, most }],
+                            picks: Vec::new(),
                         }
                     })
                     .collect(),
@@ -203,6 +204,7 @@ pub fn candidates(s: &State, p: Seat, kind: &str) -> Candidates<LoggedEvent> {
                         }),
                         words: format!("trades with {}", s.name(with)),
                         counts: vec![hand_count(s, p, "give", "gives", 1), hand_count(s, with, "get", "gets", 1)],
+                        picks: Vec::new(),
                     })
                     .collect(),
             )
@@ -233,14 +235,12 @@ pub fn candidates(s: &State, p: Seat, kind: &str) -> Candidates<LoggedEvent> {
                     event: logged(Event::Discard { player: p, cards: Bundle::default() }),
                     words: format!("discards {k} cards"),
                     counts: vec![count],
+                    picks: Vec::new(),
                 }])
             }
             _ => closed(),
         },
-        "use_helper" => match &s.helpers {
-            Some(h) if h.held.get(p as usize).is_some_and(|c| c.is_some()) => Candidates::Untried,
-            _ => closed(),
-        },
+        "use_helper" => Candidates::Fill(crate::helper_uses::forms(s, p)),
         _ => Candidates::Untried,
     }
 }

@@ -170,3 +170,52 @@ fn the_robber_robs_someone_beside_its_hex_of_a_card_they_may_hold_or_an_unseen_o
     assert_eq!(cards, held, "the cards {} may lose", actual["victim"]);
     assert!(here.iter().any(|l| l["stolen"] == actual["stolen"]));
 }
+
+/// The Helpers sample after its first `n` events.
+fn helpers_after(n: usize) -> Timeline<Catan> {
+    let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../data/samples/catan-helpers.jsonl"))
+        .unwrap();
+    let lines: Vec<&str> = text.lines().take(n + 1).collect();
+    let (envelope, header) = Envelope::read(lines[0]).unwrap();
+    read_events::<Catan>(envelope, header, &lines.join("\n")).unwrap()
+}
+
+#[test]
+fn a_helper_is_offered_only_when_it_may_be_used_with_the_options_the_rules_accept() {
+    // Before the sample's first use (Can's Nassir, event 28): Can's use is a form whose resource pick lists
+    // only resources some opponent can give, and whose last pick is what comes after (A side up: flip, or
+    // swap for each helper on display).
+    let game = helpers_after(27);
+    let open = game.next();
+    let can = open.iter().find(|o| o.player == "Can").unwrap();
+    let forms = &can.choices.iter().find(|c| c.kind == "use_helper").unwrap().forms;
+    assert_eq!(forms.len(), 1);
+    let form = &forms[0];
+    assert_eq!(form.words, "uses Nassir");
+    assert_eq!(form.picks[0].words, "The resource");
+    let then = form.picks.last().unwrap();
+    assert_eq!(then.words, "Then");
+    assert_eq!(then.options[0].words, "then turns it to its B side");
+    let state = game.last();
+    let display = &state.helpers.as_ref().unwrap().display;
+    assert_eq!(then.options.len(), 1 + display.len());
+    // Any resource may be named (an opponent without it gives nothing).
+    let named: Vec<&str> = form.picks[0].options.iter().map(|o| o.words.as_str()).collect();
+    assert_eq!(named, ["lumber", "brick", "wool", "grain", "ore"]);
+    // The others' helpers, but for Marianne and Sean, wait for their own turns.
+    let helpers = state.helpers.as_ref().unwrap();
+    let waiting: Vec<&str> = open
+        .iter()
+        .filter(|o| {
+            o.player != "Can" && !almanac_catan::helpers::any_turn(helpers.held[o.seat as usize].unwrap().helper)
+        })
+        .inspect(|o| assert!(!o.types.contains(&"use_helper"), "{} uses a helper out of turn", o.player))
+        .map(|o| o.player.as_str())
+        .collect();
+    assert!(!waiting.is_empty());
+    // Right after the use, it is not offered again in that turn (once per turn).
+    let game = helpers_after(28);
+    let open = game.next();
+    let can = open.iter().find(|o| o.player == "Can").unwrap();
+    assert!(!can.types.contains(&"use_helper"), "{:?}", can.types);
+}

@@ -39,13 +39,33 @@ pub enum Candidates<E> {
     Fill(Vec<Form<E>>),
 }
 
-/// An event with its counted fields left empty, and what may be counted into each.
+/// An event with its counted fields left empty, and what may be counted into each; and what the table
+/// picks, one option per [`Pick`] (whom, which card, what comes after), when the event has such choices
+/// too many to list whole.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Form<E> {
     pub event: E,
     /// What the event does, in words, before its cards are counted ("trades with Ayşe").
     pub words: String,
     pub counts: Vec<Count>,
+    pub picks: Vec<Pick>,
+}
+
+/// One choice the table makes to complete a form: each option is a piece of the event's line (a JSON
+/// object) laid over it — a field set, `null` taking a field away, a list joined to the list there, an
+/// object laid over the object there. Every pick is chosen before the form is entered; the rules judge the
+/// whole event.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Pick {
+    pub words: String,
+    pub options: Vec<PickOption>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct PickOption {
+    /// The JSON object laid over the line.
+    pub set: String,
+    pub words: String,
 }
 
 /// A field of cards the table counts out (steppers on a page): each card within the bounds the state sets
@@ -98,6 +118,8 @@ pub struct Blank {
     pub line: String,
     pub words: String,
     pub counts: Vec<Count>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub picks: Vec<Pick>,
 }
 
 /// One legal event: its log line and what it does, in words (after the player's name, as the replay says

@@ -585,6 +585,7 @@ fn open_decisions<R: Declarations>(state: &R::State, name: impl Fn(Seat) -> Stri
                                     line: R::write_event(state, &f.event),
                                     words: f.words,
                                     counts: f.counts,
+                                    picks: f.picks,
                                 })
                                 .collect();
                             types.push(kind);

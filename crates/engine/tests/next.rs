@@ -15,10 +15,58 @@ fn completes(candidate: &Map<String, Value>, actual: &Map<String, Value>) -> boo
     candidate.iter().all(|(k, v)| actual.get(k) == Some(v))
 }
 
-/// Whether `actual` is form `blank` filled in: the fields it fixes are the actual ones, and each counted
-/// field holds only the cards it lists, none more than its most, and between its least and most in all.
+/// A pick's option laid over a line, as a recorder lays it (`almanac_core::next::Pick`).
+fn lay(into: &mut Map<String, Value>, set: &Map<String, Value>) {
+    for (k, v) in set {
+        match (into.get_mut(k), v) {
+            (_, Value::Null) => {
+                into.remove(k);
+            }
+            (Some(Value::Array(a)), Value::Array(b)) => a.extend(b.iter().cloned()),
+            (Some(Value::Object(a)), Value::Object(b)) => lay(a, b),
+            _ => {
+                into.insert(k.clone(), v.clone());
+            }
+        }
+    }
+}
+
+/// Whether what an option set in `partial` may still grow into `actual`: a list its beginning, an object
+/// some of its fields, anything else itself.
+fn on_the_way(partial: &Map<String, Value>, set: &Map<String, Value>, actual: &Map<String, Value>) -> bool {
+    set.keys().all(|k| match (partial.get(k), actual.get(k)) {
+        (None, None) => true,
+        (Some(Value::Array(a)), Some(Value::Array(b))) => b.starts_with(a),
+        (Some(Value::Object(a)), Some(Value::Object(b))) => a.iter().all(|(k, v)| b.get(k) == Some(v)),
+        (Some(a), Some(b)) => a == b,
+        _ => false,
+    })
+}
+
+/// Whether `actual` is form `blank` filled in: one option of each pick laid over its line (the first that
+/// is on the way to `actual`, an option that sets nothing last), the fields it fixes are then the actual
+/// ones, and each counted field holds only the cards it lists, none more than its most, and between its
+/// least and most in all.
 fn fills(blank: &almanac_core::next::Blank, actual: &Map<String, Value>) -> bool {
-    let fixed: Map<String, Value> = serde_json::from_str(&blank.line).unwrap();
+    let mut fixed: Map<String, Value> = serde_json::from_str(&blank.line).unwrap();
+    for pick in &blank.picks {
+        let options: Vec<Map<String, Value>> =
+            pick.options.iter().map(|o| serde_json::from_str(&o.set).unwrap()).collect();
+        let laid = |set: &Map<String, Value>| {
+            let mut next = fixed.clone();
+            lay(&mut next, set);
+            on_the_way(&next, set, actual).then_some(next)
+        };
+        let chosen = options
+            .iter()
+            .filter(|o| !o.is_empty())
+            .find_map(laid)
+            .or_else(|| options.iter().find(|o| o.is_empty()).map(|_| fixed.clone()));
+        match chosen {
+            Some(next) => fixed = next,
+            None => return false,
+        }
+    }
     let counted = |k: &str| blank.counts.iter().any(|c| c.field == k);
     let same = fixed.iter().filter(|(k, _)| !counted(k)).all(|(k, v)| actual.get(k) == Some(v))
         && actual.keys().all(|k| fixed.contains_key(k));
