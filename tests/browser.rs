@@ -717,6 +717,46 @@ fn a_club_records_a_game_with_the_helpers_by_taps_on_a_phone() {
     assert_eq!(stored, expected);
 }
 
+/// Several cards from the bank in one entry: at the first moment of the club sample a player could take
+/// two cards from the bank at once, the trade is counted out with the bank form's steppers and stored as
+/// entered.
+#[test]
+#[ignore = "needs Chromium and chromedriver: `make test` installs them"]
+fn a_bank_trade_of_several_cards_is_counted_out_in_one_entry() {
+    let app = spawn_app(16 << 20);
+    let club = sample("catan-club-game.jsonl");
+    let lines: Vec<&str> = club.lines().collect();
+    // The moment, and a trade the rules accept there (each rate, each resource, two cards of others).
+    let names = ["lumber", "brick", "wool", "grain", "ore"];
+    let mut game = almanac_engine::read_log(lines[0]).unwrap();
+    let (at, trade) = (1..lines.len())
+        .find_map(|i| {
+            let open = game.next();
+            let found = open.iter().find(|o| o.types.contains(&"maritime_trade")).and_then(|o| {
+                (2..=4).flat_map(|rate| names.map(move |give| (rate, give))).find_map(|(rate, give)| {
+                    let others = names.iter().filter(|&&n| n != give).collect::<Vec<_>>();
+                    let line = json!({"type": "maritime_trade", "player": o.player, "give": {give: 2 * rate},
+                        "get": {*others[0]: 1, *others[1]: 1}})
+                    .to_string();
+                    let ok = game.push_line(i + 1, &line).is_ok();
+                    game.truncate(i - 1);
+                    ok.then_some(line)
+                })
+            });
+            game.push_line(i + 1, lines[i]).unwrap();
+            found.map(|line| (i, line))
+        })
+        .expect("a moment for two cards from the bank");
+    let (id, driver) = table_with_a_phone(&app, lines[0]);
+    let (status, ok) = app.append(&id, 0, &lines[1..at]);
+    assert_eq!(status, 200, "{ok}");
+    open_recorder(&driver, &app, &id);
+    record_by_taps(&driver, &trade, at as u64);
+    let log = app.get_as(&format!("/api/games/{id}/log"), &app.token).body;
+    let last: Value = serde_json::from_str(log.lines().last().unwrap()).unwrap();
+    assert_eq!(last, serde_json::from_str::<Value>(&trade).unwrap());
+}
+
 /// A club begins a game at the table from the page: the game and its beginning chosen, the players typed
 /// in seat order; the recorder opens on the new game, whose header is the sample's in all that the game
 /// plays by (its players and options), and the sample's first turns are entered on it by taps.

@@ -267,6 +267,12 @@ document.addEventListener('DOMContentLoaded', () => {
     for (const b of choicesBox.querySelectorAll('button.kind')) {
       b.setAttribute('aria-pressed', b.dataset.kind === kind && b.dataset.player === open.player ? 'true' : 'false');
     }
+    const events = (listed.events || []).map((c) => ({ ...c, event: JSON.parse(c.line) }));
+    if ((listed.forms || []).length && events.length) {
+      // Events a tap enters whole, and forms for the rest (the bank's rate, or several cards at once).
+      pick(events, `${open.player}: ${words(kind)}`, () => listed.forms.map((form) => formButton(open, form)));
+      return;
+    }
     if ((listed.forms || []).length) {
       // Cards to count out (a trade's, a discard's): the form, or first which of them (with whom).
       const forms = listed.forms;
@@ -274,7 +280,6 @@ document.addEventListener('DOMContentLoaded', () => {
       else pickForm(open, forms);
       return;
     }
-    const events = (listed.events || []).map((c) => ({ ...c, event: JSON.parse(c.line) }));
     if (events.length === 1) {
       enter(events[0].event);
       return;
@@ -285,7 +290,7 @@ document.addEventListener('DOMContentLoaded', () => {
   }
 
   // Several events: a list of their words to tap.
-  function pick(events, title) {
+  function pick(events, title, more = () => []) {
     chooser.replaceChildren();
     const h = document.createElement('h2');
     h.textContent = title;
@@ -299,6 +304,7 @@ document.addEventListener('DOMContentLoaded', () => {
       b.addEventListener('click', () => enter(c.event));
       chooser.append(b);
     }
+    chooser.append(...more());
     const cancel = document.createElement('button');
     cancel.type = 'button';
     cancel.className = 'cancel';
@@ -330,15 +336,16 @@ document.addEventListener('DOMContentLoaded', () => {
   // Several forms of one kind (a trade with each other player): which one.
   function pickForm(open, forms) {
     chooser.replaceChildren(heading(`${open.player}: ${words(kind)}`));
-    for (const form of forms) {
-      const b = button('form', form.words, () => fill(open, form));
-      b.dataset.line = form.line;
-      // The fields the form's picks set, which its line holds only as a placeholder.
-      b.dataset.picked = JSON.stringify([...new Set((form.picks || []).flatMap((p) => p.options.flatMap((o) => Object.keys(JSON.parse(o.set)))))]);
-      chooser.append(b);
-    }
-    chooser.append(cancelButton());
+    chooser.append(...forms.map((form) => formButton(open, form)), cancelButton());
     chooser.hidden = false;
+  }
+
+  function formButton(open, form) {
+    const b = button('form', form.words, () => fill(open, form));
+    b.dataset.line = form.line;
+    // The fields the form's picks set, which its line holds only as a placeholder.
+    b.dataset.picked = JSON.stringify([...new Set((form.picks || []).flatMap((p) => p.options.flatMap((o) => Object.keys(JSON.parse(o.set)))))]);
+    return b;
   }
 
   // A pick's option laid over a line (almanac_core::next::Pick): a field set, null taking it away, a list

@@ -210,8 +210,9 @@ pub fn candidates(s: &State, p: Seat, kind: &str) -> Candidates<LoggedEvent> {
             )
         }
         // With the bank: each resource at each rate for one card of another (the rules keep the rates the
-        // player's harbours give).
-        "maritime_trade" if crate::rules::may_trade_now(s) => each(
+        // player's harbours give); and, when the hand holds enough for two cards at least, a form to count
+        // out several at once.
+        "maritime_trade" if crate::rules::may_trade_now(s) => Candidates::EachOrFill(
             Resource::ALL
                 .into_iter()
                 .flat_map(|give| {
@@ -223,7 +224,9 @@ pub fn candidates(s: &State, p: Seat, kind: &str) -> Candidates<LoggedEvent> {
                         })
                     })
                 })
+                .map(logged)
                 .collect(),
+            bank_form(s, p),
         ),
         "trade" | "maritime_trade" => closed(),
         // Half the hand, counted out by its holder.
@@ -243,6 +246,33 @@ pub fn candidates(s: &State, p: Seat, kind: &str) -> Candidates<LoggedEvent> {
         "use_helper" => Candidates::Fill(crate::helper_uses::forms(s, p)),
         _ => Candidates::Untried,
     }
+}
+
+/// Several cards from the bank in one trade: what the hand gives (a multiple of a rate for each resource,
+/// which the rules check) and what the bank holds to get; offered when the hand holds four of a resource
+/// at least (two cards at the best rate there is).
+fn bank_form(s: &State, p: Seat) -> Vec<Form<LoggedEvent>> {
+    let hand = &s.players[p as usize].hand;
+    if Resource::ALL.into_iter().all(|r| hand.known[r] < 4) {
+        return Vec::new();
+    }
+    let mut give = hand_count(s, p, "give", "gives the bank", 4);
+    for b in &mut give.cards {
+        let r = Resource::from_name(&b.card).expect("a resource");
+        b.most = hand.known[r] as u32;
+    }
+    give.most = hand.known.total();
+    let cards: Vec<Bound> = Resource::ALL
+        .into_iter()
+        .map(|r| Bound { card: r.name().to_string(), least: 0, most: s.bank[r] as u32 })
+        .collect();
+    let most = give.most / 2;
+    Vec::from([Form {
+        event: logged(Event::MaritimeTrade { player: p, give: Bundle::default(), get: Bundle::default() }),
+        words: "trades several cards with the bank".to_string(),
+        counts: vec![give, Count { field: "get", words: "gets", cards, least: 2, most }],
+        picks: Vec::new(),
+    }])
 }
 
 /// The cards of seat `p`'s hand as a field to count out: each resource up to what the hand may hold of it

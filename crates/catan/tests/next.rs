@@ -219,3 +219,56 @@ fn a_helper_is_offered_only_when_it_may_be_used_with_the_options_the_rules_accep
     let can = open.iter().find(|o| o.player == "Can").unwrap();
     assert!(!can.types.contains(&"use_helper"), "{:?}", can.types);
 }
+
+/// Before event `i` of the club sample, a bank trade of two cards at once its active player could make:
+/// each resource at each rate, given for two cards of others (the rules say which they accept).
+fn two_card_bank_trade(game: &Timeline<Catan>, i: usize) -> Option<String> {
+    let names = ["lumber", "brick", "wool", "grain", "ore"];
+    let open = game.next();
+    let player = open.iter().find(|o| o.types.contains(&"maritime_trade"))?.player.clone();
+    for rate in 2..=4 {
+        for give in names {
+            for (k, a) in names.iter().enumerate().filter(|(_, a)| **a != give) {
+                for b in names[k..].iter().filter(|b| **b != give) {
+                    let get = if a == b { serde_json::json!({*a: 2}) } else { serde_json::json!({*a: 1, *b: 1}) };
+                    let line = serde_json::json!({"type": "maritime_trade", "player": player,
+                        "give": {give: 2 * rate}, "get": get})
+                    .to_string();
+                    let mut copy = game.clone();
+                    if copy.push_line(i + 1, &line).is_ok() {
+                        return Some(line);
+                    }
+                }
+            }
+        }
+    }
+    None
+}
+
+#[test]
+fn several_cards_from_the_bank_in_one_trade_fill_its_form() {
+    let text = sample();
+    let lines: Vec<&str> = text.lines().collect();
+    let mut found = 0;
+    for i in 1..lines.len() {
+        let game = after(i - 1);
+        let Some(line) = two_card_bank_trade(&game, i) else { continue };
+        found += 1;
+        // The form is there, and the trade is within its bounds.
+        let trade: Value = serde_json::from_str(&line).unwrap();
+        let open = game.next();
+        let mine = open.iter().find(|o| o.player == trade["player"]).unwrap();
+        let forms = &mine.choices.iter().find(|c| c.kind == "maritime_trade").unwrap().forms;
+        assert_eq!(forms.len(), 1, "before event {i}");
+        for count in &forms[0].counts {
+            for (card, n) in trade[count.field].as_object().unwrap() {
+                let bound = count.cards.iter().find(|b| b.card == *card).unwrap();
+                assert!((bound.least..=bound.most).contains(&(n.as_u64().unwrap() as u32)), "{line}: {card}");
+            }
+        }
+        if found == 5 {
+            break;
+        }
+    }
+    assert_eq!(found, 5, "moments when a player could take two cards from the bank at once");
+}

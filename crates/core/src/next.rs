@@ -37,6 +37,9 @@ pub enum Candidates<E> {
     /// each form fixes the rest of the event and bounds what may be counted; the rules judge the whole
     /// when it is entered. The type is open when there is a form.
     Fill(Vec<Form<E>>),
+    /// Both: the events a tap enters whole (one card for the bank's rate) and forms for the rest (several
+    /// at once).
+    EachOrFill(Vec<E>, Vec<Form<E>>),
 }
 
 /// An event with its counted fields left empty, and what may be counted into each; and what the table

@@ -561,37 +561,32 @@ fn open_decisions<R: Declarations>(state: &R::State, name: impl Fn(Seat) -> Stri
             let mut types = Vec::new();
             let mut choices = Vec::new();
             for kind in decision.types {
-                match R::candidates(state, decision.seat, kind) {
-                    crate::next::Candidates::Untried => types.push(kind),
-                    crate::next::Candidates::Each(events) => {
-                        let legal: Vec<crate::next::Choice> = events
-                            .iter()
-                            .filter(|e| accepted(e))
-                            .map(|e| crate::next::Choice {
-                                line: R::write_event(state, e),
-                                words: R::describe(state, e),
-                            })
-                            .collect();
-                        if !legal.is_empty() {
-                            types.push(kind);
-                            choices.push(crate::next::Choices { kind, events: legal, forms: Vec::new() });
-                        }
+                let (events, forms) = match R::candidates(state, decision.seat, kind) {
+                    crate::next::Candidates::Untried => {
+                        types.push(kind);
+                        continue;
                     }
-                    crate::next::Candidates::Fill(forms) => {
-                        if !forms.is_empty() {
-                            let forms = forms
-                                .into_iter()
-                                .map(|f| crate::next::Blank {
-                                    line: R::write_event(state, &f.event),
-                                    words: f.words,
-                                    counts: f.counts,
-                                    picks: f.picks,
-                                })
-                                .collect();
-                            types.push(kind);
-                            choices.push(crate::next::Choices { kind, events: Vec::new(), forms });
-                        }
-                    }
+                    crate::next::Candidates::Each(events) => (events, Vec::new()),
+                    crate::next::Candidates::Fill(forms) => (Vec::new(), forms),
+                    crate::next::Candidates::EachOrFill(events, forms) => (events, forms),
+                };
+                let legal: Vec<crate::next::Choice> = events
+                    .iter()
+                    .filter(|e| accepted(e))
+                    .map(|e| crate::next::Choice { line: R::write_event(state, e), words: R::describe(state, e) })
+                    .collect();
+                let forms: Vec<crate::next::Blank> = forms
+                    .into_iter()
+                    .map(|f| crate::next::Blank {
+                        line: R::write_event(state, &f.event),
+                        words: f.words,
+                        counts: f.counts,
+                        picks: f.picks,
+                    })
+                    .collect();
+                if !legal.is_empty() || !forms.is_empty() {
+                    types.push(kind);
+                    choices.push(crate::next::Choices { kind, events: legal, forms });
                 }
             }
             crate::next::Open { seat: decision.seat, player: name(decision.seat), types, choices }
