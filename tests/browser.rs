@@ -540,6 +540,13 @@ fn a_club_records_a_game_at_the_table_by_taps_on_a_phone() {
             assert!(problems.is_empty(), "the recorder: {problems:?}");
         }
     }
+    // The last entry (a roll) stays in view with what it derived: what each player received.
+    let row = &app.get_as(&format!("/api/games/{id}/events?from={upto}"), &app.token).json()["events"][0];
+    let production = row["production"].as_array().expect("the roll produced");
+    let shown = driver.eval(&format!("return document.querySelector('#entries li[data-seq=\"{upto}\"]').textContent"));
+    for words in production {
+        assert!(shown.as_str().unwrap().contains(words.as_str().unwrap()), "{shown} shows {words}");
+    }
     // The last entry withdrawn, with the page's button: struck through, and the game as before it.
     tap(&driver, "#withdraw");
     driver.wait_for(

@@ -190,6 +190,8 @@ document.addEventListener('DOMContentLoaded', () => {
       const who = document.createElement('b');
       who.textContent = ev.event.player || '';
       li.append(who, ' ', ev.text);
+      // What it derived: what each player received, the points it scored.
+      if (ev.production && ev.production.length) li.append(` · ${ev.production.join('; ')}`);
       if (ev.scores && ev.scores.length) li.append(` · ${ev.scores.join(', ')}`);
       if (ev.withdrawn_by) {
         li.classList.add('withdrawn');

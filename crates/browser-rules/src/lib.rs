@@ -65,14 +65,18 @@ pub fn state() -> String {
     with_game(|game| Ok(StateNow { seq: game.event_count(), view: game.view_after(game.event_count()) }))
 }
 
-/// The events from `from` (1-based) on, as `GET /api/games/{id}/events` lists them (without the points and
-/// moments the server's read model adds).
+/// The events from `from` (1-based) on, as `GET /api/games/{id}/events` lists them: the points and the
+/// production each derived (the same words, from the same facts), without the moments.
 pub fn events(from: usize) -> String {
     #[derive(Serialize)]
     struct Row {
         seq: usize,
         event: Box<RawValue>,
         text: String,
+        #[serde(skip_serializing_if = "Vec::is_empty")]
+        scores: Vec<String>,
+        #[serde(skip_serializing_if = "Vec::is_empty")]
+        production: Vec<String>,
         #[serde(skip_serializing_if = "Option::is_none")]
         withdraws: Option<usize>,
         #[serde(skip_serializing_if = "Option::is_none")]
@@ -85,10 +89,13 @@ pub fn events(from: usize) -> String {
             .zip(words)
             .map(|(i, text)| {
                 let event = RawValue::from_string(game.event_text(i)).map_err(|e| e.to_string())?;
+                let derived = almanac_core::derived::derived(game, i);
                 Ok(Row {
                     seq: i + 1,
                     event,
                     text,
+                    scores: derived.scores,
+                    production: derived.production,
                     withdraws: game.withdrawal_of(i).map(|w| w + 1),
                     withdrawn_by: game.withdrawn_by(i).map(|w| w + 1),
                 })

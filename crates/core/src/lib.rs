@@ -12,6 +12,7 @@
 
 pub mod checkpoint;
 pub mod colours;
+pub mod derived;
 pub mod facts;
 pub mod field;
 pub mod fingerprint;

@@ -292,6 +292,9 @@ pub struct EventRow {
     /// The points it scored, in words ("Kerem +8 city"), when it scored any.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub scores: Vec<String>,
+    /// What it produced, per player in words (the name, then how many of each item), when it produced any.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub production: Vec<String>,
     /// The key moments it was, in words ("the robber hits the leader (Zeynep)", "Ayşe takes the longest
     /// road"), when it was any.
     #[serde(skip_serializing_if = "Vec::is_empty")]
@@ -302,51 +305,6 @@ pub struct EventRow {
     /// The withdrawal (its seq) that took this event back, when one did: the replay strikes it through.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub withdrawn_by: Option<u64>,
-}
-
-/// The score changes of event `i`, in words: who, how many points, and what for.
-fn scores_in_words(game: &dyn Game, i: usize) -> Vec<String> {
-    let players = &game.envelope().players;
-    game.event_facts(i)
-        .iter()
-        .filter_map(|f| match f {
-            almanac_core::Fact::Score { player, reason, delta, .. } if *delta != 0 => {
-                let name = players.get(*player as usize).map_or("?", |p| p.name.as_str());
-                let why = game
-                    .vocabulary()
-                    .score_reasons
-                    .iter()
-                    .find(|t| t.id == *reason)
-                    .map_or_else(|| reason.replace('_', " "), |t| t.label.to_string());
-                Some(format!("{name} {delta:+} for {why}"))
-            }
-            _ => None,
-        })
-        .collect()
-}
-
-/// The key moments of event `i`, in words: the moments the game declares, and awards changing hands.
-fn moments_in_words(game: &dyn Game, i: usize) -> Vec<String> {
-    let players = &game.envelope().players;
-    let name = |p: u8| players.get(p as usize).map_or("?", |p| p.name.as_str());
-    let vocabulary = game.vocabulary();
-    game.event_facts(i)
-        .iter()
-        .filter_map(|f| match f {
-            almanac_core::Fact::Moment { moment, player } => {
-                let label = vocabulary.moments.iter().find(|t| t.id == *moment).map_or(*moment, |t| t.label);
-                Some(match player {
-                    Some(p) => format!("{label} ({})", name(*p)),
-                    None => label.to_string(),
-                })
-            }
-            almanac_core::Fact::Award { award, to: Some(to), .. } => {
-                let label = vocabulary.awards.iter().find(|t| t.id == *award).map_or(*award, |t| t.label);
-                Some(format!("{} takes the {label}", name(*to)))
-            }
-            _ => None,
-        })
-        .collect()
 }
 
 /// Events `from..=to` (by seq, 1-based) of a stored game and its timeline.
@@ -370,10 +328,21 @@ pub fn events(
             let i = seq as usize - 1;
             let event = RawValue::from_string(body.clone())
                 .unwrap_or_else(|_| RawValue::from_string(Value::String(body).to_string()).expect("a JSON string"));
-            let (scores, moments) = (scores_in_words(game, i), moments_in_words(game, i));
+            let almanac_core::derived::Derived { scores, production, moments } =
+                almanac_core::derived::derived(game, i);
             let withdraws = game.withdrawal_of(i).map(|w| w as u64 + 1);
             let withdrawn_by = game.withdrawn_by(i).map(|w| w as u64 + 1);
-            EventRow { seq, turn: game.event_turn(i), event, text, scores, moments, withdraws, withdrawn_by }
+            EventRow {
+                seq,
+                turn: game.event_turn(i),
+                event,
+                text,
+                scores,
+                production,
+                moments,
+                withdraws,
+                withdrawn_by,
+            }
         })
         .collect())
 }

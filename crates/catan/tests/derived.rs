@@ -1,0 +1,66 @@
+//! What a roll derived, in words (the recorder's last entries, the API's event rows), held to the players'
+//! hands: the cards each player's production words name are the cards their hand gained over the roll.
+
+use almanac_catan::resources::Resource;
+use almanac_catan::Catan;
+use almanac_core::derived::derived;
+use almanac_core::{read_events, Envelope, Game, Timeline};
+use serde_json::Value;
+
+fn club_game() -> (Timeline<Catan>, Vec<String>) {
+    let text =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../data/samples/catan-club-game.jsonl"))
+            .unwrap();
+    let (envelope, header) = Envelope::read(text.lines().next().unwrap()).unwrap();
+    let game = read_events::<Catan>(envelope, header, &text).unwrap();
+    (game, text.lines().skip(1).map(str::to_string).collect())
+}
+
+/// "Ayşe 2 grain, 1 ore" → ("Ayşe", [(grain, 2), (ore, 1)]).
+fn read_words(words: &str, names: &[String]) -> (usize, [u32; 5]) {
+    let seat = names.iter().position(|n| words.starts_with(&format!("{n} "))).expect("a player's name first");
+    let mut got = [0; 5];
+    for part in words[names[seat].len() + 1..].split(", ") {
+        let (n, item) = part.split_once(' ').unwrap();
+        let r = Resource::ALL.iter().position(|r| r.name() == item).unwrap_or_else(|| panic!("an item: {item}"));
+        got[r] += n.parse::<u32>().unwrap();
+    }
+    (seat, got)
+}
+
+#[test]
+fn a_rolls_production_in_words_is_what_each_hand_gained() {
+    let (game, lines) = club_game();
+    let names: Vec<String> = game.envelope().players.iter().map(|p| p.name.clone()).collect();
+    let (mut rolls_that_produced, mut sevens) = (0, 0);
+    for (i, line) in lines.iter().enumerate() {
+        let event: Value = serde_json::from_str(line).unwrap();
+        let production = derived(&game, i).production;
+        if event["type"] != "roll" {
+            assert!(production.is_empty(), "event {}: only a roll produces: {production:?}", i + 1);
+            continue;
+        }
+        let (before, after) = (game.state_after(i), game.state_after(i + 1));
+        let mut said = vec![[0u32; 5]; names.len()];
+        for words in &production {
+            let (seat, got) = read_words(words, &names);
+            said[seat] = got;
+        }
+        for seat in 0..names.len() {
+            let gained: Vec<u32> = Resource::ALL
+                .iter()
+                .map(|&r| (after.players[seat].hand.known[r] - before.players[seat].hand.known[r]) as u32)
+                .collect();
+            assert_eq!(said[seat].to_vec(), gained, "event {}: {}'s production in {production:?}", i + 1, names[seat]);
+        }
+        let total: u64 = event["dice"].as_array().unwrap().iter().map(|d| d.as_u64().unwrap()).sum();
+        if total == 7 {
+            assert!(production.is_empty(), "event {}: a 7 produces nothing", i + 1);
+            sevens += 1;
+        } else if !production.is_empty() {
+            rolls_that_produced += 1;
+        }
+    }
+    assert!(rolls_that_produced > 20, "the sample's rolls that produced: {rolls_that_produced}");
+    assert!(sevens > 0, "the sample's sevens");
+}
