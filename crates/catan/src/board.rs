@@ -9,6 +9,50 @@ use crate::resources::{Resource, Terrain};
 use almanac_core::SetupError;
 use serde::Deserialize;
 use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
+
+/// A hasher for the few small integer keys of a board's making (hex, corner and side positions): a board is
+/// made for every state read from a checkpoint, and SipHash's resistance to chosen keys buys nothing there.
+#[derive(Default)]
+struct PositionHasher(u64);
+
+impl Hasher for PositionHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.write_u64(b as u64);
+        }
+    }
+    fn write_u8(&mut self, n: u8) {
+        self.write_u64(n as u64);
+    }
+    fn write_i32(&mut self, n: i32) {
+        self.write_u64(n as u32 as u64);
+    }
+    fn write_u64(&mut self, n: u64) {
+        // Multiply-and-rotate, as rustc's own maps of small keys do.
+        self.0 = (self.0.rotate_left(5) ^ n).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    }
+}
+
+type PositionMap<K, V> = HashMap<K, V, BuildHasherDefault<PositionHasher>>;
+
+/// `"<hex>:<direction>"`, written without the formatting machinery (a board names every vertex and edge).
+fn position_name(hex: usize, direction: &str) -> String {
+    let mut name = String::with_capacity(4 + direction.len());
+    if hex >= 100 {
+        name.push(char::from(b'0' + (hex / 100) as u8));
+    }
+    if hex >= 10 {
+        name.push(char::from(b'0' + (hex / 10 % 10) as u8));
+    }
+    name.push(char::from(b'0' + (hex % 10) as u8));
+    name.push(':');
+    name.push_str(direction);
+    name
+}
 
 pub type VertexId = u16;
 pub type EdgeId = u16;
@@ -103,7 +147,7 @@ impl Board {
             return Err(err(format!("{} hexes is more than any Catan board has", spec.hexes.len())));
         }
         let mut hexes = Vec::with_capacity(spec.hexes.len());
-        let mut at_index: HashMap<Axial, usize> = HashMap::new();
+        let mut at_index: PositionMap<Axial, usize> = PositionMap::default();
         for (i, h) in spec.hexes.iter().enumerate() {
             let at = (h.at[0], h.at[1]);
             if let Some(j) = at_index.insert(at, i) {
@@ -143,20 +187,24 @@ impl Board {
             return Err(err(format!("hex {i} at {:?} is not connected to hex 0", hexes[i].at)));
         }
 
-        let mut vertices: Vec<Vertex> = Vec::new();
-        let mut edges: Vec<Edge> = Vec::new();
-        let mut vertex_index: HashMap<VertexKey, VertexId> = HashMap::new();
-        let mut edge_index: HashMap<EdgeKey, EdgeId> = HashMap::new();
+        // Sized for an island (about 2 corners and 3 sides a hex); a vertex touches 3 hexes, neighbours and
+        // edges at most, an edge 2 hexes.
+        let mut vertices: Vec<Vertex> = Vec::with_capacity(hexes.len() * 3 + 6);
+        let mut edges: Vec<Edge> = Vec::with_capacity(hexes.len() * 4 + 6);
+        let mut vertex_index: PositionMap<VertexKey, VertexId> = PositionMap::default();
+        let mut edge_index: PositionMap<EdgeKey, EdgeId> = PositionMap::default();
+        vertex_index.reserve(vertices.capacity());
+        edge_index.reserve(edges.capacity());
         for i in 0..hexes.len() {
             let at = hexes[i].at;
             for c in 0..6 {
                 let key = geometry::corner_key(at, c);
                 let id = *vertex_index.entry(key).or_insert_with(|| {
                     vertices.push(Vertex {
-                        name: format!("{i}:{}", CORNER_NAMES[c]),
-                        hexes: Vec::new(),
-                        neighbours: Vec::new(),
-                        edges: Vec::new(),
+                        name: position_name(i, CORNER_NAMES[c]),
+                        hexes: Vec::with_capacity(3),
+                        neighbours: Vec::with_capacity(3),
+                        edges: Vec::with_capacity(3),
                         harbour: None,
                     });
                     (vertices.len() - 1) as VertexId
@@ -168,7 +216,7 @@ impl Board {
                 let key = geometry::side_key(at, s);
                 let ends = [hexes[i].corners[s], hexes[i].corners[(s + 1) % 6]];
                 let id = *edge_index.entry(key).or_insert_with(|| {
-                    edges.push(Edge { name: format!("{i}:{}", SIDE_NAMES[s]), ends, hexes: Vec::new() });
+                    edges.push(Edge { name: position_name(i, SIDE_NAMES[s]), ends, hexes: Vec::with_capacity(2) });
                     (edges.len() - 1) as EdgeId
                 });
                 edges[id as usize].hexes.push(i as HexId);

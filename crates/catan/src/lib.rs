@@ -56,6 +56,14 @@ struct Header {
     helpers: Option<HelperSpec>,
 }
 
+impl Header {
+    fn state(self) -> Result<State, SetupError> {
+        let board = Board::from_spec(&self.board)?;
+        let helpers = self.helpers.as_ref().map(|x| x.stack.as_slice());
+        State::with_helpers(board, self.options, Table::of(&self.players), helpers)
+    }
+}
+
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct HelperSpec {
@@ -77,9 +85,20 @@ impl Ruleset for Catan {
     type PlayerView = view::HandView;
 
     fn initial(header: &Value) -> Result<State, SetupError> {
-        let h = Header::deserialize(header).map_err(|e| SetupError(format!("header: {e}")))?;
-        let board = Board::from_spec(&h.board)?;
-        State::with_helpers(board, h.options, Table::of(&h.players), h.helpers.as_ref().map(|x| x.stack.as_slice()))
+        Header::deserialize(header).map_err(|e| SetupError(format!("header: {e}")))?.state()
+    }
+
+    /// Straight into the header's types: the board's hexes are most of a header, and a JSON value of them
+    /// took longer to make than the board. Text the typed reading refuses (a key given twice, which a
+    /// value keeps the last of) is read as `initial` reads it, so both say the same.
+    fn initial_text(header: &str) -> Result<State, SetupError> {
+        match serde_json::from_str::<Header>(header) {
+            Ok(h) => h.state(),
+            Err(_) => {
+                let value: Value = serde_json::from_str(header).map_err(|e| SetupError(format!("header: {e}")))?;
+                Self::initial(&value)
+            }
+        }
     }
 
     fn parse_event(state: &State, line: &str) -> Result<LoggedEvent, EventError> {

@@ -165,19 +165,19 @@ pub trait GameKind: Sync {
     ) -> Result<serde_json::Map<String, Value>, SetupError>;
     /// Reads and validates the events of a log whose header was read into `envelope` and `header`.
     fn read(&self, envelope: Envelope, header: Value, text: &str) -> Result<Box<dyn Game>, LogError>;
-    /// The state after a stored game's checkpoint (after `checkpoint.0` events; none: from the header) and
-    /// the event lines that follow it, as the API shows it: a cold read that replays no more than the
-    /// events since the checkpoint.
+    /// The state after a stored game's checkpoint (after `checkpoint.0` events; none: from the header line's
+    /// text) and the event lines that follow it, as the API shows it: a cold read that replays no more than
+    /// the events since the checkpoint.
     fn view_from(
         &self,
-        header: &Value,
+        header: &str,
         checkpoint: Option<(usize, &[u8])>,
         lines: &[String],
     ) -> Result<crate::AnyView, ResumeError>;
     /// The same state written out (`Debug`), to compare with [`Game::state_dump_after`].
     fn state_dump_from(
         &self,
-        header: &Value,
+        header: &str,
         checkpoint: Option<(usize, &[u8])>,
         lines: &[String],
     ) -> Result<String, ResumeError>;

@@ -86,6 +86,14 @@ pub trait Ruleset: 'static + Sized {
     /// The state before the first event, from the header line (as JSON).
     fn initial(header: &Value) -> Result<Self::State, SetupError>;
 
+    /// The same from the header line's text, as a stored game keeps it: read as JSON, then `initial`. A
+    /// game with a large header may read the text straight into its own types instead: a state read cold
+    /// from a checkpoint begins from its header each time.
+    fn initial_text(header: &str) -> Result<Self::State, SetupError> {
+        let value: Value = serde_json::from_str(header).map_err(|e| SetupError(format!("header: {e}")))?;
+        Self::initial(&value)
+    }
+
     /// Reads one event line. Player names are resolved against the state's players.
     fn parse_event(state: &Self::State, line: &str) -> Result<Self::Event, EventError>;
 

@@ -459,7 +459,7 @@ impl<G: Declarations> GameKind for G {
     }
     fn view_from(
         &self,
-        header: &Value,
+        header: &str,
         checkpoint: Option<(usize, &[u8])>,
         lines: &[String],
     ) -> Result<AnyView, crate::kind::ResumeError> {
@@ -467,7 +467,7 @@ impl<G: Declarations> GameKind for G {
     }
     fn state_dump_from(
         &self,
-        header: &Value,
+        header: &str,
         checkpoint: Option<(usize, &[u8])>,
         lines: &[String],
     ) -> Result<String, crate::kind::ResumeError> {
@@ -476,14 +476,14 @@ impl<G: Declarations> GameKind for G {
 }
 
 /// The state after a checkpoint (after `checkpoint.0` events; none: the header's) and the event lines after
-/// it, each validated as it was when stored. An error names the event's line in the log (the header is line
-/// 1, event `n` line `n + 1`).
+/// it, each validated as it was when stored; the header as its line's text. An error names the event's line
+/// in the log (the header is line 1, event `n` line `n + 1`).
 pub fn resume<R: Ruleset>(
-    header: &Value,
+    header: &str,
     checkpoint: Option<(usize, &[u8])>,
     lines: &[String],
 ) -> Result<R::State, crate::kind::ResumeError> {
-    let initial = R::initial(header).map_err(|e| LogError::header(e.0))?;
+    let initial = R::initial_text(header).map_err(|e| LogError::header(e.0))?;
     let (done, mut state) = match checkpoint {
         Some((n, bytes)) => (n, R::read_state(&initial, bytes)?),
         None => (0, initial),
@@ -844,12 +844,12 @@ mod tests {
         }
         assert_eq!(t.last().total, plain, "the state is the entries in effect");
         for n in [0, 63, 64, 65, 127, 128, 129, 199, 200] {
-            let from_lines = resume::<Careless>(&Value::Null, None, &texts[..n]).expect("resumes");
+            let from_lines = resume::<Careless>("null", None, &texts[..n]).expect("resumes");
             assert_eq!(from_lines, t.state_after(n), "after {n} lines");
         }
         // A checkpoint, and the lines after it.
         let (at, bytes) = Game::checkpoints(&t, 0).into_iter().find(|(n, _)| *n == 128).expect("kept");
-        let resumed = resume::<Careless>(&Value::Null, Some((at, &bytes)), &texts[at..]).expect("resumes");
+        let resumed = resume::<Careless>("null", Some((at, &bytes)), &texts[at..]).expect("resumes");
         assert_eq!(&resumed, t.last());
         // Cut back between an entry and its withdrawal: the entry is in effect again.
         let mut cut = t.clone();

@@ -409,17 +409,16 @@ pub fn state_from_store(store: &Store, game: &Visible, events: Option<u64>) -> R
     let id = game.id();
     let kind = game_kind(&point.ruleset)
         .ok_or_else(|| ServiceError::UnknownRuleset { id: id.to_string(), ruleset: point.ruleset.clone() })?;
-    let header: serde_json::Value = serde_json::from_str(&point.header)
-        .map_err(|e| ServiceError::Corrupt { id: id.to_string(), error: LogError::header(e.to_string()) })?;
+    let header = point.header.as_str();
     let checkpoint = point.checkpoint.as_ref().map(|c| (c.events as usize, c.state.as_slice()));
-    let view = match kind.view_from(&header, checkpoint, &point.lines) {
+    let view = match kind.view_from(header, checkpoint, &point.lines) {
         Ok(view) => view,
         Err(almanac_core::ResumeError::Log(error)) => return Err(ServiceError::Corrupt { id: id.to_string(), error }),
         // A checkpoint that does not read back, or one that a later withdrawal reaches behind (the store
         // steps back past those), is a fault of this build's, not of the log: the whole log answers.
         Err(almanac_core::ResumeError::Checkpoint(_) | almanac_core::ResumeError::Withdrawal { .. }) => {
             let whole = store.resume_point(game, events, &|_| None)?;
-            kind.view_from(&header, None, &whole.lines).map_err(|e| match e {
+            kind.view_from(header, None, &whole.lines).map_err(|e| match e {
                 almanac_core::ResumeError::Log(error) => ServiceError::Corrupt { id: id.to_string(), error },
                 other => ServiceError::Internal(other.to_string()),
             })?

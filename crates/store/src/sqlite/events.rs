@@ -110,8 +110,13 @@ fn unpack(
     let mut count = 0u64;
     // Every line ends with a newline, the last one too.
     for (k, line) in text.split_terminator('\n').enumerate() {
-        turn += turns.signed()?;
         let seq = first + k as u64;
+        if seq > *wanted.end() && seq <= last {
+            // The rest is not wanted: a state's few events after its checkpoint are read out of a whole
+            // game's chunk without walking the lines after them (the length was checked above).
+            return Ok(events);
+        }
+        turn += turns.signed()?;
         if wanted.contains(&seq) {
             events.push((seq, turn as u32, line.to_string()));
         }

@@ -567,7 +567,7 @@ pub fn checkpoints_follow_the_log(store: &mut Store) {
         let p = kept(store, n);
         let from = p.checkpoint.as_ref().map(|c| (c.events as usize, c.state.as_slice()));
         assert_eq!(
-            kind.state_dump_from(&header, from, &p.lines).unwrap(),
+            kind.state_dump_from(&header.to_string(), from, &p.lines).unwrap(),
             game.state_dump_after(n as usize),
             "after {n}"
         );
@@ -606,7 +606,7 @@ pub fn withdrawals_are_stored_and_the_state_is_as_if_the_entry_was_not_made(stor
     let state_at = |store: &Store, n: Option<u64>| {
         let p = store.resume_point(&seen, n, &version_of).unwrap();
         let from = p.checkpoint.as_ref().map(|c| (c.events as usize, c.state.as_slice()));
-        kind.state_dump_from(&header, from, &p.lines).unwrap()
+        kind.state_dump_from(&header.to_string(), from, &p.lines).unwrap()
     };
     let mut game = start.game;
     let mut stored = EVERY as u64;
