@@ -77,9 +77,9 @@ pub enum Harbour {
 #[derive(Debug, Clone)]
 pub struct Vertex {
     pub name: String,
-    pub hexes: Vec<HexId>,
-    pub neighbours: Vec<VertexId>,
-    pub edges: Vec<EdgeId>,
+    pub hexes: Few<HexId, 3>,
+    pub neighbours: Few<VertexId, 3>,
+    pub edges: Few<EdgeId, 3>,
     pub harbour: Option<Harbour>,
 }
 
@@ -87,7 +87,55 @@ pub struct Vertex {
 pub struct Edge {
     pub name: String,
     pub ends: [VertexId; 2],
-    pub hexes: Vec<HexId>,
+    pub hexes: Few<HexId, 2>,
+}
+
+/// At most `N` ids, held in place: a corner touches three hexes at most, an edge two. A board is made for
+/// every state read from a checkpoint, and a list of its own for each corner and edge was most of it.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub struct Few<T: Copy + Default, const N: usize> {
+    items: [T; N],
+    len: u8,
+}
+
+impl<T: Copy + Default, const N: usize> Few<T, N> {
+    pub fn new() -> Self {
+        Few { items: [T::default(); N], len: 0 }
+    }
+
+    /// Adds `item`; a board's geometry never gives more than `N`.
+    fn push(&mut self, item: T) {
+        assert!((self.len as usize) < N, "more than {N} on a corner or an edge");
+        self.items[self.len as usize] = item;
+        self.len += 1;
+    }
+}
+
+impl<T: Copy + Default, const N: usize> Default for Few<T, N> {
+    fn default() -> Self {
+        Few::new()
+    }
+}
+
+impl<T: Copy + Default, const N: usize> std::ops::Deref for Few<T, N> {
+    type Target = [T];
+    fn deref(&self) -> &[T] {
+        &self.items[..self.len as usize]
+    }
+}
+
+impl<'a, T: Copy + Default, const N: usize> IntoIterator for &'a Few<T, N> {
+    type Item = &'a T;
+    type IntoIter = std::slice::Iter<'a, T>;
+    fn into_iter(self) -> Self::IntoIter {
+        self.iter()
+    }
+}
+
+impl<T: Copy + Default + std::fmt::Debug, const N: usize> std::fmt::Debug for Few<T, N> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_list().entries(self.iter()).finish()
+    }
 }
 
 #[derive(Debug, Clone)]
@@ -187,8 +235,7 @@ impl Board {
             return Err(err(format!("hex {i} at {:?} is not connected to hex 0", hexes[i].at)));
         }
 
-        // Sized for an island (about 2 corners and 3 sides a hex); a vertex touches 3 hexes, neighbours and
-        // edges at most, an edge 2 hexes.
+        // Sized for an island (about 2 corners and 3 sides a hex).
         let mut vertices: Vec<Vertex> = Vec::with_capacity(hexes.len() * 3 + 6);
         let mut edges: Vec<Edge> = Vec::with_capacity(hexes.len() * 4 + 6);
         let mut vertex_index: PositionMap<VertexKey, VertexId> = PositionMap::default();
@@ -202,9 +249,9 @@ impl Board {
                 let id = *vertex_index.entry(key).or_insert_with(|| {
                     vertices.push(Vertex {
                         name: position_name(i, CORNER_NAMES[c]),
-                        hexes: Vec::with_capacity(3),
-                        neighbours: Vec::with_capacity(3),
-                        edges: Vec::with_capacity(3),
+                        hexes: Few::new(),
+                        neighbours: Few::new(),
+                        edges: Few::new(),
                         harbour: None,
                     });
                     (vertices.len() - 1) as VertexId
@@ -216,7 +263,7 @@ impl Board {
                 let key = geometry::side_key(at, s);
                 let ends = [hexes[i].corners[s], hexes[i].corners[(s + 1) % 6]];
                 let id = *edge_index.entry(key).or_insert_with(|| {
-                    edges.push(Edge { name: position_name(i, SIDE_NAMES[s]), ends, hexes: Vec::with_capacity(2) });
+                    edges.push(Edge { name: position_name(i, SIDE_NAMES[s]), ends, hexes: Few::new() });
                     (edges.len() - 1) as EdgeId
                 });
                 edges[id as usize].hexes.push(i as HexId);

@@ -97,12 +97,20 @@ pub fn visible(app: &AppState, viewer: Viewer, game: &str) -> Result<Visible> {
     if !is_full_id(game) {
         // A prefix is resolved among the games the viewer may see, by the store's own check.
         let seen = app.pool.read(|s| almanac_service::visible(s, viewer, game))??;
-        app.access.put(seen.id().to_string(), seen.access().clone());
+        remember_access(app, seen.access());
         return Ok(seen);
     }
     let access = app.pool.read(|s| s.access_of(game))??;
-    app.access.put(game.to_string(), access.clone());
+    remember_access(app, &access);
     Visible::of(&access, viewer).ok_or_else(|| StoreError::NotFound(game.to_string()).into())
+}
+
+/// Keeps what the store just said of a game for `TRUSTED_FOR`; an entry that says the same is left as it
+/// is (it expires the sooner, and the cache's insert is most of a look's time when many games are read).
+fn remember_access(app: &AppState, access: &Access) {
+    if app.access.get(&access.id).as_ref() != Some(access) {
+        app.access.put(access.id.clone(), access.clone());
+    }
 }
 
 /// A game `viewer` may see, if this server looked in the last `TRUSTED_FOR`; for answers that skip the

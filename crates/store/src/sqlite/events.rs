@@ -4,7 +4,7 @@
 //! the keys, and pages a third empty under random ids). The database keeps the promises of the log on
 //! chunks: a chunk is never updated or deleted and starts right after the last one of its game.
 
-use super::packing::{compress, decompress, put_signed, Reader};
+use super::packing::{compress, decompress, decompress_lines, put_signed, Reader};
 use crate::error::{Result, StoreError};
 use almanac_core::Game;
 use rusqlite::{params, Connection};
@@ -90,7 +90,8 @@ pub fn range(conn: &Connection, id: &str, from: u64, to: u64) -> Result<Vec<(u64
     Ok(events)
 }
 
-/// The events of one chunk as (seq, turn, line), those of `wanted` only (the chunk is checked whole).
+/// The events of one chunk as (seq, turn, line), those of `wanted` only: a chunk read whole is checked
+/// whole, and one wanted only to an event before its last is read only that far.
 fn unpack(
     first: u64,
     last: u64,
@@ -99,10 +100,22 @@ fn unpack(
     text_bytes: u64,
     wanted: std::ops::RangeInclusive<u64>,
 ) -> std::result::Result<Vec<(u64, u32, String)>, String> {
-    let text = decompress(lines, "the chunk's lines")?;
-    if text.len() as u64 != text_bytes {
+    // The lines up to the last one wanted: all of them, or the start of the chunk only.
+    let whole = *wanted.end() >= last;
+    let text = if whole {
+        decompress(lines, "the chunk's lines")?
+    } else {
+        decompress_lines(lines, (*wanted.end() + 1 - first) as usize, "the chunk's lines")?
+    };
+    if whole && text.len() as u64 != text_bytes || text.len() as u64 > text_bytes {
         return Err(format!("{} bytes of lines where {text_bytes} were stored", text.len()));
     }
+    // The start of a chunk may end inside a character: only its whole lines are read.
+    let text = match (whole, text.iter().rposition(|&b| b == b'\n')) {
+        (true, _) => text,
+        (false, Some(end)) => text[..=end].to_vec(),
+        (false, None) => Vec::new(),
+    };
     let text = String::from_utf8(text).map_err(|_| "the chunk's lines are not UTF-8".to_string())?;
     let mut turns = Reader::new(turns, "the chunk's turns");
     let mut turn = 0i64;
@@ -111,16 +124,22 @@ fn unpack(
     // Every line ends with a newline, the last one too.
     for (k, line) in text.split_terminator('\n').enumerate() {
         let seq = first + k as u64;
-        if seq > *wanted.end() && seq <= last {
-            // The rest is not wanted: a state's few events after its checkpoint are read out of a whole
-            // game's chunk without walking the lines after them (the length was checked above).
-            return Ok(events);
+        if !whole && seq > *wanted.end() {
+            break;
         }
         turn += turns.signed()?;
         if wanted.contains(&seq) {
             events.push((seq, turn as u32, line.to_string()));
         }
         count += 1;
+    }
+    if !whole {
+        // The start only: it must hold every line up to the last one wanted.
+        let needed = *wanted.end() + 1 - first;
+        if count < needed {
+            return Err(format!("{count} lines where {needed} were wanted of {} stored", last + 1 - first));
+        }
+        return Ok(events);
     }
     if count != last + 1 - first || !turns.at_end() || !text.ends_with('\n') {
         return Err(format!("{count} lines where {} events were stored", last + 1 - first));

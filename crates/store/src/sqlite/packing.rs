@@ -88,6 +88,42 @@ thread_local! {
         std::cell::RefCell::new(zstd::bulk::Decompressor::new().expect("zstd makes a context"));
 }
 
+thread_local! {
+    /// One streaming context per thread, kept, for reading the start of a frame only.
+    static STREAMING: std::cell::RefCell<zstd::zstd_safe::DCtx<'static>> =
+        std::cell::RefCell::new(zstd::zstd_safe::DCtx::create());
+}
+
+/// Decompresses the start of what `compress` made: as far as it takes to hold `lines` whole lines (the whole
+/// frame when it has fewer), and a step further at most. A cold state wants a few lines of a game's chunk,
+/// and a game uploaded whole is one chunk. Errors name `what` was being read.
+pub fn decompress_lines(bytes: &[u8], lines: usize, what: &str) -> Result<Vec<u8>, String> {
+    // About a hundred lines a step: zstd's own block is 128 KB, and each call gives what it has decoded.
+    const STEP: usize = 8 << 10;
+    let fail = |code: usize| format!("{what}: {}", zstd::zstd_safe::get_error_name(code));
+    STREAMING.with_borrow_mut(|d| {
+        d.reset(zstd::zstd_safe::ResetDirective::SessionOnly).map_err(fail)?;
+        let mut out: Vec<u8> = Vec::new();
+        let mut input = zstd::zstd_safe::InBuffer::around(bytes);
+        let mut seen = 0;
+        loop {
+            out.reserve(STEP);
+            let before = out.len();
+            let hint = {
+                let mut output = zstd::zstd_safe::OutBuffer::around_pos(&mut out, before);
+                d.decompress_stream(&mut output, &mut input).map_err(fail)?
+            };
+            seen += out[before..].iter().filter(|&&b| b == b'\n').count();
+            if hint == 0 || seen >= lines {
+                return Ok(out);
+            }
+            if out.len() == before && input.pos() == bytes.len() {
+                return Err(format!("{what}: the frame ends early"));
+            }
+        }
+    })
+}
+
 /// Decompresses what `compress` made; every error names `what` was being read.
 pub fn decompress(bytes: &[u8], what: &str) -> Result<Vec<u8>, String> {
     // `compress` writes each frame's size in its header.
@@ -96,5 +132,32 @@ pub fn decompress(bytes: &[u8], what: &str) -> Result<Vec<u8>, String> {
             DECOMPRESSOR.with_borrow_mut(|d| d.decompress(bytes, size as usize)).map_err(|e| format!("{what}: {e}"))
         }
         _ => zstd::stream::decode_all(bytes).map_err(|e| format!("{what}: {e}")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_start_of_a_frame_holds_the_lines_asked_and_is_the_start_of_the_whole() {
+        // 5,000 lines of varied length (about 300 KB, several of zstd's blocks), a character of two bytes
+        // in each so that a step may end inside one.
+        let text: String = (0..5000)
+            .map(|i| format!("{{\"seq\":{i},\"name\":\"Ayşe\",\"pad\":\"{}\"}}\n", "x".repeat(i % 97)))
+            .collect();
+        let packed = compress(text.as_bytes());
+        for lines in [1, 2, 99, 100, 101, 2500, 4999, 5000] {
+            let start = decompress_lines(&packed, lines, "test").unwrap();
+            assert!(text.as_bytes().starts_with(&start), "{lines}: not the start");
+            let whole_lines = start.iter().filter(|&&b| b == b'\n').count();
+            assert!(whole_lines >= lines, "{lines} asked, {whole_lines} given");
+            assert!(start.len() < text.len() || lines > 4900, "{lines}: the whole frame read for a start");
+        }
+        // More lines than the frame has: the whole of it.
+        assert_eq!(decompress_lines(&packed, 9999, "test").unwrap(), text.as_bytes());
+        // A frame cut short says so.
+        let cut = &packed[..packed.len() / 2];
+        assert!(decompress_lines(cut, 5000, "the lines").unwrap_err().starts_with("the lines"));
     }
 }
