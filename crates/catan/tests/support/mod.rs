@@ -147,7 +147,7 @@ fn choose(rng: &mut SeededRng, s: &State, deck: &mut Vec<DevCard>) -> Option<Eve
                     .map(|_| Event::BuildSettlement { player: p, at: rng.below(nv as usize) as VertexId })
                     .find(|e| try_apply(s, e).is_some()),
                 Some(v) => {
-                    let edges = s.board.vertices[v as usize].edges.clone();
+                    let edges = s.board.vertices[v as usize].edges;
                     let e = edges[rng.below(edges.len())];
                     Some(Event::BuildRoad { player: p, at: e })
                 }

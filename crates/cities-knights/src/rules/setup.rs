@@ -36,7 +36,7 @@ pub fn setup(s: &mut State, ev: &Event, step: u8, placed: Option<VertexId>, fact
             s.players[who as usize].cities += 1;
             facts.push(Fact::Built { player: who, piece: CITY });
             score(s, who, CITY, 2, facts);
-            for &h in &s.board.vertices[*at as usize].hexes.clone() {
+            for &h in &s.board.vertices[*at as usize].hexes {
                 if let Some(r) = s.board.hexes[h as usize].terrain.produces() {
                     let c = Card::Resource(r);
                     if s.bank[c] > 0 {

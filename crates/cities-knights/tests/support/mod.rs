@@ -195,7 +195,7 @@ fn choose(rng: &mut SeededRng, s: &State, decks: &mut Decks) -> Option<Event> {
                     })
                     .find(|e| try_apply(s, e).is_some()),
                 Some(v) => {
-                    let edges = s.board.vertices[v as usize].edges.clone();
+                    let edges = s.board.vertices[v as usize].edges;
                     Some(Event::BuildRoad { player: p, at: edges[rng.below(edges.len())] })
                 }
             }
