@@ -249,11 +249,13 @@ pub fn candidates(s: &State, p: Seat, kind: &str) -> Candidates<LoggedEvent> {
 }
 
 /// Several cards from the bank in one trade: what the hand gives (a multiple of a rate for each resource,
-/// which the rules check) and what the bank holds to get; offered when the hand holds four of a resource
-/// at least (two cards at the best rate there is).
+/// which the rules check) and what the bank holds to get; offered when the hand buys two cards at least,
+/// each resource at the best rate the rules give this player for it.
 fn bank_form(s: &State, p: Seat) -> Vec<Form<LoggedEvent>> {
     let hand = &s.players[p as usize].hand;
-    if Resource::ALL.into_iter().all(|r| hand.known[r] < 4) {
+    let buys: u32 =
+        Resource::ALL.into_iter().map(|r| (hand.known[r] / crate::rules::trade::rates(s, p, r)[0]) as u32).sum();
+    if buys < 2 {
         return Vec::new();
     }
     let mut give = hand_count(s, p, "give", "gives the bank", 4);
@@ -266,11 +268,10 @@ fn bank_form(s: &State, p: Seat) -> Vec<Form<LoggedEvent>> {
         .into_iter()
         .map(|r| Bound { card: r.name().to_string(), least: 0, most: s.bank[r] as u32 })
         .collect();
-    let most = give.most / 2;
     Vec::from([Form {
         event: logged(Event::MaritimeTrade { player: p, give: Bundle::default(), get: Bundle::default() }),
         words: "trades several cards with the bank".to_string(),
-        counts: vec![give, Count { field: "get", words: "gets", cards, least: 2, most }],
+        counts: vec![give, Count { field: "get", words: "gets", cards, least: 2, most: buys }],
         picks: Vec::new(),
     }])
 }

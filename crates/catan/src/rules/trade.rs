@@ -35,7 +35,7 @@ pub fn trade(s: &mut State, p: Seat, with: Seat, give: &Bundle, get: &Bundle, fa
 }
 
 /// The rates player `p` may use for resource `r`, best first (4:1 always; 3:1 and 2:1 at own harbours).
-fn rates(s: &State, p: Seat, r: Resource) -> &'static [u8] {
+pub(crate) fn rates(s: &State, p: Seat, r: Resource) -> &'static [u8] {
     let mut special = variants::special_rate(s, p, r);
     let mut generic = false;
     for &(e, h) in &s.board.harbours {

@@ -107,7 +107,7 @@ fn unpack(
     } else {
         decompress_lines(lines, (*wanted.end() + 1 - first) as usize, "the chunk's lines")?
     };
-    if whole && text.len() as u64 != text_bytes || text.len() as u64 > text_bytes {
+    if (whole && text.len() as u64 != text_bytes) || text.len() as u64 > text_bytes {
         return Err(format!("{} bytes of lines where {text_bytes} were stored", text.len()));
     }
     // The start of a chunk may end inside a character: only its whole lines are read.
