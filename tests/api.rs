@@ -895,9 +895,24 @@ fn the_server_answers_while_it_derives_older_games_again_and_marks_their_numbers
     let held = almanac_store::testing::hold_writes(&app.db);
     let upgraded = support::another_server(&app);
 
-    let (status, answer) = upgraded.get_json("/api/status");
-    assert_eq!(status, 200);
-    assert_eq!(answer["derivation"], json!({"games": 3, "done": 0, "failed": 0, "waiting": 3}), "{answer}");
+    // It answers before it has listed the games due, and says it is checking meanwhile.
+    let started = std::time::Instant::now();
+    let answer = loop {
+        let (status, answer) = upgraded.get_json("/api/status");
+        assert_eq!(status, 200);
+        if answer["derivation"]["checking"] != true {
+            break answer;
+        }
+        let (_, _, index) = upgraded.get_text("/");
+        assert!(index.contains("is checking whether an upgrade left"), "{index}");
+        assert!(started.elapsed() < std::time::Duration::from_secs(60), "the games due are listed");
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    };
+    assert_eq!(
+        answer["derivation"],
+        json!({"checking": false, "games": 3, "done": 0, "failed": 0, "waiting": 3}),
+        "{answer}"
+    );
     let list = upgraded.send("GET", "/api/games", None, &[]);
     assert_eq!(list.header("almanac-stale-games"), Some("3"));
     assert!(list.json()["games"].as_array().unwrap().iter().all(|g| g["stale"] == true), "{}", list.body);

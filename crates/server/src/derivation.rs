@@ -3,7 +3,9 @@
 //! game is done its facts, summary and coach numbers are those of the older version: the pages say so in a
 //! progress line, the API in the header `Almanac-Stale-Games` and in each game's `stale`.
 //!
-//! Each server lists the games due when it starts. Several servers on one PostgreSQL each derive them
+//! Each server lists the games due when it starts, in the background too: at 100,000 games the list takes
+//! most of a second, and the first answer must not wait for it. Until the list is made the answers say the
+//! check is under way (`checking`), and no game is yet marked. Several servers on one PostgreSQL each derive them
 //! (the same result, written twice); a game is never half derived, since each is derived in a transaction.
 
 use almanac_service::ServiceError;
@@ -28,6 +30,8 @@ pub struct Derivation {
 
 #[derive(Default)]
 struct Due {
+    /// The games due are being listed still.
+    checking: bool,
     /// Games listed when the server started.
     total: usize,
     /// Games still to derive, in the order they were stored, with the attempts made (the batch being
@@ -42,6 +46,8 @@ struct Due {
 /// How far the derivation is, as the API says it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 pub struct Progress {
+    /// The server is still listing the games due: the other numbers are not known yet.
+    pub checking: bool,
     /// Games found stored by an older version when the server started.
     pub games: usize,
     pub done: usize,
@@ -60,29 +66,35 @@ impl Progress {
 }
 
 impl Derivation {
-    /// The games of `pool` an older version derived (or that have no checkpoints yet), to derive again.
-    pub fn list(pool: &Pool) -> Derivation {
-        let ids = match pool.read(|s| almanac_service::games_to_reproject(s, None, false)) {
+    /// A derivation whose games are yet to be listed (`list`).
+    pub fn checking() -> Derivation {
+        Derivation { inner: Mutex::new(Due { checking: true, ..Due::default() }) }
+    }
+
+    /// Lists the games of `pool` an older version derived (or that have no checkpoints yet), to derive again.
+    pub fn list(&self, pool: &Pool) {
+        let listed = pool.read(|s| almanac_service::games_to_reproject(s, None, false));
+        let ids = match listed {
             Ok(Ok(ids)) => ids,
-            Ok(Err(e)) => return Derivation::failed_to_list(&e.to_string()),
-            Err(e) => return Derivation::failed_to_list(&e.to_string()),
+            Ok(Err(e)) => return self.failed_to_list(&e.to_string()),
+            Err(e) => return self.failed_to_list(&e.to_string()),
         };
         if !ids.is_empty() {
             tracing::info!("{} game(s) stored by older rulesets are being derived again in the background", ids.len());
         }
-        let due = Due {
+        *self.due() = Due {
+            checking: false,
             total: ids.len(),
             stale: ids.iter().cloned().collect(),
             queue: ids.into_iter().map(|id| (id, 0)).collect(),
             done: 0,
             failed: 0,
         };
-        Derivation { inner: Mutex::new(due) }
     }
 
-    fn failed_to_list(why: &str) -> Derivation {
+    fn failed_to_list(&self, why: &str) {
         tracing::error!("could not list the games stored by older rulesets: {why}");
-        Derivation::default()
+        *self.due() = Due::default();
     }
 
     fn due(&self) -> std::sync::MutexGuard<'_, Due> {
@@ -92,9 +104,12 @@ impl Derivation {
     /// How far it is; `None` when no game's numbers are of an older version.
     pub fn progress(&self) -> Option<Progress> {
         let due = self.due();
+        if due.checking {
+            return Some(Progress { checking: true, games: 0, done: 0, failed: 0, waiting: 0 });
+        }
         // The games being derived are still stale: waiting, though no longer queued.
         let waiting = due.stale.len() - due.failed;
-        let progress = Progress { games: due.total, done: due.done, failed: due.failed, waiting };
+        let progress = Progress { checking: false, games: due.total, done: due.done, failed: due.failed, waiting };
         (progress.stale() > 0).then_some(progress)
     }
 
@@ -163,11 +178,22 @@ mod tests {
 
     #[test]
     fn progress_counts_waiting_and_failed_games_as_stale() {
-        let p = Progress { games: 10, done: 6, failed: 1, waiting: 3 };
+        let p = Progress { checking: false, games: 10, done: 6, failed: 1, waiting: 3 };
         assert_eq!(p.stale(), 4);
         let derivation = Derivation::default();
         assert_eq!(derivation.progress(), None);
         assert!(!derivation.has_work());
         assert!(!derivation.is_stale("any"));
+    }
+
+    #[test]
+    fn until_the_games_due_are_listed_the_progress_says_it_is_checking() {
+        let derivation = Derivation::checking();
+        let progress = derivation.progress().expect("a progress while checking");
+        assert!(progress.checking);
+        assert_eq!(progress.stale(), 0);
+        assert!(!derivation.has_work());
+        derivation.failed_to_list("the store is gone");
+        assert_eq!(derivation.progress(), None, "a list that failed leaves nothing marked");
     }
 }

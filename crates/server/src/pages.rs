@@ -297,6 +297,11 @@ pub fn page(
 /// What the progress line says: how many games' numbers are still of an older version of their rules, and
 /// how far deriving them again is.
 fn deriving_line(p: Progress) -> String {
+    if p.checking {
+        return "Almanac has just started and is checking whether an upgrade left any game's numbers derived by \
+                an older version of its rules."
+            .to_string();
+    }
     let mut line = String::new();
     if p.waiting > 0 {
         line = format!(

@@ -42,8 +42,8 @@ pub fn run(listener: TcpListener, config: Config) -> std::io::Result<Server> {
     std::thread::spawn(move || warming.read(|store| store.read_seats()));
     let limits = config.limits.clone();
     let (keep_alive, first_request) = (limits.keep_alive, limits.first_request);
-    // The games due are listed before the first answer, so that every answer can say which are stale.
-    let derivation = Arc::new(Derivation::list(&pool));
+    // The games due are listed by the upload worker before its first upload, not before the first answer.
+    let derivation = Arc::new(Derivation::checking());
     let state = web::Data::new(AppState {
         uploads: Uploads::start(pool.clone(), derivation.clone())?,
         derivation,
@@ -120,7 +120,7 @@ async fn say_stale_games(
 ) -> Result<actix_web::dev::ServiceResponse<impl actix_web::body::MessageBody>, actix_web::Error> {
     let progress = req.app_data::<actix_web::web::Data<AppState>>().and_then(|app| app.derivation.progress());
     let mut response = next.call(req).await?;
-    if let Some(p) = progress {
+    if let Some(p) = progress.filter(|p| !p.checking) {
         response.headers_mut().insert(
             actix_web::http::header::HeaderName::from_static(STALE_HEADER),
             actix_web::http::header::HeaderValue::from(p.stale()),

@@ -77,6 +77,8 @@ impl Uploads {
         drop(ready);
         std::thread::Builder::new().name("uploads".into()).spawn(move || {
             lower_priority();
+            // The games due are listed here, at this thread's lower priority, before the first upload.
+            derivation.list(&pool);
             loop {
                 // An upload first; the derivation when none waits; otherwise sleep until one comes.
                 let first = match waiting.try_recv() {
