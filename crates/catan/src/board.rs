@@ -39,19 +39,65 @@ impl Hasher for PositionHasher {
 
 type PositionMap<K, V> = HashMap<K, V, BuildHasherDefault<PositionHasher>>;
 
-/// `"<hex>:<direction>"`, written without the formatting machinery (a board names every vertex and edge).
-fn position_name(hex: usize, direction: &str) -> String {
-    let mut name = String::with_capacity(4 + direction.len());
-    if hex >= 100 {
-        name.push(char::from(b'0' + (hex / 100) as u8));
+/// A vertex's or an edge's name, `"<hex>:<direction>"`, held in place: a board names every vertex and edge,
+/// and is made for every state read from a checkpoint, where a string of its own for each was a third of it.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub struct PositionName {
+    bytes: [u8; 7],
+    len: u8,
+}
+
+impl PositionName {
+    /// `hex` is below 250 (`Board::from_spec` refuses more) and `direction` one of two letters at most.
+    fn new(hex: usize, direction: &str) -> PositionName {
+        let mut name = PositionName { bytes: [0; 7], len: 0 };
+        let mut push = |b: u8| {
+            name.bytes[name.len as usize] = b;
+            name.len += 1;
+        };
+        if hex >= 100 {
+            push(b'0' + (hex / 100) as u8);
+        }
+        if hex >= 10 {
+            push(b'0' + (hex / 10 % 10) as u8);
+        }
+        push(b'0' + (hex % 10) as u8);
+        push(b':');
+        direction.bytes().for_each(push);
+        name
     }
-    if hex >= 10 {
-        name.push(char::from(b'0' + (hex / 10 % 10) as u8));
+}
+
+impl std::ops::Deref for PositionName {
+    type Target = str;
+    fn deref(&self) -> &str {
+        // Only ASCII digits, a colon and a direction's letters are ever written.
+        std::str::from_utf8(&self.bytes[..self.len as usize]).expect("a position's name is ASCII")
     }
-    name.push(char::from(b'0' + (hex % 10) as u8));
-    name.push(':');
-    name.push_str(direction);
-    name
+}
+
+impl std::fmt::Display for PositionName {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self)
+    }
+}
+
+impl std::fmt::Debug for PositionName {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        std::fmt::Debug::fmt(&**self, f)
+    }
+}
+
+impl PartialEq<&str> for PositionName {
+    fn eq(&self, other: &&str) -> bool {
+        &**self == *other
+    }
+}
+
+impl serde::Serialize for PositionName {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self)
+    }
 }
 
 pub type VertexId = u16;
@@ -76,7 +122,7 @@ pub enum Harbour {
 
 #[derive(Debug, Clone)]
 pub struct Vertex {
-    pub name: String,
+    pub name: PositionName,
     pub hexes: Few<HexId, 3>,
     pub neighbours: Few<VertexId, 3>,
     pub edges: Few<EdgeId, 3>,
@@ -85,7 +131,7 @@ pub struct Vertex {
 
 #[derive(Debug, Clone)]
 pub struct Edge {
-    pub name: String,
+    pub name: PositionName,
     pub ends: [VertexId; 2],
     pub hexes: Few<HexId, 2>,
 }
@@ -248,7 +294,7 @@ impl Board {
                 let key = geometry::corner_key(at, c);
                 let id = *vertex_index.entry(key).or_insert_with(|| {
                     vertices.push(Vertex {
-                        name: position_name(i, CORNER_NAMES[c]),
+                        name: PositionName::new(i, CORNER_NAMES[c]),
                         hexes: Few::new(),
                         neighbours: Few::new(),
                         edges: Few::new(),
@@ -263,7 +309,7 @@ impl Board {
                 let key = geometry::side_key(at, s);
                 let ends = [hexes[i].corners[s], hexes[i].corners[(s + 1) % 6]];
                 let id = *edge_index.entry(key).or_insert_with(|| {
-                    edges.push(Edge { name: position_name(i, SIDE_NAMES[s]), ends, hexes: Few::new() });
+                    edges.push(Edge { name: PositionName::new(i, SIDE_NAMES[s]), ends, hexes: Few::new() });
                     (edges.len() - 1) as EdgeId
                 });
                 edges[id as usize].hexes.push(i as HexId);
@@ -393,6 +439,22 @@ impl Board {
         match h {
             Harbour::Generic => "3:1".into(),
             Harbour::Special(r) => format!("2:1 {r}"),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_position_name_reads_as_formatting_would_write_it() {
+        for hex in [0, 7, 10, 42, 99, 100, 101, 249] {
+            for direction in CORNER_NAMES.iter().chain(&SIDE_NAMES) {
+                let name = PositionName::new(hex, direction);
+                assert_eq!(&*name, format!("{hex}:{direction}"));
+                assert_eq!(serde_json::to_string(&name).unwrap(), format!("\"{hex}:{direction}\""));
+            }
         }
     }
 }

@@ -166,7 +166,7 @@ pub fn view(s: &State) -> View<BoardView, HandView> {
         .enumerate()
         .filter_map(|(v, b)| {
             b.map(|b| BuildingView {
-                at: s.board.vertices[v].name.clone(),
+                at: s.board.vertices[v].name.to_string(),
                 owner: s.name(b.owner).to_string(),
                 kind: b.name(),
             })
@@ -176,7 +176,9 @@ pub fn view(s: &State) -> View<BoardView, HandView> {
         .roads
         .iter()
         .enumerate()
-        .filter_map(|(e, o)| o.map(|o| RoadView { at: s.board.edges[e].name.clone(), owner: s.name(o).to_string() }))
+        .filter_map(|(e, o)| {
+            o.map(|o| RoadView { at: s.board.edges[e].name.to_string(), owner: s.name(o).to_string() })
+        })
         .collect();
     View {
         ruleset: ID,

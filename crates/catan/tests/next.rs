@@ -42,7 +42,7 @@ fn setup_offers_every_free_corner_then_a_road_touching_the_settlement_then_the_d
     let open = game.next();
     assert_eq!((open[0].player.as_str(), open[0].types.as_slice()), ("Ayşe", ["build_road"].as_slice()));
     let corner = board.vertices.iter().find(|v| v.name == "9:S").unwrap();
-    let mut touching: Vec<String> = corner.edges.iter().map(|&e| board.edges[e as usize].name.clone()).collect();
+    let mut touching: Vec<String> = corner.edges.iter().map(|&e| board.edges[e as usize].name.to_string()).collect();
     let mut offered = places(&open[0], "build_road");
     touching.sort();
     offered.sort();
@@ -57,7 +57,7 @@ fn setup_offers_every_free_corner_then_a_road_touching_the_settlement_then_the_d
     assert!(!offered.contains(&"9:S".to_string()));
     for &n in &corner.neighbours {
         assert!(
-            !offered.contains(&board.vertices[n as usize].name),
+            !offered.contains(&board.vertices[n as usize].name.to_string()),
             "{} is next to Ayşe's",
             board.vertices[n as usize].name
         );

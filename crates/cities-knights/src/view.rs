@@ -85,7 +85,7 @@ pub struct HandView {
 
 pub fn view(s: &State) -> View<BoardView, HandView> {
     let name = |seat: Option<u8>| seat.map(|p| s.name(p).to_string());
-    let v = |x: usize| s.board.vertices[x].name.clone();
+    let v = |x: usize| s.board.vertices[x].name.to_string();
     let players = s
         .seats()
         .map(|seat| {
@@ -148,7 +148,9 @@ pub fn view(s: &State) -> View<BoardView, HandView> {
         .roads
         .iter()
         .enumerate()
-        .filter_map(|(i, r)| r.map(|o| RoadView { at: s.board.edges[i].name.clone(), owner: s.name(o).to_string() }))
+        .filter_map(|(i, r)| {
+            r.map(|o| RoadView { at: s.board.edges[i].name.to_string(), owner: s.name(o).to_string() })
+        })
         .collect();
     let knights = s
         .knights
