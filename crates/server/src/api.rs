@@ -12,7 +12,7 @@ use crate::limits::{read_body, read_json, read_json_up_to};
 use crate::uploads::format_named;
 use actix_web::http::{header, StatusCode};
 use actix_web::{web, HttpRequest, HttpResponse};
-use almanac_service::{At, EventRow, GameFilter, Inserted, Ownership, Sort};
+use almanac_service::{At, EventRow, GameFilter, Inserted, Ownership, Sort, Viewer};
 use bytes::Bytes;
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
@@ -317,38 +317,47 @@ async fn state(
             }
         }
     }
-    let body = blocking(move || {
-        let seen = visible(&app, viewer, &path)?;
-        let kept = kept_timeline(&app, &seen);
-        // A game in memory answers from its timeline. One out of memory answers a moment after an event from its
-        // nearest checkpoint, never a replay from its first event; a moment named by its turn needs the
-        // timeline, which says which event ends a turn.
-        let (n, timeline) = match (kept, at) {
-            (None, At::Seq(s)) => ((s as u64).min(seen.access().events), None),
-            (None, At::Final) => (seen.access().events, None),
-            (kept, _) => {
-                let g = match kept {
-                    Some(g) => g,
-                    None => timeline_of(&app, &seen)?,
-                };
-                let n = almanac_service::events_at(g.read().game(), at) as u64;
-                (n, Some(g))
-            }
-        };
-        let key = (seen.id().to_string(), n);
-        if let Some(json) = app.states.get(&key) {
-            return Ok(json);
-        }
-        let state = match timeline {
-            Some(g) => almanac_service::state(&key.0, g.read().game(), At::Seq(n as usize))?,
-            None => app.pool.read(|s| almanac_service::state_from_store(s, &seen, Some(n)))??,
-        };
-        let json = Bytes::from(serde_json::to_vec(&state).map_err(ApiError::internal)?);
-        app.states.put(key, json.clone(), json.len());
-        Ok(json)
-    })
-    .await?;
+    // A state after a given event of a SQLite store is one checkpoint and a few events read from memory
+    // mapped pages: short, bounded work, answered here rather than handed to a pool thread and back (a
+    // tenth of a cold state's time). A turn may need the whole timeline, and PostgreSQL a network's wait.
+    let body = if matches!(at, At::Seq(_) | At::Final) && app.pool.reads_in_process() {
+        state_json(&app, viewer, &path, at)?
+    } else {
+        blocking(move || state_json(&app, viewer, &path, at)).await?
+    };
     Ok(HttpResponse::Ok().content_type("application/json").body(body))
+}
+
+/// The state of game `path` at `at`, as JSON, from the caches or the store (and kept in the cache).
+fn state_json(app: &AppState, viewer: Viewer, path: &str, at: At) -> Result<Bytes> {
+    let seen = visible(app, viewer, path)?;
+    let kept = kept_timeline(app, &seen);
+    // A game in memory answers from its timeline. One out of memory answers a moment after an event from its
+    // nearest checkpoint, never a replay from its first event; a moment named by its turn needs the
+    // timeline, which says which event ends a turn.
+    let (n, timeline) = match (kept, at) {
+        (None, At::Seq(s)) => ((s as u64).min(seen.access().events), None),
+        (None, At::Final) => (seen.access().events, None),
+        (kept, _) => {
+            let g = match kept {
+                Some(g) => g,
+                None => timeline_of(app, &seen)?,
+            };
+            let n = almanac_service::events_at(g.read().game(), at) as u64;
+            (n, Some(g))
+        }
+    };
+    let key = (seen.id().to_string(), n);
+    if let Some(json) = app.states.get(&key) {
+        return Ok(json);
+    }
+    let state = match timeline {
+        Some(g) => almanac_service::state(&key.0, g.read().game(), At::Seq(n as usize))?,
+        None => app.pool.read(|s| almanac_service::state_from_store(s, &seen, Some(n)))??,
+    };
+    let json = Bytes::from(serde_json::to_vec(&state).map_err(ApiError::internal)?);
+    app.states.put(key, json.clone(), json.len());
+    Ok(json)
 }
 
 /// What may happen next after the game's last event: the decisions open and the legal places, as the
