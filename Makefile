@@ -11,7 +11,7 @@ CATANATRON_TOOL ?= ../shared/tools/catanatron_dump.py
 
 # The server's build compiles the games' rules for the browser too (crates/browser-rules, WebAssembly):
 # rustup adds the target when it is missing.
-.PHONY: run demo build wasm-target test browser postgres lint fuzz bench bench-scale bench-http bench-uploads bench-load bench-corpus clean
+.PHONY: run demo build wasm-target test browser postgres lint fuzz bench bench-scale bench-http bench-uploads bench-postgres-import bench-load bench-corpus clean
 
 # Seeds an empty database from data/samples/, then serves the dashboard at http://$(BIND)/.
 run: build
@@ -100,6 +100,10 @@ bench-http: build
 # Uploads through the server, by one uploader and by 4, against plain SQLite's inserts of the same events.
 bench-uploads: build
 	bench/uploads.sh
+
+# `almanac import` of one corpus into SQLite and into a PostgreSQL set for work, and the ratio of the two.
+bench-postgres-import: build
+	bench/postgres-import.sh
 
 # A crowd for 60 s on loopback: 50 uploaders, 200 readers, 5 live writers; throughput, p99, errors, lost games.
 bench-load: build

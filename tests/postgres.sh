@@ -5,6 +5,10 @@
 #   tests/postgres.sh start-replicated DIR
 #                                 a primary in DIR/primary and a streaming replica of it (pg_basebackup) in
 #                                 DIR/replica, each on a free port; prints the two URLs on one line
+#   tests/postgres.sh start-for-bench DIR
+#                                 as `start`, but as a server would be set for work: fsync and full-page
+#                                 writes on, room for WAL between checkpoints, commits not waiting for the
+#                                 disk (as SQLite's synchronous=NORMAL); for the import benchmark
 #   tests/postgres.sh stop DIR    stop what was started in DIR and remove DIR
 # It is a test instance: fsync is off, and it keeps little WAL (a test run creates hundreds of databases,
 # each written to the WAL whole, and CI's disk can be small).
@@ -34,11 +38,17 @@ owned_dir() {
   if [ "$(id -u)" = 0 ]; then chown nobody "$1"; fi
 }
 case $cmd in
-start)
+start | start-for-bench)
   owned_dir "$dir"
   port=$(free_port)
   as_owner "$bin/initdb" -D "$dir/data" -U almanac --auth=trust --locale=C.UTF-8 -E UTF8 >"$dir/initdb.log"
-  start_server "$dir/data" "$port" -c max_connections=300 -c wal_level=minimal -c max_wal_senders=0
+  work=()
+  if [ "$cmd" = start-for-bench ]; then
+    # The later of two settings of one name wins.
+    work=(-c fsync=on -c full_page_writes=on -c max_wal_size=4GB -c min_wal_size=1GB -c shared_buffers=1GB
+          -c synchronous_commit=off)
+  fi
+  start_server "$dir/data" "$port" -c max_connections=300 -c wal_level=minimal -c max_wal_senders=0 "${work[@]}"
   echo "postgres://almanac@127.0.0.1:$port/postgres"
   ;;
 start-replicated)
