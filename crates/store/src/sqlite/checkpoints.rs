@@ -8,15 +8,21 @@ use crate::error::{Result, StoreError};
 use crate::Checkpoint;
 use rusqlite::{params, Connection, OptionalExtension};
 
-/// Replaces game `key`'s checkpoints after `after` events by `kept` (after how many events, the state),
-/// written by ruleset version `version`.
+/// Checkpoints as they are stored: (after how many events, the state compressed). Made ahead of the writer
+/// for a new game (`Packed`), where compressing them was a tenth of the writer's time.
+pub fn packed(kept: Vec<(usize, Vec<u8>)>) -> Vec<(usize, Vec<u8>)> {
+    kept.into_iter().map(|(events, state)| (events, compress(&state))).collect()
+}
+
+/// Replaces game `key`'s checkpoints after `after` events by `kept` (`packed`), written by ruleset version
+/// `version`.
 pub fn write(tx: &Connection, key: i64, after: usize, version: u32, kept: &[(usize, Vec<u8>)]) -> Result<()> {
     tx.prepare_cached("DELETE FROM checkpoints WHERE game = ?1 AND events > ?2")?
         .execute(params![key, after as u64])?;
     let mut insert =
         tx.prepare_cached("INSERT INTO checkpoints (game, events, version, state) VALUES (?1, ?2, ?3, ?4)")?;
     for (events, state) in kept {
-        insert.execute(params![key, *events as u64, version, compress(state)])?;
+        insert.execute(params![key, *events as u64, version, state])?;
     }
     Ok(())
 }

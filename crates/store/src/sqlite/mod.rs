@@ -23,6 +23,7 @@ use std::path::Path;
 pub(crate) struct Packed {
     events: events::Chunk,
     facts: facts::Batch,
+    /// Compressed (`checkpoints::packed`).
     checkpoints: Vec<(usize, Vec<u8>)>,
 }
 
@@ -31,7 +32,7 @@ impl Packed {
         Packed {
             events: events::Chunk::of(new.game, 0, new.event_lines),
             facts: facts::Batch::of(new.facts),
-            checkpoints: new.game.checkpoints(0),
+            checkpoints: checkpoints::packed(new.game.checkpoints(0)),
         }
     }
 }
@@ -232,7 +233,13 @@ impl Sqlite {
             }
             let standing = almanac_core::checkpoint::standing(first);
             let key = events::key_of(tx, id)?;
-            checkpoints::write(tx, key, standing, game.ruleset_version(), &game.checkpoints(standing))?;
+            checkpoints::write(
+                tx,
+                key,
+                standing,
+                game.ruleset_version(),
+                &checkpoints::packed(game.checkpoints(standing)),
+            )?;
             let old = refresh_summary(tx, id, game)?;
             insights::write(tx, id, insights, change)?;
             recount(tx, id, old.as_deref())?;
@@ -495,7 +502,13 @@ fn reproject_game(tx: &rusqlite::Connection, d: &Derivation, change: &mut insigh
     facts::store(tx, id, 1, facts)?;
     tx.prepare_cached("UPDATE games SET ruleset_version = ?2 WHERE id = ?1")?
         .execute(params![id, game.ruleset_version()])?;
-    checkpoints::write(tx, events::key_of(tx, id)?, 0, game.ruleset_version(), &game.checkpoints(0))?;
+    checkpoints::write(
+        tx,
+        events::key_of(tx, id)?,
+        0,
+        game.ruleset_version(),
+        &checkpoints::packed(game.checkpoints(0)),
+    )?;
     let old = refresh_summary(tx, id, game)?;
     insights::write(tx, id, insights, change)?;
     recount(tx, id, old.as_deref())
