@@ -67,6 +67,13 @@ fn no_statement_can_rewrite_skip_or_remove_an_event_or_a_game() {
             "append-only",
         ),
         ("INSERT INTO events VALUES ($1, 555, 99, '{}')", "last seq of its game + 1"),
+        // Several rows at once are held to the same: no gap among them, and the first follows the log.
+        (
+            "INSERT INTO events SELECT $1, s, 99, '{}' FROM generate_series(554, 556) AS s WHERE s <> 555",
+            "last seq of its game + 1",
+        ),
+        ("INSERT INTO events SELECT $1, s, 99, '{}' FROM generate_series(555, 556) AS s", "last seq of its game + 1"),
+        ("INSERT INTO events SELECT $1, s, 99, '{}' FROM generate_series(0, 2) AS s", "duplicate key"),
         ("UPDATE events SET body = '{}' WHERE game_id = $1", "append-only"),
         ("DELETE FROM events WHERE game_id = $1", "append-only"),
         ("UPDATE games SET content_hash = 'x' WHERE id = $1", "never change"),
@@ -84,6 +91,9 @@ fn no_statement_can_rewrite_skip_or_remove_an_event_or_a_game() {
         assert!(format!("{err:?}").contains("not allowed"), "{table}: {err:?}");
     }
     assert_eq!(count(&url, "events"), 553);
+    // Rows that follow the log are taken, several at once.
+    client.execute("INSERT INTO events SELECT $1, s, 99, '{}' FROM generate_series(554, 556) AS s", &[&id]).unwrap();
+    assert_eq!(count(&url, "events"), 556);
     // What is derived may be refreshed.
     client.execute("UPDATE games SET winner = NULL WHERE id = $1", &[&id]).unwrap();
 }

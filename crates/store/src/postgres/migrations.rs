@@ -14,6 +14,7 @@ const MIGRATIONS: &[(u32, &str)] = &[
     (8, include_str!("../../migrations-postgres/008_one_game_counted_once.sql")),
     (9, include_str!("../../migrations-postgres/009_bot_seats.sql")),
     (10, include_str!("../../migrations-postgres/010_checkpoints.sql")),
+    (11, include_str!("../../migrations-postgres/011_checks_per_statement.sql")),
 ];
 
 /// Which of its numbered advisory locks a migration takes, so that servers starting together migrate once.
