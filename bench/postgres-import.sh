@@ -6,16 +6,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 CORPUS=${1:-target/bench-uploads-corpus}
-if [ ! -f "$CORPUS.done" ] && [ -z "${1:-}" ]; then
-  cargo build --release --quiet --example catan_sample --example carcassonne_sample --example catan_cards_sample \
-    --example cities_knights_sample --example elasund_sample \
-    -p almanac-catan -p almanac-carcassonne -p almanac-catan-cards -p almanac-cities-knights -p almanac-elasund
-  rm -rf "$CORPUS"
-  for ex in catan_sample carcassonne_sample catan_cards_sample elasund_sample cities_knights_sample; do
-    ./target/release/examples/$ex corpus 200 "$CORPUS" 1 >/dev/null
-  done
-  touch "$CORPUS.done"
-fi
+if [ -z "${1:-}" ]; then bench/generated-corpus.sh "$CORPUS"; fi
 WORK=$(mktemp -d)
 # PostgreSQL runs as an unprivileged user when this runs as root: it must reach its folder.
 chmod 755 "$WORK"

@@ -10,16 +10,7 @@ CORPUS=${1:-target/bench-uploads-corpus}
 PORT=${PORT:-8099}
 # Another build to compare with (an older binary, say).
 ALMANAC=${ALMANAC:-./target/release/almanac}
-if [ ! -f "$CORPUS.done" ] && [ -z "${1:-}" ]; then
-  cargo build --release --quiet --example catan_sample --example carcassonne_sample --example catan_cards_sample \
-    --example cities_knights_sample --example elasund_sample \
-    -p almanac-catan -p almanac-carcassonne -p almanac-catan-cards -p almanac-cities-knights -p almanac-elasund
-  rm -rf "$CORPUS"
-  for ex in catan_sample carcassonne_sample catan_cards_sample elasund_sample cities_knights_sample; do
-    ./target/release/examples/$ex corpus 200 "$CORPUS" 1 >/dev/null
-  done
-  touch "$CORPUS.done"
-fi
+if [ -z "${1:-}" ]; then bench/generated-corpus.sh "$CORPUS"; fi
 WORK=$(mktemp -d)
 SERVER=
 stop() { [ -n "$SERVER" ] && kill "$SERVER" 2>/dev/null || true; rm -rf "$WORK"; }
