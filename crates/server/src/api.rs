@@ -317,9 +317,9 @@ async fn state(
             }
         }
     }
-    // A state after a given event of a SQLite store is one checkpoint and a few events read from memory
-    // mapped pages: short, bounded work, answered here rather than handed to a pool thread and back (a
-    // tenth of a cold state's time). A turn may need the whole timeline, and PostgreSQL a network's wait.
+    // A state after a given event of a SQLite store is one checkpoint and a few events, read through SQLite's
+    // page cache: short, bounded work, answered here rather than handed to a pool thread and back (a tenth
+    // of a cold state's time). A turn may need the whole timeline, and PostgreSQL a network's wait.
     let body = if matches!(at, At::Seq(_) | At::Final) && app.pool.reads_in_process() {
         state_json(&app, viewer, &path, at)?
     } else {
