@@ -30,8 +30,6 @@ pub struct Pool {
     next: AtomicUsize,
     /// `Store::takes_ahead` of the writer.
     takes_ahead: bool,
-    /// The database is a file read in this process (SQLite), not a server over a network.
-    in_process: bool,
 }
 
 /// Read connections to one database.
@@ -97,7 +95,6 @@ impl Pool {
             written: AtomicU64::new(0),
             next: AtomicUsize::new(0),
             takes_ahead,
-            in_process: !is_postgres(path),
         })
     }
 
@@ -132,7 +129,7 @@ impl Pool {
     /// Whether reads are made in this process from a file (SQLite), so that a short one never waits on a
     /// network: a server may make those on its request threads.
     pub fn reads_in_process(&self) -> bool {
-        self.in_process
+        !is_postgres(&self.primary.path)
     }
 
     /// Whether work done ahead on a new game saves the writer work (`Store::takes_ahead`): a thread that
