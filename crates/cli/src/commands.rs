@@ -93,7 +93,6 @@ pub fn import_to(
     let files = &in_folders(files)?;
     let bar = progress(files.len(), "files");
     let mut rejected = 0;
-    let pack = store.takes_ahead();
     // The win-chance models the read model's chance numbers are derived with.
     let models = almanac_service::chances::Models::load(&store)?;
     // Reading, validating and deriving a file needs no store: other threads do it, in the files' order, while
@@ -114,7 +113,7 @@ pub fn import_to(
         failed.map_or(Ok(()), Err)
     };
     // Preparing goes on while a batch is stored.
-    prepared_in_order(reading, files, 2 * almanac_service::STORED_TOGETHER, pack, &models, |file, prepared| {
+    prepared_in_order(reading, files, 2 * almanac_service::STORED_TOGETHER, &models, |file, prepared| {
         match prepared {
             Ok(p) => {
                 batch.push((file.to_path_buf(), p));
@@ -150,7 +149,7 @@ fn yield_to_the_writer() {
     }
 }
 
-/// Hands every file, prepared (read, validated, derived; packed for the store with `pack`), to `each` in the
+/// Hands every file, prepared (read, validated, derived, packed for the store), to `each` in the
 /// order given. Preparing runs on a thread per core, at a lower priority than this thread's (which `each`
 /// runs on), never more than `ahead` files (and a few per core) ahead of `each`; its first error stops the
 /// preparing.
@@ -158,7 +157,6 @@ fn prepared_in_order(
     reading: Reading,
     files: &[PathBuf],
     ahead: usize,
-    pack: bool,
     models: &almanac_service::chances::Models,
     mut each: impl FnMut(&Path, Result<almanac_service::Prepared, ImportError>) -> anyhow::Result<()>,
 ) -> anyhow::Result<()> {
@@ -191,8 +189,8 @@ fn prepared_in_order(
                     if stop.load(Ordering::SeqCst) {
                         break;
                     }
-                    let prepared = check_file(reading, &files[i]).map(|log| almanac_service::prepare(log, models));
-                    let prepared = if pack { prepared.map(almanac_service::Prepared::ahead) } else { prepared };
+                    let prepared =
+                        check_file(reading, &files[i]).map(|log| almanac_service::prepare(log, models).ahead());
                     if tx.send((i, prepared)).is_err() {
                         break;
                     }

@@ -128,7 +128,7 @@ fn prepared(pool: &Pool, check: Check, format: Option<Format>, text: &str) -> Re
         let log = check(format, text)?;
         let models = pool.read(|s| Models::of(s, log.game.ruleset()))??;
         let prepared = almanac_service::prepare(log, &models);
-        Ok(if pool.takes_ahead() { prepared.ahead() } else { prepared })
+        Ok(prepared.ahead())
     }))
     .unwrap_or_else(|_| {
         tracing::error!("validating an upload panicked; nothing of it was stored");

@@ -117,8 +117,7 @@ fn prepare_ref<'a>(log: &'a ValidatedLog, models: &chances::Models) -> Prepared<
 }
 
 impl Prepared {
-    /// Does the store's work on the game that needs no connection here, rather than in the store's one writer
-    /// (for a store that `takes_ahead`).
+    /// Does the store's work on the game that needs no connection here, rather than in the store's one writer.
     pub fn ahead(mut self) -> Prepared {
         let lines = self.log.event_lines();
         let ahead = almanac_store::Ahead::of(&self.new_game(&lines));

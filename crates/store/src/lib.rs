@@ -1,9 +1,11 @@
 //! The event store, on SQLite (a file, the default) or PostgreSQL (`postgres://…`). All of Almanac's SQL
-//! lives in this crate: `sqlite/` and `postgres/`, one backend each, behind [`Store`].
+//! lives in this crate: `sqlite/` and `postgres/`, one backend each, behind [`Store`]; both keep a game's
+//! log, facts and checkpoints in the packed forms of `packed/`.
 //!
 //! Promises, the same on both backends (each has a test in `tests/store.rs`, run against both):
-//! - events are append-only: triggers reject UPDATE and DELETE on `events`, and an INSERT whose seq is not
-//!   the last of its game + 1 (which also closes `INSERT OR REPLACE`); a game's id, hash, ruleset, header
+//! - events are append-only: triggers reject UPDATE and DELETE on the log's chunks (`event_chunks`), and an
+//!   INSERT of a chunk that does not start at the last seq of its game + 1 (which also closes `INSERT OR
+//!   REPLACE`); a game's id, hash, ruleset, header
 //!   and owner never change, and no game row is deleted or replaced;
 //! - a club's private game is found by nobody else, nor a player of its games only: every read of a game
 //!   takes a [`Visible`] and of a player a [`VisiblePlayer`], made only by the store's access check for a
@@ -22,6 +24,7 @@
 
 mod error;
 mod ownership;
+mod packed;
 mod pool;
 mod postgres;
 mod questions;

@@ -28,8 +28,6 @@ pub struct Pool {
     written: AtomicU64,
     /// The replica the next read tries first.
     next: AtomicUsize,
-    /// `Store::takes_ahead` of the writer.
-    takes_ahead: bool,
 }
 
 /// Read connections to one database.
@@ -82,7 +80,6 @@ impl Pool {
         }
         let writer = Store::open(path)?;
         let seats = writer.shared_seats();
-        let takes_ahead = writer.takes_ahead();
         let most = if is_postgres(path) { POSTGRES_READERS } else { usize::MAX };
         Ok(Pool {
             writer: Mutex::new(writer),
@@ -94,7 +91,6 @@ impl Pool {
                 .collect(),
             written: AtomicU64::new(0),
             next: AtomicUsize::new(0),
-            takes_ahead,
         })
     }
 
@@ -130,12 +126,6 @@ impl Pool {
     /// network: a server may make those on its request threads.
     pub fn reads_in_process(&self) -> bool {
         !is_postgres(&self.primary.path)
-    }
-
-    /// Whether work done ahead on a new game saves the writer work (`Store::takes_ahead`): a thread that
-    /// prepares uploads for the writer asks it without waiting for the writer.
-    pub fn takes_ahead(&self) -> bool {
-        self.takes_ahead
     }
 
     /// How many reads each database served.

@@ -7,8 +7,8 @@ use serde::Serialize;
 
 /// A validated game to store: the game, its log as stored (the header line and the event lines), the hash
 /// of the log's canonical spelling, its facts as rows (`Game::fact_rows(0)`: made once, for the read model
-/// and for the store), its read model for questions (derived from its facts), and what a backend made of it
-/// ahead, on another thread (`Ahead::of`; the backend does that work itself otherwise).
+/// and for the store), its read model for questions (derived from its facts), and what was made of it ahead
+/// for the store, on another thread (`Ahead::of`; the store does that work itself otherwise).
 #[derive(Clone, Copy)]
 pub struct NewGame<'a> {
     pub game: &'a dyn Game,

@@ -13,16 +13,16 @@ use crate::sqlite::Sqlite;
 use almanac_core::{FactRow, Game, Insights};
 use std::path::Path;
 
-/// What a backend can make of a new game on any thread, before its one writer stores it: the SQLite file's
-/// compressed log and facts (compressing took a quarter of the writer's time). Opaque: only the backend that
-/// made it reads it, and another backend stores the game without it.
+/// What can be made of a new game on any thread, before the store's one writer stores it: its log, facts and
+/// checkpoints compressed, as either backend keeps them (compressing took a quarter of the writer's time).
+/// Opaque: only the store reads it.
 pub struct Ahead {
-    pub(crate) sqlite: crate::sqlite::Packed,
+    pub(crate) packed: crate::packed::Packed,
 }
 
 impl Ahead {
     pub fn of(new: &NewGame) -> Ahead {
-        Ahead { sqlite: crate::sqlite::Packed::of(new) }
+        Ahead { packed: crate::packed::Packed::of(new) }
     }
 }
 
@@ -152,12 +152,6 @@ impl Store {
         let inserted = on_backend!(mut self, b => b.insert_game_as(&id, new, ownership))?;
         self.changed()?;
         Ok(inserted)
-    }
-
-    /// Whether work done ahead on a new game (`Ahead::of`, on any thread) saves this store work when it stores
-    /// the game: SQLite's (its log and facts compressed).
-    pub fn takes_ahead(&self) -> bool {
-        matches!(self.backend, Backend::Sqlite(_))
     }
 
     /// Stores games as `insert_game` does, each owned as its ownership says, each whole or not at all, in the

@@ -108,9 +108,15 @@ pub fn hold_writes(db: &std::path::Path) -> WritesHeld {
 pub fn age_every_game(db: &std::path::Path) {
     if crate::store::is_postgres(db) {
         let mut client = postgres::Client::connect(&db.to_string_lossy(), postgres::NoTls).expect("the test database");
-        client.batch_execute("UPDATE games SET ruleset_version = 0; DELETE FROM facts").expect("games aged");
+        client.batch_execute("UPDATE games SET ruleset_version = 0; DELETE FROM fact_batches").expect("games aged");
     } else {
         let conn = rusqlite::Connection::open(db).expect("the test database");
         conn.execute_batch("UPDATE games SET ruleset_version = 0; DELETE FROM fact_batches").expect("games aged");
     }
+}
+
+/// Applies the PostgreSQL schema's migrations up to `last` only, as a database of an older version has it.
+pub fn migrate_postgres_to(db: &std::path::Path, last: u32) {
+    let mut client = postgres::Client::connect(&db.to_string_lossy(), postgres::NoTls).expect("the test database");
+    crate::postgres::migrate_to(&mut client, last).expect("the older migrations");
 }

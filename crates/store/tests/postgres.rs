@@ -25,6 +25,12 @@ fn count(url: &Path, table: &str) -> i64 {
     sql(url).query_one(&format!("SELECT COUNT(*) FROM {table}"), &[]).unwrap().get(0)
 }
 
+/// How many events the log's chunks hold.
+fn events_stored(url: &Path) -> i64 {
+    let sum = "SELECT COALESCE(SUM(last_seq - first_seq + 1), 0)::bigint FROM event_chunks";
+    sql(url).query_one(sum, &[]).unwrap().get(0)
+}
+
 #[test]
 #[ignore = "needs PostgreSQL: `make test` starts one (ALMANAC_TEST_PG)"]
 fn a_game_is_stored_whole_and_reads_back_as_on_sqlite() {
@@ -33,7 +39,9 @@ fn a_game_is_stored_whole_and_reads_back_as_on_sqlite() {
     let log = log_of(&sample("catan-club-game.jsonl"));
     let Inserted::New(id) = insert(&mut store, &log).unwrap() else { panic!("a new game") };
     let facts: usize = (0..log.game.event_count()).map(|i| log.game.event_facts(i).len()).sum();
-    assert_eq!(count(&url, "events") as usize, log.game.event_count());
+    assert_eq!(events_stored(&url) as usize, log.game.event_count());
+    assert_eq!(count(&url, "event_chunks"), 1, "an upload's events are one chunk");
+    assert_eq!(count(&url, "fact_batches"), 1, "an upload's facts are one batch");
     assert_eq!(store.facts(&store.stored(&id).unwrap()).unwrap().len(), facts);
     let row = store.game(&store.stored(&id).unwrap()).unwrap();
     assert_eq!((row.winner.as_deref(), row.players.len(), row.event_count), (Some("Zeynep"), 4, 553));
@@ -61,39 +69,42 @@ fn no_statement_can_rewrite_skip_or_remove_an_event_or_a_game() {
     let url = db.path();
     let id = insert(&mut store, &log_of(&sample("catan-club-game.jsonl"))).unwrap().id().to_string();
     let mut client = sql(&url);
+    // A chunk of events `first ..= last`, its bytes copied from the game's one chunk.
+    let chunk = |first: i64, last: i64| {
+        format!(
+            "INSERT INTO event_chunks (game_id, first_seq, last_seq, turns, lines, text_bytes)
+             SELECT game_id, {first}, {last}, turns, lines, text_bytes FROM event_chunks WHERE game_id = $1"
+        )
+    };
     for (statement, words) in [
-        (
-            "INSERT INTO events VALUES ($1, 1, 0, '{}') ON CONFLICT (game_id, seq) DO UPDATE SET body = '{}'",
-            "append-only",
-        ),
-        ("INSERT INTO events VALUES ($1, 555, 99, '{}')", "last seq of its game + 1"),
-        // Several rows at once are held to the same: no gap among them, and the first follows the log.
-        (
-            "INSERT INTO events SELECT $1, s, 99, '{}' FROM generate_series(554, 556) AS s WHERE s <> 555",
-            "last seq of its game + 1",
-        ),
-        ("INSERT INTO events SELECT $1, s, 99, '{}' FROM generate_series(555, 556) AS s", "last seq of its game + 1"),
-        ("INSERT INTO events SELECT $1, s, 99, '{}' FROM generate_series(0, 2) AS s", "duplicate key"),
-        ("UPDATE events SET body = '{}' WHERE game_id = $1", "append-only"),
-        ("DELETE FROM events WHERE game_id = $1", "append-only"),
-        ("UPDATE games SET content_hash = 'x' WHERE id = $1", "never change"),
-        ("UPDATE games SET ruleset = 'carcassonne' WHERE id = $1", "never change"),
-        ("UPDATE games SET header = '{}' WHERE id = $1", "never change"),
-        ("UPDATE games SET id = 'ffffffffffffffff' WHERE id = $1", "never change"),
-        ("DELETE FROM game_players WHERE game_id = $1", "never deleted"),
-        ("DELETE FROM games WHERE id = $1", "never deleted"),
+        (chunk(1, 553) + " ON CONFLICT (game_id, first_seq) DO UPDATE SET lines = '\\x00'", "append-only"),
+        // A chunk starts right after the log's last event: not past it, not inside it, not at its start.
+        (chunk(555, 600), "last seq of its game + 1"),
+        (chunk(2, 600), "last seq of its game + 1"),
+        (chunk(1, 600), "last seq of its game + 1"),
+        // Nor does it end before it starts.
+        (chunk(554, 553), "last seq of its game + 1"),
+        ("UPDATE event_chunks SET lines = '\\x00' WHERE game_id = $1".into(), "append-only"),
+        ("UPDATE event_chunks SET last_seq = 600 WHERE game_id = $1".into(), "append-only"),
+        ("DELETE FROM event_chunks WHERE game_id = $1".into(), "append-only"),
+        ("UPDATE games SET content_hash = 'x' WHERE id = $1".into(), "never change"),
+        ("UPDATE games SET ruleset = 'carcassonne' WHERE id = $1".into(), "never change"),
+        ("UPDATE games SET header = '{}' WHERE id = $1".into(), "never change"),
+        ("UPDATE games SET id = 'ffffffffffffffff' WHERE id = $1".into(), "never change"),
+        ("DELETE FROM game_players WHERE game_id = $1".into(), "never deleted"),
+        ("DELETE FROM games WHERE id = $1".into(), "never deleted"),
     ] {
-        let err = client.execute(statement, &[&id]).unwrap_err();
+        let err = client.execute(&statement, &[&id]).unwrap_err();
         assert!(format!("{err:?}").contains(words), "{statement}: {err:?}");
     }
-    for table in ["events", "games"] {
+    for table in ["event_chunks", "games"] {
         let err = client.batch_execute(&format!("TRUNCATE {table} CASCADE")).unwrap_err();
         assert!(format!("{err:?}").contains("not allowed"), "{table}: {err:?}");
     }
-    assert_eq!(count(&url, "events"), 553);
-    // Rows that follow the log are taken, several at once.
-    client.execute("INSERT INTO events SELECT $1, s, 99, '{}' FROM generate_series(554, 556) AS s", &[&id]).unwrap();
-    assert_eq!(count(&url, "events"), 556);
+    assert_eq!(events_stored(&url), 553);
+    // A chunk that follows the log is taken.
+    client.execute(&chunk(554, 556), &[&id]).unwrap();
+    assert_eq!(events_stored(&url), 556);
     // What is derived may be refreshed.
     client.execute("UPDATE games SET winner = NULL WHERE id = $1", &[&id]).unwrap();
 }
@@ -124,7 +135,7 @@ fn no_statement_rewrites_a_seat_a_player_a_note_or_a_token() {
     store.add_token(club, "hash-live", "live").unwrap();
     let revoked = store.add_token(club, "hash-revoked", "gone").unwrap();
     store.revoke_token(revoked).unwrap();
-    let tables = ["events", "games", "game_players", "players", "notes", "tokens", "clubs"];
+    let tables = ["event_chunks", "games", "game_players", "players", "notes", "tokens", "clubs"];
     let before: Vec<Vec<String>> = tables.iter().map(|t| rows_of(&url, t)).collect();
     let mut client = sql(&url);
     for (statement, words) in [
@@ -174,13 +185,13 @@ fn a_failure_half_way_stores_nothing() {
     sql(&url)
         .batch_execute(
             "CREATE FUNCTION disk_full() RETURNS trigger LANGUAGE plpgsql AS $$
-             BEGIN IF NEW.seq = 300 THEN RAISE EXCEPTION 'disk full'; END IF; RETURN NEW; END $$;
-             CREATE TRIGGER fail_half_way BEFORE INSERT ON events FOR EACH ROW EXECUTE FUNCTION disk_full();",
+             BEGIN RAISE EXCEPTION 'disk full'; END $$;
+             CREATE TRIGGER fail_half_way BEFORE INSERT ON fact_batches FOR EACH ROW EXECUTE FUNCTION disk_full();",
         )
         .unwrap();
     let err = insert(&mut store, &log_of(&sample("catan-club-game.jsonl"))).unwrap_err();
     assert!(err.to_string().contains("disk full"), "{err}");
-    for table in ["games", "game_players", "events", "facts"] {
+    for table in ["games", "game_players", "event_chunks", "fact_batches", "checkpoints", "seats"] {
         assert_eq!(count(&url, table), 0, "{table} keeps rows of a failed insert");
     }
 }
@@ -251,13 +262,13 @@ fn concurrent_appends_keep_one_contiguous_log_and_the_stale_writers_hear_so() {
     for r in results.iter().filter_map(|r| r.as_ref().err()) {
         assert!(matches!(r, StoreError::Conflict { expected: 100, actual: 103, .. }), "{r}");
     }
-    let seqs: Vec<i64> = sql(&url)
-        .query("SELECT seq FROM events WHERE game_id = $1 ORDER BY seq", &[&id])
+    let chunks: Vec<(i64, i64)> = sql(&url)
+        .query("SELECT first_seq, last_seq FROM event_chunks WHERE game_id = $1 ORDER BY first_seq", &[&id])
         .unwrap()
         .iter()
-        .map(|r| r.get(0))
+        .map(|r| (r.get(0), r.get(1)))
         .collect();
-    assert_eq!(seqs, (1..=103).collect::<Vec<i64>>(), "one contiguous log");
+    assert_eq!(chunks, [(1, 100), (101, 103)], "one contiguous log");
     assert_eq!(store.game(&store.stored(&id).unwrap()).unwrap().event_count, 103);
 }
 
@@ -424,4 +435,131 @@ fn checkpoints_follow_the_log() {
 fn withdrawals_are_stored_and_the_state_is_as_if_the_entry_was_not_made() {
     let (_db, mut store) = db();
     common::withdrawals_are_stored_and_the_state_is_as_if_the_entry_was_not_made(&mut store);
+}
+
+#[test]
+#[ignore = "needs PostgreSQL: `make test` starts one (ALMANAC_TEST_PG)"]
+fn a_database_with_a_row_per_event_and_per_fact_reads_the_same_once_packed() {
+    // A database of migration 11, a game's events and facts stored in rows as that version stored them.
+    let db = scratch_postgres();
+    let url = db.path();
+    almanac_store::testing::migrate_postgres_to(&url, 11);
+    let log = log_of(&sample("catan-club-game.jsonl"));
+    let id = "00c0ffee00c0ffee";
+    let mut client = sql(&url);
+    client
+        .execute(
+            "INSERT INTO games (id, content_hash, ruleset, ruleset_version, header, event_count, turn_count)
+             VALUES ($1, 'an older hash', 'catan', 1, $2, $3, 0)",
+            &[&id, &log.header_line(), &(log.game.event_count() as i64)],
+        )
+        .unwrap();
+    for (k, line) in log.event_lines().iter().enumerate() {
+        let (seq, turn) = (k as i64 + 1, log.game.event_turn(k) as i32);
+        client.execute("INSERT INTO events VALUES ($1, $2, $3, $4)", &[&id, &seq, &turn, line]).unwrap();
+    }
+    let facts = log.game.fact_rows(0);
+    let mut n = 0;
+    for (k, f) in facts.iter().enumerate() {
+        n = if k > 0 && facts[k - 1].seq == f.seq { n + 1 } else { 0 };
+        client
+            .execute(
+                "INSERT INTO facts (game_id, seq, n, turn, kind, player, item, count, cause, other, total, public, detail)
+                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)",
+                &[
+                    &id,
+                    &(f.seq as i64),
+                    &n,
+                    &(f.turn as i32),
+                    &f.kind.as_str(),
+                    &f.player.map(i64::from),
+                    &f.item,
+                    &f.count,
+                    &f.cause,
+                    &f.other.map(i64::from),
+                    &f.total,
+                    &f.public,
+                    &f.detail,
+                ],
+            )
+            .unwrap();
+    }
+    // Opening the store packs them: one chunk, one batch, both tables of rows gone.
+    let store = Store::open(&url).unwrap();
+    assert_eq!((count(&url, "event_chunks"), count(&url, "fact_batches")), (1, 1));
+    for gone in ["events", "facts"] {
+        let found: i64 =
+            client.query_one("SELECT COUNT(*) FROM pg_tables WHERE tablename = $1", &[&gone]).unwrap().get(0);
+        assert_eq!(found, 0, "{gone} dropped");
+    }
+    let game = store.stored(id).unwrap();
+    let (header, lines) = store.log(&game).unwrap();
+    assert_eq!(header, log.header_line());
+    assert_eq!(lines, log.event_lines().iter().map(|s| s.to_string()).collect::<Vec<_>>());
+    assert_eq!(store.facts(&game).unwrap(), facts);
+    let turns: Vec<(u64, u32)> = store.events(&game, 200, 210).unwrap().iter().map(|e| (e.0, e.1)).collect();
+    let expected: Vec<(u64, u32)> = (200..=210).map(|seq| (seq, log.game.event_turn(seq as usize - 1))).collect();
+    assert_eq!(turns, expected);
+    assert_eq!(store.fact_count().unwrap(), facts.len() as u64);
+}
+
+#[test]
+#[ignore = "needs PostgreSQL: `make test` starts one (ALMANAC_TEST_PG)"]
+fn numbers_keyed_by_texts_are_kept_under_integer_keys_and_still_move_the_field() {
+    // A database of migration 12 with two counted seats' numbers keyed by (metric, arg) texts.
+    let db = scratch_postgres();
+    let url = db.path();
+    almanac_store::testing::migrate_postgres_to(&url, 12);
+    let mut client = sql(&url);
+    client
+        .batch_execute(
+            "INSERT INTO games (id, content_hash, ruleset, ruleset_version, header, event_count, turn_count)
+             VALUES ('00c0ffee00c0ffee', 'an older hash', 'catan', 1, '{}', 0, 0);
+             INSERT INTO players (id, club, name, key) VALUES (4294967297, 0, 'Ayşe', 'ayse'), (4294967298, 0, 'Ece', 'ece');
+             INSERT INTO seats (key, game_id, seat, ruleset, player, players, published, deleted, finished, counted)
+             VALUES (1, '00c0ffee00c0ffee', 0, 'catan', 4294967297, 2, TRUE, FALSE, TRUE, TRUE),
+                    (2, '00c0ffee00c0ffee', 1, 'catan', 4294967298, 2, TRUE, FALSE, TRUE, TRUE);
+             INSERT INTO seat_metrics (metric, arg, seat_key, value)
+             VALUES ('vp', '', 1, 10), ('vp', '', 2, 7), ('production', 'ore', 1, 3), ('production', 'wool', 2, 5);",
+        )
+        .unwrap();
+    let field = |client: &mut postgres::Client| -> Vec<(String, String, f64, i64)> {
+        client
+            .query("SELECT metric, arg, total, seats FROM field_metrics ORDER BY metric, arg", &[])
+            .unwrap()
+            .iter()
+            .map(|r| (r.get(0), r.get(1), r.get(2), r.get(3)))
+            .collect()
+    };
+    let before = field(&mut client);
+    assert_eq!(before.len(), 3, "{before:?}");
+    drop(Store::open(&url).unwrap());
+    // The same numbers under integer keys, the field's sums as they were.
+    let numbers: Vec<(String, String, i64, f64)> = client
+        .query(
+            "SELECT k.metric, k.arg, n.seat_key, n.value FROM seat_numbers n JOIN metrics k ON k.key = n.metric
+             ORDER BY 1, 2, 3",
+            &[],
+        )
+        .unwrap()
+        .iter()
+        .map(|r| (r.get(0), r.get(1), r.get(2), r.get(3)))
+        .collect();
+    let expected =
+        [("production", "ore", 1, 3.0), ("production", "wool", 2, 5.0), ("vp", "", 1, 10.0), ("vp", "", 2, 7.0)];
+    assert_eq!(numbers, expected.map(|(m, a, s, v)| (m.to_string(), a.to_string(), s, v)));
+    assert_eq!(field(&mut client), before);
+    // A seat that stops counting takes its numbers out of the field; one number removed takes itself out.
+    client.execute("UPDATE seats SET counted = FALSE WHERE key = 2", &[]).unwrap();
+    let vp = |client: &mut postgres::Client| field(client).into_iter().find(|f| f.0 == "vp").map(|f| (f.2, f.3));
+    assert_eq!(vp(&mut client), Some((10.0, 1)));
+    client.execute("UPDATE seats SET counted = TRUE WHERE key = 2", &[]).unwrap();
+    assert_eq!(vp(&mut client), Some((17.0, 2)));
+    client
+        .execute(
+            "DELETE FROM seat_numbers WHERE seat_key = 1 AND metric = (SELECT key FROM metrics WHERE metric = 'vp')",
+            &[],
+        )
+        .unwrap();
+    assert_eq!(vp(&mut client), Some((7.0, 1)));
 }

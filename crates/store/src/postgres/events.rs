@@ -1,7 +1,9 @@
-//! Writing a game's events, facts and summary: rows in bulk (`unnest` of arrays), statements prepared once
-//! per connection.
+//! Writing a game's events, facts and summary: the log in chunks and the facts in batches (`crate::packed`),
+//! other rows in bulk (`unnest` of arrays), statements prepared once per connection.
 
 use super::*;
+use crate::packed::chunks::Chunk;
+use crate::packed::facts::Batch;
 
 /// Statements prepared once per connection, by their text: a statement sent as text is parsed and planned
 /// at every call, a round trip more each time (an append runs a dozen).
@@ -41,39 +43,63 @@ pub(super) fn rows(
     Ok(tx.query(&statement, params)?)
 }
 
-/// Events `first..` of `game` as rows, with their facts: one statement for each table.
-pub(super) fn write_events(
-    tx: &mut Transaction,
-    p: &Prepared,
-    id: &str,
-    game: &dyn Game,
-    first: usize,
-    lines: &[&str],
-    facts: &[FactRow],
-) -> Result<()> {
-    let seqs: Vec<i64> = (0..lines.len()).map(|k| (first + k) as i64 + 1).collect();
-    let turns: Vec<i32> = (0..lines.len()).map(|k| game.event_turn(first + k) as i32).collect();
+/// Stores `chunk` as the chunk of game `id` that starts at event `first_seq` (none for no events).
+pub(super) fn write_chunk(tx: &mut Transaction, p: &Prepared, id: &str, first_seq: u64, chunk: &Chunk) -> Result<()> {
+    if chunk.events == 0 {
+        return Ok(());
+    }
     run(
         tx,
         p,
-        "INSERT INTO events (game_id, seq, turn, body)
-         SELECT $1, seq, turn, body FROM unnest($2::bigint[], $3::int[], $4::text[]) AS e(seq, turn, body) ORDER BY seq",
-        &[&id, &seqs, &turns, &lines],
+        "INSERT INTO event_chunks (game_id, first_seq, last_seq, turns, lines, text_bytes) VALUES ($1, $2, $3, $4, $5, $6)",
+        &[
+            &id,
+            &(first_seq as i64),
+            &((first_seq + chunk.events - 1) as i64),
+            &chunk.turns,
+            &chunk.lines,
+            &(chunk.text_bytes as i64),
+        ],
     )?;
-    write_facts(tx, p, id, facts)
+    Ok(())
 }
 
-/// Replaces game `id`'s checkpoints after `after` events by those `game` keeps after them, in one statement
-/// each (see `sqlite::checkpoints`).
+/// Stores `batch` as the facts of game `id` from event `first_seq` on (none for no facts, as on SQLite).
+pub(super) fn write_batch(tx: &mut Transaction, p: &Prepared, id: &str, first_seq: u64, batch: &Batch) -> Result<()> {
+    if batch.facts == 0 {
+        return Ok(());
+    }
+    run(
+        tx,
+        p,
+        "INSERT INTO fact_batches (game_id, first_seq, facts, packed) VALUES ($1, $2, $3, $4)",
+        &[&id, &(first_seq as i64), &(batch.facts as i64), &batch.packed],
+    )?;
+    Ok(())
+}
+
+/// Replaces game `id`'s checkpoints after `after` events by `kept` (compressed: `crate::packed::checkpoints`),
+/// written by ruleset version `version`, in one statement each.
 pub(super) fn write_checkpoints(
     tx: &mut Transaction,
     p: &Prepared,
     id: &str,
-    game: &dyn Game,
     after: usize,
+    version: u32,
+    kept: &[(usize, Vec<u8>)],
 ) -> Result<()> {
     run(tx, p, "DELETE FROM checkpoints WHERE game_id = $1 AND events > $2", &[&id, &(after as i64)])?;
-    let kept = game.checkpoints(after);
+    add_checkpoints(tx, p, id, version, kept)
+}
+
+/// Adds `kept` to game `id`'s checkpoints (a new game's, or after `write_checkpoints` removed the old end).
+pub(super) fn add_checkpoints(
+    tx: &mut Transaction,
+    p: &Prepared,
+    id: &str,
+    version: u32,
+    kept: &[(usize, Vec<u8>)],
+) -> Result<()> {
     let events: Vec<i64> = kept.iter().map(|(n, _)| *n as i64).collect();
     let states: Vec<&[u8]> = kept.iter().map(|(_, s)| s.as_slice()).collect();
     run(
@@ -81,44 +107,7 @@ pub(super) fn write_checkpoints(
         p,
         "INSERT INTO checkpoints (game_id, events, version, state)
          SELECT $1, events, $2, state FROM unnest($3::bigint[], $4::bytea[]) AS c(events, state)",
-        &[&id, &(game.ruleset_version() as i32), &events, &states],
-    )?;
-    Ok(())
-}
-
-/// The facts of events `first..` of `game`, in one statement.
-pub(super) fn write_facts(tx: &mut Transaction, p: &Prepared, id: &str, facts: &[FactRow]) -> Result<()> {
-    // Each fact's place in its event, counted along the rows.
-    let mut rows: Vec<(&FactRow, i32)> = Vec::with_capacity(facts.len());
-    for (k, f) in facts.iter().enumerate() {
-        let n = match k.checked_sub(1).map(|p| &facts[p]) {
-            Some(prev) if prev.seq == f.seq => rows[k - 1].1 + 1,
-            _ => 0,
-        };
-        rows.push((f, n));
-    }
-    let column = |f: &dyn Fn(&FactRow) -> Option<i64>| -> Vec<Option<i64>> { rows.iter().map(|(r, _)| f(r)).collect() };
-    let text =
-        |f: &dyn Fn(&FactRow) -> Option<String>| -> Vec<Option<String>> { rows.iter().map(|(r, _)| f(r)).collect() };
-    let seq = column(&|r| Some(r.seq as i64));
-    let n: Vec<i32> = rows.iter().map(|(_, n)| *n).collect();
-    let turn: Vec<i32> = rows.iter().map(|(r, _)| r.turn as i32).collect();
-    let kind: Vec<&str> = rows.iter().map(|(r, _)| r.kind.as_str()).collect();
-    let player = column(&|r| r.player.map(i64::from));
-    let item = text(&|r| r.item.clone());
-    let count = column(&|r| r.count);
-    let cause = text(&|r| r.cause.clone());
-    let other = column(&|r| r.other.map(i64::from));
-    let total = column(&|r| r.total);
-    let public = column(&|r| r.public);
-    let detail = text(&|r| r.detail.clone());
-    run(
-        tx,
-        p,
-        "INSERT INTO facts (game_id, seq, n, turn, kind, player, item, count, cause, other, total, public, detail)
-         SELECT $1, * FROM unnest($2::bigint[], $3::int[], $4::int[], $5::text[], $6::bigint[], $7::text[], $8::bigint[],
-                                  $9::text[], $10::bigint[], $11::bigint[], $12::bigint[], $13::text[])",
-        &[&id, &seq, &n, &turn, &kind, &player, &item, &count, &cause, &other, &total, &public, &detail],
+        &[&id, &(version as i32), &events, &states],
     )?;
     Ok(())
 }
@@ -192,23 +181,4 @@ pub(super) fn recount(tx: &mut Transaction, p: &Prepared, id: &str, old: Option<
         &[&id, &old],
     )?;
     Ok(())
-}
-
-pub(super) fn fact_row(r: &Row) -> Result<FactRow> {
-    let kind: &str = r.get(2);
-    let kind = FactKind::named(kind)
-        .ok_or_else(|| StoreError::Invalid(format!("a stored fact of no known kind, `{kind}`")))?;
-    Ok(FactRow {
-        seq: r.get::<_, i64>(0) as u64,
-        turn: r.get::<_, i32>(1) as u32,
-        kind,
-        player: r.get::<_, Option<i64>>(3).map(|p| p as u32),
-        item: r.get(4),
-        count: r.get(5),
-        cause: r.get(6),
-        other: r.get::<_, Option<i64>>(7).map(|o| o as u32),
-        total: r.get(8),
-        public: r.get(9),
-        detail: r.get(10),
-    })
 }

@@ -5,21 +5,34 @@ use super::events::{rows, run};
 use super::*;
 
 /// Replaces game `id`'s read model for questions by `insights`: its seats (made once, from the game's row and
-/// players) and their numbers, one statement per table.
-pub(super) fn write_insights(tx: &mut Transaction, p: &Prepared, id: &str, insights: &Insights) -> Result<()> {
+/// players) and their numbers, one statement per table. A `fresh` game (its row inserted just now) has no
+/// numbers yet, and its row carries the read model's version.
+pub(super) fn write_insights(
+    tx: &mut Transaction,
+    p: &Prepared,
+    id: &str,
+    insights: &Insights,
+    fresh: bool,
+) -> Result<()> {
     run(tx, p, questions::INSERT_SEATS, &[&id])?;
     // Only the numbers that changed are rewritten: an append changes a few of a game's hundreds, and each
-    // row written or removed also moves the field's sums (the triggers above).
-    let stored: HashMap<(i32, String, String), f64> = rows(
-        tx,
-        p,
-        "SELECT s.seat, m.metric, m.arg, m.value FROM seat_metrics m JOIN seats s ON s.key = m.seat_key
-             WHERE s.game_id = $1",
-        &[&id],
-    )?
-    .iter()
-    .map(|r| ((r.get(0), r.get(1), r.get(2)), r.get(3)))
-    .collect();
+    // row written or removed also moves the field's sums (the triggers above). The numbers are read seat by
+    // seat (LATERAL): planned once for a prepared statement, a join had become a scan of every number.
+    let stored: HashMap<(i32, String, String), f64> = if fresh {
+        HashMap::new()
+    } else {
+        rows(
+            tx,
+            p,
+            "SELECT s.seat, k.metric, k.arg, n.value
+             FROM seats s, LATERAL (SELECT metric, value FROM seat_numbers WHERE seat_key = s.key) n, metrics k
+             WHERE s.game_id = $1 AND k.key = n.metric",
+            &[&id],
+        )?
+        .iter()
+        .map(|r| ((r.get(0), r.get(1), r.get(2)), r.get(3)))
+        .collect()
+    };
     let new: HashMap<(i32, &str, &str), f64> =
         insights.metrics.iter().map(|m| ((m.seat as i32, m.metric, m.arg.as_str()), m.value)).collect();
     let (mut gone_seat, mut gone_metric, mut gone_arg) = (Vec::new(), Vec::new(), Vec::new());
@@ -30,13 +43,17 @@ pub(super) fn write_insights(tx: &mut Transaction, p: &Prepared, id: &str, insig
             gone_arg.push(arg.as_str());
         }
     }
-    run(
-        tx,
-        p,
-        "DELETE FROM seat_metrics m USING seats s, unnest($2::int[], $3::text[], $4::text[]) AS g(seat, metric, arg)
-         WHERE s.game_id = $1 AND s.seat = g.seat AND m.seat_key = s.key AND m.metric = g.metric AND m.arg = g.arg",
-        &[&id, &gone_seat, &gone_metric, &gone_arg],
-    )?;
+    if !gone_seat.is_empty() {
+        run(
+            tx,
+            p,
+            "DELETE FROM seat_numbers n
+             USING seats s, metrics k, unnest($2::int[], $3::text[], $4::text[]) AS g(seat, metric, arg)
+             WHERE s.game_id = $1 AND s.seat = g.seat AND k.metric = g.metric AND k.arg = g.arg
+               AND n.seat_key = s.key AND n.metric = k.key",
+            &[&id, &gone_seat, &gone_metric, &gone_arg],
+        )?;
+    }
     let changed: Vec<_> = insights
         .metrics
         .iter()
@@ -46,14 +63,25 @@ pub(super) fn write_insights(tx: &mut Transaction, p: &Prepared, id: &str, insig
     let arg: Vec<&str> = changed.iter().map(|m| m.arg.as_str()).collect();
     let seat: Vec<i32> = changed.iter().map(|m| m.seat as i32).collect();
     let value: Vec<f64> = changed.iter().map(|m| m.value).collect();
+    // Every metric named has its key before the numbers are written under it (the next statement sees what
+    // another server made meanwhile too: ON CONFLICT waits for it).
     run(
         tx,
         p,
-        "INSERT INTO seat_metrics (metric, arg, seat_key, value)
-         SELECT m.metric, m.arg, s.key, m.value
+        "INSERT INTO metrics (metric, arg) SELECT DISTINCT * FROM unnest($1::text[], $2::text[]) ORDER BY 1, 2
+         ON CONFLICT (metric, arg) DO NOTHING",
+        &[&metric, &arg],
+    )?;
+    // A metric without its key would be a NULL key, which the table refuses: no number is lost unseen.
+    run(
+        tx,
+        p,
+        "INSERT INTO seat_numbers (metric, seat_key, value)
+         SELECT k.key, s.key, m.value
          FROM unnest($2::text[], $3::text[], $4::int[], $5::float8[]) AS m(metric, arg, seat, value)
          JOIN seats s ON s.game_id = $1 AND s.seat = m.seat
-         ORDER BY m.metric, m.arg",
+         LEFT JOIN metrics k ON k.metric = m.metric AND k.arg = m.arg
+         ORDER BY k.key",
         &[&id, &metric, &arg, &seat, &value],
     )?;
     // Every seat is written (its opening, or none), which also revises it: what was kept from the game's
@@ -69,12 +97,14 @@ pub(super) fn write_insights(tx: &mut Transaction, p: &Prepared, id: &str, insig
          WHERE s.game_id = $1 AND s.seat = u.seat",
         &[&id, &seats, &insights.openings],
     )?;
-    run(
-        tx,
-        p,
-        "UPDATE games SET insights_version = $2 WHERE id = $1",
-        &[&id, &(almanac_core::insights::VERSION as i32)],
-    )?;
+    if !fresh {
+        run(
+            tx,
+            p,
+            "UPDATE games SET insights_version = $2 WHERE id = $1",
+            &[&id, &(almanac_core::insights::VERSION as i32)],
+        )?;
+    }
     Ok(())
 }
 
@@ -119,10 +149,11 @@ impl Postgres {
     /// A question's numbers tallied, in one pass (PostgreSQL plans its own parallel scans).
     pub(crate) fn question_tally(&self, q: &Question, seats: &Seats, sieve: &Sieve) -> Result<Tally> {
         let mut t = Tally::default();
-        let rows = self
-            .client
-            .borrow_mut()
-            .query("SELECT seat_key, value FROM seat_metrics WHERE metric = $1 AND arg = $2", &[&q.metric, &q.arg])?;
+        let rows = self.client.borrow_mut().query(
+            "SELECT seat_key, value FROM seat_numbers
+                 WHERE metric = (SELECT key FROM metrics WHERE metric = $1 AND arg = $2)",
+            &[&q.metric, &q.arg],
+        )?;
         for r in rows {
             t.add(seats, sieve, r.get(0), r.get(1));
         }
@@ -132,7 +163,8 @@ impl Postgres {
     /// Hands the question's metric of the seats keyed `keys` (those that have it) to `each`.
     pub(crate) fn metric_values_of(&self, q: &Question, keys: &[i64], each: &mut dyn FnMut(i64, f64)) -> Result<()> {
         let rows = self.client.borrow_mut().query(
-            "SELECT seat_key, value FROM seat_metrics WHERE metric = $1 AND arg = $2 AND seat_key = ANY($3)",
+            "SELECT seat_key, value FROM seat_numbers
+             WHERE metric = (SELECT key FROM metrics WHERE metric = $1 AND arg = $2) AND seat_key = ANY($3)",
             &[&q.metric, &q.arg, &keys],
         )?;
         for r in rows {
@@ -176,8 +208,8 @@ impl Postgres {
         each: &mut dyn FnMut(i64, &str, &str, f64),
     ) -> Result<()> {
         let rows = self.client.borrow_mut().query(
-            "SELECT seat_key, metric, arg, value FROM seat_metrics
-             WHERE seat_key = ANY($1) AND (cardinality($2::text[]) = 0 OR metric = ANY($2))",
+            "SELECT n.seat_key, k.metric, k.arg, n.value FROM seat_numbers n JOIN metrics k ON k.key = n.metric
+             WHERE n.seat_key = ANY($1) AND (cardinality($2::text[]) = 0 OR k.metric = ANY($2))",
             &[&keys, &only],
         )?;
         for r in rows {

@@ -15,6 +15,8 @@ const MIGRATIONS: &[(u32, &str)] = &[
     (9, include_str!("../../migrations-postgres/009_bot_seats.sql")),
     (10, include_str!("../../migrations-postgres/010_checkpoints.sql")),
     (11, include_str!("../../migrations-postgres/011_checks_per_statement.sql")),
+    (12, include_str!("../../migrations-postgres/012_packed_log.sql")),
+    (13, include_str!("../../migrations-postgres/013_numbers_keyed_by_integers.sql")),
 ];
 
 /// Which of its numbered advisory locks a migration takes, so that servers starting together migrate once.
@@ -22,6 +24,11 @@ const MIGRATION_LOCK: i64 = 0x0061_6c6d_616e_6163;
 
 /// Applies the migrations not yet applied, each in a transaction, under an advisory lock.
 pub(super) fn migrate(client: &mut Client) -> Result<()> {
+    migrate_to(client, u32::MAX)
+}
+
+/// `migrate`, up to migration `last` only (a test's database of an older version).
+pub(crate) fn migrate_to(client: &mut Client, last: u32) -> Result<()> {
     client
         .batch_execute(
             "CREATE TABLE IF NOT EXISTS schema_migrations (
@@ -30,7 +37,7 @@ pub(super) fn migrate(client: &mut Client) -> Result<()> {
         )
         .or_else(|e| if e.code() == Some(&SqlState::UNIQUE_VIOLATION) { Ok(()) } else { Err(e) })?;
     let known = MIGRATIONS.last().map(|m| m.0).unwrap_or(0);
-    for &(version, sql) in MIGRATIONS {
+    for &(version, sql) in MIGRATIONS.iter().filter(|m| m.0 <= last) {
         let mut tx = client.transaction()?;
         tx.execute("SELECT pg_advisory_xact_lock($1)", &[&MIGRATION_LOCK])?;
         let have: i32 = tx.query_one("SELECT COALESCE(MAX(version), 0) FROM schema_migrations", &[])?.get(0);
@@ -41,6 +48,9 @@ pub(super) fn migrate(client: &mut Client) -> Result<()> {
             tx.batch_execute(sql)?;
             if version == 8 {
                 rekey_players(&mut tx)?;
+            }
+            if version == 12 {
+                pack_log(&mut tx)?;
             }
             tx.execute("INSERT INTO schema_migrations (version) VALUES ($1)", &[&(version as i32)])?;
         }
@@ -70,4 +80,52 @@ fn rekey_players(tx: &mut postgres::Transaction) -> Result<()> {
     }
     tx.batch_execute("ALTER TABLE players ENABLE TRIGGER identities_keep_their_name")?;
     Ok(())
+}
+
+/// Migration 12: every game's event rows stored as one chunk and its fact rows as one batch, then both
+/// tables of rows dropped. Game by game, each read by its primary key: no sort of every event at once.
+fn pack_log(tx: &mut postgres::Transaction) -> Result<()> {
+    let games: Vec<String> = tx.query("SELECT id FROM games ORDER BY n", &[])?.iter().map(|r| r.get(0)).collect();
+    let events = tx.prepare("SELECT seq, turn, body FROM events WHERE game_id = $1 ORDER BY seq")?;
+    let facts = tx.prepare(
+        "SELECT seq, turn, kind, player, item, count, cause, other, total, public, detail
+         FROM facts WHERE game_id = $1 ORDER BY seq, n",
+    )?;
+    let p = super::events::Prepared::default();
+    for id in &games {
+        let rows = tx.query(&events, &[id])?;
+        if let Some(first) = rows.first() {
+            let lines: Vec<(u32, &str)> =
+                rows.iter().map(|r| (r.get::<_, i32>(1) as u32, r.get::<_, &str>(2))).collect();
+            let bytes = lines.iter().map(|(_, line)| line.len() + 1).sum();
+            let chunk = crate::packed::chunks::Chunk::new(lines.into_iter(), bytes);
+            super::events::write_chunk(tx, &p, id, first.get::<_, i64>(0) as u64, &chunk)?;
+        }
+        let facts: Vec<FactRow> = tx.query(&facts, &[id])?.iter().map(fact_row).collect::<Result<_>>()?;
+        if let Some(first) = facts.first() {
+            super::events::write_batch(tx, &p, id, first.seq, &crate::packed::facts::Batch::of(&facts))?;
+        }
+    }
+    tx.batch_execute("DROP TABLE events; DROP FUNCTION events_follow(); DROP TABLE facts;")?;
+    Ok(())
+}
+
+/// A row of the `facts` table that migration 12 drops.
+fn fact_row(r: &Row) -> Result<FactRow> {
+    let kind: &str = r.get(2);
+    let kind = FactKind::named(kind)
+        .ok_or_else(|| StoreError::Invalid(format!("a stored fact of no known kind, `{kind}`")))?;
+    Ok(FactRow {
+        seq: r.get::<_, i64>(0) as u64,
+        turn: r.get::<_, i32>(1) as u32,
+        kind,
+        player: r.get::<_, Option<i64>>(3).map(|p| p as u32),
+        item: r.get(4),
+        count: r.get(5),
+        cause: r.get(6),
+        other: r.get::<_, Option<i64>>(7).map(|o| o as u32),
+        total: r.get(8),
+        public: r.get(9),
+        detail: r.get(10),
+    })
 }

@@ -2,8 +2,8 @@
 //! answers as the SQLite file, for any number of servers on one database. Correct under concurrency by the
 //! database's own means: the content hash is UNIQUE (two servers storing one log at once yield one game),
 //! a live append locks its game's row (a stale writer on another server gets `Conflict`), triggers keep
-//! events append-only and contiguous. Rows are written in bulk (`unnest` of arrays): one round trip per
-//! table per game.
+//! the log's chunks append-only and contiguous. The log, facts and checkpoints are stored packed as on
+//! SQLite (`crate::packed`); other rows in bulk (`unnest` of arrays): one round trip per table per game.
 
 use crate::error::{Result, StoreError};
 use crate::ownership::{Access, Club, ClubId, ClubRow, Ownership, Repeat, TokenRow, Viewer, VisiblePlayer};
@@ -28,9 +28,12 @@ mod migrations;
 mod notes;
 mod players;
 
-use events::{fact_row, recount, refresh_summary, write_checkpoints, write_events, write_facts, Prepared};
+use crate::packed::{chunks, facts as batches, packing::decompress, Packed};
+use events::{add_checkpoints, recount, refresh_summary, run, write_batch, write_checkpoints, write_chunk, Prepared};
 use insights::write_insights;
 use migrations::migrate;
+#[cfg(feature = "testing")]
+pub(crate) use migrations::migrate_to;
 
 /// One connection to a PostgreSQL database (`RefCell`: the client needs `&mut` even to read, and a
 /// connection is used by one thread at a time).
@@ -132,19 +135,26 @@ impl Postgres {
     }
 
     pub fn insert_game_as(&mut self, id: &str, new: &NewGame, ownership: Ownership) -> Result<Inserted> {
-        let NewGame { game, header_line, event_lines, content_hash, facts, insights, .. } = *new;
+        let NewGame { game, header_line, content_hash, insights, .. } = *new;
         let mut client = self.client.borrow_mut();
+        let p = &self.prepared;
         let attempt = (|| -> Result<Inserted> {
             let mut tx = client.transaction()?;
-            if let Some(existing) = existing_game(&mut tx, &self.prepared, content_hash, ownership)? {
+            if let Some(existing) = existing_game(&mut tx, p, content_hash, ownership)? {
                 tx.commit()?;
                 return existing;
             }
             let env = game.envelope();
-            tx.execute(
+            // The game's row and its players' rows carry their summary from the start (an append or a
+            // reproject refreshes it): fewer statements, each a round trip.
+            let end = game.view_after(usize::MAX);
+            run(
+                &mut tx,
+                p,
                 "INSERT INTO games (id, content_hash, ruleset, ruleset_version, header, title, played_on, club, location,
-                                    event_count, turn_count, owner, published)
-                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, 0, 0, $10, $11)",
+                                    event_count, turn_count, winner, edition, fingerprint, insights_version, owner,
+                                    published)
+                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17)",
                 &[
                     &id,
                     &content_hash,
@@ -155,6 +165,12 @@ impl Postgres {
                     &env.date,
                     &env.club,
                     &env.location,
+                    &(game.event_count() as i64),
+                    &(game.current_turn() as i32),
+                    &end.winner,
+                    &game.edition(),
+                    &game.fingerprint(),
+                    &(almanac_core::insights::VERSION as i32),
                     &ownership.club,
                     &(ownership.published || ownership.club.is_none()),
                 ],
@@ -162,25 +178,43 @@ impl Postgres {
             let seats: Vec<i32> = (0..env.players.len() as i32).collect();
             let names: Vec<&str> = env.players.iter().map(|p| p.name.as_str()).collect();
             let colors: Vec<Option<&str>> = env.players.iter().map(|p| p.color.as_deref()).collect();
-            let bots: Vec<bool> = game.bots();
+            let mut bots: Vec<bool> = game.bots();
+            bots.resize(seats.len(), false);
+            let vp: Vec<Option<i64>> =
+                seats.iter().map(|&s| end.players.get(s as usize).map(|p| p.vp as i64)).collect();
+            let public: Vec<Option<i64>> =
+                seats.iter().map(|&s| end.players.get(s as usize).map(|p| p.vp_public as i64)).collect();
             let club = ownership.club.unwrap_or(0);
             let keys: Vec<String> = names.iter().map(|n| player_key(n)).collect();
-            tx.execute(
+            run(
+                &mut tx,
+                p,
                 "INSERT INTO players (club, name, key) SELECT $1, name, key FROM unnest($2::text[], $3::text[]) AS p(name, key)
                  ON CONFLICT (club, key) DO NOTHING",
                 &[&club, &names, &keys],
             )?;
-            tx.execute(
-                "INSERT INTO game_players (game_id, seat, name, color, player_id, bot)
-                 SELECT $1, p.seat, p.name, p.color, pl.id, p.bot
-                 FROM unnest($2::int[], $3::text[], $4::text[], $5::text[], $7::bool[]) AS p(seat, name, color, key, bot)
+            run(
+                &mut tx,
+                p,
+                "INSERT INTO game_players (game_id, seat, name, color, player_id, bot, vp, vp_public)
+                 SELECT $1, p.seat, p.name, p.color, pl.id, p.bot, p.vp, p.vp_public
+                 FROM unnest($2::int[], $3::text[], $4::text[], $5::text[], $7::bool[], $8::bigint[], $9::bigint[])
+                      AS p(seat, name, color, key, bot, vp, vp_public)
                  JOIN players pl ON pl.club = $6 AND pl.key = p.key",
-                &[&id, &seats, &names, &colors, &keys, &club, &bots],
+                &[&id, &seats, &names, &colors, &keys, &club, &bots, &vp, &public],
             )?;
-            write_events(&mut tx, &self.prepared, id, game, 0, event_lines, facts)?;
-            write_checkpoints(&mut tx, &self.prepared, id, game, 0)?;
-            refresh_summary(&mut tx, &self.prepared, id, game)?;
-            write_insights(&mut tx, &self.prepared, id, insights)?;
+            let packed_here;
+            let packed = match new.ahead {
+                Some(ahead) => &ahead.packed,
+                None => {
+                    packed_here = Packed::of(new);
+                    &packed_here
+                }
+            };
+            write_chunk(&mut tx, p, id, 1, &packed.events)?;
+            write_batch(&mut tx, p, id, 1, &packed.facts)?;
+            add_checkpoints(&mut tx, p, id, game.ruleset_version(), &packed.checkpoints)?;
+            write_insights(&mut tx, p, id, insights, true)?;
             tx.commit()?;
             Ok(Inserted::New(id.to_string()))
         })();
@@ -253,19 +287,20 @@ impl Postgres {
         }
         let first = game.event_count() - new_lines.len();
         assert_eq!(first as u64, expected_seq, "the game given must be the stored log plus the new lines");
-        let lines: Vec<&str> = new_lines.iter().map(String::as_str).collect();
+        write_chunk(&mut tx, &self.prepared, id, first as u64 + 1, &chunks::Chunk::of(game, first, new_lines))?;
         if crate::rows::withdraws(game, first) {
             // A withdrawal takes an earlier entry's facts back: the game's facts are written again.
-            write_events(&mut tx, &self.prepared, id, game, first, &lines, &[])?;
-            tx.execute("DELETE FROM facts WHERE game_id = $1", &[&id])?;
-            write_facts(&mut tx, &self.prepared, id, &game.fact_rows(0))?;
+            tx.execute("DELETE FROM fact_batches WHERE game_id = $1", &[&id])?;
+            write_batch(&mut tx, &self.prepared, id, 1, &batches::Batch::of(&game.fact_rows(0)))?;
         } else {
-            write_events(&mut tx, &self.prepared, id, game, first, &lines, &game.fact_rows(first))?;
+            let facts = batches::Batch::of(&game.fact_rows(first));
+            write_batch(&mut tx, &self.prepared, id, first as u64 + 1, &facts)?;
         }
         let standing = almanac_core::checkpoint::standing(first);
-        write_checkpoints(&mut tx, &self.prepared, id, game, standing)?;
+        let kept = crate::packed::checkpoints(game.checkpoints(standing));
+        write_checkpoints(&mut tx, &self.prepared, id, standing, game.ruleset_version(), &kept)?;
         let old = refresh_summary(&mut tx, &self.prepared, id, game)?;
-        write_insights(&mut tx, &self.prepared, id, insights)?;
+        write_insights(&mut tx, &self.prepared, id, insights, false)?;
         recount(&mut tx, &self.prepared, id, old.as_deref())?;
         // Every server on this database hears of the append when it commits (`listen_for_appends`).
         let appended = format!("{id} {}", game.event_count());
@@ -404,8 +439,9 @@ impl Postgres {
             .query_opt("SELECT header FROM games WHERE id = $1", &[&id])?
             .ok_or_else(|| StoreError::NotFound(id.to_string()))?
             .get(0);
-        let events = client.query("SELECT body FROM events WHERE game_id = $1 ORDER BY seq", &[&id])?;
-        Ok((header, events.iter().map(|r| r.get(0)).collect()))
+        drop(client);
+        let events = self.chunks(id, 1, u64::MAX)?;
+        Ok((header, events.into_iter().map(|(_, _, line)| line).collect()))
     }
 
     /// As `Sqlite::resume_point`.
@@ -428,18 +464,21 @@ impl Postgres {
                      ORDER BY events DESC LIMIT 1",
                     &[&id, &n, &(version as i32)],
                 )?
-                .map(|r| crate::Checkpoint { events: r.get::<_, i64>(0) as u64, state: r.get(1) }),
+                .map(|r| -> Result<crate::Checkpoint> {
+                    let state = decompress(r.get(1), "a checkpoint")
+                        .map_err(|e| StoreError::Invalid(format!("game {id}: {e}")))?;
+                    Ok(crate::Checkpoint { events: r.get::<_, i64>(0) as u64, state })
+                })
+                .transpose()?,
             None => None,
         };
-        let from = checkpoint.as_ref().map_or(0, |c| c.events as i64);
-        let lines = client
-            .query(
-                "SELECT body FROM events WHERE game_id = $1 AND seq > $2 AND seq <= $3 ORDER BY seq",
-                &[&id, &from, &n],
-            )?
-            .iter()
-            .map(|r| r.get(0))
-            .collect();
+        drop(client);
+        let from = checkpoint.as_ref().map_or(0, |c| c.events);
+        let lines = if n as u64 > from {
+            self.chunks(id, from + 1, n as u64)?.into_iter().map(|(_, _, line)| line).collect()
+        } else {
+            Vec::new()
+        };
         Ok(crate::ResumePoint { ruleset, header, events: n as u64, checkpoint, lines })
     }
 
@@ -454,22 +493,38 @@ impl Postgres {
 
     pub fn events(&self, id: &str, from: u64, to: u64) -> Result<Vec<(u64, u32, String)>> {
         self.game(id)?;
-        let (from, to) = (from.min(i64::MAX as u64) as i64, to.min(i64::MAX as u64) as i64);
+        self.chunks(id, from, to)
+    }
+
+    /// Events `from ..= to` of game `id` as (seq, turn, line), from the chunks that hold them.
+    fn chunks(&self, id: &str, from: u64, to: u64) -> Result<Vec<(u64, u32, String)>> {
+        let (low, high) = (from.min(i64::MAX as u64) as i64, to.min(i64::MAX as u64) as i64);
         let rows = self.client.borrow_mut().query(
-            "SELECT seq, turn, body FROM events WHERE game_id = $1 AND seq BETWEEN $2 AND $3 ORDER BY seq",
-            &[&id, &from, &to],
+            "SELECT first_seq, last_seq, turns, lines, text_bytes FROM event_chunks
+             WHERE game_id = $1 AND last_seq >= $2 AND first_seq <= $3 ORDER BY first_seq",
+            &[&id, &low, &high],
         )?;
-        Ok(rows.iter().map(|r| (r.get::<_, i64>(0) as u64, r.get::<_, i32>(1) as u32, r.get(2))).collect())
+        let mut events = Vec::new();
+        for r in rows {
+            let (first, last) = (r.get::<_, i64>(0) as u64, r.get::<_, i64>(1) as u64);
+            let chunk = chunks::unpack(first, last, r.get(2), r.get(3), r.get::<_, i64>(4) as u64, from..=to)
+                .map_err(|e| StoreError::Invalid(format!("game {id}, events {first}–{last}: {e}")))?;
+            events.extend(chunk);
+        }
+        Ok(events)
     }
 
     pub fn facts(&self, id: &str) -> Result<Vec<FactRow>> {
         self.game(id)?;
-        let rows = self.client.borrow_mut().query(
-            "SELECT seq, turn, kind, player, item, count, cause, other, total, public, detail
-             FROM facts WHERE game_id = $1 ORDER BY seq, n",
-            &[&id],
-        )?;
-        rows.iter().map(fact_row).collect()
+        let rows = self
+            .client
+            .borrow_mut()
+            .query("SELECT packed FROM fact_batches WHERE game_id = $1 ORDER BY first_seq", &[&id])?;
+        let mut facts = Vec::new();
+        for r in rows {
+            batches::read_batch(r.get(0), &mut facts).map_err(|e| StoreError::Invalid(format!("game {id}: {e}")))?;
+        }
+        Ok(facts)
     }
 
     pub fn resolve(&self, viewer: Viewer, id_or_prefix: &str) -> Result<String> {
@@ -494,7 +549,11 @@ impl Postgres {
     }
 
     pub fn fact_count(&self) -> Result<u64> {
-        Ok(self.client.borrow_mut().query_one("SELECT COUNT(*) FROM facts", &[])?.get::<_, i64>(0) as u64)
+        Ok(self
+            .client
+            .borrow_mut()
+            .query_one("SELECT COALESCE(SUM(facts), 0)::bigint FROM fact_batches", &[])?
+            .get::<_, i64>(0) as u64)
     }
 
     pub fn log_bytes(&self) -> Result<u64> {
@@ -503,7 +562,7 @@ impl Postgres {
             .borrow_mut()
             .query_one(
                 "SELECT ((SELECT COALESCE(SUM(octet_length(header) + 1), 0) FROM games)
-                       + (SELECT COALESCE(SUM(octet_length(body) + 1), 0) FROM events))::bigint",
+                       + (SELECT COALESCE(SUM(text_bytes), 0) FROM event_chunks))::bigint",
                 &[],
             )?
             .get(0);
@@ -538,12 +597,13 @@ impl Postgres {
                 actual: game.event_count() as u64,
             });
         }
-        tx.execute("DELETE FROM facts WHERE game_id = $1", &[&id])?;
-        write_facts(&mut tx, &self.prepared, id, facts)?;
+        tx.execute("DELETE FROM fact_batches WHERE game_id = $1", &[&id])?;
+        write_batch(&mut tx, &self.prepared, id, 1, &batches::Batch::of(facts))?;
         tx.execute("UPDATE games SET ruleset_version = $2 WHERE id = $1", &[&id, &(game.ruleset_version() as i32)])?;
-        write_checkpoints(&mut tx, &self.prepared, id, game, 0)?;
+        let kept = crate::packed::checkpoints(game.checkpoints(0));
+        write_checkpoints(&mut tx, &self.prepared, id, 0, game.ruleset_version(), &kept)?;
         let old = refresh_summary(&mut tx, &self.prepared, id, game)?;
-        write_insights(&mut tx, &self.prepared, id, insights)?;
+        write_insights(&mut tx, &self.prepared, id, insights, false)?;
         recount(&mut tx, &self.prepared, id, old.as_deref())?;
         tx.commit()?;
         Ok(())
@@ -557,11 +617,13 @@ fn existing_game(
     content_hash: &str,
     ownership: Ownership,
 ) -> Result<Option<Result<Inserted>>> {
-    let Some(r) = tx.query_opt(
+    let found = events::rows(
+        tx,
+        p,
         "SELECT id, owner, published, deleted_at IS NOT NULL FROM games WHERE content_hash = $1 FOR UPDATE",
         &[&content_hash],
-    )?
-    else {
+    )?;
+    let Some(r) = found.first() else {
         return Ok(None);
     };
     let (existing, owner, published, deleted): (String, Option<ClubId>, bool, bool) =

@@ -1,20 +1,13 @@
 //! Checkpoints on SQLite: a game's state after every so many events and after its last, as its ruleset
 //! wrote it (see `almanac_core::checkpoint`). Read model: rewritten by `reproject`, the old end replaced by
-//! an append. Each is compressed (zstd): a state repeats itself (empty sites, zero counts), and the
-//! checkpoints take about half the room they would.
+//! an append. Each is compressed (`crate::packed::checkpoints`).
 
-use super::packing::{compress, decompress};
 use crate::error::{Result, StoreError};
+use crate::packed::packing::decompress;
 use crate::Checkpoint;
 use rusqlite::{params, Connection, OptionalExtension};
 
-/// Checkpoints as they are stored: (after how many events, the state compressed). Made ahead of the writer
-/// for a new game (`Packed`), where compressing them was a tenth of the writer's time.
-pub fn packed(kept: Vec<(usize, Vec<u8>)>) -> Vec<(usize, Vec<u8>)> {
-    kept.into_iter().map(|(events, state)| (events, compress(&state))).collect()
-}
-
-/// Replaces game `key`'s checkpoints after `after` events by `kept` (`packed`), written by ruleset version
+/// Replaces game `key`'s checkpoints after `after` events by `kept` (compressed: `crate::packed::checkpoints`), written by ruleset version
 /// `version`.
 pub fn write(tx: &Connection, key: i64, after: usize, version: u32, kept: &[(usize, Vec<u8>)]) -> Result<()> {
     tx.prepare_cached("DELETE FROM checkpoints WHERE game = ?1 AND events > ?2")?

@@ -217,7 +217,8 @@ fn chunk_events(tx: &Transaction) -> Result<()> {
             stmt.query_map([&id], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?.collect::<rusqlite::Result<_>>()?;
         if let Some(&(first, _, _)) = rows.first() {
             let bytes = rows.iter().map(|(_, _, line)| line.len() + 1).sum();
-            let chunk = super::events::Chunk::new(rows.iter().map(|(_, turn, line)| (*turn, line.as_str())), bytes);
+            let chunk =
+                crate::packed::chunks::Chunk::new(rows.iter().map(|(_, turn, line)| (*turn, line.as_str())), bytes);
             super::events::write_chunk(tx, key, first, &chunk)?;
         }
     }

@@ -7,35 +7,17 @@ mod facts;
 mod insights;
 mod migrations;
 mod notes;
-mod packing;
 mod players;
 
 use crate::error::{Result, StoreError};
 use crate::ownership::{ClubId, Ownership, Repeat, Viewer};
+use crate::packed::Packed;
 use crate::rows::{
     anywhere, Derivation, GameFilter, GameRow, Inserted, NewGame, PlayerRow, Recording, Sort, StoredGame, TokenRecord,
 };
 use almanac_core::{FactRow, Game, Insights};
 use rusqlite::{params, Connection, OpenFlags, OptionalExtension};
 use std::path::Path;
-
-/// A new game's log and facts as the SQLite store keeps them, compressed (made ahead: `crate::Ahead`).
-pub(crate) struct Packed {
-    events: events::Chunk,
-    facts: facts::Batch,
-    /// Compressed (`checkpoints::packed`).
-    checkpoints: Vec<(usize, Vec<u8>)>,
-}
-
-impl Packed {
-    pub fn of(new: &NewGame) -> Packed {
-        Packed {
-            events: events::Chunk::of(new.game, 0, new.event_lines),
-            facts: facts::Batch::of(new.facts),
-            checkpoints: checkpoints::packed(new.game.checkpoints(0)),
-        }
-    }
-}
 
 /// The store in one SQLite file (or in memory): one writer, readers side by side (WAL).
 pub struct Sqlite {
@@ -238,7 +220,7 @@ impl Sqlite {
                 key,
                 standing,
                 game.ruleset_version(),
-                &checkpoints::packed(game.checkpoints(standing)),
+                &crate::packed::checkpoints(game.checkpoints(standing)),
             )?;
             let old = refresh_summary(tx, id, game)?;
             insights::write(tx, id, insights, change)?;
@@ -507,7 +489,7 @@ fn reproject_game(tx: &rusqlite::Connection, d: &Derivation, change: &mut insigh
         events::key_of(tx, id)?,
         0,
         game.ruleset_version(),
-        &checkpoints::packed(game.checkpoints(0)),
+        &crate::packed::checkpoints(game.checkpoints(0)),
     )?;
     let old = refresh_summary(tx, id, game)?;
     insights::write(tx, id, insights, change)?;
@@ -658,7 +640,7 @@ fn insert_game(
     }
     let packed_here;
     let packed = match new.ahead {
-        Some(ahead) => &ahead.sqlite,
+        Some(ahead) => &ahead.packed,
         None => {
             packed_here = Packed::of(new);
             &packed_here
