@@ -6,20 +6,47 @@ use crate::rows::Dimension;
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 
-/// A game's seats as questions read them, made once from its row and players (`$1`: the game); a game
-/// stored again keeps its seats.
-pub(crate) const INSERT_SEATS: &str =
-    "INSERT INTO seats (game_id, seat, ruleset, player, players, played_on, owner, published, deleted,
-                        fingerprint, finished, counted, bot)
+/// The statement that makes the seats of the games `$1` names (`games` says how: one id, or an array, and
+/// what follows), with their openings as `opening` and `join` say.
+macro_rules! insert_seats {
+    ($opening:literal, $join:literal, $games:literal) => {
+        concat!(
+            "INSERT INTO seats (game_id, seat, ruleset, player, players, played_on, owner, published, deleted,
+                        fingerprint, finished, counted, bot, opening)
      SELECT p.game_id, p.seat, g.ruleset, COALESCE(pl.merged_into, pl.id),
             (SELECT COUNT(*) FROM game_players q WHERE q.game_id = g.id), g.played_on, g.owner, g.published,
             g.deleted_at IS NOT NULL, g.fingerprint, g.winner IS NOT NULL,
             g.published AND g.deleted_at IS NULL AND g.winner IS NOT NULL
               AND NOT EXISTS (SELECT 1 FROM seats e WHERE e.fingerprint = g.fingerprint AND e.seat = p.seat AND e.counted),
-            p.bot
-     FROM game_players p JOIN games g ON g.id = p.game_id JOIN players pl ON pl.id = p.player_id
-     WHERE p.game_id = $1
-     ON CONFLICT (game_id, seat) DO NOTHING";
+            p.bot, ",
+            $opening,
+            "
+     FROM game_players p JOIN games g ON g.id = p.game_id JOIN players pl ON pl.id = p.player_id",
+            $join,
+            "
+     WHERE p.game_id ",
+            $games
+        )
+    };
+}
+
+/// A game's seats as questions read them, made once from its row and players (`$1`: the game); a game
+/// stored again keeps its seats.
+pub(crate) const INSERT_SEATS: &str = insert_seats!("NULL", "", "= $1 ON CONFLICT (game_id, seat) DO NOTHING");
+
+/// `INSERT_SEATS` of several new games at once (`$1`: their ids, in the order stored, none of whose
+/// fingerprints another of them shares: a statement does not see its own rows, and two such seats would both
+/// count), with their openings (`$2`, `$3`, `$4`: game, seat, opening); each seat's key, game and seat given
+/// back. PostgreSQL only.
+pub(crate) const INSERT_SEATS_OF_GAMES: &str = insert_seats!(
+    "o.opening",
+    "
+     LEFT JOIN unnest($2::text[], $3::int[], $4::text[]) AS o(game_id, seat, opening)
+            ON o.game_id = p.game_id AND o.seat = p.seat",
+    "= ANY($1) ORDER BY g.n, p.seat
+     ON CONFLICT (game_id, seat) DO NOTHING
+     RETURNING key, game_id, seat"
+);
 
 /// Sums and counts kept by a key of three words (a ruleset, a metric, its argument), met number by number: a
 /// key is written into one buffer to be looked up, and copied only the first time.

@@ -160,14 +160,9 @@ impl Store {
     /// outcome, in order; an error only if none could be stored.
     pub fn insert_games(&mut self, games: &[(NewGame, Ownership)]) -> Result<Vec<Result<Inserted>>> {
         let ids: Vec<String> = games.iter().map(|(g, _)| game_id(g.content_hash)).collect();
-        let out = match &mut self.backend {
-            Backend::Sqlite(b) => {
-                let named: Vec<(&str, &NewGame, Ownership)> =
-                    ids.iter().zip(games).map(|(id, (g, o))| (id.as_str(), g, *o)).collect();
-                b.insert_games_as(&named)?
-            }
-            Backend::Postgres(b) => ids.iter().zip(games).map(|(id, (g, o))| b.insert_game_as(id, g, *o)).collect(),
-        };
+        let named: Vec<(&str, &NewGame, Ownership)> =
+            ids.iter().zip(games).map(|(id, (g, o))| (id.as_str(), g, *o)).collect();
+        let out = on_backend!(mut self, b => b.insert_games_as(&named))?;
         self.changed()?;
         Ok(out)
     }

@@ -563,3 +563,92 @@ fn numbers_keyed_by_texts_are_kept_under_integer_keys_and_still_move_the_field()
         .unwrap();
     assert_eq!(vp(&mut client), Some((7.0, 1)));
 }
+
+/// Six logs of every ruleset stored in a fresh database, after a game stored before, with a read model each,
+/// a club's and public ones: together (`insert_games`) or one by one. How many statements inserted games,
+/// and every table's rows without what differs by time or chance (stored_at, keys, random player ids).
+fn stored_and_read_back(together: bool) -> (i64, Vec<Vec<String>>) {
+    let samples = [
+        "catan-club-game.jsonl",
+        "catan-six-players.jsonl",
+        "cities-knights-club-game.jsonl",
+        "elasund-four-players.jsonl",
+        "carcassonne-traders-builders.jsonl",
+        "catan-cards-two-players.jsonl",
+    ];
+    let logs: Vec<_> = samples.iter().map(|s| log_of(&sample(s))).collect();
+    let lines: Vec<Vec<&str>> = logs.iter().map(|l| l.event_lines()).collect();
+    let hashes: Vec<String> = logs.iter().map(|l| l.content_hash()).collect();
+    let facts: Vec<Vec<almanac_store::FactRow>> = logs.iter().map(|l| l.game.fact_rows(0)).collect();
+    let insights: Vec<_> = (0..logs.len())
+        .map(|k| common::won_by(k as u32 % 4, [k as f64, 2.0, 3.5, 1.0], &format!("opening {k}")))
+        .collect();
+    let (db, mut store) = db();
+    let url = db.path();
+    let club = store.create_club("Moda").unwrap().id;
+    insert(&mut store, &log_of(&sample("catan-helpers.jsonl"))).unwrap();
+    sql(&url)
+        .batch_execute(
+            "CREATE TABLE game_statements (n INTEGER);
+             CREATE FUNCTION count_statement() RETURNS trigger LANGUAGE plpgsql AS $$
+             BEGIN INSERT INTO game_statements VALUES (1); RETURN NULL; END $$;
+             CREATE TRIGGER counted AFTER INSERT ON games FOR EACH STATEMENT EXECUTE FUNCTION count_statement();",
+        )
+        .unwrap();
+    let games: Vec<(almanac_store::NewGame, Ownership)> = (0..logs.len())
+        .map(|i| {
+            let new = almanac_store::NewGame {
+                game: logs[i].game.as_ref(),
+                header_line: logs[i].header_line(),
+                event_lines: &lines[i],
+                content_hash: &hashes[i],
+                facts: &facts[i],
+                insights: &insights[i],
+                ahead: None,
+            };
+            (new, Ownership { club: (i % 2 == 0).then_some(club), published: i != 2 })
+        })
+        .collect();
+    let out: Vec<_> = if together {
+        store.insert_games(&games).unwrap()
+    } else {
+        games.iter().map(|(g, o)| store.insert_game(g, *o)).collect()
+    };
+    assert!(out.iter().all(|o| matches!(o, Ok(Inserted::New(_)))), "{out:?}");
+    for o in &out {
+        let (_, events) = store.log(&store.stored(o.as_ref().unwrap().id()).unwrap()).unwrap();
+        assert!(!events.is_empty());
+    }
+    let tables = [
+        "(SELECT id, content_hash, ruleset, ruleset_version, header, title, played_on, club, location, event_count,
+                 turn_count, winner, owner IS NOT NULL, published, deleted_at, edition, fingerprint, insights_version
+          FROM games)",
+        "(SELECT g.game_id, g.seat, g.name, g.color, g.vp, g.vp_public, g.bot, p.club, p.key
+          FROM game_players g JOIN players p ON p.id = g.player_id)",
+        "(SELECT game_id, seat, ruleset, players, played_on, owner IS NOT NULL, published, deleted, opening,
+                 fingerprint, finished, counted, bot FROM seats)",
+        "(SELECT s.game_id, s.seat, k.metric, k.arg, n.value
+          FROM seat_numbers n JOIN seats s ON s.key = n.seat_key JOIN metrics k ON k.key = n.metric)",
+        "field_metrics",
+        "event_chunks",
+        "fact_batches",
+        "checkpoints",
+    ];
+    // The games in the order stored, as lists show them.
+    let mut rows: Vec<Vec<String>> = tables.iter().map(|t| rows_of(&url, t)).collect();
+    rows.push(sql(&url).query("SELECT id FROM games ORDER BY n", &[]).unwrap().iter().map(|r| r.get(0)).collect());
+    (count(&url, "game_statements"), rows)
+}
+
+#[test]
+#[ignore = "needs PostgreSQL: `make test` starts one (ALMANAC_TEST_PG)"]
+fn new_games_stored_together_are_stored_as_they_would_be_one_by_one() {
+    let (statements, together) = stored_and_read_back(true);
+    assert_eq!(statements, 1, "the six games in one statement");
+    let (statements, alone) = stored_and_read_back(false);
+    assert_eq!(statements, 6);
+    assert!(together.iter().all(|rows| !rows.is_empty()));
+    for (a, b) in together.iter().zip(&alone) {
+        assert_eq!(a, b);
+    }
+}

@@ -65,13 +65,7 @@ pub(super) fn write_insights(
     let value: Vec<f64> = changed.iter().map(|m| m.value).collect();
     // Every metric named has its key before the numbers are written under it (the next statement sees what
     // another server made meanwhile too: ON CONFLICT waits for it).
-    run(
-        tx,
-        p,
-        "INSERT INTO metrics (metric, arg) SELECT DISTINCT * FROM unnest($1::text[], $2::text[]) ORDER BY 1, 2
-         ON CONFLICT (metric, arg) DO NOTHING",
-        &[&metric, &arg],
-    )?;
+    make_metric_keys(tx, p, &metric, &arg)?;
     // A metric without its key would be a NULL key, which the table refuses: no number is lost unseen.
     run(
         tx,
@@ -106,6 +100,33 @@ pub(super) fn write_insights(
         )?;
     }
     Ok(())
+}
+
+/// Makes the keys of the metrics named (`metric[k]` with `arg[k]`) that have none yet.
+pub(super) fn make_metric_keys(tx: &mut Transaction, p: &Prepared, metric: &[&str], arg: &[&str]) -> Result<()> {
+    run(
+        tx,
+        p,
+        "INSERT INTO metrics (metric, arg) SELECT DISTINCT * FROM unnest($1::text[], $2::text[]) ORDER BY 1, 2
+         ON CONFLICT (metric, arg) DO NOTHING",
+        &[&metric, &arg],
+    )?;
+    Ok(())
+}
+
+/// The keys of the metrics named (`metric[k]` with `arg[k]`), made if new, by name and argument.
+pub(super) fn metric_keys(
+    tx: &mut Transaction,
+    p: &Prepared,
+    metric: &[&str],
+    arg: &[&str],
+) -> Result<HashMap<(String, String), i32>> {
+    make_metric_keys(tx, p, metric, arg)?;
+    // A few hundred metrics in all: every key, rather than a search for those named.
+    Ok(rows(tx, p, "SELECT key, metric, arg FROM metrics", &[])?
+        .iter()
+        .map(|r| ((r.get(1), r.get(2)), r.get(0)))
+        .collect())
 }
 
 /// Questions across games.

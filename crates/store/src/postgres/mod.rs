@@ -27,6 +27,7 @@ mod insights;
 mod migrations;
 mod notes;
 mod players;
+mod together;
 
 use crate::packed::{chunks, facts as batches, packing::decompress, Packed};
 use events::{add_checkpoints, recount, refresh_summary, run, write_batch, write_checkpoints, write_chunk, Prepared};

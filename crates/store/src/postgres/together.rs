@@ -1,0 +1,309 @@
+//! Several new games stored in one transaction with a statement per table for all of them: a bulk import's
+//! way, and the server's for uploads that wait together. Stored one by one, each game took a dozen round
+//! trips and moved the field's sums once; together, a batch takes a dozen.
+
+use super::events::{rows, run};
+use super::*;
+
+/// A new game of a batch, with what its rows are made of.
+struct Row<'a> {
+    id: &'a str,
+    new: &'a NewGame<'a>,
+    ownership: Ownership,
+    packed: &'a Packed,
+}
+
+impl Postgres {
+    /// `insert_game_as` of each game, in the order given, each whole or not at all: in one transaction when
+    /// all of them are new and none shares its log or its fingerprint with another (else, or should the
+    /// transaction fail, one by one, so that each outcome is its own).
+    pub fn insert_games_as(&mut self, games: &[(&str, &NewGame, Ownership)]) -> Result<Vec<Result<Inserted>>> {
+        if games.len() > 1 && self.insert_new_together(games).unwrap_or(false) {
+            return Ok(games.iter().map(|(id, _, _)| Ok(Inserted::New(id.to_string()))).collect());
+        }
+        Ok(games.iter().map(|(id, new, ownership)| self.insert_game_as(id, new, *ownership)).collect())
+    }
+
+    /// Stores `games` together if every one is new and apart from the others; whether it did.
+    fn insert_new_together(&mut self, games: &[(&str, &NewGame, Ownership)]) -> Result<bool> {
+        let hashes: Vec<&str> = games.iter().map(|(_, g, _)| g.content_hash).collect();
+        let fingerprints: Vec<String> = games.iter().map(|(_, g, _)| g.game.fingerprint()).collect();
+        let apart = |items: &[&str]| items.iter().collect::<std::collections::HashSet<_>>().len() == items.len();
+        if !apart(&hashes) || !apart(&fingerprints.iter().map(String::as_str).collect::<Vec<_>>()) {
+            return Ok(false);
+        }
+        let made: Vec<Option<Packed>> =
+            games.iter().map(|(_, new, _)| new.ahead.is_none().then(|| Packed::of(new))).collect();
+        let batch: Vec<Row> = games
+            .iter()
+            .zip(&made)
+            .map(|((id, new, ownership), made)| Row {
+                id,
+                new,
+                ownership: *ownership,
+                packed: new.ahead.map(|a| &a.packed).or(made.as_ref()).expect("packed ahead or here"),
+            })
+            .collect();
+        let p = &self.prepared;
+        let mut client = self.client.borrow_mut();
+        let mut tx = client.transaction()?;
+        // A log stored before is answered by `insert_game_as` (`Existing`, `TakenElsewhere`); another server
+        // storing one of these meanwhile makes the inserts below fail, and the games go one by one.
+        if !rows(&mut tx, p, "SELECT 1 FROM games WHERE content_hash = ANY($1) LIMIT 1", &[&hashes])?.is_empty() {
+            return Ok(false);
+        }
+        insert_rows(&mut tx, p, &batch)?;
+        tx.commit()?;
+        Ok(true)
+    }
+}
+
+/// The rows of `batch`, a statement per table.
+fn insert_rows(tx: &mut Transaction, p: &Prepared, batch: &[Row]) -> Result<()> {
+    let ids: Vec<&str> = batch.iter().map(|g| g.id).collect();
+    // The games' rows, with their summary.
+    let mut games = GameColumns::default();
+    for g in batch {
+        games.push(g);
+    }
+    let GameColumns {
+        hash,
+        ruleset,
+        version,
+        header,
+        title,
+        played_on,
+        club,
+        location,
+        events,
+        turns,
+        winner,
+        edition,
+        fingerprint,
+        owner,
+        published,
+    } = &games;
+    run(
+        tx,
+        p,
+        "INSERT INTO games (id, content_hash, ruleset, ruleset_version, header, title, played_on, club, location,
+                            event_count, turn_count, winner, edition, fingerprint, insights_version, owner, published)
+         SELECT g.id, g.hash, g.ruleset, g.version, g.header, g.title, g.played_on, g.club, g.location, g.events,
+                g.turns, g.winner, g.edition, g.fingerprint, $16, g.owner, g.published
+         FROM unnest($1::text[], $2::text[], $3::text[], $4::int[], $5::text[], $6::text[], $7::text[], $8::text[],
+                     $9::text[], $10::bigint[], $11::int[], $12::text[], $13::text[], $14::text[], $15::bigint[],
+                     $17::bool[])
+              WITH ORDINALITY AS g(id, hash, ruleset, version, header, title, played_on, club, location, events,
+                                   turns, winner, edition, fingerprint, owner, published, k)
+         ORDER BY g.k",
+        &[
+            &ids,
+            hash,
+            ruleset,
+            version,
+            header,
+            title,
+            played_on,
+            club,
+            location,
+            events,
+            turns,
+            winner,
+            edition,
+            fingerprint,
+            owner,
+            &(almanac_core::insights::VERSION as i32),
+            published,
+        ],
+    )?;
+    // Their players: the identities first (one per name and club), then the seats' rows.
+    let mut seats = SeatColumns::default();
+    for g in batch {
+        seats.push(g);
+    }
+    let SeatColumns { game, seat, name, color, key, club, bot, vp, public } = &seats;
+    run(
+        tx,
+        p,
+        "INSERT INTO players (club, name, key)
+         SELECT DISTINCT ON (club, key) club, name, key FROM unnest($1::bigint[], $2::text[], $3::text[]) AS p(club, name, key)
+         ORDER BY club, key
+         ON CONFLICT (club, key) DO NOTHING",
+        &[club, name, key],
+    )?;
+    run(
+        tx,
+        p,
+        "INSERT INTO game_players (game_id, seat, name, color, player_id, bot, vp, vp_public)
+         SELECT p.game_id, p.seat, p.name, p.color, pl.id, p.bot, p.vp, p.vp_public
+         FROM unnest($1::text[], $2::int[], $3::text[], $4::text[], $5::text[], $6::bigint[], $7::bool[], $8::bigint[],
+                     $9::bigint[]) AS p(game_id, seat, name, color, key, club, bot, vp, vp_public)
+         JOIN players pl ON pl.club = p.club AND pl.key = p.key",
+        &[game, seat, name, color, key, club, bot, vp, public],
+    )?;
+    // The log's chunks, the facts' batches and the checkpoints, as packed ahead.
+    let logged: Vec<&Row> = batch.iter().filter(|g| g.packed.events.events > 0).collect();
+    run(
+        tx,
+        p,
+        "INSERT INTO event_chunks (game_id, first_seq, last_seq, turns, lines, text_bytes)
+         SELECT game_id, 1, events, turns, lines, text_bytes
+         FROM unnest($1::text[], $2::bigint[], $3::bytea[], $4::bytea[], $5::bigint[])
+              AS c(game_id, events, turns, lines, text_bytes)",
+        &[
+            &logged.iter().map(|g| g.id).collect::<Vec<_>>(),
+            &logged.iter().map(|g| g.packed.events.events as i64).collect::<Vec<_>>(),
+            &logged.iter().map(|g| g.packed.events.turns.as_slice()).collect::<Vec<_>>(),
+            &logged.iter().map(|g| g.packed.events.lines.as_slice()).collect::<Vec<_>>(),
+            &logged.iter().map(|g| g.packed.events.text_bytes as i64).collect::<Vec<_>>(),
+        ],
+    )?;
+    let with_facts: Vec<&Row> = batch.iter().filter(|g| g.packed.facts.facts > 0).collect();
+    run(
+        tx,
+        p,
+        "INSERT INTO fact_batches (game_id, first_seq, facts, packed)
+         SELECT game_id, 1, facts, packed FROM unnest($1::text[], $2::bigint[], $3::bytea[]) AS b(game_id, facts, packed)",
+        &[
+            &with_facts.iter().map(|g| g.id).collect::<Vec<_>>(),
+            &with_facts.iter().map(|g| g.packed.facts.facts as i64).collect::<Vec<_>>(),
+            &with_facts.iter().map(|g| g.packed.facts.packed.as_slice()).collect::<Vec<_>>(),
+        ],
+    )?;
+    let checkpoints: Vec<(&Row, &(usize, Vec<u8>))> =
+        batch.iter().flat_map(|g| g.packed.checkpoints.iter().map(move |c| (g, c))).collect();
+    run(
+        tx,
+        p,
+        "INSERT INTO checkpoints (game_id, events, version, state)
+         SELECT * FROM unnest($1::text[], $2::bigint[], $3::int[], $4::bytea[])",
+        &[
+            &checkpoints.iter().map(|(g, _)| g.id).collect::<Vec<_>>(),
+            &checkpoints.iter().map(|(_, c)| c.0 as i64).collect::<Vec<_>>(),
+            &checkpoints.iter().map(|(g, _)| g.new.game.ruleset_version() as i32).collect::<Vec<_>>(),
+            &checkpoints.iter().map(|(_, c)| c.1.as_slice()).collect::<Vec<_>>(),
+        ],
+    )?;
+    // The read model: the seats with their openings, then their numbers under the seats' and metrics' keys
+    // (the field's sums moved once, by trigger).
+    let openings: Vec<(&str, i32, &str)> = batch
+        .iter()
+        .flat_map(|g| {
+            let openings = g.new.insights.openings.iter().enumerate();
+            openings.filter_map(move |(seat, o)| Some((g.id, seat as i32, o.as_deref()?)))
+        })
+        .collect();
+    let seat_keys: HashMap<(String, i32), i64> = rows(
+        tx,
+        p,
+        questions::INSERT_SEATS_OF_GAMES,
+        &[
+            &ids,
+            &openings.iter().map(|o| o.0).collect::<Vec<_>>(),
+            &openings.iter().map(|o| o.1).collect::<Vec<_>>(),
+            &openings.iter().map(|o| o.2).collect::<Vec<_>>(),
+        ],
+    )?
+    .iter()
+    .map(|r| ((r.get(1), r.get(2)), r.get(0)))
+    .collect();
+    let numbers: Vec<(&str, &almanac_core::SeatMetric)> =
+        batch.iter().flat_map(|g| g.new.insights.metrics.iter().map(move |m| (g.id, m))).collect();
+    let metric: Vec<&str> = numbers.iter().map(|(_, m)| m.metric).collect();
+    let arg: Vec<&str> = numbers.iter().map(|(_, m)| m.arg.as_str()).collect();
+    let metric_keys = super::insights::metric_keys(tx, p, &metric, &arg)?;
+    // A seat the game does not have has no numbers (as on SQLite).
+    let (mut metric, mut seat, mut value) = (Vec::new(), Vec::new(), Vec::new());
+    for (id, m) in &numbers {
+        if let Some(key) = seat_keys.get(&(id.to_string(), m.seat as i32)) {
+            let name = (m.metric.to_string(), m.arg.clone());
+            let made = metric_keys.get(&name).ok_or_else(|| StoreError::Invalid(format!("no key for {name:?}")))?;
+            metric.push(*made);
+            seat.push(*key);
+            value.push(m.value);
+        }
+    }
+    run(
+        tx,
+        p,
+        "INSERT INTO seat_numbers (metric, seat_key, value)
+         SELECT * FROM unnest($1::int[], $2::bigint[], $3::float8[]) ORDER BY 1, 2",
+        &[&metric, &seat, &value],
+    )?;
+    Ok(())
+}
+
+/// The games' rows as columns, one entry per game (the id aside).
+#[derive(Default)]
+struct GameColumns<'a> {
+    hash: Vec<&'a str>,
+    ruleset: Vec<&'a str>,
+    version: Vec<i32>,
+    header: Vec<&'a str>,
+    title: Vec<Option<String>>,
+    played_on: Vec<Option<String>>,
+    club: Vec<Option<String>>,
+    location: Vec<Option<String>>,
+    events: Vec<i64>,
+    turns: Vec<i32>,
+    winner: Vec<Option<String>>,
+    edition: Vec<String>,
+    fingerprint: Vec<String>,
+    owner: Vec<Option<ClubId>>,
+    published: Vec<bool>,
+}
+
+impl<'a> GameColumns<'a> {
+    fn push(&mut self, g: &'a Row) {
+        let game = g.new.game;
+        let env = game.envelope();
+        self.hash.push(g.new.content_hash);
+        self.ruleset.push(game.ruleset());
+        self.version.push(game.ruleset_version() as i32);
+        self.header.push(g.new.header_line);
+        self.title.push(env.title.clone());
+        self.played_on.push(env.date.clone());
+        self.club.push(env.club.clone());
+        self.location.push(env.location.clone());
+        self.events.push(game.event_count() as i64);
+        self.turns.push(game.current_turn() as i32);
+        self.winner.push(game.view_after(usize::MAX).winner);
+        self.edition.push(game.edition());
+        self.fingerprint.push(game.fingerprint());
+        self.owner.push(g.ownership.club);
+        self.published.push(g.ownership.published || g.ownership.club.is_none());
+    }
+}
+
+/// The games' players as columns, one entry per seat.
+#[derive(Default)]
+struct SeatColumns<'a> {
+    game: Vec<&'a str>,
+    seat: Vec<i32>,
+    name: Vec<String>,
+    color: Vec<Option<String>>,
+    key: Vec<String>,
+    club: Vec<ClubId>,
+    bot: Vec<bool>,
+    vp: Vec<Option<i64>>,
+    public: Vec<Option<i64>>,
+}
+
+impl<'a> SeatColumns<'a> {
+    fn push(&mut self, g: &'a Row) {
+        let game = g.new.game;
+        let end = game.view_after(usize::MAX);
+        let bots = game.bots();
+        for (seat, player) in game.envelope().players.iter().enumerate() {
+            self.game.push(g.id);
+            self.seat.push(seat as i32);
+            self.name.push(player.name.clone());
+            self.color.push(player.color.clone());
+            self.key.push(player_key(&player.name));
+            self.club.push(g.ownership.club.unwrap_or(0));
+            self.bot.push(bots.get(seat).copied().unwrap_or(false));
+            self.vp.push(end.players.get(seat).map(|p| p.vp as i64));
+            self.public.push(end.players.get(seat).map(|p| p.vp_public as i64));
+        }
+    }
+}
