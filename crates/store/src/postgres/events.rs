@@ -92,8 +92,8 @@ pub(super) fn write_checkpoints(
     add_checkpoints(tx, p, id, version, kept)
 }
 
-/// Adds `kept` to game `id`'s checkpoints (a new game's, or after `write_checkpoints` removed the old end).
-pub(super) fn add_checkpoints(
+/// Adds `kept` to game `id`'s checkpoints, after `write_checkpoints` removed the old end.
+fn add_checkpoints(
     tx: &mut Transaction,
     p: &Prepared,
     id: &str,

@@ -5,34 +5,23 @@ use super::events::{rows, run};
 use super::*;
 
 /// Replaces game `id`'s read model for questions by `insights`: its seats (made once, from the game's row and
-/// players) and their numbers, one statement per table. A `fresh` game (its row inserted just now) has no
-/// numbers yet, and its row carries the read model's version.
-pub(super) fn write_insights(
-    tx: &mut Transaction,
-    p: &Prepared,
-    id: &str,
-    insights: &Insights,
-    fresh: bool,
-) -> Result<()> {
+/// players) and their numbers, one statement per table (a new game's are written with its rows: `together`).
+pub(super) fn write_insights(tx: &mut Transaction, p: &Prepared, id: &str, insights: &Insights) -> Result<()> {
     run(tx, p, questions::INSERT_SEATS, &[&id])?;
     // Only the numbers that changed are rewritten: an append changes a few of a game's hundreds, and each
     // row written or removed also moves the field's sums (the triggers above). The numbers are read seat by
     // seat (LATERAL): planned once for a prepared statement, a join had become a scan of every number.
-    let stored: HashMap<(i32, String, String), f64> = if fresh {
-        HashMap::new()
-    } else {
-        rows(
-            tx,
-            p,
-            "SELECT s.seat, k.metric, k.arg, n.value
-             FROM seats s, LATERAL (SELECT metric, value FROM seat_numbers WHERE seat_key = s.key) n, metrics k
-             WHERE s.game_id = $1 AND k.key = n.metric",
-            &[&id],
-        )?
-        .iter()
-        .map(|r| ((r.get(0), r.get(1), r.get(2)), r.get(3)))
-        .collect()
-    };
+    let stored: HashMap<(i32, String, String), f64> = rows(
+        tx,
+        p,
+        "SELECT s.seat, k.metric, k.arg, n.value
+         FROM seats s, LATERAL (SELECT metric, value FROM seat_numbers WHERE seat_key = s.key) n, metrics k
+         WHERE s.game_id = $1 AND k.key = n.metric",
+        &[&id],
+    )?
+    .iter()
+    .map(|r| ((r.get(0), r.get(1), r.get(2)), r.get(3)))
+    .collect();
     let new: HashMap<(i32, &str, &str), f64> =
         insights.metrics.iter().map(|m| ((m.seat as i32, m.metric, m.arg.as_str()), m.value)).collect();
     let (mut gone_seat, mut gone_metric, mut gone_arg) = (Vec::new(), Vec::new(), Vec::new());
@@ -91,14 +80,12 @@ pub(super) fn write_insights(
          WHERE s.game_id = $1 AND s.seat = u.seat",
         &[&id, &seats, &insights.openings],
     )?;
-    if !fresh {
-        run(
-            tx,
-            p,
-            "UPDATE games SET insights_version = $2 WHERE id = $1",
-            &[&id, &(almanac_core::insights::VERSION as i32)],
-        )?;
-    }
+    run(
+        tx,
+        p,
+        "UPDATE games SET insights_version = $2 WHERE id = $1",
+        &[&id, &(almanac_core::insights::VERSION as i32)],
+    )?;
     Ok(())
 }
 

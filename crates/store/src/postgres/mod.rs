@@ -30,7 +30,7 @@ mod players;
 mod together;
 
 use crate::packed::{chunks, facts as batches, packing::decompress, Packed};
-use events::{add_checkpoints, recount, refresh_summary, run, write_batch, write_checkpoints, write_chunk, Prepared};
+use events::{recount, refresh_summary, write_batch, write_checkpoints, write_chunk, Prepared};
 use insights::write_insights;
 use migrations::migrate;
 #[cfg(feature = "testing")]
@@ -136,7 +136,7 @@ impl Postgres {
     }
 
     pub fn insert_game_as(&mut self, id: &str, new: &NewGame, ownership: Ownership) -> Result<Inserted> {
-        let NewGame { game, header_line, content_hash, insights, .. } = *new;
+        let content_hash = new.content_hash;
         let mut client = self.client.borrow_mut();
         let p = &self.prepared;
         let attempt = (|| -> Result<Inserted> {
@@ -145,77 +145,8 @@ impl Postgres {
                 tx.commit()?;
                 return existing;
             }
-            let env = game.envelope();
-            // The game's row and its players' rows carry their summary from the start (an append or a
-            // reproject refreshes it): fewer statements, each a round trip.
-            let end = game.view_after(usize::MAX);
-            run(
-                &mut tx,
-                p,
-                "INSERT INTO games (id, content_hash, ruleset, ruleset_version, header, title, played_on, club, location,
-                                    event_count, turn_count, winner, edition, fingerprint, insights_version, owner,
-                                    published)
-                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17)",
-                &[
-                    &id,
-                    &content_hash,
-                    &game.ruleset(),
-                    &(game.ruleset_version() as i32),
-                    &header_line,
-                    &env.title,
-                    &env.date,
-                    &env.club,
-                    &env.location,
-                    &(game.event_count() as i64),
-                    &(game.current_turn() as i32),
-                    &end.winner,
-                    &game.edition(),
-                    &game.fingerprint(),
-                    &(almanac_core::insights::VERSION as i32),
-                    &ownership.club,
-                    &(ownership.published || ownership.club.is_none()),
-                ],
-            )?;
-            let seats: Vec<i32> = (0..env.players.len() as i32).collect();
-            let names: Vec<&str> = env.players.iter().map(|p| p.name.as_str()).collect();
-            let colors: Vec<Option<&str>> = env.players.iter().map(|p| p.color.as_deref()).collect();
-            let mut bots: Vec<bool> = game.bots();
-            bots.resize(seats.len(), false);
-            let vp: Vec<Option<i64>> =
-                seats.iter().map(|&s| end.players.get(s as usize).map(|p| p.vp as i64)).collect();
-            let public: Vec<Option<i64>> =
-                seats.iter().map(|&s| end.players.get(s as usize).map(|p| p.vp_public as i64)).collect();
-            let club = ownership.club.unwrap_or(0);
-            let keys: Vec<String> = names.iter().map(|n| player_key(n)).collect();
-            run(
-                &mut tx,
-                p,
-                "INSERT INTO players (club, name, key) SELECT $1, name, key FROM unnest($2::text[], $3::text[]) AS p(name, key)
-                 ON CONFLICT (club, key) DO NOTHING",
-                &[&club, &names, &keys],
-            )?;
-            run(
-                &mut tx,
-                p,
-                "INSERT INTO game_players (game_id, seat, name, color, player_id, bot, vp, vp_public)
-                 SELECT $1, p.seat, p.name, p.color, pl.id, p.bot, p.vp, p.vp_public
-                 FROM unnest($2::int[], $3::text[], $4::text[], $5::text[], $7::bool[], $8::bigint[], $9::bigint[])
-                      AS p(seat, name, color, key, bot, vp, vp_public)
-                 JOIN players pl ON pl.club = $6 AND pl.key = p.key",
-                &[&id, &seats, &names, &colors, &keys, &club, &bots, &vp, &public],
-            )?;
-            let packed_here;
-            let packed = match new.ahead {
-                Some(ahead) => &ahead.packed,
-                None => {
-                    packed_here = Packed::of(new);
-                    &packed_here
-                }
-            };
-            write_chunk(&mut tx, p, id, 1, &packed.events)?;
-            write_batch(&mut tx, p, id, 1, &packed.facts)?;
-            add_checkpoints(&mut tx, p, id, game.ruleset_version(), &packed.checkpoints)?;
-            write_insights(&mut tx, p, id, insights, true)?;
+            let made = new.ahead.is_none().then(|| Packed::of(new));
+            together::insert_rows(&mut tx, p, &[together::Row::new(id, new, ownership, &made)])?;
             tx.commit()?;
             Ok(Inserted::New(id.to_string()))
         })();
@@ -301,7 +232,7 @@ impl Postgres {
         let kept = crate::packed::checkpoints(game.checkpoints(standing));
         write_checkpoints(&mut tx, &self.prepared, id, standing, game.ruleset_version(), &kept)?;
         let old = refresh_summary(&mut tx, &self.prepared, id, game)?;
-        write_insights(&mut tx, &self.prepared, id, insights, false)?;
+        write_insights(&mut tx, &self.prepared, id, insights)?;
         recount(&mut tx, &self.prepared, id, old.as_deref())?;
         // Every server on this database hears of the append when it commits (`listen_for_appends`).
         let appended = format!("{id} {}", game.event_count());
@@ -604,7 +535,7 @@ impl Postgres {
         let kept = crate::packed::checkpoints(game.checkpoints(0));
         write_checkpoints(&mut tx, &self.prepared, id, 0, game.ruleset_version(), &kept)?;
         let old = refresh_summary(&mut tx, &self.prepared, id, game)?;
-        write_insights(&mut tx, &self.prepared, id, insights, false)?;
+        write_insights(&mut tx, &self.prepared, id, insights)?;
         recount(&mut tx, &self.prepared, id, old.as_deref())?;
         tx.commit()?;
         Ok(())

@@ -5,12 +5,20 @@
 use super::events::{rows, run};
 use super::*;
 
-/// A new game of a batch, with what its rows are made of.
-struct Row<'a> {
+/// A new game, with what its rows are made of.
+pub(super) struct Row<'a> {
     id: &'a str,
     new: &'a NewGame<'a>,
     ownership: Ownership,
     packed: &'a Packed,
+}
+
+impl<'a> Row<'a> {
+    /// Game `new`, stored as `id`, owned as `ownership` says; its packed forms made ahead, or `made` here.
+    pub(super) fn new(id: &'a str, new: &'a NewGame<'a>, ownership: Ownership, made: &'a Option<Packed>) -> Row<'a> {
+        let packed = new.ahead.map(|a| &a.packed).or(made.as_ref()).expect("a game packed ahead or here");
+        Row { id, new, ownership, packed }
+    }
 }
 
 impl Postgres {
@@ -34,16 +42,8 @@ impl Postgres {
         }
         let made: Vec<Option<Packed>> =
             games.iter().map(|(_, new, _)| new.ahead.is_none().then(|| Packed::of(new))).collect();
-        let batch: Vec<Row> = games
-            .iter()
-            .zip(&made)
-            .map(|((id, new, ownership), made)| Row {
-                id,
-                new,
-                ownership: *ownership,
-                packed: new.ahead.map(|a| &a.packed).or(made.as_ref()).expect("packed ahead or here"),
-            })
-            .collect();
+        let batch: Vec<Row> =
+            games.iter().zip(&made).map(|((id, new, ownership), made)| Row::new(id, new, *ownership, made)).collect();
         let p = &self.prepared;
         let mut client = self.client.borrow_mut();
         let mut tx = client.transaction()?;
@@ -58,8 +58,10 @@ impl Postgres {
     }
 }
 
-/// The rows of `batch`, a statement per table.
-fn insert_rows(tx: &mut Transaction, p: &Prepared, batch: &[Row]) -> Result<()> {
+/// The rows of the new games `batch` (one, or several apart from each other: see `insert_new_together`), a
+/// statement per table. Their row and players' rows carry their summary from the start (an append or a
+/// reproject refreshes it).
+pub(super) fn insert_rows(tx: &mut Transaction, p: &Prepared, batch: &[Row]) -> Result<()> {
     let ids: Vec<&str> = batch.iter().map(|g| g.id).collect();
     // The games' rows, with their summary.
     let mut games = GameColumns::default();
