@@ -146,7 +146,7 @@ impl Postgres {
                 return existing;
             }
             let made = new.ahead.is_none().then(|| Packed::of(new));
-            together::insert_rows(&mut tx, p, &[together::Row::new(id, new, ownership, &made)])?;
+            together::insert_rows(&mut tx, p, &[together::GameToStore::new(id, new, ownership, &made)])?;
             tx.commit()?;
             Ok(Inserted::New(id.to_string()))
         })();

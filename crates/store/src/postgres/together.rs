@@ -1,23 +1,28 @@
-//! Several new games stored in one transaction with a statement per table for all of them: a bulk import's
-//! way, and the server's for uploads that wait together. Stored one by one, each game took a dozen round
-//! trips and moved the field's sums once; together, a batch takes a dozen.
+//! New games stored with a statement per table for all of them: a game alone, or several in one transaction
+//! (a bulk import's way, and the server's for uploads that wait together). A game takes about fifteen
+//! statements, each a round trip, and moves the field's sums once; so does a batch of 32.
 
 use super::events::{rows, run};
 use super::*;
 
 /// A new game, with what its rows are made of.
-pub(super) struct Row<'a> {
+pub(super) struct GameToStore<'a> {
     id: &'a str,
     new: &'a NewGame<'a>,
     ownership: Ownership,
     packed: &'a Packed,
 }
 
-impl<'a> Row<'a> {
+impl<'a> GameToStore<'a> {
     /// Game `new`, stored as `id`, owned as `ownership` says; its packed forms made ahead, or `made` here.
-    pub(super) fn new(id: &'a str, new: &'a NewGame<'a>, ownership: Ownership, made: &'a Option<Packed>) -> Row<'a> {
+    pub(super) fn new(
+        id: &'a str,
+        new: &'a NewGame<'a>,
+        ownership: Ownership,
+        made: &'a Option<Packed>,
+    ) -> GameToStore<'a> {
         let packed = new.ahead.map(|a| &a.packed).or(made.as_ref()).expect("a game packed ahead or here");
-        Row { id, new, ownership, packed }
+        GameToStore { id, new, ownership, packed }
     }
 }
 
@@ -42,8 +47,11 @@ impl Postgres {
         }
         let made: Vec<Option<Packed>> =
             games.iter().map(|(_, new, _)| new.ahead.is_none().then(|| Packed::of(new))).collect();
-        let batch: Vec<Row> =
-            games.iter().zip(&made).map(|((id, new, ownership), made)| Row::new(id, new, *ownership, made)).collect();
+        let batch: Vec<GameToStore> = games
+            .iter()
+            .zip(&made)
+            .map(|((id, new, ownership), made)| GameToStore::new(id, new, *ownership, made))
+            .collect();
         let p = &self.prepared;
         let mut client = self.client.borrow_mut();
         let mut tx = client.transaction()?;
@@ -61,7 +69,7 @@ impl Postgres {
 /// The rows of the new games `batch` (one, or several apart from each other: see `insert_new_together`), a
 /// statement per table. Their row and players' rows carry their summary from the start (an append or a
 /// reproject refreshes it).
-pub(super) fn insert_rows(tx: &mut Transaction, p: &Prepared, batch: &[Row]) -> Result<()> {
+pub(super) fn insert_rows(tx: &mut Transaction, p: &Prepared, batch: &[GameToStore]) -> Result<()> {
     let ids: Vec<&str> = batch.iter().map(|g| g.id).collect();
     // The games' rows, with their summary.
     let mut games = GameColumns::default();
@@ -144,7 +152,7 @@ pub(super) fn insert_rows(tx: &mut Transaction, p: &Prepared, batch: &[Row]) -> 
         &[game, seat, name, color, key, club, bot, vp, public],
     )?;
     // The log's chunks, the facts' batches and the checkpoints, as packed ahead.
-    let logged: Vec<&Row> = batch.iter().filter(|g| g.packed.events.events > 0).collect();
+    let logged: Vec<&GameToStore> = batch.iter().filter(|g| g.packed.events.events > 0).collect();
     run(
         tx,
         p,
@@ -160,7 +168,7 @@ pub(super) fn insert_rows(tx: &mut Transaction, p: &Prepared, batch: &[Row]) -> 
             &logged.iter().map(|g| g.packed.events.text_bytes as i64).collect::<Vec<_>>(),
         ],
     )?;
-    let with_facts: Vec<&Row> = batch.iter().filter(|g| g.packed.facts.facts > 0).collect();
+    let with_facts: Vec<&GameToStore> = batch.iter().filter(|g| g.packed.facts.facts > 0).collect();
     run(
         tx,
         p,
@@ -172,7 +180,7 @@ pub(super) fn insert_rows(tx: &mut Transaction, p: &Prepared, batch: &[Row]) -> 
             &with_facts.iter().map(|g| g.packed.facts.packed.as_slice()).collect::<Vec<_>>(),
         ],
     )?;
-    let checkpoints: Vec<(&Row, &(usize, Vec<u8>))> =
+    let checkpoints: Vec<(&GameToStore, &(usize, Vec<u8>))> =
         batch.iter().flat_map(|g| g.packed.checkpoints.iter().map(move |c| (g, c))).collect();
     run(
         tx,
@@ -256,7 +264,7 @@ struct GameColumns<'a> {
 }
 
 impl<'a> GameColumns<'a> {
-    fn push(&mut self, g: &'a Row) {
+    fn push(&mut self, g: &'a GameToStore) {
         let game = g.new.game;
         let env = game.envelope();
         self.hash.push(g.new.content_hash);
@@ -292,7 +300,7 @@ struct SeatColumns<'a> {
 }
 
 impl<'a> SeatColumns<'a> {
-    fn push(&mut self, g: &'a Row) {
+    fn push(&mut self, g: &'a GameToStore) {
         let game = g.new.game;
         let end = game.view_after(usize::MAX);
         let bots = game.bots();
