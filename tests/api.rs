@@ -952,6 +952,49 @@ fn the_server_answers_while_it_derives_older_games_again_and_marks_their_numbers
     assert!(!index.contains("older version") && !index.contains("older rules"), "{index}");
 }
 
+/// A game due only because it has no checkpoints (a migration dropped them) is derived again in the background
+/// too, but its numbers are current: nothing marks it meanwhile, and its checkpoints come back.
+#[test]
+fn games_without_checkpoints_get_them_again_and_are_not_marked_meanwhile() {
+    let app = spawn_app(16 << 20);
+    let mut games = Vec::new();
+    for name in ["catan-club-game.jsonl", "carcassonne-traders-builders.jsonl"] {
+        let (status, body) = upload(&app, &sample(name), "auto");
+        assert_eq!(status, 201, "{name}: {body}");
+        let id = body["id"].as_str().unwrap().to_string();
+        games.push((id.clone(), app.get_json(&format!("/api/games/{id}/coach")).1));
+    }
+    almanac_store::testing::drop_checkpoints(&app.db);
+    let bytes = || almanac_store::Store::open(&app.db).unwrap().checkpoint_bytes().unwrap();
+    assert_eq!(bytes(), 0);
+    let held = almanac_store::testing::hold_writes(&app.db);
+    let upgraded = support::another_server(&app);
+    let started = std::time::Instant::now();
+    let answer = loop {
+        let answer = upgraded.get_json("/api/status").1;
+        if answer["derivation"]["checking"] != true {
+            break answer;
+        }
+        assert!(started.elapsed() < std::time::Duration::from_secs(60), "the games due are listed");
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    };
+    // Listed and not yet derived (the writes are held): no progress line, no mark.
+    assert_eq!(answer["derivation"], Value::Null, "{answer}");
+    let list = upgraded.send("GET", "/api/games", None, &[]);
+    assert_eq!(list.header("almanac-stale-games"), None);
+    assert!(list.json()["games"].as_array().unwrap().iter().all(|g| g["stale"] == false), "{}", list.body);
+    let (_, _, index) = upgraded.get_text("/");
+    assert!(!index.contains("older version") && !index.contains("older rules"), "{index}");
+    drop(held);
+    while bytes() == 0 {
+        assert!(started.elapsed() < std::time::Duration::from_secs(120), "the checkpoints are written again");
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    for (id, coach) in &games {
+        assert_eq!(&upgraded.get_json(&format!("/api/games/{id}/coach")).1, coach, "{id}");
+    }
+}
+
 /// A live game begins with its header alone (a table about to play), and takes its first entries.
 #[test]
 fn a_game_stored_before_its_first_event_takes_its_first_entries() {

@@ -3,6 +3,9 @@
 //! game is done its facts, summary and coach numbers are those of the older version: the pages say so in a
 //! progress line, the API in the header `Almanac-Stale-Games` and in each game's `stale`.
 //!
+//! A game may also be due only because it has no checkpoints (a migration dropped them): it is derived again
+//! the same way, but its numbers are current and nothing marks it.
+//!
 //! Each server lists the games due when it starts, in the background too: at 100,000 games the list takes
 //! most of a second, and the first answer must not wait for it. Until the list is made the answers say the
 //! check is under way (`checking`), and no game is yet marked. Several servers on one PostgreSQL each derive them
@@ -32,10 +35,10 @@ pub struct Derivation {
 struct Due {
     /// The games due are being listed still.
     checking: bool,
-    /// Games listed when the server started.
+    /// Games listed when the server started whose numbers are an older version's.
     total: usize,
     /// Games still to derive, in the order they were stored, with the attempts made (the batch being
-    /// derived is taken out).
+    /// derived is taken out); those only without checkpoints too.
     queue: VecDeque<(String, u32)>,
     /// Every game whose numbers are still of an older version: those queued and those that failed.
     stale: HashSet<String>,
@@ -73,20 +76,26 @@ impl Derivation {
 
     /// Lists the games of `pool` an older version derived (or that have no checkpoints yet), to derive again.
     pub fn list(&self, pool: &Pool) {
-        let listed = pool.read(|s| almanac_service::games_to_reproject(s, None, false));
-        let ids = match listed {
-            Ok(Ok(ids)) => ids,
+        let listed = pool.read(|s| almanac_service::games_due(s, None, false));
+        let games = match listed {
+            Ok(Ok(games)) => games,
             Ok(Err(e)) => return self.failed_to_list(&e.to_string()),
             Err(e) => return self.failed_to_list(&e.to_string()),
         };
-        if !ids.is_empty() {
-            tracing::info!("{} game(s) stored by older rulesets are being derived again in the background", ids.len());
+        let stale: HashSet<String> = games.iter().filter(|g| g.numbers_older).map(|g| g.id.clone()).collect();
+        if !games.is_empty() {
+            tracing::info!(
+                "{} game(s) are being derived again in the background: {} stored by older rulesets, {} without checkpoints",
+                games.len(),
+                stale.len(),
+                games.len() - stale.len()
+            );
         }
         *self.due() = Due {
             checking: false,
-            total: ids.len(),
-            stale: ids.iter().cloned().collect(),
-            queue: ids.into_iter().map(|id| (id, 0)).collect(),
+            total: stale.len(),
+            stale,
+            queue: games.into_iter().map(|g| (g.id, 0)).collect(),
             done: 0,
             failed: 0,
         };
@@ -140,26 +149,30 @@ impl Derivation {
         let mut due = self.due();
         let Ok(report) = derived else {
             tracing::error!("deriving {} game(s) again panicked; they are left as they were", ids.len());
-            due.failed += ids.len();
+            due.failed += ids.iter().filter(|id| due.stale.contains(*id)).count();
             return;
         };
         let mut retry = false;
         for id in report.done {
-            due.stale.remove(&id);
-            due.done += 1;
+            if due.stale.remove(&id) {
+                due.done += 1;
+            }
         }
         for (id, e) in report.failed {
             let attempts = batch.iter().find(|(b, _)| *b == id).map_or(0, |(_, a)| *a) + 1;
             // A game deleted meanwhile has no numbers left; a log the rules refuse is refused again; a
             // store that failed may answer next time.
             if matches!(e, ServiceError::Store(StoreError::NotFound(_))) {
-                due.stale.remove(&id);
-                due.total -= 1;
+                if due.stale.remove(&id) {
+                    due.total -= 1;
+                }
             } else if matches!(e, ServiceError::Corrupt { .. } | ServiceError::UnknownRuleset { .. })
                 || attempts >= ATTEMPTS
             {
-                tracing::error!("{id}: left as its older version derived it: {e}");
-                due.failed += 1;
+                tracing::error!("{id}: left as it was derived before: {e}");
+                if due.stale.contains(&id) {
+                    due.failed += 1;
+                }
             } else {
                 due.queue.push_back((id, attempts));
                 retry = true;

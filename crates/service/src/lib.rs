@@ -17,7 +17,7 @@ use almanac_charts::ChartError;
 use almanac_core::{AnyView, Chart, Game, LogError, Problem};
 use almanac_engine::read_log;
 use almanac_store::{Derivation, GameRow, NewGame, Store, StoreError};
-pub use almanac_store::{StoredGame, TokenRecord};
+pub use almanac_store::{DueGame, StoredGame, TokenRecord};
 pub use live::{append, append_to, LiveGame};
 use serde::Serialize;
 use serde_json::value::RawValue;
@@ -486,12 +486,17 @@ pub struct Reprojected {
 /// The stored games `reproject` would derive again: those of `ruleset` (every known ruleset when `None`)
 /// stored by another version than this build's, or every one of them with `all`.
 pub fn games_to_reproject(store: &Store, ruleset: Option<&str>, all: bool) -> Result<Vec<String>, ServiceError> {
-    let mut ids = Vec::new();
+    Ok(games_due(store, ruleset, all)?.into_iter().map(|g| g.id).collect())
+}
+
+/// `games_to_reproject`, each game saying whether its numbers are an older version's or only its checkpoints
+/// are missing.
+pub fn games_due(store: &Store, ruleset: Option<&str>, all: bool) -> Result<Vec<DueGame>, ServiceError> {
+    let mut due = Vec::new();
     for kind in GAMES.iter().filter(|g| ruleset.is_none_or(|r| r == g.id())) {
-        let stale = store.games_to_reproject(Some(kind.id()), (!all).then_some(kind.version()))?;
-        ids.extend(stale.into_iter().map(|(id, _)| id));
+        due.extend(store.games_to_reproject(Some(kind.id()), (!all).then_some(kind.version()))?);
     }
-    Ok(ids)
+    Ok(due)
 }
 
 /// Derives the facts and summary columns of the games `ids` again with this build's rulesets (events are never

@@ -45,7 +45,7 @@ pub use rows::{
     Recording, ResumePoint, SeatOf, Sitting,
 };
 pub use rows::{
-    AnswerRow, CountedGame, Derivation, Dimension, NewGame, Note, OpeningRecord, PartnerTotal, PlayerNumber,
+    AnswerRow, CountedGame, Derivation, Dimension, DueGame, NewGame, Note, OpeningRecord, PartnerTotal, PlayerNumber,
     PlayerProfile, Question, Sort, StoredGame, TokenRecord, WinModel,
 };
 pub use store::{is_postgres, Ahead, Store};

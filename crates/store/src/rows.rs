@@ -20,6 +20,16 @@ pub struct NewGame<'a> {
     pub ahead: Option<&'a crate::Ahead>,
 }
 
+/// A stored game `reproject` would derive again.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DueGame {
+    pub id: String,
+    pub ruleset: String,
+    /// Its facts, summary or coaches' numbers are an older version's. When not, only its checkpoints are
+    /// missing (a migration dropped them, or it was stored before there were any): what it shows is current.
+    pub numbers_older: bool,
+}
+
 /// A stored game derived again by this build (`reproject`): its id, the game read again from its stored log,
 /// its facts as rows (`Game::fact_rows(0)`: made once, for the read model and for the store) and its read model.
 #[derive(Clone, Copy)]

@@ -5,8 +5,9 @@ use crate::error::{Result, StoreError};
 use crate::ownership::{Access, Club, ClubId, ClubRow, Ownership, TokenRow, Viewer, Visible, VisiblePlayer};
 use crate::postgres::Postgres;
 use crate::rows::{
-    game_id, AnswerRow, Asked, Derivation, GameFilter, GameRow, Identity, Inserted, NewGame, Note, OpeningRecord,
-    PartnerTotal, PlayerId, PlayerNumber, PlayerProfile, Question, Sitting, StoredGame, TokenRecord, WinModel,
+    game_id, AnswerRow, Asked, Derivation, DueGame, GameFilter, GameRow, Identity, Inserted, NewGame, Note,
+    OpeningRecord, PartnerTotal, PlayerId, PlayerNumber, PlayerProfile, Question, Sitting, StoredGame, TokenRecord,
+    WinModel,
 };
 use crate::seats::{Seats, SharedSeats, Tally};
 use crate::sqlite::Sqlite;
@@ -303,9 +304,10 @@ impl Store {
         on_backend!(self, b => b.fact_count())
     }
 
-    /// The games of `ruleset` (all when `None`) stored by another version than `current` (all when `None`), or
-    /// whose read model for questions another version derived, oldest first.
-    pub fn games_to_reproject(&self, ruleset: Option<&str>, current: Option<u32>) -> Result<Vec<(String, String)>> {
+    /// The games of `ruleset` (all when `None`) stored by another version than `current` (all when `None`),
+    /// whose read model for questions another version derived, or that have events and no checkpoints, oldest
+    /// first; each says which of these it is (`DueGame::numbers_older`).
+    pub fn games_to_reproject(&self, ruleset: Option<&str>, current: Option<u32>) -> Result<Vec<DueGame>> {
         on_backend!(self, b => b.games_to_reproject(ruleset, current))
     }
 

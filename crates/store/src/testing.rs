@@ -120,3 +120,15 @@ pub fn migrate_postgres_to(db: &std::path::Path, last: u32) {
     let mut client = postgres::Client::connect(&db.to_string_lossy(), postgres::NoTls).expect("the test database");
     crate::postgres::migrate_to(&mut client, last).expect("the older migrations");
 }
+
+/// Removes every game's checkpoints, as a migration that changes their form does: the games are current but
+/// for them.
+pub fn drop_checkpoints(db: &std::path::Path) {
+    if crate::store::is_postgres(db) {
+        let mut client = postgres::Client::connect(&db.to_string_lossy(), postgres::NoTls).expect("the test database");
+        client.batch_execute("DELETE FROM checkpoints").expect("checkpoints dropped");
+    } else {
+        let conn = rusqlite::Connection::open(db).expect("the test database");
+        conn.execute_batch("DELETE FROM checkpoints").expect("checkpoints dropped");
+    }
+}

@@ -2,7 +2,7 @@
 
 mod common;
 
-use almanac_store::{GameFilter, Inserted, Ownership, Store, StoreError, Viewer};
+use almanac_store::{DueGame, GameFilter, Inserted, Ownership, Store, StoreError, Viewer};
 use common::{everything, insert, insert_as, log_of, sample};
 use std::path::PathBuf;
 
@@ -211,9 +211,15 @@ fn reprojection_rewrites_facts_and_summary_and_never_the_events() {
     conn.execute("UPDATE games SET ruleset_version = 0, winner = NULL WHERE id = ?1", [&id]).unwrap();
     conn.execute("DELETE FROM fact_batches WHERE game_id = ?1", [&id]).unwrap();
     conn.execute("UPDATE game_players SET vp = NULL WHERE game_id = ?1", [&id]).unwrap();
+    // Another game, current but for its checkpoints (as a migration that drops them leaves it).
+    let other = insert(&mut store, &log_of(&sample("catan-six-players.jsonl"))).unwrap().id().to_string();
+    let conn = store.connection();
+    conn.execute("DELETE FROM checkpoints WHERE game = (SELECT key FROM games WHERE id = ?1)", [&other]).unwrap();
+    let due = |id: &str, numbers_older| DueGame { id: id.to_string(), ruleset: "catan".into(), numbers_older };
     let stale = store.games_to_reproject(Some("catan"), Some(catan_version())).unwrap();
-    assert_eq!(stale, [(id.clone(), "catan".to_string())]);
+    assert_eq!(stale, [due(&id, true), due(&other, false)]);
     assert!(store.games_to_reproject(Some("carcassonne"), None).unwrap().is_empty());
+    common::rederive(&mut store, &other, &log_of(&sample("catan-six-players.jsonl")), &Default::default()).unwrap();
 
     common::rederive(&mut store, &id, &log, &Default::default()).unwrap();
     assert_eq!(store.facts(&store.stored(&id).unwrap()).unwrap(), facts, "the same facts as when it was stored");

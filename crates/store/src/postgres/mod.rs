@@ -11,7 +11,7 @@ use crate::questions;
 use crate::rows::{
     anywhere, player_key, GameFilter, GameRow, Identity, Inserted, NewGame, PlayerId, PlayerRow, SeatOf, Sitting,
 };
-use crate::rows::{CountedGame, Derivation, Question};
+use crate::rows::{CountedGame, Derivation, DueGame, Question};
 use crate::rows::{Note, Recording, Sort, StoredGame, TokenRecord, WinModel};
 use crate::seats::{SeatRow, Seats, Sieve, Tally};
 use almanac_core::{FactKind, FactRow, Game, Insights};
@@ -501,17 +501,20 @@ impl Postgres {
         Ok(bytes as u64)
     }
 
-    pub fn games_to_reproject(&self, ruleset: Option<&str>, current: Option<u32>) -> Result<Vec<(String, String)>> {
+    pub fn games_to_reproject(&self, ruleset: Option<&str>, current: Option<u32>) -> Result<Vec<DueGame>> {
         let current = current.map(|c| c as i32);
         let rows = self.client.borrow_mut().query(
-            "SELECT id, ruleset FROM games
-             WHERE ($1::text IS NULL OR ruleset = $1)
-               AND ($2::int IS NULL OR ruleset_version <> $2 OR insights_version <> $3 OR fingerprint IS NULL
-                    OR (event_count > 0 AND NOT EXISTS (SELECT 1 FROM checkpoints c WHERE c.game_id = games.id)))
+            "SELECT id, ruleset, numbers_older FROM (
+                 SELECT id, ruleset, stored_at, n, event_count,
+                        ($2::int IS NULL OR ruleset_version <> $2 OR insights_version <> $3 OR fingerprint IS NULL)
+                            AS numbers_older
+                 FROM games WHERE $1::text IS NULL OR ruleset = $1) AS g
+             WHERE numbers_older
+                OR (event_count > 0 AND NOT EXISTS (SELECT 1 FROM checkpoints c WHERE c.game_id = g.id))
              ORDER BY stored_at, n",
             &[&ruleset, &current, &(almanac_core::insights::VERSION as i32)],
         )?;
-        Ok(rows.iter().map(|r| (r.get(0), r.get(1))).collect())
+        Ok(rows.iter().map(|r| DueGame { id: r.get(0), ruleset: r.get(1), numbers_older: r.get(2) }).collect())
     }
 
     pub fn reproject(&mut self, d: &Derivation) -> Result<()> {

@@ -13,7 +13,8 @@ use crate::error::{Result, StoreError};
 use crate::ownership::{ClubId, Ownership, Repeat, Viewer};
 use crate::packed::Packed;
 use crate::rows::{
-    anywhere, Derivation, GameFilter, GameRow, Inserted, NewGame, PlayerRow, Recording, Sort, StoredGame, TokenRecord,
+    anywhere, Derivation, DueGame, GameFilter, GameRow, Inserted, NewGame, PlayerRow, Recording, Sort, StoredGame,
+    TokenRecord,
 };
 use almanac_core::{FactRow, Game, Insights};
 use rusqlite::{params, Connection, OpenFlags, OptionalExtension};
@@ -444,16 +445,19 @@ impl Sqlite {
 
     /// The games of `ruleset` (all games when `None`) stored by another version of their ruleset than
     /// `current` (every one of them when `current` is `None`), oldest first.
-    pub fn games_to_reproject(&self, ruleset: Option<&str>, current: Option<u32>) -> Result<Vec<(String, String)>> {
+    pub fn games_to_reproject(&self, ruleset: Option<&str>, current: Option<u32>) -> Result<Vec<DueGame>> {
         let mut stmt = self.conn.prepare(
-            "SELECT id, ruleset FROM games
-             WHERE (?1 IS NULL OR ruleset = ?1)
-               AND (?2 IS NULL OR ruleset_version <> ?2 OR insights_version <> ?3 OR fingerprint IS NULL
-                    OR (event_count > 0 AND NOT EXISTS (SELECT 1 FROM checkpoints c WHERE c.game = games.key)))
-             ORDER BY stored_at, rowid",
+            "SELECT id, ruleset, numbers_older FROM (
+                 SELECT id, ruleset, stored_at, rowid AS n, event_count, key,
+                        ?2 IS NULL OR ruleset_version <> ?2 OR insights_version <> ?3 OR fingerprint IS NULL AS numbers_older
+                 FROM games WHERE ?1 IS NULL OR ruleset = ?1) AS g
+             WHERE numbers_older
+                OR (event_count > 0 AND NOT EXISTS (SELECT 1 FROM checkpoints c WHERE c.game = g.key))
+             ORDER BY stored_at, n",
         )?;
-        let rows =
-            stmt.query_map(params![ruleset, current, almanac_core::insights::VERSION], |r| Ok((r.get(0)?, r.get(1)?)))?;
+        let rows = stmt.query_map(params![ruleset, current, almanac_core::insights::VERSION], |r| {
+            Ok(DueGame { id: r.get(0)?, ruleset: r.get(1)?, numbers_older: r.get(2)? })
+        })?;
         Ok(rows.collect::<rusqlite::Result<_>>()?)
     }
 

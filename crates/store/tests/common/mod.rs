@@ -583,7 +583,7 @@ pub fn checkpoints_follow_the_log(store: &mut Store) {
     assert_eq!((1..=total as u64).map(|n| at(store, n)).collect::<Vec<_>>(), before);
     assert!(store.checkpoint_bytes().unwrap() > 0);
     let due = store.games_to_reproject(Some("catan"), Some(current)).unwrap();
-    assert!(!due.iter().any(|(g, _)| g == &id), "a game with its checkpoints is not due: {due:?}");
+    assert!(!due.iter().any(|g| g.id == id), "a game with its checkpoints is not due: {due:?}");
 }
 
 /// A withdrawal is stored as an event of its own: the entry it takes back stays in the log, its facts are
