@@ -7,8 +7,8 @@ use crate::packed::packing::decompress;
 use crate::Checkpoint;
 use rusqlite::{params, Connection, OptionalExtension};
 
-/// Replaces game `key`'s checkpoints after `after` events by `kept` (compressed: `crate::packed::checkpoints`), written by ruleset version
-/// `version`.
+/// Replaces game `key`'s checkpoints after `after` events by `kept` (compressed: `crate::packed::checkpoints`),
+/// written by ruleset version `version`.
 pub fn write(tx: &Connection, key: i64, after: usize, version: u32, kept: &[(usize, Vec<u8>)]) -> Result<()> {
     tx.prepare_cached("DELETE FROM checkpoints WHERE game = ?1 AND events > ?2")?
         .execute(params![key, after as u64])?;

@@ -1,7 +1,7 @@
 //! The event log on SQLite, in chunks (`crate::packed::chunks`), a row each. A row per event had taken more
 //! than its text (97 bytes for a 61-byte line: the game's id, the keys, and pages a third empty under random
-//! ids). The database keeps the promises of the log on
-//! chunks: a chunk is never updated or deleted and starts right after the last one of its game.
+//! ids). The database keeps the promises of the log on chunks: a chunk is never updated or deleted and
+//! starts right after the last one of its game.
 
 use crate::error::{Result, StoreError};
 use crate::packed::chunks::{unpack, Chunk};
