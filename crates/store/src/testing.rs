@@ -106,12 +106,17 @@ pub fn hold_writes(db: &std::path::Path) -> WritesHeld {
 /// Makes every stored game look derived by an older version of its ruleset, as after an upgrade: version 0,
 /// and its facts gone, so that numbers derived again are told from the ones left.
 pub fn age_every_game(db: &std::path::Path) {
+    execute(db, "UPDATE games SET ruleset_version = 0; DELETE FROM fact_batches");
+}
+
+/// Runs `sql` (statements both backends read alike) on the test database `db`.
+fn execute(db: &std::path::Path, sql: &str) {
     if crate::store::is_postgres(db) {
         let mut client = postgres::Client::connect(&db.to_string_lossy(), postgres::NoTls).expect("the test database");
-        client.batch_execute("UPDATE games SET ruleset_version = 0; DELETE FROM fact_batches").expect("games aged");
+        client.batch_execute(sql).unwrap_or_else(|e| panic!("{sql}: {e}"));
     } else {
         let conn = rusqlite::Connection::open(db).expect("the test database");
-        conn.execute_batch("UPDATE games SET ruleset_version = 0; DELETE FROM fact_batches").expect("games aged");
+        conn.execute_batch(sql).unwrap_or_else(|e| panic!("{sql}: {e}"));
     }
 }
 
@@ -124,11 +129,5 @@ pub fn migrate_postgres_to(db: &std::path::Path, last: u32) {
 /// Removes every game's checkpoints, as a migration that changes their form does: the games are current but
 /// for them.
 pub fn drop_checkpoints(db: &std::path::Path) {
-    if crate::store::is_postgres(db) {
-        let mut client = postgres::Client::connect(&db.to_string_lossy(), postgres::NoTls).expect("the test database");
-        client.batch_execute("DELETE FROM checkpoints").expect("checkpoints dropped");
-    } else {
-        let conn = rusqlite::Connection::open(db).expect("the test database");
-        conn.execute_batch("DELETE FROM checkpoints").expect("checkpoints dropped");
-    }
+    execute(db, "DELETE FROM checkpoints");
 }
