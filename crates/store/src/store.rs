@@ -156,9 +156,10 @@ impl Store {
     }
 
     /// Stores games as `insert_game` does, each owned as its ownership says, each whole or not at all, in the
-    /// order given; a bulk import's way, and the server's for uploads that wait together: on SQLite they share
-    /// one transaction, written to the file once (should one fail, they are stored one by one). Each game's
-    /// outcome, in order; an error only if none could be stored.
+    /// order given; a bulk import's way, and the server's for uploads that wait together: they share one
+    /// transaction (on PostgreSQL when all are new and no two share a log or a fingerprint, with a statement
+    /// per table for all of them); should one fail, they are stored one by one. Each game's outcome, in order;
+    /// an error only if none could be stored.
     pub fn insert_games(&mut self, games: &[(NewGame, Ownership)]) -> Result<Vec<Result<Inserted>>> {
         let ids: Vec<String> = games.iter().map(|(g, _)| game_id(g.content_hash)).collect();
         let named: Vec<(&str, &NewGame, Ownership)> =

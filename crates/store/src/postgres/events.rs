@@ -89,17 +89,6 @@ pub(super) fn write_checkpoints(
     kept: &[(usize, Vec<u8>)],
 ) -> Result<()> {
     run(tx, p, "DELETE FROM checkpoints WHERE game_id = $1 AND events > $2", &[&id, &(after as i64)])?;
-    add_checkpoints(tx, p, id, version, kept)
-}
-
-/// Adds `kept` to game `id`'s checkpoints, after `write_checkpoints` removed the old end.
-fn add_checkpoints(
-    tx: &mut Transaction,
-    p: &Prepared,
-    id: &str,
-    version: u32,
-    kept: &[(usize, Vec<u8>)],
-) -> Result<()> {
     let events: Vec<i64> = kept.iter().map(|(n, _)| *n as i64).collect();
     let states: Vec<&[u8]> = kept.iter().map(|(_, s)| s.as_slice()).collect();
     run(

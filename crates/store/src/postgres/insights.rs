@@ -8,65 +8,53 @@ use super::*;
 /// players) and their numbers, one statement per table (a new game's are written with its rows: `together`).
 pub(super) fn write_insights(tx: &mut Transaction, p: &Prepared, id: &str, insights: &Insights) -> Result<()> {
     run(tx, p, questions::INSERT_SEATS, &[&id])?;
-    // Only the numbers that changed are rewritten: an append changes a few of a game's hundreds, and each
-    // row written or removed also moves the field's sums (the triggers above). The numbers are read seat by
-    // seat (LATERAL): planned once for a prepared statement, a join had become a scan of every number.
-    let stored: HashMap<(i32, String, String), f64> = rows(
+    // The game's seats with their keys, and the numbers stored under them. Only the numbers that changed are
+    // rewritten: an append changes a few of a game's hundreds, and each row written or removed also moves the
+    // field's sums (the triggers above). Read seat by seat (LATERAL, not pulled up: OFFSET 0): planned once
+    // for a prepared statement, a join had become a scan of every number.
+    let mut seat_keys: HashMap<i32, i64> = HashMap::new();
+    let mut stored: HashMap<(i32, String, String), (i32, f64)> = HashMap::new();
+    for r in rows(
         tx,
         p,
-        "SELECT s.seat, k.metric, k.arg, n.value
-         FROM seats s, LATERAL (SELECT metric, value FROM seat_numbers WHERE seat_key = s.key) n, metrics k
-         WHERE s.game_id = $1 AND k.key = n.metric",
+        "SELECT s.seat, s.key, n.metric, k.metric, k.arg, n.value
+         FROM seats s
+         LEFT JOIN LATERAL (SELECT metric, value FROM seat_numbers WHERE seat_key = s.key OFFSET 0) n ON TRUE
+         LEFT JOIN metrics k ON k.key = n.metric
+         WHERE s.game_id = $1",
         &[&id],
-    )?
-    .iter()
-    .map(|r| ((r.get(0), r.get(1), r.get(2)), r.get(3)))
-    .collect();
+    )? {
+        seat_keys.insert(r.get(0), r.get(1));
+        if let Some(metric) = r.get::<_, Option<i32>>(2) {
+            stored.insert((r.get(0), r.get(3), r.get(4)), (metric, r.get(5)));
+        }
+    }
     let new: HashMap<(i32, &str, &str), f64> =
         insights.metrics.iter().map(|m| ((m.seat as i32, m.metric, m.arg.as_str()), m.value)).collect();
-    let (mut gone_seat, mut gone_metric, mut gone_arg) = (Vec::new(), Vec::new(), Vec::new());
-    for ((seat, metric, arg), value) in &stored {
+    let (mut gone_seat, mut gone_metric) = (Vec::new(), Vec::new());
+    for ((seat, metric, arg), (key, value)) in &stored {
         if new.get(&(*seat, metric.as_str(), arg.as_str())) != Some(value) {
-            gone_seat.push(*seat);
-            gone_metric.push(metric.as_str());
-            gone_arg.push(arg.as_str());
+            gone_seat.push(seat_keys[seat]);
+            gone_metric.push(*key);
         }
     }
     if !gone_seat.is_empty() {
         run(
             tx,
             p,
-            "DELETE FROM seat_numbers n
-             USING seats s, metrics k, unnest($2::int[], $3::text[], $4::text[]) AS g(seat, metric, arg)
-             WHERE s.game_id = $1 AND s.seat = g.seat AND k.metric = g.metric AND k.arg = g.arg
-               AND n.seat_key = s.key AND n.metric = k.key",
-            &[&id, &gone_seat, &gone_metric, &gone_arg],
+            "DELETE FROM seat_numbers n USING unnest($1::bigint[], $2::int[]) AS g(seat_key, metric)
+             WHERE n.seat_key = g.seat_key AND n.metric = g.metric",
+            &[&gone_seat, &gone_metric],
         )?;
     }
-    let changed: Vec<_> = insights
+    // A seat the game does not have has no numbers (as on SQLite).
+    let changed: Vec<(i64, &almanac_core::SeatMetric)> = insights
         .metrics
         .iter()
-        .filter(|m| stored.get(&(m.seat as i32, m.metric.to_string(), m.arg.clone())) != Some(&m.value))
+        .filter(|m| stored.get(&(m.seat as i32, m.metric.to_string(), m.arg.clone())).map(|s| s.1) != Some(m.value))
+        .filter_map(|m| Some((*seat_keys.get(&(m.seat as i32))?, m)))
         .collect();
-    let metric: Vec<&str> = changed.iter().map(|m| m.metric).collect();
-    let arg: Vec<&str> = changed.iter().map(|m| m.arg.as_str()).collect();
-    let seat: Vec<i32> = changed.iter().map(|m| m.seat as i32).collect();
-    let value: Vec<f64> = changed.iter().map(|m| m.value).collect();
-    // Every metric named has its key before the numbers are written under it (the next statement sees what
-    // another server made meanwhile too: ON CONFLICT waits for it).
-    make_metric_keys(tx, p, &metric, &arg)?;
-    // A metric without its key would be a NULL key, which the table refuses: no number is lost unseen.
-    run(
-        tx,
-        p,
-        "INSERT INTO seat_numbers (metric, seat_key, value)
-         SELECT k.key, s.key, m.value
-         FROM unnest($2::text[], $3::text[], $4::int[], $5::float8[]) AS m(metric, arg, seat, value)
-         JOIN seats s ON s.game_id = $1 AND s.seat = m.seat
-         LEFT JOIN metrics k ON k.metric = m.metric AND k.arg = m.arg
-         ORDER BY k.key",
-        &[&id, &metric, &arg, &seat, &value],
-    )?;
+    insert_numbers(tx, p, &changed)?;
     // Every seat is written (its opening, or none), which also revises it: what was kept from the game's
     // seats, ratings among it, is known to be stale.
     let seats: Vec<i32> = (0..insights.openings.len() as i32).collect();
@@ -89,31 +77,46 @@ pub(super) fn write_insights(tx: &mut Transaction, p: &Prepared, id: &str, insig
     Ok(())
 }
 
-/// Makes the keys of the metrics named (`metric[k]` with `arg[k]`) that have none yet.
-pub(super) fn make_metric_keys(tx: &mut Transaction, p: &Prepared, metric: &[&str], arg: &[&str]) -> Result<()> {
+/// Writes `numbers`, each under its seat's key, under their metrics' keys (made first for metrics new to
+/// the store): one statement for them all, a game's or a batch's; the field's sums move by trigger.
+pub(super) fn insert_numbers(
+    tx: &mut Transaction,
+    p: &Prepared,
+    numbers: &[(i64, &almanac_core::SeatMetric)],
+) -> Result<()> {
+    if numbers.is_empty() {
+        return Ok(());
+    }
+    let names: Vec<&str> = numbers.iter().map(|(_, m)| m.metric).collect();
+    let args: Vec<&str> = numbers.iter().map(|(_, m)| m.arg.as_str()).collect();
+    // The next statement sees the keys another server made meanwhile too: ON CONFLICT waits for it.
     run(
         tx,
         p,
         "INSERT INTO metrics (metric, arg) SELECT DISTINCT * FROM unnest($1::text[], $2::text[]) ORDER BY 1, 2
          ON CONFLICT (metric, arg) DO NOTHING",
-        &[&metric, &arg],
+        &[&names, &args],
     )?;
-    Ok(())
-}
-
-/// The keys of the metrics named (`metric[k]` with `arg[k]`), made if new, by name and argument.
-pub(super) fn metric_keys(
-    tx: &mut Transaction,
-    p: &Prepared,
-    metric: &[&str],
-    arg: &[&str],
-) -> Result<HashMap<(String, String), i32>> {
-    make_metric_keys(tx, p, metric, arg)?;
     // A few hundred metrics in all: every key, rather than a search for those named.
-    Ok(rows(tx, p, "SELECT key, metric, arg FROM metrics", &[])?
+    let keys: HashMap<(String, String), i32> = rows(tx, p, "SELECT key, metric, arg FROM metrics", &[])?
         .iter()
         .map(|r| ((r.get(1), r.get(2)), r.get(0)))
-        .collect())
+        .collect();
+    let mut metric = Vec::with_capacity(numbers.len());
+    for (_, m) in numbers {
+        let name = (m.metric.to_string(), m.arg.clone());
+        metric.push(*keys.get(&name).ok_or_else(|| StoreError::Invalid(format!("no key for the metric {name:?}")))?);
+    }
+    let seat: Vec<i64> = numbers.iter().map(|(key, _)| *key).collect();
+    let value: Vec<f64> = numbers.iter().map(|(_, m)| m.value).collect();
+    run(
+        tx,
+        p,
+        "INSERT INTO seat_numbers (metric, seat_key, value)
+         SELECT * FROM unnest($1::int[], $2::bigint[], $3::float8[]) ORDER BY 1, 2",
+        &[&metric, &seat, &value],
+    )?;
+    Ok(())
 }
 
 /// Questions across games.

@@ -1,6 +1,6 @@
 //! New games stored with a statement per table for all of them: a game alone, or several in one transaction
-//! (a bulk import's way, and the server's for uploads that wait together). A game takes about fifteen
-//! statements, each a round trip, and moves the field's sums once; so does a batch of 32.
+//! (a bulk import's way, and the server's for uploads that wait together). A game takes thirteen statements
+//! (`BEGIN` and `COMMIT` among them), each a round trip, and moves the field's sums once; so does a batch of 32.
 
 use super::events::{rows, run};
 use super::*;
@@ -11,6 +11,9 @@ pub(super) struct GameToStore<'a> {
     new: &'a NewGame<'a>,
     ownership: Ownership,
     packed: &'a Packed,
+    /// Its final view and fingerprint, made once: its row and its players' rows carry them.
+    end: almanac_core::AnyView,
+    fingerprint: String,
 }
 
 impl<'a> GameToStore<'a> {
@@ -22,7 +25,8 @@ impl<'a> GameToStore<'a> {
         made: &'a Option<Packed>,
     ) -> GameToStore<'a> {
         let packed = new.ahead.map(|a| &a.packed).or(made.as_ref()).expect("a game packed ahead or here");
-        GameToStore { id, new, ownership, packed }
+        let (end, fingerprint) = (new.game.view_after(usize::MAX), new.game.fingerprint());
+        GameToStore { id, new, ownership, packed, end, fingerprint }
     }
 }
 
@@ -39,12 +43,6 @@ impl Postgres {
 
     /// Stores `games` together if every one is new and apart from the others; whether it did.
     fn insert_new_together(&mut self, games: &[(&str, &NewGame, Ownership)]) -> Result<bool> {
-        let hashes: Vec<&str> = games.iter().map(|(_, g, _)| g.content_hash).collect();
-        let fingerprints: Vec<String> = games.iter().map(|(_, g, _)| g.game.fingerprint()).collect();
-        let apart = |items: &[&str]| items.iter().collect::<std::collections::HashSet<_>>().len() == items.len();
-        if !apart(&hashes) || !apart(&fingerprints.iter().map(String::as_str).collect::<Vec<_>>()) {
-            return Ok(false);
-        }
         let made: Vec<Option<Packed>> =
             games.iter().map(|(_, new, _)| new.ahead.is_none().then(|| Packed::of(new))).collect();
         let batch: Vec<GameToStore> = games
@@ -52,6 +50,12 @@ impl Postgres {
             .zip(&made)
             .map(|((id, new, ownership), made)| GameToStore::new(id, new, *ownership, made))
             .collect();
+        let hashes: Vec<&str> = batch.iter().map(|g| g.new.content_hash).collect();
+        let fingerprints: Vec<&str> = batch.iter().map(|g| g.fingerprint.as_str()).collect();
+        let apart = |items: &[&str]| items.iter().collect::<std::collections::HashSet<_>>().len() == items.len();
+        if !apart(&hashes) || !apart(&fingerprints) {
+            return Ok(false);
+        }
         let p = &self.prepared;
         let mut client = self.client.borrow_mut();
         let mut tx = client.transaction()?;
@@ -217,29 +221,13 @@ pub(super) fn insert_rows(tx: &mut Transaction, p: &Prepared, batch: &[GameToSto
     .iter()
     .map(|r| ((r.get(1), r.get(2)), r.get(0)))
     .collect();
-    let numbers: Vec<(&str, &almanac_core::SeatMetric)> =
-        batch.iter().flat_map(|g| g.new.insights.metrics.iter().map(move |m| (g.id, m))).collect();
-    let metric: Vec<&str> = numbers.iter().map(|(_, m)| m.metric).collect();
-    let arg: Vec<&str> = numbers.iter().map(|(_, m)| m.arg.as_str()).collect();
-    let metric_keys = super::insights::metric_keys(tx, p, &metric, &arg)?;
     // A seat the game does not have has no numbers (as on SQLite).
-    let (mut metric, mut seat, mut value) = (Vec::new(), Vec::new(), Vec::new());
-    for (id, m) in &numbers {
-        if let Some(key) = seat_keys.get(&(id.to_string(), m.seat as i32)) {
-            let name = (m.metric.to_string(), m.arg.clone());
-            let made = metric_keys.get(&name).ok_or_else(|| StoreError::Invalid(format!("no key for {name:?}")))?;
-            metric.push(*made);
-            seat.push(*key);
-            value.push(m.value);
-        }
-    }
-    run(
-        tx,
-        p,
-        "INSERT INTO seat_numbers (metric, seat_key, value)
-         SELECT * FROM unnest($1::int[], $2::bigint[], $3::float8[]) ORDER BY 1, 2",
-        &[&metric, &seat, &value],
-    )?;
+    let numbers: Vec<(i64, &almanac_core::SeatMetric)> = batch
+        .iter()
+        .flat_map(|g| g.new.insights.metrics.iter().map(move |m| (g.id, m)))
+        .filter_map(|(id, m)| Some((*seat_keys.get(&(id.to_string(), m.seat as i32))?, m)))
+        .collect();
+    super::insights::insert_numbers(tx, p, &numbers)?;
     Ok(())
 }
 
@@ -277,9 +265,9 @@ impl<'a> GameColumns<'a> {
         self.location.push(env.location.clone());
         self.events.push(game.event_count() as i64);
         self.turns.push(game.current_turn() as i32);
-        self.winner.push(game.view_after(usize::MAX).winner);
+        self.winner.push(g.end.winner.clone());
         self.edition.push(game.edition());
-        self.fingerprint.push(game.fingerprint());
+        self.fingerprint.push(g.fingerprint.clone());
         self.owner.push(g.ownership.club);
         self.published.push(g.ownership.published || g.ownership.club.is_none());
     }
@@ -302,7 +290,6 @@ struct SeatColumns<'a> {
 impl<'a> SeatColumns<'a> {
     fn push(&mut self, g: &'a GameToStore) {
         let game = g.new.game;
-        let end = game.view_after(usize::MAX);
         let bots = game.bots();
         for (seat, player) in game.envelope().players.iter().enumerate() {
             self.game.push(g.id);
@@ -312,8 +299,8 @@ impl<'a> SeatColumns<'a> {
             self.key.push(player_key(&player.name));
             self.club.push(g.ownership.club.unwrap_or(0));
             self.bot.push(bots.get(seat).copied().unwrap_or(false));
-            self.vp.push(end.players.get(seat).map(|p| p.vp as i64));
-            self.public.push(end.players.get(seat).map(|p| p.vp_public as i64));
+            self.vp.push(g.end.players.get(seat).map(|p| p.vp as i64));
+            self.public.push(g.end.players.get(seat).map(|p| p.vp_public as i64));
         }
     }
 }
