@@ -153,14 +153,22 @@ impl Envelope {
                     ));
                 }
             }
-            if p.name.trim().is_empty() {
+            if crate::normalise_name(&p.name).is_empty() {
                 return Err(LogError::header(format!("header: player {} has an empty name", i + 1)));
             }
-            // Names are one player's in any case (`red` and `RED`), as identities are.
+            // Names are one player's in any case (`red` and `RED`), and however they were typed (`Ayşe` with a
+            // composed or a combining cedilla, a trailing space, a zero-width space), as identities are.
             let folded = crate::fold_name(&p.name);
             if let Some(q) = envelope.players[..i].iter().find(|q| crate::fold_name(&q.name) == folded) {
+                let shown = crate::normalise_name(&p.name);
                 return Err(LogError::header(if q.name == p.name {
                     format!("header: two players are named `{}`", p.name)
+                } else if crate::normalise_name(&q.name) == shown {
+                    format!(
+                        "header: `{shown}` is seated twice (players {} and {}: the same name, typed with characters that look alike); give each player a name of their own",
+                        envelope.players[..i].iter().position(|r| r.name == q.name).unwrap_or(0) + 1,
+                        i + 1
+                    )
                 } else {
                     format!(
                         "header: `{}` and `{}` name one player in two spellings; give each player a name of their own",

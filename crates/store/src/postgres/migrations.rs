@@ -17,6 +17,7 @@ const MIGRATIONS: &[(u32, &str)] = &[
     (11, include_str!("../../migrations-postgres/011_checks_per_statement.sql")),
     (12, include_str!("../../migrations-postgres/012_packed_log.sql")),
     (13, include_str!("../../migrations-postgres/013_numbers_keyed_by_integers.sql")),
+    (14, include_str!("../../migrations-postgres/014_names_as_read.sql")),
 ];
 
 /// Which of its numbered advisory locks a migration takes, so that servers starting together migrate once.
@@ -52,10 +53,28 @@ pub(crate) fn migrate_to(client: &mut Client, last: u32) -> Result<()> {
             if version == 12 {
                 pack_log(&mut tx)?;
             }
+            if version == 14 {
+                names_as_read(&mut tx)?;
+            }
             tx.execute("INSERT INTO schema_migrations (version) VALUES ($1)", &[&(version as i32)])?;
         }
         tx.commit()?;
     }
+    Ok(())
+}
+
+/// Migration 14: identities keyed again under the fold of names as people read them, and the games whose
+/// players' names read otherwise left without a fingerprint, to be derived again (as SQLite's migration 17).
+fn names_as_read(tx: &mut postgres::Transaction) -> Result<()> {
+    rekey_players(tx)?;
+    let games: Vec<String> = tx
+        .query("SELECT game_id, name FROM game_players", &[])?
+        .iter()
+        .map(|r| (r.get::<_, String>(0), r.get::<_, String>(1)))
+        .filter(|(_, name)| almanac_core::normalise_name(name) != *name)
+        .map(|(g, _)| g)
+        .collect();
+    tx.execute("UPDATE games SET fingerprint = NULL WHERE id = ANY($1)", &[&games])?;
     Ok(())
 }
 

@@ -294,7 +294,8 @@ impl<'a> SeatColumns<'a> {
         for (seat, player) in game.envelope().players.iter().enumerate() {
             self.game.push(g.id);
             self.seat.push(seat as i32);
-            self.name.push(player.name.clone());
+            // Stored as people read it: one spelling for names typed alike (`almanac_core::normalise_name`).
+            self.name.push(almanac_core::normalise_name(&player.name));
             self.color.push(player.color.clone());
             self.key.push(player_key(&player.name));
             self.club.push(g.ownership.club.unwrap_or(0));

@@ -65,6 +65,12 @@ const MIGRATIONS: &[Migration] = &[
     },
     Migration { version: 15, before: None, sql: include_str!("../../migrations/015_bot_seats.sql"), after: None },
     Migration { version: 16, before: None, sql: include_str!("../../migrations/016_checkpoints.sql"), after: None },
+    Migration {
+        version: 17,
+        before: None,
+        sql: include_str!("../../migrations/017_names_as_read.sql"),
+        after: Some(names_as_read),
+    },
 ];
 
 pub fn current(conn: &Connection) -> Result<u32> {
@@ -156,6 +162,22 @@ fn rekey_players(tx: &Transaction) -> Result<()> {
          WHEN NEW.id IS NOT OLD.id OR NEW.club IS NOT OLD.club OR NEW.name IS NOT OLD.name OR NEW.key IS NOT OLD.key
          BEGIN SELECT RAISE(ABORT, 'a player''s id, club, name and key never change; only merges do'); END;",
     )?;
+    Ok(())
+}
+
+/// Migration 17: identities keyed again under the fold of names as people read them, and the games whose
+/// players' names read otherwise left without a fingerprint, to be derived again.
+fn names_as_read(tx: &Transaction) -> Result<()> {
+    rekey_players(tx)?;
+    let games: Vec<String> = {
+        let mut stmt = tx.prepare("SELECT game_id, name FROM game_players")?;
+        let rows = stmt.query_map([], |r| Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?)))?;
+        let rows: Vec<(String, String)> = rows.collect::<rusqlite::Result<_>>()?;
+        rows.into_iter().filter(|(_, name)| almanac_core::normalise_name(name) != *name).map(|(g, _)| g).collect()
+    };
+    for game in games {
+        tx.execute("UPDATE games SET fingerprint = NULL WHERE id = ?1", [&game])?;
+    }
     Ok(())
 }
 

@@ -628,14 +628,16 @@ fn insert_game(
         let club = ownership.club.unwrap_or(0);
         let bots = game.bots();
         for (seat, p) in env.players.iter().enumerate() {
-            let player = players::identity_for(tx, club, &p.name)?;
+            // Stored as people read it: one spelling for names typed alike (`almanac_core::normalise_name`).
+            let name = almanac_core::normalise_name(&p.name);
+            let player = players::identity_for(tx, club, &name)?;
             tx.prepare_cached(
                 "INSERT INTO game_players (game_id, seat, name, color, player_id, bot) VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
             )?
             .execute(params![
                 id,
                 seat as u32,
-                p.name,
+                name,
                 p.color,
                 player,
                 bots.get(seat).copied().unwrap_or(false)
