@@ -382,6 +382,67 @@ fn a_spectator_follows_each_append_and_a_stranger_no_private_game() {
     assert_eq!((status, own.as_mut().map(|s| s.next_count())), (200, Some(0)));
 }
 
+/// Streams hold connections, so they have limits: a few per client address (more are answered 503 with
+/// `Retry-After`, and a place comes free when a follower goes), an end after a while without an entry, and
+/// an end as soon as the game is no longer the follower's to see.
+#[test]
+fn streams_are_limited_end_when_idle_and_end_when_their_game_is_made_private() {
+    let limits = almanac_server::Limits {
+        streams_per_address: 2,
+        stream_heartbeat: std::time::Duration::from_millis(200),
+        stream_idle: std::time::Duration::from_secs(4),
+        writes_per_minute: 0,
+        ..Default::default()
+    };
+    let app = support::spawn_app_with(16 << 20, limits);
+    let club = sample("catan-club-game.jsonl");
+    let lines: Vec<&str> = club.lines().collect();
+    let (status, body) = upload(&app, &lines[..11].join("\n"), "auto");
+    assert_eq!(status, 201, "{body}");
+    let id = body["id"].as_str().unwrap().to_string();
+    let path = format!("/api/games/{id}/stream");
+
+    let (_, first) = support::Spectator::follow(&app, &id, None);
+    let (_, second) = support::Spectator::follow(&app, &id, None);
+    let (mut first, second) = (first.expect("the first stream"), second.expect("the second stream"));
+    assert_eq!(first.next_count(), 10);
+    let refused = app.send("GET", &path, None, &[]);
+    assert_eq!(refused.status, 503, "{}", refused.body);
+    assert_eq!(refused.header("retry-after"), Some("10"));
+    assert!(refused.body.contains("2 games at once"), "{}", refused.body);
+    // A follower that goes gives its place back (noticed at the next heartbeat it cannot be sent).
+    let follow_when_free = |token: Option<&str>| {
+        let started = std::time::Instant::now();
+        loop {
+            match support::Spectator::follow(&app, &id, token) {
+                (200, Some(s)) => return s,
+                (status, _) => assert_eq!(status, 503),
+            }
+            assert!(started.elapsed() < std::time::Duration::from_secs(20), "the place comes free");
+            std::thread::sleep(std::time::Duration::from_millis(100));
+        }
+    };
+    drop(second);
+    let mut third = follow_when_free(None);
+    assert_eq!(third.next_count(), 10);
+
+    // Made private: the public's stream ends at once, the club's own goes on.
+    drop(first);
+    let mut own = follow_when_free(Some(&app.token));
+    assert_eq!(own.next_count(), 10);
+    let (status, body) = app.post_json(&format!("/api/games/{id}/publish"), &json!({"published": false}));
+    assert_eq!(status, 200, "{body}");
+    assert_eq!(third.ending().as_deref(), Some("gone"));
+    assert_eq!(support::Spectator::follow(&app, &id, None).0, 404);
+
+    // An entry keeps a stream alive; without one for `stream_idle` it ends, saying so.
+    let (status, ok) = app.append(&id, 10, &[lines[11]]);
+    assert_eq!(status, 200, "{ok}");
+    assert_eq!(own.next_count(), 11);
+    assert_eq!(own.ending().as_deref(), Some("idle"));
+    assert_eq!(support::Spectator::follow(&app, &id, None).0, 404);
+}
+
 #[test]
 fn uploaded_names_are_escaped_everywhere() {
     let app = spawn_app(16 << 20);

@@ -114,11 +114,37 @@ fn a_clubs_private_game_is_its_own_until_published_and_only_it_changes_it() {
     assert!(listed(&app, None).is_empty() && listed(&app, Some(&app.token)).is_empty());
     let store = almanac_store::Store::open(&app.db).unwrap();
     assert_eq!(store.events(&store.stored(&id).unwrap(), 1, u64::MAX).unwrap().len(), 42, "the events stay stored");
-    // Another club uploading the same log hears it is taken; its club's upload shows it again.
-    assert_eq!(upload_as(&app, &other, "", &partial).0, 409);
+    // Another club uploading the same log hears it is taken, without the game's id; its club's upload
+    // shows it again.
+    let (status, taken) = upload_as(&app, &other, "", &partial);
+    assert_eq!(status, 409, "{taken}");
+    assert!(!taken.to_string().contains(&id[..8]), "the answer names no id of the other club's: {taken}");
     let (status, again) = upload_as(&app, &app.token, "", &partial);
     assert_eq!((status, again["existing"].as_bool()), (200, Some(true)), "{again}");
     assert_eq!(app.send("GET", &format!("/api/games/{id}"), None, &[]).status, 200);
+}
+
+/// A table begun by one club with another club's private table's answers (the same players, board, title,
+/// date and place) is answered without naming the other club's game.
+#[test]
+fn a_table_begun_with_another_clubs_answers_names_none_of_its_games() {
+    let app = spawn_app(16 << 20);
+    let other = new_club(&app.db, "Moda");
+    let start = json!({"ruleset": "catan", "beginning": "beginner", "seed": 0, "players": ["Ayşe", "Mehmet", "Can"],
+                       "title": "Table 3", "date": "2026-12-02", "location": "Kadıköy"});
+    let (status, mine) = app.post_json("/api/tables", &start);
+    assert!(status == 201, "{mine}");
+    let id = mine["id"].as_str().unwrap();
+    let theirs = app.send(
+        "POST",
+        "/api/tables",
+        Some(start.to_string().as_bytes()),
+        &[("authorization", &bearer(&other)), ("content-type", "application/json")],
+    );
+    assert!(!theirs.body.contains(&id[..8]), "{} {}", theirs.status, theirs.body);
+    for header in &theirs.headers {
+        assert!(!header.1.contains(&id[..8]), "{header:?}");
+    }
 }
 
 #[test]

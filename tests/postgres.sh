@@ -9,6 +9,12 @@
 #                                 as `start`, but as a server would be set for work: fsync and full-page
 #                                 writes on, room for WAL between checkpoints, commits not waiting for the
 #                                 disk (as SQLite's synchronous=NORMAL); for the import benchmark
+#   tests/postgres.sh stop-replica DIR | start-replica DIR
+#                                 stop the replica of a pair started in DIR (fast shutdown), or start it again
+#                                 on its port: for the tests of a server whose replica goes away and returns
+#   tests/postgres.sh freeze-replica DIR | thaw-replica DIR
+#                                 stop every process of that replica (SIGSTOP: a host that hangs, its
+#                                 connections open and silent), or let them go on (SIGCONT)
 #   tests/postgres.sh stop DIR    stop what was started in DIR and remove DIR
 # It is a test instance: fsync is off, and it keeps little WAL (a test run creates hundreds of databases,
 # each written to the WAL whole, and CI's disk can be small).
@@ -62,8 +68,21 @@ start-replicated)
   # primary_conninfo); it answers reads while it replays.
   as_owner "$bin/pg_basebackup" -h 127.0.0.1 -p "$primary" -U almanac -D "$dir/replica/data" -R -X stream >/dev/null
   replica=$(free_port)
+  echo "$replica" >"$dir/replica/port"
   start_server "$dir/replica/data" "$replica" -c max_connections=100 -c hot_standby=on
   echo "postgres://almanac@127.0.0.1:$primary/postgres postgres://almanac@127.0.0.1:$replica/postgres"
+  ;;
+stop-replica)
+  as_owner "$bin/pg_ctl" -D "$dir/replica/data" -m fast -w stop >/dev/null
+  ;;
+start-replica)
+  start_server "$dir/replica/data" "$(cat "$dir/replica/port")" -c max_connections=100 -c hot_standby=on
+  ;;
+freeze-replica | thaw-replica)
+  signal=STOP
+  if [ "$cmd" = thaw-replica ]; then signal=CONT; fi
+  postmaster=$(head -1 "$dir/replica/data/postmaster.pid")
+  kill -s "$signal" "$postmaster" $(pgrep -P "$postmaster" || true)
   ;;
 stop)
   for data in "$dir/data" "$dir/replica/data" "$dir/primary/data"; do

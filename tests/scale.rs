@@ -199,3 +199,78 @@ fn a_spectator_on_one_server_follows_appends_made_on_another() {
         assert_eq!(page["events"].as_array().map(Vec::len), Some(1), "{page}");
     }
 }
+
+/// A replica stopped, then started, while a client reads and uploads; then frozen (every process of it
+/// stopped, its connections open and silent), then let go on. No answer is a 500, every upload answered
+/// 201 is stored, the replica is left out once it is noticed (reads and uploads go on through the primary)
+/// and read again once it is back and caught up, without restarting the server.
+#[test]
+#[ignore = "needs PostgreSQL's programs: `make test` installs them (the test starts a primary and replica of its own)"]
+fn a_replica_stopped_or_frozen_is_left_out_and_read_again_when_it_returns() {
+    let pair = support::OwnReplicatedPair::start();
+    let token = support::new_club(&pair.primary, "Test club");
+    almanac_store::testing::wait_for_replica(&pair.primary, &pair.replica);
+    let server = support::spawn_reading_replica(&pair.primary, &pair.replica, &token);
+    let club_game = sample("catan-club-game.jsonl");
+    let mut stored = Vec::new();
+    let mut uploads = 0;
+    // An upload and a few reads; every answer is checked, and what was acknowledged is remembered.
+    let mut traffic = |server: &TestApp| {
+        uploads += 1;
+        let (status, body) = server.post("/api/games?publish=true", retitled(&club_game, &format!("game {uploads}")).as_bytes());
+        assert!(status == 201 || status == 503, "an upload is stored or refused for now, never a 500: {status} {body}");
+        if status == 201 {
+            stored.push(body["id"].as_str().unwrap().to_string());
+        }
+        for path in ["/api/games", "/api/leaderboard"] {
+            let (status, body) = server.get_json(path);
+            assert!(status == 200 || status == 503, "{path}: {status} {body}");
+        }
+        if let Some(id) = stored.first() {
+            let (status, body) = server.get_json(&format!("/api/games/{id}"));
+            assert!(status == 200 || status == 503, "{status} {body}");
+        }
+        status
+    };
+    let health = |server: &TestApp| server.get_json("/api/status").1;
+    let wait_for = |what: &str, server: &TestApp, in_rotation: bool, traffic: &mut dyn FnMut(&TestApp) -> u16| {
+        let started = std::time::Instant::now();
+        while health(server)["replicas"][0]["in_rotation"] != in_rotation {
+            assert!(started.elapsed() < std::time::Duration::from_secs(60), "{what}: {}", health(server));
+            traffic(server);
+            std::thread::sleep(std::time::Duration::from_millis(50));
+        }
+    };
+    assert_eq!(traffic(&server), 201);
+    assert_eq!(health(&server)["replicas"][0]["in_rotation"], true, "{}", health(&server));
+
+    for (leave, back) in [("stop-replica", "start-replica"), ("freeze-replica", "thaw-replica")] {
+        pair.replica(leave);
+        if leave == "freeze-replica" {
+            // A read already on a replica when it freezes waits for it (its host's kernel still takes the
+            // bytes; nothing on this side can tell a slow answer from none); the test sends none meanwhile.
+            wait_for(&format!("{leave}: the replica is left out"), &server, false, &mut |_| 0);
+        }
+        wait_for(&format!("{leave}: the replica is left out"), &server, false, &mut traffic);
+        // Noticed: everything is answered, through the primary.
+        for _ in 0..5 {
+            assert_eq!(traffic(&server), 201, "{leave}: uploads go on");
+        }
+        let before = server.get_json("/api/status").1["reads"]["replicas"][0].as_u64().unwrap();
+        pair.replica(back);
+        wait_for(&format!("{back}: the replica is read again"), &server, true, &mut traffic);
+        std::thread::sleep(std::time::Duration::from_millis(500));
+        for _ in 0..3 {
+            assert_eq!(traffic(&server), 201, "{back}");
+        }
+        let after = server.get_json("/api/status").1["reads"]["replicas"][0].as_u64().unwrap();
+        assert!(after > before, "{back}: reads go to the replica again ({before} → {after})");
+    }
+    // Every upload acknowledged is stored, and the replica has it too.
+    almanac_store::testing::wait_for_replica(&pair.primary, &pair.replica);
+    let listed = ids(&server);
+    for id in &stored {
+        assert!(listed.contains(id), "{id} was acknowledged and is stored");
+    }
+    assert!(stored.len() >= 17, "{} uploads acknowledged", stored.len());
+}

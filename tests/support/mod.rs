@@ -274,6 +274,22 @@ impl Spectator {
         (code, (code == 200).then_some(Spectator { reader }))
     }
 
+    /// Reads the stream until it names an event (`event: NAME`: why it ends), and gives the name; `None` if
+    /// the stream closed without one.
+    pub fn ending(&mut self) -> Option<String> {
+        use std::io::BufRead;
+        loop {
+            let mut line = String::new();
+            let n = self.reader.read_line(&mut line).expect("the stream ends within 30 s");
+            if n == 0 {
+                return None;
+            }
+            if let Some(name) = line.trim().strip_prefix("event: ") {
+                return Some(name.to_string());
+            }
+        }
+    }
+
     /// The next number of events the stream announces.
     pub fn next_count(&mut self) -> u64 {
         use std::io::BufRead;
@@ -286,5 +302,54 @@ impl Spectator {
                 return v["seq"].as_u64().unwrap();
             }
         }
+    }
+}
+
+/// A PostgreSQL primary and its streaming replica of a test's own (`tests/postgres.sh start-replicated`),
+/// for a test that stops or freezes the replica: the shared pair of `make test` is left to the others.
+/// Stopped and removed when dropped.
+pub struct OwnReplicatedPair {
+    dir: tempfile::TempDir,
+    pub primary: PathBuf,
+    pub replica: String,
+}
+
+impl OwnReplicatedPair {
+    pub fn start() -> OwnReplicatedPair {
+        let dir = tempfile::tempdir().unwrap();
+        let urls = OwnReplicatedPair::script("start-replicated", dir.path());
+        let (primary, replica) = urls.trim().split_once(' ').expect("two URLs");
+        OwnReplicatedPair { primary: PathBuf::from(primary), replica: replica.to_string(), dir }
+    }
+
+    fn script(command: &str, dir: &Path) -> String {
+        let out = std::process::Command::new("bash")
+            .arg(root().join("tests/postgres.sh"))
+            .arg(command)
+            .arg(dir)
+            .output()
+            .expect("tests/postgres.sh runs");
+        assert!(out.status.success(), "postgres.sh {command}: {}", String::from_utf8_lossy(&out.stderr));
+        String::from_utf8(out.stdout).unwrap()
+    }
+
+    /// `stop-replica`, `start-replica`, `freeze-replica` or `thaw-replica`.
+    pub fn replica(&self, command: &str) {
+        OwnReplicatedPair::script(command, self.dir.path());
+    }
+}
+
+impl Drop for OwnReplicatedPair {
+    fn drop(&mut self) {
+        let _ = std::process::Command::new("bash")
+            .arg(root().join("tests/postgres.sh"))
+            .arg("thaw-replica")
+            .arg(self.dir.path())
+            .output();
+        let _ = std::process::Command::new("bash")
+            .arg(root().join("tests/postgres.sh"))
+            .arg("stop")
+            .arg(self.dir.path())
+            .output();
     }
 }

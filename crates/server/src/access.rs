@@ -58,15 +58,28 @@ pub fn cookie(req: &HttpRequest, name: &str) -> Option<String> {
 }
 
 /// The club of a token, through a short-lived cache (a revoked token stops working within
-/// `TOKEN_CACHE_SECONDS`).
+/// `TOKEN_CACHE_SECONDS`); read wherever reads go (a replica, when there are some).
 pub async fn club_of(app: &web::Data<AppState>, token: &str) -> Result<Option<Club>, ApiError> {
+    club_of_on(app, token, false).await
+}
+
+/// The club of a token that is to write: read from the primary, so that no write depends on a replica.
+pub async fn writing_club_of(app: &web::Data<AppState>, token: &str) -> Result<Option<Club>, ApiError> {
+    club_of_on(app, token, true).await
+}
+
+async fn club_of_on(app: &web::Data<AppState>, token: &str, primary: bool) -> Result<Option<Club>, ApiError> {
     let hash = almanac_service::token_hash(token);
     if let Some(club) = app.tokens.get(&hash) {
         return Ok(club);
     }
     let app2 = app.clone();
     let token = token.to_string();
-    let club = blocking(move || Ok(app2.pool.read(|s| almanac_service::club_of_token(s, &token))??)).await?;
+    let club = blocking(move || {
+        let read = |s: &almanac_store::Store| almanac_service::club_of_token(s, &token);
+        Ok(if primary { app2.pool.read_primary(read)?? } else { app2.pool.read(read)?? })
+    })
+    .await?;
     app.tokens.put(hash, club.clone());
     Ok(club)
 }
@@ -132,7 +145,7 @@ impl FromRequest for Writer {
                     "this needs a club's token: `Authorization: Bearer <token>` (almanac token create), or sign in",
                 ));
             };
-            let club = club_of(&app, token).await?.ok_or_else(unknown_token)?;
+            let club = writing_club_of(&app, token).await?.ok_or_else(unknown_token)?;
             app.rates.spend(&format!("token {}", almanac_service::token_hash(token)))?;
             Ok(Writer { club })
         })

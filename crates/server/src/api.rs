@@ -143,9 +143,15 @@ struct Listed {
 
 /// What the server is doing besides answering: how far it is with deriving again the games an older
 /// version of their rules derived (`null`: none left), and how many reads the primary database and each
-/// replica served.
+/// replica served, and each replica as this server sees it (in rotation or not, silent how long, how far
+/// behind), and how many followers' streams are open.
 async fn status(app: web::Data<AppState>) -> HttpResponse {
-    HttpResponse::Ok().json(json!({"derivation": app.derivation.progress(), "reads": app.pool.reads_served()}))
+    HttpResponse::Ok().json(json!({
+        "derivation": app.derivation.progress(),
+        "reads": app.pool.reads_served(),
+        "replicas": app.pool.replicas(),
+        "streams": app.streams.open(),
+    }))
 }
 
 async fn game(app: web::Data<AppState>, reader: Reader, path: web::Path<String>) -> Result<HttpResponse> {

@@ -69,12 +69,20 @@ impl From<ServiceError> for ApiError {
             _ => StatusCode::INTERNAL_SERVER_ERROR,
         };
         match e {
+            // The database is away (a restart, a failover): nothing was done, and a retry may succeed.
+            ServiceError::Store(StoreError::Unavailable(_)) => ApiError {
+                retry_after: Some(UNAVAILABLE_RETRY_AFTER),
+                ..ApiError::new(StatusCode::SERVICE_UNAVAILABLE, e.to_string())
+            },
             ServiceError::Import(i) => ApiError { line: Some(i.line()), ..ApiError::new(status, i.reason()) },
             ServiceError::Rejected(l) => ApiError { line: Some(l.line()), ..ApiError::new(status, l.reason()) },
             other => ApiError::new(status, other.to_string()),
         }
     }
 }
+
+/// Seconds a client is asked to wait when the database is not answering.
+pub const UNAVAILABLE_RETRY_AFTER: u64 = 2;
 
 impl From<StoreError> for ApiError {
     fn from(e: StoreError) -> ApiError {

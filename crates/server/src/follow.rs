@@ -4,24 +4,99 @@
 //! not seen. An append on this server is announced here at once; on a PostgreSQL store every server also
 //! listens for the appends the others commit (`LISTEN`/`NOTIFY`), so a spectator of any server follows a
 //! recorder of any other.
+//!
+//! A stream holds a connection open, so streams have limits (`Limits`, documented in `docs/clubs.md`): so
+//! many per server and per client address (more are answered 503 with `Retry-After`), a comment every
+//! `stream_heartbeat` (which also asks again whether the follower may still see the game), and an end after
+//! `stream_idle` without an entry (a browser reconnects by itself). A stream ends as soon as its game stops
+//! being visible to its follower: made private, or deleted, on this server or another.
 
-use crate::access::Reader;
-use crate::app::{blocking, visible, AppState, Result};
+use crate::access::{address_key, Reader};
+use crate::app::{blocking, forget_access, visible, AppState, Result};
+use crate::error::ApiError;
 use actix_web::http::header::{CacheControl, CacheDirective, ContentEncoding};
-use actix_web::{web, HttpResponse};
+use actix_web::http::StatusCode;
+use actix_web::{web, HttpRequest, HttpResponse};
+use almanac_service::Viewer;
 use bytes::Bytes;
+use std::collections::HashMap;
 use std::path::PathBuf;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 use tokio::sync::broadcast;
 
-/// How long a stream stays silent before a comment keeps it open through proxies.
-const KEEP_ALIVE: Duration = Duration::from_secs(15);
+/// What a game's followers hear.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Heard {
+    /// It has this many events now.
+    Appended(u64),
+    /// Who may see it changed: each follower asks again whether it still may.
+    SeenByChanged,
+}
 
-/// Where appends are announced (`AppState::appends`).
-pub fn channel() -> broadcast::Sender<(String, u64)> {
+/// Where appends and changes of who may see a game are announced (`AppState::appends`).
+pub fn channel() -> broadcast::Sender<(String, Heard)> {
     // Spectators that fall this far behind skip to the newest count (all a message says).
     broadcast::channel(1024).0
 }
+
+/// The streams open now, in all and by client address.
+#[derive(Default)]
+pub struct Streams {
+    open: Mutex<(usize, HashMap<String, usize>)>,
+}
+
+/// A stream's place among the open ones, given back when the stream ends (dropped with its body).
+struct StreamPlace {
+    streams: Arc<Streams>,
+    address: String,
+}
+
+impl Streams {
+    /// A place for a stream from `address`, or why there is none (503 with `Retry-After`).
+    fn take(self: &Arc<Self>, address: String, most: usize, per_address: usize) -> Result<StreamPlace> {
+        let mut open = self.open.lock().unwrap_or_else(|e| e.into_inner());
+        let (all, by_address) = &mut *open;
+        let from_here = by_address.get(&address).copied().unwrap_or(0);
+        let refusal = if *all >= most {
+            Some(format!("this server follows {most} games at once already; retry shortly"))
+        } else if from_here >= per_address {
+            Some(format!("your address follows {per_address} games at once already; close one, or retry shortly"))
+        } else {
+            None
+        };
+        if let Some(message) = refusal {
+            let mut e = ApiError::new(StatusCode::SERVICE_UNAVAILABLE, message);
+            e.retry_after = Some(STREAM_RETRY_AFTER);
+            return Err(e);
+        }
+        *all += 1;
+        *by_address.entry(address.clone()).or_insert(0) += 1;
+        Ok(StreamPlace { streams: self.clone(), address })
+    }
+
+    /// How many streams are open now.
+    pub fn open(&self) -> usize {
+        self.open.lock().unwrap_or_else(|e| e.into_inner()).0
+    }
+}
+
+impl Drop for StreamPlace {
+    fn drop(&mut self) {
+        let mut open = self.streams.open.lock().unwrap_or_else(|e| e.into_inner());
+        let (all, by_address) = &mut *open;
+        *all -= 1;
+        if let Some(n) = by_address.get_mut(&self.address) {
+            *n -= 1;
+            if *n == 0 {
+                by_address.remove(&self.address);
+            }
+        }
+    }
+}
+
+/// Seconds a follower refused a stream is asked to wait.
+const STREAM_RETRY_AFTER: u64 = 10;
 
 pub fn routes(cfg: &mut web::ServiceConfig) {
     cfg.route("/api/games/{id}/stream", web::get().to(stream));
@@ -30,19 +105,28 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
 /// Tells this server's spectators of `id` that it has `events` events now.
 pub fn announce(app: &AppState, id: &str, events: u64) {
     // No spectator is no error.
-    let _ = app.appends.send((id.to_string(), events));
+    let _ = app.appends.send((id.to_string(), Heard::Appended(events)));
 }
 
-/// On a store shared by several servers, hears every append any of them commits, for as long as the
-/// server runs: who may see the game and what it holds are read again, and its spectators hear of it.
+/// Tells this server's spectators of `id` that who may see it changed.
+pub fn announce_seen_by_changed(app: &AppState, id: &str) {
+    let _ = app.appends.send((id.to_string(), Heard::SeenByChanged));
+}
+
+/// On a store shared by several servers, hears every append and every change of who may see a game that
+/// any of them commits, for as long as the server runs: who may see the game and what it holds are read
+/// again, and its spectators hear of it.
 pub fn listen(app: web::Data<AppState>, db: PathBuf) {
     if !almanac_store::Store::announces_appends(&db) {
         return;
     }
     std::thread::spawn(move || loop {
         let heard = almanac_store::Store::listen_for_appends(&db, |id, events| {
-            app.access.forget(&id.to_string());
-            announce(&app, id, events);
+            forget_access(&app, id);
+            match events {
+                Some(events) => announce(&app, id, events),
+                None => announce_seen_by_changed(&app, id),
+            }
         });
         if let Err(e) = heard {
             tracing::warn!("listening for appends: {e}; again in a second");
@@ -51,31 +135,48 @@ pub fn listen(app: web::Data<AppState>, db: PathBuf) {
     });
 }
 
-async fn stream(app: web::Data<AppState>, reader: Reader, path: web::Path<String>) -> Result<HttpResponse> {
+/// What a stream's body goes on with between messages.
+struct Following {
+    app: web::Data<AppState>,
+    viewer: Viewer,
+    heard: broadcast::Receiver<(String, Heard)>,
+    id: String,
+    last: u64,
+    /// The first message, not yet sent.
+    first: Option<Bytes>,
+    /// Since when nothing but heartbeats was sent.
+    quiet_since: tokio::time::Instant,
+    /// Whether the stream has ended (the game no longer visible, or idle too long).
+    ended: bool,
+}
+
+async fn stream(app: web::Data<AppState>, reader: Reader, req: HttpRequest, path: web::Path<String>) -> Result<HttpResponse> {
     let viewer = reader.viewer;
+    let limits = app.limits.clone();
     let heard = app.appends.subscribe();
     let seen = {
         let app = app.clone();
         blocking(move || visible(&app, viewer, &path)).await?
     };
+    // Kept as long as the body is: given back when the stream ends or its follower goes.
+    let place = app.streams.take(address_key(&req), limits.streams, limits.streams_per_address)?;
     let id = seen.id().to_string();
     let now = seen.access().events;
-    let first = Bytes::from(message(now));
-    let state = (heard, id, now, Some(first));
-    let body = futures_util::stream::unfold(state, |(mut heard, id, mut last, first)| async move {
-        if let Some(first) = first {
-            return Some((Ok::<_, actix_web::Error>(first), (heard, id, last, None)));
-        }
-        loop {
-            match actix_web::rt::time::timeout(KEEP_ALIVE, heard.recv()).await {
-                Err(_) => return Some((Ok(Bytes::from_static(b": still here\n\n")), (heard, id, last, None))),
-                Ok(Ok((game, events))) if game == id && events > last => {
-                    last = events;
-                    return Some((Ok(Bytes::from(message(events))), (heard, id, last, None)));
-                }
-                Ok(Ok(_)) | Ok(Err(broadcast::error::RecvError::Lagged(_))) => continue,
-                Ok(Err(broadcast::error::RecvError::Closed)) => return None,
-            }
+    let following = Following {
+        app: app.clone(),
+        viewer,
+        heard,
+        id,
+        last: now,
+        first: Some(Bytes::from(message(now))),
+        quiet_since: tokio::time::Instant::now(),
+        ended: false,
+    };
+    let body = futures_util::stream::unfold((following, place), move |(mut f, place)| {
+        let limits = limits.clone();
+        async move {
+            let next = f.next(&limits).await?;
+            Some((Ok::<_, actix_web::Error>(next), (f, place)))
         }
     });
     Ok(HttpResponse::Ok()
@@ -84,6 +185,68 @@ async fn stream(app: web::Data<AppState>, reader: Reader, path: web::Path<String
         .insert_header(ContentEncoding::Identity)
         .insert_header(CacheControl(vec![CacheDirective::NoCache]))
         .streaming(body))
+}
+
+impl Following {
+    /// The next thing to send, or `None` when the stream ends.
+    async fn next(&mut self, limits: &crate::limits::Limits) -> Option<Bytes> {
+        if self.ended {
+            return None;
+        }
+        if let Some(first) = self.first.take() {
+            return Some(first);
+        }
+        loop {
+            if self.quiet_since.elapsed() >= limits.stream_idle {
+                // Idle too long: a last word, and the browser reconnects when it wants to.
+                self.ended = true;
+                return Some(Bytes::from_static(b"event: idle\ndata: {}\n\n"));
+            }
+            let until_idle = limits.stream_idle.saturating_sub(self.quiet_since.elapsed());
+            match actix_web::rt::time::timeout(limits.stream_heartbeat.min(until_idle), self.heard.recv()).await {
+                Err(_) => {
+                    if self.quiet_since.elapsed() >= limits.stream_idle {
+                        continue;
+                    }
+                    if !self.still_visible().await {
+                        return self.gone();
+                    }
+                    return Some(Bytes::from_static(b": still here\n\n"));
+                }
+                Ok(Ok((game, Heard::Appended(events)))) if game == self.id && events > self.last => {
+                    if !self.still_visible().await {
+                        return self.gone();
+                    }
+                    self.last = events;
+                    self.quiet_since = tokio::time::Instant::now();
+                    return Some(Bytes::from(message(events)));
+                }
+                Ok(Ok((game, Heard::SeenByChanged))) if game == self.id => {
+                    if !self.still_visible().await {
+                        return self.gone();
+                    }
+                }
+                Ok(Ok(_)) | Ok(Err(broadcast::error::RecvError::Lagged(_))) => continue,
+                Ok(Err(broadcast::error::RecvError::Closed)) => return None,
+            }
+        }
+    }
+
+    /// Whether the follower may still see the game, as the store says now (or as this server learnt in the
+    /// last `TRUSTED_FOR`). A database that does not answer keeps the stream: it ends only on a "no".
+    async fn still_visible(&self) -> bool {
+        let (app, viewer, id) = (self.app.clone(), self.viewer, self.id.clone());
+        match blocking(move || visible(&app, viewer, &id)).await {
+            Ok(_) => true,
+            Err(e) => e.status != StatusCode::NOT_FOUND,
+        }
+    }
+
+    /// The game is no longer the follower's to see: the stream says so, and ends.
+    fn gone(&mut self) -> Option<Bytes> {
+        self.ended = true;
+        Some(Bytes::from_static(b"event: gone\ndata: {}\n\n"))
+    }
 }
 
 fn message(events: u64) -> String {

@@ -32,6 +32,13 @@ pub struct Limits {
     pub timeline_cache_bytes: usize,
     pub state_cache_bytes: usize,
     pub chart_cache_bytes: usize,
+    /// Followers' streams open at once on this server, and from one client address (more: 503).
+    pub streams: usize,
+    pub streams_per_address: usize,
+    /// How often a quiet stream gets a comment (keeping it open through proxies, and asking again whether
+    /// its follower may still see the game), and how long a stream without an entry stays open.
+    pub stream_heartbeat: Duration,
+    pub stream_idle: Duration,
 }
 
 impl Default for Limits {
@@ -49,6 +56,10 @@ impl Default for Limits {
             timeline_cache_bytes: 128 << 20,
             state_cache_bytes: 64 << 20,
             chart_cache_bytes: 32 << 20,
+            streams: 1000,
+            streams_per_address: 20,
+            stream_heartbeat: Duration::from_secs(15),
+            stream_idle: Duration::from_secs(30 * 60),
         }
     }
 }

@@ -341,8 +341,8 @@ async fn load_board(app: web::Data<AppState>, reader: &Reader, q: &BoardQuery) -
     let (club, viewer) = (q.club.clone().filter(|c| !c.trim().is_empty()), reader.viewer);
     blocking(move || {
         Ok(app.pool.read(|s| {
-            let ruleset = match asked {
-                Some(r) => r,
+            let ruleset = match &asked {
+                Some(r) => r.clone(),
                 None => almanac_service::players::most_played(s)?,
             };
             let leaders = leaderboard(s, viewer, &ruleset, club.as_deref(), bots, &app.ratings)?;

@@ -4,7 +4,7 @@
 //! `Origin` check refuses any post from another site.
 
 use crate::access::Reader;
-use crate::access::{address_key, club_of, cookie, form_proof, Credential, SESSION_COOKIE};
+use crate::access::{address_key, club_of, cookie, form_proof, writing_club_of, Credential, SESSION_COOKIE};
 use crate::app::{blocking, delete_game, forget_access, publish_game, upload_slot, AppState, Result};
 use crate::error::ApiError;
 use crate::form_data;
@@ -306,7 +306,7 @@ async fn upload(app: web::Data<AppState>, req: HttpRequest, payload: web::Payloa
         let Credential::Cookie(token) = Credential::of(&req) else {
             return Err(ApiError::new(StatusCode::UNAUTHORIZED, "sign in with your club's token to upload"));
         };
-        let writer = club_of(&app, &token)
+        let writer = writing_club_of(&app, &token)
             .await?
             .ok_or_else(|| ApiError::new(StatusCode::UNAUTHORIZED, "your sign-in has expired; sign in again"))?;
         let content_type = req.headers().get("content-type").and_then(|v| v.to_str().ok()).unwrap_or("").to_string();

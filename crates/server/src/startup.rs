@@ -60,6 +60,7 @@ pub fn run(listener: TcpListener, config: Config) -> std::io::Result<Server> {
         answers: Default::default(),
         rates: Rates::new(limits.writes_per_minute),
         appends: follow::channel(),
+        streams: Default::default(),
         limits,
         max_upload: config.max_upload,
     });

@@ -126,7 +126,7 @@ impl Uploads {
 fn prepared(pool: &Pool, check: Check, format: Option<Format>, text: &str) -> Result<Prepared, ServiceError> {
     std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
         let log = check(format, text)?;
-        let models = pool.read(|s| Models::of(s, log.game.ruleset()))??;
+        let models = pool.read_primary(|s| Models::of(s, log.game.ruleset()))??;
         let prepared = almanac_service::prepare(log, &models);
         Ok(prepared.ahead())
     }))

@@ -39,7 +39,7 @@ pub mod yardstick;
 pub use almanac_core::FactRow;
 pub use error::{Result, StoreError};
 pub use ownership::{Access, Club, ClubId, ClubRow, Ownership, TokenRow, Viewer, Visible, VisiblePlayer};
-pub use pool::{Pool, ReadsServed};
+pub use pool::{Pool, ReadsServed, ReplicaHealth};
 pub use rows::{
     game_id, player_key, Checkpoint, GameFilter, GameRow, Identity, Inserted, PlayerId, PlayerRow, RatedGame,
     Recording, ResumePoint, SeatOf, Sitting,

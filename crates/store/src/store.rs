@@ -80,8 +80,9 @@ impl Store {
     }
 
     /// Calls `heard` with each append any server commits to the PostgreSQL database at `db` (the game's id
-    /// and its events now); returns only when the connection fails.
-    pub fn listen_for_appends(db: &Path, heard: impl FnMut(&str, u64)) -> Result<()> {
+    /// and its events now), and each change of who may see a game (its id and `None`); returns only when the
+    /// connection fails.
+    pub fn listen_for_appends(db: &Path, heard: impl FnMut(&str, Option<u64>)) -> Result<()> {
         Postgres::listen_for_appends(&db.to_string_lossy(), heard)
     }
 
@@ -99,6 +100,25 @@ impl Store {
             Backend::Sqlite(Sqlite::open_reader(db)?)
         };
         Ok(Store { backend, seats: SharedSeats::default() })
+    }
+
+    /// A writer's connection again, to a database that exists and is up to date (a pool's writer whose
+    /// connection was lost, after a restart or a failover of the primary).
+    pub(crate) fn open_writer_again(db: &Path) -> Result<Store> {
+        let backend = if is_postgres(db) {
+            Backend::Postgres(Postgres::connect_writer(&db.to_string_lossy())?)
+        } else {
+            Backend::Sqlite(Sqlite::open(db)?)
+        };
+        Ok(Store { backend, seats: SharedSeats::default() })
+    }
+
+    /// Whether the connection is known to be closed (a SQLite file never is).
+    pub(crate) fn is_closed(&self) -> bool {
+        match &self.backend {
+            Backend::Sqlite(_) => false,
+            Backend::Postgres(b) => b.is_closed(),
+        }
     }
 
     /// The SQLite connection, for tests of the store's own promises (the triggers); `None` on PostgreSQL.

@@ -122,6 +122,8 @@ impl Postgres {
             None => tx.execute(sql, &[&id])?,
         };
         super::events::recount(&mut tx, &self.prepared, id, None)?;
+        // Every server on this database hears that who may see the game changed (its followers may not).
+        tx.execute("SELECT pg_notify($1, $2)", &[&super::APPENDS_CHANNEL, &format!("{id} {}", super::SEEN_BY_CHANGED)])?;
         tx.commit()?;
         Ok(())
     }

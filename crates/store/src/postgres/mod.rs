@@ -43,8 +43,15 @@ pub struct Postgres {
     prepared: Prepared,
 }
 
-/// The server's own words for an error, with its SQLSTATE code (`[23505]` is a unique violation).
+/// The server's own words for an error, with its SQLSTATE code (`[23505]` is a unique violation). An error
+/// that says the database is away — no answer, the connection lost, the server shutting down or in
+/// recovery, a statement past its time, a standby that cannot take a write — is `Unavailable`, and the
+/// connection it came on is marked for replacing.
 fn sql(e: postgres::Error) -> StoreError {
+    if is_unavailable(&e) {
+        crate::error::mark_connection_lost();
+        return StoreError::Unavailable(e.to_string());
+    }
     match e.as_db_error() {
         // PostgreSQL's text takes no NUL character: a parameter holding one is the asker's mistake (the
         // readers of logs and notes refuse it before; this is what is left, a search for one).
@@ -54,6 +61,54 @@ fn sql(e: postgres::Error) -> StoreError {
         Some(db) => StoreError::Postgres(format!("{} [{}]", db.message(), db.code().code())),
         None => StoreError::Postgres(e.to_string()),
     }
+}
+
+/// Whether an error says the database (or the way to it) is away, rather than that the statement is wrong.
+fn is_unavailable(e: &postgres::Error) -> bool {
+    match e.as_db_error() {
+        // 08: connection exceptions; 57: operator intervention (shutdown, cannot connect now, a statement
+        // cancelled by its timeout); 25006: a read-only transaction (a standby, or a primary demoted by a
+        // failover); 40001: a replica's replay cancelled the read.
+        Some(db) => {
+            let code = db.code().code();
+            code.starts_with("08") || code.starts_with("57") || code == "25006" || code == "40001"
+        }
+        // No answer from a server: the connection is closed, broke, or timed out.
+        None => {
+            e.is_closed()
+                || std::error::Error::source(e).is_some_and(|s| s.is::<std::io::Error>())
+                || e.to_string().contains("timeout")
+                || e.to_string().contains("connection")
+        }
+    }
+}
+
+/// How long a connection may take to open, and how long a statement may run: no call waits without a
+/// bound (a reader's statement; the writer's, once the schema is up to date).
+const CONNECT_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(5);
+pub(crate) const READ_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(30);
+const WRITE_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(120);
+
+/// Opens a connection to `url` (one host, or several with `target_session_attrs`) with the bounds every
+/// connection of Almanac keeps: a time to connect, TCP keepalives and a user timeout (a host gone from the
+/// network is noticed within seconds), and `statement` as the server's statement timeout.
+fn open(url: &str, statement: std::time::Duration) -> Result<Client> {
+    let mut config: postgres::Config = url.parse().map_err(|e: postgres::Error| StoreError::Invalid(e.to_string()))?;
+    let options = format!(
+        "{} -c statement_timeout={} -c idle_in_transaction_session_timeout={}",
+        config.get_options().unwrap_or(""),
+        statement.as_millis(),
+        WRITE_TIMEOUT.as_millis()
+    );
+    config
+        .options(options.trim())
+        .connect_timeout(CONNECT_TIMEOUT)
+        .keepalives(true)
+        .keepalives_idle(std::time::Duration::from_secs(5))
+        .keepalives_interval(std::time::Duration::from_secs(1))
+        .keepalives_retries(3)
+        .tcp_user_timeout(std::time::Duration::from_secs(10));
+    Ok(config.connect(NoTls)?)
 }
 
 /// SQLSTATE of a unique violation: two writers stored the same thing at once.
@@ -81,37 +136,57 @@ fn visible_to(viewer: Viewer, first: usize) -> (String, Option<ClubId>, bool) {
     (sql, viewer.club(), viewer == Viewer::Operator)
 }
 
-/// The channel appends are announced on.
+/// The channel appends are announced on: `"<id> <events>"`, or `"<id> visibility"` when who may see the game
+/// changed.
 const APPENDS_CHANNEL: &str = "almanac_appends";
+const SEEN_BY_CHANGED: &str = "visibility";
 
 impl Postgres {
     /// Connects and brings the schema up to date.
     /// Calls `heard` with each append any server commits to the database at `url` (the game's id and its
-    /// events now), as it commits; returns only when the connection fails.
-    pub fn listen_for_appends(url: &str, mut heard: impl FnMut(&str, u64)) -> Result<()> {
-        let mut client = Client::connect(url, NoTls)?;
+    /// events now), and each change of who may see a game (its id, and `None`), as it commits; returns only
+    /// when the connection fails.
+    pub fn listen_for_appends(url: &str, mut heard: impl FnMut(&str, Option<u64>)) -> Result<()> {
+        let mut client = open(url, READ_TIMEOUT)?;
         client.batch_execute(&format!("LISTEN {APPENDS_CHANNEL}"))?;
         let mut notifications = client.notifications();
         let mut waiting = notifications.blocking_iter();
         while let Some(n) = postgres::fallible_iterator::FallibleIterator::next(&mut waiting)? {
-            if let Some((id, seq)) = n.payload().split_once(' ') {
-                if let Ok(seq) = seq.parse() {
-                    heard(id, seq);
+            match n.payload().split_once(' ') {
+                Some((id, SEEN_BY_CHANGED)) => heard(id, None),
+                Some((id, seq)) => {
+                    if let Ok(seq) = seq.parse() {
+                        heard(id, Some(seq));
+                    }
                 }
+                None => {}
             }
         }
         Ok(())
     }
 
     pub fn connect(url: &str) -> Result<Postgres> {
-        let mut client = Client::connect(url, NoTls)?;
+        // A migration may take minutes on a large database: its connection has no statement timeout until
+        // the schema is up to date.
+        let mut client = open(url, std::time::Duration::ZERO)?;
         migrate(&mut client)?;
+        client.batch_execute(&format!("SET statement_timeout = {}", WRITE_TIMEOUT.as_millis()))?;
         Ok(Postgres { client: RefCell::new(client), prepared: Prepared::default() })
     }
 
-    /// Another connection to a database already up to date (a pool's reader).
+    /// Another connection to a database already up to date: a pool's reader, or its writer again after
+    /// its connection was lost.
     pub fn connect_reader(url: &str) -> Result<Postgres> {
-        Ok(Postgres { client: RefCell::new(Client::connect(url, NoTls)?), prepared: Prepared::default() })
+        Ok(Postgres { client: RefCell::new(open(url, READ_TIMEOUT)?), prepared: Prepared::default() })
+    }
+
+    pub fn connect_writer(url: &str) -> Result<Postgres> {
+        Ok(Postgres { client: RefCell::new(open(url, WRITE_TIMEOUT)?), prepared: Prepared::default() })
+    }
+
+    /// Whether the connection is known to be closed.
+    pub fn is_closed(&self) -> bool {
+        self.client.borrow().is_closed()
     }
 
     pub fn wal_position(&self) -> Result<u64> {
