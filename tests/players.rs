@@ -91,6 +91,38 @@ fn a_players_page_counts_their_published_games_and_names_their_opponents() {
     assert_eq!(app.get_json("/api/players/nobody").0, 404);
 }
 
+/// One person, one name: one won game published four times, its winner's name typed four ways that look
+/// alike (composed, decomposed, with a zero-width space, with a trailing space), is one game and one win;
+/// a header seating one name twice in two such forms is refused by name.
+#[test]
+fn names_that_look_alike_are_one_person_and_one_game_counts_once() {
+    let app = spawn_app(16 << 20);
+    let truth = sample("catan-club-game.jsonl");
+    let typed = ["\u{15E}ule", "S\u{327}ule", "\u{15E}u\u{200B}le", "\u{15E}ule "];
+    let ids: Vec<String> = typed.iter().map(|name| upload(&app, &truth.replace("Zeynep", name), true)).collect();
+    assert_eq!(ids.iter().collect::<std::collections::BTreeSet<_>>().len(), 4, "four logs, four uploads");
+    let winner = seat_player(&app, &ids[0], 2);
+    for id in &ids[1..] {
+        assert_eq!(seat_player(&app, id, 2), winner, "one identity for every spelling");
+    }
+    let (status, page) = app.get_json(&format!("/api/players/{winner}"));
+    assert_eq!(status, 200, "{page}");
+    assert_eq!(page["player"]["name"], json!("\u{15E}ule"), "stored as people read it");
+    let catan = &page["rulesets"][0];
+    assert_eq!((catan["games"].as_u64(), catan["wins"].as_u64()), (Some(1), Some(1)), "one game, one win: {page}");
+    let board = app.get_json("/api/leaderboard?ruleset=catan").1;
+    let row = board.as_array().unwrap().iter().find(|p| p["player"] == json!(winner)).cloned();
+    assert_eq!(row.map(|r| r["games"].clone()), Some(json!(1)), "{board}");
+
+    // One header, "Ayşe" twice: composed and decomposed.
+    let twice = truth.replacen("\"Mehmet\"", "\"Ays\u{327}e\"", 1);
+    let (status, body) = app.post("/api/games", twice.lines().next().unwrap().as_bytes());
+    assert_eq!(status, 400, "{body}");
+    let error = body["error"].as_str().unwrap();
+    assert!(error.contains("`Ay\u{15F}e` is seated twice"), "{error}");
+    assert_eq!(body["line"], json!(1));
+}
+
 #[test]
 fn a_club_merges_two_spellings_of_its_player_and_nobody_else_can() {
     let app = spawn_app(16 << 20);

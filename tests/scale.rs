@@ -217,7 +217,8 @@ fn a_replica_stopped_or_frozen_is_left_out_and_read_again_when_it_returns() {
     // An upload and a few reads; every answer is checked, and what was acknowledged is remembered.
     let mut traffic = |server: &TestApp| {
         uploads += 1;
-        let (status, body) = server.post("/api/games?publish=true", retitled(&club_game, &format!("game {uploads}")).as_bytes());
+        let (status, body) =
+            server.post("/api/games?publish=true", retitled(&club_game, &format!("game {uploads}")).as_bytes());
         assert!(status == 201 || status == 503, "an upload is stored or refused for now, never a 500: {status} {body}");
         if status == 201 {
             stored.push(body["id"].as_str().unwrap().to_string());

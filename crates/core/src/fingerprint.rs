@@ -15,7 +15,12 @@ use std::fmt::Write;
 /// Unicode's rules, with the Turkish dotted and dotless i read as the one letter `i` (`Işıl` and `IŞIL` are
 /// one name; Rust's lower case alone keeps `ı` apart from `i` and writes `İ` as `i` with a combining dot).
 pub fn fold_name(name: &str) -> String {
-    normalise_name(name).to_lowercase().chars().filter(|&c| c != '\u{307}').map(|c| if c == 'ı' { 'i' } else { c }).collect()
+    normalise_name(name)
+        .to_lowercase()
+        .chars()
+        .filter(|&c| c != '\u{307}')
+        .map(|c| if c == 'ı' { 'i' } else { c })
+        .collect()
 }
 
 /// A name as people read it: in Unicode's composed form (NFC: `ş` one character, whichever keyboard typed
@@ -101,7 +106,9 @@ mod tests {
         let composed = "Ay\u{15F}e";
         let decomposed = "Ays\u{327}e";
         assert_ne!(composed, decomposed);
-        for typed in [decomposed, "Ay\u{200B}\u{15F}e", " Ay\u{15F}e ", "Ay\u{15F}e\u{FEFF}", "\u{200E}Ay\u{15F}e\u{AD}"] {
+        for typed in
+            [decomposed, "Ay\u{200B}\u{15F}e", " Ay\u{15F}e ", "Ay\u{15F}e\u{FEFF}", "\u{200E}Ay\u{15F}e\u{AD}"]
+        {
             assert_eq!(normalise_name(typed), composed, "{typed:?}");
             assert_eq!(fold_name(typed), fold_name(composed), "{typed:?}");
         }

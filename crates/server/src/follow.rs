@@ -150,7 +150,12 @@ struct Following {
     ended: bool,
 }
 
-async fn stream(app: web::Data<AppState>, reader: Reader, req: HttpRequest, path: web::Path<String>) -> Result<HttpResponse> {
+async fn stream(
+    app: web::Data<AppState>,
+    reader: Reader,
+    req: HttpRequest,
+    path: web::Path<String>,
+) -> Result<HttpResponse> {
     let viewer = reader.viewer;
     let limits = app.limits.clone();
     let heard = app.appends.subscribe();

@@ -123,7 +123,10 @@ impl Postgres {
         };
         super::events::recount(&mut tx, &self.prepared, id, None)?;
         // Every server on this database hears that who may see the game changed (its followers may not).
-        tx.execute("SELECT pg_notify($1, $2)", &[&super::APPENDS_CHANNEL, &format!("{id} {}", super::SEEN_BY_CHANGED)])?;
+        tx.execute(
+            "SELECT pg_notify($1, $2)",
+            &[&super::APPENDS_CHANNEL, &format!("{id} {}", super::SEEN_BY_CHANGED)],
+        )?;
         tx.commit()?;
         Ok(())
     }
