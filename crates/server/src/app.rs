@@ -55,9 +55,9 @@ pub struct AppState {
     pub rates: Rates,
     /// Appends heard, here or (on PostgreSQL) on any server: each game's full id and its events now, what
     /// spectators follow (`follow.rs`).
-    pub appends: tokio::sync::broadcast::Sender<(String, crate::follow::Heard)>,
+    pub appends: tokio::sync::broadcast::Sender<(String, crate::streams::Heard)>,
     /// The streams of followers open now (`follow.rs`).
-    pub streams: Arc<crate::follow::Streams>,
+    pub streams: Arc<crate::streams::Streams>,
     pub limits: Limits,
     pub max_upload: usize,
 }
@@ -156,7 +156,7 @@ pub async fn publish_game(app: &web::Data<AppState>, club: ClubId, game: String,
     blocking(move || {
         let id = app.pool.write(|s| almanac_service::publish(s, club, &game, published))?;
         forget_access(&app, &id);
-        crate::follow::announce_seen_by_changed(&app, &id);
+        crate::streams::seen_by_changed(&app.appends, &id);
         Ok(id)
     })
     .await
@@ -168,7 +168,7 @@ pub async fn delete_game(app: &web::Data<AppState>, club: ClubId, game: String) 
     blocking(move || {
         let id = app.pool.write(|s| almanac_service::delete(s, club, &game))?;
         forget_access(&app, &id);
-        crate::follow::announce_seen_by_changed(&app, &id);
+        crate::streams::seen_by_changed(&app.appends, &id);
         Ok(id)
     })
     .await

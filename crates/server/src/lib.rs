@@ -19,6 +19,7 @@ mod questions;
 mod recorder;
 mod session;
 pub mod startup;
+mod streams;
 mod uploads;
 mod validators;
 

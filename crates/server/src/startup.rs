@@ -59,7 +59,7 @@ pub fn run(listener: TcpListener, config: Config) -> std::io::Result<Server> {
         ratings: Default::default(),
         answers: Default::default(),
         rates: Rates::new(limits.writes_per_minute),
-        appends: follow::channel(),
+        appends: crate::streams::channel(),
         streams: Default::default(),
         limits,
         max_upload: config.max_upload,
