@@ -234,6 +234,7 @@ fn a_replica_stopped_or_frozen_is_left_out_and_read_again_when_it_returns() {
         status
     };
     let health = |server: &TestApp| server.get_json("/api/status").1;
+    // How long each change took to be noticed is printed (a figure for people; nothing is asserted of it).
     let wait_for = |what: &str, server: &TestApp, in_rotation: bool, traffic: &mut dyn FnMut(&TestApp) -> u16| {
         let started = std::time::Instant::now();
         while health(server)["replicas"][0]["in_rotation"] != in_rotation {
@@ -241,6 +242,7 @@ fn a_replica_stopped_or_frozen_is_left_out_and_read_again_when_it_returns() {
             traffic(server);
             std::thread::sleep(std::time::Duration::from_millis(50));
         }
+        eprintln!("{what}: after {} ms", started.elapsed().as_millis());
     };
     assert_eq!(traffic(&server), 201);
     assert_eq!(health(&server)["replicas"][0]["in_rotation"], true, "{}", health(&server));
