@@ -39,12 +39,19 @@ test: wasm-target browser postgres
 	ALMANAC_TEST_PG=$$url ALMANAC_TEST_STORE=postgres $(CARGO) test -p almanac-server --test api --test clubs --test players; \
 	status=$$?; tests/postgres.sh stop $$pg; tests/postgres.sh stop $$pair; exit $$status
 
-# Debian's PostgreSQL server for the tests (tests/postgres.sh), installed when missing.
+# Debian's PostgreSQL server for the tests (tests/postgres.sh), and pg_auto_failover for the failover test
+# (its command and the extension built for that PostgreSQL), installed when missing.
 postgres:
-	@if ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then \
+	@SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
+	if ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1; then \
 		echo "installing postgresql (Debian package) for the tests"; \
-		SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
 		$$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq postgresql >/dev/null; \
+	fi; \
+	version=$$(ls /usr/lib/postgresql | sort -V | tail -1); \
+	if ! command -v pg_autoctl >/dev/null || [ ! -f /usr/share/postgresql/$$version/extension/pgautofailover.control ]; then \
+		echo "installing pg-auto-failover-cli and postgresql-$$version-auto-failover (Debian packages) for the tests"; \
+		$$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq \
+			pg-auto-failover-cli postgresql-$$version-auto-failover >/dev/null; \
 	fi
 
 # Debian's Chromium and ChromeDriver for the browser test (tests/browser.rs), and axe-core (Deque's

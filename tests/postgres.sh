@@ -15,6 +15,16 @@
 #   tests/postgres.sh freeze-replica DIR | thaw-replica DIR
 #                                 stop every process of that replica (SIGSTOP: a host that hangs, its
 #                                 connections open and silent), or let them go on (SIGCONT)
+#   tests/postgres.sh start-failover DIR
+#                                 a pg_auto_failover formation (Debian's pg-auto-failover-cli and
+#                                 postgresql-NN-auto-failover): a monitor, a primary and a synchronous secondary,
+#                                 each a `pg_autoctl run` in a session of its own, as the user `postgres` (whose
+#                                 socket directory Debian's build of pg_autoctl uses); the monitor checks health
+#                                 every second, so a lost primary is failed over in seconds. Prints the
+#                                 multi-host URL servers take (target_session_attrs=read-write)
+#   tests/postgres.sh kill-primary DIR
+#                                 kill -9 the formation's primary node, its keeper and its PostgreSQL (a machine
+#                                 lost); prints the port it listened on
 #   tests/postgres.sh stop DIR    stop what was started in DIR and remove DIR
 # It is a test instance: fsync is off, and it keeps little WAL (a test run creates hundreds of databases,
 # each written to the WAL whole, and CI's disk can be small).
@@ -84,7 +94,66 @@ freeze-replica | thaw-replica)
   postmaster=$(head -1 "$dir/replica/data/postmaster.pid")
   kill -s "$signal" "$postmaster" $(pgrep -P "$postmaster" || true)
   ;;
+start-failover)
+  mkdir -p "$dir/run"
+  chown -R postgres "$dir"
+  autoctl() {
+    runuser -u postgres -- env -i HOME="$dir" XDG_CONFIG_HOME="$dir/config" XDG_DATA_HOME="$dir/data" \
+      XDG_RUNTIME_DIR="$dir/run" TMPDIR="$dir" LC_ALL=C.UTF-8 PATH="$bin:/usr/bin:/bin" pg_autoctl "$@"
+  }
+  # run NAME ARGS...: a pg_autoctl in a session of its own (its process group is its session's id,
+  # kept in DIR/NAME.session), its log in DIR/NAME.log.
+  run() {
+    local name=$1
+    shift
+    setsid bash -c 'echo $$ >"$0"; exec "$@"' "$dir/$name.session" runuser -u postgres -- env -i HOME="$dir" \
+      XDG_CONFIG_HOME="$dir/config" XDG_DATA_HOME="$dir/data" XDG_RUNTIME_DIR="$dir/run" TMPDIR="$dir" LC_ALL=C.UTF-8 \
+      PATH="$bin:/usr/bin:/bin" pg_autoctl "$@" >"$dir/$name.log" 2>&1 </dev/null &
+  }
+  monitor_port=$(free_port)
+  autoctl create monitor --pgdata "$dir/monitor" --pgport "$monitor_port" --hostname 127.0.0.1 --listen 127.0.0.1 \
+    --auth trust --no-ssl >"$dir/monitor-create.log" 2>&1
+  run monitor run --pgdata "$dir/monitor"
+  monitor="postgres://autoctl_node@127.0.0.1:$monitor_port/pg_auto_failover"
+  until "$bin/psql" "$monitor" -qAtc "SELECT 1" >/dev/null 2>&1; do sleep 0.2; done
+  # Failover in seconds, not the production default's half a minute (the tests wait for it).
+  "$bin/psql" "postgres://postgres@127.0.0.1:$monitor_port/pg_auto_failover" -qAt \
+    -c "ALTER SYSTEM SET pgautofailover.health_check_period = 1000" \
+    -c "ALTER SYSTEM SET pgautofailover.health_check_timeout = 1000" \
+    -c "ALTER SYSTEM SET pgautofailover.health_check_max_retries = 1" \
+    -c "ALTER SYSTEM SET pgautofailover.health_check_retry_delay = 500" \
+    -c "ALTER SYSTEM SET pgautofailover.node_considered_unhealthy_timeout = 3000" \
+    -c "ALTER SYSTEM SET pgautofailover.primary_demote_timeout = 5000" \
+    -c "ALTER SYSTEM SET pgautofailover.startup_grace_period = 2000" \
+    -c "SELECT pg_reload_conf()" >/dev/null
+  ports=()
+  for node in node1 node2; do
+    port=$(free_port)
+    ports+=("$port")
+    run "$node" create postgres --pgdata "$dir/$node" --pgport "$port" --hostname 127.0.0.1 --listen 127.0.0.1 \
+      --auth trust --no-ssl --monitor "$monitor" --name "$node" --run
+    # The first node is a primary alone ("single") before the second is made from it; then the two are a
+    # primary and its secondary.
+    want=$([ "$node" = node1 ] && echo "'single'" || echo "'primary', 'secondary'")
+    count=$([ "$node" = node1 ] && echo 1 || echo 2)
+    until [ "$("$bin/psql" "$monitor" -qAtc "SELECT count(*) FROM pgautofailover.node WHERE reportedstate IN ($want) AND reportedstate = goalstate" 2>/dev/null)" = "$count" ]; do
+      sleep 0.3
+    done
+  done
+  echo "$monitor" >"$dir/monitor-url"
+  echo "postgres://postgres@127.0.0.1:${ports[0]},127.0.0.1:${ports[1]}/postgres?target_session_attrs=read-write"
+  ;;
+kill-primary)
+  monitor=$(cat "$dir/monitor-url")
+  primary=$("$bin/psql" "$monitor" -qAtc "SELECT nodename || ' ' || nodeport FROM pgautofailover.node WHERE reportedstate IN ('primary', 'wait_primary', 'single')")
+  read -r node port <<<"$primary"
+  kill -9 -- "-$(cat "$dir/$node.session")"
+  echo "$port"
+  ;;
 stop)
+  for session in "$dir"/*.session; do
+    if [ -f "$session" ]; then kill -9 -- "-$(cat "$session")" 2>/dev/null || true; fi
+  done
   for data in "$dir/data" "$dir/replica/data" "$dir/primary/data"; do
     if [ -d "$data" ]; then as_owner "$bin/pg_ctl" -D "$data" -m immediate stop >/dev/null 2>&1 || true; fi
   done

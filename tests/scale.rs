@@ -277,3 +277,72 @@ fn a_replica_stopped_or_frozen_is_left_out_and_read_again_when_it_returns() {
     }
     assert!(stored.len() >= 17, "{} uploads acknowledged", stored.len());
 }
+
+/// pg_auto_failover: the primary is killed (kill -9 of its keeper and its PostgreSQL) during a burst of uploads
+/// through two servers. The servers answer again without a restart once the secondary is promoted (the writer
+/// connects again through the multi-host URL), no answer is a 500, and every upload acknowledged before,
+/// during or after the failover is readable through both: with synchronous replication an acknowledged
+/// upload was on the secondary before it was acknowledged.
+#[test]
+#[ignore = "needs pg_auto_failover: `make test` installs it (the test starts a formation of its own)"]
+fn a_primary_lost_fails_over_and_every_acknowledged_upload_is_kept() {
+    let formation = support::Formation::start();
+    let token = support::new_club(&formation.url, "Test club");
+    let servers = [support::spawn_on(&formation.url, &token), support::spawn_on(&formation.url, &token)];
+    let club_game = sample("catan-club-game.jsonl");
+    let acknowledged = std::sync::Mutex::new(Vec::<String>::new());
+    let refused = std::sync::atomic::AtomicUsize::new(0);
+    let killed_at = std::sync::Mutex::new(None::<std::time::Instant>);
+    let back_after = std::sync::Mutex::new(None::<std::time::Duration>);
+    std::thread::scope(|scope| {
+        for (k, server) in servers.iter().enumerate() {
+            let (acknowledged, refused, club_game) = (&acknowledged, &refused, &club_game);
+            let (killed_at, back_after) = (&killed_at, &back_after);
+            scope.spawn(move || {
+                let started = std::time::Instant::now();
+                let mut after_kill = 0;
+                for n in 0.. {
+                    let log = retitled(club_game, &format!("server {k}, upload {n}"));
+                    let (status, body) = server.post("/api/games?publish=true", log.as_bytes());
+                    assert!(status == 201 || status == 503, "stored, or refused for now; never a 500: {status} {body}");
+                    let killed = *killed_at.lock().unwrap();
+                    if status == 201 {
+                        acknowledged.lock().unwrap().push(body["id"].as_str().unwrap().to_string());
+                        if let Some(at) = killed {
+                            after_kill += 1;
+                            back_after.lock().unwrap().get_or_insert(at.elapsed());
+                        }
+                    } else {
+                        refused.fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+                        std::thread::sleep(std::time::Duration::from_millis(100));
+                    }
+                    if after_kill >= 5 {
+                        break;
+                    }
+                    assert!(started.elapsed() < std::time::Duration::from_secs(120), "uploads are taken again");
+                }
+            });
+        }
+        // The primary is lost while both servers upload.
+        while acknowledged.lock().unwrap().len() < 6 {
+            std::thread::sleep(std::time::Duration::from_millis(20));
+        }
+        formation.kill_primary();
+        *killed_at.lock().unwrap() = Some(std::time::Instant::now());
+    });
+    let acknowledged = acknowledged.into_inner().unwrap();
+    eprintln!(
+        "failover: {} uploads acknowledged, {} refused for now (503); uploads taken again {} ms after the kill",
+        acknowledged.len(),
+        refused.load(std::sync::atomic::Ordering::SeqCst),
+        back_after.into_inner().unwrap().map_or(0, |d| d.as_millis())
+    );
+    for server in &servers {
+        let listed = ids(server);
+        for id in &acknowledged {
+            assert!(listed.contains(id), "{id} was acknowledged and is kept");
+            let (status, game) = server.get_json(&format!("/api/games/{id}"));
+            assert_eq!(status, 200, "{game}");
+        }
+    }
+}

@@ -353,3 +353,43 @@ impl Drop for OwnReplicatedPair {
             .output();
     }
 }
+
+/// A pg_auto_failover formation of a test's own (`tests/postgres.sh start-failover`): a monitor, a primary and
+/// a synchronous secondary; `url` is the multi-host URL servers take. Stopped and removed when dropped.
+pub struct Formation {
+    dir: tempfile::TempDir,
+    pub url: PathBuf,
+}
+
+impl Formation {
+    pub fn start() -> Formation {
+        let dir = tempfile::tempdir().unwrap();
+        let url = OwnReplicatedPair::script("start-failover", dir.path());
+        Formation { url: PathBuf::from(url.trim()), dir }
+    }
+
+    /// Kills the primary node (its keeper and its PostgreSQL, kill -9): a machine lost.
+    pub fn kill_primary(&self) {
+        OwnReplicatedPair::script("kill-primary", self.dir.path());
+    }
+}
+
+impl Drop for Formation {
+    fn drop(&mut self) {
+        let _ = std::process::Command::new("bash")
+            .arg(root().join("tests/postgres.sh"))
+            .arg("stop")
+            .arg(self.dir.path())
+            .output();
+    }
+}
+
+/// Starts Almanac on the database at `db` (any URL), as the club of `token`.
+pub fn spawn_on(db: &Path, token: &str) -> TestApp {
+    let config = almanac_server::Config {
+        workers: Some(2),
+        limits: almanac_server::Limits { writes_per_minute: 0, ..Default::default() },
+        ..almanac_server::Config::new(db.to_path_buf())
+    };
+    serve_config(config, token.to_string(), tempfile::tempdir().unwrap(), None)
+}
