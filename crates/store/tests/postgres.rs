@@ -412,8 +412,17 @@ fn a_ruleset_s_newest_model_is_its_model_and_none_is_rewritten() {
     let (db, mut store) = db();
     let url = db.path();
     common::models_are_kept_newest_first(&mut store);
-    let refused = sql(&url).execute("UPDATE win_models SET body = '{}'", &[]);
-    assert!(refused.is_err(), "a model was rewritten");
+    for statement in [
+        "UPDATE win_models SET body = '{}'",
+        "INSERT INTO win_models (id, ruleset, version, games, positions, body)
+         SELECT id, ruleset, version, games, positions, '{}' FROM win_models ON CONFLICT (id) DO UPDATE SET body = '{}'",
+        "DELETE FROM win_models",
+        "TRUNCATE win_models",
+    ] {
+        let err = sql(&url).batch_execute(statement).unwrap_err();
+        assert!(format!("{err:?}").contains("kept as trained"), "{statement}: {err:?}");
+    }
+    common::models_are_kept_newest_first_read(&store);
 }
 
 #[test]

@@ -41,16 +41,16 @@ fn count(store: &Store, table: &str) -> i64 {
 fn migrations_run_once_and_a_newer_schema_is_refused() {
     let (_dir, path) = db();
     let store = Store::open(&path).unwrap();
-    assert_eq!(store.schema_version().unwrap(), 17);
+    assert_eq!(store.schema_version().unwrap(), 18);
     drop(store);
     let store = Store::open(&path).unwrap();
     let applied: i64 =
         store.connection().query_row("SELECT COUNT(*) FROM schema_migrations", [], |r| r.get(0)).unwrap();
-    assert_eq!(applied, 17, "reopening applies nothing again");
+    assert_eq!(applied, 18, "reopening applies nothing again");
     store.connection().execute("INSERT INTO schema_migrations (version) VALUES (99)", []).unwrap();
     drop(store);
     match Store::open(&path) {
-        Err(StoreError::TooNew { found: 99, known: 17 }) => {}
+        Err(StoreError::TooNew { found: 99, known: 18 }) => {}
         other => panic!("expected TooNew, got {:?}", other.err()),
     }
 }
@@ -492,7 +492,7 @@ fn a_database_of_version_1_is_hashed_again_and_keeps_its_ids() {
         }
     }
     let mut store = Store::open(&path).unwrap();
-    assert_eq!(store.schema_version().unwrap(), 17);
+    assert_eq!(store.schema_version().unwrap(), 18);
     // Migrations 6 and 7 kept every fact: keyed by its place in its event, then packed per game.
     for (id, l) in [("aaaaaaaaaaaaaaaa", &log), ("bbbbbbbbbbbbbbbb", &twin)] {
         assert_eq!(store.facts(&store.stored(id).unwrap()).unwrap(), facts_of(l), "{id}");
@@ -704,8 +704,22 @@ fn insert_with_insights(store: &mut Store, log: &almanac_engine::ValidatedLog, o
 fn a_ruleset_s_newest_model_is_its_model_and_none_is_rewritten() {
     let mut store = Store::open_in_memory().unwrap();
     common::models_are_kept_newest_first(&mut store);
-    let refused = store.connection().execute("UPDATE win_models SET body = '{}'", []);
-    assert!(refused.is_err(), "a model was rewritten");
+    let conn = store.connection();
+    let before: i64 = conn.query_row("SELECT COUNT(*) FROM win_models", [], |r| r.get(0)).unwrap();
+    for statement in [
+        "UPDATE win_models SET body = '{}'",
+        "INSERT OR REPLACE INTO win_models (id, ruleset, version, games, positions, body)
+         SELECT id, ruleset, version, games, positions, '{}' FROM win_models LIMIT 1",
+        "REPLACE INTO win_models SELECT * FROM win_models LIMIT 1",
+        "DELETE FROM win_models",
+    ] {
+        let err = conn.execute(statement, []).unwrap_err();
+        assert!(err.to_string().contains("kept as trained"), "{statement}: {err}");
+    }
+    let after: i64 = conn.query_row("SELECT COUNT(*) FROM win_models", [], |r| r.get(0)).unwrap();
+    assert_eq!(before, after);
+    assert!(before >= 2);
+    common::models_are_kept_newest_first_read(&store);
 }
 
 #[test]

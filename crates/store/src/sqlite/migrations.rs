@@ -71,6 +71,7 @@ const MIGRATIONS: &[Migration] = &[
         sql: include_str!("../../migrations/017_names_as_read.sql"),
         after: Some(names_as_read),
     },
+    Migration { version: 18, before: None, sql: include_str!("../../migrations/018_models_kept.sql"), after: None },
 ];
 
 pub fn current(conn: &Connection) -> Result<u32> {

@@ -450,6 +450,14 @@ pub fn models_are_kept_newest_first(store: &mut Store) {
     assert_eq!((kept.games, kept.positions, kept.body.as_str()), (60, 9000, "{\"weights\":[2]}"));
     assert!(kept.trained_at.starts_with("20"), "{}", kept.trained_at);
     assert_eq!(store.model("carcassonne").unwrap(), None);
+    models_are_kept_newest_first_read(store);
+}
+
+/// After `models_are_kept_newest_first` and every statement that tried to change its models: the newest is
+/// still the second, as stored.
+pub fn models_are_kept_newest_first_read(store: &Store) {
+    let kept = store.model("catan").unwrap().unwrap();
+    assert_eq!((kept.games, kept.positions, kept.body.as_str()), (60, 9000, "{\"weights\":[2]}"));
 }
 
 /// One game is one game, on either backend: a spectator's log of a game, the same log uploaded again under

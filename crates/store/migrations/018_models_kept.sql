@@ -1,0 +1,8 @@
+-- A model is kept as trained: beside UPDATE (refused since migration 13), no statement replaces one
+-- (`INSERT OR REPLACE` through its id) or removes one. A ruleset's newest model is its model; older ones are
+-- the record of what earlier chances were read with.
+CREATE TRIGGER win_models_are_never_replaced BEFORE INSERT ON win_models
+WHEN EXISTS (SELECT 1 FROM win_models WHERE id = NEW.id)
+BEGIN SELECT RAISE(ABORT, 'models are kept as trained: a model is never replaced'); END;
+CREATE TRIGGER win_models_are_never_deleted BEFORE DELETE ON win_models
+BEGIN SELECT RAISE(ABORT, 'models are kept as trained: DELETE is not allowed'); END;
