@@ -443,6 +443,87 @@ fn streams_are_limited_end_when_idle_and_end_when_their_game_is_made_private() {
     assert_eq!(support::Spectator::follow(&app, &id, None).0, 404);
 }
 
+/// Training is one act: a training cut short after its model was kept (`almanac train` killed before it had
+/// derived every game with it) leaves games whose numbers name the older model; the next server derives them,
+/// and its chance questions then answer what a whole training would have left.
+#[test]
+fn a_training_cut_short_is_finished_by_the_next_server() {
+    let app = spawn_app(16 << 20);
+    support::publish_records_for_a_model(&app, &["catan-club-game.jsonl"]);
+    support::train(&app, "catan");
+    let question = "/api/questions?metric=chance_at_turn&arg=10&by=player&ruleset=catan&bots=yes";
+    let groups = |app: &TestApp| {
+        let (status, answer) = app.get_json(question);
+        assert_eq!(status, 200, "{answer}");
+        answer["groups"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|g| (g["label"].clone(), g["value"].clone()))
+            .collect::<Vec<_>>()
+    };
+    let before = groups(&app);
+    assert!(!before.is_empty());
+    // Cut short: a second model kept (weights tripled), and no game derived with it.
+    {
+        let mut store = almanac_store::Store::open(&app.db).unwrap();
+        let first = store.model("catan").unwrap().unwrap();
+        let mut body: Value = serde_json::from_str(&first.body).unwrap();
+        for w in body["weights"].as_array_mut().unwrap() {
+            *w = json!(w.as_f64().unwrap() * 3.0);
+        }
+        store.save_model(&almanac_store::WinModel { body: body.to_string(), ..first }).unwrap();
+        let due = almanac_service::games_to_reproject(&store, Some("catan"), false).unwrap();
+        assert!(!due.is_empty(), "the games' numbers name the older model");
+    }
+    // The next server derives them in the background, and says when it is done.
+    app.stop();
+    app.start_again();
+    let started = std::time::Instant::now();
+    while app.get_json("/api/status").1["derivation"] != Value::Null {
+        assert!(started.elapsed() < std::time::Duration::from_secs(60), "the games are derived again");
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    let after = groups(&app);
+    assert_ne!(after, before, "the chances are the new model's");
+    // What a whole training leaves: every game derived with the newest model.
+    {
+        let mut store = almanac_store::Store::open(&app.db).unwrap();
+        assert!(almanac_service::games_to_reproject(&store, Some("catan"), false).unwrap().is_empty());
+        let all = almanac_service::games_to_reproject(&store, Some("catan"), true).unwrap();
+        let report = almanac_service::reproject(&mut store, &all, |_| {});
+        assert!(report.failed.is_empty());
+    }
+    assert_eq!(groups(&app), after, "the chance questions agree with a whole training");
+}
+
+/// A stored model that does not read back (a part of the wrong size, a number that is not finite) gives no
+/// chances, and says why; `train` never keeps one.
+#[test]
+fn a_model_that_does_not_read_back_is_no_chances_and_says_why() {
+    let app = spawn_app(16 << 20);
+    let ids = support::publish_records_for_a_model(&app, &["catan-club-game.jsonl"]);
+    support::train(&app, "catan");
+    let mut store = almanac_store::Store::open(&app.db).unwrap();
+    let kept = store.model("catan").unwrap().unwrap();
+    let mut body: Value = serde_json::from_str(&kept.body).unwrap();
+    body["weights"].as_array_mut().unwrap().pop();
+    store.save_model(&almanac_store::WinModel { body: body.to_string(), ..kept }).unwrap();
+    let started = std::time::Instant::now();
+    let (status, answer) = loop {
+        let (status, answer) = app.get_json(&format!("/api/games/{}/chances", ids[0]));
+        if status != 200 || started.elapsed() > std::time::Duration::from_secs(30) {
+            break (status, answer);
+        }
+        // The server keeps a model a few seconds.
+        std::thread::sleep(std::time::Duration::from_millis(200));
+    };
+    assert_eq!(status, 404, "{answer}");
+    let error = answer["error"].as_str().unwrap();
+    assert!(error.contains("does not read back") && error.contains("weights"), "{error}");
+    assert!(!answer.to_string().contains("null"), "{answer}");
+}
+
 #[test]
 fn uploaded_names_are_escaped_everywhere() {
     let app = spawn_app(16 << 20);

@@ -254,7 +254,7 @@ impl Tally {
             }
         }
         let openings = seats.iter().map(|s| self.opening(s)).collect();
-        Insights { metrics, openings }
+        Insights { metrics, openings, chances_model: None }
     }
 
     /// A seat's opening in words (`2 apples + bricks · 10 pips`, `monk + knight`), if it has one.

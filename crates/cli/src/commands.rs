@@ -614,15 +614,20 @@ pub fn migrate(from: &Path, to: &Path) -> anyhow::Result<i32> {
         b.finish_and_clear();
     }
     println!(
-        "copied {} club(s), {} token(s), {} win-chance model(s) and {} game(s); {} games, {} events in both ({} into {})",
+        "copied {} club(s), {} token(s), {} win-chance model(s) and {} game(s); {} of {} games, {} events in both ({} into {}){}",
         report.clubs,
         report.tokens,
         report.models,
         report.games,
         report.total,
+        report.of,
         report.events,
         source.backend_name(),
-        target.backend_name()
+        target.backend_name(),
+        match report.failed.len() {
+            0 => String::new(),
+            n => format!("; {n} game(s) not copied (below)"),
+        }
     );
     for m in &report.mismatches {
         eprintln!("differs: {m}");

@@ -17,6 +17,8 @@ pub enum NoChances {
     NoFeatures { game: &'static str },
     #[error("the {game} model was made by another version of Almanac: train it again")]
     Outdated { game: &'static str },
+    #[error("the stored {game} model does not read back ({why}): train it again")]
+    Malformed { game: &'static str, why: String },
 }
 
 /// A trained model and what it was trained on.
@@ -40,6 +42,8 @@ pub enum TrainError {
     UnknownRuleset(String),
     #[error("no model for {game}: {why}")]
     NoModel { game: &'static str, why: NoModel },
+    #[error("no model kept for {game}: the model made would not read back ({why})")]
+    Unreadable { game: &'static str, why: String },
 }
 
 /// A published game's id and its stored log (header line, event lines): what a model learns from.
@@ -95,16 +99,26 @@ pub fn train(
     let model = chances::train(ruleset, kind.version(), &features, games, &samples)
         .map_err(|why| TrainError::NoModel { game: kind.name(), why })?;
     let body = serde_json::to_string(&model).map_err(|e| ServiceError::Internal(e.to_string()))?;
-    store
-        .save_model(&WinModel {
-            ruleset: ruleset.to_string(),
-            version: model.version,
-            games: games as u64,
-            positions: samples.len() as u64,
-            trained_at: String::new(),
-            body,
-        })
-        .map_err(ServiceError::from)?;
+    let stored = WinModel {
+        id: 0,
+        ruleset: ruleset.to_string(),
+        version: model.version,
+        games: games as u64,
+        positions: samples.len() as u64,
+        trained_at: String::new(),
+        body,
+    };
+    // A model that would not read back is not kept: it would be no chances, or wrong ones.
+    match readable(&stored) {
+        Ok(_) => {}
+        Err(Unreadable::Malformed(why)) => return Err(TrainError::Unreadable { game: kind.name(), why }),
+        Err(Unreadable::Outdated) => {
+            return Err(TrainError::Unreadable { game: kind.name(), why: "it is not of this build's form".into() })
+        }
+    }
+    store.save_model(&stored).map_err(ServiceError::from)?;
+    // Every game of the ruleset is derived again with it. Should this be cut short (a crash), the games not
+    // yet derived name the older model (`Insights::chances_model`), so the next server derives them.
     let ids = crate::games_to_reproject(store, Some(ruleset), true)?;
     let report = crate::reproject(store, &ids, |_| {});
     Ok(Trained { model, games, unfinished, rederived: report.done.len(), failed: report.failed })
@@ -121,14 +135,51 @@ pub fn model(store: &Store, ruleset: &str) -> Result<Result<(Model, String), NoC
     let Some(stored) = store.model(ruleset)? else {
         return Ok(Err(NoChances::Untrained { game: kind.name(), ruleset: ruleset.to_string() }));
     };
-    Ok(readable(&stored).map(|m| (m, stored.trained_at)).ok_or(NoChances::Outdated { game: kind.name() }))
+    match readable(&stored) {
+        Ok(m) => Ok(Ok((m, stored.trained_at))),
+        Err(Unreadable::Outdated) => Ok(Err(NoChances::Outdated { game: kind.name() })),
+        Err(Unreadable::Malformed(why)) => Ok(Err(NoChances::Malformed { game: kind.name(), why })),
+    }
 }
 
-/// A stored model read back, if this build reads it (its version, its ruleset's features).
-fn readable(stored: &WinModel) -> Option<Model> {
-    let m: Model = serde_json::from_str(&stored.body).ok()?;
-    let features = game_kind(&stored.ruleset).map_or(0, |k| k.features().len());
-    (m.version == chances::MODEL_VERSION && m.features.len() == features).then_some(m)
+/// Why a stored model is not read.
+enum Unreadable {
+    /// Another version of Almanac made it, or its ruleset's features changed since.
+    Outdated,
+    /// It does not read back as a model: what is wrong with it.
+    Malformed(String),
+}
+
+/// A stored model read back, if this build reads it (its version, its ruleset's features) and it is whole:
+/// every part of the size its features make it (the covariance may be left out), every number finite, every
+/// scale above 0.
+fn readable(stored: &WinModel) -> Result<Model, Unreadable> {
+    let m: Model =
+        serde_json::from_str(&stored.body).map_err(|e| Unreadable::Malformed(format!("it is not a model: {e}")))?;
+    let features: Vec<&str> =
+        game_kind(&stored.ruleset).map_or(Vec::new(), |k| k.features().iter().map(|f| f.id).collect());
+    if m.version != chances::MODEL_VERSION || m.features != features {
+        return Err(Unreadable::Outdated);
+    }
+    let f = features.len();
+    for (part, numbers, wanted) in [
+        ("mean", &m.mean, f),
+        ("scale", &m.scale, f),
+        ("weights", &m.weights, 2 * f),
+        ("covariance", &m.covariance, 4 * f * f),
+    ] {
+        // A model without its covariance reads (its chances without a spread).
+        if numbers.len() != wanted && !(part == "covariance" && numbers.is_empty()) {
+            return Err(Unreadable::Malformed(format!("its {part} has {} numbers, not {wanted}", numbers.len())));
+        }
+        if let Some(k) = numbers.iter().position(|x| !x.is_finite()) {
+            return Err(Unreadable::Malformed(format!("its {part}'s number {} is not a finite number", k + 1)));
+        }
+    }
+    if let Some(k) = m.scale.iter().position(|s| *s <= 0.0) {
+        return Err(Unreadable::Malformed(format!("its scale's number {} is not above 0", k + 1)));
+    }
+    Ok(m)
 }
 
 /// A game's win chances: each seat's at the start and after every event, the events that moved them most,
@@ -261,9 +312,13 @@ pub fn chart(game: &dyn Game, chances: &Chances) -> Result<String, ServiceError>
 }
 
 /// Every ruleset's model the store keeps (those read with this build's model version), for deriving the
-/// read model's chance numbers of many games without asking the store for each.
+/// read model's chance numbers of many games without asking the store for each; and each ruleset's newest
+/// stored model's id, read or not, which the numbers name (`Insights::chances_model`).
 #[derive(Debug, Clone, Default)]
-pub struct Models(std::collections::BTreeMap<String, Model>);
+pub struct Models {
+    read: std::collections::BTreeMap<String, Model>,
+    newest: std::collections::BTreeMap<String, i64>,
+}
 
 impl Models {
     /// None: what a game stored before any model was trained is derived with.
@@ -273,26 +328,31 @@ impl Models {
 
     /// The model of one ruleset, if the store keeps one.
     pub fn of(store: &Store, ruleset: &str) -> Result<Models, almanac_store::StoreError> {
-        let mut models = std::collections::BTreeMap::new();
-        if let Some(m) = store.model(ruleset)?.as_ref().and_then(readable) {
-            models.insert(ruleset.to_string(), m);
+        let mut models = Models::default();
+        if let Some(stored) = store.model(ruleset)? {
+            models.newest.insert(ruleset.to_string(), stored.id);
+            if let Ok(m) = readable(&stored) {
+                models.read.insert(ruleset.to_string(), m);
+            }
         }
-        Ok(Models(models))
+        Ok(models)
     }
 
     pub fn load(store: &Store) -> Result<Models, ServiceError> {
-        let mut models = std::collections::BTreeMap::new();
+        let mut models = Models::default();
         for kind in crate::GAMES.iter().filter(|g| !g.features().is_empty()) {
-            if let Ok((m, _)) = model(store, kind.id())? {
-                models.insert(kind.id().to_string(), m);
-            }
+            let one = Models::of(store, kind.id())?;
+            models.read.extend(one.read);
+            models.newest.extend(one.newest);
         }
-        Ok(Models(models))
+        Ok(models)
     }
 
-    /// Adds the chance numbers of a finished game to its read model, where its ruleset has a model.
+    /// Adds the chance numbers of a finished game to its read model, where its ruleset has a model, and names
+    /// the model they were read with.
     pub fn add_to(&self, insights: &mut almanac_core::Insights, game: &dyn Game) {
-        if let Some(m) = self.0.get(game.ruleset()) {
+        insights.chances_model = self.newest.get(game.ruleset()).copied();
+        if let Some(m) = self.read.get(game.ruleset()) {
             insights.metrics.extend(chances::seat_metrics(m, game));
         }
     }

@@ -678,8 +678,9 @@ pub struct Migrated {
     pub games: usize,
     /// Win-chance models copied (each ruleset's newest).
     pub models: usize,
-    /// Games in both databases.
+    /// Games in both databases (copied now or before), of the source's `of` games; their events.
     pub total: usize,
+    pub of: usize,
     pub events: u64,
     /// Games whose copy differs (content hash, events, owner, published, deleted), with why.
     pub mismatches: Vec<String>,
@@ -767,12 +768,16 @@ pub fn migrate(from: &Store, to: &mut Store, mut progress: impl FnMut(&str)) -> 
         match copies.get(&g.id) {
             Some(copy) if copy == g => {}
             Some(copy) => report.mismatches.push(format!("{}: {copy:?} against {g:?}", g.id)),
-            None if report.failed.iter().any(|(id, _)| id == &g.id) => {}
-            None => report.mismatches.push(format!("{}: not copied", g.id)),
+            None if report.failed.iter().any(|(id, _)| id == &g.id) => continue,
+            None => {
+                report.mismatches.push(format!("{}: not copied", g.id));
+                continue;
+            }
         }
+        report.total += 1;
         report.events += g.events;
     }
-    report.total = games.len();
+    report.of = games.len();
     Ok(report)
 }
 
@@ -789,7 +794,8 @@ fn copy_game(from: &Store, to: &mut Store, g: &StoredGame) -> Result<(), Service
     let ownership = Ownership { club: owner, published: g.published };
     let facts = game.fact_rows(0);
     let mut insights = insights_from(game.as_ref(), &facts);
-    chances::Models::of(from, game.ruleset())?.add_to(&mut insights, game.as_ref());
+    // The copy's own model (copied before the games): the numbers name it, so the copy's games are current.
+    chances::Models::of(to, game.ruleset())?.add_to(&mut insights, game.as_ref());
     let new = NewGame {
         game: game.as_ref(),
         header_line: &header,

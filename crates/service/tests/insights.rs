@@ -196,6 +196,7 @@ fn made_up_model(kind: &dyn almanac_core::GameKind) -> almanac_store::WinModel {
         trained_on: TrainedOn { games: 20, positions: 400 },
     };
     almanac_store::WinModel {
+        id: 0,
         ruleset: kind.id().to_string(),
         version: MODEL_VERSION,
         games: 20,

@@ -305,6 +305,9 @@ pub struct Note {
 /// layer wrote it (a JSON document, opaque here).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct WinModel {
+    /// The store's id of it (0 for one not stored yet): the games' numbers name the model they were read
+    /// with by it.
+    pub id: i64,
     pub ruleset: String,
     /// The model's format version.
     pub version: u32,

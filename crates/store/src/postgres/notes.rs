@@ -22,7 +22,7 @@ impl Postgres {
 
     pub fn model(&self, ruleset: &str) -> Result<Option<WinModel>> {
         let rows = self.client.borrow_mut().query(
-            "SELECT ruleset, version, games, positions, trained_at, body FROM win_models WHERE ruleset = $1
+            "SELECT ruleset, version, games, positions, trained_at, body, id FROM win_models WHERE ruleset = $1
              ORDER BY id DESC LIMIT 1",
             &[&ruleset],
         )?;
@@ -33,6 +33,7 @@ impl Postgres {
             positions: r.get::<_, i64>(3) as u64,
             trained_at: r.get(4),
             body: r.get(5),
+            id: r.get(6),
         }))
     }
 

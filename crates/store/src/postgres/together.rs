@@ -228,6 +228,18 @@ pub(super) fn insert_rows(tx: &mut Transaction, p: &Prepared, batch: &[GameToSto
         .filter_map(|(id, m)| Some((*seat_keys.get(&(id.to_string(), m.seat as i32))?, m)))
         .collect();
     super::insights::insert_numbers(tx, p, &numbers)?;
+    // The model their chance numbers were read with, where there was one.
+    let (with_model, models): (Vec<&str>, Vec<i64>) =
+        batch.iter().filter_map(|g| Some((g.id, g.new.insights.chances_model?))).unzip();
+    if !with_model.is_empty() {
+        run(
+            tx,
+            p,
+            "UPDATE games SET chances_model = u.model FROM unnest($1::text[], $2::bigint[]) AS u(id, model)
+             WHERE games.id = u.id",
+            &[&with_model, &models],
+        )?;
+    }
     Ok(())
 }
 

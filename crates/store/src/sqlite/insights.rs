@@ -13,6 +13,8 @@ use std::collections::HashMap;
 /// game's row and players, and their numbers; what that changes in the field's sums is added to `change`, for
 /// the caller to write before it commits.
 pub fn write(tx: &Connection, id: &str, insights: &Insights, change: &mut Change) -> Result<()> {
+    tx.prepare_cached("UPDATE games SET chances_model = ?2 WHERE id = ?1")?
+        .execute(rusqlite::params![id, insights.chances_model])?;
     let made = tx.prepare_cached(&numbered(questions::INSERT_SEATS.to_string()))?.execute([id])?;
     let keys: Vec<i64> = {
         let mut stmt = tx.prepare_cached("SELECT key FROM seats WHERE game_id = ?1 ORDER BY seat")?;

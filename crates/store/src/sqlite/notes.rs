@@ -25,7 +25,7 @@ impl Sqlite {
 
     pub fn model(&self, ruleset: &str) -> Result<Option<WinModel>> {
         let mut stmt = self.conn.prepare_cached(
-            "SELECT ruleset, version, games, positions, trained_at, body FROM win_models WHERE ruleset = ?1
+            "SELECT ruleset, version, games, positions, trained_at, body, id FROM win_models WHERE ruleset = ?1
              ORDER BY id DESC LIMIT 1",
         )?;
         let mut rows = stmt.query_map([ruleset], |r| {
@@ -36,6 +36,7 @@ impl Sqlite {
                 positions: r.get::<_, i64>(3)? as u64,
                 trained_at: r.get(4)?,
                 body: r.get(5)?,
+                id: r.get(6)?,
             })
         })?;
         Ok(rows.next().transpose()?)

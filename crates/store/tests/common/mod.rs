@@ -216,7 +216,7 @@ pub fn won_by(winner: u32, scores: [f64; 4], opening: &str) -> Insights {
     }
     metrics.push(SeatMetric { seat: 0, metric: "trades_with", arg: "seat:1".into(), value: 2.0 });
     metrics.push(SeatMetric { seat: 0, metric: "trades_with", arg: "bank".into(), value: 1.0 });
-    Insights { metrics, openings: vec![Some(opening.to_string()), None, None, None] }
+    Insights { metrics, openings: vec![Some(opening.to_string()), None, None, None], chances_model: None }
 }
 
 /// The read model of questions across games, on either backend: stored with the game, grouped by any
@@ -367,6 +367,7 @@ pub fn games_stored_together_are_each_stored_whole_or_not_at_all(store: &mut Sto
     let insights = Insights {
         metrics: vec![SeatMetric { seat: 0, metric: "first_seen_here", arg: "a".into(), value: 5.0 }],
         openings: Vec::new(),
+        chances_model: None,
     };
     let new_game = |k: usize| NewGame {
         game: logs[k].game.as_ref(),
@@ -435,6 +436,7 @@ pub fn games_derived_again_together_are_each_derived_whole_or_not_at_all(store: 
 pub fn models_are_kept_newest_first(store: &mut Store) {
     assert_eq!(store.model("catan").unwrap(), None);
     let first = almanac_store::WinModel {
+        id: 0,
         ruleset: "catan".into(),
         version: 1,
         games: 30,
