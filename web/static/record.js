@@ -644,15 +644,8 @@ document.addEventListener('DOMContentLoaded', () => {
   }
 
   window.addEventListener('online', flush);
-  // Signing out clears what this phone kept (the server says so): not while entries still wait for it.
-  for (const f of document.querySelectorAll('form[action="/signout"]')) {
-    f.addEventListener('submit', (e) => {
-      const n = queue().length;
-      if (n === 0) return;
-      e.preventDefault();
-      say(`${n} ${n === 1 ? 'entry still waits' : 'entries still wait'} for the server: sign out once ${n === 1 ? 'it is' : 'they are'} sent.`);
-    });
-  }
+  // Signing out clears what this phone kept, and waits while entries wait: `session.js`, on every signed-in
+  // page.
 
   // The page and its files kept for a reload offline (the worker renews them whenever they are fetched).
   async function keepForOffline() {

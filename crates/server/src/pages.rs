@@ -288,6 +288,8 @@ pub fn page(
                 }
                 main { (PreEscaped(body)) }
                 @for script in scripts { script src=(script) {} }
+                // Signing out clears what this device kept of the club's games (`session.js`).
+                @if signed.is_some() { script src="/static/session.js" {} }
             }
         }
     };
