@@ -60,8 +60,12 @@ fn is_invisible(c: char) -> bool {
             | '\u{1BCA0}'..='\u{1BCA3}' | '\u{1D173}'..='\u{1D17A}' | '\u{E0001}' | '\u{E0020}'..='\u{E007F}')
 }
 
-/// A fingerprint being written, fact by fact.
+/// A fingerprint being written, fact by fact: the SHA-256 of a text written as it goes, so that a game that
+/// grows adds only its new events' facts (a live game's append at any length costs the same).
+#[derive(Clone)]
 pub struct Print {
+    hasher: sha2::Sha256,
+    /// One event's words, before they go into the hash.
     text: String,
 }
 
@@ -72,7 +76,14 @@ impl Print {
             text.push_str(&fold_name(&p.name));
             text.push('\n');
         }
-        Print { text }
+        let mut print = Print { hasher: sha2::Sha256::default(), text };
+        print.flush();
+        print
+    }
+
+    fn flush(&mut self) {
+        sha2::Digest::update(&mut self.hasher, self.text.as_bytes());
+        self.text.clear();
     }
 
     /// Adds one event's facts: those every view sees alike.
@@ -89,11 +100,17 @@ impl Print {
                 _ => Ok(()),
             };
         }
+        self.flush();
+    }
+
+    /// The fingerprint of what was added so far, as hex (it may go on).
+    pub fn now(&self) -> String {
+        sha2::Digest::finalize(self.hasher.clone()).iter().map(|b| format!("{b:02x}")).collect()
     }
 
     /// The fingerprint, as hex.
     pub fn finish(self) -> String {
-        crate::hash::sha256_hex(&self.text)
+        self.now()
     }
 }
 

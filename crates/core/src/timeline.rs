@@ -48,6 +48,17 @@ pub struct Timeline<R: Ruleset> {
     /// `snapshots[k]` is the state after `k * SNAPSHOT_EVERY` events.
     snapshots: Vec<R::State>,
     last: R::State,
+    /// The fingerprint as far as it was last asked (`Game::fingerprint`), carried on from there as the game
+    /// grows; made again whole after a withdrawal or a cut.
+    print: std::sync::Mutex<Option<KeptPrint>>,
+}
+
+/// A fingerprint part-way: over the first `events` events, when `withdrawals` entries had been withdrawn.
+#[derive(Clone)]
+struct KeptPrint {
+    print: crate::fingerprint::Print,
+    events: usize,
+    withdrawals: usize,
 }
 
 // By hand: a derive would ask the ruleset type itself to be `Clone`.
@@ -64,6 +75,7 @@ impl<R: Ruleset> Clone for Timeline<R> {
             fact_ends: self.fact_ends.clone(),
             snapshots: self.snapshots.clone(),
             last: self.last.clone(),
+            print: std::sync::Mutex::new(self.print.lock().unwrap_or_else(|e| e.into_inner()).clone()),
         }
     }
 }
@@ -83,6 +95,7 @@ impl<R: Ruleset> Timeline<R> {
             fact_ends: Vec::new(),
             snapshots: vec![initial.clone()],
             last: initial,
+            print: std::sync::Mutex::new(None),
         })
     }
 
@@ -197,6 +210,8 @@ impl<R: Ruleset> Timeline<R> {
         if n >= self.events.len() {
             return;
         }
+        // The fingerprint kept may hold the events cut: made again whole when next asked.
+        *self.print.get_mut().unwrap_or_else(|e| e.into_inner()) = None;
         self.last = self.replay(n);
         for entry in &self.events[n..] {
             if let Entry::Withdrawal(i) = *entry {
@@ -285,6 +300,22 @@ impl<R: Declarations> Game for Timeline<R> {
     }
     fn event_count(&self) -> usize {
         self.events.len()
+    }
+    fn fingerprint(&self) -> String {
+        let mut kept = self.print.lock().unwrap_or_else(|e| e.into_inner());
+        let withdrawals = self.withdrawn_by.iter().filter(|w| w.is_some()).count();
+        // A withdrawal takes an earlier entry's facts out: made again whole (a cut forgets it, `truncate`).
+        let usable = kept.as_ref().is_some_and(|k| k.events <= self.events.len() && k.withdrawals == withdrawals);
+        if !usable {
+            let print = crate::fingerprint::Print::new(R::ID, &self.envelope);
+            *kept = Some(KeptPrint { print, events: 0, withdrawals });
+        }
+        let k = kept.as_mut().expect("made above");
+        for i in k.events..self.events.len() {
+            k.print.add(self.event_facts(i));
+        }
+        k.events = self.events.len();
+        k.print.now()
     }
     fn event_turn(&self, i: usize) -> u32 {
         self.turns[i]

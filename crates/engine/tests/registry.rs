@@ -357,3 +357,49 @@ fn withdrawals_hold(path: &std::path::Path) -> &'static str {
     }
     clean.ruleset()
 }
+
+/// What was played, from scratch: the fingerprint of the game's events' facts, written in one pass.
+fn print_from_scratch(game: &dyn Game) -> String {
+    let mut print = almanac_core::fingerprint::Print::new(game.ruleset(), game.envelope());
+    for i in 0..game.event_count() {
+        print.add(game.event_facts(i));
+    }
+    print.finish()
+}
+
+/// A game's fingerprint is carried on as it grows (a live append at any length costs the same): asked after
+/// every event, after a cut back and after a withdrawal, it is the fingerprint written from scratch.
+#[test]
+fn a_fingerprint_carried_on_as_a_game_grows_is_the_one_written_whole() {
+    use almanac_core::withdrawal;
+    for path in every_record().into_iter().filter(|p| p.extension().is_some_and(|e| e == "jsonl")) {
+        let text = std::fs::read_to_string(&path).unwrap();
+        let lines: Vec<&str> = text.lines().collect();
+        let Ok(whole) = read_log(&text) else { continue };
+        let mut game = read_log(lines[0]).unwrap();
+        for (i, line) in lines.iter().enumerate().skip(1) {
+            game.push_line(i + 1, line).unwrap();
+            let asked = game.fingerprint();
+            if i % 97 == 0 || i + 1 == lines.len() {
+                assert_eq!(asked, print_from_scratch(game.as_ref()), "{}: after {i} events", path.display());
+            }
+        }
+        assert_eq!(game.fingerprint(), whole.fingerprint(), "{}", path.display());
+        assert_eq!(whole.fingerprint(), print_from_scratch(whole.as_ref()), "{}", path.display());
+        // Cut back, then grown again by other entries: an entry and its withdrawal.
+        let n = game.event_count();
+        let cut = n / 2;
+        game.truncate(cut);
+        assert_eq!(game.fingerprint(), print_from_scratch(game.as_ref()), "{}: cut at {cut}", path.display());
+        game.push_line(cut + 2, lines[cut + 1]).unwrap();
+        game.fingerprint();
+        let back = withdrawal::line(cut as u64 + 1);
+        if game.push_line(cut + 3, &back).is_ok() {
+            assert_eq!(game.fingerprint(), print_from_scratch(game.as_ref()), "{}: withdrawn", path.display());
+        }
+        for (i, line) in lines.iter().enumerate().skip(cut + 1) {
+            game.push_line(i + 3, line).unwrap();
+        }
+        assert_eq!(game.fingerprint(), print_from_scratch(game.as_ref()), "{}: regrown", path.display());
+    }
+}

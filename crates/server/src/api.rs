@@ -82,10 +82,22 @@ async fn upload(
     let text = String::from_utf8(body)
         .map_err(|e| ApiError { line: Some(1), ..ApiError::bad_request(format!("the file is not UTF-8 text: {e}")) })?;
     let ownership = Ownership { club: Some(writer.club.id), published: query.publish.unwrap_or(false) };
-    let inserted = app.uploads.store(format, text, ownership).await?;
+    let crate::uploads::Stored { inserted, live } = app.uploads.store_keeping(format, text, ownership).await?;
     if let Inserted::Existing(id) = &inserted {
         // An upload by its owner shows a deleted game again.
         forget_access(&app, id);
+    }
+    // A game not over is kept in memory with its tally, as an append leaves it: its first append costs what
+    // the next ones do, however long the game.
+    if let (Inserted::New(id), Some(game)) = (&inserted, live) {
+        let (app, id) = (app.clone(), id.clone());
+        blocking(move || {
+            let kept = Arc::new(Kept::new(almanac_service::LiveGame::counted(game)));
+            let weight = kept.read().memory_estimate();
+            app.timelines.put(id, kept, weight);
+            Ok(())
+        })
+        .await?;
     }
     Ok(match inserted {
         Inserted::New(id) => HttpResponse::Created().json(json!({"id": id, "existing": false})),

@@ -13,7 +13,14 @@ use std::sync::mpsc;
 use std::sync::{Arc, Mutex};
 use tokio::sync::oneshot;
 
-type Answer = oneshot::Sender<Result<Inserted, ServiceError>>;
+type Answer = oneshot::Sender<Result<Stored, ServiceError>>;
+
+/// An upload stored: what the store did, and the game itself when it is new and not over (a table that goes
+/// on recording it), so that the server keeps it in memory and its first append does not read it again.
+pub struct Stored {
+    pub inserted: Inserted,
+    pub live: Option<Box<dyn almanac_core::Game>>,
+}
 
 /// What an upload asks, and where its answer goes.
 struct Job {
@@ -113,6 +120,16 @@ impl Uploads {
         text: String,
         ownership: Ownership,
     ) -> Result<Inserted, ServiceError> {
+        Ok(self.store_keeping(format, text, ownership).await?.inserted)
+    }
+
+    /// `store`, giving back the game too when it is new and not over.
+    pub async fn store_keeping(
+        &self,
+        format: Option<Format>,
+        text: String,
+        ownership: Ownership,
+    ) -> Result<Stored, ServiceError> {
         let (answer, reply) = oneshot::channel();
         let gone = || ServiceError::Internal("the upload worker has stopped; nothing was stored".into());
         self.jobs.send(Job { format, text, ownership, answer }).map_err(|_| gone())?;
@@ -153,7 +170,12 @@ fn store_together(pool: &Pool, together: Vec<Ready>) {
     match stored {
         Ok(outcomes) => {
             for (ready, outcome) in together.into_iter().zip(outcomes) {
-                let _ = ready.answer.send(outcome);
+                let stored = outcome.map(|inserted| {
+                    let game = ready.prepared.log.game;
+                    let live = (matches!(inserted, Inserted::New(_)) && game.winner().is_none()).then_some(game);
+                    Stored { inserted, live }
+                });
+                let _ = ready.answer.send(stored);
             }
         }
         Err(_) => {
