@@ -257,7 +257,8 @@ mod tests {
             .collect();
         let before = pool.read(|s| s.read_model_version().unwrap()).unwrap();
         store_together(&pool, together);
-        let outcomes: Vec<Inserted> = replies.into_iter().map(|mut r| r.try_recv().unwrap().unwrap()).collect();
+        let outcomes: Vec<Inserted> =
+            replies.into_iter().map(|mut r| r.try_recv().unwrap().unwrap().inserted).collect();
         assert!(matches!(&outcomes[0], Inserted::New(_)), "{outcomes:?}");
         assert!(matches!(&outcomes[1], Inserted::New(_)), "{outcomes:?}");
         assert_eq!(outcomes[2], Inserted::Existing(outcomes[0].id().to_string()));

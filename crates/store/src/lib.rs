@@ -22,6 +22,7 @@
 //! - every seat names a player across games: one identity per name (in any case) among one club's games,
 //!   spellings merged into one; only published games count for a player.
 
+mod cut_off;
 mod error;
 mod ownership;
 mod packed;

@@ -30,6 +30,9 @@ const POSTGRES_READERS: usize = 24;
 const TICK: Duration = Duration::from_millis(200);
 /// A replica not heard from for this long is out of rotation (stopped, frozen, or cut off).
 const SILENT_FOR: Duration = Duration::from_millis(1000);
+/// A replica silent this long with connections still open to it (frozen: its kernel still takes the bytes)
+/// has them shut down, so that the reads waiting on them end and are made again on the primary.
+const FROZEN_FOR: Duration = Duration::from_secs(3);
 /// A replica further behind the primary than this is out of rotation until it catches up: its readers
 /// would see a past that old.
 pub const LAG_BOUND: Duration = Duration::from_secs(5);
@@ -83,6 +86,9 @@ struct Replica {
     failed_at: AtomicU64,
     /// How far behind the primary it was when last asked, in milliseconds.
     lag: AtomicU64,
+    /// Where it listens, and whether its connections were cut in this silence (`FROZEN_FOR`).
+    addresses: Vec<std::net::SocketAddr>,
+    cut: AtomicBool,
 }
 
 /// What the pool and its watching threads share.
@@ -145,6 +151,8 @@ impl Pool {
                     answered_at: AtomicU64::new(0),
                     failed_at: AtomicU64::new(0),
                     lag: AtomicU64::new(0),
+                    addresses: crate::cut_off::addresses_of(&r.to_string_lossy()),
+                    cut: AtomicBool::new(false),
                 })
             })
             .collect();
@@ -153,6 +161,7 @@ impl Pool {
             for r in &replicas {
                 watch_replica(r, &watch);
             }
+            cut_off_frozen(&replicas, &watch);
             // Reads go to a replica from the start when it answers at once.
             let waiting = Instant::now();
             while replicas.iter().any(|r| r.answered_at.load(Ordering::SeqCst) == 0) && waiting.elapsed() < FIRST_ANSWER
@@ -331,6 +340,27 @@ fn watch_primary(path: &Path, watch: &Arc<Watch>) {
                         }
                     }
                     _ => store = None,
+                }
+            }
+            std::thread::sleep(TICK);
+        }
+    });
+}
+
+/// A thread that never waits on a database: every `TICK` it looks at how long each replica has been silent,
+/// and shuts down this process's connections to one silent for `FROZEN_FOR`, once a silence.
+fn cut_off_frozen(replicas: &[Arc<Replica>], watch: &Arc<Watch>) {
+    let (replicas, watch) = (replicas.to_vec(), watch.clone());
+    std::thread::spawn(move || {
+        while !watch.stopped.load(Ordering::SeqCst) {
+            let now = watch.now();
+            for r in &replicas {
+                let answered = r.answered_at.load(Ordering::SeqCst);
+                let silent = answered > 0 && now.saturating_sub(answered) > FROZEN_FOR.as_millis() as u64;
+                if !silent {
+                    r.cut.store(false, Ordering::SeqCst);
+                } else if !r.cut.swap(true, Ordering::SeqCst) {
+                    crate::cut_off::cut_connections_to(&r.addresses);
                 }
             }
             std::thread::sleep(TICK);
