@@ -495,6 +495,15 @@ fn a_training_cut_short_is_finished_by_the_next_server() {
         assert!(report.failed.is_empty());
     }
     assert_eq!(groups(&app), after, "the chance questions agree with a whole training");
+    // A live game (not over: no chance numbers yet) is not due for its model, however it grows.
+    let club = sample("catan-club-game.jsonl");
+    let lines: Vec<&str> = club.lines().collect();
+    let (status, body) = app.post("/api/games", lines[..11].join("\n").as_bytes());
+    assert_eq!(status, 201, "{body}");
+    let (status, ok) = app.append(body["id"].as_str().unwrap(), 10, &[lines[11]]);
+    assert_eq!(status, 200, "{ok}");
+    let store = almanac_store::Store::open(&app.db).unwrap();
+    assert_eq!(almanac_service::games_to_reproject(&store, Some("catan"), false).unwrap(), Vec::<String>::new());
 }
 
 /// A stored model that does not read back (a part of the wrong size, a number that is not finite) gives no

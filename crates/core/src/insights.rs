@@ -50,8 +50,9 @@ pub struct Insights {
     pub metrics: Vec<SeatMetric>,
     pub openings: Vec<Option<String>>,
     /// The store's id of the win-chance model of the game's ruleset when these numbers were derived (the
-    /// newest stored, whether it read back or not; `None`: there was none). A game whose numbers name
-    /// another model than its ruleset's newest is derived again.
+    /// newest stored, whether it read back or not; `None`: there was none, or the game is not over and has
+    /// no chance numbers yet). A finished game whose numbers name another model than its ruleset's newest is
+    /// derived again.
     pub chances_model: Option<i64>,
 }
 

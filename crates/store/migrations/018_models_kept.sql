@@ -7,8 +7,8 @@ BEGIN SELECT RAISE(ABORT, 'models are kept as trained: a model is never replaced
 CREATE TRIGGER win_models_are_never_deleted BEFORE DELETE ON win_models
 BEGIN SELECT RAISE(ABORT, 'models are kept as trained: DELETE is not allowed'); END;
 
--- Which model each game's chance numbers were read with (`win_models.id`; NULL: none). A game whose model is
--- not its ruleset's newest is derived again (`serve` does it), so that a training cut short — the model
+-- Which model each game's chance numbers were read with (`win_models.id`; NULL: none). A finished game whose
+-- model is not its ruleset's newest is derived again (a game not over has no chance numbers yet) (`serve` does it), so that a training cut short — the model
 -- stored, the games' numbers not yet derived with it — is finished by the next server. The games stored so
 -- far were derived with their ruleset's newest model, as `train` derives them all.
 ALTER TABLE games ADD COLUMN chances_model BIGINT;

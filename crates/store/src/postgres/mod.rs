@@ -582,8 +582,8 @@ impl Postgres {
             "SELECT id, ruleset, numbers_older FROM (
                  SELECT id, ruleset, stored_at, n, event_count,
                         ($2::int IS NULL OR ruleset_version <> $2 OR insights_version <> $3 OR fingerprint IS NULL
-                         OR chances_model IS DISTINCT FROM
-                            (SELECT MAX(w.id) FROM win_models w WHERE w.ruleset = games.ruleset)) AS numbers_older
+                         OR (winner IS NOT NULL AND chances_model IS DISTINCT FROM
+                            (SELECT MAX(w.id) FROM win_models w WHERE w.ruleset = games.ruleset))) AS numbers_older
                  FROM games WHERE $1::text IS NULL OR ruleset = $1) AS g
              WHERE numbers_older
                 OR (event_count > 0 AND NOT EXISTS (SELECT 1 FROM checkpoints c WHERE c.game_id = g.id))

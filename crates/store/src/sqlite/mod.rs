@@ -450,7 +450,8 @@ impl Sqlite {
             "SELECT id, ruleset, numbers_older FROM (
                  SELECT id, ruleset, stored_at, rowid AS n, event_count, key,
                         ?2 IS NULL OR ruleset_version <> ?2 OR insights_version <> ?3 OR fingerprint IS NULL
-                        OR chances_model IS NOT (SELECT MAX(w.id) FROM win_models w WHERE w.ruleset = games.ruleset)
+                        OR (winner IS NOT NULL AND chances_model IS NOT
+                            (SELECT MAX(w.id) FROM win_models w WHERE w.ruleset = games.ruleset))
                         AS numbers_older
                  FROM games WHERE ?1 IS NULL OR ruleset = ?1) AS g
              WHERE numbers_older
