@@ -45,7 +45,8 @@ fn tally_of(game: &dyn Game) -> Tally {
 /// The game `id` of `club`, if its stored log ends at `expected_seq`: checked before anything is replayed.
 fn owned_at(store: &Store, club: ClubId, id: &str, expected_seq: u64) -> Result<Visible, ServiceError> {
     let visible = store.owned(club, id)?;
-    let stored = store.game(&visible)?.event_count;
+    // The count the access check read just now (the store checks it again, under the game's lock).
+    let stored = visible.access().events;
     if stored != expected_seq {
         return Err(
             StoreError::Conflict { game: visible.id().to_string(), expected: expected_seq, actual: stored }.into()

@@ -226,8 +226,13 @@ impl Store {
     /// The game with this id or unique prefix, as `viewer` may see it: every read of one game takes what
     /// this returns. A game the viewer may not see is not found, exactly like one that does not exist.
     pub fn visible(&self, viewer: Viewer, id_or_prefix: &str) -> Result<Visible> {
-        let id = self.resolve(viewer, id_or_prefix)?;
-        let access = self.access_of(&id)?;
+        // A whole id is looked up by its key alone; a prefix is resolved among the games the viewer may see.
+        let whole = id_or_prefix.len() == 16 && id_or_prefix.bytes().all(|b| b.is_ascii_hexdigit());
+        let id = if whole { id_or_prefix.to_string() } else { self.resolve(viewer, id_or_prefix)? };
+        let access = self.access_of(&id).map_err(|e| match e {
+            StoreError::NotFound(_) => StoreError::NotFound(id_or_prefix.to_string()),
+            other => other,
+        })?;
         Visible::of(&access, viewer).ok_or_else(|| StoreError::NotFound(id_or_prefix.to_string()))
     }
 

@@ -90,10 +90,13 @@ impl Postgres {
     }
 
     pub fn access_of(&self, id: &str) -> Result<Access> {
-        let row = self.client.borrow_mut().query_opt(
+        // Asked before every read and write of a game: prepared once per connection (one round trip, not two).
+        let mut client = self.client.borrow_mut();
+        let statement = self.prepared.statement(
+            &mut *client,
             "SELECT id, owner, published, deleted_at IS NOT NULL, event_count FROM games WHERE id = $1",
-            &[&id],
         )?;
+        let row = client.query_opt(&statement, &[&id])?;
         row.map(|r| Access {
             id: r.get(0),
             owner: r.get(1),

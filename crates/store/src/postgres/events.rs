@@ -11,7 +11,7 @@ use crate::packed::facts::Batch;
 pub(super) struct Prepared(RefCell<HashMap<&'static str, Statement>>);
 
 impl Prepared {
-    fn statement(&self, tx: &mut Transaction, sql: &'static str) -> Result<Statement> {
+    pub(super) fn statement(&self, tx: &mut impl postgres::GenericClient, sql: &'static str) -> Result<Statement> {
         if let Some(statement) = self.0.borrow().get(sql) {
             return Ok(statement.clone());
         }

@@ -282,9 +282,17 @@ impl Postgres {
         let mut client = self.client.borrow_mut();
         let mut tx = client.transaction()?;
         // The game's row, locked: a second writer waits here and then sees the new count.
-        let row = tx
-            .query_opt("SELECT event_count, owner FROM games WHERE id = $1 AND deleted_at IS NULL FOR UPDATE", &[&id])?
-            .ok_or_else(|| StoreError::NotFound(id.to_string()))?;
+        // Statements prepared once per connection (`Prepared`): a round trip each, where a statement given as
+        // text is two.
+        let row = events::rows(
+            &mut tx,
+            &self.prepared,
+            "SELECT event_count, owner FROM games WHERE id = $1 AND deleted_at IS NULL FOR UPDATE",
+            &[&id],
+        )?
+        .into_iter()
+        .next()
+        .ok_or_else(|| StoreError::NotFound(id.to_string()))?;
         let (actual, owner): (i64, Option<ClubId>) = (row.get(0), row.get(1));
         if owner != Some(club) {
             return Err(StoreError::NotYours(id.to_string()));
@@ -311,7 +319,7 @@ impl Postgres {
         recount(&mut tx, &self.prepared, id, old.as_deref())?;
         // Every server on this database hears of the append when it commits (`listen_for_appends`).
         let appended = format!("{id} {}", game.event_count());
-        tx.execute("SELECT pg_notify($1, $2)", &[&APPENDS_CHANNEL, &appended])?;
+        events::run(&mut tx, &self.prepared, "SELECT pg_notify($1, $2)", &[&APPENDS_CHANNEL, &appended])?;
         tx.commit()?;
         Ok(game.event_count() as u64)
     }
