@@ -323,12 +323,7 @@ impl OwnReplicatedPair {
     }
 
     fn script(command: &str, dir: &Path) -> String {
-        let out = std::process::Command::new("bash")
-            .arg(root().join("tests/postgres.sh"))
-            .arg(command)
-            .arg(dir)
-            .output()
-            .expect("tests/postgres.sh runs");
+        let out = postgres_sh(command, dir).expect("tests/postgres.sh runs");
         assert!(out.status.success(), "postgres.sh {command}: {}", String::from_utf8_lossy(&out.stderr));
         String::from_utf8(out.stdout).unwrap()
     }
@@ -339,18 +334,15 @@ impl OwnReplicatedPair {
     }
 }
 
+/// Runs `tests/postgres.sh COMMAND DIR`.
+fn postgres_sh(command: &str, dir: &Path) -> std::io::Result<std::process::Output> {
+    std::process::Command::new("bash").arg(root().join("tests/postgres.sh")).arg(command).arg(dir).output()
+}
+
 impl Drop for OwnReplicatedPair {
     fn drop(&mut self) {
-        let _ = std::process::Command::new("bash")
-            .arg(root().join("tests/postgres.sh"))
-            .arg("thaw-replica")
-            .arg(self.dir.path())
-            .output();
-        let _ = std::process::Command::new("bash")
-            .arg(root().join("tests/postgres.sh"))
-            .arg("stop")
-            .arg(self.dir.path())
-            .output();
+        let _ = postgres_sh("thaw-replica", self.dir.path());
+        let _ = postgres_sh("stop", self.dir.path());
     }
 }
 
@@ -376,11 +368,7 @@ impl Formation {
 
 impl Drop for Formation {
     fn drop(&mut self) {
-        let _ = std::process::Command::new("bash")
-            .arg(root().join("tests/postgres.sh"))
-            .arg("stop")
-            .arg(self.dir.path())
-            .output();
+        let _ = postgres_sh("stop", self.dir.path());
     }
 }
 
