@@ -435,6 +435,23 @@ fn streams_are_limited_end_when_idle_and_end_when_their_game_is_made_private() {
     assert_eq!(third.ending().as_deref(), Some("gone"));
     assert_eq!(support::Spectator::follow(&app, &id, None).0, 404);
 
+    // A quiet stream gets its heartbeat however busy the other games are (each append to another game is
+    // heard, and must not put the heartbeat off).
+    let (status, body) = upload(&app, &lines[..11].join("\n").replace("Thursday league", "Another table"), "auto");
+    assert_eq!(status, 201, "{body}");
+    let other = body["id"].as_str().unwrap().to_string();
+    std::thread::scope(|scope| {
+        let busy = scope.spawn(|| {
+            for k in 0..25 {
+                assert_eq!(app.append(&other, 10 + k, &[lines[11 + k]]).0, 200);
+                std::thread::sleep(std::time::Duration::from_millis(60));
+            }
+        });
+        own.until_line(": still here");
+        assert!(!busy.is_finished(), "the heartbeat came while the other game was busy");
+        busy.join().unwrap();
+    });
+
     // An entry keeps a stream alive; without one for `stream_idle` it ends, saying so.
     let (status, ok) = app.append(&id, 10, &[lines[11]]);
     assert_eq!(status, 200, "{ok}");

@@ -290,6 +290,19 @@ impl Spectator {
         }
     }
 
+    /// Reads the stream until a line that starts with `start` (a heartbeat is `: still here`).
+    pub fn until_line(&mut self, start: &str) {
+        use std::io::BufRead;
+        loop {
+            let mut line = String::new();
+            let n = self.reader.read_line(&mut line).expect("the stream says it within 30 s");
+            assert!(n > 0, "the stream ended");
+            if line.starts_with(start) {
+                return;
+            }
+        }
+    }
+
     /// The next number of events the stream announces.
     pub fn next_count(&mut self) -> u64 {
         use std::io::BufRead;

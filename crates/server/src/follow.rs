@@ -71,6 +71,9 @@ struct Following {
     first: Option<Bytes>,
     /// Since when nothing but heartbeats was sent.
     quiet_since: tokio::time::Instant,
+    /// When something was last sent: the next heartbeat is due `stream_heartbeat` after it, however many
+    /// other games' appends are heard meanwhile.
+    sent_at: tokio::time::Instant,
     /// Whether the stream has ended (the game no longer visible, or idle too long).
     ended: bool,
 }
@@ -100,6 +103,7 @@ async fn stream(
         last: now,
         first: Some(Bytes::from(message(now))),
         quiet_since: tokio::time::Instant::now(),
+        sent_at: tokio::time::Instant::now(),
         ended: false,
     };
     let body = futures_util::stream::unfold((following, place), move |(mut f, place)| {
@@ -123,21 +127,26 @@ impl Following {
         if self.ended {
             return None;
         }
+        let next = self.next_unstamped(limits).await;
+        self.sent_at = tokio::time::Instant::now();
+        next
+    }
+
+    async fn next_unstamped(&mut self, limits: &crate::limits::Limits) -> Option<Bytes> {
         if let Some(first) = self.first.take() {
             return Some(first);
         }
         loop {
-            if self.quiet_since.elapsed() >= limits.stream_idle {
+            let idle_at = self.quiet_since + limits.stream_idle;
+            if tokio::time::Instant::now() >= idle_at {
                 // Idle too long: a last word, and the browser reconnects when it wants to.
                 self.ended = true;
                 return Some(Bytes::from_static(b"event: idle\ndata: {}\n\n"));
             }
-            let until_idle = limits.stream_idle.saturating_sub(self.quiet_since.elapsed());
-            match actix_web::rt::time::timeout(limits.stream_heartbeat.min(until_idle), self.heard.recv()).await {
+            let beat_at = (self.sent_at + limits.stream_heartbeat).min(idle_at);
+            match tokio::time::timeout_at(beat_at, self.heard.recv()).await {
+                Err(_) if tokio::time::Instant::now() >= idle_at => continue,
                 Err(_) => {
-                    if self.quiet_since.elapsed() >= limits.stream_idle {
-                        continue;
-                    }
                     if !self.still_visible().await {
                         return self.gone();
                     }
