@@ -141,6 +141,8 @@ fn a_table_begun_with_another_clubs_answers_names_none_of_its_games() {
         Some(start.to_string().as_bytes()),
         &[("authorization", &bearer(&other)), ("content-type", "application/json")],
     );
+    // Every game begun at a table is a game of its own (its header's `table`): theirs is a new one.
+    assert_eq!(theirs.status, 201, "{}", theirs.body);
     assert!(!theirs.body.contains(&id[..8]), "{} {}", theirs.status, theirs.body);
     for header in &theirs.headers {
         assert!(!header.1.contains(&id[..8]), "{header:?}");
@@ -668,4 +670,24 @@ fn deleting_asks_first_and_the_club_can_undo_it_with_the_notes_kept() {
     assert_eq!(app.get_as(&format!("/api/games/{id}"), &app.token).status, 200, "restored");
     let notes = app.get_as(&format!("/api/games/{id}/notes"), &app.token).body;
     assert!(notes.contains("the trade that decided it"), "{notes}");
+}
+
+/// A second game begun at the table with the very header of the first (the same board, players, title,
+/// date and place) is a new game, not the first opened again.
+#[test]
+fn a_second_game_begun_alike_is_a_new_game() {
+    let app = spawn_app(16 << 20);
+    let begin = json!({"ruleset": "catan", "beginning": "beginner", "players": ["Ayşe", "Mehmet", "Zeynep"],
+        "title": "Thursday", "date": "2026-12-03", "location": "Moda"});
+    let (status, first) = app.post("/api/tables", begin.to_string().as_bytes());
+    assert_eq!(status, 201, "{first}");
+    let (status, second) = app.post("/api/tables", begin.to_string().as_bytes());
+    assert_eq!(status, 201, "{second}");
+    assert_ne!(first["id"], second["id"]);
+    let table = |body: &Value| -> Value {
+        let header: Value = serde_json::from_str(body["header"].as_str().unwrap()).unwrap();
+        header["table"].clone()
+    };
+    assert!(table(&first).is_string(), "{first}");
+    assert_ne!(table(&first), table(&second));
 }

@@ -17,6 +17,15 @@
 // and the game from what the phone kept: the log as the server last had it, the entries waiting (each
 // with the place in the log it was made for, so that one the server stored before its answer was lost is
 // recognised there and never sent twice).
+//
+// At a table, with one hand: the events a game gives keys (a roll's total) are a pad in view at the top of
+// the turn; whatever a tap opens (a list, a form, a question) opens in a sheet at the bottom of the screen;
+// the last entry, with what it derived, stays under whose decision it is. A tap on the board between two
+// places, and an entry that ends the game, are asked about once before anything is stored. Every entry
+// carries the moment it was made (`time`). Each recorder of a game follows the others over the game's
+// stream (`/api/games/{id}/stream`), and an entry another recorder already made, spelt either way, is
+// recognised and not stored twice. When the game is over the page shows its end: the standings, the
+// points by reason, the win chances where a model exists, and the way to publish and share it.
 document.addEventListener('DOMContentLoaded', () => {
   const root = document.getElementById('recorder');
   if (!root) return;
@@ -30,6 +39,8 @@ document.addEventListener('DOMContentLoaded', () => {
   const chooser = document.getElementById('chooser');
   const entries = document.getElementById('entries');
   const withdrawButton = document.getElementById('withdraw');
+  const lastEntry = document.getElementById('last');
+  const finish = document.getElementById('finish');
   const ctx = Almanac.context();
   const path = `/api/games/${encodeURIComponent(id)}`;
   const queueKey = `almanac-record:${id}`;
@@ -57,10 +68,12 @@ document.addEventListener('DOMContentLoaded', () => {
   // What else the phone keeps for a reload offline; a full storage keeps the page working online.
   const remember = (key, text) => { try { localStorage.setItem(key, text); } catch (_) { localStorage.removeItem(key); } };
   const lineCount = (text) => text.split('\n').filter((l) => l.trim() !== '').length;
-  // One event, whatever the order of its fields.
-  const canonical = (v) => JSON.stringify(v, (_, x) => (x && typeof x === 'object' && !Array.isArray(x)
-    ? Object.fromEntries(Object.keys(x).sort().map((k) => [k, x[k]])) : x));
+  // One event, whatever the order of its fields and whenever it was made.
+  const canonical = (v) => JSON.stringify(v, (k, x) => (x && typeof x === 'object' && !Array.isArray(x)
+    ? Object.fromEntries(Object.keys(x).filter((f) => f !== 'time').sort().map((f) => [f, x[f]])) : x));
   const words = (type) => type.replaceAll('_', ' ');
+  // How many of the last entries the page reads: enough to withdraw far back and to show the last few.
+  const WINDOW = 40;
 
   async function json(url, options) {
     const r = await fetch(url, options);
@@ -71,19 +84,20 @@ document.addEventListener('DOMContentLoaded', () => {
   // What the table sees: the board now, whose decision it is, and the last entries, as the server has them.
   async function refresh() {
     const [state, n, page] = await Promise.all([
-      json(`${path}/state`), json(`${path}/next`), json(`${path}/events?from=${Math.max(1, seq - 7)}`),
+      json(`${path}/state`), json(`${path}/next`), json(`${path}/events?from=${Math.max(1, seq - WINDOW)}`),
     ]);
     if (n.status !== 200 || state.status !== 200) throw new Error(n.body.error || state.body.error || 'no answer');
     seq = n.body.seq;
     root.dataset.seq = seq;
     show(state.body, n.body, page.body.events || []);
     shownLocal = -1;
+    showFinish().catch(() => {});
   }
 
   // The same, as the browser's rules have it with the entries still waiting: while the server is away.
   function showLocal() {
     const n = local.next().ok;
-    const rows = local.events(Math.max(1, n.seq - 7)).ok;
+    const rows = local.events(Math.max(1, n.seq - WINDOW)).ok;
     show(local.state().ok, n, rows);
     shownLocal = n.seq;
   }
@@ -135,6 +149,22 @@ document.addEventListener('DOMContentLoaded', () => {
     };
   }
 
+  // Whether `event`, made after the first `after` events of the log `lines` (its header first), is the
+  // entry stored there: the same line whenever it was made, or the same entry spelt from the other side
+  // (a trade entered by either of its players), which leaves the game in the same state.
+  function sameEntry(lines, after, event) {
+    const stored = JSON.parse(lines[after + 1]);
+    if (canonical(stored) === canonical(event)) return true;
+    if (!local || stored.type !== event.type) return false;
+    const before = lines.slice(0, after + 1).join('\n');
+    const stateAfter = (line) => {
+      if (local.open(before).error || local.push(line).error) return null;
+      return JSON.stringify(local.state().ok);
+    };
+    const a = stateAfter(lines[after + 1]);
+    return a !== null && a === stateAfter(JSON.stringify(event));
+  }
+
   // The browser's game read again from the server's log, then each entry waiting that still applies: after
   // another recorder's entries, or at the start. What was dropped, in words, to say once it is shown.
   // The server's log, or with the server away the one the phone kept.
@@ -150,21 +180,22 @@ document.addEventListener('DOMContentLoaded', () => {
       text = localStorage.getItem(logKey);
       if (text === null) throw new Error('the server is away and this phone kept no log of the game');
     }
-    const opened = local.open(text);
-    if (opened.error) throw new Error(opened.error);
     const lines = text.split('\n').filter((l) => l.trim() !== '');
     const known = lines.length - 1;
+    // In the log already at the place it was made for: stored before its answer was lost on the way, or
+    // entered alike by another recorder. Never sent again.
+    const dropped = [];
+    const waiting = queue().filter(({ event, after }) => {
+      const there = after !== null && after < known && sameEntry(lines, after, event);
+      if (there) dropped.push(`Already in the game: ${describe(event)}.`);
+      return !there;
+    });
+    const opened = local.open(text);
+    if (opened.error) throw new Error(opened.error);
     seq = known;
     root.dataset.seq = seq;
     const kept = [];
-    const dropped = [];
-    for (const { event, after } of queue()) {
-      // In the log already at the place it was made for: stored before its answer was lost on the way, or
-      // entered the same by another recorder. Never sent again.
-      if (after !== null && after < known && canonical(JSON.parse(lines[after + 1])) === canonical(event)) {
-        dropped.push(`Already in the game: ${describe(event)}.`);
-        continue;
-      }
+    for (const { event } of waiting) {
       const a = local.push(JSON.stringify(event));
       if (a.error) dropped.push(`Not entered: ${describe(event)} ${why}: ${a.error}`);
       else kept.push({ event, after: known + kept.length });
@@ -182,46 +213,55 @@ document.addEventListener('DOMContentLoaded', () => {
     else localStorage.removeItem(logKey);
   }
 
+  // One entry as the table reads it: who, what, and what it derived (what each player received, the
+  // points it scored).
+  function entryWords(ev, into) {
+    const who = document.createElement('b');
+    who.textContent = ev.event.player || '';
+    into.append(who, ' ', ev.text);
+    if (ev.production && ev.production.length) into.append(` · ${ev.production.join('; ')}`);
+    if (ev.scores && ev.scores.length) into.append(` · ${ev.scores.join(', ')}`);
+    if (ev.withdrawn_by) into.append(' · withdrawn');
+    if (ev.seq > seq) into.append(' · waits');
+  }
+
   function showEntries() {
     entries.replaceChildren(...recent.slice(-6).map((ev) => {
       const li = document.createElement('li');
       li.dataset.seq = ev.seq;
       li.value = ev.seq; // numbered as the game numbers its entries
-      const who = document.createElement('b');
-      who.textContent = ev.event.player || '';
-      li.append(who, ' ', ev.text);
-      // What it derived: what each player received, the points it scored.
-      if (ev.production && ev.production.length) li.append(` · ${ev.production.join('; ')}`);
-      if (ev.scores && ev.scores.length) li.append(` · ${ev.scores.join(', ')}`);
-      if (ev.withdrawn_by) {
-        li.classList.add('withdrawn');
-        li.append(' · withdrawn');
-      }
-      if (ev.seq > seq) {
-        // Made here, not yet on the server.
-        li.classList.add('waiting');
-        li.append(' · waits');
-      }
+      entryWords(ev, li);
+      if (ev.withdrawn_by) li.classList.add('withdrawn');
+      // Made here, not yet on the server.
+      if (ev.seq > seq) li.classList.add('waiting');
       return li;
     }));
+    // The last entry, under whose decision it is: what the table just did, in view.
+    const newest = recent[recent.length - 1];
+    lastEntry.replaceChildren();
+    if (newest) {
+      lastEntry.dataset.seq = newest.seq;
+      lastEntry.append(`${newest.seq}. `);
+      entryWords(newest, lastEntry);
+    }
+    lastEntry.hidden = !newest;
     const last = lastInEffect();
     withdrawButton.disabled = !last;
     withdrawButton.textContent = last ? `Withdraw: ${last.event.player || ''} ${last.text}` : 'Withdraw the last entry';
   }
 
-  // The last entry still in effect, and made at most one entry before the last: what may be withdrawn.
+  // The last entry still in effect: what may be withdrawn (the rules let a table go back entry by entry as
+  // far as it needs).
   function lastInEffect() {
-    const made = recent.filter((ev) => !ev.withdraws);
-    const last = [...made].reverse().find((ev) => !ev.withdrawn_by);
-    if (!last) return null;
-    return made.filter((ev) => ev.seq > last.seq).length < 2 ? last : null;
+    return [...recent].reverse().find((ev) => !ev.withdraws && !ev.withdrawn_by) || null;
   }
 
-  // Whose decision it is, each kind of event as a button; a kind whose events have places shows them on
-  // the board when chosen, the others list their events.
+  // Whose decision it is, each kind of event as a button, and the events with keys (a roll's totals) as a
+  // pad in view at once; a kind whose events have places shows them on the board when chosen, the others
+  // list their events in the sheet.
   function showChoices() {
     clearTargets();
-    chooser.hidden = true;
+    closeSheet();
     choicesBox.replaceChildren();
     const open = next.open || [];
     if (!open.length) {
@@ -238,27 +278,50 @@ document.addEventListener('DOMContentLoaded', () => {
       group.append(name);
       for (const type of o.types) {
         const listed = (o.choices || []).find((c) => c.type === type);
+        const keyed = listed ? (listed.events || []).filter((c) => c.key) : [];
+        if (keyed.length) group.append(pad(o, listed, keyed));
+        // A kind whose every event is on the pad needs no button of its own.
+        if (keyed.length && keyed.length === (listed.events || []).length && !(listed.forms || []).length) continue;
         const b = document.createElement('button');
         b.type = 'button';
         b.className = 'kind';
         b.dataset.kind = type;
         b.dataset.player = o.player;
-        b.textContent = words(type);
+        b.textContent = keyed.length ? `${words(type)}: more` : words(type);
         if (!listed) {
           // Open by the rules, but what it holds is the table's to say in a way this page cannot ask yet.
           b.disabled = true;
           b.title = 'Open, but entered through the API for now';
         } else {
-          b.addEventListener('click', () => choose(o, listed));
+          const rest = keyed.length ? { ...listed, events: listed.events.filter((c) => !c.key) } : listed;
+          b.addEventListener('click', () => choose(o, rest));
         }
         group.append(b);
       }
       choicesBox.append(group);
     }
     // One decision of one kind (a settlement in the setup, the robber, one player's discard): its places or
-    // its form are shown at once.
+    // its form are shown at once, unless its pad is already in view.
     const only = open.length === 1 && open[0].types.length === 1 && (open[0].choices || [])[0];
-    if (only && ((only.events || []).length > 1 || (only.forms || []).length)) choose(open[0], only);
+    const padded = only && (only.events || []).some((c) => c.key);
+    if (only && !padded && ((only.events || []).length > 1 || (only.forms || []).length)) choose(open[0], only);
+  }
+
+  // The events with keys of one kind, a key each: one tap enters the event.
+  function pad(open, listed, keyed) {
+    const box = document.createElement('div');
+    box.className = 'pad';
+    box.setAttribute('role', 'group');
+    box.setAttribute('aria-label', `${open.player}: ${words(listed.type)}`);
+    for (const c of keyed) {
+      const b = button('key', c.key, () => enter(JSON.parse(c.line), c));
+      b.dataset.line = c.line;
+      b.dataset.kind = listed.type;
+      b.dataset.player = open.player;
+      b.setAttribute('aria-label', `${open.player} ${c.words}`);
+      box.append(b);
+    }
+    return box;
   }
 
   // A kind chosen: one event is entered at once; events with places are targets on the board; the rest a
@@ -283,7 +346,7 @@ document.addEventListener('DOMContentLoaded', () => {
       return;
     }
     if (events.length === 1) {
-      enter(events[0].event);
+      enter(events[0].event, events[0]);
       return;
     }
     const placed = game.placeOf ? events.filter((c) => game.placeOf(c.event, ctx)) : [];
@@ -291,33 +354,33 @@ document.addEventListener('DOMContentLoaded', () => {
     else pick(events, `${open.player}: ${words(kind)}`);
   }
 
+  // The sheet at the bottom of the screen, where whatever a tap opens is shown: in view without scrolling.
+  function openSheet(title, ...content) {
+    chooser.replaceChildren(heading(title), ...content);
+    chooser.hidden = false;
+    chooser.scrollTop = 0;
+    document.body.classList.add('sheet-open');
+  }
+
+  function closeSheet() {
+    chooser.hidden = true;
+    document.body.classList.remove('sheet-open');
+    if (targets) for (const d of targets.querySelectorAll('.pointed')) d.classList.remove('pointed');
+  }
+
   // Several events: a list of their words to tap.
   function pick(events, title, more = () => []) {
-    chooser.replaceChildren();
-    const h = document.createElement('h2');
-    h.textContent = title;
-    chooser.append(h);
-    for (const c of events) {
-      const b = document.createElement('button');
-      b.type = 'button';
-      b.className = 'choice';
+    const choices = events.map((c) => {
+      const b = button('choice', c.words, () => enter(c.event, c));
       b.dataset.line = c.line;
-      b.textContent = c.words;
-      b.addEventListener('click', () => enter(c.event));
-      chooser.append(b);
-    }
-    chooser.append(...more());
-    const cancel = document.createElement('button');
-    cancel.type = 'button';
-    cancel.className = 'cancel';
-    cancel.textContent = 'Cancel';
-    cancel.addEventListener('click', () => { chooser.hidden = true; });
-    chooser.append(cancel);
-    chooser.hidden = false;
+      return b;
+    });
+    openSheet(title, ...choices, ...more(), cancelButton());
   }
 
   function heading(text) {
     const h = document.createElement('h2');
+    h.id = 'chooser-title';
     h.textContent = text;
     return h;
   }
@@ -332,14 +395,12 @@ document.addEventListener('DOMContentLoaded', () => {
   }
 
   function cancelButton() {
-    return button('cancel', 'Cancel', () => { chooser.hidden = true; });
+    return button('cancel', 'Cancel', closeSheet);
   }
 
   // Several forms of one kind (a trade with each other player): which one.
   function pickForm(open, forms) {
-    chooser.replaceChildren(heading(`${open.player}: ${words(kind)}`));
-    chooser.append(...forms.map((form) => formButton(open, form)), cancelButton());
-    chooser.hidden = false;
+    openSheet(`${open.player}: ${words(kind)}`, ...forms.map((form) => formButton(open, form)), cancelButton());
   }
 
   function formButton(open, form) {
@@ -363,11 +424,12 @@ document.addEventListener('DOMContentLoaded', () => {
 
   // A form: first what the table picks (whom, which card, what comes after), one option of each, then
   // each field's cards counted with a stepper (− and +, a finger's size), each card up to what the rules
-  // allow; entered when every pick is made and every field holds between its least and most cards.
+  // allow; entered when every pick is made and every field holds between its least and most cards. Fields
+  // of the same cards (a trade's two sides) share one row per card, so the whole form fits the sheet.
   function fill(open, form) {
     const counted = form.counts.map((count) => ({ count, cards: Object.fromEntries(count.cards.map((c) => [c.card, c.least])) }));
     const picks = (form.picks || []).map((pick) => ({ pick, chosen: pick.options.length === 1 ? 0 : null }));
-    chooser.replaceChildren(heading(`${open.player}: ${form.words}`));
+    const parts = [];
     const enterButton = button('enter-form', 'Enter', () => {
       const event = JSON.parse(form.line);
       for (const { pick, chosen } of picks) lay(event, JSON.parse(pick.options[chosen].set));
@@ -394,7 +456,7 @@ document.addEventListener('DOMContentLoaded', () => {
         return b;
       });
       group.append(...options);
-      chooser.append(group);
+      parts.push(group);
     });
     const check = () => {
       let ok = picks.every((p) => p.chosen !== null);
@@ -405,53 +467,86 @@ document.addEventListener('DOMContentLoaded', () => {
       }
       enterButton.disabled = !ok;
     };
-    for (const entry of counted) {
+    // One stepper: − count +, for one card of one field.
+    const stepper = (entry, bound) => {
       const { count, cards } = entry;
-      const group = document.createElement('fieldset');
-      group.className = 'count';
-      const legend = document.createElement('legend');
-      entry.total = document.createElement('output');
-      legend.append(`${count.words} `, entry.total);
-      group.append(legend);
-      for (const { card, least, most } of count.cards) {
-        if (most === 0) continue;
-        const row = document.createElement('div');
-        row.className = 'stepper';
-        const value = document.createElement('output');
-        value.textContent = least;
-        const step = (by) => {
-          const n = cards[card] + by;
-          if (n < least || n > most) return;
-          cards[card] = n;
-          value.textContent = n;
-          less.disabled = n === least;
-          more.disabled = n === most;
-          check();
-        };
-        const less = button('step', '−', () => step(-1));
-        const more = button('step', '+', () => step(1));
-        for (const [b, by, say] of [[less, '-1', 'one less'], [more, '+1', 'one more']]) {
-          b.dataset.field = count.field;
-          b.dataset.card = card;
-          b.dataset.step = by;
-          b.setAttribute('aria-label', `${count.words}: ${say} ${card}`);
-        }
-        less.disabled = least === most || cards[card] === least;
-        more.disabled = least === most;
-        const name = document.createElement('span');
-        name.textContent = card;
-        row.append(name, less, value, more);
-        group.append(row);
+      const { card, least, most } = bound;
+      const cell = document.createElement('div');
+      cell.className = 'stepper';
+      const value = document.createElement('output');
+      value.textContent = least;
+      const step = (by) => {
+        const n = cards[card] + by;
+        if (n < least || n > most) return;
+        cards[card] = n;
+        value.textContent = n;
+        less.disabled = n === least;
+        more.disabled = n === most;
+        check();
+      };
+      const less = button('step', '−', () => step(-1));
+      const more = button('step', '+', () => step(1));
+      for (const [b, by, say] of [[less, '-1', 'one less'], [more, '+1', 'one more']]) {
+        b.dataset.field = count.field;
+        b.dataset.card = card;
+        b.dataset.step = by;
+        b.setAttribute('aria-label', `${count.words}: ${say} ${card}`);
       }
-      chooser.append(group);
+      less.disabled = least === most || cards[card] === least;
+      more.disabled = least === most;
+      cell.append(less, value, more);
+      return cell;
+    };
+    const legendOf = (entry) => {
+      entry.total = document.createElement('output');
+      const legend = document.createElement('span');
+      legend.className = 'field-name';
+      legend.append(`${entry.count.words} `, entry.total);
+      return legend;
+    };
+    const names = (entry) => entry.count.cards.map((c) => c.card).join('\n');
+    const sideBySide = counted.length === 2 && names(counted[0]) === names(counted[1]);
+    if (sideBySide) {
+      // A grid: the card's name, then a stepper per field; a card neither field may take is left out.
+      const grid = document.createElement('div');
+      grid.className = 'counts two';
+      grid.setAttribute('role', 'group');
+      grid.append(document.createElement('span'), ...counted.map(legendOf));
+      counted[0].count.cards.forEach((bound, i) => {
+        const bounds = counted.map((entry) => entry.count.cards[i]);
+        if (bounds.every((b) => b.most === 0)) return;
+        const name = document.createElement('span');
+        name.className = 'card';
+        name.textContent = bound.card;
+        grid.append(name, ...counted.map((entry, k) => (bounds[k].most === 0
+          ? document.createElement('span') : stepper(entry, bounds[k]))));
+      });
+      parts.push(grid);
+    } else {
+      for (const entry of counted) {
+        const group = document.createElement('div');
+        group.className = 'counts one';
+        group.setAttribute('role', 'group');
+        group.append(document.createElement('span'), legendOf(entry));
+        for (const bound of entry.count.cards) {
+          if (bound.most === 0) continue;
+          const name = document.createElement('span');
+          name.className = 'card';
+          name.textContent = bound.card;
+          group.append(name, stepper(entry, bound));
+        }
+        parts.push(group);
+      }
     }
-    chooser.append(enterButton, cancelButton());
+    const actions = document.createElement('div');
+    actions.className = 'actions';
+    actions.append(enterButton, cancelButton());
+    openSheet(`${open.player}: ${form.words}`, ...parts, actions);
     check();
-    chooser.hidden = false;
   }
 
-  // The places of the chosen kind on the board, each a disc a finger hits (44 px across at least); a tap
-  // takes the nearest place, and a place with several events (a robber and whom it robs) lists them.
+  // The places of the chosen kind on the board, each a disc a finger hits (44 px across at least), with the
+  // board brought into view; a place with several events (a robber and whom it robs) lists them.
   function showTargets(events) {
     clearTargets();
     const places = new Map();
@@ -480,6 +575,7 @@ document.addEventListener('DOMContentLoaded', () => {
       disc.dataset.lines = JSON.stringify(place.events.map((c) => c.line));
       disc.placeEvents = place.events;
     }
+    board.scrollIntoView({ block: 'nearest' });
   }
 
   function clearTargets() {
@@ -487,21 +583,28 @@ document.addEventListener('DOMContentLoaded', () => {
     targets = null;
   }
 
+  // A tap on the board enters the place it hit when it is plain which: inside one disc only, and nearer its
+  // centre than half its radius. A tap between places (inside two discs, or near a disc's edge, where a
+  // place the rules refuse may lie) asks first: the places it may mean, nearest first, marked on the board.
   board.addEventListener('click', (e) => {
     if (!targets) return;
     const point = board.createSVGPoint();
     point.x = e.clientX;
     point.y = e.clientY;
     const at = point.matrixTransform(board.getScreenCTM().inverse());
-    let best = null;
-    for (const disc of targets.querySelectorAll('circle.target')) {
-      const d = Math.hypot(disc.cx.baseVal.value - at.x, disc.cy.baseVal.value - at.y);
-      if (d <= disc.r.baseVal.value && (!best || d < best.d)) best = { d, disc };
+    const hit = [...targets.querySelectorAll('circle.target')]
+      .map((disc) => ({ disc, d: Math.hypot(disc.cx.baseVal.value - at.x, disc.cy.baseVal.value - at.y) }))
+      .filter(({ disc, d }) => d <= disc.r.baseVal.value)
+      .sort((a, b) => a.d - b.d);
+    if (!hit.length) return;
+    const plain = hit.length === 1 && hit[0].d <= hit[0].disc.r.baseVal.value / 2;
+    const events = hit.flatMap(({ disc }) => disc.placeEvents);
+    if (plain && events.length === 1) {
+      enter(events[0].event, events[0]);
+      return;
     }
-    if (!best) return;
-    const events = best.disc.placeEvents;
-    if (events.length === 1) enter(events[0].event);
-    else pick(events, `${words(kind)} here`);
+    for (const { disc } of hit) disc.classList.add('pointed');
+    pick(events, plain ? `${words(kind)} here` : `${words(kind)}: which place did you mean?`);
   });
 
   withdrawButton.addEventListener('click', () => {
@@ -510,21 +613,29 @@ document.addEventListener('DOMContentLoaded', () => {
   });
 
   // An entry: judged by the browser's rules (refused at once, with the rule's words, when they refuse it),
-  // kept on the phone, then sent.
-  function enter(event) {
+  // kept on the phone with the moment it was made, then sent. An entry that ends the game is asked about
+  // first (`choice.ends`, from the rules).
+  function enter(event, choice, confirmed = false) {
+    if (choice && choice.ends && !confirmed) {
+      const yes = button('confirm', `Enter: ${event.player || ''} ${choice.words}`.replace('  ', ' '), () => enter(event, choice, true));
+      openSheet('This ends the game. Enter it?', yes, cancelButton());
+      return;
+    }
     clearTargets();
-    chooser.hidden = true;
+    closeSheet();
     problem.hidden = true;
+    const made = { ...event, time: new Date().toISOString() };
     if (local) {
-      const a = local.push(JSON.stringify(event));
+      const a = local.push(JSON.stringify(made));
       if (a.error) {
         say(a.error);
         return;
       }
     }
     const q = queue();
-    q.push({ event, after: seq + q.length });
+    q.push({ event: made, after: seq + q.length });
     keep(q);
+    window.scrollTo(0, 0);
     flush();
   }
 
@@ -614,6 +725,10 @@ document.addEventListener('DOMContentLoaded', () => {
     }
     root.dataset.synced = seq;
     root.dataset.sending = 'no';
+    if (followAgain) {
+      followAgain = false;
+      follow();
+    }
   }
 
   function say(text) {
@@ -630,20 +745,146 @@ document.addEventListener('DOMContentLoaded', () => {
       const last = lastInEffect();
       return !!last && last.seq === event.seq;
     }
-    const line = JSON.stringify(event);
+    const line = canonical(event);
     return (next.open || []).some((o) => (o.choices || []).some((c) =>
-      (c.events || []).some((e) => e.line === line) || (c.forms || []).some((f) => filledFrom(f, event))));
+      (c.events || []).some((e) => canonical(JSON.parse(e.line)) === line) || (c.forms || []).some((f) => filledFrom(f, event))));
   }
 
   // Whether `event` is form `form` filled: the same in every field the form does not count.
   function filledFrom(form, event) {
     const fixed = JSON.parse(form.line);
     const counted = new Set(form.counts.map((c) => c.field));
-    const keys = new Set([...Object.keys(fixed), ...Object.keys(event)]);
+    const keys = new Set([...Object.keys(fixed), ...Object.keys(event)].filter((k) => k !== 'time'));
     return [...keys].every((k) => counted.has(k) || JSON.stringify(fixed[k]) === JSON.stringify(event[k]));
   }
 
   window.addEventListener('online', flush);
+
+  // The other recorders of the game, followed over its stream: an entry made on another phone is shown
+  // here within a moment, without a tap. While this phone sends, its own answer brings the game up to date.
+  let catchingUp = false;
+  let followAgain = false;
+  function follow() {
+    if (!window.EventSource) return;
+    const source = new EventSource(`${path}/stream`);
+    source.onmessage = (m) => {
+      const n = JSON.parse(m.data).seq;
+      if (n > seq) catchUp();
+    };
+    source.addEventListener('gone', () => source.close());
+    // A stream idle for long is closed by the server; the next entry opens it again.
+    source.addEventListener('idle', () => { source.close(); followAgain = true; });
+  }
+
+  async function catchUp() {
+    if (catchingUp || sending || queue().length) return;
+    catchingUp = true;
+    try {
+      const dropped = local ? await resync('no longer applies after what the other recorder entered') : [];
+      await refresh();
+      if (dropped.length) say(dropped.join(' '));
+      root.dataset.synced = seq;
+    } catch (_) {
+      // The server away: the stream says so again when it is back.
+    } finally {
+      catchingUp = false;
+    }
+  }
+
+  // The end of the game, on the recorder's own page: the standings with the points by reason, the win
+  // chances where the game's ruleset has a model, and publishing and sharing the replay.
+  let finishShown = false;
+  async function showFinish() {
+    const summary = await json(path);
+    if (summary.status !== 200 || !summary.body.winner) {
+      finish.hidden = true;
+      finishShown = false;
+      return;
+    }
+    if (finishShown) return;
+    finishShown = true;
+    const [stats, chances] = await Promise.all([json(`${path}/stats`), json(`${path}/chances`)]);
+    const reasons = Object.fromEntries(((stats.body && stats.body.players) || []).map((p) => [p.name, p.vp_by_reason || {}]));
+    const standings = document.getElementById('standings');
+    const players = [...summary.body.players].sort((a, b) => b.vp - a.vp || a.seat - b.seat);
+    standings.replaceChildren(...players.map((p) => {
+      const li = document.createElement('li');
+      const name = document.createElement('b');
+      name.textContent = p.name;
+      name.style.color = ctx.inkOf(p.name);
+      li.append(name, ` ${p.vp} ${p.vp === 1 ? 'point' : 'points'}`, p.name === summary.body.winner ? ' · wins' : '');
+      const by = Object.entries(reasons[p.name] || {}).filter(([, n]) => n);
+      if (by.length) {
+        const small = document.createElement('span');
+        small.className = 'reasons';
+        small.textContent = by.map(([reason, n]) => `${words(reason)} ${n}`).join(', ');
+        li.append(document.createElement('br'), small);
+      }
+      return li;
+    }));
+    const chance = document.getElementById('finish-chances');
+    chance.replaceChildren();
+    if (chances.status === 200 && chances.body.by_event) drawChances(chance, chances.body, players);
+    else chance.textContent = 'No win-chance curve: this server has no model for this game yet.';
+    showShare(root.dataset.published === 'yes');
+    finish.hidden = false;
+    finish.scrollIntoView({ block: 'start' });
+  }
+
+  // Each seat's chance to win after each entry, one line per player in their colour, with what the model
+  // learnt from.
+  function drawChances(into, chances, players) {
+    const rows = chances.by_event;
+    const w = 320;
+    const h = 120;
+    const svg = Almanac.svg('svg', { viewBox: `0 0 ${w} ${h}`, class: 'chances', role: 'img',
+      'aria-label': 'Each player\'s chance to win, entry by entry' }, into);
+    const names = summaryNames(players);
+    for (let seat = 0; seat < names.length; seat += 1) {
+      const points = rows.map((row, i) => `${(i / Math.max(1, rows.length - 1)) * w},${h - (row[seat] || 0) * h}`).join(' ');
+      Almanac.svg('polyline', { points, fill: 'none', stroke: ctx.colorOf(names[seat]), 'stroke-width': 2 }, svg);
+    }
+    const caption = document.createElement('p');
+    caption.className = 'caption';
+    caption.textContent = chances.model && chances.model.games
+      ? `Win chances by a model learnt from ${chances.model.games} games.` : 'Win chances, entry by entry.';
+    into.append(caption);
+  }
+
+  const summaryNames = (players) => [...players].sort((a, b) => a.seat - b.seat).map((p) => p.name);
+
+  // Publishing (a private game is the club's alone) and the link to the replay, to share.
+  function showShare(published) {
+    const link = document.getElementById('share-link');
+    const form = document.getElementById('publish');
+    const state = document.getElementById('share-state');
+    link.href = `/games/${encodeURIComponent(id)}`;
+    link.textContent = new URL(link.href, location.href).href;
+    form.hidden = published;
+    document.getElementById('share').hidden = !published || !navigator.share;
+    state.textContent = published
+      ? 'Published: anyone with the link sees the replay.'
+      : 'Private to your club: publish it, and anyone with the link sees the replay.';
+  }
+
+  document.getElementById('publish').addEventListener('submit', async (e) => {
+    e.preventDefault();
+    const form = e.target;
+    const r = await fetch(form.action, { method: 'POST', body: new URLSearchParams(new FormData(form)), redirect: 'manual' })
+      .catch(() => null);
+    // The form answers with a redirect to the replay (opaque here); anything else is a problem page.
+    if (r && (r.type === 'opaqueredirect' || r.ok)) {
+      root.dataset.published = 'yes';
+      showShare(true);
+    } else {
+      say('Not published: the server did not answer. Try again.');
+    }
+  });
+
+  document.getElementById('share').addEventListener('click', () => {
+    const link = document.getElementById('share-link');
+    navigator.share({ title: document.title, url: link.href }).catch(() => {});
+  });
   // Signing out clears what this phone kept, and waits while entries wait: `session.js`, on every signed-in
   // page.
 
@@ -687,6 +928,7 @@ document.addEventListener('DOMContentLoaded', () => {
     }
     if (dropped.length) say(dropped.join(' '));
     root.dataset.ready = 'yes';
+    follow();
     flush();
     keepForOffline().catch(() => { root.dataset.kept = 'no'; });
   }

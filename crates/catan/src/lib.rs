@@ -198,6 +198,9 @@ impl Declarations for Catan {
     fn candidates(state: &State, seat: Seat, kind: &str) -> almanac_core::next::Candidates<LoggedEvent> {
         next::candidates(state, seat, kind)
     }
+    fn key(state: &State, event: &LoggedEvent) -> Option<String> {
+        next::key(state, event)
+    }
     fn beginnings() -> Vec<almanac_core::next::Beginning> {
         beginnings::beginnings()
     }

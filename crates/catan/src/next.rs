@@ -114,11 +114,12 @@ pub fn candidates(s: &State, p: Seat, kind: &str) -> Candidates<LoggedEvent> {
                 })
                 .collect(),
         ),
-        // Both dice, each throw; or only the total, where the table says only that.
+        // The total, which is what a table says (a pad of its keys, see `key`); or both dice, each pair of
+        // faces once (which die showed which changes nothing in these rules).
         "roll" => {
-            let dice = (1..=6u8).flat_map(|a| (1..=6u8).map(move |b| Thrown::Dice([a, b])));
             let sums = (2..=12u8).map(Thrown::Sum);
-            each(dice.chain(sums).map(|dice| Event::Roll { player: p, dice, production: None }).collect())
+            let dice = (1..=6u8).flat_map(|a| (a..=6u8).map(move |b| Thrown::Dice([a, b])));
+            each(sums.chain(dice).map(|dice| Event::Roll { player: p, dice, production: None }).collect())
         }
         // The card drawn when the table saw it, or face down.
         "buy_development" => each(
@@ -245,6 +246,14 @@ pub fn candidates(s: &State, p: Seat, kind: &str) -> Candidates<LoggedEvent> {
         },
         "use_helper" => Candidates::Fill(crate::helper_uses::forms(s, p)),
         _ => Candidates::Untried,
+    }
+}
+
+/// A roll's total is the key a table taps for it (see `almanac_core::Declarations::key`).
+pub fn key(_s: &State, event: &LoggedEvent) -> Option<String> {
+    match event.event {
+        Event::Roll { dice: Thrown::Sum(total), .. } => Some(total.to_string()),
+        _ => None,
     }
 }
 

@@ -272,3 +272,54 @@ fn several_cards_from_the_bank_in_one_trade_fill_its_form() {
     }
     assert_eq!(found, 5, "moments when a player could take two cards from the bank at once");
 }
+
+/// A trade is offered only while one may be made: in the turn's main part, never before the roll nor in
+/// the Special Building Phase between turns (where the next player's trade, before their roll, would be
+/// refused). Over the six-player sample, at every entry.
+#[test]
+fn a_trade_is_offered_only_in_the_main_part_of_a_turn() {
+    let text =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../data/samples/catan-six-players.jsonl"))
+            .unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    let (envelope, header) = Envelope::read(lines[0]).unwrap();
+    let game = read_events::<Catan>(envelope, header, &text).unwrap();
+    let mut offered_in_main = 0;
+    for n in 0..lines.len() - 1 {
+        let state = game.state_after(n);
+        let main = matches!(state.phase, almanac_catan::state::Phase::Main);
+        let (envelope, header) = Envelope::read(lines[0]).unwrap();
+        let at = read_events::<Catan>(envelope, header, &lines[..=n].join("\n")).unwrap();
+        for open in at.next() {
+            for kind in ["trade", "maritime_trade"] {
+                if open.types.contains(&kind) {
+                    assert!(main, "after event {n} ({:?}) {} is offered {kind}", state.phase, open.player);
+                    offered_in_main += 1;
+                }
+            }
+        }
+    }
+    assert!(offered_in_main > 50, "{offered_in_main}");
+}
+
+/// A roll is offered as the table says it: its total, a key each from 2 to 12 (a recorder's pad), then the
+/// faces for a table that notes them, each pair once; the first roll of a turn ends nothing.
+#[test]
+fn a_roll_is_its_total_on_a_pad_of_eleven_keys_then_each_pair_of_faces_once() {
+    let text = sample();
+    let at = text.lines().skip(1).position(|l| l.contains(r#""type":"roll""#)).unwrap();
+    let game = after(at);
+    let open = game.next();
+    let rolls = open[0].choices.iter().find(|c| c.kind == "roll").expect("a roll is open");
+    let keys: Vec<&str> = rolls.events.iter().filter_map(|c| c.key.as_deref()).collect();
+    assert_eq!(keys, ["2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12"]);
+    let faces: Vec<Value> = rolls
+        .events
+        .iter()
+        .filter(|c| c.key.is_none())
+        .map(|c| serde_json::from_str::<Value>(&c.line).unwrap()["dice"].clone())
+        .collect();
+    assert_eq!(faces.len(), 21, "{faces:?}");
+    assert!(faces.iter().all(|d| d[0].as_u64() <= d[1].as_u64()), "{faces:?}");
+    assert!(rolls.events.iter().all(|c| !c.ends));
+}

@@ -120,6 +120,12 @@ pub trait Declarations: Ruleset + Sync {
         crate::next::Candidates::Untried
     }
 
+    /// The few characters a table says aloud for an event, where there are some (a roll's total, "8"): a
+    /// recorder offers the events with keys as a pad, in view at once (see [`crate::next::Choice::key`]).
+    fn key(_state: &Self::State, _event: &Self::Event) -> Option<String> {
+        None
+    }
+
     /// The ways a table may begin a game at the recorder (none: the game is begun by its header alone).
     fn beginnings() -> Vec<crate::next::Beginning> {
         Vec::new()
@@ -215,6 +221,8 @@ pub trait Game: Send + Sync {
     /// The facts of event `i` (none when it was withdrawn: its facts count nowhere).
     fn event_facts(&self, i: usize) -> &[Fact];
     /// The event (0-based) that event `i` withdraws, when it is a withdrawal (see [`crate::withdrawal`]).
+    /// When entry `i` was made (milliseconds since 1970, UTC), where its line says (see [`crate::moment`]).
+    fn event_time(&self, i: usize) -> Option<i64>;
     fn withdrawal_of(&self, i: usize) -> Option<usize>;
     /// The withdrawal (0-based) that took event `i` back, if one did.
     fn withdrawn_by(&self, i: usize) -> Option<usize>;

@@ -20,6 +20,7 @@ pub mod hash;
 pub mod insights;
 pub mod kind;
 pub mod log;
+pub mod moment;
 pub mod next;
 pub mod position;
 pub mod ruleset;

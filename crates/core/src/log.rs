@@ -73,6 +73,10 @@ pub struct Envelope {
     pub club: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub location: Option<String>,
+    /// An id of its own a recorder gives each game it begins at a table: two games begun alike (the same
+    /// players, board, title, date and place) are two games.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub table: Option<String>,
 }
 
 impl Envelope {
@@ -126,6 +130,7 @@ impl Envelope {
             ("date", &envelope.date),
             ("club", &envelope.club),
             ("location", &envelope.location),
+            ("table", &envelope.table),
         ];
         for (name, value) in fields {
             let chars = value.as_deref().map_or(0, |v| v.chars().count());

@@ -131,6 +131,13 @@ pub struct Blank {
 pub struct Choice {
     pub line: String,
     pub words: String,
+    /// The few characters the table says aloud for it, where the game has them (a roll's total, "8"): a
+    /// recorder lays the events with keys out as a pad (see [`crate::Declarations::key`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub key: Option<String>,
+    /// Whether it ends the game (a recorder asks before entering it).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub ends: bool,
 }
 
 /// A way a table may begin a game of a kind at the recorder: a board laid out as the rulebook shows it,

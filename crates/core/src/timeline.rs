@@ -40,6 +40,8 @@ pub struct Timeline<R: Ruleset> {
     withdrawn_by: Vec<Option<u32>>,
     /// The source line of each event.
     lines: Vec<usize>,
+    /// When each line's entry was made (milliseconds since 1970, UTC), where its line says.
+    times: Vec<Option<i64>>,
     /// The turn each event belongs to (the state's turn before it was applied).
     turns: Vec<u32>,
     facts: Vec<Fact>,
@@ -70,6 +72,7 @@ impl<R: Ruleset> Clone for Timeline<R> {
             events: self.events.clone(),
             withdrawn_by: self.withdrawn_by.clone(),
             lines: self.lines.clone(),
+            times: self.times.clone(),
             turns: self.turns.clone(),
             facts: self.facts.clone(),
             fact_ends: self.fact_ends.clone(),
@@ -90,6 +93,7 @@ impl<R: Ruleset> Timeline<R> {
             events: Vec::new(),
             withdrawn_by: Vec::new(),
             lines: Vec::new(),
+            times: Vec::new(),
             turns: Vec::new(),
             facts: Vec::new(),
             fact_ends: Vec::new(),
@@ -117,12 +121,17 @@ impl<R: Ruleset> Timeline<R> {
         if crate::log::holds_nul(text) {
             return Err(LogError::new(line_no, Problem::Nul));
         }
-        if let Some(read) = crate::withdrawal::read(text) {
+        let (text, time) =
+            crate::moment::split(text).map_err(|reason| LogError::new(line_no, Problem::Event(reason)))?;
+        if let Some(read) = crate::withdrawal::read(&text) {
             let seq = read.map_err(|reason| LogError::new(line_no, Problem::Event(reason)))?;
-            return self.withdraw(line_no, seq);
+            self.withdraw(line_no, seq)?;
+        } else {
+            let event = R::parse_event(&self.last, &text).map_err(|e| unreadable(line_no, e))?;
+            self.push(line_no, event)?;
         }
-        let event = R::parse_event(&self.last, text).map_err(|e| unreadable(line_no, e))?;
-        self.push(line_no, event)
+        *self.times.last_mut().expect("the line pushed") = time;
+        Ok(())
     }
 
     /// The last event still in effect (0-based): neither withdrawn nor a withdrawal.
@@ -135,7 +144,6 @@ impl<R: Ruleset> Timeline<R> {
     /// Withdraws event `seq` (1-based) by a line of its own, if the withdrawal rule allows it (see
     /// [`crate::withdrawal`]); a refused withdrawal changes nothing.
     pub fn withdraw(&mut self, line_no: usize, seq: u64) -> Result<(), LogError> {
-        use crate::withdrawal::REACH;
         let refuse = |why: String| Err(LogError::new(line_no, Problem::Rule(crate::RuleViolation(why))));
         let Some(last) = self.last_in_effect() else {
             return refuse("there is no entry to withdraw".to_string());
@@ -159,17 +167,12 @@ impl<R: Ruleset> Timeline<R> {
                 last + 1
             ));
         }
-        let later = self.events[i + 1..].iter().filter(|e| matches!(e, Entry::Event(_))).count();
-        if later >= REACH {
-            return refuse(format!(
-                "only the last {REACH} entries made can be withdrawn: event {seq} has {later} entries after it"
-            ));
-        }
         self.last = self.replay(i);
         self.withdrawn_by[i] = Some(count as u32);
         self.events.push(Entry::Withdrawal(i));
         self.withdrawn_by.push(None);
         self.lines.push(line_no);
+        self.times.push(None);
         // The withdrawal belongs to the turn of the entry it takes back: the game is in that turn again.
         self.turns.push(self.turns[i]);
         self.fact_ends.push(self.facts.len());
@@ -196,6 +199,7 @@ impl<R: Ruleset> Timeline<R> {
         self.events.push(Entry::Event(event));
         self.withdrawn_by.push(None);
         self.lines.push(line_no);
+        self.times.push(None);
         self.turns.push(turn);
         self.fact_ends.push(self.facts.len());
         if self.events.len().is_multiple_of(SNAPSHOT_EVERY) {
@@ -223,6 +227,7 @@ impl<R: Ruleset> Timeline<R> {
         self.events.truncate(n);
         self.withdrawn_by.truncate(n);
         self.lines.truncate(n);
+        self.times.truncate(n);
         self.turns.truncate(n);
         self.fact_ends.truncate(n);
         // The opening facts belong to the first event: none are left before it.
@@ -322,6 +327,9 @@ impl<R: Declarations> Game for Timeline<R> {
     }
     fn event_line_no(&self, i: usize) -> usize {
         self.lines[i]
+    }
+    fn event_time(&self, i: usize) -> Option<i64> {
+        self.times.get(i).copied().flatten()
     }
     fn event_text(&self, i: usize) -> String {
         match &self.events[i] {
@@ -546,7 +554,9 @@ pub fn resume<R: Ruleset>(
         if targets.contains(&seq) {
             before.push((seq, state.clone()));
         }
-        let event = R::parse_event(&state, line).map_err(|e| unreadable(line_no, e))?;
+        let (line, _) =
+            crate::moment::split(line).map_err(|reason| LogError::new(line_no, Problem::Event(reason)))?;
+        let event = R::parse_event(&state, &line).map_err(|e| unreadable(line_no, e))?;
         scratch.clear();
         R::apply(&mut state, &event, &mut scratch).map_err(|v| LogError::new(line_no, Problem::Rule(v)))?;
     }
@@ -582,9 +592,12 @@ pub fn read_events<R: Ruleset>(envelope: Envelope, header: Value, text: &str) ->
 /// accept one of its events, with those they accept.
 fn open_decisions<R: Declarations>(state: &R::State, name: impl Fn(Seat) -> String) -> Vec<crate::next::Open> {
     let mut facts = Vec::new();
+    let over = R::winner(state).is_some();
+    // Whether the rules accept the event here, and whether it ends the game.
     let mut accepted = |event: &R::Event| {
         facts.clear();
-        R::apply(&mut state.clone(), event, &mut facts).is_ok()
+        let mut after = state.clone();
+        R::apply(&mut after, event, &mut facts).ok().map(|()| !over && R::winner(&after).is_some())
     };
     R::open(state)
         .into_iter()
@@ -603,8 +616,15 @@ fn open_decisions<R: Declarations>(state: &R::State, name: impl Fn(Seat) -> Stri
                 };
                 let legal: Vec<crate::next::Choice> = events
                     .iter()
-                    .filter(|e| accepted(e))
-                    .map(|e| crate::next::Choice { line: R::write_event(state, e), words: R::describe(state, e) })
+                    .filter_map(|e| {
+                        let ends = accepted(e)?;
+                        Some(crate::next::Choice {
+                            line: R::write_event(state, e),
+                            words: R::describe(state, e),
+                            key: R::key(state, e),
+                            ends,
+                        })
+                    })
                     .collect();
                 let forms: Vec<crate::next::Blank> = forms
                     .into_iter()
@@ -815,7 +835,7 @@ mod tests {
     }
 
     #[test]
-    fn a_withdrawal_names_the_last_entry_and_reaches_two_back() {
+    fn a_withdrawal_names_the_last_entry_in_effect_as_far_back_as_the_table_needs() {
         let mut t = timeline();
         let err = t.push_line(2, &withdraw_line(1)).expect_err("nothing yet");
         assert!(err.reason().contains("there is no entry to withdraw"), "{err}");
@@ -841,12 +861,21 @@ mod tests {
         let err = t.push_line(6, &withdraw_line(4)).expect_err("a withdrawal");
         assert!(err.reason().contains("event 4 is a withdrawal"), "{err}");
         t.push_line(6, &withdraw_line(2)).expect("the one before");
-        let err = t.push_line(7, &withdraw_line(1)).expect_err("three back");
-        assert!(
-            err.reason().contains("only the last 2 entries made can be withdrawn: event 1 has 2 entries after it"),
-            "{err}"
-        );
-        let err = t.push_line(7, r#"{"type":"withdraw","seq":"one"}"#).expect_err("not a number");
+        t.push_line(7, &withdraw_line(1)).expect("and the first");
+        assert_eq!(Game::state_dump(&t), Game::state_dump(&timeline()), "as before any entry");
+        let err = t.push_line(8, &withdraw_line(1)).expect_err("nothing left");
+        assert!(err.reason().contains("there is no entry to withdraw"), "{err}");
+        // Ten entries, then ten withdrawals in a row: the game as before the ten.
+        let mut t = timeline();
+        for n in 0..12 {
+            t.push_line(n + 2, "1").expect("legal");
+        }
+        let before = Game::state_dump_after(&t, 2);
+        for k in 0..10 {
+            t.push_line(14 + k, &withdraw_line(12 - k as u64)).expect("the last in effect");
+        }
+        assert_eq!(Game::state_dump(&t), before);
+        let err = t.push_line(24, r#"{"type":"withdraw","seq":"one"}"#).expect_err("not a number");
         assert!(matches!(err.problem, Problem::Event(_)) && err.reason().contains("a withdrawal is"), "{err}");
     }
 

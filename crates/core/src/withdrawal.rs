@@ -6,17 +6,15 @@
 //! state is the state before it, and its facts count nowhere. Both lines stay in the log, so a replay can
 //! show the entry struck through and the withdrawal after it.
 //!
-//! The rule (checked by [`crate::Timeline`]): a withdrawal names the last entry still in effect, and that
-//! entry is one of the last two entries recorded (the last one, or the one before it once the last is
-//! withdrawn). A withdrawal is not itself an entry: it cannot be withdrawn, only the entry made again.
+//! The rule (checked by [`crate::Timeline`]): a withdrawal names the last entry still in effect. A table
+//! that finds a mistake some entries back withdraws the entries since, newest first, each by a line of its
+//! own, as far back as it needs. A withdrawal is not itself an entry: it cannot be withdrawn, only the entry
+//! made again.
 
 use serde::Deserialize;
 
 /// The `type` of a withdrawal line.
 pub const TYPE: &str = "withdraw";
-
-/// How far back a withdrawal may reach: the last entry recorded, or the one before it.
-pub const REACH: usize = 2;
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -25,6 +23,9 @@ struct Line {
     #[serde(rename = "type")]
     _type: serde::de::IgnoredAny,
     seq: u64,
+    // When the withdrawal was made (see `crate::moment`, which reads it).
+    #[serde(rename = "time", default)]
+    _time: Option<serde::de::IgnoredAny>,
 }
 
 #[derive(Deserialize)]

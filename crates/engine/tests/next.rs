@@ -150,12 +150,17 @@ fn check(path: &std::path::Path) -> Option<&'static str> {
     for i in 0..whole.event_count() {
         let line = whole.event_text(i);
         offered(game.as_mut(), &line).unwrap_or_else(|why| panic!("{}: before event {}: {why}", path.display(), i + 1));
-        // Every event offered reads back and is accepted as a line of the log (then taken back).
-        if i % 25 == 0 {
+        // Every event offered reads back and is accepted as a line of the log (then taken back), and ends
+        // the game exactly when it says it does; checked every 25 events and before the last.
+        if i % 25 == 0 || i + 1 == whole.event_count() {
+            let over = game.winner().is_some();
             for open in game.next() {
-                for place in open.choices.iter().flat_map(|c| c.events.iter().map(|e| &e.line)) {
+                for choice in open.choices.iter().flat_map(|c| c.events.iter()) {
+                    let place = &choice.line;
                     game.push_line(i + 2, place)
                         .unwrap_or_else(|e| panic!("{}: before event {}: {place} offered: {e}", path.display(), i + 1));
+                    let ends = !over && game.winner().is_some();
+                    assert_eq!(choice.ends, ends, "{}: before event {}: {place} ends the game", path.display(), i + 1);
                     game.truncate(i);
                 }
             }

@@ -320,12 +320,23 @@ fn withdrawals_hold(path: &std::path::Path) -> &'static str {
     for k in [0, 1, 62, 63, 64, n / 2, n - 2] {
         // `k` events, then extra entries (the next events, which the rules allow there) taken back again.
         let (first, second) = (withdrawal::line(k as u64 + 1), withdrawal::line(k as u64 + 2));
-        let once = [lines[1 + k], first.as_str()].to_vec();
-        let twice = [lines[1 + k], lines[2 + k], second.as_str(), first.as_str()].to_vec();
-        for taken_back in [once, twice] {
+        let once = [lines[1 + k], first.as_str()].map(str::to_string).to_vec();
+        let twice = [lines[1 + k], lines[2 + k], second.as_str(), first.as_str()].map(str::to_string).to_vec();
+        // Ten entries, then ten withdrawals in a row, newest first, each with the time it was made.
+        let ten: Vec<String> = (0..10.min(n - k))
+            .map(|j| lines[1 + k + j].to_string())
+            .chain((1..=10.min(n - k)).rev().map(|j| withdrawal::line((k + j) as u64)))
+            .enumerate()
+            .map(|(t, line)| timed(&line, t as i64 * 1000))
+            .collect();
+        for taken_back in [once, twice, ten] {
             let extra = taken_back.len();
-            let log: Vec<&str> =
-                lines[..=k].iter().copied().chain(taken_back).chain(lines[1 + k..].iter().copied()).collect();
+            let log: Vec<&str> = lines[..=k]
+                .iter()
+                .copied()
+                .chain(taken_back.iter().map(String::as_str))
+                .chain(lines[1 + k..].iter().copied())
+                .collect();
             let game =
                 read_log(&log.join("\n")).unwrap_or_else(|e| panic!("{}: withdrawn after {k}: {e}", path.display()));
             let at = format!("{}: {extra} lines withdrawing after event {k}", path.display());
@@ -356,6 +367,42 @@ fn withdrawals_hold(path: &std::path::Path) -> &'static str {
         }
     }
     clean.ruleset()
+}
+
+/// `line` with the time it was made: `millis` after 2026-12-03 19:00 UTC.
+fn timed(line: &str, millis: i64) -> String {
+    let mut fields: serde_json::Map<String, Value> = serde_json::from_str(line).unwrap();
+    let (s, ms) = (millis / 1000, millis % 1000);
+    fields.insert("time".into(), format!("2026-12-03T19:{:02}:{:02}.{ms:03}Z", s / 60, s % 60).into());
+    Value::Object(fields).to_string()
+}
+
+/// A time on every entry (`time`, see `almanac_core::moment`) is read, and changes nothing else: the same
+/// states, facts and fingerprint as the log without times; a time that does not read is refused with its
+/// line.
+#[test]
+fn the_time_an_entry_was_made_is_kept_and_changes_nothing_else() {
+    for path in files_in("data/samples") {
+        let text = std::fs::read_to_string(&path).unwrap();
+        let lines: Vec<&str> = text.lines().filter(|l| !l.trim().is_empty()).collect();
+        let clean = read_log(&text).unwrap();
+        let timed: Vec<String> = std::iter::once(lines[0].to_string())
+            .chain(lines[1..].iter().enumerate().map(|(i, l)| timed(l, i as i64 * 1500)))
+            .collect();
+        let game = read_log(&timed.join("\n")).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        assert_eq!(game.state_dump(), clean.state_dump(), "{}", path.display());
+        assert_eq!(game.fingerprint(), clean.fingerprint(), "{}", path.display());
+        assert_eq!(whole(game.as_ref()), whole(clean.as_ref()), "{}", path.display());
+        let start = almanac_core::moment::parse("2026-12-03T19:00:00Z").unwrap();
+        for i in 0..game.event_count() {
+            assert_eq!(game.event_time(i), Some(start + i as i64 * 1500), "{}", path.display());
+            assert_eq!(clean.event_time(i), None);
+        }
+        let mut wrong = timed.clone();
+        wrong[3] = wrong[3].replace("2026-12-03T", "2026-12-03 ");
+        let err = read_log(&wrong.join("\n")).map(|_| ()).expect_err("a time that does not read");
+        assert!(err.to_string().starts_with("line 4: ") && err.to_string().contains("RFC 3339"), "{err}");
+    }
 }
 
 /// What was played, from scratch: the fingerprint of the game's events' facts, written in one pass.

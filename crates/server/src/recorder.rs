@@ -124,26 +124,40 @@ async fn record(app: web::Data<AppState>, req: HttpRequest, reader: Reader, path
     let game = live.game();
     let title = game.envelope().title.clone().unwrap_or_else(|| format!("Game {id}"));
     let body = format!(
-        r#"<section id="recorder" class="recorder" data-game="{id}" data-ruleset="{ruleset}" data-seq="{seq}" aria-label="Recording the game at the table">
+        r#"<section id="recorder" class="recorder" data-game="{id}" data-ruleset="{ruleset}" data-seq="{seq}" data-published="{published}" aria-label="Recording the game at the table">
 <div class="title"><h1>{title}</h1><div class="meta"><a href="/games/{id}">the replay</a></div></div>
 <p id="whose" class="whose" aria-live="polite">Loading what may happen next…</p>
+<p id="last" class="last-entry" aria-live="polite" hidden></p>
 <div id="problem" class="problem" role="alert" hidden></div>
 <p id="waiting" class="waiting" role="status" hidden></p>
+<section id="finish" class="finish" aria-labelledby="finish-title" hidden>
+  <h2 id="finish-title">The game is over</h2>
+  <ol id="standings" class="standings"></ol>
+  <div id="finish-chances" class="finish-chances"></div>
+  <div class="share">
+    <p id="share-state"></p>
+    <form id="publish" method="post" action="/games/{id}/publish">{proof}<input type="hidden" name="published" value="yes"><button type="submit" class="enter-form">Publish</button></form>
+    <p>The replay: <a id="share-link" href="/games/{id}">/games/{id}</a></p>
+    <button id="share" type="button" class="choice" hidden>Share the link</button>
+  </div>
+</section>
 <div class="record-stage">
+  <div id="choices" class="choices"></div>
   <div class="board-wrap"><svg id="board" viewBox="-6 -6 12 12" role="img" aria-label="The board: tap a highlighted place"></svg></div>
-  <div class="record-side">
-    <div id="choices" class="choices"></div>
-    <div id="chooser" class="chooser" hidden></div>
+  <div class="record-log">
     <button id="withdraw" class="withdraw" type="button" disabled>Withdraw the last entry</button>
     <h2>Last entries</h2>
     <ol id="entries" class="entries" aria-label="The last entries, newest last"></ol>
   </div>
 </div>
+<div id="chooser" class="chooser" role="dialog" aria-labelledby="chooser-title" hidden></div>
 </section>"#,
         id = escape(&id),
         ruleset = escape(game.ruleset()),
         seq = game.event_count(),
         title = escape(&title),
+        published = if row.published { "yes" } else { "no" },
+        proof = signed.proof_field(),
     );
     let scripts = [
         "/static/replay.js".to_string(),

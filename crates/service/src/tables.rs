@@ -49,6 +49,12 @@ pub fn recordable() -> Vec<Recordable> {
 
 /// The header line of the game a table begins; what is wrong with the start, in words.
 pub fn header_of(start: &TableStart) -> Result<String, ServiceError> {
+    // A game begun at a table is a new game, however alike its header is to another's: its own `table` id.
+    header_with_table(start, &crate::random_hex(16)?)
+}
+
+/// The header of `header_of`, with the table id given.
+pub fn header_with_table(start: &TableStart, table: &str) -> Result<String, ServiceError> {
     let bad = |why: String| Err(ServiceError::Start(why));
     let Some(kind) = almanac_engine::GAMES.iter().find(|g| g.id() == start.ruleset && g.recorder()) else {
         let known: Vec<&str> = recordable().iter().map(|r| r.ruleset).collect();
@@ -75,6 +81,7 @@ pub fn header_of(start: &TableStart) -> Result<String, ServiceError> {
         }
     }
     header.insert("players".into(), Value::Array(names.iter().map(|n| json!({ "name": n })).collect()));
+    header.insert("table".into(), json!(table));
     header.extend(part);
     Ok(serde_json::to_string(&Value::Object(header)).expect("a header is JSON"))
 }

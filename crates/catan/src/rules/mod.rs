@@ -186,8 +186,13 @@ fn waiting_discards(s: &State) -> String {
 /// After Road Building, the free roads come before anything else (unless none can be placed).
 /// Whether the active player may trade now, by the checks a trade meets in `apply` (the moment of the turn,
 /// and no free road still to place): a trade's cards are the table's to say, so no trade can be tried whole.
+/// Whether the active player may trade now: in the main part of their turn (not before the roll, nor in
+/// the Special Building Phase, which is for building only).
 pub(crate) fn may_trade_now(s: &State) -> bool {
     let p = s.active;
+    if !matches!(s.phase, Phase::Main) {
+        return false;
+    }
     let trade = Event::MaritimeTrade { player: p, give: Default::default(), get: Default::default() };
     s.winner.is_none()
         && check_turn(s, &trade).is_ok()

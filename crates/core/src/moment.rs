@@ -1,0 +1,148 @@
+//! When an entry was made: an optional `time` on any event line, the same in every ruleset.
+//!
+//! `{"type":"roll","player":"Ayşe","dice":[2,3],"time":"2026-12-03T19:04:11.250Z"}`: the moment the table
+//! made the entry, as RFC 3339 with a zone (`Z` or an offset such as `+03:00`), to the millisecond at most.
+//! A table recorder writes it on every entry; records of other programs usually have none. It is read
+//! here, before the game reads the line, so no game knows it: the rules never depend on the clock, and the
+//! game's fingerprint is the same with or without times. Times are not checked against each other (two
+//! phones at a table keep clocks a little apart); a replay shows the time between entries as it is.
+
+use std::borrow::Cow;
+
+/// The field's name on an event line.
+pub const FIELD: &str = "time";
+
+/// An event line without its `time`, and the time it carried (milliseconds since 1970-01-01 UTC); the line
+/// as it is when it has none. Cheap for the lines without one: only a line naming the field is read as
+/// JSON.
+pub fn split(line: &str) -> Result<(Cow<'_, str>, Option<i64>), String> {
+    if !line.contains("\"time\"") {
+        return Ok((Cow::Borrowed(line), None));
+    }
+    let Ok(serde_json::Value::Object(mut fields)) = serde_json::from_str::<serde_json::Value>(line) else {
+        // Not an object: the game says what is wrong with it.
+        return Ok((Cow::Borrowed(line), None));
+    };
+    let Some(time) = fields.remove(FIELD) else {
+        return Ok((Cow::Borrowed(line), None));
+    };
+    let millis = time.as_str().ok_or_else(|| format!("`time` is text, not {time}")).and_then(parse)?;
+    Ok((Cow::Owned(serde_json::Value::Object(fields).to_string()), Some(millis)))
+}
+
+/// Milliseconds since 1970-01-01 UTC of an RFC 3339 date and time with a zone
+/// (`2026-12-03T19:04:11Z`, `2026-12-03T22:04:11.250+03:00`).
+pub fn parse(text: &str) -> Result<i64, String> {
+    let wrong = || {
+        format!(
+            "`time` is when the entry was made, written as RFC 3339 with a zone (2026-12-03T19:04:11Z), not `{text}`"
+        )
+    };
+    let b = text.as_bytes();
+    let digits = |from: usize, len: usize| -> Option<i64> {
+        let part = b.get(from..from + len)?;
+        part.iter().all(u8::is_ascii_digit).then(|| part.iter().fold(0i64, |n, d| n * 10 + i64::from(d - b'0')))
+    };
+    let at = |i: usize, c: u8| b.get(i) == Some(&c);
+    if !(at(4, b'-') && at(7, b'-') && (at(10, b'T') || at(10, b't')) && at(13, b':') && at(16, b':')) {
+        return Err(wrong());
+    }
+    let (Some(year), Some(month), Some(day), Some(hour), Some(minute), Some(second)) =
+        (digits(0, 4), digits(5, 2), digits(8, 2), digits(11, 2), digits(14, 2), digits(17, 2))
+    else {
+        return Err(wrong());
+    };
+    let mut i = 19;
+    let mut millis = 0;
+    if at(i, b'.') {
+        let start = i + 1;
+        i = start;
+        while b.get(i).is_some_and(u8::is_ascii_digit) {
+            i += 1;
+        }
+        if i == start {
+            return Err(wrong());
+        }
+        // Milliseconds: the first three digits of the fraction (more are allowed and dropped).
+        let kept = &text[start..(start + 3).min(i)];
+        millis = kept.parse::<i64>().map_err(|_| wrong())? * 10i64.pow(3 - kept.len() as u32);
+    }
+    let offset_minutes = match b.get(i) {
+        Some(b'Z' | b'z') if i + 1 == b.len() => 0,
+        Some(&sign @ (b'+' | b'-')) if i + 6 == b.len() && at(i + 3, b':') => {
+            let (Some(h), Some(m)) = (digits(i + 1, 2), digits(i + 4, 2)) else { return Err(wrong()) };
+            if h > 23 || m > 59 {
+                return Err(wrong());
+            }
+            if sign == b'+' {
+                h * 60 + m
+            } else {
+                -(h * 60 + m)
+            }
+        }
+        _ => return Err(wrong()),
+    };
+    let days_in_month = match month {
+        1 | 3 | 5 | 7 | 8 | 10 | 12 => 31,
+        4 | 6 | 9 | 11 => 30,
+        2 if year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) => 29,
+        2 => 28,
+        _ => return Err(wrong()),
+    };
+    // A leap second (60) is read as the second after.
+    if day < 1 || day > days_in_month || hour > 23 || minute > 59 || second > 60 {
+        return Err(wrong());
+    }
+    let seconds = days_since_epoch(year, month, day) * 86_400 + hour * 3600 + minute * 60 + second;
+    Ok((seconds - offset_minutes * 60) * 1000 + millis)
+}
+
+/// Days from 1970-01-01 to a date of the proleptic Gregorian calendar (Howard Hinnant's `days_from_civil`).
+fn days_since_epoch(year: i64, month: i64, day: i64) -> i64 {
+    let y = if month <= 2 { year - 1 } else { year };
+    let era = y.div_euclid(400);
+    let year_of_era = y - era * 400;
+    let day_of_year = (153 * ((month + 9) % 12) + 2) / 5 + day - 1;
+    let day_of_era = year_of_era * 365 + year_of_era / 4 - year_of_era / 100 + day_of_year;
+    era * 146_097 + day_of_era - 719_468
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_time_reads_to_the_millisecond_in_any_zone() {
+        assert_eq!(parse("1970-01-01T00:00:00Z"), Ok(0));
+        assert_eq!(parse("2000-03-01T00:00:00Z"), Ok(951_868_800_000));
+        // 1,764,788,651 s: the same moment written in UTC and at +03:00, with a fraction.
+        assert_eq!(parse("2025-12-03T19:04:11Z"), Ok(1_764_788_651_000));
+        assert_eq!(parse("2025-12-03T22:04:11.250+03:00"), Ok(1_764_788_651_250));
+        assert_eq!(parse("2025-12-03T19:04:11.2Z"), Ok(1_764_788_651_200));
+        assert_eq!(parse("2025-12-03T19:04:11.123456Z"), Ok(1_764_788_651_123));
+        assert_eq!(parse("2024-02-29T12:00:00-01:30"), Ok(1_709_213_400_000));
+        for wrong in [
+            "2025-12-03",
+            "2025-12-03T19:04:11",
+            "2025-13-03T19:04:11Z",
+            "2025-02-29T19:04:11Z",
+            "2025-12-03T24:04:11Z",
+            "2025-12-03T19:04:11.Z",
+            "2025-12-03T19:04:11+3:00",
+            "yesterday",
+        ] {
+            let err = parse(wrong).expect_err(wrong);
+            assert!(err.contains("RFC 3339") && err.contains(wrong), "{err}");
+        }
+    }
+
+    #[test]
+    fn a_line_gives_its_time_and_the_rest_unchanged() {
+        let (rest, time) = split(r#"{"type":"roll","player":"Ayşe","dice":[2,3],"time":"1970-01-01T00:00:01Z"}"#).unwrap();
+        assert_eq!((rest.as_ref(), time), (r#"{"type":"roll","player":"Ayşe","dice":[2,3]}"#, Some(1000)));
+        let line = r#"{"type":"end_turn","player":"Can"}"#;
+        assert!(matches!(split(line), Ok((Cow::Borrowed(l), None)) if l == line));
+        let err = split(r#"{"type":"end_turn","player":"Can","time":12}"#).unwrap_err();
+        assert!(err.contains("`time` is text, not 12"), "{err}");
+    }
+}
