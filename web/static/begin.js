@@ -189,13 +189,15 @@ document.addEventListener('DOMContentLoaded', () => {
       return o;
     }));
     showBeginning();
-    // The names of the players the club has met in this game, to complete a seat's name.
+    // The club's own players, to complete a seat's name: those of its games of this game first (most often
+    // seated first), then those of its other games.
     known.replaceChildren();
-    const r = await fetch(`/api/leaderboard?ruleset=${encodeURIComponent(ruleset.value)}&bots=yes`).catch(() => null);
-    const leaders = r && r.ok ? await r.json() : [];
-    for (const l of leaders) {
+    const clubPlayers = JSON.parse(document.getElementById('club-players').textContent);
+    const names = [...(clubPlayers[ruleset.value] || []),
+      ...Object.entries(clubPlayers).filter(([r]) => r !== ruleset.value).flatMap(([, n]) => n)];
+    for (const name of new Set(names)) {
       const o = document.createElement('option');
-      o.value = l.name;
+      o.value = name;
       known.append(o);
     }
   }

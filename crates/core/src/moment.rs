@@ -138,7 +138,8 @@ mod tests {
 
     #[test]
     fn a_line_gives_its_time_and_the_rest_unchanged() {
-        let (rest, time) = split(r#"{"type":"roll","player":"Ayşe","dice":[2,3],"time":"1970-01-01T00:00:01Z"}"#).unwrap();
+        let (rest, time) =
+            split(r#"{"type":"roll","player":"Ayşe","dice":[2,3],"time":"1970-01-01T00:00:01Z"}"#).unwrap();
         assert_eq!((rest.as_ref(), time), (r#"{"type":"roll","player":"Ayşe","dice":[2,3]}"#, Some(1000)));
         let line = r#"{"type":"end_turn","player":"Can"}"#;
         assert!(matches!(split(line), Ok((Cow::Borrowed(l), None)) if l == line));

@@ -135,7 +135,8 @@ pub struct Choice {
     /// recorder lays the events with keys out as a pad (see [`crate::Declarations::key`]).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub key: Option<String>,
-    /// Whether it ends the game (a recorder asks before entering it).
+    /// Whether it ends the game: a winner after it, or nothing left to do (a recorder asks before entering
+    /// it).
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub ends: bool,
 }

@@ -554,8 +554,7 @@ pub fn resume<R: Ruleset>(
         if targets.contains(&seq) {
             before.push((seq, state.clone()));
         }
-        let (line, _) =
-            crate::moment::split(line).map_err(|reason| LogError::new(line_no, Problem::Event(reason)))?;
+        let (line, _) = crate::moment::split(line).map_err(|reason| LogError::new(line_no, Problem::Event(reason)))?;
         let event = R::parse_event(&state, &line).map_err(|e| unreadable(line_no, e))?;
         scratch.clear();
         R::apply(&mut state, &event, &mut scratch).map_err(|v| LogError::new(line_no, Problem::Rule(v)))?;
@@ -593,11 +592,14 @@ pub fn read_events<R: Ruleset>(envelope: Envelope, header: Value, text: &str) ->
 fn open_decisions<R: Declarations>(state: &R::State, name: impl Fn(Seat) -> String) -> Vec<crate::next::Open> {
     let mut facts = Vec::new();
     let over = R::winner(state).is_some();
-    // Whether the rules accept the event here, and whether it ends the game.
+    // Whether the rules accept the event here, and whether it ends the game: a winner after it, or nothing
+    // left to do (a game may end in a tie).
     let mut accepted = |event: &R::Event| {
         facts.clear();
         let mut after = state.clone();
-        R::apply(&mut after, event, &mut facts).ok().map(|()| !over && R::winner(&after).is_some())
+        R::apply(&mut after, event, &mut facts)
+            .ok()
+            .map(|()| !over && (R::winner(&after).is_some() || R::open(&after).is_empty()))
     };
     R::open(state)
         .into_iter()

@@ -43,10 +43,38 @@ async fn begin(app: web::Data<AppState>, writer: Writer, payload: web::Payload) 
 
 /// Where a club begins a game at the table: the game and how it begins (its board), the players in seat
 /// order, the title, date and place.
-async fn start_page(req: HttpRequest, reader: Reader) -> HttpResponse {
+async fn start_page(app: web::Data<AppState>, req: HttpRequest, reader: Reader) -> HttpResponse {
     let Some(signed) = SignedIn::of(&req, &reader) else {
         return problem_page(StatusCode::UNAUTHORIZED, "Sign in as your club to begin a game at the table.");
     };
+    // The names the club's own games seat (people, not programs), most often seated first, per game: what a
+    // seat's name is completed from.
+    let club = signed.club.clone();
+    let filter = almanac_store::GameFilter {
+        viewer: reader.viewer,
+        ruleset: None,
+        player: None,
+        search: None,
+        sort: Default::default(),
+        limit: Some(1000),
+        offset: None,
+    };
+    let rows = blocking(move || Ok(app.pool.read(|s| almanac_service::list(s, &filter))??)).await.unwrap_or_default();
+    let mut seated: std::collections::BTreeMap<String, std::collections::HashMap<String, usize>> = Default::default();
+    for row in rows.iter().filter(|r| r.owner.as_deref() == Some(club.as_str())) {
+        for p in row.players.iter().filter(|p| !p.bot) {
+            *seated.entry(row.ruleset.clone()).or_default().entry(p.name.clone()).or_default() += 1;
+        }
+    }
+    let names: std::collections::BTreeMap<String, Vec<String>> = seated
+        .into_iter()
+        .map(|(ruleset, counts)| {
+            let mut names: Vec<(String, usize)> = counts.into_iter().collect();
+            names.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+            (ruleset, names.into_iter().map(|(n, _)| n).collect())
+        })
+        .collect();
+    let names = serde_json::to_string(&names).expect("JSON").replace('<', "\\u003c");
     let games = almanac_service::tables::recordable();
     let options: String =
         games.iter().map(|g| format!(r#"<option value="{}">{}</option>"#, escape(g.ruleset), escape(g.name))).collect();
@@ -83,6 +111,7 @@ async fn start_page(req: HttpRequest, reader: Reader) -> HttpResponse {
   <button id="begin-game" type="submit" class="enter-form">Begin the game</button>
 </form>
 <script type="application/json" id="recordable">{data}</script>
+<script type="application/json" id="club-players">{names}</script>
 </section>"#
     );
     page("Begin a game at the table", &body, &["/static/begin.js".to_string()], Some(&signed), None)

@@ -28,7 +28,8 @@ pub fn check_cost(s: &State, p: Seat, cost: &Resources, what: &str) -> Result {
 pub fn pay(s: &mut State, p: Seat, cost: &Resources, facts: &mut Vec<Fact>) {
     s.players[p as usize].hand.take_all(cost);
     for (r, n) in cost.present() {
-        s.bank[r] += n;
+        // An unlimited bank (a JSettlers game's) holds as many as its type does: it never overflows.
+        s.bank[r] = s.bank[r].saturating_add(n);
         facts.push(Fact::Spent { player: p, item: r.name(), count: n as u32, cause: cause::PURCHASE });
     }
     s.built = true;

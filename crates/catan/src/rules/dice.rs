@@ -144,7 +144,7 @@ pub fn discard(s: &mut State, p: Seat, cards: &Bundle, facts: &mut Vec<Fact>) ->
     }
     s.players[p as usize].hand.take_all(&cards.known);
     for (r, n) in cards.known.present() {
-        s.bank[r] += n;
+        s.bank[r] = s.bank[r].saturating_add(n);
         facts.push(Fact::Lost { player: p, item: r.name(), count: n as u32, cause: cause::DISCARD, to: None });
     }
     // Face-down discards: any card of the hand may have gone.

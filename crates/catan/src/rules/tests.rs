@@ -512,3 +512,22 @@ fn a_settlement_refused_names_who_broke_the_rule_first_then_whose_building_is_in
     assert!(err.contains("breaks the distance rule") && err.contains("Ana's settlement"), "{err}");
     assert!(check_free_vertex(&s, 0, at).unwrap_err().0.ends_with("their own settlement stands there"));
 }
+
+/// An unlimited bank (a JSettlers game's: `unlimited_bank`) may be as full as its count can say; what is
+/// paid into it then leaves it full, never overflows. Seen first as a panic when a recorder asked what may
+/// happen next after a robbery in such a game.
+#[test]
+fn paying_into_a_full_unlimited_bank_leaves_it_full() {
+    let mut s = state(Options { unlimited_bank: true, ..Options::default() });
+    let ana = s.board.hexes[10].corners[0];
+    s.buildings[ana as usize] = Some(Building { owner: 0, city: false });
+    roads(&mut s, 0, 10, &[0]);
+    s.players[0].hand.known[Resource::Lumber] = 1;
+    s.players[0].hand.known[Resource::Brick] = 1;
+    s.bank[Resource::Lumber] = u8::MAX;
+    s.bank[Resource::Brick] = u8::MAX;
+    let edge = s.board.hexes[10].sides[1];
+    apply(&mut s, &Event::BuildRoad { player: 0, at: edge }, &mut Vec::new()).unwrap();
+    assert_eq!((s.bank[Resource::Lumber], s.bank[Resource::Brick]), (u8::MAX, u8::MAX));
+    assert_eq!(s.players[0].hand.known[Resource::Lumber], 0);
+}

@@ -98,7 +98,7 @@ pub fn maritime_trade(s: &mut State, p: Seat, give: &Bundle, get: &Bundle, facts
     }
     s.players[p as usize].hand.take_all(&give.known);
     for r in Resource::ALL {
-        s.bank[r] += give.known[r];
+        s.bank[r] = s.bank[r].saturating_add(give.known[r]);
         s.bank[r] -= get.known[r];
     }
     s.players[p as usize].hand.add_all(&get.known);
