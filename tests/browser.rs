@@ -495,9 +495,7 @@ impl Cost {
         let median = all[all.len() / 2];
         println!("  median entry: {median} taps over {} entries", all.len());
         assert!(median <= 2, "{game}: the median entry takes {median} taps");
-        // A tile's place is left out for now: its list of tiles and turns at a place is longer than the
-        // sheet (pictures of each turn at its place are to come).
-        for kind in ["roll", "end_turn", "build_road", "build_settlement", "build_city", "place_figure", "end_game"] {
+        for kind in ["roll", "end_turn", "build_road", "build_settlement", "build_city", "place_tile", "end_game"] {
             let scrolled: u32 = self.by_kind.get(kind).map_or(0, |c| c.iter().map(|c| c.1).sum());
             assert_eq!(scrolled, 0, "{game}: {kind} needed {scrolled} scroll(s)");
         }
@@ -546,7 +544,9 @@ fn tap_entry(driver: &Driver, line: &str, entered: &str) {
              const sheet = document.querySelector('#chooser:not([hidden])');
              if (sheet && sheet.querySelector('button.confirm')) {{ sheet.querySelector('button.confirm').id = 'tap-me'; return 'choice'; }}
              if (sheet) {{
-               for (const b of sheet.querySelectorAll('button.choice')) {{ if (same(b.dataset.line)) {{ b.id = 'tap-me'; return 'choice'; }} }}
+               for (const b of sheet.querySelectorAll('button.choice')) {{
+                 const lines = b.dataset.lines ? JSON.parse(b.dataset.lines) : [b.dataset.line];
+                 if (lines.some(same)) {{ b.id = 'tap-me'; return 'choice'; }} }}
                const event = JSON.parse(line);
                for (const b of sheet.querySelectorAll('button.form')) {{
                  const fixed = JSON.parse(b.dataset.line);
@@ -901,15 +901,78 @@ fn a_club_records_carcassonne_at_the_table_by_taps_on_a_phone() {
     // The whole game, to its final scoring.
     let upto = lines.len() - 1;
     let mut cost = Cost::default();
+    let mut looked = 0;
     for (k, line) in lines[1..=upto].iter().enumerate() {
+        if line.contains(r#""type":"place_tile""#) && k > 0 && k % 5 == 0 {
+            looked += ways_a_tile_lies_are_pictures_told_apart(&driver, line);
+        }
         cost.add(line, record_by_taps(&driver, line, k as u64 + 1));
     }
+    assert!(looked > 5, "places with several ways to lie looked at: {looked}");
     driver.screenshot(&root().join("target/browser/recorder-carcassonne.png"));
     cost.check("the Carcassonne game");
     let stored = app.get_as(&format!("/api/games/{id}/log"), &app.token).body;
     let stored = stored_events(&stored);
     let expected: Vec<Value> = lines[1..=upto].iter().map(|l| serde_json::from_str(&as_entered(l)).unwrap()).collect();
     assert_eq!(stored, expected);
+}
+
+/// The tile of a placement (`line`) chosen by its picture among the tiles the pack holds, then at each place
+/// where it may lie more than one way, every way a picture of its own with words of its own (no two
+/// choices of one name); the sheet closed again. How many such places there were.
+fn ways_a_tile_lies_are_pictures_told_apart(driver: &Driver, line: &str) -> usize {
+    let event: Value = serde_json::from_str(line).unwrap();
+    let player = event["player"].as_str().unwrap();
+    tap(driver, &format!("button.kind[data-kind='place_tile'][data-player='{player}']"));
+    let group = driver.eval(&format!(
+        "const b = [...document.querySelectorAll('#chooser button.group')].find((b) => JSON.parse(b.dataset.lines).includes({line:?}));
+         if (!b) return null; b.id = 'tap-me';
+         const names = [...document.querySelectorAll('#chooser button.group')].map((b) => b.getAttribute('aria-label'));
+         return [names.length, new Set(names).size, [...document.querySelectorAll('#chooser button.group')].every((b) => !!b.querySelector('svg'))];"
+    ));
+    assert!(group.is_array(), "the tile of {line} among the tiles drawn");
+    let problems = violations(driver, &axe_script());
+    assert!(problems.is_empty(), "the tiles to choose from: {problems:?}");
+    driver.screenshot(&root().join("target/browser/recorder-tiles.png"));
+    assert_eq!(group[0], group[1], "each tile in words of its own: {group}");
+    assert_eq!(group[2], json!(true), "each tile a picture");
+    tap(driver, "#tap-me");
+    driver.eval("document.getElementById('tap-me')?.removeAttribute('id')");
+    let places = driver.eval("return [...document.querySelectorAll('#board circle.target')].filter((d) => JSON.parse(d.dataset.lines).length > 1).length");
+    let mut seen = 0;
+    for i in 0..places.as_u64().unwrap() {
+        driver.eval(&format!(
+            "[...document.querySelectorAll('#board circle.target')].filter((d) => JSON.parse(d.dataset.lines).length > 1)[{i}].id = 'tap-me'"
+        ));
+        tap(driver, "#tap-me");
+        driver.eval("document.getElementById('tap-me')?.removeAttribute('id')");
+        let ways = driver.eval(
+            "const names = [...document.querySelectorAll('#chooser:not([hidden]) button.choice')].map((b) => b.textContent);
+             return [names.length, new Set(names).size, [...document.querySelectorAll('#chooser button.choice')].every((b) => !!b.querySelector('svg'))];",
+        );
+        if ways[0].as_u64().unwrap() > 1 {
+            assert_eq!(ways[0], ways[1], "each way a tile lies in words of its own: {ways}");
+            assert_eq!(ways[2], json!(true), "each way a picture");
+            if seen == 0 {
+                let problems = violations(driver, &axe_script());
+                assert!(problems.is_empty(), "the ways a tile lies: {problems:?}");
+                driver.screenshot(&root().join("target/browser/recorder-tile-ways.png"));
+            }
+            seen += 1;
+        }
+        tap(driver, "#chooser button.cancel");
+        // The board's places again, for the next.
+        if i + 1 < places.as_u64().unwrap() {
+            tap(driver, &format!("button.kind[data-kind='place_tile'][data-player='{player}']"));
+            driver.eval(&format!(
+                "[...document.querySelectorAll('#chooser button.group')].find((b) => JSON.parse(b.dataset.lines).includes({line:?})).id = 'tap-me'"
+            ));
+            tap(driver, "#tap-me");
+            driver.eval("document.getElementById('tap-me')?.removeAttribute('id')");
+        }
+    }
+    driver.eval("document.querySelector('#chooser button.cancel')?.click()");
+    seen
 }
 
 /// A club records the six-player sample at a phone by taps only: six seats, the Special Building Phase

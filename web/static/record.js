@@ -349,9 +349,43 @@ document.addEventListener('DOMContentLoaded', () => {
       enter(events[0].event, events[0]);
       return;
     }
+    // Events in groups the table names first (the tile drawn): which group, then its events.
+    const groups = [...new Set(events.map((c) => c.group).filter((g) => g))];
+    if (groups.length > 1) {
+      const buttons = groups.map((g) => {
+        const first = events.find((c) => c.group === g);
+        const b = button('choice group', '', () => offer(open, events.filter((c) => c.group === g)));
+        b.dataset.group = g;
+        b.dataset.lines = JSON.stringify(events.filter((c) => c.group === g).map((c) => c.line));
+        // Drawn, the picture alone (its words its name): every group fits the sheet at once.
+        const picture = pictureOf(first);
+        if (picture.length) {
+          b.append(...picture);
+          b.setAttribute('aria-label', g);
+          b.title = g;
+        } else {
+          b.textContent = g;
+        }
+        return b;
+      });
+      openSheet(`${open.player}: ${words(kind)} — which?`, ...buttons, cancelButton());
+      return;
+    }
+    offer(open, events);
+  }
+
+  // Events of one kind: places on the board, or a list of their words.
+  function offer(open, events) {
+    closeSheet();
     const placed = game.placeOf ? events.filter((c) => game.placeOf(c.event, ctx)) : [];
     if (placed.length === events.length) showTargets(events);
     else pick(events, `${open.player}: ${words(kind)}`);
+  }
+
+  // What the game's drawing shows of an offered event (a tile as it would lie), when it draws one.
+  function pictureOf(choice) {
+    if (!choice || !choice.picture || !game.drawChoice) return [];
+    return [game.drawChoice(JSON.parse(choice.picture), ctx)];
   }
 
   // The sheet at the bottom of the screen, where whatever a tap opens is shown: in view without scrolling.
@@ -371,7 +405,9 @@ document.addEventListener('DOMContentLoaded', () => {
   // Several events: a list of their words to tap.
   function pick(events, title, more = () => []) {
     const choices = events.map((c) => {
-      const b = button('choice', c.words, () => enter(c.event, c));
+      const b = button('choice', '', () => enter(c.event, c));
+      b.append(...pictureOf(c), c.words);
+      if (c.picture) b.classList.add('pictured');
       b.dataset.line = c.line;
       return b;
     });

@@ -8,8 +8,8 @@ use crate::tiles::{catalogue, FeatureKind, TileType, GOODS};
 
 pub fn describe(s: &State, e: &Event) -> String {
     match e {
-        Event::PlaceTile { tile, at, .. } => {
-            format!("places {} {}", tile_words(&catalogue().tiles[*tile]), place_words(s, *at))
+        Event::PlaceTile { tile, at, rotation, .. } => {
+            format!("places {} {}{}", tile_words(&catalogue().tiles[*tile]), place_words(s, *at), turn_words(*rotation))
         }
         Event::DiscardTile { tile, .. } => {
             format!("discards {} (it fits nowhere)", tile_words(&catalogue().tiles[*tile]))
@@ -99,6 +99,30 @@ pub fn tile_words(t: &TileType) -> String {
 }
 
 /// Where a tile goes, from the start tile: "north of the start", "2 east and 1 south of the start".
+/// How a tile was turned from the way the catalogue draws it: the same tile at one place may lie four
+/// ways, and each reads differently.
+fn turn_words(rotation: u8) -> &'static str {
+    match rotation % 4 {
+        0 => "",
+        1 => ", turned a quarter right",
+        2 => ", turned upside down",
+        _ => ", turned a quarter left",
+    }
+}
+
+/// The words a recorder asks a drawn tile by ("which tile was drawn?"): what it shows, each kind of tile
+/// in words of its own (two kinds that read alike are told apart by their number in the catalogue's
+/// order among those alike).
+pub fn tile_group(tile: usize) -> String {
+    let tiles = &catalogue().tiles;
+    let words = tile_words(&tiles[tile]);
+    let alike: Vec<usize> = (0..tiles.len()).filter(|&t| tile_words(&tiles[t]) == words).collect();
+    match alike.iter().position(|&t| t == tile) {
+        Some(k) if alike.len() > 1 => format!("{words} (kind {})", k + 1),
+        _ => words,
+    }
+}
+
 fn place_words(s: &State, at: (i32, i32)) -> String {
     let Some(start) = s.placed.first().map(|p| p.at) else { return "as the start".to_string() };
     let (dx, dy) = (at.0 - start.0, at.1 - start.1);

@@ -109,6 +109,17 @@ impl Declarations for Carcassonne {
     fn open(state: &State) -> Vec<almanac_core::next::Decision> {
         next::open(state)
     }
+    /// A tile placed is asked by the tile drawn first, then where it went, each way it may lie a picture.
+    fn shown(_state: &State, event: &event::Event) -> almanac_core::next::Shown {
+        match event {
+            event::Event::PlaceTile { tile, rotation, .. } => almanac_core::next::Shown {
+                group: Some(describe::tile_group(*tile)),
+                picture: Some(view::picture(*tile, *rotation)),
+                ..Default::default()
+            },
+            _ => Default::default(),
+        }
+    }
     fn candidates(state: &State, seat: Seat, kind: &str) -> almanac_core::next::Candidates<event::Event> {
         next::candidates(state, seat, kind)
     }

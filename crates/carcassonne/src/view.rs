@@ -129,6 +129,25 @@ pub fn view(s: &State) -> View<GridView, SupplyView> {
     }
 }
 
+/// A tile as it would lie turned `rotation` quarter turns clockwise: its features, for a recorder's
+/// picture of a placement it offers (the renderer's `drawChoice`).
+pub fn picture(tile: usize, rotation: u8) -> String {
+    #[derive(Serialize)]
+    struct Picture {
+        tile: &'static str,
+        rotation: u32,
+        features: Vec<FeatureView>,
+    }
+    let placed = Placed { tile, rotation, at: (0, 0), first_node: 0 };
+    let t = &catalogue().tiles[tile];
+    let picture = Picture {
+        tile: &t.id,
+        rotation: rotation as u32 * 90,
+        features: (0..t.features.len()).map(|f| feature(&placed, f)).collect(),
+    };
+    serde_json::to_string(&picture).expect("a picture is JSON")
+}
+
 fn feature(p: &Placed, f: usize) -> FeatureView {
     let feature = &catalogue().tiles[p.tile].features[f];
     let sides = rotate_sides(feature.sides, p.rotation);

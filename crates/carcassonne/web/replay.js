@@ -51,35 +51,54 @@
   }
 
   function drawState(layer, state, ctx) {
-    const { svg, text } = ctx;
+    const { svg } = ctx;
     for (const t of state.tiles) {
       const [x, y] = t.at;
       const g = svg('g', { class: 'tile', 'data-at': `${x},${y}` }, layer);
-      svg('rect', { x, y, width: 1, height: 1, fill: '#8bc34a', stroke: '#5d7d35', 'stroke-width': 0.02 }, g);
-      for (const f of t.features.filter((f) => f.kind === 'city')) {
-        svg('path', { d: cityPath(x, y, sidesOf(f.location)), fill: '#d2b07a', stroke: '#8d6e3f', 'stroke-width': 0.012 }, g);
-      }
-      for (const f of t.features.filter((f) => f.kind === 'city')) {
-        const [px, py] = spotOf(x, y, f);
-        if (f.pennant) svg('path', { d: `M${px - 0.1},${py - 0.26} h0.2 v0.1 l-0.1,0.06 l-0.1,-0.06z`, fill: '#1f5fbf', stroke: '#fff', 'stroke-width': 0.015 }, g);
-        if (f.good) {
-          const mark = svg('circle', { cx: px + 0.2, cy: py + 0.2, r: 0.07, fill: ctx.itemColor(f.good), stroke: '#fff', 'stroke-width': 0.02 }, g);
-          svg('title', {}, mark).textContent = f.good;
-        }
-      }
-      for (const f of t.features.filter((f) => f.kind === 'road')) {
-        for (const c of sidesOf(f.location)) {
-          const [[ax, ay], [bx, by]] = SIDE[c];
-          svg('line', { x1: x + (ax + bx) / 2, y1: y + (ay + by) / 2, x2: x + 0.5, y2: y + 0.5, stroke: '#f5f5f5', 'stroke-width': 0.08, 'stroke-linecap': 'round' }, g);
-        }
-      }
-      if (t.features.some((f) => f.kind === 'monastery')) {
-        // A chapel, in no player's colour.
-        const chapel = svg('path', { d: `M${x + 0.33},${y + 0.66} v-0.22 l0.17,-0.14 l0.17,0.14 v0.22z`, fill: '#f3ead8', stroke: '#5d4037', 'stroke-width': 0.025 }, g);
-        svg('title', {}, chapel).textContent = 'monastery';
-        svg('path', { d: `M${x + 0.5},${y + 0.38} v0.2 M${x + 0.44},${y + 0.45} h0.12`, stroke: '#5d4037', 'stroke-width': 0.025 }, g);
+      drawTile(g, x, y, t.features, ctx);
+    }
+    drawFigures(layer, state, ctx);
+  }
+
+  // One tile's ground, cities, goods, roads and monastery, its top left corner at (x, y).
+  function drawTile(g, x, y, features, ctx) {
+    const { svg } = ctx;
+    svg('rect', { x, y, width: 1, height: 1, fill: '#8bc34a', stroke: '#5d7d35', 'stroke-width': 0.02 }, g);
+    for (const f of features.filter((f) => f.kind === 'city')) {
+      svg('path', { d: cityPath(x, y, sidesOf(f.location)), fill: '#d2b07a', stroke: '#8d6e3f', 'stroke-width': 0.012 }, g);
+    }
+    for (const f of features.filter((f) => f.kind === 'city')) {
+      const [px, py] = spotOf(x, y, f);
+      if (f.pennant) svg('path', { d: `M${px - 0.1},${py - 0.26} h0.2 v0.1 l-0.1,0.06 l-0.1,-0.06z`, fill: '#1f5fbf', stroke: '#fff', 'stroke-width': 0.015 }, g);
+      if (f.good) {
+        const mark = svg('circle', { cx: px + 0.2, cy: py + 0.2, r: 0.07, fill: ctx.itemColor(f.good), stroke: '#fff', 'stroke-width': 0.02 }, g);
+        svg('title', {}, mark).textContent = f.good;
       }
     }
+    for (const f of features.filter((f) => f.kind === 'road')) {
+      for (const c of sidesOf(f.location)) {
+        const [[ax, ay], [bx, by]] = SIDE[c];
+        svg('line', { x1: x + (ax + bx) / 2, y1: y + (ay + by) / 2, x2: x + 0.5, y2: y + 0.5, stroke: '#f5f5f5', 'stroke-width': 0.08, 'stroke-linecap': 'round' }, g);
+      }
+    }
+    if (features.some((f) => f.kind === 'monastery')) {
+      // A chapel, in no player's colour.
+      const chapel = svg('path', { d: `M${x + 0.33},${y + 0.66} v-0.22 l0.17,-0.14 l0.17,0.14 v0.22z`, fill: '#f3ead8', stroke: '#5d4037', 'stroke-width': 0.025 }, g);
+      svg('title', {}, chapel).textContent = 'monastery';
+      svg('path', { d: `M${x + 0.5},${y + 0.38} v0.2 M${x + 0.44},${y + 0.45} h0.12`, stroke: '#5d4037', 'stroke-width': 0.025 }, g);
+    }
+  }
+
+  // A placement a recorder offers, as the tile would lie (its `picture`: the features turned): a tile of
+  // its own in a picture one tile wide.
+  function drawChoice(picture, ctx) {
+    const box = ctx.svg('svg', { viewBox: '-0.04 -0.04 1.08 1.08', class: 'choice-picture', 'aria-hidden': 'true' });
+    drawTile(ctx.svg('g', {}, box), 0, 0, picture.features, ctx);
+    return box;
+  }
+
+  function drawFigures(layer, state, ctx) {
+    const { svg } = ctx;
     for (const f of state.figures || []) {
       const [x, y] = f.at;
       const [px, py] = spotOf(x, y, { kind: f.feature, location: f.location });
@@ -108,6 +127,7 @@
   Almanac.register('carcassonne', {
     drawBoard,
     drawState,
+    drawChoice,
     placeOf: (event) => (event.type === 'place_tile' && Array.isArray(event.at) ? { x: event.at[0] + 0.5, y: event.at[1] + 0.5, r: 0.72 } : null),
     notation: 'Places: a tile at [x, y] lies x tiles east and y tiles south of the start tile; a figure stands ' +
       'on a side (N, E, S, W), a half side in a field (NL is the left half of the north side, seen from ' +

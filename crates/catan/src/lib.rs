@@ -198,8 +198,8 @@ impl Declarations for Catan {
     fn candidates(state: &State, seat: Seat, kind: &str) -> almanac_core::next::Candidates<LoggedEvent> {
         next::candidates(state, seat, kind)
     }
-    fn key(state: &State, event: &LoggedEvent) -> Option<String> {
-        next::key(state, event)
+    fn shown(state: &State, event: &LoggedEvent) -> almanac_core::next::Shown {
+        almanac_core::next::Shown { key: next::key(state, event), ..Default::default() }
     }
     fn beginnings() -> Vec<almanac_core::next::Beginning> {
         beginnings::beginnings()

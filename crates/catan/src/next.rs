@@ -249,7 +249,7 @@ pub fn candidates(s: &State, p: Seat, kind: &str) -> Candidates<LoggedEvent> {
     }
 }
 
-/// A roll's total is the key a table taps for it (see `almanac_core::Declarations::key`).
+/// A roll's total is the key a table taps for it (see `almanac_core::next::Shown`).
 pub fn key(_s: &State, event: &LoggedEvent) -> Option<String> {
     match event.event {
         Event::Roll { dice: Thrown::Sum(total), .. } => Some(total.to_string()),

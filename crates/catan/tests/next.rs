@@ -311,12 +311,12 @@ fn a_roll_is_its_total_on_a_pad_of_eleven_keys_then_each_pair_of_faces_once() {
     let game = after(at);
     let open = game.next();
     let rolls = open[0].choices.iter().find(|c| c.kind == "roll").expect("a roll is open");
-    let keys: Vec<&str> = rolls.events.iter().filter_map(|c| c.key.as_deref()).collect();
+    let keys: Vec<&str> = rolls.events.iter().filter_map(|c| c.shown.key.as_deref()).collect();
     assert_eq!(keys, ["2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12"]);
     let faces: Vec<Value> = rolls
         .events
         .iter()
-        .filter(|c| c.key.is_none())
+        .filter(|c| c.shown.key.is_none())
         .map(|c| serde_json::from_str::<Value>(&c.line).unwrap()["dice"].clone())
         .collect();
     assert_eq!(faces.len(), 21, "{faces:?}");

@@ -120,10 +120,10 @@ pub trait Declarations: Ruleset + Sync {
         crate::next::Candidates::Untried
     }
 
-    /// The few characters a table says aloud for an event, where there are some (a roll's total, "8"): a
-    /// recorder offers the events with keys as a pad, in view at once (see [`crate::next::Choice::key`]).
-    fn key(_state: &Self::State, _event: &Self::Event) -> Option<String> {
-        None
+    /// How a recorder shows an event it offers, beyond its words (see [`crate::next::Shown`]): a key for a
+    /// pad, the group the table names first, a picture. Nothing by default.
+    fn shown(_state: &Self::State, _event: &Self::Event) -> crate::next::Shown {
+        crate::next::Shown::default()
     }
 
     /// The ways a table may begin a game at the recorder (none: the game is begun by its header alone).

@@ -131,14 +131,30 @@ pub struct Blank {
 pub struct Choice {
     pub line: String,
     pub words: String,
-    /// The few characters the table says aloud for it, where the game has them (a roll's total, "8"): a
-    /// recorder lays the events with keys out as a pad (see [`crate::Declarations::key`]).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub key: Option<String>,
+    /// How a recorder shows it, beyond its words (see [`crate::Declarations::shown`]).
+    #[serde(flatten)]
+    pub shown: Shown,
     /// Whether it ends the game: a winner after it, or nothing left to do (a recorder asks before entering
     /// it).
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub ends: bool,
+}
+
+/// How a recorder shows an event it offers, beyond its words; each part where the game has one.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+pub struct Shown {
+    /// The few characters the table says aloud for it (a roll's total, "8"): a recorder lays the events
+    /// with keys out as a pad, in view at once.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub key: Option<String>,
+    /// What the table says first when the events are many (the tile drawn, before where it went): a
+    /// recorder asks it, in these words, before it shows the places. Each group's words are its own.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub group: Option<String>,
+    /// What the game's drawing draws for it (its renderer's `drawChoice`), as JSON of the game's own (a
+    /// tile as it would lie): a recorder shows it beside the words.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub picture: Option<String>,
 }
 
 /// A way a table may begin a game of a kind at the recorder: a board laid out as the rulebook shows it,

@@ -623,7 +623,7 @@ fn open_decisions<R: Declarations>(state: &R::State, name: impl Fn(Seat) -> Stri
                         Some(crate::next::Choice {
                             line: R::write_event(state, e),
                             words: R::describe(state, e),
-                            key: R::key(state, e),
+                            shown: R::shown(state, e),
                             ends,
                         })
                     })
