@@ -554,6 +554,8 @@ fn tap_entry(driver: &Driver, line: &str, entered: &str) {
                  if (Object.entries(fixed).every(([k, v]) => typeof v === 'object' || picked.includes(k) || event[k] === v)) {{
                    b.id = 'tap-me'; return 'choice'; }} }}
                if (sheet.querySelector('button.enter-form')) return 'form';
+               for (const d of sheet.querySelectorAll('circle.target')) {{
+                 if (JSON.parse(d.dataset.lines).some(same)) {{ d.id = 'tap-me'; return 'target'; }} }}
              }}
              for (const b of document.querySelectorAll('#choices button.key')) {{ if (same(b.dataset.line)) {{ b.id = 'tap-me'; return 'choice'; }} }}
              for (const d of document.querySelectorAll('#board circle.target')) {{
@@ -902,13 +904,31 @@ fn a_club_records_carcassonne_at_the_table_by_taps_on_a_phone() {
     let upto = lines.len() - 1;
     let mut cost = Cost::default();
     let mut looked = 0;
+    let mut figure_seen = false;
     for (k, line) in lines[1..=upto].iter().enumerate() {
         if line.contains(r#""type":"place_tile""#) && k > 0 && k % 5 == 0 {
             looked += ways_a_tile_lies_are_pictures_told_apart(&driver, line);
         }
+        if line.contains(r#""type":"place_figure""#) && !figure_seen {
+            // A figure is placed by tapping its feature on a picture of the tile just placed.
+            let player = serde_json::from_str::<Value>(line).unwrap()["player"].as_str().unwrap().to_string();
+            tap(&driver, &format!("button.kind[data-kind='place_figure'][data-player='{player}']"));
+            let spots = driver.eval("return document.querySelectorAll('#chooser svg.spots circle.target').length");
+            assert!(spots.as_u64().unwrap() >= 2, "the features to tap: {spots}");
+            let smallest = driver.eval(
+                "return Math.min(...[...document.querySelectorAll('#chooser svg.spots circle.target')].map((c) => c.getBoundingClientRect().width))",
+            );
+            assert!(smallest.as_f64().unwrap() >= 44.0, "a spot of {smallest} px");
+            let problems = violations(&driver, &axe_script());
+            assert!(problems.is_empty(), "the tile's features to tap: {problems:?}");
+            driver.screenshot(&root().join("target/browser/recorder-figure.png"));
+            tap(&driver, "#chooser button.cancel");
+            figure_seen = true;
+        }
         cost.add(line, record_by_taps(&driver, line, k as u64 + 1));
     }
     assert!(looked > 5, "places with several ways to lie looked at: {looked}");
+    assert!(figure_seen);
     driver.screenshot(&root().join("target/browser/recorder-carcassonne.png"));
     cost.check("the Carcassonne game");
     let stored = app.get_as(&format!("/api/games/{id}/log"), &app.token).body;

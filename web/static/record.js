@@ -374,12 +374,43 @@ document.addEventListener('DOMContentLoaded', () => {
     offer(open, events);
   }
 
-  // Events of one kind: places on the board, or a list of their words.
+  // Events of one kind: places on the board, spots on a picture (a figure on a feature of the tile just
+  // placed), or a list of their words.
   function offer(open, events) {
     closeSheet();
     const placed = game.placeOf ? events.filter((c) => game.placeOf(c.event, ctx)) : [];
+    const spotted = game.spotOf ? events.filter((c) => c.picture && game.spotOf(JSON.parse(c.picture))) : [];
     if (placed.length === events.length) showTargets(events);
+    else if (spotted.length === events.length && game.drawChoice) showSpots(open, events);
     else pick(events, `${open.player}: ${words(kind)}`);
+  }
+
+  // The picture of the events' place, large in the sheet, with a disc of 44 px at least on each spot an
+  // event may take: tapped like the board.
+  function showSpots(open, events) {
+    const picture = game.drawChoice(JSON.parse(events[0].picture), ctx);
+    picture.removeAttribute('aria-hidden');
+    picture.setAttribute('class', 'spots');
+    picture.setAttribute('role', 'group');
+    picture.setAttribute('aria-label', `${open.player}: ${words(kind)}: tap where`);
+    openSheet(`${open.player}: ${words(kind)}: tap where`, picture, cancelButton());
+    const spots = new Map();
+    for (const c of events) {
+      const at = game.spotOf(JSON.parse(c.picture));
+      const key = `${at.x.toFixed(3)},${at.y.toFixed(3)}`;
+      if (!spots.has(key)) spots.set(key, { at, events: [] });
+      spots.get(key).events.push(c);
+    }
+    const vb = picture.viewBox.baseVal;
+    const scale = picture.getBoundingClientRect().width / vb.width || 1;
+    const radius = (TARGET / 2 + 1) / scale;
+    const discs = Almanac.svg('g', { class: 'targets' }, picture);
+    for (const spot of spots.values()) {
+      const disc = Almanac.svg('circle', { class: 'target', cx: spot.at.x, cy: spot.at.y, r: Math.max(radius, spot.at.r || 0) }, discs);
+      disc.dataset.lines = JSON.stringify(spot.events.map((c) => c.line));
+      disc.placeEvents = spot.events;
+    }
+    picture.addEventListener('click', (e) => tapped(picture, discs, e));
   }
 
   // What the game's drawing shows of an offered event (a tile as it would lie), when it draws one.
@@ -623,12 +654,17 @@ document.addEventListener('DOMContentLoaded', () => {
   // centre than half its radius. A tap between places (inside two discs, or near a disc's edge, where a
   // place the rules refuse may lie) asks first: the places it may mean, nearest first, marked on the board.
   board.addEventListener('click', (e) => {
-    if (!targets) return;
-    const point = board.createSVGPoint();
+    if (targets) tapped(board, targets, e);
+  });
+
+  // A tap on a drawing with discs (`svg`, the discs in `discs`): the event it plainly means entered, or
+  // the question asked.
+  function tapped(svg, discs, e) {
+    const point = svg.createSVGPoint();
     point.x = e.clientX;
     point.y = e.clientY;
-    const at = point.matrixTransform(board.getScreenCTM().inverse());
-    const hit = [...targets.querySelectorAll('circle.target')]
+    const at = point.matrixTransform(svg.getScreenCTM().inverse());
+    const hit = [...discs.querySelectorAll('circle.target')]
       .map((disc) => ({ disc, d: Math.hypot(disc.cx.baseVal.value - at.x, disc.cy.baseVal.value - at.y) }))
       .filter(({ disc, d }) => d <= disc.r.baseVal.value)
       .sort((a, b) => a.d - b.d);
@@ -641,7 +677,7 @@ document.addEventListener('DOMContentLoaded', () => {
     }
     for (const { disc } of hit) disc.classList.add('pointed');
     pick(events, plain ? `${words(kind)} here` : `${words(kind)}: which place did you mean?`);
-  });
+  }
 
   withdrawButton.addEventListener('click', () => {
     const last = lastInEffect();

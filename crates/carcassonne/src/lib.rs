@@ -109,12 +109,17 @@ impl Declarations for Carcassonne {
     fn open(state: &State) -> Vec<almanac_core::next::Decision> {
         next::open(state)
     }
-    /// A tile placed is asked by the tile drawn first, then where it went, each way it may lie a picture.
-    fn shown(_state: &State, event: &event::Event) -> almanac_core::next::Shown {
+    /// A tile placed is asked by the tile drawn first, then where it went, each way it may lie a picture; a
+    /// figure by the feature it stands on, tapped on a picture of the tile just placed.
+    fn shown(state: &State, event: &event::Event) -> almanac_core::next::Shown {
         match event {
             event::Event::PlaceTile { tile, rotation, .. } => almanac_core::next::Shown {
                 group: Some(describe::tile_group(*tile)),
                 picture: Some(view::picture(*tile, *rotation)),
+                ..Default::default()
+            },
+            event::Event::PlaceFigure { feature, location, .. } => almanac_core::next::Shown {
+                picture: view::figure_picture(state, feature.name(), &location.text),
                 ..Default::default()
             },
             _ => Default::default(),

@@ -132,11 +132,30 @@ pub fn view(s: &State) -> View<GridView, SupplyView> {
 /// A tile as it would lie turned `rotation` quarter turns clockwise: its features, for a recorder's
 /// picture of a placement it offers (the renderer's `drawChoice`).
 pub fn picture(tile: usize, rotation: u8) -> String {
+    picture_with(tile, rotation, None)
+}
+
+/// The tile just placed, with the spot of its feature where a figure would stand (`kind`, `location` as
+/// an event writes them): a recorder's picture to tap the feature on.
+pub fn figure_picture(s: &State, kind: &str, location: &str) -> Option<String> {
+    let last = s.placed.last()?;
+    Some(picture_with(last.tile, last.rotation, Some(Spot { kind: kind.to_string(), location: location.to_string() })))
+}
+
+#[derive(Serialize)]
+struct Spot {
+    kind: String,
+    location: String,
+}
+
+fn picture_with(tile: usize, rotation: u8, spot: Option<Spot>) -> String {
     #[derive(Serialize)]
     struct Picture {
         tile: &'static str,
         rotation: u32,
         features: Vec<FeatureView>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        spot: Option<Spot>,
     }
     let placed = Placed { tile, rotation, at: (0, 0), first_node: 0 };
     let t = &catalogue().tiles[tile];
@@ -144,6 +163,7 @@ pub fn picture(tile: usize, rotation: u8) -> String {
         tile: &t.id,
         rotation: rotation as u32 * 90,
         features: (0..t.features.len()).map(|f| feature(&placed, f)).collect(),
+        spot,
     };
     serde_json::to_string(&picture).expect("a picture is JSON")
 }

@@ -128,6 +128,12 @@
     drawBoard,
     drawState,
     drawChoice,
+    // Where on a recorder's picture of a tile a figure would stand (the picture is one tile wide).
+    spotOf: (picture) => {
+      if (!picture.spot) return null;
+      const [x, y] = spotOf(0, 0, picture.spot);
+      return { x, y, r: 0 };
+    },
     placeOf: (event) => (event.type === 'place_tile' && Array.isArray(event.at) ? { x: event.at[0] + 0.5, y: event.at[1] + 0.5, r: 0.72 } : null),
     notation: 'Places: a tile at [x, y] lies x tiles east and y tiles south of the start tile; a figure stands ' +
       'on a side (N, E, S, W), a half side in a field (NL is the left half of the north side, seen from ' +
