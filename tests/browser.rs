@@ -217,6 +217,51 @@ impl Driver {
 const ARROW_RIGHT: &str = "\u{E014}";
 const ARROW_LEFT: &str = "\u{E012}";
 
+/// A game whose entries say when they were made (as the table recorder writes them): the replay shows
+/// what each entry took, each player's time per turn and the longest thinks, a pause left out and said.
+#[test]
+#[ignore = "needs Chromium and chromedriver: `make test` installs them"]
+fn a_replay_shows_the_time_at_the_table_and_the_longest_thinks() {
+    let app = spawn_app(16 << 20);
+    let club = sample("catan-club-game.jsonl");
+    let lines: Vec<&str> = club.lines().collect();
+    // Every entry 1.5 s after the one before; entry 40 after a think of 45 s, entry 80 after a pause of 20
+    // minutes.
+    let mut at = almanac_core::moment::parse("2026-12-03T19:00:00Z").unwrap();
+    let mut timed = vec![lines[0].to_string()];
+    for (k, line) in lines[1..].iter().enumerate() {
+        let seq = k + 1;
+        at += match seq {
+            40 => 45_000,
+            80 => 20 * 60_000,
+            _ => 1_500,
+        };
+        let mut event: serde_json::Map<String, Value> = serde_json::from_str(line).unwrap();
+        let (s, ms) = (at / 1000, at % 1000);
+        let time = format!("2026-12-03T{:02}:{:02}:{:02}.{ms:03}Z", (s / 3600) % 24, (s / 60) % 60, s % 60);
+        event.insert("time".into(), json!(time));
+        timed.push(Value::Object(event).to_string());
+    }
+    let (status, body) = app.post("/api/games?publish=true", timed.join("\n").as_bytes());
+    assert_eq!(status, 201, "{body}");
+    let id = body["id"].as_str().unwrap();
+    let driver = Driver::start();
+    driver.goto(&format!("{}/games/{id}", app.address));
+    driver.wait_for("the replay", "return document.getElementById('replay').dataset.ready === 'yes'");
+    let took = driver.eval("return [...document.querySelectorAll('#events li[data-seq=\"40\"] .took, #events li[data-seq=\"41\"] .took')].map((e) => e.textContent)");
+    assert_eq!(took, json!([" · 45 s", " · 2 s"]));
+    let thinker = serde_json::from_str::<Value>(lines[40]).unwrap()["player"].as_str().unwrap().to_string();
+    let times = driver.eval(
+        "const t = document.getElementById('times'); return [t.querySelectorAll('li').length, t.querySelector('a.think').textContent, t.querySelector('.hint').textContent]",
+    );
+    assert_eq!(times[0], json!(4), "{times}");
+    assert!(times[1].as_str().unwrap().starts_with(&format!("{thinker} 45 s (turn ")), "{times}");
+    assert!(times[2].as_str().unwrap().contains("1 pause of more than 10 minutes left out"), "{times}");
+    // The think links to its entry.
+    driver.click("#times a.think");
+    driver.wait_for("the entry of the think", "return document.getElementById('position').dataset.seq === '40'");
+}
+
 #[test]
 #[ignore = "needs Chromium and chromedriver: `make test` installs them"]
 fn a_coach_steps_through_a_replay_and_jumps_from_a_chart() {
@@ -2328,4 +2373,54 @@ fn signing_out_over_plain_http_clears_what_the_device_kept() {
     let kept = driver.eval("return Object.keys(localStorage).filter((k) => k.startsWith('almanac-record'))");
     assert_eq!(kept, json!([]), "the device keeps nothing of the club's");
     assert_eq!(driver.eval("return localStorage.getItem('unrelated')"), json!("kept"));
+}
+
+/// A club laptop serving phones over its LAN by plain HTTP (a name of the LAN's, an origin the browser does
+/// not trust: no service worker). Entries made while the laptop is away wait on the phone; a reload then
+/// finds no page, but nothing is lost: when the laptop is back and the page is opened again, the entries
+/// land, once and in order.
+#[test]
+#[ignore = "needs Chromium and chromedriver: `make test` installs them"]
+fn over_plain_http_on_a_lan_entries_made_while_the_laptop_is_away_survive_a_reload() {
+    let app = spawn_app(16 << 20);
+    let club = sample("catan-club-game.jsonl");
+    let lines: Vec<&str> = club.lines().collect();
+    let (status, body) = app.post("/api/games", lines[0].as_bytes());
+    assert_eq!(status, 201, "{body}");
+    let id = body["id"].as_str().unwrap().to_string();
+    let driver = Driver::start_reaching_as("club-laptop.lan");
+    driver.screen(PHONE.0, PHONE.1);
+    let port = app.address.rsplit(':').next().unwrap();
+    let lan = format!("http://club-laptop.lan:{port}");
+    sign_in_at(&driver, &app, &lan);
+    let recorder = format!("{lan}/games/{id}/record");
+    driver.goto(&recorder);
+    driver.wait_for("the recorder", "return document.getElementById('recorder')?.dataset.ready === 'yes'");
+    assert_eq!(
+        driver.eval("return [window.isSecureContext, 'serviceWorker' in navigator]"),
+        json!([false, false]),
+        "plain HTTP on the LAN: no service worker"
+    );
+    for (k, line) in lines[1..=3].iter().enumerate() {
+        record_by_taps(&driver, line, k as u64 + 1);
+    }
+    app.stop();
+    for (k, line) in lines[4..=6].iter().enumerate() {
+        record_offline_by_taps(&driver, line, k as u64 + 1);
+    }
+    // A reload with the laptop away: no page to show (the browser's own error page).
+    driver.eval("setTimeout(() => location.reload(), 0); return true");
+    driver.wait_for(
+        "no page without the laptop",
+        "return document.readyState === 'complete' && !document.getElementById('recorder') && !document.querySelector('.session')",
+    );
+    app.start_again();
+    driver.goto(&recorder);
+    driver.wait_for(
+        "the three entries landed",
+        "const r = document.getElementById('recorder'); return r?.dataset.synced === '6' && r.dataset.waiting === '0'",
+    );
+    let log = app.get_as(&format!("/api/games/{id}/log"), &app.token).body;
+    let expected: Vec<Value> = lines[1..=6].iter().map(|l| serde_json::from_str(&as_entered(l)).unwrap()).collect();
+    assert_eq!(stored_events(&log), expected, "all six, in order, once");
 }

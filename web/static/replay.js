@@ -134,13 +134,84 @@ document.addEventListener('DOMContentLoaded', () => {
   // What a game's drawing may use (see Almanac.context), filled from the game's summary at the start.
   const ctx = Almanac.context();
 
+  // How long an entry took to make: from the entry before it to this one, where both say when they were
+  // made (`time`, which the table recorder writes). A gap longer than PAUSE is a pause, not a think.
+  const PAUSE = 10 * 60 * 1000;
+  const timeOf = (ev) => (ev && ev.event && typeof ev.event.time === 'string' ? Date.parse(ev.event.time) : NaN);
+  function took(k) {
+    const [a, b] = [timeOf(events[k - 1]), timeOf(events[k])];
+    return Number.isFinite(a) && Number.isFinite(b) && b >= a ? b - a : null;
+  }
+  function duration(ms) {
+    const s = Math.round(ms / 1000);
+    if (s < 60) return `${s} s`;
+    if (s < 3600) return `${Math.floor(s / 60)} min ${String(s % 60).padStart(2, '0')} s`;
+    return `${Math.floor(s / 3600)} h ${String(Math.floor(s / 60) % 60).padStart(2, '0')} min`;
+  }
+
+  // The time at the table, where the entries say when they were made: each player's time per turn (their
+  // entries' time over the turns they made entries in) and the longest thinks, each a link to its entry.
+  function fillTimes() {
+    let box = document.getElementById('times');
+    const per = new Map();
+    const thinks = [];
+    let pauses = 0;
+    for (let k = 1; k < events.length; k += 1) {
+      const ms = took(k);
+      const ev = events[k];
+      if (ms === null || !ev.event.player || ev.withdraws || ev.withdrawn_by) continue;
+      if (ms > PAUSE) { pauses += 1; continue; }
+      const p = per.get(ev.event.player) || { ms: 0, turns: new Set() };
+      p.ms += ms;
+      p.turns.add(ev.turn);
+      per.set(ev.event.player, p);
+      thinks.push({ ms, ev });
+    }
+    if (!per.size) {
+      if (box) box.remove();
+      return;
+    }
+    if (!box) {
+      box = document.createElement('section');
+      box.id = 'times';
+      box.className = 'times';
+      list.after(box);
+    }
+    const h = document.createElement('h2');
+    h.textContent = 'Time at the table';
+    const rows = document.createElement('ul');
+    for (const [name, p] of per) {
+      const li = document.createElement('li');
+      const who = document.createElement('b');
+      who.textContent = name;
+      li.append(who, ` ${duration(p.ms / p.turns.size)} a turn (${duration(p.ms)} over ${p.turns.size} ${p.turns.size === 1 ? 'turn' : 'turns'})`);
+      rows.append(li);
+    }
+    const longest = document.createElement('p');
+    longest.append('Longest thinks: ');
+    thinks.sort((a, b) => b.ms - a.ms).slice(0, 3).forEach(({ ms, ev }, i) => {
+      if (i) longest.append(' · ');
+      const a = document.createElement('a');
+      a.href = `?seq=${ev.seq}`;
+      a.className = 'think';
+      a.dataset.seq = ev.seq;
+      a.textContent = `${ev.event.player} ${duration(ms)} (turn ${ev.turn}, ${ev.text})`;
+      a.addEventListener('click', (e) => { e.preventDefault(); go(ev.seq, true); });
+      longest.append(a);
+    });
+    const note = document.createElement('p');
+    note.className = 'hint';
+    note.textContent = `From when each entry was made, as the table's recorder noted it.${pauses ? ` ${pauses} ${pauses === 1 ? 'pause' : 'pauses'} of more than 10 minutes left out.` : ''}`;
+    box.replaceChildren(h, rows, longest, note);
+  }
+
   function fillEvents() {
     const frag = document.createDocumentFragment();
     const start = document.createElement('li');
     start.dataset.seq = 0;
     start.textContent = 'Start of the game';
     frag.appendChild(start);
-    for (const ev of events) {
+    for (const [k, ev] of events.entries()) {
       const li = document.createElement('li');
       li.dataset.seq = ev.seq;
       const turn = document.createElement('span');
@@ -174,12 +245,20 @@ document.addEventListener('DOMContentLoaded', () => {
         li.append(by);
       }
       if (ev.withdraws) li.classList.add('withdrawal');
+      const ms = took(k);
+      if (ms !== null) {
+        const t = document.createElement('span');
+        t.className = 'took';
+        t.textContent = ` · ${duration(ms)}`;
+        li.append(t);
+      }
       const extra = game.eventClass && game.eventClass(ev.event);
       if (extra) li.classList.add(extra);
       if (game.placeOf && game.placeOf(ev.event, ctx)) li.classList.add('placed');
       frag.appendChild(li);
     }
     list.replaceChildren(frag);
+    fillTimes();
   }
 
   // A player's card: colour, name and score, then the lines of its game.

@@ -323,3 +323,32 @@ fn a_roll_is_its_total_on_a_pad_of_eleven_keys_then_each_pair_of_faces_once() {
     assert!(faces.iter().all(|d| d[0].as_u64() <= d[1].as_u64()), "{faces:?}");
     assert!(rolls.events.iter().all(|c| !c.ends));
 }
+
+/// A place is named as a table names it, after its code: a corner by the numbers and yields of its hexes,
+/// the likeliest first ("9:S (the 6 grain, 8 ore, 3 wool corner)"), an edge by the hexes it runs between.
+#[test]
+fn a_place_is_named_by_its_hexes_numbers_and_yields() {
+    let text = sample();
+    let header: Value = serde_json::from_str(text.lines().next().unwrap()).unwrap();
+    let hex = |i: usize| {
+        let h = &header["board"]["hexes"][i];
+        let r = match h["terrain"].as_str().unwrap() {
+            "forest" => "lumber",
+            "hills" => "brick",
+            "pasture" => "wool",
+            "fields" => "grain",
+            "mountains" => "ore",
+            other => return other.to_string(),
+        };
+        format!("{} {r}", h["number"])
+    };
+    let game = after(0);
+    let settlements = game.next()[0].choices[0].events.clone();
+    let on_9 = settlements.iter().find(|c| c.line.contains(r#""at":"9:S""#)).unwrap();
+    assert!(on_9.words.starts_with("builds a settlement at 9:S (the "), "{}", on_9.words);
+    assert!(on_9.words.contains(&hex(9)), "{} names hex 9, {}", on_9.words, hex(9));
+    assert!(on_9.words.ends_with(" corner)") || on_9.words.contains(" corner, by the "), "{}", on_9.words);
+    let game = after(1);
+    let roads = game.next()[0].choices[0].events.clone();
+    assert!(roads.iter().all(|c| c.words.contains(" (between the ") || c.words.contains(" (by the ")), "{roads:?}");
+}
