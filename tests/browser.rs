@@ -1152,11 +1152,25 @@ fn a_club_begins_a_game_at_the_table_from_the_start_page() {
     let log = sample("carcassonne-traders-builders.jsonl");
     let lines: Vec<&str> = log.lines().collect();
     let sample_header: Value = serde_json::from_str(lines[0]).unwrap();
+    // The club's own game, and another club's: a seat's name is completed from the club's own players only.
+    let (status, body) = app.post("/api/games", sample("catan-club-game.jsonl").as_bytes());
+    assert_eq!(status, 201, "{body}");
+    let other = support::new_club(&app.db, "Moda");
+    let strangers = sample("catan-club-game.jsonl").replace("Zeynep", "Stranger");
+    let theirs = app.send(
+        "POST",
+        "/api/games",
+        Some(strangers.as_bytes()),
+        &[("authorization", &format!("Bearer {other}")), ("content-type", "application/x-ndjson")],
+    );
+    assert_eq!(theirs.status, 201, "{}", theirs.body);
     let driver = Driver::start();
     driver.screen(PHONE.0, PHONE.1);
     sign_in(&driver, &app);
     tap(&driver, "a.begin");
     driver.wait_for("the start page", "return document.getElementById('start')?.dataset.ready === 'yes'");
+    let suggested = driver.eval("return [...document.querySelectorAll('#known-players option')].map((o) => o.value).sort()");
+    assert_eq!(suggested, json!(["Ayşe", "Can", "Mehmet", "Zeynep"]), "the club's own players");
     let problems = violations(&driver, &axe_script());
     assert!(problems.is_empty(), "the start page: {problems:?}");
     assert_eq!(layout_problems(&driver), Vec::<String>::new(), "the start page on a phone");
