@@ -62,14 +62,17 @@ fn each_schema_lists_exactly_the_event_types_of_its_game() {
 #[test]
 fn every_schema_takes_a_withdrawal_and_refuses_a_malformed_one() {
     let good = serde_json::json!({"type": "withdraw", "seq": 3});
+    let timed = serde_json::json!({"type": "withdraw", "seq": 3, "time": "2026-12-03T19:04:11.250+03:00"});
     let bad = [
         serde_json::json!({"type": "withdraw"}),
         serde_json::json!({"type": "withdraw", "seq": 0}),
         serde_json::json!({"type": "withdraw", "seq": 3, "player": "Ayşe"}),
+        serde_json::json!({"type": "withdraw", "seq": 3, "time": "yesterday"}),
     ];
     for g in GAMES {
         let validator = jsonschema::validator_for(&schema_of(g.id())).expect("a valid schema");
         assert!(validator.is_valid(&good), "{}", g.id());
+        assert!(validator.is_valid(&timed), "{}", g.id());
         for line in &bad {
             assert!(!validator.is_valid(line), "{}: {line}", g.id());
         }
