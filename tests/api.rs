@@ -1270,3 +1270,45 @@ fn a_club_begins_a_game_at_the_table_and_a_bad_start_stores_nothing() {
     assert_eq!(r.status, 401, "{}", r.body);
     assert_eq!(club_games(&app), before);
 }
+
+/// The time at the table as the questions across games read it (`seconds_per_turn`): a game recorded live,
+/// its entries appended in chunks, each saying when it was made, gives each player what the same log
+/// uploaded whole to another server gives.
+#[test]
+fn seconds_per_turn_of_a_live_game_are_those_of_its_log_read_whole() {
+    let club = sample("catan-club-game.jsonl");
+    let lines: Vec<&str> = club.lines().collect();
+    let mut timed = vec![lines[0].to_string()];
+    for (i, line) in lines[1..].iter().enumerate() {
+        let mut event: serde_json::Map<String, Value> = serde_json::from_str(line).unwrap();
+        // Entries 1.5 s apart, with a longer think now and then.
+        let ms = 19 * 3_600_000 + (i as i64) * 1_500 + if i % 7 == 0 { 20_000 } else { 0 };
+        let (s, rest) = (ms / 1000, ms % 1000);
+        event.insert(
+            "time".into(),
+            json!(format!("2026-12-03T{:02}:{:02}:{:02}.{rest:03}Z", s / 3600, (s / 60) % 60, s % 60)),
+        );
+        timed.push(Value::Object(event).to_string());
+    }
+    let app = spawn_app(16 << 20);
+    let (status, body) = app.post("/api/games?publish=true", timed[0].as_bytes());
+    assert_eq!(status, 201, "{body}");
+    let id = body["id"].as_str().unwrap().to_string();
+    let refs: Vec<&str> = timed.iter().map(String::as_str).collect();
+    for (k, chunk) in refs[1..].chunks(50).enumerate() {
+        let (status, ok) = app.append(&id, k * 50, chunk);
+        assert_eq!(status, 200, "{ok}");
+    }
+    let alone = spawn_app(16 << 20);
+    let (status, body) = alone.post("/api/games?publish=true", timed.join("\n").as_bytes());
+    assert_eq!(status, 201, "{body}");
+    let ask = |app: &TestApp| {
+        let (status, answer) = app.get_json("/api/questions?metric=seconds_per_turn&by=player");
+        assert_eq!(status, 200, "{answer}");
+        let groups = answer["groups"].as_array().cloned().unwrap_or_default();
+        groups.iter().map(|g| (g["label"].to_string(), g["value"].to_string())).collect::<Vec<_>>()
+    };
+    let (here, there) = (ask(&app), ask(&alone));
+    assert_eq!(here.len(), 4, "{here:?}");
+    assert_eq!(here, there);
+}

@@ -1169,7 +1169,8 @@ fn a_club_begins_a_game_at_the_table_from_the_start_page() {
     sign_in(&driver, &app);
     tap(&driver, "a.begin");
     driver.wait_for("the start page", "return document.getElementById('start')?.dataset.ready === 'yes'");
-    let suggested = driver.eval("return [...document.querySelectorAll('#known-players option')].map((o) => o.value).sort()");
+    let suggested =
+        driver.eval("return [...document.querySelectorAll('#known-players option')].map((o) => o.value).sort()");
     assert_eq!(suggested, json!(["Ayşe", "Can", "Mehmet", "Zeynep"]), "the club's own players");
     let problems = violations(&driver, &axe_script());
     assert!(problems.is_empty(), "the start page: {problems:?}");

@@ -8,11 +8,15 @@
 use crate::measure;
 use crate::questions::{
     seat_partner, CARDS_GIVEN, CARDS_GOT, LOST, LUCK, PLACE, POINTS, PRODUCTION_PER_TURN, SCORE, SCORES_KEPT,
-    SCORE_AT_TURN, STAT, TRADES_PER_TURN, TRADES_WITH, TRADES_WITH_WINNER, TURNS_KEPT, TURNS_TO_REACH, TURN_STEP, WON,
+    SCORE_AT_TURN, SECONDS_PER_TURN, STAT, TRADES_PER_TURN, TRADES_WITH, TRADES_WITH_WINNER, TURNS_KEPT,
+    TURNS_TO_REACH, TURN_STEP, WON,
 };
 use almanac_core::facts::{TradeCards, PLAYER_PARTNER};
 use almanac_core::{cause, FactKind, FactRow, Insights, Opening, SeatMetric, Vocabulary};
 use std::collections::BTreeMap;
+
+/// A gap between two entries longer than this (ten minutes) is a pause at the table, not time taken.
+pub const PAUSE_MS: i64 = 10 * 60 * 1000;
 
 /// What one game gives every metric, per seat, from its facts; and each seat's opening (the vocabulary's
 /// `Opening`: the items gained at setup in the vocabulary's order, or the first pieces built).
@@ -36,6 +40,10 @@ pub struct Tally {
     rolled: bool,
     /// Whether the game says what its dice promise (`promised` facts): luck is measured only then.
     promises: bool,
+    /// Whose each turn is (its `turn_started` fact): the time an entry took counts to the turn's player.
+    turn_players: BTreeMap<u32, u32>,
+    /// When the latest entry with a time was made (milliseconds since 1970).
+    last_time: Option<i64>,
 }
 
 /// One seat's part of a [`Tally`].
@@ -68,13 +76,47 @@ struct SeatTally {
     first_promise: Option<i64>,
     /// The first pieces of the opening's kinds built, as labels.
     first_pieces: Vec<&'static str>,
+    /// Time at the table in the seat's own turns after the setup (milliseconds), and in how many turns.
+    think_ms: i64,
+    think_turns: u32,
+    /// The latest turn counted in `think_turns`.
+    think_turn: Option<u32>,
 }
 
 impl Tally {
     /// The tally of a game of `seats` seats before its first fact.
     pub fn new(seats: usize, vocabulary: Vocabulary) -> Tally {
         let seat = SeatTally { declared: vec![0; vocabulary.player_stats.len()], ..Default::default() };
-        Tally { vocabulary, seats: vec![seat; seats], turn: 0, winner: None, rolled: false, promises: false }
+        Tally {
+            vocabulary,
+            seats: vec![seat; seats],
+            turn: 0,
+            winner: None,
+            rolled: false,
+            promises: false,
+            turn_players: BTreeMap::new(),
+            last_time: None,
+        }
+    }
+
+    /// Folds in when the next entries were made: each entry's turn and time (see `almanac_core::moment`),
+    /// after their facts (`add`), which say whose each turn is. The time from one entry to the next counts
+    /// to the player whose turn the later one is in, after the setup; a gap longer than [`PAUSE_MS`] is a
+    /// pause, counted nowhere.
+    pub fn add_times(&mut self, entries: &[(u32, Option<i64>)]) {
+        for &(turn, time) in entries {
+            let Some(t) = time else { continue };
+            let gap = self.last_time.map(|p| t - p);
+            self.last_time = Some(t);
+            let Some(gap) = gap.filter(|&g| (0..=PAUSE_MS).contains(&g)) else { continue };
+            let Some(seat) = self.turn_players.get(&turn).filter(|_| turn > 0) else { continue };
+            let Some(s) = self.seats.get_mut(*seat as usize) else { continue };
+            s.think_ms += gap;
+            if s.think_turn != Some(turn) {
+                s.think_turn = Some(turn);
+                s.think_turns += 1;
+            }
+        }
     }
 
     /// Folds in the next facts of the game.
@@ -101,8 +143,14 @@ impl Tally {
                 return;
             }
             FactKind::Promised => self.promises = true,
-            FactKind::TurnStarted
-            | FactKind::Gained
+            // The turn started is the fact's count (its row's turn is the turn of the event that ended the
+            // one before).
+            FactKind::TurnStarted => {
+                if let (Some(p), Some(turn)) = (f.player, f.count) {
+                    self.turn_players.insert(turn as u32, p);
+                }
+            }
+            FactKind::Gained
             | FactKind::Spent
             | FactKind::Lost
             | FactKind::Traded
@@ -228,6 +276,9 @@ impl Tally {
                 push(PRODUCTION_PER_TURN, item.clone(), *n as f64 / turns);
             }
             push(TRADES_PER_TURN, String::new(), s.trades as f64 / turns);
+            if s.think_turns > 0 {
+                push(SECONDS_PER_TURN, String::new(), s.think_ms as f64 / 1000.0 / s.think_turns as f64);
+            }
             if self.promises {
                 push(LUCK, String::new(), s.production_total as f64 - s.promised);
             }

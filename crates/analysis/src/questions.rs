@@ -22,6 +22,9 @@ pub const PRODUCTION_PER_TURN: &str = "production_per_turn";
 pub const LUCK: &str = "luck";
 /// Trades taken part in per turn.
 pub const TRADES_PER_TURN: &str = "trades_per_turn";
+/// Seconds a player's own turns took at the table, after the setup, where the entries say when they were
+/// made (a game recorded at the table): see `Tally::add_times`.
+pub const SECONDS_PER_TURN: &str = "seconds_per_turn";
 /// Trades made with the game's winner (the winner's own seat is not counted).
 pub const TRADES_WITH_WINNER: &str = "trades_with_winner";
 /// Items lost for cause `arg` (a steal, a discard ...).
@@ -94,6 +97,7 @@ pub const METRICS: &[Metric] = &[
     metric(PRODUCTION_PER_TURN, "production of {} per turn", ArgKind::Item),
     metric(LUCK, "luck (cards produced above the dice's promise)", ArgKind::None),
     metric(TRADES_PER_TURN, "trades per turn", ArgKind::None),
+    metric(SECONDS_PER_TURN, "seconds per own turn at the table", ArgKind::None),
     metric(TRADES_WITH_WINNER, "trades with the winner", ArgKind::None),
     metric(LOST, "cards lost to {}", ArgKind::Cause),
     metric(POINTS, "points from {}", ArgKind::Reason),

@@ -172,10 +172,18 @@ pub fn insights_of(game: &dyn Game) -> almanac_core::Insights {
     insights_from(game, &game.fact_rows(0))
 }
 
-/// `insights_of` from the game's fact rows, made already.
+/// `insights_of` from the game's fact rows, made already: a fold over the facts, then over when each entry
+/// was made.
 fn insights_from(game: &dyn Game, facts: &[almanac_core::FactRow]) -> almanac_core::Insights {
-    let names: Vec<String> = game.envelope().players.iter().map(|p| p.name.clone()).collect();
-    almanac_analysis::insights::insights(&names, facts, game.vocabulary())
+    let mut tally = almanac_analysis::insights::Tally::new(game.envelope().players.len(), *game.vocabulary());
+    tally.add(facts);
+    tally.add_times(&entry_times(game, 0..game.event_count()));
+    tally.insights()
+}
+
+/// Each entry's turn and the moment it was made (`Game::event_time`), for `Tally::add_times`.
+pub(crate) fn entry_times(game: &dyn Game, entries: std::ops::Range<usize>) -> Vec<(u32, Option<i64>)> {
+    entries.map(|i| (game.event_turn(i), game.event_time(i))).collect()
 }
 
 /// A game `viewer` may see, given by id or unique prefix (not found otherwise, as a game that does not

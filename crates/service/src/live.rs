@@ -126,10 +126,12 @@ fn extend(
         let mut tally = Tally::new(live.game.envelope().players.len(), *live.game.vocabulary());
         let stored_rows: Vec<_> = live.game.fact_rows(0).into_iter().filter(|r| r.seq <= first as u64).collect();
         tally.add(&stored_rows);
+        tally.add_times(&crate::entry_times(live.game.as_ref(), 0..first));
         tally
     });
     let mut tally = before.clone();
     tally.add(&live.game.fact_rows(first));
+    tally.add_times(&crate::entry_times(live.game.as_ref(), first..live.game.event_count()));
     let mut insights = tally.insights();
     // The append that ends the game brings its chance numbers (once: nothing follows the end).
     if live.game.winner().is_some() {

@@ -209,3 +209,67 @@ fn made_up_model(kind: &dyn almanac_core::GameKind) -> almanac_store::WinModel {
 fn whole_text(game: &dyn Game) -> Vec<String> {
     (0..game.event_count()).map(|i| format!("{} {:?}", game.event_text(i), game.event_facts(i))).collect()
 }
+
+/// Seconds per own turn at the table, where the entries say when they were made: the club sample with an
+/// entry every 2 s (and every 3 s in Mehmet's turns), one pause of 20 minutes; checked against the log read
+/// by hand (a turn is its player's from its first entry, the setup not counted, the pause counted nowhere).
+#[test]
+fn the_time_at_the_table_is_each_players_seconds_per_own_turn() {
+    use almanac_analysis::questions::SECONDS_PER_TURN;
+    let text =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../data/samples/catan-club-game.jsonl"))
+            .unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    let plain = almanac_engine::validate(None, &text).unwrap().game;
+    let start = almanac_core::moment::parse("2026-12-03T19:00:00Z").unwrap();
+    // The turn of each entry, its player (the first entry's player of that turn) and the gap before it.
+    let mut owner = std::collections::BTreeMap::new();
+    let mut at = start;
+    let mut gaps = Vec::new();
+    let mut timed = vec![lines[0].to_string()];
+    for (i, line) in lines[1..].iter().enumerate() {
+        let event: serde_json::Value = serde_json::from_str(line).unwrap();
+        let turn = plain.event_turn(i);
+        let player = event["player"].as_str().unwrap_or("").to_string();
+        let first = owner.entry(turn).or_insert_with(|| player.clone()).clone();
+        let gap = if i == 100 {
+            20 * 60_000
+        } else if first == "Mehmet" {
+            3_000
+        } else {
+            2_000
+        };
+        if i > 0 {
+            at += gap;
+            gaps.push((turn, first, gap));
+        }
+        let mut fields = event.as_object().unwrap().clone();
+        let (s, ms) = (at / 1000, at % 1000);
+        let time = format!("2026-12-03T{:02}:{:02}:{:02}.{ms:03}Z", (s / 3600) % 24, (s / 60) % 60, s % 60);
+        fields.insert("time".into(), time.into());
+        timed.push(serde_json::Value::Object(fields).to_string());
+    }
+    let mut expected: std::collections::BTreeMap<String, (i64, std::collections::BTreeSet<u32>)> = Default::default();
+    for (turn, player, gap) in gaps {
+        if turn == 0 || gap > 10 * 60_000 {
+            continue;
+        }
+        let e = expected.entry(player).or_default();
+        e.0 += gap;
+        e.1.insert(turn);
+    }
+    let game = almanac_engine::validate(None, &timed.join("\n")).unwrap().game;
+    let whole = almanac_service::insights_of(game.as_ref());
+    let seat_of = |name: &str| names(game.as_ref()).iter().position(|n| n == name).unwrap() as u32;
+    assert_eq!(expected.len(), 4);
+    for (name, (ms, turns)) in &expected {
+        let got = value(&whole, seat_of(name), SECONDS_PER_TURN, "");
+        assert_eq!(got, Some(*ms as f64 / 1000.0 / turns.len() as f64), "{name}");
+    }
+    // Mehmet's entries took 3 s, the others' 2 s: his turns took longer.
+    let of = |name: &str| value(&whole, seat_of(name), SECONDS_PER_TURN, "").unwrap();
+    assert!(of("Mehmet") > of("Ayşe") && of("Mehmet") > of("Can"), "{} {} {}", of("Mehmet"), of("Ayşe"), of("Can"));
+    // A game without times says nothing about time.
+    let untimed = almanac_service::insights_of(plain.as_ref());
+    assert!(untimed.metrics.iter().all(|m| m.metric != SECONDS_PER_TURN));
+}
