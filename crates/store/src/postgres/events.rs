@@ -88,29 +88,41 @@ pub(super) fn write_checkpoints(
     version: u32,
     kept: &[(usize, Vec<u8>)],
 ) -> Result<()> {
-    run(tx, p, "DELETE FROM checkpoints WHERE game_id = $1 AND events > $2", &[&id, &(after as i64)])?;
     let events: Vec<i64> = kept.iter().map(|(n, _)| *n as i64).collect();
     let states: Vec<&[u8]> = kept.iter().map(|(_, s)| s.as_slice()).collect();
+    // One round trip: the checkpoints after `after` that are not kept go, the kept are written over what
+    // stood at their place.
     run(
         tx,
         p,
-        "INSERT INTO checkpoints (game_id, events, version, state)
-         SELECT $1, events, $2, state FROM unnest($3::bigint[], $4::bytea[]) AS c(events, state)",
-        &[&id, &(version as i32), &events, &states],
+        "WITH gone AS (DELETE FROM checkpoints WHERE game_id = $1 AND events > $5 AND events <> ALL($3::bigint[]))
+         INSERT INTO checkpoints (game_id, events, version, state)
+         SELECT $1, events, $2, state FROM unnest($3::bigint[], $4::bytea[]) AS c(events, state)
+         ON CONFLICT (game_id, events) DO UPDATE SET version = EXCLUDED.version, state = EXCLUDED.state",
+        &[&id, &(version as i32), &events, &states, &(after as i64)],
     )?;
     Ok(())
 }
 
-/// Refreshes the derived columns of a game (counts, winner, edition, fingerprint, final scores) from its final
-/// state; gives back the fingerprint it had.
-pub(super) fn refresh_summary(tx: &mut Transaction, p: &Prepared, id: &str, game: &dyn Game) -> Result<Option<String>> {
+/// Refreshes the derived columns of a game (counts, winner, edition, fingerprint, the model its chance numbers
+/// were made with, final scores) from its final state; gives back the fingerprint it had.
+pub(super) fn refresh_summary(
+    tx: &mut Transaction,
+    p: &Prepared,
+    id: &str,
+    game: &dyn Game,
+    chances_model: Option<i64>,
+) -> Result<Option<String>> {
     let view = game.view_after(usize::MAX);
-    let old: Option<String> =
-        rows(tx, p, "SELECT fingerprint FROM games WHERE id = $1", &[&id])?.first().and_then(|r| r.get(0));
-    run(
+    // One round trip: the row before the update (`o`, read in the statement's snapshot) gives the old
+    // fingerprint.
+    let old: Option<String> = rows(
         tx,
         p,
-        "UPDATE games SET event_count = $2, turn_count = $3, winner = $4, edition = $5, fingerprint = $6 WHERE id = $1",
+        "UPDATE games g SET event_count = $2, turn_count = $3, winner = $4, edition = $5, fingerprint = $6,
+                chances_model = $7
+         FROM (SELECT fingerprint AS old FROM games WHERE id = $1) o
+         WHERE g.id = $1 RETURNING o.old",
         &[
             &id,
             &(game.event_count() as i64),
@@ -118,8 +130,11 @@ pub(super) fn refresh_summary(tx: &mut Transaction, p: &Prepared, id: &str, game
             &view.winner,
             &game.edition(),
             &game.fingerprint(),
+            &chances_model,
         ],
-    )?;
+    )?
+    .first()
+    .and_then(|r| r.get(0));
     let seats: Vec<i32> = (0..view.players.len() as i32).collect();
     let vp: Vec<i64> = view.players.iter().map(|p| p.vp as i64).collect();
     let public: Vec<i64> = view.players.iter().map(|p| p.vp_public as i64).collect();

@@ -6,8 +6,8 @@ use super::*;
 
 /// Replaces game `id`'s read model for questions by `insights`: its seats (made once, from the game's row and
 /// players) and their numbers, one statement per table (a new game's are written with its rows: `together`).
+/// The game's `chances_model` is written with its summary (`refresh_summary`).
 pub(super) fn write_insights(tx: &mut Transaction, p: &Prepared, id: &str, insights: &Insights) -> Result<()> {
-    run(tx, p, "UPDATE games SET chances_model = $2 WHERE id = $1", &[&id, &insights.chances_model])?;
     run(tx, p, questions::INSERT_SEATS, &[&id])?;
     // The game's seats with their keys, and the numbers stored under them. Only the numbers that changed are
     // rewritten: an append changes a few of a game's hundreds, and each row written or removed also moves the

@@ -314,7 +314,7 @@ impl Postgres {
         let standing = almanac_core::checkpoint::standing(first);
         let kept = crate::packed::checkpoints(game.checkpoints(standing));
         write_checkpoints(&mut tx, &self.prepared, id, standing, game.ruleset_version(), &kept)?;
-        let old = refresh_summary(&mut tx, &self.prepared, id, game)?;
+        let old = refresh_summary(&mut tx, &self.prepared, id, game, insights.chances_model)?;
         write_insights(&mut tx, &self.prepared, id, insights)?;
         recount(&mut tx, &self.prepared, id, old.as_deref())?;
         // Every server on this database hears of the append when it commits (`listen_for_appends`).
@@ -621,7 +621,7 @@ impl Postgres {
         tx.execute("UPDATE games SET ruleset_version = $2 WHERE id = $1", &[&id, &(game.ruleset_version() as i32)])?;
         let kept = crate::packed::checkpoints(game.checkpoints(0));
         write_checkpoints(&mut tx, &self.prepared, id, 0, game.ruleset_version(), &kept)?;
-        let old = refresh_summary(&mut tx, &self.prepared, id, game)?;
+        let old = refresh_summary(&mut tx, &self.prepared, id, game, insights.chances_model)?;
         write_insights(&mut tx, &self.prepared, id, insights)?;
         recount(&mut tx, &self.prepared, id, old.as_deref())?;
         tx.commit()?;
