@@ -7,8 +7,11 @@ use crate::packed::facts::Batch;
 
 /// Statements prepared once per connection, by their text: a statement sent as text is parsed and planned
 /// at every call, a round trip more each time (an append runs a dozen).
+///
+/// Beside them, the keys of the question metrics (`metrics`) known to be committed: a metric's row, once
+/// committed, is never changed or removed, so its key needs reading once per connection.
 #[derive(Default)]
-pub(super) struct Prepared(RefCell<HashMap<&'static str, Statement>>);
+pub(super) struct Prepared(RefCell<HashMap<&'static str, Statement>>, RefCell<HashMap<(String, String), i32>>);
 
 impl Prepared {
     pub(super) fn statement(&self, tx: &mut impl postgres::GenericClient, sql: &'static str) -> Result<Statement> {
@@ -18,6 +21,11 @@ impl Prepared {
         let statement = tx.prepare(sql)?;
         self.0.borrow_mut().insert(sql, statement.clone());
         Ok(statement)
+    }
+
+    /// The committed metric keys this connection has read (see the type).
+    pub(super) fn metric_keys(&self) -> &RefCell<HashMap<(String, String), i32>> {
+        &self.1
     }
 }
 

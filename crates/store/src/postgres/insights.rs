@@ -88,26 +88,50 @@ pub(super) fn insert_numbers(
     if numbers.is_empty() {
         return Ok(());
     }
-    let names: Vec<&str> = numbers.iter().map(|(_, m)| m.metric).collect();
-    let args: Vec<&str> = numbers.iter().map(|(_, m)| m.arg.as_str()).collect();
-    // The next statement sees the keys another server made meanwhile too: ON CONFLICT waits for it.
-    run(
-        tx,
-        p,
-        "INSERT INTO metrics (metric, arg) SELECT DISTINCT * FROM unnest($1::text[], $2::text[]) ORDER BY 1, 2
-         ON CONFLICT (metric, arg) DO NOTHING",
-        &[&names, &args],
-    )?;
-    // A few hundred metrics in all: every key, rather than a search for those named.
-    let keys: HashMap<(String, String), i32> = rows(tx, p, "SELECT key, metric, arg FROM metrics", &[])?
-        .iter()
-        .map(|r| ((r.get(1), r.get(2)), r.get(0)))
-        .collect();
-    let mut metric = Vec::with_capacity(numbers.len());
-    for (_, m) in numbers {
-        let name = (m.metric.to_string(), m.arg.clone());
-        metric.push(*keys.get(&name).ok_or_else(|| StoreError::Invalid(format!("no key for the metric {name:?}")))?);
-    }
+    let named = |m: &almanac_core::SeatMetric| (m.metric.to_string(), m.arg.clone());
+    let known = {
+        let cache = p.metric_keys().borrow();
+        numbers.iter().map(|(_, m)| cache.get(&named(m)).copied()).collect::<Option<Vec<i32>>>()
+    };
+    let metric = match known {
+        // Every metric's key read before, committed: nothing to ask (an append's usual case).
+        Some(keys) => keys,
+        None => {
+            let names: Vec<&str> = numbers.iter().map(|(_, m)| m.metric).collect();
+            let args: Vec<&str> = numbers.iter().map(|(_, m)| m.arg.as_str()).collect();
+            // The next statement sees the keys another server made meanwhile too: ON CONFLICT waits for it.
+            // Those this transaction made are not kept until another reading finds them committed.
+            let made: std::collections::HashSet<(String, String)> = rows(
+                tx,
+                p,
+                "INSERT INTO metrics (metric, arg) SELECT DISTINCT * FROM unnest($1::text[], $2::text[]) ORDER BY 1, 2
+                 ON CONFLICT (metric, arg) DO NOTHING RETURNING metric, arg",
+                &[&names, &args],
+            )?
+            .iter()
+            .map(|r| (r.get(0), r.get(1)))
+            .collect();
+            // A few hundred metrics in all: every key, rather than a search for those named.
+            let keys: HashMap<(String, String), i32> = rows(tx, p, "SELECT key, metric, arg FROM metrics", &[])?
+                .iter()
+                .map(|r| ((r.get(1), r.get(2)), r.get(0)))
+                .collect();
+            let mut cache = p.metric_keys().borrow_mut();
+            for (name, key) in &keys {
+                if !made.contains(name) {
+                    cache.insert(name.clone(), *key);
+                }
+            }
+            let mut metric = Vec::with_capacity(numbers.len());
+            for (_, m) in numbers {
+                let name = named(m);
+                metric.push(
+                    *keys.get(&name).ok_or_else(|| StoreError::Invalid(format!("no key for the metric {name:?}")))?,
+                );
+            }
+            metric
+        }
+    };
     let seat: Vec<i64> = numbers.iter().map(|(key, _)| *key).collect();
     let value: Vec<f64> = numbers.iter().map(|(_, m)| m.value).collect();
     run(
