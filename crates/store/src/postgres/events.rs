@@ -11,7 +11,7 @@ use crate::packed::facts::Batch;
 /// Beside them, the keys of the question metrics (`metrics`) known to be committed: a metric's row, once
 /// committed, is never changed or removed, so its key needs reading once per connection.
 #[derive(Default)]
-pub(super) struct Prepared(RefCell<HashMap<&'static str, Statement>>, RefCell<HashMap<(String, String), i32>>);
+pub(super) struct Prepared(RefCell<HashMap<&'static str, Statement>>, Box<RefCell<HashMap<(String, String), i32>>>);
 
 impl Prepared {
     pub(super) fn statement(&self, tx: &mut impl postgres::GenericClient, sql: &'static str) -> Result<Statement> {
