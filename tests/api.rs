@@ -1279,15 +1279,12 @@ fn seconds_per_turn_of_a_live_game_are_those_of_its_log_read_whole() {
     let club = sample("catan-club-game.jsonl");
     let lines: Vec<&str> = club.lines().collect();
     let mut timed = vec![lines[0].to_string()];
+    let start = almanac_core::moment::parse("2026-12-03T19:00:00Z").unwrap();
     for (i, line) in lines[1..].iter().enumerate() {
         let mut event: serde_json::Map<String, Value> = serde_json::from_str(line).unwrap();
         // Entries 1.5 s apart, with a longer think now and then.
-        let ms = 19 * 3_600_000 + (i as i64) * 1_500 + if i % 7 == 0 { 20_000 } else { 0 };
-        let (s, rest) = (ms / 1000, ms % 1000);
-        event.insert(
-            "time".into(),
-            json!(format!("2026-12-03T{:02}:{:02}:{:02}.{rest:03}Z", s / 3600, (s / 60) % 60, s % 60)),
-        );
+        let ms = (i as i64) * 1_500 + if i % 7 == 0 { 20_000 } else { 0 };
+        event.insert("time".into(), json!(almanac_core::moment::write(start + ms)));
         timed.push(Value::Object(event).to_string());
     }
     let app = spawn_app(16 << 20);

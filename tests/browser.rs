@@ -237,9 +237,7 @@ fn a_replay_shows_the_time_at_the_table_and_the_longest_thinks() {
             _ => 1_500,
         };
         let mut event: serde_json::Map<String, Value> = serde_json::from_str(line).unwrap();
-        let (s, ms) = (at / 1000, at % 1000);
-        let time = format!("2026-12-03T{:02}:{:02}:{:02}.{ms:03}Z", (s / 3600) % 24, (s / 60) % 60, s % 60);
-        event.insert("time".into(), json!(time));
+        event.insert("time".into(), json!(almanac_core::moment::write(at)));
         timed.push(Value::Object(event).to_string());
     }
     let (status, body) = app.post("/api/games?publish=true", timed.join("\n").as_bytes());

@@ -97,6 +97,28 @@ pub fn parse(text: &str) -> Result<i64, String> {
     Ok((seconds - offset_minutes * 60) * 1000 + millis)
 }
 
+/// A moment (milliseconds since 1970-01-01 UTC) as a line's `time`: RFC 3339 in UTC, to the millisecond
+/// (`2026-12-03T19:04:11.250Z`); what [`parse`] reads back.
+pub fn write(millis: i64) -> String {
+    let (days, ms) = (millis.div_euclid(86_400_000), millis.rem_euclid(86_400_000));
+    let (year, month, day) = civil_from_days(days);
+    let s = ms / 1000;
+    format!("{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}.{:03}Z", s / 3600, (s / 60) % 60, s % 60, ms % 1000)
+}
+
+/// The date of a count of days from 1970-01-01 (Howard Hinnant's `civil_from_days`).
+fn civil_from_days(days: i64) -> (i64, i64, i64) {
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let day_of_era = z - era * 146_097;
+    let year_of_era = (day_of_era - day_of_era / 1460 + day_of_era / 36_524 - day_of_era / 146_096) / 365;
+    let day_of_year = day_of_era - (365 * year_of_era + year_of_era / 4 - year_of_era / 100);
+    let mp = (5 * day_of_year + 2) / 153;
+    let day = day_of_year - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    (year_of_era + era * 400 + i64::from(month <= 2), month, day)
+}
+
 /// Days from 1970-01-01 to a date of the proleptic Gregorian calendar (Howard Hinnant's `days_from_civil`).
 fn days_since_epoch(year: i64, month: i64, day: i64) -> i64 {
     let y = if month <= 2 { year - 1 } else { year };
@@ -133,6 +155,17 @@ mod tests {
         ] {
             let err = parse(wrong).expect_err(wrong);
             assert!(err.contains("RFC 3339") && err.contains(wrong), "{err}");
+        }
+    }
+
+    #[test]
+    fn a_moment_written_reads_back_the_same() {
+        assert_eq!(write(0), "1970-01-01T00:00:00.000Z");
+        assert_eq!(write(1_764_788_651_250), "2025-12-03T19:04:11.250Z");
+        // Every day of four centuries' leap years and month ends, at an odd millisecond.
+        for day in (-800..146_097 * 2).step_by(37) {
+            let millis = day * 86_400_000 + 45_296_789;
+            assert_eq!(parse(&write(millis)), Ok(millis), "{}", write(millis));
         }
     }
 

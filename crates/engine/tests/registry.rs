@@ -372,8 +372,8 @@ fn withdrawals_hold(path: &std::path::Path) -> &'static str {
 /// `line` with the time it was made: `millis` after 2026-12-03 19:00 UTC.
 fn timed(line: &str, millis: i64) -> String {
     let mut fields: serde_json::Map<String, Value> = serde_json::from_str(line).unwrap();
-    let (s, ms) = (millis / 1000, millis % 1000);
-    fields.insert("time".into(), format!("2026-12-03T19:{:02}:{:02}.{ms:03}Z", s / 60, s % 60).into());
+    let start = almanac_core::moment::parse("2026-12-03T19:00:00Z").unwrap();
+    fields.insert("time".into(), almanac_core::moment::write(start + millis).into());
     Value::Object(fields).to_string()
 }
 

@@ -244,9 +244,7 @@ fn the_time_at_the_table_is_each_players_seconds_per_own_turn() {
             gaps.push((turn, first, gap));
         }
         let mut fields = event.as_object().unwrap().clone();
-        let (s, ms) = (at / 1000, at % 1000);
-        let time = format!("2026-12-03T{:02}:{:02}:{:02}.{ms:03}Z", (s / 3600) % 24, (s / 60) % 60, s % 60);
-        fields.insert("time".into(), time.into());
+        fields.insert("time".into(), almanac_core::moment::write(at).into());
         timed.push(serde_json::Value::Object(fields).to_string());
     }
     let mut expected: std::collections::BTreeMap<String, (i64, std::collections::BTreeSet<u32>)> = Default::default();
