@@ -1228,6 +1228,23 @@ fn a_club_begins_a_game_at_the_table_and_a_bad_start_stores_nothing() {
     let row = page.split("<tr").find(|r| r.contains(done["id"].as_str().unwrap())).unwrap();
     assert!(!row.contains("badge live"), "{row}");
 
+    // The rulebook's beginner set-up: the same board with each colour's starting pieces entered, stored
+    // after the header as timed entries the table can withdraw; the first player rolls next.
+    let (status, body) = app.post_json("/api/tables", &start("beginner-pieces", 0, &four[..3]));
+    assert_eq!(status, 201, "{body}");
+    let set_up = body["id"].as_str().unwrap().to_string();
+    let log = app.get_as(&format!("/api/games/{set_up}/log"), &app.token).body;
+    let lines: Vec<Value> = log.lines().map(|l| serde_json::from_str(l).unwrap()).collect();
+    assert_eq!(lines[0]["board"], club_sample["board"]);
+    let colors: Vec<&str> =
+        lines[0]["players"].as_array().unwrap().iter().map(|p| p["color"].as_str().unwrap()).collect();
+    assert_eq!(colors, ["blue", "white", "orange"], "three players: red stays in the box");
+    assert_eq!(lines.len(), 1 + 3 * 4, "{log}");
+    assert!(lines[1..].iter().all(|e| e["time"].is_string()), "{log}");
+    let next = app.get_as(&format!("/api/games/{set_up}/next"), &app.token).json();
+    assert_eq!(next["open"][0]["player"], "Ayşe", "{next}");
+    assert_eq!(next["open"][0]["types"], json!(["roll"]), "{next}");
+
     // A seeded board: six players on the extension's island, the same seed the same board.
     let six = ["A", "B", "C", "D", "E", "F"];
     let board_of = |body: &Value| -> Value {

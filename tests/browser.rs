@@ -1216,6 +1216,38 @@ fn a_club_begins_a_game_at_the_table_from_the_start_page() {
     let stored = stored_events(&stored);
     let expected: Vec<Value> = lines[1..=8].iter().map(|l| serde_json::from_str(&as_entered(l)).unwrap()).collect();
     assert_eq!(stored, expected);
+
+    // The rulebook's beginner set-up: chosen, the game begins with every colour's starting pieces placed,
+    // and the first thing to tap is the first player's roll.
+    driver.goto(&format!("{}/record", app.address));
+    driver.wait_for("the start page", "return document.getElementById('start')?.dataset.ready === 'yes'");
+    driver
+        .eval("const r = document.getElementById('ruleset'); r.value = 'catan'; r.dispatchEvent(new Event('change'));");
+    driver
+        .wait_for("its beginnings", "return !!document.querySelector('#beginning option[value=\"beginner-pieces\"]')");
+    driver.eval(
+        "const b = document.getElementById('beginning'); b.value = 'beginner-pieces'; b.dispatchEvent(new Event('change'));",
+    );
+    let four = ["Ayşe", "Mehmet", "Zeynep", "Can"];
+    for (k, name) in four.iter().enumerate() {
+        if driver.eval(&format!("return !document.querySelector('#seats li:nth-child({})')", k + 1)) == json!(true) {
+            tap(&driver, "#add-seat");
+        }
+        driver.eval(&format!("document.querySelector('#seats li:nth-child({}) input').value = ''", k + 1));
+        driver.type_into(&format!("#seats li:nth-child({}) input", k + 1), name);
+    }
+    tap(&driver, "#begin-game");
+    driver.wait_for("the recorder", "return document.getElementById('recorder')?.dataset.ready === 'yes'");
+    driver.wait_for(
+        "the first roll",
+        "return !!document.querySelector('.pad button[data-kind=\"roll\"][data-player=\"Ayşe\"]')",
+    );
+    let id = driver.eval("return document.getElementById('recorder').dataset.game").as_str().unwrap().to_string();
+    let stored = app.get_as(&format!("/api/games/{id}/log"), &app.token).body;
+    let placed = stored_events(&stored);
+    assert_eq!(placed.len(), 16, "{stored}");
+    assert!(placed.iter().all(|e| e["type"] == "build_settlement" || e["type"] == "build_road"), "{stored}");
+    driver.screenshot(&root().join("target/browser/begin-beginner-set-up.png"));
 }
 
 /// A club lays its own board at the start page, piece by piece with taps: here the rulebook's beginner

@@ -9,7 +9,7 @@
 use crate::board::BoardSpec;
 use crate::geometry::{self, Axial};
 use crate::resources::{Resource, Terrain};
-use almanac_core::next::{Beginning, Laid, Layout, Piece, PieceKind, Place};
+use almanac_core::next::{Beginning, Laid, Layout, Opening, Piece, PieceKind, Place};
 use almanac_core::SetupError;
 use serde_json::{json, Map, Value};
 
@@ -19,6 +19,13 @@ pub fn beginnings() -> Vec<Beginning> {
     let given = |id, words, seats, seeded| Beginning { id, words, seats, seeded, layouts: Vec::new() };
     vec![
         given("beginner", "The rulebook's beginner board", [3, 4], false),
+        given(
+            "beginner-pieces",
+            "The rulebook's beginner set-up: its board with each player's two settlements and roads placed \
+             (seats take red, blue, white and orange in turn; with three, red stays in the box)",
+            [3, 4],
+            false,
+        ),
         given("variable", "A variable board drawn from a seed (the rulebook's variable set-up)", [3, 6], true),
         Beginning {
             id: "own",
@@ -58,6 +65,38 @@ pub fn begin(beginning: &str, seats: usize, seed: u64, laid: &Laid) -> Result<Ma
         header.insert("helpers".into(), json!({ "stack": HELPER_STACK }));
     }
     Ok(header)
+}
+
+/// The rulebook's beginner set-up (its picture A, again as picture R): per colour, a settlement and its
+/// road, then the settlement marked with a white star and its road. Each player takes the resources of the
+/// hexes around the starred one, so the starred ones are placed in the set-up's second round, where the
+/// rules give exactly that.
+const STARTING_PIECES: [(&str, [&str; 4]); 4] = [
+    ("red", ["4:N", "4:NE", "12:N", "12:NE"]),
+    ("blue", ["14:SE", "14:E", "13:SW", "13:SW"]),
+    ("white", ["15:N", "10:E", "8:N", "8:NW"]),
+    ("orange", ["5:NE", "5:NE", "13:SE", "14:SW"]),
+];
+
+/// What a beginning places before play: on the beginner set-up, every player's starting pieces, in the
+/// set-up's own order (round one in seat order, round two back), and the colours the seats play.
+pub fn opening(beginning: &str, players: &[&str]) -> Opening {
+    if beginning != "beginner-pieces" {
+        return Opening::default();
+    }
+    // With three players the red pieces stay in the box.
+    let pieces = &STARTING_PIECES[STARTING_PIECES.len() - players.len().min(4)..];
+    let line = |kind: &str, player: &str, at: &str| json!({ "type": kind, "player": player, "at": at }).to_string();
+    let mut lines = Vec::new();
+    for (seat, (_, at)) in pieces.iter().enumerate() {
+        lines.push(line("build_settlement", players[seat], at[0]));
+        lines.push(line("build_road", players[seat], at[1]));
+    }
+    for (seat, (_, at)) in pieces.iter().enumerate().rev() {
+        lines.push(line("build_settlement", players[seat], at[2]));
+        lines.push(line("build_road", players[seat], at[3]));
+    }
+    Opening { colors: pieces.iter().map(|(color, _)| *color).collect(), lines }
 }
 
 /// The numbered helpers, A1 on top. The rulebook names A1 (Nassir); the others in the order the club's

@@ -212,4 +212,7 @@ impl Declarations for Catan {
     ) -> Result<serde_json::Map<String, Value>, SetupError> {
         beginnings::begin(beginning, seats, seed, laid)
     }
+    fn opening(beginning: &str, players: &[&str]) -> almanac_core::next::Opening {
+        beginnings::opening(beginning, players)
+    }
 }

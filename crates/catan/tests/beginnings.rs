@@ -186,3 +186,51 @@ fn an_own_board_with_mistakes_is_refused_with_each_mistake_in_words() {
     );
     assert!(begin("own", 4, 0, &Laid::new()).unwrap_err().0.lines().count() == 1 + 19 + 9);
 }
+
+/// The game a beginning lays out for `names`: its header and opening entries, read by the rules.
+fn begun(beginning: &str, names: &[&str]) -> (Vec<String>, almanac_core::Timeline<almanac_catan::Catan>) {
+    let opening = almanac_catan::beginnings::opening(beginning, names);
+    let mut header = begin(beginning, names.len(), 0, &Laid::new()).unwrap();
+    header.insert("format".into(), json!("almanac/1"));
+    header.insert("ruleset".into(), json!("catan"));
+    let players: Vec<Value> =
+        names.iter().zip(&opening.colors).map(|(n, c)| json!({ "name": n, "color": c })).collect();
+    header.insert("players".into(), json!(players));
+    let text = std::iter::once(serde_json::to_string(&header).unwrap()).chain(opening.lines).collect::<Vec<_>>();
+    let log = text.join("\n");
+    let (envelope, header) = almanac_core::Envelope::read(&text[0]).unwrap();
+    let game = almanac_core::read_events::<almanac_catan::Catan>(envelope, header, &log)
+        .unwrap_or_else(|e| panic!("{beginning} for {names:?}: {e}"));
+    (opening.colors.iter().map(|c| c.to_string()).collect(), game)
+}
+
+/// The rulebook's beginner set-up: each colour's two settlements and roads placed, the set-up over and the
+/// first player to roll. Its worked example: blue takes 1 brick, 1 lumber and 1 ore for its leftmost
+/// settlement, the one marked with a star; everyone takes the 3 resources around their starred settlement.
+/// With three players the red pieces stay in the box.
+#[test]
+fn the_beginner_set_up_places_every_colours_pieces_and_blue_takes_brick_lumber_and_ore() {
+    use almanac_catan::resources::Resources;
+    use almanac_catan::state::Phase;
+    for names in [&["Ana", "Ben", "Cem", "Dua"][..], &["Ana", "Ben", "Cem"][..]] {
+        let (colors, game) = begun("beginner-pieces", names);
+        let expected: &[&str] =
+            if names.len() == 4 { &["red", "blue", "white", "orange"] } else { &["blue", "white", "orange"] };
+        assert_eq!(colors, expected);
+        let state = game.last();
+        assert_eq!(state.phase, Phase::BeforeRoll, "{names:?}: the set-up is over");
+        assert_eq!((state.turn, state.active), (1, 0), "{names:?}: the first player rolls first");
+        for (seat, p) in state.players.iter().enumerate() {
+            assert_eq!((p.settlements, p.roads), (2, 2), "{names:?}: seat {seat}'s pieces");
+            assert_eq!(p.hand.total(), 3, "{names:?}: seat {seat} takes three resources");
+            assert_eq!(p.hand.unknown, 0);
+        }
+        let blue = colors.iter().position(|c| c == "blue").unwrap();
+        let blues = state.players[blue].hand.known;
+        // Resources::new takes lumber, brick, wool, grain, ore.
+        assert_eq!(blues, Resources::new(1, 1, 0, 0, 1), "{names:?}: blue's starting hand");
+        assert_eq!(state.vp(blue as u8), 2);
+    }
+    // Any other beginning places nothing.
+    assert_eq!(almanac_catan::beginnings::opening("beginner", &["A", "B", "C"]), Default::default());
+}

@@ -142,6 +142,12 @@ pub trait Declarations: Ruleset + Sync {
     ) -> Result<serde_json::Map<String, Value>, SetupError> {
         Err(SetupError(format!("this game has no beginning `{beginning}`")))
     }
+
+    /// What `beginning` places before play for `players` (see [`crate::next::Opening`]); nothing by
+    /// default. Called once `begin` accepted the beginning.
+    fn opening(_beginning: &str, _players: &[&str]) -> crate::next::Opening {
+        crate::next::Opening::default()
+    }
 }
 
 /// One kind of game, object-safe: what the registry lists.
@@ -169,6 +175,8 @@ pub trait GameKind: Sync {
         seed: u64,
         laid: &crate::next::Laid,
     ) -> Result<serde_json::Map<String, Value>, SetupError>;
+    /// What a beginning places before play (see [`Declarations::opening`]).
+    fn opening(&self, beginning: &str, players: &[&str]) -> crate::next::Opening;
     /// Reads and validates the events of a log whose header was read into `envelope` and `header`.
     fn read(&self, envelope: Envelope, header: Value, text: &str) -> Result<Box<dyn Game>, LogError>;
     /// The state after a stored game's checkpoint (after `checkpoint.0` events; none: from the header line's

@@ -172,6 +172,16 @@ pub struct Beginning {
     pub layouts: Vec<Layout>,
 }
 
+/// What a beginning places before play, so that the table need not tap it: the colour of each seat's
+/// pieces (empty: the table's own) and the entries, as event lines in the order the rules take them (the
+/// rulebook's starting pieces). A recorder stores them after the header like any entry; the table may
+/// withdraw them like any entry.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Opening {
+    pub colors: Vec<&'static str>,
+    pub lines: Vec<String>,
+}
+
 /// A board a table lays out itself: the places pieces lie on, drawn as outlines, and the kinds of pieces
 /// the box holds for them. The page knows nothing of the game: it draws the outlines, offers the pieces
 /// and sends back what lies where ([`Laid`]); the game then says whether the box could lay that board.

@@ -492,6 +492,9 @@ impl<G: Declarations> GameKind for G {
     ) -> Result<serde_json::Map<String, Value>, crate::SetupError> {
         G::begin(beginning, seats, seed, laid)
     }
+    fn opening(&self, beginning: &str, players: &[&str]) -> crate::next::Opening {
+        G::opening(beginning, players)
+    }
     fn read(&self, envelope: Envelope, header: Value, text: &str) -> Result<Box<dyn Game>, LogError> {
         // One monomorphic loop per game: no dynamic dispatch per event.
         Ok(Box::new(read_events::<G>(envelope, header, text)?))

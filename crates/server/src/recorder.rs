@@ -27,10 +27,12 @@ async fn begin(app: web::Data<AppState>, writer: Writer, payload: web::Payload) 
         r#"{"ruleset": "...", "beginning": "...", "seed": N, "players": ["...", ...], "title": "...", "date": "...", "location": "..."}"#,
     )
     .await?;
-    let header = almanac_service::tables::header_of(&start)?;
+    let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_millis() as i64);
+    let log = almanac_service::tables::log_of(&start, now)?;
+    let header = log.lines().next().unwrap_or_default().to_string();
     let _slot = upload_slot(&app, writer.club.id).await?;
     let ownership = Ownership { club: Some(writer.club.id), published: false };
-    let inserted = app.uploads.store(None, header.clone(), ownership).await?;
+    let inserted = app.uploads.store(None, log, ownership).await?;
     if let Inserted::Existing(id) = &inserted {
         forget_access(&app, id);
     }

@@ -47,13 +47,34 @@ pub fn recordable() -> Vec<Recordable> {
         .collect()
 }
 
-/// The header line of the game a table begins; what is wrong with the start, in words.
-pub fn header_of(start: &TableStart) -> Result<String, ServiceError> {
+/// The log a table's game begins with, at the moment `now` (milliseconds since 1970): its header line,
+/// then the entries the beginning places before play (see `almanac_core::next::Opening`), each made `now`.
+/// What is wrong with the start, in words.
+pub fn log_of(start: &TableStart, now: i64) -> Result<String, ServiceError> {
     // A game begun at a table is a new game, however alike its header is to another's: its own `table` id.
-    header_with_table(start, &crate::random_hex(16)?)
+    let header = header_with_table(start, &crate::random_hex(16)?)?;
+    let mut log = header;
+    for line in opening(start)?.lines {
+        let mut entry: Map<String, Value> =
+            serde_json::from_str(&line).expect("a game's opening lines are JSON objects");
+        entry.insert("time".into(), json!(almanac_core::moment::write(now)));
+        log.push('\n');
+        log.push_str(&serde_json::to_string(&entry).expect("JSON"));
+    }
+    Ok(log)
 }
 
-/// The header of `header_of`, with the table id given.
+/// What the start's beginning places before play.
+fn opening(start: &TableStart) -> Result<almanac_core::next::Opening, ServiceError> {
+    let kind = almanac_engine::GAMES
+        .iter()
+        .find(|g| g.id() == start.ruleset)
+        .ok_or_else(|| ServiceError::Start(format!("`{}` cannot be recorded at a table", start.ruleset)))?;
+    let names: Vec<&str> = start.players.iter().map(|p| p.trim()).collect();
+    Ok(kind.opening(&start.beginning, &names))
+}
+
+/// The header line of `log_of`, with the table id given.
 pub fn header_with_table(start: &TableStart, table: &str) -> Result<String, ServiceError> {
     let bad = |why: String| Err(ServiceError::Start(why));
     let Some(kind) = almanac_engine::GAMES.iter().find(|g| g.id() == start.ruleset && g.recorder()) else {
@@ -80,7 +101,12 @@ pub fn header_with_table(start: &TableStart, table: &str) -> Result<String, Serv
             header.insert(field.into(), v);
         }
     }
-    header.insert("players".into(), Value::Array(names.iter().map(|n| json!({ "name": n })).collect()));
+    let colors = kind.opening(&start.beginning, &names).colors;
+    let player = |(seat, name): (usize, &&str)| match colors.get(seat) {
+        Some(color) => json!({ "name": name, "color": color }),
+        None => json!({ "name": name }),
+    };
+    header.insert("players".into(), Value::Array(names.iter().enumerate().map(player).collect()));
     header.insert("table".into(), json!(table));
     header.extend(part);
     Ok(serde_json::to_string(&Value::Object(header)).expect("a header is JSON"))
