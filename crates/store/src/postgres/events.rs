@@ -112,6 +112,45 @@ pub(super) fn write_checkpoints(
     Ok(())
 }
 
+/// An append's rows in one round trip: the new events' chunk (starting at event `first_seq`), their facts
+/// (none written for none), and game `id`'s checkpoints after `after` replaced by `kept`, as
+/// `write_chunk`, `write_batch` and `write_checkpoints` write them one statement each.
+#[allow(clippy::too_many_arguments)]
+pub(super) fn write_appended(
+    tx: &mut Transaction,
+    p: &Prepared,
+    id: &str,
+    first_seq: u64,
+    chunk: &Chunk,
+    facts: &Batch,
+    after: usize,
+    version: u32,
+    kept: &[(usize, Vec<u8>)],
+) -> Result<()> {
+    let events: Vec<i64> = kept.iter().map(|(n, _)| *n as i64).collect();
+    let states: Vec<&[u8]> = kept.iter().map(|(_, s)| s.as_slice()).collect();
+    run(
+        tx,
+        p,
+        APPENDED,
+        &[
+            &id,
+            &(first_seq as i64),
+            &((first_seq + chunk.events - 1) as i64),
+            &chunk.turns,
+            &chunk.lines,
+            &(chunk.text_bytes as i64),
+            &(facts.facts as i64),
+            &facts.packed,
+            &(after as i64),
+            &events,
+            &(version as i32),
+            &states,
+        ],
+    )?;
+    Ok(())
+}
+
 /// Refreshes the derived columns of a game (counts, winner, edition, fingerprint, the model its chance numbers
 /// were made with, final scores) from its final state; gives back the fingerprint it had.
 pub(super) fn refresh_summary(
@@ -122,15 +161,17 @@ pub(super) fn refresh_summary(
     chances_model: Option<i64>,
 ) -> Result<Option<String>> {
     let view = game.view_after(usize::MAX);
-    // One round trip: the row before the update (`o`, read in the statement's snapshot) gives the old
-    // fingerprint.
+    let seats: Vec<i32> = (0..view.players.len() as i32).collect();
+    let vp: Vec<i64> = view.players.iter().map(|p| p.vp as i64).collect();
+    let public: Vec<i64> = view.players.iter().map(|p| p.vp_public as i64).collect();
+    let mut bots = game.bots();
+    bots.resize(seats.len(), false);
+    // One round trip: the players' points beside the game's row; the row before the update (`o`, read in
+    // the statement's snapshot) gives the old fingerprint.
     let old: Option<String> = rows(
         tx,
         p,
-        "UPDATE games g SET event_count = $2, turn_count = $3, winner = $4, edition = $5, fingerprint = $6,
-                chances_model = $7
-         FROM (SELECT fingerprint AS old FROM games WHERE id = $1) o
-         WHERE g.id = $1 RETURNING o.old",
+        SUMMARY,
         &[
             &id,
             &(game.event_count() as i64),
@@ -139,23 +180,14 @@ pub(super) fn refresh_summary(
             &game.edition(),
             &game.fingerprint(),
             &chances_model,
+            &seats,
+            &vp,
+            &public,
+            &bots,
         ],
     )?
     .first()
     .and_then(|r| r.get(0));
-    let seats: Vec<i32> = (0..view.players.len() as i32).collect();
-    let vp: Vec<i64> = view.players.iter().map(|p| p.vp as i64).collect();
-    let public: Vec<i64> = view.players.iter().map(|p| p.vp_public as i64).collect();
-    let mut bots = game.bots();
-    bots.resize(seats.len(), false);
-    run(
-        tx,
-        p,
-        "UPDATE game_players p SET vp = u.vp, vp_public = u.vp_public, bot = u.bot
-         FROM unnest($2::int[], $3::bigint[], $4::bigint[], $5::bool[]) AS u(seat, vp, vp_public, bot)
-         WHERE p.game_id = $1 AND p.seat = u.seat",
-        &[&id, &seats, &vp, &public, &bots],
-    )?;
     Ok(old)
 }
 
@@ -164,33 +196,44 @@ pub(super) fn refresh_summary(
 /// it had (`old`), counts when its game is published, not deleted, has a winner and is the first stored of the
 /// games so with that fingerprint.
 pub(super) fn recount(tx: &mut Transaction, p: &Prepared, id: &str, old: Option<&str>) -> Result<()> {
-    run(
-        tx,
-        p,
-        "UPDATE seats s SET fingerprint = g.fingerprint, finished = (g.winner IS NOT NULL)
-         FROM games g WHERE g.id = s.game_id AND s.game_id = $1
-           AND (s.fingerprint IS DISTINCT FROM g.fingerprint OR s.finished <> (g.winner IS NOT NULL))",
-        &[&id],
-    )?;
-    run(
-        tx,
-        p,
-        "UPDATE seats s SET bot = q.bot FROM game_players q
-         WHERE q.game_id = s.game_id AND q.seat = s.seat AND s.game_id = $1 AND s.bot <> q.bot",
-        &[&id],
-    )?;
-    run(
-        tx,
-        p,
-        "UPDATE seats s SET counted = c.counts
+    // A seat is made from its game's player (`questions::INSERT_SEATS`): each has one.
+    run(tx, p, SEATS_OF_GAME, &[&id])?;
+    run(tx, p, COUNTED, &[&id, &old])?;
+    Ok(())
+}
+
+/// `write_appended`'s statement.
+pub(super) const APPENDED: &str =
+    "WITH chunk AS (INSERT INTO event_chunks (game_id, first_seq, last_seq, turns, lines, text_bytes)
+                        VALUES ($1, $2, $3, $4, $5, $6)),
+              facts AS (INSERT INTO fact_batches (game_id, first_seq, facts, packed)
+                        SELECT $1, $2, $7::bigint, $8::bytea WHERE $7::bigint > 0),
+              gone AS (DELETE FROM checkpoints WHERE game_id = $1 AND events > $9 AND events <> ALL($10::bigint[]))
+         INSERT INTO checkpoints (game_id, events, version, state)
+         SELECT $1, events, $11, state FROM unnest($10::bigint[], $12::bytea[]) AS c(events, state)
+         ON CONFLICT (game_id, events) DO UPDATE SET version = EXCLUDED.version, state = EXCLUDED.state";
+
+/// `refresh_summary`'s statement.
+pub(super) const SUMMARY: &str = "WITH players AS (UPDATE game_players p SET vp = u.vp, vp_public = u.vp_public, bot = u.bot
+                          FROM unnest($8::int[], $9::bigint[], $10::bigint[], $11::bool[]) AS u(seat, vp, vp_public, bot)
+                          WHERE p.game_id = $1 AND p.seat = u.seat)
+         UPDATE games g SET event_count = $2, turn_count = $3, winner = $4, edition = $5, fingerprint = $6,
+                chances_model = $7
+         FROM (SELECT fingerprint AS old FROM games WHERE id = $1) o
+         WHERE g.id = $1 RETURNING o.old";
+
+/// `recount`'s first statement: a game's seats take its fingerprint, whether it is over, and who are programs.
+pub(super) const SEATS_OF_GAME: &str = "UPDATE seats s SET fingerprint = g.fingerprint, finished = (g.winner IS NOT NULL), bot = q.bot
+         FROM games g, game_players q
+         WHERE g.id = s.game_id AND q.game_id = s.game_id AND q.seat = s.seat AND s.game_id = $1
+           AND (s.fingerprint IS DISTINCT FROM g.fingerprint OR s.finished <> (g.winner IS NOT NULL) OR s.bot <> q.bot)";
+
+/// `recount`'s second statement: which seats count.
+pub(super) const COUNTED: &str = "UPDATE seats s SET counted = c.counts
          FROM (SELECT x.key, x.published AND NOT x.deleted AND x.finished AND NOT EXISTS (
                    SELECT 1 FROM seats e WHERE e.fingerprint = x.fingerprint AND e.seat = x.seat
                       AND e.published AND NOT e.deleted AND e.finished AND e.key < x.key) AS counts
                FROM seats x
                WHERE x.game_id = $1 OR x.fingerprint = (SELECT fingerprint FROM games WHERE id = $1)
                   OR x.fingerprint = $2) AS c
-         WHERE s.key = c.key AND s.counted <> c.counts",
-        &[&id, &old],
-    )?;
-    Ok(())
-}
+         WHERE s.key = c.key AND s.counted <> c.counts";

@@ -8,23 +8,20 @@ use super::*;
 /// players) and their numbers, one statement per table (a new game's are written with its rows: `together`).
 /// The game's `chances_model` is written with its summary (`refresh_summary`).
 pub(super) fn write_insights(tx: &mut Transaction, p: &Prepared, id: &str, insights: &Insights) -> Result<()> {
-    run(tx, p, questions::INSERT_SEATS, &[&id])?;
     // The game's seats with their keys, and the numbers stored under them. Only the numbers that changed are
     // rewritten: an append changes a few of a game's hundreds, and each row written or removed also moves the
     // field's sums (the triggers above). Read seat by seat (LATERAL, not pulled up: OFFSET 0): planned once
     // for a prepared statement, a join had become a scan of every number.
     let mut seat_keys: HashMap<i32, i64> = HashMap::new();
     let mut stored: HashMap<(i32, String, String), (i32, f64)> = HashMap::new();
-    for r in rows(
-        tx,
-        p,
-        "SELECT s.seat, s.key, n.metric, k.metric, k.arg, n.value
-         FROM seats s
-         LEFT JOIN LATERAL (SELECT metric, value FROM seat_numbers WHERE seat_key = s.key OFFSET 0) n ON TRUE
-         LEFT JOIN metrics k ON k.key = n.metric
-         WHERE s.game_id = $1",
-        &[&id],
-    )? {
+    let read = |tx: &mut Transaction| rows(tx, p, SEAT_NUMBERS, &[&id]);
+    let mut read_rows = read(tx)?;
+    if read_rows.is_empty() {
+        // A game new to the store has no seats yet (a game appended to has them: a round trip saved).
+        run(tx, p, questions::INSERT_SEATS, &[&id])?;
+        read_rows = read(tx)?;
+    }
+    for r in read_rows {
         seat_keys.insert(r.get(0), r.get(1));
         if let Some(metric) = r.get::<_, Option<i32>>(2) {
             stored.insert((r.get(0), r.get(3), r.get(4)), (metric, r.get(5)));
@@ -40,13 +37,7 @@ pub(super) fn write_insights(tx: &mut Transaction, p: &Prepared, id: &str, insig
         }
     }
     if !gone_seat.is_empty() {
-        run(
-            tx,
-            p,
-            "DELETE FROM seat_numbers n USING unnest($1::bigint[], $2::int[]) AS g(seat_key, metric)
-             WHERE n.seat_key = g.seat_key AND n.metric = g.metric",
-            &[&gone_seat, &gone_metric],
-        )?;
+        run(tx, p, NUMBERS_GONE, &[&gone_seat, &gone_metric])?;
     }
     // A seat the game does not have has no numbers (as on SQLite).
     let changed: Vec<(i64, &almanac_core::SeatMetric)> = insights
@@ -59,22 +50,8 @@ pub(super) fn write_insights(tx: &mut Transaction, p: &Prepared, id: &str, insig
     // Every seat is written (its opening, or none), which also revises it: what was kept from the game's
     // seats, ratings among it, is known to be stale.
     let seats: Vec<i32> = (0..insights.openings.len() as i32).collect();
-    run(
-        tx,
-        p,
-        "UPDATE seats s SET opening = u.opening
-         FROM (SELECT s2.seat, o.opening FROM seats s2
-               LEFT JOIN unnest($2::int[], $3::text[]) AS o(seat, opening) ON o.seat = s2.seat
-               WHERE s2.game_id = $1) AS u
-         WHERE s.game_id = $1 AND s.seat = u.seat",
-        &[&id, &seats, &insights.openings],
-    )?;
-    run(
-        tx,
-        p,
-        "UPDATE games SET insights_version = $2 WHERE id = $1",
-        &[&id, &(almanac_core::insights::VERSION as i32)],
-    )?;
+    // With the version the numbers were made by, in the same round trip.
+    run(tx, p, OPENINGS, &[&id, &seats, &insights.openings, &(almanac_core::insights::VERSION as i32)])?;
     Ok(())
 }
 
@@ -134,13 +111,7 @@ pub(super) fn insert_numbers(
     };
     let seat: Vec<i64> = numbers.iter().map(|(key, _)| *key).collect();
     let value: Vec<f64> = numbers.iter().map(|(_, m)| m.value).collect();
-    run(
-        tx,
-        p,
-        "INSERT INTO seat_numbers (metric, seat_key, value)
-         SELECT * FROM unnest($1::int[], $2::bigint[], $3::float8[]) ORDER BY 1, 2",
-        &[&metric, &seat, &value],
-    )?;
+    run(tx, p, NUMBERS_MADE, &[&metric, &seat, &value])?;
     Ok(())
 }
 
@@ -269,3 +240,27 @@ impl Postgres {
 }
 
 const PUBLIC: &str = "s.counted";
+
+/// A game's seats with their keys and the numbers stored under them (`write_insights`).
+pub(super) const SEAT_NUMBERS: &str = "SELECT s.seat, s.key, n.metric, k.metric, k.arg, n.value
+             FROM seats s
+             LEFT JOIN LATERAL (SELECT metric, value FROM seat_numbers WHERE seat_key = s.key OFFSET 0) n ON TRUE
+             LEFT JOIN metrics k ON k.key = n.metric
+             WHERE s.game_id = $1";
+
+/// Numbers that changed, removed (`write_insights`).
+pub(super) const NUMBERS_GONE: &str =
+    "DELETE FROM seat_numbers n USING unnest($1::bigint[], $2::int[]) AS g(seat_key, metric)
+             WHERE n.seat_key = g.seat_key AND n.metric = g.metric";
+
+/// Numbers written (`insert_numbers`).
+pub(super) const NUMBERS_MADE: &str = "INSERT INTO seat_numbers (metric, seat_key, value)
+         SELECT * FROM unnest($1::int[], $2::bigint[], $3::float8[]) ORDER BY 1, 2";
+
+/// Every seat's opening, with the version the numbers were made by (`write_insights`).
+pub(super) const OPENINGS: &str = "WITH version AS (UPDATE games SET insights_version = $4 WHERE id = $1)
+         UPDATE seats s SET opening = u.opening
+         FROM (SELECT s2.seat, o.opening FROM seats s2
+               LEFT JOIN unnest($2::int[], $3::text[]) AS o(seat, opening) ON o.seat = s2.seat
+               WHERE s2.game_id = $1) AS u
+         WHERE s.game_id = $1 AND s.seat = u.seat";

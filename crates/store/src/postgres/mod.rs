@@ -30,7 +30,7 @@ mod players;
 mod together;
 
 use crate::packed::{chunks, facts as batches, packing::decompress, Packed};
-use events::{recount, refresh_summary, write_batch, write_checkpoints, write_chunk, Prepared};
+use events::{recount, refresh_summary, write_appended, write_batch, write_checkpoints, write_chunk, Prepared};
 use insights::write_insights;
 use migrations::migrate;
 #[cfg(feature = "testing")]
@@ -139,6 +139,25 @@ fn visible_to(viewer: Viewer, first: usize) -> (String, Option<ClubId>, bool) {
 /// The channel appends are announced on: `"<id> <events>"`, or `"<id> visibility"` when who may see the game
 /// changed.
 const APPENDS_CHANNEL: &str = "almanac_appends";
+
+/// An append's first statement: the game's row locked (a second writer waits here and then sees the new
+/// count), and the notification of the append asked for.
+const LOCK_FOR_APPEND: &str =
+    "SELECT event_count, owner, pg_notify($2, $3) FROM games WHERE id = $1 AND deleted_at IS NULL FOR UPDATE";
+
+/// The statements an append runs in the usual case, prepared when a writer connects: the first append
+/// on a connection is then as quick as the next.
+const APPEND_STATEMENTS: [&str; 9] = [
+    LOCK_FOR_APPEND,
+    events::APPENDED,
+    events::SUMMARY,
+    events::SEATS_OF_GAME,
+    events::COUNTED,
+    insights::SEAT_NUMBERS,
+    insights::NUMBERS_GONE,
+    insights::NUMBERS_MADE,
+    insights::OPENINGS,
+];
 const SEEN_BY_CHANGED: &str = "visibility";
 
 impl Postgres {
@@ -171,7 +190,7 @@ impl Postgres {
         let mut client = open(url, std::time::Duration::ZERO)?;
         migrate(&mut client)?;
         client.batch_execute(&format!("SET statement_timeout = {}", WRITE_TIMEOUT.as_millis()))?;
-        Ok(Postgres { client: RefCell::new(client), prepared: Prepared::default() })
+        Postgres::writer(client)
     }
 
     /// Another connection to a database already up to date: a pool's reader, or its writer again after
@@ -181,7 +200,22 @@ impl Postgres {
     }
 
     pub fn connect_writer(url: &str) -> Result<Postgres> {
-        Ok(Postgres { client: RefCell::new(open(url, WRITE_TIMEOUT)?), prepared: Prepared::default() })
+        Postgres::writer(open(url, WRITE_TIMEOUT)?)
+    }
+
+    /// A writer on `client`, the statements of an append prepared if their tables can be read now. Preparing
+    /// takes the locks a statement takes: a connection does not wait on a table another holds locked (a
+    /// migration, a copy), and what is not prepared now is prepared at its first use.
+    fn writer(mut client: Client) -> Result<Postgres> {
+        let prepared = Prepared::default();
+        client.batch_execute("SET lock_timeout = 100")?;
+        for sql in APPEND_STATEMENTS {
+            if prepared.statement(&mut client, sql).is_err() {
+                break;
+            }
+        }
+        client.batch_execute("RESET lock_timeout")?;
+        Ok(Postgres { client: RefCell::new(client), prepared })
     }
 
     /// Whether the connection is known to be closed.
@@ -284,15 +318,14 @@ impl Postgres {
         // The game's row, locked: a second writer waits here and then sees the new count.
         // Statements prepared once per connection (`Prepared`): a round trip each, where a statement given as
         // text is two.
-        let row = events::rows(
-            &mut tx,
-            &self.prepared,
-            "SELECT event_count, owner FROM games WHERE id = $1 AND deleted_at IS NULL FOR UPDATE",
-            &[&id],
-        )?
-        .into_iter()
-        .next()
-        .ok_or_else(|| StoreError::NotFound(id.to_string()))?;
+        // Every server on this database hears of the append when it commits (`listen_for_appends`): a
+        // notification is sent at commit, and not at all if the transaction rolls back, so it is asked for
+        // here, in the same round trip.
+        let appended = format!("{id} {}", game.event_count());
+        let row = events::rows(&mut tx, &self.prepared, LOCK_FOR_APPEND, &[&id, &APPENDS_CHANNEL, &appended])?
+            .into_iter()
+            .next()
+            .ok_or_else(|| StoreError::NotFound(id.to_string()))?;
         let (actual, owner): (i64, Option<ClubId>) = (row.get(0), row.get(1));
         if owner != Some(club) {
             return Err(StoreError::NotYours(id.to_string()));
@@ -302,24 +335,23 @@ impl Postgres {
         }
         let first = game.event_count() - new_lines.len();
         assert_eq!(first as u64, expected_seq, "the game given must be the stored log plus the new lines");
-        write_chunk(&mut tx, &self.prepared, id, first as u64 + 1, &chunks::Chunk::of(game, first, new_lines))?;
-        if crate::rows::withdraws(game, first) {
-            // A withdrawal takes an earlier entry's facts back: the game's facts are written again.
-            tx.execute("DELETE FROM fact_batches WHERE game_id = $1", &[&id])?;
-            write_batch(&mut tx, &self.prepared, id, 1, &batches::Batch::of(&game.fact_rows(0)))?;
-        } else {
-            let facts = batches::Batch::of(&game.fact_rows(first));
-            write_batch(&mut tx, &self.prepared, id, first as u64 + 1, &facts)?;
-        }
+        let chunk = chunks::Chunk::of(game, first, new_lines);
         let standing = almanac_core::checkpoint::standing(first);
         let kept = crate::packed::checkpoints(game.checkpoints(standing));
-        write_checkpoints(&mut tx, &self.prepared, id, standing, game.ruleset_version(), &kept)?;
+        let version = game.ruleset_version();
+        if crate::rows::withdraws(game, first) {
+            // A withdrawal takes an earlier entry's facts back: the game's facts are written again.
+            write_chunk(&mut tx, &self.prepared, id, first as u64 + 1, &chunk)?;
+            tx.execute("DELETE FROM fact_batches WHERE game_id = $1", &[&id])?;
+            write_batch(&mut tx, &self.prepared, id, 1, &batches::Batch::of(&game.fact_rows(0)))?;
+            write_checkpoints(&mut tx, &self.prepared, id, standing, version, &kept)?;
+        } else {
+            let facts = batches::Batch::of(&game.fact_rows(first));
+            write_appended(&mut tx, &self.prepared, id, first as u64 + 1, &chunk, &facts, standing, version, &kept)?;
+        }
         let old = refresh_summary(&mut tx, &self.prepared, id, game, insights.chances_model)?;
         write_insights(&mut tx, &self.prepared, id, insights)?;
         recount(&mut tx, &self.prepared, id, old.as_deref())?;
-        // Every server on this database hears of the append when it commits (`listen_for_appends`).
-        let appended = format!("{id} {}", game.event_count());
-        events::run(&mut tx, &self.prepared, "SELECT pg_notify($1, $2)", &[&APPENDS_CHANNEL, &appended])?;
         tx.commit()?;
         Ok(game.event_count() as u64)
     }
