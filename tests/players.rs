@@ -75,9 +75,23 @@ fn a_players_page_counts_their_published_games_and_names_their_opponents() {
     assert_eq!(pair["ruleset"], json!("catan"));
     let win_rate = pair["numbers"].as_array().unwrap().iter().find(|n| n["what"] == "win rate").unwrap();
     assert_eq!((win_rate["a"].as_f64(), win_rate["b"].as_f64()), (Some(record(ayse)), Some(record(zeynep))));
-    assert_eq!(win_rate["a_better"], json!(false), "Zeynep wins more");
+    // Zeynep won both, Ayşe neither: two games each do not tell them apart (the intervals overlap).
+    assert_eq!(
+        (win_rate["comparison"].clone(), win_rate["a_better"].clone()),
+        (json!("about_the_same"), Value::Null),
+        "{win_rate}"
+    );
     let place = pair["numbers"].as_array().unwrap().iter().find(|n| n["what"] == "finishing place").unwrap();
-    assert_eq!((place["lower_is_better"].clone(), place["a_better"].clone()), (json!(true), json!(false)), "{place}");
+    assert_eq!(place["lower_is_better"], json!(true), "{place}");
+    for n in pair["numbers"].as_array().unwrap() {
+        // Called better only when the two intervals do not overlap.
+        let (a, b) = (&n["a_interval"], &n["b_interval"]);
+        let apart = a[0].as_f64().unwrap() > b[1].as_f64().unwrap() || a[1].as_f64().unwrap() < b[0].as_f64().unwrap();
+        assert_eq!(n["a_better"].is_null(), !apart || n["comparison"].is_null(), "{n}");
+    }
+    let (_, _, versus) = app.get_text(&format!("/players/{ayse}/vs/{zeynep}"));
+    assert!(versus.contains("<div class=\"verdict\">about the same</div>"), "in words on the page");
+    assert!(versus.contains("only when the two intervals do not overlap"), "the rule stated");
     let (status, content_type, svg) = app.get_text(&format!("/api/players/{ayse}/vs/{zeynep}/chart.svg?ruleset=catan"));
     assert_eq!((status, content_type.as_str()), (200, "image/svg+xml"));
     assert!(svg.contains("win rate"));
@@ -606,6 +620,30 @@ fn a_players_page_opens_with_a_summary_a_coach_can_trust() {
     let n = history.len();
     let moved = history[n - 1][1].as_f64().unwrap() - history[n - 6][1].as_f64().unwrap();
     assert!((s["rating_change"].as_f64().unwrap() - moved).abs() < 1e-9);
+    // Strengths and weaknesses, found again from the profile: the cards produced per turn and those lost to
+    // each cause (the score and the chances along the game restate the result), where the field's number
+    // lies outside the player's interval, over three games at least.
+    let profile = page["profiles"].as_array().unwrap().iter().find(|p| p["ruleset"] == "catan").unwrap();
+    let mut found: Vec<(String, bool)> = Vec::new();
+    let numbers =
+        profile["production"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|v| v["key"] == "" && v["label"] == "everything")
+            .map(|v| (v, "cards produced per turn".to_string(), true))
+            .chain(profile["losses"].as_array().unwrap().iter().map(|v| {
+                (v, format!("cards lost to {} per game", v["label"].as_str().unwrap().to_lowercase()), false)
+            }));
+    for (v, label, more_is_better) in numbers {
+        let (Some(field), Some(low), Some(high)) = (v["field"].as_f64(), v["low"].as_f64(), v["high"].as_f64()) else {
+            continue;
+        };
+        if v["seats"].as_u64().unwrap() >= 3 && (field < low || field > high) {
+            found.push((label, (v["mine"].as_f64().unwrap() > field) == more_is_better));
+        }
+    }
+    let mut named: Vec<(String, bool)> = Vec::new();
     for (list, better) in [("strengths", true), ("weaknesses", false)] {
         let cues = s[list].as_array().unwrap();
         assert!(cues.len() <= 3);
@@ -614,12 +652,16 @@ fn a_players_page_opens_with_a_summary_a_coach_can_trust() {
             assert!(c["seats"].as_u64().unwrap() >= 3, "a cue stands on three games at least: {c}");
             let (low, mine, high) =
                 (c["low"].as_f64().unwrap(), c["mine"].as_f64().unwrap(), c["high"].as_f64().unwrap());
-            assert!(low <= mine && mine <= high, "{c}");
+            let field = c["field"].as_f64().unwrap();
+            assert!(low <= mine && mine <= high && (field < low || field > high), "{c}");
+            named.push((c["label"].as_str().unwrap().to_string(), better));
         }
         let z: Vec<f64> = cues.iter().map(|c| c["z"].as_f64().unwrap().abs()).collect();
         assert!(z.windows(2).all(|w| w[0] >= w[1]), "surest first: {z:?}");
+        let of_kind = found.iter().filter(|f| f.1 == better).count();
+        assert_eq!(cues.len(), of_kind.min(3), "{list}: {found:?}");
     }
-    assert!(!s["strengths"].as_array().unwrap().is_empty() || !s["weaknesses"].as_array().unwrap().is_empty());
+    assert!(named.iter().all(|n| found.contains(n)), "{named:?} against {found:?}");
     let (_, _, html) = app.get_text(&format!("/players/{red}"));
     assert!(html.contains("<section class=\"summary\""), "the page opens with it");
     assert!(html.contains(&format!("{wins} {} of {games} games", if wins == 1 { "win" } else { "wins" })), "in words");
@@ -712,4 +754,84 @@ fn carcassonne_gets_its_own_coach_table_and_its_events_in_words() {
     let texts: Vec<&str> = events["events"].as_array().unwrap().iter().map(|e| e["text"].as_str().unwrap()).collect();
     assert!(texts.iter().all(|t| !t.contains("BA/") && !t.contains("TB/")), "no tile codes");
     assert!(texts.iter().any(|t| t.contains(" tile ") && t.contains(" of the start")), "{:?}", &texts[..5]);
+}
+
+/// No interval leaves the range its quantity keeps to: a rate within 0 and 1, a count, a score, a time
+/// never below 0, a place never below 1. Over the samples and 22 catanatron records, on every player's page
+/// and in every question's answer by player.
+#[test]
+fn no_interval_of_a_count_or_a_rate_leaves_its_range() {
+    let app = spawn_app(16 << 20);
+    for entry in std::fs::read_dir(support::root().join("data/samples")).unwrap() {
+        let path = entry.unwrap().path();
+        upload(&app, &std::fs::read_to_string(&path).unwrap(), true);
+    }
+    for entry in std::fs::read_dir(support::root().join("tests/data/catanatron")).unwrap() {
+        let record = std::fs::read_to_string(entry.unwrap().path()).unwrap();
+        let (status, body) = app.post("/api/games?format=catanatron&publish=true", record.as_bytes());
+        assert!(status == 201 || status == 200, "{status}: {body}");
+    }
+    let within = |what: &str, v: &Value, floor: f64, ceiling: Option<f64>| {
+        let (Some(low), Some(high)) = (v["low"].as_f64(), v["high"].as_f64()) else { return 0 };
+        assert!(low >= floor - 1e-12, "{what}: {v}");
+        assert!(ceiling.is_none_or(|c| high <= c + 1e-12), "{what}: {v}");
+        1
+    };
+    // Every player's profiles.
+    let mut checked = 0;
+    let mut players: Vec<i64> = Vec::new();
+    for ruleset in ["catan", "carcassonne", "cities-knights", "elasund", "catan-cards"] {
+        let (status, board) = app.get_json(&format!("/api/leaderboard?ruleset={ruleset}&bots=yes"));
+        assert_eq!(status, 200, "{ruleset}: {board}");
+        players.extend(board.as_array().unwrap().iter().map(|p| p["player"].as_i64().unwrap()));
+    }
+    players.sort();
+    players.dedup();
+    assert!(players.len() > 10, "{players:?}");
+    for id in players {
+        let (_, page) = app.get_json(&format!("/api/players/{id}"));
+        for p in page["profiles"].as_array().unwrap() {
+            for v in p["score_by_turn"].as_array().unwrap().iter().chain(p["points"].as_array().unwrap()) {
+                checked += within("a score", v, 0.0, None);
+            }
+            for v in p["losses"].as_array().unwrap().iter().chain(p["trading"].as_array().unwrap()) {
+                checked += within("a count", v, 0.0, None);
+            }
+            for v in
+                p["production"].as_array().unwrap().iter().filter(|v| !v["label"].as_str().unwrap().starts_with("luck"))
+            {
+                checked += within("production", v, 0.0, None);
+            }
+            for v in p["chances"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .filter(|v| v["label"].as_str().unwrap().starts_with("chance at"))
+            {
+                checked += within("a chance", v, 0.0, Some(1.0));
+            }
+        }
+        let s = &page["summary"];
+        if let (Some(low), Some(high)) = (s["win_low"].as_f64(), s["win_high"].as_f64()) {
+            assert!(0.0 <= low && high <= 1.0, "{s}");
+        }
+    }
+    // Every question by player.
+    for (metric, arg, floor, ceiling) in [
+        ("won", "", 0.0, Some(1.0)),
+        ("score", "", 0.0, None),
+        ("place", "", 1.0, None),
+        ("trades_per_turn", "", 0.0, None),
+        ("lost", "steal", 0.0, None),
+        ("production_per_turn", "", 0.0, None),
+        ("score_at_turn", "30", 0.0, None),
+    ] {
+        let (status, answer) =
+            app.get_json(&format!("/api/questions?ruleset=catan&metric={metric}&arg={arg}&by=player&bots=yes"));
+        assert_eq!(status, 200, "{answer}");
+        for g in answer["groups"].as_array().unwrap() {
+            checked += within(metric, g, floor, ceiling);
+        }
+    }
+    assert!(checked > 100, "{checked} intervals checked");
 }

@@ -1,8 +1,36 @@
-//! How much stands behind a number: a 95 % interval for a rate (Wilson's, which stays within 0 and 1 and
-//! says something of a handful of games) and for a mean (its standard error, from the values' spread).
+//! How much stands behind a number: a 95 % interval that stays within the range the quantity can take, and
+//! when two numbers may be called different.
+//!
+//! - A rate (wins of games, a chance): Wilson's interval, which stays within 0 and 1 and says something of a
+//!   handful of games.
+//! - A mean of values that are never negative (cards, points, turns, seconds): the score interval of a mean
+//!   whose variance grows with it (quasi-Poisson). It never goes below 0, is wider above the mean than below
+//!   as such means are, and is the usual mean ± 1.96 standard errors once the mean is large against its
+//!   error. When every value is 0 it runs from 0 to 1.96² / n, as a count of none in n games does.
+//! - A mean of values with a floor above 0 (a finishing place, at least 1): the same, measured from the floor.
+//! - Any other mean (luck, which may be negative): the mean ± 1.96 standard errors.
+//!
+//! Two numbers are called different (one better) only when their 95 % intervals do not overlap; a number
+//! and the field's, when the field's lies outside the number's interval. That is stricter than a two-sample
+//! test at 95 %, and it is what a reader sees on the page: two bars whose intervals overlap are "about the
+//! same".
+
+use serde::Serialize;
 
 /// The normal quantile of a two-sided 95 % interval: an interval's half-width in standard errors.
 pub const Z: f64 = 1.959_963_985;
+
+/// The values a number is a mean of: what range its interval keeps to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Bounds {
+    /// 0 or 1 each (a win), or a chance between 0 and 1: Wilson's interval.
+    Rate,
+    /// Never below `floor` (0 for a count or a score, 1 for a place).
+    AtLeast(u8),
+    /// Any value, negative ones too.
+    Unbounded,
+}
 
 /// Wilson's 95 % interval for a rate `p` observed over `n` trials; none without trials.
 pub fn wilson(p: f64, n: u64) -> Option<(f64, f64)> {
@@ -16,15 +44,77 @@ pub fn wilson(p: f64, n: u64) -> Option<(f64, f64)> {
     Some(((centre - half).max(0.0), (centre + half).min(1.0)))
 }
 
-/// A 95 % interval for a mean of `n` values whose variance (over those values) is `variance`: the mean
-/// give or take 1.96 standard errors; none below two values, whose spread says nothing.
-pub fn mean_interval(mean: f64, variance: f64, n: u64) -> Option<(f64, f64)> {
+/// The standard error of a mean of `n` values whose variance (over those values) is `variance`; none below
+/// two values, whose spread says nothing.
+pub fn standard_error(variance: f64, n: u64) -> Option<f64> {
     if n < 2 {
         return None;
     }
-    // The sample's variance, from the values' own (n rather than n − 1 below).
-    let se = (variance * n as f64 / (n as f64 - 1.0) / n as f64).sqrt();
+    // The sample's variance from the values' own (n rather than n − 1 below), over n.
+    Some((variance.max(0.0) / (n as f64 - 1.0)).sqrt())
+}
+
+/// A 95 % interval for a mean of `n` values whose variance (over those values) is `variance`: the mean
+/// give or take 1.96 standard errors; none below two values.
+pub fn mean_interval(mean: f64, variance: f64, n: u64) -> Option<(f64, f64)> {
+    let se = standard_error(variance, n)?;
     Some((mean - Z * se, mean + Z * se))
+}
+
+/// A 95 % interval for a mean of `n` values none of which is below 0 (see the module): the means μ whose
+/// distance from the mean is within 1.96 standard errors when the variance is taken to grow with μ.
+pub fn nonnegative_mean_interval(mean: f64, variance: f64, n: u64) -> Option<(f64, f64)> {
+    let se = standard_error(variance, n)?;
+    if mean <= 0.0 || se == 0.0 {
+        // Every value alike: 0 to what a count of none in n allows, or no width at all above 0.
+        return Some(if mean <= 0.0 { (0.0, Z * Z / n as f64) } else { (mean, mean) });
+    }
+    // (mean − μ)² = Z² · se² · μ / mean, solved for μ.
+    let c = Z * Z * se * se / mean;
+    let half = (c * mean + c * c / 4.0).sqrt();
+    Some(((mean + c / 2.0 - half).max(0.0), mean + c / 2.0 + half))
+}
+
+/// The 95 % interval of a mean of values within `bounds`.
+pub fn interval(bounds: Bounds, mean: f64, variance: f64, n: u64) -> Option<(f64, f64)> {
+    match bounds {
+        Bounds::Rate => wilson(mean, n),
+        // A mean below its floor says the values were not what the metric declares: the plain interval.
+        Bounds::AtLeast(floor) if mean < floor as f64 => mean_interval(mean, variance, n),
+        Bounds::AtLeast(floor) => {
+            let floor = floor as f64;
+            nonnegative_mean_interval(mean - floor, variance, n).map(|(l, h)| (l + floor, h + floor))
+        }
+        Bounds::Unbounded => mean_interval(mean, variance, n),
+    }
+}
+
+/// How two numbers compare, by their intervals (see the module).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Comparison {
+    /// The first's interval lies wholly above the second's.
+    Higher,
+    Lower,
+    /// The intervals overlap: the data do not tell them apart.
+    AboutTheSame,
+    /// One of them has no interval (a single game).
+    Unknown,
+}
+
+/// Compares two numbers by their 95 % intervals.
+pub fn compare(a: Option<(f64, f64)>, b: Option<(f64, f64)>) -> Comparison {
+    match (a, b) {
+        (Some(a), Some(b)) if a.0 > b.1 => Comparison::Higher,
+        (Some(a), Some(b)) if a.1 < b.0 => Comparison::Lower,
+        (Some(_), Some(_)) => Comparison::AboutTheSame,
+        _ => Comparison::Unknown,
+    }
+}
+
+/// Compares a number, by its 95 % interval, with the field's (a population's mean, known far better).
+pub fn against(interval: Option<(f64, f64)>, field: f64) -> Comparison {
+    compare(interval, Some((field, field)))
 }
 
 #[cfg(test)]
@@ -53,5 +143,43 @@ mod tests {
         let se = (32.0f64 / 56.0).sqrt();
         assert!((low - (5.0 - Z * se)).abs() < 1e-12 && (high - (5.0 + Z * se)).abs() < 1e-12);
         assert_eq!(mean_interval(3.0, 0.0, 1), None);
+    }
+
+    #[test]
+    fn a_mean_of_counts_keeps_above_zero_and_its_ends_are_the_tests_bounds() {
+        // Values 0, 0, 0, 11: mean 2.75, variance over them 22.6875; the usual interval goes below 0.
+        let (mean, variance, n) = (2.75, 22.6875, 4);
+        assert!(mean_interval(mean, variance, n).unwrap().0 < 0.0);
+        let (low, high) = nonnegative_mean_interval(mean, variance, n).unwrap();
+        assert!(0.0 <= low && low < mean && mean < high);
+        // Each end is a μ at exactly 1.96 of its own standard errors from the mean: se(μ)² = se² · μ / mean.
+        let se2 = standard_error(variance, n).unwrap().powi(2);
+        for mu in [low, high] {
+            assert!(((mean - mu).powi(2) - Z * Z * se2 * mu / mean).abs() < 1e-9, "{mu}");
+        }
+        // A large mean against its error: the usual interval, nearly.
+        let (l, h) = nonnegative_mean_interval(100.0, 25.0, 100).unwrap();
+        let (ul, uh) = mean_interval(100.0, 25.0, 100).unwrap();
+        assert!((l - ul).abs() < 0.01 && (h - uh).abs() < 0.01, "{l} {h} against {ul} {uh}");
+        // None in 10 games: 0 to 1.96² / 10.
+        assert_eq!(nonnegative_mean_interval(0.0, 0.0, 10), Some((0.0, Z * Z / 10.0)));
+        // A place, at least 1: measured from 1, never below it.
+        let (low, _) = interval(Bounds::AtLeast(1), 1.5, 2.25, 4).unwrap();
+        assert!(low >= 1.0, "{low}");
+    }
+
+    #[test]
+    fn numbers_are_told_apart_only_when_their_intervals_do_not_overlap() {
+        // 0.47 against 0.46 over 30 games each: about the same.
+        let (a, b) = (wilson(0.47, 30), wilson(0.46, 30));
+        assert_eq!(compare(a, b), Comparison::AboutTheSame);
+        // 2.67 [1.36–3.97] against 3 [1.04–4.96]: about the same.
+        assert_eq!(compare(Some((1.36, 3.97)), Some((1.04, 4.96))), Comparison::AboutTheSame);
+        // 80 of 100 against 20 of 100: higher.
+        assert_eq!(compare(wilson(0.8, 100), wilson(0.2, 100)), Comparison::Higher);
+        assert_eq!(compare(wilson(0.2, 100), wilson(0.8, 100)), Comparison::Lower);
+        assert_eq!(compare(None, wilson(0.8, 100)), Comparison::Unknown);
+        assert_eq!(against(Some((0.2, 0.37)), 0.10), Comparison::Higher);
+        assert_eq!(against(Some((0.2, 0.37)), 0.30), Comparison::AboutTheSame);
     }
 }

@@ -2,6 +2,7 @@
 //! declares; what one game gives each of them is `crate::insights`, stored beside the game), and the preset
 //! questions in words.
 
+use crate::intervals::Bounds;
 use almanac_core::Vocabulary;
 use serde::Serialize;
 
@@ -81,31 +82,51 @@ pub struct Metric {
     pub percent: bool,
     /// Fewer is better (a place, turns to a score): orders answers the other way.
     pub lower_is_better: bool,
+    /// The values it is a mean of: what range its intervals keep to.
+    pub bounds: Bounds,
 }
 
 const fn metric(id: &'static str, label: &'static str, arg: ArgKind) -> Metric {
-    Metric { id, label, arg, percent: false, lower_is_better: false }
+    Metric { id, label, arg, percent: false, lower_is_better: false, bounds: Bounds::AtLeast(0) }
+}
+
+impl Metric {
+    /// The 95 % interval of a mean of this metric's values (see `crate::intervals`).
+    pub fn interval(&self, mean: f64, variance: f64, n: u64) -> Option<(f64, f64)> {
+        crate::intervals::interval(self.bounds, mean, variance, n)
+    }
 }
 
 /// Every metric, in the order a form lists them.
 pub const METRICS: &[Metric] = &[
-    Metric { percent: true, ..metric(WON, "win rate", ArgKind::None) },
+    Metric { percent: true, bounds: Bounds::Rate, ..metric(WON, "win rate", ArgKind::None) },
     metric(SCORE, "final score", ArgKind::None),
-    Metric { lower_is_better: true, ..metric(PLACE, "finishing place", ArgKind::None) },
+    Metric { lower_is_better: true, bounds: Bounds::AtLeast(1), ..metric(PLACE, "finishing place", ArgKind::None) },
     metric(SCORE_AT_TURN, "score at the end of turn {}", ArgKind::Turn),
     Metric { lower_is_better: true, ..metric(TURNS_TO_REACH, "turns to reach {} points", ArgKind::Score) },
     metric(PRODUCTION_PER_TURN, "production of {} per turn", ArgKind::Item),
-    metric(LUCK, "luck (cards produced above the dice's promise)", ArgKind::None),
+    Metric {
+        bounds: Bounds::Unbounded,
+        ..metric(LUCK, "luck (cards produced above the dice's promise)", ArgKind::None)
+    },
     metric(TRADES_PER_TURN, "trades per turn", ArgKind::None),
     metric(SECONDS_PER_TURN, "seconds per own turn at the table", ArgKind::None),
     metric(TRADES_WITH_WINNER, "trades with the winner", ArgKind::None),
     metric(LOST, "cards lost to {}", ArgKind::Cause),
     metric(POINTS, "points from {}", ArgKind::Reason),
-    metric(STAT, "{}", ArgKind::Stat),
+    Metric { bounds: Bounds::Unbounded, ..metric(STAT, "{}", ArgKind::Stat) },
     // Listed most lost first, as "who loses most" and "cards lost" are: the question it answers is whose
     // decisions cost the most.
-    Metric { percent: true, ..metric(CHANCE_LOST, "chance to win lost per own turn", ArgKind::None) },
-    Metric { percent: true, ..metric(CHANCE_AT_TURN, "chance to win at the end of turn {}", ArgKind::Turn) },
+    Metric {
+        percent: true,
+        bounds: Bounds::Unbounded,
+        ..metric(CHANCE_LOST, "chance to win lost per own turn", ArgKind::None)
+    },
+    Metric {
+        percent: true,
+        bounds: Bounds::Rate,
+        ..metric(CHANCE_AT_TURN, "chance to win at the end of turn {}", ArgKind::Turn)
+    },
 ];
 
 pub fn metric_named(id: &str) -> Option<&'static Metric> {

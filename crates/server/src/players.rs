@@ -211,9 +211,9 @@ fn summary_html(p: &almanac_service::players::PlayerPage) -> String {
         r#"<section class="summary" aria-label="Summary"><h2>{game}</h2><p class="record">{record}</p>{rating}
 {form}<div class="cue-lists">{strengths}{weaknesses}</div></section>"#,
         game = escape(game),
-        strengths = cues("Strengths", &s.strengths, "None stands out yet from the field."),
-        weaknesses = cues("Weaknesses", &s.weaknesses, "None stands out yet from the field."),
-    )
+        strengths = cues("Strengths", &s.strengths, "None stands out from the field yet."),
+        weaknesses = cues("Weaknesses", &s.weaknesses, "None stands out from the field yet."),
+    ) + "<p class=\"hint cue-rule\">A strength or a weakness is named only where the field's number lies outside the player's 95 % interval: where it lies inside, the games played do not tell the two apart.</p>"
 }
 
 fn versus_table(caption: &str, rows: &[Versus], per: &str) -> String {
@@ -663,7 +663,7 @@ async fn versus_html(
         .map(|p| {
             let bars: String = p.numbers.iter().map(|n| pair_bars(n, &h.a.name, &h.b.name)).collect();
             format!(
-                "<section class=\"pair\"><h2>{game}</h2><p class=\"hint\">Each over their own published games of {game} (a number's count beside it; its 95 % interval in brackets). Each number on its own scale.</p><div class=\"side-bars\" role=\"list\" aria-label=\"{game}, side by side\">{bars}</div><p class=\"exports\"><a href=\"/api/players/{a}/vs/{b}/chart.svg?ruleset={r}\">The same as a picture (SVG)</a></p></section>",
+                "<section class=\"pair\"><h2>{game}</h2><p class=\"hint\">Each over their own published games of {game} (a number's count beside it; its 95 % interval in brackets). Each number on its own scale. One is called better only when the two intervals do not overlap; otherwise the games played do not tell them apart, and the numbers are about the same.</p><div class=\"side-bars\" role=\"list\" aria-label=\"{game}, side by side\">{bars}</div><p class=\"exports\"><a href=\"/api/players/{a}/vs/{b}/chart.svg?ruleset={r}\">The same as a picture (SVG)</a></p></section>",
                 game = escape(&p.name),
                 a = h.a.id,
                 b = h.b.id,
@@ -752,8 +752,14 @@ fn pair_bars(n: &almanac_service::players::Pair, a: &str, b: &str) -> String {
     } else {
         escape(&n.what)
     };
+    use almanac_service::players::Comparison;
+    let verdict = match n.comparison {
+        Some(Comparison::AboutTheSame) => "<div class=\"verdict\">about the same</div>",
+        Some(Comparison::Unknown) => "<div class=\"verdict\">too few games to tell</div>",
+        _ => "",
+    };
     format!(
-        "<div class=\"side-pair\" role=\"listitem\"><div class=\"what\">{what}</div>{}{}</div>",
+        "<div class=\"side-pair\" role=\"listitem\"><div class=\"what\">{what}</div>{}{}{verdict}</div>",
         bar(a, n.a, n.a_seats, n.a_interval, n.a_better, "a"),
         bar(b, n.b, n.b_seats, n.b_interval, n.a_better.map(|x| !x), "b"),
     )

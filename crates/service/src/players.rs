@@ -2,6 +2,8 @@
 //! and two players side by side. Only published games count (the store's `sittings`).
 
 use crate::ServiceError;
+use almanac_analysis::intervals::compare;
+pub use almanac_analysis::intervals::Comparison;
 use almanac_analysis::ratings::{rate, Placing, Ratings};
 use almanac_engine::GAMES;
 use almanac_store::{ClubId, Identity, PlayerId, Sitting, Store, StoreError, Viewer, VisiblePlayer};
@@ -103,9 +105,12 @@ pub struct Versus {
     pub mine: f64,
     pub field: Option<f64>,
     pub seats: u64,
-    /// The player's mean's 95 % interval (none for one seat).
+    /// The player's mean's 95 % interval (none for one seat), within the range the metric's values keep
+    /// to (`almanac_analysis::intervals`).
     pub low: Option<f64>,
     pub high: Option<f64>,
+    /// The mean's standard error (none for one seat).
+    pub se: Option<f64>,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -143,7 +148,7 @@ fn profiles(store: &Store, me: &VisiblePlayer, rulesets: &[&str]) -> Result<Vec<
                 .iter()
                 .filter(|n| n.ruleset == ruleset && n.metric == metric)
                 .map(|n| {
-                    let interval = almanac_analysis::intervals::mean_interval(n.mean, n.variance, n.seats);
+                    let interval = q::metric_named(metric).and_then(|m| m.interval(n.mean, n.variance, n.seats));
                     Versus {
                         key: n.arg.clone(),
                         label: label(&n.arg),
@@ -152,6 +157,7 @@ fn profiles(store: &Store, me: &VisiblePlayer, rulesets: &[&str]) -> Result<Vec<
                         seats: n.seats,
                         low: interval.map(|i| i.0),
                         high: interval.map(|i| i.1),
+                        se: almanac_analysis::intervals::standard_error(n.variance, n.seats),
                     }
                 })
                 .collect()
@@ -344,8 +350,12 @@ pub struct Pair {
     pub b_interval: Option<(f64, f64)>,
     /// A smaller number is the better one (a finishing place, cards lost).
     pub lower_is_better: bool,
-    /// `Some(true)`: a's number is the better, `Some(false)`: b's; none where neither is or it says nothing
-    /// of play (luck, how often one trades).
+    /// How a's number compares with b's by their intervals (`almanac_analysis::intervals::compare`): higher,
+    /// lower, about the same (the intervals overlap), or unknown (one game); none where the number says
+    /// nothing of play (luck, how often one trades).
+    pub comparison: Option<Comparison>,
+    /// `Some(true)`: a's number is the better, `Some(false)`: b's; none where the data do not tell them
+    /// apart or it says nothing of play.
     pub a_better: Option<bool>,
 }
 
@@ -372,12 +382,8 @@ fn side_by_side(store: &Store, a: &VisiblePlayer, b: &VisiblePlayer) -> Result<V
     let find = |all: &'_ [almanac_store::PlayerNumber], r: &str, metric: &str, arg: &str| {
         all.iter().find(|n| n.ruleset == r && n.metric == metric && n.arg == arg).cloned()
     };
-    let interval = |n: &almanac_store::PlayerNumber, rate: bool| {
-        if rate {
-            almanac_analysis::intervals::wilson(n.mean, n.seats)
-        } else {
-            almanac_analysis::intervals::mean_interval(n.mean, n.variance, n.seats)
-        }
+    let interval = |n: &almanac_store::PlayerNumber| {
+        almanac_analysis::questions::metric_named(&n.metric).and_then(|m| m.interval(n.mean, n.variance, n.seats))
     };
     Ok(rulesets
         .into_iter()
@@ -386,9 +392,11 @@ fn side_by_side(store: &Store, a: &VisiblePlayer, b: &VisiblePlayer) -> Result<V
                 .iter()
                 .filter_map(|(m, arg, words, more_is_better)| {
                     let (x, y) = (find(&mine, r, m, arg)?, find(&theirs, r, m, arg)?);
-                    let rate = *m == almanac_analysis::questions::WON;
-                    let a_better = match more_is_better {
-                        Some(more) if x.mean != y.mean => Some((x.mean > y.mean) == *more),
+                    let (a_interval, b_interval) = (interval(&x), interval(&y));
+                    let comparison = more_is_better.map(|_| compare(a_interval, b_interval));
+                    let a_better = match (comparison, more_is_better) {
+                        (Some(Comparison::Higher), Some(more)) => Some(*more),
+                        (Some(Comparison::Lower), Some(more)) => Some(!*more),
                         _ => None,
                     };
                     Some(Pair {
@@ -397,9 +405,10 @@ fn side_by_side(store: &Store, a: &VisiblePlayer, b: &VisiblePlayer) -> Result<V
                         b: y.mean,
                         a_seats: x.seats,
                         b_seats: y.seats,
-                        a_interval: interval(&x, rate),
-                        b_interval: interval(&y, rate),
+                        a_interval,
+                        b_interval,
                         lower_is_better: *more_is_better == Some(false),
+                        comparison,
                         a_better,
                     })
                 })
@@ -620,29 +629,29 @@ fn summary_of(
         }
         _ => (None, 0),
     };
+    // Strengths and weaknesses are aspects of play, each its own: how much one produces, and what one loses
+    // to each cause. The score along the game and the chances to win restate the result, and are left to
+    // the record above. A number is one only when the field's lies outside its interval.
     let mut cues: Vec<Cue> = Vec::new();
     if let Some(p) = profiles.iter().find(|p| p.ruleset == main.ruleset) {
         let mut consider = |v: &Versus, label: String, higher_is_better: bool| {
-            let (Some(field), Some(low), Some(high)) = (v.field, v.low, v.high) else { return };
-            let se = (high - v.mine) / almanac_analysis::intervals::Z;
+            let (Some(field), Some(low), Some(high), Some(se)) = (v.field, v.low, v.high, v.se) else { return };
             if v.seats < CUE_SEATS || se <= 0.0 {
                 return;
             }
-            let z = (v.mine - field) / se * if higher_is_better { 1.0 } else { -1.0 };
-            cues.push(Cue { label, mine: v.mine, field, seats: v.seats, low, high, better: z > 0.0, z });
+            let better = match almanac_analysis::intervals::against(Some((low, high)), field) {
+                Comparison::Higher => higher_is_better,
+                Comparison::Lower => !higher_is_better,
+                Comparison::AboutTheSame | Comparison::Unknown => return,
+            };
+            let z = ((v.mine - field) / se).abs() * if better { 1.0 } else { -1.0 };
+            cues.push(Cue { label, mine: v.mine, field, seats: v.seats, low, high, better, z });
         };
-        for v in &p.score_by_turn {
-            consider(v, format!("score at {}", v.label), true);
-        }
         for v in p.production.iter().filter(|v| v.key.is_empty() && v.label == "everything") {
             consider(v, "cards produced per turn".to_string(), true);
         }
         for v in &p.losses {
             consider(v, format!("cards lost to {} per game", v.label.to_lowercase()), false);
-        }
-        for v in &p.chances {
-            let lost = v.label.starts_with("chance lost");
-            consider(v, v.label.clone(), !lost);
         }
     }
     cues.sort_by(|a, b| b.z.total_cmp(&a.z));

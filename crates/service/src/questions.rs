@@ -2,7 +2,6 @@
 //! narrowed by filters; answered from the stored read model (the numbers per seat), never by replaying games.
 
 use crate::ServiceError;
-use almanac_analysis::intervals;
 pub use almanac_analysis::questions::{arg_choices, ArgKind, Metric, Preset, METRICS, PRESETS};
 use almanac_analysis::questions::{metric_label, metric_named, preset_named};
 use almanac_core::Vocabulary;
@@ -240,11 +239,7 @@ pub fn ask(store: &Store, viewer: Viewer, ask: &Ask) -> Result<Answer, ServiceEr
                 Dimension::Ruleset => game_kind(&row.label).map_or(row.label.clone(), |g| g.name().to_string()),
                 _ => row.label.clone(),
             };
-            let interval = if metric.percent {
-                intervals::wilson(row.mean, row.seats)
-            } else {
-                intervals::mean_interval(row.mean, row.variance, row.seats)
-            };
+            let interval = metric.interval(row.mean, row.variance, row.seats);
             Group {
                 player: row.player,
                 key: row.key,
