@@ -835,3 +835,39 @@ fn no_interval_of_a_count_or_a_rate_leaves_its_range() {
     }
     assert!(checked > 100, "{checked} intervals checked");
 }
+
+/// A leaderboard a club believes: a player with few games is provisional, listed after every established
+/// player whatever their rating, with the games they still need; the established are ranked by the
+/// cautious rating; the page explains the spread in words.
+#[test]
+fn the_leaderboards_first_row_is_an_established_player_and_the_provisional_follow() {
+    let app = spawn_app(16 << 20);
+    let truth = sample("catan-club-game.jsonl");
+    // Five games of the same four but Can, each time someone new in his seat; then a game a newcomer wins
+    // in Zeynep's seat, against the same three.
+    for k in 1..=5 {
+        upload(&app, &truth.replace("\"Can\"", &format!("\"Can {k}\"")), true);
+    }
+    upload(&app, &truth.replace("Zeynep", "Deniz"), true);
+    let (status, board) = app.get_json("/api/leaderboard?ruleset=catan");
+    assert_eq!(status, 200, "{board}");
+    let board = board.as_array().unwrap();
+    let provisional: Vec<bool> = board.iter().map(|l| l["provisional"].as_bool().unwrap()).collect();
+    assert!(!provisional[0], "the first row is established: {board:?}");
+    assert!(provisional.windows(2).all(|w| w[0] <= w[1]), "the provisional after the established: {provisional:?}");
+    for l in board {
+        let games = l["games"].as_u64().unwrap();
+        assert_eq!(l["provisional"].as_bool(), Some(games < 5), "{l}");
+        assert_eq!(l["games_needed"].as_u64(), Some(5u64.saturating_sub(games)), "{l}");
+    }
+    let established: Vec<&Value> = board.iter().filter(|l| l["provisional"] == false).collect();
+    assert_eq!(established.len(), 3, "Ayşe, Mehmet and Zeynep played six or five: {board:?}");
+    assert!(established.windows(2).all(|w| w[0]["rating"].as_f64() >= w[1]["rating"].as_f64()));
+    // Deniz won his one game: whatever his rating, he is not ranked above the established.
+    let deniz = board.iter().position(|l| l["name"] == "Deniz").unwrap();
+    assert!(deniz >= 3 && board[deniz]["games_needed"] == json!(4), "{board:?}");
+    let (_, _, html) = app.get_text("/leaderboard?ruleset=catan");
+    assert!(html.contains("Provisional: fewer than 5 games, not ranked yet"), "the provisional apart");
+    assert!(html.contains("provisional: 4 more games"), "the games Deniz needs");
+    assert!(!html.contains("sigma") && !html.contains("mu −"), "the spread in words, not a formula");
+}

@@ -6,7 +6,8 @@
 //! - A mean of values that are never negative (cards, points, turns, seconds): the score interval of a mean
 //!   whose variance grows with it (quasi-Poisson). It never goes below 0, is wider above the mean than below
 //!   as such means are, and is the usual mean ± 1.96 standard errors once the mean is large against its
-//!   error. When every value is 0 it runs from 0 to 1.96² / n, as a count of none in n games does.
+//!   error. When every value is 0 it runs from 0 to 1.96² / n, as a count of none in n games does; when
+//!   every value is alike, the spread is taken to be a count's (Poisson), not none.
 //! - A mean of values with a floor above 0 (a finishing place, at least 1): the same, measured from the floor.
 //! - Any other mean (luck, which may be negative): the mean ± 1.96 standard errors.
 //!
@@ -64,10 +65,15 @@ pub fn mean_interval(mean: f64, variance: f64, n: u64) -> Option<(f64, f64)> {
 /// A 95 % interval for a mean of `n` values none of which is below 0 (see the module): the means μ whose
 /// distance from the mean is within 1.96 standard errors when the variance is taken to grow with μ.
 pub fn nonnegative_mean_interval(mean: f64, variance: f64, n: u64) -> Option<(f64, f64)> {
-    let se = standard_error(variance, n)?;
-    if mean <= 0.0 || se == 0.0 {
-        // Every value alike: 0 to what a count of none in n allows, or no width at all above 0.
-        return Some(if mean <= 0.0 { (0.0, Z * Z / n as f64) } else { (mean, mean) });
+    let mut se = standard_error(variance, n)?;
+    if mean <= 0.0 {
+        // Every value 0: up to what a count of none in n allows.
+        return Some((0.0, Z * Z / n as f64));
+    }
+    if se == 0.0 {
+        // Every value alike: a handful of equal values says little of the spread; a count's (Poisson) is
+        // taken, rather than an interval of no width.
+        se = (mean / n as f64).sqrt();
     }
     // (mean − μ)² = Z² · se² · μ / mean, solved for μ.
     let c = Z * Z * se * se / mean;
@@ -163,6 +169,9 @@ mod tests {
         assert!((l - ul).abs() < 0.01 && (h - uh).abs() < 0.01, "{l} {h} against {ul} {uh}");
         // None in 10 games: 0 to 1.96² / 10.
         assert_eq!(nonnegative_mean_interval(0.0, 0.0, 10), Some((0.0, Z * Z / 10.0)));
+        // Two games alike (3 and 3): not an interval of no width.
+        let (low, high) = nonnegative_mean_interval(3.0, 0.0, 2).unwrap();
+        assert!(low < 3.0 - 1.0 && high > 3.0 + 1.0, "{low} {high}");
         // A place, at least 1: measured from 1, never below it.
         let (low, _) = interval(Bounds::AtLeast(1), 1.5, 2.25, 4).unwrap();
         assert!(low >= 1.0, "{low}");

@@ -371,25 +371,38 @@ async fn leaderboard_html(
         Err(e) => return problem_page(e.status, &e.message),
     };
     let game = almanac_service::game_kind(&board.ruleset).map_or(board.ruleset.as_str(), |g| g.name());
-    let rows: String = board
-        .leaders
-        .iter()
-        .enumerate()
-        .map(|(i, l)| {
-            let provisional = l.games < almanac_service::players::PROVISIONAL_GAMES;
-            format!(
-                "<tr{class}><td>{rank}</td><td>{name}{bot}</td><td>{rating:.1} <span class=\"spread\">± {spread:.1}</span></td><td>{games}{note}</td></tr>",
-                class = if provisional { " class=\"provisional\"" } else { "" },
-                rank = i + 1,
-                name = link(l.player, &l.name),
-                bot = if l.bot { " <span class=\"bot\">bot</span>" } else { "" },
-                rating = l.rating,
-                spread = 3.0 * l.sigma,
-                games = l.games,
-                note = if provisional { " <span class=\"hint\">provisional</span>" } else { "" },
-            )
-        })
-        .collect();
+    // Established players ranked; the provisional after them, unranked, each with the games it still needs.
+    let row = |rank: String, l: &almanac_service::players::Leader| {
+        format!(
+            "<tr{class}><td>{rank}</td><td>{name}{bot}</td><td>{rating:.1} <span class=\"spread\">(up to {spread:.0} higher)</span></td><td>{games}{note}</td></tr>",
+            class = if l.provisional { " class=\"provisional\"" } else { "" },
+            name = link(l.player, &l.name),
+            bot = if l.bot { " <span class=\"bot\">bot</span>" } else { "" },
+            rating = l.rating,
+            // The shown rating is mu − 3·sigma; the level may lie as high as mu + 3·sigma.
+            spread = 6.0 * l.sigma,
+            games = l.games,
+            note = if l.provisional {
+                format!(
+                    " <span class=\"hint\">(provisional: {} more {})</span>",
+                    l.games_needed,
+                    if l.games_needed == 1 { "game" } else { "games" }
+                )
+            } else {
+                String::new()
+            },
+        )
+    };
+    let established = board.leaders.iter().filter(|l| !l.provisional).count();
+    let mut rows: String =
+        board.leaders.iter().take(established).enumerate().map(|(i, l)| row((i + 1).to_string(), l)).collect();
+    if established < board.leaders.len() {
+        rows.push_str(&format!(
+            "<tr class=\"group\"><th colspan=\"4\" scope=\"rowgroup\">Provisional: fewer than {} games, not ranked yet</th></tr>",
+            almanac_service::players::PROVISIONAL_GAMES
+        ));
+        rows.extend(board.leaders.iter().skip(established).map(|l| row("–".to_string(), l)));
+    }
     let club = q.club.as_deref().map(str::trim).filter(|c| !c.is_empty());
     let whose = club.map_or(String::new(), |c| format!(" of {}", escape(c)));
     let title = format!("{game} ratings{}", club.map_or(String::new(), |c| format!(" of {c}")));
@@ -412,9 +425,12 @@ async fn leaderboard_html(
 <label>Club <input name="club" size="14" value="{club}"></label>
 <label><input type="checkbox" name="bots" value="yes"{bots}> Programs too (bots)</label>
 <button type="submit">Show</button></form>
-<p class="hint">Weng-Lin ratings (as OpenSkill) over every published game with a winner, each game once, in the order
-played, shown as mu − 3·sigma with its spread (± 3·sigma): a rating rises with games won and narrows as games are
-played. Fewer than {provisional} games: provisional, greyed.</p>
+<p class="hint">A rating is the level a player's games show they have reached at least: it rises with the games they win,
+the more so against strong players, and falls with those they lose. Beside it, how far above it their true level
+could still lie: far after a few games, nearer with every game played. Ranked by the rating itself, the
+cautious figure, so a lucky first game does not put anyone on top. A player with fewer than {provisional} games is
+provisional: listed after the others, greyed, not ranked yet. Every published game with a winner counts once, in
+the order played (Weng-Lin ratings, as OpenSkill).</p>
 {empty}<div class="table-wrap" tabindex="0" role="region" aria-label="Leaderboard"><table class="leaders"><thead><tr><th>#</th><th>Player</th><th>Rating</th><th>Games</th></tr></thead><tbody>{rows}</tbody></table></div></section>"#,
         game = escape(game),
         club = escape(club.unwrap_or("")),

@@ -268,6 +268,10 @@ pub struct Leader {
     pub games: u32,
     /// Every seat of the player was a program's.
     pub bot: bool,
+    /// Rated over fewer than `PROVISIONAL_GAMES` games: listed after every established player.
+    pub provisional: bool,
+    /// The games still to play before the rating is established (0 once it is).
+    pub games_needed: u32,
 }
 
 /// Fewer games than this and a rating is provisional: shown, greyed, not trusted.
@@ -728,16 +732,21 @@ pub fn leaderboard(
         if club.is_some_and(|c| who.club.as_deref() != Some(c)) || (who.bot && !bots) {
             continue;
         }
+        let games = all.games[&player];
         out.push(Leader {
             player,
             name: who.name,
             rating: r.shown(),
             sigma: r.sigma,
-            games: all.games[&player],
+            games,
             bot: who.bot,
+            provisional: games < PROVISIONAL_GAMES,
+            games_needed: PROVISIONAL_GAMES.saturating_sub(games),
         });
     }
-    out.sort_by(|a, b| b.rating.total_cmp(&a.rating).then(a.name.cmp(&b.name)));
+    // Established players first, by the conservative rating; the provisional after them, whose few games
+    // could put them anywhere.
+    out.sort_by(|a, b| a.provisional.cmp(&b.provisional).then(b.rating.total_cmp(&a.rating)).then(a.name.cmp(&b.name)));
     Ok(out)
 }
 
