@@ -1014,6 +1014,47 @@ fn records_of_one_game_name_each_other_and_count_once() {
     assert!(err["error"].as_str().unwrap().contains("`Ayşe` and `AYŞE` name one player in two spellings"), "{err}");
 }
 
+/// The fullest record counts: a spectator's record of the club game stored first, then the full record. The
+/// full one counts (it saw every card; the spectator missed the hidden victory-point cards and steals), so
+/// Mehmet's record shows the score he had; the replays say which counts and why; with the full record
+/// deleted, the spectator's counts again.
+#[test]
+fn the_full_record_counts_over_a_spectators_stored_before_it() {
+    let app = spawn_app(1 << 20);
+    let id = |body: &Value| body["id"].as_str().unwrap().to_string();
+    let (status, spectator) = upload(&app, &sample("catan-club-game-observer.jsonl"), "auto");
+    assert_eq!(status, 201, "{spectator}");
+    let (status, full) = upload(&app, &sample("catan-club-game.jsonl"), "auto");
+    assert_eq!(status, 201, "{full}");
+    let (spectator, full) = (id(&spectator), id(&full));
+    let (_, seen) = app.get_json(&format!("/api/games/{spectator}"));
+    let (_, whole) = app.get_json(&format!("/api/games/{full}"));
+    assert_eq!((whole["counted"].clone(), seen["counted"].clone()), (json!(true), json!(false)));
+    assert_eq!(whole["unseen"], json!(0));
+    let missed = seen["unseen"].as_u64().unwrap();
+    assert!(missed > 0, "{seen}");
+    // Mehmet's score as the full record has it, not the spectator's.
+    let mehmet = whole["players"][1]["player"].as_i64().unwrap();
+    let (full_score, seen_score) = (whole["players"][1]["vp"].as_i64(), seen["players"][1]["vp"].as_i64());
+    assert_ne!(full_score, seen_score, "the spectator did not see a hidden point: {seen}");
+    let (_, record) = app.get_json(&format!("/api/players/{mehmet}"));
+    let games = record["games"].as_array().unwrap();
+    assert_eq!(games.len(), 1, "one game: {record}");
+    assert_eq!((games[0]["game"].as_str(), games[0]["score"].as_i64()), (Some(full.as_str()), full_score));
+    // Why, in words, on both replays.
+    let (_, _, page) = app.get_text(&format!("/games/{spectator}"));
+    assert!(page.contains(&format!("it saw every card, where another record missed {missed} cards")), "{page}");
+    let (_, _, page) = app.get_text(&format!("/games/{full}"));
+    assert!(page.contains("This record is the one counted: it saw every card"), "{page}");
+    // The full record deleted: the spectator's counts in its place.
+    let r =
+        app.send("DELETE", &format!("/api/games/{full}"), None, &[("authorization", &format!("Bearer {}", app.token))]);
+    assert!(r.status == 200 || r.status == 204, "{}", r.body);
+    assert_eq!(app.get_json(&format!("/api/games/{spectator}")).1["counted"], json!(true));
+    let (_, record) = app.get_json(&format!("/api/players/{mehmet}"));
+    assert_eq!(record["games"][0]["score"].as_i64(), seen_score);
+}
+
 /// A server that never held a game in memory answers its state after any event from the nearest stored
 /// checkpoint and the events after it; every answer equals the one the uploading server gives from the
 /// game's timeline, for every sample of every game, the end included.

@@ -219,6 +219,7 @@ mod tests {
         player_stats: &[],
         coach: &[],
         items_are: "cards",
+        unseen: &[],
     };
 
     fn rows(facts: &[(u64, Fact)]) -> Vec<FactRow> {

@@ -410,6 +410,7 @@ mod tests {
         ],
         coach: &[],
         items_are: "cards",
+        unseen: &[],
     };
 
     fn rows(facts: &[(u32, Fact)]) -> Vec<FactRow> {

@@ -252,6 +252,7 @@ mod tests {
         player_stats: &[],
         coach: &[],
         items_are: "cards",
+        unseen: &[],
     };
 
     fn rows(facts: &[(u32, Fact)]) -> Vec<FactRow> {

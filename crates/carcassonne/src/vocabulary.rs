@@ -68,6 +68,7 @@ pub const VOCABULARY: Vocabulary = Vocabulary {
     ],
     coach: &[CoachPart::Points, CoachPart::Placed, CoachPart::Returned, CoachPart::Gained],
     items_are: "goods",
+    unseen: &[],
 };
 
 #[cfg(test)]

@@ -56,6 +56,7 @@ pub const VOCABULARY: Vocabulary = Vocabulary {
     ],
     coach: &[CoachPart::Gained, CoachPart::Lost, CoachPart::Spent, CoachPart::Trades, CoachPart::Points],
     items_are: "cards",
+    unseen: &[almanac_catan::resources::UNKNOWN],
 };
 
 #[cfg(test)]

@@ -110,6 +110,7 @@ pub const VOCABULARY: Vocabulary = Vocabulary {
     ],
     coach: &[CoachPart::Gained, CoachPart::Lost, CoachPart::Spent, CoachPart::Trades, CoachPart::Luck],
     items_are: "cards",
+    unseen: &[UNKNOWN, "unknown_development"],
 };
 
 #[cfg(test)]

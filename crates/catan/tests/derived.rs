@@ -64,3 +64,39 @@ fn a_rolls_production_in_words_is_what_each_hand_gained() {
     assert!(rolls_that_produced > 20, "the sample's rolls that produced: {rolls_that_produced}");
     assert!(sevens > 0, "the sample's sevens");
 }
+
+/// How much a record saw: the full record of the club game names no card it did not see; the spectator's
+/// record of the same game names as many as the steals and face-down purchases it could not see, and
+/// withdrawing an entry takes its unseen cards back out.
+#[test]
+fn a_full_record_sees_every_card_and_a_spectators_does_not() {
+    let read = |name: &str| {
+        let path = format!("{}/../../data/samples/{name}", env!("CARGO_MANIFEST_DIR"));
+        let text = std::fs::read_to_string(path).unwrap();
+        let (envelope, header) = Envelope::read(text.lines().next().unwrap()).unwrap();
+        read_events::<Catan>(envelope, header, &text).unwrap()
+    };
+    let (full, observer) = (read("catan-club-game.jsonl"), read("catan-club-game-observer.jsonl"));
+    assert_eq!(full.fingerprint(), observer.fingerprint(), "one game");
+    assert_eq!(full.unseen(), 0);
+    // Counted again from the facts themselves: every card of an unseen kind, in gains, losses, spending and trades.
+    let unseen = ["unknown", "unknown_development"];
+    let mut expected = 0u64;
+    for row in observer.fact_rows(0) {
+        if row.item.as_deref().is_some_and(|i| unseen.contains(&i)) {
+            expected += row.count.unwrap_or(1) as u64;
+        }
+    }
+    assert!(expected > 0);
+    assert_eq!(observer.unseen(), expected);
+    // A withdrawal takes out the facts of the entry it withdraws, and with them its unseen cards.
+    let mut game = read("catan-club-game-observer.jsonl");
+    let last_unseen = (0..game.event_count())
+        .rev()
+        .find(|&i| game.event_facts(i).iter().any(|f| f.row(1, 0).item.as_deref().is_some_and(|i| unseen.contains(&i))))
+        .unwrap();
+    game.truncate(last_unseen + 1);
+    let before = game.unseen();
+    game.push_line(last_unseen + 3, &almanac_core::withdrawal::line(last_unseen as u64 + 1)).unwrap();
+    assert!(game.unseen() < before, "{} then {}", before, game.unseen());
+}

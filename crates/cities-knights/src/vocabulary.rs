@@ -145,4 +145,5 @@ pub const VOCABULARY: Vocabulary = Vocabulary {
     ],
     coach: &[CoachPart::Gained, CoachPart::Lost, CoachPart::Spent, CoachPart::Trades, CoachPart::Luck],
     items_are: "cards",
+    unseen: &[almanac_catan::resources::UNKNOWN],
 };

@@ -275,6 +275,9 @@ pub trait Game: Send + Sync {
         }
         print.finish()
     }
+    /// How many cards its facts name that the record did not see (`Vocabulary::unseen`): 0 for a full
+    /// record; of two records of one game, the one with fewer saw more.
+    fn unseen(&self) -> u64;
     /// What a position is made of for the win-chance model (empty: no model).
     fn features(&self) -> &'static [Feature];
     /// The checkpoints the store keeps (see [`crate::checkpoint`]) after more than `after` events: after how

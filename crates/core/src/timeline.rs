@@ -61,6 +61,8 @@ struct KeptPrint {
     print: crate::fingerprint::Print,
     events: usize,
     withdrawals: usize,
+    /// The facts so far of cards the record did not see (`Game::unseen`).
+    unseen: u64,
 }
 
 // By hand: a derive would ask the ruleset type itself to be `Clone`.
@@ -287,6 +289,44 @@ impl<R: Ruleset> Timeline<R> {
     }
 }
 
+impl<R: Declarations> Timeline<R> {
+    /// `read` of the fingerprint and the unseen count, carried on to the last event (see `KeptPrint`).
+    fn kept_up_to_date<T>(&self, read: impl FnOnce(&KeptPrint) -> T) -> T {
+        let mut kept = self.print.lock().unwrap_or_else(|e| e.into_inner());
+        let withdrawals = self.withdrawn_by.iter().filter(|w| w.is_some()).count();
+        // A withdrawal takes an earlier entry's facts out: made again whole (a cut forgets it, `truncate`).
+        let usable = kept.as_ref().is_some_and(|k| k.events <= self.events.len() && k.withdrawals == withdrawals);
+        if !usable {
+            let print = crate::fingerprint::Print::new(R::ID, &self.envelope);
+            *kept = Some(KeptPrint { print, events: 0, withdrawals, unseen: 0 });
+        }
+        let k = kept.as_mut().expect("made above");
+        let unseen = R::VOCABULARY.unseen;
+        for i in k.events..self.events.len() {
+            let facts = self.event_facts(i);
+            k.print.add(facts);
+            k.unseen += unseen_cards(facts, unseen);
+        }
+        k.events = self.events.len();
+        read(k)
+    }
+}
+
+/// How many cards the facts name by an item that stands for one the record did not see.
+fn unseen_cards(facts: &[Fact], unseen: &[&str]) -> u64 {
+    let of = |item: &str, count: u32| if unseen.contains(&item) { count as u64 } else { 0 };
+    facts
+        .iter()
+        .map(|f| match f {
+            Fact::Gained { item, count, .. } | Fact::Spent { item, count, .. } | Fact::Lost { item, count, .. } => {
+                of(item, *count)
+            }
+            Fact::Traded { gave, got, .. } => gave.iter().chain(got).map(|(item, count)| of(item, *count)).sum(),
+            _ => 0,
+        })
+        .sum()
+}
+
 impl<R: Declarations> Game for Timeline<R> {
     fn ruleset(&self) -> &'static str {
         R::ID
@@ -307,20 +347,10 @@ impl<R: Declarations> Game for Timeline<R> {
         self.events.len()
     }
     fn fingerprint(&self) -> String {
-        let mut kept = self.print.lock().unwrap_or_else(|e| e.into_inner());
-        let withdrawals = self.withdrawn_by.iter().filter(|w| w.is_some()).count();
-        // A withdrawal takes an earlier entry's facts out: made again whole (a cut forgets it, `truncate`).
-        let usable = kept.as_ref().is_some_and(|k| k.events <= self.events.len() && k.withdrawals == withdrawals);
-        if !usable {
-            let print = crate::fingerprint::Print::new(R::ID, &self.envelope);
-            *kept = Some(KeptPrint { print, events: 0, withdrawals });
-        }
-        let k = kept.as_mut().expect("made above");
-        for i in k.events..self.events.len() {
-            k.print.add(self.event_facts(i));
-        }
-        k.events = self.events.len();
-        k.print.now()
+        self.kept_up_to_date(|k| k.print.now())
+    }
+    fn unseen(&self) -> u64 {
+        self.kept_up_to_date(|k| k.unseen)
     }
     fn event_turn(&self, i: usize) -> u32 {
         self.turns[i]
@@ -746,6 +776,7 @@ mod tests {
         player_stats: &[],
         coach: &[],
         items_are: "blocks",
+        unseen: &[],
     };
 
     impl Declarations for Careless {

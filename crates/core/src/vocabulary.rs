@@ -204,6 +204,9 @@ pub struct Vocabulary {
     pub coach: &'static [CoachPart],
     /// What its items are, in the plural, as a table's unit ("cards", "goods").
     pub items_are: &'static str,
+    /// The items that stand for a card the record did not see (one stolen out of sight, one bought face
+    /// down): of two records of one game, the one with fewer facts of them saw more (`Game::unseen`).
+    pub unseen: &'static [&'static str],
 }
 
 /// A part of the end-of-game coach table.

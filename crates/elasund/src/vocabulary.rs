@@ -84,4 +84,5 @@ pub const VOCABULARY: Vocabulary = Vocabulary {
     ],
     coach: &[CoachPart::Gained, CoachPart::Lost, CoachPart::Spent, CoachPart::Points],
     items_are: "cards",
+    unseen: &["unknown"],
 };

@@ -503,8 +503,24 @@ struct ReplayQuery {
     stored: Option<String>,
 }
 
+/// Why the record counted is the one: it saw more than another (fewer cards it did not see), or, seeing as
+/// much, it is the longer or the first stored.
+fn why(counted_unseen: u64, other_unseen: Option<u64>) -> String {
+    let cards = |n: u64| if n == 1 { "1 card".to_string() } else { format!("{n} cards") };
+    match other_unseen {
+        Some(other) if other > counted_unseen && counted_unseen == 0 => {
+            format!("it saw every card, where another record missed {}", cards(other))
+        }
+        Some(other) if other > counted_unseen => {
+            format!("it missed {}, another record {}", cards(counted_unseen), cards(other))
+        }
+        _ => "the records saw as much, and it is the longer or the first stored".to_string(),
+    }
+}
+
 /// Whether this record counts in records, ratings and questions, in words, with the other records of the
-/// same game its reader may see: one game is counted once, a game without a winner nowhere.
+/// same game its reader may see: one game is counted once (the record that saw the most), a game without a
+/// winner nowhere.
 fn counting_note(row: &GameRow, (counted, others): &(bool, Vec<almanac_store::Recording>)) -> String {
     let link = |r: &almanac_store::Recording| {
         let by = r.owner.as_deref().map(|c| format!(" ({})", escape(c))).unwrap_or_default();
@@ -520,10 +536,10 @@ fn counting_note(row: &GameRow, (counted, others): &(bool, Vec<almanac_store::Re
         if others.is_empty() {
             String::new()
         } else {
-            "This record is the one counted.".to_string()
+            format!("This record is the one counted: {}.", why(row.unseen, others.iter().map(|r| r.unseen).min()))
         }
     } else if let Some(r) = others.iter().find(|r| r.counted) {
-        format!("Counted once, as {}.", link(r))
+        format!("Counted once, as {}: {}.", link(r), why(r.unseen, Some(row.unseen)))
     } else if !row.published {
         "Private: counted in its club's questions only.".to_string()
     } else {

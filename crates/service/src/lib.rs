@@ -252,8 +252,9 @@ pub struct GameSummary {
     pub colours: Vec<&'static str>,
     /// The game's items (resources, commodities, goods ...) with their words and colours, for its drawing.
     pub items: &'static [almanac_core::Term],
-    /// This record counts in records, ratings and questions: it is published, has a winner and is the first
-    /// stored record of what was played (its fingerprint).
+    /// This record counts in records, ratings and questions: it is published, has a winner and is, of the
+    /// records of what was played (its fingerprint), the one that saw the most (the fewest unseen cards,
+    /// then the longest, then the first stored).
     pub counted: bool,
     /// The other records of the same game the viewer may see (a spectator's log, another view, a copy), the
     /// first stored first.

@@ -76,6 +76,8 @@ pub struct GameRow {
     pub owner: Option<String>,
     /// Readable by anyone; a club's game is private until it publishes it.
     pub published: bool,
+    /// The cards the record names that it did not see (`Game::unseen`): 0 for a full record.
+    pub unseen: u64,
     pub players: Vec<PlayerRow>,
 }
 
@@ -110,6 +112,9 @@ pub struct Recording {
     pub stored_at: String,
     /// It is the record that counts for the public (see `recount`).
     pub counted: bool,
+    /// What it saw, as the counting orders records: the cards it did not see, and its events.
+    pub unseen: u64,
+    pub events: u64,
 }
 
 #[derive(Debug, Clone, Serialize)]

@@ -36,6 +36,9 @@ pub(crate) struct SeatRow {
     pub finished: bool,
     pub counted: bool,
     pub bot: bool,
+    /// Its game's unseen cards and events: of the records of one game, the one that saw the most counts.
+    pub unseen: i64,
+    pub events: i64,
 }
 
 /// Every seat, as of revision `revision`.
@@ -87,6 +90,9 @@ struct GameSeats {
     seats: Vec<u32>,
     /// What was played (a number of `fingerprints`; none: a game of its own).
     fingerprint: Option<u32>,
+    /// How much the record saw, as `recount` orders the records of one game: its unseen cards, then its
+    /// events longest first.
+    fullness: (i64, i64),
 }
 
 #[derive(Default)]
@@ -125,11 +131,18 @@ impl Seats {
                 let g = self.games.len() as u32;
                 self.numbers.insert(row.game.as_str().into(), g);
                 let day = row.played_on.as_deref().map(|d| self.days.number(d));
-                self.games.push(GameSeats { id: row.game.as_str().into(), day, seats: Vec::new(), fingerprint: None });
+                self.games.push(GameSeats {
+                    id: row.game.as_str().into(),
+                    day,
+                    seats: Vec::new(),
+                    fingerprint: None,
+                    fullness: (0, 0),
+                });
                 g
             }
         };
         self.games[game as usize].fingerprint = row.fingerprint.as_deref().map(|f| self.fingerprints.number(f));
+        self.games[game as usize].fullness = (row.unseen, -row.events);
         let month = match &row.played_on {
             Some(d) => self.months.number(d.get(..7).unwrap_or(d)),
             None => self.months.number("undated"),
@@ -277,15 +290,17 @@ impl Seats {
     }
 
     /// The games that count for a viewer who may see more than the published ones (a club's own, or all): of
-    /// the games it may see that have a winner, the first stored of each fingerprint — the public's rule
-    /// (`recount`) over what this viewer sees.
+    /// the games it may see that have a winner, the one of each fingerprint that saw the most (the fewest
+    /// unseen cards, then the longest, then the first stored) — the public's rule (`recount`) over what this
+    /// viewer sees.
     fn counted_for(&self, club: Option<i64>, everything: bool) -> Bits {
-        let mut order: Vec<(i64, u32)> = (0..self.games.len() as u32)
+        let mut order: Vec<((i64, i64, i64), u32)> = (0..self.games.len() as u32)
             .filter_map(|g| {
-                let first = *self.games[g as usize].seats.first()?;
+                let game = &self.games[g as usize];
+                let first = *game.seats.first()?;
                 let s = &self.seats[first as usize];
                 let seen = !s.deleted && (s.published || everything || club == Some(s.owner));
-                (seen && s.finished).then_some((s.key, g))
+                (seen && s.finished).then_some(((game.fullness.0, game.fullness.1, s.key), g))
             })
             .collect();
         order.sort_unstable();
@@ -636,6 +651,8 @@ mod tests {
             finished: true,
             counted: true,
             bot: false,
+            unseen: 0,
+            events: 0,
         }
     }
 

@@ -184,6 +184,7 @@ pub(super) fn refresh_summary(
             &vp,
             &public,
             &bots,
+            &(game.unseen() as i64),
         ],
     )?
     .first()
@@ -193,8 +194,8 @@ pub(super) fn refresh_summary(
 
 /// Which seats count, decided again after game `id` changed, as on SQLite (`sqlite::recount`): its seats take
 /// its row's fingerprint and whether it has a winner; every seat of a game sharing its fingerprint, or the one
-/// it had (`old`), counts when its game is published, not deleted, has a winner and is the first stored of the
-/// games so with that fingerprint.
+/// it had (`old`), counts when its game is published, not deleted, has a winner and is, of the games so with that
+/// fingerprint, the one that saw the most (the fewest unseen cards, then the longest, then the first stored).
 pub(super) fn recount(tx: &mut Transaction, p: &Prepared, id: &str, old: Option<&str>) -> Result<()> {
     // A seat is made from its game's player (`questions::INSERT_SEATS`): each has one.
     run(tx, p, SEATS_OF_GAME, &[&id])?;
@@ -218,7 +219,7 @@ pub(super) const SUMMARY: &str = "WITH players AS (UPDATE game_players p SET vp 
                           FROM unnest($8::int[], $9::bigint[], $10::bigint[], $11::bool[]) AS u(seat, vp, vp_public, bot)
                           WHERE p.game_id = $1 AND p.seat = u.seat)
          UPDATE games g SET event_count = $2, turn_count = $3, winner = $4, edition = $5, fingerprint = $6,
-                chances_model = $7
+                chances_model = $7, unseen = $12
          FROM (SELECT fingerprint AS old FROM games WHERE id = $1) o
          WHERE g.id = $1 RETURNING o.old";
 
@@ -231,8 +232,10 @@ pub(super) const SEATS_OF_GAME: &str = "UPDATE seats s SET fingerprint = g.finge
 /// `recount`'s second statement: which seats count.
 pub(super) const COUNTED: &str = "UPDATE seats s SET counted = c.counts
          FROM (SELECT x.key, x.published AND NOT x.deleted AND x.finished AND NOT EXISTS (
-                   SELECT 1 FROM seats e WHERE e.fingerprint = x.fingerprint AND e.seat = x.seat
-                      AND e.published AND NOT e.deleted AND e.finished AND e.key < x.key) AS counts
+                   SELECT 1 FROM seats e JOIN games ge ON ge.id = e.game_id, games gx
+                   WHERE gx.id = x.game_id AND e.fingerprint = x.fingerprint AND e.seat = x.seat
+                      AND e.published AND NOT e.deleted AND e.finished
+                      AND (ge.unseen, -ge.event_count, e.key) < (gx.unseen, -gx.event_count, x.key)) AS counts
                FROM seats x
                WHERE x.game_id = $1 OR x.fingerprint = (SELECT fingerprint FROM games WHERE id = $1)
                   OR x.fingerprint = $2) AS c

@@ -126,7 +126,9 @@ impl Postgres {
     pub(crate) fn seats_since(&self, revision: i64, each: &mut dyn FnMut(SeatRow)) -> Result<()> {
         let rows = self.client.borrow_mut().query(
             "SELECT key, game_id, seat, ruleset, player, players, played_on, owner, published, deleted, opening,
-                    revision, fingerprint, finished, counted, bot
+                    revision, fingerprint, finished, counted, bot,
+                    (SELECT g.unseen FROM games g WHERE g.id = seats.game_id),
+                    (SELECT g.event_count FROM games g WHERE g.id = seats.game_id)
              FROM seats WHERE revision > $1",
             &[&revision],
         )?;
@@ -148,6 +150,8 @@ impl Postgres {
                 finished: r.get(13),
                 counted: r.get(14),
                 bot: r.get(15),
+                unseen: r.get::<_, Option<i64>>(16).unwrap_or(0),
+                events: r.get::<_, Option<i64>>(17).unwrap_or(0),
             });
         }
         Ok(())

@@ -19,6 +19,7 @@ const MIGRATIONS: &[(u32, &str)] = &[
     (13, include_str!("../../migrations-postgres/013_numbers_keyed_by_integers.sql")),
     (14, include_str!("../../migrations-postgres/014_names_as_read.sql")),
     (15, include_str!("../../migrations-postgres/015_models_kept.sql")),
+    (16, include_str!("../../migrations-postgres/016_fullest_record_counts.sql")),
 ];
 
 /// Which of its numbered advisory locks a migration takes, so that servers starting together migrate once.

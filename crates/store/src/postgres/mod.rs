@@ -255,7 +255,13 @@ impl Postgres {
                 return existing;
             }
             let made = new.ahead.is_none().then(|| Packed::of(new));
-            together::insert_rows(&mut tx, p, &[together::GameToStore::new(id, new, ownership, &made)])?;
+            let game = together::GameToStore::new(id, new, ownership, &made);
+            together::insert_rows(&mut tx, p, std::slice::from_ref(&game))?;
+            // Another record of the same game: which of them counts is decided again (the one that saw the most).
+            let shared = "SELECT 1 FROM games WHERE fingerprint = $1 AND id <> $2 LIMIT 1";
+            if !events::rows(&mut tx, p, shared, &[&game.fingerprint, &id])?.is_empty() {
+                recount(&mut tx, p, id, None)?;
+            }
             tx.commit()?;
             Ok(Inserted::New(id.to_string()))
         })();
@@ -400,7 +406,7 @@ impl Postgres {
         let mut client = self.client.borrow_mut();
         let sql = format!(
             "SELECT g.id, g.ruleset, g.ruleset_version, g.title, g.played_on, g.club, g.location, g.stored_at,
-                    g.event_count, g.turn_count, g.winner, c.name, g.published, g.edition
+                    g.event_count, g.turn_count, g.winner, c.name, g.published, g.edition, g.unseen
              FROM games g LEFT JOIN clubs c ON c.id = g.owner {tail}"
         );
         let mut games: Vec<GameRow> = client
@@ -421,6 +427,7 @@ impl Postgres {
                 owner: r.get(11),
                 published: r.get(12),
                 edition: r.get(13),
+                unseen: r.get::<_, i64>(14) as u64,
                 players: Vec::new(),
             })
             .collect();
@@ -460,7 +467,7 @@ impl Postgres {
         let rows = client.query(
             &format!(
                 "SELECT g.id, g.title, c.name, g.stored_at,
-                        EXISTS (SELECT 1 FROM seats s WHERE s.game_id = g.id AND s.counted)
+                        EXISTS (SELECT 1 FROM seats s WHERE s.game_id = g.id AND s.counted), g.unseen, g.event_count
                  FROM games g LEFT JOIN clubs c ON c.id = g.owner
                  WHERE g.fingerprint = (SELECT fingerprint FROM games WHERE id = $1) AND g.id <> $1 AND {visible}
                  ORDER BY g.stored_at, g.n"
@@ -475,6 +482,8 @@ impl Postgres {
                 owner: r.get(2),
                 stored_at: r.get(3),
                 counted: r.get(4),
+                unseen: r.get::<_, i64>(5) as u64,
+                events: r.get::<_, i64>(6) as u64,
             })
             .collect();
         Ok((counted, recordings))

@@ -13,7 +13,7 @@ pub(super) struct GameToStore<'a> {
     packed: &'a Packed,
     /// Its final view and fingerprint, made once: its row and its players' rows carry them.
     end: almanac_core::AnyView,
-    fingerprint: String,
+    pub(super) fingerprint: String,
 }
 
 impl<'a> GameToStore<'a> {
@@ -61,7 +61,15 @@ impl Postgres {
         let mut tx = client.transaction()?;
         // A log stored before is answered by `insert_game_as` (`Existing`, `TakenElsewhere`); another server
         // storing one of these meanwhile makes the inserts below fail, and the games go one by one.
-        if !rows(&mut tx, p, "SELECT 1 FROM games WHERE content_hash = ANY($1) LIMIT 1", &[&hashes])?.is_empty() {
+        // Nor a record of a game stored before: which of its records counts is decided again, one by one.
+        if !rows(
+            &mut tx,
+            p,
+            "SELECT 1 FROM games WHERE content_hash = ANY($1) OR fingerprint = ANY($2) LIMIT 1",
+            &[&hashes, &fingerprints],
+        )?
+        .is_empty()
+        {
             return Ok(false);
         }
         insert_rows(&mut tx, p, &batch)?;
@@ -96,19 +104,21 @@ pub(super) fn insert_rows(tx: &mut Transaction, p: &Prepared, batch: &[GameToSto
         fingerprint,
         owner,
         published,
+        unseen,
     } = &games;
     run(
         tx,
         p,
         "INSERT INTO games (id, content_hash, ruleset, ruleset_version, header, title, played_on, club, location,
-                            event_count, turn_count, winner, edition, fingerprint, insights_version, owner, published)
+                            event_count, turn_count, winner, edition, fingerprint, insights_version, owner, published,
+                            unseen)
          SELECT g.id, g.hash, g.ruleset, g.version, g.header, g.title, g.played_on, g.club, g.location, g.events,
-                g.turns, g.winner, g.edition, g.fingerprint, $16, g.owner, g.published
+                g.turns, g.winner, g.edition, g.fingerprint, $16, g.owner, g.published, g.unseen
          FROM unnest($1::text[], $2::text[], $3::text[], $4::int[], $5::text[], $6::text[], $7::text[], $8::text[],
                      $9::text[], $10::bigint[], $11::int[], $12::text[], $13::text[], $14::text[], $15::bigint[],
-                     $17::bool[])
+                     $17::bool[], $18::bigint[])
               WITH ORDINALITY AS g(id, hash, ruleset, version, header, title, played_on, club, location, events,
-                                   turns, winner, edition, fingerprint, owner, published, k)
+                                   turns, winner, edition, fingerprint, owner, published, unseen, k)
          ORDER BY g.k",
         &[
             &ids,
@@ -128,6 +138,7 @@ pub(super) fn insert_rows(tx: &mut Transaction, p: &Prepared, batch: &[GameToSto
             owner,
             &(almanac_core::insights::VERSION as i32),
             published,
+            unseen,
         ],
     )?;
     // Their players: the identities first (one per name and club), then the seats' rows.
@@ -261,6 +272,7 @@ struct GameColumns<'a> {
     fingerprint: Vec<String>,
     owner: Vec<Option<ClubId>>,
     published: Vec<bool>,
+    unseen: Vec<i64>,
 }
 
 impl<'a> GameColumns<'a> {
@@ -282,6 +294,7 @@ impl<'a> GameColumns<'a> {
         self.fingerprint.push(g.fingerprint.clone());
         self.owner.push(g.ownership.club);
         self.published.push(g.ownership.published || g.ownership.club.is_none());
+        self.unseen.push(game.unseen() as i64);
     }
 }
 

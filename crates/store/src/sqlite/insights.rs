@@ -131,7 +131,9 @@ impl Sqlite {
     pub(crate) fn seats_since(&self, revision: i64, each: &mut dyn FnMut(SeatRow)) -> Result<()> {
         let mut stmt = self.conn.prepare_cached(
             "SELECT key, game_id, seat, ruleset, player, players, played_on, owner, published, deleted, opening,
-                    revision, fingerprint, finished, counted, bot
+                    revision, fingerprint, finished, counted, bot,
+                    (SELECT g.unseen FROM games g WHERE g.id = seats.game_id),
+                    (SELECT g.event_count FROM games g WHERE g.id = seats.game_id)
              FROM seats WHERE revision > ?1",
         )?;
         let mut rows = stmt.query([revision])?;
@@ -153,6 +155,8 @@ impl Sqlite {
                 finished: r.get(13)?,
                 counted: r.get(14)?,
                 bot: r.get(15)?,
+                unseen: r.get::<_, Option<i64>>(16)?.unwrap_or(0),
+                events: r.get::<_, Option<i64>>(17)?.unwrap_or(0),
             });
         }
         Ok(())

@@ -72,6 +72,12 @@ const MIGRATIONS: &[Migration] = &[
         after: Some(names_as_read),
     },
     Migration { version: 18, before: None, sql: include_str!("../../migrations/018_models_kept.sql"), after: None },
+    Migration {
+        version: 19,
+        before: None,
+        sql: include_str!("../../migrations/019_fullest_record_counts.sql"),
+        after: None,
+    },
 ];
 
 pub fn current(conn: &Connection) -> Result<u32> {

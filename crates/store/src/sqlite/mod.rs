@@ -275,7 +275,7 @@ impl Sqlite {
     fn query_games(&self, tail: &str, args: &[&dyn rusqlite::ToSql]) -> Result<Vec<GameRow>> {
         let sql = format!(
             "SELECT g.id, g.ruleset, g.ruleset_version, g.title, g.played_on, g.club, g.location, g.stored_at,
-                    g.event_count, g.turn_count, g.winner, c.name, g.published, g.edition
+                    g.event_count, g.turn_count, g.winner, c.name, g.published, g.edition, g.unseen
              FROM games g LEFT JOIN clubs c ON c.id = g.owner {tail}"
         );
         let mut stmt = self.conn.prepare(&sql)?;
@@ -296,6 +296,7 @@ impl Sqlite {
                     owner: r.get(11)?,
                     published: r.get(12)?,
                     edition: r.get(13)?,
+                    unseen: r.get(14)?,
                     players: Vec::new(),
                 })
             })?
@@ -332,7 +333,7 @@ impl Sqlite {
         let (visible, club, all) = visible_to(viewer, 2);
         let mut stmt = self.conn.prepare_cached(&format!(
             "SELECT g.id, g.title, c.name, g.stored_at,
-                    EXISTS (SELECT 1 FROM seats s WHERE s.game_id = g.id AND s.counted = 1)
+                    EXISTS (SELECT 1 FROM seats s WHERE s.game_id = g.id AND s.counted = 1), g.unseen, g.event_count
              FROM games g LEFT JOIN clubs c ON c.id = g.owner
              WHERE g.fingerprint = (SELECT fingerprint FROM games WHERE id = ?1) AND g.id <> ?1 AND {visible}
              ORDER BY g.key"
@@ -344,6 +345,8 @@ impl Sqlite {
                 owner: r.get(2)?,
                 stored_at: r.get(3)?,
                 counted: r.get(4)?,
+                unseen: r.get(5)?,
+                events: r.get(6)?,
             })
         })?;
         Ok((counted, rows.collect::<rusqlite::Result<_>>()?))
@@ -522,7 +525,8 @@ fn refresh_summary(tx: &rusqlite::Connection, id: &str, game: &dyn Game) -> Resu
     let old: Option<String> =
         tx.prepare_cached("SELECT fingerprint FROM games WHERE id = ?1")?.query_row([id], |r| r.get(0))?;
     tx.prepare_cached(
-        "UPDATE games SET event_count = ?2, turn_count = ?3, winner = ?4, edition = ?5, fingerprint = ?6 WHERE id = ?1",
+        "UPDATE games SET event_count = ?2, turn_count = ?3, winner = ?4, edition = ?5, fingerprint = ?6, unseen = ?7
+         WHERE id = ?1",
     )?
     .execute(params![
         id,
@@ -530,7 +534,8 @@ fn refresh_summary(tx: &rusqlite::Connection, id: &str, game: &dyn Game) -> Resu
         game.current_turn(),
         view.winner,
         game.edition(),
-        game.fingerprint()
+        game.fingerprint(),
+        game.unseen()
     ])?;
     let mut upd = tx
         .prepare_cached("UPDATE game_players SET vp = ?3, vp_public = ?4, bot = ?5 WHERE game_id = ?1 AND seat = ?2")?;
@@ -543,8 +548,9 @@ fn refresh_summary(tx: &rusqlite::Connection, id: &str, game: &dyn Game) -> Resu
 
 /// Which seats count, decided again after game `id` changed (its events, visibility or derivation): its seats
 /// take its row's fingerprint and whether it has a winner, then every seat of a game sharing its fingerprint,
-/// or the one it had (`old`), is counted when its game is published, not deleted, has a winner and is the
-/// first stored of the games so with that fingerprint. A seat that comes to count or stops moves its numbers
+/// or the one it had (`old`), is counted when its game is published, not deleted, has a winner and is, of the
+/// games so with that fingerprint, the one that saw the most (the fewest unseen cards, then the longest, then
+/// the first stored). A seat that comes to count or stops moves its numbers
 /// in or out of the field (trigger `field_follows_counting`).
 pub(super) fn recount(tx: &rusqlite::Connection, id: &str, old: Option<&str>) -> Result<()> {
     tx.prepare_cached(
@@ -558,9 +564,13 @@ pub(super) fn recount(tx: &rusqlite::Connection, id: &str, old: Option<&str>) ->
          WHERE q.game_id = seats.game_id AND q.seat = seats.seat AND seats.game_id = ?1 AND seats.bot <> q.bot",
     )?
     .execute([id])?;
+    // Of the records of one game, the one that saw the most: the fewest unseen cards, then the longest, then
+    // the first stored.
     let counts = "(published = 1 AND deleted = 0 AND finished = 1 AND NOT EXISTS (
-                      SELECT 1 FROM seats e WHERE e.fingerprint = seats.fingerprint AND e.seat = seats.seat
-                         AND e.published = 1 AND e.deleted = 0 AND e.finished = 1 AND e.key < seats.key))";
+                      SELECT 1 FROM seats e JOIN games ge ON ge.id = e.game_id, games gx
+                      WHERE gx.id = seats.game_id AND e.fingerprint = seats.fingerprint AND e.seat = seats.seat
+                         AND e.published = 1 AND e.deleted = 0 AND e.finished = 1
+                         AND (ge.unseen, -ge.event_count, e.key) < (gx.unseen, -gx.event_count, seats.key)))";
     tx.prepare_cached(&format!(
         "UPDATE seats SET counted = {counts}
          WHERE (game_id = ?1 OR fingerprint = (SELECT fingerprint FROM games WHERE id = ?1) OR fingerprint = ?2)
@@ -661,5 +671,14 @@ fn insert_game(
     checkpoints::write(tx, key, 0, game.ruleset_version(), &packed.checkpoints)?;
     refresh_summary(tx, &id, game)?;
     insights::write(tx, &id, insights, change)?;
+    // Another record of the same game: which of them counts is decided again (the one that saw the most).
+    let shared: bool = tx
+        .prepare_cached(
+            "SELECT EXISTS (SELECT 1 FROM games WHERE fingerprint = (SELECT fingerprint FROM games WHERE id = ?1) AND id <> ?1)",
+        )?
+        .query_row([&id], |r| r.get(0))?;
+    if shared {
+        recount(tx, &id, None)?;
+    }
     Ok(Inserted::New(id))
 }

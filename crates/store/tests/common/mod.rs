@@ -517,10 +517,11 @@ pub fn one_game_counts_once_everywhere(store: &mut Store) {
     );
     assert_eq!(seen_by(store, &unfinished, Viewer::Public), (false, vec![]), "a game stopped early is another game");
 
-    // The first copy made private: the spectator's log, stored next, is the game now, and counts once.
+    // The first copy made private: of the others, the re-titled full copy saw more than the spectator's log,
+    // stored before it (which could not see the hidden cards): it is the game now, and counts once.
     store.set_published(home, &first, false).unwrap();
     store.read_seats().unwrap();
-    assert_eq!(rated(store), [spectator.as_str()]);
+    assert_eq!(rated(store), [again.as_str()]);
     assert_eq!(counted(store, &Question::over(Viewer::Public, "won", Dimension::Player), 10).0, 1);
     assert_eq!(won(store), (1.0, 1, Some(0.25)));
     // Its own club still sees it, once: the first stored of what it may see.
