@@ -122,6 +122,7 @@ const EIGHT: Vocabulary = Vocabulary {
     player_stats: &[],
     coach: &[],
     items_are: "cards",
+    unseen: &[],
 };
 
 fn row(seq: u64, kind: FactKind, player: u32, item: Option<&str>, count: i64, cause: Option<&str>) -> FactRow {
