@@ -871,3 +871,57 @@ fn the_leaderboards_first_row_is_an_established_player_and_the_provisional_follo
     assert!(html.contains("provisional: 4 more games"), "the games Deniz needs");
     assert!(!html.contains("sigma") && !html.contains("mu −"), "the spread in words, not a formula");
 }
+
+/// Fields of peers: a person's numbers are set beside people's, a program's beside programs'; the page names
+/// the field with its seats and games; a question by opponent, programs left out, counts no program's seat.
+/// Over the club game (people) and 22 catanatron records (programs), with one program at a people's table.
+#[test]
+fn a_persons_field_holds_no_programs_seat_and_a_programs_holds_no_persons() {
+    let app = spawn_app(16 << 20);
+    let club = sample("catan-club-game.jsonl");
+    let a = upload(&app, &club, true);
+    // Another game of the four, Can a program there (the header says so).
+    let mixed = club.replace("\"Can\"", "\"Robo\"").replacen(r#"{"name":"Robo""#, r#"{"name":"Robo","bot":true"#, 1);
+    assert!(mixed.contains(r#""bot":true"#));
+    upload(&app, &mixed, true);
+    for entry in std::fs::read_dir(support::root().join("tests/data/catanatron")).unwrap() {
+        let record = std::fs::read_to_string(entry.unwrap().path()).unwrap();
+        let (status, body) = app.post("/api/games?format=catanatron&publish=true", record.as_bytes());
+        assert!(status == 201 || status == 200, "{status}: {body}");
+    }
+    // People's numbers, from the question over people: each person's mean and seats.
+    let people = |metric: &str| -> (f64, u64) {
+        let (_, answer) = app.get_json(&format!("/api/questions?ruleset=catan&metric={metric}&by=player"));
+        answer["groups"].as_array().unwrap().iter().fold((0.0, 0), |(sum, n), g| {
+            let seats = g["seats"].as_u64().unwrap();
+            (sum + g["value"].as_f64().unwrap() * seats as f64, n + seats)
+        })
+    };
+    let (trades, seats) = people("trades_per_turn");
+    assert_eq!(seats, 7, "the club game's four and the other's three people");
+    let ayse = seat_player(&app, &a, 0);
+    let (_, page) = app.get_json(&format!("/api/players/{ayse}"));
+    let profile = page["profiles"].as_array().unwrap().iter().find(|p| p["ruleset"] == "catan").unwrap();
+    assert_eq!(profile["field"], json!({"ruleset": "catan", "programs": false, "seats": 7, "games": 2}), "{profile}");
+    let field = profile["trading"].as_array().unwrap().iter().find(|v| v["label"] == "trades per turn").unwrap();
+    assert!(
+        (field["field"].as_f64().unwrap() - trades / seats as f64).abs() < 1e-9,
+        "{field} against {trades}/{seats}"
+    );
+    let (_, _, html) = app.get_text(&format!("/players/{ayse}"));
+    assert!(html.contains("The field: people's published games of Catan, 7 seats in 2 games (programs left out)."));
+    // A program's field is programs': the 22 records' 88 seats and the one at the people's table.
+    let red = {
+        let (_, board) = app.get_json("/api/leaderboard?ruleset=catan&bots=yes");
+        board.as_array().unwrap().iter().find(|l| l["name"] == "RED").unwrap()["player"].as_i64().unwrap()
+    };
+    let (_, page) = app.get_json(&format!("/api/players/{red}"));
+    let profile = page["profiles"].as_array().unwrap().iter().find(|p| p["ruleset"] == "catan").unwrap();
+    let f = &profile["field"];
+    assert_eq!((f["programs"].as_bool(), f["games"].as_u64()), (Some(true), Some(23)), "{f}");
+    // By opponent, programs left out: Robo's own seat is no one's, nor is he anyone's opponent. Each person's
+    // opponents are the other people at the table: 4 × 3 in the club game, 3 × 2 in the other.
+    let (_, answer) = app.get_json("/api/questions?ruleset=catan&metric=won&by=opponent");
+    let pairs: u64 = answer["groups"].as_array().unwrap().iter().map(|g| g["seats"].as_u64().unwrap()).sum();
+    assert_eq!(pairs, 12 + 6, "{answer}");
+}

@@ -213,6 +213,9 @@ fn summary_html(p: &almanac_service::players::PlayerPage) -> String {
         game = escape(game),
         strengths = cues("Strengths", &s.strengths, "None stands out from the field yet."),
         weaknesses = cues("Weaknesses", &s.weaknesses, "None stands out from the field yet."),
+    ) + &format!(
+        "<p class=\"field hint\">{}</p>",
+        field_words(p.profiles.iter().find(|x| Some(&x.ruleset) == s.ruleset.as_ref()).and_then(|x| x.field.as_ref()), game)
     ) + "<p class=\"hint cue-rule\">A strength or a weakness is named only where the field's number lies outside the player's 95 % interval: where it lies inside, the games played do not tell the two apart.</p>"
 }
 
@@ -244,6 +247,20 @@ fn versus_table(caption: &str, rows: &[Versus], per: &str) -> String {
 }
 
 /// How the player plays one game: the score curve, production, losses, points, trading, partners, openings.
+/// Whom "the field" is, in words: the player's peers, with how many seats and games it stands on.
+fn field_words(field: Option<&almanac_store::FieldOf>, game: &str) -> String {
+    let Some(f) = field else { return String::new() };
+    let plural = |n: u64, one: &str, many: &str| if n == 1 { format!("1 {one}") } else { format!("{n} {many}") };
+    format!(
+        "The field: {whose} published games of {game}, {seats} in {games} ({left} left out).",
+        whose = if f.programs { "programs'" } else { "people's" },
+        game = escape(game),
+        seats = plural(f.seats, "seat", "seats"),
+        games = plural(f.games, "game", "games"),
+        left = if f.programs { "people" } else { "programs" },
+    )
+}
+
 fn profile_html(me: &almanac_service::players::PlayerPage, p: &Profile) -> String {
     let name = &me.player.name;
     let curve = if p.score_by_turn.is_empty() {
@@ -288,8 +305,9 @@ fn profile_html(me: &almanac_service::players::PlayerPage, p: &Profile) -> Strin
     } else {
         format!("<div class=\"table-wrap\" tabindex=\"0\" role=\"region\" aria-label=\"Openings\"><table class=\"openings\"><caption>Openings (what the setup gave)</caption><thead><tr><th>Opening</th><th>Games</th><th>Won</th></tr></thead><tbody>{openings}</tbody></table></div>")
     };
+    let field = field_words(p.field.as_ref(), &p.name);
     format!(
-        "<section class=\"profile\" data-ruleset=\"{ruleset}\"><h3>{game}</h3>{curve}{scores}{production}{losses}{points}{trading}{partners}{openings}{chances}</section>",
+        "<section class=\"profile\" data-ruleset=\"{ruleset}\"><h3>{game}</h3><p class=\"field hint\">{field}</p>{curve}{scores}{production}{losses}{points}{trading}{partners}{openings}{chances}</section>",
         ruleset = escape(&p.ruleset),
         game = escape(&p.name),
         scores = if p.score_by_turn.is_empty() {
@@ -628,7 +646,7 @@ async fn player_html(
 <div class="table-wrap" tabindex="0" role="region" aria-label="Record by game"><table class="records"><thead><tr><th>Game</th><th>Played</th><th>Won</th><th>Average score</th><th>Average place</th></tr></thead><tbody>{records}</tbody></table></div>
 </details>
 <details class="more"><summary><h2>How {name} plays, against the field</h2></summary>
-<p class="hint">Each number is the mean over {name}'s published games; the field's over everyone's published games of that game.</p>
+<p class="hint">Each number is the mean over {name}'s published games; the field's over {peers}' published games of that game.</p>
 {profiles}</details>
 <details class="more" open><summary><h2>Opponents</h2></summary>
 <div class="table-wrap" tabindex="0" role="region" aria-label="Opponents"><table class="opponents"><thead><tr><th>Player</th><th>Games together</th><th>Finished ahead</th><th>Behind</th><th></th></tr></thead><tbody>{opponents}</tbody></table></div></details>
@@ -638,6 +656,8 @@ async fn player_html(
 </section>"#,
         name = escape(&me.name),
         profiles = p.profiles.iter().map(|x| profile_html(&p, x)).collect::<String>(),
+        peers =
+            if p.profiles.iter().any(|x| x.field.as_ref().is_some_and(|f| f.programs)) { "programs" } else { "people" },
         also = if also.is_empty() { String::new() } else { format!(" · also written {}", also.join(", ")) },
     );
     page(&me.name, &body, &[], signed.as_ref(), deriving)

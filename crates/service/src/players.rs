@@ -94,6 +94,9 @@ pub struct Profile {
     /// Win chances, in percent (where the ruleset has a model): lost per own turn, then at the end of every
     /// fifth turn.
     pub chances: Vec<Versus>,
+    /// Whom "the field" is: the player's peers (people beside a person, programs beside a program), with how
+    /// many seats and games it stands on.
+    pub field: Option<almanac_store::FieldOf>,
 }
 
 /// One number: the player's mean, the field's, and how many of the player's seats it is over.
@@ -134,7 +137,7 @@ pub struct OpeningLine {
 fn profiles(store: &Store, me: &VisiblePlayer, rulesets: &[&str]) -> Result<Vec<Profile>, ServiceError> {
     use almanac_analysis::questions as q;
     let partners = [q::TRADES_WITH, q::CARDS_GIVEN, q::CARDS_GOT];
-    let almanac_store::PlayerProfile { numbers, partners: totals, openings } =
+    let almanac_store::PlayerProfile { numbers, fields, partners: totals, openings } =
         store.player_profile(me, &partners, q::WON)?;
     let mut out = Vec::new();
     for &ruleset in rulesets {
@@ -233,6 +236,7 @@ fn profiles(store: &Store, me: &VisiblePlayer, rulesets: &[&str]) -> Result<Vec<
             partners,
             openings,
             chances,
+            field: fields.iter().find(|f| f.ruleset == ruleset).cloned(),
         });
     }
     Ok(out)

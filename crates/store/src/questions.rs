@@ -138,7 +138,8 @@ impl Dimension {
 }
 
 /// The field's mean of every number of a ruleset (`ruleset, metric, arg, mean`); parameter 1 the ruleset.
-pub(crate) const FIELD: &str = "SELECT metric, arg, total / seats FROM field_metrics WHERE ruleset = $1 AND seats > 0";
+/// The field's sums of a ruleset: every number's total and seats, people's and programs' alike.
+pub(crate) const FIELD_SUMS: &str = "SELECT metric, arg, total, seats FROM field_metrics WHERE ruleset = $1";
 
 /// A ruleset's published games as ratings read them — each seat's player and final score —, in the order
 /// played (undated last), then stored; from the read model's seats (by their ruleset index) and the seats'

@@ -486,7 +486,18 @@ pub struct PlayerNumber {
     /// The variance of the player's values (over their seats), for how sure the mean is.
     pub variance: f64,
     pub seats: u64,
+    /// The mean of the player's peers (people for a person, programs for a program: `FieldOf`).
     pub field: Option<f64>,
+}
+
+/// Whom a player's numbers are set beside in one ruleset: their peers' seats that count.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct FieldOf {
+    pub ruleset: String,
+    /// Programs' seats (for a program), or people's (for a person).
+    pub programs: bool,
+    pub seats: u64,
+    pub games: u64,
 }
 
 /// A player's total of one number with one trade partner: another player (after merges) or a market.
@@ -505,6 +516,8 @@ pub struct PartnerTotal {
 #[derive(Debug, Clone, PartialEq)]
 pub struct PlayerProfile {
     pub numbers: Vec<PlayerNumber>,
+    /// Per ruleset, the field the numbers are set beside.
+    pub fields: Vec<FieldOf>,
     pub partners: Vec<PartnerTotal>,
     pub openings: Vec<OpeningRecord>,
 }

@@ -193,6 +193,31 @@ impl Seats {
     }
 
     /// The players (after merges) every one of whose seats a program played.
+    /// Whether every seat of `player` is a program's (a person's seats, some of them played by a program, are
+    /// a person's).
+    pub(crate) fn a_program(&self, player: PlayerId) -> bool {
+        let mut theirs = self.seats.iter().filter(|s| s.player == player).peekable();
+        theirs.peek().is_some() && theirs.all(|s| s.bot)
+    }
+
+    /// The seats that count of `ruleset` that programs played (`programs`) or people did, by key, and how many
+    /// games they are of: a field of peers.
+    pub(crate) fn peers(&self, ruleset: &str, programs: bool) -> (Vec<i64>, u64) {
+        let Some(r) = self.rulesets.find(ruleset) else { return (Vec::new(), 0) };
+        let mut games = std::collections::HashSet::new();
+        let mut keys: Vec<i64> = self
+            .seats
+            .iter()
+            .filter(|s| s.counted && s.ruleset == r && s.bot == programs)
+            .map(|s| {
+                games.insert(s.game);
+                s.key
+            })
+            .collect();
+        keys.sort_unstable();
+        (keys, games.len() as u64)
+    }
+
     pub(crate) fn bots(&self) -> std::collections::HashSet<PlayerId> {
         let mut people = std::collections::HashSet::new();
         let mut bots = std::collections::HashSet::new();
@@ -401,7 +426,8 @@ impl Sieve {
             None => s.counted,
         };
         counts
-            && !(self.people_only && self.q_by == Dimension::Player && s.bot)
+            // People only: a program's seat is no one's, neither as the player asked of nor against its opponents.
+            && !(self.people_only && matches!(self.q_by, Dimension::Player | Dimension::Opponent) && s.bot)
             && self.ruleset.is_none_or(|r| s.ruleset == r)
             && self.owner.is_none_or(|o| s.owner == o)
             && self.player.is_none_or(|p| s.player == p)
@@ -754,7 +780,8 @@ mod tests {
             keys
         };
         assert_eq!(groups(&question(Dimension::Player)), ["1"]);
-        assert_eq!(groups(&question(Dimension::Opponent)), ["1"], "the bots' seats against the person, no bot a group");
+        // People only: a bot's seat is no one's, and no person sat against the person here.
+        assert_eq!(groups(&question(Dimension::Opponent)), Vec::<String>::new(), "no bot's seat against the person");
         assert_eq!(groups(&Question { bots: true, ..question(Dimension::Player) }), ["1", "2", "3"]);
         assert_eq!(groups(&Question { bots: true, ..question(Dimension::Opponent) }), ["1", "2", "3"]);
         assert_eq!(groups(&question(Dimension::Seat)), ["1", "2", "3"], "a seat is a seat, whoever sat in it");

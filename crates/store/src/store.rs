@@ -501,11 +501,34 @@ impl Store {
         let mut rulesets: Vec<&str> = numbers.iter().map(|([ruleset, _, _], _, _, _)| ruleset).collect();
         rulesets.sort_unstable();
         rulesets.dedup();
+        // The field of peers: people beside a person, programs beside a program. Summed over whichever of the
+        // two kinds of seats is fewer (the other, from the field's sums of both).
+        let programs = seats.a_program(root);
         let mut field: HashMap<(String, String, String), f64> = HashMap::new();
+        let mut fields = Vec::new();
         for r in rulesets {
-            for (metric, arg, mean) in on_backend!(self, b => b.field(r))? {
-                field.insert((r.to_string(), metric, arg), mean);
+            let ((peers, games), (others, _)) = (seats.peers(r, programs), seats.peers(r, !programs));
+            let fewer = if peers.len() <= others.len() { &peers } else { &others };
+            let mut sums = crate::questions::Sums::default();
+            on_backend!(self, b => b.seat_numbers(fewer, only, &mut |_, metric, arg, value| {
+                sums.add_value([r, metric, arg], value);
+            }))?;
+            let of_fewer: HashMap<(&str, &str), (f64, u64)> =
+                sums.iter().map(|([_, metric, arg], total, _, n)| ((metric, arg), (total, n as u64))).collect();
+            if peers.len() <= others.len() {
+                for ((metric, arg), (total, n)) in &of_fewer {
+                    field.insert((r.to_string(), metric.to_string(), arg.to_string()), total / *n as f64);
+                }
+            } else {
+                for (metric, arg, total, n) in on_backend!(self, b => b.field_sums(r))? {
+                    let (less, fewer_n) = of_fewer.get(&(metric.as_str(), arg.as_str())).copied().unwrap_or((0.0, 0));
+                    let n = n as u64 - fewer_n.min(n as u64);
+                    if n > 0 {
+                        field.insert((r.to_string(), metric, arg), (total - less) / n as f64);
+                    }
+                }
             }
+            fields.push(crate::rows::FieldOf { ruleset: r.to_string(), programs, seats: peers.len() as u64, games });
         }
         let mut numbers: Vec<PlayerNumber> = numbers
             .iter()
@@ -533,6 +556,7 @@ impl Store {
         let names = self.player_names(&ids, player.viewer())?;
         Ok(PlayerProfile {
             numbers,
+            fields,
             partners: with
                 .into_iter()
                 .map(|((ruleset, metric, player, market), total)| PartnerTotal {

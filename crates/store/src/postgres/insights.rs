@@ -229,9 +229,9 @@ impl Postgres {
         Ok(())
     }
 
-    pub fn field(&self, ruleset: &str) -> Result<Vec<(String, String, f64)>> {
-        let rows = self.client.borrow_mut().query(questions::FIELD, &[&ruleset])?;
-        Ok(rows.iter().map(|r| (r.get(0), r.get(1), r.get(2))).collect())
+    pub fn field_sums(&self, ruleset: &str) -> Result<Vec<(String, String, f64, i64)>> {
+        let rows = self.client.borrow_mut().query(questions::FIELD_SUMS, &[&ruleset])?;
+        Ok(rows.iter().map(|r| (r.get(0), r.get(1), r.get(2), r.get::<_, i64>(3))).collect())
     }
 
     pub fn rated_games(&self, ruleset: &str) -> Result<Vec<crate::rows::RatedGame>> {

@@ -281,9 +281,9 @@ impl Sqlite {
         Ok(())
     }
 
-    pub fn field(&self, ruleset: &str) -> Result<Vec<(String, String, f64)>> {
-        let mut stmt = self.conn.prepare_cached(&numbered(questions::FIELD.to_string()))?;
-        let rows = stmt.query_map([ruleset], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?;
+    pub fn field_sums(&self, ruleset: &str) -> Result<Vec<(String, String, f64, i64)>> {
+        let mut stmt = self.conn.prepare_cached(&numbered(questions::FIELD_SUMS.to_string()))?;
+        let rows = stmt.query_map([ruleset], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))?;
         Ok(rows.collect::<rusqlite::Result<_>>()?)
     }
 
