@@ -1883,6 +1883,28 @@ fn a_coach_opens_a_player_from_a_game_then_a_head_to_head_then_a_game_they_share
         "return !!document.getElementById('replay') && document.getElementById('replay').dataset.ready === 'yes'",
     );
     assert_eq!(driver.eval("return location.href"), counted);
+    // The builder: a player asked by name, typed in lower case; "Of" follows the metric chosen.
+    driver.goto(&format!("{}/questions?ruleset=catan&metric=won&by=seat", app.address));
+    driver.wait_for("the builder", "return !!document.querySelector('form.question')");
+    driver.eval("document.querySelector('form.question select[name=metric]').value = 'lost'; document.querySelector('form.question select[name=metric]').dispatchEvent(new Event('change'))");
+    driver.wait_for(
+        "the causes",
+        "return !!document.querySelector('form.question select[name=arg] option[value=steal]')",
+    );
+    driver.eval("document.querySelector('form.question select[name=metric]').value = 'won'; document.querySelector('form.question select[name=metric]').dispatchEvent(new Event('change'))");
+    driver.wait_for(
+        "nothing more",
+        "return document.querySelector('form.question select[name=arg]').options.length === 1",
+    );
+    driver.type_into("form.question input[name=player]", "ayşe");
+    driver.click("form.question button[type=submit]");
+    driver.wait_for(
+        "the answer by name",
+        "return location.search.includes('player=') && !!document.querySelector('.answer h2')",
+    );
+    let question = driver.eval("return document.querySelector('.answer h2').textContent");
+    assert!(question.as_str().unwrap().contains("Ayşe"), "{question}");
+    assert_eq!(driver.eval("return document.querySelector('.problem')"), Value::Null, "answered");
 }
 
 #[test]

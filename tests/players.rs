@@ -925,3 +925,62 @@ fn a_persons_field_holds_no_programs_seat_and_a_programs_holds_no_persons() {
     let pairs: u64 = answer["groups"].as_array().unwrap().iter().map(|g| g["seats"].as_u64().unwrap()).sum();
     assert_eq!(pairs, 12 + 6, "{answer}");
 }
+
+/// Find people by name: a question takes a player's name in any case and any of their spellings, as the
+/// builder's suggestions list them; a name nobody has is said beside the form; "Of" lists what the chosen
+/// metric takes; a player's page lists every spelling their games wrote.
+#[test]
+fn a_question_takes_a_players_name_and_a_page_lists_every_spelling() {
+    let app = spawn_app(16 << 20);
+    let club = sample("catan-club-game.jsonl");
+    let a = upload(&app, &club, true);
+    upload(&app, &club.replace("\"Can\"", "\"Cem\"").replace("Ayşe", "AYŞE"), true);
+    upload(&app, &club.replace("\"Can\"", "\"Cenk\"").replace("Ayşe", "ayşe"), true);
+    let ayse = seat_player(&app, &a, 0);
+    let (_, by_id) = app.get_json(&format!("/api/questions?ruleset=catan&metric=won&by=seat&player={ayse}"));
+    let encoded = |name: &str| name.bytes().map(|b| format!("%{b:02X}")).collect::<String>();
+    for name in ["ayşe", "AYŞE", "Ayşe"] {
+        let (status, by_name) =
+            app.get_json(&format!("/api/questions?ruleset=catan&metric=won&by=seat&player={}", encoded(name)));
+        assert_eq!(status, 200, "{name}: {by_name}");
+        assert_eq!(by_name["groups"], by_id["groups"], "{name}");
+        assert_eq!(by_name["counted"].as_u64(), Some(3), "her three games: {by_name}");
+    }
+    let (status, none) = app.get_json("/api/questions?ruleset=catan&metric=won&by=seat&player=Nobody");
+    assert_eq!(status, 400, "{none}");
+    assert!(none["error"].as_str().unwrap().contains("no player named `Nobody`"), "{none}");
+    let (status, _, html) = app.get_text("/questions?ruleset=catan&metric=won&by=seat&player=Nobody");
+    assert_eq!(status, 200, "the form stays, the problem beside it");
+    assert!(html.contains("class=\"problem\"") && html.contains("form class=\"question\""), "{html}");
+    // Suggestions: the people rated in the game, by name; no id to type.
+    let (_, _, html) = app.get_text("/questions?ruleset=catan&metric=won&by=seat");
+    let datalist = html.split("<datalist id=\"known-players\">").nth(1).unwrap().split("</datalist>").next().unwrap();
+    for name in ["Ayşe", "Mehmet", "Zeynep", "Can", "Cem", "Cenk"] {
+        assert!(datalist.contains(&format!("value=\"{name}\"")), "{name} in {datalist}");
+    }
+    assert!(!html.contains("Player id"), "no id to type");
+    // "Of" lists what the metric takes: nothing for the win rate, the game's causes for cards lost.
+    let of = |html: &str| -> Vec<String> {
+        let select = html.split("<select name=\"arg\">").nth(1).unwrap().split("</select>").next().unwrap();
+        select.split("<option value=\"").skip(1).map(|o| o.split('"').next().unwrap().to_string()).collect()
+    };
+    assert_eq!(of(&html), [""], "the win rate takes nothing");
+    let (_, _, lost) = app.get_text("/questions?ruleset=catan&metric=lost&arg=steal&by=player");
+    let causes: Vec<String> = {
+        let (_, catalogue) = app.get_json("/api/questions/catalogue");
+        let m = catalogue["metrics"].as_array().unwrap().iter().find(|m| m["id"] == "lost").unwrap();
+        let catan = m["args"].as_array().unwrap().iter().find(|g| g[0] == "catan").unwrap();
+        std::iter::once(String::new())
+            .chain(catan[1].as_array().unwrap().iter().map(|c| c[0].as_str().unwrap().to_string()))
+            .collect()
+    };
+    assert_eq!(of(&lost), causes, "Catan's causes, and no other game's");
+    // Every spelling her games wrote.
+    let (_, page) = app.get_json(&format!("/api/players/{ayse}"));
+    let spellings: Vec<&str> =
+        page["player"]["spellings"].as_array().unwrap().iter().map(|s| s.as_str().unwrap()).collect();
+    assert_eq!(spellings[0], "Ayşe", "her own first: {spellings:?}");
+    for s in ["AYŞE", "ayşe"] {
+        assert!(spellings.contains(&s), "{s} in {spellings:?}");
+    }
+}

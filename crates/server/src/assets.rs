@@ -12,6 +12,7 @@ const REPLAY_JS: &str = include_str!("../../../web/static/replay.js");
 const GAMES_JS: &str = include_str!("../../../web/static/games.js");
 const RECORD_JS: &str = include_str!("../../../web/static/record.js");
 const BEGIN_JS: &str = include_str!("../../../web/static/begin.js");
+const QUESTIONS_JS: &str = include_str!("../../../web/static/questions.js");
 const SESSION_JS: &str = include_str!("../../../web/static/session.js");
 /// Served from the top (`/recorder-worker.js`) so that its reach covers the recorder's pages.
 const RECORDER_WORKER_JS: &str = include_str!("../../../web/static/recorder-worker.js");
@@ -39,6 +40,10 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
     .route(
         "/static/begin.js",
         web::get().to(|r: HttpRequest| async move { file(&r, "text/javascript; charset=utf-8", BEGIN_JS) }),
+    )
+    .route(
+        "/static/questions.js",
+        web::get().to(|r: HttpRequest| async move { file(&r, "text/javascript; charset=utf-8", QUESTIONS_JS) }),
     )
     .route(
         "/static/session.js",

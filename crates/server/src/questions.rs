@@ -77,7 +77,12 @@ impl Params {
         ask.then = given(&self.then).unwrap_or("").to_string();
         ask.ruleset = given(&self.ruleset).map(str::to_string);
         ask.club = given(&self.club).map(str::to_string);
-        ask.player = number(&self.player, "player")?;
+        // A player by name (any case, any spelling), or by the id in their page's address.
+        match given(&self.player) {
+            Some(p) if p.bytes().all(|b| b.is_ascii_digit()) => ask.player = number(&self.player, "player")?,
+            Some(name) => ask.player_name = Some(name.to_string()),
+            None => {}
+        }
         ask.players = number(&self.players, "players")?;
         ask.group = given(&self.group).map(str::to_string);
         ask.min_seats = number(&self.min, "min")?.unwrap_or(1);
@@ -176,38 +181,42 @@ fn option(value: &str, label: &str, chosen: bool) -> String {
 }
 
 /// The form: every metric, its arguments (grouped by game), the dimensions, the filters.
-fn form(params: &Params, ask: &Ask) -> String {
+fn form(params: &Params, ask: &Ask, known: &[String]) -> String {
     let metrics: String =
         METRICS.iter().map(|m| option(m.id, &m.label.replace("{}", "…"), m.id == ask.metric)).collect();
-    let mut args = option("", "(none, or all items)", ask.arg.is_empty());
-    for kind in [ArgKind::Turn, ArgKind::Score] {
-        let label = if kind == ArgKind::Turn { "turns" } else { "points" };
-        let choices: String =
-            arg_choices(kind, GAMES[0].vocabulary()).iter().map(|(id, l)| option(id, l, false)).collect();
-        args.push_str(&format!("<optgroup label=\"{label}\">{choices}</optgroup>"));
-    }
-    let mut seen = std::collections::BTreeSet::new();
-    for g in GAMES.iter() {
-        let mut choices = String::new();
-        for kind in [ArgKind::Item, ArgKind::Cause, ArgKind::Reason, ArgKind::Stat] {
-            for (id, label) in arg_choices(kind, g.vocabulary()) {
-                if !id.is_empty() && seen.insert((g.id(), id.clone())) {
-                    choices.push_str(&option(&id, &label, false));
+    // "Of" lists what the chosen metric takes (turns, points, items, causes ...), for the chosen game or,
+    // asked of every game, grouped by game; a metric that takes nothing lists nothing more. The page's
+    // script lists them again when another metric is chosen (from `/api/questions/catalogue`).
+    let metric = METRICS.iter().find(|m| m.id == ask.metric);
+    let kind = metric.map_or(ArgKind::None, |m| m.arg);
+    let mut args = option("", if kind == ArgKind::Item { "everything" } else { "(nothing more)" }, ask.arg.is_empty());
+    let chosen_game = ask.ruleset.as_deref().and_then(|r| GAMES.iter().find(|g| g.id() == r));
+    match kind {
+        ArgKind::None => {}
+        ArgKind::Turn | ArgKind::Score => {
+            for (id, label) in arg_choices(kind, GAMES[0].vocabulary()) {
+                args.push_str(&option(&id, &label, id == ask.arg));
+            }
+        }
+        _ => {
+            let games: Vec<_> = match chosen_game {
+                Some(g) => vec![g],
+                None => GAMES.iter().collect(),
+            };
+            for g in &games {
+                let choices: String = arg_choices(kind, g.vocabulary())
+                    .into_iter()
+                    .filter(|(id, _)| !id.is_empty())
+                    .map(|(id, label)| option(&id, &label, id == ask.arg))
+                    .collect();
+                if games.len() == 1 {
+                    args.push_str(&choices);
+                } else if !choices.is_empty() {
+                    args.push_str(&format!("<optgroup label=\"{}\">{choices}</optgroup>", escape(g.name())));
                 }
             }
         }
-        args.push_str(&format!("<optgroup label=\"{}\">{choices}</optgroup>", escape(g.name())));
     }
-    // The asked argument selected wherever it is listed first.
-    let args = if ask.arg.is_empty() {
-        args
-    } else {
-        args.replacen(
-            &format!("value=\"{}\">", escape(&ask.arg)),
-            &format!("value=\"{}\" selected>", escape(&ask.arg)),
-            1,
-        )
-    };
     let dims: String = Dimension::ALL.iter().map(|d| option(d.id(), d.label(), d.id() == ask.by)).collect();
     let thens: String = std::iter::once(option("", "nothing more", ask.then.is_empty()))
         .chain(almanac_service::questions::SECOND.iter().map(|d| option(d.id(), d.label(), d.id() == ask.then)))
@@ -221,13 +230,14 @@ fn form(params: &Params, ask: &Ask) -> String {
     format!(
         r#"<form class="question" method="get" action="/questions">
 <label>Metric <select name="metric">{metrics}</select></label>
-<label>Of <select name="arg">{args}</select></label>
+<label{of_hidden}>Of <select name="arg">{args}</select></label>
 <label>By <select name="by">{dims}</select></label>
 <label>Then by <select name="then">{thens}</select></label>
 <label>Game <select name="ruleset">{rulesets}</select></label>
 <label>Players at the table <input name="players" inputmode="numeric" size="3" value="{players}"></label>
 <label>Club <input name="club" size="12" value="{club}"></label>
-<label>Player id <input name="player" inputmode="numeric" size="6" value="{player}"></label>
+<label>Player <input name="player" size="14" list="known-players" autocomplete="off" value="{player}" placeholder="a name"></label>
+<datalist id="known-players">{known}</datalist>
 <label>At least <input name="min" inputmode="numeric" size="3" value="{min}"> seats</label>
 <label>Ranked from <input name="solid" inputmode="numeric" size="3" value="{solid}" placeholder="5"> games</label>
 <label><input type="checkbox" name="bots" value="yes"{bots}> Programs' seats too (bots)</label>
@@ -236,6 +246,8 @@ fn form(params: &Params, ask: &Ask) -> String {
         players = value(&params.players),
         club = value(&params.club),
         player = value(&params.player),
+        of_hidden = if kind == ArgKind::None { " hidden" } else { "" },
+        known = known.iter().map(|n| format!("<option value=\"{}\"></option>", escape(n))).collect::<String>(),
         min = value(&params.min),
         solid = value(&params.solid),
     )
@@ -372,8 +384,30 @@ async fn builder(
         .iter()
         .map(|p| format!("<li><a href=\"/questions?preset={}\">{}</a></li>", p.id, escape(p.question)))
         .collect();
+    // The names a player may be asked by: the people rated in this game (programs too when asked).
+    let known: Vec<String> = {
+        let (app, viewer, ruleset, bots) = (app.clone(), reader.viewer, ask.ruleset.clone(), ask.bots);
+        blocking(move || {
+            let Some(ruleset) = ruleset.filter(|r| r != almanac_service::questions::EVERY_GAME) else {
+                return Ok(Vec::new());
+            };
+            let leaders = app
+                .pool
+                .read(|s| almanac_service::players::leaderboard(s, viewer, &ruleset, None, bots, &app.ratings))??;
+            let mut names: Vec<String> = leaders.into_iter().map(|l| l.name).collect();
+            names.sort();
+            names.dedup();
+            Ok(names)
+        })
+        .await
+        .unwrap_or_default()
+    };
     let answer = match answer_of(app, &reader, &params).await {
         Ok(a) => answer_html(&params, &a),
+        // A question the form can mend (a name nobody has, a metric's argument): said beside the form.
+        Err(e) if e.status == actix_web::http::StatusCode::BAD_REQUEST => {
+            format!("<p class=\"problem\" role=\"alert\">{}</p>", escape(&e.message))
+        }
         Err(e) => return problem_page(e.status, &e.message),
     };
     let body = format!(
@@ -382,7 +416,7 @@ async fn builder(
 <ul class="presets">{presets}</ul>
 {form}
 {answer}</section>"#,
-        form = form(&params, &ask),
+        form = form(&params, &ask, &known),
     );
-    page("Questions", &body, &[], signed.as_ref(), deriving)
+    page("Questions", &body, &["/static/questions.js".to_string()], signed.as_ref(), deriving)
 }

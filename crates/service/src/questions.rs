@@ -20,6 +20,8 @@ pub struct Ask {
     pub ruleset: Option<String>,
     pub club: Option<String>,
     pub player: Option<PlayerId>,
+    /// The player by name instead (any case, any of their spellings), when `player` is not given.
+    pub player_name: Option<String>,
     pub players: Option<u32>,
     /// Only the games behind one group of the answer (its key).
     pub group: Option<String>,
@@ -207,13 +209,33 @@ pub fn ask(store: &Store, viewer: Viewer, ask: &Ask) -> Result<Answer, ServiceEr
             return Err(bad(format!("no club `{c}`")));
         }
     }
-    let player = match ask.player {
-        Some(id) => match store.visible_player(viewer, id) {
+    let player = match (ask.player, ask.player_name.as_deref().map(str::trim).filter(|n| !n.is_empty())) {
+        (Some(id), _) => match store.visible_player(viewer, id) {
             Ok(p) => Some(store.identity(&p)?),
             Err(almanac_store::StoreError::NoPlayer(_)) => return Err(bad(format!("no player {id}"))),
             Err(e) => return Err(e.into()),
         },
-        None => None,
+        (None, Some(name)) => {
+            crate::refuse_nul("a player's name", name)?;
+            let found = store.players_named(viewer, name)?;
+            match found.as_slice() {
+                [] => return Err(bad(format!("no player named `{name}` in the games you may see"))),
+                [one] => Some(store.identity(one)?),
+                many => {
+                    let mut who = Vec::new();
+                    for p in many {
+                        let i = store.identity(p)?;
+                        who.push(format!("{} of {} (player {})", i.name, i.club.as_deref().unwrap_or("no club"), i.id));
+                    }
+                    return Err(bad(format!(
+                        "{} players are named `{name}`: {}; ask by one of them",
+                        many.len(),
+                        who.join(", ")
+                    )));
+                }
+            }
+        }
+        (None, None) => None,
     };
     let question = Question {
         viewer,

@@ -708,6 +708,20 @@ impl Store {
         on_backend!(self, b => b.identity(player))
     }
 
+    /// The players `viewer` may see one of whose spellings is `name` (any case, any spelling: as names fold),
+    /// after merges, in any club's games.
+    pub fn players_named(&self, viewer: Viewer, name: &str) -> Result<Vec<VisiblePlayer>> {
+        let mut found = Vec::new();
+        for id in on_backend!(self, b => b.players_named(name))? {
+            match self.visible_player(viewer, id) {
+                Ok(p) => found.push(p),
+                Err(StoreError::NoPlayer(_)) => {}
+                Err(e) => return Err(e),
+            }
+        }
+        Ok(found)
+    }
+
     /// The identity of `name` among the games of `club` (`None`: the games no club owns), after merges.
     pub fn player_named(&self, club: Option<ClubId>, name: &str) -> Result<Option<PlayerId>> {
         on_backend!(self, b => b.player_named(club.unwrap_or(0), name))

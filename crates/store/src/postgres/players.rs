@@ -25,11 +25,16 @@ impl Postgres {
     pub fn spellings_seen(&self, root: PlayerId, viewer: Viewer, limit: u32) -> Result<Vec<String>> {
         let (visible, club, all) = visible_to(viewer, 2);
         let sql = format!(
-            "SELECT p.name FROM players p
-             WHERE (p.id = $1 OR p.merged_into = $1)
-               AND EXISTS (SELECT 1 FROM game_players q JOIN games g ON g.id = q.game_id
-                           WHERE q.player_id = p.id AND {visible})
-             ORDER BY p.id <> $1, fold(p.name), p.name LIMIT $4"
+            "SELECT name FROM (
+                 SELECT p.name AS name, p.id <> $1 AS other FROM players p
+                 WHERE (p.id = $1 OR p.merged_into = $1)
+                   AND EXISTS (SELECT 1 FROM game_players q JOIN games g ON g.id = q.game_id
+                               WHERE q.player_id = p.id AND {visible})
+                 UNION
+                 SELECT q.name, TRUE FROM game_players q JOIN games g ON g.id = q.game_id
+                 JOIN players p ON p.id = q.player_id
+                 WHERE (p.id = $1 OR p.merged_into = $1) AND {visible}) AS spelt
+             GROUP BY name ORDER BY MIN(CASE WHEN other THEN 1 ELSE 0 END), fold(name), name LIMIT $4"
         );
         let rows = self.client.borrow_mut().query(&sql, &[&root, &club, &all, &i64::from(limit)])?;
         Ok(rows.iter().map(|r| r.get(0)).collect())
@@ -54,6 +59,15 @@ impl Postgres {
             )?
             .get(0);
         Ok(Identity { id: player.id(), club, name, spellings, bot })
+    }
+
+    /// Every identity (after merges), in any club's games, one of whose spellings folds as `name` does.
+    pub fn players_named(&self, name: &str) -> Result<Vec<PlayerId>> {
+        let rows = self.client.borrow_mut().query(
+            "SELECT DISTINCT COALESCE(merged_into, id) FROM players WHERE key = $1 ORDER BY 1",
+            &[&player_key(name)],
+        )?;
+        Ok(rows.iter().map(|r| r.get(0)).collect())
     }
 
     pub fn player_named(&self, club: ClubId, name: &str) -> Result<Option<PlayerId>> {

@@ -51,16 +51,22 @@ impl Sqlite {
         Ok(self.conn.prepare_cached(&sql)?.query_row(params![root, club, all], |_| Ok(())).optional()?.is_some())
     }
 
-    /// The spellings of the identity `root` that `viewer` may see (those with a seat in a game it may see):
-    /// the identity's own first, then in the order of their words.
+    /// The spellings of the identity `root` that `viewer` may see (those with a seat in a game it may see),
+    /// and every way those games' seats wrote them (`IŞIL`, `ışıl`): the identity's own first, then in the
+    /// order of their words.
     pub fn spellings_seen(&self, root: PlayerId, viewer: Viewer, limit: u32) -> Result<Vec<String>> {
         let (visible, club, all) = super::visible_to(viewer, 2);
         let sql = format!(
-            "SELECT p.name FROM players p
-             WHERE (p.id = ?1 OR p.merged_into = ?1)
-               AND EXISTS (SELECT 1 FROM game_players q JOIN games g ON g.id = q.game_id
-                           WHERE q.player_id = p.id AND {visible})
-             ORDER BY p.id <> ?1, fold(p.name), p.name LIMIT ?4"
+            "SELECT name FROM (
+                 SELECT p.name AS name, p.id <> ?1 AS other FROM players p
+                 WHERE (p.id = ?1 OR p.merged_into = ?1)
+                   AND EXISTS (SELECT 1 FROM game_players q JOIN games g ON g.id = q.game_id
+                               WHERE q.player_id = p.id AND {visible})
+                 UNION
+                 SELECT q.name, TRUE FROM game_players q JOIN games g ON g.id = q.game_id
+                 JOIN players p ON p.id = q.player_id
+                 WHERE (p.id = ?1 OR p.merged_into = ?1) AND {visible}) AS spelt
+             GROUP BY name ORDER BY MIN(CASE WHEN other THEN 1 ELSE 0 END), fold(name), name LIMIT ?4"
         );
         let mut stmt = self.conn.prepare_cached(&sql)?;
         let rows = stmt.query_map(params![root, club, all, limit], |r| r.get(0))?;
@@ -86,6 +92,15 @@ impl Sqlite {
     }
 
     /// The identity of `name` among `club`'s games, after merges.
+    /// Every identity (after merges), in any club's games, one of whose spellings folds as `name` does.
+    pub fn players_named(&self, name: &str) -> Result<Vec<PlayerId>> {
+        let mut stmt = self
+            .conn
+            .prepare_cached("SELECT DISTINCT COALESCE(merged_into, id) FROM players WHERE key = ?1 ORDER BY 1")?;
+        let rows = stmt.query_map([player_key(name)], |r| r.get(0))?;
+        Ok(rows.collect::<rusqlite::Result<_>>()?)
+    }
+
     pub fn player_named(&self, club: ClubId, name: &str) -> Result<Option<PlayerId>> {
         Ok(self
             .conn
