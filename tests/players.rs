@@ -984,3 +984,41 @@ fn a_question_takes_a_players_name_and_a_page_lists_every_spelling() {
         assert!(spellings.contains(&s), "{s} in {spellings:?}");
     }
 }
+
+/// A club's view is its games: the club game stored first by one club, then by Moda (the same game under
+/// another title): asked with `club=Moda`, a question counts Moda's record, once, and says another record
+/// counts for the public; asked of the first club, its own.
+#[test]
+fn a_clubs_view_holds_the_games_it_recorded_whichever_record_counts() {
+    let app = spawn_app(16 << 20);
+    let club = sample("catan-club-game.jsonl");
+    let first = upload(&app, &club, true);
+    let moda = new_club(&app.db, "Moda");
+    let theirs = app.send(
+        "POST",
+        "/api/games?publish=true",
+        Some(club.replacen("Thursday league, table 2", "Moda's Thursday", 1).as_bytes()),
+        &[("authorization", &format!("Bearer {moda}")), ("content-type", "application/x-ndjson")],
+    );
+    assert_eq!(theirs.status, 201, "{}", theirs.body);
+    let theirs = theirs.json()["id"].as_str().unwrap().to_string();
+    assert_eq!(app.get_json(&format!("/api/games/{theirs}")).1["counted"], json!(false), "the first club's counts");
+    let (status, answer) = app.get_json("/api/questions?ruleset=catan&metric=won&by=player&club=Moda");
+    assert_eq!(status, 200, "{answer}");
+    assert_eq!(answer["counted"].as_u64(), Some(1), "Moda's game, once: {answer}");
+    let games = answer["games"].as_array().unwrap();
+    assert_eq!((games[0]["id"].as_str(), games[0]["counted"].as_bool()), (Some(theirs.as_str()), Some(false)));
+    let seats: u64 = answer["groups"].as_array().unwrap().iter().map(|g| g["seats"].as_u64().unwrap()).sum();
+    assert_eq!(seats, 4, "its four players: {answer}");
+    let (_, _, html) = app.get_text("/questions?ruleset=catan&metric=won&by=player&club=Moda");
+    assert!(html.contains("another record of this game counts for the public"), "said which counts");
+    let (_, mine) = app.get_json("/api/questions?ruleset=catan&metric=won&by=player&club=Test%20club");
+    let games = mine["games"].as_array().unwrap();
+    assert_eq!(
+        (games.len(), games[0]["id"].as_str(), games[0]["counted"].as_bool()),
+        (1, Some(first.as_str()), Some(true))
+    );
+    // The public's view without a club: the game once.
+    let (_, all) = app.get_json("/api/questions?ruleset=catan&metric=won&by=player");
+    assert_eq!(all["counted"].as_u64(), Some(1));
+}

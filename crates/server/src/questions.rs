@@ -300,8 +300,10 @@ fn answer_html(params: &Params, answer: &Answer) -> String {
         .iter()
         .map(|g| {
             let name = almanac_service::game_kind(&g.ruleset).map_or(g.ruleset.as_str(), |k| k.name());
+            // In a club's view, a record of the club's may be a game another record counts for, for the public.
+            let whose = if g.counted { "" } else { " · another record of this game counts for the public" };
             format!(
-                "<li><a href=\"/games/{id}\">{}</a> <span class=\"hint\">{} · {}</span></li>",
+                "<li><a href=\"/games/{id}\">{}</a> <span class=\"hint\">{} · {}{whose}</span></li>",
                 escape(g.title.as_deref().unwrap_or(&g.id)),
                 escape(name),
                 escape(g.played_on.as_deref().unwrap_or("undated")),

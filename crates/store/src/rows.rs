@@ -473,6 +473,9 @@ pub struct CountedGame {
     pub ruleset: String,
     pub title: Option<String>,
     pub played_on: Option<String>,
+    /// This record is the one of its game that counts for the public (a club's view may count its own
+    /// record of a game another club's record counts for).
+    pub counted: bool,
 }
 
 /// A player's mean of one number over their published games of one ruleset, beside the field's (every

@@ -299,7 +299,12 @@ impl Seats {
             Viewer::Club(c) => (Some(c), false),
             Viewer::Operator => (None, true),
         };
-        let private = (viewer_club.is_some() || everything).then(|| self.counted_for(viewer_club, everything));
+        // A club's view (`club=`): the games the club recorded or uploaded, each counted once, whichever of a
+        // game's records counts for the viewer.
+        let private = match owner {
+            Some(o) => Some(self.club_records(o, viewer_club, everything)),
+            None => (viewer_club.is_some() || everything).then(|| self.counted_for(viewer_club, everything)),
+        };
         Sieve {
             q_by: q.by,
             nothing: false,
@@ -312,6 +317,52 @@ impl Seats {
             private,
             people_only: !q.bots && q.player.is_none() && matches!(q.by, Dimension::Player | Dimension::Opponent),
         }
+    }
+
+    /// A club's records of the games that count for a viewer (`counted_for`, or the public's `counted`): for
+    /// each such game, the club's own record that saw the most of those the viewer may see, whether or not it
+    /// is the record counted — so that a club's view holds every game it recorded or uploaded, once.
+    fn club_records(&self, owner: i64, club: Option<i64>, everything: bool) -> Bits {
+        let counted = if club.is_some() || everything {
+            self.counted_for(club, everything)
+        } else {
+            let mut public = Bits::default();
+            for (g, game) in self.games.iter().enumerate() {
+                if game.seats.first().is_some_and(|&s| self.seats[s as usize].counted) {
+                    public.insert(g as u32);
+                }
+            }
+            public
+        };
+        let mut prints = Bits::default();
+        for (g, game) in self.games.iter().enumerate() {
+            if let (true, Some(f)) = (counted.contains(g as u32), game.fingerprint) {
+                prints.insert(f);
+            }
+        }
+        let mut order: Vec<((i64, i64, i64), u32)> = (0..self.games.len() as u32)
+            .filter_map(|g| {
+                let game = &self.games[g as usize];
+                let s = &self.seats[*game.seats.first()? as usize];
+                let seen = !s.deleted && (s.published || everything || club == Some(s.owner));
+                let of_a_counted_game = counted.contains(g) || game.fingerprint.is_some_and(|f| prints.contains(f));
+                (s.owner == owner && seen && s.finished && of_a_counted_game)
+                    .then_some(((game.fullness.0, game.fullness.1, s.key), g))
+            })
+            .collect();
+        order.sort_unstable();
+        let (mut taken, mut records) = (Bits::default(), Bits::default());
+        for (_, g) in order {
+            match self.games[g as usize].fingerprint {
+                Some(f) if taken.contains(f) => {}
+                Some(f) => {
+                    taken.insert(f);
+                    records.insert(g);
+                }
+                None => records.insert(g),
+            }
+        }
+        records
     }
 
     /// The games that count for a viewer who may see more than the published ones (a club's own, or all): of

@@ -188,10 +188,23 @@ impl Postgres {
         let rows = self
             .client
             .borrow_mut()
-            .query("SELECT id, ruleset, title, played_on FROM games WHERE id = ANY($1)", &[&ids])?;
+            .query(
+                "SELECT id, ruleset, title, played_on, EXISTS (SELECT 1 FROM seats s WHERE s.game_id = games.id AND s.counted)
+                 FROM games WHERE id = ANY($1)",
+                &[&ids],
+            )?;
         let mut found: std::collections::HashMap<String, CountedGame> = rows
             .iter()
-            .map(|r| (r.get(0), CountedGame { id: r.get(0), ruleset: r.get(1), title: r.get(2), played_on: r.get(3) }))
+            .map(|r| {
+                let game = CountedGame {
+                    id: r.get(0),
+                    ruleset: r.get(1),
+                    title: r.get(2),
+                    played_on: r.get(3),
+                    counted: r.get(4),
+                };
+                (r.get(0), game)
+            })
             .collect();
         Ok(ids.iter().filter_map(|id| found.remove(id)).collect())
     }

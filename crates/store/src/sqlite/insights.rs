@@ -227,11 +227,20 @@ impl Sqlite {
 
     /// Counted games as a list shows them, in the order given.
     pub fn briefs(&self, ids: &[String]) -> Result<Vec<CountedGame>> {
-        let mut stmt = self.conn.prepare_cached("SELECT id, ruleset, title, played_on FROM games WHERE id = ?1")?;
+        let mut stmt = self.conn.prepare_cached(
+            "SELECT id, ruleset, title, played_on, EXISTS (SELECT 1 FROM seats s WHERE s.game_id = games.id AND s.counted = 1)
+             FROM games WHERE id = ?1",
+        )?;
         let mut out = Vec::new();
         for id in ids {
             out.push(stmt.query_row([id], |r| {
-                Ok(CountedGame { id: r.get(0)?, ruleset: r.get(1)?, title: r.get(2)?, played_on: r.get(3)? })
+                Ok(CountedGame {
+                    id: r.get(0)?,
+                    ruleset: r.get(1)?,
+                    title: r.get(2)?,
+                    played_on: r.get(3)?,
+                    counted: r.get(4)?,
+                })
             })?);
         }
         Ok(out)
