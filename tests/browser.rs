@@ -2377,9 +2377,15 @@ fn the_leaderboard_a_players_summary_and_a_head_to_head_read_on_a_phone_and_a_de
         assert!(top.as_f64().unwrap() < height as f64 / 2.0, "the summary opens the page: {top}");
         let record = driver.eval("return document.querySelector('section.summary .record').textContent");
         assert!(record.as_str().unwrap().starts_with("0 wins of 2 games: 0%"), "{record}");
+        // The field named: people's games, with its seats and games (the programs' games left out).
+        let field = driver.eval("return document.querySelector('p.field').textContent");
+        assert_eq!(
+            field,
+            json!("The field: people's published games of Catan, 8 seats in 2 games (programs left out).")
+        );
         driver.screenshot(&root().join(format!("target/browser/player-summary-{width}.png")));
         problems.extend(
-            cramped(&driver, "section.summary p, section.summary li")
+            cramped(&driver, "section.summary p, section.summary li, p.field")
                 .into_iter()
                 .map(|p| format!("summary at {width}: {p}")),
         );
