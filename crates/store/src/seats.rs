@@ -340,29 +340,36 @@ impl Seats {
                 prints.insert(f);
             }
         }
+        self.fullest_of_each(|g, game, s| {
+            let seen = !s.deleted && (s.published || everything || club == Some(s.owner));
+            let of_a_counted_game = counted.contains(g) || game.fingerprint.is_some_and(|f| prints.contains(f));
+            s.owner == owner && seen && s.finished && of_a_counted_game
+        })
+    }
+
+    /// Of the games `take` takes (given the game, its record and its first seat), the one of each fingerprint
+    /// that saw the most: the fewest unseen cards, then the longest, then the first stored (`recount`'s order).
+    fn fullest_of_each(&self, take: impl Fn(u32, &GameSeats, &Seat) -> bool) -> Bits {
         let mut order: Vec<((i64, i64, i64), u32)> = (0..self.games.len() as u32)
             .filter_map(|g| {
                 let game = &self.games[g as usize];
                 let s = &self.seats[*game.seats.first()? as usize];
-                let seen = !s.deleted && (s.published || everything || club == Some(s.owner));
-                let of_a_counted_game = counted.contains(g) || game.fingerprint.is_some_and(|f| prints.contains(f));
-                (s.owner == owner && seen && s.finished && of_a_counted_game)
-                    .then_some(((game.fullness.0, game.fullness.1, s.key), g))
+                take(g, game, s).then_some(((game.fullness.0, game.fullness.1, s.key), g))
             })
             .collect();
         order.sort_unstable();
-        let (mut taken, mut records) = (Bits::default(), Bits::default());
+        let (mut taken, mut chosen) = (Bits::default(), Bits::default());
         for (_, g) in order {
             match self.games[g as usize].fingerprint {
                 Some(f) if taken.contains(f) => {}
                 Some(f) => {
                     taken.insert(f);
-                    records.insert(g);
+                    chosen.insert(g);
                 }
-                None => records.insert(g),
+                None => chosen.insert(g),
             }
         }
-        records
+        chosen
     }
 
     /// The games that count for a viewer who may see more than the published ones (a club's own, or all): of
@@ -370,29 +377,7 @@ impl Seats {
     /// unseen cards, then the longest, then the first stored) — the public's rule (`recount`) over what this
     /// viewer sees.
     fn counted_for(&self, club: Option<i64>, everything: bool) -> Bits {
-        let mut order: Vec<((i64, i64, i64), u32)> = (0..self.games.len() as u32)
-            .filter_map(|g| {
-                let game = &self.games[g as usize];
-                let first = *game.seats.first()?;
-                let s = &self.seats[first as usize];
-                let seen = !s.deleted && (s.published || everything || club == Some(s.owner));
-                (seen && s.finished).then_some(((game.fullness.0, game.fullness.1, s.key), g))
-            })
-            .collect();
-        order.sort_unstable();
-        let mut taken = Bits::default();
-        let mut counted = Bits::default();
-        for (_, g) in order {
-            match self.games[g as usize].fingerprint {
-                Some(f) if taken.contains(f) => {}
-                Some(f) => {
-                    taken.insert(f);
-                    counted.insert(g);
-                }
-                None => counted.insert(g),
-            }
-        }
-        counted
+        self.fullest_of_each(|_, _, s| !s.deleted && (s.published || everything || club == Some(s.owner)) && s.finished)
     }
 
     /// The key of the group spelled `text` (as an answer's row spells its key), if any seat can be in it.
