@@ -52,9 +52,8 @@ pub fn recordable() -> Vec<Recordable> {
 /// What is wrong with the start, in words.
 pub fn log_of(start: &TableStart, now: i64) -> Result<String, ServiceError> {
     // A game begun at a table is a new game, however alike its header is to another's: its own `table` id.
-    let header = header_with_table(start, &crate::random_hex(16)?)?;
-    let mut log = header;
-    for line in opening(start)?.lines {
+    let (mut log, opening) = begun(start, &crate::random_hex(16)?)?;
+    for line in opening.lines {
         let mut entry: Map<String, Value> =
             serde_json::from_str(&line).expect("a game's opening lines are JSON objects");
         entry.insert("time".into(), json!(almanac_core::moment::write(now)));
@@ -64,18 +63,13 @@ pub fn log_of(start: &TableStart, now: i64) -> Result<String, ServiceError> {
     Ok(log)
 }
 
-/// What the start's beginning places before play.
-fn opening(start: &TableStart) -> Result<almanac_core::next::Opening, ServiceError> {
-    let kind = almanac_engine::GAMES
-        .iter()
-        .find(|g| g.id() == start.ruleset)
-        .ok_or_else(|| ServiceError::Start(format!("`{}` cannot be recorded at a table", start.ruleset)))?;
-    let names: Vec<&str> = start.players.iter().map(|p| p.trim()).collect();
-    Ok(kind.opening(&start.beginning, &names))
-}
-
 /// The header line of `log_of`, with the table id given.
 pub fn header_with_table(start: &TableStart, table: &str) -> Result<String, ServiceError> {
+    Ok(begun(start, table)?.0)
+}
+
+/// The header line of a start with the table id given, and what its beginning places before play.
+fn begun(start: &TableStart, table: &str) -> Result<(String, almanac_core::next::Opening), ServiceError> {
     let bad = |why: String| Err(ServiceError::Start(why));
     let Some(kind) = almanac_engine::GAMES.iter().find(|g| g.id() == start.ruleset && g.recorder()) else {
         let known: Vec<&str> = recordable().iter().map(|r| r.ruleset).collect();
@@ -101,13 +95,13 @@ pub fn header_with_table(start: &TableStart, table: &str) -> Result<String, Serv
             header.insert(field.into(), v);
         }
     }
-    let colors = kind.opening(&start.beginning, &names).colors;
-    let player = |(seat, name): (usize, &&str)| match colors.get(seat) {
+    let opening = kind.opening(&start.beginning, &names);
+    let player = |(seat, name): (usize, &&str)| match opening.colors.get(seat) {
         Some(color) => json!({ "name": name, "color": color }),
         None => json!({ "name": name }),
     };
     header.insert("players".into(), Value::Array(names.iter().enumerate().map(player).collect()));
     header.insert("table".into(), json!(table));
     header.extend(part);
-    Ok(serde_json::to_string(&Value::Object(header)).expect("a header is JSON"))
+    Ok((serde_json::to_string(&Value::Object(header)).expect("a header is JSON"), opening))
 }
