@@ -207,7 +207,13 @@ fn ratings_rise_with_games_won_and_the_leaderboard_orders_a_clubs_players() {
     let (_, page) = app.get_json(&format!("/api/players/{zeynep}"));
     let rating = |page: &Value| page["ratings"][0]["rating"].as_f64().unwrap();
     assert_eq!(page["ratings"][0]["history"].as_array().unwrap().len(), 2, "a rating after each game: {page}");
-    assert_eq!(page["ratings"][0]["rank"], json!(1), "Zeynep won both");
+    // Two games: provisional, not ranked yet (as on the leaderboard), with the games still needed.
+    assert_eq!(
+        (page["ratings"][0]["rank"].clone(), page["ratings"][0]["games_needed"].clone()),
+        (Value::Null, json!(3))
+    );
+    let (_, _, html) = app.get_text(&format!("/players/{zeynep}"));
+    assert!(html.contains("provisional: 3 more games"), "said on the page");
     let (_, theirs) = app.get_json(&format!("/api/players/{ayse}"));
     assert!(rating(&page) > rating(&theirs));
     let (status, board) = app.get_json("/api/leaderboard?ruleset=catan&club=Test%20club");
@@ -863,6 +869,16 @@ fn the_leaderboards_first_row_is_an_established_player_and_the_provisional_follo
     let established: Vec<&Value> = board.iter().filter(|l| l["provisional"] == false).collect();
     assert_eq!(established.len(), 3, "Ayşe, Mehmet and Zeynep played six or five: {board:?}");
     assert!(established.windows(2).all(|w| w[0]["rating"].as_f64() >= w[1]["rating"].as_f64()));
+    // Each player's page places them as the board does: the established by rank, the provisional not yet.
+    for (i, l) in board.iter().enumerate() {
+        let (_, page) = app.get_json(&format!("/api/players/{}", l["player"]));
+        let rank = &page["ratings"][0]["rank"];
+        if l["provisional"] == true {
+            assert_eq!(rank, &Value::Null, "{l}");
+        } else {
+            assert_eq!(rank, &json!(i + 1), "{l}");
+        }
+    }
     // Deniz won his one game: whatever his rating, he is not ranked above the established.
     let deniz = board.iter().position(|l| l["name"] == "Deniz").unwrap();
     assert!(deniz >= 3 && board[deniz]["games_needed"] == json!(4), "{board:?}");

@@ -616,11 +616,17 @@ async fn player_html(
         .map(|r| {
             let club = me.club.as_deref().map_or(String::new(), |c| format!("&amp;club={}", crate::pages::url_encode(c)));
             format!(
-                "<tr><td>{}</td><td>{:.1}</td><td>{} of {}</td><td><a href=\"/leaderboard?ruleset={}{club}\">leaderboard</a></td></tr>",
+                "<tr><td>{}</td><td>{:.1}</td><td>{}</td><td><a href=\"/leaderboard?ruleset={}{club}\">leaderboard</a></td></tr>",
                 escape(&r.name),
                 r.rating,
-                r.rank,
-                r.rated,
+                match r.rank {
+                    Some(rank) => format!("{rank} of {} rated", r.rated),
+                    None => format!(
+                        "provisional: {} more {}",
+                        r.games_needed,
+                        if r.games_needed == 1 { "game" } else { "games" }
+                    ),
+                },
                 escape(&r.ruleset)
             )
         })

@@ -251,9 +251,13 @@ pub struct RatingLine {
     pub rating: f64,
     pub mu: f64,
     pub sigma: f64,
-    /// The place among every player rated in this ruleset (1 = highest).
-    pub rank: u32,
+    /// The place among the established players of this ruleset (1 = highest), as the leaderboard ranks them;
+    /// none while the rating is provisional.
+    pub rank: Option<u32>,
+    /// How many players are rated in this ruleset (established or not).
     pub rated: u32,
+    /// The games still to play before the rating is established (0 once it is).
+    pub games_needed: u32,
     /// The rating after each of the player's games, `[game number, rating]`.
     pub history: Vec<[f64; 2]>,
     /// The day each of those games was played (`None`: undated).
@@ -568,7 +572,11 @@ pub fn player_page(
         let all = memo.ratings(store, &r.ruleset)?;
         let Some(mine) = all.current.get(&me) else { continue };
         let ranked = || all.current.iter().filter(|(id, _)| !bots.contains(id));
-        let rank = 1 + ranked().filter(|(_, o)| o.shown() > mine.shown()).count() as u32;
+        // Ranked, as on the leaderboard, among the established only; a provisional rating is not ranked yet.
+        let established = |id: &PlayerId| all.games.get(id).copied().unwrap_or(0) >= PROVISIONAL_GAMES;
+        let games_needed = PROVISIONAL_GAMES.saturating_sub(all.games.get(&me).copied().unwrap_or(0));
+        let rank = (games_needed == 0)
+            .then(|| 1 + ranked().filter(|(id, o)| established(id) && o.shown() > mine.shown()).count() as u32);
         let rated = ranked().count() as u32;
         let history: Vec<[f64; 2]> =
             all.history[&me].iter().enumerate().map(|(k, (_, x))| [k as f64 + 1.0, x.shown()]).collect();
@@ -590,6 +598,7 @@ pub fn player_page(
             sigma: mine.sigma,
             rank,
             rated,
+            games_needed,
             history,
             dates,
         });
