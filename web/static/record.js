@@ -91,7 +91,9 @@ document.addEventListener('DOMContentLoaded', () => {
     root.dataset.seq = seq;
     show(state.body, n.body, page.body.events || []);
     shownLocal = -1;
-    showFinish().catch(() => {});
+    // Awaited: the finish panel scrolls into view once, and a tap made while it is still coming would land
+    // where the page no longer is.
+    await showFinish().catch(() => {});
   }
 
   // The same, as the browser's rules have it with the entries still waiting: while the server is away.
