@@ -23,6 +23,8 @@ pub const HARBOUR_2: &str = "harbour:2:1";
 pub const SEVEN: &str = "seven";
 /// The robber takes a card from the player leading on points everyone can see.
 pub const ROBBED_LEADER: &str = "robbed_leader";
+/// A player reaches the winning score outside their own turn: by the rulebook the win waits for their turn.
+pub const WIN_WAITS: &str = "win_waits";
 
 pub const RESOURCE_ITEMS: [Term; 6] = [
     Term::colored("lumber", "lumber", "#2e7d32"),
@@ -90,6 +92,7 @@ pub const VOCABULARY: Vocabulary = Vocabulary {
     moments: &[
         Term::colored(SEVEN, "a 7", "#7f8c8d"),
         Term::colored(ROBBED_LEADER, "the robber hits the leader", "#c0392b"),
+        Term::colored(WIN_WAITS, "enough points, but not their turn: the win waits", "#16a085"),
     ],
     opening: almanac_core::Opening::SetupItems,
     charts: &[

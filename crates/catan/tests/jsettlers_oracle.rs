@@ -3,9 +3,10 @@
 //! the engine, as the importer carries them into the log).
 
 use almanac_catan::import::jsettlers::to_almanac;
+use almanac_catan::state::Phase;
 use almanac_catan::Catan;
 use almanac_core::Seated;
-use almanac_core::{read_events, Envelope, Timeline, Viewpoint};
+use almanac_core::{read_events, Envelope, Fact, Game, Timeline, Viewpoint};
 use std::path::PathBuf;
 
 fn replay(text: &str, view: Viewpoint) -> Result<Timeline<Catan>, String> {
@@ -19,7 +20,8 @@ fn data() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../tests/data/jsettlers")
 }
 
-/// Each fixture with the final scores the server announced, in JSettlers seat order (from INDEX.tsv).
+/// Each fixture with its final scores, in JSettlers seat order (from INDEX.tsv): the ones the server
+/// announced, or where the rules end the game before the server declared it, those the rules leave.
 fn fixtures() -> Vec<(PathBuf, Vec<i32>)> {
     let index = std::fs::read_to_string(data().join("INDEX.tsv")).expect("tests/data/jsettlers/INDEX.tsv");
     index
@@ -27,7 +29,8 @@ fn fixtures() -> Vec<(PathBuf, Vec<i32>)> {
         .skip(1)
         .map(|l| {
             let cols: Vec<&str> = l.split('\t').collect();
-            (data().join(cols[0]), cols[3].split(',').map(|n| n.parse().unwrap()).collect())
+            let scores = cols.get(4).copied().unwrap_or(cols[3]);
+            (data().join(cols[0]), scores.split(',').map(|n| n.parse().unwrap()).collect())
         })
         .collect()
 }
@@ -259,4 +262,56 @@ fn every_view_of_a_record_has_one_fingerprint_and_two_records_share_one_only_whe
     distinct.sort();
     distinct.dedup();
     assert_eq!(distinct.len(), prints.len() - 1);
+}
+
+/// The index of the first event whose facts hold `wanted`, and of the game's end.
+fn first_fact(game: &Timeline<Catan>, wanted: impl Fn(&Fact) -> bool) -> Option<usize> {
+    (0..game.event_count()).find(|&i| game.event_facts(i).iter().any(&wanted))
+}
+
+/// A robot reaches ten points with a road built in another player's Special Building Phase (JSettlers lets
+/// the player whose turn just ended build in it too): by the rulebook ("Sadece sıranızda
+/// kazanabilirsiniz") the win waits for that player's own turn, as the server declared it; the replay
+/// marks when the points were reached and, later, the end.
+#[test]
+fn ten_points_in_another_players_special_building_wait_for_the_players_turn() {
+    let text = std::fs::read_to_string(data().join("jsettlers-6p-08.soclog")).unwrap();
+    let game = replay(&text, Viewpoint::Full).unwrap();
+    let s = game.last();
+    let winner = s.winner.expect("a winner");
+    assert_eq!(s.name(winner), "robot 28");
+    let reached =
+        first_fact(&game, |f| matches!(f, Fact::Moment { moment: "win_waits", player: Some(p) } if *p == winner))
+            .expect("the moment robot 28 reached ten points");
+    let over = first_fact(&game, |f| matches!(f, Fact::GameOver { .. })).expect("the end");
+    assert!(reached < over, "reached at event {reached}, over at {over}");
+    // The points came in the Special Building Phase after robot 28's turn; the five other players' turns
+    // went on, and the win came with robot 28's next turn.
+    let then = game.state_after(reached + 1);
+    assert!(matches!(then.phase, Phase::SpecialBuilding { .. }), "{:?}", then.phase);
+    let end = game.state_after(over + 1);
+    assert_eq!((end.active, end.turn), (winner, then.turn + 6));
+}
+
+/// A robot passes ten points with Road Building's second road on its own turn; the server did not declare
+/// the win until the robot's next city. By the rules the game ends at the road: the record is read to
+/// there, the city left out, and the server's winner is the rules' winner. In every view alike, though
+/// an observer cannot see the victory point cards that make the ten.
+#[test]
+fn a_win_the_server_declared_late_ends_where_the_rules_end_it() {
+    let text = std::fs::read_to_string(data().join("jsettlers-6p-09.soclog")).unwrap();
+    let full = to_almanac(&text, Viewpoint::Full).unwrap();
+    let observer = to_almanac(&text, Viewpoint::Observer).unwrap();
+    let last_build = |log: &str| log.lines().filter(|l| l.contains("\"build_")).last().unwrap().to_string();
+    assert!(last_build(&full).contains("build_road"), "{}", last_build(&full));
+    assert_eq!(last_build(&full), last_build(&observer));
+    let game = replay(&text, Viewpoint::Full).unwrap();
+    let s = game.last();
+    let winner = s.winner.expect("a winner");
+    assert_eq!((s.name(winner), s.vp(winner)), ("robot 35", 11));
+    // A record whose server names another winner than the rules is refused, naming both.
+    let other = text.replace("SOCGameElements:game=~botsOnly~165|e4=4", "SOCGameElements:game=~botsOnly~165|e4=3");
+    assert_ne!(other, text);
+    let err = to_almanac(&other, Viewpoint::Full).unwrap_err().to_string();
+    assert!(err.contains("the server declared robot 33 the winner, but by the rules robot 35 had won"), "{err}");
 }

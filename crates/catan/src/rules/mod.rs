@@ -35,6 +35,7 @@ use crate::rules::helpers::use_helper;
 use crate::rules::trade::{maritime_trade, trade};
 use crate::rules::turns::{end_turn, is_special_build, special_building, start_next_turn};
 use crate::state::{Phase, State};
+use crate::vocabulary::WIN_WAITS;
 use almanac_core::Seated;
 use almanac_core::{Fact, Seat};
 
@@ -70,9 +71,30 @@ pub fn apply(s: &mut State, ev: &Event, facts: &mut Vec<Fact>) -> Result {
             s.winner = Some(w);
             s.phase = Phase::Over;
             facts.push(Fact::GameOver { winner: Some(w) });
+        } else {
+            mark_waiting_wins(s, facts);
         }
     }
     Ok(())
+}
+
+/// A player who reaches the winning score now but has not won (it is not their turn: a build in the
+/// Special Building Phase, an award moved by another player's build) waits for their own turn; the moment
+/// is marked so that the replay says when the points were reached, apart from when the game was won.
+fn mark_waiting_wins(s: &State, facts: &mut Vec<Fact>) {
+    let target = s.options.vp_target as i32;
+    let reached: Vec<Seat> = facts
+        .iter()
+        .filter_map(|f| match *f {
+            Fact::Score { player, delta, total, .. } if total >= target && total - delta < target => Some(player),
+            _ => None,
+        })
+        .collect();
+    for p in reached {
+        if s.vp(p) >= target {
+            facts.push(Fact::Moment { moment: WIN_WAITS, player: Some(p) });
+        }
+    }
 }
 
 /// An event in the turn of `s.active` (after setup, outside the special building phase).

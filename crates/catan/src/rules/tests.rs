@@ -531,3 +531,58 @@ fn paying_into_a_full_unlimited_bank_leaves_it_full() {
     assert_eq!((s.bank[Resource::Lumber], s.bank[Resource::Brick]), (u8::MAX, u8::MAX));
     assert_eq!(s.players[0].hand.known[Resource::Lumber], 0);
 }
+
+/// The rulebook's end of the game: "Sadece sıranızda kazanabilirsiniz": ten points reached in another
+/// player's turn (here a city built in the Special Building Phase) wait for the player's own turn, and
+/// somebody else may win first.
+#[test]
+fn ten_points_in_the_special_building_phase_wait_for_the_builders_turn() {
+    let mut s = state6();
+    // Cem (seat 2): a settlement and 8 victory point cards, 9 points, and the cards for a city.
+    ready_to_build(&mut s, 2, 0);
+    s.players[2].dev.held[DevCard::VictoryPoint] = 8;
+    s.players[2].hand.known = [0, 0, 0, 2, 3].into();
+    let city = s.board.hexes[0].corners[0];
+    assert_eq!(s.vp(2), 9);
+    let mut facts = Vec::new();
+    apply(&mut s, &Event::EndTurn { player: 0 }, &mut facts).unwrap();
+    let mut facts = Vec::new();
+    apply(&mut s, &Event::BuildCity { player: 2, at: city }, &mut facts).unwrap();
+    assert_eq!((s.vp(2), s.winner), (10, None), "ten points in Ana's turn: no win yet");
+    assert!(facts.contains(&Fact::Moment { moment: "win_waits", player: Some(2) }), "{facts:?}");
+    assert!(!facts.iter().any(|f| matches!(f, Fact::GameOver { .. })));
+    // Bo's turn: Cem still waits.
+    apply(&mut s, &Event::Roll { player: 1, dice: [1, 2].into(), production: None }, &mut facts).unwrap();
+    assert_eq!(s.winner, None);
+    // Had Bo ten points in his own turn, Bo would win first.
+    let mut bo_first = s.clone();
+    bo_first.players[1].dev.held[DevCard::VictoryPoint] = 10;
+    let mut bo_facts = Vec::new();
+    apply(&mut bo_first, &Event::RevealVictoryPoints { player: 1, count: Some(10) }, &mut bo_facts).unwrap();
+    assert_eq!(bo_first.winner, Some(1));
+    // Otherwise Cem's own turn begins with Cem's first event, and Cem has won.
+    apply(&mut s, &Event::EndTurn { player: 1 }, &mut facts).unwrap();
+    assert_eq!(s.winner, None, "the phase after Bo's turn is still not Cem's turn");
+    let mut facts = Vec::new();
+    apply(&mut s, &Event::Roll { player: 2, dice: [1, 2].into(), production: None }, &mut facts).unwrap();
+    assert_eq!((s.winner, s.turn, s.active), (Some(2), 3, 2));
+    assert!(facts.contains(&Fact::GameOver { winner: Some(2) }));
+}
+
+/// JSettlers' Special Building Phase lets the player whose turn just ended build too; ten points reached
+/// there wait as well: the phase is nobody's own turn.
+#[test]
+fn in_jsettlers_special_building_the_player_whose_turn_ended_waits_too() {
+    let mut s = state6();
+    s.options.special_building = crate::state::SpecialBuildingRule::JSettlers;
+    ready_to_build(&mut s, 0, 0);
+    s.players[0].dev.held[DevCard::VictoryPoint] = 8;
+    s.players[0].hand.known = [0, 0, 0, 2, 3].into();
+    let city = s.board.hexes[0].corners[0];
+    let mut facts = Vec::new();
+    apply(&mut s, &Event::EndTurn { player: 0 }, &mut facts).unwrap();
+    apply(&mut s, &Event::BuildCity { player: 0, at: city }, &mut facts).unwrap();
+    assert_eq!((s.vp(0), s.winner), (10, None));
+    apply(&mut s, &Event::Roll { player: 1, dice: [1, 2].into(), production: None }, &mut facts).unwrap();
+    assert_eq!(s.winner, None, "Bo's turn, not Ana's");
+}

@@ -126,6 +126,10 @@ pub fn winner(s: &State) -> Option<Seat> {
     if s.options.win_on_any_turn {
         // catanatron names the last player in seat order who has reached the target.
         s.seats().rev().find(|&p| s.vp(p) >= target)
+    } else if matches!(s.phase, Phase::SpecialBuilding { .. }) {
+        // The rulebook (5-6 players): the Special Building Phase is nobody's own turn, not even that of the
+        // player whose turn just ended (JSettlers lets them build in it); ten points reached there wait.
+        None
     } else {
         // The rulebook: a win only counts on the winner's own turn.
         Some(s.active).filter(|&p| s.vp(p) >= target)

@@ -43,9 +43,31 @@ pub fn convert(text: &str, view: Viewpoint) -> Result<String, FormatError> {
         }
     }
     let header_json = setup.header(&header, view)?;
+    // Where the rules end the game is read from the full game: a view may not see the hidden cards that
+    // end it (a victory point card bought unseen), and every view of one record ends at the same place.
+    let cut = match view {
+        Viewpoint::Full => None,
+        _ => walk(text, &entries, &setup, setup.header(&header, Viewpoint::Full)?, Viewpoint::Full, None)?.cut,
+    };
+    let walk = walk(text, &entries, &setup, header_json, view, cut)?;
+    Ok(walk.lines.join("\n") + "\n")
+}
+
+/// Reads the messages of `view` into events; `cut`, when the rules end the game before the server does,
+/// the line from which the server's messages are play after the end (known in advance for a view, found
+/// on the way for the full game).
+fn walk<'s>(
+    text: &str,
+    entries: &'s [Entry<'s>],
+    setup: &'s Setup,
+    header_json: Value,
+    view: Viewpoint,
+    cut: Option<usize>,
+) -> Result<Walk<'s>, FormatError> {
     let state = Catan::initial(&header_json).map_err(|e| FormatError::whole(format!("the board: {e}")))?;
     let mut walk = Walk {
-        setup: &setup,
+        cut,
+        setup,
         state,
         lines: vec![header_json.to_string()],
         pending: None,
@@ -84,7 +106,7 @@ pub fn convert(text: &str, view: Viewpoint) -> Result<String, FormatError> {
     }
     walk.flush_reveals()?;
     walk.finish(last_line)?;
-    Ok(walk.lines.join("\n") + "\n")
+    Ok(walk)
 }
 
 /// Does a message reach this view? Observers get everything but the messages to one seat; a seat gets
@@ -310,6 +332,9 @@ struct Pending {
 
 struct Walk<'s> {
     setup: &'s Setup,
+    /// The line from which the server's messages are play after the rules' end of the game (a win the
+    /// server declared later): only its own end (winner, cards shown) is read from there on.
+    cut: Option<usize>,
     /// The game so far, by our rules (every event before `pending`).
     state: State,
     lines: Vec<String>,
@@ -333,6 +358,13 @@ impl<'s> Walk<'s> {
     /// Applies the pending event and starts a new one.
     fn emit(&mut self, e: &Entry, kind: &str, player: &str, fields: Value) -> Result<(), FormatError> {
         self.flush()?;
+        if self.cut.is_none() && self.over_at.is_none() && self.state.winner.is_some() {
+            // The rules ended the game with the event just applied; the server let play go on.
+            self.cut = Some(e.line);
+        }
+        if self.cut.is_some_and(|c| e.line >= c) {
+            return Ok(());
+        }
         let mut event = Map::new();
         event.insert("type".into(), json!(kind));
         event.insert("player".into(), json!(player));
@@ -375,6 +407,25 @@ impl<'s> Walk<'s> {
 
     fn message(&mut self, e: &'s Entry) -> Result<(), FormatError> {
         let b = &e.body;
+        if self.cut.is_some_and(|c| e.line >= c) {
+            // Play after the rules' end: only the server's end of the game is read (its winner, checked in
+            // `finish`, and the cards shown).
+            match e.class {
+                "SOCGameElements" => {
+                    if let Some((_, v)) = elements(b.raw).find(|&(k, _)| k == 4) {
+                        self.winner = Some(v);
+                    }
+                    return Ok(());
+                }
+                "SOCTurn" if b.get("gameState") == Some("1000") => {
+                    self.over_at = Some(e.line);
+                    self.winner = self.winner.or(Some(number(e, "playerNumber")?));
+                    return Ok(());
+                }
+                "SOCGameState" | "SOCGameStats" | "SOCDevCardAction" => {}
+                _ => return Ok(()),
+            }
+        }
         match e.class {
             "SOCTurn" => self.turn(e)?,
             "SOCPutPiece" => {
@@ -503,6 +554,10 @@ impl<'s> Walk<'s> {
             "SOCGameState" if b.get("state") == Some("1000") => self.over_at = Some(e.line),
             "SOCGameStats" if self.over_at.is_some() => {
                 self.flush_reveals()?;
+                if self.cut.is_some() {
+                    // The server's scores count play after the rules' end: not ours to check against.
+                    return Ok(());
+                }
                 let scores: Vec<i64> = b.positional().filter_map(|v| v.parse().ok()).collect();
                 let mut vp = Map::new();
                 for (pn, name) in &self.setup.seats {
@@ -670,11 +725,25 @@ impl<'s> Walk<'s> {
 
     fn finish(&mut self, last_line: usize) -> Result<(), FormatError> {
         self.flush()?;
-        if self.state.winner.is_none() {
+        let Some(ours) = self.state.winner else {
             return Err(FormatError {
                 line: last_line,
                 reason: "the log says the game is over, but by the rules nobody has won".into(),
             });
+        };
+        // A win the server declared later than the rules: the same player, or the record is refused.
+        if let (Some(cut), Some(theirs)) = (self.cut, self.winner) {
+            let ours = self.state.table.name(ours).to_string();
+            let theirs = self.setup.seats.iter().find(|(pn, _)| i64::from(*pn) == theirs);
+            let theirs = theirs.map_or_else(|| "an empty seat".to_string(), |(_, name)| name.clone());
+            if ours != theirs {
+                return Err(FormatError {
+                    line: self.over_at.unwrap_or(last_line),
+                    reason: format!(
+                        "the server declared {theirs} the winner, but by the rules {ours} had won before line {cut}"
+                    ),
+                });
+            }
         }
         Ok(())
     }
