@@ -39,6 +39,10 @@ pub fn describe(s: &State, e: &Event) -> String {
         Event::RevealVictoryPoints { count: Some(0), .. } => "claims the win with the points on the board".into(),
         Event::RevealVictoryPoints { .. } => "reveals victory point cards".into(),
         Event::EndTurn { .. } => "ends the turn".into(),
+        Event::TakeBack { at, .. } => {
+            format!("takes back the settlement at {}: places again after the others", board.vertices[*at as usize].name)
+        }
+        Event::TimeOut { .. } => "runs out of time: the turn ends".into(),
         Event::UseHelper(u) => match u.after {
             AfterUse::Swap(other) => format!("uses {} and swaps it for {}", HELPERS[u.helper], HELPERS[other]),
             AfterUse::Flip => format!("uses {}, then turns it over", HELPERS[u.helper]),

@@ -93,6 +93,18 @@ pub enum Event {
     EndTurn {
         player: Seat,
     },
+    /// The settlement just placed in setup taken back before its road (a program's server did it when the
+    /// road could not be placed): it goes back with the cards it paid, and the player places again after
+    /// everyone else's placements.
+    TakeBack {
+        player: Seat,
+        at: VertexId,
+    },
+    /// The player's time ran out and the turn ended for them (a program's server does it after a timeout),
+    /// before the roll if it came then: nothing is rolled or produced.
+    TimeOut {
+        player: Seat,
+    },
     /// A helper's advantage (the Helpers scenario), with its choices and outcomes.
     UseHelper(Box<HelperUse>),
 }
@@ -144,7 +156,9 @@ impl Event {
             | Event::PlayYearOfPlenty { player, .. }
             | Event::PlayMonopoly { player, .. }
             | Event::RevealVictoryPoints { player, .. }
-            | Event::EndTurn { player } => player,
+            | Event::EndTurn { player }
+            | Event::TakeBack { player, .. }
+            | Event::TimeOut { player } => player,
             Event::UseHelper(ref u) => u.player,
         }
     }
@@ -166,12 +180,14 @@ impl Event {
             Event::PlayMonopoly { .. } => "play_monopoly",
             Event::RevealVictoryPoints { .. } => "reveal_victory_points",
             Event::EndTurn { .. } => "end_turn",
+            Event::TakeBack { .. } => "take_back",
+            Event::TimeOut { .. } => "time_out",
             Event::UseHelper(_) => "use_helper",
         }
     }
 }
 
-pub const EVENT_TYPES: [&str; 16] = [
+pub const EVENT_TYPES: [&str; 18] = [
     "build_settlement",
     "build_road",
     "build_city",
@@ -188,6 +204,8 @@ pub const EVENT_TYPES: [&str; 16] = [
     "reveal_victory_points",
     "end_turn",
     "use_helper",
+    "take_back",
+    "time_out",
 ];
 
 /// A string from the line: borrowed when it has no escapes (the usual case), owned otherwise.
@@ -430,6 +448,8 @@ fn parse_raw(state: &State, raw: Raw) -> Result<Event, String> {
         }
         "reveal_victory_points" => Event::RevealVictoryPoints { player, count: raw.count },
         "end_turn" => Event::EndTurn { player },
+        "take_back" => Event::TakeBack { player, at: board.vertex(field::required(raw.at.as_deref(), kind, "at")?)? },
+        "time_out" => Event::TimeOut { player },
         "use_helper" => Event::UseHelper(Box::new(parse_helper_use(state, &raw, player)?)),
         other => return Err(format!("unknown event type `{other}` (known: {})", EVENT_TYPES.join(", "))),
     })
@@ -536,7 +556,7 @@ fn write_map(state: &State, event: &Event) -> Map<String, Value> {
     m.insert("type".into(), json!(event.kind()));
     m.insert("player".into(), name(event.player()));
     match event {
-        Event::BuildSettlement { at, .. } | Event::BuildCity { at, .. } => {
+        Event::BuildSettlement { at, .. } | Event::BuildCity { at, .. } | Event::TakeBack { at, .. } => {
             m.insert("at".into(), json!(board.vertices[*at as usize].name));
         }
         Event::BuildRoad { at, .. } => {
@@ -599,7 +619,7 @@ fn write_map(state: &State, event: &Event) -> Map<String, Value> {
                 m.insert("count".into(), json!(c));
             }
         }
-        Event::PlayKnight { .. } | Event::PlayRoadBuilding { .. } | Event::EndTurn { .. } => {}
+        Event::PlayKnight { .. } | Event::PlayRoadBuilding { .. } | Event::EndTurn { .. } | Event::TimeOut { .. } => {}
         Event::UseHelper(u) => write_helper(state, u, &mut m),
     }
     m

@@ -177,8 +177,12 @@ pub fn candidates(s: &State, p: Seat, kind: &str) -> Candidates<LoggedEvent> {
                 .map(|(a, b)| {
                     let mut take = Resources::of(a, 1);
                     take[b] += 1;
-                    Event::PlayYearOfPlenty { player: p, take: Bundle::known(take) }
+                    take
                 })
+                // Fewer than two only from a short bank (the rules say when).
+                .chain(Resource::ALL.into_iter().map(|a| Resources::of(a, 1)))
+                .chain([Resources::default()])
+                .map(|take| Event::PlayYearOfPlenty { player: p, take: Bundle::known(take) })
                 .collect(),
         ),
         // Every card that could be one shown at once: refused unless that wins (or the game is over).

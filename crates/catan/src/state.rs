@@ -296,9 +296,21 @@ impl State {
         vp
     }
 
-    /// Who places in setup step `step`.
+    /// Who places in setup step `step`: the snake order, then whoever still owes a placement (one taken
+    /// back).
     pub fn setup_seat(&self, step: u8) -> Seat {
-        snake_order(self.players.len(), step)
+        let n = self.players.len();
+        if (step as usize) < 2 * n {
+            snake_order(n, step)
+        } else {
+            self.setup_owed().unwrap_or(0)
+        }
+    }
+
+    /// A player who still owes a setup placement after the snake order (theirs was taken back), the last
+    /// of the second round's order first: a placement is whole with its road.
+    pub fn setup_owed(&self) -> Option<Seat> {
+        self.seats().rev().find(|&p| self.players[p as usize].roads < 2)
     }
 
     pub fn road_owner(&self, e: EdgeId) -> Option<Seat> {

@@ -48,15 +48,17 @@ fn every_event_belongs_to_the_turn_of_the_player_who_plays_it() {
         for (i, e) in g.events.iter().enumerate() {
             t.push(i + 2, e.clone().into()).unwrap();
         }
+        // Whoever placed last in setup begins (the first player, unless a placement was taken back).
+        let first = (0..g.events.len()).find(|&i| t.event_turn(i) == 1).map(|i| g.events[i].player()).unwrap();
         for (i, e) in g.events.iter().enumerate() {
             let turn = t.event_turn(i);
             if turn == 0 {
                 continue;
             }
-            // Turn t is played by seat (t - 1) mod n; special builds and discards are by others in it.
-            let owner = ((turn - 1) as usize % players) as u8;
+            // Turn t is played by the seat t - 1 after the first; special builds and discards are by others.
+            let owner = ((first as usize + turn as usize - 1) % players) as u8;
             let kind = e.kind();
-            if kind == "roll" || kind == "end_turn" {
+            if kind == "roll" || kind == "end_turn" || kind == "time_out" {
                 assert_eq!(e.player(), owner, "seed {seed}: event {i} ({kind}) is in turn {turn}");
             }
         }

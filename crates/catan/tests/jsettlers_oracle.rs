@@ -302,7 +302,7 @@ fn a_win_the_server_declared_late_ends_where_the_rules_end_it() {
     let text = std::fs::read_to_string(data().join("jsettlers-6p-09.soclog")).unwrap();
     let full = to_almanac(&text, Viewpoint::Full).unwrap();
     let observer = to_almanac(&text, Viewpoint::Observer).unwrap();
-    let last_build = |log: &str| log.lines().filter(|l| l.contains("\"build_")).last().unwrap().to_string();
+    let last_build = |log: &str| log.lines().rfind(|l| l.contains("\"build_")).unwrap().to_string();
     assert!(last_build(&full).contains("build_road"), "{}", last_build(&full));
     assert_eq!(last_build(&full), last_build(&observer));
     let game = replay(&text, Viewpoint::Full).unwrap();
@@ -314,4 +314,102 @@ fn a_win_the_server_declared_late_ends_where_the_rules_end_it() {
     assert_ne!(other, text);
     let err = to_almanac(&other, Viewpoint::Full).unwrap_err().to_string();
     assert!(err.contains("the server declared robot 33 the winner, but by the rules robot 35 had won"), "{err}");
+}
+
+/// A robot stalled at the roll and the server ended its turn without dice (`SOCClearOffer`, then the next
+/// seat's `SOCTurn`): read as the player's time running out. Made from a fixture: at its fifth roll prompt
+/// the server moves on to the next seat, who rolls what the stalled player would have rolled (production
+/// does not depend on who rolls, so the server's hand snapshots still hold).
+#[test]
+fn a_turn_the_server_ended_before_the_roll_is_a_time_out() {
+    let text = std::fs::read_to_string(data().join("jsettlers-4p-01.soclog")).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    let prompt = lines.iter().enumerate().filter(|(_, l)| l.contains("all:SOCRollDicePrompt:")).nth(4).unwrap().0;
+    let field = |l: &str, k: &str| l.split('|').find_map(|f| f.strip_prefix(k)).unwrap().to_string();
+    let stalled = field(lines[prompt], "playerNumber=");
+    let next = lines[prompt..]
+        .iter()
+        .filter(|l| l.contains("all:SOCTurn:") && l.contains("gameState=15"))
+        .map(|l| field(l, "playerNumber="))
+        .find(|pn| *pn != stalled)
+        .unwrap();
+    let game = lines[prompt].split_once("game=").unwrap().1.split('|').next().unwrap().to_string();
+    let rolled = prompt
+        + lines[prompt..].iter().position(|l| l.contains("all:SOCGameState:") && l.ends_with("state=20")).unwrap();
+    let mut made: Vec<String> = lines[..=prompt].iter().map(|l| l.to_string()).collect();
+    made.push(format!("0:59.000:all:SOCClearOffer:game={game}|playerNumber=-1"));
+    made.push(format!("0:59.000:all:SOCTurn:game={game}|playerNumber={next}|gameState=15"));
+    made.push(format!("0:59.000:all:SOCRollDicePrompt:game={game}|playerNumber={next}"));
+    made.extend(lines[prompt + 1..=rolled].iter().map(|l| l.to_string()));
+    let made = made.join("\n") + "\n";
+    let err = to_almanac(&made, Viewpoint::Full).unwrap_err().to_string();
+    // Read to its end, where the log stops before the game does: the time-out and the roll after it held.
+    assert!(err.contains("the log ends before the game does"), "{err}");
+    // Without the time-out's reading the same log was refused at the next turn.
+    assert!(!err.contains("without rolling"), "{err}");
+}
+
+/// JSettlers 2.7 took back a settlement placed in setup (its road declined) but kept it on its board: the
+/// player later builds a city on it. Read up to there (the take-back, the placement made again after the
+/// others, the game begun by whoever placed last) and refused there, naming the server's message.
+#[test]
+fn a_settlement_the_server_took_back_and_kept_is_refused_naming_its_message() {
+    let text = std::fs::read_to_string(data().join("refused/jsettlers-4p-09.soclog")).unwrap();
+    let err = to_almanac(&text, Viewpoint::Full).unwrap_err().to_string();
+    assert!(err.starts_with("line 1030"), "{err}");
+    assert!(
+        err.contains("where the server took back droid 2's settlement on line 177 (`SOCCancelBuildRequest`"),
+        "{err}"
+    );
+}
+
+/// The shared corpus of JSettlers2 robot games (`tests/data/jsettlers-botgames.tar.xz`, described beside
+/// it): every game replays to the server's final scores. Of the three the server wrote that an earlier
+/// build refused, the win in another's Special Building Phase is read to the server's scores; the win the
+/// server declared a city late ends a point short of them, at the road that made it; the settlement the
+/// server took back yet kept is refused naming the server's message.
+#[test]
+fn the_shared_corpus_of_robot_games_replays_to_the_servers_scores() {
+    let dir = std::env::temp_dir().join(format!("almanac-jsettlers-corpus-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let archive = data().join("../jsettlers-botgames.tar.xz");
+    let untar = std::process::Command::new("tar").arg("-xJf").arg(&archive).arg("-C").arg(&dir).status();
+    assert!(untar.is_ok_and(|s| s.success()), "tar -xJf {} (tar and xz are needed)", archive.display());
+    let index = std::fs::read_to_string(dir.join("INDEX.tsv")).unwrap();
+    let (mut accepted, mut problems, mut refused) = (0, Vec::new(), Vec::new());
+    for row in index.lines().skip(1) {
+        let cols: Vec<&str> = row.split('\t').collect();
+        let text = std::fs::read_to_string(dir.join(cols[0])).unwrap();
+        let scores: Vec<i32> = cols[7].split(',').map(|n| n.parse().unwrap()).collect();
+        let read = replay(&text, Viewpoint::Full)
+            .map(|game| (final_scores(&game, &text).iter().map(|v| v.0).collect::<Vec<i32>>(), scores.clone()));
+        if cols[0].starts_with("refused/") {
+            refused.push((cols[0].to_string(), read));
+            continue;
+        }
+        match read {
+            Ok((totals, scores)) if totals == scores => accepted += 1,
+            Ok((totals, scores)) => problems.push(format!("{}: {totals:?}, the server says {scores:?}", cols[0])),
+            Err(e) => problems.push(format!("{}: {e}", cols[0])),
+        }
+    }
+    std::fs::remove_dir_all(&dir).ok();
+    assert!(problems.is_empty(), "{accepted} accepted; {}", problems.join("\n"));
+    assert_eq!(accepted, 400);
+    refused.sort_by(|a, b| a.0.cmp(&b.0));
+    let names: Vec<&str> = refused.iter().map(|r| r.0.as_str()).collect();
+    assert_eq!(
+        names,
+        [
+            "refused/botgame-4p-refused-1.soclog",
+            "refused/botgame-6p-refused-1.soclog",
+            "refused/botgame-6p-refused-2.soclog"
+        ]
+    );
+    let err = refused[0].1.as_ref().unwrap_err();
+    assert!(err.contains("where the server took back droid 2's settlement"), "{err}");
+    let (ours, server) = refused[1].1.as_ref().unwrap();
+    assert_eq!((ours, server), (&vec![6, 6, 5, 5, 11, 4], &vec![6, 6, 5, 5, 12, 4]), "the city after the end left out");
+    let (ours, server) = refused[2].1.as_ref().unwrap();
+    assert_eq!(ours, server);
 }

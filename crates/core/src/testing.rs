@@ -154,7 +154,8 @@ pub fn every_record() -> Vec<std::path::PathBuf> {
         let name = dir.file_name().map(|n| n.to_string_lossy().to_string()).unwrap_or_default();
         all.extend(files_in(&format!("tests/data/{name}")));
     }
-    all.retain(|f| !matches!(f.extension().and_then(|e| e.to_str()), Some("md" | "tsv")));
+    // A folder inside one (records kept because they are refused) holds no record of the corpus.
+    all.retain(|f| f.is_file() && !matches!(f.extension().and_then(|e| e.to_str()), Some("md" | "tsv")));
     all
 }
 

@@ -113,9 +113,21 @@ pub fn play_year_of_plenty(s: &mut State, p: Seat, take: &Bundle, facts: &mut Ve
     if take.unknown > 0 {
         return fail("year of plenty must name the two resources taken");
     }
-    let bank_total = s.bank.total();
-    if take.total() != 2 && !(take.total() < 2 && take.total() == bank_total) {
-        return fail(format!("year of plenty takes 2 resource cards from the bank, not {}", take.total()));
+    // The rulebook is silent on a bank too short for the card. Decided as the production rule decides for
+    // one player owed: the player gets what is left. So a card may take fewer than 2 only when the bank
+    // could not give what was asked: one card when the bank holds fewer than 2 of its kind or none of
+    // another kind (a pair it could not give), none when the bank is empty.
+    let short = match take.total() {
+        2 => false,
+        1 => take.known.present().any(|(r, _)| s.bank[r] < 2) || s.bank.present().count() < 5,
+        0 => s.bank.total() == 0,
+        _ => false,
+    };
+    if take.total() != 2 && !short {
+        return fail(format!(
+            "year of plenty takes 2 resource cards from the bank, not {} (fewer only when the bank cannot give two)",
+            take.total()
+        ));
     }
     if let Some((r, _)) = take.known.present().find(|&(r, n)| s.bank[r] < n) {
         return fail(format!("the bank has only {} {r} left", s.bank[r]));

@@ -33,7 +33,7 @@ use crate::rules::development::{
 use crate::rules::dice::{discard, move_robber, roll};
 use crate::rules::helpers::use_helper;
 use crate::rules::trade::{maritime_trade, trade};
-use crate::rules::turns::{end_turn, is_special_build, special_building, start_next_turn};
+use crate::rules::turns::{end_turn, is_special_build, special_building, start_next_turn, time_out};
 use crate::state::{Phase, State};
 use crate::vocabulary::WIN_WAITS;
 use almanac_core::Seated;
@@ -118,6 +118,10 @@ fn in_turn(s: &mut State, ev: &Event, facts: &mut Vec<Fact>) -> Result {
         Event::PlayMonopoly { resource, taken, .. } => play_monopoly(s, p, *resource, taken.as_deref(), facts)?,
         Event::RevealVictoryPoints { count, .. } => reveal_victory_points(s, p, *count, facts)?,
         Event::EndTurn { .. } => end_turn(s, p, facts)?,
+        Event::TimeOut { .. } => time_out(s, p, facts)?,
+        Event::TakeBack { .. } => {
+            return fail(format!("{} takes back a settlement: only one just placed in setup goes back", s.name(p)))
+        }
         Event::UseHelper(u) => use_helper(s, u, facts)?,
     }
     if !matches!(ev, Event::BuildRoad { .. } | Event::PlayRoadBuilding { .. }) {
@@ -223,7 +227,10 @@ pub(crate) fn may_trade_now(s: &State) -> bool {
 }
 
 fn check_free_roads(s: &State, ev: &Event) -> Result {
-    if s.free_roads == 0 || matches!(ev, Event::BuildRoad { .. } | Event::RevealVictoryPoints { .. }) {
+    // A time-out ends the turn whatever was left of the card.
+    if s.free_roads == 0
+        || matches!(ev, Event::BuildRoad { .. } | Event::RevealVictoryPoints { .. } | Event::TimeOut { .. })
+    {
         return Ok(());
     }
     if can_place_any_road(s, s.active) {

@@ -3,13 +3,32 @@
 
 use crate::board::VertexId;
 use crate::event::Event;
-use crate::pieces::ROAD;
+use crate::pieces::{ROAD, SETTLEMENT};
 use crate::rules::build::{check_free_vertex, place_settlement};
 use crate::rules::checks::{fail, Result};
+use crate::rules::points::score;
 use crate::rules::variants;
 use crate::state::{Phase, State};
 use almanac_core::Seated;
-use almanac_core::{cause, Fact};
+use almanac_core::{cause, Fact, Seat};
+
+/// The second settlement at `v` goes back to `p`'s supply, and with it the cards it paid.
+fn take_back(s: &mut State, p: Seat, v: VertexId, facts: &mut Vec<Fact>) {
+    s.buildings[v as usize] = None;
+    s.players[p as usize].settlements -= 1;
+    facts.push(Fact::Returned { player: p, piece: SETTLEMENT });
+    score(s, p, SETTLEMENT, -1, -1, facts);
+    let board = s.board.clone();
+    for &h in &board.vertices[v as usize].hexes {
+        if let Some(r) = board.hexes[h as usize].terrain.produces() {
+            if s.players[p as usize].hand.known[r] > 0 {
+                s.players[p as usize].hand.take(r, 1);
+                s.bank[r] += 1;
+                facts.push(Fact::Lost { player: p, item: r.name(), count: 1, cause: cause::SETUP, to: None });
+            }
+        }
+    }
+}
 
 /// An event of setup step `step`; `settlement` is the one placed this step, whose road comes next.
 pub fn setup(s: &mut State, ev: &Event, step: u8, settlement: Option<VertexId>, facts: &mut Vec<Fact>) -> Result {
@@ -74,17 +93,43 @@ pub fn setup(s: &mut State, ev: &Event, step: u8, settlement: Option<VertexId>, 
             s.players[p as usize].roads += 1;
             facts.push(Fact::Built { player: p, piece: ROAD });
             let next = step + 1;
-            let last = next as usize == 2 * s.players.len();
+            let last = next as usize >= 2 * s.players.len() && s.setup_owed().is_none();
             variants::setup_road_placed(s, p, e, second, last, facts);
             if last {
+                // Whoever placed last begins: the first player, unless a placement taken back came after.
                 s.phase = Phase::BeforeRoll;
                 s.turn = 1;
-                s.active = 0;
-                facts.push(Fact::TurnStarted { turn: 1, player: 0 });
+                s.active = p;
+                facts.push(Fact::TurnStarted { turn: 1, player: p });
             } else {
                 s.phase = Phase::Setup { step: next, settlement: None };
                 s.active = s.setup_seat(next);
             }
+            Ok(())
+        }
+        (Some(v), Event::TakeBack { at, .. }) => {
+            if p != seat {
+                return fail(format!("setup: {} cannot take back {}'s settlement", s.name(p), s.name(seat)));
+            }
+            if *at != v {
+                return fail(format!(
+                    "setup: only the settlement just placed ({}) can be taken back, not {}",
+                    s.board.vertex_label(v),
+                    s.board.vertex_label(*at)
+                ));
+            }
+            if !second {
+                // A first settlement taken back would make the order of the rest a guess: not read.
+                return fail(format!(
+                    "setup: only a second-round settlement can be taken back, and {}'s at {} is a first",
+                    s.name(p),
+                    s.board.vertex_label(v)
+                ));
+            }
+            take_back(s, p, v, facts);
+            let next = step + 1;
+            s.phase = Phase::Setup { step: next, settlement: None };
+            s.active = s.setup_seat(next);
             Ok(())
         }
         (None, _) if p != seat => fail(format!(

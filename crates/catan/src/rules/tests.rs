@@ -586,3 +586,104 @@ fn in_jsettlers_special_building_the_player_whose_turn_ended_waits_too() {
     apply(&mut s, &Event::Roll { player: 1, dice: [1, 2].into(), production: None }, &mut facts).unwrap();
     assert_eq!(s.winner, None, "Bo's turn, not Ana's");
 }
+
+/// A placement taken back in setup: the settlement goes back with the cards it paid, the others place, the
+/// player places again after them, and whoever placed last begins.
+#[test]
+fn a_settlement_taken_back_in_setup_is_placed_again_after_the_others() {
+    let spec: BoardSpec = serde_json::from_str(include_str!("../../tests/beginner-board.json")).unwrap();
+    let mut s = State::new(
+        Board::from_spec(&spec).unwrap(),
+        Options::default(),
+        almanac_core::Table::named(&["Ana", "Bo", "Cem"]),
+    )
+    .unwrap();
+    let place = |s: &mut State, p: Seat, hex: usize| {
+        let mut facts = Vec::new();
+        let (v, e) = (s.board.hexes[hex].corners[0], s.board.hexes[hex].sides[0]);
+        apply(s, &Event::BuildSettlement { player: p, at: v }, &mut facts).unwrap();
+        apply(s, &Event::BuildRoad { player: p, at: e }, &mut facts).unwrap();
+    };
+    let first = s.board.hexes[0].corners[0];
+    let mut facts = Vec::new();
+    apply(&mut s, &Event::BuildSettlement { player: 0, at: first }, &mut facts).unwrap();
+    let err = apply(&mut s.clone(), &Event::TakeBack { player: 0, at: first }, &mut facts).unwrap_err();
+    assert!(err.0.contains("only a second-round settlement can be taken back"), "{err}");
+    let road = s.board.hexes[0].sides[0];
+    apply(&mut s, &Event::BuildRoad { player: 0, at: road }, &mut facts).unwrap();
+    for (p, hex) in [(1, 2), (2, 7)] {
+        place(&mut s, p, hex);
+    }
+    // Cem's second settlement pays its cards; then it is taken back.
+    let bank = s.bank;
+    let v = s.board.hexes[11].corners[0];
+    let mut facts = Vec::new();
+    apply(&mut s, &Event::BuildSettlement { player: 2, at: v }, &mut facts).unwrap();
+    assert!(s.players[2].hand.total() > 0, "the second settlement pays");
+    let elsewhere = s.board.hexes[16].corners[0];
+    let err = apply(&mut s.clone(), &Event::TakeBack { player: 2, at: elsewhere }, &mut facts).unwrap_err();
+    assert!(err.0.contains("only the settlement just placed"), "{err}");
+    let mut facts = Vec::new();
+    apply(&mut s, &Event::TakeBack { player: 2, at: v }, &mut facts).unwrap();
+    assert_eq!((s.building(v), s.players[2].settlements, s.vp(2)), (None, 1, 1));
+    assert_eq!((s.players[2].hand.total(), s.bank), (0, bank), "the cards went back to the bank");
+    assert!(facts.contains(&Fact::Returned { player: 2, piece: "settlement" }), "{facts:?}");
+    // Bo and Ana place; Cem's turn to place comes after them.
+    let err = apply(&mut s.clone(), &Event::BuildSettlement { player: 2, at: v }, &mut facts).unwrap_err();
+    assert!(err.0.contains("Bo's turn to place a settlement"), "{err}");
+    place(&mut s, 1, 16);
+    place(&mut s, 0, 18);
+    assert_eq!(s.phase, Phase::Setup { step: 6, settlement: None });
+    assert_eq!(s.active, 2);
+    place(&mut s, 2, 11);
+    assert!(s.players[2].hand.total() > 0, "the placement made again pays as a second one");
+    // Cem placed last: Cem begins.
+    assert_eq!((s.phase, s.turn, s.active), (Phase::BeforeRoll, 1, 2));
+    let err = apply(&mut s.clone(), &Event::TakeBack { player: 2, at: v }, &mut facts).unwrap_err();
+    assert!(err.0.contains("only one just placed in setup goes back"), "{err}");
+}
+
+/// A turn whose time ran out before the roll ends without one: nothing is produced, the next player's
+/// turn begins. An ordinary end of the turn before the roll is still refused.
+#[test]
+fn a_time_out_before_the_roll_ends_the_turn_without_one() {
+    let mut s = state(Options::default());
+    s.phase = Phase::BeforeRoll;
+    let mut facts = Vec::new();
+    let err = apply(&mut s.clone(), &Event::EndTurn { player: 0 }, &mut facts).unwrap_err();
+    assert!(err.0.contains("without rolling"), "{err}");
+    let err = apply(&mut s.clone(), &Event::TimeOut { player: 1 }, &mut facts).unwrap_err();
+    assert!(err.0.contains("out of turn"), "{err}");
+    let hands: Vec<u32> = s.players.iter().map(|p| p.hand.total()).collect();
+    apply(&mut s, &Event::TimeOut { player: 0 }, &mut facts).unwrap();
+    assert_eq!((s.turn, s.active, s.phase), (2, 1, Phase::BeforeRoll));
+    assert_eq!(s.players.iter().map(|p| p.hand.total()).collect::<Vec<_>>(), hands);
+    assert!(!facts.iter().any(|f| matches!(f, Fact::Rolled { .. })));
+}
+
+/// A bank too short for Year of Plenty (the rulebook is silent; decided as the production rule decides
+/// for a single player owed, who gets what is left): one card when the bank cannot give two of its kind or
+/// has none of another kind; a full bank always gives two. catanatron played one such card (seed 100154
+/// of `--players W,VP,W,VP`: one grain left in the bank, one grain taken).
+#[test]
+fn year_of_plenty_takes_what_a_short_bank_has_left() {
+    let mut s = state(Options::default());
+    s.players[0].dev.held[DevCard::YearOfPlenty] = 1;
+    let mut facts = Vec::new();
+    let one_grain = Bundle::known([0, 0, 0, 1, 0].into());
+    let err = apply(&mut s.clone(), &Event::PlayYearOfPlenty { player: 0, take: one_grain }, &mut facts).unwrap_err();
+    assert!(err.0.contains("takes 2 resource cards from the bank, not 1"), "{err}");
+    // One grain left: the one grain is all two grain could give.
+    let mut short = s.clone();
+    short.bank[Resource::Grain] = 1;
+    apply(&mut short, &Event::PlayYearOfPlenty { player: 0, take: one_grain }, &mut facts).unwrap();
+    assert_eq!((short.players[0].hand.known[Resource::Grain], short.bank[Resource::Grain]), (1, 0));
+    // No ore left: one lumber is all lumber and ore could give.
+    let mut no_ore = s.clone();
+    no_ore.bank[Resource::Ore] = 0;
+    let one_lumber = Bundle::known([1, 0, 0, 0, 0].into());
+    apply(&mut no_ore, &Event::PlayYearOfPlenty { player: 0, take: one_lumber }, &mut facts).unwrap();
+    // An empty take needs an empty bank.
+    let none = Bundle::known([0, 0, 0, 0, 0].into());
+    assert!(apply(&mut s.clone(), &Event::PlayYearOfPlenty { player: 0, take: none }, &mut facts).is_err());
+}

@@ -27,6 +27,15 @@ pub fn end_turn(s: &mut State, p: Seat, facts: &mut Vec<Fact>) -> Result {
     Ok(())
 }
 
+/// The player's time ran out: the turn ends as `end_turn` ends it, and before the roll without one (nothing
+/// is produced).
+pub fn time_out(s: &mut State, p: Seat, facts: &mut Vec<Fact>) -> Result {
+    if s.phase == Phase::BeforeRoll {
+        s.phase = Phase::Main;
+    }
+    end_turn(s, p, facts)
+}
+
 pub fn start_next_turn(s: &mut State, facts: &mut Vec<Fact>) {
     let n = s.players.len() as Seat;
     s.active = (s.active + 1) % n;

@@ -146,6 +146,10 @@ fn choose(rng: &mut SeededRng, s: &State, deck: &mut Vec<DevCard>) -> Option<Eve
                 None => (0..200)
                     .map(|_| Event::BuildSettlement { player: p, at: rng.below(nv as usize) as VertexId })
                     .find(|e| try_apply(s, e).is_some()),
+                // Now and then a program's server takes the settlement back before its road.
+                Some(v) if step as usize >= s.players.len() && rng.chance(3) => {
+                    Some(Event::TakeBack { player: p, at: v })
+                }
                 Some(v) => {
                     let edges = s.board.vertices[v as usize].edges;
                     let e = edges[rng.below(edges.len())];
@@ -154,6 +158,10 @@ fn choose(rng: &mut SeededRng, s: &State, deck: &mut Vec<DevCard>) -> Option<Eve
             }
         }
         Phase::BeforeRoll => {
+            // Now and then a player's time runs out before the roll.
+            if rng.chance(1) {
+                return Some(Event::TimeOut { player: me });
+            }
             if rng.chance(20) {
                 let knight = Event::PlayKnight { player: me };
                 if try_apply(s, &knight).is_some() {

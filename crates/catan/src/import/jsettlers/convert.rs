@@ -79,6 +79,7 @@ fn walk<'s>(
         over_at: None,
         reveals: Vec::new(),
         winner_shown: false,
+        taken_back: Vec::new(),
     };
     for e in &entries[setup.start..] {
         if !visible(&e.audience, view) {
@@ -352,6 +353,8 @@ struct Walk<'s> {
     reveals: Vec<(i64, u32)>,
     /// Whether the winner has shown their cards (or claimed the win).
     winner_shown: bool,
+    /// Settlements the server took back in setup: (line, player, place).
+    taken_back: Vec<(usize, String, String)>,
 }
 
 impl<'s> Walk<'s> {
@@ -440,7 +443,30 @@ impl<'s> Walk<'s> {
                     t => return Err(at(e, format!("piece type {t}"))),
                 };
                 let place = place.map_err(|m| at(e, m))?;
+                if let Some((line, _, _)) = self.taken_back.iter().find(|(_, p, at)| *p == player && *at == place) {
+                    // JSettlers 2.7 takes back the cards of a settlement it takes back in setup, and no longer
+                    // pays it, but keeps it on its board: its player may build a city on it. No rule gives that.
+                    return Err(at(
+                        e,
+                        format!(
+                            "{player} builds at {place}, where the server took back {player}'s settlement on line \
+                             {line} (`SOCCancelBuildRequest` after its road was declined): the server kept that \
+                             settlement on its board though it took back its cards and pays nothing for it, a game \
+                             no rule plays; the record is not read"
+                        ),
+                    ));
+                }
                 self.emit(e, kind, &player, json!({"at": place}))?;
+            }
+            // The server took back a settlement placed in setup: the player's road could not be placed and the
+            // server ended the placement (it places again after the others).
+            "SOCCancelBuildRequest" if e.audience == Audience::All && b.get("pieceType") == Some("1") => {
+                let p = self
+                    .pending_is("build_settlement")
+                    .ok_or_else(|| at(e, "a settlement taken back that was not the last placed"))?;
+                let (player, place) = (p.event["player"].as_str().unwrap_or("").to_string(), p.event["at"].clone());
+                self.taken_back.push((e.line, player.clone(), place.as_str().unwrap_or("").to_string()));
+                self.emit(e, "take_back", &player, json!({"at": place}))?;
             }
             "SOCUndoPutPiece" => {
                 return Err(at(e, "an undone placement (option UB): undo is not read yet"));
@@ -611,12 +637,14 @@ impl<'s> Walk<'s> {
         Ok(())
     }
 
-    /// Writes the end of the turn player's turn, once.
+    /// Writes the end of the turn player's turn, once: a time-out when the server ended a turn whose dice
+    /// were never rolled (a player stalled at the roll).
     fn end_turn(&mut self, e: &Entry) -> Result<(), FormatError> {
         if !self.turn_ended {
             let pn = self.turn_player.expect("a turn is under way when another player's begins");
             let player = self.name(e, pn as i64)?;
-            self.emit(e, "end_turn", &player, json!({}))?;
+            let kind = if self.turn_rolled { "end_turn" } else { "time_out" };
+            self.emit(e, kind, &player, json!({}))?;
             self.turn_ended = true;
         }
         Ok(())
