@@ -13,6 +13,7 @@
 pub mod checkpoint;
 pub mod colours;
 pub mod derived;
+mod facade;
 pub mod facts;
 pub mod field;
 pub mod fingerprint;

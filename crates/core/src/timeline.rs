@@ -6,14 +6,12 @@
 //!
 //! The timeline also keeps the promise that a rejected event changes nothing: it drops the facts the event
 //! pushed and rebuilds the state from the last snapshot, whatever the ruleset left behind.
+//!
+//! What the layers above call, a timeline of any ruleset as a `Game`, is in `facade.rs`.
 
-use crate::facts::{Fact, Seat};
-use crate::kind::{Declarations, Game, GameKind, Importer};
+use crate::facts::Fact;
 use crate::log::{lines, Envelope, LogError, Problem};
-use crate::position::{Feature, Position};
 use crate::ruleset::{EventError, Ruleset};
-use crate::view::AnyView;
-use crate::vocabulary::Vocabulary;
 use serde_json::Value;
 
 /// How many events lie between two kept states: as many as between two stored checkpoints, so the states a
@@ -23,7 +21,7 @@ pub const SNAPSHOT_EVERY: usize = crate::checkpoint::EVERY;
 /// One line of a game's log after its header: an event of the game's rules, or the withdrawal of one
 /// (see [`crate::withdrawal`]).
 #[derive(Debug, Clone)]
-enum Entry<E> {
+pub(crate) enum Entry<E> {
     Event(E),
     /// Withdraws the event at this index (0-based).
     Withdrawal(usize),
@@ -31,38 +29,38 @@ enum Entry<E> {
 
 /// A validated game of one ruleset.
 pub struct Timeline<R: Ruleset> {
-    envelope: Envelope,
-    header: Value,
+    pub(crate) envelope: Envelope,
+    pub(crate) header: Value,
     /// Every line after the header, withdrawals too: the state after `n` of them is the game after its
     /// `n`th line, as it stood then.
-    events: Vec<Entry<R::Event>>,
+    pub(crate) events: Vec<Entry<R::Event>>,
     /// For each line, the line (0-based) that withdrew it, if one did.
-    withdrawn_by: Vec<Option<u32>>,
+    pub(crate) withdrawn_by: Vec<Option<u32>>,
     /// The source line of each event.
-    lines: Vec<usize>,
+    pub(crate) lines: Vec<usize>,
     /// When each line's entry was made (milliseconds since 1970, UTC), where its line says.
-    times: Vec<Option<i64>>,
+    pub(crate) times: Vec<Option<i64>>,
     /// The turn each event belongs to (the state's turn before it was applied).
-    turns: Vec<u32>,
-    facts: Vec<Fact>,
+    pub(crate) turns: Vec<u32>,
+    pub(crate) facts: Vec<Fact>,
     /// `facts[fact_ends[i - 1]..fact_ends[i]]` are the facts of event `i`.
-    fact_ends: Vec<usize>,
+    pub(crate) fact_ends: Vec<usize>,
     /// `snapshots[k]` is the state after `k * SNAPSHOT_EVERY` events.
-    snapshots: Vec<R::State>,
-    last: R::State,
+    pub(crate) snapshots: Vec<R::State>,
+    pub(crate) last: R::State,
     /// The fingerprint as far as it was last asked (`Game::fingerprint`), carried on from there as the game
     /// grows; made again whole after a withdrawal or a cut.
-    print: std::sync::Mutex<Option<KeptPrint>>,
+    pub(crate) print: std::sync::Mutex<Option<KeptPrint>>,
 }
 
 /// A fingerprint part-way: over the first `events` events, when `withdrawals` entries had been withdrawn.
 #[derive(Clone)]
-struct KeptPrint {
-    print: crate::fingerprint::Print,
-    events: usize,
-    withdrawals: usize,
+pub(crate) struct KeptPrint {
+    pub(crate) print: crate::fingerprint::Print,
+    pub(crate) events: usize,
+    pub(crate) withdrawals: usize,
     /// The facts so far of cards the record did not see (`Game::unseen`).
-    unseen: u64,
+    pub(crate) unseen: u64,
 }
 
 // By hand: a derive would ask the ruleset type itself to be `Clone`.
@@ -272,7 +270,7 @@ impl<R: Ruleset> Timeline<R> {
     }
 
     /// The state after the first `n` lines, going on from `state`, the state after the first `n - 1`.
-    fn step(&self, state: &mut R::State, n: usize, scratch: &mut Vec<Fact>) {
+    pub(crate) fn step(&self, state: &mut R::State, n: usize, scratch: &mut Vec<Fact>) {
         match &self.events[n - 1] {
             Entry::Event(event) => {
                 scratch.clear();
@@ -286,264 +284,6 @@ impl<R: Ruleset> Timeline<R> {
     /// The state after the last event.
     pub fn last(&self) -> &R::State {
         &self.last
-    }
-}
-
-impl<R: Declarations> Timeline<R> {
-    /// `read` of the fingerprint and the unseen count, carried on to the last event (see `KeptPrint`).
-    fn kept_up_to_date<T>(&self, read: impl FnOnce(&KeptPrint) -> T) -> T {
-        let mut kept = self.print.lock().unwrap_or_else(|e| e.into_inner());
-        let withdrawals = self.withdrawn_by.iter().filter(|w| w.is_some()).count();
-        // A withdrawal takes an earlier entry's facts out: made again whole (a cut forgets it, `truncate`).
-        let usable = kept.as_ref().is_some_and(|k| k.events <= self.events.len() && k.withdrawals == withdrawals);
-        if !usable {
-            let print = crate::fingerprint::Print::new(R::ID, &self.envelope);
-            *kept = Some(KeptPrint { print, events: 0, withdrawals, unseen: 0 });
-        }
-        let k = kept.as_mut().expect("made above");
-        let unseen = R::VOCABULARY.unseen;
-        for i in k.events..self.events.len() {
-            let facts = self.event_facts(i);
-            k.print.add(facts);
-            k.unseen += unseen_cards(facts, unseen);
-        }
-        k.events = self.events.len();
-        read(k)
-    }
-}
-
-/// How many cards the facts name by an item that stands for one the record did not see.
-fn unseen_cards(facts: &[Fact], unseen: &[&str]) -> u64 {
-    let of = |item: &str, count: u32| if unseen.contains(&item) { count as u64 } else { 0 };
-    facts
-        .iter()
-        .map(|f| match f {
-            Fact::Gained { item, count, .. } | Fact::Spent { item, count, .. } | Fact::Lost { item, count, .. } => {
-                of(item, *count)
-            }
-            Fact::Traded { gave, got, .. } => gave.iter().chain(got).map(|(item, count)| of(item, *count)).sum(),
-            _ => 0,
-        })
-        .sum()
-}
-
-impl<R: Declarations> Game for Timeline<R> {
-    fn ruleset(&self) -> &'static str {
-        R::ID
-    }
-    fn ruleset_version(&self) -> u32 {
-        R::VERSION
-    }
-    fn vocabulary(&self) -> &'static Vocabulary {
-        R::VOCABULARY
-    }
-    fn envelope(&self) -> &Envelope {
-        &self.envelope
-    }
-    fn header(&self) -> &Value {
-        &self.header
-    }
-    fn event_count(&self) -> usize {
-        self.events.len()
-    }
-    fn fingerprint(&self) -> String {
-        self.kept_up_to_date(|k| k.print.now())
-    }
-    fn unseen(&self) -> u64 {
-        self.kept_up_to_date(|k| k.unseen)
-    }
-    fn event_turn(&self, i: usize) -> u32 {
-        self.turns[i]
-    }
-    fn event_line_no(&self, i: usize) -> usize {
-        self.lines[i]
-    }
-    fn event_time(&self, i: usize) -> Option<i64> {
-        self.times.get(i).copied().flatten()
-    }
-    fn event_text(&self, i: usize) -> String {
-        match &self.events[i] {
-            Entry::Event(event) => R::write_event(&self.state_after(i), event),
-            Entry::Withdrawal(w) => crate::withdrawal::line(*w as u64 + 1),
-        }
-    }
-    fn event_words(&self, from: usize, to: usize) -> Vec<String> {
-        let to = to.min(self.events.len());
-        let from = from.min(to);
-        let mut state = self.state_after(from);
-        let mut scratch = Vec::new();
-        let mut words = Vec::with_capacity(to - from);
-        for n in from + 1..=to {
-            words.push(match &self.events[n - 1] {
-                Entry::Event(event) => R::describe(&state, event),
-                Entry::Withdrawal(w) => format!("withdraws event {}", w + 1),
-            });
-            self.step(&mut state, n, &mut scratch);
-        }
-        words
-    }
-    fn event_facts(&self, i: usize) -> &[Fact] {
-        if self.withdrawn_by[i].is_some() {
-            // A withdrawn entry's facts count nowhere; they are kept should its withdrawal be cut back.
-            return &[];
-        }
-        let start = if i == 0 { 0 } else { self.fact_ends[i - 1] };
-        &self.facts[start..self.fact_ends[i]]
-    }
-    fn withdrawal_of(&self, i: usize) -> Option<usize> {
-        match self.events[i] {
-            Entry::Withdrawal(w) => Some(w),
-            Entry::Event(_) => None,
-        }
-    }
-    fn withdrawn_by(&self, i: usize) -> Option<usize> {
-        self.withdrawn_by[i].map(|by| by as usize)
-    }
-    fn current_turn(&self) -> u32 {
-        R::turn(&self.last)
-    }
-    fn winner(&self) -> Option<Seat> {
-        R::winner(&self.last)
-    }
-    fn view_after(&self, n: usize) -> AnyView {
-        if n >= self.events.len() {
-            return R::view(&self.last).erase();
-        }
-        R::view(&self.state_after(n)).erase()
-    }
-    fn events_through_turn(&self, turn: u32) -> usize {
-        // Turns never decrease along the log, so this is a binary search; but a withdrawal takes the game
-        // back to the turn of the entry it withdrew, which an entry since may have ended: then the turn is
-        // over after its last line.
-        if self.withdrawn_by.iter().all(Option::is_none) {
-            return self.turns.partition_point(|&t| t <= turn);
-        }
-        self.turns.iter().rposition(|&t| t <= turn).map_or(0, |i| i + 1)
-    }
-    fn push_line(&mut self, line_no: usize, text: &str) -> Result<(), LogError> {
-        Timeline::push_line(self, line_no, text)
-    }
-    fn truncate(&mut self, events: usize) {
-        Timeline::truncate(self, events)
-    }
-    fn state_dump(&self) -> String {
-        format!("{:?}", self.last)
-    }
-    fn state_dump_after(&self, n: usize) -> String {
-        format!("{:?}", self.state_after(n))
-    }
-    fn edition(&self) -> String {
-        R::edition(&self.snapshots[0])
-    }
-    fn bots(&self) -> Vec<bool> {
-        R::bots(&self.envelope, &self.header)
-    }
-    fn features(&self) -> &'static [Feature] {
-        R::FEATURES
-    }
-    fn checkpoints(&self, after: usize) -> Vec<(usize, Vec<u8>)> {
-        crate::checkpoint::kept(self.events.len())
-            .into_iter()
-            .filter(|&n| n > after)
-            .map(|n| {
-                let state = if n == self.events.len() { &self.last } else { &self.snapshots[n / SNAPSHOT_EVERY] };
-                (n, R::write_state(state))
-            })
-            .collect()
-    }
-    fn positions(&self) -> Vec<Position> {
-        let mut state = self.snapshots[0].clone();
-        let Some(first) = R::position(&state) else { return Vec::new() };
-        let mut out = Vec::with_capacity(self.events.len() + 1);
-        out.push(first);
-        let mut scratch = Vec::new();
-        for n in 1..=self.events.len() {
-            self.step(&mut state, n, &mut scratch);
-            out.extend(R::position(&state));
-        }
-        out
-    }
-    fn next(&self) -> Vec<crate::next::Open> {
-        open_decisions::<R>(&self.last, |seat| self.envelope.players[seat as usize].name.clone())
-    }
-    fn memory_estimate(&self) -> usize {
-        // The vectors' own sizes: the parts events, facts and states keep on the heap are not counted, so
-        // this errs low (a game of 1,164 events: 257 KB estimated, 471 KB resident); it only needs to
-        // weigh games against each other in a cache.
-        use std::mem::size_of;
-        self.events.len()
-            * (size_of::<Entry<R::Event>>()
-                + size_of::<Option<u32>>()
-                + size_of::<usize>()
-                + size_of::<u32>()
-                + size_of::<usize>())
-            + self.facts.len() * size_of::<Fact>()
-            + (self.snapshots.len() + 1) * size_of::<R::State>()
-    }
-}
-
-impl<G: Declarations> GameKind for G {
-    fn id(&self) -> &'static str {
-        G::ID
-    }
-    fn version(&self) -> u32 {
-        G::VERSION
-    }
-    fn name(&self) -> &'static str {
-        G::NAME
-    }
-    fn vocabulary(&self) -> &'static Vocabulary {
-        G::VOCABULARY
-    }
-    fn importers(&self) -> &'static [&'static dyn Importer] {
-        G::IMPORTERS
-    }
-    fn event_types(&self) -> &'static [&'static str] {
-        G::EVENT_TYPES
-    }
-    fn replay_script(&self) -> &'static str {
-        G::REPLAY_SCRIPT
-    }
-    fn features(&self) -> &'static [Feature] {
-        G::FEATURES
-    }
-    fn recorder(&self) -> bool {
-        G::RECORDER
-    }
-    fn beginnings(&self) -> Vec<crate::next::Beginning> {
-        G::beginnings()
-    }
-    fn begin(
-        &self,
-        beginning: &str,
-        seats: usize,
-        seed: u64,
-        laid: &crate::next::Laid,
-    ) -> Result<serde_json::Map<String, Value>, crate::SetupError> {
-        G::begin(beginning, seats, seed, laid)
-    }
-    fn opening(&self, beginning: &str, players: &[&str]) -> crate::next::Opening {
-        G::opening(beginning, players)
-    }
-    fn read(&self, envelope: Envelope, header: Value, text: &str) -> Result<Box<dyn Game>, LogError> {
-        // One monomorphic loop per game: no dynamic dispatch per event.
-        Ok(Box::new(read_events::<G>(envelope, header, text)?))
-    }
-    fn view_from(
-        &self,
-        header: &str,
-        checkpoint: Option<(usize, &[u8])>,
-        lines: &[String],
-    ) -> Result<AnyView, crate::kind::ResumeError> {
-        Ok(G::view(&resume::<G>(header, checkpoint, lines)?).erase())
-    }
-    fn state_dump_from(
-        &self,
-        header: &str,
-        checkpoint: Option<(usize, &[u8])>,
-        lines: &[String],
-    ) -> Result<String, crate::kind::ResumeError> {
-        Ok(format!("{:?}", resume::<G>(header, checkpoint, lines)?))
     }
 }
 
@@ -620,74 +360,16 @@ pub fn read_events<R: Ruleset>(envelope: Envelope, header: Value, text: &str) ->
     Ok(timeline)
 }
 
-/// What may happen next in `state` (see [`crate::next`]): the game's open decisions, each listed type kept only when the rules
-/// accept one of its events, with those they accept.
-fn open_decisions<R: Declarations>(state: &R::State, name: impl Fn(Seat) -> String) -> Vec<crate::next::Open> {
-    let mut facts = Vec::new();
-    let over = R::winner(state).is_some();
-    // Whether the rules accept the event here, and whether it ends the game: a winner after it, or nothing
-    // left to do (a game may end in a tie).
-    let mut accepted = |event: &R::Event| {
-        facts.clear();
-        let mut after = state.clone();
-        R::apply(&mut after, event, &mut facts)
-            .ok()
-            .map(|()| !over && (R::winner(&after).is_some() || R::open(&after).is_empty()))
-    };
-    R::open(state)
-        .into_iter()
-        .map(|decision| {
-            let mut types = Vec::new();
-            let mut choices = Vec::new();
-            for kind in decision.types {
-                let (events, forms) = match R::candidates(state, decision.seat, kind) {
-                    crate::next::Candidates::Untried => {
-                        types.push(kind);
-                        continue;
-                    }
-                    crate::next::Candidates::Each(events) => (events, Vec::new()),
-                    crate::next::Candidates::Fill(forms) => (Vec::new(), forms),
-                    crate::next::Candidates::EachOrFill(events, forms) => (events, forms),
-                };
-                let legal: Vec<crate::next::Choice> = events
-                    .iter()
-                    .filter_map(|e| {
-                        let ends = accepted(e)?;
-                        Some(crate::next::Choice {
-                            line: R::write_event(state, e),
-                            words: R::describe(state, e),
-                            shown: R::shown(state, e),
-                            ends,
-                        })
-                    })
-                    .collect();
-                let forms: Vec<crate::next::Blank> = forms
-                    .into_iter()
-                    .map(|f| crate::next::Blank {
-                        line: R::write_event(state, &f.event),
-                        words: f.words,
-                        counts: f.counts,
-                        picks: f.picks,
-                    })
-                    .collect();
-                if !legal.is_empty() || !forms.is_empty() {
-                    types.push(kind);
-                    choices.push(crate::next::Choices { kind, events: legal, forms });
-                }
-            }
-            crate::next::Open { seat: decision.seat, player: name(decision.seat), types, choices }
-        })
-        .filter(|open| !open.types.is_empty())
-        .collect()
-}
-
 #[cfg(test)]
 mod tests {
     //! The rollback promise, with a ruleset that breaks things on purpose: it changes the state and pushes
     //! facts before it finds out that an event is illegal.
     use super::*;
+    use crate::facts::Seat;
+    use crate::kind::{Declarations, Game, Importer};
     use crate::ruleset::{RuleViolation, SetupError};
     use crate::view::View;
+    use crate::vocabulary::Vocabulary;
 
     struct Careless;
 
