@@ -2293,6 +2293,15 @@ fn a_replay_shows_win_chances_turning_points_and_turns_to_study() {
         driver.eval("const a = document.querySelector('.coach-table td.study a'); a.click(); return a.dataset.seq");
     wait_shown(&driver, "a turn to study", seq.as_str().unwrap().parse().unwrap());
     driver.screenshot(&root().join("target/browser/chances.png"));
+    // In the set-up no chance is shown (a half-built set-up is no position the model learnt from), and the
+    // panel says so.
+    driver.goto(&format!("{}/games/{id}?seq=1", app.address));
+    driver.wait_for("the chances", "return document.getElementById('replay').dataset.chancesShown === 'yes'");
+    let shown =
+        driver.eval("return [...document.querySelectorAll('#players .chance')].map((c) => [c.textContent, c.title])");
+    let shown = shown.as_array().unwrap();
+    assert_eq!(shown.len(), 4, "{shown:?}");
+    assert!(shown.iter().all(|c| c[0] == "no chance yet" && c[1].as_str().unwrap().contains("set-up")), "{shown:?}");
 }
 
 /// What a person at this width meets on a coach's page: words cut off in their box, text under 12 px, the

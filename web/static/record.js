@@ -915,13 +915,16 @@ document.addEventListener('DOMContentLoaded', () => {
       'aria-label': 'Each player\'s chance to win, entry by entry' }, into);
     const names = summaryNames(players);
     for (let seat = 0; seat < names.length; seat += 1) {
-      const points = rows.map((row, i) => `${(i / Math.max(1, rows.length - 1)) * w},${h - (row[seat] || 0) * h}`).join(' ');
+      // The set-up's positions have no chance (`withheld`): the lines begin after it.
+      const points = rows.map((row, i) => (row ? `${(i / Math.max(1, rows.length - 1)) * w},${h - (row[seat] || 0) * h}` : null))
+        .filter((p) => p !== null).join(' ');
       Almanac.svg('polyline', { points, fill: 'none', stroke: ctx.colorOf(names[seat]), 'stroke-width': 2 }, svg);
     }
     const caption = document.createElement('p');
     caption.className = 'caption';
-    caption.textContent = chances.model && chances.model.games
-      ? `Win chances by a model learnt from ${chances.model.games} games.` : 'Win chances, entry by entry.';
+    caption.textContent = (chances.model && chances.model.games
+      ? `Win chances by a model learnt from ${chances.model.games} games.` : 'Win chances, entry by entry.') +
+      (chances.withheld ? ` ${chances.withheld.why}` : '');
     into.append(caption);
   }
 

@@ -291,7 +291,14 @@ document.addEventListener('DOMContentLoaded', () => {
       }
       // The seat's chance to win at the event shown, where the ruleset has a model.
       const seat = state.players.indexOf(p);
-      if (chances && chances.by_event[seq]) {
+      if (chances && !chances.by_event[seq] && chances.withheld && seq < chances.withheld.until) {
+        // A position the model never saw (a half-built set-up): no number, and why.
+        const none = document.createElement('span');
+        none.className = 'chance withheld';
+        none.textContent = 'no chance yet';
+        none.title = chances.withheld.why;
+        head.append(none);
+      } else if (chances && chances.by_event[seq]) {
         const chance = document.createElement('span');
         chance.className = 'chance';
         const spread = chances.spread && chances.spread[seq] ? chances.spread[seq][seat] : null;

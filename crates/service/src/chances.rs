@@ -187,10 +187,13 @@ fn readable(stored: &WinModel) -> Result<Model, Unreadable> {
 #[derive(Debug, Clone, Serialize)]
 pub struct Chances {
     pub players: Vec<String>,
-    /// `by_event[i][seat]`: the chance after the first `i` events.
-    pub by_event: Vec<Vec<f64>>,
+    /// `by_event[i][seat]`: the chance after the first `i` events; none where the model has not been shown
+    /// to know anything (`withheld` says where and why).
+    pub by_event: Vec<Option<Vec<f64>>>,
     /// `spread[i][seat]`: its standard error, from the games behind the model (0 at a finished game's end).
-    pub spread: Vec<Vec<f64>>,
+    pub spread: Vec<Option<Vec<f64>>>,
+    /// Where chances are not shown, and why.
+    pub withheld: Option<Withheld>,
     pub turning_points: Vec<TurningPoint>,
     /// Each seat's own decisions (events of its turns) after which its chance fell most: the turns to
     /// study, the worst first.
@@ -205,6 +208,18 @@ pub struct ModelSummary {
     pub trained_at: String,
     pub version: u32,
 }
+
+/// The events whose chances are not shown: the first `until` positions (the start and the events before
+/// `by_event[until]`), and the reason in words.
+#[derive(Debug, Clone, Serialize)]
+pub struct Withheld {
+    pub until: usize,
+    pub why: String,
+}
+
+/// Why a set-up's chances are not shown.
+const SET_UP: &str =
+    "No chances during the set-up: the model learnt from positions at the end of a turn, and a half-built set-up is none of them.";
 
 /// An event after which a seat's chance moved most.
 #[derive(Debug, Clone, Serialize)]
@@ -250,6 +265,10 @@ pub fn chances_of(game: &dyn Game, model: &Model, trained_at: &str) -> Chances {
         })
         .collect();
     turning_points.sort_by_key(|t| t.seq);
+    // The set-up (turn 0) is a position the model never saw: its chances are withheld, up to the position
+    // after the set-up's last event (where the first turn begins, a position like those it learnt from).
+    let set_up = (0..game.event_count()).take_while(|&i| game.event_turn(i) == 0).count();
+    let until = if set_up == game.event_count() { by_event.len() } else { set_up };
     let owner = chances::turn_owners(game);
     let mut falls: Vec<Vec<(usize, f64)>> = vec![Vec::new(); players.len()];
     for i in 0..game.event_count() {
@@ -281,10 +300,14 @@ pub fn chances_of(game: &dyn Game, model: &Model, trained_at: &str) -> Chances {
                 .collect()
         })
         .collect();
+    let shown = |rows: Vec<Vec<f64>>| -> Vec<Option<Vec<f64>>> {
+        rows.into_iter().enumerate().map(|(i, row)| (i >= until).then_some(row)).collect()
+    };
     Chances {
         players,
-        by_event,
-        spread,
+        by_event: shown(by_event),
+        spread: shown(spread),
+        withheld: (until > 0).then(|| Withheld { until, why: SET_UP.to_string() }),
         turning_points,
         to_study,
         model: ModelSummary {
@@ -299,8 +322,9 @@ pub fn chances_of(game: &dyn Game, model: &Model, trained_at: &str) -> Chances {
 /// The win-chance chart of a game: each seat's chance at the end of every turn, its turning points marked.
 pub fn chart(game: &dyn Game, chances: &Chances) -> Result<String, ServiceError> {
     let turns = game.current_turn();
+    // Each turn's end, from the set-up's (turn 0) on: none is withheld, but a game still in its set-up.
     let by_turn: Vec<Vec<f64>> = (0..=turns)
-        .map(|t| chances.by_event[game.events_through_turn(t).min(chances.by_event.len() - 1)].clone())
+        .filter_map(|t| chances.by_event[game.events_through_turn(t).min(chances.by_event.len() - 1)].clone())
         .collect();
     let marks: Vec<(u32, String)> = chances
         .turning_points
