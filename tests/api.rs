@@ -883,6 +883,22 @@ fn win_chances_are_served_once_a_model_is_trained_and_say_why_before() {
         assert_eq!(t["after"].as_f64(), by_event[seq][seat].as_f64(), "{t}");
         assert!(t["turn"].as_u64().unwrap() > 0, "no turning point in the setup: {t}");
     }
+    // A turning point is a swing that lasted: a round later (four turns on) the seat's chance still stood on
+    // the same side of where it was before the event.
+    let mut turns = Vec::new();
+    let mut from = Some(1);
+    while let Some(f) = from {
+        let (_, page) = app.get_json(&format!("/api/games/{club_game}/events?from={f}"));
+        turns.extend(page["events"].as_array().unwrap().iter().map(|e| e["turn"].as_u64().unwrap()));
+        from = page["next"].as_u64();
+    }
+    for t in points {
+        let seat = c["players"].as_array().unwrap().iter().position(|p| p == &t["player"]).unwrap();
+        let later = turns.iter().filter(|&&turn| turn <= t["turn"].as_u64().unwrap() + 4).count().min(turns.len());
+        let (before, after) = (t["before"].as_f64().unwrap(), t["after"].as_f64().unwrap());
+        let then = by_event[later][seat].as_f64().unwrap();
+        assert!((after - before) * (then - before) > 0.0, "{t}: {then} a round later");
+    }
     // Each seat's turns to study: its own turns' events after which its chance fell, the worst first.
     let study = c["to_study"].as_array().unwrap();
     assert_eq!(study.len(), 4);

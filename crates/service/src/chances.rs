@@ -231,6 +231,16 @@ pub struct TurningPoint {
     pub after: f64,
 }
 
+/// How much of a swing (`now`) still stood later (`later`, from the same position before it): none when
+/// it was undone or turned the other way.
+fn lasting(now: f64, later: f64) -> f64 {
+    if now * later <= 0.0 {
+        0.0
+    } else {
+        now.signum() * now.abs().min(later.abs())
+    }
+}
+
 /// How many turning points a game lists.
 const TURNING_POINTS: usize = 6;
 /// How many of its own costliest decisions each seat is shown.
@@ -242,15 +252,20 @@ pub fn chances_of(game: &dyn Game, model: &Model, trained_at: &str) -> Chances {
     // Four decimals say a spread well enough, and keep the answer short.
     spread.iter_mut().flatten().for_each(|se| *se = (*se * 1e4).round() / 1e4);
     let players: Vec<String> = game.envelope().players.iter().map(|p| p.name.clone()).collect();
-    // Every event's largest move, the largest first; the final event (which only says who won) is left out,
-    // and so is turn 0 (a game's setup, where seats place one after another and chances swing by turns).
+    // Every event's largest move that lasted, the largest first: a swing counts as far as it still stood a
+    // round later (at the end of the turn as many turns on as there are players), so a robber's swing the
+    // next turns undo is no turning point. The final event (which only says who won) is left out, and so is
+    // turn 0 (a game's setup, where seats place one after another and chances swing by turns).
+    let round = players.len().max(1) as u32;
     let mut moves: Vec<(usize, usize, f64)> = (1..by_event.len().saturating_sub(1))
         .filter(|&i| game.event_turn(i - 1) > 0)
         .filter_map(|i| {
+            let later = game.events_through_turn(game.event_turn(i - 1) + round).clamp(i, by_event.len() - 1);
             (0..players.len())
-                .map(|s| (i, s, by_event[i][s] - by_event[i - 1][s]))
+                .map(|s| (i, s, lasting(by_event[i][s] - by_event[i - 1][s], by_event[later][s] - by_event[i - 1][s])))
                 .max_by(|a, b| a.2.abs().total_cmp(&b.2.abs()))
         })
+        .filter(|m| m.2 != 0.0)
         .collect();
     moves.sort_by(|a, b| b.2.abs().total_cmp(&a.2.abs()));
     let mut turning_points: Vec<TurningPoint> = moves
