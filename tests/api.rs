@@ -885,11 +885,14 @@ fn win_chances_are_served_once_a_model_is_trained_and_say_why_before() {
     }
     // A turning point is a swing that lasted: a round later (four turns on) the seat's chance still stood on
     // the same side of where it was before the event.
-    let mut turns = Vec::new();
+    let (mut turns, mut kinds) = (Vec::new(), Vec::new());
     let mut from = Some(1);
     while let Some(f) = from {
         let (_, page) = app.get_json(&format!("/api/games/{club_game}/events?from={f}"));
         turns.extend(page["events"].as_array().unwrap().iter().map(|e| e["turn"].as_u64().unwrap()));
+        kinds.extend(
+            page["events"].as_array().unwrap().iter().map(|e| e["event"]["type"].as_str().unwrap().to_string()),
+        );
         from = page["next"].as_u64();
     }
     for t in points {
@@ -914,6 +917,14 @@ fn win_chances_are_served_once_a_model_is_trained_and_say_why_before() {
             .collect();
         assert!(falls.iter().all(|&f| f > 0.0) && falls.windows(2).all(|w| w[0] >= w[1]), "{falls:?}");
     }
+    // Only the player's own decisions are turns to study: no roll, no discard a 7 forced, no end of a turn.
+    let studied: Vec<&str> = study
+        .iter()
+        .flat_map(|list| {
+            list.as_array().unwrap().iter().map(|t| kinds[t["seq"].as_u64().unwrap() as usize - 1].as_str())
+        })
+        .collect();
+    assert!(!studied.is_empty() && studied.iter().all(|k| !["roll", "discard", "end_turn"].contains(k)), "{studied:?}");
     assert_eq!(c["model"]["games"].as_u64(), Some(trained.games as u64));
     let (status, _, svg) = app.get_text(&format!("/api/games/{club_game}/charts/chances.svg"));
     assert_eq!(status, 200);

@@ -128,6 +128,11 @@ impl Declarations for Carcassonne {
     fn candidates(state: &State, seat: Seat, kind: &str) -> almanac_core::next::Candidates<event::Event> {
         next::candidates(state, seat, kind)
     }
+    /// Where a tile goes and how it lies, a figure or none: not a tile set aside that fits nowhere, the end of
+    /// a turn part, or of the game.
+    fn decision(event: &event::Event) -> bool {
+        matches!(event, event::Event::PlaceTile { .. } | event::Event::PlaceFigure { .. })
+    }
     fn beginnings() -> Vec<almanac_core::next::Beginning> {
         setup::beginnings()
     }

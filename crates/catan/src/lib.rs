@@ -201,6 +201,19 @@ impl Declarations for Catan {
     fn shown(state: &State, event: &LoggedEvent) -> almanac_core::next::Shown {
         almanac_core::next::Shown { key: next::key(state, event), ..Default::default() }
     }
+    /// Placements, builds, the robber and its victim, cards bought and played, trades: not the roll, a
+    /// discard the 7 forces, the end of a turn, cards shown, nor what a program's server did.
+    fn decision(event: &LoggedEvent) -> bool {
+        !matches!(
+            event.event,
+            Event::Roll { .. }
+                | Event::Discard { .. }
+                | Event::EndTurn { .. }
+                | Event::RevealVictoryPoints { .. }
+                | Event::TakeBack { .. }
+                | Event::TimeOut { .. }
+        )
+    }
     fn beginnings() -> Vec<almanac_core::next::Beginning> {
         beginnings::beginnings()
     }

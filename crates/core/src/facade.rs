@@ -112,6 +112,16 @@ impl<R: Declarations> Game for Timeline<R> {
         let start = if i == 0 { 0 } else { self.fact_ends[i - 1] };
         &self.facts[start..self.fact_ends[i]]
     }
+    fn event_is_decision(&self, i: usize) -> bool {
+        match &self.events[i] {
+            Entry::Event(e) => {
+                self.withdrawn_by[i].is_none()
+                    && R::decision(e)
+                    && !self.event_facts(i).iter().any(|f| matches!(f, Fact::Rolled { .. }))
+            }
+            Entry::Withdrawal(_) => false,
+        }
+    }
     fn withdrawal_of(&self, i: usize) -> Option<usize> {
         match self.events[i] {
             Entry::Withdrawal(w) => Some(w),

@@ -120,6 +120,13 @@ pub trait Declarations: Ruleset + Sync {
         crate::next::Candidates::Untried
     }
 
+    /// Whether an event is its player's own decision, which a coach may study: not a chance outcome (a
+    /// roll), not what the rules force on the player (a discard after a 7), not bookkeeping. Every event
+    /// by default; an event whose facts say it was rolled is never one (`Game::event_is_decision`).
+    fn decision(_event: &Self::Event) -> bool {
+        true
+    }
+
     /// How a recorder shows an event it offers, beyond its words (see [`crate::next::Shown`]): a key for a
     /// pad, the group the table names first, a picture. Nothing by default.
     fn shown(_state: &Self::State, _event: &Self::Event) -> crate::next::Shown {
@@ -228,6 +235,9 @@ pub trait Game: Send + Sync {
     fn event_words(&self, from: usize, to: usize) -> Vec<String>;
     /// The facts of event `i` (none when it was withdrawn: its facts count nowhere).
     fn event_facts(&self, i: usize) -> &[Fact];
+    /// Whether event `i` was its player's own decision (see [`Declarations::decision`]): never a withdrawal,
+    /// nor an event that rolled dice.
+    fn event_is_decision(&self, i: usize) -> bool;
     /// The event (0-based) that event `i` withdraws, when it is a withdrawal (see [`crate::withdrawal`]).
     /// When entry `i` was made (milliseconds since 1970, UTC), where its line says (see [`crate::moment`]).
     fn event_time(&self, i: usize) -> Option<i64>;

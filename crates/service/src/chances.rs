@@ -288,11 +288,15 @@ pub fn chances_of(game: &dyn Game, model: &Model, trained_at: &str) -> Chances {
     let mut falls: Vec<Vec<(usize, f64)>> = vec![Vec::new(); players.len()];
     for i in 0..game.event_count() {
         let turn = game.event_turn(i);
-        // Not the setup, not the last event (which only says who won).
+        // Not the setup, not the last event (which only says who won), and only the player's own decisions
+        // (not a roll, not a discard the rules force: the game says which are).
         let Some(&actor) = owner.get(&turn).filter(|&&s| turn > 0 && s < players.len() && i + 2 < by_event.len())
         else {
             continue;
         };
+        if !game.event_is_decision(i) {
+            continue;
+        }
         let fall = by_event[i][actor] - by_event[i + 1][actor];
         if fall > 0.0 {
             falls[actor].push((i + 1, fall));
