@@ -443,13 +443,15 @@ impl<'s> Walk<'s> {
                     t => return Err(at(e, format!("piece type {t}"))),
                 };
                 let place = place.map_err(|m| at(e, m))?;
-                if let Some((line, _, _)) = self.taken_back.iter().find(|(_, p, at)| *p == player && *at == place) {
+                let on_taken_back = |(_, p, at): &&(usize, String, String)| *p == player && *at == place;
+                if let Some((line, _, _)) = self.taken_back.iter().find(on_taken_back).filter(|_| kind == "build_city")
+                {
                     // JSettlers 2.7 takes back the cards of a settlement it takes back in setup, and no longer
                     // pays it, but keeps it on its board: its player may build a city on it. No rule gives that.
                     return Err(at(
                         e,
                         format!(
-                            "{player} builds at {place}, where the server took back {player}'s settlement on line \
+                            "{player} builds a city at {place}, where the server took back {player}'s settlement on line \
                              {line} (`SOCCancelBuildRequest` after its road was declined): the server kept that \
                              settlement on its board though it took back its cards and pays nothing for it, a game \
                              no rule plays; the record is not read"
