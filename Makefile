@@ -11,7 +11,7 @@ CATANATRON_TOOL ?= ../shared/tools/catanatron_dump.py
 
 # The server's build compiles the games' rules for the browser too (crates/browser-rules, WebAssembly):
 # rustup adds the target when it is missing.
-.PHONY: run demo build wasm-target test browser postgres lint fuzz bench bench-scale bench-http bench-uploads bench-postgres-import bench-load bench-corpus clean
+.PHONY: run demo build wasm-target test browser postgres xz lint fuzz bench bench-scale bench-http bench-uploads bench-postgres-import bench-load bench-corpus clean
 
 # Seeds an empty database from data/samples/, then serves the dashboard at http://$(BIND)/.
 run: build
@@ -32,12 +32,21 @@ wasm-target:
 # replica (a second PostgreSQL and its replica). The tests that need PostgreSQL or a browser are
 # `#[ignore]`d with the reason, so that a plain `cargo test` passes on a bare machine; here they run too
 # (`--include-ignored`).
-test: wasm-target browser postgres
+test: wasm-target browser postgres xz
 	@pg=$$(mktemp -d); pair=$$(mktemp -d); \
 	url=$$(tests/postgres.sh start $$pg) && urls=$$(tests/postgres.sh start-replicated $$pair) && \
 	ALMANAC_TEST_PG=$$url ALMANAC_TEST_PG_REPLICATED="$$urls" $(CARGO) test --workspace -- --include-ignored && \
 	ALMANAC_TEST_PG=$$url ALMANAC_TEST_STORE=postgres $(CARGO) test -p almanac-server --test api --test clubs --test players; \
 	status=$$?; tests/postgres.sh stop $$pg; tests/postgres.sh stop $$pair; exit $$status
+
+# xz, which unpacks the shared corpus of JSettlers robot games the tests replay
+# (tests/data/jsettlers-botgames.tar.xz, with `tar -xJf`), installed when missing.
+xz:
+	@if ! command -v xz >/dev/null; then \
+		echo "installing xz-utils (Debian package) to unpack the corpus the tests replay"; \
+		SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
+		$$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq xz-utils >/dev/null; \
+	fi
 
 # Debian's PostgreSQL server for the tests (tests/postgres.sh), and pg_auto_failover for the failover test
 # (its command and the extension built for that PostgreSQL), installed when missing.
