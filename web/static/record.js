@@ -54,6 +54,9 @@ document.addEventListener('DOMContentLoaded', () => {
   let local = null;
   // How many events the browser's game had when it was last shown (-1: the server's answer is shown).
   let shownLocal = -1;
+  // What the board and the choices were last drawn from (the state and what may happen next, as JSON): an
+  // answer from the server that says the same leaves them alone, and a sheet opened meanwhile stays open.
+  let drawn = null;
   let recent = [];
   let next = null;
   let layer = null;
@@ -89,8 +92,15 @@ document.addEventListener('DOMContentLoaded', () => {
     if (n.status !== 200 || state.status !== 200) throw new Error(n.body.error || state.body.error || 'no answer');
     seq = n.body.seq;
     root.dataset.seq = seq;
-    show(state.body, n.body, page.body.events || []);
-    shownLocal = -1;
+    if (drawing(state.body, n.body) === drawn) {
+      // The browser's rules drew this already when the entry was made: only the entries' marks change.
+      next = n.body;
+      recent = page.body.events || [];
+      showEntries();
+    } else {
+      show(state.body, n.body, page.body.events || []);
+      shownLocal = -1;
+    }
     // Awaited: the finish panel scrolls into view once, and a tap made while it is still coming would land
     // where the page no longer is.
     await showFinish().catch(() => {});
@@ -104,7 +114,14 @@ document.addEventListener('DOMContentLoaded', () => {
     shownLocal = n.seq;
   }
 
+  // What a drawing is drawn from, as JSON: the server's answers also name the game and whether this viewer
+  // records it, which the browser's rules do not say and the drawing does not use.
+  const drawing = (state, nextBody) =>
+    JSON.stringify([{ ...state, game: undefined }, { ...nextBody, game: undefined, recorder: undefined }]);
+
   function show(state, nextBody, rows) {
+    drawn = drawing(state, nextBody);
+    root.dataset.draws = +(root.dataset.draws || 0) + 1;
     next = nextBody;
     recent = rows;
     // The board drawn again: a board that grows (a grid of tiles) is framed by what lies on it now.
@@ -709,6 +726,9 @@ document.addEventListener('DOMContentLoaded', () => {
     const q = queue();
     q.push({ event: made, after: seq + q.length });
     keep(q);
+    // The table sees the game move on at once, as the browser's rules have it: the server's answer, when
+    // it says the same, draws nothing again.
+    if (local) showLocal();
     window.scrollTo(0, 0);
     flush();
   }
