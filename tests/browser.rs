@@ -18,6 +18,8 @@ struct Driver {
     url: String,
     agent: ureq::Agent,
     session: String,
+    /// The phone or desktop screen emulated (`screen`), to set again when Chromium loses it.
+    emulated: std::cell::Cell<Option<(u32, u32)>>,
     _profile: tempfile::TempDir,
 }
 
@@ -94,7 +96,8 @@ impl Driver {
             "args": args,
             "prefs": prefs
         }}}});
-        let mut driver = Driver { child, url, agent, session: String::new(), _profile: profile };
+        let mut driver =
+            Driver { child, url, agent, session: String::new(), emulated: Default::default(), _profile: profile };
         let created = driver.call("POST", "/session", Some(caps));
         driver.session = created["sessionId"].as_str().unwrap_or_else(|| panic!("no session: {created}")).to_string();
         driver
@@ -196,6 +199,7 @@ impl Driver {
     /// Shows pages as a screen of `width` × `height` CSS pixels shows them: a phone's (touch, dense pixels)
     /// below 800, a desktop's above.
     fn screen(&self, width: u32, height: u32) {
+        self.emulated.set(Some((width, height)));
         let phone = width < 800;
         self.session("POST", "/window/rect", Some(json!({"width": width.max(600), "height": height + 150})));
         self.session(
@@ -502,6 +506,11 @@ fn tap(driver: &Driver, css: &str) {
             return;
         }
         println!("tap {attempt} at {css} missed: the page moved under it ({landed}); tapped again");
+        // After a page opened by a script, Chromium at times takes the emulated phone's pointer in device
+        // pixels (every tap lands at half its place): the screen set again puts it right.
+        if let Some((width, height)) = driver.emulated.get() {
+            driver.screen(width, height);
+        }
     }
     panic!("five taps at {css} missed: the page keeps moving under them");
 }

@@ -194,3 +194,28 @@ fn every_dependency_a_crate_declares_is_used() {
     }
     assert!(unused.is_empty(), "dependencies declared and never used:\n{}", unused.join("\n"));
 }
+
+/// Every page the server writes is maud's `html!`, which escapes whatever text it is given: no page is a
+/// string put together by hand, where each value would need an escaping call that can be forgotten. The one
+/// text put in as it is, is JSON in a script element (its `<` written out, as a script's text is read raw).
+#[test]
+fn the_server_writes_html_only_through_maud() {
+    let mut sources = Vec::new();
+    files(&root().join("crates/server/src"), &[".rs"], &mut sources);
+    let mut found = Vec::new();
+    for path in &sources {
+        let text = std::fs::read_to_string(path).unwrap();
+        for (n, line) in text.lines().enumerate() {
+            let code = line.split("//").next().unwrap_or_default();
+            // A string literal that opens a tag (`"<p`, `"</`, `"<!`).
+            let tag = code.match_indices("\"<").any(|(at, _)| {
+                code[at + 2..].chars().next().is_some_and(|c| c.is_ascii_alphabetic() || c == '/' || c == '!')
+            });
+            let unescaped = code.contains("PreEscaped(") && !code.contains("application/json");
+            if tag || code.contains("escape(") || unescaped {
+                found.push(format!("{}:{}: {}", path.display(), n + 1, line.trim()));
+            }
+        }
+    }
+    assert!(found.is_empty(), "HTML written by hand in the server:\n{}", found.join("\n"));
+}

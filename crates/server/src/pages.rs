@@ -10,7 +10,7 @@ use actix_web::http::StatusCode;
 use actix_web::{web, HttpRequest, HttpResponse};
 use almanac_service::{GameFilter, Sort, GAMES};
 use almanac_store::GameRow;
-use maud::{html, Markup, PreEscaped, DOCTYPE};
+use maud::{html, Markup, DOCTYPE};
 use serde::Deserialize;
 
 pub fn routes(cfg: &mut web::ServiceConfig) {
@@ -35,22 +35,6 @@ pub async fn not_found(req: HttpRequest) -> HttpResponse {
         }
     }
     problem_page(StatusCode::NOT_FOUND, &format!("There is no page at {path}."))
-}
-
-/// Escapes text for HTML content and attribute values.
-pub fn escape(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    for c in s.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            c => out.push(c),
-        }
-    }
-    out
 }
 
 /// Text for a URL's query (every byte but the unreserved ones percent-encoded).
@@ -86,11 +70,7 @@ impl SignedIn {
     }
 
     /// The hidden field every form of a signed-in page carries.
-    pub fn proof_field(&self) -> String {
-        self.proof_input().into_string()
-    }
-
-    fn proof_input(&self) -> Markup {
+    pub fn proof_input(&self) -> Markup {
         html! { input type="hidden" name="proof" value=(self.proof); }
     }
 }
@@ -102,7 +82,7 @@ fn coach_table(
     t: &almanac_service::CoachTable,
     study: Option<&[Vec<almanac_service::chances::TurningPoint>]>,
     colours: &[&str],
-) -> String {
+) -> Markup {
     use almanac_core::CoachPart;
     let cell = |c: &almanac_service::CoachCell| -> Markup {
         match c.events.first() {
@@ -228,19 +208,16 @@ fn coach_table(
             }
         }
     }
-    .into_string()
 }
 
 /// A seat's name, linked to the player's page.
-fn player_name(p: &almanac_store::PlayerRow) -> String {
-    let name = match p.player {
-        Some(id) => html! { a.player-link href={ "/players/" (id) } { (p.name) } }.into_string(),
-        None => escape(&p.name),
-    };
-    if p.bot {
-        format!("{name} <span class=\"bot\">bot</span>")
-    } else {
-        name
+fn player_name(p: &almanac_store::PlayerRow) -> Markup {
+    html! {
+        @match p.player {
+            Some(id) => a.player-link href={ "/players/" (id) } { (p.name) },
+            None => (p.name),
+        }
+        @if p.bot { " " span.bot { "bot" } }
     }
 }
 
@@ -249,7 +226,7 @@ fn player_name(p: &almanac_store::PlayerRow) -> String {
 /// page), the scripts.
 pub fn page(
     title: &str,
-    body: &str,
+    body: Markup,
     scripts: &[String],
     signed: Option<&SignedIn>,
     deriving: Option<Progress>,
@@ -286,7 +263,7 @@ pub fn page(
                 @if let Some(p) = deriving {
                     p.deriving role="status" { (deriving_line(p)) }
                 }
-                main { (PreEscaped(body)) }
+                main { (body) }
                 @for script in scripts { script src=(script) {} }
                 // Signing out clears what this device kept of the club's games (`session.js`).
                 @if signed.is_some() { script src="/static/session.js" {} }
@@ -336,7 +313,7 @@ pub fn problem_page(status: StatusCode, message: &str) -> HttpResponse {
             p { a href="/" { "All games" } }
         }
     };
-    let mut response = page(title, &body.into_string(), &[], None, None);
+    let mut response = page(title, body, &[], None, None);
     response.head_mut().status = status;
     response
 }
@@ -383,45 +360,8 @@ async fn index(
     // Each ruleset by its name; its id is the value the filter sends.
     let rulesets: Vec<(&str, &str)> = GAMES.iter().map(|g| (g.id(), g.name())).collect();
     let option = |value: &str, label: &str, selected: &Option<String>| {
-        let sel = if selected.as_deref() == Some(value) { " selected" } else { "" };
-        format!("<option value=\"{}\"{sel}>{}</option>", escape(value), escape(label))
+        html! { option value=(value) selected[selected.as_deref() == Some(value)] { (label) } }
     };
-    let mut rows = String::new();
-    for g in &games {
-        let players: Vec<String> = g
-            .players
-            .iter()
-            .map(|p| {
-                let win = if g.winner.as_deref() == Some(p.name.as_str()) { " winner" } else { "" };
-                format!("<span class=\"player{win}\">{} <b>{}</b></span>", player_name(p), p.vp.unwrap_or(0))
-            })
-            .collect();
-        rows.push_str(&format!(
-            "<tr{live_row}><td data-label=\"Game\"><a href=\"/games/{id}\">{title}</a>{live}{private}{older}</td><td data-label=\"Ruleset\">{ruleset}</td><td data-label=\"Players\">{players}</td><td data-label=\"Winner\">{winner}</td><td data-label=\"Turns\">{turns}</td><td data-label=\"Date\">{date}</td><td data-label=\"Club\">{club}</td></tr>",
-            id = escape(&g.id),
-            title = escape(g.title.as_deref().unwrap_or(&g.id)),
-            // No winner yet: the game is still played, and its replay follows the table.
-            live_row = if g.winner.is_none() { " class=\"live\"" } else { "" },
-            live = if g.winner.is_none() {
-                " <span class=\"badge live\" title=\"Still played: the replay follows the entries as they land\">live</span>"
-            } else {
-                ""
-            },
-            private = if g.published { "" } else { " <span class=\"badge\">private</span>" },
-            older = if app.derivation.is_stale(&g.id) { " <span class=\"badge\">older rules</span>" } else { "" },
-            ruleset = escape(g.edition.as_deref().filter(|e| !e.is_empty()).unwrap_or_else(|| {
-                almanac_service::game_kind(&g.ruleset).map_or(g.ruleset.as_str(), |k| k.name())
-            })),
-            players = players.join(" "),
-            winner = escape(g.winner.as_deref().unwrap_or("–")),
-            turns = g.turn_count,
-            date = escape(g.played_on.as_deref().unwrap_or("")),
-            club = escape(g.club.as_deref().unwrap_or("")),
-        ));
-    }
-    if games.is_empty() {
-        rows.push_str("<tr><td colspan=\"7\" class=\"empty\">No games match.</td></tr>");
-    }
     // Paging links keep the other choices.
     let link = |to: u32| {
         let mut query: Vec<String> = Vec::new();
@@ -431,70 +371,94 @@ async fn index(
             }
         }
         query.push(format!("offset={to}"));
-        format!("/?{}", escape(&query.join("&")))
+        format!("/?{}", query.join("&"))
     };
-    let mut paging = Vec::new();
-    if offset > 0 {
-        paging.push(format!("<a href=\"{}\" rel=\"prev\">← newer page</a>", link(offset.saturating_sub(PAGE))));
-    }
-    if !games.is_empty() {
-        paging.push(format!("<span>games {}–{}</span>", offset + 1, offset + games.len() as u32));
-    }
-    if more {
-        paging.push(format!("<a href=\"{}\" rel=\"next\">next page →</a>", link(offset + PAGE)));
-    }
-    let sort_options: String = Sort::ALL
-        .iter()
-        .map(|(s, name, label)| {
-            let sel = if *s == sort { " selected" } else { "" };
-            format!("<option value=\"{name}\"{sel}>{label}</option>")
-        })
-        .collect();
-    let formats: String =
-        almanac_service::formats().iter().map(|f| option(f.name(), f.label(), &None)).collect::<String>();
+    let shown = (offset + 1, offset + games.len() as u32);
     // A signed-in club's upload form comes first, where a member looks; signed out, the way to sign in
     // waits under the list.
-    let body = format!(
-        r#"{upload_first}<section class="games">
-<h1>Games</h1>
-<form class="filters" method="get" action="/" role="search">
-  <label>Find <input type="search" name="q" value="{search}" placeholder="title, club, place or player"></label>
-  <label>Ruleset <select name="ruleset"><option value="">all</option>{ruleset_options}</select></label>
-  <label>Order <select name="sort">{sort_options}</select></label>
-  {player_kept}<button type="submit">Show</button>
-</form>
-<table id="games"><thead><tr><th>Game</th><th>Ruleset</th><th>Players (score)</th><th>Winner</th><th>Turns</th><th>Date</th><th>Club</th></tr></thead>
-<tbody>{rows}</tbody></table>
-<nav class="paging" aria-label="Pages of games">{paging}</nav>
-</section>
-{upload_last}"#,
-        upload_first = match &signed {
-            Some(s) => format!(
-                r#"<section class="upload first">
-<h2>Upload a game</h2>
-<p>Uploads are private to {club} until published.</p>
-<form id="upload" method="post" action="/upload" enctype="multipart/form-data">{proof}<label>Log file <input type="file" name="log" required></label>
-<label>Format <select name="format"><option value="auto">guess</option>{formats}</select></label>
-<button type="submit">Upload</button></form>
-<p id="upload-result" role="status"></p>
-</section>"#,
-                club = escape(&s.club),
-                proof = s.proof_field(),
-            ),
-            None => String::new(),
-        },
-        upload_last = match &signed {
-            Some(_) => "",
-            None => "<section class=\"upload\"><h2>Upload a game</h2><p><a href=\"/signin\">Sign in</a> with your club's token to upload games.</p></section>",
-        },
-        ruleset_options = rulesets.iter().map(|(id, name)| option(id, name, &q.ruleset)).collect::<String>(),
-        search = escape(q.q.as_deref().unwrap_or("")),
-        player_kept = q.player.as_deref().filter(|p| !p.is_empty()).map_or(String::new(), |p| {
-            format!("<label>Player <input type=\"text\" name=\"player\" value=\"{}\"></label> ", escape(p))
-        }),
-        paging = paging.join(" "),
-    );
-    Ok(page("Games", &body, &["/static/games.js".to_string()], signed.as_ref(), app.derivation.progress()))
+    let body = html! {
+        @if let Some(s) = &signed {
+            section.upload.first {
+                h2 { "Upload a game" }
+                p { "Uploads are private to " (s.club) " until published." }
+                form #upload method="post" action="/upload" enctype="multipart/form-data" {
+                    (s.proof_input())
+                    label { "Log file " input type="file" name="log" required; }
+                    label { "Format " select name="format" {
+                        option value="auto" { "guess" }
+                        @for f in almanac_service::formats() { (option(f.name(), f.label(), &None)) }
+                    } }
+                    button type="submit" { "Upload" }
+                }
+                p #upload-result role="status" {}
+            }
+        }
+        section.games {
+            h1 { "Games" }
+            form.filters method="get" action="/" role="search" {
+                label { "Find " input type="search" name="q" value=(q.q.as_deref().unwrap_or("")) placeholder="title, club, place or player"; }
+                label { "Ruleset " select name="ruleset" {
+                    option value="" { "all" }
+                    @for (id, name) in &rulesets { (option(id, name, &q.ruleset)) }
+                } }
+                label { "Order " select name="sort" {
+                    @for (s, name, label) in Sort::ALL.iter() { option value=(name) selected[*s == sort] { (label) } }
+                } }
+                @if let Some(p) = q.player.as_deref().filter(|p| !p.is_empty()) {
+                    label { "Player " input type="text" name="player" value=(p); } " "
+                }
+                button type="submit" { "Show" }
+            }
+            table #games {
+                thead { tr { th { "Game" } th { "Ruleset" } th { "Players (score)" } th { "Winner" } th { "Turns" } th { "Date" } th { "Club" } } }
+                tbody {
+                    @for g in &games {
+                        // No winner yet: the game is still played, and its replay follows the table.
+                        tr class=[g.winner.is_none().then_some("live")] {
+                            td data-label="Game" {
+                                a href={ "/games/" (g.id) } { (g.title.as_deref().unwrap_or(&g.id)) }
+                                @if g.winner.is_none() {
+                                    " " span.badge.live title="Still played: the replay follows the entries as they land" { "live" }
+                                }
+                                @if !g.published { " " span.badge { "private" } }
+                                @if app.derivation.is_stale(&g.id) { " " span.badge { "older rules" } }
+                            }
+                            td data-label="Ruleset" {
+                                (g.edition.as_deref().filter(|e| !e.is_empty()).unwrap_or_else(|| {
+                                    almanac_service::game_kind(&g.ruleset).map_or(g.ruleset.as_str(), |k| k.name())
+                                }))
+                            }
+                            td data-label="Players" {
+                                @for (i, p) in g.players.iter().enumerate() {
+                                    @if i > 0 { " " }
+                                    span class={ "player" @if g.winner.as_deref() == Some(p.name.as_str()) { " winner" } } {
+                                        (player_name(p)) " " b { (p.vp.unwrap_or(0)) }
+                                    }
+                                }
+                            }
+                            td data-label="Winner" { (g.winner.as_deref().unwrap_or("–")) }
+                            td data-label="Turns" { (g.turn_count) }
+                            td data-label="Date" { (g.played_on.as_deref().unwrap_or("")) }
+                            td data-label="Club" { (g.club.as_deref().unwrap_or("")) }
+                        }
+                    }
+                    @if games.is_empty() { tr { td.empty colspan="7" { "No games match." } } }
+                }
+            }
+            nav.paging aria-label="Pages of games" {
+                @if offset > 0 { a href=(link(offset.saturating_sub(PAGE))) rel="prev" { "← newer page" } " " }
+                @if !games.is_empty() { span { "games " (shown.0) "–" (shown.1) } }
+                @if more { " " a href=(link(offset + PAGE)) rel="next" { "next page →" } }
+            }
+        }
+        @if signed.is_none() {
+            section.upload {
+                h2 { "Upload a game" }
+                p { a href="/signin" { "Sign in" } " with your club's token to upload games." }
+            }
+        }
+    };
+    Ok(page("Games", body, &["/static/games.js".to_string()], signed.as_ref(), app.derivation.progress()))
 }
 
 #[derive(Deserialize)]
@@ -521,35 +485,38 @@ fn why(counted_unseen: u64, other_unseen: Option<u64>) -> String {
 /// Whether this record counts in records, ratings and questions, in words, with the other records of the
 /// same game its reader may see: one game is counted once (the record that saw the most), a game without a
 /// winner nowhere.
-fn counting_note(row: &GameRow, (counted, others): &(bool, Vec<almanac_store::Recording>)) -> String {
+fn counting_note(row: &GameRow, (counted, others): &(bool, Vec<almanac_store::Recording>)) -> Markup {
     let link = |r: &almanac_store::Recording| {
-        let by = r.owner.as_deref().map(|c| format!(" ({})", escape(c))).unwrap_or_default();
-        format!(r#"<a href="/games/{}">{}</a>{by}"#, escape(&r.id), escape(r.title.as_deref().unwrap_or("a record")))
-    };
-    let also = match others.len() {
-        0 => String::new(),
-        _ => format!(" Also recorded as {}.", others.iter().map(link).collect::<Vec<_>>().join(", ")),
+        html! {
+            a href={ "/games/" (r.id) } { (r.title.as_deref().unwrap_or("a record")) }
+            @if let Some(c) = &r.owner { " (" (c) ")" }
+        }
     };
     let counting = if row.winner.is_none() {
-        "No winner: this game counts in no record, rating, place or head-to-head.".to_string()
+        Some(html! { "No winner: this game counts in no record, rating, place or head-to-head." })
     } else if *counted {
-        if others.is_empty() {
-            String::new()
-        } else {
-            format!("This record is the one counted: {}.", why(row.unseen, others.iter().map(|r| r.unseen).min()))
-        }
+        (!others.is_empty()).then(|| {
+            html! { "This record is the one counted: " (why(row.unseen, others.iter().map(|r| r.unseen).min())) "." }
+        })
     } else if let Some(r) = others.iter().find(|r| r.counted) {
-        format!("Counted once, as {}: {}.", link(r), why(r.unseen, Some(row.unseen)))
+        Some(html! { "Counted once, as " (link(r)) ": " (why(r.unseen, Some(row.unseen))) "." })
     } else if !row.published {
-        "Private: counted in its club's questions only.".to_string()
+        Some(html! { "Private: counted in its club's questions only." })
     } else {
-        String::new()
+        None
     };
-    let text = format!("{counting}{also}");
-    if text.trim().is_empty() {
-        String::new()
-    } else {
-        format!(r#"<p class="counting hint">{}</p>"#, text.trim())
+    html! {
+        @if counting.is_some() || !others.is_empty() {
+            p.counting.hint {
+                @if let Some(c) = &counting { (c) }
+                @if !others.is_empty() {
+                    @if counting.is_some() { " " }
+                    "Also recorded as "
+                    @for (i, r) in others.iter().enumerate() { @if i > 0 { ", " } (link(r)) }
+                    "."
+                }
+            }
+        }
     }
 }
 
@@ -560,11 +527,6 @@ async fn replay(
     path: web::Path<String>,
     q: web::Query<ReplayQuery>,
 ) -> HttpResponse {
-    let notice = if q.stored.as_deref() == Some("before") {
-        "<p class=\"notice\" role=\"status\">This log was already stored: here is the game it is.</p>"
-    } else {
-        ""
-    };
     let signed = SignedIn::of(&req, &reader);
     let viewer = reader.viewer;
     let derivation = app.derivation.clone();
@@ -590,75 +552,40 @@ async fn replay(
     let live = live.read();
     let game = live.game();
     // The owning club's controls: publish or make private, delete.
-    let owner_controls = match (&signed, &row.owner) {
-        (Some(s), Some(owner)) if *owner == s.club => format!(
-            r#"<div class="owner"><form method="post" action="/games/{id}/publish">{proof}<input type="hidden" name="published" value="{flip}"><button type="submit">{label}</button></form>
-<form method="get" action="/games/{id}/delete"><button type="submit" class="danger">Delete this upload…</button></form>
-{record}<span>{state}</span></div>"#,
-            id = escape(&id),
-            // A game still being played, of a game whose rules say what may happen next: record it at the table.
-            record = if game.winner().is_none()
-                && almanac_service::game_kind(game.ruleset()).is_some_and(|k| k.recorder())
-            {
-                format!("<a class=\"record\" href=\"/games/{}/record\">Record at the table</a> ", escape(&id))
-            } else {
-                String::new()
-            },
-            proof = s.proof_field(),
-            flip = if row.published { "no" } else { "yes" },
-            label = if row.published { "Make private" } else { "Publish" },
-            state = if row.published { "Published: anyone can see this game." } else { "Private to your club." },
-        ),
-        _ => String::new(),
+    let owner = match (&signed, &row.owner) {
+        (Some(s), Some(owner)) if *owner == s.club => Some(s),
+        _ => None,
     };
-    // The owning club's note on the event shown, under the events it annotates (the script shows and sends it).
-    let note_form = if owner_controls.is_empty() {
-        ""
-    } else {
-        r#"<form id="note-form" class="note-form" hidden><label>A note on the event shown <textarea name="text" rows="2" maxlength="2000" required></textarea></label>
-<button type="submit">Add the note</button> <span id="note-status" role="status"></span></form>"#
+    let owner_controls = html! {
+        @if let Some(s) = owner {
+            div.owner {
+                form method="post" action={ "/games/" (id) "/publish" } {
+                    (s.proof_input())
+                    input type="hidden" name="published" value=(if row.published { "no" } else { "yes" });
+                    button type="submit" { (if row.published { "Make private" } else { "Publish" }) }
+                }
+                form method="get" action={ "/games/" (id) "/delete" } { button.danger type="submit" { "Delete this upload…" } }
+                // A game still being played, of a game whose rules say what may happen next: record it at the table.
+                @if game.winner().is_none() && almanac_service::game_kind(game.ruleset()).is_some_and(|k| k.recorder()) {
+                    a.record href={ "/games/" (id) "/record" } { "Record at the table" } " "
+                }
+                span { (if row.published { "Published: anyone can see this game." } else { "Private to your club." }) }
+            }
+        }
     };
     let env = game.envelope();
     let title = env.title.clone().unwrap_or_else(|| format!("Game {id}"));
-    let meta: Vec<String> = [env.date.as_deref(), env.club.as_deref(), env.location.as_deref()]
-        .iter()
-        .flatten()
-        .map(|s| format!("<span>{}</span>", escape(s)))
-        .collect();
+    let meta: Vec<&String> = [&env.date, &env.club, &env.location].into_iter().flatten().collect();
     // Without scripts each chart is an image (inside `noscript`, so that a browser running scripts does not
     // load it too); the replay script fetches the SVG once and inlines it, so that its turns can be clicked.
     // The win-chance chart first, where the ruleset has a model: it says where the game turned.
-    let chances_chart = if chances.is_ok() {
-        format!(
-            "<figure class=\"chart\" data-chart=\"chances\" tabindex=\"0\" aria-label=\"Chance to win, by turn\"><noscript><img src=\"/api/games/{id}/charts/chances.svg\" alt=\"Chance to win, by turn\" loading=\"lazy\" width=\"760\" height=\"380\"></noscript></figure>",
-            id = escape(&id)
-        )
-    } else {
-        // Why there are no chances, for whoever looks for them.
-        format!(
-            "<p class=\"hint no-chances\">No win chances: {}.</p>",
-            escape(chances.as_ref().err().map_or("", |w| w.as_str()))
-        )
+    let chart = |chart: &str, title: &str| {
+        html! {
+            figure.chart data-chart=(chart) tabindex="0" aria-label=(title) {
+                noscript { img src={ "/api/games/" (id) "/charts/" (chart) ".svg" } alt=(title) loading="lazy" width="760" height="380"; }
+            }
+        }
     };
-    let charts: String = std::iter::once(chances_chart)
-        .chain(game.vocabulary().charts.iter().map(|c| {
-            format!(
-                "<figure class=\"chart\" data-chart=\"{chart}\" tabindex=\"0\" aria-label=\"{title}\"><noscript><img src=\"/api/games/{id}/charts/{chart}.svg\" alt=\"{title}\" loading=\"lazy\" width=\"760\" height=\"380\"></noscript></figure>",
-                chart = c.id(),
-                title = escape(&c.title(game.vocabulary())),
-                id = escape(&id),
-            )
-        }))
-        .collect();
-    // The end of the game, for a reader without scripts: who scored what.
-    let standings: String = row
-        .players
-        .iter()
-        .map(|p| {
-            let win = if row.winner.as_deref() == Some(p.name.as_str()) { " (winner)" } else { "" };
-            format!("<tr><td>{}{win}</td><td>{}</td></tr>", player_name(p), p.vp.unwrap_or(0))
-        })
-        .collect();
     let (coach, study) = coach;
     let colours: Vec<&str> = row
         .players
@@ -666,51 +593,89 @@ async fn replay(
         .enumerate()
         .map(|(i, p)| almanac_core::colours::player_colour(p.color.as_deref(), i))
         .collect();
-    let coach = coach_table(&coach, study.as_deref(), &colours);
-    let mut counting = counting_note(&row, &recorded);
     let deriving = derivation.progress();
-    if row.ruleset_version != game.ruleset_version() || derivation.is_stale(&id) {
-        counting.push_str(
-            "<p class=\"counting hint\">Older rules: this game's coach table and numbers were derived by an older \
-             version of its rules and are being derived again; the replay itself is this version's.</p>",
-        );
-    }
-    let body = format!(
-        r#"<section id="replay" class="replay" tabindex="0" data-game="{id}" data-ruleset="{ruleset}" data-chances="{chances}" data-live="{live}" aria-label="Replay: use the arrow keys to step">
-{notice}<div class="title"><h1>{title}</h1><div class="meta">{meta} · <a href="/api/games/{id}/log" download>download the log</a></div>{counting}{owner_controls}</div>
-<noscript><p>The replay steps through the game with JavaScript. Without it, here is how the game ended after
-{events} events and {turns} turns, and its charts below.</p>
-<table class="standings"><thead><tr><th>Player</th><th>Score</th></tr></thead><tbody>{standings}</tbody></table></noscript>
-<div class="stage">
-  <div class="board-wrap"><svg id="board" viewBox="-6 -6 12 12" role="img" aria-label="The board at the event shown"></svg>
-    <div class="board-tools"><details class="notation hint"><summary>How places are named</summary><p id="notation"></p></details></div></div>
-  <div class="side">
-    <div id="now" class="now" aria-hidden="true"></div>
-    <div class="controls">
-      <button id="first" aria-label="First event" title="Home: the start">|◀</button><button id="prev" aria-label="Previous event" title="←: one event back">◀</button>
-      <button id="next" aria-label="Next event" title="→: one event on">▶</button><button id="last" aria-label="Last event" title="End: the end">▶|</button>
-      <span id="position" aria-live="polite"></span>
-    </div>
-    <label class="slider">Turn <input id="turn-slider" type="range" min="0" max="{turns}" value="0"> <output id="turn-label">0</output></label>
-    <div id="players" class="players"></div>
-    <ol id="events" class="events" tabindex="0" aria-label="Events: click one, or use the arrow keys, to go there"></ol>
-    {note_form}
-    <p class="hint">← / → step one event, Shift+← / → one turn, Home / End; click an event or a turn on a chart to jump there.</p>
-    <div class="charts">{charts}</div>
-  </div>
-</div>
-{coach}
-</section>"#,
-        id = escape(&id),
-        ruleset = escape(game.ruleset()),
-        title = escape(&title),
-        meta = meta.join(" · "),
-        turns = game.current_turn(),
-        events = game.event_count(),
-        chances = if chances.is_ok() { "yes" } else { "no" },
-        // A game without a winner may still be played: its replay follows the table.
-        live = if game.winner().is_none() { "yes" } else { "no" },
-    );
+    let older = row.ruleset_version != game.ruleset_version() || derivation.is_stale(&id);
+    let turns = game.current_turn();
+    let body = html! {
+        section #replay .replay tabindex="0" data-game=(id) data-ruleset=(game.ruleset())
+            data-chances=(if chances.is_ok() { "yes" } else { "no" })
+            // A game without a winner may still be played: its replay follows the table.
+            data-live=(if game.winner().is_none() { "yes" } else { "no" })
+            aria-label="Replay: use the arrow keys to step" {
+            @if q.stored.as_deref() == Some("before") {
+                p.notice role="status" { "This log was already stored: here is the game it is." }
+            }
+            div.title {
+                h1 { (title) }
+                div.meta {
+                    @for m in &meta { span { (m) } " · " }
+                    a href={ "/api/games/" (id) "/log" } download { "download the log" }
+                }
+                (counting_note(&row, &recorded))
+                @if older {
+                    p.counting.hint {
+                        "Older rules: this game's coach table and numbers were derived by an older version of its rules and \
+                         are being derived again; the replay itself is this version's."
+                    }
+                }
+                (owner_controls)
+            }
+            noscript {
+                p {
+                    "The replay steps through the game with JavaScript. Without it, here is how the game ended after "
+                    (game.event_count()) " events and " (turns) " turns, and its charts below."
+                }
+                table.standings {
+                    thead { tr { th { "Player" } th { "Score" } } }
+                    tbody {
+                        // The end of the game, for a reader without scripts: who scored what.
+                        @for p in &row.players {
+                            tr {
+                                td { (player_name(p)) @if row.winner.as_deref() == Some(p.name.as_str()) { " (winner)" } }
+                                td { (p.vp.unwrap_or(0)) }
+                            }
+                        }
+                    }
+                }
+            }
+            div.stage {
+                div.board-wrap {
+                    svg #board viewBox="-6 -6 12 12" role="img" aria-label="The board at the event shown" {}
+                    div.board-tools { details.notation.hint { summary { "How places are named" } p #notation {} } }
+                }
+                div.side {
+                    div #now .now aria-hidden="true" {}
+                    div.controls {
+                        button #first aria-label="First event" title="Home: the start" { "|◀" }
+                        button #prev aria-label="Previous event" title="←: one event back" { "◀" }
+                        button #next aria-label="Next event" title="→: one event on" { "▶" }
+                        button #last aria-label="Last event" title="End: the end" { "▶|" }
+                        span #position aria-live="polite" {}
+                    }
+                    label.slider { "Turn " input #turn-slider type="range" min="0" max=(turns) value="0"; " " output #turn-label { "0" } }
+                    div #players .players {}
+                    ol #events .events tabindex="0" aria-label="Events: click one, or use the arrow keys, to go there" {}
+                    // The owning club's note on the event shown, under the events it annotates (the script shows and sends it).
+                    @if owner.is_some() {
+                        form #note-form .note-form hidden {
+                            label { "A note on the event shown " textarea name="text" rows="2" maxlength="2000" required {} }
+                            button type="submit" { "Add the note" } " " span #note-status role="status" {}
+                        }
+                    }
+                    p.hint { "← / → step one event, Shift+← / → one turn, Home / End; click an event or a turn on a chart to jump there." }
+                    div.charts {
+                        @match &chances {
+                            Ok(()) => (chart("chances", "Chance to win, by turn")),
+                            // Why there are no chances, for whoever looks for them.
+                            Err(why) => p.hint.no-chances { "No win chances: " (why) "." },
+                        }
+                        @for c in game.vocabulary().charts.iter() { (chart(c.id(), &c.title(game.vocabulary()))) }
+                    }
+                }
+            }
+            (coach_table(&coach, study.as_deref(), &colours))
+        }
+    };
     let scripts = ["/static/replay.js".to_string(), format!("/static/rulesets/{}.js", game.ruleset())];
-    page(&title, &body, &scripts, signed.as_ref(), deriving)
+    page(&title, body, &scripts, signed.as_ref(), deriving)
 }

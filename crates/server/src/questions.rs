@@ -5,13 +5,14 @@
 use crate::access::Reader;
 use crate::app::{blocking, AppState, Result};
 use crate::error::ApiError;
-use crate::pages::{escape, page, problem_page, SignedIn};
+use crate::pages::{page, problem_page, SignedIn};
 use actix_web::{web, HttpRequest, HttpResponse};
 use almanac_service::questions::{
     arg_choices, ask_kept, chart, csv, ndjson, Answer, ArgKind, Ask, Preset, METRICS, PRESETS,
 };
 use almanac_service::GAMES;
 use almanac_store::Dimension;
+use maud::{html, Markup};
 use serde::{Deserialize, Serialize};
 use std::sync::Arc;
 
@@ -175,82 +176,72 @@ async fn catalogue() -> HttpResponse {
     HttpResponse::Ok().json(Catalogue { metrics, dimensions, presets: PRESETS })
 }
 
-fn option(value: &str, label: &str, chosen: bool) -> String {
-    let selected = if chosen { " selected" } else { "" };
-    format!("<option value=\"{}\"{selected}>{}</option>", escape(value), escape(label))
+fn option(value: &str, label: &str, chosen: bool) -> Markup {
+    html! { option value=(value) selected[chosen] { (label) } }
 }
 
 /// The form: every metric, its arguments (grouped by game), the dimensions, the filters.
-fn form(params: &Params, ask: &Ask, known: &[String]) -> String {
-    let metrics: String =
-        METRICS.iter().map(|m| option(m.id, &m.label.replace("{}", "…"), m.id == ask.metric)).collect();
+fn form(params: &Params, ask: &Ask, known: &[String]) -> Markup {
     // "Of" lists what the chosen metric takes (turns, points, items, causes ...), for the chosen game or,
     // asked of every game, grouped by game; a metric that takes nothing lists nothing more. The page's
     // script lists them again when another metric is chosen (from `/api/questions/catalogue`).
     let metric = METRICS.iter().find(|m| m.id == ask.metric);
     let kind = metric.map_or(ArgKind::None, |m| m.arg);
-    let mut args = option("", if kind == ArgKind::Item { "everything" } else { "(nothing more)" }, ask.arg.is_empty());
     let chosen_game = ask.ruleset.as_deref().and_then(|r| GAMES.iter().find(|g| g.id() == r));
-    match kind {
-        ArgKind::None => {}
-        ArgKind::Turn | ArgKind::Score => {
-            for (id, label) in arg_choices(kind, GAMES[0].vocabulary()) {
-                args.push_str(&option(&id, &label, id == ask.arg));
-            }
-        }
-        _ => {
-            let games: Vec<_> = match chosen_game {
-                Some(g) => vec![g],
-                None => GAMES.iter().collect(),
-            };
-            for g in &games {
-                let choices: String = arg_choices(kind, g.vocabulary())
-                    .into_iter()
-                    .filter(|(id, _)| !id.is_empty())
-                    .map(|(id, label)| option(&id, &label, id == ask.arg))
-                    .collect();
-                if games.len() == 1 {
-                    args.push_str(&choices);
-                } else if !choices.is_empty() {
-                    args.push_str(&format!("<optgroup label=\"{}\">{choices}</optgroup>", escape(g.name())));
+    let games: Vec<&dyn almanac_core::GameKind> = match (kind, chosen_game) {
+        (ArgKind::None | ArgKind::Turn | ArgKind::Score, _) => Vec::new(),
+        (_, Some(g)) => vec![*g],
+        (_, None) => GAMES.to_vec(),
+    };
+    let args_of = |g: &dyn almanac_core::GameKind| -> Vec<(String, String)> {
+        arg_choices(kind, g.vocabulary()).into_iter().filter(|(id, _)| !id.is_empty()).collect()
+    };
+    let value = |v: &Option<String>| given(v).unwrap_or("").to_string();
+    let chosen_ruleset = ask.ruleset.as_deref();
+    html! {
+        form.question method="get" action="/questions" {
+            label { "Metric " select name="metric" {
+                @for m in METRICS { (option(m.id, &m.label.replace("{}", "…"), m.id == ask.metric)) }
+            } }
+            label hidden[kind == ArgKind::None] { "Of " select name="arg" {
+                (option("", if kind == ArgKind::Item { "everything" } else { "(nothing more)" }, ask.arg.is_empty()))
+                @if matches!(kind, ArgKind::Turn | ArgKind::Score) {
+                    @for (id, label) in arg_choices(kind, GAMES[0].vocabulary()) { (option(&id, &label, id == ask.arg)) }
                 }
-            }
+                @if games.len() == 1 {
+                    @for (id, label) in args_of(games[0]) { (option(&id, &label, id == ask.arg)) }
+                } @else {
+                    @for g in &games {
+                        @let choices = args_of(*g);
+                        @if !choices.is_empty() {
+                            optgroup label=(g.name()) {
+                                @for (id, label) in choices { (option(&id, &label, id == ask.arg)) }
+                            }
+                        }
+                    }
+                }
+            } }
+            label { "By " select name="by" {
+                @for d in Dimension::ALL { (option(d.id(), d.label(), d.id() == ask.by)) }
+            } }
+            label { "Then by " select name="then" {
+                (option("", "nothing more", ask.then.is_empty()))
+                @for d in almanac_service::questions::SECOND { (option(d.id(), d.label(), d.id() == ask.then)) }
+            } }
+            label { "Game " select name="ruleset" {
+                (option(almanac_service::questions::EVERY_GAME, "every game", chosen_ruleset == Some("all")))
+                @for g in GAMES.iter() { (option(g.id(), g.name(), chosen_ruleset == Some(g.id()))) }
+            } }
+            label { "Players at the table " input name="players" inputmode="numeric" size="3" value=(value(&params.players)); }
+            label { "Club " input name="club" size="12" value=(value(&params.club)); }
+            label { "Player " input name="player" size="14" list="known-players" autocomplete="off" value=(value(&params.player)) placeholder="a name"; }
+            datalist #known-players { @for n in known { option value=(n) {} } }
+            label { "At least " input name="min" inputmode="numeric" size="3" value=(value(&params.min)); " seats" }
+            label { "Ranked from " input name="solid" inputmode="numeric" size="3" value=(value(&params.solid)) placeholder="5"; " games" }
+            label { input type="checkbox" name="bots" value="yes" checked[ask.bots]; " Programs' seats too (bots)" }
+            button type="submit" { "Ask" }
         }
     }
-    let dims: String = Dimension::ALL.iter().map(|d| option(d.id(), d.label(), d.id() == ask.by)).collect();
-    let thens: String = std::iter::once(option("", "nothing more", ask.then.is_empty()))
-        .chain(almanac_service::questions::SECOND.iter().map(|d| option(d.id(), d.label(), d.id() == ask.then)))
-        .collect();
-    let mut rulesets =
-        option(almanac_service::questions::EVERY_GAME, "every game", ask.ruleset.as_deref() == Some("all"));
-    for g in GAMES.iter() {
-        rulesets.push_str(&option(g.id(), g.name(), ask.ruleset.as_deref() == Some(g.id())));
-    }
-    let value = |v: &Option<String>| escape(given(v).unwrap_or(""));
-    format!(
-        r#"<form class="question" method="get" action="/questions">
-<label>Metric <select name="metric">{metrics}</select></label>
-<label{of_hidden}>Of <select name="arg">{args}</select></label>
-<label>By <select name="by">{dims}</select></label>
-<label>Then by <select name="then">{thens}</select></label>
-<label>Game <select name="ruleset">{rulesets}</select></label>
-<label>Players at the table <input name="players" inputmode="numeric" size="3" value="{players}"></label>
-<label>Club <input name="club" size="12" value="{club}"></label>
-<label>Player <input name="player" size="14" list="known-players" autocomplete="off" value="{player}" placeholder="a name"></label>
-<datalist id="known-players">{known}</datalist>
-<label>At least <input name="min" inputmode="numeric" size="3" value="{min}"> seats</label>
-<label>Ranked from <input name="solid" inputmode="numeric" size="3" value="{solid}" placeholder="5"> games</label>
-<label><input type="checkbox" name="bots" value="yes"{bots}> Programs' seats too (bots)</label>
-<button type="submit">Ask</button></form>"#,
-        bots = if ask.bots { " checked" } else { "" },
-        players = value(&params.players),
-        club = value(&params.club),
-        player = value(&params.player),
-        of_hidden = if kind == ArgKind::None { " hidden" } else { "" },
-        known = known.iter().map(|n| format!("<option value=\"{}\"></option>", escape(n))).collect::<String>(),
-        min = value(&params.min),
-        solid = value(&params.solid),
-    )
 }
 
 fn shown(answer: &Answer, v: f64) -> String {
@@ -261,96 +252,90 @@ fn shown(answer: &Answer, v: f64) -> String {
     }
 }
 
-fn answer_html(params: &Params, answer: &Answer) -> String {
+fn answer_html(params: &Params, answer: &Answer) -> Markup {
     let query = params.query(params.group.as_deref());
     let has_expected = answer.groups.iter().any(|g| g.expected.is_some());
-    let rows: String = answer
-        .groups
-        .iter()
-        .map(|g| {
-            let label = match g.player {
-                Some(id) => format!("<a href=\"/players/{id}\">{}</a>", escape(&g.label)),
-                None => escape(&g.label),
-            };
-            let interval = match (g.low, g.high) {
-                (Some(low), Some(high)) => {
-                    format!(" <span class=\"interval\">{}–{}</span>", shown(answer, low), shown(answer, high))
-                }
-                _ => String::new(),
-            };
-            let expected = if has_expected {
-                format!("<td>{}</td>", g.expected.map_or(String::new(), |e| shown(answer, e)))
-            } else {
-                String::new()
-            };
-            format!(
-                "<tr{thin}><td>{label}</td><td>{}{interval}</td>{expected}<td>{}</td><td><a href=\"/questions?{}#counted\" aria-label=\"{} games counted for {}\">{}</a></td></tr>",
-                shown(answer, g.value),
-                g.seats,
-                escape(&params.query(Some(&g.key))),
-                g.games,
-                escape(&g.label),
-                g.games,
-                thin = if g.solid { "" } else { " class=\"thin\"" },
-            )
-        })
-        .collect();
-    let games: String = answer
-        .games
-        .iter()
-        .map(|g| {
-            let name = almanac_service::game_kind(&g.ruleset).map_or(g.ruleset.as_str(), |k| k.name());
-            // In a club's view, a record of the club's may be a game another record counts for, for the public.
-            let whose = if g.counted { "" } else { " · another record of this game counts for the public" };
-            format!(
-                "<li><a href=\"/games/{id}\">{}</a> <span class=\"hint\">{} · {}{whose}</span></li>",
-                escape(g.title.as_deref().unwrap_or(&g.id)),
-                escape(name),
-                escape(g.played_on.as_deref().unwrap_or("undated")),
-                id = escape(&g.id),
-            )
-        })
-        .collect();
     let listed = if answer.counted > answer.games.len() as u64 {
         format!(" (the latest {} listed)", answer.games.len())
     } else {
         String::new()
     };
-    let narrowed = match params.group.as_deref() {
-        Some(key) => {
-            let label = answer.groups.iter().find(|g| g.key == key).map_or(key, |g| g.label.as_str());
-            format!(
-                " under <b>{}</b> · <a href=\"/questions?{}\">all groups</a>",
-                escape(label),
-                escape(&params.query(None))
-            )
+    let by = almanac_service::questions::capitalised(Dimension::from_id(answer.by).map_or(answer.by, |d| d.label()));
+    html! {
+        section.answer aria-labelledby="answer-title" {
+            h2 #answer-title { (answer.question) }
+            @if answer.groups.is_empty() { p { "No game answers this question yet." } }
+            img.chart src={ "/questions/chart.svg?" (query) } alt={ (answer.question) ": the table below gives the same numbers" } width="800" height="500";
+            div.table-wrap tabindex="0" role="region" aria-label="Answer" {
+                table.answer-table {
+                    thead { tr {
+                        th { (by) }
+                        th { (if answer.percent { "Rate" } else { "Mean" }) " " span.hint { "(95 % interval)" } }
+                        @if has_expected { th { "Fair share" } }
+                        th { "Seats" }
+                        th { "Games" }
+                    } }
+                    tbody {
+                        @for g in &answer.groups {
+                            tr class=[(!g.solid).then_some("thin")] {
+                                td { @match g.player {
+                                    Some(id) => a href={ "/players/" (id) } { (g.label) },
+                                    None => (g.label),
+                                } }
+                                td {
+                                    (shown(answer, g.value))
+                                    @if let (Some(low), Some(high)) = (g.low, g.high) {
+                                        " " span.interval { (shown(answer, low)) "–" (shown(answer, high)) }
+                                    }
+                                }
+                                @if has_expected { td { @if let Some(e) = g.expected { (shown(answer, e)) } } }
+                                td { (g.seats) }
+                                td { a href={ "/questions?" (params.query(Some(&g.key))) "#counted" } aria-label={ (g.games) " games counted for " (g.label) } { (g.games) } }
+                            }
+                        }
+                    }
+                }
+            }
+            p.hint {
+                "Each seat counts once; each game once, whoever recorded it; a game without a winner, nowhere. Greyed: behind fewer than "
+                (answer.solid_games)
+                " games, ranked after the rest (a handful of games could put them anywhere)."
+                @if has_expected {
+                    " The fair share is what an even game gives these seats: one win in as many games as there are players at the table."
+                }
+            }
+            p.exports {
+                "Export: "
+                a href={ "/api/questions?" (query) "&format=csv" } download { "CSV" }
+                " · "
+                a href={ "/api/questions?" (query) "&format=ndjson" } download { "NDJSON" }
+                " · "
+                a href={ "/api/questions?" (query) } { "JSON" }
+            }
+            h3 #counted {
+                (answer.counted) " games counted"
+                @if let Some(key) = params.group.as_deref() {
+                    " under " b { (answer.groups.iter().find(|g| g.key == key).map_or(key, |g| g.label.as_str())) }
+                    " · " a href={ "/questions?" (params.query(None)) } { "all groups" }
+                }
+                (listed)
+            }
+            ul.counted {
+                @for g in &answer.games {
+                    li {
+                        a href={ "/games/" (g.id) } { (g.title.as_deref().unwrap_or(&g.id)) }
+                        " "
+                        span.hint {
+                            (almanac_service::game_kind(&g.ruleset).map_or(g.ruleset.as_str(), |k| k.name()))
+                            " · " (g.played_on.as_deref().unwrap_or("undated"))
+                            // In a club's view, a record of the club's may be a game another record counts for, for the public.
+                            @if !g.counted { " · another record of this game counts for the public" }
+                        }
+                    }
+                }
+            }
         }
-        None => String::new(),
-    };
-    let empty = if answer.groups.is_empty() { "<p>No game answers this question yet.</p>" } else { "" };
-    format!(
-        r#"<section class="answer" aria-labelledby="answer-title"><h2 id="answer-title">{question}</h2>{empty}
-<img class="chart" src="/questions/chart.svg?{q}" alt="{question_attr}: the table below gives the same numbers" width="800" height="500">
-<div class="table-wrap" tabindex="0" role="region" aria-label="Answer"><table class="answer-table"><thead><tr><th>{by}</th><th>{metric} <span class="hint">(95 % interval)</span></th>{fair}<th>Seats</th><th>Games</th></tr></thead><tbody>{rows}</tbody></table></div>
-<p class="hint">Each seat counts once; each game once, whoever recorded it; a game without a winner, nowhere. Greyed: behind fewer than {solid} games, ranked after the rest (a handful of games could put them anywhere).{fair_note}</p>
-<p class="exports">Export: <a href="/api/questions?{q}&amp;format=csv" download>CSV</a> · <a href="/api/questions?{q}&amp;format=ndjson" download>NDJSON</a> · <a href="/api/questions?{q}">JSON</a></p>
-<h3 id="counted">{counted} games counted{narrowed}{listed}</h3><ul class="counted">{games}</ul></section>"#,
-        question = escape(&answer.question),
-        question_attr = escape(&answer.question),
-        q = escape(&query),
-        by = escape(&almanac_service::questions::capitalised(
-            Dimension::from_id(answer.by).map_or(answer.by, |d| d.label())
-        )),
-        metric = if answer.percent { "Rate" } else { "Mean" },
-        counted = answer.counted,
-        solid = answer.solid_games,
-        fair = if has_expected { "<th>Fair share</th>" } else { "" },
-        fair_note = if has_expected {
-            " The fair share is what an even game gives these seats: one win in as many games as there are players at the table."
-        } else {
-            ""
-        },
-    )
+    }
 }
 
 async fn builder(
@@ -382,10 +367,6 @@ async fn builder(
         Ok(a) => a,
         Err(e) => return problem_page(e.status, &e.message),
     };
-    let presets: String = PRESETS
-        .iter()
-        .map(|p| format!("<li><a href=\"/questions?preset={}\">{}</a></li>", p.id, escape(p.question)))
-        .collect();
     // The names a player may be asked by: the people rated in this game (programs too when asked).
     let known: Vec<String> = {
         let (app, viewer, ruleset, bots) = (app.clone(), reader.viewer, ask.ruleset.clone(), ask.bots);
@@ -408,17 +389,18 @@ async fn builder(
         Ok(a) => answer_html(&params, &a),
         // A question the form can mend (a name nobody has, a metric's argument): said beside the form.
         Err(e) if e.status == actix_web::http::StatusCode::BAD_REQUEST => {
-            format!("<p class=\"problem\" role=\"alert\">{}</p>", escape(&e.message))
+            html! { p.problem role="alert" { (e.message) } }
         }
         Err(e) => return problem_page(e.status, &e.message),
     };
-    let body = format!(
-        r#"<section class="questions"><h1>Questions across games</h1>
-<p class="hint">Every game you may see counts, each seat once. Ask one of these, or build your own below.</p>
-<ul class="presets">{presets}</ul>
-{form}
-{answer}</section>"#,
-        form = form(&params, &ask, &known),
-    );
-    page("Questions", &body, &["/static/questions.js".to_string()], signed.as_ref(), deriving)
+    let body = html! {
+        section.questions {
+            h1 { "Questions across games" }
+            p.hint { "Every game you may see counts, each seat once. Ask one of these, or build your own below." }
+            ul.presets { @for p in PRESETS { li { a href={ "/questions?preset=" (p.id) } { (p.question) } } } }
+            (form(&params, &ask, &known))
+            (answer)
+        }
+    };
+    page("Questions", body, &["/static/questions.js".to_string()], signed.as_ref(), deriving)
 }

@@ -6,11 +6,12 @@ use crate::access::{Reader, Writer};
 use crate::app::{blocking, forget_access, loaded, upload_slot, AppState};
 use crate::error::ApiError;
 use crate::limits::read_json;
-use crate::pages::{escape, page, problem_page, SignedIn};
+use crate::pages::{page, problem_page, SignedIn};
 use actix_web::http::StatusCode;
 use actix_web::{web, HttpRequest, HttpResponse};
 use almanac_service::tables::TableStart;
 use almanac_service::{Inserted, Ownership};
+use maud::{html, PreEscaped};
 
 pub fn routes(cfg: &mut web::ServiceConfig) {
     cfg.route("/games/{id}/record", web::get().to(record))
@@ -78,45 +79,45 @@ async fn start_page(app: web::Data<AppState>, req: HttpRequest, reader: Reader) 
         .collect();
     let names = serde_json::to_string(&names).expect("JSON").replace('<', "\\u003c");
     let games = almanac_service::tables::recordable();
-    let options: String =
-        games.iter().map(|g| format!(r#"<option value="{}">{}</option>"#, escape(g.ruleset), escape(g.name))).collect();
     // The beginnings of every game, for the page to offer those of the game chosen (`<` written out so the
-    // JSON cannot close the script element).
+    // JSON cannot close the script element; a script's text is read raw, so it is not escaped as HTML).
     let data = serde_json::to_string(&games).expect("JSON").replace('<', "\\u003c");
-    let body = format!(
-        r#"<section id="start" class="recorder start" aria-label="Begin a game at the table">
-<h1>Begin a game at the table</h1>
-<div id="problem" class="problem" role="alert" hidden></div>
-<form id="begin">
-  <label>Game <select id="ruleset" name="ruleset">{options}</select></label>
-  <label>Board <select id="beginning" name="beginning"></select></label>
-  <div id="seeded" class="seeded" hidden>
-    <label>Seed <input id="seed" name="seed" type="number" min="0" step="1" inputmode="numeric"></label>
-    <button id="reseed" type="button" class="choice">Another board</button>
-    <p class="hint">The board is drawn from the seed and shown when the game begins: lay the table out as the screen shows it.</p>
-  </div>
-  <fieldset id="laying" class="laying" hidden><legend>The table's board</legend>
-    <p class="hint">Choose a piece, then tap where it lies on the table; tap it again to lift it.</p>
-    <div id="piece-kinds" class="piece-kinds"></div>
-    <div id="pieces" class="pieces"></div>
-    <div class="laying-board"><svg id="laying-board" role="group" aria-label="The board to lay"></svg></div>
-    <p id="laying-left" class="hint" aria-live="polite"></p>
-  </fieldset>
-  <fieldset class="count"><legend>Players, in seat order (the first player first)</legend>
-    <ol id="seats" class="seats"></ol>
-    <button id="add-seat" type="button" class="choice">Add a player</button>
-  </fieldset>
-  <datalist id="known-players"></datalist>
-  <label>Title <input id="title" name="title" type="text"></label>
-  <label>Date <input id="date" name="date" type="date"></label>
-  <label>Place <input id="location" name="location" type="text"></label>
-  <button id="begin-game" type="submit" class="enter-form">Begin the game</button>
-</form>
-<script type="application/json" id="recordable">{data}</script>
-<script type="application/json" id="club-players">{names}</script>
-</section>"#
-    );
-    page("Begin a game at the table", &body, &["/static/begin.js".to_string()], Some(&signed), None)
+    let body = html! {
+        section #start .recorder.start aria-label="Begin a game at the table" {
+            h1 { "Begin a game at the table" }
+            div #problem .problem role="alert" hidden {}
+            form #begin {
+                label { "Game " select #ruleset name="ruleset" { @for g in &games { option value=(g.ruleset) { (g.name) } } } }
+                label { "Board " select #beginning name="beginning" {} }
+                div #seeded .seeded hidden {
+                    label { "Seed " input #seed name="seed" type="number" min="0" step="1" inputmode="numeric"; }
+                    button #reseed .choice type="button" { "Another board" }
+                    p.hint { "The board is drawn from the seed and shown when the game begins: lay the table out as the screen shows it." }
+                }
+                fieldset #laying .laying hidden {
+                    legend { "The table's board" }
+                    p.hint { "Choose a piece, then tap where it lies on the table; tap it again to lift it." }
+                    div #piece-kinds .piece-kinds {}
+                    div #pieces .pieces {}
+                    div.laying-board { svg #laying-board role="group" aria-label="The board to lay" {} }
+                    p #laying-left .hint aria-live="polite" {}
+                }
+                fieldset.count {
+                    legend { "Players, in seat order (the first player first)" }
+                    ol #seats .seats {}
+                    button #add-seat .choice type="button" { "Add a player" }
+                }
+                datalist #known-players {}
+                label { "Title " input #title name="title" type="text"; }
+                label { "Date " input #date name="date" type="date"; }
+                label { "Place " input #location name="location" type="text"; }
+                button #begin-game .enter-form type="submit" { "Begin the game" }
+            }
+            script type="application/json" #recordable { (PreEscaped(data)) }
+            script type="application/json" #club-players { (PreEscaped(names)) }
+        }
+    };
+    page("Begin a game at the table", body, &["/static/begin.js".to_string()], Some(&signed), None)
 }
 
 /// The recorder for a game: only the club that owns it records it.
@@ -154,46 +155,45 @@ async fn record(app: web::Data<AppState>, req: HttpRequest, reader: Reader, path
     let live = live.read();
     let game = live.game();
     let title = game.envelope().title.clone().unwrap_or_else(|| format!("Game {id}"));
-    let body = format!(
-        r#"<section id="recorder" class="recorder" data-game="{id}" data-ruleset="{ruleset}" data-seq="{seq}" data-published="{published}" aria-label="Recording the game at the table">
-<div class="title"><h1>{title}</h1><div class="meta"><a href="/games/{id}">the replay</a></div></div>
-<p id="whose" class="whose" aria-live="polite">Loading what may happen next…</p>
-<p id="last" class="last-entry" aria-live="polite" hidden></p>
-<div id="problem" class="problem" role="alert" hidden></div>
-<p id="waiting" class="waiting" role="status" hidden></p>
-<section id="finish" class="finish" aria-labelledby="finish-title" hidden>
-  <h2 id="finish-title">The game is over</h2>
-  <ol id="standings" class="standings"></ol>
-  <div id="finish-chances" class="finish-chances"></div>
-  <div class="share">
-    <p id="share-state"></p>
-    <form id="publish" method="post" action="/games/{id}/publish">{proof}<input type="hidden" name="published" value="yes"><button type="submit" class="enter-form">Publish</button></form>
-    <p>The replay: <a id="share-link" href="/games/{id}">/games/{id}</a></p>
-    <button id="share" type="button" class="choice" hidden>Share the link</button>
-  </div>
-</section>
-<div class="record-stage">
-  <div id="choices" class="choices"></div>
-  <div class="board-wrap"><svg id="board" viewBox="-6 -6 12 12" role="img" aria-label="The board: tap a highlighted place"></svg></div>
-  <div class="record-log">
-    <button id="withdraw" class="withdraw" type="button" disabled>Withdraw the last entry</button>
-    <h2>Last entries</h2>
-    <ol id="entries" class="entries" aria-label="The last entries, newest last"></ol>
-  </div>
-</div>
-<div id="chooser" class="chooser" role="dialog" aria-labelledby="chooser-title" hidden></div>
-</section>"#,
-        id = escape(&id),
-        ruleset = escape(game.ruleset()),
-        seq = game.event_count(),
-        title = escape(&title),
-        published = if row.published { "yes" } else { "no" },
-        proof = signed.proof_field(),
-    );
+    let body = html! {
+        section #recorder .recorder data-game=(id) data-ruleset=(game.ruleset()) data-seq=(game.event_count())
+            data-published=(if row.published { "yes" } else { "no" }) aria-label="Recording the game at the table" {
+            div.title { h1 { (title) } div.meta { a href={ "/games/" (id) } { "the replay" } } }
+            p #whose .whose aria-live="polite" { "Loading what may happen next…" }
+            p #last .last-entry aria-live="polite" hidden {}
+            div #problem .problem role="alert" hidden {}
+            p #waiting .waiting role="status" hidden {}
+            section #finish .finish aria-labelledby="finish-title" hidden {
+                h2 #finish-title { "The game is over" }
+                ol #standings .standings {}
+                div #finish-chances .finish-chances {}
+                div.share {
+                    p #share-state {}
+                    form #publish method="post" action={ "/games/" (id) "/publish" } {
+                        (signed.proof_input())
+                        input type="hidden" name="published" value="yes";
+                        button.enter-form type="submit" { "Publish" }
+                    }
+                    p { "The replay: " a #share-link href={ "/games/" (id) } { "/games/" (id) } }
+                    button #share .choice type="button" hidden { "Share the link" }
+                }
+            }
+            div.record-stage {
+                div #choices .choices {}
+                div.board-wrap { svg #board viewBox="-6 -6 12 12" role="img" aria-label="The board: tap a highlighted place" {} }
+                div.record-log {
+                    button #withdraw .withdraw type="button" disabled { "Withdraw the last entry" }
+                    h2 { "Last entries" }
+                    ol #entries .entries aria-label="The last entries, newest last" {}
+                }
+            }
+            div #chooser .chooser role="dialog" aria-labelledby="chooser-title" hidden {}
+        }
+    };
     let scripts = [
         "/static/replay.js".to_string(),
         format!("/static/rulesets/{}.js", game.ruleset()),
         "/static/record.js".to_string(),
     ];
-    page(&format!("Recording {title}"), &body, &scripts, Some(&signed), None)
+    page(&format!("Recording {title}"), body, &scripts, Some(&signed), None)
 }

@@ -9,12 +9,12 @@ use crate::app::{blocking, delete_game, forget_access, publish_game, upload_slot
 use crate::error::ApiError;
 use crate::form_data;
 use crate::limits::{read_body, read_form};
-use crate::pages::{escape, page, problem_page, SignedIn};
+use crate::pages::{page, problem_page, SignedIn};
 use crate::uploads::format_named;
 use actix_web::http::StatusCode;
 use actix_web::{web, HttpRequest, HttpResponse};
 use almanac_service::{Inserted, Ownership};
-use maud::{html, PreEscaped};
+use maud::html;
 use serde::Deserialize;
 
 pub fn routes(cfg: &mut web::ServiceConfig) {
@@ -46,18 +46,25 @@ async fn signin_form(req: HttpRequest) -> Result<HttpResponse> {
 }
 
 fn signin_page(req: &HttpRequest, proof: &str, problem: Option<&str>, status: StatusCode) -> HttpResponse {
-    let problem = problem.map_or(String::new(), |p| format!("<p class=\"error\" role=\"alert\">{}</p>", escape(p)));
-    let body = format!(
-        r#"<section class="signin"><h1>Sign in</h1>
-<p>Sign in with a token of your club (<code>almanac token create --club NAME</code> prints one) to upload games, see
-your club's private games, publish them and delete them.</p>{problem}
-<form method="post" action="/signin">
-<input type="hidden" name="proof" value="{proof}">
-<label for="token">Club token</label> <input id="token" name="token" type="password" autocomplete="current-password" required>
-<button type="submit">Sign in</button></form></section>"#,
-        proof = escape(proof),
-    );
-    let mut response = page("Sign in", &body, &[], None, None);
+    let body = html! {
+        section.signin {
+            h1 { "Sign in" }
+            p {
+                "Sign in with a token of your club (" code { "almanac token create --club NAME" } " prints one) to upload games, see \
+                 your club's private games, publish them and delete them."
+            }
+            @if let Some(p) = problem { p.error role="alert" { (p) } }
+            form method="post" action="/signin" {
+                input type="hidden" name="proof" value=(proof);
+                label for="token" { "Club token" }
+                " "
+                input #token name="token" type="password" autocomplete="current-password" required;
+                " "
+                button type="submit" { "Sign in" }
+            }
+        }
+    };
+    let mut response = page("Sign in", body, &[], None, None);
     response.head_mut().status = status;
     let (name, value) = set_cookie(req, SIGNIN_COOKIE, proof, 3600);
     response.headers_mut().insert(name.parse().expect("a header name"), value.parse().expect("a header value"));
@@ -198,14 +205,14 @@ async fn confirm_delete(
             h1 { "Delete this upload?" }
             p { "“" (title_of(&row)) "” will be hidden from every list, page and question, your club's too, with its notes. Nothing of it is lost: your club can bring it back from its deleted games." }
             form method="post" action={ "/games/" (row.id) "/delete" } {
-                (PreEscaped(signed.proof_field()))
+                (signed.proof_input())
                 button type="submit" class="danger" { "Delete" }
                 " "
                 a href={ "/games/" (row.id) } { "Keep it" }
             }
         }
     };
-    page("Delete this upload?", &body.into_string(), &[], Some(&signed), app.derivation.progress())
+    page("Delete this upload?", body, &[], Some(&signed), app.derivation.progress())
 }
 
 async fn delete(
@@ -228,20 +235,20 @@ async fn delete(
         Err(e) => return problem_page(e.status, &e.message),
     };
     let signed = SignedIn::of(&req, &reader);
-    let proof = signed.as_ref().map(|s| s.proof_field()).unwrap_or_default();
+    let proof = signed.as_ref().map(|s| s.proof_input());
     // The answer is the way back: undo at once, or later from the club's deleted games.
     let body = html! {
         section.problem {
             h1 { "Deleted" }
             p { "“" (title_of(&row)) "” is hidden from every view. Its events and notes are kept." }
             form method="post" action={ "/games/" (row.id) "/restore" } {
-                (PreEscaped(proof))
+                (proof.unwrap_or_default())
                 button type="submit" { "Undo" }
             }
             p { a href="/deleted" { "Your club's deleted games" } " · " a href="/" { "All games" } }
         }
     };
-    page("Deleted", &body.into_string(), &[], signed.as_ref(), app.derivation.progress())
+    page("Deleted", body, &[], signed.as_ref(), app.derivation.progress())
 }
 
 /// Brings a deleted game back (the undo of `delete`, and the deleted games' buttons).
@@ -286,7 +293,7 @@ async fn deleted_list(app: web::Data<AppState>, req: HttpRequest, reader: Reader
                     li {
                         (title_of(row)) " · " (row.ruleset) " "
                         form.inline method="post" action={ "/games/" (row.id) "/restore" } {
-                            (PreEscaped(signed.proof_field()))
+                            (signed.proof_input())
                             button type="submit" { "Restore" }
                         }
                     }
@@ -294,7 +301,7 @@ async fn deleted_list(app: web::Data<AppState>, req: HttpRequest, reader: Reader
             }
         }
     };
-    page("Deleted games", &body.into_string(), &[], Some(&signed), deriving)
+    page("Deleted games", body, &[], Some(&signed), deriving)
 }
 
 /// The upload form as a browser without scripts sends it (`multipart/form-data`): the file is stored as the
