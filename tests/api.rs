@@ -926,11 +926,40 @@ fn win_chances_are_served_once_a_model_is_trained_and_say_why_before() {
         .collect();
     assert!(!studied.is_empty() && studied.iter().all(|k| !["roll", "discard", "end_turn"].contains(k)), "{studied:?}");
     assert_eq!(c["model"]["games"].as_u64(), Some(trained.games as u64));
+    // The model says what it learnt from: of its games (those with a winner), how many programs played at
+    // every seat and how many people did, as the records' seats say.
+    let (mut programs, mut people) = (0u64, 0u64);
+    for id in &ids {
+        let (_, g) = app.get_json(&format!("/api/games/{id}"));
+        if g["ruleset"] != "catan" || g["winner"].is_null() {
+            continue;
+        }
+        let bots: Vec<bool> = g["players"].as_array().unwrap().iter().map(|p| p["bot"].as_bool().unwrap()).collect();
+        if bots.iter().all(|&b| b) {
+            programs += 1;
+        } else if !bots.iter().any(|&b| b) {
+            people += 1;
+        }
+    }
+    assert!(programs > 0 && people > 0, "both kinds of games: {programs} by programs, {people} by people");
+    assert_eq!((c["model"]["by_programs"].as_u64(), c["model"]["by_people"].as_u64()), (Some(programs), Some(people)));
+    let learnt = c["model"]["learnt_from"].as_str().unwrap();
+    assert!(
+        learnt.starts_with(&format!(
+            "learnt from {} games: {programs} played by programs, {people} by people",
+            trained.games
+        )),
+        "{learnt}"
+    );
     let (status, _, svg) = app.get_text(&format!("/api/games/{club_game}/charts/chances.svg"));
     assert_eq!(status, 200);
     assert!(svg.contains("Chance to win, by turn") && svg.contains("Zeynep"), "{svg:.300}");
     let (_, _, page) = app.get_text(&format!("/games/{club_game}"));
     assert!(page.contains("data-chart=\"chances\""), "the replay shows the chart");
+    assert!(
+        page.contains(&format!("<figcaption class=\"hint\">Win chances by a model {learnt}.</figcaption>")),
+        "the chart says it"
+    );
 
     // The read model holds each seat's chance lost per own turn: "Who makes the decisions that cost the
     // most?" answers, for a player of the samples, the mean over their finished games of what this game's

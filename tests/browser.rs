@@ -2350,6 +2350,11 @@ fn a_replay_shows_win_chances_turning_points_and_turns_to_study() {
         .eval("return document.querySelectorAll('figure[data-chart=chances] .turn-target').length > 100")
         .as_bool()
         .unwrap());
+    // Under the curve, drawn in, what the model learnt from.
+    let caption = driver.eval(
+        "const c = document.querySelector('figure[data-chart=chances] svg + figcaption'); return c && c.textContent",
+    );
+    assert!(caption.as_str().is_some_and(|c| c.starts_with("Win chances by a model learnt from ")), "{caption}");
     // The coach table says each player's turns to study; a click on one steps there.
     let studied = driver.eval("return document.querySelectorAll('.coach-table td.study a').length").as_u64().unwrap();
     assert!(studied >= 4, "{studied} turns to study");

@@ -942,8 +942,8 @@ document.addEventListener('DOMContentLoaded', () => {
     }
     const caption = document.createElement('p');
     caption.className = 'caption';
-    caption.textContent = (chances.model && chances.model.games
-      ? `Win chances by a model learnt from ${chances.model.games} games.` : 'Win chances, entry by entry.') +
+    caption.textContent = (chances.model && chances.model.learnt_from
+      ? `Win chances by a model ${chances.model.learnt_from}.` : 'Win chances, entry by entry.') +
       (chances.withheld ? ` ${chances.withheld.why}` : '');
     into.append(caption);
   }

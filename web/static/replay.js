@@ -615,8 +615,11 @@ document.addEventListener('DOMContentLoaded', () => {
     await Promise.all([...document.querySelectorAll('figure.chart')].map(async (fig) => {
       const r = await fetch(`/api/games/${encodeURIComponent(id)}/charts/${fig.dataset.chart}.svg`);
       // The SVG is made by our server, its text escaped; it is inlined so its turns can be clicked. The
-      // <noscript> image (for pages without scripts) goes.
-      if (r.ok) fig.innerHTML = await r.text();
+      // <noscript> image (for pages without scripts) goes; a caption (what a model learnt from) stays.
+      if (!r.ok) return;
+      const caption = fig.querySelector('figcaption');
+      fig.innerHTML = await r.text();
+      if (caption) fig.append(caption);
     }));
     for (const r of document.querySelectorAll(`.turn-target[data-turn="${turnAt(seq)}"]`)) r.classList.add('current');
     markNotes();

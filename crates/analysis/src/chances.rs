@@ -38,6 +38,77 @@ pub struct Model {
 pub struct TrainedOn {
     pub games: usize,
     pub positions: usize,
+    /// Of the games, how many programs played at every seat, and how many people at every seat (the rest had
+    /// both); none where who played was not counted (a model trained before this was kept).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub by_programs: Option<usize>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub by_people: Option<usize>,
+}
+
+/// Who played one game: programs at every seat, people at every seat, or both at one table.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PlayedBy {
+    Programs,
+    People,
+    Both,
+}
+
+impl PlayedBy {
+    /// From which seats a program played (`Game::bots`).
+    pub fn of(bots: &[bool]) -> PlayedBy {
+        match (bots.iter().all(|&b| b), bots.iter().any(|&b| b)) {
+            (true, _) => PlayedBy::Programs,
+            (false, false) => PlayedBy::People,
+            (false, true) => PlayedBy::Both,
+        }
+    }
+}
+
+impl TrainedOn {
+    /// Counts who played the games learnt from.
+    pub fn played_by(&mut self, games: impl IntoIterator<Item = PlayedBy>) {
+        let (mut programs, mut people) = (0, 0);
+        for g in games {
+            match g {
+                PlayedBy::Programs => programs += 1,
+                PlayedBy::People => people += 1,
+                PlayedBy::Both => {}
+            }
+        }
+        (self.by_programs, self.by_people) = (Some(programs), Some(people));
+    }
+
+    /// What the model learnt from, in words: "learnt from 241 games: 237 played by programs, 4 by people".
+    pub fn in_words(&self) -> String {
+        let games = |n: usize| if n == 1 { "1 game".to_string() } else { format!("{n} games") };
+        let (Some(programs), Some(people)) = (self.by_programs, self.by_people) else {
+            return format!("learnt from {} (who played them was not counted)", games(self.games));
+        };
+        let both = self.games.saturating_sub(programs + people);
+        let mut parts = Vec::new();
+        if programs > 0 {
+            parts.push(format!("{programs} played by programs"));
+        }
+        if people > 0 {
+            parts.push(format!("{people} by people"));
+        }
+        if both > 0 {
+            parts.push(format!("{both} by programs and people at one table"));
+        }
+        if parts.len() == 1 {
+            // Every game alike: said once.
+            let who = if programs > 0 {
+                "programs"
+            } else if people > 0 {
+                "people"
+            } else {
+                "programs and people at one table"
+            };
+            return format!("learnt from {}, all played by {who}", games(self.games));
+        }
+        format!("learnt from {}: {}", games(self.games), parts.join(", "))
+    }
 }
 
 /// One position of a game with a winner, as training and evaluation read it.
@@ -291,7 +362,7 @@ pub fn train(
         scale,
         weights: vec![0.0; 2 * f],
         covariance: Vec::new(),
-        trained_on: TrainedOn { games, positions: samples.len() },
+        trained_on: TrainedOn { games, positions: samples.len(), by_programs: None, by_people: None },
     };
     let design = |i: usize, rows: &mut Vec<Vec<f64>>| {
         let p = &samples[i].position;
@@ -527,6 +598,26 @@ pub fn evaluate(model: &Model, train: &[Sample], test: &[Sample]) -> Evaluation 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn what_a_model_learnt_from_is_said_in_words() {
+        let mut on = TrainedOn { games: 241, positions: 9000, by_programs: None, by_people: None };
+        assert_eq!(on.in_words(), "learnt from 241 games (who played them was not counted)");
+        let mut played = vec![PlayedBy::Programs; 237];
+        played.extend([PlayedBy::People; 3]);
+        played.push(PlayedBy::Both);
+        assert_eq!(PlayedBy::of(&[true, true, false]), PlayedBy::Both);
+        assert_eq!(PlayedBy::of(&[false, false]), PlayedBy::People);
+        assert_eq!(PlayedBy::of(&[true, true]), PlayedBy::Programs);
+        on.played_by(played);
+        assert_eq!((on.by_programs, on.by_people), (Some(237), Some(3)));
+        assert_eq!(
+            on.in_words(),
+            "learnt from 241 games: 237 played by programs, 3 by people, 1 by programs and people at one table"
+        );
+        on.played_by(vec![PlayedBy::Programs; 241]);
+        assert_eq!(on.in_words(), "learnt from 241 games, all played by programs");
+    }
 
     fn sample(scores: &[f64], progress: f64, winner: usize) -> Sample {
         Sample {

@@ -541,7 +541,8 @@ async fn replay(
         // Each player's turns to study, from the game's chances (where the ruleset has a model).
         let study =
             model.as_ref().ok().map(|m| almanac_service::chances::chances_of(game.read().game(), &m.0, &m.1).to_study);
-        let chances = model.map(|_| ()).map_err(|why| why.to_string());
+        // What the model learnt from, in words, said under its chart; or why there is none.
+        let chances = model.map(|m| m.0.trained_on.in_words()).map_err(|why| why.to_string());
         Ok((id, game, row, (coach, study), chances, recorded))
     })
     .await;
@@ -665,7 +666,10 @@ async fn replay(
                     p.hint { "← / → step one event, Shift+← / → one turn, Home / End; click an event or a turn on a chart to jump there." }
                     div.charts {
                         @match &chances {
-                            Ok(()) => (chart("chances", "Chance to win, by turn")),
+                            Ok(learnt_from) => figure.chart data-chart="chances" tabindex="0" aria-label="Chance to win, by turn" {
+                                noscript { img src={ "/api/games/" (id) "/charts/chances.svg" } alt="Chance to win, by turn" loading="lazy" width="760" height="380"; }
+                                figcaption.hint { "Win chances by a model " (learnt_from) "." }
+                            },
                             // Why there are no chances, for whoever looks for them.
                             Err(why) => p.hint.no-chances { "No win chances: " (why) "." },
                         }

@@ -3,7 +3,7 @@
 
 use crate::{game_kind, list, on_every_core, read_stored, ServiceError};
 pub use almanac_analysis::chances::Model;
-use almanac_analysis::chances::{self, NoModel, Sample};
+use almanac_analysis::chances::{self, NoModel, PlayedBy, Sample};
 use almanac_core::Game;
 use almanac_store::{GameFilter, Store, Viewer, WinModel};
 use serde::Serialize;
@@ -78,26 +78,29 @@ pub fn train(
     progress: impl Fn() + Sync,
 ) -> Result<Trained, TrainError> {
     let kind = game_kind(ruleset).ok_or_else(|| TrainError::UnknownRuleset(ruleset.to_string()))?;
-    let read: Vec<Result<Vec<Sample>, ServiceError>> = on_every_core(logs, |(id, (header, events))| {
-        let samples = read_stored(&id, header, events).map(|g| chances::samples(g.as_ref()));
+    let read: Vec<Result<(Vec<Sample>, PlayedBy), ServiceError>> = on_every_core(logs, |(id, (header, events))| {
+        let samples = read_stored(&id, header, events).map(|g| (chances::samples(g.as_ref()), PlayedBy::of(&g.bots())));
         progress();
         samples
     });
     let mut games = 0;
     let mut unfinished = 0;
     let mut samples = Vec::new();
+    let mut played_by = Vec::new();
     for r in read {
-        let s = r?;
+        let (s, by) = r?;
         if s.is_empty() {
             unfinished += 1;
         } else {
             games += 1;
             samples.extend(s);
+            played_by.push(by);
         }
     }
     let features: Vec<&str> = kind.features().iter().map(|f| f.id).collect();
-    let model = chances::train(ruleset, kind.version(), &features, games, &samples)
+    let mut model = chances::train(ruleset, kind.version(), &features, games, &samples)
         .map_err(|why| TrainError::NoModel { game: kind.name(), why })?;
+    model.trained_on.played_by(played_by);
     let body = serde_json::to_string(&model).map_err(|e| ServiceError::Internal(e.to_string()))?;
     let stored = WinModel {
         id: 0,
@@ -205,6 +208,14 @@ pub struct Chances {
 pub struct ModelSummary {
     pub games: usize,
     pub positions: usize,
+    /// Of the games, those programs played at every seat and those people played at every seat (absent:
+    /// not counted when the model was kept).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub by_programs: Option<usize>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub by_people: Option<usize>,
+    /// What the model learnt from, in words, for a caption under the chances.
+    pub learnt_from: String,
     pub trained_at: String,
     pub version: u32,
 }
@@ -332,6 +343,9 @@ pub fn chances_of(game: &dyn Game, model: &Model, trained_at: &str) -> Chances {
         model: ModelSummary {
             games: model.trained_on.games,
             positions: model.trained_on.positions,
+            by_programs: model.trained_on.by_programs,
+            by_people: model.trained_on.by_people,
+            learnt_from: model.trained_on.in_words(),
             trained_at: trained_at.to_string(),
             version: model.version,
         },
