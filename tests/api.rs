@@ -831,6 +831,60 @@ fn the_games_list_finds_in_any_case_sorts_and_pages() {
     assert!(page("").contains("<td data-label=\"Ruleset\">Catan card game</td>"), "a game without variants: its name");
 }
 
+/// A model learnt from one program's games only has not been shown to know more than equal chances early in
+/// a game of people: a club's game served with it shows no chance in its early third (until the leader has
+/// a third of what winning takes) and says why; a game of that program shows its chances from the first turn.
+#[test]
+fn a_model_of_programs_shows_no_chances_early_in_a_game_of_people_and_says_why() {
+    let app = spawn_app(16 << 20);
+    let ids = support::publish_records_for_a_model(&app, &[]);
+    let trained = support::train(&app, "catan");
+    assert_eq!(trained.model.trained_on.played_by.keys().collect::<Vec<_>>(), vec!["catanatron"]);
+    let (status, body) = upload(&app, &sample("catan-club-game.jsonl"), "auto");
+    assert_eq!(status, 201, "{body}");
+    let club_game = body["id"].as_str().unwrap().to_string();
+    let (status, c) = app.get_json(&format!("/api/games/{club_game}/chances"));
+    assert_eq!(status, 200, "{c}");
+    let until = c["withheld"]["until"].as_u64().unwrap() as usize;
+    let why = c["withheld"]["why"].as_str().unwrap();
+    assert!(
+        why.contains("none played by people")
+            && why.contains("all played by catanatron")
+            && why.starts_with("Not shown before turn "),
+        "{why}"
+    );
+    // Past the set-up (the club game's 16 placements): the early third runs until the leader has 4 of the 10
+    // points, which the game's own scores say.
+    let by_event = c["by_event"].as_array().unwrap();
+    assert!(by_event[..until].iter().all(Value::is_null) && by_event[until..].iter().all(Value::is_array));
+    let mut rows = Vec::new();
+    let mut from = Some(1);
+    while let Some(f) = from {
+        let (_, page) = app.get_json(&format!("/api/games/{club_game}/events?from={f}"));
+        rows.extend(page["events"].as_array().unwrap().iter().cloned());
+        from = page["next"].as_u64();
+    }
+    let leader_at = |n: usize| {
+        let (_, state) = app.get_json(&format!("/api/games/{club_game}/state?seq={n}"));
+        state["players"].as_array().unwrap().iter().map(|p| p["vp"].as_i64().unwrap()).max().unwrap()
+    };
+    assert!(until > 16, "{until}");
+    assert!(leader_at(until - 1) < 4 && leader_at(until) >= 4, "the leader's points either side of {until}");
+    assert!(why.starts_with(&format!("Not shown before turn {}:", rows[until - 1]["turn"])), "{why}");
+    // No turning point and no turn to study in what is not shown.
+    for t in c["turning_points"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .chain(c["to_study"].as_array().unwrap().iter().flat_map(|l| l.as_array().unwrap()))
+    {
+        assert!(t["seq"].as_u64().unwrap() as usize > until, "{t}");
+    }
+    // A game the model's program played: only its set-up is withheld.
+    let (_, c) = app.get_json(&format!("/api/games/{}/chances", ids[0]));
+    assert!(c["withheld"]["why"].as_str().unwrap().contains("set-up"), "{}", c["withheld"]);
+}
+
 /// Before a ruleset has a model its games say why they show no chances; once `train` has kept one, every
 /// game of it has each seat's chance after every event (a distribution each time, the winner's 1 at the
 /// end), its turning points and its chart; another ruleset's games still say why they have none.
@@ -926,30 +980,31 @@ fn win_chances_are_served_once_a_model_is_trained_and_say_why_before() {
         .collect();
     assert!(!studied.is_empty() && studied.iter().all(|k| !["roll", "discard", "end_turn"].contains(k)), "{studied:?}");
     assert_eq!(c["model"]["games"].as_u64(), Some(trained.games as u64));
-    // The model says what it learnt from: of its games (those with a winner), how many programs played at
-    // every seat and how many people did, as the records' seats say.
-    let (mut programs, mut people) = (0u64, 0u64);
+    // The model says what it learnt from: its games (those with a winner) by who played them, as the records'
+    // seats and sources say: people, or the program that played every seat.
+    let mut played_by = std::collections::BTreeMap::<String, u64>::new();
     for id in &ids {
         let (_, g) = app.get_json(&format!("/api/games/{id}"));
         if g["ruleset"] != "catan" || g["winner"].is_null() {
             continue;
         }
         let bots: Vec<bool> = g["players"].as_array().unwrap().iter().map(|p| p["bot"].as_bool().unwrap()).collect();
-        if bots.iter().all(|&b| b) {
-            programs += 1;
-        } else if !bots.iter().any(|&b| b) {
-            people += 1;
-        }
+        let who = if !bots.contains(&true) {
+            "people".to_string()
+        } else if bots.contains(&false) {
+            "people and programs".to_string()
+        } else {
+            g["header"]["source"]["program"].as_str().unwrap_or("programs").to_string()
+        };
+        *played_by.entry(who).or_default() += 1;
     }
-    assert!(programs > 0 && people > 0, "both kinds of games: {programs} by programs, {people} by people");
-    assert_eq!((c["model"]["by_programs"].as_u64(), c["model"]["by_people"].as_u64()), (Some(programs), Some(people)));
+    assert!(played_by.contains_key("people") && played_by.contains_key("catanatron"), "{played_by:?}");
+    assert_eq!(c["model"]["played_by"], json!(played_by));
     let learnt = c["model"]["learnt_from"].as_str().unwrap();
-    assert!(
-        learnt.starts_with(&format!(
-            "learnt from {} games: {programs} played by programs, {people} by people",
-            trained.games
-        )),
-        "{learnt}"
+    let (programs, people) = (played_by["catanatron"], played_by["people"]);
+    assert_eq!(
+        learnt,
+        format!("learnt from {} games: {programs} played by catanatron, {people} by people", trained.games)
     );
     let (status, _, svg) = app.get_text(&format!("/api/games/{club_game}/charts/chances.svg"));
     assert_eq!(status, 200);

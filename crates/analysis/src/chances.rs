@@ -8,6 +8,7 @@
 use crate::questions::{CHANCE_AT_TURN, CHANCE_LOST, TURNS_KEPT, TURN_STEP};
 use almanac_core::{Fact, Game, Position, SeatMetric};
 use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
 
 /// The model's own format; a model of another version is not read (and is trained again).
 pub const MODEL_VERSION: u32 = 2;
@@ -38,75 +39,66 @@ pub struct Model {
 pub struct TrainedOn {
     pub games: usize,
     pub positions: usize,
-    /// Of the games, how many programs played at every seat, and how many people at every seat (the rest had
-    /// both); none where who played was not counted (a model trained before this was kept).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub by_programs: Option<usize>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub by_people: Option<usize>,
+    /// Its games by who played them (`played_by`: `people`, `people and programs`, or the program that
+    /// played every seat); empty where who played was not counted (a model kept before it was).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub played_by: BTreeMap<String, usize>,
 }
 
-/// Who played one game: programs at every seat, people at every seat, or both at one table.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum PlayedBy {
-    Programs,
-    People,
-    Both,
+/// A table of people, as `played_by` says it.
+pub const PEOPLE: &str = "people";
+/// People and programs at one table.
+pub const PEOPLE_AND_PROGRAMS: &str = "people and programs";
+/// Programs at every seat of a record that does not name its program.
+pub const PROGRAMS: &str = "programs";
+
+/// Who played a game, as a model's population: people at every seat, people and programs at one table, or
+/// programs at every seat, by the program's name where the record says it.
+pub fn played_by(game: &dyn Game) -> String {
+    let bots = game.bots();
+    if !bots.iter().any(|&b| b) {
+        PEOPLE.to_string()
+    } else if !bots.iter().all(|&b| b) {
+        PEOPLE_AND_PROGRAMS.to_string()
+    } else {
+        game.program().unwrap_or_else(|| PROGRAMS.to_string())
+    }
 }
 
-impl PlayedBy {
-    /// From which seats a program played (`Game::bots`).
-    pub fn of(bots: &[bool]) -> PlayedBy {
-        match (bots.iter().all(|&b| b), bots.iter().any(|&b| b)) {
-            (true, _) => PlayedBy::Programs,
-            (false, false) => PlayedBy::People,
-            (false, true) => PlayedBy::Both,
-        }
+/// A population in words, after "played by": "people", "people and programs at one table", "program A".
+pub fn population_in_words(population: &str) -> String {
+    match population {
+        PEOPLE_AND_PROGRAMS => "people and programs at one table".to_string(),
+        p => p.to_string(),
     }
 }
 
 impl TrainedOn {
-    /// Counts who played the games learnt from.
-    pub fn played_by(&mut self, games: impl IntoIterator<Item = PlayedBy>) {
-        let (mut programs, mut people) = (0, 0);
-        for g in games {
-            match g {
-                PlayedBy::Programs => programs += 1,
-                PlayedBy::People => people += 1,
-                PlayedBy::Both => {}
-            }
-        }
-        (self.by_programs, self.by_people) = (Some(programs), Some(people));
+    /// Whether the model learnt from any game of `population`; none where who played was not counted.
+    pub fn saw(&self, population: &str) -> Option<bool> {
+        (!self.played_by.is_empty()).then(|| self.played_by.get(population).is_some_and(|&n| n > 0))
     }
 
-    /// What the model learnt from, in words: "learnt from 241 games: 237 played by programs, 4 by people".
+    /// What the model learnt from, in words: "learnt from 241 games: 200 played by program A, 37 by
+    /// program B, 4 by people" (the most first).
     pub fn in_words(&self) -> String {
         let games = |n: usize| if n == 1 { "1 game".to_string() } else { format!("{n} games") };
-        let (Some(programs), Some(people)) = (self.by_programs, self.by_people) else {
+        if self.played_by.is_empty() {
             return format!("learnt from {} (who played them was not counted)", games(self.games));
-        };
-        let both = self.games.saturating_sub(programs + people);
-        let mut parts = Vec::new();
-        if programs > 0 {
-            parts.push(format!("{programs} played by programs"));
         }
-        if people > 0 {
-            parts.push(format!("{people} by people"));
+        let mut by: Vec<(&String, &usize)> = self.played_by.iter().collect();
+        by.sort_by(|a, b| b.1.cmp(a.1).then(a.0.cmp(b.0)));
+        if by.len() == 1 {
+            return format!("learnt from {}, all played by {}", games(self.games), population_in_words(by[0].0));
         }
-        if both > 0 {
-            parts.push(format!("{both} by programs and people at one table"));
-        }
-        if parts.len() == 1 {
-            // Every game alike: said once.
-            let who = if programs > 0 {
-                "programs"
-            } else if people > 0 {
-                "people"
-            } else {
-                "programs and people at one table"
-            };
-            return format!("learnt from {}, all played by {who}", games(self.games));
-        }
+        let parts: Vec<String> = by
+            .iter()
+            .enumerate()
+            .map(|(k, (who, n))| {
+                let played = if k == 0 { "played " } else { "" };
+                format!("{n} {played}by {}", population_in_words(who))
+            })
+            .collect();
         format!("learnt from {}: {}", games(self.games), parts.join(", "))
     }
 }
@@ -209,8 +201,13 @@ impl Model {
     /// `chances_of` and each chance's standard error (`chances_with_spread`), from one pass over the
     /// game's positions; at a finished game's end the spread is 0.
     pub fn chances_and_spread_of(&self, game: &dyn Game) -> (Vec<Vec<f64>>, Vec<Vec<f64>>) {
+        self.chances_and_spread_at(game, &game.positions())
+    }
+
+    /// `chances_and_spread_of`, from the game's positions already read (`Game::positions`).
+    pub fn chances_and_spread_at(&self, game: &dyn Game, positions: &[Position]) -> (Vec<Vec<f64>>, Vec<Vec<f64>>) {
         let (mut chances, mut spread): (Vec<Vec<f64>>, Vec<Vec<f64>>) =
-            game.positions().iter().map(|p| self.chances_with_spread(p).into_iter().unzip()).unzip();
+            positions.iter().map(|p| self.chances_with_spread(p).into_iter().unzip()).unzip();
         settle(game, &mut chances, |s, w| if s == w { 1.0 } else { 0.0 });
         settle(game, &mut spread, |_, _| 0.0);
         (chances, spread)
@@ -362,7 +359,7 @@ pub fn train(
         scale,
         weights: vec![0.0; 2 * f],
         covariance: Vec::new(),
-        trained_on: TrainedOn { games, positions: samples.len(), by_programs: None, by_people: None },
+        trained_on: TrainedOn { games, positions: samples.len(), played_by: BTreeMap::new() },
     };
     let design = |i: usize, rows: &mut Vec<Vec<f64>>| {
         let p = &samples[i].position;
@@ -601,22 +598,21 @@ mod tests {
 
     #[test]
     fn what_a_model_learnt_from_is_said_in_words() {
-        let mut on = TrainedOn { games: 241, positions: 9000, by_programs: None, by_people: None };
+        let mut on = TrainedOn { games: 241, positions: 9000, played_by: BTreeMap::new() };
         assert_eq!(on.in_words(), "learnt from 241 games (who played them was not counted)");
-        let mut played = vec![PlayedBy::Programs; 237];
-        played.extend([PlayedBy::People; 3]);
-        played.push(PlayedBy::Both);
-        assert_eq!(PlayedBy::of(&[true, true, false]), PlayedBy::Both);
-        assert_eq!(PlayedBy::of(&[false, false]), PlayedBy::People);
-        assert_eq!(PlayedBy::of(&[true, true]), PlayedBy::Programs);
-        on.played_by(played);
-        assert_eq!((on.by_programs, on.by_people), (Some(237), Some(3)));
+        assert_eq!(on.saw(PEOPLE), None);
+        on.played_by = [("program A", 200), ("program B", 37), (PEOPLE, 3), (PEOPLE_AND_PROGRAMS, 1)]
+            .into_iter()
+            .map(|(k, n)| (k.to_string(), n))
+            .collect();
         assert_eq!(
             on.in_words(),
-            "learnt from 241 games: 237 played by programs, 3 by people, 1 by programs and people at one table"
+            "learnt from 241 games: 200 played by program A, 37 by program B, 3 by people, 1 by people and programs at one table"
         );
-        on.played_by(vec![PlayedBy::Programs; 241]);
-        assert_eq!(on.in_words(), "learnt from 241 games, all played by programs");
+        assert_eq!((on.saw(PEOPLE), on.saw("another program")), (Some(true), Some(false)));
+        on.played_by = [("program A".to_string(), 241)].into_iter().collect();
+        assert_eq!(on.in_words(), "learnt from 241 games, all played by program A");
+        assert_eq!(on.saw(PEOPLE), Some(false));
     }
 
     fn sample(scores: &[f64], progress: f64, winner: usize) -> Sample {

@@ -149,6 +149,11 @@ impl Ruleset for Catan {
         envelope.players.iter().map(|p| p.bot || programs).collect()
     }
 
+    /// catanatron's and JSettlers2's records name themselves (`source.program`).
+    fn program(header: &serde_json::Value) -> Option<String> {
+        header["source"]["program"].as_str().map(str::to_string)
+    }
+
     fn edition(initial: &State) -> String {
         let mut words = String::from("Catan");
         if initial.players.len() >= 5 {

@@ -170,6 +170,9 @@ impl<R: Declarations> Game for Timeline<R> {
     fn bots(&self) -> Vec<bool> {
         R::bots(&self.envelope, &self.header)
     }
+    fn program(&self) -> Option<String> {
+        R::program(&self.header)
+    }
     fn features(&self) -> &'static [Feature] {
         R::FEATURES
     }

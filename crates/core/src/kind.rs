@@ -274,6 +274,8 @@ pub trait Game: Send + Sync {
     fn edition(&self) -> String;
     /// Which seats a program played (bots), in seat order (see [`Ruleset::bots`]).
     fn bots(&self) -> Vec<bool>;
+    /// The program whose record this is, where the record names it (see [`Ruleset::program`]).
+    fn program(&self) -> Option<String>;
     /// About how many bytes the game holds in memory, to weigh it in a cache.
     fn memory_estimate(&self) -> usize;
     /// What was played, as a fingerprint (see [`crate::fingerprint`]): the same for every view and copy of

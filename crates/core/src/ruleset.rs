@@ -136,6 +136,13 @@ pub trait Ruleset: 'static + Sized {
         envelope.players.iter().map(|p| p.bot).collect()
     }
 
+    /// The program whose record this is, by its name, where the header says it (a program's own record of
+    /// its games): a win-chance model's population is the program that played every seat. None: a record
+    /// that names none.
+    fn program(_header: &serde_json::Value) -> Option<String> {
+        None
+    }
+
     /// The winner, once the game is over.
     fn winner(state: &Self::State) -> Option<Seat>;
 

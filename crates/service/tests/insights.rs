@@ -193,7 +193,7 @@ fn made_up_model(kind: &dyn almanac_core::GameKind) -> almanac_store::WinModel {
         scale: vec![10.0; f],
         weights: (0..2 * f).map(|k| 0.05 * (k % 3) as f64).collect(),
         covariance: Vec::new(),
-        trained_on: TrainedOn { games: 20, positions: 400, by_programs: None, by_people: None },
+        trained_on: TrainedOn { games: 20, positions: 400, played_by: Default::default() },
     };
     almanac_store::WinModel {
         id: 0,
