@@ -833,7 +833,8 @@ fn the_games_list_finds_in_any_case_sorts_and_pages() {
 
 /// A model learnt from one program's games only has not been shown to know more than equal chances early in
 /// a game of people: a club's game served with it shows no chance in its early third (until the leader has
-/// a third of what winning takes) and says why; a game of that program shows its chances from the first turn.
+/// a third of what winning takes) and says why, and so does another program's game; a game of that program
+/// shows its chances from the first turn.
 #[test]
 fn a_model_of_programs_shows_no_chances_early_in_a_game_of_people_and_says_why() {
     let app = spawn_app(16 << 20);
@@ -883,6 +884,14 @@ fn a_model_of_programs_shows_no_chances_early_in_a_game_of_people_and_says_why()
     // A game the model's program played: only its set-up is withheld.
     let (_, c) = app.get_json(&format!("/api/games/{}/chances", ids[0]));
     assert!(c["withheld"]["why"].as_str().unwrap().contains("set-up"), "{}", c["withheld"]);
+    // A game another program's robots played (a JSettlers2 server's robots-only game): the early third
+    // withheld too, naming that program.
+    let record = std::fs::read_to_string(support::root().join("tests/data/jsettlers/jsettlers-4p-01.soclog")).unwrap();
+    let (status, body) = upload(&app, &record, "auto");
+    assert_eq!(status, 201, "{body}");
+    let (_, c) = app.get_json(&format!("/api/games/{}/chances", body["id"].as_str().unwrap()));
+    let why = c["withheld"]["why"].as_str().unwrap();
+    assert!(why.starts_with("Not shown before turn ") && why.contains("none played by JSettlers2"), "{why}");
 }
 
 /// Before a ruleset has a model its games say why they show no chances; once `train` has kept one, every
