@@ -2584,3 +2584,52 @@ fn over_plain_http_on_a_lan_entries_made_while_the_laptop_is_away_survive_a_relo
     let expected: Vec<Value> = lines[1..=6].iter().map(|l| serde_json::from_str(&as_entered(l)).unwrap()).collect();
     assert_eq!(stored_events(&log), expected, "all six, in order, once");
 }
+
+/// The current event, with its marks, is in view without scrolling the page, on a phone and on a desktop,
+/// for every sample: the list's current row at a desktop's width, the line saying the event on a phone.
+#[test]
+#[ignore = "needs Chromium and chromedriver: `make test` installs them"]
+fn the_current_event_is_in_view_without_scrolling_on_a_phone_and_a_desktop() {
+    let app = spawn_app(16 << 20);
+    let driver = Driver::start();
+    let mut names: Vec<String> = std::fs::read_dir(root().join("data/samples"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .collect();
+    names.sort();
+    for name in names {
+        let log = sample(&name);
+        let (status, body) = app.post("/api/games?publish=true", log.as_bytes());
+        assert!(status == 201 || status == 200, "{name}: {body}");
+        let id = body["id"].as_str().unwrap().to_string();
+        let middle = (log.lines().count() - 1) / 2;
+        for (width, height) in [DESKTOP, PHONE] {
+            driver.screen(width, height);
+            driver.goto(&format!("{}/games/{id}?seq={middle}", app.address));
+            driver.wait_for(
+                &format!("{name}: the replay"),
+                "return document.getElementById('replay').dataset.ready === 'yes'",
+            );
+            driver.wait_for(
+                &format!("{name}: event {middle}"),
+                &format!("return document.getElementById('replay').dataset.shown === '{middle}'"),
+            );
+            // A desktop's list of events shows the current row (in the list's own scrolled box); a phone's line
+            // under the controls says the event.
+            let seen = driver.eval(
+                "const desk = window.innerWidth > 760;
+                 const e = desk ? document.querySelector('#events li.current') : document.getElementById('now');
+                 const r = e.getBoundingClientRect();
+                 const box = desk ? document.getElementById('events').getBoundingClientRect() : r;
+                 return [window.scrollY === 0, r.top >= 0 && r.bottom <= window.innerHeight,
+                   r.top >= box.top - 1 && r.bottom <= box.bottom + 1, e.textContent.length > 0, Math.round(r.bottom)]",
+            );
+            let seen = seen.as_array().unwrap();
+            assert!(
+                seen[..4].iter().all(|v| v == &json!(true)),
+                "{name} at {width} × {height}: the current event's bottom at {} (not scrolled, in the window, in the list, said: {seen:?})",
+                seen[4]
+            );
+        }
+    }
+}
