@@ -691,7 +691,7 @@ fn tap_entry(driver: &Driver, line: &str, entered: &str) {
 }
 
 /// The form in the sheet filled to make `event`: each pick the option on the way to it (as the rules' test
-/// reads a form), each card of each counted field one + at a time (a stepper starts at the least its card
+/// reads a form; an option laid over the line by the page's own rule, `Almanac.lay`), each card of each counted field one + at a time (a stepper starts at the least its card
 /// may be: what a hand is known to hold); then entered.
 fn fill_form(driver: &Driver, line: &str, event: &Value) {
     let picks = driver.eval("return document.querySelectorAll('#chooser fieldset.pick').length");
@@ -701,14 +701,8 @@ fn fill_form(driver: &Driver, line: &str, event: &Value) {
              const line = JSON.parse(document.querySelector('#chooser button.enter-form').dataset.sofar || 'null');
              const group = document.querySelector('#chooser fieldset.pick[data-pick=\"{i}\"]');
              const sofar = line || {{}};
-             const lay = (into, set) => {{
-               for (const [k, v] of Object.entries(set)) {{
-                 if (v === null) delete into[k];
-                 else if (Array.isArray(into[k]) && Array.isArray(v)) into[k] = [...into[k], ...v];
-                 else if (into[k] && typeof into[k] === 'object' && v && typeof v === 'object' && !Array.isArray(v)) lay(into[k], v);
-                 else into[k] = v; }} }};
              const onTheWay = (set) => {{
-               const next = JSON.parse(JSON.stringify(sofar)); lay(next, set);
+               const next = JSON.parse(JSON.stringify(sofar)); Almanac.lay(next, set);
                return Object.keys(set).every((k) => {{
                  const a = next[k], b = event[k];
                  if (a === undefined) return b === undefined;

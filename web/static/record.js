@@ -507,6 +507,8 @@ document.addEventListener('DOMContentLoaded', () => {
       else into[k] = v;
     }
   }
+  // The one statement of the rule: a page's test that reads a form to reach an event lays options with it.
+  Almanac.lay = lay;
 
   // A form: first what the table picks (whom, which card, what comes after), one option of each, then
   // each field's cards counted with a stepper (− and +, a finger's size), each card up to what the rules
