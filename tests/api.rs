@@ -881,6 +881,11 @@ fn a_model_of_programs_shows_no_chances_early_in_a_game_of_people_and_says_why()
     {
         assert!(t["seq"].as_u64().unwrap() as usize > until, "{t}");
     }
+    // Its chart leaves the turns withheld blank, and says from which turn it draws.
+    let (status, _, svg) = app.get_text(&format!("/api/games/{club_game}/charts/chances.svg"));
+    assert_eq!(status, 200);
+    let first = why.trim_start_matches("Not shown before turn ").split(':').next().unwrap();
+    assert!(svg.contains(&format!("From turn {first} (none shown before it).")), "{svg:.600}");
     // A game the model's program played: only its set-up is withheld.
     let (_, c) = app.get_json(&format!("/api/games/{}/chances", ids[0]));
     assert!(c["withheld"]["why"].as_str().unwrap().contains("set-up"), "{}", c["withheld"]);
@@ -1018,6 +1023,9 @@ fn win_chances_are_served_once_a_model_is_trained_and_say_why_before() {
     let (status, _, svg) = app.get_text(&format!("/api/games/{club_game}/charts/chances.svg"));
     assert_eq!(status, 200);
     assert!(svg.contains("Chance to win, by turn") && svg.contains("Zeynep"), "{svg:.300}");
+    // Each seat's line has its 95 % interval shaded about it: a band per seat.
+    let bands = svg.matches("<polygon opacity=\"0.15\"").count();
+    assert_eq!(bands, c["players"].as_array().unwrap().len(), "a band per seat");
     let (_, _, page) = app.get_text(&format!("/games/{club_game}"));
     assert!(page.contains("data-chart=\"chances\""), "the replay shows the chart");
     assert!(

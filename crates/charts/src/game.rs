@@ -332,24 +332,36 @@ pub fn gauges(stats: &GameStats, vocabulary: &Vocabulary) -> Result<String, Char
     })
 }
 
-/// Each seat's chance to win at the end of every turn (`chances[t][seat]`, 0 to 1), with the turns where a
-/// chance moved most marked along the top, each saying who and how far (`marks`: turn and words).
+/// Each seat's chance to win at the end of every turn (`chances[t][seat]`, 0 to 1; none for a turn whose
+/// chances are withheld, which the chart leaves blank) with its 95 % interval shaded about it (`spread[t]
+/// [seat]`: the chance's standard error), and the turns where a chance moved most marked along the top, each
+/// saying who and how far (`marks`: turn and words).
 pub fn win_chances(
     players: &[String],
     colors: &[Option<String>],
-    chances: &[Vec<f64>],
+    chances: &[Option<Vec<f64>>],
+    spread: &[Option<Vec<f64>>],
     marks: &[(u32, String)],
 ) -> Result<String, ChartError> {
     let caption = "Chance to win, by turn";
+    let last = chances.iter().rev().flatten().next();
     let finals: Vec<String> = players
         .iter()
         .enumerate()
-        .map(|(s, name)| format!("{name} {:.0}%", chances.last().map_or(0.0, |c| c[s]) * 100.0))
+        .map(|(s, name)| format!("{name} {:.0}%", last.map_or(0.0, |c| c[s]) * 100.0))
         .collect();
-    let desc = format!("At the end: {}.", finals.join(", "));
+    let desc = match chances.iter().position(Option::is_some) {
+        Some(0) => format!("At the end: {}.", finals.join(", ")),
+        Some(t) => format!("From turn {t} (none shown before it). At the end: {}.", finals.join(", ")),
+        None => "No chance is shown for any turn yet.".to_string(),
+    };
     let color_of = |i: usize| player_color(colors.get(i).and_then(|c| c.as_deref()), i);
     let mut legend: Vec<Entry> =
         players.iter().enumerate().map(|(i, p)| Entry::new(p.clone(), Swatch::Line(color_of(i)))).collect();
+    legend.push(Entry::new(
+        "shaded: each chance's 95 % interval (the model's own uncertainty)",
+        Swatch::Bar(RGBColor(0xcc, 0xcc, 0xcc)),
+    ));
     let mark = RGBColor(0x8e, 0x44, 0xad);
     if !marks.is_empty() {
         legend.push(Entry::new("where a chance moved most", Swatch::Mark(mark)));
@@ -357,8 +369,22 @@ pub fn win_chances(
     let turns = chances.len().saturating_sub(1) as u32;
     svg_with(caption, &desc, &legend, |root| {
         by_turn(root, caption, turns, 108, "chance to win (%)", |chart| {
+            let shown = || chances.iter().enumerate().filter_map(|(t, c)| c.as_ref().map(|c| (t, c)));
             for s in 0..players.len() {
-                let points = chances.iter().enumerate().map(|(t, c)| (t as f64 + 0.5, c[s] * 100.0));
+                // The band: the interval's top from the first turn to the last, then its bottom back.
+                let half = |t: usize| spread.get(t).and_then(|r| r.as_ref()).map_or(0.0, |r| 1.96 * r[s]);
+                let top = shown().map(|(t, c)| (t as f64 + 0.5, ((c[s] + half(t)).min(1.0)) * 100.0));
+                let bottom: Vec<(f64, f64)> =
+                    shown().map(|(t, c)| (t as f64 + 0.5, ((c[s] - half(t)).max(0.0)) * 100.0)).collect();
+                let band: Vec<(f64, f64)> = top.chain(bottom.into_iter().rev()).collect();
+                if band.len() > 2 {
+                    chart
+                        .draw_series(std::iter::once(Polygon::new(band, color_of(s).mix(0.15).filled())))
+                        .map_err(err)?;
+                }
+            }
+            for s in 0..players.len() {
+                let points = shown().map(|(t, c)| (t as f64 + 0.5, c[s] * 100.0));
                 chart.draw_series(LineSeries::new(points, color_of(s).stroke_width(2))).map_err(err)?;
             }
             let drawn: Vec<(i32, i32, RGBColor, String)> = marks

@@ -389,17 +389,18 @@ fn withheld(game: &dyn Game, model: &Model, positions: &[almanac_core::Position]
 /// The win-chance chart of a game: each seat's chance at the end of every turn, its turning points marked.
 pub fn chart(game: &dyn Game, chances: &Chances) -> Result<String, ServiceError> {
     let turns = game.current_turn();
-    // Each turn's end, from the set-up's (turn 0) on: none is withheld, but a game still in its set-up.
-    let by_turn: Vec<Vec<f64>> = (0..=turns)
-        .filter_map(|t| chances.by_event[game.events_through_turn(t).min(chances.by_event.len() - 1)].clone())
-        .collect();
+    // Each turn's end, from the set-up's (turn 0) on; none where the chances are withheld.
+    let at_end = |rows: &[Option<Vec<f64>>]| -> Vec<Option<Vec<f64>>> {
+        (0..=turns).map(|t| rows[game.events_through_turn(t).min(rows.len() - 1)].clone()).collect()
+    };
+    let (by_turn, spread) = (at_end(&chances.by_event), at_end(&chances.spread));
     let marks: Vec<(u32, String)> = chances
         .turning_points
         .iter()
         .map(|t| (t.turn, format!("{}'s chance {:.0}% → {:.0}%", t.player, t.before * 100.0, t.after * 100.0)))
         .collect();
     let colors: Vec<Option<String>> = game.envelope().players.iter().map(|p| p.color.clone()).collect();
-    Ok(almanac_charts::win_chances(&chances.players, &colors, &by_turn, &marks)?)
+    Ok(almanac_charts::win_chances(&chances.players, &colors, &by_turn, &spread, &marks)?)
 }
 
 /// Every ruleset's model the store keeps (those read with this build's model version), for deriving the
