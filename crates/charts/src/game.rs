@@ -353,7 +353,7 @@ pub fn win_chances(
     let desc = match chances.iter().position(Option::is_some) {
         Some(0) => format!("At the end: {}.", finals.join(", ")),
         Some(t) => format!("From turn {t} (none shown before it). At the end: {}.", finals.join(", ")),
-        None => "No chance is shown for any turn yet.".to_string(),
+        None => "No chance is shown for any turn.".to_string(),
     };
     let color_of = |i: usize| player_color(colors.get(i).and_then(|c| c.as_deref()), i);
     let mut legend: Vec<Entry> =
