@@ -1649,6 +1649,24 @@ fn discards(log: &str) -> u64 {
     log.matches("\"discard_tile\"").count() as u64
 }
 
+/// Every sample, published: its file's name, its log and the upload's answer.
+fn published_samples(app: &TestApp) -> Vec<(String, String, Value)> {
+    let mut names: Vec<String> = std::fs::read_dir(root().join("data/samples"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .collect();
+    names.sort();
+    names
+        .into_iter()
+        .map(|name| {
+            let log = sample(&name);
+            let (status, body) = app.post("/api/games?publish=true", log.as_bytes());
+            assert!(status == 201 || status == 200, "{name}: {body}");
+            (name, log, body)
+        })
+        .collect()
+}
+
 /// Every sample of every game, stepped from its start to its end: each drawing runs without error (a
 /// throwing drawing never marks the step as shown), pieces appear, and each player is listed.
 #[test]
@@ -1656,15 +1674,7 @@ fn discards(log: &str) -> u64 {
 fn every_sample_replays_from_start_to_end() {
     let app = spawn_app(16 << 20);
     let driver = Driver::start();
-    let mut names: Vec<String> = std::fs::read_dir(root().join("data/samples"))
-        .unwrap()
-        .map(|e| e.unwrap().file_name().into_string().unwrap())
-        .collect();
-    names.sort();
-    for name in names {
-        let log = sample(&name);
-        let (status, body) = app.post("/api/games?publish=true", log.as_bytes());
-        assert!(status == 201 || status == 200, "{name}: {body}");
+    for (name, log, body) in published_samples(&app) {
         let id = body["id"].as_str().unwrap();
         let events = log.lines().count() - 1;
         let players =
@@ -2586,15 +2596,7 @@ fn over_plain_http_on_a_lan_entries_made_while_the_laptop_is_away_survive_a_relo
 fn the_current_event_is_in_view_without_scrolling_on_a_phone_and_a_desktop() {
     let app = spawn_app(16 << 20);
     let driver = Driver::start();
-    let mut names: Vec<String> = std::fs::read_dir(root().join("data/samples"))
-        .unwrap()
-        .map(|e| e.unwrap().file_name().into_string().unwrap())
-        .collect();
-    names.sort();
-    for name in names {
-        let log = sample(&name);
-        let (status, body) = app.post("/api/games?publish=true", log.as_bytes());
-        assert!(status == 201 || status == 200, "{name}: {body}");
+    for (name, log, body) in published_samples(&app) {
         let id = body["id"].as_str().unwrap().to_string();
         let middle = (log.lines().count() - 1) / 2;
         for (width, height) in [DESKTOP, PHONE] {
