@@ -916,4 +916,14 @@ fn train_says_why_it_cannot_then_keeps_a_model_and_evaluates() {
     for stage in ["early", "middle", "late", "calibration"] {
         assert!(said.contains(stage), "{said}");
     }
+    // Each third's gain over equal chances, inside its game-level interval.
+    let gains = said.split("games resampled whole):\n").nth(1).unwrap_or_else(|| panic!("{said}"));
+    for (line, stage) in gains.lines().zip(["early", "middle", "late"]) {
+        let words: Vec<&str> = line.split_whitespace().collect();
+        assert_eq!(words[0], stage, "{line}");
+        let number = |w: &str| w.trim_matches(|c| c == '[' || c == ']' || c == ',').parse::<f64>().unwrap();
+        let (gain, low, high) = (number(words[1]), number(words[2]), number(words[3]));
+        assert!(low <= gain && gain <= high, "{line}");
+        assert_eq!(words[5..], [(finished / 5).to_string().as_str(), "games"][..], "{line}");
+    }
 }

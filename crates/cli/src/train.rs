@@ -171,6 +171,10 @@ pub fn run(t: Train) -> anyhow::Result<i32> {
         let held: Vec<Sample> = test.iter().flatten().cloned().collect();
         println!("evaluated on {} games, {} positions", test.len(), held.len());
         print_evaluation(&chances::evaluate(&model, &samples, &held));
+        println!("gain over equal chances (log loss per position; 95 % interval, games resampled whole):");
+        for g in chances::gain_over_equal(&model, &test, 2000) {
+            println!("{:<7} {:>+8.4} [{:+.4}, {:+.4}] over {} games", g.stage, g.gain, g.low, g.high, g.games);
+        }
     }
     if let Some(out) = t.out {
         std::fs::write(out, serde_json::to_string_pretty(&model)?)?;
