@@ -244,44 +244,44 @@ fn a_damaged_checkpoint_is_refused() {
 
 /// A checkpoint of one ruleset version reads back for as long as it is stored, so a state whose layout
 /// changes must raise its ruleset's `VERSION` (stored checkpoints of the old version are then never read, and
-/// `reproject` writes new ones). The checkpoints of each game's first sample are weighed against the layout
-/// recorded for its version in `checkpoint_layouts.txt`: a new version records its own line.
+/// `reproject` writes new ones); and a record's content hash names it for as long as it is stored. Every
+/// record's checkpoints and content hash are weighed against what `checkpoint_layouts.txt` recorded for its
+/// ruleset's version: a restructured game keeps every byte, a new version records its own lines.
 #[test]
 fn a_checkpoint_layout_changes_only_with_its_ruleset_version() {
-    let recorded: Vec<(String, u32, String)> = include_str!("checkpoint_layouts.txt")
+    let recorded: BTreeMap<(String, u32, String), String> = include_str!("checkpoint_layouts.txt")
         .lines()
         .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
         .map(|l| {
             let f: Vec<&str> = l.split_whitespace().collect();
-            (f[0].to_string(), f[1].parse().unwrap(), f[2].to_string())
+            ((f[0].to_string(), f[1].parse().unwrap(), f[2].to_string()), f[3].to_string())
         })
         .collect();
-    let samples = files_in("data/samples");
     let mut problems = Vec::new();
-    for kind in GAMES {
-        let game = samples
-            .iter()
-            .map(|p| read_log(&std::fs::read_to_string(p).unwrap()).unwrap())
-            .find(|g| g.ruleset() == kind.id())
-            .unwrap_or_else(|| panic!("no sample of {}", kind.id()));
-        let bytes: String = game
-            .checkpoints(0)
-            .iter()
-            .flat_map(|(n, s)| std::iter::once(format!("{n}:")).chain(s.iter().map(|b| format!("{b:02x}"))))
-            .collect();
-        let layout = almanac_core::hash::sha256_hex(&bytes);
-        match recorded.iter().find(|(id, version, _)| id == kind.id() && *version == kind.version()) {
-            Some((_, _, want)) if *want == layout => {}
-            Some(_) => problems.push(format!(
-                "{} {}: the checkpoints' layout changed within one version: raise VERSION and record `{} {} <new>`",
-                kind.id(),
-                kind.version(),
-                kind.id(),
-                kind.version() + 1
-            )),
-            None => problems.push(format!("record: {} {} {layout}", kind.id(), kind.version())),
+    let mut weighed = BTreeSet::new();
+    for path in every_record() {
+        let log = validate(None, &std::fs::read_to_string(&path).unwrap()).unwrap();
+        let game = log.game.as_ref();
+        let mut bytes = format!("{}\n", log.content_hash());
+        for (n, checkpoint) in game.checkpoints(0) {
+            bytes.push_str(&format!("{n}:"));
+            bytes.extend(checkpoint.iter().map(|b| format!("{b:02x}")));
         }
+        let layout = almanac_core::hash::sha256_hex(&bytes);
+        let name = path.strip_prefix(almanac_core::testing::repository()).unwrap_or(&path).display().to_string();
+        let key = (game.ruleset().to_string(), game.ruleset_version(), name.clone());
+        match recorded.get(&key) {
+            Some(want) if *want == layout => {}
+            Some(_) => problems.push(format!(
+                "{name}: the checkpoints or the content hash changed within {} version {}: raise VERSION and record \
+                 its new lines",
+                key.0, key.1
+            )),
+            None => problems.push(format!("record: {} {} {name} {layout}", key.0, key.1)),
+        }
+        weighed.insert(game.ruleset());
     }
+    assert_eq!(weighed.len(), GAMES.len(), "every game has records weighed");
     assert!(problems.is_empty(), "{}", problems.join("\n"));
 }
 
