@@ -53,7 +53,9 @@ impl Location {
     }
 }
 
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// An event; its variant's name, in snake case, is its line's `type`.
+#[derive(Debug, Clone, PartialEq, Eq, strum::IntoStaticStr, strum::VariantNames)]
+#[strum(serialize_all = "snake_case")]
 pub enum Event {
     PlaceTile {
         player: Seat,
@@ -92,17 +94,33 @@ impl Event {
     }
 
     pub fn kind(&self) -> &'static str {
-        match self {
-            Event::PlaceTile { .. } => "place_tile",
-            Event::DiscardTile { .. } => "discard_tile",
-            Event::PlaceFigure { .. } => "place_figure",
-            Event::EndTurn { .. } => "end_turn",
-            Event::EndGame => "end_game",
-        }
+        self.into()
+    }
+
+    /// Where a tile goes and how it lies, a figure or none: not a tile set aside that fits nowhere, the end
+    /// of a turn part, or of the game.
+    pub fn is_decision(&self) -> bool {
+        matches!(self, Event::PlaceTile { .. } | Event::PlaceFigure { .. })
     }
 }
 
-pub const EVENT_TYPES: [&str; 5] = ["place_tile", "discard_tile", "place_figure", "end_turn", "end_game"];
+/// Every `type` of an event line.
+pub const EVENT_TYPES: &[&str] = <Event as strum::VariantNames>::VARIANTS;
+
+impl almanac_core::Line for Event {
+    type State = State;
+    const TYPES: &'static [&'static str] = EVENT_TYPES;
+
+    fn parse(state: &State, line: &str) -> Result<Event, EventError> {
+        parse(state, line)
+    }
+    fn write(&self, state: &State) -> String {
+        write(state, self)
+    }
+    fn describe(&self, state: &State) -> String {
+        crate::describe::describe(state, self)
+    }
+}
 
 /// An event line as written: the player by name, the tile by its catalogue id. Serde reads and writes it.
 #[derive(Deserialize, Serialize)]
@@ -116,7 +134,7 @@ enum Line {
 }
 
 pub fn parse(state: &State, line: &str) -> Result<Event, EventError> {
-    let line: Line = field::read_line(line, &EVENT_TYPES, |_| None)?;
+    let line: Line = field::read_line(line, EVENT_TYPES, |_| None)?;
     Ok(event_of(&state.table, line)?)
 }
 

@@ -7,7 +7,7 @@ use crate::event::{Event, Location};
 use crate::rules::legal_placements;
 use crate::state::{FigureKind, GroupKind, State, Step};
 use crate::tiles::{catalogue, rotate_halves, rotate_sides, FeatureKind, HALVES, SIDES};
-use almanac_core::next::{Candidates, Decision};
+use almanac_core::next::{Candidates, Decision, Shown};
 use almanac_core::Seat;
 
 /// The decisions open in `s`: always the active player's.
@@ -74,4 +74,20 @@ fn sides(mask: u8) -> String {
 /// Half-edges as a location names them, in their order, joined by dots (`NL.SR`).
 fn halves(mask: u8) -> String {
     (0..8).filter(|h| mask & (1 << h) != 0).map(|h| HALVES[h]).collect::<Vec<_>>().join(".")
+}
+
+/// A tile placed is asked by the tile drawn first, then where it went, each way it may lie a picture; a
+/// figure by the feature it stands on, tapped on a picture of the tile just placed.
+pub fn shown(state: &State, event: &Event) -> Shown {
+    match event {
+        Event::PlaceTile { tile, rotation, .. } => Shown {
+            group: Some(crate::describe::tile_group(*tile)),
+            picture: Some(crate::view::picture(*tile, *rotation)),
+            ..Default::default()
+        },
+        Event::PlaceFigure { feature, location, .. } => {
+            Shown { picture: crate::view::figure_picture(state, feature.name(), &location.text), ..Default::default() }
+        }
+        _ => Default::default(),
+    }
 }

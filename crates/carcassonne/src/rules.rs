@@ -6,7 +6,7 @@ use crate::state::*;
 use crate::tiles::*;
 use crate::vocabulary::{COMPLETION, TILE};
 use almanac_core::Seated;
-use almanac_core::{Fact, RuleViolation, Seat};
+use almanac_core::{CheckpointError, Fact, RuleViolation, Rules, Seat, SetupError, View};
 
 type Result<T = ()> = std::result::Result<T, RuleViolation>;
 
@@ -31,6 +31,53 @@ fn edge_kind(t: &TileType, rotation: u8, side: usize) -> EdgeKind {
 
 /// Checks and applies one event. A rejected event may leave the state half-changed: the timeline that
 /// called `apply` throws it away.
+impl Rules for State {
+    type Header = crate::setup::Header;
+    type Event = Event;
+    type GameView = crate::view::GridView;
+    type PlayerView = crate::view::SupplyView;
+
+    fn new(header: Self::Header) -> std::result::Result<State, SetupError> {
+        crate::setup::new_state(header)
+    }
+    fn apply(&mut self, event: &Event, facts: &mut Vec<Fact>) -> Result {
+        apply(self, event, facts)
+    }
+    fn turn(&self) -> u32 {
+        self.turn
+    }
+    fn active(&self) -> Seat {
+        self.active
+    }
+    fn winner(&self) -> Option<Seat> {
+        crate::view::winner(self)
+    }
+    fn view(&self) -> View<Self::GameView, Self::PlayerView> {
+        crate::view::view(self)
+    }
+    fn position(&self) -> Option<almanac_core::Position> {
+        Some(crate::position::position(self))
+    }
+    /// The grid is where each placed tile lies: rebuilt from them.
+    fn fixed_from(&mut self, initial: &State) -> std::result::Result<(), CheckpointError> {
+        if self.players.len() != initial.players.len() || self.supply.len() != initial.supply.len() {
+            return Err(CheckpointError("the checkpoint is of another table or tile set".into()));
+        }
+        self.options = initial.options.clone();
+        self.table = initial.table.clone();
+        self.grid = self.placed.iter().enumerate().map(|(i, t)| (t.at, i)).collect();
+        Ok(())
+    }
+    fn edition(&self) -> String {
+        let mut words = String::from("Carcassonne");
+        for set in self.options.sets.iter().filter(|s| *s != "basic") {
+            words.push_str(" + ");
+            words.push_str(if set == "traders-and-builders" { "Traders & Builders" } else { set });
+        }
+        words
+    }
+}
+
 pub fn apply(s: &mut State, ev: &Event, facts: &mut Vec<Fact>) -> Result {
     if s.step == Step::Over {
         return fail("the game is over");

@@ -4,10 +4,10 @@ use crate::state::{self, Options, Player, State, Step};
 use crate::tiles::{self, catalogue};
 use almanac_core::{PlayerEntry, SetupError, Table};
 use serde::Deserialize;
-use serde_json::Value;
 
+/// The header as this game reads it.
 #[derive(Deserialize)]
-struct Header {
+pub struct Header {
     players: Vec<PlayerEntry>,
     #[serde(default)]
     options: Options,
@@ -25,9 +25,10 @@ struct Start {
     rotation: u32,
 }
 
+impl almanac_core::Header for Header {}
+
 /// The state before the first event.
-pub fn new_state(header: &Value) -> Result<State, SetupError> {
-    let h = Header::deserialize(header).map_err(|e| SetupError(format!("header: {e}")))?;
+pub fn new_state(h: Header) -> Result<State, SetupError> {
     if !(2..=6).contains(&h.players.len()) && h.players.len() != 1 {
         return Err(SetupError(format!(
             "carcassonne is for 2 to 6 players (or 1 to try things out), not {}",
@@ -81,7 +82,7 @@ pub fn new_state(header: &Value) -> Result<State, SetupError> {
     if s.supply[tile] == 0 {
         return Err(SetupError(format!("start: no {} in the tile sets", start.tile)));
     }
-    if start.rotation % 90 != 0 {
+    if !start.rotation.is_multiple_of(90) {
         return Err(SetupError(format!("start: rotation {} is not a quarter turn", start.rotation)));
     }
     s.supply[tile] -= 1;

@@ -166,12 +166,17 @@ pub enum Step {
     Over,
 }
 
-#[derive(Debug, Clone)]
+/// The state of a game. What its header fixes (the options, the table) is `#[serde(skip)]`, and so is the
+/// grid (an index of the placed tiles): a checkpoint is the rest, written whole (see `almanac_core::Rules`).
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
 pub struct State {
+    #[serde(skip)]
     pub options: Options,
+    #[serde(skip)]
     pub table: Table,
     pub players: Vec<Player>,
     /// Where each placed tile lies (ordered, so that a state always reads the same).
+    #[serde(skip)]
     pub grid: BTreeMap<Pos, usize>,
     pub placed: Vec<Placed>,
     /// Union-find over feature nodes; `groups[root]` holds the feature's data.

@@ -31,7 +31,9 @@ pub struct EventCard {
 /// The name of the event cards that make big hands discard half.
 pub const ROBBER: &str = "robber";
 
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// An event; its variant's name, in snake case, is its line's `type`.
+#[derive(Debug, Clone, PartialEq, Eq, strum::IntoStaticStr, strum::VariantNames)]
+#[strum(serialize_all = "snake_case")]
 pub enum Event {
     /// The start of a turn: the cards each player drew (by seat).
     Harvest {
@@ -77,17 +79,24 @@ impl Event {
     }
 
     pub fn kind(&self) -> &'static str {
-        match self {
-            Event::Harvest { .. } => "harvest",
-            Event::Trade { .. } => "trade",
-            Event::Build { .. } => "build",
-            Event::Discard { .. } => "discard",
-            Event::EndTurn { .. } => "end_turn",
-        }
+        self.into()
     }
 }
 
-pub const EVENT_TYPES: [&str; 5] = ["harvest", "trade", "build", "discard", "end_turn"];
+impl almanac_core::Line for Event {
+    type State = State;
+    const TYPES: &'static [&'static str] = <Event as strum::VariantNames>::VARIANTS;
+
+    fn parse(state: &State, line: &str) -> Result<Event, EventError> {
+        parse(state, line)
+    }
+    fn write(&self, state: &State) -> String {
+        write(state, self)
+    }
+    fn describe(&self, state: &State) -> String {
+        crate::describe::describe(state, self)
+    }
+}
 
 /// An event line as written: players by name, cards by their words. Serde reads and writes it;
 /// `Event` is what it says, checked against the table.
@@ -147,7 +156,7 @@ fn refused(kind: &str) -> Option<String> {
 
 /// Reads one event line against the current state (for player names).
 pub fn parse(state: &State, line: &str) -> Result<Event, EventError> {
-    let line: Line = field::read_line(line, &EVENT_TYPES, refused)?;
+    let line: Line = field::read_line(line, <Event as strum::VariantNames>::VARIANTS, refused)?;
     Ok(event_of(&state.table, line)?)
 }
 

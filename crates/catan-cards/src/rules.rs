@@ -8,12 +8,52 @@ use crate::vocabulary::{EVENT, LARGEST_ARMY, LONGEST_ROAD, TRADE_BONUS};
 use almanac_catan::exchange::{exchange, Party};
 use almanac_catan::resources::{Bundle, ResourceCard, Resources};
 use almanac_core::Seated;
-use almanac_core::{cause, Fact, RuleViolation, Seat};
+use almanac_core::{cause, CheckpointError, Fact, RuleViolation, Rules, Seat, SetupError, View};
 
-type Result<T = ()> = std::result::Result<T, RuleViolation>;
+type Result<T = (), E = RuleViolation> = std::result::Result<T, E>;
 
 fn fail<T>(msg: impl Into<String>) -> Result<T> {
     Err(RuleViolation(msg.into()))
+}
+
+impl Rules for State {
+    type Header = crate::setup::Header;
+    type Event = Event;
+    type GameView = crate::view::TableView;
+    type PlayerView = crate::view::TableauView;
+
+    fn new(header: Self::Header) -> Result<State, SetupError> {
+        crate::setup::new_state(header)
+    }
+    fn apply(&mut self, event: &Event, facts: &mut Vec<Fact>) -> Result {
+        apply(self, event, facts)
+    }
+    fn opening_facts(&self, facts: &mut Vec<Fact>) {
+        opening(self, facts)
+    }
+    fn turn(&self) -> u32 {
+        self.turn
+    }
+    fn active(&self) -> Seat {
+        self.active
+    }
+    fn winner(&self) -> Option<Seat> {
+        self.winner
+    }
+    fn view(&self) -> View<Self::GameView, Self::PlayerView> {
+        crate::view::view(self)
+    }
+    fn position(&self) -> Option<almanac_core::Position> {
+        Some(crate::position::position(self))
+    }
+    fn fixed_from(&mut self, initial: &State) -> std::result::Result<(), CheckpointError> {
+        if self.players.len() != initial.players.len() {
+            return Err(CheckpointError("the checkpoint is of another table".into()));
+        }
+        self.table = initial.table.clone();
+        self.decks = initial.decks.clone();
+        Ok(())
+    }
 }
 
 pub fn apply(s: &mut State, ev: &Event, facts: &mut Vec<Fact>) -> Result {

@@ -6,12 +6,12 @@ use crate::state::{Decks, Phase, Player, Side, State};
 use almanac_catan::resources::{Bundle, Hand, Resources};
 use almanac_core::{PlayerEntry, SetupError, Table};
 use serde::Deserialize;
-use serde_json::Value;
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
+/// The header as this game reads it.
 #[derive(Deserialize)]
-struct Header {
+pub struct Header {
     players: Vec<PlayerEntry>,
     /// The five open building cards.
     row: Vec<String>,
@@ -54,9 +54,10 @@ pub fn event_name(name: &str) -> Result<String, String> {
     }
 }
 
+impl almanac_core::Header for Header {}
+
 /// The state before the first event.
-pub fn new_state(header: &Value) -> Result<State, SetupError> {
-    let h = Header::deserialize(header).map_err(|e| SetupError(format!("header: {e}")))?;
+pub fn new_state(h: Header) -> Result<State, SetupError> {
     let n = h.players.len();
     if !(2..=4).contains(&n) {
         return err(format!("the Catan card game is for 2 to 4 players, not {n}"));

@@ -80,8 +80,11 @@ pub enum Phase {
     Over,
 }
 
-#[derive(Debug, Clone)]
+/// The state of a game. What its header fixes (the table, the decks) is `#[serde(skip)]`: a checkpoint is the
+/// rest, written whole (see `almanac_core::Rules`).
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
 pub struct State {
+    #[serde(skip)]
     pub table: Table,
     pub players: Vec<Player>,
     /// The open building row (in no order: cards of a kind are alike).
@@ -89,6 +92,7 @@ pub struct State {
     /// Metropolis cards left in their stack.
     pub metropolises_left: u8,
     pub side: Side,
+    #[serde(skip)]
     pub decks: Arc<Decks>,
     /// Building cards of each kind that have left the deck (the first row included).
     pub buildings_out: BTreeMap<Card, u8>,

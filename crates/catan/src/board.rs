@@ -184,7 +184,9 @@ impl<T: Copy + Default + std::fmt::Debug, const N: usize> std::fmt::Debug for Fe
     }
 }
 
-#[derive(Debug, Clone)]
+/// A board (the default one has no hexes: what a state read from a checkpoint holds until it takes its
+/// game's board).
+#[derive(Debug, Clone, Default)]
 pub struct Board {
     pub hexes: Vec<Hex>,
     pub vertices: Vec<Vertex>,

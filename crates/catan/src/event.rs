@@ -22,7 +22,11 @@ use std::fmt;
 /// The most players any catan log may name (room for the 5-6 player extension).
 pub const MAX_PLAYERS: usize = 6;
 
-#[derive(Debug, Clone, PartialEq)]
+/// An event; its variant's name, in snake case, is its line's `type` (`Kind`).
+#[derive(Debug, Clone, PartialEq, strum::IntoStaticStr, strum::EnumDiscriminants)]
+#[strum(serialize_all = "snake_case")]
+#[strum_discriminants(name(Kind), derive(strum::EnumString, strum::VariantNames))]
+#[strum_discriminants(strum(serialize_all = "snake_case"))]
 pub enum Event {
     BuildSettlement {
         player: Seat,
@@ -164,49 +168,26 @@ impl Event {
     }
 
     pub fn kind(&self) -> &'static str {
-        match self {
-            Event::BuildSettlement { .. } => "build_settlement",
-            Event::BuildRoad { .. } => "build_road",
-            Event::BuildCity { .. } => "build_city",
-            Event::Roll { .. } => "roll",
-            Event::Discard { .. } => "discard",
-            Event::MoveRobber { .. } => "move_robber",
-            Event::Trade { .. } => "trade",
-            Event::MaritimeTrade { .. } => "maritime_trade",
-            Event::BuyDevelopment { .. } => "buy_development",
-            Event::PlayKnight { .. } => "play_knight",
-            Event::PlayRoadBuilding { .. } => "play_road_building",
-            Event::PlayYearOfPlenty { .. } => "play_year_of_plenty",
-            Event::PlayMonopoly { .. } => "play_monopoly",
-            Event::RevealVictoryPoints { .. } => "reveal_victory_points",
-            Event::EndTurn { .. } => "end_turn",
-            Event::TakeBack { .. } => "take_back",
-            Event::TimeOut { .. } => "time_out",
-            Event::UseHelper(_) => "use_helper",
-        }
+        self.into()
+    }
+
+    /// Placements, builds, the robber and its victim, cards bought and played, trades: not the roll, a
+    /// discard the 7 forces, the end of a turn, cards shown, nor what a program's server did.
+    pub fn is_decision(&self) -> bool {
+        !matches!(
+            self,
+            Event::Roll { .. }
+                | Event::Discard { .. }
+                | Event::EndTurn { .. }
+                | Event::RevealVictoryPoints { .. }
+                | Event::TakeBack { .. }
+                | Event::TimeOut { .. }
+        )
     }
 }
 
-pub const EVENT_TYPES: [&str; 18] = [
-    "build_settlement",
-    "build_road",
-    "build_city",
-    "roll",
-    "discard",
-    "move_robber",
-    "trade",
-    "maritime_trade",
-    "buy_development",
-    "play_knight",
-    "play_road_building",
-    "play_year_of_plenty",
-    "play_monopoly",
-    "reveal_victory_points",
-    "end_turn",
-    "use_helper",
-    "take_back",
-    "time_out",
-];
+/// Every `type` of an event line.
+pub const EVENT_TYPES: &[&str] = <Kind as strum::VariantNames>::VARIANTS;
 
 /// A string from the line: borrowed when it has no escapes (the usual case), owned otherwise.
 /// (serde's own `Cow<str>` always allocates inside an `Option` or as a map key.)
@@ -340,6 +321,21 @@ pub struct LoggedEvent {
     pub stated: Option<Box<Stated>>,
 }
 
+impl almanac_core::Line for LoggedEvent {
+    type State = State;
+    const TYPES: &'static [&'static str] = EVENT_TYPES;
+
+    fn parse(state: &State, line: &str) -> Result<LoggedEvent, EventError> {
+        parse_logged(state, line)
+    }
+    fn write(&self, state: &State) -> String {
+        write_logged(state, self)
+    }
+    fn describe(&self, state: &State) -> String {
+        crate::describe::describe(state, &self.event)
+    }
+}
+
 impl From<Event> for LoggedEvent {
     fn from(event: Event) -> LoggedEvent {
         LoggedEvent { event, stated: None }
@@ -363,16 +359,23 @@ pub fn parse_logged(state: &State, line: &str) -> Result<LoggedEvent, EventError
 
 fn parse_raw(state: &State, raw: Raw) -> Result<Event, String> {
     let kind = raw.kind.as_deref().ok_or("the event has no `type`")?;
+    let Ok(known) = kind.parse::<Kind>() else {
+        return Err(format!("unknown event type `{kind}` (known: {})", EVENT_TYPES.join(", ")));
+    };
     let player_name = field::required(raw.player.as_deref(), kind, "player")?;
     let player = seat(state, player_name, "player")?;
     let board = &state.board;
-    Ok(match kind {
-        "build_settlement" => {
+    Ok(match known {
+        Kind::BuildSettlement => {
             Event::BuildSettlement { player, at: board.vertex(field::required(raw.at.as_deref(), kind, "at")?)? }
         }
-        "build_city" => Event::BuildCity { player, at: board.vertex(field::required(raw.at.as_deref(), kind, "at")?)? },
-        "build_road" => Event::BuildRoad { player, at: board.edge(field::required(raw.at.as_deref(), kind, "at")?)? },
-        "roll" => {
+        Kind::BuildCity => {
+            Event::BuildCity { player, at: board.vertex(field::required(raw.at.as_deref(), kind, "at")?)? }
+        }
+        Kind::BuildRoad => {
+            Event::BuildRoad { player, at: board.edge(field::required(raw.at.as_deref(), kind, "at")?)? }
+        }
+        Kind::Roll => {
             let dice = match (raw.dice, raw.sum) {
                 (Some(dice), None) if dice.iter().all(|d| (1..=6).contains(d)) => Thrown::Dice(dice),
                 (Some(dice), None) => return Err(format!("roll: dice {dice:?} are not two numbers from 1 to 6")),
@@ -397,8 +400,8 @@ fn parse_raw(state: &State, raw: Raw) -> Result<Event, String> {
             };
             Event::Roll { player, dice, production }
         }
-        "discard" => Event::Discard { player, cards: *field::required(raw.cards.as_ref(), kind, "cards")? },
-        "move_robber" => {
+        Kind::Discard => Event::Discard { player, cards: *field::required(raw.cards.as_ref(), kind, "cards")? },
+        Kind::MoveRobber => {
             let hex = field::required(raw.hex, kind, "hex")?;
             if hex as usize >= board.hexes.len() {
                 return Err(format!("move_robber: there is no hex {hex}"));
@@ -413,30 +416,30 @@ fn parse_raw(state: &State, raw: Raw) -> Result<Event, String> {
             };
             Event::MoveRobber { player, hex, victim, stolen }
         }
-        "trade" => Event::Trade {
+        Kind::Trade => Event::Trade {
             player,
             with: seat(state, field::required(raw.with.as_deref(), kind, "with")?, "with")?,
             give: *field::required(raw.give.as_ref(), kind, "give")?,
             get: *field::required(raw.get.as_ref(), kind, "get")?,
         },
-        "maritime_trade" => Event::MaritimeTrade {
+        Kind::MaritimeTrade => Event::MaritimeTrade {
             player,
             give: *field::required(raw.give.as_ref(), kind, "give")?,
             get: *field::required(raw.get.as_ref(), kind, "get")?,
         },
-        "buy_development" => {
+        Kind::BuyDevelopment => {
             let card = match field::required(raw.card.as_deref(), kind, "card")? {
                 UNKNOWN => None,
                 c => Some(DevCard::parse(c).map_err(|e| format!("buy_development: {e}, or unknown"))?),
             };
             Event::BuyDevelopment { player, card }
         }
-        "play_knight" => Event::PlayKnight { player },
-        "play_road_building" => Event::PlayRoadBuilding { player },
-        "play_year_of_plenty" => {
+        Kind::PlayKnight => Event::PlayKnight { player },
+        Kind::PlayRoadBuilding => Event::PlayRoadBuilding { player },
+        Kind::PlayYearOfPlenty => {
             Event::PlayYearOfPlenty { player, take: *field::required(raw.take.as_ref(), kind, "take")? }
         }
-        "play_monopoly" => {
+        Kind::PlayMonopoly => {
             let resource = resource(field::required(raw.resource.as_deref(), kind, "resource")?)?;
             let taken = match &raw.taken {
                 None => None,
@@ -446,12 +449,13 @@ fn parse_raw(state: &State, raw: Raw) -> Result<Event, String> {
             };
             Event::PlayMonopoly { player, resource, taken }
         }
-        "reveal_victory_points" => Event::RevealVictoryPoints { player, count: raw.count },
-        "end_turn" => Event::EndTurn { player },
-        "take_back" => Event::TakeBack { player, at: board.vertex(field::required(raw.at.as_deref(), kind, "at")?)? },
-        "time_out" => Event::TimeOut { player },
-        "use_helper" => Event::UseHelper(Box::new(parse_helper_use(state, &raw, player)?)),
-        other => return Err(format!("unknown event type `{other}` (known: {})", EVENT_TYPES.join(", "))),
+        Kind::RevealVictoryPoints => Event::RevealVictoryPoints { player, count: raw.count },
+        Kind::EndTurn => Event::EndTurn { player },
+        Kind::TakeBack => {
+            Event::TakeBack { player, at: board.vertex(field::required(raw.at.as_deref(), kind, "at")?)? }
+        }
+        Kind::TimeOut => Event::TimeOut { player },
+        Kind::UseHelper => Event::UseHelper(Box::new(parse_helper_use(state, &raw, player)?)),
     })
 }
 

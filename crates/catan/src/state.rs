@@ -60,7 +60,7 @@ pub struct Options {
 }
 
 /// What the options and the number of players make of the game's equipment.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct Equipment {
     pub extension_5_6: bool,
     pub bank_per_resource: u8,
@@ -182,11 +182,17 @@ pub enum Phase {
     Over,
 }
 
-#[derive(Debug, Clone)]
+/// The state of a game. What its header fixes (the board, the options, the equipment, the table) is
+/// `#[serde(skip)]`: a checkpoint is the rest, written whole (see `almanac_core::Rules`).
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
 pub struct State {
+    #[serde(skip)]
     pub board: Arc<Board>,
+    #[serde(skip)]
     pub options: Options,
+    #[serde(skip)]
     pub equipment: Equipment,
+    #[serde(skip)]
     pub table: Table,
     pub players: Vec<Player>,
     pub buildings: Vec<Option<Building>>,

@@ -91,7 +91,11 @@ impl Play {
     }
 }
 
-#[derive(Debug, Clone, PartialEq)]
+/// An event; its variant's name, in snake case, is its line's `type` (`Kind`).
+#[derive(Debug, Clone, PartialEq, strum::IntoStaticStr, strum::EnumDiscriminants)]
+#[strum(serialize_all = "snake_case")]
+#[strum_discriminants(name(Kind), derive(strum::EnumString, strum::VariantNames))]
+#[strum_discriminants(strum(serialize_all = "snake_case"))]
 pub enum Event {
     BuildSettlement {
         player: Seat,
@@ -186,26 +190,23 @@ pub enum Event {
     },
 }
 
-pub const EVENT_TYPES: [&str; 18] = [
-    "build_settlement",
-    "build_city",
-    "build_road",
-    "build_wall",
-    "build_knight",
-    "promote_knight",
-    "activate_knight",
-    "move_knight",
-    "chase_robber",
-    "improve_city",
-    "roll",
-    "discard",
-    "move_robber",
-    "trade",
-    "maritime_trade",
-    "play_progress",
-    "return_progress",
-    "end_turn",
-];
+/// Every `type` of an event line.
+pub const EVENT_TYPES: &[&str] = <Kind as strum::VariantNames>::VARIANTS;
+
+impl almanac_core::Line for Event {
+    type State = State;
+    const TYPES: &'static [&'static str] = EVENT_TYPES;
+
+    fn parse(state: &State, line: &str) -> Result<Event, EventError> {
+        parse(state, line)
+    }
+    fn write(&self, state: &State) -> String {
+        write(state, self)
+    }
+    fn describe(&self, state: &State) -> String {
+        crate::describe::describe(state, self)
+    }
+}
 
 impl Event {
     pub fn player(&self) -> Seat {
@@ -232,26 +233,7 @@ impl Event {
     }
 
     pub fn kind(&self) -> &'static str {
-        match self {
-            Event::BuildSettlement { .. } => "build_settlement",
-            Event::BuildCity { .. } => "build_city",
-            Event::BuildRoad { .. } => "build_road",
-            Event::BuildWall { .. } => "build_wall",
-            Event::BuildKnight { .. } => "build_knight",
-            Event::PromoteKnight { .. } => "promote_knight",
-            Event::ActivateKnight { .. } => "activate_knight",
-            Event::MoveKnight { .. } => "move_knight",
-            Event::ChaseRobber { .. } => "chase_robber",
-            Event::ImproveCity { .. } => "improve_city",
-            Event::Roll { .. } => "roll",
-            Event::Discard { .. } => "discard",
-            Event::MoveRobber { .. } => "move_robber",
-            Event::Trade { .. } => "trade",
-            Event::MaritimeTrade { .. } => "maritime_trade",
-            Event::PlayProgress { .. } => "play_progress",
-            Event::ReturnProgress { .. } => "return_progress",
-            Event::EndTurn { .. } => "end_turn",
-        }
+        self.into()
     }
 }
 
@@ -406,30 +388,33 @@ fn counts(s: &State, v: &Value) -> Result<Vec<(Seat, u8)>, String> {
 fn parse_raw(s: &State, r: Raw) -> Result<Event, String> {
     let player = seat(s, &r.player, "player")?;
     let k = r.kind.as_str();
+    let Ok(known) = k.parse::<Kind>() else {
+        return Err(format!("unknown event type `{k}` (one of {})", EVENT_TYPES.join(", ")));
+    };
     let at = |r: &Raw| -> Result<VertexId, String> { vertex(s, field::required(r.at.as_deref(), k, "at")?) };
-    Ok(match k {
-        "build_settlement" => Event::BuildSettlement { player, at: at(&r)? },
-        "build_city" => Event::BuildCity { player, at: at(&r)? },
-        "build_road" => Event::BuildRoad { player, at: s.board.edge(field::required(r.at.as_deref(), k, "at")?)? },
-        "build_wall" => Event::BuildWall { player, at: at(&r)? },
-        "build_knight" => Event::BuildKnight { player, at: at(&r)? },
-        "promote_knight" => Event::PromoteKnight { player, at: at(&r)? },
-        "activate_knight" => Event::ActivateKnight { player, at: at(&r)? },
-        "move_knight" => Event::MoveKnight {
+    Ok(match known {
+        Kind::BuildSettlement => Event::BuildSettlement { player, at: at(&r)? },
+        Kind::BuildCity => Event::BuildCity { player, at: at(&r)? },
+        Kind::BuildRoad => Event::BuildRoad { player, at: s.board.edge(field::required(r.at.as_deref(), k, "at")?)? },
+        Kind::BuildWall => Event::BuildWall { player, at: at(&r)? },
+        Kind::BuildKnight => Event::BuildKnight { player, at: at(&r)? },
+        Kind::PromoteKnight => Event::PromoteKnight { player, at: at(&r)? },
+        Kind::ActivateKnight => Event::ActivateKnight { player, at: at(&r)? },
+        Kind::MoveKnight => Event::MoveKnight {
             player,
             from: vertex(s, field::required(r.from.as_deref(), k, "from")?)?,
             to: vertex(s, field::required(r.to.as_deref(), k, "to")?)?,
             displaced_to: r.displaced_to.as_deref().map(|v| vertex(s, v)).transpose()?,
         },
-        "chase_robber" => {
+        Kind::ChaseRobber => {
             Event::ChaseRobber { player, knight: vertex(s, field::required(r.knight.as_deref(), k, "knight")?)? }
         }
-        "improve_city" => Event::ImproveCity {
+        Kind::ImproveCity => Event::ImproveCity {
             player,
             track: Track::parse(field::required(r.track.as_deref(), k, "track")?)?,
             metropolis: r.metropolis.as_deref().map(|v| vertex(s, v)).transpose()?,
         },
-        "roll" => {
+        Kind::Roll => {
             let dice = field::required(r.dice, k, "dice")?;
             if let Some(d) = dice.iter().find(|&&d| !(1..=6).contains(&d)) {
                 return Err(format!("roll: a die shows 1 to 6, not {d}"));
@@ -462,10 +447,10 @@ fn parse_raw(s: &State, r: Raw) -> Result<Event, String> {
                 aqueduct,
             }
         }
-        "discard" => {
+        Kind::Discard => {
             Event::Discard { player, cards: crate::cards::bundle(field::required(r.cards.as_ref(), k, "cards")?)? }
         }
-        "move_robber" => Event::MoveRobber {
+        Kind::MoveRobber => Event::MoveRobber {
             player,
             hex: hex(s, field::required(r.hex, k, "hex")?)?,
             victim: r.victim.as_deref().map(|v| seat(s, v, "victim")).transpose()?,
@@ -475,24 +460,23 @@ fn parse_raw(s: &State, r: Raw) -> Result<Event, String> {
                 None => None,
             },
         },
-        "trade" => Event::Trade {
+        Kind::Trade => Event::Trade {
             player,
             with: seat(s, field::required(r.with.as_deref(), k, "with")?, "with")?,
             give: bundle(field::required(r.give.as_ref(), k, "give")?, "give")?,
             get: bundle(field::required(r.get.as_ref(), k, "get")?, "get")?,
         },
-        "maritime_trade" => Event::MaritimeTrade {
+        Kind::MaritimeTrade => Event::MaritimeTrade {
             player,
             give: bundle(field::required(r.give.as_ref(), k, "give")?, "give")?,
             get: bundle(field::required(r.get.as_ref(), k, "get")?, "get")?,
         },
-        "return_progress" => Event::ReturnProgress {
+        Kind::ReturnProgress => Event::ReturnProgress {
             player,
             card: held(field::required(r.card.as_deref(), k, "card")?, r.colour.as_deref())?,
         },
-        "play_progress" => Event::PlayProgress { player, play: parse_play(s, &r)? },
-        "end_turn" => Event::EndTurn { player },
-        other => return Err(format!("unknown event type `{other}` (one of {})", EVENT_TYPES.join(", "))),
+        Kind::PlayProgress => Event::PlayProgress { player, play: parse_play(s, &r)? },
+        Kind::EndTurn => Event::EndTurn { player },
     })
 }
 

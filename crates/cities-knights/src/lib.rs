@@ -11,7 +11,6 @@
 //!   on the base game's `web/board.js`).
 
 pub mod cards;
-mod checkpoint;
 pub mod describe;
 pub mod event;
 pub mod position;
@@ -21,90 +20,25 @@ pub mod state;
 pub mod view;
 pub mod vocabulary;
 
-use almanac_catan::board::{Board, BoardSpec};
-use almanac_core::{Declarations, EventError, Fact, Importer, PlayerEntry, RuleViolation, Ruleset, Seat, SetupError};
-use almanac_core::{View, Vocabulary};
-use serde::Deserialize;
-use serde_json::Value;
-
 pub use event::Event;
 pub use state::State;
-
-/// The header as this ruleset reads it (the envelope's other fields are ignored here).
-#[derive(Deserialize)]
-struct Header {
-    players: Vec<PlayerEntry>,
-    board: BoardSpec,
-}
 
 /// Cities & Knights, as the registry knows it.
 pub struct CitiesKnights;
 
-impl Ruleset for CitiesKnights {
+impl almanac_core::Ruleset for CitiesKnights {
     const ID: &'static str = vocabulary::ID;
     /// 2: what each roll promises each player (`Fact::Promised`), so that luck can be read.
     const VERSION: u32 = 2;
     type State = State;
     type Event = Event;
-    type GameView = view::BoardView;
-    type PlayerView = view::HandView;
-
-    fn initial(header: &Value) -> Result<State, SetupError> {
-        let h = Header::deserialize(header).map_err(|e| SetupError(format!("header: {e}")))?;
-        let board = Board::from_spec(&h.board)?;
-        let seating = almanac_core::Table::of(&h.players);
-        State::new(board, seating)
-    }
-
-    fn parse_event(state: &State, line: &str) -> Result<Event, EventError> {
-        event::parse(state, line)
-    }
-
-    fn write_event(state: &State, event: &Event) -> String {
-        event::write(state, event)
-    }
-
-    fn describe(state: &State, event: &Event) -> String {
-        describe::describe(state, event)
-    }
-
-    fn apply(state: &mut State, event: &Event, facts: &mut Vec<Fact>) -> Result<(), RuleViolation> {
-        rules::apply(state, event, facts)
-    }
-
-    fn turn(state: &State) -> u32 {
-        state.turn
-    }
-
-    fn active(state: &State) -> Seat {
-        state.active
-    }
-
-    fn winner(state: &State) -> Option<Seat> {
-        state.winner
-    }
-
-    fn view(state: &State) -> View<view::BoardView, view::HandView> {
-        view::view(state)
-    }
-    fn write_state(state: &State) -> Vec<u8> {
-        checkpoint::write(state)
-    }
-    fn read_state(initial: &State, bytes: &[u8]) -> Result<State, almanac_core::CheckpointError> {
-        checkpoint::read(initial, bytes)
-    }
 }
 
-impl Declarations for CitiesKnights {
+impl almanac_core::Declarations for CitiesKnights {
     const NAME: &'static str = "Catan: Cities & Knights";
-    const VOCABULARY: &'static Vocabulary = &vocabulary::VOCABULARY;
-    const IMPORTERS: &'static [&'static dyn Importer] = &[];
-    const EVENT_TYPES: &'static [&'static str] = &event::EVENT_TYPES;
+    const VOCABULARY: &'static almanac_core::Vocabulary = &vocabulary::VOCABULARY;
+    const IMPORTERS: &'static [&'static dyn almanac_core::Importer] = &[];
     const REPLAY_SCRIPT: &'static str =
         concat!(include_str!("../../catan/web/board.js"), include_str!("../web/replay.js"));
     const FEATURES: &'static [almanac_core::Feature] = &position::FEATURES;
-
-    fn position(state: &State) -> Option<almanac_core::Position> {
-        Some(position::position(state))
-    }
 }

@@ -116,11 +116,15 @@ pub enum Phase {
     Over,
 }
 
-#[derive(Debug, Clone)]
+/// The state of a game. What its header fixes (the board, the table) is `#[serde(skip)]`: a checkpoint is
+/// the rest, written whole (see `almanac_core::Rules`).
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
 pub struct State {
+    #[serde(skip)]
     pub board: Arc<Board>,
     /// The number token of each hex (the Inventor swaps them).
     pub numbers: Vec<Option<u8>>,
+    #[serde(skip)]
     pub table: Table,
     pub players: Vec<Player>,
     pub buildings: Vec<Option<Building>>,

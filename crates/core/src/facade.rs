@@ -7,6 +7,7 @@ use crate::kind::{Declarations, Game, GameKind, Importer};
 use crate::log::{Envelope, LogError};
 use crate::position::{Feature, Position};
 use crate::timeline::{read_events, resume, Entry, KeptPrint, Timeline, SNAPSHOT_EVERY};
+use crate::ruleset::Rules;
 use crate::view::AnyView;
 use crate::vocabulary::Vocabulary;
 use serde_json::Value;
@@ -168,10 +169,10 @@ impl<R: Declarations> Game for Timeline<R> {
         R::edition(&self.snapshots[0])
     }
     fn bots(&self) -> Vec<bool> {
-        R::bots(&self.envelope, &self.header)
+        self.bots.clone()
     }
     fn program(&self) -> Option<String> {
-        R::program(&self.header)
+        self.program.clone()
     }
     fn features(&self) -> &'static [Feature] {
         R::FEATURES
@@ -188,13 +189,13 @@ impl<R: Declarations> Game for Timeline<R> {
     }
     fn positions(&self) -> Vec<Position> {
         let mut state = self.snapshots[0].clone();
-        let Some(first) = R::position(&state) else { return Vec::new() };
+        let Some(first) = state.position() else { return Vec::new() };
         let mut out = Vec::with_capacity(self.events.len() + 1);
         out.push(first);
         let mut scratch = Vec::new();
         for n in 1..=self.events.len() {
             self.step(&mut state, n, &mut scratch);
-            out.extend(R::position(&state));
+            out.extend(state.position());
         }
         out
     }
@@ -234,7 +235,7 @@ impl<G: Declarations> GameKind for G {
         G::IMPORTERS
     }
     fn event_types(&self) -> &'static [&'static str] {
-        G::EVENT_TYPES
+        <G::Event as crate::Line>::TYPES
     }
     fn replay_script(&self) -> &'static str {
         G::REPLAY_SCRIPT

@@ -92,8 +92,6 @@ pub trait Declarations: Ruleset + Sync {
     const NAME: &'static str;
     const VOCABULARY: &'static Vocabulary;
     const IMPORTERS: &'static [&'static dyn Importer];
-    /// The `type`s of its event lines.
-    const EVENT_TYPES: &'static [&'static str];
     /// The replay renderer: a script that calls `Almanac.register(id, {...})` (see web/static/replay.js).
     const REPLAY_SCRIPT: &'static str;
     /// What a position is made of for the win-chance model (none: the game has no model).
@@ -102,11 +100,6 @@ pub trait Declarations: Ruleset + Sync {
     /// Whether a table can record the game move by move: it declares what may happen next
     /// ([`Declarations::open`] and [`Declarations::candidates`]).
     const RECORDER: bool = false;
-
-    /// The position of a state, its seats' values of [`Declarations::FEATURES`] in order.
-    fn position(_state: &Self::State) -> Option<Position> {
-        None
-    }
 
     /// The decisions the state leaves open: each seat that may act now and the event types it may act with
     /// (none when the game is over, or when the game declares no recorder). See [`crate::next`].

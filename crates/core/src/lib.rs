@@ -40,7 +40,9 @@ pub use insights::{Insights, SeatMetric};
 pub use kind::{Declarations, FormatError, Game, GameKind, Importer, ResumeError, Viewpoint};
 pub use log::{table_title, Envelope, LogError, PlayerEntry, Problem, FORMAT};
 pub use position::{Feature, Position};
-pub use ruleset::{EventError, RuleViolation, Ruleset, SetupError};
+pub use ruleset::{
+    EventError, GameViewOf, Header, HeaderOf, Line, PlayerViewOf, RuleViolation, Rules, Ruleset, SetupError,
+};
 pub use table::{Seated, Sitter, Table};
 pub use timeline::{read_events, resume, Timeline};
 pub use view::{AnyView, Detail, PlayerView, View};

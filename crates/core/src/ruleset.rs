@@ -2,7 +2,8 @@
 
 use crate::facts::{Fact, Seat};
 use crate::view::View;
-use serde::Serialize;
+use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use std::fmt::Debug;
 
@@ -63,12 +64,106 @@ impl From<&str> for EventError {
     }
 }
 
-/// A game's rules. Every function is pure.
+/// A game's state and the rules that move it: what a game must say. Every function is pure.
 ///
 /// `apply` is the one primitive: it checks the event against the state and, if it is legal, applies it and
 /// pushes the facts that follow from it. When it returns `Err`, its caller throws the state and the facts
-/// pushed away: [`crate::Timeline`] restores both, so a ruleset never writes its own undo. `decide` and
-/// `evolve` are the Decider shape built on it.
+/// pushed away: [`crate::Timeline`] restores both, so a game never writes its own undo.
+///
+/// A checkpoint is the state serialised whole, less the fields its header fixes (the table, a board, the
+/// options): those are marked `#[serde(skip)]` and taken from the game's first state by
+/// [`Rules::fixed_from`]. A field added to a state is in every checkpoint without a line written for it.
+pub trait Rules: Clone + Debug + Send + Sync + Serialize + DeserializeOwned + 'static {
+    /// The header line as the game reads it (core reads the envelope apart).
+    type Header: Header;
+    type Event: Line<State = Self>;
+    /// The game's own part of the state view (board, bank, tiles ...).
+    type GameView: Serialize + Send + 'static;
+    /// The game's own part of a player's view (hand, figures ...).
+    type PlayerView: Serialize + Send + 'static;
+
+    /// The state before the first event.
+    fn new(header: Self::Header) -> Result<Self, SetupError>;
+
+    /// Checks and applies one event; see the trait's documentation.
+    fn apply(&mut self, event: &Self::Event, facts: &mut Vec<Fact>) -> Result<(), RuleViolation>;
+
+    /// Our turn number (0 = setup, then 1, 2, 3 ... one per player turn).
+    fn turn(&self) -> u32;
+
+    /// Whose turn it is.
+    fn active(&self) -> Seat;
+
+    /// The winner, once the game is over.
+    fn winner(&self) -> Option<Seat>;
+
+    /// The state as `almanac state --json` and the API show it.
+    fn view(&self) -> View<Self::GameView, Self::PlayerView>;
+
+    /// A state read from a checkpoint takes the fields its header fixes (its `#[serde(skip)]` ones) from the
+    /// game's first state; an error when the checkpoint cannot be of this game (another table).
+    fn fixed_from(&mut self, initial: &Self) -> Result<(), crate::CheckpointError>;
+
+    /// The turn an event belongs to, given the state before it. Usually the state's turn; a game whose
+    /// turns begin with the next player's first event (rather than with an explicit end) says so here.
+    fn event_turn(&self, _event: &Self::Event) -> u32 {
+        self.turn()
+    }
+
+    /// The facts of a game's start that no event brings: what the header already gives (a starting
+    /// settlement's point, dealt cards). They are reported with the first event's facts, before them. Most
+    /// games have none: their setup is events.
+    fn opening_facts(&self, _facts: &mut Vec<Fact>) {}
+
+    /// The game as a list of games names it, with its expansions and variants ("a game for 5–6 players
+    /// + an expansion"), from its first state; empty: the game's name is enough.
+    fn edition(&self) -> String {
+        String::new()
+    }
+
+    /// The position for the win-chance model: each seat's value of the game's `Declarations::FEATURES`, in
+    /// order (none: the game has no model).
+    fn position(&self) -> Option<crate::Position> {
+        None
+    }
+}
+
+/// An event as its log line says it: read against the state before it, written back, told in words.
+pub trait Line: Clone + Send + Sync + Sized + 'static {
+    type State;
+
+    /// Every `type` an event line may have.
+    const TYPES: &'static [&'static str];
+
+    /// Reads one event line. Player names are resolved against the state's players.
+    fn parse(state: &Self::State, line: &str) -> Result<Self, EventError>;
+
+    /// Writes the event as one almanac/1 line (the inverse of `parse`).
+    fn write(&self, state: &Self::State) -> String;
+
+    /// How the event reads in words after the acting player's name, given the state before it:
+    /// "builds a settlement at 4:NE", "rolls 8 (3+5)".
+    fn describe(&self, state: &Self::State) -> String;
+}
+
+/// A game's header line, as the game reads it beside core's [`crate::Envelope`].
+pub trait Header: DeserializeOwned + Send + Sync + 'static {
+    /// Which seats a program played (bots), in seat order: those the header marks `"bot": true`. A game
+    /// may know more of records stored before the header could say it (by the program that wrote them).
+    fn bots(&self, envelope: &crate::Envelope) -> Vec<bool> {
+        envelope.players.iter().map(|p| p.bot).collect()
+    }
+
+    /// The program whose record this is, by its name, where the header says it (a program's own record of
+    /// its games): a win-chance model's population is the program that played every seat. None: a record
+    /// that names none.
+    fn program(&self) -> Option<String> {
+        None
+    }
+}
+
+/// A game as the registry knows it: its id and version, and the state that holds its rules. What every
+/// layer above calls is derived here from [`Rules`], [`Line`] and [`Header`].
 pub trait Ruleset: 'static + Sized {
     /// The ruleset id in headers.
     const ID: &'static str;
@@ -76,83 +171,86 @@ pub trait Ruleset: 'static + Sized {
     /// them; stored with every game (`almanac reproject` brings stored games up to date).
     const VERSION: u32;
 
-    type State: Clone + Send + Sync + Debug;
-    type Event: Clone + Send + Sync;
-    /// The game's own part of the state view (board, bank, tiles ...).
-    type GameView: Serialize + Send + 'static;
-    /// The game's own part of a player's view (hand, figures ...).
-    type PlayerView: Serialize + Send + 'static;
+    type State: Rules<Event = Self::Event>;
+    type Event: Line<State = Self::State>;
+
+    /// The header line's text read into the game's header type, once.
+    fn header(text: &str) -> Result<HeaderOf<Self>, SetupError> {
+        serde_json::from_str(text).map_err(|e| SetupError(format!("header: {}", json_reason(&e))))
+    }
 
     /// The state before the first event, from the header line (as JSON).
-    fn initial(header: &Value) -> Result<Self::State, SetupError>;
+    fn initial(header: &Value) -> Result<Self::State, SetupError> {
+        let header = HeaderOf::<Self>::deserialize(header).map_err(|e| SetupError(format!("header: {e}")))?;
+        Self::State::new(header)
+    }
 
-    /// The same from the header line's text, as a stored game keeps it: read as JSON, then `initial`. A
-    /// game with a large header may read the text straight into its own types instead: a state read cold
-    /// from a checkpoint begins from its header each time.
+    /// The same from the header line's text, as a stored game keeps it.
     fn initial_text(header: &str) -> Result<Self::State, SetupError> {
-        let value: Value = serde_json::from_str(header).map_err(|e| SetupError(format!("header: {e}")))?;
-        Self::initial(&value)
+        Self::State::new(Self::header(header)?)
     }
 
-    /// Reads one event line. Player names are resolved against the state's players.
-    fn parse_event(state: &Self::State, line: &str) -> Result<Self::Event, EventError>;
-
-    /// Writes an event as one almanac/1 line (the inverse of `parse_event`).
-    fn write_event(state: &Self::State, event: &Self::Event) -> String;
-
-    /// How the event reads in words after the acting player's name, given the state before it:
-    /// "builds a settlement at 4:NE", "rolls 8 (3+5)".
-    fn describe(state: &Self::State, event: &Self::Event) -> String;
-
-    /// Checks and applies one event; see the trait documentation.
-    fn apply(state: &mut Self::State, event: &Self::Event, facts: &mut Vec<Fact>) -> Result<(), RuleViolation>;
-
-    /// Our turn number (0 = setup, then 1, 2, 3 ... one per player turn).
-    fn turn(state: &Self::State) -> u32;
-
-    /// Whose turn it is.
-    fn active(state: &Self::State) -> Seat;
-
-    /// The turn an event belongs to, given the state before it. Usually the state's turn; a ruleset whose
-    /// turns begin with the next player's first event (rather than with an explicit end) says so here.
-    fn event_turn(state: &Self::State, _event: &Self::Event) -> u32 {
-        Self::turn(state)
+    fn parse_event(state: &Self::State, line: &str) -> Result<Self::Event, EventError> {
+        Self::Event::parse(state, line)
     }
 
-    /// The facts of a game's start that no event brings: what the header already gives (a starting
-    /// settlement's point, dealt cards). They are reported with the first event's facts, before them. Most
-    /// games have none: their setup is events.
-    fn opening_facts(_initial: &Self::State, _facts: &mut Vec<Fact>) {}
-
-    /// The game as a list of games names it, with its expansions and variants ("a game for 5–6 players
-    /// + an expansion"); empty: the game's name is enough.
-    fn edition(_initial: &Self::State) -> String {
-        String::new()
+    fn write_event(state: &Self::State, event: &Self::Event) -> String {
+        event.write(state)
     }
 
-    /// Which seats a program played (bots), in seat order: those the header marks `"bot": true`. A game may
-    /// know more of records stored before the header could say it (by the program that wrote them).
-    fn bots(envelope: &crate::Envelope, _header: &serde_json::Value) -> Vec<bool> {
-        envelope.players.iter().map(|p| p.bot).collect()
+    fn describe(state: &Self::State, event: &Self::Event) -> String {
+        event.describe(state)
     }
 
-    /// The program whose record this is, by its name, where the header says it (a program's own record of
-    /// its games): a win-chance model's population is the program that played every seat. None: a record
-    /// that names none.
-    fn program(_header: &serde_json::Value) -> Option<String> {
-        None
+    fn apply(state: &mut Self::State, event: &Self::Event, facts: &mut Vec<Fact>) -> Result<(), RuleViolation> {
+        state.apply(event, facts)
     }
 
-    /// The winner, once the game is over.
-    fn winner(state: &Self::State) -> Option<Seat>;
+    fn turn(state: &Self::State) -> u32 {
+        state.turn()
+    }
 
-    /// The state as `almanac state --json` and the API show it.
-    fn view(state: &Self::State) -> View<Self::GameView, Self::PlayerView>;
+    fn active(state: &Self::State) -> Seat {
+        state.active()
+    }
+
+    fn event_turn(state: &Self::State, event: &Self::Event) -> u32 {
+        state.event_turn(event)
+    }
+
+    fn opening_facts(initial: &Self::State, facts: &mut Vec<Fact>) {
+        initial.opening_facts(facts)
+    }
+
+    fn edition(initial: &Self::State) -> String {
+        initial.edition()
+    }
+
+    fn winner(state: &Self::State) -> Option<Seat> {
+        state.winner()
+    }
+
+    fn view(state: &Self::State) -> View<GameViewOf<Self>, PlayerViewOf<Self>> {
+        state.view()
+    }
 
     /// The state written for a checkpoint (`checkpoint::write`): what play changed, not what the header
-    /// gives (the board, the options, the table).
-    fn write_state(state: &Self::State) -> Vec<u8>;
+    /// gives.
+    fn write_state(state: &Self::State) -> Vec<u8> {
+        crate::checkpoint::write(state)
+    }
 
     /// A checkpoint `write_state` wrote, read back onto `initial`, the state the game's header gives.
-    fn read_state(initial: &Self::State, bytes: &[u8]) -> Result<Self::State, crate::CheckpointError>;
+    fn read_state(initial: &Self::State, bytes: &[u8]) -> Result<Self::State, crate::CheckpointError> {
+        let mut state: Self::State = crate::checkpoint::read(bytes)?;
+        state.fixed_from(initial)?;
+        Ok(state)
+    }
 }
+
+/// A ruleset's header type.
+pub type HeaderOf<R> = <<R as Ruleset>::State as Rules>::Header;
+/// A ruleset's own part of a state view.
+pub type GameViewOf<R> = <<R as Ruleset>::State as Rules>::GameView;
+/// A ruleset's own part of a player's view.
+pub type PlayerViewOf<R> = <<R as Ruleset>::State as Rules>::PlayerView;

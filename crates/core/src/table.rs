@@ -18,6 +18,13 @@ pub struct Sitter {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Table(Arc<[Sitter]>);
 
+/// No players: what a state read from a checkpoint holds until it takes its game's table.
+impl Default for Table {
+    fn default() -> Table {
+        Table::new(Vec::new())
+    }
+}
+
 impl Table {
     pub fn new(sitters: Vec<Sitter>) -> Table {
         Table(sitters.into())

@@ -11,7 +11,8 @@
 
 use crate::facts::Fact;
 use crate::log::{lines, Envelope, LogError, Problem};
-use crate::ruleset::{EventError, Ruleset};
+use crate::ruleset::{EventError, Header, Rules, Ruleset};
+use serde::Deserialize;
 use serde_json::Value;
 
 /// How many events lie between two kept states: as many as between two stored checkpoints, so the states a
@@ -31,6 +32,9 @@ pub(crate) enum Entry<E> {
 pub struct Timeline<R: Ruleset> {
     pub(crate) envelope: Envelope,
     pub(crate) header: Value,
+    /// Which seats a program played, and the program that wrote the record, as its header says.
+    pub(crate) bots: Vec<bool>,
+    pub(crate) program: Option<String>,
     /// Every line after the header, withdrawals too: the state after `n` of them is the game after its
     /// `n`th line, as it stood then.
     pub(crate) events: Vec<Entry<R::Event>>,
@@ -69,6 +73,8 @@ impl<R: Ruleset> Clone for Timeline<R> {
         Timeline {
             envelope: self.envelope.clone(),
             header: self.header.clone(),
+            bots: self.bots.clone(),
+            program: self.program.clone(),
             events: self.events.clone(),
             withdrawn_by: self.withdrawn_by.clone(),
             lines: self.lines.clone(),
@@ -86,10 +92,15 @@ impl<R: Ruleset> Clone for Timeline<R> {
 impl<R: Ruleset> Timeline<R> {
     /// Starts a game from its header line (already known to be an almanac/1 header of this ruleset).
     pub fn start(envelope: Envelope, header: Value) -> Result<Self, LogError> {
-        let initial = R::initial(&header).map_err(|e| LogError::header(e.0))?;
+        let typed = crate::ruleset::HeaderOf::<R>::deserialize(&header)
+            .map_err(|e| LogError::header(format!("header: {e}")))?;
+        let (bots, program) = (typed.bots(&envelope), typed.program());
+        let initial = R::State::new(typed).map_err(|e| LogError::header(e.0))?;
         Ok(Timeline {
             envelope,
             header,
+            bots,
+            program,
             events: Vec::new(),
             withdrawn_by: Vec::new(),
             lines: Vec::new(),
@@ -373,71 +384,83 @@ mod tests {
 
     struct Careless;
 
-    #[derive(Debug, Clone, PartialEq)]
+    #[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize)]
     struct Tally {
         total: u32,
         turn: u32,
     }
 
+    /// A number to add.
+    #[derive(Debug, Clone, PartialEq)]
+    struct Add(u32);
+
     impl Ruleset for Careless {
         const ID: &'static str = "careless";
         const VERSION: u32 = 1;
         type State = Tally;
-        type Event = u32;
+        type Event = Add;
+    }
+
+    impl crate::Header for serde::de::IgnoredAny {}
+
+    impl Rules for Tally {
+        type Header = serde::de::IgnoredAny;
+        type Event = Add;
         type GameView = ();
         type PlayerView = ();
 
-        fn initial(_: &Value) -> Result<Tally, SetupError> {
+        fn new(_: serde::de::IgnoredAny) -> Result<Tally, SetupError> {
             Ok(Tally { total: 0, turn: 1 })
         }
-        fn parse_event(_: &Tally, line: &str) -> Result<u32, EventError> {
-            line.trim().parse().map_err(|_| EventError::Invalid(format!("`{line}` is not a number")))
-        }
-        fn write_event(_: &Tally, event: &u32) -> String {
-            event.to_string()
-        }
-        fn describe(_: &Tally, event: &u32) -> String {
-            format!("adds {event}")
-        }
-        fn apply(state: &mut Tally, event: &u32, facts: &mut Vec<Fact>) -> Result<(), RuleViolation> {
+        fn apply(&mut self, event: &Add, facts: &mut Vec<Fact>) -> Result<(), RuleViolation> {
             // Everything changes first; the check comes last.
-            state.total += event;
-            state.turn += 1;
+            self.total += event.0;
+            self.turn += 1;
             facts.push(Fact::Built { player: 0, piece: "block" });
-            if *event > 10 {
-                return Err(RuleViolation(format!("{event} is more than 10")));
+            if event.0 > 10 {
+                return Err(RuleViolation(format!("{} is more than 10", event.0)));
             }
             Ok(())
         }
-        fn opening_facts(_: &Tally, facts: &mut Vec<Fact>) {
+        fn opening_facts(&self, facts: &mut Vec<Fact>) {
             facts.push(Fact::Built { player: 0, piece: "foundation" });
         }
-        fn turn(state: &Tally) -> u32 {
-            state.turn
+        fn turn(&self) -> u32 {
+            self.turn
         }
-        fn active(_: &Tally) -> Seat {
+        fn active(&self) -> Seat {
             0
         }
-        fn winner(_: &Tally) -> Option<Seat> {
+        fn winner(&self) -> Option<Seat> {
             None
         }
-        fn write_state(state: &Tally) -> Vec<u8> {
-            crate::checkpoint::write(&(state.total, state.turn))
+        fn fixed_from(&mut self, _: &Tally) -> Result<(), crate::CheckpointError> {
+            Ok(())
         }
-        fn read_state(_: &Tally, bytes: &[u8]) -> Result<Tally, crate::CheckpointError> {
-            let (total, turn) = crate::checkpoint::read(bytes)?;
-            Ok(Tally { total, turn })
-        }
-        fn view(state: &Tally) -> View<(), ()> {
+        fn view(&self) -> View<(), ()> {
             View {
-                ruleset: Self::ID,
-                turn: state.turn,
+                ruleset: Careless::ID,
+                turn: self.turn,
                 active: String::new(),
                 phase: "play",
                 winner: None,
                 players: Vec::new(),
                 game: (),
             }
+        }
+    }
+
+    impl crate::Line for Add {
+        type State = Tally;
+        const TYPES: &'static [&'static str] = &[];
+        fn parse(_: &Tally, line: &str) -> Result<Add, EventError> {
+            line.trim().parse().map(Add).map_err(|_| EventError::Invalid(format!("`{line}` is not a number")))
+        }
+        fn write(&self, _: &Tally) -> String {
+            self.0.to_string()
+        }
+        fn describe(&self, _: &Tally) -> String {
+            format!("adds {}", self.0)
         }
     }
 
@@ -465,7 +488,6 @@ mod tests {
         const NAME: &'static str = "Careless";
         const VOCABULARY: &'static Vocabulary = &WORDS;
         const IMPORTERS: &'static [&'static dyn Importer] = &[];
-        const EVENT_TYPES: &'static [&'static str] = &[];
         const REPLAY_SCRIPT: &'static str = "";
     }
 
@@ -480,15 +502,15 @@ mod tests {
         let mut t = timeline();
         // Past a snapshot, so the rebuild starts from one that is not the initial state.
         for n in 0..70 {
-            t.push(n + 2, 1).expect("legal");
+            t.push(n + 2, Add(1)).expect("legal");
         }
         let (state, facts) = (t.last().clone(), t.facts.clone());
-        let err = t.push(72, 11).expect_err("illegal");
+        let err = t.push(72, Add(11)).expect_err("illegal");
         assert_eq!(err.line, 72);
         assert!(matches!(err.problem, Problem::Rule(_)));
         assert_eq!(t.last(), &state, "the state is rebuilt");
         assert_eq!(t.facts, facts, "the facts the event pushed are gone");
-        t.push(72, 2).expect("the game goes on");
+        t.push(72, Add(2)).expect("the game goes on");
         assert_eq!(t.last().total, 72);
     }
 
@@ -512,10 +534,10 @@ mod tests {
     #[test]
     fn a_rejected_first_event_leaves_no_opening_facts() {
         let mut t = timeline();
-        assert!(t.push(2, 99).is_err());
+        assert!(t.push(2, Add(99)).is_err());
         assert!(t.facts.is_empty());
         assert_eq!(t.last(), &Tally { total: 0, turn: 1 });
-        t.push(2, 3).expect("legal");
+        t.push(2, Add(3)).expect("legal");
         assert_eq!(t.facts[0], Fact::Built { player: 0, piece: "foundation" }, "what the header gave comes first");
         assert_eq!(t.facts[1], Fact::TurnStarted { turn: 1, player: 0 });
         assert_eq!(t.facts.len(), 3, "with the first event's facts");

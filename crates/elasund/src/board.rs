@@ -75,8 +75,9 @@ pub fn squares() -> impl Iterator<Item = Square> {
     (0..ROWS.len() as u8).flat_map(|row| (1..=COLUMNS).map(move |col| Square { col, row }))
 }
 
-/// The city of a game: as wide as the gates make it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// The city of a game: as wide as the gates make it (none wide by default: what a state read from a
+/// checkpoint holds until it takes its game's city).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct City {
     /// The last column of the city (5, 7 or 9).
     pub last_col: u8,

@@ -27,7 +27,9 @@ pub struct HutMove {
 
 pub type Huts = Vec<HutMove>;
 
-#[derive(Debug, Clone, PartialEq)]
+/// An event; its variant's name, in snake case, is its line's `type`.
+#[derive(Debug, Clone, PartialEq, strum::IntoStaticStr, strum::VariantNames)]
+#[strum(serialize_all = "snake_case")]
 pub enum Event {
     Roll {
         player: Seat,
@@ -94,17 +96,23 @@ pub enum Event {
     },
 }
 
-pub const EVENT_TYPES: [&str; 9] = [
-    "roll",
-    "build",
-    "build_wall",
-    "build_church",
-    "place_permit",
-    "take_gold",
-    "move_permit",
-    "upgrade_permit",
-    "end_turn",
-];
+/// Every `type` of an event line.
+pub const EVENT_TYPES: &[&str] = <Event as strum::VariantNames>::VARIANTS;
+
+impl almanac_core::Line for Event {
+    type State = State;
+    const TYPES: &'static [&'static str] = EVENT_TYPES;
+
+    fn parse(state: &State, line: &str) -> Result<Event, EventError> {
+        parse(state, line)
+    }
+    fn write(&self, state: &State) -> String {
+        write(state, self)
+    }
+    fn describe(&self, state: &State) -> String {
+        crate::describe::describe(state, self)
+    }
+}
 
 impl Event {
     pub fn player(&self) -> Seat {
@@ -122,17 +130,7 @@ impl Event {
     }
 
     pub fn kind(&self) -> &'static str {
-        match self {
-            Event::Roll { .. } => "roll",
-            Event::Build { .. } => "build",
-            Event::BuildWall { .. } => "build_wall",
-            Event::BuildChurch { .. } => "build_church",
-            Event::PlacePermit { .. } => "place_permit",
-            Event::TakeGold { .. } => "take_gold",
-            Event::MovePermit { .. } => "move_permit",
-            Event::UpgradePermit { .. } => "upgrade_permit",
-            Event::EndTurn { .. } => "end_turn",
-        }
+        self.into()
     }
 }
 
@@ -220,7 +218,7 @@ struct HutLine {
 }
 
 pub fn parse(s: &State, line: &str) -> Result<Event, EventError> {
-    let line: Line = field::read_line(line, &EVENT_TYPES, |_| None)?;
+    let line: Line = field::read_line(line, EVENT_TYPES, |_| None)?;
     event_of(&s.table, line).map_err(EventError::Invalid)
 }
 

@@ -104,11 +104,16 @@ pub enum Phase {
     Over,
 }
 
-#[derive(Debug, Clone)]
+/// The state of a game. What its header fixes (the table, the colours, the city) is `#[serde(skip)]`: a
+/// checkpoint is the rest, written whole (see `almanac_core::Rules`).
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
 pub struct State {
+    #[serde(skip)]
     pub table: Table,
     /// Each seat's colour (the start huts stand on its squares).
+    #[serde(skip)]
     pub colours: Vec<Colour>,
+    #[serde(skip)]
     pub city: City,
     pub players: Vec<Player>,
     /// Every square of the grid, by [`Square::index`].

@@ -10,9 +10,9 @@
 
 use crate::event::{self, Event, Location};
 use crate::rules;
-use crate::setup::new_state;
 use crate::state::{FigureKind, GroupKind, State, Step};
 use crate::tiles::catalogue;
+use almanac_core::Ruleset;
 use almanac_core::{FormatError, Importer};
 use serde::Deserialize;
 use serde_json::json;
@@ -254,7 +254,7 @@ pub fn to_almanac(text: &str) -> Result<String, FormatError> {
     if let Some(s) = save.setup.start.first() {
         header["start"] = json!({"tile": plain_tile_id(&s.tile), "at": [s.x, s.y], "rotation": s.rotation});
     }
-    let mut state = new_state(&header).map_err(|e| FormatError::whole(e.0))?;
+    let mut state = crate::Carcassonne::initial(&header).map_err(|e| FormatError::whole(e.0))?;
     let mut out = header.to_string();
     out.push('\n');
     let mut tiles_placed = 0;

@@ -23,7 +23,7 @@ pub mod variants;
 #[cfg(test)]
 mod tests;
 
-use crate::event::Event;
+use crate::event::{Event, LoggedEvent};
 use crate::helpers::any_turn;
 use crate::rules::build::{build_city, build_road, build_settlement, can_place_any_road};
 use crate::rules::checks::{fail, Result};
@@ -37,7 +37,79 @@ use crate::rules::turns::{end_turn, is_special_build, special_building, start_ne
 use crate::state::{Phase, State};
 use crate::vocabulary::WIN_WAITS;
 use almanac_core::Seated;
-use almanac_core::{Fact, Seat};
+use almanac_core::{CheckpointError, Fact, RuleViolation, Rules, Seat, SetupError, View};
+
+impl Rules for State {
+    type Header = crate::header::Header;
+    type Event = LoggedEvent;
+    type GameView = crate::view::BoardView;
+    type PlayerView = crate::view::HandView;
+
+    fn new(header: Self::Header) -> std::result::Result<State, SetupError> {
+        header.state()
+    }
+
+    /// The event by the rules, then what the record states about the result.
+    fn apply(&mut self, event: &LoggedEvent, facts: &mut Vec<Fact>) -> Result {
+        apply(self, &event.event, facts)?;
+        match &event.stated {
+            Some(stated) => stated.check(self).map_err(RuleViolation),
+            None => Ok(()),
+        }
+    }
+
+    fn turn(&self) -> u32 {
+        self.turn
+    }
+
+    fn active(&self) -> Seat {
+        self.active
+    }
+
+    fn winner(&self) -> Option<Seat> {
+        self.winner
+    }
+
+    fn view(&self) -> View<Self::GameView, Self::PlayerView> {
+        crate::view::view(self)
+    }
+    fn position(&self) -> Option<almanac_core::Position> {
+        Some(crate::position::position(self))
+    }
+
+    fn fixed_from(&mut self, initial: &State) -> std::result::Result<(), CheckpointError> {
+        if self.players.len() != initial.players.len() || self.buildings.len() != initial.buildings.len() {
+            return Err(CheckpointError("the checkpoint is of another table or board".into()));
+        }
+        self.board = initial.board.clone();
+        self.options = initial.options;
+        self.equipment = initial.equipment;
+        self.table = initial.table.clone();
+        Ok(())
+    }
+
+    /// After a Special Building Phase, the next player's first event opens their turn.
+    fn event_turn(&self, event: &LoggedEvent) -> u32 {
+        match self.phase {
+            Phase::SpecialBuilding { .. } if !is_special_build(&event.event) => self.turn + 1,
+            _ => self.turn,
+        }
+    }
+
+    fn edition(&self) -> String {
+        let mut words = String::from("Catan");
+        if self.players.len() >= 5 {
+            words.push_str(" 5–6 players");
+        }
+        if self.helpers.is_some() {
+            words.push_str(" + Helpers");
+        }
+        if self.options.vp_target != 10 {
+            words.push_str(&format!(", {} VP", self.options.vp_target));
+        }
+        words
+    }
+}
 
 pub fn apply(s: &mut State, ev: &Event, facts: &mut Vec<Fact>) -> Result {
     if let Some(w) = s.winner {

@@ -28,7 +28,54 @@ use crate::rules::checks::{fail, need_main, Result};
 use crate::state::{Phase, State, MAX_PROGRESS};
 use crate::vocabulary::{GAUGE_BARBARIANS, GAUGE_KNIGHTS};
 use almanac_core::Seated;
-use almanac_core::{Fact, Seat};
+use almanac_core::{CheckpointError, Fact, Rules, Seat, SetupError, View};
+
+/// The header as this game reads it.
+#[derive(serde::Deserialize)]
+pub struct Header {
+    players: Vec<almanac_core::PlayerEntry>,
+    board: almanac_catan::board::BoardSpec,
+}
+
+impl almanac_core::Header for Header {}
+
+impl Rules for State {
+    type Header = Header;
+    type Event = Event;
+    type GameView = crate::view::BoardView;
+    type PlayerView = crate::view::HandView;
+
+    fn new(header: Header) -> std::result::Result<State, SetupError> {
+        let board = almanac_catan::board::Board::from_spec(&header.board)?;
+        State::new(board, almanac_core::Table::of(&header.players))
+    }
+    fn apply(&mut self, event: &Event, facts: &mut Vec<Fact>) -> Result {
+        apply(self, event, facts)
+    }
+    fn turn(&self) -> u32 {
+        self.turn
+    }
+    fn active(&self) -> Seat {
+        self.active
+    }
+    fn winner(&self) -> Option<Seat> {
+        self.winner
+    }
+    fn view(&self) -> View<Self::GameView, Self::PlayerView> {
+        crate::view::view(self)
+    }
+    fn position(&self) -> Option<almanac_core::Position> {
+        Some(crate::position::position(self))
+    }
+    fn fixed_from(&mut self, initial: &State) -> std::result::Result<(), CheckpointError> {
+        if self.players.len() != initial.players.len() || self.buildings.len() != initial.buildings.len() {
+            return Err(CheckpointError("the checkpoint is of another table or board".into()));
+        }
+        self.board = initial.board.clone();
+        self.table = initial.table.clone();
+        Ok(())
+    }
+}
 
 pub fn apply(s: &mut State, ev: &Event, facts: &mut Vec<Fact>) -> Result {
     if let Some(w) = s.winner {

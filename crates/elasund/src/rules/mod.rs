@@ -21,7 +21,48 @@ use crate::event::Event;
 use crate::rules::checks::{fail, Result};
 use crate::state::{Phase, State};
 use almanac_core::Seated;
-use almanac_core::{cause, Fact, Seat};
+use almanac_core::{cause, CheckpointError, Fact, Rules, Seat, SetupError, View};
+
+impl Rules for State {
+    type Header = crate::setup::Header;
+    type Event = Event;
+    type GameView = crate::view::CityView;
+    type PlayerView = crate::view::HandView;
+
+    fn new(header: Self::Header) -> std::result::Result<State, SetupError> {
+        crate::setup::new_state(header)
+    }
+    fn apply(&mut self, event: &Event, facts: &mut Vec<Fact>) -> Result {
+        apply(self, event, facts)
+    }
+    fn opening_facts(&self, facts: &mut Vec<Fact>) {
+        opening(self, facts)
+    }
+    fn turn(&self) -> u32 {
+        self.turn
+    }
+    fn active(&self) -> Seat {
+        self.active
+    }
+    fn winner(&self) -> Option<Seat> {
+        self.winner
+    }
+    fn view(&self) -> View<Self::GameView, Self::PlayerView> {
+        crate::view::view(self)
+    }
+    fn position(&self) -> Option<almanac_core::Position> {
+        Some(crate::position::position(self))
+    }
+    fn fixed_from(&mut self, initial: &State) -> std::result::Result<(), CheckpointError> {
+        if self.players.len() != initial.players.len() || self.cells.len() != initial.cells.len() {
+            return Err(CheckpointError("the checkpoint is of another table or city".into()));
+        }
+        self.table = initial.table.clone();
+        self.colours = initial.colours.clone();
+        self.city = initial.city;
+        Ok(())
+    }
+}
 
 pub fn apply(s: &mut State, ev: &Event, facts: &mut Vec<Fact>) -> Result {
     if let Some(w) = s.winner {
