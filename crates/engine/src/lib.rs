@@ -18,6 +18,8 @@ pub static GAMES: &[&dyn GameKind] = &[
     &almanac_catan_cards::CatanCards,
     &almanac_cities_knights::CitiesKnights,
     &almanac_elasund::Elasund,
+    #[cfg(feature = "toy-game")]
+    &almanac_toy_game::Race,
 ];
 
 /// The game of a ruleset id.

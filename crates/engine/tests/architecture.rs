@@ -45,7 +45,9 @@ fn game_crates() -> BTreeSet<String> {
 #[test]
 fn dependencies_point_one_way() {
     let games = game_crates();
-    assert_eq!(games.len(), GAMES.len(), "one crate per registered game: {games:?}");
+    // The toy game of the tests is registered only with the engine's `toy-game` feature.
+    let unregistered = usize::from(!cfg!(feature = "toy-game") && games.contains("toy-game"));
+    assert_eq!(games.len() - unregistered, GAMES.len(), "one crate per registered game: {games:?}");
     let set = |names: &[&str]| names.iter().map(|s| s.to_string()).collect::<BTreeSet<String>>();
     for krate in crates() {
         let deps = dependencies(&krate);
