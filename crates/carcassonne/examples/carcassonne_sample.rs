@@ -29,7 +29,7 @@ fn main() {
     });
     let (header, events) = support::play_from(seed, header);
     println!("{header}");
-    let mut s = Carcassonne::initial(&header).unwrap();
+    let mut s = Carcassonne::initial(&header.to_string()).unwrap();
     for e in &events {
         println!("{}", Carcassonne::write_event(&s, e));
         support::apply(&mut s, e).unwrap();
@@ -50,7 +50,7 @@ fn generated(seed: u64) -> String {
         "options": {"sets": ["basic", "traders-and-builders"], "goods": true, "builder": true, "pig": true},
     });
     let (header, events) = support::play_from(seed, header);
-    let mut s = Carcassonne::initial(&header).unwrap();
+    let mut s = Carcassonne::initial(&header.to_string()).unwrap();
     let mut text = format!("{header}\n");
     for e in &events {
         text.push_str(&format!("{}\n", Carcassonne::write_event(&s, e)));

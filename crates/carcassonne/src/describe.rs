@@ -179,7 +179,7 @@ mod tests {
         let header = text.lines().next().unwrap();
         let game = almanac_core::read_events::<crate::Carcassonne>(
             almanac_core::Envelope::parse(header).unwrap(),
-            serde_json::from_str(header).unwrap(),
+            header,
             &text,
         )
         .unwrap();

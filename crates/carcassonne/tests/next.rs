@@ -17,7 +17,7 @@ fn sample() -> String {
 fn after(n: usize) -> Timeline<Carcassonne> {
     let text = sample();
     let lines: Vec<&str> = text.lines().take(n + 1).collect();
-    let (envelope, header) = Envelope::read(lines[0]).unwrap();
+    let (envelope, header) = (Envelope::parse(lines[0]).unwrap(), lines[0]);
     read_events::<Carcassonne>(envelope, header, &lines.join("\n")).unwrap()
 }
 

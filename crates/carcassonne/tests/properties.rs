@@ -20,7 +20,7 @@ proptest! {
         let (header, events) = play(seed, players);
         let placed_or_discarded = events.iter().filter(|e| matches!(e, Event::PlaceTile { .. } | Event::DiscardTile { .. })).count();
         prop_assert_eq!(placed_or_discarded, 95);
-        let mut s = Carcassonne::initial(&header).unwrap();
+        let mut s = Carcassonne::initial(&header.to_string()).unwrap();
         let mut scores = vec![0i32; players];
         // Followers out on the board by the facts: placed (`Built` of a follower) less `Returned`.
         let mut out = vec![0i32; players];
@@ -54,12 +54,12 @@ proptest! {
 
         // One pass (a timeline) equals one event at a time, at a random cut.
         let text = header.to_string();
-        let mut t = Timeline::<Carcassonne>::start(Envelope::parse(&text).unwrap(), header.clone()).unwrap();
+        let mut t = Timeline::<Carcassonne>::start(Envelope::parse(&text).unwrap(), &header.to_string()).unwrap();
         for (i, e) in events.iter().enumerate() {
             t.push(i + 2, e.clone()).unwrap();
         }
         let cut = (seed as usize) % (events.len() + 1);
-        let mut step = Carcassonne::initial(&header).unwrap();
+        let mut step = Carcassonne::initial(&header.to_string()).unwrap();
         for e in &events[..cut] {
             apply(&mut step, e).unwrap();
         }
@@ -72,7 +72,7 @@ fn random_games_use_builders_pigs_and_extra_turn_parts() {
     let (mut builders, mut pigs, mut extra) = (0, 0, 0);
     for seed in 1..11u64 {
         let (header, events) = play(seed * 7919, 2 + (seed as usize % 4));
-        let mut s = Carcassonne::initial(&header).unwrap();
+        let mut s = Carcassonne::initial(&header.to_string()).unwrap();
         for e in &events {
             let before = s.active;
             apply(&mut s, e).unwrap();

@@ -15,7 +15,7 @@ fn header(options: Value) -> String {
 fn play(options: Value, lines: &[String]) -> Result<Timeline<Carcassonne>, LogError> {
     let head = header(options);
     let text = std::iter::once(head.clone()).chain(lines.iter().cloned()).collect::<Vec<_>>().join("\n");
-    read_events::<Carcassonne>(Envelope::parse(&head)?, serde_json::from_str(&head).unwrap(), &text)
+    read_events::<Carcassonne>(Envelope::parse(&head)?, &head, &text)
 }
 
 fn tile(p: &str, id: &str, x: i32, y: i32, r: u32) -> String {

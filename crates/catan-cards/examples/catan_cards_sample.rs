@@ -35,7 +35,7 @@ fn main() {
         p["color"] = json!(color);
     }
     println!("{header}");
-    let mut s = CatanCards::initial(&header).unwrap();
+    let mut s = CatanCards::initial(&header.to_string()).unwrap();
     let mut kinds = std::collections::BTreeMap::new();
     for e in &events {
         println!("{}", event::write(&s, e));
@@ -61,7 +61,7 @@ fn generated(seed: u64) -> String {
     header["title"] = json!(format!("Generated game {seed}"));
     header["date"] = json!(played_on(seed));
     header["club"] = json!("Generated club");
-    let mut s = CatanCards::initial(&header).unwrap();
+    let mut s = CatanCards::initial(&header.to_string()).unwrap();
     let mut text = format!("{header}\n");
     for e in &g.events {
         text.push_str(&format!("{}\n", event::write(&s, e)));

@@ -12,7 +12,7 @@ use almanac_core::{Envelope, Fact, Ruleset, Timeline};
 use proptest::prelude::*;
 
 fn replay(header: &serde_json::Value, events: &[Event]) -> Vec<(State, Vec<Fact>)> {
-    let mut s = CatanCards::initial(header).unwrap();
+    let mut s = CatanCards::initial(&header.to_string()).unwrap();
     let mut out = Vec::new();
     for (i, e) in events.iter().enumerate() {
         let mut facts = Vec::new();
@@ -51,7 +51,7 @@ proptest! {
         prop_assert!(g.events.len() > 20);
         let states = replay(&g.header, &g.events);
         let mut opening = Vec::new();
-        CatanCards::opening_facts(&CatanCards::initial(&g.header).unwrap(), &mut opening);
+        CatanCards::opening_facts(&CatanCards::initial(&g.header.to_string()).unwrap(), &mut opening);
         let mut score = vec![0i32; players];
         for (s, facts) in std::iter::once((&states[0].0, &opening)).chain(states.iter().map(|(s, f)| (s, f))) {
             check_invariants(s);
@@ -77,11 +77,11 @@ proptest! {
         let states = replay(&g.header, &g.events);
         let n = cut % (g.events.len() + 1);
         let text = g.header.to_string();
-        let mut timeline = Timeline::<CatanCards>::start(Envelope::parse(&text).unwrap(), g.header.clone()).unwrap();
+        let mut timeline = Timeline::<CatanCards>::start(Envelope::parse(&text).unwrap(), &g.header.to_string()).unwrap();
         for (i, e) in g.events.iter().enumerate() {
             timeline.push(i + 2, e.clone()).unwrap();
         }
-        let expected = if n == 0 { CatanCards::initial(&g.header).unwrap() } else { states[n - 1].0.clone() };
+        let expected = if n == 0 { CatanCards::initial(&g.header.to_string()).unwrap() } else { states[n - 1].0.clone() };
         prop_assert_eq!(format!("{:?}", timeline.state_after(n)), format!("{expected:?}"));
     }
 
@@ -102,15 +102,15 @@ proptest! {
         prop_assert_eq!(truth.last().unwrap().0.winner, seen.last().unwrap().0.winner);
         // One game is one game, in whichever view it was logged.
         prop_assert_eq!(
-            almanac_core::testing::fingerprint::<CatanCards>(&g.header, &g.events),
-            almanac_core::testing::fingerprint::<CatanCards>(&g.observer_header, &g.observer)
+            almanac_core::testing::fingerprint::<CatanCards>(&g.header.to_string(), &g.events),
+            almanac_core::testing::fingerprint::<CatanCards>(&g.observer_header.to_string(), &g.observer)
         );
     }
 
     #[test]
     fn events_survive_writing_and_reading(seed in any::<u64>(), players in 2usize..=4) {
         let g = support::play(seed, players, 400);
-        let mut s = CatanCards::initial(&g.header).unwrap();
+        let mut s = CatanCards::initial(&g.header.to_string()).unwrap();
         for e in &g.events {
             let line = event::write(&s, e);
             prop_assert_eq!(&event::parse(&s, &line).unwrap(), e, "{}", line);

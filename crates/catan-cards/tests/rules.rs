@@ -29,7 +29,7 @@ fn header(players: &[&str]) -> Value {
 
 impl Table {
     fn new(header: Value) -> Table {
-        Table { s: CatanCards::initial(&header).unwrap_or_else(|e| panic!("{e}")) }
+        Table { s: CatanCards::initial(&header.to_string()).unwrap_or_else(|e| panic!("{e}")) }
     }
 
     fn two() -> Table {
@@ -116,20 +116,20 @@ fn everyone_starts_with_a_settlement_a_road_two_cards_and_one_point() {
 #[test]
 fn the_game_is_for_two_to_four_players_with_five_open_cards() {
     for players in [&[A][..], &[A, B, C, "Deniz", "Ece"][..]] {
-        let e = CatanCards::initial(&header(players)).unwrap_err().to_string();
+        let e = CatanCards::initial(&(header(players)).to_string()).unwrap_err().to_string();
         contains(&e, "2 to 4 players");
     }
     let mut h = header(&[A, B]);
     h["row"] = json!(["road", "road", "knight", "city"]);
-    contains(&CatanCards::initial(&h).unwrap_err().to_string(), "5 open cards");
+    contains(&CatanCards::initial(&h.to_string()).unwrap_err().to_string(), "5 open cards");
     h["row"] = json!(["road", "road", "knight", "city", "metropolis"]);
-    contains(&CatanCards::initial(&h).unwrap_err().to_string(), "stack of their own");
+    contains(&CatanCards::initial(&h.to_string()).unwrap_err().to_string(), "stack of their own");
     h["row"] = json!(["road", "road", "knight", "city", "city"]);
     h["metropolis"] = json!("C");
-    contains(&CatanCards::initial(&h).unwrap_err().to_string(), "A or B");
+    contains(&CatanCards::initial(&h.to_string()).unwrap_err().to_string(), "A or B");
     h["metropolis"] = json!("A");
     h["hands"] = json!({A: {"ore": 3}});
-    contains(&CatanCards::initial(&h).unwrap_err().to_string(), "dealt 2 resource cards, not 3");
+    contains(&CatanCards::initial(&h.to_string()).unwrap_err().to_string(), "dealt 2 resource cards, not 3");
 }
 
 // --- The turn and the harvest ---

@@ -63,7 +63,7 @@ fn main() {
     eprintln!("seed {seed}");
     let events = if observer { &g.observer } else { &g.events };
     println!("{}", header);
-    let mut s = Catan::initial(&header).unwrap();
+    let mut s = Catan::initial(&header.to_string()).unwrap();
     for e in events {
         println!("{}", event::write(&s, e));
         almanac_catan::rules::apply(&mut s, e, &mut Vec::new()).unwrap();
@@ -73,7 +73,7 @@ fn main() {
 
 fn every_helper_on_both_sides(header: &serde_json::Value, events: &[almanac_catan::Event]) -> bool {
     let mut used = [[false; 2]; 10];
-    let mut s = Catan::initial(header).unwrap();
+    let mut s = Catan::initial(&header.to_string()).unwrap();
     for e in events {
         if let almanac_catan::Event::UseHelper(u) = e {
             let side = s.helpers.as_ref().unwrap().held[u.player as usize].unwrap().b_side;
@@ -94,7 +94,7 @@ fn generated(seed: u64) -> String {
         "date": played_on(seed), "club": "Generated club", "players": players, "board": support::board(4),
     });
     let g = support::play_from(seed, header.clone(), 8000);
-    let mut s = Catan::initial(&header).unwrap();
+    let mut s = Catan::initial(&header.to_string()).unwrap();
     let mut text = format!("{header}\n");
     for e in &g.events {
         text.push_str(&format!("{}\n", event::write(&s, e)));

@@ -52,7 +52,7 @@ fn a_variable_board_is_the_boxs_contents_with_no_red_numbers_side_by_side_and_on
                 json!(names[..players].iter().map(|n| json!({"name": n})).collect::<Vec<_>>()),
             );
             let line = serde_json::to_string(&header).unwrap();
-            let (envelope, header) = almanac_core::Envelope::read(&line).unwrap();
+            let (envelope, header) = (almanac_core::Envelope::parse(&line).unwrap(), &line);
             almanac_core::read_events::<almanac_catan::Catan>(envelope, header, &line)
                 .unwrap_or_else(|e| panic!("seed {seed}: {e}"));
         }
@@ -198,7 +198,7 @@ fn begun(beginning: &str, names: &[&str]) -> (Vec<String>, almanac_core::Timelin
     header.insert("players".into(), json!(players));
     let text = std::iter::once(serde_json::to_string(&header).unwrap()).chain(opening.lines).collect::<Vec<_>>();
     let log = text.join("\n");
-    let (envelope, header) = almanac_core::Envelope::read(&text[0]).unwrap();
+    let (envelope, header) = (almanac_core::Envelope::parse(&text[0]).unwrap(), &text[0]);
     let game = almanac_core::read_events::<almanac_catan::Catan>(envelope, header, &log)
         .unwrap_or_else(|e| panic!("{beginning} for {names:?}: {e}"));
     (opening.colors.iter().map(|c| c.to_string()).collect(), game)

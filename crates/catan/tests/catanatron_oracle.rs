@@ -26,7 +26,7 @@ fn replay(text: &str) -> Result<Timeline<Catan>, String> {
     let log = to_almanac(text).map_err(|e| e.to_string())?;
     let header_line = log.lines().next().unwrap();
     let envelope = Envelope::parse(header_line).map_err(|e| e.to_string())?;
-    read_events::<Catan>(envelope, serde_json::from_str(header_line).unwrap(), &log).map_err(|e| e.to_string())
+    read_events::<Catan>(envelope, header_line, &log).map_err(|e| e.to_string())
 }
 
 /// Checks one catanatron dump against its own `final` and `summary`; returns a description of the mismatches.

@@ -11,7 +11,7 @@ fn club_game() -> (Timeline<Catan>, Vec<String>) {
     let text =
         std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../data/samples/catan-club-game.jsonl"))
             .unwrap();
-    let (envelope, header) = Envelope::read(text.lines().next().unwrap()).unwrap();
+    let (envelope, header) = (Envelope::parse(text.lines().next().unwrap()).unwrap(), text.lines().next().unwrap());
     let game = read_events::<Catan>(envelope, header, &text).unwrap();
     (game, text.lines().skip(1).map(str::to_string).collect())
 }
@@ -73,7 +73,7 @@ fn a_full_record_sees_every_card_and_a_spectators_does_not() {
     let read = |name: &str| {
         let path = format!("{}/../../data/samples/{name}", env!("CARGO_MANIFEST_DIR"));
         let text = std::fs::read_to_string(path).unwrap();
-        let (envelope, header) = Envelope::read(text.lines().next().unwrap()).unwrap();
+        let (envelope, header) = (Envelope::parse(text.lines().next().unwrap()).unwrap(), text.lines().next().unwrap());
         read_events::<Catan>(envelope, header, &text).unwrap()
     };
     let (full, observer) = (read("catan-club-game.jsonl"), read("catan-club-game-observer.jsonl"));

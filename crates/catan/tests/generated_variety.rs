@@ -17,7 +17,7 @@ fn random_games_use_every_kind_of_event_and_reach_the_awards() {
         } else {
             support::play(seed, players, 3000)
         };
-        let mut s = Catan::initial(&g.header).unwrap();
+        let mut s = Catan::initial(&g.header.to_string()).unwrap();
         for e in &g.events {
             *kinds.entry(e.kind()).or_default() += 1;
             let before = s.phase;
@@ -44,7 +44,7 @@ fn every_event_belongs_to_the_turn_of_the_player_who_plays_it() {
         let players = 4 + (seed as usize % 3);
         let g = support::play(seed, players, 1500);
         let header = g.header.to_string();
-        let mut t = Timeline::<Catan>::start(Envelope::parse(&header).unwrap(), g.header.clone()).unwrap();
+        let mut t = Timeline::<Catan>::start(Envelope::parse(&header).unwrap(), &g.header.to_string()).unwrap();
         for (i, e) in g.events.iter().enumerate() {
             t.push(i + 2, e.clone().into()).unwrap();
         }

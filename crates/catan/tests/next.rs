@@ -15,7 +15,7 @@ fn sample() -> String {
 fn after(n: usize) -> Timeline<Catan> {
     let text = sample();
     let lines: Vec<&str> = text.lines().take(n + 1).collect();
-    let (envelope, header) = Envelope::read(lines[0]).unwrap();
+    let (envelope, header) = (Envelope::parse(lines[0]).unwrap(), lines[0]);
     read_events::<Catan>(envelope, header, &lines.join("\n")).unwrap()
 }
 
@@ -176,7 +176,7 @@ fn helpers_after(n: usize) -> Timeline<Catan> {
     let text = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../data/samples/catan-helpers.jsonl"))
         .unwrap();
     let lines: Vec<&str> = text.lines().take(n + 1).collect();
-    let (envelope, header) = Envelope::read(lines[0]).unwrap();
+    let (envelope, header) = (Envelope::parse(lines[0]).unwrap(), lines[0]);
     read_events::<Catan>(envelope, header, &lines.join("\n")).unwrap()
 }
 
@@ -282,13 +282,13 @@ fn a_trade_is_offered_only_in_the_main_part_of_a_turn() {
         std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../../data/samples/catan-six-players.jsonl"))
             .unwrap();
     let lines: Vec<&str> = text.lines().collect();
-    let (envelope, header) = Envelope::read(lines[0]).unwrap();
+    let (envelope, header) = (Envelope::parse(lines[0]).unwrap(), lines[0]);
     let game = read_events::<Catan>(envelope, header, &text).unwrap();
     let mut offered_in_main = 0;
     for n in 0..lines.len() - 1 {
         let state = game.state_after(n);
         let main = matches!(state.phase, almanac_catan::state::Phase::Main);
-        let (envelope, header) = Envelope::read(lines[0]).unwrap();
+        let (envelope, header) = (Envelope::parse(lines[0]).unwrap(), lines[0]);
         let at = read_events::<Catan>(envelope, header, &lines[..=n].join("\n")).unwrap();
         for open in at.next() {
             for kind in ["trade", "maritime_trade"] {

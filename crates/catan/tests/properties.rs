@@ -11,7 +11,7 @@ use almanac_core::{Fact, Ruleset};
 use proptest::prelude::*;
 
 fn replay(header: &serde_json::Value, events: &[almanac_catan::Event]) -> Vec<(State, Vec<Fact>)> {
-    let mut s = Catan::initial(header).unwrap();
+    let mut s = Catan::initial(&header.to_string()).unwrap();
     let mut out = Vec::new();
     for (i, e) in events.iter().enumerate() {
         let mut facts = Vec::new();
@@ -74,11 +74,11 @@ proptest! {
         // Build the timeline in one pass, then ask for the state after n events (snapshot + replay).
         let header_line = g.header.to_string();
         let env = almanac_core::Envelope::parse(&header_line).unwrap();
-        let mut timeline = almanac_core::Timeline::<Catan>::start(env, g.header.clone()).unwrap();
+        let mut timeline = almanac_core::Timeline::<Catan>::start(env, &g.header.to_string()).unwrap();
         for (i, e) in g.events.iter().enumerate() {
             timeline.push(i + 2, e.clone().into()).unwrap();
         }
-        let expected = if n == 0 { Catan::initial(&g.header).unwrap() } else { states[n - 1].0.clone() };
+        let expected = if n == 0 { Catan::initial(&g.header.to_string()).unwrap() } else { states[n - 1].0.clone() };
         prop_assert_eq!(format!("{:?}", timeline.state_after(n)), format!("{expected:?}"));
     }
 
@@ -101,15 +101,15 @@ proptest! {
             events.iter().cloned().map(Into::into).collect()
         };
         prop_assert_eq!(
-            almanac_core::testing::fingerprint::<Catan>(&g.header, &logged(&g.events)),
-            almanac_core::testing::fingerprint::<Catan>(&g.header, &logged(&g.observer))
+            almanac_core::testing::fingerprint::<Catan>(&g.header.to_string(), &logged(&g.events)),
+            almanac_core::testing::fingerprint::<Catan>(&g.header.to_string(), &logged(&g.observer))
         );
     }
 
     #[test]
     fn helper_games_are_accepted_conserve_everything_and_survive_writing(seed in any::<u64>(), players in 2usize..=6) {
         let g = support::play_from(seed, support::header_with_helpers(players), 1500);
-        let mut s = Catan::initial(&g.header).unwrap();
+        let mut s = Catan::initial(&g.header.to_string()).unwrap();
         for e in &g.events {
             let line = event::write(&s, e);
             prop_assert_eq!(&event::parse(&s, &line).unwrap(), e, "{}", line);
@@ -127,7 +127,7 @@ proptest! {
     #[test]
     fn events_survive_writing_and_reading(seed in any::<u64>(), players in 2usize..=6) {
         let g = support::play(seed, players, 400);
-        let mut s = Catan::initial(&g.header).unwrap();
+        let mut s = Catan::initial(&g.header.to_string()).unwrap();
         for e in &g.events {
             let line = event::write(&s, e);
             let back = event::parse(&s, &line).unwrap();

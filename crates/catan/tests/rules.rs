@@ -27,7 +27,7 @@ fn play_with(options: Value, lines: &[&str]) -> Result<Timeline<Catan>, LogError
         text.push_str(l);
     }
     let env = Envelope::parse(&head)?;
-    read_events::<Catan>(env, serde_json::from_str(&head).unwrap(), &text)
+    read_events::<Catan>(env, &head, &text)
 }
 
 fn play(lines: &[&str]) -> Result<Timeline<Catan>, LogError> {

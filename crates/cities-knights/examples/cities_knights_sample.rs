@@ -39,7 +39,7 @@ fn main() {
     let g = support::play_from(seed, header.clone(), 8000);
     let events = if observer { &g.observer } else { &g.events };
     println!("{header}");
-    let mut s = CitiesKnights::initial(&header).unwrap();
+    let mut s = CitiesKnights::initial(&header.to_string()).unwrap();
     for e in events {
         println!("{}", event::write(&s, e));
         almanac_cities_knights::rules::apply(&mut s, e, &mut Vec::new()).unwrap();
@@ -57,7 +57,7 @@ fn generated(seed: u64) -> String {
         "date": played_on(seed), "club": "Generated club", "players": players, "board": support::board(),
     });
     let g = support::play_from(seed, header.clone(), 8000);
-    let mut s = CitiesKnights::initial(&header).unwrap();
+    let mut s = CitiesKnights::initial(&header.to_string()).unwrap();
     let mut text = format!("{header}\n");
     for e in &g.events {
         text.push_str(&format!("{}\n", event::write(&s, e)));

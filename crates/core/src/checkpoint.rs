@@ -1,10 +1,10 @@
 //! A game's state at a checkpoint, written compactly and read back: what lets the state at any event be
 //! the nearest checkpoint plus the events after it, without replaying a game from its first event.
 //!
-//! A ruleset writes what play changed (`Ruleset::write_state`) and reads it back onto the state its header
-//! gives (`Ruleset::read_state`): the board, the options and the table are never written, so a checkpoint
-//! holds a few hundred bytes. Both go through [`write`] and [`read`] (serde's data model, as varints), so a
-//! game crate declares its state's shape with serde and nothing else.
+//! A state is written whole, less what its header fixes (`Ruleset::write_state`: its `#[serde(skip)]` fields,
+//! the board, the options, the table), and read back onto the state its header gives (`Ruleset::read_state`,
+//! `Rules::fixed_from`), so a checkpoint holds a few hundred bytes. Both go through [`write`] and [`read`]
+//! (serde's data model, as varints): a game crate declares its state's shape with serde and nothing else.
 
 use serde::de::DeserializeOwned;
 use serde::Serialize;

@@ -63,8 +63,8 @@ impl<R: Declarations> Game for Timeline<R> {
     fn envelope(&self) -> &Envelope {
         &self.envelope
     }
-    fn header(&self) -> &Value {
-        &self.header
+    fn header_line(&self) -> &str {
+        &self.header_line
     }
     fn event_count(&self) -> usize {
         self.events.len()
@@ -261,9 +261,9 @@ impl<G: Declarations> GameKind for G {
     fn opening(&self, beginning: &str, players: &[&str]) -> crate::next::Opening {
         G::opening(beginning, players)
     }
-    fn read(&self, envelope: Envelope, header: Value, text: &str) -> Result<Box<dyn Game>, LogError> {
+    fn read(&self, envelope: Envelope, header_line: &str, text: &str) -> Result<Box<dyn Game>, LogError> {
         // One monomorphic loop per game: no dynamic dispatch per event.
-        Ok(Box::new(read_events::<G>(envelope, header, text)?))
+        Ok(Box::new(read_events::<G>(envelope, header_line, text)?))
     }
     fn view_from(
         &self,

@@ -178,7 +178,7 @@ pub trait GameKind: Sync {
     /// What a beginning places before play (see [`Declarations::opening`]).
     fn opening(&self, beginning: &str, players: &[&str]) -> crate::next::Opening;
     /// Reads and validates the events of a log whose header was read into `envelope` and `header`.
-    fn read(&self, envelope: Envelope, header: Value, text: &str) -> Result<Box<dyn Game>, LogError>;
+    fn read(&self, envelope: Envelope, header_line: &str, text: &str) -> Result<Box<dyn Game>, LogError>;
     /// The state after a stored game's checkpoint (after `checkpoint.0` events; none: from the header line's
     /// text) and the event lines that follow it, as the API shows it: a cold read that replays no more than
     /// the events since the checkpoint.
@@ -216,7 +216,7 @@ pub trait Game: Send + Sync {
     /// The words its facts use.
     fn vocabulary(&self) -> &'static Vocabulary;
     fn envelope(&self) -> &Envelope;
-    fn header(&self) -> &Value;
+    fn header_line(&self) -> &str;
     fn event_count(&self) -> usize;
     /// The turn of event `i` (0-based index).
     fn event_turn(&self, i: usize) -> u32;

@@ -80,13 +80,8 @@ pub struct Envelope {
 }
 
 impl Envelope {
-    /// Reads and checks the shared part of a header line.
+    /// Reads and checks the shared part of a header line (a game reads its own part, `Ruleset::header`).
     pub fn parse(header_line: &str) -> Result<Envelope, LogError> {
-        Ok(Envelope::read(header_line)?.0)
-    }
-
-    /// `parse`, and the whole header as JSON (what the ruleset reads its own part from): the line read once.
-    pub fn read(header_line: &str) -> Result<(Envelope, serde_json::Value), LogError> {
         if header_line.len() > limits::MAX_LINE_BYTES {
             return Err(LogError::new(
                 1,
@@ -182,7 +177,7 @@ impl Envelope {
                 }));
             }
         }
-        Ok((envelope, value))
+        Ok(envelope)
     }
 }
 

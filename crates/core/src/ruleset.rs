@@ -3,8 +3,7 @@
 use crate::facts::{Fact, Seat};
 use crate::view::View;
 use serde::de::DeserializeOwned;
-use serde::{Deserialize, Serialize};
-use serde_json::Value;
+use serde::Serialize;
 use std::fmt::Debug;
 
 /// An event that the rules forbid here. The text is the rule in plain words and the state that broke it,
@@ -179,15 +178,9 @@ pub trait Ruleset: 'static + Sized {
         serde_json::from_str(text).map_err(|e| SetupError(format!("header: {}", json_reason(&e))))
     }
 
-    /// The state before the first event, from the header line (as JSON).
-    fn initial(header: &Value) -> Result<Self::State, SetupError> {
-        let header = HeaderOf::<Self>::deserialize(header).map_err(|e| SetupError(format!("header: {e}")))?;
-        Self::State::new(header)
-    }
-
-    /// The same from the header line's text, as a stored game keeps it.
-    fn initial_text(header: &str) -> Result<Self::State, SetupError> {
-        Self::State::new(Self::header(header)?)
+    /// The state before the first event, from the header line's text.
+    fn initial(header_line: &str) -> Result<Self::State, SetupError> {
+        Self::State::new(Self::header(header_line)?)
     }
 
     fn parse_event(state: &Self::State, line: &str) -> Result<Self::Event, EventError> {

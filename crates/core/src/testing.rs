@@ -123,10 +123,10 @@ impl Corpus {
 
 /// The fingerprint of the game that `events` play from `header` (see [`crate::fingerprint`]): what a
 /// spectator's log of the same game must share with the full one.
-pub fn fingerprint<R: crate::Declarations>(header: &serde_json::Value, events: &[R::Event]) -> String {
+pub fn fingerprint<R: crate::Declarations>(header_line: &str, events: &[R::Event]) -> String {
     use crate::Game;
-    let envelope: crate::Envelope = serde_json::from_value(header.clone()).expect("a header with an envelope");
-    let mut game = crate::Timeline::<R>::start(envelope, header.clone()).expect("a header the ruleset reads");
+    let envelope = crate::Envelope::parse(header_line).expect("a header with an envelope");
+    let mut game = crate::Timeline::<R>::start(envelope, header_line).expect("a header the ruleset reads");
     for (i, e) in events.iter().enumerate() {
         game.push(i + 2, e.clone()).expect("a legal event");
     }

@@ -12,8 +12,6 @@
 use crate::facts::Fact;
 use crate::log::{lines, Envelope, LogError, Problem};
 use crate::ruleset::{EventError, Header, Rules, Ruleset};
-use serde::Deserialize;
-use serde_json::Value;
 
 /// How many events lie between two kept states: as many as between two stored checkpoints, so the states a
 /// timeline keeps are the checkpoints the store writes.
@@ -31,7 +29,8 @@ pub(crate) enum Entry<E> {
 /// A validated game of one ruleset.
 pub struct Timeline<R: Ruleset> {
     pub(crate) envelope: Envelope,
-    pub(crate) header: Value,
+    /// The header line's text.
+    pub(crate) header_line: String,
     /// Which seats a program played, and the program that wrote the record, as its header says.
     pub(crate) bots: Vec<bool>,
     pub(crate) program: Option<String>,
@@ -72,7 +71,7 @@ impl<R: Ruleset> Clone for Timeline<R> {
     fn clone(&self) -> Self {
         Timeline {
             envelope: self.envelope.clone(),
-            header: self.header.clone(),
+            header_line: self.header_line.clone(),
             bots: self.bots.clone(),
             program: self.program.clone(),
             events: self.events.clone(),
@@ -91,14 +90,13 @@ impl<R: Ruleset> Clone for Timeline<R> {
 
 impl<R: Ruleset> Timeline<R> {
     /// Starts a game from its header line (already known to be an almanac/1 header of this ruleset).
-    pub fn start(envelope: Envelope, header: Value) -> Result<Self, LogError> {
-        let typed = crate::ruleset::HeaderOf::<R>::deserialize(&header)
-            .map_err(|e| LogError::header(format!("header: {e}")))?;
+    pub fn start(envelope: Envelope, header_line: &str) -> Result<Self, LogError> {
+        let typed = R::header(header_line).map_err(|e| LogError::header(e.0))?;
         let (bots, program) = (typed.bots(&envelope), typed.program());
         let initial = R::State::new(typed).map_err(|e| LogError::header(e.0))?;
         Ok(Timeline {
             envelope,
-            header,
+            header_line: header_line.to_string(),
             bots,
             program,
             events: Vec::new(),
@@ -306,7 +304,7 @@ pub fn resume<R: Ruleset>(
     checkpoint: Option<(usize, &[u8])>,
     lines: &[String],
 ) -> Result<R::State, crate::kind::ResumeError> {
-    let initial = R::initial_text(header).map_err(|e| LogError::header(e.0))?;
+    let initial = R::initial(header).map_err(|e| LogError::header(e.0))?;
     let (done, mut state) = match checkpoint {
         Some((n, bytes)) => (n, R::read_state(&initial, bytes)?),
         None => (0, initial),
@@ -355,9 +353,9 @@ fn unreadable(line_no: usize, e: EventError) -> LogError {
     LogError::new(line_no, problem)
 }
 
-/// Reads a whole log of ruleset `R` whose header was already read into `envelope` and `header`.
-pub fn read_events<R: Ruleset>(envelope: Envelope, header: Value, text: &str) -> Result<Timeline<R>, LogError> {
-    let mut timeline = Timeline::<R>::start(envelope, header)?;
+/// Reads a whole log of ruleset `R` whose header line was already read into `envelope`.
+pub fn read_events<R: Ruleset>(envelope: Envelope, header_line: &str, text: &str) -> Result<Timeline<R>, LogError> {
+    let mut timeline = Timeline::<R>::start(envelope, header_line)?;
     // Room for the events (a line is rarely shorter than 40 bytes) and about two facts each.
     let estimate = text.len() / 40;
     timeline.events.reserve(estimate);
@@ -494,7 +492,7 @@ mod tests {
     fn timeline() -> Timeline<Careless> {
         let envelope = Envelope::parse(r#"{"format":"almanac/1","ruleset":"careless","players":[{"name":"A"}]}"#)
             .expect("a valid envelope");
-        Timeline::start(envelope, Value::Null).expect("starts")
+        Timeline::start(envelope, "{}").expect("starts")
     }
 
     #[test]

@@ -32,7 +32,7 @@ fn main() {
     let g = support::play_from(seed, header, 8000);
     let (header, events) = if observer { (&g.observer_header, &g.observer) } else { (&g.header, &g.events) };
     println!("{header}");
-    let mut s = Elasund::initial(header).unwrap();
+    let mut s = Elasund::initial(&header.to_string()).unwrap();
     for e in events {
         println!("{}", event::write(&s, e));
         almanac_elasund::rules::apply(&mut s, e, &mut Vec::new()).unwrap();
@@ -51,7 +51,7 @@ fn generated(seed: u64) -> String {
     header["date"] = json!(played_on(seed));
     header["club"] = json!("Generated club");
     let g = support::play_from(seed, header, 8000);
-    let mut s = Elasund::initial(&g.header).unwrap();
+    let mut s = Elasund::initial(&g.header.to_string()).unwrap();
     let mut text = format!("{}\n", g.header);
     for e in &g.events {
         text.push_str(&format!("{}\n", event::write(&s, e)));

@@ -121,11 +121,11 @@ impl ValidatedLog {
 /// Reads and validates a whole almanac/1 log.
 pub fn read_log(text: &str) -> Result<Box<dyn Game>, LogError> {
     let (_, first) = lines(text).next().ok_or_else(LogError::empty)?;
-    let (envelope, header) = Envelope::read(first)?;
+    let envelope = Envelope::parse(first)?;
     let kind = game_kind(&envelope.ruleset).ok_or_else(|| {
         LogError::new(1, Problem::UnknownRuleset { ruleset: envelope.ruleset.clone(), known: known_rulesets() })
     })?;
-    kind.read(envelope, header, text)
+    kind.read(envelope, first, text)
 }
 
 /// Why a file could not become a game.

@@ -216,11 +216,11 @@ fn checkpoints_hold(path: &std::path::Path) -> (&'static str, usize) {
         let nearest = checkpoints.iter().rev().find(|(n, _)| *n <= m).map(|(n, bytes)| (*n, bytes.as_slice()));
         let from = nearest.map_or(0, |c| c.0);
         let resumed = kind
-            .state_dump_from(&game.header().to_string(), nearest, &lines[from..m])
+            .state_dump_from(game.header_line(), nearest, &lines[from..m])
             .unwrap_or_else(|e| panic!("{}: after {m} events: {e}", path.display()));
         assert_eq!(resumed, game.state_dump_after(m), "{}: after {m} events, from {from}", path.display());
         if m % 17 == 0 || m == game.event_count() {
-            let view = kind.view_from(&game.header().to_string(), nearest, &lines[from..m]).unwrap();
+            let view = kind.view_from(game.header_line(), nearest, &lines[from..m]).unwrap();
             assert_eq!(serde_json::to_value(&view).unwrap(), serde_json::to_value(game.view_after(m)).unwrap());
         }
     }
@@ -237,7 +237,7 @@ fn a_damaged_checkpoint_is_refused() {
         let kind = GAMES.iter().find(|g| g.id() == game.ruleset()).unwrap();
         let Some((n, bytes)) = game.checkpoints(0).into_iter().next() else { continue };
         let short = &bytes[..bytes.len() / 2];
-        let err = kind.state_dump_from(&game.header().to_string(), Some((n, short)), &[]).unwrap_err();
+        let err = kind.state_dump_from(game.header_line(), Some((n, short)), &[]).unwrap_err();
         assert!(err.to_string().starts_with("a stored checkpoint does not read back"), "{}: {err}", path.display());
     }
 }
@@ -356,7 +356,7 @@ fn withdrawals_hold(path: &std::path::Path) -> &'static str {
                 let resumed = loop {
                     let nearest = checkpoints.iter().rev().find(|(c, _)| *c <= before).map(|(c, b)| (*c, b.as_slice()));
                     let from = nearest.map_or(0, |c| c.0);
-                    match kind.state_dump_from(&game.header().to_string(), nearest, &body[from..m]) {
+                    match kind.state_dump_from(game.header_line(), nearest, &body[from..m]) {
                         Ok(state) => break state,
                         Err(almanac_core::ResumeError::Withdrawal { seq, .. }) => before = seq - 1,
                         Err(e) => panic!("{at}: resumed at {m}: {e}"),

@@ -104,7 +104,8 @@ pub fn summary(store: &Store, visible: &Visible, game: &dyn Game) -> Result<Game
     let stale = row.ruleset_version != game.ruleset_version();
     Ok(GameSummary {
         row,
-        header: game.header().clone(),
+        // The header as the API shows it: the line's JSON, as uploaded.
+        header: serde_json::from_str(game.header_line()).unwrap_or_default(),
         turns: game.current_turn(),
         events: game.event_count(),
         colours,

@@ -254,7 +254,7 @@ pub fn to_almanac(text: &str) -> Result<String, FormatError> {
     if let Some(s) = save.setup.start.first() {
         header["start"] = json!({"tile": plain_tile_id(&s.tile), "at": [s.x, s.y], "rotation": s.rotation});
     }
-    let mut state = crate::Carcassonne::initial(&header).map_err(|e| FormatError::whole(e.0))?;
+    let mut state = crate::Carcassonne::initial(&header.to_string()).map_err(|e| FormatError::whole(e.0))?;
     let mut out = header.to_string();
     out.push('\n');
     let mut tiles_placed = 0;

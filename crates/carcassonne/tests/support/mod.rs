@@ -64,7 +64,7 @@ pub fn play(seed: u64, players: usize) -> (Value, Vec<Event>) {
 /// Plays a whole random game from a header.
 pub fn play_from(seed: u64, header: Value) -> (Value, Vec<Event>) {
     let mut rng = Rng(seed | 1);
-    let mut s = Carcassonne::initial(&header).unwrap();
+    let mut s = Carcassonne::initial(&header.to_string()).unwrap();
     let mut pack: Vec<usize> =
         s.supply.iter().enumerate().flat_map(|(t, &n)| std::iter::repeat_n(t, n as usize)).collect();
     for i in (1..pack.len()).rev() {

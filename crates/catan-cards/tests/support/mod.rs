@@ -143,7 +143,7 @@ pub fn play(seed: u64, players: usize, max_events: usize) -> Generated {
     let header = header(players, &row, &hands, true);
     let mut observer_header = header.clone();
     observer_header["hands"] = json!({});
-    let mut s = CatanCards::initial(&header).unwrap();
+    let mut s = CatanCards::initial(&header.to_string()).unwrap();
     let mut events = Vec::new();
     let mut observer = Vec::new();
     while events.len() < max_events && s.winner.is_none() {

@@ -75,7 +75,7 @@ pub fn play(seed: u64, players: usize, max_events: usize) -> Generated {
 /// Plays a random legal game from a given header.
 pub fn play_from(seed: u64, header: Value, max_events: usize) -> Generated {
     let mut rng = SeededRng::new(seed);
-    let mut s = Catan::initial(&header).unwrap();
+    let mut s = Catan::initial(&header.to_string()).unwrap();
     // The truth: the state as the omniscient recorder sees it (no unknown cards).
     let mut events = Vec::new();
     let mut observer = Vec::new();

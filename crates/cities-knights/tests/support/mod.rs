@@ -107,7 +107,7 @@ pub fn play(seed: u64, players: usize, max_events: usize) -> Generated {
 
 pub fn play_from(seed: u64, header: Value, max_events: usize) -> Generated {
     let mut rng = SeededRng::new(seed);
-    let mut s = CitiesKnights::initial(&header).unwrap();
+    let mut s = CitiesKnights::initial(&header.to_string()).unwrap();
     let mut decks = Decks::new(&mut rng);
     let mut events = Vec::new();
     let mut observer = Vec::new();
@@ -569,7 +569,7 @@ fn progress_card(rng: &mut SeededRng, s: &State) -> Option<Event> {
 
 /// Replays events, each through parse-after-write, and returns the states after each.
 pub fn replay(header: &Value, events: &[Event]) -> Vec<S> {
-    let mut s = CitiesKnights::initial(header).unwrap();
+    let mut s = CitiesKnights::initial(&header.to_string()).unwrap();
     let mut out = Vec::new();
     for (i, e) in events.iter().enumerate() {
         let line = almanac_cities_knights::event::write(&s, e);

@@ -80,7 +80,7 @@ pub fn play_from(seed: u64, observer_header: Value, max_events: usize) -> Genera
         hands.insert(observer_header["players"][i]["name"].as_str().unwrap().into(), json!({"gold": 3, c.name(): 1}));
     }
     header["hands"] = Value::Object(hands);
-    let mut s = Elasund::initial(&header).unwrap();
+    let mut s = Elasund::initial(&header.to_string()).unwrap();
     let mut events = Vec::new();
     let mut observer = Vec::new();
     while events.len() < max_events && s.winner.is_none() {
@@ -460,7 +460,7 @@ fn extra(rng: &mut SeededRng, s: &State) -> Option<Event> {
 
 /// Replays events, each through parse-after-write, and returns the states after each.
 pub fn replay(header: &Value, events: &[Event]) -> Vec<State> {
-    let mut s = Elasund::initial(header).unwrap();
+    let mut s = Elasund::initial(&header.to_string()).unwrap();
     let mut out = Vec::new();
     for (i, e) in events.iter().enumerate() {
         let line = almanac_elasund::event::write(&s, e);

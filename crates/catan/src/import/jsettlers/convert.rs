@@ -64,7 +64,7 @@ fn walk<'s>(
     view: Viewpoint,
     cut: Option<usize>,
 ) -> Result<Walk<'s>, FormatError> {
-    let state = Catan::initial(&header_json).map_err(|e| FormatError::whole(format!("the board: {e}")))?;
+    let state = Catan::initial(&header_json.to_string()).map_err(|e| FormatError::whole(format!("the board: {e}")))?;
     let mut walk = Walk {
         cut,
         setup,
