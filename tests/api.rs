@@ -948,20 +948,43 @@ fn win_chances_are_served_once_a_model_is_trained_and_say_why_before() {
         let then = by_event[later][seat].as_f64().unwrap();
         assert!((after - before) * (then - before) > 0.0, "{t}: {then} a round later");
     }
-    // Each seat's turns to study: its own turns' events after which its chance fell, the worst first.
+    // Each seat's turns to study: its own decisions that lost chance against the best alternative the rules
+    // allowed, the costliest first, each marked by the chance lost; the best alternative was legal there (the
+    // recorder's list of what could happen next, after the events before it, offers it).
     let study = c["to_study"].as_array().unwrap();
     assert_eq!(study.len(), 4);
+    let (_, _, log) = app.get_text(&format!("/api/games/{club_game}/log"));
+    let lines: Vec<&str> = log.lines().collect();
     for (seat, list) in study.iter().enumerate() {
-        let falls: Vec<f64> = list
+        let lost: Vec<f64> = list
             .as_array()
             .unwrap()
             .iter()
             .map(|t| {
                 assert_eq!(t["player"], c["players"][seat]);
-                t["before"].as_f64().unwrap() - t["after"].as_f64().unwrap()
+                let (chosen, best, lost) =
+                    (t["chosen"].as_f64().unwrap(), t["best"].as_f64().unwrap(), t["lost"].as_f64().unwrap());
+                assert!(best > chosen && (best - chosen - lost).abs() < 1e-9, "{t}");
+                let mark = match lost {
+                    l if l < 0.03 => "good",
+                    l if l < 0.06 => "inaccuracy",
+                    l if l < 0.12 => "mistake",
+                    _ => "blunder",
+                };
+                assert_eq!(t["mark"], mark, "{t}");
+                assert!(
+                    t["alternatives"].as_u64().unwrap() >= 2 && !t["best_words"].as_str().unwrap().is_empty(),
+                    "{t}"
+                );
+                let seq = t["seq"].as_u64().unwrap() as usize;
+                let mut before = lines[..seq].to_vec();
+                before.push(t["best_line"].as_str().unwrap());
+                let (status, other) = app.post("/api/games?format=almanac", before.join("\n").as_bytes());
+                assert!(status == 201 || status == 200, "the best alternative is legal there: {other}");
+                lost
             })
             .collect();
-        assert!(falls.iter().all(|&f| f > 0.0) && falls.windows(2).all(|w| w[0] >= w[1]), "{falls:?}");
+        assert!(lost.iter().all(|&l| l > 0.0) && lost.windows(2).all(|w| w[0] >= w[1]), "{lost:?}");
     }
     // Only the player's own decisions are turns to study: no roll, no discard a 7 forced, no end of a turn.
     let studied: Vec<&str> = study

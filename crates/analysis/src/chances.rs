@@ -745,3 +745,58 @@ mod tests {
         assert_eq!(train("test", 1, &[], 100, &[]).unwrap_err(), NoModel::NoFeatures);
     }
 }
+
+/// A decision valued with a model: what it was worth to the seat that made it, against the best the rules
+/// allowed then.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Judged {
+    pub event: usize,
+    pub seat: usize,
+    /// The chance the decision left its seat (the expectation over what it could have drawn).
+    pub chosen: f64,
+    /// The best alternative's chance, and the alternative.
+    pub best: f64,
+    pub best_line: String,
+    pub best_words: String,
+    /// How many alternatives the rules allowed (the decision among them).
+    pub alternatives: usize,
+}
+
+impl Judged {
+    /// The chance lost against the best alternative (0 for the best decision).
+    pub fn lost(&self) -> f64 {
+        (self.best - self.chosen).max(0.0)
+    }
+}
+
+/// A decision's alternatives valued with `model` for the seat that decided: each the expectation over its
+/// outcomes of the seat's chance (1 where the outcome made it the winner, 0 where it made another).
+pub fn judge(model: &Model, decision: &almanac_core::decisions::Decision) -> Judged {
+    let seat = decision.seat as usize;
+    let worth = |a: &almanac_core::decisions::Alternative| -> f64 {
+        a.outcomes
+            .iter()
+            .map(|o| {
+                let chance = match o.winner {
+                    Some(w) => f64::from(u8::from(w as usize == seat)),
+                    None => model.chances(&o.position).get(seat).copied().unwrap_or(0.0),
+                };
+                o.probability * chance
+            })
+            .sum()
+    };
+    let values: Vec<f64> = decision.alternatives.iter().map(worth).collect();
+    let chosen = decision.alternatives.iter().zip(&values).find(|(a, _)| a.chosen).map_or(0.0, |(_, v)| *v);
+    let (best_index, best) =
+        values.iter().copied().enumerate().max_by(|a, b| a.1.total_cmp(&b.1)).unwrap_or((0, chosen));
+    let best_alternative = &decision.alternatives[best_index];
+    Judged {
+        event: decision.event,
+        seat,
+        chosen,
+        best,
+        best_line: best_alternative.line.clone(),
+        best_words: best_alternative.words.clone(),
+        alternatives: decision.alternatives.len(),
+    }
+}

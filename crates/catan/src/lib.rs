@@ -75,6 +75,12 @@ impl almanac_core::Declarations for Catan {
     fn decision(event: &LoggedEvent) -> bool {
         event.event.is_decision()
     }
+    fn choice(event: &LoggedEvent) -> LoggedEvent {
+        next::choice(event)
+    }
+    fn outcomes(state: &State, event: &LoggedEvent) -> Vec<(LoggedEvent, f64)> {
+        next::outcomes(state, event)
+    }
     fn beginnings() -> Vec<Beginning> {
         beginnings::beginnings()
     }

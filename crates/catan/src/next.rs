@@ -303,3 +303,37 @@ fn hand_count(s: &State, p: Seat, field: &'static str, words: &'static str, leas
 fn logged(event: Event) -> LoggedEvent {
     LoggedEvent { event, stated: None }
 }
+
+/// The decision an event took: without what the record states of its result.
+pub fn choice(event: &LoggedEvent) -> LoggedEvent {
+    LoggedEvent { event: event.event.clone(), stated: None }
+}
+
+/// What a decision could have drawn, with the probabilities: a development card bought is each card the
+/// deck may still hold, by how many of it are left once the cards seen drawn are taken out (the face-down
+/// purchase first, weighing nothing: it names the decision); a card stolen is face down, since what a
+/// position is made of counts cards, not their kinds.
+pub fn outcomes(s: &State, e: &LoggedEvent) -> Vec<(LoggedEvent, f64)> {
+    match e.event {
+        Event::BuyDevelopment { player, .. } => {
+            let buy = |card| logged(Event::BuyDevelopment { player, card });
+            let left = s
+                .equipment
+                .deck
+                .iter()
+                .zip(s.deck_drawn.iter())
+                .map(|((card, all), (_, seen))| (buy(Some(card)), f64::from(all.saturating_sub(seen))));
+            let mut all: Vec<(LoggedEvent, f64)> = std::iter::once((buy(None), 0.0)).chain(left).collect();
+            if all.iter().all(|(_, w)| *w == 0.0) {
+                all.truncate(1);
+                all[0].1 = 1.0;
+            }
+            all
+        }
+        Event::MoveRobber { player, hex, victim: Some(victim), stolen: Some(_) } => vec![(
+            logged(Event::MoveRobber { player, hex, victim: Some(victim), stolen: Some(ResourceCard::Unknown) }),
+            1.0,
+        )],
+        _ => vec![(e.clone(), 1.0)],
+    }
+}

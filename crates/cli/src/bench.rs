@@ -235,6 +235,18 @@ pub fn run(corpus: &Path, db: Option<PathBuf>, postgres: Option<PathBuf>) -> any
                 per * 1e3,
                 per * 1e3 * 1000.0 / n as f64
             );
+            // Every decision of the longest game against the alternatives its rules allowed, judged.
+            let t = Instant::now();
+            let judged: Vec<almanac_analysis::chances::Judged> =
+                game.decisions(&|_| true).iter().map(|d| almanac_analysis::chances::judge(&model, d)).collect();
+            let took = t.elapsed().as_secs_f64();
+            let alternatives: usize = judged.iter().map(|j| j.alternatives).sum();
+            println!(
+                "decisions: {} of the {n}-event game judged against {alternatives} alternatives in {:.1} ms ({:.1} ms per 1,000 events)",
+                judged.len(),
+                took * 1e3,
+                took * 1e3 * 1000.0 / n as f64
+            );
         }
         Err(why) => println!("win chances: no model ({why})"),
     }

@@ -199,6 +199,31 @@ impl<R: Declarations> Game for Timeline<R> {
         }
         out
     }
+    fn decision(&self, i: usize) -> Option<crate::decisions::Decision> {
+        if !R::RECORDER || R::FEATURES.is_empty() || i >= self.events.len() || !self.event_is_decision(i) {
+            return None;
+        }
+        let Entry::Event(event) = &self.events[i] else { return None };
+        decision_at::<R>(&self.state_after(i), event, i)
+    }
+    fn decisions(&self, wanted: &dyn Fn(usize) -> bool) -> Vec<crate::decisions::Decision> {
+        if !R::RECORDER || R::FEATURES.is_empty() {
+            return Vec::new();
+        }
+        // One pass over the events, each state made from the one before it.
+        let mut state = self.snapshots[0].clone();
+        let mut scratch = Vec::new();
+        let mut out = Vec::new();
+        for i in 0..self.events.len() {
+            if let Entry::Event(event) = &self.events[i] {
+                if wanted(i) && self.event_is_decision(i) {
+                    out.extend(decision_at::<R>(&state, event, i));
+                }
+            }
+            self.step(&mut state, i + 1, &mut scratch);
+        }
+        out
+    }
     fn next(&self) -> Vec<crate::next::Open> {
         open_decisions::<R>(&self.last, |seat| self.envelope.players[seat as usize].name.clone())
     }
@@ -342,4 +367,65 @@ fn open_decisions<R: Declarations>(state: &R::State, name: impl Fn(Seat) -> Stri
         })
         .filter(|open| !open.types.is_empty())
         .collect()
+}
+
+/// `event`, made in `state`, against every event the rules would have accepted there from the seat that
+/// made it (see [`crate::decisions`]): the events a recorder offers (`Declarations::candidates`, those
+/// listed whole), one alternative per decision (the outcomes of a draw together, by their probabilities).
+fn decision_at<R: Declarations>(
+    state: &R::State,
+    event: &R::Event,
+    index: usize,
+) -> Option<crate::decisions::Decision> {
+    use crate::decisions::{Alternative, Decision, Outcome};
+    let chosen = R::choice(event);
+    let mut facts = Vec::new();
+    let mut after = |e: &R::Event, probability: f64| -> Option<Outcome> {
+        facts.clear();
+        let mut next = state.clone();
+        R::apply(&mut next, e, &mut facts).ok()?;
+        Some(Outcome { probability, position: next.position()?, winner: R::winner(&next) })
+    };
+    for open in R::open(state) {
+        let mut alternatives: Vec<Alternative> = Vec::new();
+        // Each alternative's first outcome (what names its decision), and whether it is legal at all.
+        let mut decided: Vec<(R::Event, Option<usize>)> = Vec::new();
+        for kind in open.types {
+            let events = match R::candidates(state, open.seat, kind) {
+                crate::next::Candidates::Each(events) | crate::next::Candidates::EachOrFill(events, _) => events,
+                _ => continue,
+            };
+            for e in events {
+                let is_chosen = e == chosen;
+                let outcomes = R::outcomes(state, &e);
+                let Some((first, _)) = outcomes.first() else { continue };
+                if let Some((_, at)) = decided.iter().find(|(d, _)| d == first) {
+                    if let Some(k) = *at {
+                        alternatives[k].chosen |= is_chosen;
+                    }
+                    continue;
+                }
+                let reached: Vec<Outcome> = outcomes.iter().filter_map(|(o, weight)| after(o, *weight)).collect();
+                let total: f64 = reached.iter().map(|o| o.probability).sum();
+                if reached.is_empty() || total <= 0.0 {
+                    decided.push((first.clone(), None));
+                    continue;
+                }
+                decided.push((first.clone(), Some(alternatives.len())));
+                alternatives.push(Alternative {
+                    line: R::write_event(state, first),
+                    words: R::describe(state, first),
+                    outcomes: reached
+                        .into_iter()
+                        .map(|o| Outcome { probability: o.probability / total, ..o })
+                        .collect(),
+                    chosen: is_chosen,
+                });
+            }
+        }
+        if alternatives.iter().any(|a| a.chosen) {
+            return Some(Decision { event: index, seat: open.seat, alternatives });
+        }
+    }
+    None
 }

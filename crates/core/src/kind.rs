@@ -120,6 +120,19 @@ pub trait Declarations: Ruleset + Sync {
         true
     }
 
+    /// The decision an event took, without what a record states of its result (a game whose events carry
+    /// such statements strips them), to find it among the events the rules offered.
+    fn choice(event: &Self::Event) -> Self::Event {
+        event.clone()
+    }
+
+    /// The outcomes an event could have had where part of it is drawn (a card bought or stolen), each with
+    /// its probability given the state, as events: the event alone by default (nothing drawn). Every event
+    /// of one decision answers the same list, so a decision is valued at the expectation over its draws.
+    fn outcomes(_state: &Self::State, event: &Self::Event) -> Vec<(Self::Event, f64)> {
+        vec![(event.clone(), 1.0)]
+    }
+
     /// How a recorder shows an event it offers, beyond its words (see [`crate::next::Shown`]): a key for a
     /// pad, the group the table names first, a picture. Nothing by default.
     fn shown(_state: &Self::State, _event: &Self::Event) -> crate::next::Shown {
@@ -293,4 +306,10 @@ pub trait Game: Send + Sync {
     fn positions(&self) -> Vec<Position>;
     /// What may happen next, after the last event: the open decisions and their legal places.
     fn next(&self) -> Vec<crate::next::Open>;
+    /// Event `i` (0-based) against the alternatives the rules allowed its player then (see
+    /// [`crate::decisions`]); none when it is no decision, or the game lists no alternatives (it declares
+    /// no recorder or no features), or the event is not among those the rules offer (a trade's cards).
+    fn decision(&self, i: usize) -> Option<crate::decisions::Decision>;
+    /// `decision` of every event `wanted` picks, in one pass over the game.
+    fn decisions(&self, wanted: &dyn Fn(usize) -> bool) -> Vec<crate::decisions::Decision>;
 }

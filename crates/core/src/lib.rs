@@ -12,6 +12,7 @@
 
 pub mod checkpoint;
 pub mod colours;
+pub mod decisions;
 pub mod derived;
 mod facade;
 pub mod facts;

@@ -128,7 +128,7 @@ pub trait Rules: Clone + Debug + Send + Sync + Serialize + DeserializeOwned + 's
 }
 
 /// An event as its log line says it: read against the state before it, written back, told in words.
-pub trait Line: Clone + Send + Sync + Sized + 'static {
+pub trait Line: Clone + PartialEq + Send + Sync + Sized + 'static {
     type State;
 
     /// Every `type` an event line may have.

@@ -80,7 +80,7 @@ impl SignedIn {
 /// another. Each number opens the replay where it began; each group has its total; each player their colour.
 fn coach_table(
     t: &almanac_service::CoachTable,
-    study: Option<&[Vec<almanac_service::chances::TurningPoint>]>,
+    study: Option<&[Vec<almanac_service::chances::Studied>]>,
     colours: &[&str],
 ) -> Markup {
     use almanac_core::CoachPart;
@@ -135,7 +135,7 @@ fn coach_table(
                                     _ => th scope="colgroup" colspan=(cols.len() + usize::from(totalled(*part, cols))) { (unit) },
                                 }
                             }
-                            @if study.is_some() { th scope="col" rowspan="2" { "turns to study: chance to win before → after" } }
+                            @if study.is_some() { th scope="col" rowspan="2" { "turns to study: chance lost against the best move" } }
                         }
                         tr {
                             @for (part, cols, _) in &parts {
@@ -188,8 +188,9 @@ fn coach_table(
                                             Some(turns) => {
                                                 @for (k, t) in turns.iter().enumerate() {
                                                     @if k > 0 { " · " }
-                                                    a href={ "?seq=" (t.seq) } data-seq=(t.seq) {
-                                                        "turn " (t.turn) ", " (format!("{:.0}% → {:.0}%", t.before * 100.0, t.after * 100.0))
+                                                    a href={ "?seq=" (t.seq) } data-seq=(t.seq) data-mark=(t.mark)
+                                                        title={ "instead: " (t.best_words) " (" (format!("{:.0}%", t.best * 100.0)) ")" } {
+                                                        "turn " (t.turn) ", " (t.mark) " " (format!("−{:.1} points: {:.0}% where {:.0}% was there", t.lost * 100.0, t.chosen * 100.0, t.best * 100.0))
                                                     }
                                                 }
                                             }
@@ -204,7 +205,7 @@ fn coach_table(
             }
             p.hint { "Each number opens the replay at the event where it began; its title lists every event behind it." }
             @if study.is_some() {
-                p.hint { "Turns to study: each player's own decisions after which their chance to win fell most, by the ruleset's win-chance model." }
+                p.hint { "Turns to study: each player's own decisions that lost the most chance to win against the best move the rules allowed then, by the ruleset's win-chance model (a card drawn is valued at what it could have been). Marks by the chance lost: best under 0.5 points, good under 3, inaccuracy under 6, mistake under 12, blunder from 12. Games whose rules do not list the moves open show none." }
             }
         }
     }

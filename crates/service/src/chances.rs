@@ -199,9 +199,9 @@ pub struct Chances {
     /// Where chances are not shown, and why.
     pub withheld: Option<Withheld>,
     pub turning_points: Vec<TurningPoint>,
-    /// Each seat's own decisions (events of its turns) after which its chance fell most: the turns to
-    /// study, the worst first.
-    pub to_study: Vec<Vec<TurningPoint>>,
+    /// Each seat's own decisions that lost the most chance against the best the rules allowed then: the
+    /// turns to study, the costliest first.
+    pub to_study: Vec<Vec<Studied>>,
     pub model: ModelSummary,
 }
 
@@ -238,6 +238,53 @@ pub struct TurningPoint {
     pub player: String,
     pub before: f64,
     pub after: f64,
+}
+
+/// One of a seat's own decisions against the best alternative the rules allowed then.
+#[derive(Debug, Clone, Serialize)]
+pub struct Studied {
+    pub seq: u64,
+    pub turn: u32,
+    pub player: String,
+    /// The seat's chance before the decision, and after it as the game went (a card drawn as drawn).
+    pub before: f64,
+    pub after: f64,
+    /// What the decision was worth (the expectation over what it could draw), and the best alternative's
+    /// worth.
+    pub chosen: f64,
+    pub best: f64,
+    /// The chance lost against the best, and its mark (`mark`).
+    pub lost: f64,
+    pub mark: &'static str,
+    /// The best alternative in words, after the player's name, and as its log line.
+    pub best_words: String,
+    pub best_line: String,
+    /// How many alternatives the rules allowed (the decision among them).
+    pub alternatives: usize,
+}
+
+/// A decision within this much chance of the best is the best.
+pub const BEST: f64 = 0.005;
+
+/// How a decision is marked by the chance it lost against the best alternative, as a chess site marks
+/// moves: under 0.5 points `best`, under 3 `good`, under 6 `inaccuracy`, under 12 `mistake`, else `blunder`.
+pub fn mark(lost: f64) -> &'static str {
+    match lost {
+        l if l < BEST => "best",
+        l if l < 0.03 => "good",
+        l if l < 0.06 => "inaccuracy",
+        l if l < 0.12 => "mistake",
+        _ => "blunder",
+    }
+}
+
+/// Every decision of `game` that can be judged (its alternatives listed, chances shown there: from
+/// `until`, after the setup, before the last event), judged with `model`.
+pub fn judged_decisions(game: &dyn Game, model: &Model, until: usize, positions: usize) -> Vec<chances::Judged> {
+    game.decisions(&|i| i >= until && game.event_turn(i) > 0 && i + 2 < positions)
+        .iter()
+        .map(|d| chances::judge(model, d))
+        .collect()
 }
 
 /// How much of a swing (`now`) still stood later (`later`, from the same position before it): none when
@@ -292,39 +339,35 @@ pub fn chances_of(game: &dyn Game, model: &Model, trained_at: &str) -> Chances {
         })
         .collect();
     turning_points.sort_by_key(|t| t.seq);
-    let owner = chances::turn_owners(game);
-    let mut falls: Vec<Vec<(usize, f64)>> = vec![Vec::new(); players.len()];
-    for i in 0..game.event_count() {
-        let turn = game.event_turn(i);
-        // Not the setup, not the last event (which only says who won), and only the player's own decisions
-        // (not a roll, not a discard the rules force: the game says which are).
-        let Some(&actor) = owner.get(&turn).filter(|&&s| turn > 0 && s < players.len() && i + 2 < by_event.len())
-        else {
-            continue;
-        };
-        if !game.event_is_decision(i) || i < until {
-            continue;
-        }
-        let fall = by_event[i][actor] - by_event[i + 1][actor];
-        if fall > 0.0 {
-            falls[actor].push((i + 1, fall));
+    // Each seat's own decisions (not a roll, not a discard the rules force: the game says which are) against
+    // the best the rules allowed then, the costliest first; not the setup, not the last event (which only
+    // says who won), not where chances are withheld.
+    let mut studied: Vec<Vec<Studied>> = vec![Vec::new(); players.len()];
+    for judged in judged_decisions(game, model, until, by_event.len()) {
+        let i = judged.event + 1;
+        if judged.lost() >= BEST && judged.seat < players.len() {
+            studied[judged.seat].push(Studied {
+                seq: i as u64,
+                turn: game.event_turn(i - 1),
+                player: players[judged.seat].clone(),
+                before: by_event[i - 1][judged.seat],
+                after: by_event[i][judged.seat],
+                chosen: judged.chosen,
+                best: judged.best,
+                lost: judged.lost(),
+                mark: mark(judged.lost()),
+                best_words: judged.best_words,
+                best_line: judged.best_line,
+                alternatives: judged.alternatives,
+            });
         }
     }
-    let to_study = falls
+    let to_study = studied
         .into_iter()
-        .enumerate()
-        .map(|(s, mut f)| {
-            f.sort_by(|a, b| b.1.total_cmp(&a.1));
-            f.into_iter()
-                .take(TO_STUDY)
-                .map(|(i, _)| TurningPoint {
-                    seq: i as u64,
-                    turn: game.event_turn(i - 1),
-                    player: players[s].clone(),
-                    before: by_event[i - 1][s],
-                    after: by_event[i][s],
-                })
-                .collect()
+        .map(|mut list| {
+            list.sort_by(|a, b| b.lost.total_cmp(&a.lost));
+            list.truncate(TO_STUDY);
+            list
         })
         .collect();
     let shown = |rows: Vec<Vec<f64>>| -> Vec<Option<Vec<f64>>> {

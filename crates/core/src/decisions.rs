@@ -1,0 +1,42 @@
+//! A decision against the alternatives the rules allowed: for an event that was its player's own choice,
+//! every other event the rules would have accepted from that player at that moment, each with the
+//! positions it could lead to. The analysis layer reads them with a win-chance model (what each would have
+//! been worth) and names no game.
+//!
+//! An alternative whose outcome is drawn (a development card bought, a card stolen) leads to several
+//! positions, one per outcome, each with its probability (`Declarations::outcomes`): it is worth their
+//! expectation, so a decision is judged apart from the luck of its draw.
+
+use crate::position::Position;
+
+/// One thing a player could have done.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Alternative {
+    /// Its log line (for a drawn outcome, the first outcome's).
+    pub line: String,
+    /// In words, after the player's name ("builds a settlement at 4:NE").
+    pub words: String,
+    /// The positions it leads to, each with its probability (they sum to 1).
+    pub outcomes: Vec<Outcome>,
+    /// Whether this is what the player did.
+    pub chosen: bool,
+}
+
+/// A position an alternative leads to.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Outcome {
+    pub probability: f64,
+    pub position: Position,
+    /// Whoever it made the winner (the game is over).
+    pub winner: Option<crate::Seat>,
+}
+
+/// A decision and its alternatives (the chosen one among them).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Decision {
+    /// The event's index (0-based).
+    pub event: usize,
+    /// Who decided.
+    pub seat: crate::Seat,
+    pub alternatives: Vec<Alternative>,
+}
