@@ -2378,6 +2378,67 @@ fn a_replay_shows_win_chances_turning_points_and_turns_to_study() {
     assert!(shown.iter().all(|c| c[0] == "no chance yet" && c[1].as_str().unwrap().contains("set-up")), "{shown:?}");
 }
 
+/// A blunder selected in the replay shows the better move: ringed on the board, and in words beside the
+/// event with the chances it would have left, on a phone and on a desktop, in view without scrolling.
+#[test]
+#[ignore = "needs Chromium and chromedriver: `make test` installs them"]
+fn a_blunder_selected_shows_the_better_move_on_the_board() {
+    let app = spawn_app(16 << 20);
+    let ids = support::publish_records_for_a_model(&app, &["catan-club-game.jsonl"]);
+    let id = ids.last().unwrap().clone();
+    support::train(&app, "catan");
+    let (_, chances) = app.get_json(&format!("/api/games/{id}/chances"));
+    let blunder = chances["decisions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|d| d["mark"] == "blunder")
+        .find(|d| d["best_line"].as_str().unwrap().contains("\"at\""))
+        .expect("the club game has a blunder whose better move has a place")
+        .clone();
+    let seq = blunder["seq"].as_u64().unwrap();
+    let driver = Driver::start();
+    for (width, height) in [PHONE, DESKTOP] {
+        driver.screen(width, height);
+        driver.goto(&format!("{}/games/{id}?seq={}", app.address, seq - 1));
+        driver.wait_for("the chances", "return document.getElementById('replay').dataset.chancesShown === 'yes'");
+        let marked = driver.eval(&format!(
+            "const li = document.querySelector('#events li[data-seq=\"{seq}\"]'); \
+             return li && [li.dataset.mark, li.querySelector('.decision-mark').textContent]"
+        ));
+        assert_eq!(marked[0], "blunder", "{marked}");
+        assert!(marked[1].as_str().unwrap().contains("??"), "{marked}");
+        // The better move is drawn only once the blunder is the event shown.
+        assert_eq!(driver.eval("return document.querySelectorAll('#board .better-move').length").as_u64(), Some(0));
+        driver.eval(&format!("document.querySelector('#events li[data-seq=\"{seq}\"]').click()"));
+        wait_shown(&driver, "the blunder", seq);
+        driver.wait_for("the better move", "return document.querySelectorAll('#board .better-move').length === 1");
+        let said = driver.eval(
+            "const p = document.getElementById('better'); const r = p.getBoundingClientRect(); \
+             return [p.hidden, p.textContent, r.top, r.bottom, innerHeight]",
+        );
+        assert_eq!(said[0], false, "{said}");
+        let words = said[1].as_str().unwrap();
+        assert!(words.contains(blunder["best_words"].as_str().unwrap()) && words.contains("instead"), "{words}");
+        assert!(words.contains(&format!("{}%", (blunder["best"].as_f64().unwrap() * 100.0).round())), "{words}");
+        let (top, bottom, screen) = (said[2].as_f64().unwrap(), said[3].as_f64().unwrap(), said[4].as_f64().unwrap());
+        assert!(top >= 0.0 && bottom <= screen, "at {width} px the better move's words are in view: {said}");
+        // The ring lies on the board as drawn.
+        let inside = driver.eval(
+            "const b = document.getElementById('board').getBoundingClientRect(); \
+             const r = document.querySelector('#board .better-move').getBoundingClientRect(); \
+             return r.width > 0 && r.left >= b.left - 1 && r.right <= b.right + 1 && r.top >= b.top - 1 && r.bottom <= b.bottom + 1",
+        );
+        assert_eq!(inside.as_bool(), Some(true), "at {width} px");
+        driver.screenshot(&root().join(format!("target/browser/better-move-{width}.png")));
+        // Another event shown: the ring and the words go.
+        driver.eval(&format!("document.querySelector('#events li[data-seq=\"{}\"]').click()", seq - 1));
+        wait_shown(&driver, "the event before", seq - 1);
+        assert_eq!(driver.eval("return document.querySelectorAll('#board .better-move').length").as_u64(), Some(0));
+        assert_eq!(driver.eval("return document.getElementById('better').hidden").as_bool(), Some(true));
+    }
+}
+
 /// What a person at this width meets on a coach's page: words cut off in their box, text under 12 px, the
 /// page wider than the window.
 fn cramped(driver: &Driver, css: &str) -> Vec<String> {

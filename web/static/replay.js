@@ -375,6 +375,7 @@ document.addEventListener('DOMContentLoaded', () => {
     game.drawState(layer, state, ctx);
     // Where the last event happened.
     mark(s > 0 ? events[s - 1].event : null, 'last-event');
+    showBetter(s);
     fillPlayers(state);
     root.dataset.shown = s;
   }
@@ -625,6 +626,44 @@ document.addEventListener('DOMContentLoaded', () => {
     markNotes();
   }
 
+  // Each decision judged, marked in the list as a chess site marks moves (?! an inaccuracy, ? a mistake, ??
+  // a blunder; the thresholds are said in the coach table's hint); the best alternative of the current one
+  // is drawn on the board, with its words under it.
+  const decisions = new Map();
+  const MARKS = { inaccuracy: '?!', mistake: '?', blunder: '??' };
+  const percent = (x) => `${Math.round(x * 100)}%`;
+  function markDecisions() {
+    for (const d of chances.decisions || []) {
+      decisions.set(d.seq, d);
+      const li = list.querySelector(`li[data-seq="${d.seq}"]`);
+      if (!li) continue;
+      li.dataset.mark = d.mark;
+      if (!MARKS[d.mark]) continue;
+      const badge = document.createElement('span');
+      badge.className = `decision-mark ${d.mark}`;
+      badge.textContent = ` ${MARKS[d.mark]} ${d.mark}`;
+      badge.title = `${d.player} lost ${(d.lost * 100).toFixed(1)} points of chance to win: ${percent(d.chosen)} where ` +
+        `${percent(d.best)} was there (${d.best_words})`;
+      li.append(badge);
+    }
+  }
+  function showBetter(s) {
+    for (const old of board.querySelectorAll('.better-move')) old.remove();
+    const said = document.getElementById('better');
+    const d = decisions.get(s);
+    if (!d || !MARKS[d.mark]) {
+      said.hidden = true;
+      said.textContent = '';
+      return;
+    }
+    said.hidden = false;
+    said.textContent = `${MARKS[d.mark]} ${d.mark}: ${d.player} ${d.best_words} instead: ${percent(d.chosen)} → ${percent(d.best)}`;
+    let better = null;
+    try { better = JSON.parse(d.best_line); } catch (e) { better = null; }
+    const place = better && game.placeOf ? game.placeOf(better, ctx) : null;
+    if (place) Almanac.svg('circle', { cx: place.x, cy: place.y, r: place.r, class: 'better-move' }, board);
+  }
+
   // The events where a chance moved most, marked in the list as key moments are.
   function markTurningPoints() {
     for (const t of chances.turning_points) {
@@ -698,6 +737,7 @@ document.addEventListener('DOMContentLoaded', () => {
       api('/chances').then((c) => {
         chances = c;
         markTurningPoints();
+        markDecisions();
         go(seq, false);
         root.dataset.chancesShown = 'yes';
       }).catch(() => {});

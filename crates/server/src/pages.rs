@@ -647,6 +647,7 @@ async fn replay(
                 }
                 div.side {
                     div #now .now aria-hidden="true" {}
+                    p #better .better hidden aria-live="polite" {}
                     div.controls {
                         button #first aria-label="First event" title="Home: the start" { "|◀" }
                         button #prev aria-label="Previous event" title="←: one event back" { "◀" }

@@ -202,6 +202,8 @@ pub struct Chances {
     /// Each seat's own decisions that lost the most chance against the best the rules allowed then: the
     /// turns to study, the costliest first.
     pub to_study: Vec<Vec<Studied>>,
+    /// Every decision judged (a player's own, its alternatives listed, where chances are shown), marked.
+    pub decisions: Vec<Studied>,
     pub model: ModelSummary,
 }
 
@@ -279,11 +281,20 @@ pub fn mark(lost: f64) -> &'static str {
 }
 
 /// Every decision of `game` that can be judged (its alternatives listed, chances shown there: from
-/// `until`, after the setup, before the last event), judged with `model`.
+/// `until`, after the setup, before the last event), judged with `model`. A move its player went on to
+/// make later in the same turn is no alternative: a turn's moves are the player's to order (a road before
+/// the settlement it leads to), and a model that reads one position at a time would blame the order.
 pub fn judged_decisions(game: &dyn Game, model: &Model, until: usize, positions: usize) -> Vec<chances::Judged> {
+    let events = game.event_count();
     game.decisions(&|i| i >= until && game.event_turn(i) > 0 && i + 2 < positions)
-        .iter()
-        .map(|d| chances::judge(model, d))
+        .into_iter()
+        .map(|mut d| {
+            let turn = game.event_turn(d.event);
+            let later: Vec<String> =
+                (d.event + 1..events).take_while(|&j| game.event_turn(j) == turn).map(|j| game.event_text(j)).collect();
+            d.alternatives.retain(|a| a.chosen || !later.contains(&a.line));
+            chances::judge(model, &d)
+        })
         .collect()
 }
 
@@ -342,11 +353,12 @@ pub fn chances_of(game: &dyn Game, model: &Model, trained_at: &str) -> Chances {
     // Each seat's own decisions (not a roll, not a discard the rules force: the game says which are) against
     // the best the rules allowed then, the costliest first; not the setup, not the last event (which only
     // says who won), not where chances are withheld.
-    let mut studied: Vec<Vec<Studied>> = vec![Vec::new(); players.len()];
-    for judged in judged_decisions(game, model, until, by_event.len()) {
-        let i = judged.event + 1;
-        if judged.lost() >= BEST && judged.seat < players.len() {
-            studied[judged.seat].push(Studied {
+    let decisions: Vec<Studied> = judged_decisions(game, model, until, by_event.len())
+        .into_iter()
+        .filter(|judged| judged.seat < players.len())
+        .map(|judged| {
+            let i = judged.event + 1;
+            Studied {
                 seq: i as u64,
                 turn: game.event_turn(i - 1),
                 player: players[judged.seat].clone(),
@@ -359,8 +371,13 @@ pub fn chances_of(game: &dyn Game, model: &Model, trained_at: &str) -> Chances {
                 best_words: judged.best_words,
                 best_line: judged.best_line,
                 alternatives: judged.alternatives,
-            });
-        }
+            }
+        })
+        .collect();
+    let mut studied: Vec<Vec<Studied>> = vec![Vec::new(); players.len()];
+    for d in decisions.iter().filter(|d| d.lost >= BEST) {
+        let seat = players.iter().position(|p| *p == d.player).unwrap_or(0);
+        studied[seat].push(d.clone());
     }
     let to_study = studied
         .into_iter()
@@ -380,6 +397,7 @@ pub fn chances_of(game: &dyn Game, model: &Model, trained_at: &str) -> Chances {
         withheld,
         turning_points,
         to_study,
+        decisions,
         model: ModelSummary {
             games: model.trained_on.games,
             positions: model.trained_on.positions,
