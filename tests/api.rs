@@ -1038,7 +1038,7 @@ fn win_chances_are_served_once_a_model_is_trained_and_say_why_before() {
     // most?" answers, for a player of the samples, the mean over their finished games of what this game's
     // chances and its events say (a turn is its first event's player's; its loss runs from the position
     // before that event to the one after its last).
-    let (status, answer) = app.get_json("/api/questions?preset=costly-decisions&ruleset=catan");
+    let (status, answer) = app.get_json("/api/questions?metric=chance_lost&by=player&ruleset=catan");
     assert_eq!(status, 200, "{answer}");
     let mut ayse = Vec::new();
     for id in &ids[ids.len() - 3..] {
@@ -1083,19 +1083,60 @@ fn win_chances_are_served_once_a_model_is_trained_and_say_why_before() {
     assert!(values.windows(2).all(|w| w[0] >= w[1]), "most lost first: {values:?}");
     let expected = ayse.iter().sum::<f64>() / ayse.len() as f64;
     assert!((group["value"].as_f64().unwrap() - expected).abs() < 1e-6, "{group} against {expected} ({ayse:?})");
+    // Her decision accuracy: in each finished game the mean over her judged decisions (those the chances
+    // list) of 103.1668 · e^(−0.04354 · points lost) − 3.1669, kept to 0–100; over games, the mean, with a
+    // mean's interval about it, the best first.
+    let mut accuracies = Vec::new();
+    for id in &ids[ids.len() - 3..] {
+        let (_, summary) = app.get_json(&format!("/api/games/{id}"));
+        if summary["winner"].is_null() {
+            continue;
+        }
+        let (_, c) = app.get_json(&format!("/api/games/{id}/chances"));
+        let mine: Vec<f64> = c["decisions"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|d| d["player"] == "Ayşe")
+            .map(|d| (103.1668 * (-0.04354 * d["lost"].as_f64().unwrap() * 100.0).exp() - 3.1669).clamp(0.0, 100.0))
+            .collect();
+        assert!(!mine.is_empty(), "Ayşe decided something in {id}");
+        accuracies.push(mine.iter().sum::<f64>() / mine.len() as f64);
+    }
+    let (status, accuracy) = app.get_json("/api/questions?preset=decision-accuracy&ruleset=catan");
+    assert_eq!(status, 200, "{accuracy}");
+    let values: Vec<f64> =
+        accuracy["groups"].as_array().unwrap().iter().map(|g| g["value"].as_f64().unwrap()).collect();
+    assert!(values.windows(2).all(|w| w[0] >= w[1]) && values.iter().all(|v| (0.0..=100.0).contains(v)), "{values:?}");
+    let hers = accuracy["groups"].as_array().unwrap().iter().find(|g| g["label"] == "Ayşe").unwrap();
+    let expected_accuracy = accuracies.iter().sum::<f64>() / accuracies.len() as f64;
+    assert!((hers["value"].as_f64().unwrap() - expected_accuracy).abs() < 1e-6, "{hers} against {accuracies:?}");
+    let (low, high) = (hers["low"].as_f64().unwrap(), hers["high"].as_f64().unwrap());
+    assert!(low <= expected_accuracy && expected_accuracy <= high && high - low > 0.0, "a mean's interval: {hers}");
     // Her page says the same, in percent, beside the field's, and her chance at every fifth turn.
     let (_, page) = app.get_json(&format!("/api/players/{}", group["player"]));
     let catan = page["profiles"].as_array().unwrap().iter().find(|p| p["ruleset"] == "catan").unwrap();
     let chances = catan["chances"].as_array().unwrap();
-    assert!((chances[0]["mine"].as_f64().unwrap() - expected * 100.0).abs() < 1e-4, "{chances:?}");
-    assert!(chances[0]["field"].as_f64().is_some());
+    assert!((chances[0]["mine"].as_f64().unwrap() - expected_accuracy).abs() < 1e-6, "{chances:?}");
+    assert!(chances[0]["label"].as_str().unwrap().starts_with("decision accuracy"), "{chances:?}");
+    assert!((chances[1]["mine"].as_f64().unwrap() - expected * 100.0).abs() < 1e-4, "{chances:?}");
+    assert!(chances[1]["field"].as_f64().is_some());
     assert!(chances.iter().any(|c| c["key"] == "10"), "the chance at turn 10: {chances:?}");
     let (_, _, html) = app.get_text(&format!("/players/{}", group["player"]));
     assert!(
-        html.contains("Win chances") && html.contains("chance to win at the end of turn 10"),
+        html.contains("Win chances")
+            && html.contains("chance to win at the end of turn 10")
+            && html.contains("decision accuracy"),
         "the page shows them"
     );
 
+    // Head to head, each one's decision accuracy beside the other's, with its interval.
+    let rival = accuracy["groups"].as_array().unwrap().iter().find(|g| g["label"] != "Ayşe").unwrap();
+    let (_, h) = app.get_json(&format!("/api/players/{}/vs/{}", hers["player"], rival["player"]));
+    let numbers = h["side_by_side"][0]["numbers"].as_array().unwrap();
+    let pair = numbers.iter().find(|n| n["what"] == "decision accuracy (0–100)").unwrap_or_else(|| panic!("{h}"));
+    assert!((pair["a"].as_f64().unwrap() - expected_accuracy).abs() < 1e-6, "{pair}");
+    assert!(pair["a_interval"].is_array() && pair["b"].as_f64() == rival["value"].as_f64(), "{pair} {rival}");
     let (_, other) = app.post("/api/games?publish=true", sample("elasund-four-players.jsonl").as_bytes());
     let (status, body) = app.get_json(&format!("/api/games/{}/chances", other["id"].as_str().unwrap()));
     assert_eq!(status, 404);

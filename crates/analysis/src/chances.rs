@@ -5,7 +5,7 @@
 //! finished game gives its winner 1. It is fitted by Newton's method with a small ridge penalty: 2 × F
 //! weights (F features), a few passes over the positions, no dependency. Nothing here names a game.
 
-use crate::questions::{CHANCE_AT_TURN, CHANCE_LOST, TURNS_KEPT, TURN_STEP};
+use crate::questions::{CHANCE_AT_TURN, CHANCE_LOST, DECISION_ACCURACY, TURNS_KEPT, TURN_STEP};
 use almanac_core::{Fact, Game, Position, SeatMetric};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -274,6 +274,17 @@ pub fn seat_metrics(model: &Model, game: &dyn Game) -> Vec<SeatMetric> {
                 value: sum / *turns as f64,
             });
         }
+    }
+    // Each seat's decision accuracy: the mean of its decisions' (see `accuracy`).
+    let mut accuracies = vec![(0.0f64, 0usize); seats];
+    for j in judged_in_play(model, game, 0) {
+        if j.seat < seats {
+            accuracies[j.seat].0 += accuracy(j.lost());
+            accuracies[j.seat].1 += 1;
+        }
+    }
+    for (s, (sum, n)) in accuracies.iter().enumerate().filter(|(_, (_, n))| *n > 0) {
+        out.push(SeatMetric { seat: s as u32, metric: DECISION_ACCURACY, arg: String::new(), value: sum / *n as f64 });
     }
     let last = game.current_turn() as usize;
     for k in 1..=TURNS_KEPT {
@@ -799,4 +810,36 @@ pub fn judge(model: &Model, decision: &almanac_core::decisions::Decision) -> Jud
         best_words: best_alternative.words.clone(),
         alternatives: decision.alternatives.len(),
     }
+}
+
+/// Every decision of `game` that `wanted` picks, judged with `model`. A move its player went on to make
+/// later in the same turn is no alternative: a turn's moves are the player's to order (a road before the
+/// settlement it leads to), and a model that reads one position at a time would blame the order.
+pub fn judged(model: &Model, game: &dyn Game, wanted: &dyn Fn(usize) -> bool) -> Vec<Judged> {
+    let events = game.event_count();
+    game.decisions(wanted)
+        .into_iter()
+        .map(|mut d| {
+            let turn = game.event_turn(d.event);
+            let later: Vec<String> =
+                (d.event + 1..events).take_while(|&j| game.event_turn(j) == turn).map(|j| game.event_text(j)).collect();
+            d.alternatives.retain(|a| a.chosen || !later.contains(&a.line));
+            judge(model, &d)
+        })
+        .collect()
+}
+
+/// A decision's accuracy, 0 to 100, from the chance it lost against the best alternative: 100 for the
+/// best, falling as a chess site's accuracy falls with the winning chance a move loses,
+/// 103.1668 · e^(−0.04354 · points lost) − 3.1669 (points: the chance in percent), kept to 0–100. A seat's
+/// decision accuracy in a game is the mean over its decisions.
+pub fn accuracy(lost: f64) -> f64 {
+    (103.1668 * (-0.04354 * lost.max(0.0) * 100.0).exp() - 3.1669).clamp(0.0, 100.0)
+}
+
+/// The decisions a game's read model and its replay judge: a player's own, after the set-up (turn 0, whose
+/// positions the model never learnt from), before the last event (which only says who won).
+pub fn judged_in_play(model: &Model, game: &dyn Game, from: usize) -> Vec<Judged> {
+    let positions = game.event_count() + 1;
+    judged(model, game, &|i| i >= from && game.event_turn(i) > 0 && i + 2 < positions)
 }

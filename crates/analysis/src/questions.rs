@@ -37,6 +37,9 @@ pub const STAT: &str = "stat";
 /// The chance to win a seat lost in its own turns, on average a turn: its chance at a turn's start less its
 /// chance at its end (finished games of a ruleset with a win-chance model; `crate::chances`).
 pub const CHANCE_LOST: &str = "chance_lost";
+/// A seat's decision accuracy in a game, 0 to 100: the mean over its own decisions of how near each came
+/// to the best the rules allowed, by the chance to win it lost (`chances::accuracy`).
+pub const DECISION_ACCURACY: &str = "decision_accuracy";
 /// The chance to win at the end of turn `arg` (every fifth turn the game reached; as `CHANCE_LOST`).
 pub const CHANCE_AT_TURN: &str = "chance_at_turn";
 /// Trades with partner `arg`: another seat (`seat:N`, counted from 0) or a market the game declares. Kept for
@@ -127,6 +130,10 @@ pub const METRICS: &[Metric] = &[
         bounds: Bounds::Rate,
         ..metric(CHANCE_AT_TURN, "chance to win at the end of turn {}", ArgKind::Turn)
     },
+    Metric {
+        bounds: Bounds::AtLeast(0),
+        ..metric(DECISION_ACCURACY, "decision accuracy (100: every decision the best the rules allowed)", ArgKind::None)
+    },
 ];
 
 pub fn metric_named(id: &str) -> Option<&'static Metric> {
@@ -162,9 +169,9 @@ pub const PRESETS: &[Preset] = &[
     },
     Preset { id: "best-players", question: "Who wins most often?", metric: WON, arg: "", by: "player" },
     Preset {
-        id: "costly-decisions",
-        question: "Who makes the decisions that cost the most?",
-        metric: CHANCE_LOST,
+        id: "decision-accuracy",
+        question: "Who decides best? (decision accuracy)",
+        metric: DECISION_ACCURACY,
         arg: "",
         by: "player",
     },

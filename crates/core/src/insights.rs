@@ -5,7 +5,8 @@
 /// The version of what is derived here; games derived by another are derived again (`reproject`).
 /// 2: scores by turn kept to turn 100 and turns to reach a score to 20, what questions can ask; openings with
 /// the pips the board promised at the first roll, or of the first pieces built.
-pub const VERSION: u32 = 2;
+/// 3: each seat's decision accuracy, where its ruleset has a win-chance model.
+pub const VERSION: u32 = 3;
 
 /// One number about one seat of one game: `metric` with its `arg` (an item, a cause, a reason, a turn; empty
 /// when the metric takes none).

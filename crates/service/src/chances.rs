@@ -280,24 +280,6 @@ pub fn mark(lost: f64) -> &'static str {
     }
 }
 
-/// Every decision of `game` that can be judged (its alternatives listed, chances shown there: from
-/// `until`, after the setup, before the last event), judged with `model`. A move its player went on to
-/// make later in the same turn is no alternative: a turn's moves are the player's to order (a road before
-/// the settlement it leads to), and a model that reads one position at a time would blame the order.
-pub fn judged_decisions(game: &dyn Game, model: &Model, until: usize, positions: usize) -> Vec<chances::Judged> {
-    let events = game.event_count();
-    game.decisions(&|i| i >= until && game.event_turn(i) > 0 && i + 2 < positions)
-        .into_iter()
-        .map(|mut d| {
-            let turn = game.event_turn(d.event);
-            let later: Vec<String> =
-                (d.event + 1..events).take_while(|&j| game.event_turn(j) == turn).map(|j| game.event_text(j)).collect();
-            d.alternatives.retain(|a| a.chosen || !later.contains(&a.line));
-            chances::judge(model, &d)
-        })
-        .collect()
-}
-
 /// How much of a swing (`now`) still stood later (`later`, from the same position before it): none when
 /// it was undone or turned the other way.
 fn lasting(now: f64, later: f64) -> f64 {
@@ -353,7 +335,7 @@ pub fn chances_of(game: &dyn Game, model: &Model, trained_at: &str) -> Chances {
     // Each seat's own decisions (not a roll, not a discard the rules force: the game says which are) against
     // the best the rules allowed then, the costliest first; not the setup, not the last event (which only
     // says who won), not where chances are withheld.
-    let decisions: Vec<Studied> = judged_decisions(game, model, until, by_event.len())
+    let decisions: Vec<Studied> = chances::judged_in_play(model, game, until)
         .into_iter()
         .filter(|judged| judged.seat < players.len())
         .map(|judged| {

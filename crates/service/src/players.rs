@@ -221,7 +221,9 @@ fn profiles(store: &Store, me: &VisiblePlayer, rulesets: &[&str]) -> Result<Vec<
             }
             v
         };
-        let mut chances = percent(of(q::CHANCE_LOST, &|_| "chance lost per own turn (points of percent)".to_string()));
+        // Decision accuracy first (0–100 as it is), then the chances in percent.
+        let mut chances = of(q::DECISION_ACCURACY, &|_| "decision accuracy (0–100)".to_string());
+        chances.extend(percent(of(q::CHANCE_LOST, &|_| "chance lost per own turn (points of percent)".to_string())));
         let mut at_turn = percent(of(q::CHANCE_AT_TURN, &|t| format!("chance to win at the end of turn {t} (%)")));
         at_turn.sort_by_key(|v| v.key.parse::<u32>().unwrap_or(0));
         chances.extend(at_turn);
@@ -381,6 +383,7 @@ const SIDE_BY_SIDE: &[(&str, &str, &str, Option<bool>)] = &[
     (almanac_analysis::questions::LUCK, "", "luck (cards above the dice's promise)", None),
     (almanac_analysis::questions::TRADES_PER_TURN, "", "trades per turn", None),
     (almanac_analysis::questions::LOST, almanac_core::cause::STEAL, "cards lost to steals", Some(false)),
+    (almanac_analysis::questions::DECISION_ACCURACY, "", "decision accuracy (0–100)", Some(true)),
 ];
 
 fn side_by_side(store: &Store, a: &VisiblePlayer, b: &VisiblePlayer) -> Result<Vec<SideBySide>, ServiceError> {
