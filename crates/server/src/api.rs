@@ -436,10 +436,32 @@ fn with_model(
 }
 
 /// A game's win chances at every event, read with its ruleset's model; or, where there is none, why.
-fn chances_of(app: &AppState, viewer: almanac_store::Viewer, game: &str) -> Result<almanac_service::chances::Chances> {
-    let (_, kept, m) = with_model(app, viewer, game)?;
+fn chances_of(
+    app: &AppState,
+    viewer: almanac_store::Viewer,
+    game: &str,
+) -> Result<Arc<almanac_service::chances::Chances>> {
+    let (seen, kept, m) = with_model(app, viewer, game)?;
     let live = kept.read();
-    Ok(almanac_service::chances::chances_of(live.game(), &m.0, &m.1))
+    Ok(kept_chances(app, seen.id(), live.game(), &m))
+}
+
+/// The chances of a game (`id`) read with a model, computed once for its length and the model's training.
+pub fn kept_chances(
+    app: &AppState,
+    id: &str,
+    game: &dyn almanac_core::Game,
+    m: &crate::app::KeptModel,
+) -> Arc<almanac_service::chances::Chances> {
+    let key = (id.to_string(), m.1.clone(), game.event_count() as u64);
+    if let Some(kept) = app.chances.get(&key) {
+        return kept;
+    }
+    let chances = Arc::new(almanac_service::chances::chances_of(game, &m.0, &m.1));
+    // Its weight: about what its JSON takes (a chance per seat per event, and a line per decision).
+    let weight = 64 * chances.by_event.len() * chances.players.len().max(1) + 256 * chances.decisions.len();
+    app.chances.put(key, chances.clone(), weight);
+    chances
 }
 
 /// A game's win-chance chart. It changes with the model as well as with the log, so it is cached under the
@@ -451,7 +473,7 @@ fn chances_chart(app: &AppState, viewer: almanac_store::Viewer, game: &str) -> R
     if let Some(svg) = app.charts.get(&key) {
         return Ok(svg);
     }
-    let chances = almanac_service::chances::chances_of(live.game(), &m.0, &m.1);
+    let chances = kept_chances(app, seen.id(), live.game(), &m);
     let svg = Bytes::from(almanac_service::chances::chart(live.game(), &chances)?);
     app.charts.put(key, svg.clone(), svg.len());
     Ok(svg)
@@ -459,7 +481,7 @@ fn chances_chart(app: &AppState, viewer: almanac_store::Viewer, game: &str) -> R
 
 async fn chances(app: web::Data<AppState>, reader: Reader, path: web::Path<String>) -> Result<HttpResponse> {
     let chances = blocking(move || chances_of(&app, reader.viewer, &path)).await?;
-    Ok(HttpResponse::Ok().json(chances))
+    Ok(HttpResponse::Ok().json(&*chances))
 }
 
 async fn chart(

@@ -41,6 +41,10 @@ pub struct AppState {
     pub states: Lru<(String, u64), Bytes>,
     /// Drawn charts, by (full id, chart, events stored): a chart changes only when the log grows.
     pub charts: Lru<(String, String, u64), Bytes>,
+    /// A game's win chances and judged decisions, by (full id, the model's training time, events): they
+    /// change only when the log grows or the model is trained again. The replay asks them three ways (its
+    /// coach table, its chart, its script), and judging every decision is the costliest read there is.
+    pub chances: Lru<(String, String, u64), Arc<almanac_service::chances::Chances>>,
     /// Token hashes and their clubs (`None`: not a live token).
     pub tokens: Expiring<String, Option<Club>>,
     /// Who owns a game and who may see it, by full id.

@@ -541,7 +541,7 @@ async fn replay(
         let model = crate::api::model_of(&app, &row.ruleset)?;
         // Each player's turns to study, from the game's chances (where the ruleset has a model).
         let study =
-            model.as_ref().ok().map(|m| almanac_service::chances::chances_of(game.read().game(), &m.0, &m.1).to_study);
+            model.as_ref().ok().map(|m| crate::api::kept_chances(&app, &id, game.read().game(), m).to_study.clone());
         // What the model learnt from, in words, said under its chart; or why there is none.
         let chances = model.map(|m| m.0.trained_on.in_words()).map_err(|why| why.to_string());
         Ok((id, game, row, (coach, study), chances, recorded))

@@ -53,6 +53,7 @@ pub fn run(listener: TcpListener, config: Config) -> std::io::Result<Server> {
         timelines: Lru::new(limits.timeline_cache_bytes),
         states: Lru::new(limits.state_cache_bytes),
         charts: Lru::new(limits.chart_cache_bytes),
+        chances: Lru::new(limits.chart_cache_bytes),
         tokens: Expiring::new(TRUSTED_FOR),
         access: Expiring::new(TRUSTED_FOR),
         models: Expiring::new(std::time::Duration::from_secs(10)),
