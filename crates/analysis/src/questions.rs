@@ -130,10 +130,7 @@ pub const METRICS: &[Metric] = &[
         bounds: Bounds::Rate,
         ..metric(CHANCE_AT_TURN, "chance to win at the end of turn {}", ArgKind::Turn)
     },
-    Metric {
-        bounds: Bounds::AtLeast(0),
-        ..metric(DECISION_ACCURACY, "decision accuracy (100: every decision the best the rules allowed)", ArgKind::None)
-    },
+    Metric { bounds: Bounds::AtLeast(0), ..metric(DECISION_ACCURACY, "decision accuracy (0–100)", ArgKind::None) },
 ];
 
 pub fn metric_named(id: &str) -> Option<&'static Metric> {
