@@ -83,6 +83,14 @@ pub enum Event {
 }
 
 impl Event {
+    /// The tile the event's player had drawn, where the event says it (chance's part of a placement).
+    pub fn tile_drawn(&self) -> Option<usize> {
+        match *self {
+            Event::PlaceTile { tile, .. } | Event::DiscardTile { tile, .. } => Some(tile),
+            _ => None,
+        }
+    }
+
     pub fn player(&self) -> Option<Seat> {
         match *self {
             Event::PlaceTile { player, .. }

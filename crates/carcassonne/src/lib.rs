@@ -57,6 +57,9 @@ impl almanac_core::Declarations for Carcassonne {
     fn decision(event: &Event) -> bool {
         event.is_decision()
     }
+    fn dealt_alike(chosen: &Event, other: &Event) -> bool {
+        chosen.tile_drawn() == other.tile_drawn()
+    }
     fn beginnings() -> Vec<Beginning> {
         setup::beginnings()
     }

@@ -395,7 +395,7 @@ fn decision_at<R: Declarations>(
                 crate::next::Candidates::Each(events) | crate::next::Candidates::EachOrFill(events, _) => events,
                 _ => continue,
             };
-            for e in events {
+            for e in events.into_iter().filter(|e| R::dealt_alike(&chosen, e)) {
                 let is_chosen = e == chosen;
                 let outcomes = R::outcomes(state, &e);
                 let Some((first, _)) = outcomes.first() else { continue };

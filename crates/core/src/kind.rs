@@ -133,6 +133,13 @@ pub trait Declarations: Ruleset + Sync {
         vec![(event.clone(), 1.0)]
     }
 
+    /// Whether `other`, an event the rules offer, was open to the player who made `chosen` given what chance
+    /// had dealt them with it (Carcassonne's tile drawn is in the event that places it): only such events
+    /// are its alternatives. Every offered event by default.
+    fn dealt_alike(_chosen: &Self::Event, _other: &Self::Event) -> bool {
+        true
+    }
+
     /// How a recorder shows an event it offers, beyond its words (see [`crate::next::Shown`]): a key for a
     /// pad, the group the table names first, a picture. Nothing by default.
     fn shown(_state: &Self::State, _event: &Self::Event) -> crate::next::Shown {
