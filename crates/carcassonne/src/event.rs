@@ -115,21 +115,6 @@ impl Event {
 /// Every `type` of an event line.
 pub const EVENT_TYPES: &[&str] = <Event as strum::VariantNames>::VARIANTS;
 
-impl almanac_core::Line for Event {
-    type State = State;
-    const TYPES: &'static [&'static str] = EVENT_TYPES;
-
-    fn parse(state: &State, line: &str) -> Result<Event, EventError> {
-        parse(state, line)
-    }
-    fn write(&self, state: &State) -> String {
-        write(state, self)
-    }
-    fn describe(&self, state: &State) -> String {
-        crate::describe::describe(state, self)
-    }
-}
-
 /// An event line as written: the player by name, the tile by its catalogue id. Serde reads and writes it.
 #[derive(Deserialize, Serialize)]
 #[serde(tag = "type", rename_all = "snake_case")]

@@ -11,6 +11,7 @@
 pub mod describe;
 pub mod event;
 pub mod import;
+mod line;
 pub mod next;
 pub mod position;
 pub mod rules;

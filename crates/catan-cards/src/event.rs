@@ -83,21 +83,6 @@ impl Event {
     }
 }
 
-impl almanac_core::Line for Event {
-    type State = State;
-    const TYPES: &'static [&'static str] = <Event as strum::VariantNames>::VARIANTS;
-
-    fn parse(state: &State, line: &str) -> Result<Event, EventError> {
-        parse(state, line)
-    }
-    fn write(&self, state: &State) -> String {
-        write(state, self)
-    }
-    fn describe(&self, state: &State) -> String {
-        crate::describe::describe(state, self)
-    }
-}
-
 /// An event line as written: players by name, cards by their words. Serde reads and writes it;
 /// `Event` is what it says, checked against the table.
 #[derive(Deserialize, Serialize)]

@@ -9,6 +9,7 @@
 pub mod cards;
 pub mod describe;
 pub mod event;
+mod line;
 pub mod position;
 pub mod rules;
 pub mod setup;

@@ -321,21 +321,6 @@ pub struct LoggedEvent {
     pub stated: Option<Box<Stated>>,
 }
 
-impl almanac_core::Line for LoggedEvent {
-    type State = State;
-    const TYPES: &'static [&'static str] = EVENT_TYPES;
-
-    fn parse(state: &State, line: &str) -> Result<LoggedEvent, EventError> {
-        parse_logged(state, line)
-    }
-    fn write(&self, state: &State) -> String {
-        write_logged(state, self)
-    }
-    fn describe(&self, state: &State) -> String {
-        crate::describe::describe(state, &self.event)
-    }
-}
-
 impl From<Event> for LoggedEvent {
     fn from(event: Event) -> LoggedEvent {
         LoggedEvent { event, stated: None }

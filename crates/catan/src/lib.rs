@@ -24,6 +24,7 @@ pub mod header;
 pub mod helper_uses;
 pub mod helpers;
 pub mod import;
+mod line;
 pub mod next;
 pub mod pieces;
 pub mod position;

@@ -13,6 +13,7 @@
 pub mod cards;
 pub mod describe;
 pub mod event;
+mod line;
 pub mod position;
 pub mod progress;
 pub mod rules;

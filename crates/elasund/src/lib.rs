@@ -14,6 +14,7 @@ pub mod buildings;
 pub mod cards;
 pub mod describe;
 pub mod event;
+mod line;
 pub mod position;
 pub mod rules;
 pub mod setup;
