@@ -3,7 +3,7 @@
 //! positions it could lead to. The analysis layer reads them with a win-chance model (what each would have
 //! been worth) and names no game.
 //!
-//! An alternative whose outcome is drawn (a development card bought, a card stolen) leads to several
+//! An alternative whose outcome is drawn (a card bought from a face-down deck, a card stolen) leads to several
 //! positions, one per outcome, each with its probability (`Declarations::outcomes`): it is worth their
 //! expectation, so a decision is judged apart from the luck of its draw.
 

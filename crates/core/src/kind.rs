@@ -134,7 +134,7 @@ pub trait Declarations: Ruleset + Sync {
     }
 
     /// Whether `other`, an event the rules offer, was open to the player who made `chosen` given what chance
-    /// had dealt them with it (Carcassonne's tile drawn is in the event that places it): only such events
+    /// had dealt them with it (a tile drawn, named in the event that places it): only such events
     /// are its alternatives. Every offered event by default.
     fn dealt_alike(_chosen: &Self::Event, _other: &Self::Event) -> bool {
         true
