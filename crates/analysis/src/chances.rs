@@ -782,7 +782,7 @@ impl Judged {
 
 /// A decision's alternatives valued with `model` for the seat that decided: each the expectation over its
 /// outcomes of the seat's chance (1 where the outcome made it the winner, 0 where it made another).
-pub fn judge(model: &Model, decision: &almanac_core::decisions::Decision) -> Judged {
+pub fn judge(model: &Model, decision: &almanac_core::decisions::Decided) -> Judged {
     let seat = decision.seat as usize;
     let worth = |a: &almanac_core::decisions::Alternative| -> f64 {
         a.outcomes
@@ -840,6 +840,6 @@ pub fn accuracy(lost: f64) -> f64 {
 /// The decisions a game's read model and its replay judge: a player's own, after the set-up (turn 0, whose
 /// positions the model never learnt from), before the last event (which only says who won).
 pub fn judged_in_play(model: &Model, game: &dyn Game, from: usize) -> Vec<Judged> {
-    let positions = game.event_count() + 1;
-    judged(model, game, &|i| i >= from && game.event_turn(i) > 0 && i + 2 < positions)
+    let last = game.event_count().saturating_sub(1);
+    judged(model, game, &|i| i >= from && game.event_turn(i) > 0 && i < last)
 }

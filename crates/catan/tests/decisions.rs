@@ -3,7 +3,7 @@
 //! development card bought valued over the cards the deck may still hold.
 
 use almanac_catan::Catan;
-use almanac_core::decisions::Decision;
+use almanac_core::decisions::Decided;
 use almanac_core::{read_events, Envelope, Game, Timeline};
 
 fn game(name: &str) -> Timeline<Catan> {
@@ -12,7 +12,7 @@ fn game(name: &str) -> Timeline<Catan> {
     read_events::<Catan>(Envelope::parse(first).unwrap(), first, &text).unwrap()
 }
 
-fn of_type<'a>(d: &'a Decision, kind: &str) -> Vec<&'a almanac_core::decisions::Alternative> {
+fn of_type<'a>(d: &'a Decided, kind: &str) -> Vec<&'a almanac_core::decisions::Alternative> {
     d.alternatives.iter().filter(|a| a.line.contains(&format!("\"type\":\"{kind}\""))).collect()
 }
 

@@ -31,9 +31,10 @@ pub struct Outcome {
     pub winner: Option<crate::Seat>,
 }
 
-/// A decision and its alternatives (the chosen one among them).
+/// A decision made, and its alternatives (the chosen one among them). (Not `next::Decision`, which is a
+/// seat and the event types open to it, before anything is decided.)
 #[derive(Debug, Clone, PartialEq)]
-pub struct Decision {
+pub struct Decided {
     /// The event's index (0-based).
     pub event: usize,
     /// Who decided.

@@ -199,14 +199,14 @@ impl<R: Declarations> Game for Timeline<R> {
         }
         out
     }
-    fn decision(&self, i: usize) -> Option<crate::decisions::Decision> {
+    fn decision(&self, i: usize) -> Option<crate::decisions::Decided> {
         if !R::RECORDER || R::FEATURES.is_empty() || i >= self.events.len() || !self.event_is_decision(i) {
             return None;
         }
         let Entry::Event(event) = &self.events[i] else { return None };
         decision_at::<R>(&self.state_after(i), event, i)
     }
-    fn decisions(&self, wanted: &dyn Fn(usize) -> bool) -> Vec<crate::decisions::Decision> {
+    fn decisions(&self, wanted: &dyn Fn(usize) -> bool) -> Vec<crate::decisions::Decided> {
         if !R::RECORDER || R::FEATURES.is_empty() {
             return Vec::new();
         }
@@ -372,12 +372,8 @@ fn open_decisions<R: Declarations>(state: &R::State, name: impl Fn(Seat) -> Stri
 /// `event`, made in `state`, against every event the rules would have accepted there from the seat that
 /// made it (see [`crate::decisions`]): the events a recorder offers (`Declarations::candidates`, those
 /// listed whole), one alternative per decision (the outcomes of a draw together, by their probabilities).
-fn decision_at<R: Declarations>(
-    state: &R::State,
-    event: &R::Event,
-    index: usize,
-) -> Option<crate::decisions::Decision> {
-    use crate::decisions::{Alternative, Decision, Outcome};
+fn decision_at<R: Declarations>(state: &R::State, event: &R::Event, index: usize) -> Option<crate::decisions::Decided> {
+    use crate::decisions::{Alternative, Decided, Outcome};
     let chosen = R::choice(event);
     let mut facts = Vec::new();
     let mut after = |e: &R::Event, probability: f64| -> Option<Outcome> {
@@ -424,7 +420,7 @@ fn decision_at<R: Declarations>(
             }
         }
         if alternatives.iter().any(|a| a.chosen) {
-            return Some(Decision { event: index, seat: open.seat, alternatives });
+            return Some(Decided { event: index, seat: open.seat, alternatives });
         }
     }
     None

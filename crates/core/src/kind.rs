@@ -316,7 +316,7 @@ pub trait Game: Send + Sync {
     /// Event `i` (0-based) against the alternatives the rules allowed its player then (see
     /// [`crate::decisions`]); none when it is no decision, or the game lists no alternatives (it declares
     /// no recorder or no features), or the event is not among those the rules offer (a trade's cards).
-    fn decision(&self, i: usize) -> Option<crate::decisions::Decision>;
+    fn decision(&self, i: usize) -> Option<crate::decisions::Decided>;
     /// `decision` of every event `wanted` picks, in one pass over the game.
-    fn decisions(&self, wanted: &dyn Fn(usize) -> bool) -> Vec<crate::decisions::Decision>;
+    fn decisions(&self, wanted: &dyn Fn(usize) -> bool) -> Vec<crate::decisions::Decided>;
 }

@@ -335,31 +335,31 @@ pub fn chances_of(game: &dyn Game, model: &Model, trained_at: &str) -> Chances {
     // Each seat's own decisions (not a roll, not a discard the rules force: the game says which are) against
     // the best the rules allowed then, the costliest first; not the setup, not the last event (which only
     // says who won), not where chances are withheld.
-    let decisions: Vec<Studied> = chances::judged_in_play(model, game, until)
-        .into_iter()
-        .filter(|judged| judged.seat < players.len())
-        .map(|judged| {
-            let i = judged.event + 1;
-            Studied {
-                seq: i as u64,
-                turn: game.event_turn(i - 1),
-                player: players[judged.seat].clone(),
-                before: by_event[i - 1][judged.seat],
-                after: by_event[i][judged.seat],
-                chosen: judged.chosen,
-                best: judged.best,
-                lost: judged.lost(),
-                mark: mark(judged.lost()),
-                best_words: judged.best_words,
-                best_line: judged.best_line,
-                alternatives: judged.alternatives,
-            }
-        })
-        .collect();
+    let judged: Vec<chances::Judged> =
+        chances::judged_in_play(model, game, until).into_iter().filter(|j| j.seat < players.len()).collect();
     let mut studied: Vec<Vec<Studied>> = vec![Vec::new(); players.len()];
-    for d in decisions.iter().filter(|d| d.lost >= BEST) {
-        let seat = players.iter().position(|p| *p == d.player).unwrap_or(0);
-        studied[seat].push(d.clone());
+    let mut decisions = Vec::with_capacity(judged.len());
+    for judged in judged {
+        let i = judged.event + 1;
+        let seat = judged.seat;
+        let decision = Studied {
+            seq: i as u64,
+            turn: game.event_turn(i - 1),
+            player: players[seat].clone(),
+            before: by_event[i - 1][seat],
+            after: by_event[i][seat],
+            chosen: judged.chosen,
+            best: judged.best,
+            lost: judged.lost(),
+            mark: mark(judged.lost()),
+            best_words: judged.best_words,
+            best_line: judged.best_line,
+            alternatives: judged.alternatives,
+        };
+        if decision.lost >= BEST {
+            studied[seat].push(decision.clone());
+        }
+        decisions.push(decision);
     }
     let to_study = studied
         .into_iter()
