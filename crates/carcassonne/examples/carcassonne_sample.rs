@@ -6,18 +6,13 @@
 mod support;
 
 use almanac_carcassonne::Carcassonne;
-use almanac_core::testing::{played_on, table, Corpus};
-use almanac_core::Ruleset;
+use almanac_core::testing::{played_on, table, written, Corpus};
 use almanac_core::Seated;
 use serde_json::json;
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
-    if let Some(corpus) = Corpus::from_args(&args) {
-        std::fs::create_dir_all(&corpus.dir).unwrap();
-        for seed in corpus.seeds() {
-            std::fs::write(corpus.dir.join(format!("carcassonne-{seed:06}.jsonl")), generated(seed)).unwrap();
-        }
+    if Corpus::write_if_asked(&args, "carcassonne", generated) {
         return;
     }
     let seed: u64 = args.get(1).and_then(|s| s.parse().ok()).unwrap_or(7);
@@ -28,12 +23,8 @@ fn main() {
         "options": {"sets": ["basic", "traders-and-builders"], "goods": true, "builder": true, "pig": true},
     });
     let (header, events) = support::play_from(seed, header);
-    println!("{header}");
-    let mut s = Carcassonne::initial(&header.to_string()).unwrap();
-    for e in &events {
-        println!("{}", Carcassonne::write_event(&s, e));
-        support::apply(&mut s, e).unwrap();
-    }
+    let (text, s) = written::<Carcassonne, _>(&header, &events);
+    print!("{text}");
     let scores: Vec<String> =
         s.players.iter().enumerate().map(|(i, p)| format!("{} {}", s.name(i as u8), p.score)).collect();
     eprintln!("{} events; {}", events.len(), scores.join(", "));
@@ -50,11 +41,5 @@ fn generated(seed: u64) -> String {
         "options": {"sets": ["basic", "traders-and-builders"], "goods": true, "builder": true, "pig": true},
     });
     let (header, events) = support::play_from(seed, header);
-    let mut s = Carcassonne::initial(&header.to_string()).unwrap();
-    let mut text = format!("{header}\n");
-    for e in &events {
-        text.push_str(&format!("{}\n", Carcassonne::write_event(&s, e)));
-        support::apply(&mut s, e).unwrap();
-    }
-    text
+    written::<Carcassonne, _>(&header, &events).0
 }

@@ -126,11 +126,6 @@ enum Line {
     EndGame,
 }
 
-pub fn parse(state: &State, line: &str) -> Result<Event, EventError> {
-    let line: Line = field::read_line(line, EVENT_TYPES, |_| None)?;
-    Ok(event_of(&state.table, line)?)
-}
-
 fn tile(id: &str) -> Result<usize, String> {
     catalogue().get(id).ok_or_else(|| format!("`{id}` is not a tile of the catalogue"))
 }
@@ -161,25 +156,35 @@ fn event_of(table: &Table, line: Line) -> Result<Event, String> {
     })
 }
 
-pub fn write(state: &State, ev: &Event) -> String {
-    let name = |p: Seat| state.table.name(p).to_string();
-    let tile_id = |t: usize| catalogue().tiles[t].id.to_string();
-    let line = match ev {
-        Event::PlaceTile { player, tile, at, rotation } => Line::PlaceTile {
-            player: name(*player),
-            tile: tile_id(*tile),
-            at: [at.0, at.1],
-            rotation: *rotation as u32 * 90,
-        },
-        Event::DiscardTile { player, tile } => Line::DiscardTile { player: name(*player), tile: tile_id(*tile) },
-        Event::PlaceFigure { player, figure, feature, location } => Line::PlaceFigure {
-            player: name(*player),
-            figure: figure.name().to_string(),
-            feature: feature.name().to_string(),
-            location: location.text.clone(),
-        },
-        Event::EndTurn { player } => Line::EndTurn { player: name(*player) },
-        Event::EndGame => Line::EndGame,
-    };
-    serde_json::to_string(&line).expect("an event line writes into memory")
+impl almanac_core::Line for Event {
+    type State = State;
+    const TYPES: &'static [&'static str] = EVENT_TYPES;
+
+    fn parse(state: &State, line: &str) -> Result<Event, EventError> {
+        let line: Line = field::read_line(line, EVENT_TYPES, |_| None)?;
+        Ok(event_of(&state.table, line)?)
+    }
+
+    fn write(&self, state: &State) -> String {
+        let name = |p: Seat| state.table.name(p).to_string();
+        let tile_id = |t: usize| catalogue().tiles[t].id.to_string();
+        let line = match self {
+            Event::PlaceTile { player, tile, at, rotation } => Line::PlaceTile {
+                player: name(*player),
+                tile: tile_id(*tile),
+                at: [at.0, at.1],
+                rotation: *rotation as u32 * 90,
+            },
+            Event::DiscardTile { player, tile } => Line::DiscardTile { player: name(*player), tile: tile_id(*tile) },
+            Event::PlaceFigure { player, figure, feature, location } => Line::PlaceFigure {
+                player: name(*player),
+                figure: figure.name().to_string(),
+                feature: feature.name().to_string(),
+                location: location.text.clone(),
+            },
+            Event::EndTurn { player } => Line::EndTurn { player: name(*player) },
+            Event::EndGame => Line::EndGame,
+        };
+        serde_json::to_string(&line).expect("an event line writes into memory")
+    }
 }

@@ -11,7 +11,6 @@
 pub mod describe;
 pub mod event;
 pub mod import;
-mod line;
 pub mod next;
 pub mod position;
 pub mod rules;
@@ -71,5 +70,9 @@ impl almanac_core::Declarations for Carcassonne {
         _laid: &Laid,
     ) -> Result<serde_json::Map<String, serde_json::Value>, SetupError> {
         setup::begin(beginning, seats)
+    }
+
+    fn describe(state: &State, event: &Self::Event) -> String {
+        describe::describe(state, event)
     }
 }

@@ -7,22 +7,16 @@
 #[path = "../tests/support/mod.rs"]
 mod support;
 
-use almanac_catan_cards::{event, CatanCards};
-use almanac_core::testing::{played_on, table, Corpus};
-use almanac_core::Ruleset;
+use almanac_catan_cards::CatanCards;
+use almanac_core::testing::{played_on, summary, table, written, Corpus};
 use almanac_core::Seated;
 use serde_json::json;
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
-    if let Some(corpus) = Corpus::from_args(&args) {
-        std::fs::create_dir_all(&corpus.dir).unwrap();
-        for seed in corpus.seeds() {
-            std::fs::write(corpus.dir.join(format!("catan-cards-{seed:06}.jsonl")), generated(seed)).unwrap();
-        }
+    if Corpus::write_if_asked(&args, "catan-cards", generated) {
         return;
     }
-
     let seed: u64 = args.get(1).and_then(|s| s.parse().ok()).unwrap_or(7);
     let players: usize = args.get(2).and_then(|s| s.parse().ok()).unwrap_or(4);
     let observer = args.get(3).is_some_and(|a| a == "observer");
@@ -34,16 +28,10 @@ fn main() {
     for (p, color) in header["players"].as_array_mut().unwrap().iter_mut().zip(["red", "blue", "orange", "white"]) {
         p["color"] = json!(color);
     }
-    println!("{header}");
-    let mut s = CatanCards::initial(&header.to_string()).unwrap();
-    let mut kinds = std::collections::BTreeMap::new();
-    for e in &events {
-        println!("{}", event::write(&s, e));
-        *kinds.entry(e.kind()).or_insert(0) += 1;
-        CatanCards::apply(&mut s, e, &mut Vec::new()).unwrap();
-    }
-    let scores: Vec<String> = s.seats().map(|p| format!("{} {}", s.name(p), s.vp(p))).collect();
-    eprintln!("{} events {kinds:?}; winner {:?}; {}", events.len(), s.winner, scores.join(", "));
+    let (text, end) = written::<CatanCards, _>(&header, &events);
+    print!("{text}");
+    let scores: Vec<String> = end.seats().map(|p| format!("{} {}", end.name(p), end.vp(p))).collect();
+    eprintln!("{}; {}", summary::<CatanCards>(&end, events.len()), scores.join(", "));
 }
 
 /// A game of a generated corpus: two members of the club (the card game is for two).
@@ -61,11 +49,5 @@ fn generated(seed: u64) -> String {
     header["title"] = json!(format!("Generated game {seed}"));
     header["date"] = json!(played_on(seed));
     header["club"] = json!("Generated club");
-    let mut s = CatanCards::initial(&header.to_string()).unwrap();
-    let mut text = format!("{header}\n");
-    for e in &g.events {
-        text.push_str(&format!("{}\n", event::write(&s, e)));
-        CatanCards::apply(&mut s, e, &mut Vec::new()).unwrap();
-    }
-    text
+    written::<CatanCards, _>(&header, &g.events).0
 }

@@ -139,12 +139,6 @@ fn refused(kind: &str) -> Option<String> {
     })
 }
 
-/// Reads one event line against the current state (for player names).
-pub fn parse(state: &State, line: &str) -> Result<Event, EventError> {
-    let line: Line = field::read_line(line, <Event as strum::VariantNames>::VARIANTS, refused)?;
-    Ok(event_of(&state.table, line)?)
-}
-
 fn event_of(table: &Table, line: Line) -> Result<Event, String> {
     Ok(match line {
         Line::Harvest { player, draws } => {
@@ -205,47 +199,58 @@ fn effect_of(table: &Table, effect: Option<ByName<ByName<i16>>>) -> Result<Vec<(
     Ok(out)
 }
 
-/// Writes an event as one almanac/1 line.
-pub fn write(state: &State, event: &Event) -> String {
-    let table = &state.table;
-    let name = |s: Seat| table.name(s).to_string();
-    let line = match event {
-        Event::Harvest { player, draws } => Line::Harvest {
-            player: name(*player),
-            draws: ByName(draws.iter().enumerate().map(|(s, b)| (name(s as Seat), *b)).collect()),
-        },
-        Event::Trade { player, with, give, get, bonus } => Line::Trade {
-            player: name(*player),
-            with: name(*with),
-            give: *give,
-            get: *get,
-            bonus: bonus.map(|b| b.name().to_string()),
-        },
-        Event::Build { player, card, road_trade, refill, event } => Line::Build {
-            player: name(*player),
-            card: card.name().to_string(),
-            road_trade: road_trade.map(|t| RoadTradeLine {
-                give: t.give.name().to_string(),
-                instead_of: t.instead_of.name().to_string(),
-            }),
-            refill: refill.map(|r| r.name().to_string()),
-            event: event.as_ref().map(|e| e.name.clone()),
-            effect: event.as_ref().filter(|e| !e.effect.is_empty()).map(|e| {
-                ByName(
-                    e.effect
-                        .iter()
-                        .map(|(who, gain, lose)| {
-                            let mut deltas: Vec<(String, i16)> =
-                                gain.items().into_iter().map(|(item, n)| (item.to_string(), n as i16)).collect();
-                            deltas.extend(lose.present().map(|(r, n)| (r.name().to_string(), -(n as i16))));
-                            (name(*who), ByName(deltas))
-                        })
-                        .collect(),
-                )
-            }),
-        },
-        Event::Discard { player, cards } => Line::Discard { player: name(*player), cards: *cards },
-        Event::EndTurn { player } => Line::EndTurn { player: name(*player) },
-    };
-    serde_json::to_string(&line).expect("an event line writes into memory")
+impl almanac_core::Line for Event {
+    type State = State;
+    const TYPES: &'static [&'static str] = <Event as strum::VariantNames>::VARIANTS;
+
+    /// Reads one event line against the current state (for player names).
+    fn parse(state: &State, line: &str) -> Result<Event, EventError> {
+        let line: Line = field::read_line(line, <Event as strum::VariantNames>::VARIANTS, refused)?;
+        Ok(event_of(&state.table, line)?)
+    }
+
+    /// Writes an event as one almanac/1 line.
+    fn write(&self, state: &State) -> String {
+        let table = &state.table;
+        let name = |s: Seat| table.name(s).to_string();
+        let line = match self {
+            Event::Harvest { player, draws } => Line::Harvest {
+                player: name(*player),
+                draws: ByName(draws.iter().enumerate().map(|(s, b)| (name(s as Seat), *b)).collect()),
+            },
+            Event::Trade { player, with, give, get, bonus } => Line::Trade {
+                player: name(*player),
+                with: name(*with),
+                give: *give,
+                get: *get,
+                bonus: bonus.map(|b| b.name().to_string()),
+            },
+            Event::Build { player, card, road_trade, refill, event } => Line::Build {
+                player: name(*player),
+                card: card.name().to_string(),
+                road_trade: road_trade.map(|t| RoadTradeLine {
+                    give: t.give.name().to_string(),
+                    instead_of: t.instead_of.name().to_string(),
+                }),
+                refill: refill.map(|r| r.name().to_string()),
+                event: event.as_ref().map(|e| e.name.clone()),
+                effect: event.as_ref().filter(|e| !e.effect.is_empty()).map(|e| {
+                    ByName(
+                        e.effect
+                            .iter()
+                            .map(|(who, gain, lose)| {
+                                let mut deltas: Vec<(String, i16)> =
+                                    gain.items().into_iter().map(|(item, n)| (item.to_string(), n as i16)).collect();
+                                deltas.extend(lose.present().map(|(r, n)| (r.name().to_string(), -(n as i16))));
+                                (name(*who), ByName(deltas))
+                            })
+                            .collect(),
+                    )
+                }),
+            },
+            Event::Discard { player, cards } => Line::Discard { player: name(*player), cards: *cards },
+            Event::EndTurn { player } => Line::EndTurn { player: name(*player) },
+        };
+        serde_json::to_string(&line).expect("an event line writes into memory")
+    }
 }

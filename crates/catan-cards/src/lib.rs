@@ -1,15 +1,11 @@
 //! The `catan-cards` ruleset: the Catan card game of the rule source (7 VP, an open row of five building
-//! cards, Metropolis cards with an A and a B side, harvests for everyone, one trade a turn, road trades while
-//! building, Robber events) for 2-4 players, and its replay drawing (`web/replay.js`). What the rules leave
-//! open (the cards drawn, the card refilling the row, the event card revealed) is in the log, checked
-//! against the decks a header may declare. Pure. The log format is `docs/formats/catan-cards.md`; resources
-//! and hands are Catan's. `cards`: the building cards and the game's numbers; `setup`, `state`, `event`,
-//! `rules`: the game's contract; `view`, `describe`, `vocabulary`: its words.
+//! cards, Metropolis cards, harvests for everyone, one trade a turn, Robber events) for 2-4 players, and
+//! its replay drawing. What the rules leave open (cards drawn, the row's refill, the event revealed) is in
+//! the log, checked against the decks a header may declare (`docs/formats/catan-cards.md`).
 
 pub mod cards;
 pub mod describe;
 pub mod event;
-mod line;
 pub mod position;
 pub mod rules;
 pub mod setup;
@@ -36,4 +32,8 @@ impl almanac_core::Declarations for CatanCards {
     const IMPORTERS: &'static [&'static dyn almanac_core::Importer] = &[];
     const REPLAY_SCRIPT: &'static str = include_str!("../web/replay.js");
     const FEATURES: &'static [almanac_core::Feature] = &position::FEATURES;
+
+    fn describe(state: &State, event: &Self::Event) -> String {
+        describe::describe(state, event)
+    }
 }

@@ -7,7 +7,7 @@ mod support;
 
 use almanac_catan::resources::Resource;
 use almanac_catan_cards::cards::Card;
-use almanac_catan_cards::{event, CatanCards, Event, State};
+use almanac_catan_cards::{CatanCards, Event, State};
 use almanac_core::{Envelope, Fact, Ruleset, Timeline};
 use proptest::prelude::*;
 
@@ -112,8 +112,8 @@ proptest! {
         let g = support::play(seed, players, 400);
         let mut s = CatanCards::initial(&g.header.to_string()).unwrap();
         for e in &g.events {
-            let line = event::write(&s, e);
-            prop_assert_eq!(&event::parse(&s, &line).unwrap(), e, "{}", line);
+            let line = almanac_core::Line::write(e, &s);
+            prop_assert_eq!(&<Event as almanac_core::Line>::parse(&s, &line).unwrap(), e, "{}", line);
             CatanCards::apply(&mut s, e, &mut Vec::new()).unwrap();
         }
     }

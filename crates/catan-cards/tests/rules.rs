@@ -5,7 +5,7 @@
 
 use almanac_catan::resources::{Hand, Resources};
 use almanac_catan_cards::state::Phase;
-use almanac_catan_cards::{event, CatanCards, State};
+use almanac_catan_cards::{CatanCards, Event, State};
 use almanac_core::Seated;
 use almanac_core::{Fact, Ruleset};
 use serde_json::{json, Value};
@@ -37,7 +37,7 @@ impl Table {
     }
 
     fn play(&mut self, line: Value) -> Result<Vec<Fact>, String> {
-        let ev = event::parse(&self.s, &line.to_string()).map_err(|e| e.to_string())?;
+        let ev = <Event as almanac_core::Line>::parse(&self.s, &line.to_string()).map_err(|e| e.to_string())?;
         let mut next = self.s.clone();
         let mut facts = Vec::new();
         CatanCards::apply(&mut next, &ev, &mut facts).map_err(|v| v.to_string())?;

@@ -5,22 +5,16 @@
 #[path = "../tests/support/mod.rs"]
 mod support;
 
-use almanac_catan::{event, Catan};
-use almanac_core::testing::{played_on, table, Corpus};
+use almanac_catan::Catan;
+use almanac_core::testing::{played_on, summary, table, written, Corpus};
 use almanac_core::Ruleset;
-use almanac_core::Seated;
 use serde_json::json;
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
-    if let Some(corpus) = Corpus::from_args(&args) {
-        std::fs::create_dir_all(&corpus.dir).unwrap();
-        for seed in corpus.seeds() {
-            std::fs::write(corpus.dir.join(format!("catan-{seed:06}.jsonl")), generated(seed)).unwrap();
-        }
+    if Corpus::write_if_asked(&args, "catan", generated) {
         return;
     }
-
     let seed: u64 = args.get(1).and_then(|s| s.parse().ok()).unwrap_or(7);
     let observer = args.get(2).is_some_and(|a| a == "observer");
     let six = args.get(2).is_some_and(|a| a == "six");
@@ -62,13 +56,9 @@ fn main() {
     };
     eprintln!("seed {seed}");
     let events = if observer { &g.observer } else { &g.events };
-    println!("{}", header);
-    let mut s = Catan::initial(&header.to_string()).unwrap();
-    for e in events {
-        println!("{}", event::write(&s, e));
-        almanac_catan::rules::apply(&mut s, e, &mut Vec::new()).unwrap();
-    }
-    eprintln!("{} events, {} turns, winner {:?}", events.len(), s.turn, s.winner.map(|w| s.name(w).to_string()));
+    let (text, end) = written::<Catan, _>(&header, events);
+    print!("{text}");
+    eprintln!("{}", summary::<Catan>(&end, events.len()));
 }
 
 fn every_helper_on_both_sides(header: &serde_json::Value, events: &[almanac_catan::Event]) -> bool {
@@ -94,11 +84,5 @@ fn generated(seed: u64) -> String {
         "date": played_on(seed), "club": "Generated club", "players": players, "board": support::board(4),
     });
     let g = support::play_from(seed, header.clone(), 8000);
-    let mut s = Catan::initial(&header.to_string()).unwrap();
-    let mut text = format!("{header}\n");
-    for e in &g.events {
-        text.push_str(&format!("{}\n", event::write(&s, e)));
-        almanac_catan::rules::apply(&mut s, e, &mut Vec::new()).unwrap();
-    }
-    text
+    written::<Catan, _>(&header, &g.events).0
 }

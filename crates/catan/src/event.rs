@@ -329,17 +329,7 @@ impl From<Event> for LoggedEvent {
 
 /// Reads one event line against the current state (for player names and board positions).
 pub fn parse(state: &State, line: &str) -> Result<Event, EventError> {
-    Ok(parse_logged(state, line)?.event)
-}
-
-/// Reads one event line with its statements.
-pub fn parse_logged(state: &State, line: &str) -> Result<LoggedEvent, EventError> {
-    let mut raw: Raw = serde_json::from_str(line).map_err(EventError::from_json)?;
-    let stated = match raw.stated.take() {
-        None => None,
-        Some(spec) => Some(Box::new(Stated::parse(state, spec)?)),
-    };
-    Ok(LoggedEvent { event: parse_raw(state, raw)?, stated })
+    Ok(<LoggedEvent as almanac_core::Line>::parse(state, line)?.event)
 }
 
 fn parse_raw(state: &State, raw: Raw) -> Result<Event, String> {
@@ -529,13 +519,28 @@ pub fn write(state: &State, event: &Event) -> String {
     Value::Object(write_map(state, event)).to_string()
 }
 
-/// Writes an event and its statements as one almanac/1 line.
-pub fn write_logged(state: &State, logged: &LoggedEvent) -> String {
-    let mut m = write_map(state, &logged.event);
-    if let Some(stated) = &logged.stated {
-        m.insert("stated".into(), stated.write(state));
+impl almanac_core::Line for LoggedEvent {
+    type State = State;
+    const TYPES: &'static [&'static str] = EVENT_TYPES;
+
+    /// Reads one event line with its statements.
+    fn parse(state: &State, line: &str) -> Result<LoggedEvent, EventError> {
+        let mut raw: Raw = serde_json::from_str(line).map_err(EventError::from_json)?;
+        let stated = match raw.stated.take() {
+            None => None,
+            Some(spec) => Some(Box::new(Stated::parse(state, spec)?)),
+        };
+        Ok(LoggedEvent { event: parse_raw(state, raw)?, stated })
     }
-    Value::Object(m).to_string()
+
+    /// Writes an event and its statements as one almanac/1 line.
+    fn write(&self, state: &State) -> String {
+        let mut m = write_map(state, &self.event);
+        if let Some(stated) = &self.stated {
+            m.insert("stated".into(), stated.write(state));
+        }
+        Value::Object(m).to_string()
+    }
 }
 
 fn write_map(state: &State, event: &Event) -> Map<String, Value> {

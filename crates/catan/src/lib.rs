@@ -24,7 +24,6 @@ pub mod header;
 pub mod helper_uses;
 pub mod helpers;
 pub mod import;
-mod line;
 pub mod next;
 pub mod pieces;
 pub mod position;
@@ -95,5 +94,9 @@ impl almanac_core::Declarations for Catan {
     }
     fn opening(beginning: &str, players: &[&str]) -> Opening {
         beginnings::opening(beginning, players)
+    }
+
+    fn describe(state: &State, event: &Self::Event) -> String {
+        describe::describe(state, &event.event)
     }
 }

@@ -5,22 +5,15 @@
 #[path = "../tests/support/mod.rs"]
 mod support;
 
-use almanac_cities_knights::{event, CitiesKnights};
-use almanac_core::testing::{played_on, table, Corpus};
-use almanac_core::Ruleset;
-use almanac_core::Seated;
+use almanac_cities_knights::CitiesKnights;
+use almanac_core::testing::{played_on, summary, table, written, Corpus};
 use serde_json::json;
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
-    if let Some(corpus) = Corpus::from_args(&args) {
-        std::fs::create_dir_all(&corpus.dir).unwrap();
-        for seed in corpus.seeds() {
-            std::fs::write(corpus.dir.join(format!("cities-knights-{seed:06}.jsonl")), generated(seed)).unwrap();
-        }
+    if Corpus::write_if_asked(&args, "cities-knights", generated) {
         return;
     }
-
     let seed: u64 = args.get(1).and_then(|s| s.parse().ok()).unwrap_or(7);
     let observer = args.get(2).is_some_and(|a| a == "observer");
     let header = json!({
@@ -38,13 +31,9 @@ fn main() {
     });
     let g = support::play_from(seed, header.clone(), 8000);
     let events = if observer { &g.observer } else { &g.events };
-    println!("{header}");
-    let mut s = CitiesKnights::initial(&header.to_string()).unwrap();
-    for e in events {
-        println!("{}", event::write(&s, e));
-        almanac_cities_knights::rules::apply(&mut s, e, &mut Vec::new()).unwrap();
-    }
-    eprintln!("{} events, {} turns, winner {:?}", events.len(), s.turn, s.winner.map(|w| s.name(w).to_string()));
+    let (text, end) = written::<CitiesKnights, _>(&header, events);
+    print!("{text}");
+    eprintln!("{}", summary::<CitiesKnights>(&end, events.len()));
 }
 
 /// A game of a generated corpus: three or four members of the club.
@@ -57,11 +46,5 @@ fn generated(seed: u64) -> String {
         "date": played_on(seed), "club": "Generated club", "players": players, "board": support::board(),
     });
     let g = support::play_from(seed, header.clone(), 8000);
-    let mut s = CitiesKnights::initial(&header.to_string()).unwrap();
-    let mut text = format!("{header}\n");
-    for e in &g.events {
-        text.push_str(&format!("{}\n", event::write(&s, e)));
-        almanac_cities_knights::rules::apply(&mut s, e, &mut Vec::new()).unwrap();
-    }
-    text
+    written::<CitiesKnights, _>(&header, &g.events).0
 }

@@ -282,11 +282,6 @@ struct RawOffer {
     get: Option<String>,
 }
 
-pub fn parse(state: &State, line: &str) -> Result<Event, EventError> {
-    let raw: Raw = serde_json::from_str(line).map_err(EventError::from_json)?;
-    parse_raw(state, raw).map_err(EventError::Invalid)
-}
-
 /// The seat of the player a field names.
 fn seat(s: &State, name: &str, field: &str) -> Result<Seat, String> {
     s.table.seat(name, field)
@@ -578,96 +573,106 @@ fn held_json(m: &mut Map<String, Value>, key: &str, colour_key: &str, h: HeldCar
     }
 }
 
-pub fn write(s: &State, e: &Event) -> String {
-    let mut m = Map::new();
-    m.insert("type".into(), json!(e.kind()));
-    m.insert("player".into(), json!(s.name(e.player())));
-    let v = |x: VertexId| json!(s.board.vertices[x as usize].name);
-    let name = |p: Seat| s.name(p).to_string();
-    match e {
-        Event::BuildSettlement { at, .. }
-        | Event::BuildCity { at, .. }
-        | Event::BuildWall { at, .. }
-        | Event::BuildKnight { at, .. }
-        | Event::PromoteKnight { at, .. }
-        | Event::ActivateKnight { at, .. } => {
-            m.insert("at".into(), v(*at));
-        }
-        Event::BuildRoad { at, .. } => {
-            m.insert("at".into(), json!(s.board.edges[*at as usize].name));
-        }
-        Event::MoveKnight { from, to, displaced_to, .. } => {
-            m.insert("from".into(), v(*from));
-            m.insert("to".into(), v(*to));
-            if let Some(d) = displaced_to {
-                m.insert("displaced_to".into(), v(*d));
-            }
-        }
-        Event::ChaseRobber { knight, .. } => {
-            m.insert("knight".into(), v(*knight));
-        }
-        Event::ImproveCity { track, metropolis, .. } => {
-            m.insert("track".into(), json!(track.name()));
-            if let Some(x) = metropolis {
-                m.insert("metropolis".into(), v(*x));
-            }
-        }
-        Event::Roll { event, dice, drawn, pillaged, aqueduct, .. } => {
-            m.insert("event".into(), json!(event.name()));
-            m.insert("dice".into(), json!(dice));
-            if !drawn.is_empty() {
-                let list: Vec<Value> = drawn
-                    .iter()
-                    .map(|d| {
-                        let mut o = Map::new();
-                        o.insert("player".into(), json!(name(d.player)));
-                        held_json(&mut o, "card", "colour", d.card);
-                        if d.card.card.is_some() {
-                            o.insert("colour".into(), json!(d.card.track.name()));
-                        }
-                        if let Some(r) = d.returned {
-                            held_json(&mut o, "returned", "returned_colour", r);
-                        }
-                        Value::Object(o)
-                    })
-                    .collect();
-                m.insert("drawn".into(), Value::Array(list));
-            }
-            if !pillaged.is_empty() {
-                let o: Map<String, Value> = pillaged.iter().map(|&(p, x)| (name(p), v(x))).collect();
-                m.insert("pillaged".into(), Value::Object(o));
-            }
-            if !aqueduct.is_empty() {
-                let o: Map<String, Value> = aqueduct.iter().map(|&(p, r)| (name(p), json!(r.name()))).collect();
-                m.insert("aqueduct".into(), Value::Object(o));
-            }
-        }
-        Event::Discard { cards, .. } => {
-            m.insert("cards".into(), bundle_json(cards));
-        }
-        Event::MoveRobber { hex, victim, stolen, .. } => {
-            m.insert("hex".into(), json!(hex));
-            if let Some(p) = victim {
-                m.insert("victim".into(), json!(name(*p)));
-            }
-            if let Some(c) = stolen {
-                m.insert("stolen".into(), json!(c.map_or(UNKNOWN, |c| c.name())));
-            }
-        }
-        Event::Trade { with, give, get, .. } => {
-            m.insert("with".into(), json!(name(*with)));
-            m.insert("give".into(), bundle_json(give));
-            m.insert("get".into(), bundle_json(get));
-        }
-        Event::MaritimeTrade { give, get, .. } => {
-            m.insert("give".into(), bundle_json(give));
-            m.insert("get".into(), bundle_json(get));
-        }
-        Event::ReturnProgress { card, .. } => held_json(&mut m, "card", "colour", *card),
-        Event::PlayProgress { play, .. } => write_play(s, play, &mut m),
-        Event::EndTurn { .. } => {}
+impl almanac_core::Line for Event {
+    type State = State;
+    const TYPES: &'static [&'static str] = EVENT_TYPES;
+
+    fn parse(state: &State, line: &str) -> Result<Event, EventError> {
+        let raw: Raw = serde_json::from_str(line).map_err(EventError::from_json)?;
+        parse_raw(state, raw).map_err(EventError::Invalid)
     }
-    Value::Object(m).to_string()
+
+    fn write(&self, s: &State) -> String {
+        let mut m = Map::new();
+        m.insert("type".into(), json!(self.kind()));
+        m.insert("player".into(), json!(s.name(self.player())));
+        let v = |x: VertexId| json!(s.board.vertices[x as usize].name);
+        let name = |p: Seat| s.name(p).to_string();
+        match self {
+            Event::BuildSettlement { at, .. }
+            | Event::BuildCity { at, .. }
+            | Event::BuildWall { at, .. }
+            | Event::BuildKnight { at, .. }
+            | Event::PromoteKnight { at, .. }
+            | Event::ActivateKnight { at, .. } => {
+                m.insert("at".into(), v(*at));
+            }
+            Event::BuildRoad { at, .. } => {
+                m.insert("at".into(), json!(s.board.edges[*at as usize].name));
+            }
+            Event::MoveKnight { from, to, displaced_to, .. } => {
+                m.insert("from".into(), v(*from));
+                m.insert("to".into(), v(*to));
+                if let Some(d) = displaced_to {
+                    m.insert("displaced_to".into(), v(*d));
+                }
+            }
+            Event::ChaseRobber { knight, .. } => {
+                m.insert("knight".into(), v(*knight));
+            }
+            Event::ImproveCity { track, metropolis, .. } => {
+                m.insert("track".into(), json!(track.name()));
+                if let Some(x) = metropolis {
+                    m.insert("metropolis".into(), v(*x));
+                }
+            }
+            Event::Roll { event, dice, drawn, pillaged, aqueduct, .. } => {
+                m.insert("event".into(), json!(event.name()));
+                m.insert("dice".into(), json!(dice));
+                if !drawn.is_empty() {
+                    let list: Vec<Value> = drawn
+                        .iter()
+                        .map(|d| {
+                            let mut o = Map::new();
+                            o.insert("player".into(), json!(name(d.player)));
+                            held_json(&mut o, "card", "colour", d.card);
+                            if d.card.card.is_some() {
+                                o.insert("colour".into(), json!(d.card.track.name()));
+                            }
+                            if let Some(r) = d.returned {
+                                held_json(&mut o, "returned", "returned_colour", r);
+                            }
+                            Value::Object(o)
+                        })
+                        .collect();
+                    m.insert("drawn".into(), Value::Array(list));
+                }
+                if !pillaged.is_empty() {
+                    let o: Map<String, Value> = pillaged.iter().map(|&(p, x)| (name(p), v(x))).collect();
+                    m.insert("pillaged".into(), Value::Object(o));
+                }
+                if !aqueduct.is_empty() {
+                    let o: Map<String, Value> = aqueduct.iter().map(|&(p, r)| (name(p), json!(r.name()))).collect();
+                    m.insert("aqueduct".into(), Value::Object(o));
+                }
+            }
+            Event::Discard { cards, .. } => {
+                m.insert("cards".into(), bundle_json(cards));
+            }
+            Event::MoveRobber { hex, victim, stolen, .. } => {
+                m.insert("hex".into(), json!(hex));
+                if let Some(p) = victim {
+                    m.insert("victim".into(), json!(name(*p)));
+                }
+                if let Some(c) = stolen {
+                    m.insert("stolen".into(), json!(c.map_or(UNKNOWN, |c| c.name())));
+                }
+            }
+            Event::Trade { with, give, get, .. } => {
+                m.insert("with".into(), json!(name(*with)));
+                m.insert("give".into(), bundle_json(give));
+                m.insert("get".into(), bundle_json(get));
+            }
+            Event::MaritimeTrade { give, get, .. } => {
+                m.insert("give".into(), bundle_json(give));
+                m.insert("get".into(), bundle_json(get));
+            }
+            Event::ReturnProgress { card, .. } => held_json(&mut m, "card", "colour", *card),
+            Event::PlayProgress { play, .. } => write_play(s, play, &mut m),
+            Event::EndTurn { .. } => {}
+        }
+        Value::Object(m).to_string()
+    }
 }
 
 fn write_play(s: &State, play: &Play, m: &mut Map<String, Value>) {

@@ -13,7 +13,6 @@
 pub mod cards;
 pub mod describe;
 pub mod event;
-mod line;
 pub mod position;
 pub mod progress;
 pub mod rules;
@@ -42,4 +41,8 @@ impl almanac_core::Declarations for CitiesKnights {
     const REPLAY_SCRIPT: &'static str =
         concat!(include_str!("../../catan/web/board.js"), include_str!("../web/replay.js"));
     const FEATURES: &'static [almanac_core::Feature] = &position::FEATURES;
+
+    fn describe(state: &State, event: &Self::Event) -> String {
+        describe::describe(state, event)
+    }
 }

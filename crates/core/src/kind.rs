@@ -97,6 +97,10 @@ pub trait Declarations: Ruleset + Sync {
     /// What a position is made of for the win-chance model (none: the game has no model).
     const FEATURES: &'static [Feature] = &[];
 
+    /// How an event reads in words after the acting player's name, given the state before it:
+    /// "builds a settlement at 4:NE", "rolls 8 (3+5)".
+    fn describe(state: &Self::State, event: &Self::Event) -> String;
+
     /// Whether a table can record the game move by move: it declares what may happen next
     /// ([`Declarations::open`] and [`Declarations::candidates`]).
     const RECORDER: bool = false;

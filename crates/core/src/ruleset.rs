@@ -139,10 +139,6 @@ pub trait Line: Clone + PartialEq + Send + Sync + Sized + 'static {
 
     /// Writes the event as one almanac/1 line (the inverse of `parse`).
     fn write(&self, state: &Self::State) -> String;
-
-    /// How the event reads in words after the acting player's name, given the state before it:
-    /// "builds a settlement at 4:NE", "rolls 8 (3+5)".
-    fn describe(&self, state: &Self::State) -> String;
 }
 
 /// A game's header line, as the game reads it beside core's [`crate::Envelope`].
@@ -189,10 +185,6 @@ pub trait Ruleset: 'static + Sized {
 
     fn write_event(state: &Self::State, event: &Self::Event) -> String {
         event.write(state)
-    }
-
-    fn describe(state: &Self::State, event: &Self::Event) -> String {
-        event.describe(state)
     }
 
     fn apply(state: &mut Self::State, event: &Self::Event, facts: &mut Vec<Fact>) -> Result<(), RuleViolation> {

@@ -119,6 +119,41 @@ impl Corpus {
     pub fn seeds(&self) -> std::ops::Range<u64> {
         self.first..self.first + self.games
     }
+
+    /// For a sample program: with `corpus N DIR [FIRST]` among `args`, writes each seed's game
+    /// (`generated(seed)`, a log's text) to `DIR/{ruleset}-{seed:06}.jsonl` and says true.
+    pub fn write_if_asked(args: &[String], ruleset: &str, generated: impl Fn(u64) -> String) -> bool {
+        let Some(corpus) = Corpus::from_args(args) else { return false };
+        std::fs::create_dir_all(&corpus.dir).unwrap();
+        for seed in corpus.seeds() {
+            std::fs::write(corpus.dir.join(format!("{ruleset}-{seed:06}.jsonl")), generated(seed)).unwrap();
+        }
+        true
+    }
+}
+
+/// A generated game as its log (the header line, then each event written at the state before it), and the
+/// state after the last event.
+pub fn written<R: Ruleset, E: Clone + Into<R::Event>>(header: &serde_json::Value, events: &[E]) -> (String, R::State) {
+    use crate::{Line, Rules};
+    let mut state = R::initial(&header.to_string()).expect("a header the ruleset reads");
+    let mut text = format!("{header}\n");
+    for e in events.iter().cloned().map(Into::into) {
+        text.push_str(&e.write(&state));
+        text.push('\n');
+        state.apply(&e, &mut Vec::new()).expect("a legal event");
+    }
+    (text, state)
+}
+
+/// What a sample program says of the game it wrote: its length and its winner.
+pub fn summary<R: Ruleset>(state: &R::State, events: usize) -> String
+where
+    R::State: crate::Seated,
+{
+    use crate::{Rules, Seated};
+    let winner = state.winner().map(|w| state.name(w).to_string());
+    format!("{events} events, {} turns, winner {winner:?}", state.turn())
 }
 
 /// The fingerprint of the game that `events` play from `header` (see [`crate::fingerprint`]): what a

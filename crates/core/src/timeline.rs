@@ -457,9 +457,6 @@ mod tests {
         fn write(&self, _: &Tally) -> String {
             self.0.to_string()
         }
-        fn describe(&self, _: &Tally) -> String {
-            format!("adds {}", self.0)
-        }
     }
 
     const WORDS: Vocabulary = Vocabulary {
@@ -487,6 +484,9 @@ mod tests {
         const VOCABULARY: &'static Vocabulary = &WORDS;
         const IMPORTERS: &'static [&'static dyn Importer] = &[];
         const REPLAY_SCRIPT: &'static str = "";
+        fn describe(_: &Tally, event: &Add) -> String {
+            format!("adds {}", event.0)
+        }
     }
 
     fn timeline() -> Timeline<Careless> {

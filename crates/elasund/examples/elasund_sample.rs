@@ -5,22 +5,15 @@
 #[path = "../tests/support/mod.rs"]
 mod support;
 
-use almanac_core::testing::{played_on, table, Corpus};
-use almanac_core::Ruleset;
-use almanac_core::Seated;
-use almanac_elasund::{event, Elasund};
+use almanac_core::testing::{played_on, summary, table, written, Corpus};
+use almanac_elasund::Elasund;
 use serde_json::json;
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
-    if let Some(corpus) = Corpus::from_args(&args) {
-        std::fs::create_dir_all(&corpus.dir).unwrap();
-        for seed in corpus.seeds() {
-            std::fs::write(corpus.dir.join(format!("elasund-{seed:06}.jsonl")), generated(seed)).unwrap();
-        }
+    if Corpus::write_if_asked(&args, "elasund", generated) {
         return;
     }
-
     let seed: u64 = args.get(1).and_then(|s| s.parse().ok()).unwrap_or(7);
     let players: usize = args.get(2).and_then(|s| s.parse().ok()).unwrap_or(4);
     let observer = args.get(3).is_some_and(|a| a == "observer");
@@ -31,13 +24,9 @@ fn main() {
     header["location"] = json!("Tampere");
     let g = support::play_from(seed, header, 8000);
     let (header, events) = if observer { (&g.observer_header, &g.observer) } else { (&g.header, &g.events) };
-    println!("{header}");
-    let mut s = Elasund::initial(&header.to_string()).unwrap();
-    for e in events {
-        println!("{}", event::write(&s, e));
-        almanac_elasund::rules::apply(&mut s, e, &mut Vec::new()).unwrap();
-    }
-    eprintln!("{} events, {} turns, winner {:?}", events.len(), s.turn, s.winner.map(|w| s.name(w).to_string()));
+    let (text, end) = written::<Elasund, _>(header, events);
+    print!("{text}");
+    eprintln!("{}", summary::<Elasund>(&end, events.len()));
 }
 
 /// A game of a generated corpus: two to four members of the club.
@@ -51,11 +40,5 @@ fn generated(seed: u64) -> String {
     header["date"] = json!(played_on(seed));
     header["club"] = json!("Generated club");
     let g = support::play_from(seed, header, 8000);
-    let mut s = Elasund::initial(&g.header.to_string()).unwrap();
-    let mut text = format!("{}\n", g.header);
-    for e in &g.events {
-        text.push_str(&format!("{}\n", event::write(&s, e)));
-        almanac_elasund::rules::apply(&mut s, e, &mut Vec::new()).unwrap();
-    }
-    text
+    written::<Elasund, _>(&g.header, &g.events).0
 }

@@ -202,11 +202,6 @@ struct HutLine {
     at: Option<String>,
 }
 
-pub fn parse(s: &State, line: &str) -> Result<Event, EventError> {
-    let line: Line = field::read_line(line, EVENT_TYPES, |_| None)?;
-    event_of(&s.table, line).map_err(EventError::Invalid)
-}
-
 fn drawn(name: &str) -> Result<Drawn, String> {
     match name {
         UNKNOWN => Ok(None),
@@ -351,67 +346,84 @@ fn cards_line(c: &Cards) -> ByName<u8> {
     ByName(items)
 }
 
-pub fn write(s: &State, e: &Event) -> String {
-    let table = &s.table;
-    let name = |p: Seat| table.name(p).to_string();
-    let by_seat = |list: &[(Seat, Cards)]| ByName(list.iter().map(|(p, c)| (name(*p), cards_line(c))).collect());
-    let huts_line = |huts: &Huts| -> Vec<HutLine> {
-        huts.iter()
-            .map(|h| HutLine { player: name(h.player), hut: h.hut.name().to_string(), at: h.at.map(|a| a.to_string()) })
-            .collect()
-    };
-    let line = match e {
-        Event::Roll { player, dice, ship, influence, discards, took, reshuffle } => Line::Roll {
-            player: name(*player),
-            dice: *dice,
-            ship: ship.map(|row| crate::board::ROWS[row as usize]),
-            influence: ByName(
-                influence.iter().map(|(p, cards)| (name(*p), cards.iter().map(|&d| drawn_name(d)).collect())).collect(),
-            ),
-            discards: by_seat(discards),
-            took: cards_line(took),
-            reshuffle: by_seat(reshuffle),
-        },
-        Event::Build { player, building, at, influence, huts } => Line::Build {
-            player: name(*player),
-            building: building.name().to_string(),
-            at: at.to_string(),
-            influence: influence.map(|c| c.name().to_string()),
-            huts: huts_line(huts),
-        },
-        Event::BuildWall { player, at, influence } => Line::BuildWall {
-            player: name(*player),
-            at: at.to_string(),
-            influence: influence.iter().map(|&d| drawn_name(d)).collect(),
-        },
-        Event::BuildChurch { player, tile, returned, huts } => Line::BuildChurch {
-            player: name(*player),
-            tile: tile.name().to_string(),
-            returned: returned.map(|r| r.map_or(UNKNOWN, |t| t.name()).to_string()),
-            huts: huts_line(huts),
-        },
-        Event::PlacePermit { player, value, at, influence } => Line::PlacePermit {
-            player: name(*player),
-            value: *value,
-            at: at.to_string(),
-            influence: influence.map(|c| c.name().to_string()),
-        },
-        Event::TakeGold { player, reshuffle } => {
-            Line::TakeGold { player: name(*player), reshuffle: by_seat(reshuffle) }
-        }
-        Event::MovePermit { player, from, to, influence } => Line::MovePermit {
-            player: name(*player),
-            from: from.to_string(),
-            to: to.to_string(),
-            influence: influence.name().to_string(),
-        },
-        Event::UpgradePermit { player, at, value, influence } => Line::UpgradePermit {
-            player: name(*player),
-            at: at.to_string(),
-            value: *value,
-            influence: influence.name().to_string(),
-        },
-        Event::EndTurn { player } => Line::EndTurn { player: name(*player) },
-    };
-    serde_json::to_string(&line).expect("an event line writes into memory")
+impl almanac_core::Line for Event {
+    type State = State;
+    const TYPES: &'static [&'static str] = EVENT_TYPES;
+
+    fn parse(s: &State, line: &str) -> Result<Event, EventError> {
+        let line: Line = field::read_line(line, EVENT_TYPES, |_| None)?;
+        event_of(&s.table, line).map_err(EventError::Invalid)
+    }
+
+    fn write(&self, s: &State) -> String {
+        let table = &s.table;
+        let name = |p: Seat| table.name(p).to_string();
+        let by_seat = |list: &[(Seat, Cards)]| ByName(list.iter().map(|(p, c)| (name(*p), cards_line(c))).collect());
+        let huts_line = |huts: &Huts| -> Vec<HutLine> {
+            huts.iter()
+                .map(|h| HutLine {
+                    player: name(h.player),
+                    hut: h.hut.name().to_string(),
+                    at: h.at.map(|a| a.to_string()),
+                })
+                .collect()
+        };
+        let line = match self {
+            Event::Roll { player, dice, ship, influence, discards, took, reshuffle } => Line::Roll {
+                player: name(*player),
+                dice: *dice,
+                ship: ship.map(|row| crate::board::ROWS[row as usize]),
+                influence: ByName(
+                    influence
+                        .iter()
+                        .map(|(p, cards)| (name(*p), cards.iter().map(|&d| drawn_name(d)).collect()))
+                        .collect(),
+                ),
+                discards: by_seat(discards),
+                took: cards_line(took),
+                reshuffle: by_seat(reshuffle),
+            },
+            Event::Build { player, building, at, influence, huts } => Line::Build {
+                player: name(*player),
+                building: building.name().to_string(),
+                at: at.to_string(),
+                influence: influence.map(|c| c.name().to_string()),
+                huts: huts_line(huts),
+            },
+            Event::BuildWall { player, at, influence } => Line::BuildWall {
+                player: name(*player),
+                at: at.to_string(),
+                influence: influence.iter().map(|&d| drawn_name(d)).collect(),
+            },
+            Event::BuildChurch { player, tile, returned, huts } => Line::BuildChurch {
+                player: name(*player),
+                tile: tile.name().to_string(),
+                returned: returned.map(|r| r.map_or(UNKNOWN, |t| t.name()).to_string()),
+                huts: huts_line(huts),
+            },
+            Event::PlacePermit { player, value, at, influence } => Line::PlacePermit {
+                player: name(*player),
+                value: *value,
+                at: at.to_string(),
+                influence: influence.map(|c| c.name().to_string()),
+            },
+            Event::TakeGold { player, reshuffle } => {
+                Line::TakeGold { player: name(*player), reshuffle: by_seat(reshuffle) }
+            }
+            Event::MovePermit { player, from, to, influence } => Line::MovePermit {
+                player: name(*player),
+                from: from.to_string(),
+                to: to.to_string(),
+                influence: influence.name().to_string(),
+            },
+            Event::UpgradePermit { player, at, value, influence } => Line::UpgradePermit {
+                player: name(*player),
+                at: at.to_string(),
+                value: *value,
+                influence: influence.name().to_string(),
+            },
+            Event::EndTurn { player } => Line::EndTurn { player: name(*player) },
+        };
+        serde_json::to_string(&line).expect("an event line writes into memory")
+    }
 }

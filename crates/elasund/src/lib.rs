@@ -14,7 +14,6 @@ pub mod buildings;
 pub mod cards;
 pub mod describe;
 pub mod event;
-mod line;
 pub mod position;
 pub mod rules;
 pub mod setup;
@@ -43,4 +42,8 @@ impl almanac_core::Declarations for Elasund {
     const IMPORTERS: &'static [&'static dyn almanac_core::Importer] = &[];
     const REPLAY_SCRIPT: &'static str = include_str!("../web/replay.js");
     const FEATURES: &'static [almanac_core::Feature] = &position::FEATURES;
+
+    fn describe(state: &State, event: &Self::Event) -> String {
+        describe::describe(state, event)
+    }
 }

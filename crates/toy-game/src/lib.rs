@@ -27,4 +27,9 @@ impl almanac_core::Declarations for Race {
     const VOCABULARY: &'static almanac_core::Vocabulary = &vocabulary::VOCABULARY;
     const IMPORTERS: &'static [&'static dyn almanac_core::Importer] = &[];
     const REPLAY_SCRIPT: &'static str = include_str!("../web/replay.js");
+
+    fn describe(_state: &State, event: &Event) -> String {
+        let Event::Step { by, .. } = *event;
+        format!("moves {by} square{}", if by == 1 { "" } else { "s" })
+    }
 }

@@ -8,10 +8,11 @@
 //! Every setting of the save is either honoured (as a ruleset option) or refused by name: a game played
 //! with figures or rules Almanac does not know would otherwise replay to other scores than it had.
 
-use crate::event::{self, Event, Location};
+use crate::event::{Event, Location};
 use crate::rules;
 use crate::state::{FigureKind, GroupKind, State, Step};
 use crate::tiles::catalogue;
+use almanac_core::Line;
 use almanac_core::Ruleset;
 use almanac_core::{FormatError, Importer};
 use serde::Deserialize;
@@ -259,7 +260,7 @@ pub fn to_almanac(text: &str) -> Result<String, FormatError> {
     out.push('\n');
     let mut tiles_placed = 0;
     let emit = |ev: Event, state: &mut State, out: &mut String| {
-        out.push_str(&event::write(state, &ev));
+        out.push_str(&ev.write(state));
         out.push('\n');
         // Follow the game to know whose turn it is; a broken record is reported by the engine later.
         let mut next = state.clone();

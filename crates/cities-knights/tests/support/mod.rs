@@ -572,9 +572,9 @@ pub fn replay(header: &Value, events: &[Event]) -> Vec<S> {
     let mut s = CitiesKnights::initial(&header.to_string()).unwrap();
     let mut out = Vec::new();
     for (i, e) in events.iter().enumerate() {
-        let line = almanac_cities_knights::event::write(&s, e);
-        let read =
-            almanac_cities_knights::event::parse(&s, &line).unwrap_or_else(|err| panic!("event {i} `{line}`: {err}"));
+        let line = almanac_core::Line::write(e, &s);
+        let read = <almanac_cities_knights::Event as almanac_core::Line>::parse(&s, &line)
+            .unwrap_or_else(|err| panic!("event {i} `{line}`: {err}"));
         assert_eq!(&read, e, "event {i} reads back as written");
         almanac_cities_knights::rules::apply(&mut s, e, &mut Vec::new())
             .unwrap_or_else(|v| panic!("event {i} {line}: {v}"));

@@ -463,8 +463,9 @@ pub fn replay(header: &Value, events: &[Event]) -> Vec<State> {
     let mut s = Elasund::initial(&header.to_string()).unwrap();
     let mut out = Vec::new();
     for (i, e) in events.iter().enumerate() {
-        let line = almanac_elasund::event::write(&s, e);
-        let read = almanac_elasund::event::parse(&s, &line).unwrap_or_else(|err| panic!("event {i} `{line}`: {err}"));
+        let line = almanac_core::Line::write(e, &s);
+        let read = <almanac_elasund::Event as almanac_core::Line>::parse(&s, &line)
+            .unwrap_or_else(|err| panic!("event {i} `{line}`: {err}"));
         assert_eq!(&read, e, "event {i} reads back as written");
         almanac_elasund::rules::apply(&mut s, e, &mut Vec::new()).unwrap_or_else(|v| panic!("event {i} {line}: {v}"));
         out.push(s.clone());

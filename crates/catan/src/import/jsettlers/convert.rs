@@ -9,10 +9,10 @@
 use super::layout::{coord, resource, Layout};
 use super::soclog::{self, Audience, Entry};
 use crate::development::DevCard;
-use crate::event::parse_logged;
 use crate::resources::{Bundle, Resources};
 use crate::state::State;
 use crate::Catan;
+use almanac_core::Line;
 use almanac_core::{FormatError, Ruleset, Viewpoint};
 use serde_json::{json, Map, Value};
 
@@ -386,7 +386,7 @@ impl<'s> Walk<'s> {
         }
         let line = Value::Object(p.event).to_string();
         let refused = |reason: String| FormatError { line: p.line, reason: format!("our rules refuse this: {reason}") };
-        let logged = parse_logged(&self.state, &line).map_err(|e| refused(e.to_string()))?;
+        let logged = crate::LoggedEvent::parse(&self.state, &line).map_err(|e| refused(e.to_string()))?;
         Catan::apply(&mut self.state, &logged, &mut Vec::new()).map_err(|v| refused(v.0))?;
         self.lines.push(line);
         Ok(())
