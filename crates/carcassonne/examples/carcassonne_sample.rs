@@ -6,16 +6,16 @@
 mod support;
 
 use almanac_carcassonne::Carcassonne;
-use almanac_core::testing::{played_on, table, written, Corpus};
+use almanac_core::testing::{played_on, sample_program, table, written};
 use almanac_core::Seated;
 use serde_json::json;
 
 fn main() {
-    let args: Vec<String> = std::env::args().collect();
-    if Corpus::write_if_asked(&args, "carcassonne", generated) {
-        return;
-    }
-    let seed: u64 = args.get(1).and_then(|s| s.parse().ok()).unwrap_or(7);
+    sample_program("carcassonne", generated, sample);
+}
+
+/// `SEED`: a club's game of three.
+fn sample(seed: u64, _: &[String]) -> String {
     let header = json!({
         "format": "almanac/1", "ruleset": "carcassonne",
         "title": "Carcassonne with Traders & Builders", "date": "2026-11-19", "club": "Kadıköy Board Gamers",
@@ -24,10 +24,10 @@ fn main() {
     });
     let (header, events) = support::play_from(seed, header);
     let (text, s) = written::<Carcassonne, _>(&header, &events);
-    print!("{text}");
     let scores: Vec<String> =
         s.players.iter().enumerate().map(|(i, p)| format!("{} {}", s.name(i as u8), p.score)).collect();
     eprintln!("{} events; {}", events.len(), scores.join(", "));
+    text
 }
 
 /// A game of a generated corpus: two to five members of the club, with Traders & Builders.

@@ -8,18 +8,18 @@
 mod support;
 
 use almanac_catan_cards::CatanCards;
-use almanac_core::testing::{played_on, summary, table, written, Corpus};
+use almanac_core::testing::{played_on, sample_program, summary, table, written};
 use almanac_core::Seated;
 use serde_json::json;
 
 fn main() {
-    let args: Vec<String> = std::env::args().collect();
-    if Corpus::write_if_asked(&args, "catan-cards", generated) {
-        return;
-    }
-    let seed: u64 = args.get(1).and_then(|s| s.parse().ok()).unwrap_or(7);
-    let players: usize = args.get(2).and_then(|s| s.parse().ok()).unwrap_or(4);
-    let observer = args.get(3).is_some_and(|a| a == "observer");
+    sample_program("catan-cards", generated, sample);
+}
+
+/// `SEED PLAYERS [observer]`: a club's game, or the same game kept from the next table.
+fn sample(seed: u64, words: &[String]) -> String {
+    let players: usize = words.first().map_or(4, |n| n.parse().expect("PLAYERS: 2 to 4"));
+    let observer = words.get(1).is_some_and(|a| a == "observer");
     let g = support::play(seed, players, 2000);
     let (mut header, events) = if observer { (g.observer_header, g.observer) } else { (g.header, g.events) };
     header["title"] = json!(if observer { "Card game night, kept from the next table" } else { "Card game night" });
@@ -29,9 +29,9 @@ fn main() {
         p["color"] = json!(color);
     }
     let (text, end) = written::<CatanCards, _>(&header, &events);
-    print!("{text}");
     let scores: Vec<String> = end.seats().map(|p| format!("{} {}", end.name(p), end.vp(p))).collect();
     eprintln!("{}; {}", summary::<CatanCards>(&end, events.len()), scores.join(", "));
+    text
 }
 
 /// A game of a generated corpus: two members of the club (the card game is for two).

@@ -31,14 +31,8 @@ impl Rules for State {
     fn opening_facts(&self, facts: &mut Vec<Fact>) {
         opening(self, facts)
     }
-    fn turn(&self) -> u32 {
-        self.turn
-    }
-    fn active(&self) -> Seat {
-        self.active
-    }
-    fn winner(&self) -> Option<Seat> {
-        self.winner
+    fn standing(&self) -> almanac_core::Standing {
+        almanac_core::Standing { turn: self.turn, active: self.active, winner: self.winner }
     }
     fn view(&self) -> View<Self::GameView, Self::PlayerView> {
         crate::view::view(self)

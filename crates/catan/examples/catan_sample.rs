@@ -6,19 +6,18 @@
 mod support;
 
 use almanac_catan::Catan;
-use almanac_core::testing::{played_on, summary, table, written, Corpus};
+use almanac_core::testing::{played_on, sample_program, summary, table, written};
 use almanac_core::Ruleset;
 use serde_json::json;
 
 fn main() {
-    let args: Vec<String> = std::env::args().collect();
-    if Corpus::write_if_asked(&args, "catan", generated) {
-        return;
-    }
-    let seed: u64 = args.get(1).and_then(|s| s.parse().ok()).unwrap_or(7);
-    let observer = args.get(2).is_some_and(|a| a == "observer");
-    let six = args.get(2).is_some_and(|a| a == "six");
-    let with_helpers = args.get(2).is_some_and(|a| a == "helpers");
+    sample_program("catan", generated, sample);
+}
+
+/// `SEED [observer | six | helpers]`: a club's game, kept by a spectator, of six, or with the Helpers.
+fn sample(seed: u64, words: &[String]) -> String {
+    let word = words.first().map(String::as_str);
+    let (observer, six, with_helpers) = (word == Some("observer"), word == Some("six"), word == Some("helpers"));
     let board = support::board(if six { 6 } else { 4 });
     let mut header = json!({
         "format": "almanac/1",
@@ -57,8 +56,8 @@ fn main() {
     eprintln!("seed {seed}");
     let events = if observer { &g.observer } else { &g.events };
     let (text, end) = written::<Catan, _>(&header, events);
-    print!("{text}");
     eprintln!("{}", summary::<Catan>(&end, events.len()));
+    text
 }
 
 fn every_helper_on_both_sides(header: &serde_json::Value, events: &[almanac_catan::Event]) -> bool {

@@ -6,16 +6,16 @@
 mod support;
 
 use almanac_cities_knights::CitiesKnights;
-use almanac_core::testing::{played_on, summary, table, written, Corpus};
+use almanac_core::testing::{played_on, sample_program, summary, table, written};
 use serde_json::json;
 
 fn main() {
-    let args: Vec<String> = std::env::args().collect();
-    if Corpus::write_if_asked(&args, "cities-knights", generated) {
-        return;
-    }
-    let seed: u64 = args.get(1).and_then(|s| s.parse().ok()).unwrap_or(7);
-    let observer = args.get(2).is_some_and(|a| a == "observer");
+    sample_program("cities-knights", generated, sample);
+}
+
+/// `SEED [observer]`: a club's game, or the same game kept by a spectator.
+fn sample(seed: u64, words: &[String]) -> String {
+    let observer = words.first().is_some_and(|a| a == "observer");
     let header = json!({
         "format": "almanac/1",
         "ruleset": "cities-knights",
@@ -32,8 +32,8 @@ fn main() {
     let g = support::play_from(seed, header.clone(), 8000);
     let events = if observer { &g.observer } else { &g.events };
     let (text, end) = written::<CitiesKnights, _>(&header, events);
-    print!("{text}");
     eprintln!("{}", summary::<CitiesKnights>(&end, events.len()));
+    text
 }
 
 /// A game of a generated corpus: three or four members of the club.

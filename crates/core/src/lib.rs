@@ -42,7 +42,7 @@ pub use kind::{Declarations, FormatError, Game, GameKind, Importer, ResumeError,
 pub use log::{table_title, Envelope, LogError, PlayerEntry, Problem, FORMAT};
 pub use position::{Feature, Position};
 pub use ruleset::{
-    EventError, GameViewOf, Header, HeaderOf, Line, PlayerViewOf, RuleViolation, Rules, Ruleset, SetupError,
+    EventError, GameViewOf, Header, HeaderOf, Line, PlayerViewOf, RuleViolation, Rules, Ruleset, SetupError, Standing,
 };
 pub use table::{Seated, Sitter, Table};
 pub use timeline::{read_events, resume, Timeline};

@@ -63,6 +63,17 @@ impl From<&str> for EventError {
     }
 }
 
+/// Where play stands, as every state says it in one line ([`Rules::standing`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Standing {
+    /// 0 = setup, then 1, 2, 3 ... one per player turn.
+    pub turn: u32,
+    /// Whose turn it is.
+    pub active: Seat,
+    /// The winner, once the game is over.
+    pub winner: Option<Seat>,
+}
+
 /// A game's state and the rules that move it: what a game must say. Every function is pure.
 ///
 /// `apply` is the one primitive: it checks the event against the state and, if it is legal, applies it and
@@ -87,14 +98,23 @@ pub trait Rules: Clone + Debug + Send + Sync + Serialize + DeserializeOwned + 's
     /// Checks and applies one event; see the trait's documentation.
     fn apply(&mut self, event: &Self::Event, facts: &mut Vec<Fact>) -> Result<(), RuleViolation>;
 
+    /// Where play stands: the turn, whose it is, the winner.
+    fn standing(&self) -> Standing;
+
     /// Our turn number (0 = setup, then 1, 2, 3 ... one per player turn).
-    fn turn(&self) -> u32;
+    fn turn(&self) -> u32 {
+        self.standing().turn
+    }
 
     /// Whose turn it is.
-    fn active(&self) -> Seat;
+    fn active(&self) -> Seat {
+        self.standing().active
+    }
 
     /// The winner, once the game is over.
-    fn winner(&self) -> Option<Seat>;
+    fn winner(&self) -> Option<Seat> {
+        self.standing().winner
+    }
 
     /// The state as `almanac state --json` and the API show it.
     fn view(&self) -> View<Self::GameView, Self::PlayerView>;

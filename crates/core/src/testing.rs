@@ -119,17 +119,22 @@ impl Corpus {
     pub fn seeds(&self) -> std::ops::Range<u64> {
         self.first..self.first + self.games
     }
+}
 
-    /// For a sample program: with `corpus N DIR [FIRST]` among `args`, writes each seed's game
-    /// (`generated(seed)`, a log's text) to `DIR/{ruleset}-{seed:06}.jsonl` and says true.
-    pub fn write_if_asked(args: &[String], ruleset: &str, generated: impl Fn(u64) -> String) -> bool {
-        let Some(corpus) = Corpus::from_args(args) else { return false };
+/// A sample program (a game crate's `examples/*_sample.rs`): `corpus N DIR [FIRST]` writes each seed's game
+/// (`generated(seed)`, a log's text) to `DIR/{ruleset}-{seed:06}.jsonl`; otherwise `SEED [WORDS...]` prints
+/// the game `one(seed, words)` writes (seed 7 when none is given).
+pub fn sample_program(ruleset: &str, generated: impl Fn(u64) -> String, one: impl Fn(u64, &[String]) -> String) {
+    let args: Vec<String> = std::env::args().collect();
+    if let Some(corpus) = Corpus::from_args(&args) {
         std::fs::create_dir_all(&corpus.dir).unwrap();
         for seed in corpus.seeds() {
             std::fs::write(corpus.dir.join(format!("{ruleset}-{seed:06}.jsonl")), generated(seed)).unwrap();
         }
-        true
+        return;
     }
+    let seed: u64 = args.get(1).map(|s| s.parse().expect("SEED: a whole number")).unwrap_or(7);
+    print!("{}", one(seed, args.get(2..).unwrap_or_default()));
 }
 
 /// A generated game as its log (the header line, then each event written at the state before it), and the

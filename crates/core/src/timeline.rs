@@ -374,7 +374,6 @@ mod tests {
     //! The rollback promise, with a ruleset that breaks things on purpose: it changes the state and pushes
     //! facts before it finds out that an event is illegal.
     use super::*;
-    use crate::facts::Seat;
     use crate::kind::{Declarations, Game, Importer};
     use crate::ruleset::{RuleViolation, SetupError};
     use crate::view::View;
@@ -423,14 +422,8 @@ mod tests {
         fn opening_facts(&self, facts: &mut Vec<Fact>) {
             facts.push(Fact::Built { player: 0, piece: "foundation" });
         }
-        fn turn(&self) -> u32 {
-            self.turn
-        }
-        fn active(&self) -> Seat {
-            0
-        }
-        fn winner(&self) -> Option<Seat> {
-            None
+        fn standing(&self) -> crate::Standing {
+            crate::Standing { turn: self.turn, active: 0, winner: None }
         }
         fn fixed_from(&mut self, _: &Tally) -> Result<(), crate::CheckpointError> {
             Ok(())

@@ -5,18 +5,18 @@
 #[path = "../tests/support/mod.rs"]
 mod support;
 
-use almanac_core::testing::{played_on, summary, table, written, Corpus};
+use almanac_core::testing::{played_on, sample_program, summary, table, written};
 use almanac_elasund::Elasund;
 use serde_json::json;
 
 fn main() {
-    let args: Vec<String> = std::env::args().collect();
-    if Corpus::write_if_asked(&args, "elasund", generated) {
-        return;
-    }
-    let seed: u64 = args.get(1).and_then(|s| s.parse().ok()).unwrap_or(7);
-    let players: usize = args.get(2).and_then(|s| s.parse().ok()).unwrap_or(4);
-    let observer = args.get(3).is_some_and(|a| a == "observer");
+    sample_program("elasund", generated, sample);
+}
+
+/// `SEED PLAYERS [observer]`: a club's game, or the same game kept by a spectator.
+fn sample(seed: u64, words: &[String]) -> String {
+    let players: usize = words.first().map_or(4, |n| n.parse().expect("PLAYERS: 2 to 4"));
+    let observer = words.get(1).is_some_and(|a| a == "observer");
     let mut header = support::header(players);
     header["title"] = json!(if observer { "The first city (kept by a spectator)" } else { "The first city" });
     header["date"] = json!("2026-11-28");
@@ -25,8 +25,8 @@ fn main() {
     let g = support::play_from(seed, header, 8000);
     let (header, events) = if observer { (&g.observer_header, &g.observer) } else { (&g.header, &g.events) };
     let (text, end) = written::<Elasund, _>(header, events);
-    print!("{text}");
     eprintln!("{}", summary::<Elasund>(&end, events.len()));
+    text
 }
 
 /// A game of a generated corpus: two to four members of the club.

@@ -5,7 +5,7 @@
 use crate::{load_visible, ServiceError};
 use almanac_analysis::insights::Tally;
 use almanac_core::Game;
-use almanac_store::{ClubId, Store, StoreError, Visible};
+use almanac_store::{Appended, ClubId, Store, StoreError, Visible};
 
 /// A stored game kept in memory: its timeline, and once it has been appended to, the tally of its numbers
 /// for questions.
@@ -137,7 +137,12 @@ fn extend(
     if live.game.winner().is_some() {
         crate::chances::Models::of(store, live.game.ruleset())?.add_to(&mut insights, live.game.as_ref());
     }
-    match store.append_events(club, &id, expected_seq, live.game.as_ref(), lines, &insights) {
+    match store.append_events(
+        club,
+        &id,
+        expected_seq,
+        Appended { game: live.game.as_ref(), lines, insights: &insights },
+    ) {
         Ok(seq) => {
             live.tally = Some(tally);
             Ok(seq)

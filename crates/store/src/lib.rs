@@ -46,7 +46,7 @@ pub use rows::{
     Recording, ResumePoint, SeatOf, Sitting,
 };
 pub use rows::{
-    AnswerRow, CountedGame, Derivation, Dimension, DueGame, FieldOf, NewGame, Note, OpeningRecord, PartnerTotal,
-    PlayerNumber, PlayerProfile, Question, Sort, StoredGame, TokenRecord, WinModel,
+    AnswerRow, Appended, CountedGame, Derivation, Dimension, DueGame, FieldOf, NewGame, Note, OpeningRecord,
+    PartnerTotal, PlayerNumber, PlayerProfile, Question, Sort, StoredGame, TokenRecord, WinModel,
 };
 pub use store::{is_postgres, Ahead, Store};

@@ -5,6 +5,15 @@ use crate::ownership::Viewer;
 use almanac_core::{FactRow, Game, Insights};
 use serde::Serialize;
 
+/// Events appended to a stored game: the game after them (already validated), their lines (the game's last
+/// events), and its read model for questions after them.
+#[derive(Clone, Copy)]
+pub struct Appended<'a> {
+    pub game: &'a dyn Game,
+    pub lines: &'a [String],
+    pub insights: &'a Insights,
+}
+
 /// A validated game to store: the game, its log as stored (the header line and the event lines), the hash
 /// of the log's canonical spelling, its facts as rows (`Game::fact_rows(0)`: made once, for the read model
 /// and for the store), its read model for questions (derived from its facts), and what was made of it ahead

@@ -5,13 +5,13 @@ use crate::error::{Result, StoreError};
 use crate::ownership::{Access, Club, ClubId, ClubRow, Ownership, TokenRow, Viewer, Visible, VisiblePlayer};
 use crate::postgres::Postgres;
 use crate::rows::{
-    game_id, AnswerRow, Asked, Derivation, DueGame, GameFilter, GameRow, Identity, Inserted, NewGame, Note,
+    game_id, AnswerRow, Appended, Asked, Derivation, DueGame, GameFilter, GameRow, Identity, Inserted, NewGame, Note,
     OpeningRecord, PartnerTotal, PlayerId, PlayerNumber, PlayerProfile, Question, Sitting, StoredGame, TokenRecord,
     WinModel,
 };
 use crate::seats::{Seats, SharedSeats, Tally};
 use crate::sqlite::Sqlite;
-use almanac_core::{FactRow, Game, Insights};
+use almanac_core::FactRow;
 use std::path::Path;
 
 /// What can be made of a new game on any thread, before the store's one writer stores it: its log, facts and
@@ -207,18 +207,10 @@ impl Store {
         on_backend!(self, b => b.token_records())
     }
 
-    /// Appends the last `new_lines.len()` events of `game` (already validated) to game `id` of `club`, if the stored
-    /// log still ends at `expected_seq`; a stale writer gets `Conflict`.
-    pub fn append_events(
-        &mut self,
-        club: ClubId,
-        id: &str,
-        expected_seq: u64,
-        game: &dyn Game,
-        new_lines: &[String],
-        insights: &Insights,
-    ) -> Result<u64> {
-        let seq = on_backend!(mut self, b => b.append_events(club, id, expected_seq, game, new_lines, insights))?;
+    /// Appends the events `appended` names to game `id` of `club`, if the stored log still ends at
+    /// `expected_seq`; a stale writer gets `Conflict`.
+    pub fn append_events(&mut self, club: ClubId, id: &str, expected_seq: u64, appended: Appended) -> Result<u64> {
+        let seq = on_backend!(mut self, b => b.append_events(club, id, expected_seq, appended))?;
         self.changed()?;
         Ok(seq)
     }

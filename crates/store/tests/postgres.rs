@@ -4,7 +4,7 @@
 mod common;
 
 use almanac_store::testing::{scratch_postgres, ScratchDatabase};
-use almanac_store::{GameFilter, Inserted, Ownership, Sort, Store, StoreError, Viewer};
+use almanac_store::{Appended, GameFilter, Inserted, Ownership, Sort, Store, StoreError, Viewer};
 use common::{everything, insert, insert_as, log_of, sample};
 use std::path::Path;
 
@@ -251,7 +251,12 @@ fn concurrent_appends_keep_one_contiguous_log_and_the_stale_writers_hear_so() {
                     game.push_line(102 + i, l).unwrap();
                 }
                 barrier.wait();
-                store.append_events(club, &id, 100, game.as_ref(), &next, &Default::default())
+                store.append_events(
+                    club,
+                    &id,
+                    100,
+                    Appended { game: game.as_ref(), lines: &next, insights: &Default::default() },
+                )
             })
         })
         .collect::<Vec<_>>()

@@ -2,7 +2,7 @@
 
 mod common;
 
-use almanac_store::{DueGame, GameFilter, Inserted, Ownership, Store, StoreError, Viewer};
+use almanac_store::{Appended, DueGame, GameFilter, Inserted, Ownership, Store, StoreError, Viewer};
 use common::{everything, insert, insert_as, log_of, sample};
 use std::path::PathBuf;
 
@@ -142,9 +142,21 @@ fn live_appends_name_the_sequence_they_follow_and_a_stale_writer_gets_a_conflict
     for (i, l) in next.iter().enumerate() {
         game.push_line(102 + i, l).unwrap();
     }
-    assert_eq!(store.append_events(club, &id, 100, game.as_ref(), &next, &Default::default()).unwrap(), 105);
+    assert_eq!(
+        store
+            .append_events(
+                club,
+                &id,
+                100,
+                Appended { game: game.as_ref(), lines: &next, insights: &Default::default() }
+            )
+            .unwrap(),
+        105
+    );
     // ... the second, still expecting 100, is refused and writes nothing.
-    let err = store.append_events(club, &id, 100, game.as_ref(), &next, &Default::default()).unwrap_err();
+    let err = store
+        .append_events(club, &id, 100, Appended { game: game.as_ref(), lines: &next, insights: &Default::default() })
+        .unwrap_err();
     assert!(matches!(err, StoreError::Conflict { expected: 100, actual: 105, .. }), "{err}");
     assert_eq!(stored_events(&store), 105);
     assert_eq!(store.game(&store.stored(&id).unwrap()).unwrap().event_count, 105);
@@ -663,7 +675,7 @@ fn the_fields_sums_are_the_sums_of_the_published_seats_numbers() {
         game.push_line(102 + i, l).unwrap();
     }
     let longer = common::won_by(0, [7.0, 1.0, 1.0, 1.0], "y");
-    store.append_events(club, &id, 100, game.as_ref(), &next, &longer).unwrap();
+    store.append_events(club, &id, 100, Appended { game: game.as_ref(), lines: &next, insights: &longer }).unwrap();
     let sums = |sql: &str| -> Vec<(String, String, String, i64, i64)> {
         let conn = store.connection();
         let mut stmt = conn.prepare(sql).unwrap();

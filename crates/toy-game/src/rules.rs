@@ -54,16 +54,8 @@ impl Rules for State {
         Ok(())
     }
 
-    fn turn(&self) -> u32 {
-        self.turn
-    }
-
-    fn active(&self) -> Seat {
-        self.active
-    }
-
-    fn winner(&self) -> Option<Seat> {
-        self.winner
+    fn standing(&self) -> almanac_core::Standing {
+        almanac_core::Standing { turn: self.turn, active: self.active, winner: self.winner }
     }
 
     fn view(&self) -> View<Track, Square> {

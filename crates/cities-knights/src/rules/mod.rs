@@ -52,14 +52,8 @@ impl Rules for State {
     fn apply(&mut self, event: &Event, facts: &mut Vec<Fact>) -> Result {
         apply(self, event, facts)
     }
-    fn turn(&self) -> u32 {
-        self.turn
-    }
-    fn active(&self) -> Seat {
-        self.active
-    }
-    fn winner(&self) -> Option<Seat> {
-        self.winner
+    fn standing(&self) -> almanac_core::Standing {
+        almanac_core::Standing { turn: self.turn, active: self.active, winner: self.winner }
     }
     fn view(&self) -> View<Self::GameView, Self::PlayerView> {
         crate::view::view(self)

@@ -11,7 +11,7 @@ use crate::questions;
 use crate::rows::{
     anywhere, player_key, GameFilter, GameRow, Identity, Inserted, NewGame, PlayerId, PlayerRow, SeatOf, Sitting,
 };
-use crate::rows::{CountedGame, Derivation, DueGame, Question};
+use crate::rows::{Appended, CountedGame, Derivation, DueGame, Question};
 use crate::rows::{Note, Recording, Sort, StoredGame, TokenRecord, WinModel};
 use crate::seats::{SeatRow, Seats, Sieve, Tally};
 use almanac_core::{FactKind, FactRow, Game, Insights};
@@ -310,15 +310,8 @@ impl Postgres {
             .collect())
     }
 
-    pub fn append_events(
-        &mut self,
-        club: ClubId,
-        id: &str,
-        expected_seq: u64,
-        game: &dyn Game,
-        new_lines: &[String],
-        insights: &Insights,
-    ) -> Result<u64> {
+    pub fn append_events(&mut self, club: ClubId, id: &str, expected_seq: u64, appended: Appended) -> Result<u64> {
+        let Appended { game, lines: new_lines, insights } = appended;
         let mut client = self.client.borrow_mut();
         let mut tx = client.transaction()?;
         // The game's row, locked: a second writer waits here and then sees the new count.

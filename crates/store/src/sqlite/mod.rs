@@ -13,10 +13,10 @@ use crate::error::{Result, StoreError};
 use crate::ownership::{ClubId, Ownership, Repeat, Viewer};
 use crate::packed::Packed;
 use crate::rows::{
-    anywhere, Derivation, DueGame, GameFilter, GameRow, Inserted, NewGame, PlayerRow, Recording, Sort, StoredGame,
-    TokenRecord,
+    anywhere, Appended, Derivation, DueGame, GameFilter, GameRow, Inserted, NewGame, PlayerRow, Recording, Sort,
+    StoredGame, TokenRecord,
 };
-use almanac_core::{FactRow, Game, Insights};
+use almanac_core::{FactRow, Game};
 use rusqlite::{params, Connection, OpenFlags, OptionalExtension};
 use std::path::Path;
 
@@ -180,17 +180,10 @@ impl Sqlite {
         Ok(rows.collect::<rusqlite::Result<_>>()?)
     }
 
-    /// Appends events `game.event_count() - new_lines.len() ..` of `game` (already validated) to game `id`
-    /// of `club`, if the stored log still ends at `expected_seq`.
-    pub fn append_events(
-        &mut self,
-        club: ClubId,
-        id: &str,
-        expected_seq: u64,
-        game: &dyn Game,
-        new_lines: &[String],
-        insights: &Insights,
-    ) -> Result<u64> {
+    /// Appends the events `appended` names to game `id` of `club`, if the stored log still ends at
+    /// `expected_seq`.
+    pub fn append_events(&mut self, club: ClubId, id: &str, expected_seq: u64, appended: Appended) -> Result<u64> {
+        let Appended { game, lines: new_lines, insights } = appended;
         self.in_transaction(|tx, change| {
             let (actual, owner): (u64, Option<ClubId>) = tx
                 .query_row("SELECT event_count, owner FROM games WHERE id = ?1 AND deleted_at IS NULL", [id], |r| {

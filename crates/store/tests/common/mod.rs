@@ -5,7 +5,7 @@
 use almanac_core::{Insights, SeatMetric};
 use almanac_engine::{validate, ValidatedLog};
 use almanac_store::{
-    Derivation, Dimension, GameFilter, Inserted, NewGame, Ownership, Question, Store, StoreError, Viewer,
+    Appended, Derivation, Dimension, GameFilter, Inserted, NewGame, Ownership, Question, Store, StoreError, Viewer,
 };
 use std::path::Path;
 
@@ -558,7 +558,14 @@ pub fn checkpoints_follow_the_log(store: &mut Store) {
         for (k, l) in next.iter().enumerate() {
             game.push_line(first + 1 + k, l).unwrap();
         }
-        store.append_events(club, &id, appended, game.as_ref(), &next, &Default::default()).unwrap();
+        store
+            .append_events(
+                club,
+                &id,
+                appended,
+                Appended { game: game.as_ref(), lines: &next, insights: &Default::default() },
+            )
+            .unwrap();
         appended = last as u64;
     }
     // The old ends (100, 105) are gone; every multiple of EVERY and the new end are kept.
@@ -623,7 +630,14 @@ pub fn withdrawals_are_stored_and_the_state_is_as_if_the_entry_was_not_made(stor
     let mut stored = EVERY as u64;
     let mut append = |store: &mut Store, game: &mut Box<dyn almanac_core::Game>, line: String| {
         game.push_line(stored as usize + 2, &line).unwrap();
-        stored = store.append_events(club, &id, stored, game.as_ref(), &[line], &Default::default()).unwrap();
+        stored = store
+            .append_events(
+                club,
+                &id,
+                stored,
+                Appended { game: game.as_ref(), lines: &[line], insights: &Default::default() },
+            )
+            .unwrap();
     };
     // The last entry before the checkpoint is withdrawn: the checkpoint holds it, so the state steps back.
     append(store, &mut game, withdrawal::line(EVERY as u64));
