@@ -31,14 +31,45 @@ pub struct TestApp {
     _scratch: Option<ScratchDatabase>,
 }
 
-/// Starts Almanac on 127.0.0.1 with a fresh database and a club with a token; it runs until the test
-/// process ends.
-/// Publishes every catanatron record kept in tests/data, then the samples named: enough finished games for
-/// a win-chance model (each game's id, in that order).
+/// Publishes every catanatron record kept in tests/data (games programs played), then the generated club
+/// games (people's, as their headers say), then the samples named: enough finished games of each population
+/// for a win-chance model to be tried on games it did not learn from (each game's id, in that order).
 pub fn publish_records_for_a_model(app: &TestApp, samples: &[&str]) -> Vec<String> {
+    let mut files = catanatron_records();
+    files.extend(generated_club_games());
+    publish(app, files, samples)
+}
+
+/// Publishes every catanatron record kept in tests/data: games one program played, and nothing else.
+pub fn publish_program_records(app: &TestApp) -> Vec<String> {
+    publish(app, catanatron_records(), &[])
+}
+
+fn catanatron_records() -> Vec<PathBuf> {
     let mut files: Vec<PathBuf> =
         std::fs::read_dir(root().join("tests/data/catanatron")).unwrap().map(|e| e.unwrap().path()).collect();
     files.sort();
+    files
+}
+
+/// The generated club games (`tests/data/generated-club-games.tar.xz`: 40 Catan games of three or four
+/// members of a club, random legal play), unpacked once per test program.
+pub fn generated_club_games() -> Vec<PathBuf> {
+    static DIR: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
+    let dir = DIR.get_or_init(|| {
+        let dir = std::env::temp_dir().join(format!("almanac-club-games-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let archive = root().join("tests/data/generated-club-games.tar.xz");
+        let untar = std::process::Command::new("tar").arg("-xJf").arg(&archive).arg("-C").arg(&dir).status();
+        assert!(untar.is_ok_and(|s| s.success()), "tar -xJf {} (tar and xz are needed)", archive.display());
+        dir
+    });
+    let mut files: Vec<PathBuf> = std::fs::read_dir(dir).unwrap().map(|e| e.unwrap().path()).collect();
+    files.sort();
+    files
+}
+
+fn publish(app: &TestApp, files: Vec<PathBuf>, samples: &[&str]) -> Vec<String> {
     let mut bodies: Vec<(String, Vec<u8>)> =
         files.iter().map(|f| (f.display().to_string(), std::fs::read(f).unwrap())).collect();
     bodies.extend(samples.iter().map(|n| (n.to_string(), sample(n).into_bytes())));
@@ -59,6 +90,8 @@ pub fn train(app: &TestApp, ruleset: &str) -> almanac_service::chances::Trained 
     almanac_service::chances::train(&mut store, ruleset, logs, || {}).unwrap_or_else(|e| panic!("{e}"))
 }
 
+/// Starts Almanac on 127.0.0.1 with a fresh database and a club with a token; it runs until the test
+/// process ends.
 pub fn spawn_app(max_upload: usize) -> TestApp {
     spawn_app_with(max_upload, almanac_server::Limits::default())
 }

@@ -11,7 +11,8 @@ use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
 /// The model's own format; a model of another version is not read (and is trained again).
-pub const MODEL_VERSION: u32 = 2;
+/// 3: where it was shown to know more than equal chances on held-out games (`TrainedOn::validated`).
+pub const MODEL_VERSION: u32 = 3;
 
 /// A trained model of one ruleset.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -43,7 +44,41 @@ pub struct TrainedOn {
     /// played every seat); empty where who played was not counted (a model kept before it was).
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub played_by: BTreeMap<String, usize>,
+    /// How it did on games it did not learn from, per population, table size and third of the game
+    /// (`cross_validate`): chances are shown only where it was shown to know more than equal chances.
+    #[serde(default)]
+    pub validated: Vec<Validated>,
 }
+
+/// How much better than equal chances a model did, on held-out games of one population at one table size,
+/// in one third of the game by its progress (how far the leader is toward what winning takes): the gain in
+/// log loss per position with its 95 % game-level interval.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Validated {
+    pub played_by: String,
+    pub seats: usize,
+    /// 0, 1 or 2: the first, second or last third of the game's progress.
+    pub third: usize,
+    pub games: usize,
+    pub gain: f64,
+    pub low: f64,
+    pub high: f64,
+}
+
+/// The thirds of a game, in words.
+pub const THIRDS: [&str; 3] = ["early", "middle", "late"];
+
+/// The third of a game a position is in, by its progress.
+pub fn third(progress: f64) -> usize {
+    ((progress * 3.0).max(0.0) as usize).min(2)
+}
+
+/// How many parts the games are cut into to validate a model: each part held out once, the model fitted
+/// on the others.
+pub const FOLDS: usize = 5;
+
+/// The fewest held-out games of a population at a table size whose gain counts: fewer say too little.
+pub const FEWEST_HELD_OUT: usize = 10;
 
 /// A table of people, as `played_by` says it.
 pub const PEOPLE: &str = "people";
@@ -74,6 +109,31 @@ pub fn population_in_words(population: &str) -> String {
 }
 
 impl TrainedOn {
+    /// The third of a game from which the model's chances are shown for games of `population` at a table of
+    /// `seats`: the first from which, in every third on, held-out games showed it knowing more than equal
+    /// chances (the interval above no gain). Why none, in words, where there is no such third.
+    pub fn shown_from(&self, population: &str, seats: usize) -> Result<usize, String> {
+        let who = format!("games played by {} at a table of {seats}", population_in_words(population));
+        let cells: Vec<&Validated> =
+            self.validated.iter().filter(|v| v.played_by == population && v.seats == seats).collect();
+        let held_out = cells.iter().map(|v| v.games).max().unwrap_or(0);
+        if held_out == 0 {
+            return Err(format!("the model was not tried on any of the {who} it did not learn from"));
+        }
+        if held_out < FEWEST_HELD_OUT {
+            return Err(format!(
+                "the model was tried on only {held_out} of the {who} it did not learn from, too few to show it knows more than equal chances there (it takes {FEWEST_HELD_OUT})"
+            ));
+        }
+        let gains = |k: usize| cells.iter().any(|v| v.third == k && v.games >= FEWEST_HELD_OUT && v.low > 0.0);
+        match (0..3).find(|&k| (k..3).all(gains)) {
+            Some(k) => Ok(k),
+            None => Err(format!(
+                "on {held_out} of the {who} it did not learn from, the model was not shown to know more than equal chances late in the game"
+            )),
+        }
+    }
+
     /// Whether the model learnt from any game of `population`; none where who played was not counted.
     pub fn saw(&self, population: &str) -> Option<bool> {
         (!self.played_by.is_empty()).then(|| self.played_by.get(population).is_some_and(|&n| n > 0))
@@ -245,7 +305,13 @@ pub fn seat_metrics(model: &Model, game: &dyn Game) -> Vec<SeatMetric> {
     if game.winner().is_none() || game.event_count() == 0 {
         return Vec::new();
     }
-    let by_event = model.chances_of(game);
+    let positions = game.positions();
+    let from = withheld(game, model, &positions).map_or(0, |w| w.until);
+    if from >= positions.len() {
+        return Vec::new();
+    }
+    let mut by_event: Vec<Vec<f64>> = positions.iter().map(|p| model.chances(p)).collect();
+    settle(game, &mut by_event, |s, w| if s == w { 1.0 } else { 0.0 });
     let seats = game.envelope().players.len();
     let owner = turn_owners(game);
     // A turn's events are those of its number; its loss runs from the position before the first to the one
@@ -258,7 +324,7 @@ pub fn seat_metrics(model: &Model, game: &dyn Game) -> Vec<SeatMetric> {
         while last + 1 < game.event_count() && game.event_turn(last + 1) == turn {
             last += 1;
         }
-        if let Some(&seat) = owner.get(&turn).filter(|&&s| turn > 0 && s < seats) {
+        if let Some(&seat) = owner.get(&turn).filter(|&&s| turn > 0 && s < seats && first >= from) {
             lost[seat].0 += by_event[first][seat] - by_event[last + 1][seat];
             lost[seat].1 += 1;
         }
@@ -277,7 +343,7 @@ pub fn seat_metrics(model: &Model, game: &dyn Game) -> Vec<SeatMetric> {
     }
     // Each seat's decision accuracy: the mean of its decisions' (see `accuracy`).
     let mut accuracies = vec![(0.0f64, 0usize); seats];
-    for j in judged_in_play(model, game, 0) {
+    for j in judged_in_play(model, game, from) {
         if j.seat < seats {
             accuracies[j.seat].0 += accuracy(j.lost());
             accuracies[j.seat].1 += 1;
@@ -293,11 +359,58 @@ pub fn seat_metrics(model: &Model, game: &dyn Game) -> Vec<SeatMetric> {
             break;
         }
         let at = game.events_through_turn(t as u32).min(by_event.len() - 1);
+        if at < from {
+            continue;
+        }
         for s in 0..seats {
             out.push(SeatMetric { seat: s as u32, metric: CHANCE_AT_TURN, arg: t.to_string(), value: by_event[at][s] });
         }
     }
     out
+}
+
+/// The positions of a game whose chances are not shown: the first `until` (the start and the events before
+/// the position `until`), and why, in words.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Withheld {
+    pub until: usize,
+    pub why: String,
+}
+
+/// Why a set-up's chances are not shown.
+pub const SET_UP: &str =
+    "No chances during the set-up: the model learnt from positions at the end of a turn, and a half-built set-up is none of them.";
+
+/// Where a game's chances (`positions`, the start and after every event) are not shown, and why. The set-up
+/// (turn 0) is a position the model never saw, so its chances are withheld up to the position where the
+/// first turn begins. Past it, chances are shown from the third of the game on where held-out games of its
+/// population and table size showed the model knowing more than equal chances (`TrainedOn::shown_from`);
+/// before it, or in the whole game where there is no such third, they are withheld, and the answer says why.
+pub fn withheld(game: &dyn Game, model: &Model, positions: &[Position]) -> Option<Withheld> {
+    let count = game.event_count();
+    let set_up = (0..count).take_while(|&i| game.event_turn(i) == 0).count();
+    let set_up = if set_up == count { positions.len() } else { set_up };
+    let population = played_by(game);
+    let seats = game.envelope().players.len();
+    match model.trained_on.shown_from(&population, seats) {
+        Err(why) => Some(Withheld {
+            until: positions.len(),
+            why: format!("No chances for this game: {why} (it {}).", model.trained_on.in_words()),
+        }),
+        Ok(0) => (set_up > 0).then(|| Withheld { until: set_up, why: SET_UP.to_string() }),
+        Ok(k) => {
+            let from = positions.iter().position(|p| third(p.progress) >= k).unwrap_or(positions.len()).max(set_up);
+            let turn = if from < positions.len() && from > 0 { game.event_turn(from - 1) } else { 0 };
+            let thirds = if k == 1 { "first third" } else { "first two thirds" };
+            Some(Withheld {
+                until: from,
+                why: format!(
+                    "No chances before turn {turn}: in the {thirds} of games played by {} at a table of {seats} (by how near the leader is to winning), the model was not shown to know more than equal chances on games it did not learn from.",
+                    population_in_words(&population)
+                ),
+            })
+        }
+    }
 }
 
 /// Why no model could be trained.
@@ -339,6 +452,10 @@ pub fn train(
     if games < FEWEST_GAMES {
         return Err(NoModel::TooFewGames { games, needed: FEWEST_GAMES });
     }
+    Ok(fitted(ruleset, ruleset_version, features, games, samples))
+}
+
+fn fitted(ruleset: &str, ruleset_version: u32, features: &[&str], games: usize, samples: &[Sample]) -> Model {
     let f = features.len();
     // Each feature's mean and spread over every seat of every position.
     let mut mean = vec![0.0; f];
@@ -370,7 +487,7 @@ pub fn train(
         scale,
         weights: vec![0.0; 2 * f],
         covariance: Vec::new(),
-        trained_on: TrainedOn { games, positions: samples.len(), played_by: BTreeMap::new() },
+        trained_on: TrainedOn { games, positions: samples.len(), played_by: BTreeMap::new(), validated: Vec::new() },
     };
     let design = |i: usize, rows: &mut Vec<Vec<f64>>| {
         let p = &samples[i].position;
@@ -386,7 +503,101 @@ pub fn train(
     // As if each game were one position: the covariance widened by the positions a game gives.
     let widen = samples.len() as f64 / games as f64;
     model.covariance = inverse(&information, 2 * f).into_iter().map(|c| c * widen).collect();
-    Ok(model)
+    model
+}
+
+/// One finished game among the samples a model learns from: its samples' places, and who played it.
+#[derive(Debug, Clone)]
+pub struct PlayedGame {
+    pub samples: std::ops::Range<usize>,
+    pub played_by: String,
+}
+
+/// Where a model fitted the way `train` fits knows more than equal chances, on games it did not learn from:
+/// the games cut into [`FOLDS`] parts (every `FOLDS`-th game, in the order given), each part held out once
+/// and read with a model fitted on the others; each held-out position's gain over equal chances counted in
+/// its game, per population, table size and third of the game's progress, with a game-level bootstrap
+/// interval. Nothing where a part leaves no game to learn from.
+pub fn cross_validate(
+    ruleset: &str,
+    ruleset_version: u32,
+    features: &[&str],
+    samples: &[Sample],
+    games: &[PlayedGame],
+) -> Vec<Validated> {
+    if features.is_empty() || games.len() < FOLDS {
+        return Vec::new();
+    }
+    let mut per_game: Vec<[(f64, usize); 3]> = vec![[(0.0, 0); 3]; games.len()];
+    for fold in 0..FOLDS {
+        let learnt: Vec<Sample> = games
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| i % FOLDS != fold)
+            .flat_map(|(_, g)| samples[g.samples.clone()].iter().cloned())
+            .collect();
+        let learnt_games = (0..games.len()).filter(|i| i % FOLDS != fold).count();
+        let model = fitted(ruleset, ruleset_version, features, learnt_games, &learnt);
+        for (i, g) in games.iter().enumerate().filter(|(i, _)| i % FOLDS == fold) {
+            per_game[i] = gains_by_third(&model, &samples[g.samples.clone()], |s| third(s.position.progress));
+        }
+    }
+    let mut cells: BTreeMap<(String, usize), Vec<usize>> = BTreeMap::new();
+    for (i, g) in games.iter().enumerate() {
+        if let Some(s) = samples.get(g.samples.start).filter(|_| !g.samples.is_empty()) {
+            cells.entry((g.played_by.clone(), s.position.seats.len())).or_default().push(i);
+        }
+    }
+    let mut out = Vec::new();
+    for ((played_by, seats), members) in cells {
+        let rows: Vec<[(f64, usize); 3]> = members.iter().map(|&i| per_game[i]).collect();
+        for (third, (gain, low, high, games)) in bootstrap(&rows, 2000).into_iter().enumerate() {
+            out.push(Validated { played_by: played_by.clone(), seats, third, games, gain, low, high });
+        }
+    }
+    out
+}
+
+/// A game's gain over equal chances (equal chances' log loss less the model's), summed per third of the
+/// game as `third_of` places each position, with the positions counted.
+fn gains_by_third(model: &Model, samples: &[Sample], third_of: impl Fn(&Sample) -> usize) -> [(f64, usize); 3] {
+    let mut t = [(0.0, 0usize); 3];
+    for s in samples {
+        let k = third_of(s);
+        let p = model.chances(&s.position);
+        let equal = (s.position.seats.len() as f64).ln();
+        t[k].0 += equal + p[s.winner].max(1e-12).ln();
+        t[k].1 += 1;
+    }
+    t
+}
+
+/// Per third: the gain per position over the games (`per_game`, each game's summed gain and positions),
+/// its 95 % interval from `draws` resamplings of whole games, and how many games have positions there. The
+/// draws follow a fixed seed, so the same games give the same interval.
+fn bootstrap(per_game: &[[(f64, usize); 3]], draws: usize) -> [(f64, f64, f64, usize); 3] {
+    let ratio = |pick: &mut dyn Iterator<Item = usize>, k: usize| {
+        let (sum, n) = pick.fold((0.0, 0usize), |(a, b), i| (a + per_game[i][k].0, b + per_game[i][k].1));
+        sum / n.max(1) as f64
+    };
+    // xorshift64: a plain, seeded generator, enough to pick games.
+    let mut state: u64 = 0x9e37_79b9_7f4a_7c15;
+    let mut next = move || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state
+    };
+    let n = per_game.len();
+    std::array::from_fn(|k| {
+        let gain = ratio(&mut (0..n), k);
+        let mut drawn: Vec<f64> =
+            (0..draws).map(|_| ratio(&mut (0..n).map(|_| (next() % n.max(1) as u64) as usize), k)).collect();
+        drawn.sort_by(f64::total_cmp);
+        let at =
+            |q: f64| drawn.get(((q * draws as f64) as usize).min(draws.saturating_sub(1))).copied().unwrap_or(gain);
+        (gain, at(0.025), at(0.975), per_game.iter().filter(|g| g[k].1 > 0).count())
+    })
 }
 
 /// Newton's method on the conditional logit's log likelihood with a ridge penalty `ridge`: `design(i, rows)`
@@ -618,46 +829,24 @@ pub struct Gain {
 /// The model's gain over equal chances in each third of `games` (each game's positions), with its interval
 /// from `draws` resamplings. The draws follow a fixed seed, so the same games give the same interval.
 pub fn gain_over_equal(model: &Model, games: &[Vec<Sample>], draws: usize) -> Vec<Gain> {
-    // Per game and third: the summed gain and the positions.
-    let per_game: Vec<[(f64, usize); 3]> = games
-        .iter()
-        .map(|g| {
-            let mut t = [(0.0, 0usize); 3];
-            for s in g {
-                let k = ((s.stage * 3.0) as usize).min(2);
-                let p = model.chances(&s.position);
-                let equal = (s.position.seats.len() as f64).ln();
-                t[k].0 += equal + p[s.winner].max(1e-12).ln();
-                t[k].1 += 1;
-            }
-            t
-        })
-        .collect();
-    let ratio = |pick: &mut dyn Iterator<Item = usize>, k: usize| {
-        let (sum, n) = pick.fold((0.0, 0usize), |(a, b), i| (a + per_game[i][k].0, b + per_game[i][k].1));
-        sum / n.max(1) as f64
-    };
-    // xorshift64: a plain, seeded generator, enough to pick games.
-    let mut state: u64 = 0x9e37_79b9_7f4a_7c15;
-    let mut next = move || {
-        state ^= state << 13;
-        state ^= state >> 7;
-        state ^= state << 17;
-        state
-    };
-    let n = per_game.len();
-    ["early", "middle", "late"]
+    let per_game: Vec<[(f64, usize); 3]> =
+        games.iter().map(|g| gains_by_third(model, g, |s| ((s.stage * 3.0) as usize).min(2))).collect();
+    gains(&per_game, draws)
+}
+
+/// `gain_over_equal` by the thirds of the game's progress (how near the leader is to winning) rather than
+/// of its events: the thirds the chances shown are decided by (`TrainedOn::shown_from`).
+pub fn gain_by_progress(model: &Model, games: &[Vec<Sample>], draws: usize) -> Vec<Gain> {
+    let per_game: Vec<[(f64, usize); 3]> =
+        games.iter().map(|g| gains_by_third(model, g, |s| third(s.position.progress))).collect();
+    gains(&per_game, draws)
+}
+
+fn gains(per_game: &[[(f64, usize); 3]], draws: usize) -> Vec<Gain> {
+    bootstrap(per_game, draws)
         .into_iter()
-        .enumerate()
-        .map(|(k, stage)| {
-            let gain = ratio(&mut (0..n), k);
-            let mut drawn: Vec<f64> =
-                (0..draws).map(|_| ratio(&mut (0..n).map(|_| (next() % n.max(1) as u64) as usize), k)).collect();
-            drawn.sort_by(f64::total_cmp);
-            let at =
-                |q: f64| drawn.get(((q * draws as f64) as usize).min(draws.saturating_sub(1))).copied().unwrap_or(gain);
-            Gain { stage, games: per_game.iter().filter(|g| g[k].1 > 0).count(), gain, low: at(0.025), high: at(0.975) }
-        })
+        .zip(THIRDS)
+        .map(|((gain, low, high, games), stage)| Gain { stage, games, gain, low, high })
         .collect()
 }
 
@@ -695,9 +884,57 @@ mod tests {
         }
     }
 
+    /// Games of two players, nine positions each across the game's progress, the winner seat `g % 2`; in
+    /// population `knowable` the winner leads all along, in `random` the lead says nothing of who wins.
+    fn two_populations(games: usize) -> (Vec<Sample>, Vec<PlayedGame>) {
+        let (mut samples, mut played) = (Vec::new(), Vec::new());
+        for g in 0..games {
+            let winner = g % 2;
+            let knowable = g % 4 < 2;
+            let start = samples.len();
+            for i in 0..9 {
+                let lead = 1.0 + i as f64 / 3.0;
+                // In the random population the lead goes to seat 0 or 1 by the game's number, not its winner.
+                let leader = if knowable { winner } else { (g / 4) % 2 };
+                let scores = if leader == 0 { [lead, 0.0] } else { [0.0, lead] };
+                samples.push(sample(&scores, (i as f64 + 0.5) / 9.0, winner));
+            }
+            let by = if knowable { "knowable" } else { "random" };
+            played.push(PlayedGame { samples: start..samples.len(), played_by: by.to_string() });
+        }
+        (samples, played)
+    }
+
+    #[test]
+    fn chances_are_shown_only_where_held_out_games_showed_the_model_knowing_more() {
+        let (samples, played) = two_populations(80);
+        let validated = cross_validate("test", 1, &["points"], &samples, &played);
+        // Every population and third, each game held out once.
+        assert_eq!(validated.len(), 2 * 3);
+        assert!(validated.iter().all(|v| v.games == 40 && v.seats == 2), "{validated:?}");
+        let on = TrainedOn { games: 80, positions: samples.len(), played_by: BTreeMap::new(), validated };
+        assert_eq!(on.shown_from("knowable", 2), Ok(0));
+        let why = on.shown_from("random", 2).unwrap_err();
+        assert!(why.contains("not shown to know more than equal chances") && why.contains("40 of the games"), "{why}");
+        // Another table size, another population: not tried there.
+        let why = on.shown_from("knowable", 3).unwrap_err();
+        assert!(why.contains("not tried on any of the games played by knowable at a table of 3"), "{why}");
+        // A gain in the late third only shows chances from it on.
+        let mut late = on.clone();
+        for v in late.validated.iter_mut().filter(|v| v.third < 2) {
+            v.low = -0.01;
+        }
+        assert_eq!(late.shown_from("knowable", 2), Ok(2));
+        // Too few held-out games say too little, whatever their gain.
+        let (samples, played) = two_populations(12);
+        let few = TrainedOn { validated: cross_validate("test", 1, &["points"], &samples, &played), ..on };
+        let why = few.shown_from("knowable", 2).unwrap_err();
+        assert!(why.contains("only 6") && why.contains("too few"), "{why}");
+    }
+
     #[test]
     fn what_a_model_learnt_from_is_said_in_words() {
-        let mut on = TrainedOn { games: 241, positions: 9000, played_by: BTreeMap::new() };
+        let mut on = TrainedOn { games: 241, positions: 9000, played_by: BTreeMap::new(), validated: Vec::new() };
         assert_eq!(on.in_words(), "learnt from 241 games (who played them was not counted)");
         assert_eq!(on.saw(PEOPLE), None);
         on.played_by = [("program A", 200), ("program B", 37), (PEOPLE, 3), (PEOPLE_AND_PROGRAMS, 1)]

@@ -164,6 +164,11 @@ enum Command {
         /// Hold out games and report how well the model predicts them.
         #[arg(long)]
         evaluate: bool,
+        /// Each folder named is a population (one program's games, people's ...): a model learnt from four
+        /// in five games of each, and one from all of them pooled, each tried on every population's fifth
+        /// held out, by table size and third of the game.
+        #[arg(long, conflicts_with_all = ["evaluate", "test"])]
+        matrix: bool,
         /// Evaluate on these records instead of a fifth of the training ones (a folder stands for its files).
         #[arg(long = "test", num_args = 1..)]
         test: Vec<PathBuf>,
@@ -396,13 +401,14 @@ fn main() -> anyhow::Result<()> {
         Command::Train { db, club, ruleset, logs, .. } if logs.is_empty() => {
             train::from_store(&db.db, ruleset.as_deref(), club.as_deref())?
         }
-        Command::Train { format: f, view, ruleset, evaluate, test, out, features, logs, .. } => {
+        Command::Train { format: f, view, ruleset, evaluate, matrix, test, out, features, logs, .. } => {
             train::run(train::Train {
                 reading: reading(&f, view),
                 logs: &logs,
                 test: &test,
                 ruleset: ruleset.as_deref(),
                 evaluate,
+                matrix,
                 out: out.as_deref(),
                 only: &features,
             })?

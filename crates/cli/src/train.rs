@@ -15,6 +15,9 @@ pub struct Train<'a> {
     pub test: &'a [PathBuf],
     pub ruleset: Option<&'a str>,
     pub evaluate: bool,
+    /// Each folder of `logs` a population: models learnt from each and from all, tried on every
+    /// population's held-out games.
+    pub matrix: bool,
     pub out: Option<&'a Path>,
     /// Only these of the game's features (ids; empty: all), to see what each adds.
     pub only: &'a [String],
@@ -102,6 +105,9 @@ pub fn from_store(db: &Path, ruleset: Option<&str>, club: Option<&str>) -> anyho
 }
 
 pub fn run(t: Train) -> anyhow::Result<i32> {
+    if t.matrix {
+        return matrix(&t);
+    }
     let mut ruleset = t.ruleset.map(str::to_string);
     let files = in_folders(t.logs)?;
     let (rejected, games) = read(t.reading, &files, &mut ruleset);
@@ -179,6 +185,109 @@ pub fn run(t: Train) -> anyhow::Result<i32> {
     if let Some(out) = t.out {
         std::fs::write(out, serde_json::to_string_pretty(&model)?)?;
         eprintln!("model written to {}", out.display());
+    }
+    Ok(0)
+}
+
+/// One population of `--matrix`: a folder's games, four in five learnt from and every fifth held out.
+struct Population {
+    name: String,
+    learnt: Vec<Vec<Sample>>,
+    held: Vec<Vec<Sample>>,
+}
+
+/// `train --matrix`: a model learnt from each population's games and one from all of them pooled, each tried
+/// on every population's held-out games (never learnt from by any model), by table size and third of the
+/// game: log loss against equal chances and the points, Brier score, the gain over equal chances with its
+/// game-level 95 % interval (by thirds of the game's events, then of its progress, by which chances are
+/// shown), and how far the calibration's tenths are from what happened.
+fn matrix(t: &Train) -> anyhow::Result<i32> {
+    let mut ruleset = t.ruleset.map(str::to_string);
+    let mut populations = Vec::new();
+    for dir in t.logs {
+        let (rejected, games) = read(t.reading, &in_folders(std::slice::from_ref(dir))?, &mut ruleset);
+        let name = dir.file_name().map_or_else(|| dir.display().to_string(), |n| n.to_string_lossy().to_string());
+        eprintln!("{name}: {} finished games ({rejected} files not read)", games.len());
+        let (mut learnt, mut held) = (Vec::new(), Vec::new());
+        for (i, g) in games.into_iter().enumerate() {
+            if i % 5 == 4 {
+                held.push(g)
+            } else {
+                learnt.push(g)
+            }
+        }
+        populations.push(Population { name, learnt, held });
+    }
+    let Some(ruleset) = ruleset else { anyhow::bail!("no game to learn from") };
+    let kind = almanac_service::game_kind(&ruleset).ok_or_else(|| anyhow::anyhow!("unknown ruleset `{ruleset}`"))?;
+    let features: Vec<&str> = kind.features().iter().map(|f| f.id).collect();
+    let mut learners: Vec<(String, Vec<Vec<Sample>>)> =
+        populations.iter().map(|p| (p.name.clone(), p.learnt.clone())).collect();
+    if populations.len() > 1 {
+        learners.push(("pooled".to_string(), populations.iter().flat_map(|p| p.learnt.iter().cloned()).collect()));
+    }
+    println!(
+        "{:<14} {:<14} {:>5} {:<7} {:>5} | {:>7} {:>7} {:>7} | {:>6} {:>6} | {:>26} | {:>26}",
+        "learnt from",
+        "tried on",
+        "seats",
+        "third",
+        "games",
+        "model",
+        "equal",
+        "points",
+        "brier",
+        "equal",
+        "gain by events [95 %]",
+        "gain by progress [95 %]"
+    );
+    for (name, learnt) in &learners {
+        let samples: Vec<Sample> = learnt.iter().flatten().cloned().collect();
+        let model = match chances::train(&ruleset, kind.version(), &features, learnt.len(), &samples) {
+            Ok(m) => m,
+            Err(why) => {
+                println!("{name:<14} no model: {why}");
+                continue;
+            }
+        };
+        for p in &populations {
+            let mut by_seats: std::collections::BTreeMap<usize, Vec<Vec<Sample>>> = Default::default();
+            for g in &p.held {
+                if let Some(s) = g.first() {
+                    by_seats.entry(s.position.seats.len()).or_default().push(g.clone());
+                }
+            }
+            for (seats, games) in &by_seats {
+                let held: Vec<Sample> = games.iter().flatten().cloned().collect();
+                let e = chances::evaluate(&model, &samples, &held);
+                let by_events = chances::gain_over_equal(&model, games, 2000);
+                let by_progress = chances::gain_by_progress(&model, games, 2000);
+                for ((s, a), b) in e.stages.iter().zip(&by_events).zip(&by_progress) {
+                    println!(
+                        "{name:<14} {:<14} {seats:>5} {:<7} {:>5} | {:>7.4} {:>7.4} {:>7.4} | {:>6.4} {:>6.4} | {:>+8.4} [{:+.4}, {:+.4}] | {:>+8.4} [{:+.4}, {:+.4}]",
+                        p.name, s.stage, a.games, s.model.log_loss, s.equal.log_loss, s.points.log_loss,
+                        s.model.brier, s.equal.brier, a.gain, a.low, a.high, b.gain, b.low, b.high
+                    );
+                }
+                let off: Vec<String> = e
+                    .calibration
+                    .iter()
+                    .filter(|b| b.seats > 0)
+                    .map(|b| format!("{:.1}–{:.1} {:+.3} ({})", b.from, b.to, b.observed - b.predicted, b.seats))
+                    .collect();
+                let worst = e
+                    .calibration
+                    .iter()
+                    .filter(|b| b.seats >= 20)
+                    .map(|b| (b.observed - b.predicted).abs())
+                    .fold(0.0, f64::max);
+                println!(
+                    "{name:<14} {:<14} {seats:>5} calibration: largest tenth off by {worst:.3} (tenths of 20 seats or more); observed − predicted: {}",
+                    p.name,
+                    off.join(", ")
+                );
+            }
+        }
     }
     Ok(0)
 }

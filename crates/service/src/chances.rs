@@ -3,6 +3,7 @@
 
 use crate::{game_kind, list, on_every_core, read_stored, ServiceError};
 pub use almanac_analysis::chances::Model;
+pub use almanac_analysis::chances::Withheld;
 use almanac_analysis::chances::{self, NoModel, Sample};
 use almanac_core::Game;
 use almanac_store::{GameFilter, Store, Viewer, WinModel};
@@ -84,24 +85,26 @@ pub fn train(
         progress();
         samples
     });
-    let mut games = 0;
     let mut unfinished = 0;
     let mut samples = Vec::new();
+    let mut played = Vec::new();
     let mut played_by = std::collections::BTreeMap::new();
     for r in read {
         let (s, by) = r?;
         if s.is_empty() {
             unfinished += 1;
         } else {
-            games += 1;
+            *played_by.entry(by.clone()).or_insert(0) += 1;
+            played.push(chances::PlayedGame { samples: samples.len()..samples.len() + s.len(), played_by: by });
             samples.extend(s);
-            *played_by.entry(by).or_insert(0) += 1;
         }
     }
+    let games = played.len();
     let features: Vec<&str> = kind.features().iter().map(|f| f.id).collect();
     let mut model = chances::train(ruleset, kind.version(), &features, games, &samples)
         .map_err(|why| TrainError::NoModel { game: kind.name(), why })?;
     model.trained_on.played_by = played_by;
+    model.trained_on.validated = chances::cross_validate(ruleset, kind.version(), &features, &samples, &played);
     let body = serde_json::to_string(&model).map_err(|e| ServiceError::Internal(e.to_string()))?;
     let stored = WinModel {
         id: 0,
@@ -220,18 +223,6 @@ pub struct ModelSummary {
     pub version: u32,
 }
 
-/// The events whose chances are not shown: the first `until` positions (the start and the events before
-/// `by_event[until]`), and the reason in words.
-#[derive(Debug, Clone, Serialize)]
-pub struct Withheld {
-    pub until: usize,
-    pub why: String,
-}
-
-/// Why a set-up's chances are not shown.
-const SET_UP: &str =
-    "No chances during the set-up: the model learnt from positions at the end of a turn, and a half-built set-up is none of them.";
-
 /// An event after which a seat's chance moved most.
 #[derive(Debug, Clone, Serialize)]
 pub struct TurningPoint {
@@ -299,7 +290,7 @@ const TO_STUDY: usize = 3;
 pub fn chances_of(game: &dyn Game, model: &Model, trained_at: &str) -> Chances {
     let positions = game.positions();
     let (by_event, mut spread) = model.chances_and_spread_at(game, &positions);
-    let withheld = withheld(game, model, &positions);
+    let withheld = chances::withheld(game, model, &positions);
     let until = withheld.as_ref().map_or(0, |w| w.until);
     // Four decimals say a spread well enough, and keep the answer short.
     spread.iter_mut().flatten().for_each(|se| *se = (*se * 1e4).round() / 1e4);
@@ -389,28 +380,6 @@ pub fn chances_of(game: &dyn Game, model: &Model, trained_at: &str) -> Chances {
             version: model.version,
         },
     }
-}
-
-/// Where a game's chances are not shown, and why. The set-up (turn 0) is a position the model never saw, so
-/// its chances are withheld up to the position after its last event (where the first turn begins, a position
-/// like those it learnt from). A game played by people, or by a program, the model learnt from none of shows
-/// no chance at all: the model has not been shown to know more than equal chances on such games, and on
-/// held-out games it did worse (a model of one program's games, on another program's: log loss 1.61, 1.77
-/// and 1.84 in the early, middle and late thirds, against equal chances' 1.39).
-fn withheld(game: &dyn Game, model: &Model, positions: &[almanac_core::Position]) -> Option<Withheld> {
-    let count = game.event_count();
-    let population = chances::played_by(game);
-    if model.trained_on.saw(&population) == Some(false) {
-        let why = format!(
-            "No chances for this game: the model {}, none played by {}, and it has not been shown to know more than equal chances in such games.",
-            model.trained_on.in_words(),
-            chances::population_in_words(&population),
-        );
-        return Some(Withheld { until: positions.len(), why });
-    }
-    let set_up = (0..count).take_while(|&i| game.event_turn(i) == 0).count();
-    let set_up = if set_up == count { positions.len() } else { set_up };
-    (set_up > 0).then(|| Withheld { until: set_up, why: SET_UP.to_string() })
 }
 
 /// The win-chance chart of a game: each seat's chance at the end of every turn, its turning points marked.

@@ -180,10 +180,25 @@ fn a_game_appended_to_holds_the_numbers_of_the_game_stored_whole() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
-/// A model of `kind` that weighs every feature alike, kept as `train` keeps one.
+/// A model of `kind` that weighs every feature alike, kept as `train` keeps one, as if held-out games of
+/// every population at every table size had shown it knowing more than equal chances from the start.
 fn made_up_model(kind: &dyn almanac_core::GameKind) -> almanac_store::WinModel {
-    use almanac_analysis::chances::{Model, TrainedOn, MODEL_VERSION};
+    use almanac_analysis::chances::{Model, TrainedOn, Validated, MODEL_VERSION};
     let f = kind.features().len();
+    let populations = ["people", "people and programs", "programs", "catanatron", "JSettlers2", "JCloisterZone"];
+    let validated = populations
+        .iter()
+        .flat_map(|p| (1..=6).flat_map(move |seats| (0..3).map(move |third| (p, seats, third))))
+        .map(|(p, seats, third)| Validated {
+            played_by: p.to_string(),
+            seats,
+            third,
+            games: 20,
+            gain: 0.2,
+            low: 0.1,
+            high: 0.3,
+        })
+        .collect();
     let model = Model {
         version: MODEL_VERSION,
         ruleset: kind.id().to_string(),
@@ -193,7 +208,7 @@ fn made_up_model(kind: &dyn almanac_core::GameKind) -> almanac_store::WinModel {
         scale: vec![10.0; f],
         weights: (0..2 * f).map(|k| 0.05 * (k % 3) as f64).collect(),
         covariance: Vec::new(),
-        trained_on: TrainedOn { games: 20, positions: 400, played_by: Default::default() },
+        trained_on: TrainedOn { games: 20, positions: 400, played_by: Default::default(), validated },
     };
     almanac_store::WinModel {
         id: 0,
