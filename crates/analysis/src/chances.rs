@@ -48,6 +48,14 @@ pub struct TrainedOn {
     /// (`cross_validate`): chances are shown only where it was shown to know more than equal chances.
     #[serde(default)]
     pub validated: Vec<Validated>,
+    /// What every utility was divided by so that chances on held-out games came out as often as they
+    /// said (fitted on the held-out positions of `cross_validate`; above 1, the fitted model was too sure).
+    #[serde(default = "untempered")]
+    pub temperature: f64,
+}
+
+fn untempered() -> f64 {
+    1.0
 }
 
 /// How much better than equal chances a model did, on held-out games of one population at one table size,
@@ -221,12 +229,25 @@ impl Model {
         x
     }
 
+    /// Each seat's utility in `position`: the softmax over them is the chances.
+    fn utilities(&self, position: &Position) -> Vec<f64> {
+        (0..position.seats.len())
+            .map(|s| self.row(position, s).iter().zip(&self.weights).map(|(x, w)| x * w).sum())
+            .collect()
+    }
+
     /// Each seat's chance to win from `position`.
     pub fn chances(&self, position: &Position) -> Vec<f64> {
-        let u: Vec<f64> = (0..position.seats.len())
-            .map(|s| self.row(position, s).iter().zip(&self.weights).map(|(x, w)| x * w).sum())
-            .collect();
-        softmax(&u)
+        softmax(&self.utilities(position))
+    }
+
+    /// The model with every utility divided by `temperature` (its weights, and their covariance as the
+    /// square): chances less sure above 1, surer below.
+    pub fn tempered(mut self, temperature: f64) -> Model {
+        self.weights.iter_mut().for_each(|w| *w /= temperature);
+        self.covariance.iter_mut().for_each(|c| *c /= temperature * temperature);
+        self.trained_on.temperature *= temperature;
+        self
     }
 
     /// Each seat's chance from `position` and its standard error (by the delta method, from the weights'
@@ -487,7 +508,13 @@ fn fitted(ruleset: &str, ruleset_version: u32, features: &[&str], games: usize, 
         scale,
         weights: vec![0.0; 2 * f],
         covariance: Vec::new(),
-        trained_on: TrainedOn { games, positions: samples.len(), played_by: BTreeMap::new(), validated: Vec::new() },
+        trained_on: TrainedOn {
+            games,
+            positions: samples.len(),
+            played_by: BTreeMap::new(),
+            validated: Vec::new(),
+            temperature: 1.0,
+        },
     };
     let design = |i: usize, rows: &mut Vec<Vec<f64>>| {
         let p = &samples[i].position;
@@ -513,49 +540,116 @@ pub struct PlayedGame {
     pub played_by: String,
 }
 
+/// What trying a way of fitting on games it did not learn from found: where it knows more than equal
+/// chances, and the temperature that makes its chances come out as often as they say.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Validation {
+    pub validated: Vec<Validated>,
+    pub temperature: f64,
+}
+
 /// Where a model fitted the way `train` fits knows more than equal chances, on games it did not learn from:
 /// the games cut into [`FOLDS`] parts (every `FOLDS`-th game, in the order given), each part held out once
-/// and read with a model fitted on the others; each held-out position's gain over equal chances counted in
-/// its game, per population, table size and third of the game's progress, with a game-level bootstrap
-/// interval. Nothing where a part leaves no game to learn from.
+/// and read with a model fitted on the others. The held-out positions first give the temperature (one
+/// number dividing every utility, fitted to their winners by log loss); then each one's gain over equal
+/// chances, tempered, counts in its game, per population, table size and third of the game's progress, with
+/// a game-level bootstrap interval. Nothing, at temperature 1, where a part leaves no game to learn from.
 pub fn cross_validate(
     ruleset: &str,
     ruleset_version: u32,
     features: &[&str],
     samples: &[Sample],
     games: &[PlayedGame],
-) -> Vec<Validated> {
+) -> Validation {
     if features.is_empty() || games.len() < FOLDS {
-        return Vec::new();
+        return Validation { validated: Vec::new(), temperature: 1.0 };
     }
-    let mut per_game: Vec<[(f64, usize); 3]> = vec![[(0.0, 0); 3]; games.len()];
-    for fold in 0..FOLDS {
-        let learnt: Vec<Sample> = games
-            .iter()
-            .enumerate()
-            .filter(|(i, _)| i % FOLDS != fold)
-            .flat_map(|(_, g)| samples[g.samples.clone()].iter().cloned())
-            .collect();
-        let learnt_games = (0..games.len()).filter(|i| i % FOLDS != fold).count();
-        let model = fitted(ruleset, ruleset_version, features, learnt_games, &learnt);
-        for (i, g) in games.iter().enumerate().filter(|(i, _)| i % FOLDS == fold) {
-            per_game[i] = gains_by_third(&model, &samples[g.samples.clone()], |s| third(s.position.progress));
-        }
-    }
+    let folds: Vec<Model> = (0..FOLDS)
+        .map(|fold| {
+            let learnt: Vec<Sample> = games
+                .iter()
+                .enumerate()
+                .filter(|(i, _)| i % FOLDS != fold)
+                .flat_map(|(_, g)| samples[g.samples.clone()].iter().cloned())
+                .collect();
+            let learnt_games = (0..games.len()).filter(|i| i % FOLDS != fold).count();
+            fitted(ruleset, ruleset_version, features, learnt_games, &learnt)
+        })
+        .collect();
+    let held_out = |i: usize| &folds[i % FOLDS];
+    let utilities: Vec<(Vec<f64>, usize)> = games
+        .iter()
+        .enumerate()
+        .flat_map(|(i, g)| {
+            samples[g.samples.clone()].iter().map(move |s| (held_out(i).utilities(&s.position), s.winner))
+        })
+        .collect();
+    let temperature = 1.0 / sharpness(&utilities);
+    let tempered: Vec<Model> = folds.into_iter().map(|m| m.tempered(temperature)).collect();
+    let per_game: Vec<[(f64, usize); 3]> = games
+        .iter()
+        .enumerate()
+        .map(|(i, g)| gains_by_third(&tempered[i % FOLDS], &samples[g.samples.clone()], |s| third(s.position.progress)))
+        .collect();
     let mut cells: BTreeMap<(String, usize), Vec<usize>> = BTreeMap::new();
     for (i, g) in games.iter().enumerate() {
         if let Some(s) = samples.get(g.samples.start).filter(|_| !g.samples.is_empty()) {
             cells.entry((g.played_by.clone(), s.position.seats.len())).or_default().push(i);
         }
     }
-    let mut out = Vec::new();
+    let mut validated = Vec::new();
     for ((played_by, seats), members) in cells {
         let rows: Vec<[(f64, usize); 3]> = members.iter().map(|&i| per_game[i]).collect();
         for (third, (gain, low, high, games)) in bootstrap(&rows, 2000).into_iter().enumerate() {
-            out.push(Validated { played_by: played_by.clone(), seats, third, games, gain, low, high });
+            validated.push(Validated { played_by: played_by.clone(), seats, third, games, gain, low, high });
         }
     }
-    out
+    Validation { validated, temperature }
+}
+
+/// The factor β on utilities that fits the winners best (least mean −ln softmax(β·u)[winner]; the loss is
+/// convex in β): a golden-section search over 0.1 to 3.
+fn sharpness(positions: &[(Vec<f64>, usize)]) -> f64 {
+    let loss = |beta: f64| -> f64 {
+        positions
+            .iter()
+            .map(|(u, w)| {
+                let top = u.iter().copied().fold(f64::MIN, f64::max);
+                let sum: f64 = u.iter().map(|x| (beta * (x - top)).exp()).sum();
+                sum.ln() - beta * (u[*w] - top)
+            })
+            .sum()
+    };
+    if positions.is_empty() {
+        return 1.0;
+    }
+    let golden = (5f64.sqrt() - 1.0) / 2.0;
+    let (mut a, mut b) = (0.1, 3.0);
+    for _ in 0..60 {
+        let (c, d) = (b - golden * (b - a), a + golden * (b - a));
+        if loss(c) < loss(d) {
+            b = d;
+        } else {
+            a = c;
+        }
+    }
+    (a + b) / 2.0
+}
+
+/// A model of the samples of `games` (their samples' places in `samples`, and who played each), fitted as
+/// `train` fits, tempered and validated as `cross_validate` finds: what `almanac train` keeps.
+pub fn train_validated(
+    ruleset: &str,
+    ruleset_version: u32,
+    features: &[&str],
+    samples: &[Sample],
+    games: &[PlayedGame],
+) -> Result<Model, NoModel> {
+    let model = train(ruleset, ruleset_version, features, games.len(), samples)?;
+    let validation = cross_validate(ruleset, ruleset_version, features, samples, games);
+    let mut model = model.tempered(validation.temperature);
+    model.trained_on.validated = validation.validated;
+    Ok(model)
 }
 
 /// A game's gain over equal chances (equal chances' log loss less the model's), summed per third of the
@@ -908,11 +1002,12 @@ mod tests {
     #[test]
     fn chances_are_shown_only_where_held_out_games_showed_the_model_knowing_more() {
         let (samples, played) = two_populations(80);
-        let validated = cross_validate("test", 1, &["points"], &samples, &played);
+        let validated = cross_validate("test", 1, &["points"], &samples, &played).validated;
         // Every population and third, each game held out once.
         assert_eq!(validated.len(), 2 * 3);
         assert!(validated.iter().all(|v| v.games == 40 && v.seats == 2), "{validated:?}");
-        let on = TrainedOn { games: 80, positions: samples.len(), played_by: BTreeMap::new(), validated };
+        let on =
+            TrainedOn { games: 80, positions: samples.len(), played_by: BTreeMap::new(), validated, temperature: 1.0 };
         assert_eq!(on.shown_from("knowable", 2), Ok(0));
         let why = on.shown_from("random", 2).unwrap_err();
         assert!(why.contains("not shown to know more than equal chances") && why.contains("40 of the games"), "{why}");
@@ -927,14 +1022,20 @@ mod tests {
         assert_eq!(late.shown_from("knowable", 2), Ok(2));
         // Too few held-out games say too little, whatever their gain.
         let (samples, played) = two_populations(12);
-        let few = TrainedOn { validated: cross_validate("test", 1, &["points"], &samples, &played), ..on };
+        let few = TrainedOn { validated: cross_validate("test", 1, &["points"], &samples, &played).validated, ..on };
         let why = few.shown_from("knowable", 2).unwrap_err();
         assert!(why.contains("only 6") && why.contains("too few"), "{why}");
     }
 
     #[test]
     fn what_a_model_learnt_from_is_said_in_words() {
-        let mut on = TrainedOn { games: 241, positions: 9000, played_by: BTreeMap::new(), validated: Vec::new() };
+        let mut on = TrainedOn {
+            games: 241,
+            positions: 9000,
+            played_by: BTreeMap::new(),
+            validated: Vec::new(),
+            temperature: 1.0,
+        };
         assert_eq!(on.in_words(), "learnt from 241 games (who played them was not counted)");
         assert_eq!(on.saw(PEOPLE), None);
         on.played_by = [("program A", 200), ("program B", 37), (PEOPLE, 3), (PEOPLE_AND_PROGRAMS, 1)]

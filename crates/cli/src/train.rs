@@ -221,10 +221,9 @@ fn matrix(t: &Train) -> anyhow::Result<i32> {
     let Some(ruleset) = ruleset else { anyhow::bail!("no game to learn from") };
     let kind = almanac_service::game_kind(&ruleset).ok_or_else(|| anyhow::anyhow!("unknown ruleset `{ruleset}`"))?;
     let features: Vec<&str> = kind.features().iter().map(|f| f.id).collect();
-    let mut learners: Vec<(String, Vec<Vec<Sample>>)> =
-        populations.iter().map(|p| (p.name.clone(), p.learnt.clone())).collect();
+    let mut learners: Vec<(String, Vec<&Population>)> = populations.iter().map(|p| (p.name.clone(), vec![p])).collect();
     if populations.len() > 1 {
-        learners.push(("pooled".to_string(), populations.iter().flat_map(|p| p.learnt.iter().cloned()).collect()));
+        learners.push(("pooled".to_string(), populations.iter().collect()));
     }
     println!(
         "{:<14} {:<14} {:>5} {:<7} {:>5} | {:>7} {:>7} {:>7} | {:>6} {:>6} | {:>26} | {:>26}",
@@ -242,14 +241,25 @@ fn matrix(t: &Train) -> anyhow::Result<i32> {
         "gain by progress [95 %]"
     );
     for (name, learnt) in &learners {
-        let samples: Vec<Sample> = learnt.iter().flatten().cloned().collect();
-        let model = match chances::train(&ruleset, kind.version(), &features, learnt.len(), &samples) {
+        // Fitted, tempered and validated as `almanac train` keeps a model.
+        let (mut samples, mut played) = (Vec::new(), Vec::new());
+        for p in learnt {
+            for g in &p.learnt {
+                played.push(chances::PlayedGame {
+                    samples: samples.len()..samples.len() + g.len(),
+                    played_by: p.name.clone(),
+                });
+                samples.extend(g.iter().cloned());
+            }
+        }
+        let model = match chances::train_validated(&ruleset, kind.version(), &features, &samples, &played) {
             Ok(m) => m,
             Err(why) => {
                 println!("{name:<14} no model: {why}");
                 continue;
             }
         };
+        println!("{name:<14} temperature {:.3}", model.trained_on.temperature);
         for p in &populations {
             let mut by_seats: std::collections::BTreeMap<usize, Vec<Vec<Sample>>> = Default::default();
             for g in &p.held {

@@ -101,10 +101,9 @@ pub fn train(
     }
     let games = played.len();
     let features: Vec<&str> = kind.features().iter().map(|f| f.id).collect();
-    let mut model = chances::train(ruleset, kind.version(), &features, games, &samples)
+    let mut model = chances::train_validated(ruleset, kind.version(), &features, &samples, &played)
         .map_err(|why| TrainError::NoModel { game: kind.name(), why })?;
     model.trained_on.played_by = played_by;
-    model.trained_on.validated = chances::cross_validate(ruleset, kind.version(), &features, &samples, &played);
     let body = serde_json::to_string(&model).map_err(|e| ServiceError::Internal(e.to_string()))?;
     let stored = WinModel {
         id: 0,
