@@ -1048,8 +1048,11 @@ fn win_chances_are_served_once_a_model_is_trained_and_say_why_before() {
     let (_, _, page) = app.get_text(&format!("/games/{club_game}"));
     assert!(page.contains("data-chart=\"chances\""), "the replay shows the chart");
     assert!(
-        page.contains(&format!("<figcaption class=\"hint\">Win chances by a model {learnt}.</figcaption>")),
-        "the chart says it"
+        page.contains(&format!(
+            "<figcaption class=\"hint\">Win chances by a model {learnt}. <span class=\"withheld\">{}</span></figcaption>",
+            c["withheld"]["why"].as_str().unwrap()
+        )),
+        "the chart says what the model learnt from, and where and why its chances are not shown"
     );
 
     // The read model holds each seat's chance lost per own turn: "Who makes the decisions that cost the

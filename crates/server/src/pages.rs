@@ -540,10 +540,12 @@ async fn replay(
         // Whether the ruleset has a model to read win chances with.
         let model = crate::api::model_of(&app, &row.ruleset)?;
         // Each player's turns to study, from the game's chances (where the ruleset has a model).
-        let study =
-            model.as_ref().ok().map(|m| crate::api::kept_chances(&app, &id, game.read().game(), m).to_study.clone());
-        // What the model learnt from, in words, said under its chart; or why there is none.
-        let chances = model.map(|m| m.0.trained_on.in_words()).map_err(|why| why.to_string());
+        let kept = model.as_ref().ok().map(|m| crate::api::kept_chances(&app, &id, game.read().game(), m));
+        let study = kept.as_ref().map(|c| c.to_study.clone());
+        // What the model learnt from, in words, and where and why its chances are not shown, said under its
+        // chart; or why there is none.
+        let withheld = kept.and_then(|c| c.withheld.as_ref().map(|w| w.why.clone()));
+        let chances = model.map(|m| (m.0.trained_on.in_words(), withheld)).map_err(|why| why.to_string());
         Ok((id, game, row, (coach, study), chances, recorded))
     })
     .await;
@@ -668,9 +670,12 @@ async fn replay(
                     p.hint { "← / → step one event, Shift+← / → one turn, Home / End; click an event or a turn on a chart to jump there." }
                     div.charts {
                         @match &chances {
-                            Ok(learnt_from) => figure.chart data-chart="chances" tabindex="0" aria-label="Chance to win, by turn" {
+                            Ok((learnt_from, withheld)) => figure.chart data-chart="chances" tabindex="0" aria-label="Chance to win, by turn" {
                                 noscript { img src={ "/api/games/" (id) "/charts/chances.svg" } alt="Chance to win, by turn" loading="lazy" width="760" height="380"; }
-                                figcaption.hint { "Win chances by a model " (learnt_from) "." }
+                                figcaption.hint {
+                                    "Win chances by a model " (learnt_from) "."
+                                    @if let Some(why) = withheld { " " span.withheld { (why) } }
+                                }
                             },
                             // Why there are no chances, for whoever looks for them.
                             Err(why) => p.hint.no-chances { "No win chances: " (why) "." },
