@@ -1009,6 +1009,21 @@ fn win_chances_are_served_once_a_model_is_trained_and_say_why_before() {
         })
         .collect();
     assert!(!studied.is_empty() && studied.iter().all(|k| !["roll", "discard", "end_turn"].contains(k)), "{studied:?}");
+    // The decisions are the read model's, judged when the model was trained (every game derived again with
+    // it), not judged again at the first view: the store holds the same ones, naming the same model.
+    let store = almanac_store::Store::open(&app.db).unwrap();
+    let seen = store.visible(almanac_store::Viewer::Operator, &club_game).unwrap();
+    let (judged_with, stored) = store.judged_decisions(&seen).unwrap();
+    assert_eq!(judged_with.as_deref(), c["model"]["trained_at"].as_str());
+    // (Read back from JSON to within a unit of the last place: serde_json's reader is not exact to the bit.)
+    let served = c["decisions"].as_array().unwrap();
+    assert!(!stored.is_empty() && served.len() == stored.len(), "{} served, {} stored", served.len(), stored.len());
+    for (d, kept) in served.iter().zip(&stored) {
+        assert_eq!((d["seq"].as_u64(), d["best_line"].as_str()), (Some(kept.seq), Some(kept.best_line.as_str())));
+        assert!((d["chosen"].as_f64().unwrap() - kept.chosen).abs() < 1e-12, "{d} {kept:?}");
+        assert!((d["best"].as_f64().unwrap() - kept.best).abs() < 1e-12, "{d} {kept:?}");
+    }
+    drop(store);
     assert_eq!(c["model"]["games"].as_u64(), Some(trained.games as u64));
     // The model says what it learnt from: its games (those with a winner) by who played them, as the records'
     // seats and sources say: people, or the program that played every seat.

@@ -6,7 +6,7 @@
 //! weights (F features), a few passes over the positions, no dependency. Nothing here names a game.
 
 use crate::questions::{CHANCE_AT_TURN, CHANCE_LOST, DECISION_ACCURACY, TURNS_KEPT, TURN_STEP};
-use almanac_core::{Fact, Game, Position, SeatMetric};
+use almanac_core::{Fact, Game, JudgedDecision, Position, SeatMetric};
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
@@ -318,18 +318,20 @@ pub fn turn_owners(game: &dyn Game) -> std::collections::BTreeMap<u32, usize> {
     owner
 }
 
-/// What a finished game's chances give the read model, per seat: the chance lost in its own turns on
-/// average (`CHANCE_LOST`: its chance before each of its turns' events less after them, a turn's events
-/// being those of its number, whoever made them; the setup, turn 0, left out) and the chance at the end of every fifth turn (`CHANCE_AT_TURN`). None for a game without a winner:
-/// such a game counts nowhere as a result.
-pub fn seat_metrics(model: &Model, game: &dyn Game) -> Vec<SeatMetric> {
+/// What a finished game's chances give the read model: its judged decisions (`JudgedDecision`: a player's
+/// own, where chances are shown), and per seat the chance lost in its own turns on average (`CHANCE_LOST`:
+/// its chance before each of its turns' events less after them, a turn's events being those of its number,
+/// whoever made them; the setup, turn 0, left out), its decision accuracy (`DECISION_ACCURACY`) and the
+/// chance at the end of every fifth turn (`CHANCE_AT_TURN`); only where chances are shown (`withheld`). None
+/// for a game without a winner: such a game counts nowhere as a result.
+pub fn read_model_numbers(model: &Model, game: &dyn Game) -> (Vec<SeatMetric>, Vec<JudgedDecision>) {
     if game.winner().is_none() || game.event_count() == 0 {
-        return Vec::new();
+        return (Vec::new(), Vec::new());
     }
     let positions = game.positions();
     let from = withheld(game, model, &positions).map_or(0, |w| w.until);
     if from >= positions.len() {
-        return Vec::new();
+        return (Vec::new(), Vec::new());
     }
     let mut by_event: Vec<Vec<f64>> = positions.iter().map(|p| model.chances(p)).collect();
     settle(game, &mut by_event, |s, w| if s == w { 1.0 } else { 0.0 });
@@ -363,12 +365,11 @@ pub fn seat_metrics(model: &Model, game: &dyn Game) -> Vec<SeatMetric> {
         }
     }
     // Each seat's decision accuracy: the mean of its decisions' (see `accuracy`).
+    let judged: Vec<Judged> = judged_in_play(model, game, from).into_iter().filter(|j| j.seat < seats).collect();
     let mut accuracies = vec![(0.0f64, 0usize); seats];
-    for j in judged_in_play(model, game, from) {
-        if j.seat < seats {
-            accuracies[j.seat].0 += accuracy(j.lost());
-            accuracies[j.seat].1 += 1;
-        }
+    for j in &judged {
+        accuracies[j.seat].0 += accuracy(j.lost());
+        accuracies[j.seat].1 += 1;
     }
     for (s, (sum, n)) in accuracies.iter().enumerate().filter(|(_, (_, n))| *n > 0) {
         out.push(SeatMetric { seat: s as u32, metric: DECISION_ACCURACY, arg: String::new(), value: sum / *n as f64 });
@@ -387,7 +388,14 @@ pub fn seat_metrics(model: &Model, game: &dyn Game) -> Vec<SeatMetric> {
             out.push(SeatMetric { seat: s as u32, metric: CHANCE_AT_TURN, arg: t.to_string(), value: by_event[at][s] });
         }
     }
-    out
+    (out, judged.into_iter().map(Judged::kept).collect())
+}
+
+/// A game's decisions judged as its read model keeps them: a player's own (of a seat at the table), from
+/// position `from` on (where chances are shown), before the last event.
+pub fn judged_decisions(model: &Model, game: &dyn Game, from: usize) -> Vec<JudgedDecision> {
+    let seats = game.envelope().players.len();
+    judged_in_play(model, game, from).into_iter().filter(|j| j.seat < seats).map(Judged::kept).collect()
 }
 
 /// The positions of a game whose chances are not shown: the first `until` (the start and the events before
@@ -1112,6 +1120,19 @@ pub struct Judged {
 }
 
 impl Judged {
+    /// As the read model keeps it.
+    pub fn kept(self) -> JudgedDecision {
+        JudgedDecision {
+            seq: self.event as u64 + 1,
+            seat: self.seat as u32,
+            chosen: self.chosen,
+            best: self.best,
+            alternatives: self.alternatives as u32,
+            best_line: self.best_line,
+            best_words: self.best_words,
+        }
+    }
+
     /// The chance lost against the best alternative (0 for the best decision).
     pub fn lost(&self) -> f64 {
         (self.best - self.chosen).max(0.0)

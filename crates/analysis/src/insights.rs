@@ -305,7 +305,7 @@ impl Tally {
             }
         }
         let openings = seats.iter().map(|s| self.opening(s)).collect();
-        Insights { metrics, openings, chances_model: None }
+        Insights { metrics, openings, chances_model: None, decisions: Vec::new() }
     }
 
     /// A seat's opening in words (`2 apples + bricks · 10 pips`, `monk + knight`), if it has one.

@@ -6,7 +6,8 @@
 /// 2: scores by turn kept to turn 100 and turns to reach a score to 20, what questions can ask; openings with
 /// the pips the board promised at the first roll, or of the first pieces built.
 /// 3: each seat's decision accuracy, where its ruleset has a win-chance model.
-pub const VERSION: u32 = 3;
+/// 4: each decision judged against the best alternative the rules allowed, where chances are shown.
+pub const VERSION: u32 = 4;
 
 /// One number about one seat of one game: `metric` with its `arg` (an item, a cause, a reason, a turn; empty
 /// when the metric takes none).
@@ -55,6 +56,26 @@ pub struct Insights {
     /// no chance numbers yet). A finished game whose numbers name another model than its ruleset's newest is
     /// derived again.
     pub chances_model: Option<i64>,
+    /// The game's decisions judged with that model (a player's own, where its chances are shown), in the
+    /// game's order: what its replay marks and its turns to study are made of.
+    pub decisions: Vec<JudgedDecision>,
+}
+
+/// One decision of a game against the best alternative the rules allowed then, as a win-chance model
+/// valued them: the seat's chance after the decision (the expectation over what it could draw) and after
+/// the best alternative.
+#[derive(Debug, Clone, PartialEq)]
+pub struct JudgedDecision {
+    /// The position after the decision (its event's number, from 1).
+    pub seq: u64,
+    pub seat: u32,
+    pub chosen: f64,
+    pub best: f64,
+    /// How many alternatives the rules allowed, the decision among them.
+    pub alternatives: u32,
+    /// The best alternative as its log line, and in words after its player's name.
+    pub best_line: String,
+    pub best_words: String,
 }
 
 #[cfg(test)]

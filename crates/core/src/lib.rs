@@ -37,7 +37,7 @@ pub mod withdrawal;
 pub use checkpoint::CheckpointError;
 pub use facts::{cause, Dice, Fact, FactKind, FactRow, Partner, Seat};
 pub use fingerprint::{fold_name, normalise_name};
-pub use insights::{Insights, SeatMetric};
+pub use insights::{Insights, JudgedDecision, SeatMetric};
 pub use kind::{Declarations, FormatError, Game, GameKind, Importer, ResumeError, Viewpoint};
 pub use log::{table_title, Envelope, LogError, PlayerEntry, Problem, FORMAT};
 pub use position::{Feature, Position};

@@ -443,21 +443,31 @@ fn chances_of(
 ) -> Result<Arc<almanac_service::chances::Chances>> {
     let (seen, kept, m) = with_model(app, viewer, game)?;
     let live = kept.read();
-    Ok(kept_chances(app, seen.id(), live.game(), &m))
+    Ok(kept_chances(app, &seen, live.game(), &m))
 }
 
 /// The chances of a game (`id`) read with a model, computed once for its length and the model's training.
 pub fn kept_chances(
     app: &AppState,
-    id: &str,
+    seen: &almanac_store::Visible,
     game: &dyn almanac_core::Game,
     m: &crate::app::KeptModel,
 ) -> Arc<almanac_service::chances::Chances> {
-    let key = (id.to_string(), m.1.clone(), game.event_count() as u64);
+    let key = (seen.id().to_string(), m.1.clone(), game.event_count() as u64);
     if let Some(kept) = app.chances.get(&key) {
         return kept;
     }
-    let chances = Arc::new(almanac_service::chances::chances_of(game, &m.0, &m.1));
+    // A finished game's decisions as its read model judged them with this model; judged now where they
+    // were not (a game in play, a model newer than its numbers), or where the store does not answer.
+    let stored = match game.winner() {
+        Some(_) => match app.pool.read(|s| s.judged_decisions(seen)) {
+            Ok(Ok(stored)) => Some(stored),
+            _ => None,
+        },
+        None => None,
+    };
+    let judged = stored.filter(|(trained_at, _)| trained_at.as_deref() == Some(m.1.as_str())).map(|(_, d)| d);
+    let chances = Arc::new(almanac_service::chances::chances_of(game, &m.0, &m.1, judged));
     // Its weight: about what its JSON takes (a chance per seat per event, and a line per decision).
     let weight = 64 * chances.by_event.len() * chances.players.len().max(1) + 256 * chances.decisions.len();
     app.chances.put(key, chances.clone(), weight);
@@ -473,7 +483,7 @@ fn chances_chart(app: &AppState, viewer: almanac_store::Viewer, game: &str) -> R
     if let Some(svg) = app.charts.get(&key) {
         return Ok(svg);
     }
-    let chances = kept_chances(app, seen.id(), live.game(), &m);
+    let chances = kept_chances(app, &seen, live.game(), &m);
     let svg = Bytes::from(almanac_service::chances::chart(live.game(), &chances)?);
     app.charts.put(key, svg.clone(), svg.len());
     Ok(svg)

@@ -540,7 +540,7 @@ async fn replay(
         // Whether the ruleset has a model to read win chances with.
         let model = crate::api::model_of(&app, &row.ruleset)?;
         // Each player's turns to study, from the game's chances (where the ruleset has a model).
-        let kept = model.as_ref().ok().map(|m| crate::api::kept_chances(&app, &id, game.read().game(), m));
+        let kept = model.as_ref().ok().map(|m| crate::api::kept_chances(&app, &seen, game.read().game(), m));
         let study = kept.as_ref().map(|c| c.to_study.clone());
         // What the model learnt from, in words, and where and why its chances are not shown, said under its
         // chart; or why there is none.

@@ -5,7 +5,7 @@ use crate::{game_kind, list, on_every_core, read_stored, ServiceError};
 pub use almanac_analysis::chances::Model;
 pub use almanac_analysis::chances::Withheld;
 use almanac_analysis::chances::{self, NoModel, Sample};
-use almanac_core::Game;
+use almanac_core::{Game, JudgedDecision};
 use almanac_store::{GameFilter, Store, Viewer, WinModel};
 use serde::Serialize;
 
@@ -285,8 +285,9 @@ const TURNING_POINTS: usize = 6;
 /// How many of its own costliest decisions each seat is shown.
 const TO_STUDY: usize = 3;
 
-/// The chances of `game` read with `model`.
-pub fn chances_of(game: &dyn Game, model: &Model, trained_at: &str) -> Chances {
+/// The chances of `game` read with `model`; its decisions as `judged` holds them (the read model's, judged
+/// with this model), or judged now.
+pub fn chances_of(game: &dyn Game, model: &Model, trained_at: &str, judged: Option<Vec<JudgedDecision>>) -> Chances {
     let positions = game.positions();
     let (by_event, mut spread) = model.chances_and_spread_at(game, &positions);
     let withheld = chances::withheld(game, model, &positions);
@@ -325,26 +326,27 @@ pub fn chances_of(game: &dyn Game, model: &Model, trained_at: &str) -> Chances {
     // Each seat's own decisions (not a roll, not a discard the rules force: the game says which are) against
     // the best the rules allowed then, the costliest first; not the setup, not the last event (which only
     // says who won), not where chances are withheld.
-    let judged: Vec<chances::Judged> =
-        chances::judged_in_play(model, game, until).into_iter().filter(|j| j.seat < players.len()).collect();
+    let judged = judged.unwrap_or_else(|| chances::judged_decisions(model, game, until));
     let mut studied: Vec<Vec<Studied>> = vec![Vec::new(); players.len()];
     let mut decisions = Vec::with_capacity(judged.len());
-    for judged in judged {
-        let i = judged.event + 1;
-        let seat = judged.seat;
+    for judged in judged.into_iter().filter(|j| (j.seat as usize) < players.len() && (j.seq as usize) < by_event.len())
+    {
+        let i = judged.seq as usize;
+        let seat = judged.seat as usize;
+        let lost = (judged.best - judged.chosen).max(0.0);
         let decision = Studied {
-            seq: i as u64,
+            seq: judged.seq,
             turn: game.event_turn(i - 1),
             player: players[seat].clone(),
             before: by_event[i - 1][seat],
             after: by_event[i][seat],
             chosen: judged.chosen,
             best: judged.best,
-            lost: judged.lost(),
-            mark: mark(judged.lost()),
+            lost,
+            mark: mark(lost),
             best_words: judged.best_words,
             best_line: judged.best_line,
-            alternatives: judged.alternatives,
+            alternatives: judged.alternatives as usize,
         };
         if decision.lost >= BEST {
             studied[seat].push(decision.clone());
@@ -440,7 +442,9 @@ impl Models {
     pub fn add_to(&self, insights: &mut almanac_core::Insights, game: &dyn Game) {
         insights.chances_model = self.newest.get(game.ruleset()).copied();
         if let Some(m) = self.read.get(game.ruleset()) {
-            insights.metrics.extend(chances::seat_metrics(m, game));
+            let (metrics, decisions) = chances::read_model_numbers(m, game);
+            insights.metrics.extend(metrics);
+            insights.decisions = decisions;
         }
     }
 }

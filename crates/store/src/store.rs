@@ -255,6 +255,12 @@ impl Store {
         on_backend!(self, b => b.recordings(game.id(), game.viewer()))
     }
 
+    /// The game's decisions judged by its ruleset's win-chance model, as its read model keeps them (the
+    /// game's order), and when that model was trained (none: no model judged them).
+    pub fn judged_decisions(&self, game: &Visible) -> Result<(Option<String>, Vec<almanac_core::JudgedDecision>)> {
+        on_backend!(self, b => b.judged_decisions(game.id()))
+    }
+
     /// The games the filter's viewer may see, in the filter's order.
     pub fn list_games(&self, filter: &GameFilter) -> Result<Vec<GameRow>> {
         on_backend!(self, b => b.list_games(filter))

@@ -3,6 +3,7 @@
 
 use super::events::{rows, run};
 use super::*;
+use almanac_core::JudgedDecision;
 
 /// Replaces game `id`'s read model for questions by `insights`: its seats (made once, from the game's row and
 /// players) and their numbers, one statement per table (a new game's are written with its rows: `together`).
@@ -52,7 +53,69 @@ pub(super) fn write_insights(tx: &mut Transaction, p: &Prepared, id: &str, insig
     let seats: Vec<i32> = (0..insights.openings.len() as i32).collect();
     // With the version the numbers were made by, in the same round trip.
     run(tx, p, OPENINGS, &[&id, &seats, &insights.openings, &(almanac_core::insights::VERSION as i32)])?;
+    run(tx, p, "DELETE FROM judged_decisions WHERE game_id = $1", &[&id])?;
+    let decisions: Vec<(&str, &JudgedDecision)> = insights.decisions.iter().map(|d| (id, d)).collect();
+    insert_decisions(tx, p, &decisions)
+}
+
+/// Writes games' judged decisions, each under its game's id: one statement for them all.
+pub(super) fn insert_decisions(
+    tx: &mut Transaction,
+    p: &Prepared,
+    decisions: &[(&str, &JudgedDecision)],
+) -> Result<()> {
+    if decisions.is_empty() {
+        return Ok(());
+    }
+    let ids: Vec<&str> = decisions.iter().map(|(id, _)| *id).collect();
+    let seqs: Vec<i64> = decisions.iter().map(|(_, d)| d.seq as i64).collect();
+    let seats: Vec<i32> = decisions.iter().map(|(_, d)| d.seat as i32).collect();
+    let chosen: Vec<f64> = decisions.iter().map(|(_, d)| d.chosen).collect();
+    let best: Vec<f64> = decisions.iter().map(|(_, d)| d.best).collect();
+    let alternatives: Vec<i32> = decisions.iter().map(|(_, d)| d.alternatives as i32).collect();
+    let lines: Vec<&str> = decisions.iter().map(|(_, d)| d.best_line.as_str()).collect();
+    let words: Vec<&str> = decisions.iter().map(|(_, d)| d.best_words.as_str()).collect();
+    run(
+        tx,
+        p,
+        "INSERT INTO judged_decisions (game_id, seq, seat, chosen, best, alternatives, best_line, best_words)
+         SELECT * FROM unnest($1::text[], $2::bigint[], $3::int[], $4::float8[], $5::float8[], $6::int[],
+                              $7::text[], $8::text[])",
+        &[&ids, &seqs, &seats, &chosen, &best, &alternatives, &lines, &words],
+    )?;
     Ok(())
+}
+
+impl Postgres {
+    /// Game `id`'s judged decisions as its read model keeps them, in the game's order, and when the model
+    /// they were judged with was trained (none: no model judged them).
+    pub fn judged_decisions(&self, id: &str) -> Result<(Option<String>, Vec<JudgedDecision>)> {
+        let mut client = self.client.borrow_mut();
+        let trained_at: Option<String> = client
+            .query_opt(
+                "SELECT w.trained_at FROM games g JOIN win_models w ON w.id = g.chances_model WHERE g.id = $1",
+                &[&id],
+            )?
+            .map(|r| r.get(0));
+        let rows = client.query(
+            "SELECT seq, seat, chosen, best, alternatives, best_line, best_words FROM judged_decisions
+             WHERE game_id = $1 ORDER BY seq",
+            &[&id],
+        )?;
+        let decisions = rows
+            .iter()
+            .map(|r| JudgedDecision {
+                seq: r.get::<_, i64>(0) as u64,
+                seat: r.get::<_, i32>(1) as u32,
+                chosen: r.get(2),
+                best: r.get(3),
+                alternatives: r.get::<_, i32>(4) as u32,
+                best_line: r.get(5),
+                best_words: r.get(6),
+            })
+            .collect();
+        Ok((trained_at, decisions))
+    }
 }
 
 /// Writes `numbers`, each under its seat's key, under their metrics' keys (made first for metrics new to

@@ -20,6 +20,7 @@ const MIGRATIONS: &[(u32, &str)] = &[
     (14, include_str!("../../migrations-postgres/014_names_as_read.sql")),
     (15, include_str!("../../migrations-postgres/015_models_kept.sql")),
     (16, include_str!("../../migrations-postgres/016_fullest_record_counts.sql")),
+    (17, include_str!("../../migrations-postgres/017_judged_decisions.sql")),
 ];
 
 /// Which of its numbered advisory locks a migration takes, so that servers starting together migrate once.

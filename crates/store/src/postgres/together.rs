@@ -239,6 +239,9 @@ pub(super) fn insert_rows(tx: &mut Transaction, p: &Prepared, batch: &[GameToSto
         .filter_map(|(id, m)| Some((*seat_keys.get(&(id.to_string(), m.seat as i32))?, m)))
         .collect();
     super::insights::insert_numbers(tx, p, &numbers)?;
+    let decisions: Vec<(&str, &almanac_core::JudgedDecision)> =
+        batch.iter().flat_map(|g| g.new.insights.decisions.iter().map(move |d| (g.id, d))).collect();
+    super::insights::insert_decisions(tx, p, &decisions)?;
     // The model their chance numbers were read with, where there was one.
     let (with_model, models): (Vec<&str>, Vec<i64>) =
         batch.iter().filter_map(|g| Some((g.id, g.new.insights.chances_model?))).unzip();

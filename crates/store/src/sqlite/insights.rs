@@ -5,7 +5,7 @@ use crate::error::Result;
 use crate::questions;
 use crate::rows::{CountedGame, Question};
 use crate::seats::{SeatRow, Seats, Sieve, Tally};
-use almanac_core::Insights;
+use almanac_core::{Insights, JudgedDecision};
 use rusqlite::{params, Connection, OptionalExtension};
 use std::collections::HashMap;
 
@@ -61,9 +61,49 @@ pub fn write(tx: &Connection, id: &str, insights: &Insights, change: &mut Change
     for (seat, key) in keys.iter().enumerate() {
         opening.execute(params![key, insights.openings.get(seat).cloned().flatten()])?;
     }
+    // Its decisions judged, replaced whole.
+    tx.prepare_cached("DELETE FROM judged_decisions WHERE game_id = ?1")?.execute([id])?;
+    let mut judged = tx.prepare_cached(
+        "INSERT INTO judged_decisions (game_id, seq, seat, chosen, best, alternatives, best_line, best_words)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+    )?;
+    for d in &insights.decisions {
+        judged.execute(params![id, d.seq, d.seat, d.chosen, d.best, d.alternatives, d.best_line, d.best_words])?;
+    }
     tx.prepare_cached("UPDATE games SET insights_version = ?2 WHERE id = ?1")?
         .execute(params![id, almanac_core::insights::VERSION])?;
     Ok(())
+}
+
+impl Sqlite {
+    /// Game `id`'s judged decisions as its read model keeps them, in the game's order, and when the model
+    /// they were judged with was trained (none: no model judged them).
+    pub fn judged_decisions(&self, id: &str) -> Result<(Option<String>, Vec<JudgedDecision>)> {
+        judged_decisions(&self.conn, id)
+    }
+}
+
+fn judged_decisions(conn: &Connection, id: &str) -> Result<(Option<String>, Vec<JudgedDecision>)> {
+    let trained_at: Option<String> = conn
+        .prepare_cached("SELECT w.trained_at FROM games g JOIN win_models w ON w.id = g.chances_model WHERE g.id = ?1")?
+        .query_row([id], |r| r.get(0))
+        .optional()?;
+    let mut stmt = conn.prepare_cached(
+        "SELECT seq, seat, chosen, best, alternatives, best_line, best_words FROM judged_decisions
+         WHERE game_id = ?1 ORDER BY seq",
+    )?;
+    let rows = stmt.query_map([id], |r| {
+        Ok(JudgedDecision {
+            seq: r.get(0)?,
+            seat: r.get(1)?,
+            chosen: r.get(2)?,
+            best: r.get(3)?,
+            alternatives: r.get(4)?,
+            best_line: r.get(5)?,
+            best_words: r.get(6)?,
+        })
+    })?;
+    Ok((trained_at, rows.collect::<rusqlite::Result<_>>()?))
 }
 
 /// What a transaction's writes to the read model carry beyond their rows: what its games change in the field's

@@ -78,6 +78,12 @@ const MIGRATIONS: &[Migration] = &[
         sql: include_str!("../../migrations/019_fullest_record_counts.sql"),
         after: None,
     },
+    Migration {
+        version: 20,
+        before: None,
+        sql: include_str!("../../migrations/020_judged_decisions.sql"),
+        after: None,
+    },
 ];
 
 pub fn current(conn: &Connection) -> Result<u32> {

@@ -216,7 +216,12 @@ pub fn won_by(winner: u32, scores: [f64; 4], opening: &str) -> Insights {
     }
     metrics.push(SeatMetric { seat: 0, metric: "trades_with", arg: "seat:1".into(), value: 2.0 });
     metrics.push(SeatMetric { seat: 0, metric: "trades_with", arg: "bank".into(), value: 1.0 });
-    Insights { metrics, openings: vec![Some(opening.to_string()), None, None, None], chances_model: None }
+    Insights {
+        metrics,
+        openings: vec![Some(opening.to_string()), None, None, None],
+        chances_model: None,
+        decisions: Vec::new(),
+    }
 }
 
 /// The read model of questions across games, on either backend: stored with the game, grouped by any
@@ -364,10 +369,20 @@ pub fn games_stored_together_are_each_stored_whole_or_not_at_all(store: &mut Sto
     let facts: Vec<Vec<almanac_core::FactRow>> = logs.iter().map(|l| l.game.fact_rows(0)).collect();
     // Each game brings a number of a metric no game had before: a key made for it in the batch that is rolled
     // back must not be taken for one that exists.
+    let judged = almanac_core::JudgedDecision {
+        seq: 40,
+        seat: 1,
+        chosen: 0.21,
+        best: 0.26,
+        alternatives: 7,
+        best_line: r#"{"type":"build_road","player":"Mehmet","at":"9:SE"}"#.into(),
+        best_words: "builds a road at 9:SE".into(),
+    };
     let insights = Insights {
         metrics: vec![SeatMetric { seat: 0, metric: "first_seen_here", arg: "a".into(), value: 5.0 }],
         openings: Vec::new(),
         chances_model: None,
+        decisions: vec![judged.clone()],
     };
     let new_game = |k: usize| NewGame {
         game: logs[k].game.as_ref(),
@@ -402,6 +417,9 @@ pub fn games_stored_together_are_each_stored_whole_or_not_at_all(store: &mut Sto
         assert_eq!(events, lines[k], "the log as it came");
         assert_eq!(store.facts(&store.stored(id).unwrap()).unwrap(), facts[k], "its facts as they came");
         assert_eq!(store.access_of(id).unwrap().owner, Some(owners[k]));
+        // Its judged decisions with its read model (judged by no model kept: none named).
+        let seen = store.visible(Viewer::Operator, id).unwrap();
+        assert_eq!(store.judged_decisions(&seen).unwrap(), (None, vec![judged.clone()]), "its decisions judged");
     }
     let asked = Question { arg: "a".into(), ..Question::over(Viewer::Operator, "first_seen_here", Dimension::Ruleset) };
     let rows = answer(store, &asked);
