@@ -691,7 +691,7 @@ fn tap_entry(driver: &Driver, line: &str, entered: &str) {
 }
 
 /// The form in the sheet filled to make `event`: each pick the option on the way to it (as the rules' test
-/// reads a form; an option laid over the line by the page's own rule, `Almanac.lay`), each card of each counted field one + at a time (a stepper starts at the least its card
+/// reads a form; an option laid over the line by the rule the page asks the browser's rules for, `Almanac.lay`), each card of each counted field one + at a time (a stepper starts at the least its card
 /// may be: what a hand is known to hold); then entered.
 fn fill_form(driver: &Driver, line: &str, event: &Value) {
     let picks = driver.eval("return document.querySelectorAll('#chooser fieldset.pick').length");

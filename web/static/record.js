@@ -165,6 +165,7 @@ document.addEventListener('DOMContentLoaded', () => {
       next: () => call(x.next),
       state: () => call(x.state),
       events: (from) => call(x.events, from),
+      lay: (line, set) => call(x.lay, JSON.stringify([line, set])),
     };
   }
 
@@ -497,17 +498,15 @@ document.addEventListener('DOMContentLoaded', () => {
     return b;
   }
 
-  // A pick's option laid over a line (almanac_core::next::Pick): a field set, null taking it away, a list
-  // joined to the list there, an object laid over the object there.
+  // A pick's option laid over a line, in place, by the browser's rules (almanac_core::next::lay, the rule's
+  // one statement): a page without them cannot fill a form with picks (`fill` says so).
   function lay(into, set) {
-    for (const [k, v] of Object.entries(set)) {
-      if (v === null) delete into[k];
-      else if (Array.isArray(into[k]) && Array.isArray(v)) into[k] = [...into[k], ...v];
-      else if (into[k] && typeof into[k] === 'object' && v && typeof v === 'object' && !Array.isArray(v)) lay(into[k], v);
-      else into[k] = v;
-    }
+    const answer = local.lay(into, set);
+    if (answer.error) throw new Error(answer.error);
+    for (const k of Object.keys(into)) delete into[k];
+    Object.assign(into, answer.ok);
   }
-  // The one statement of the rule: a page's test that reads a form to reach an event lays options with it.
+  // A page's test that reads a form to reach an event lays options with it.
   Almanac.lay = lay;
 
   // A form: first what the table picks (whom, which card, what comes after), one option of each, then
@@ -515,6 +514,12 @@ document.addEventListener('DOMContentLoaded', () => {
   // allow; entered when every pick is made and every field holds between its least and most cards. Fields
   // of the same cards (a trade's two sides) share one row per card, so the whole form fits the sheet.
   function fill(open, form) {
+    if ((form.picks || []).length && !local) {
+      const why = document.createElement('p');
+      why.textContent = 'This entry takes a browser that runs WebAssembly: the rules in the browser say how its choices make the event.';
+      openSheet(`${open.player}: ${form.words}`, why, cancelButton());
+      return;
+    }
     const counted = form.counts.map((count) => ({ count, cards: Object.fromEntries(count.cards.map((c) => [c.card, c.least])) }));
     const picks = (form.picks || []).map((pick) => ({ pick, chosen: pick.options.length === 1 ? 0 : null }));
     const parts = [];

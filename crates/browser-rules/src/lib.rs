@@ -105,6 +105,16 @@ pub fn events(from: usize) -> String {
     })
 }
 
+/// A form's line with a pick's option laid over it (`almanac_core::next::lay`), given as the JSON array
+/// `[line, option]`: the line then.
+pub fn lay(pair: &str) -> String {
+    type Object = serde_json::Map<String, serde_json::Value>;
+    answer(serde_json::from_str::<(Object, Object)>(pair).map_err(|e| e.to_string()).map(|(mut line, option)| {
+        almanac_core::next::lay(&mut line, &option);
+        line
+    }))
+}
+
 fn with_game<T: Serialize>(f: impl FnOnce(&mut dyn Game) -> Result<T, String>) -> String {
     GAME.with(|g| match g.borrow_mut().as_mut() {
         Some(game) => answer(f(game.as_mut())),
@@ -168,6 +178,13 @@ mod exports {
     #[no_mangle]
     pub unsafe extern "C" fn push(ptr: *mut u8, len: usize) -> u64 {
         give(super::push(&text(ptr, len)))
+    }
+
+    /// # Safety
+    /// As for `open`.
+    #[no_mangle]
+    pub unsafe extern "C" fn lay(ptr: *mut u8, len: usize) -> u64 {
+        give(super::lay(&text(ptr, len)))
     }
 
     #[no_mangle]

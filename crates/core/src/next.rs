@@ -64,6 +64,25 @@ pub struct Pick {
     pub options: Vec<PickOption>,
 }
 
+/// A pick's option laid over a line, the one statement of the rule (the recorder page asks the browser's
+/// rules for it): a field set, `null` taking a field away, a list joined to the list there, an object laid
+/// over the object there.
+pub fn lay(into: &mut serde_json::Map<String, serde_json::Value>, set: &serde_json::Map<String, serde_json::Value>) {
+    use serde_json::Value;
+    for (k, v) in set {
+        match (into.get_mut(k), v) {
+            (_, Value::Null) => {
+                into.remove(k);
+            }
+            (Some(Value::Array(a)), Value::Array(b)) => a.extend(b.iter().cloned()),
+            (Some(Value::Object(a)), Value::Object(b)) => lay(a, b),
+            _ => {
+                into.insert(k.clone(), v.clone());
+            }
+        }
+    }
+}
+
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct PickOption {
     /// The JSON object laid over the line.

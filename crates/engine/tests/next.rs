@@ -3,6 +3,7 @@
 //! player's, with its type — and when its game lists the type's events, it is among the legal ones, or it
 //! fills one of the forms the game gives for its type within their bounds.
 
+use almanac_core::next::lay;
 use almanac_core::testing::every_record;
 use almanac_core::Game;
 use almanac_engine::{read_log, validate, GAMES};
@@ -13,22 +14,6 @@ use std::collections::BTreeSet;
 /// roll's production): every field the candidate names has the actual value.
 fn completes(candidate: &Map<String, Value>, actual: &Map<String, Value>) -> bool {
     candidate.iter().all(|(k, v)| actual.get(k) == Some(v))
-}
-
-/// A pick's option laid over a line, as a recorder lays it (`almanac_core::next::Pick`).
-fn lay(into: &mut Map<String, Value>, set: &Map<String, Value>) {
-    for (k, v) in set {
-        match (into.get_mut(k), v) {
-            (_, Value::Null) => {
-                into.remove(k);
-            }
-            (Some(Value::Array(a)), Value::Array(b)) => a.extend(b.iter().cloned()),
-            (Some(Value::Object(a)), Value::Object(b)) => lay(a, b),
-            _ => {
-                into.insert(k.clone(), v.clone());
-            }
-        }
-    }
 }
 
 /// Whether what an option set in `partial` may still grow into `actual`: a list its beginning, an object
