@@ -1,7 +1,7 @@
 // The table recorder's service worker: a recorder page reloaded while the network (or the server) is away
 // still opens, from the copy kept here. Network first: online, the page and its scripts always come fresh
 // from the server, and the copy is renewed. Only the recorder's pages and the static files are kept; the
-// game itself (its log and the entries waiting) is kept by the page (record.js).
+// game itself (its log and the entries waiting) is kept by the page (record.mjs).
 const CACHE = 'almanac-recorder-1';
 
 self.addEventListener('install', () => self.skipWaiting());

@@ -10,7 +10,14 @@ use std::sync::OnceLock;
 
 const REPLAY_JS: &str = include_str!("../../../web/static/replay.js");
 const GAMES_JS: &str = include_str!("../../../web/static/games.js");
-const RECORD_JS: &str = include_str!("../../../web/static/record.js");
+/// The table recorder: its page's module and the modules it imports (`web/static/record/`), by path.
+const RECORDER: &[(&str, &str)] = &[
+    ("/static/record.mjs", include_str!("../../../web/static/record.mjs")),
+    ("/static/record/rules.mjs", include_str!("../../../web/static/record/rules.mjs")),
+    ("/static/record/keeping.mjs", include_str!("../../../web/static/record/keeping.mjs")),
+    ("/static/record/sheet.mjs", include_str!("../../../web/static/record/sheet.mjs")),
+    ("/static/record/finish.mjs", include_str!("../../../web/static/record/finish.mjs")),
+];
 const BEGIN_JS: &str = include_str!("../../../web/static/begin.js");
 const QUESTIONS_JS: &str = include_str!("../../../web/static/questions.js");
 const SESSION_JS: &str = include_str!("../../../web/static/session.js");
@@ -25,6 +32,12 @@ const NOSCRIPT_CSS: &str = include_str!("../../../web/static/noscript.css");
 const OPENAPI: &str = include_str!("../../../web/openapi.json");
 
 pub fn routes(cfg: &mut web::ServiceConfig) {
+    for &(path, text) in RECORDER {
+        cfg.route(
+            path,
+            web::get().to(move |r: HttpRequest| async move { file(&r, "text/javascript; charset=utf-8", text) }),
+        );
+    }
     cfg.route(
         "/static/replay.js",
         web::get().to(|r: HttpRequest| async move { file(&r, "text/javascript; charset=utf-8", REPLAY_JS) }),
@@ -32,10 +45,6 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
     .route(
         "/static/games.js",
         web::get().to(|r: HttpRequest| async move { file(&r, "text/javascript; charset=utf-8", GAMES_JS) }),
-    )
-    .route(
-        "/static/record.js",
-        web::get().to(|r: HttpRequest| async move { file(&r, "text/javascript; charset=utf-8", RECORD_JS) }),
     )
     .route(
         "/static/begin.js",

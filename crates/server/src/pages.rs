@@ -265,7 +265,8 @@ pub fn page(
                     p.deriving role="status" { (deriving_line(p)) }
                 }
                 main { (body) }
-                @for script in scripts { script src=(script) {} }
+                // A script named `.mjs` is a module (it imports others).
+                @for script in scripts { script type=[script.ends_with(".mjs").then_some("module")] src=(script) {} }
                 // Signing out clears what this device kept of the club's games (`session.js`).
                 @if signed.is_some() { script src="/static/session.js" {} }
             }

@@ -1,5 +1,5 @@
 //! The table recorder's page: a club member at a real table enters a live game of the club's, decision by
-//! decision, with taps (`web/static/record.js` does the tapping; the rules, through `/api/games/{id}/next`,
+//! decision, with taps (`web/static/record.mjs` does the tapping; the rules, through `/api/games/{id}/next`,
 //! say what may be tapped).
 
 use crate::access::{Reader, Writer};
@@ -193,7 +193,7 @@ async fn record(app: web::Data<AppState>, req: HttpRequest, reader: Reader, path
     let scripts = [
         "/static/replay.js".to_string(),
         format!("/static/rulesets/{}.js", game.ruleset()),
-        "/static/record.js".to_string(),
+        "/static/record.mjs".to_string(),
     ];
     page(&format!("Recording {title}"), body, &scripts, Some(&signed), None)
 }

@@ -26,6 +26,11 @@
 // stream (`/api/games/{id}/stream`), and an entry another recorder already made, spelt either way, is
 // recognised and not stored twice. When the game is over the page shows its end: the standings, the
 // points by reason, the win chances where a model exists, and the way to publish and share it.
+import { loadRules } from './record/rules.mjs';
+import { keeping, remember, lineCount, canonical } from './record/keeping.mjs';
+import { sheet } from './record/sheet.mjs';
+import { finishing } from './record/finish.mjs';
+
 document.addEventListener('DOMContentLoaded', () => {
   const root = document.getElementById('recorder');
   if (!root) return;
@@ -40,12 +45,9 @@ document.addEventListener('DOMContentLoaded', () => {
   const entries = document.getElementById('entries');
   const withdrawButton = document.getElementById('withdraw');
   const lastEntry = document.getElementById('last');
-  const finish = document.getElementById('finish');
   const ctx = Almanac.context();
   const path = `/api/games/${encodeURIComponent(id)}`;
-  const queueKey = `almanac-record:${id}`;
-  const logKey = `almanac-record-log:${id}`;
-  const summaryKey = `almanac-record-summary:${id}`;
+  const { queue, keep, logKey, summaryKey } = keeping(id);
   // The smallest target a finger hits, in CSS pixels (WCAG's 44).
   const TARGET = 44;
 
@@ -63,20 +65,14 @@ document.addEventListener('DOMContentLoaded', () => {
   let targets = null;
   let kind = null;
   let sending = false;
+  const { openSheet, closeSheet, heading, button, cancelButton } = sheet(chooser, () => {
+    if (targets) for (const d of targets.querySelectorAll('.pointed')) d.classList.remove('pointed');
+  });
 
-  // The entries waiting: each an event and the number of the server's events it was made after.
-  const queue = () => JSON.parse(localStorage.getItem(queueKey) || '[]')
-    .map((x) => (x && x.event ? x : { event: x, after: null }));
-  const keep = (q) => localStorage.setItem(queueKey, JSON.stringify(q));
-  // What else the phone keeps for a reload offline; a full storage keeps the page working online.
-  const remember = (key, text) => { try { localStorage.setItem(key, text); } catch (_) { localStorage.removeItem(key); } };
-  const lineCount = (text) => text.split('\n').filter((l) => l.trim() !== '').length;
-  // One event, whatever the order of its fields and whenever it was made.
-  const canonical = (v) => JSON.stringify(v, (k, x) => (x && typeof x === 'object' && !Array.isArray(x)
-    ? Object.fromEntries(Object.keys(x).filter((f) => f !== 'time').sort().map((f) => [f, x[f]])) : x));
   const words = (type) => type.replaceAll('_', ' ');
   // How many of the last entries the page reads: enough to withdraw far back and to show the last few.
   const WINDOW = 40;
+  const showFinish = finishing({ root, id, path, json, ctx, say, words });
 
   async function json(url, options) {
     const r = await fetch(url, options);
@@ -136,39 +132,6 @@ document.addEventListener('DOMContentLoaded', () => {
   // The games' rules in the browser: a WebAssembly module with no glue but this. Text goes in through
   // memory the module gives (`alloc`); each answer is JSON, at the address and length packed in the 64-bit
   // number returned, given back after reading (`free`).
-  async function loadRules() {
-    const r = await fetch('/static/rules.wasm');
-    if (!r.ok) throw new Error(`no rules (${r.status})`);
-    const { instance } = await WebAssembly.instantiate(await r.arrayBuffer(), {});
-    const x = instance.exports;
-    const encoder = new TextEncoder();
-    const decoder = new TextDecoder();
-    const call = (f, arg) => {
-      let packed;
-      if (typeof arg === 'string') {
-        const bytes = encoder.encode(arg);
-        const at = x.alloc(bytes.length);
-        new Uint8Array(x.memory.buffer, at, bytes.length).set(bytes);
-        packed = f(at, bytes.length);
-      } else {
-        packed = arg === undefined ? f() : f(arg);
-      }
-      const at = Number(packed >> 32n);
-      const len = Number(packed & 0xffffffffn);
-      const answer = JSON.parse(decoder.decode(new Uint8Array(x.memory.buffer, at, len)));
-      x.free(at, len);
-      return answer;
-    };
-    return {
-      open: (log) => call(x.open, log),
-      push: (line) => call(x.push, line),
-      next: () => call(x.next),
-      state: () => call(x.state),
-      events: (from) => call(x.events, from),
-      lay: (line, set) => call(x.lay, JSON.stringify([line, set])),
-    };
-  }
-
   // Whether `event`, made after the first `after` events of the log `lines` (its header first), is the
   // entry stored there: the same line whenever it was made, or the same entry spelt from the other side
   // (a trade entered by either of its players), which leaves the game in the same state.
@@ -439,20 +402,6 @@ document.addEventListener('DOMContentLoaded', () => {
     return [game.drawChoice(JSON.parse(choice.picture), ctx)];
   }
 
-  // The sheet at the bottom of the screen, where whatever a tap opens is shown: in view without scrolling.
-  function openSheet(title, ...content) {
-    chooser.replaceChildren(heading(title), ...content);
-    chooser.hidden = false;
-    chooser.scrollTop = 0;
-    document.body.classList.add('sheet-open');
-  }
-
-  function closeSheet() {
-    chooser.hidden = true;
-    document.body.classList.remove('sheet-open');
-    if (targets) for (const d of targets.querySelectorAll('.pointed')) d.classList.remove('pointed');
-  }
-
   // Several events: a list of their words to tap.
   function pick(events, title, more = () => []) {
     const choices = events.map((c) => {
@@ -463,26 +412,6 @@ document.addEventListener('DOMContentLoaded', () => {
       return b;
     });
     openSheet(title, ...choices, ...more(), cancelButton());
-  }
-
-  function heading(text) {
-    const h = document.createElement('h2');
-    h.id = 'chooser-title';
-    h.textContent = text;
-    return h;
-  }
-
-  function button(className, text, onClick) {
-    const b = document.createElement('button');
-    b.type = 'button';
-    b.className = className;
-    b.textContent = text;
-    b.addEventListener('click', onClick);
-    return b;
-  }
-
-  function cancelButton() {
-    return button('cancel', 'Cancel', closeSheet);
   }
 
   // Several forms of one kind (a trade with each other player): which one.
@@ -892,103 +821,6 @@ document.addEventListener('DOMContentLoaded', () => {
     }
   }
 
-  // The end of the game, on the recorder's own page: the standings with the points by reason, the win
-  // chances where the game's ruleset has a model, and publishing and sharing the replay.
-  let finishShown = false;
-  async function showFinish() {
-    const summary = await json(path);
-    if (summary.status !== 200 || !summary.body.winner) {
-      finish.hidden = true;
-      finishShown = false;
-      return;
-    }
-    if (finishShown) return;
-    finishShown = true;
-    const [stats, chances] = await Promise.all([json(`${path}/stats`), json(`${path}/chances`)]);
-    const reasons = Object.fromEntries(((stats.body && stats.body.players) || []).map((p) => [p.name, p.vp_by_reason || {}]));
-    const standings = document.getElementById('standings');
-    const players = [...summary.body.players].sort((a, b) => b.vp - a.vp || a.seat - b.seat);
-    standings.replaceChildren(...players.map((p) => {
-      const li = document.createElement('li');
-      const name = document.createElement('b');
-      name.textContent = p.name;
-      name.style.color = ctx.inkOf(p.name);
-      li.append(name, ` ${p.vp} ${p.vp === 1 ? 'point' : 'points'}`, p.name === summary.body.winner ? ' · wins' : '');
-      const by = Object.entries(reasons[p.name] || {}).filter(([, n]) => n);
-      if (by.length) {
-        const small = document.createElement('span');
-        small.className = 'reasons';
-        small.textContent = by.map(([reason, n]) => `${words(reason)} ${n}`).join(', ');
-        li.append(document.createElement('br'), small);
-      }
-      return li;
-    }));
-    const chance = document.getElementById('finish-chances');
-    chance.replaceChildren();
-    if (chances.status === 200 && chances.body.by_event) drawChances(chance, chances.body, players);
-    else chance.textContent = 'No win-chance curve: this server has no model for this game yet.';
-    showShare(root.dataset.published === 'yes');
-    finish.hidden = false;
-    finish.scrollIntoView({ block: 'start' });
-  }
-
-  // Each seat's chance to win after each entry, one line per player in their colour, with what the model
-  // learnt from.
-  function drawChances(into, chances, players) {
-    const rows = chances.by_event;
-    const w = 320;
-    const h = 120;
-    const svg = Almanac.svg('svg', { viewBox: `0 0 ${w} ${h}`, class: 'chances', role: 'img',
-      'aria-label': 'Each player\'s chance to win, entry by entry' }, into);
-    const names = summaryNames(players);
-    for (let seat = 0; seat < names.length; seat += 1) {
-      // The set-up's positions have no chance (`withheld`): the lines begin after it.
-      const points = rows.map((row, i) => (row ? `${(i / Math.max(1, rows.length - 1)) * w},${h - (row[seat] || 0) * h}` : null))
-        .filter((p) => p !== null).join(' ');
-      Almanac.svg('polyline', { points, fill: 'none', stroke: ctx.colorOf(names[seat]), 'stroke-width': 2 }, svg);
-    }
-    const caption = document.createElement('p');
-    caption.className = 'caption';
-    caption.textContent = (chances.model && chances.model.learnt_from
-      ? `Win chances by a model ${chances.model.learnt_from}.` : 'Win chances, entry by entry.') +
-      (chances.withheld ? ` ${chances.withheld.why}` : '');
-    into.append(caption);
-  }
-
-  const summaryNames = (players) => [...players].sort((a, b) => a.seat - b.seat).map((p) => p.name);
-
-  // Publishing (a private game is the club's alone) and the link to the replay, to share.
-  function showShare(published) {
-    const link = document.getElementById('share-link');
-    const form = document.getElementById('publish');
-    const state = document.getElementById('share-state');
-    link.href = `/games/${encodeURIComponent(id)}`;
-    link.textContent = new URL(link.href, location.href).href;
-    form.hidden = published;
-    document.getElementById('share').hidden = !published || !navigator.share;
-    state.textContent = published
-      ? 'Published: anyone with the link sees the replay.'
-      : 'Private to your club: publish it, and anyone with the link sees the replay.';
-  }
-
-  document.getElementById('publish').addEventListener('submit', async (e) => {
-    e.preventDefault();
-    const form = e.target;
-    const r = await fetch(form.action, { method: 'POST', body: new URLSearchParams(new FormData(form)), redirect: 'manual' })
-      .catch(() => null);
-    // The form answers with a redirect to the replay (opaque here); anything else is a problem page.
-    if (r && (r.type === 'opaqueredirect' || r.ok)) {
-      root.dataset.published = 'yes';
-      showShare(true);
-    } else {
-      say('Not published: the server did not answer. Try again.');
-    }
-  });
-
-  document.getElementById('share').addEventListener('click', () => {
-    const link = document.getElementById('share-link');
-    navigator.share({ title: document.title, url: link.href }).catch(() => {});
-  });
   // Signing out clears what this phone kept, and waits while entries wait: `session.js`, on every signed-in
   // page.
 
@@ -996,11 +828,14 @@ document.addEventListener('DOMContentLoaded', () => {
   async function keepForOffline() {
     if (!('serviceWorker' in navigator) || !window.caches) return;
     await navigator.serviceWorker.register('/recorder-worker.js', { scope: '/games/' });
+    // The page, and every file of the site it has loaded: its scripts and the modules they import, the
+    // style, the rules.
     const files = [location.pathname, '/static/rules.wasm',
-      ...[...document.scripts].map((e) => e.src).filter((src) => src),
-      ...[...document.querySelectorAll('link[rel="stylesheet"]')].map((e) => e.href)];
+      ...performance.getEntriesByType('resource').map((e) => e.name)];
     const kept = await caches.open('almanac-recorder-1');
-    await kept.addAll(files.filter((f) => new URL(f, location.href).pathname.match(/^\/(static\/|games\/)/)));
+    const urls = files.map((f) => new URL(f, location.href))
+      .filter((u) => u.origin === location.origin && u.pathname.match(/^\/(static\/|games\/)/));
+    await kept.addAll([...new Set(urls.map((u) => u.href))]);
     root.dataset.kept = 'yes';
   }
 
