@@ -927,3 +927,48 @@ fn train_says_why_it_cannot_then_keeps_a_model_and_evaluates() {
         assert_eq!(words[5..], [(finished / 5).to_string().as_str(), "games"][..], "{line}");
     }
 }
+
+#[test]
+fn train_matrix_tries_every_game_once_with_a_model_that_never_saw_it() {
+    let s = Scratch::new();
+    let club = s.dir.path().join("club");
+    std::fs::create_dir_all(&club).unwrap();
+    let archive = root().join("tests/data/generated-club-games.tar.xz");
+    let untar = Command::new("tar").arg("-xJf").arg(&archive).arg("-C").arg(&club).status();
+    assert!(untar.is_ok_and(|s| s.success()), "tar -xJf {} (tar and xz are needed)", archive.display());
+    let records = root().join("tests/data/catanatron");
+    let out = almanac(&["train", "--matrix", records.to_str().unwrap(), club.to_str().unwrap()], &s.db());
+    let (said, err) = (text(&out.stdout), text(&out.stderr));
+    assert!(out.status.success(), "{err}");
+    let finished = |population: &str| -> usize {
+        let line = err.lines().find(|l| l.starts_with(&format!("{population}: "))).unwrap_or_else(|| panic!("{err}"));
+        line.split_whitespace().nth(1).unwrap().parse().unwrap()
+    };
+    let (programs, people) = (finished("catanatron"), finished("club"));
+    assert_eq!(people, 40, "{err}");
+    // Four fifths of the program's games are too few to learn from alone; pooled they are not.
+    assert!(programs - programs / 5 < 20, "{err}");
+    assert!(said.contains("catanatron     no model: "), "{said}");
+    for learner in ["club", "pooled"] {
+        // Five models, each with the part it did not learn from named, and its temperature.
+        assert_eq!(said.lines().filter(|l| l.starts_with(learner) && l.contains(" held out: temperature ")).count(), 5);
+        for (population, games) in [("catanatron", programs), ("club", people)] {
+            let rows: Vec<Vec<&str>> = said
+                .lines()
+                .map(|l| l.split_whitespace().collect::<Vec<_>>())
+                .filter(|w| w.len() > 5 && w[0] == learner && w[1] == population)
+                .collect();
+            let stages: Vec<&Vec<&str>> = rows.iter().filter(|w| w[3] != "calibration:").collect();
+            // Every game tried once, in each third: the games counted are the population's, at its tables.
+            let counted: usize = stages.iter().filter(|w| w[3] == "early").map(|w| w[4].parse::<usize>().unwrap()).sum();
+            assert_eq!(counted, games, "{learner} on {population}: {said}");
+            for w in &stages {
+                // Equal chances' log loss is ln(seats).
+                let (seats, equal): (f64, f64) = (w[2].parse().unwrap(), w[7].parse().unwrap());
+                assert!((equal - seats.ln()).abs() < 1e-4, "{w:?}");
+            }
+            let calibrations = rows.iter().filter(|w| w[3] == "calibration:").count();
+            assert_eq!(calibrations, stages.len() / 3, "{said}");
+        }
+    }
+}

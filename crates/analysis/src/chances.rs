@@ -33,6 +33,18 @@ pub struct Model {
     /// spread of each chance.
     pub covariance: Vec<f64>,
     pub trained_on: TrainedOn,
+    /// What every utility is multiplied by at the start of a game's progress and at its end (in between,
+    /// on the line between them): 1 and 1 as trained; a population's own (`for_population`).
+    #[serde(default = "unsharpened", skip_serializing_if = "is_unsharpened")]
+    pub sharpness: [f64; 2],
+}
+
+fn unsharpened() -> [f64; 2] {
+    [1.0, 1.0]
+}
+
+fn is_unsharpened(s: &[f64; 2]) -> bool {
+    *s == unsharpened()
 }
 
 /// What a model was trained on.
@@ -52,6 +64,23 @@ pub struct TrainedOn {
     /// said (fitted on the held-out positions of `cross_validate`; above 1, the fitted model was too sure).
     #[serde(default = "untempered")]
     pub temperature: f64,
+    /// Each population's own sharpness at each table size, where enough of its held-out games gave one
+    /// (`Model::for_population`): a model learnt from several populations is too sure of one and not sure
+    /// enough of another, and more so early or late. Empty in a model kept before it was fitted.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub tempered: Vec<Tempered>,
+}
+
+/// How a population's held-out games at one table size asked the chances to be sharpened so that they
+/// came out as often as they said (`cross_validate`): every utility (already divided by the model's
+/// temperature) multiplied by `sharpness[0]` at the start of the game's progress and `sharpness[1]` at its
+/// end.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Tempered {
+    pub played_by: String,
+    pub seats: usize,
+    pub games: usize,
+    pub sharpness: [f64; 2],
 }
 
 fn untempered() -> f64 {
@@ -208,7 +237,7 @@ pub fn samples(game: &dyn Game) -> Vec<Sample> {
         .collect()
 }
 
-fn softmax(u: &[f64]) -> Vec<f64> {
+pub(crate) fn softmax(u: &[f64]) -> Vec<f64> {
     let top = u.iter().copied().fold(f64::MIN, f64::max);
     let e: Vec<f64> = u.iter().map(|x| (x - top).exp()).collect();
     let sum: f64 = e.iter().sum();
@@ -231,9 +260,16 @@ impl Model {
 
     /// Each seat's utility in `position`: the softmax over them is the chances.
     fn utilities(&self, position: &Position) -> Vec<f64> {
+        let sharpness = self.sharpness_at(position.progress);
         (0..position.seats.len())
-            .map(|s| self.row(position, s).iter().zip(&self.weights).map(|(x, w)| x * w).sum())
+            .map(|s| sharpness * self.row(position, s).iter().zip(&self.weights).map(|(x, w)| x * w).sum::<f64>())
             .collect()
+    }
+
+    /// What the utilities are multiplied by at `progress`.
+    fn sharpness_at(&self, progress: f64) -> f64 {
+        let [start, end] = self.sharpness;
+        start + (end - start) * progress.clamp(0.0, 1.0)
     }
 
     /// Each seat's chance to win from `position`.
@@ -250,6 +286,20 @@ impl Model {
         self
     }
 
+    /// The model as it reads games of `population` at a table of `seats`: tempered as that population's
+    /// held-out games said, where they said (`TrainedOn::tempered`); as it is elsewhere.
+    pub fn for_population(&self, population: &str, seats: usize) -> Model {
+        let cell = self.trained_on.tempered.iter().find(|t| t.played_by == population && t.seats == seats);
+        let mut model = self.clone();
+        model.sharpness = cell.map_or_else(unsharpened, |t| t.sharpness);
+        model
+    }
+
+    /// `for_population` for the population and table of `game`.
+    pub fn for_game(&self, game: &dyn Game) -> Model {
+        self.for_population(&played_by(game), game.envelope().players.len())
+    }
+
     /// Each seat's chance from `position` and its standard error (by the delta method, from the weights'
     /// covariance): how far the chance could be from what the games behind the model say.
     pub fn chances_with_spread(&self, position: &Position) -> Vec<(f64, f64)> {
@@ -262,8 +312,9 @@ impl Model {
         let mean: Vec<f64> = (0..d).map(|k| rows.iter().zip(&p).map(|(x, ps)| ps * x[k]).sum()).collect();
         (0..rows.len())
             .map(|s| {
-                // The chance's gradient in the weights: p_s (x_s − Σ_j p_j x_j).
-                let g: Vec<f64> = (0..d).map(|k| p[s] * (rows[s][k] - mean[k])).collect();
+                // The chance's gradient in the weights: c p_s (x_s − Σ_j p_j x_j), c the sharpness here.
+                let c = self.sharpness_at(position.progress);
+                let g: Vec<f64> = (0..d).map(|k| c * p[s] * (rows[s][k] - mean[k])).collect();
                 let var: f64 =
                     (0..d).map(|a| g[a] * (0..d).map(|b| self.covariance[a * d + b] * g[b]).sum::<f64>()).sum();
                 (p[s], var.max(0.0).sqrt())
@@ -522,7 +573,9 @@ fn fitted(ruleset: &str, ruleset_version: u32, features: &[&str], games: usize, 
             played_by: BTreeMap::new(),
             validated: Vec::new(),
             temperature: 1.0,
+            tempered: Vec::new(),
         },
+        sharpness: unsharpened(),
     };
     let design = |i: usize, rows: &mut Vec<Vec<f64>>| {
         let p = &samples[i].position;
@@ -554,6 +607,7 @@ pub struct PlayedGame {
 pub struct Validation {
     pub validated: Vec<Validated>,
     pub temperature: f64,
+    pub tempered: Vec<Tempered>,
 }
 
 /// Where a model fitted the way `train` fits knows more than equal chances, on games it did not learn from:
@@ -570,7 +624,7 @@ pub fn cross_validate(
     games: &[PlayedGame],
 ) -> Validation {
     if features.is_empty() || games.len() < FOLDS {
-        return Validation { validated: Vec::new(), temperature: 1.0 };
+        return Validation { validated: Vec::new(), temperature: 1.0, tempered: Vec::new() };
     }
     let folds: Vec<Model> = (0..FOLDS)
         .map(|fold| {
@@ -584,27 +638,49 @@ pub fn cross_validate(
             fitted(ruleset, ruleset_version, features, learnt_games, &learnt)
         })
         .collect();
-    let held_out = |i: usize| &folds[i % FOLDS];
-    let utilities: Vec<(Vec<f64>, usize)> = games
-        .iter()
-        .enumerate()
-        .flat_map(|(i, g)| {
-            samples[g.samples.clone()].iter().map(move |s| (held_out(i).utilities(&s.position), s.winner))
-        })
-        .collect();
-    let temperature = 1.0 / sharpness(&utilities);
-    let tempered: Vec<Model> = folds.into_iter().map(|m| m.tempered(temperature)).collect();
-    let per_game: Vec<[(f64, usize); 3]> = games
-        .iter()
-        .enumerate()
-        .map(|(i, g)| gains_by_third(&tempered[i % FOLDS], &samples[g.samples.clone()], |s| third(s.position.progress)))
-        .collect();
+    // Each game's positions read by the model that did not learn from it: the utilities, the winner and
+    // the progress.
+    let read = |i: usize, model: &Model| -> Vec<(Vec<f64>, usize, f64)> {
+        samples[games[i].samples.clone()]
+            .iter()
+            .map(|s| (model.utilities(&s.position), s.winner, s.position.progress))
+            .collect()
+    };
+    let untempered: Vec<(Vec<f64>, usize)> =
+        (0..games.len()).flat_map(|i| read(i, &folds[i % FOLDS])).map(|(u, w, _)| (u, w)).collect();
+    let temperature = 1.0 / sharpness(&untempered);
+    let folds: Vec<Model> = folds.into_iter().map(|m| m.tempered(temperature)).collect();
     let mut cells: BTreeMap<(String, usize), Vec<usize>> = BTreeMap::new();
     for (i, g) in games.iter().enumerate() {
         if let Some(s) = samples.get(g.samples.start).filter(|_| !g.samples.is_empty()) {
             cells.entry((g.played_by.clone(), s.position.seats.len())).or_default().push(i);
         }
     }
+    // A population's own sharpness where enough of its games were held out; the common one elsewhere.
+    let mut tempered = Vec::new();
+    let mut sharpness_of = vec![unsharpened(); games.len()];
+    for ((played_by, seats), members) in &cells {
+        if members.len() < FEWEST_HELD_OUT {
+            continue;
+        }
+        let positions: Vec<(Vec<f64>, usize, f64)> = members.iter().flat_map(|&i| read(i, &folds[i % FOLDS])).collect();
+        let fitted = sharpness_over_progress(&positions);
+        members.iter().for_each(|&i| sharpness_of[i] = fitted);
+        tempered.push(Tempered {
+            played_by: played_by.clone(),
+            seats: *seats,
+            games: members.len(),
+            sharpness: fitted,
+        });
+    }
+    let per_game: Vec<[(f64, usize); 3]> = games
+        .iter()
+        .enumerate()
+        .map(|(i, g)| {
+            let model = Model { sharpness: sharpness_of[i], ..folds[i % FOLDS].clone() };
+            gains_by_third(&model, &samples[g.samples.clone()], |s| third(s.position.progress))
+        })
+        .collect();
     let mut validated = Vec::new();
     for ((played_by, seats), members) in cells {
         let rows: Vec<[(f64, usize); 3]> = members.iter().map(|&i| per_game[i]).collect();
@@ -612,7 +688,7 @@ pub fn cross_validate(
             validated.push(Validated { played_by: played_by.clone(), seats, third, games, gain, low, high });
         }
     }
-    Validation { validated, temperature }
+    Validation { validated, temperature, tempered }
 }
 
 /// The factor β on utilities that fits the winners best (least mean −ln softmax(β·u)[winner]; the loss is
@@ -644,6 +720,64 @@ fn sharpness(positions: &[(Vec<f64>, usize)]) -> f64 {
     (a + b) / 2.0
 }
 
+/// The sharpness at the start and at the end of a game's progress, on the line between them at each
+/// position (its utilities, winner and progress), that fits the winners best: the least mean
+/// −ln softmax(β(t)·u)[winner] with β(t) = a + (b − a)·t, a convex loss, by Newton's method kept where β
+/// stays between 0.1 and 3.
+fn sharpness_over_progress(positions: &[(Vec<f64>, usize, f64)]) -> [f64; 2] {
+    // (loss, gradient, hessian) in (a, b).
+    let at = |a: f64, b: f64| {
+        let (mut loss, mut g, mut h) = (0.0, [0.0; 2], [0.0; 3]);
+        for (u, w, t) in positions {
+            let t = t.clamp(0.0, 1.0);
+            let beta = a + (b - a) * t;
+            let top = u.iter().copied().fold(f64::MIN, f64::max);
+            let e: Vec<f64> = u.iter().map(|x| (beta * (x - top)).exp()).collect();
+            let sum: f64 = e.iter().sum();
+            let mean: f64 = u.iter().zip(&e).map(|(x, e)| x * e).sum::<f64>() / sum;
+            let var: f64 = u.iter().zip(&e).map(|(x, e)| (x - mean).powi(2) * e).sum::<f64>() / sum;
+            loss += sum.ln() - beta * (u[*w] - top);
+            let d = mean - u[*w];
+            let (da, db) = (1.0 - t, t);
+            g[0] += d * da;
+            g[1] += d * db;
+            h[0] += var * da * da;
+            h[1] += var * da * db;
+            h[2] += var * db * db;
+        }
+        (loss, g, h)
+    };
+    let allowed = |a: f64, b: f64| (0.1..=3.0).contains(&a) && (0.1..=3.0).contains(&b);
+    let (mut a, mut b) = (1.0, 1.0);
+    if positions.is_empty() {
+        return [a, b];
+    }
+    for _ in 0..30 {
+        let (loss, g, h) = at(a, b);
+        let det = h[0] * h[2] - h[1] * h[1];
+        if det.abs() < 1e-12 {
+            break;
+        }
+        let step = [(h[2] * g[0] - h[1] * g[1]) / det, (h[0] * g[1] - h[1] * g[0]) / det];
+        let mut scale = 1.0;
+        while scale > 1e-4
+            && !(allowed(a - scale * step[0], b - scale * step[1])
+                && at(a - scale * step[0], b - scale * step[1]).0 <= loss)
+        {
+            scale /= 2.0;
+        }
+        if scale <= 1e-4 {
+            break;
+        }
+        a -= scale * step[0];
+        b -= scale * step[1];
+        if scale * (step[0].abs() + step[1].abs()) < 1e-9 {
+            break;
+        }
+    }
+    [a, b]
+}
+
 /// A model of the samples of `games` (their samples' places in `samples`, and who played each), fitted as
 /// `train` fits, tempered and validated as `cross_validate` finds: what `almanac train` keeps.
 pub fn train_validated(
@@ -657,6 +791,7 @@ pub fn train_validated(
     let validation = cross_validate(ruleset, ruleset_version, features, samples, games);
     let mut model = model.tempered(validation.temperature);
     model.trained_on.validated = validation.validated;
+    model.trained_on.tempered = validation.tempered;
     Ok(model)
 }
 
@@ -677,11 +812,23 @@ fn gains_by_third(model: &Model, samples: &[Sample], third_of: impl Fn(&Sample) 
 /// Per third: the gain per position over the games (`per_game`, each game's summed gain and positions),
 /// its 95 % interval from `draws` resamplings of whole games, and how many games have positions there. The
 /// draws follow a fixed seed, so the same games give the same interval.
-fn bootstrap(per_game: &[[(f64, usize); 3]], draws: usize) -> [(f64, f64, f64, usize); 3] {
+pub(crate) fn bootstrap(per_game: &[[(f64, usize); 3]], draws: usize) -> [(f64, f64, f64, usize); 3] {
     let ratio = |pick: &mut dyn Iterator<Item = usize>, k: usize| {
         let (sum, n) = pick.fold((0.0, 0usize), |(a, b), i| (a + per_game[i][k].0, b + per_game[i][k].1));
         sum / n.max(1) as f64
     };
+    let drawn_games = resamples(per_game.len(), draws);
+    std::array::from_fn(|k| {
+        let gain = ratio(&mut (0..per_game.len()), k);
+        let drawn: Vec<f64> = drawn_games.iter().map(|d| ratio(&mut d.iter().copied(), k)).collect();
+        let (low, high) = interval(drawn, gain);
+        (gain, low, high, per_game.iter().filter(|g| g[k].1 > 0).count())
+    })
+}
+
+/// `draws` resamplings of `n` games, with replacement (each a list of `n` game indices), from a fixed
+/// seed: the same games give the same intervals.
+pub(crate) fn resamples(n: usize, draws: usize) -> Vec<Vec<usize>> {
     // xorshift64: a plain, seeded generator, enough to pick games.
     let mut state: u64 = 0x9e37_79b9_7f4a_7c15;
     let mut next = move || {
@@ -690,22 +837,26 @@ fn bootstrap(per_game: &[[(f64, usize); 3]], draws: usize) -> [(f64, f64, f64, u
         state ^= state << 17;
         state
     };
-    let n = per_game.len();
-    std::array::from_fn(|k| {
-        let gain = ratio(&mut (0..n), k);
-        let mut drawn: Vec<f64> =
-            (0..draws).map(|_| ratio(&mut (0..n).map(|_| (next() % n.max(1) as u64) as usize), k)).collect();
-        drawn.sort_by(f64::total_cmp);
-        let at =
-            |q: f64| drawn.get(((q * draws as f64) as usize).min(draws.saturating_sub(1))).copied().unwrap_or(gain);
-        (gain, at(0.025), at(0.975), per_game.iter().filter(|g| g[k].1 > 0).count())
-    })
+    (0..draws).map(|_| (0..n).map(|_| (next() % n.max(1) as u64) as usize).collect()).collect()
+}
+
+/// The 2.5th and 97.5th percentiles of `drawn`; `otherwise` twice where nothing was drawn.
+pub(crate) fn interval(mut drawn: Vec<f64>, otherwise: f64) -> (f64, f64) {
+    drawn.sort_by(f64::total_cmp);
+    let n = drawn.len();
+    let at = |q: f64| drawn.get(((q * n as f64) as usize).min(n.saturating_sub(1))).copied().unwrap_or(otherwise);
+    (at(0.025), at(0.975))
 }
 
 /// Newton's method on the conditional logit's log likelihood with a ridge penalty `ridge`: `design(i, rows)`
 /// writes the seats' design rows of position `i` (made again at each pass rather than kept, so that a
 /// hundred thousand games fit in memory), `winners[i]` is the seat that won.
-fn fit(w: &mut [f64], design: &dyn Fn(usize, &mut Vec<Vec<f64>>), winners: &[usize], ridge: f64) -> Vec<f64> {
+pub(crate) fn fit(
+    w: &mut [f64],
+    design: &dyn Fn(usize, &mut Vec<Vec<f64>>),
+    winners: &[usize],
+    ridge: f64,
+) -> Vec<f64> {
     let d = w.len();
     let ridge = ridge.max(1e-6);
     let mut seats: Vec<Vec<f64>> = Vec::new();
@@ -809,182 +960,9 @@ fn solve(a: &mut [f64], b: &mut [f64], d: usize) -> Option<Vec<f64>> {
     Some(x)
 }
 
-/// How well chances fit what happened over some positions.
-#[derive(Debug, Clone, Copy, PartialEq, Default, Serialize)]
-pub struct Fit {
-    /// Mean of −ln(the winner's chance): lower is better, ln(n) for equal chances.
-    pub log_loss: f64,
-    /// Mean of Σ over seats of (chance − won)²: lower is better.
-    pub brier: f64,
-}
-
-/// One third of the games (early, middle, late): the model against the two baselines.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct StageFit {
-    pub stage: &'static str,
-    pub positions: usize,
-    pub model: Fit,
-    /// Every seat alike.
-    pub equal: Fit,
-    /// A softmax of the scores shown, its one weight fitted on the training positions.
-    pub points: Fit,
-}
-
-/// Seats' chances in one tenth of [0, 1], against how often those seats won.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
-pub struct Bin {
-    pub from: f64,
-    pub to: f64,
-    pub seats: usize,
-    pub predicted: f64,
-    pub observed: f64,
-}
-
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct Evaluation {
-    pub stages: Vec<StageFit>,
-    pub calibration: Vec<Bin>,
-    /// The baseline's weight on the score.
-    pub points_weight: f64,
-}
-
-/// The weight of the points baseline: the one-feature conditional logit on the scores shown.
-pub fn points_weight(samples: &[Sample]) -> f64 {
-    let design = |i: usize, rows: &mut Vec<Vec<f64>>| {
-        rows.clear();
-        rows.extend(samples[i].position.scores.iter().map(|&v| vec![v]));
-    };
-    let mut w = vec![0.0];
-    let _ = fit(&mut w, &design, &samples.iter().map(|s| s.winner).collect::<Vec<_>>(), 1e-6);
-    w[0]
-}
-
-/// Scores `model` on `test` positions, by thirds of the game, against equal chances and the points
-/// baseline (its weight fitted on `train`), with the model's calibration in deciles.
-pub fn evaluate(model: &Model, train: &[Sample], test: &[Sample]) -> Evaluation {
-    let beta = points_weight(train);
-    let add = |fit: &mut Fit, p: &[f64], winner: usize| {
-        fit.log_loss -= p[winner].max(1e-12).ln();
-        fit.brier += p.iter().enumerate().map(|(s, &c)| (c - f64::from(u8::from(s == winner))).powi(2)).sum::<f64>();
-    };
-    let mut stages: Vec<StageFit> = ["early", "middle", "late"]
-        .into_iter()
-        .map(|stage| StageFit {
-            stage,
-            positions: 0,
-            model: Fit::default(),
-            equal: Fit::default(),
-            points: Fit::default(),
-        })
-        .collect();
-    let mut bins = vec![(0usize, 0.0f64, 0.0f64); 10];
-    for s in test {
-        let k = ((s.stage * 3.0) as usize).min(2);
-        let n = s.position.seats.len();
-        let p = model.chances(&s.position);
-        let st = &mut stages[k];
-        st.positions += 1;
-        add(&mut st.model, &p, s.winner);
-        add(&mut st.equal, &vec![1.0 / n as f64; n], s.winner);
-        let by_points: Vec<f64> = s.position.scores.iter().map(|v| beta * v).collect();
-        add(&mut st.points, &softmax(&by_points), s.winner);
-        for (seat, &c) in p.iter().enumerate() {
-            let bin = &mut bins[((c * 10.0) as usize).min(9)];
-            bin.0 += 1;
-            bin.1 += c;
-            bin.2 += f64::from(u8::from(seat == s.winner));
-        }
-    }
-    for st in &mut stages {
-        let n = st.positions.max(1) as f64;
-        for fit in [&mut st.model, &mut st.equal, &mut st.points] {
-            fit.log_loss /= n;
-            fit.brier /= n;
-        }
-    }
-    let calibration = bins
-        .into_iter()
-        .enumerate()
-        .map(|(k, (seats, predicted, won))| Bin {
-            from: k as f64 / 10.0,
-            to: (k + 1) as f64 / 10.0,
-            seats,
-            predicted: predicted / seats.max(1) as f64,
-            observed: won / seats.max(1) as f64,
-        })
-        .collect();
-    Evaluation { stages, calibration, points_weight: beta }
-}
-
-/// How much better than equal chances a model did in one third of held-out games: equal chances' log loss
-/// less the model's, per position, with a 95 % interval from a game-level bootstrap (games drawn whole, with
-/// replacement: a game's positions are far from independent).
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct Gain {
-    pub stage: &'static str,
-    pub games: usize,
-    pub gain: f64,
-    pub low: f64,
-    pub high: f64,
-}
-
-/// The model's gain over equal chances in each third of `games` (each game's positions), with its interval
-/// from `draws` resamplings. The draws follow a fixed seed, so the same games give the same interval.
-pub fn gain_over_equal(model: &Model, games: &[Vec<Sample>], draws: usize) -> Vec<Gain> {
-    let per_game: Vec<[(f64, usize); 3]> =
-        games.iter().map(|g| gains_by_third(model, g, |s| ((s.stage * 3.0) as usize).min(2))).collect();
-    gains(&per_game, draws)
-}
-
-/// `gain_over_equal` by the thirds of the game's progress (how near the leader is to winning) rather than
-/// of its events: the thirds the chances shown are decided by (`TrainedOn::shown_from`).
-pub fn gain_by_progress(model: &Model, games: &[Vec<Sample>], draws: usize) -> Vec<Gain> {
-    let per_game: Vec<[(f64, usize); 3]> =
-        games.iter().map(|g| gains_by_third(model, g, |s| third(s.position.progress))).collect();
-    gains(&per_game, draws)
-}
-
-fn gains(per_game: &[[(f64, usize); 3]], draws: usize) -> Vec<Gain> {
-    bootstrap(per_game, draws)
-        .into_iter()
-        .zip(THIRDS)
-        .map(|((gain, low, high, games), stage)| Gain { stage, games, gain, low, high })
-        .collect()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn the_gain_over_equal_chances_has_a_game_level_interval() {
-        // Games where the higher score wins: a model of the points beats equal chances, surely.
-        let games: Vec<Vec<Sample>> = (0..60)
-            .map(|g| {
-                let winner = g % 2;
-                (0..9)
-                    .map(|i| {
-                        let lead = 1.0 + i as f64 / 3.0;
-                        let scores = if winner == 0 { [lead, 0.0] } else { [0.0, lead] };
-                        sample(&scores, (i as f64 + 0.5) / 9.0, winner)
-                    })
-                    .collect()
-            })
-            .collect();
-        let all: Vec<Sample> = games.iter().flatten().cloned().collect();
-        let model = train("test", 1, &["points"], games.len(), &all).unwrap();
-        let gains = gain_over_equal(&model, &games, 500);
-        assert_eq!(gains.iter().map(|g| g.stage).collect::<Vec<_>>(), ["early", "middle", "late"]);
-        for g in &gains {
-            assert_eq!(g.games, 60);
-            assert!(g.gain > 0.0 && g.low > 0.0 && g.low <= g.gain && g.gain <= g.high, "{g:?}");
-        }
-        // A model that knows nothing (every weight 0) gains nothing, and its interval is nothing either.
-        let blank = Model { weights: vec![0.0; model.weights.len()], ..model };
-        for g in gain_over_equal(&blank, &games, 500) {
-            assert!(g.gain.abs() < 1e-12 && g.low.abs() < 1e-12 && g.high.abs() < 1e-12, "{g:?}");
-        }
-    }
 
     /// Games of two players, nine positions each across the game's progress, the winner seat `g % 2`; in
     /// population `knowable` the winner leads all along, in `random` the lead says nothing of who wins.
@@ -1014,8 +992,14 @@ mod tests {
         // Every population and third, each game held out once.
         assert_eq!(validated.len(), 2 * 3);
         assert!(validated.iter().all(|v| v.games == 40 && v.seats == 2), "{validated:?}");
-        let on =
-            TrainedOn { games: 80, positions: samples.len(), played_by: BTreeMap::new(), validated, temperature: 1.0 };
+        let on = TrainedOn {
+            games: 80,
+            positions: samples.len(),
+            played_by: BTreeMap::new(),
+            validated,
+            temperature: 1.0,
+            tempered: Vec::new(),
+        };
         assert_eq!(on.shown_from("knowable", 2), Ok(0));
         let why = on.shown_from("random", 2).unwrap_err();
         assert!(why.contains("not shown to know more than equal chances") && why.contains("40 of the games"), "{why}");
@@ -1036,6 +1020,30 @@ mod tests {
     }
 
     #[test]
+    fn each_population_is_read_as_sure_as_its_held_out_games_said() {
+        // Pooled, the lead says who wins in one population and nothing in the other: the model learns half
+        // of it, too sure for the one and not sure enough for the other.
+        let (samples, played) = two_populations(80);
+        let model = train_validated("test", 1, &["points"], &samples, &played).unwrap();
+        let cells: Vec<(&str, usize, usize)> =
+            model.trained_on.tempered.iter().map(|t| (t.played_by.as_str(), t.seats, t.games)).collect();
+        assert_eq!(cells, [("knowable", 2, 40), ("random", 2, 40)]);
+        let late_lead = sample(&[3.0, 0.0], 0.9, 0).position;
+        let pooled = model.chances(&late_lead)[0];
+        let knowable = model.for_population("knowable", 2).chances(&late_lead)[0];
+        let random = model.for_population("random", 2).chances(&late_lead)[0];
+        assert!(knowable > pooled && pooled > random, "{knowable} {pooled} {random}");
+        // Where the lead says nothing, a lead reads as hardly more than even; where it says all, as near sure
+        // as the sharpness allows (at most 3).
+        assert!(random < 0.6 && knowable > 0.85, "{knowable} {random}");
+        // A population the model has no sharpness for is read as pooled; the sharpness is kept with it.
+        assert_eq!(model.for_population("people", 2).chances(&late_lead)[0], pooled);
+        let again: Model =
+            serde_json::from_str(&serde_json::to_string(&model.for_population("random", 2)).unwrap()).unwrap();
+        assert_eq!(again.chances(&late_lead)[0], random);
+    }
+
+    #[test]
     fn what_a_model_learnt_from_is_said_in_words() {
         let mut on = TrainedOn {
             games: 241,
@@ -1043,6 +1051,7 @@ mod tests {
             played_by: BTreeMap::new(),
             validated: Vec::new(),
             temperature: 1.0,
+            tempered: Vec::new(),
         };
         assert_eq!(on.in_words(), "learnt from 241 games (who played them was not counted)");
         assert_eq!(on.saw(PEOPLE), None);
@@ -1086,8 +1095,6 @@ mod tests {
         // Three seats: still a distribution.
         let three = model.chances(&sample(&[1.0, 1.0, 1.0], 0.5, 0).position);
         assert!(three.iter().all(|c| (c - 1.0 / 3.0).abs() < 1e-9), "{three:?}");
-        let e = evaluate(&model, &samples, &samples);
-        assert!(e.stages.iter().all(|s| s.model.log_loss < s.equal.log_loss), "{e:?}");
         // The fewer the games behind a model, the wider its chances' spread.
         let few = train("test", 1, &["points"], 40, &samples[..40]).unwrap();
         let at = sample(&[2.0, 0.0], 0.5, 0).position;

@@ -4,6 +4,7 @@
 
 pub mod chances;
 pub mod coach;
+pub mod evaluation;
 pub mod insights;
 pub mod intervals;
 pub mod questions;

@@ -86,7 +86,11 @@ fn chances_are_a_distribution_at_every_event_and_end_on_the_winner() {
         }
     }
     // The model read something: on the games it saw, it beats equal chances late in the game.
-    let e = chances::evaluate(&model, &samples, &samples);
+    let read: Vec<_> = games
+        .iter()
+        .map(|l| almanac_analysis::evaluation::read(&model, 0.0, &chances::samples(l.game.as_ref())))
+        .collect();
+    let e = almanac_analysis::evaluation::evaluate(&read);
     let late = &e.stages[2];
     assert!(late.model.log_loss < late.equal.log_loss, "{late:?}");
 }

@@ -164,9 +164,10 @@ enum Command {
         /// Hold out games and report how well the model predicts them.
         #[arg(long)]
         evaluate: bool,
-        /// Each folder named is a population (one program's games, people's ...): a model learnt from four
-        /// in five games of each, and one from all of them pooled, each tried on every population's fifth
-        /// held out, by table size and third of the game.
+        /// Each folder named is a population (one program's games, people's ...): a model learnt from each
+        /// and one from all of them pooled, each learnt five times with a fifth of every population held
+        /// out, so that every game is tried once by a model that never saw it; by table size and third of
+        /// the game, with the calibration's tenths and their intervals.
         #[arg(long, conflicts_with_all = ["evaluate", "test"])]
         matrix: bool,
         /// Evaluate on these records instead of a fifth of the training ones (a folder stands for its files).

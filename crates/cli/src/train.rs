@@ -2,7 +2,8 @@
 //! games it did not see, against equal chances and a softmax of the points.
 
 use crate::commands::{check_file, in_folders, progress};
-use almanac_analysis::chances::{self, Evaluation, Sample};
+use almanac_analysis::chances::{self, Model, NoModel, Sample};
+use almanac_analysis::evaluation::{self, Evaluation, Read, Thirds};
 use almanac_service::Reading;
 use std::path::{Path, PathBuf};
 
@@ -23,12 +24,32 @@ pub struct Train<'a> {
     pub only: &'a [String],
 }
 
-/// The samples of the finished games among `files`, of one ruleset (the first file's, unless named), and
-/// how many files could not be read.
-fn read(reading: Reading, files: &[PathBuf], ruleset: &mut Option<String>) -> (usize, Vec<Vec<Sample>>) {
+/// One finished game to learn from or to try a model on: its samples and who played it
+/// (`chances::played_by`).
+#[derive(Clone)]
+struct Played {
+    samples: Vec<Sample>,
+    played_by: String,
+}
+
+impl Played {
+    fn seats(&self) -> usize {
+        self.samples.first().map_or(0, |s| s.position.seats.len())
+    }
+}
+
+/// The finished games among `files`, of one ruleset (the first file's, unless named), and how many files
+/// could not be read.
+fn read(reading: Reading, files: &[PathBuf], ruleset: &mut Option<String>) -> (usize, Vec<Played>) {
     let bar = progress(files.len(), "games read");
-    let read: Vec<Option<(String, Vec<Sample>)>> = almanac_service::on_every_core(files.iter().collect(), |f| {
-        let out = check_file(reading, f).ok().map(|log| (log.game.ruleset().to_string(), chances::samples(&*log.game)));
+    let read: Vec<Option<(String, Played)>> = almanac_service::on_every_core(files.iter().collect(), |f| {
+        let out = check_file(reading, f).ok().map(|log| {
+            let game = &*log.game;
+            (
+                game.ruleset().to_string(),
+                Played { samples: chances::samples(game), played_by: chances::played_by(game) },
+            )
+        });
         if let Some(b) = &bar {
             b.inc(1);
         }
@@ -41,16 +62,38 @@ fn read(reading: Reading, files: &[PathBuf], ruleset: &mut Option<String>) -> (u
     let mut rejected = 0;
     for r in read {
         match r {
-            Some((id, samples)) => {
+            Some((id, played)) => {
                 let wanted = ruleset.get_or_insert_with(|| id.clone());
-                if *wanted == id && !samples.is_empty() {
-                    games.push(samples);
+                if *wanted == id && !played.samples.is_empty() {
+                    games.push(played);
                 }
             }
             None => rejected += 1,
         }
     }
     (rejected, games)
+}
+
+/// A model of `games` fitted, tempered and validated as `almanac train` keeps one, and the samples it
+/// learnt from.
+fn learn(ruleset: &str, version: u32, features: &[&str], games: &[&Played]) -> (Result<Model, NoModel>, Vec<Sample>) {
+    let (mut samples, mut played) = (Vec::new(), Vec::new());
+    for g in games {
+        played.push(chances::PlayedGame {
+            samples: samples.len()..samples.len() + g.samples.len(),
+            played_by: g.played_by.clone(),
+        });
+        samples.extend(g.samples.iter().cloned());
+    }
+    (chances::train_validated(ruleset, version, features, &samples, &played), samples)
+}
+
+/// `games` read as the server reads each: with the model as it reads the game's population and table.
+fn read_by(model: &Model, points_weight: f64, games: &[&Played]) -> Vec<Vec<Read>> {
+    games
+        .iter()
+        .map(|g| evaluation::read(&model.for_population(&g.played_by, g.seats()), points_weight, &g.samples))
+        .collect()
 }
 
 /// Trains the models of the database's published games (of one ruleset, or of every ruleset that declares
@@ -124,23 +167,21 @@ pub fn run(t: Train) -> anyhow::Result<i32> {
         (0..all.len()).filter(|&k| t.only.is_empty() || t.only.iter().any(|o| o == all[k])).collect();
     let features: Vec<&str> = kept.iter().map(|&k| all[k]).collect();
     let labels: Vec<&str> = kept.iter().map(|&k| kind.features()[k].label).collect();
-    let project = |games: Vec<Vec<Sample>>| -> Vec<Vec<Sample>> {
+    let project = |games: Vec<Played>| -> Vec<Played> {
         games
             .into_iter()
-            .map(|g| {
-                g.into_iter()
-                    .map(|mut s| {
-                        for seat in &mut s.position.seats {
-                            *seat = kept.iter().map(|&k| seat[k]).collect();
-                        }
-                        s
-                    })
-                    .collect()
+            .map(|mut g| {
+                for s in &mut g.samples {
+                    for seat in &mut s.position.seats {
+                        *seat = kept.iter().map(|&k| seat[k]).collect();
+                    }
+                }
+                g
             })
             .collect()
     };
     // Without a test set of its own, every fifth game is held out.
-    let (train, test): (Vec<Vec<Sample>>, Vec<Vec<Sample>>) = if t.test.is_empty() && t.evaluate {
+    let (train, test): (Vec<Played>, Vec<Played>) = if t.test.is_empty() && t.evaluate {
         let (mut a, mut b) = (Vec::new(), Vec::new());
         for (i, g) in games.into_iter().enumerate() {
             if i % 5 == 4 {
@@ -160,25 +201,33 @@ pub fn run(t: Train) -> anyhow::Result<i32> {
         (games, test)
     };
     let (train, test) = (project(train), project(test));
-    let samples: Vec<Sample> = train.iter().flatten().cloned().collect();
-    let model = match chances::train(&ruleset, kind.version(), &features, train.len(), &samples) {
+    let (model, samples) = learn(&ruleset, kind.version(), &features, &train.iter().collect::<Vec<_>>());
+    let model = match model {
         Ok(m) => m,
         Err(why) => {
             eprintln!("no model for {}: {why}", kind.name());
             return Ok(1);
         }
     };
-    eprintln!("trained on {} games, {} positions", model.trained_on.games, model.trained_on.positions);
+    eprintln!(
+        "trained on {} games, {} positions; temperature {:.3}{}",
+        model.trained_on.games,
+        model.trained_on.positions,
+        model.trained_on.temperature,
+        sharpness_in_words(&model)
+    );
     eprintln!("  {:<40} {:>7} {:>7}", "feature", "weight", "× progress");
     for (k, label) in labels.iter().enumerate() {
         eprintln!("  {:<40} {:>7.3} {:>+7.3}", label, model.weights[k], model.weights[k + features.len()]);
     }
     if t.evaluate {
-        let held: Vec<Sample> = test.iter().flatten().cloned().collect();
-        println!("evaluated on {} games, {} positions", test.len(), held.len());
-        print_evaluation(&chances::evaluate(&model, &samples, &held));
+        let beta = evaluation::points_weight(&samples);
+        let read = read_by(&model, beta, &test.iter().collect::<Vec<_>>());
+        println!("evaluated on {} games, {} positions", test.len(), read.iter().map(Vec::len).sum::<usize>());
+        print_evaluation(&evaluation::evaluate(&read));
+        println!("points baseline weight: {beta:.3}");
         println!("gain over equal chances (log loss per position; 95 % interval, games resampled whole):");
-        for g in chances::gain_over_equal(&model, &test, 2000) {
+        for g in evaluation::gain_over_equal(&read, Thirds::Events, 2000) {
             println!("{:<7} {:>+8.4} [{:+.4}, {:+.4}] over {} games", g.stage, g.gain, g.low, g.high, g.games);
         }
     }
@@ -189,41 +238,50 @@ pub fn run(t: Train) -> anyhow::Result<i32> {
     Ok(0)
 }
 
-/// One population of `--matrix`: a folder's games, four in five learnt from and every fifth held out.
-struct Population {
-    name: String,
-    learnt: Vec<Vec<Sample>>,
-    held: Vec<Vec<Sample>>,
+/// The sharpness a model keeps per population, in words (empty where it keeps none).
+fn sharpness_in_words(model: &Model) -> String {
+    let each: Vec<String> = model
+        .trained_on
+        .tempered
+        .iter()
+        .map(|t| format!("{} at {}: ×{:.3} → ×{:.3}", t.played_by, t.seats, t.sharpness[0], t.sharpness[1]))
+        .collect();
+    if each.is_empty() {
+        String::new()
+    } else {
+        format!("; sharpness from a game's start to its end: {}", each.join(", "))
+    }
 }
 
-/// `train --matrix`: a model learnt from each population's games and one from all of them pooled, each tried
-/// on every population's held-out games (never learnt from by any model), by table size and third of the
-/// game: log loss against equal chances and the points, Brier score, the gain over equal chances with its
-/// game-level 95 % interval (by thirds of the game's events, then of its progress, by which chances are
-/// shown), and how far the calibration's tenths are from what happened.
+/// How many parts `--matrix` cuts each population into: each part is held out once.
+const PARTS: usize = 5;
+
+/// `train --matrix`: each folder a population (its name the folder's). A model learnt from each population
+/// and one from all of them pooled, each learnt [`PARTS`] times, every time with one part of every
+/// population held out, so that every game is tried once by a model that neither learnt from it nor chose
+/// anything with it (its temperature and sharpness come from the learning games' own cross-validation). On
+/// every population's games, by table size and third of the game: log loss against equal chances and the
+/// points, Brier score, the gain over equal chances with its game-level 95 % interval (by thirds of the
+/// game's events, then of its progress, by which chances are shown), and the calibration's tenths, each
+/// with its game-level interval.
 fn matrix(t: &Train) -> anyhow::Result<i32> {
     let mut ruleset = t.ruleset.map(str::to_string);
-    let mut populations = Vec::new();
+    let mut populations: Vec<(String, Vec<Played>)> = Vec::new();
     for dir in t.logs {
-        let (rejected, games) = read(t.reading, &in_folders(std::slice::from_ref(dir))?, &mut ruleset);
+        let (rejected, mut games) = read(t.reading, &in_folders(std::slice::from_ref(dir))?, &mut ruleset);
         let name = dir.file_name().map_or_else(|| dir.display().to_string(), |n| n.to_string_lossy().to_string());
         eprintln!("{name}: {} finished games ({rejected} files not read)", games.len());
-        let (mut learnt, mut held) = (Vec::new(), Vec::new());
-        for (i, g) in games.into_iter().enumerate() {
-            if i % 5 == 4 {
-                held.push(g)
-            } else {
-                learnt.push(g)
-            }
-        }
-        populations.push(Population { name, learnt, held });
+        // The folder names the population, whoever the records say played.
+        games.iter_mut().for_each(|g| g.played_by = name.clone());
+        populations.push((name, games));
     }
     let Some(ruleset) = ruleset else { anyhow::bail!("no game to learn from") };
     let kind = almanac_service::game_kind(&ruleset).ok_or_else(|| anyhow::anyhow!("unknown ruleset `{ruleset}`"))?;
     let features: Vec<&str> = kind.features().iter().map(|f| f.id).collect();
-    let mut learners: Vec<(String, Vec<&Population>)> = populations.iter().map(|p| (p.name.clone(), vec![p])).collect();
+    let mut learners: Vec<(String, Vec<usize>)> =
+        populations.iter().enumerate().map(|(k, (name, _))| (name.clone(), vec![k])).collect();
     if populations.len() > 1 {
-        learners.push(("pooled".to_string(), populations.iter().collect()));
+        learners.push(("pooled".to_string(), (0..populations.len()).collect()));
     }
     println!(
         "{:<14} {:<14} {:>5} {:<7} {:>5} | {:>7} {:>7} {:>7} | {:>6} {:>6} | {:>26} | {:>26}",
@@ -241,62 +299,80 @@ fn matrix(t: &Train) -> anyhow::Result<i32> {
         "gain by progress [95 %]"
     );
     for (name, learnt) in &learners {
-        // Fitted, tempered and validated as `almanac train` keeps a model.
-        let (mut samples, mut played) = (Vec::new(), Vec::new());
-        for p in learnt {
-            for g in &p.learnt {
-                played.push(chances::PlayedGame {
-                    samples: samples.len()..samples.len() + g.len(),
-                    played_by: p.name.clone(),
-                });
-                samples.extend(g.iter().cloned());
+        // Every game of every population read by the model of the parts it is not in, kept by population
+        // and table size.
+        let mut read: std::collections::BTreeMap<(usize, usize), Vec<Vec<Read>>> = Default::default();
+        let mut temperatures = Vec::new();
+        for part in 0..PARTS {
+            let learning: Vec<&Played> = learnt
+                .iter()
+                .flat_map(|&k| populations[k].1.iter().enumerate().filter(|(i, _)| i % PARTS != part).map(|(_, g)| g))
+                .collect();
+            let (model, samples) = learn(&ruleset, kind.version(), &features, &learning);
+            let model = match model {
+                Ok(m) => m,
+                Err(why) => {
+                    println!("{name:<14} no model: {why}");
+                    break;
+                }
+            };
+            temperatures.push(format!("{:.3}{}", model.trained_on.temperature, sharpness_in_words(&model)));
+            let beta = evaluation::points_weight(&samples);
+            for (k, (_, games)) in populations.iter().enumerate() {
+                let held: Vec<&Played> =
+                    games.iter().enumerate().filter(|(i, _)| i % PARTS == part).map(|(_, g)| g).collect();
+                for (g, r) in held.iter().zip(read_by(&model, beta, &held)) {
+                    read.entry((k, g.seats())).or_default().push(r);
+                }
             }
         }
-        let model = match chances::train_validated(&ruleset, kind.version(), &features, &samples, &played) {
-            Ok(m) => m,
-            Err(why) => {
-                println!("{name:<14} no model: {why}");
-                continue;
-            }
-        };
-        println!("{name:<14} temperature {:.3}", model.trained_on.temperature);
-        for p in &populations {
-            let mut by_seats: std::collections::BTreeMap<usize, Vec<Vec<Sample>>> = Default::default();
-            for g in &p.held {
-                if let Some(s) = g.first() {
-                    by_seats.entry(s.position.seats.len()).or_default().push(g.clone());
-                }
-            }
-            for (seats, games) in &by_seats {
-                let held: Vec<Sample> = games.iter().flatten().cloned().collect();
-                let e = chances::evaluate(&model, &samples, &held);
-                let by_events = chances::gain_over_equal(&model, games, 2000);
-                let by_progress = chances::gain_by_progress(&model, games, 2000);
-                for ((s, a), b) in e.stages.iter().zip(&by_events).zip(&by_progress) {
-                    println!(
-                        "{name:<14} {:<14} {seats:>5} {:<7} {:>5} | {:>7.4} {:>7.4} {:>7.4} | {:>6.4} {:>6.4} | {:>+8.4} [{:+.4}, {:+.4}] | {:>+8.4} [{:+.4}, {:+.4}]",
-                        p.name, s.stage, a.games, s.model.log_loss, s.equal.log_loss, s.points.log_loss,
-                        s.model.brier, s.equal.brier, a.gain, a.low, a.high, b.gain, b.low, b.high
-                    );
-                }
-                let off: Vec<String> = e
-                    .calibration
-                    .iter()
-                    .filter(|b| b.seats > 0)
-                    .map(|b| format!("{:.1}–{:.1} {:+.3} ({})", b.from, b.to, b.observed - b.predicted, b.seats))
-                    .collect();
-                let worst = e
-                    .calibration
-                    .iter()
-                    .filter(|b| b.seats >= 20)
-                    .map(|b| (b.observed - b.predicted).abs())
-                    .fold(0.0, f64::max);
+        if temperatures.len() < PARTS {
+            continue;
+        }
+        for (part, t) in temperatures.iter().enumerate() {
+            println!("{name:<14} part {} held out: temperature {t}", part + 1);
+        }
+        for ((k, seats), games) in &read {
+            let population = &populations[*k].0;
+            let e = evaluation::evaluate(games);
+            let by_events = evaluation::gain_over_equal(games, Thirds::Events, 2000);
+            let by_progress = evaluation::gain_over_equal(games, Thirds::Progress, 2000);
+            for ((s, a), b) in e.stages.iter().zip(&by_events).zip(&by_progress) {
                 println!(
-                    "{name:<14} {:<14} {seats:>5} calibration: largest tenth off by {worst:.3} (tenths of 20 seats or more); observed − predicted: {}",
-                    p.name,
-                    off.join(", ")
+                    "{name:<14} {population:<14} {seats:>5} {:<7} {:>5} | {:>7.4} {:>7.4} {:>7.4} | {:>6.4} {:>6.4} | {:>+8.4} [{:+.4}, {:+.4}] | {:>+8.4} [{:+.4}, {:+.4}]",
+                    s.stage, a.games, s.model.log_loss, s.equal.log_loss, s.points.log_loss,
+                    s.model.brier, s.equal.brier, a.gain, a.low, a.high, b.gain, b.low, b.high
                 );
             }
+            let tenths: Vec<String> = e
+                .calibration
+                .iter()
+                .filter(|b| b.seats > 0)
+                .map(|b| {
+                    let mark = if b.shown_off() { "*" } else { "" };
+                    format!(
+                        "{:.1}–{:.1} {:+.3}{mark} [{:+.3}, {:+.3}] ({} games)",
+                        b.from,
+                        b.to,
+                        b.observed - b.predicted,
+                        b.low,
+                        b.high,
+                        b.games
+                    )
+                })
+                .collect();
+            let worst = e
+                .calibration
+                .iter()
+                .filter(|b| b.games >= chances::FEWEST_HELD_OUT)
+                .map(|b| (b.observed - b.predicted).abs())
+                .fold(0.0, f64::max);
+            let off = e.calibration.iter().filter(|b| b.shown_off()).count();
+            println!(
+                "{name:<14} {population:<14} {seats:>5} calibration: largest tenth off by {worst:.3} (tenths of {} games or more), {off} tenths shown off (*: the interval leaves out 0); observed − predicted [95 %]: {}",
+                chances::FEWEST_HELD_OUT,
+                tenths.join(", ")
+            );
         }
     }
     Ok(0)
@@ -322,5 +398,4 @@ fn print_evaluation(e: &Evaluation) {
     for b in &e.calibration {
         println!("{:.1}–{:.1}    {:>7} {:>10.3} {:>9.3}", b.from, b.to, b.seats, b.predicted, b.observed);
     }
-    println!("points baseline weight: {:.3}", e.points_weight);
 }

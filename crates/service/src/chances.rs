@@ -288,6 +288,7 @@ const TO_STUDY: usize = 3;
 /// The chances of `game` read with `model`; its decisions as `judged` holds them (the read model's, judged
 /// with this model), or judged now.
 pub fn chances_of(game: &dyn Game, model: &Model, trained_at: &str, judged: Option<Vec<JudgedDecision>>) -> Chances {
+    let model = &model.for_game(game);
     let positions = game.positions();
     let (by_event, mut spread) = model.chances_and_spread_at(game, &positions);
     let withheld = chances::withheld(game, model, &positions);
@@ -442,7 +443,7 @@ impl Models {
     pub fn add_to(&self, insights: &mut almanac_core::Insights, game: &dyn Game) {
         insights.chances_model = self.newest.get(game.ruleset()).copied();
         if let Some(m) = self.read.get(game.ruleset()) {
-            let (metrics, decisions) = chances::read_model_numbers(m, game);
+            let (metrics, decisions) = chances::read_model_numbers(&m.for_game(game), game);
             insights.metrics.extend(metrics);
             insights.decisions = decisions;
         }

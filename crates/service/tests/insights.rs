@@ -208,7 +208,15 @@ fn made_up_model(kind: &dyn almanac_core::GameKind) -> almanac_store::WinModel {
         scale: vec![10.0; f],
         weights: (0..2 * f).map(|k| 0.05 * (k % 3) as f64).collect(),
         covariance: Vec::new(),
-        trained_on: TrainedOn { games: 20, positions: 400, played_by: Default::default(), validated, temperature: 1.0 },
+        trained_on: TrainedOn {
+            games: 20,
+            positions: 400,
+            played_by: Default::default(),
+            validated,
+            temperature: 1.0,
+            tempered: Vec::new(),
+        },
+        sharpness: [1.0, 1.0],
     };
     almanac_store::WinModel {
         id: 0,
