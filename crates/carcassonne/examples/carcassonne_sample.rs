@@ -23,7 +23,7 @@ fn sample(seed: u64, _: &[String]) -> String {
         "options": {"sets": ["basic", "traders-and-builders"], "goods": true, "builder": true, "pig": true},
     });
     let (header, events) = support::play_from(seed, header);
-    let (text, s) = written::<Carcassonne, _>(&header, &events);
+    let (text, s) = written::<Carcassonne, _>(&header.to_string(), &events);
     let scores: Vec<String> =
         s.players.iter().enumerate().map(|(i, p)| format!("{} {}", s.name(i as u8), p.score)).collect();
     eprintln!("{} events; {}", events.len(), scores.join(", "));
@@ -41,5 +41,5 @@ fn generated(seed: u64) -> String {
         "options": {"sets": ["basic", "traders-and-builders"], "goods": true, "builder": true, "pig": true},
     });
     let (header, events) = support::play_from(seed, header);
-    written::<Carcassonne, _>(&header, &events).0
+    written::<Carcassonne, _>(&header.to_string(), &events).0
 }

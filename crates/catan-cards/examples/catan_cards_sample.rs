@@ -28,7 +28,7 @@ fn sample(seed: u64, words: &[String]) -> String {
     for (p, color) in header["players"].as_array_mut().unwrap().iter_mut().zip(["red", "blue", "orange", "white"]) {
         p["color"] = json!(color);
     }
-    let (text, end) = written::<CatanCards, _>(&header, &events);
+    let (text, end) = written::<CatanCards, _>(&header.to_string(), &events);
     let scores: Vec<String> = end.seats().map(|p| format!("{} {}", end.name(p), end.vp(p))).collect();
     eprintln!("{}; {}", summary::<CatanCards>(&end, events.len()), scores.join(", "));
     text
@@ -49,5 +49,5 @@ fn generated(seed: u64) -> String {
     header["title"] = json!(format!("Generated game {seed}"));
     header["date"] = json!(played_on(seed));
     header["club"] = json!("Generated club");
-    written::<CatanCards, _>(&header, &g.events).0
+    written::<CatanCards, _>(&header.to_string(), &g.events).0
 }

@@ -55,7 +55,7 @@ fn sample(seed: u64, words: &[String]) -> String {
     };
     eprintln!("seed {seed}");
     let events = if observer { &g.observer } else { &g.events };
-    let (text, end) = written::<Catan, _>(&header, events);
+    let (text, end) = written::<Catan, _>(&header.to_string(), events);
     eprintln!("{}", summary::<Catan>(&end, events.len()));
     text
 }
@@ -83,5 +83,5 @@ fn generated(seed: u64) -> String {
         "date": played_on(seed), "club": "Generated club", "players": players, "board": support::board(4),
     });
     let g = support::play_from(seed, header.clone(), 8000);
-    written::<Catan, _>(&header, &g.events).0
+    written::<Catan, _>(&header.to_string(), &g.events).0
 }

@@ -31,7 +31,7 @@ fn sample(seed: u64, words: &[String]) -> String {
     });
     let g = support::play_from(seed, header.clone(), 8000);
     let events = if observer { &g.observer } else { &g.events };
-    let (text, end) = written::<CitiesKnights, _>(&header, events);
+    let (text, end) = written::<CitiesKnights, _>(&header.to_string(), events);
     eprintln!("{}", summary::<CitiesKnights>(&end, events.len()));
     text
 }
@@ -46,5 +46,5 @@ fn generated(seed: u64) -> String {
         "date": played_on(seed), "club": "Generated club", "players": players, "board": support::board(),
     });
     let g = support::play_from(seed, header.clone(), 8000);
-    written::<CitiesKnights, _>(&header, &g.events).0
+    written::<CitiesKnights, _>(&header.to_string(), &g.events).0
 }

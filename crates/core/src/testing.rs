@@ -139,10 +139,10 @@ pub fn sample_program(ruleset: &str, generated: impl Fn(u64) -> String, one: imp
 
 /// A generated game as its log (the header line, then each event written at the state before it), and the
 /// state after the last event.
-pub fn written<R: Ruleset, E: Clone + Into<R::Event>>(header: &serde_json::Value, events: &[E]) -> (String, R::State) {
+pub fn written<R: Ruleset, E: Clone + Into<R::Event>>(header_line: &str, events: &[E]) -> (String, R::State) {
     use crate::{Line, Rules};
-    let mut state = R::initial(&header.to_string()).expect("a header the ruleset reads");
-    let mut text = format!("{header}\n");
+    let mut state = R::initial(header_line).expect("a header the ruleset reads");
+    let mut text = format!("{header_line}\n");
     for e in events.iter().cloned().map(Into::into) {
         text.push_str(&e.write(&state));
         text.push('\n');

@@ -24,7 +24,7 @@ fn sample(seed: u64, words: &[String]) -> String {
     header["location"] = json!("Tampere");
     let g = support::play_from(seed, header, 8000);
     let (header, events) = if observer { (&g.observer_header, &g.observer) } else { (&g.header, &g.events) };
-    let (text, end) = written::<Elasund, _>(header, events);
+    let (text, end) = written::<Elasund, _>(&header.to_string(), events);
     eprintln!("{}", summary::<Elasund>(&end, events.len()));
     text
 }
@@ -40,5 +40,5 @@ fn generated(seed: u64) -> String {
     header["date"] = json!(played_on(seed));
     header["club"] = json!("Generated club");
     let g = support::play_from(seed, header, 8000);
-    written::<Elasund, _>(&g.header, &g.events).0
+    written::<Elasund, _>(&g.header.to_string(), &g.events).0
 }
