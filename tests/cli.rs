@@ -960,7 +960,8 @@ fn train_matrix_tries_every_game_once_with_a_model_that_never_saw_it() {
                 .collect();
             let stages: Vec<&Vec<&str>> = rows.iter().filter(|w| w[3] != "calibration:").collect();
             // Every game tried once, in each third: the games counted are the population's, at its tables.
-            let counted: usize = stages.iter().filter(|w| w[3] == "early").map(|w| w[4].parse::<usize>().unwrap()).sum();
+            let counted: usize =
+                stages.iter().filter(|w| w[3] == "early").map(|w| w[4].parse::<usize>().unwrap()).sum();
             assert_eq!(counted, games, "{learner} on {population}: {said}");
             for w in &stages {
                 // Equal chances' log loss is ln(seats).
