@@ -68,7 +68,7 @@ pub struct TrainedOn {
     /// (`Model::for_population`): a model learnt from several populations is too sure of one and not sure
     /// enough of another, and more so early or late. Empty in a model kept before it was fitted.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub tempered: Vec<Tempered>,
+    pub sharpened: Vec<PopulationSharpness>,
 }
 
 /// How a population's held-out games at one table size asked the chances to be sharpened so that they
@@ -76,7 +76,7 @@ pub struct TrainedOn {
 /// temperature) multiplied by `sharpness[0]` at the start of the game's progress and `sharpness[1]` at its
 /// end.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Tempered {
+pub struct PopulationSharpness {
     pub played_by: String,
     pub seats: usize,
     pub games: usize,
@@ -286,10 +286,10 @@ impl Model {
         self
     }
 
-    /// The model as it reads games of `population` at a table of `seats`: tempered as that population's
-    /// held-out games said, where they said (`TrainedOn::tempered`); as it is elsewhere.
+    /// The model as it reads games of `population` at a table of `seats`: sharpened as that population's
+    /// held-out games said, where they said (`TrainedOn::sharpened`); as it is elsewhere.
     pub fn for_population(&self, population: &str, seats: usize) -> Model {
-        let cell = self.trained_on.tempered.iter().find(|t| t.played_by == population && t.seats == seats);
+        let cell = self.trained_on.sharpened.iter().find(|t| t.played_by == population && t.seats == seats);
         let mut model = self.clone();
         model.sharpness = cell.map_or_else(unsharpened, |t| t.sharpness);
         model
@@ -573,7 +573,7 @@ fn fitted(ruleset: &str, ruleset_version: u32, features: &[&str], games: usize, 
             played_by: BTreeMap::new(),
             validated: Vec::new(),
             temperature: 1.0,
-            tempered: Vec::new(),
+            sharpened: Vec::new(),
         },
         sharpness: unsharpened(),
     };
@@ -607,7 +607,7 @@ pub struct PlayedGame {
 pub struct Validation {
     pub validated: Vec<Validated>,
     pub temperature: f64,
-    pub tempered: Vec<Tempered>,
+    pub sharpened: Vec<PopulationSharpness>,
 }
 
 /// Where a model fitted the way `train` fits knows more than equal chances, on games it did not learn from:
@@ -624,7 +624,7 @@ pub fn cross_validate(
     games: &[PlayedGame],
 ) -> Validation {
     if features.is_empty() || games.len() < FOLDS {
-        return Validation { validated: Vec::new(), temperature: 1.0, tempered: Vec::new() };
+        return Validation { validated: Vec::new(), temperature: 1.0, sharpened: Vec::new() };
     }
     let folds: Vec<Model> = (0..FOLDS)
         .map(|fold| {
@@ -657,7 +657,7 @@ pub fn cross_validate(
         }
     }
     // A population's own sharpness where enough of its games were held out; the common one elsewhere.
-    let mut tempered = Vec::new();
+    let mut sharpened = Vec::new();
     let mut sharpness_of = vec![unsharpened(); games.len()];
     for ((played_by, seats), members) in &cells {
         if members.len() < FEWEST_HELD_OUT {
@@ -666,7 +666,7 @@ pub fn cross_validate(
         let positions: Vec<(Vec<f64>, usize, f64)> = members.iter().flat_map(|&i| read(i, &folds[i % FOLDS])).collect();
         let fitted = sharpness_over_progress(&positions);
         members.iter().for_each(|&i| sharpness_of[i] = fitted);
-        tempered.push(Tempered {
+        sharpened.push(PopulationSharpness {
             played_by: played_by.clone(),
             seats: *seats,
             games: members.len(),
@@ -688,7 +688,7 @@ pub fn cross_validate(
             validated.push(Validated { played_by: played_by.clone(), seats, third, games, gain, low, high });
         }
     }
-    Validation { validated, temperature, tempered }
+    Validation { validated, temperature, sharpened }
 }
 
 /// The factor β on utilities that fits the winners best (least mean −ln softmax(β·u)[winner]; the loss is
@@ -791,7 +791,7 @@ pub fn train_validated(
     let validation = cross_validate(ruleset, ruleset_version, features, samples, games);
     let mut model = model.tempered(validation.temperature);
     model.trained_on.validated = validation.validated;
-    model.trained_on.tempered = validation.tempered;
+    model.trained_on.sharpened = validation.sharpened;
     Ok(model)
 }
 
@@ -998,7 +998,7 @@ mod tests {
             played_by: BTreeMap::new(),
             validated,
             temperature: 1.0,
-            tempered: Vec::new(),
+            sharpened: Vec::new(),
         };
         assert_eq!(on.shown_from("knowable", 2), Ok(0));
         let why = on.shown_from("random", 2).unwrap_err();
@@ -1026,7 +1026,7 @@ mod tests {
         let (samples, played) = two_populations(80);
         let model = train_validated("test", 1, &["points"], &samples, &played).unwrap();
         let cells: Vec<(&str, usize, usize)> =
-            model.trained_on.tempered.iter().map(|t| (t.played_by.as_str(), t.seats, t.games)).collect();
+            model.trained_on.sharpened.iter().map(|t| (t.played_by.as_str(), t.seats, t.games)).collect();
         assert_eq!(cells, [("knowable", 2, 40), ("random", 2, 40)]);
         let late_lead = sample(&[3.0, 0.0], 0.9, 0).position;
         let pooled = model.chances(&late_lead)[0];
@@ -1051,7 +1051,7 @@ mod tests {
             played_by: BTreeMap::new(),
             validated: Vec::new(),
             temperature: 1.0,
-            tempered: Vec::new(),
+            sharpened: Vec::new(),
         };
         assert_eq!(on.in_words(), "learnt from 241 games (who played them was not counted)");
         assert_eq!(on.saw(PEOPLE), None);

@@ -242,7 +242,7 @@ pub fn run(t: Train) -> anyhow::Result<i32> {
 fn sharpness_in_words(model: &Model) -> String {
     let each: Vec<String> = model
         .trained_on
-        .tempered
+        .sharpened
         .iter()
         .map(|t| format!("{} at {}: ×{:.3} → ×{:.3}", t.played_by, t.seats, t.sharpness[0], t.sharpness[1]))
         .collect();

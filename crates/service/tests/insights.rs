@@ -214,7 +214,7 @@ fn made_up_model(kind: &dyn almanac_core::GameKind) -> almanac_store::WinModel {
             played_by: Default::default(),
             validated,
             temperature: 1.0,
-            tempered: Vec::new(),
+            sharpened: Vec::new(),
         },
         sharpness: [1.0, 1.0],
     };
