@@ -21,7 +21,9 @@ pub struct TestApp {
     /// A live token of the club "Test club", which `post` and `post_json` send.
     pub token: String,
     pub db: PathBuf,
-    agent: ureq::Agent,
+    /// The client, made again when the server starts again: a connection kept alive to the stopped server
+    /// is reset at its next use.
+    agent: std::sync::RwLock<ureq::Agent>,
     /// What the server was started with, and its handle while it runs (a test may stop it and start it
     /// again on the same address and database).
     config: almanac_server::Config,
@@ -166,8 +168,7 @@ fn serve_config(
     let listener = TcpListener::bind("127.0.0.1:0").unwrap();
     let address = format!("http://{}", listener.local_addr().unwrap());
     let handle = start_on(listener, config.clone());
-    // Redirects are not followed: the tests look at them.
-    let agent = ureq::Agent::config_builder().http_status_as_error(false).max_redirects(0).build().new_agent();
+    let agent = std::sync::RwLock::new(new_agent());
     let running = std::sync::Mutex::new(Some(handle));
     TestApp { address, token, db, agent, config, running, _dir: dir, _scratch: scratch }
 }
@@ -191,7 +192,17 @@ impl TestApp {
         let at = self.address.trim_start_matches("http://");
         let listener = TcpListener::bind(at).unwrap_or_else(|e| panic!("{at} again: {e}"));
         *self.running.lock().unwrap() = Some(start_on(listener, self.config.clone()));
+        *self.agent.write().unwrap() = new_agent();
     }
+
+    fn agent(&self) -> ureq::Agent {
+        self.agent.read().unwrap().clone()
+    }
+}
+
+/// The tests' HTTP client. Redirects are not followed: the tests look at them.
+fn new_agent() -> ureq::Agent {
+    ureq::Agent::config_builder().http_status_as_error(false).max_redirects(0).build().new_agent()
 }
 
 /// Creates a club in the database at `db` and returns a fresh token of it.
@@ -220,7 +231,7 @@ impl Reply {
 
 impl TestApp {
     pub fn get_text(&self, path: &str) -> (u16, String, String) {
-        let mut r = self.agent.get(&format!("{}{path}", self.address)).call().unwrap();
+        let mut r = self.agent().get(&format!("{}{path}", self.address)).call().unwrap();
         let ct = r.headers().get("content-type").and_then(|v| v.to_str().ok()).unwrap_or("").to_string();
         (r.status().as_u16(), ct, r.body_mut().read_to_string().unwrap())
     }
@@ -263,8 +274,8 @@ impl TestApp {
             request = request.header(*k, *v);
         }
         let mut r = match body {
-            Some(b) => self.agent.run(request.body(b.to_vec()).unwrap()),
-            None => self.agent.run(request.body(()).unwrap()),
+            Some(b) => self.agent().run(request.body(b.to_vec()).unwrap()),
+            None => self.agent().run(request.body(()).unwrap()),
         }
         .unwrap();
         let headers =
