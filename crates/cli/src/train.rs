@@ -393,9 +393,24 @@ fn print_evaluation(e: &Evaluation) {
             s.points.brier
         );
     }
-    println!("calibration (the model's chances for every seat, by tenths):");
-    println!("{:<11} {:>7} {:>10} {:>9}", "chance", "seats", "predicted", "observed");
+    println!("calibration (the model's chances for every seat, by tenths; the difference's 95 % interval from games resampled whole, * where it leaves out 0 over {} games or more):", chances::FEWEST_HELD_OUT);
+    println!(
+        "{:<11} {:>7} {:>6} {:>10} {:>9} {:>26}",
+        "chance", "seats", "games", "predicted", "observed", "observed − predicted"
+    );
     for b in &e.calibration {
-        println!("{:.1}–{:.1}    {:>7} {:>10.3} {:>9.3}", b.from, b.to, b.seats, b.predicted, b.observed);
+        let mark = if b.shown_off() { "*" } else { "" };
+        println!(
+            "{:.1}–{:.1}    {:>7} {:>6} {:>10.3} {:>9.3} {:>+8.3} [{:+.3}, {:+.3}]{mark}",
+            b.from,
+            b.to,
+            b.seats,
+            b.games,
+            b.predicted,
+            b.observed,
+            b.observed - b.predicted,
+            b.low,
+            b.high
+        );
     }
 }
