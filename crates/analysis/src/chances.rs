@@ -795,6 +795,39 @@ pub fn train_validated(
     Ok(model)
 }
 
+/// One finished game to learn from or to try a model on: its samples and who played it (`played_by`).
+#[derive(Debug, Clone)]
+pub struct GameSamples {
+    pub samples: Vec<Sample>,
+    pub played_by: String,
+}
+
+impl GameSamples {
+    /// How many seats its table has (0 for a game without samples).
+    pub fn seats(&self) -> usize {
+        self.samples.first().map_or(0, |s| s.position.seats.len())
+    }
+}
+
+/// A model of `games` as `almanac train` keeps one (`train_validated`), its games counted by who played
+/// them (`TrainedOn::played_by`). The games are taken, not copied: a hundred thousand must fit in memory.
+pub fn train_games(
+    ruleset: &str,
+    ruleset_version: u32,
+    features: &[&str],
+    games: Vec<GameSamples>,
+) -> Result<Model, NoModel> {
+    let (mut samples, mut played, mut played_by) = (Vec::new(), Vec::new(), BTreeMap::new());
+    for g in games {
+        *played_by.entry(g.played_by.clone()).or_insert(0) += 1;
+        played.push(PlayedGame { samples: samples.len()..samples.len() + g.samples.len(), played_by: g.played_by });
+        samples.extend(g.samples);
+    }
+    let mut model = train_validated(ruleset, ruleset_version, features, &samples, &played)?;
+    model.trained_on.played_by = played_by;
+    Ok(model)
+}
+
 /// A game's gain over equal chances (equal chances' log loss less the model's), summed per third of the
 /// game as `third_of` places each position, with the positions counted.
 fn gains_by_third(model: &Model, samples: &[Sample], third_of: impl Fn(&Sample) -> usize) -> [(f64, usize); 3] {
@@ -1041,6 +1074,26 @@ mod tests {
         let again: Model =
             serde_json::from_str(&serde_json::to_string(&model.for_population("random", 2)).unwrap()).unwrap();
         assert_eq!(again.chances(&late_lead)[0], random);
+        // A model kept before populations had a sharpness of their own reads as one without.
+        let mut kept = serde_json::to_value(&model).unwrap();
+        assert!(kept.get("sharpness").is_none(), "a model as trained keeps no sharpness of its own");
+        kept["trained_on"].as_object_mut().unwrap().remove("sharpened").unwrap();
+        let kept: Model = serde_json::from_value(kept).unwrap();
+        assert!(kept.trained_on.sharpened.is_empty() && kept.sharpness == [1.0, 1.0]);
+        assert_eq!(kept.for_population("random", 2).chances(&late_lead)[0], pooled);
+        // Learnt from whole games, as `almanac train` learns: the same model, its games counted by who
+        // played them.
+        let games: Vec<GameSamples> = played
+            .iter()
+            .map(|g| GameSamples { samples: samples[g.samples.clone()].to_vec(), played_by: g.played_by.clone() })
+            .collect();
+        let counted = train_games("test", 1, &["points"], games).unwrap();
+        assert_eq!(
+            counted.trained_on.played_by,
+            BTreeMap::from([("knowable".to_string(), 40), ("random".to_string(), 40)])
+        );
+        assert_eq!(counted.weights, model.weights);
+        assert_eq!(counted.trained_on.sharpened, model.trained_on.sharpened);
     }
 
     #[test]

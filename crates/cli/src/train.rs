@@ -2,7 +2,7 @@
 //! games it did not see, against equal chances and a softmax of the points.
 
 use crate::commands::{check_file, in_folders, progress};
-use almanac_analysis::chances::{self, Model, NoModel, Sample};
+use almanac_analysis::chances::{self, GameSamples, Model, NoModel, Sample};
 use almanac_analysis::evaluation::{self, Evaluation, Read, Thirds};
 use almanac_service::Reading;
 use std::path::{Path, PathBuf};
@@ -24,30 +24,16 @@ pub struct Train<'a> {
     pub only: &'a [String],
 }
 
-/// One finished game to learn from or to try a model on: its samples and who played it
-/// (`chances::played_by`).
-#[derive(Clone)]
-struct Played {
-    samples: Vec<Sample>,
-    played_by: String,
-}
-
-impl Played {
-    fn seats(&self) -> usize {
-        self.samples.first().map_or(0, |s| s.position.seats.len())
-    }
-}
-
 /// The finished games among `files`, of one ruleset (the first file's, unless named), and how many files
 /// could not be read.
-fn read(reading: Reading, files: &[PathBuf], ruleset: &mut Option<String>) -> (usize, Vec<Played>) {
+fn read(reading: Reading, files: &[PathBuf], ruleset: &mut Option<String>) -> (usize, Vec<GameSamples>) {
     let bar = progress(files.len(), "games read");
-    let read: Vec<Option<(String, Played)>> = almanac_service::on_every_core(files.iter().collect(), |f| {
+    let read: Vec<Option<(String, GameSamples)>> = almanac_service::on_every_core(files.iter().collect(), |f| {
         let out = check_file(reading, f).ok().map(|log| {
             let game = &*log.game;
             (
                 game.ruleset().to_string(),
-                Played { samples: chances::samples(game), played_by: chances::played_by(game) },
+                GameSamples { samples: chances::samples(game), played_by: chances::played_by(game) },
             )
         });
         if let Some(b) = &bar {
@@ -74,22 +60,15 @@ fn read(reading: Reading, files: &[PathBuf], ruleset: &mut Option<String>) -> (u
     (rejected, games)
 }
 
-/// A model of `games` fitted, tempered and validated as `almanac train` keeps one, and the samples it
-/// learnt from.
-fn learn(ruleset: &str, version: u32, features: &[&str], games: &[&Played]) -> (Result<Model, NoModel>, Vec<Sample>) {
-    let (mut samples, mut played) = (Vec::new(), Vec::new());
-    for g in games {
-        played.push(chances::PlayedGame {
-            samples: samples.len()..samples.len() + g.samples.len(),
-            played_by: g.played_by.clone(),
-        });
-        samples.extend(g.samples.iter().cloned());
-    }
-    (chances::train_validated(ruleset, version, features, &samples, &played), samples)
+/// A model of `games` as `almanac train` keeps one, and the points baseline's weight on them.
+fn learn(ruleset: &str, version: u32, features: &[&str], games: &[&GameSamples]) -> (Result<Model, NoModel>, f64) {
+    let samples: Vec<Sample> = games.iter().flat_map(|g| g.samples.iter().cloned()).collect();
+    let model = chances::train_games(ruleset, version, features, games.iter().map(|&g| g.clone()).collect());
+    (model, evaluation::points_weight(&samples))
 }
 
 /// `games` read as the server reads each: with the model as it reads the game's population and table.
-fn read_by(model: &Model, points_weight: f64, games: &[&Played]) -> Vec<Vec<Read>> {
+fn read_by(model: &Model, points_weight: f64, games: &[&GameSamples]) -> Vec<Vec<Read>> {
     games
         .iter()
         .map(|g| evaluation::read(&model.for_population(&g.played_by, g.seats()), points_weight, &g.samples))
@@ -167,7 +146,7 @@ pub fn run(t: Train) -> anyhow::Result<i32> {
         (0..all.len()).filter(|&k| t.only.is_empty() || t.only.iter().any(|o| o == all[k])).collect();
     let features: Vec<&str> = kept.iter().map(|&k| all[k]).collect();
     let labels: Vec<&str> = kept.iter().map(|&k| kind.features()[k].label).collect();
-    let project = |games: Vec<Played>| -> Vec<Played> {
+    let project = |games: Vec<GameSamples>| -> Vec<GameSamples> {
         games
             .into_iter()
             .map(|mut g| {
@@ -181,7 +160,7 @@ pub fn run(t: Train) -> anyhow::Result<i32> {
             .collect()
     };
     // Without a test set of its own, every fifth game is held out.
-    let (train, test): (Vec<Played>, Vec<Played>) = if t.test.is_empty() && t.evaluate {
+    let (train, test): (Vec<GameSamples>, Vec<GameSamples>) = if t.test.is_empty() && t.evaluate {
         let (mut a, mut b) = (Vec::new(), Vec::new());
         for (i, g) in games.into_iter().enumerate() {
             if i % 5 == 4 {
@@ -201,7 +180,7 @@ pub fn run(t: Train) -> anyhow::Result<i32> {
         (games, test)
     };
     let (train, test) = (project(train), project(test));
-    let (model, samples) = learn(&ruleset, kind.version(), &features, &train.iter().collect::<Vec<_>>());
+    let (model, beta) = learn(&ruleset, kind.version(), &features, &train.iter().collect::<Vec<_>>());
     let model = match model {
         Ok(m) => m,
         Err(why) => {
@@ -221,7 +200,6 @@ pub fn run(t: Train) -> anyhow::Result<i32> {
         eprintln!("  {:<40} {:>7.3} {:>+7.3}", label, model.weights[k], model.weights[k + features.len()]);
     }
     if t.evaluate {
-        let beta = evaluation::points_weight(&samples);
         let read = read_by(&model, beta, &test.iter().collect::<Vec<_>>());
         println!("evaluated on {} games, {} positions", test.len(), read.iter().map(Vec::len).sum::<usize>());
         print_evaluation(&evaluation::evaluate(&read));
@@ -266,7 +244,7 @@ const PARTS: usize = 5;
 /// with its game-level interval.
 fn matrix(t: &Train) -> anyhow::Result<i32> {
     let mut ruleset = t.ruleset.map(str::to_string);
-    let mut populations: Vec<(String, Vec<Played>)> = Vec::new();
+    let mut populations: Vec<(String, Vec<GameSamples>)> = Vec::new();
     for dir in t.logs {
         let (rejected, mut games) = read(t.reading, &in_folders(std::slice::from_ref(dir))?, &mut ruleset);
         let name = dir.file_name().map_or_else(|| dir.display().to_string(), |n| n.to_string_lossy().to_string());
@@ -304,11 +282,11 @@ fn matrix(t: &Train) -> anyhow::Result<i32> {
         let mut read: std::collections::BTreeMap<(usize, usize), Vec<Vec<Read>>> = Default::default();
         let mut temperatures = Vec::new();
         for part in 0..PARTS {
-            let learning: Vec<&Played> = learnt
+            let learning: Vec<&GameSamples> = learnt
                 .iter()
                 .flat_map(|&k| populations[k].1.iter().enumerate().filter(|(i, _)| i % PARTS != part).map(|(_, g)| g))
                 .collect();
-            let (model, samples) = learn(&ruleset, kind.version(), &features, &learning);
+            let (model, beta) = learn(&ruleset, kind.version(), &features, &learning);
             let model = match model {
                 Ok(m) => m,
                 Err(why) => {
@@ -317,9 +295,8 @@ fn matrix(t: &Train) -> anyhow::Result<i32> {
                 }
             };
             temperatures.push(format!("{:.3}{}", model.trained_on.temperature, sharpness_in_words(&model)));
-            let beta = evaluation::points_weight(&samples);
             for (k, (_, games)) in populations.iter().enumerate() {
-                let held: Vec<&Played> =
+                let held: Vec<&GameSamples> =
                     games.iter().enumerate().filter(|(i, _)| i % PARTS == part).map(|(_, g)| g).collect();
                 for (g, r) in held.iter().zip(read_by(&model, beta, &held)) {
                     read.entry((k, g.seats())).or_default().push(r);

@@ -4,7 +4,7 @@
 use crate::{game_kind, list, on_every_core, read_stored, ServiceError};
 pub use almanac_analysis::chances::Model;
 pub use almanac_analysis::chances::Withheld;
-use almanac_analysis::chances::{self, NoModel, Sample};
+use almanac_analysis::chances::{self, GameSamples, NoModel};
 use almanac_core::{Game, JudgedDecision};
 use almanac_store::{GameFilter, Store, Viewer, WinModel};
 use serde::Serialize;
@@ -79,38 +79,33 @@ pub fn train(
     progress: impl Fn() + Sync,
 ) -> Result<Trained, TrainError> {
     let kind = game_kind(ruleset).ok_or_else(|| TrainError::UnknownRuleset(ruleset.to_string()))?;
-    let read: Vec<Result<(Vec<Sample>, String), ServiceError>> = on_every_core(logs, |(id, (header, events))| {
-        let samples =
-            read_stored(&id, header, events).map(|g| (chances::samples(g.as_ref()), chances::played_by(g.as_ref())));
+    let read: Vec<Result<GameSamples, ServiceError>> = on_every_core(logs, |(id, (header, events))| {
+        let game = read_stored(&id, header, events)
+            .map(|g| GameSamples { samples: chances::samples(g.as_ref()), played_by: chances::played_by(g.as_ref()) });
         progress();
-        samples
+        game
     });
     let mut unfinished = 0;
-    let mut samples = Vec::new();
-    let mut played = Vec::new();
-    let mut played_by = std::collections::BTreeMap::new();
+    let mut finished = Vec::new();
     for r in read {
-        let (s, by) = r?;
-        if s.is_empty() {
+        let game = r?;
+        if game.samples.is_empty() {
             unfinished += 1;
         } else {
-            *played_by.entry(by.clone()).or_insert(0) += 1;
-            played.push(chances::PlayedGame { samples: samples.len()..samples.len() + s.len(), played_by: by });
-            samples.extend(s);
+            finished.push(game);
         }
     }
-    let games = played.len();
     let features: Vec<&str> = kind.features().iter().map(|f| f.id).collect();
-    let mut model = chances::train_validated(ruleset, kind.version(), &features, &samples, &played)
+    let model = chances::train_games(ruleset, kind.version(), &features, finished)
         .map_err(|why| TrainError::NoModel { game: kind.name(), why })?;
-    model.trained_on.played_by = played_by;
+    let games = model.trained_on.games;
     let body = serde_json::to_string(&model).map_err(|e| ServiceError::Internal(e.to_string()))?;
     let stored = WinModel {
         id: 0,
         ruleset: ruleset.to_string(),
         version: model.version,
         games: games as u64,
-        positions: samples.len() as u64,
+        positions: model.trained_on.positions as u64,
         trained_at: String::new(),
         body,
     };
