@@ -370,7 +370,7 @@ document.addEventListener('DOMContentLoaded', () => {
       history.replaceState(null, '', url);
     }
     const state = await stateAt(s);
-    if (seq !== s) return; // a later step won the race
+    if (seq !== s) return; // a later step came first
     layer.replaceChildren();
     game.drawState(layer, state, ctx);
     // Where the last event happened.

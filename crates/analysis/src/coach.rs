@@ -203,6 +203,8 @@ mod tests {
     use almanac_core::{cause, Chart, Fact, Partner, Term};
 
     const WORDS: Vocabulary = Vocabulary {
+        id: "words",
+        name: "Words",
         score: Term::new("VP", "victory points"),
         items: &[Term::new("a", "a"), Term::new("b", "b")],
         causes: &[Term::new(cause::PRODUCTION, "dice"), Term::new(cause::STEAL, "robber")],

@@ -383,6 +383,8 @@ mod tests {
     use almanac_core::{Chart, Dice, DiceSpec, Fact, PlayerStat, Term};
 
     const EIGHT: Vocabulary = Vocabulary {
+        id: "eight",
+        name: "Eight resources",
         score: Term::new("VP", "victory points"),
         items: &[
             Term::new("a", "a"),

@@ -236,6 +236,8 @@ mod tests {
     use almanac_core::{cause, Fact, FactRow, Insights, Opening, Partner, Term};
 
     const WORDS: Vocabulary = Vocabulary {
+        id: "words",
+        name: "Words",
         score: Term::new("VP", "victory points"),
         items: &[Term::new("a", "apples"), Term::new("b", "bricks")],
         causes: &[

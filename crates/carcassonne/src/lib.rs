@@ -21,7 +21,7 @@ pub mod view;
 pub mod vocabulary;
 
 use almanac_core::next::{Beginning, Candidates, Decision, Laid, Shown};
-use almanac_core::{Feature, Importer, Seat, SetupError, Vocabulary};
+use almanac_core::{Importer, Seat, SetupError, Vocabulary};
 use state::State;
 
 pub use event::Event;
@@ -30,20 +30,10 @@ pub use event::Event;
 pub struct Carcassonne;
 
 impl almanac_core::Ruleset for Carcassonne {
-    const ID: &'static str = vocabulary::ID;
-    // 2: a follower placed is a piece built, by its feature (the opening questions ask about).
-    // 3: a follower sent home by a scored feature is a piece returned (the coach table counts them).
-    const VERSION: u32 = 3;
     type State = State;
-    type Event = Event;
-}
-
-impl almanac_core::Declarations for Carcassonne {
-    const NAME: &'static str = "Carcassonne";
     const VOCABULARY: &'static Vocabulary = &vocabulary::VOCABULARY;
     const IMPORTERS: &'static [&'static dyn Importer] = &[&import::jcz::JCloisterZoneSave];
     const REPLAY_SCRIPT: &'static str = include_str!("../web/replay.js");
-    const FEATURES: &'static [Feature] = &position::FEATURES;
     const RECORDER: bool = true;
     fn open(state: &State) -> Vec<Decision> {
         next::open(state)
@@ -70,9 +60,5 @@ impl almanac_core::Declarations for Carcassonne {
         _laid: &Laid,
     ) -> Result<serde_json::Map<String, serde_json::Value>, SetupError> {
         setup::begin(beginning, seats)
-    }
-
-    fn describe(state: &State, event: &Self::Event) -> String {
-        describe::describe(state, event)
     }
 }

@@ -37,6 +37,11 @@ impl Rules for State {
     type GameView = crate::view::GridView;
     type PlayerView = crate::view::SupplyView;
 
+    /// 2: a follower placed is a piece built, by its feature (the opening questions ask about).
+    /// 3: a follower sent home by a scored feature is a piece returned (the coach table counts them).
+    const VERSION: u32 = 3;
+    const FEATURES: &'static [almanac_core::Feature] = &crate::position::FEATURES;
+
     fn new(header: Self::Header) -> std::result::Result<State, SetupError> {
         crate::setup::new_state(header)
     }

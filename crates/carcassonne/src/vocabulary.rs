@@ -29,6 +29,8 @@ pub const COMPLETION: &str = "completion";
 pub const GOODS_MAJORITY: &str = "goods";
 
 pub const VOCABULARY: Vocabulary = Vocabulary {
+    id: ID,
+    name: "Carcassonne",
     score: Term::new("points", "points"),
     items: &[
         Term::colored("wine", "wine", "#8e244d"),

@@ -20,20 +20,8 @@ pub use state::State;
 pub struct CatanCards;
 
 impl almanac_core::Ruleset for CatanCards {
-    const ID: &'static str = vocabulary::ID;
-    const VERSION: u32 = 1;
     type State = State;
-    type Event = Event;
-}
-
-impl almanac_core::Declarations for CatanCards {
-    const NAME: &'static str = "Catan card game";
     const VOCABULARY: &'static almanac_core::Vocabulary = &vocabulary::VOCABULARY;
-    const IMPORTERS: &'static [&'static dyn almanac_core::Importer] = &[];
     const REPLAY_SCRIPT: &'static str = include_str!("../web/replay.js");
     const FEATURES: &'static [almanac_core::Feature] = &position::FEATURES;
-
-    fn describe(state: &State, event: &Self::Event) -> String {
-        describe::describe(state, event)
-    }
 }

@@ -22,6 +22,9 @@ impl Rules for State {
     type GameView = crate::view::TableView;
     type PlayerView = crate::view::TableauView;
 
+    const VERSION: u32 = 1;
+    const FEATURES: &'static [almanac_core::Feature] = &crate::position::FEATURES;
+
     fn new(header: Self::Header) -> Result<State, SetupError> {
         crate::setup::new_state(header)
     }

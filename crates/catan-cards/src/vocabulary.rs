@@ -13,6 +13,8 @@ pub const LONGEST_ROAD: &str = "longest_road";
 pub const LARGEST_ARMY: &str = "largest_army";
 
 pub const VOCABULARY: Vocabulary = Vocabulary {
+    id: ID,
+    name: "Catan card game",
     score: Term::new("VP", "victory points"),
     items: &RESOURCE_ITEMS,
     causes: &[

@@ -36,7 +36,7 @@ pub mod view;
 pub mod vocabulary;
 
 use almanac_core::next::{Beginning, Candidates, Decision, Laid, Opening, Shown};
-use almanac_core::{Feature, Importer, Seat, SetupError, Vocabulary};
+use almanac_core::{Importer, Seat, SetupError, Vocabulary};
 
 pub use board::{Board, BoardSpec};
 pub use event::{Event, LoggedEvent};
@@ -46,22 +46,11 @@ pub use state::{Options, State};
 pub struct Catan;
 
 impl almanac_core::Ruleset for Catan {
-    const ID: &'static str = vocabulary::ID;
-    /// 2: a city's points replace its settlement's in the score facts (settlement −1, city +2).
-    /// 3: a 7 and the robber hitting the leader are moments (key moments on the charts and the event list).
-    /// 4: what each roll promises each player (`Fact::Promised`), so that luck can be read.
-    const VERSION: u32 = 4;
     type State = State;
-    type Event = LoggedEvent;
-}
-
-impl almanac_core::Declarations for Catan {
-    const NAME: &'static str = "Catan";
     const VOCABULARY: &'static Vocabulary = &vocabulary::VOCABULARY;
     const IMPORTERS: &'static [&'static dyn Importer] =
         &[&import::catanatron::CatanatronDump, &import::jsettlers::JSettlersLog];
     const REPLAY_SCRIPT: &'static str = concat!(include_str!("../web/board.js"), include_str!("../web/replay.js"));
-    const FEATURES: &'static [Feature] = &position::FEATURES;
     const RECORDER: bool = true;
     fn open(state: &State) -> Vec<Decision> {
         next::open(state)
@@ -94,9 +83,5 @@ impl almanac_core::Declarations for Catan {
     }
     fn opening(beginning: &str, players: &[&str]) -> Opening {
         beginnings::opening(beginning, players)
-    }
-
-    fn describe(state: &State, event: &Self::Event) -> String {
-        describe::describe(state, &event.event)
     }
 }

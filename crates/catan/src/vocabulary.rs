@@ -36,6 +36,8 @@ pub const RESOURCE_ITEMS: [Term; 6] = [
 ];
 
 pub const VOCABULARY: Vocabulary = Vocabulary {
+    id: ID,
+    name: "Catan",
     score: Term::new("VP", "victory points"),
     items: &[
         RESOURCE_ITEMS[0],

@@ -89,6 +89,8 @@ fn names_that_look_like_markup_stay_text() {
 
 /// A game nobody has written yet: eight resources, among them a commodity, and three dice.
 const EIGHT: Vocabulary = Vocabulary {
+    id: "eight",
+    name: "Eight resources",
     score: Term::new("VP", "victory points"),
     items: &[
         Term::colored("lumber", "lumber", "#2e7d32"),

@@ -27,22 +27,9 @@ pub use state::State;
 pub struct CitiesKnights;
 
 impl almanac_core::Ruleset for CitiesKnights {
-    const ID: &'static str = vocabulary::ID;
-    /// 2: what each roll promises each player (`Fact::Promised`), so that luck can be read.
-    const VERSION: u32 = 2;
     type State = State;
-    type Event = Event;
-}
-
-impl almanac_core::Declarations for CitiesKnights {
-    const NAME: &'static str = "Catan: Cities & Knights";
     const VOCABULARY: &'static almanac_core::Vocabulary = &vocabulary::VOCABULARY;
-    const IMPORTERS: &'static [&'static dyn almanac_core::Importer] = &[];
     const REPLAY_SCRIPT: &'static str =
         concat!(include_str!("../../catan/web/board.js"), include_str!("../web/replay.js"));
     const FEATURES: &'static [almanac_core::Feature] = &position::FEATURES;
-
-    fn describe(state: &State, event: &Self::Event) -> String {
-        describe::describe(state, event)
-    }
 }

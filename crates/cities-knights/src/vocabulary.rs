@@ -34,6 +34,8 @@ pub const HARBOUR_3: &str = "harbour_3";
 pub const HARBOUR_2: &str = "harbour_2";
 
 pub const VOCABULARY: Vocabulary = Vocabulary {
+    id: ID,
+    name: "Catan: Cities & Knights",
     score: Term::new("VP", "victory points"),
     items: &[
         RESOURCE_ITEMS[0],

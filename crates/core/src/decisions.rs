@@ -4,7 +4,7 @@
 //! been worth) and names no game.
 //!
 //! An alternative whose outcome is drawn (a card bought from a face-down deck, a card stolen) leads to several
-//! positions, one per outcome, each with its probability (`Declarations::outcomes`): it is worth their
+//! positions, one per outcome, each with its probability (`Ruleset::outcomes`): it is worth their
 //! expectation, so a decision is judged apart from the luck of its draw.
 
 use crate::position::Position;

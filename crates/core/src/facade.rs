@@ -3,7 +3,7 @@
 //! history itself (events, facts, snapshots, withdrawals) is `timeline.rs`.
 
 use crate::facts::{Fact, Seat};
-use crate::kind::{Declarations, Game, GameKind, Importer};
+use crate::kind::{EventOf, Game, GameKind, Importer, Ruleset};
 use crate::log::{Envelope, LogError};
 use crate::position::{Feature, Position};
 use crate::ruleset::Rules;
@@ -12,7 +12,7 @@ use crate::view::AnyView;
 use crate::vocabulary::Vocabulary;
 use serde_json::Value;
 
-impl<R: Declarations> Timeline<R> {
+impl<R: Ruleset> Timeline<R> {
     /// `read` of the fingerprint and the unseen count, carried on to the last event (see `KeptPrint`).
     fn kept_up_to_date<T>(&self, read: impl FnOnce(&KeptPrint) -> T) -> T {
         let mut kept = self.print.lock().unwrap_or_else(|e| e.into_inner());
@@ -50,7 +50,7 @@ fn unseen_cards(facts: &[Fact], unseen: &[&str]) -> u64 {
         .sum()
 }
 
-impl<R: Declarations> Game for Timeline<R> {
+impl<R: Ruleset> Game for Timeline<R> {
     fn ruleset(&self) -> &'static str {
         R::ID
     }
@@ -233,7 +233,7 @@ impl<R: Declarations> Game for Timeline<R> {
         // weigh games against each other in a cache.
         use std::mem::size_of;
         self.events.len()
-            * (size_of::<Entry<R::Event>>()
+            * (size_of::<Entry<EventOf<R>>>()
                 + size_of::<Option<u32>>()
                 + size_of::<usize>()
                 + size_of::<u32>()
@@ -243,7 +243,7 @@ impl<R: Declarations> Game for Timeline<R> {
     }
 }
 
-impl<G: Declarations> GameKind for G {
+impl<G: Ruleset> GameKind for G {
     fn id(&self) -> &'static str {
         G::ID
     }
@@ -260,7 +260,7 @@ impl<G: Declarations> GameKind for G {
         G::IMPORTERS
     }
     fn event_types(&self) -> &'static [&'static str] {
-        <G::Event as crate::Line>::TYPES
+        <EventOf<G> as crate::Line>::TYPES
     }
     fn replay_script(&self) -> &'static str {
         G::REPLAY_SCRIPT
@@ -310,12 +310,12 @@ impl<G: Declarations> GameKind for G {
 
 /// What may happen next in `state` (see [`crate::next`]): the game's open decisions, each listed type kept only when the rules
 /// accept one of its events, with those they accept.
-fn open_decisions<R: Declarations>(state: &R::State, name: impl Fn(Seat) -> String) -> Vec<crate::next::Open> {
+fn open_decisions<R: Ruleset>(state: &R::State, name: impl Fn(Seat) -> String) -> Vec<crate::next::Open> {
     let mut facts = Vec::new();
     let over = R::winner(state).is_some();
     // Whether the rules accept the event here, and whether it ends the game: a winner after it, or nothing
     // left to do (a game may end in a tie).
-    let mut accepted = |event: &R::Event| {
+    let mut accepted = |event: &EventOf<R>| {
         facts.clear();
         let mut after = state.clone();
         R::apply(&mut after, event, &mut facts)
@@ -370,13 +370,13 @@ fn open_decisions<R: Declarations>(state: &R::State, name: impl Fn(Seat) -> Stri
 }
 
 /// `event`, made in `state`, against every event the rules would have accepted there from the seat that
-/// made it (see [`crate::decisions`]): the events a recorder offers (`Declarations::candidates`, those
+/// made it (see [`crate::decisions`]): the events a recorder offers (`Ruleset::candidates`, those
 /// listed whole), one alternative per decision (the outcomes of a draw together, by their probabilities).
-fn decision_at<R: Declarations>(state: &R::State, event: &R::Event, index: usize) -> Option<crate::decisions::Decided> {
+fn decision_at<R: Ruleset>(state: &R::State, event: &EventOf<R>, index: usize) -> Option<crate::decisions::Decided> {
     use crate::decisions::{Alternative, Decided, Outcome};
     let chosen = R::choice(event);
     let mut facts = Vec::new();
-    let mut after = |e: &R::Event, probability: f64| -> Option<Outcome> {
+    let mut after = |e: &EventOf<R>, probability: f64| -> Option<Outcome> {
         facts.clear();
         let mut next = state.clone();
         R::apply(&mut next, e, &mut facts).ok()?;
@@ -385,7 +385,7 @@ fn decision_at<R: Declarations>(state: &R::State, event: &R::Event, index: usize
     for open in R::open(state) {
         let mut alternatives: Vec<Alternative> = Vec::new();
         // Each alternative's first outcome (what names its decision), and whether it is legal at all.
-        let mut decided: Vec<(R::Event, Option<usize>)> = Vec::new();
+        let mut decided: Vec<(EventOf<R>, Option<usize>)> = Vec::new();
         for kind in open.types {
             let events = match R::candidates(state, open.seat, kind) {
                 crate::next::Candidates::Each(events) | crate::next::Candidates::EachOrFill(events, _) => events,

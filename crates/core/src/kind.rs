@@ -4,8 +4,8 @@
 use crate::facts::{Fact, FactRow, Seat};
 use crate::log::{Envelope, LogError};
 use crate::position::{Feature, Position};
-use crate::ruleset::{Ruleset, SetupError};
-use crate::view::AnyView;
+use crate::ruleset::{json_reason, EventError, Line, RuleViolation, Rules, SetupError};
+use crate::view::{AnyView, View};
 use crate::vocabulary::Vocabulary;
 use serde_json::Value;
 
@@ -86,23 +86,100 @@ impl FormatError {
     }
 }
 
-/// What a game crate declares besides its rules. With [`Ruleset`] it makes the game's [`GameKind`].
-pub trait Declarations: Ruleset + Sync {
-    /// The game's name for people.
-    const NAME: &'static str;
+/// A game as the registry knows it: all a game crate declares besides its rules. Three things are required:
+/// the state that holds the rules, the words of its facts (with the game's id and name) and its replay
+/// drawing. Everything else is provided: derived from [`Rules`], [`Line`] and [`crate::Header`], or a default a
+/// game overrides where it has more to say (importers, a recorder's offers, a decision's outcomes). It makes
+/// the game's [`GameKind`].
+pub trait Ruleset: 'static + Sized + Sync {
+    /// The state that holds the game's rules.
+    type State: Rules;
+    /// The words of its facts, with the game's id and name.
     const VOCABULARY: &'static Vocabulary;
-    const IMPORTERS: &'static [&'static dyn Importer];
     /// The replay renderer: a script that calls `Almanac.register(id, {...})` (see web/static/replay.js).
     const REPLAY_SCRIPT: &'static str;
-    /// What a position is made of for the win-chance model (none: the game has no model).
-    const FEATURES: &'static [Feature] = &[];
+    /// Readers of other programs' records of the game (none by default).
+    const IMPORTERS: &'static [&'static dyn Importer] = &[];
 
-    /// How an event reads in words after the acting player's name, given the state before it:
-    /// "builds a settlement at 4:NE", "rolls 8 (3+5)".
-    fn describe(state: &Self::State, event: &Self::Event) -> String;
+    /// The ruleset id in headers: the vocabulary's (derived, not set).
+    const ID: &'static str = Self::VOCABULARY.id;
+    /// The game's name for people: the vocabulary's (derived, not set).
+    const NAME: &'static str = Self::VOCABULARY.name;
+    /// The rules' version, [`Rules::VERSION`] (derived, not set).
+    const VERSION: u32 = <Self::State as Rules>::VERSION;
+    /// What a position is made of, [`Rules::FEATURES`] (derived, not set).
+    const FEATURES: &'static [Feature] = <Self::State as Rules>::FEATURES;
+
+    /// The header line's text read into the game's header type, once.
+    fn header(text: &str) -> Result<HeaderOf<Self>, SetupError> {
+        serde_json::from_str(text).map_err(|e| SetupError(format!("header: {}", json_reason(&e))))
+    }
+
+    /// The state before the first event, from the header line's text.
+    fn initial(header_line: &str) -> Result<Self::State, SetupError> {
+        Self::State::new(Self::header(header_line)?)
+    }
+
+    fn parse_event(state: &Self::State, line: &str) -> Result<EventOf<Self>, EventError> {
+        <EventOf<Self> as Line>::parse(state, line)
+    }
+
+    fn write_event(state: &Self::State, event: &EventOf<Self>) -> String {
+        event.write(state)
+    }
+
+    fn apply(state: &mut Self::State, event: &EventOf<Self>, facts: &mut Vec<Fact>) -> Result<(), RuleViolation> {
+        state.apply(event, facts)
+    }
+
+    fn turn(state: &Self::State) -> u32 {
+        state.turn()
+    }
+
+    fn active(state: &Self::State) -> Seat {
+        state.active()
+    }
+
+    fn event_turn(state: &Self::State, event: &EventOf<Self>) -> u32 {
+        state.event_turn(event)
+    }
+
+    fn opening_facts(initial: &Self::State, facts: &mut Vec<Fact>) {
+        initial.opening_facts(facts)
+    }
+
+    fn edition(initial: &Self::State) -> String {
+        initial.edition()
+    }
+
+    fn winner(state: &Self::State) -> Option<Seat> {
+        state.winner()
+    }
+
+    fn view(state: &Self::State) -> View<GameViewOf<Self>, PlayerViewOf<Self>> {
+        state.view()
+    }
+
+    /// The state written for a checkpoint (`checkpoint::write`): what play changed, not what the header
+    /// gives.
+    fn write_state(state: &Self::State) -> Vec<u8> {
+        crate::checkpoint::write(state)
+    }
+
+    /// A checkpoint `write_state` wrote, read back onto `initial`, the state the game's header gives.
+    fn read_state(initial: &Self::State, bytes: &[u8]) -> Result<Self::State, crate::CheckpointError> {
+        let mut state: Self::State = crate::checkpoint::read(bytes)?;
+        state.fixed_from(initial)?;
+        Ok(state)
+    }
+
+    /// How an event reads in words after the acting player's name ([`Line::describe`]).
+    fn describe(state: &Self::State, event: &EventOf<Self>) -> String {
+        event.describe(state)
+    }
 
     /// Whether a table can record the game move by move: it declares what may happen next
-    /// ([`Declarations::open`] and [`Declarations::candidates`]).
+    /// ([`Ruleset::open`] and [`Ruleset::candidates`]).
     const RECORDER: bool = false;
 
     /// The decisions the state leaves open: each seat that may act now and the event types it may act with
@@ -113,40 +190,40 @@ pub trait Declarations: Ruleset + Sync {
 
     /// The events of type `kind` by `seat` to try in `state` (see [`crate::next::Candidates`]): one per place
     /// or outcome the moment could take, or nothing to try.
-    fn candidates(_state: &Self::State, _seat: Seat, _kind: &str) -> crate::next::Candidates<Self::Event> {
+    fn candidates(_state: &Self::State, _seat: Seat, _kind: &str) -> crate::next::Candidates<EventOf<Self>> {
         crate::next::Candidates::Untried
     }
 
     /// Whether an event is its player's own decision, which a coach may study: not a chance outcome (a
     /// roll), not what the rules force on the player (a discard after a 7), not bookkeeping. Every event
     /// by default; an event whose facts say it was rolled is never one (`Game::event_is_decision`).
-    fn decision(_event: &Self::Event) -> bool {
+    fn decision(_event: &EventOf<Self>) -> bool {
         true
     }
 
     /// The decision an event took, without what a record states of its result (a game whose events carry
     /// such statements strips them), to find it among the events the rules offered.
-    fn choice(event: &Self::Event) -> Self::Event {
+    fn choice(event: &EventOf<Self>) -> EventOf<Self> {
         event.clone()
     }
 
     /// The outcomes an event could have had where part of it is drawn (a card bought or stolen), each with
     /// its probability given the state, as events: the event alone by default (nothing drawn). Every event
     /// of one decision answers the same list, so a decision is valued at the expectation over its draws.
-    fn outcomes(_state: &Self::State, event: &Self::Event) -> Vec<(Self::Event, f64)> {
+    fn outcomes(_state: &Self::State, event: &EventOf<Self>) -> Vec<(EventOf<Self>, f64)> {
         vec![(event.clone(), 1.0)]
     }
 
     /// Whether `other`, an event the rules offer, was open to the player who made `chosen` given what chance
     /// had dealt them with it (a tile drawn, named in the event that places it): only such events
     /// are its alternatives. Every offered event by default.
-    fn dealt_alike(_chosen: &Self::Event, _other: &Self::Event) -> bool {
+    fn dealt_alike(_chosen: &EventOf<Self>, _other: &EventOf<Self>) -> bool {
         true
     }
 
     /// How a recorder shows an event it offers, beyond its words (see [`crate::next::Shown`]): a key for a
     /// pad, the group the table names first, a picture. Nothing by default.
-    fn shown(_state: &Self::State, _event: &Self::Event) -> crate::next::Shown {
+    fn shown(_state: &Self::State, _event: &EventOf<Self>) -> crate::next::Shown {
         crate::next::Shown::default()
     }
 
@@ -174,6 +251,15 @@ pub trait Declarations: Ruleset + Sync {
     }
 }
 
+/// A ruleset's header type.
+pub type HeaderOf<R> = <<R as Ruleset>::State as Rules>::Header;
+/// A ruleset's own part of a state view.
+pub type GameViewOf<R> = <<R as Ruleset>::State as Rules>::GameView;
+/// A ruleset's own part of a player's view.
+pub type PlayerViewOf<R> = <<R as Ruleset>::State as Rules>::PlayerView;
+/// A ruleset's event.
+pub type EventOf<R> = <<R as Ruleset>::State as Rules>::Event;
+
 /// One kind of game, object-safe: what the registry lists.
 pub trait GameKind: Sync {
     /// The ruleset id in headers.
@@ -189,9 +275,9 @@ pub trait GameKind: Sync {
     fn features(&self) -> &'static [Feature];
     /// Whether a table can record the game move by move (it says what may happen next).
     fn recorder(&self) -> bool;
-    /// The ways a table may begin a game at the recorder (see [`Declarations::beginnings`]).
+    /// The ways a table may begin a game at the recorder (see [`Ruleset::beginnings`]).
     fn beginnings(&self) -> Vec<crate::next::Beginning>;
-    /// The header fields of a beginning (see [`Declarations::begin`]).
+    /// The header fields of a beginning (see [`Ruleset::begin`]).
     fn begin(
         &self,
         beginning: &str,
@@ -199,7 +285,7 @@ pub trait GameKind: Sync {
         seed: u64,
         laid: &crate::next::Laid,
     ) -> Result<serde_json::Map<String, Value>, SetupError>;
-    /// What a beginning places before play (see [`Declarations::opening`]).
+    /// What a beginning places before play (see [`Ruleset::opening`]).
     fn opening(&self, beginning: &str, players: &[&str]) -> crate::next::Opening;
     /// Reads and validates the events of a log whose header was read into `envelope` and `header`.
     fn read(&self, envelope: Envelope, header_line: &str, text: &str) -> Result<Box<dyn Game>, LogError>;
@@ -252,7 +338,7 @@ pub trait Game: Send + Sync {
     fn event_words(&self, from: usize, to: usize) -> Vec<String>;
     /// The facts of event `i` (none when it was withdrawn: its facts count nowhere).
     fn event_facts(&self, i: usize) -> &[Fact];
-    /// Whether event `i` was its player's own decision (see [`Declarations::decision`]): never a withdrawal,
+    /// Whether event `i` was its player's own decision (see [`Ruleset::decision`]): never a withdrawal,
     /// nor an event that rolled dice.
     fn event_is_decision(&self, i: usize) -> bool;
     /// The event (0-based) that event `i` withdraws, when it is a withdrawal (see [`crate::withdrawal`]).

@@ -1,9 +1,10 @@
 //! Game-agnostic vocabulary shared by every ruleset and by everything that reads games.
 //!
-//! - [`Ruleset`]: the shape every game's rules take (initial / apply).
+//! - [`Rules`], [`Line`] and [`Header`]: what a game must say (its state and how events move it, its event
+//!   lines, its header).
 //! - [`Table`] and [`Seated`]: the players at a game's table, which every game's state holds.
-//! - [`Declarations`] and [`GameKind`]: what a game crate declares besides its rules (its name, the words of
-//!   its facts, its importers, its replay drawing), and the object the engine's registry lists.
+//! - [`Ruleset`] and [`GameKind`]: a game as the registry knows it (its rules' state, the words of its facts,
+//!   its replay drawing; the rest provided), and the object the engine's registry lists.
 //! - [`log`]: the almanac/1 envelope (header line, then one event per line) and its errors.
 //! - [`Fact`]: what analysis and charts read; the same shapes for every game, in words the game declares
 //!   in its [`Vocabulary`].
@@ -38,12 +39,12 @@ pub use checkpoint::CheckpointError;
 pub use facts::{cause, Dice, Fact, FactKind, FactRow, Partner, Seat};
 pub use fingerprint::{fold_name, normalise_name};
 pub use insights::{Insights, JudgedDecision, SeatMetric};
-pub use kind::{Declarations, FormatError, Game, GameKind, Importer, ResumeError, Viewpoint};
+pub use kind::{
+    EventOf, FormatError, Game, GameKind, GameViewOf, HeaderOf, Importer, PlayerViewOf, ResumeError, Ruleset, Viewpoint,
+};
 pub use log::{table_title, Envelope, LogError, PlayerEntry, Problem, FORMAT};
 pub use position::{Feature, Position};
-pub use ruleset::{
-    EventError, GameViewOf, Header, HeaderOf, Line, PlayerViewOf, RuleViolation, Rules, Ruleset, SetupError, Standing,
-};
+pub use ruleset::{EventError, Header, Line, RuleViolation, Rules, SetupError, Standing};
 pub use table::{Seated, Sitter, Table};
 pub use timeline::{read_events, resume, Timeline};
 pub use view::{AnyView, Detail, PlayerView, View};

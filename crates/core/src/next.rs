@@ -1,7 +1,7 @@
 //! What may happen next in a game: the decisions open now, whose they are, and for a placement the legal
 //! places. A table recorder offers only these; analysis may read them too.
 //!
-//! A game declares two things (see [`crate::Declarations::open`] and [`crate::Declarations::candidates`]):
+//! A game declares two things (see [`crate::Ruleset::open`] and [`crate::Ruleset::candidates`]):
 //! the decisions its phase leaves open (a seat and the event types it may play), and per event type the
 //! events to try: one per place or outcome. What is legal is then decided by the rules themselves
 //! (`Game::next`, in the timeline): a candidate is legal when `apply` accepts it on a copy of the state. There is no second "is it legal"
@@ -23,7 +23,7 @@ impl Decision {
     }
 }
 
-/// The events to try for one event type (see [`crate::Declarations::candidates`]).
+/// The events to try for one event type (see [`crate::Ruleset::candidates`]).
 #[derive(Debug, Clone, PartialEq)]
 pub enum Candidates<E> {
     /// Nothing to try: the type is open whenever the phase says so (its events carry a free choice no list
@@ -150,7 +150,7 @@ pub struct Blank {
 pub struct Choice {
     pub line: String,
     pub words: String,
-    /// How a recorder shows it, beyond its words (see [`crate::Declarations::shown`]).
+    /// How a recorder shows it, beyond its words (see [`crate::Ruleset::shown`]).
     #[serde(flatten)]
     pub shown: Shown,
     /// Whether it ends the game: a winner after it, or nothing left to do (a recorder asks before entering

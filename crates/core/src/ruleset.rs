@@ -92,6 +92,15 @@ pub trait Rules: Clone + Debug + Send + Sync + Serialize + DeserializeOwned + 's
     /// The game's own part of a player's view (hand, figures ...).
     type PlayerView: Serialize + Send + 'static;
 
+    /// Bumped when a rule change could accept or reject different logs, or derive different facts from
+    /// them; stored with every game (`almanac reproject` brings stored games up to date). It is the rules'
+    /// own, so it stands beside them, where a rule is changed.
+    const VERSION: u32;
+
+    /// What a position is made of for the win-chance model, in the order of [`Rules::position`]'s values
+    /// (none: the game has no model).
+    const FEATURES: &'static [crate::Feature] = &[];
+
     /// The state before the first event.
     fn new(header: Self::Header) -> Result<Self, SetupError>;
 
@@ -140,7 +149,7 @@ pub trait Rules: Clone + Debug + Send + Sync + Serialize + DeserializeOwned + 's
         String::new()
     }
 
-    /// The position for the win-chance model: each seat's value of the game's `Declarations::FEATURES`, in
+    /// The position for the win-chance model: each seat's value of the game's `Rules::FEATURES`, in
     /// order (none: the game has no model).
     fn position(&self) -> Option<crate::Position> {
         None
@@ -159,6 +168,10 @@ pub trait Line: Clone + PartialEq + Send + Sync + Sized + 'static {
 
     /// Writes the event as one almanac/1 line (the inverse of `parse`).
     fn write(&self, state: &Self::State) -> String;
+
+    /// How the event reads in words after the acting player's name, given the state before it:
+    /// "builds a settlement at 4:NE", "rolls 8 (3+5)".
+    fn describe(&self, state: &Self::State) -> String;
 }
 
 /// A game's header line, as the game reads it beside core's [`crate::Envelope`].
@@ -176,86 +189,3 @@ pub trait Header: DeserializeOwned + Send + Sync + 'static {
         None
     }
 }
-
-/// A game as the registry knows it: its id and version, and the state that holds its rules. What every
-/// layer above calls is derived here from [`Rules`], [`Line`] and [`Header`].
-pub trait Ruleset: 'static + Sized {
-    /// The ruleset id in headers.
-    const ID: &'static str;
-    /// Bumped when a rule change could accept or reject different logs, or derive different facts from
-    /// them; stored with every game (`almanac reproject` brings stored games up to date).
-    const VERSION: u32;
-
-    type State: Rules<Event = Self::Event>;
-    type Event: Line<State = Self::State>;
-
-    /// The header line's text read into the game's header type, once.
-    fn header(text: &str) -> Result<HeaderOf<Self>, SetupError> {
-        serde_json::from_str(text).map_err(|e| SetupError(format!("header: {}", json_reason(&e))))
-    }
-
-    /// The state before the first event, from the header line's text.
-    fn initial(header_line: &str) -> Result<Self::State, SetupError> {
-        Self::State::new(Self::header(header_line)?)
-    }
-
-    fn parse_event(state: &Self::State, line: &str) -> Result<Self::Event, EventError> {
-        Self::Event::parse(state, line)
-    }
-
-    fn write_event(state: &Self::State, event: &Self::Event) -> String {
-        event.write(state)
-    }
-
-    fn apply(state: &mut Self::State, event: &Self::Event, facts: &mut Vec<Fact>) -> Result<(), RuleViolation> {
-        state.apply(event, facts)
-    }
-
-    fn turn(state: &Self::State) -> u32 {
-        state.turn()
-    }
-
-    fn active(state: &Self::State) -> Seat {
-        state.active()
-    }
-
-    fn event_turn(state: &Self::State, event: &Self::Event) -> u32 {
-        state.event_turn(event)
-    }
-
-    fn opening_facts(initial: &Self::State, facts: &mut Vec<Fact>) {
-        initial.opening_facts(facts)
-    }
-
-    fn edition(initial: &Self::State) -> String {
-        initial.edition()
-    }
-
-    fn winner(state: &Self::State) -> Option<Seat> {
-        state.winner()
-    }
-
-    fn view(state: &Self::State) -> View<GameViewOf<Self>, PlayerViewOf<Self>> {
-        state.view()
-    }
-
-    /// The state written for a checkpoint (`checkpoint::write`): what play changed, not what the header
-    /// gives.
-    fn write_state(state: &Self::State) -> Vec<u8> {
-        crate::checkpoint::write(state)
-    }
-
-    /// A checkpoint `write_state` wrote, read back onto `initial`, the state the game's header gives.
-    fn read_state(initial: &Self::State, bytes: &[u8]) -> Result<Self::State, crate::CheckpointError> {
-        let mut state: Self::State = crate::checkpoint::read(bytes)?;
-        state.fixed_from(initial)?;
-        Ok(state)
-    }
-}
-
-/// A ruleset's header type.
-pub type HeaderOf<R> = <<R as Ruleset>::State as Rules>::Header;
-/// A ruleset's own part of a state view.
-pub type GameViewOf<R> = <<R as Ruleset>::State as Rules>::GameView;
-/// A ruleset's own part of a player's view.
-pub type PlayerViewOf<R> = <<R as Ruleset>::State as Rules>::PlayerView;

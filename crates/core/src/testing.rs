@@ -45,7 +45,7 @@ impl SeededRng {
 /// line must read back the same after writing. The facts, or the refusal in words.
 pub fn act<R: Ruleset>(state: &mut R::State, line: &str) -> Result<Vec<Fact>, String>
 where
-    R::Event: PartialEq + Debug,
+    crate::EventOf<R>: PartialEq + Debug,
 {
     let event = R::parse_event(state, line).map_err(|e| e.to_string())?;
     let again = R::parse_event(state, &R::write_event(state, &event)).expect("a written event reads back");
@@ -60,7 +60,7 @@ where
 /// `line` is refused with words that say `words`, and `state` is left as it was.
 pub fn refused<R: Ruleset>(state: &mut R::State, line: &str, words: &str)
 where
-    R::Event: PartialEq + Debug,
+    crate::EventOf<R>: PartialEq + Debug,
 {
     let before = format!("{state:?}");
     match act::<R>(state, line) {
@@ -139,7 +139,7 @@ pub fn sample_program(ruleset: &str, generated: impl Fn(u64) -> String, one: imp
 
 /// A generated game as its log (the header line, then each event written at the state before it), and the
 /// state after the last event.
-pub fn written<R: Ruleset, E: Clone + Into<R::Event>>(header_line: &str, events: &[E]) -> (String, R::State) {
+pub fn written<R: Ruleset, E: Clone + Into<crate::EventOf<R>>>(header_line: &str, events: &[E]) -> (String, R::State) {
     use crate::{Line, Rules};
     let mut state = R::initial(header_line).expect("a header the ruleset reads");
     let mut text = format!("{header_line}\n");
@@ -163,7 +163,7 @@ where
 
 /// The fingerprint of the game that `events` play from `header` (see [`crate::fingerprint`]): what a
 /// spectator's log of the same game must share with the full one.
-pub fn fingerprint<R: crate::Declarations>(header_line: &str, events: &[R::Event]) -> String {
+pub fn fingerprint<R: crate::Ruleset>(header_line: &str, events: &[crate::EventOf<R>]) -> String {
     use crate::Game;
     let envelope = crate::Envelope::parse(header_line).expect("a header with an envelope");
     let mut game = crate::Timeline::<R>::start(envelope, header_line).expect("a header the ruleset reads");

@@ -10,8 +10,9 @@
 //! What the layers above call, a timeline of any ruleset as a `Game`, is in `facade.rs`.
 
 use crate::facts::Fact;
+use crate::kind::{EventOf, Ruleset};
 use crate::log::{lines, Envelope, LogError, Problem};
-use crate::ruleset::{EventError, Header, Rules, Ruleset};
+use crate::ruleset::{EventError, Header, Rules};
 
 /// How many events lie between two kept states: as many as between two stored checkpoints, so the states a
 /// timeline keeps are the checkpoints the store writes.
@@ -36,7 +37,7 @@ pub struct Timeline<R: Ruleset> {
     pub(crate) program: Option<String>,
     /// Every line after the header, withdrawals too: the state after `n` of them is the game after its
     /// `n`th line, as it stood then.
-    pub(crate) events: Vec<Entry<R::Event>>,
+    pub(crate) events: Vec<Entry<EventOf<R>>>,
     /// For each line, the line (0-based) that withdrew it, if one did.
     pub(crate) withdrawn_by: Vec<Option<u32>>,
     /// The source line of each event.
@@ -192,7 +193,7 @@ impl<R: Ruleset> Timeline<R> {
     }
 
     /// Validates and applies one parsed event; a rejected event leaves the timeline exactly as it was.
-    pub fn push(&mut self, line_no: usize, event: R::Event) -> Result<(), LogError> {
+    pub fn push(&mut self, line_no: usize, event: EventOf<R>) -> Result<(), LogError> {
         let turn = R::event_turn(&self.last, &event);
         let mark = self.facts.len();
         if self.last_in_effect().is_none() {
@@ -374,7 +375,7 @@ mod tests {
     //! The rollback promise, with a ruleset that breaks things on purpose: it changes the state and pushes
     //! facts before it finds out that an event is illegal.
     use super::*;
-    use crate::kind::{Declarations, Game, Importer};
+    use crate::kind::Game;
     use crate::ruleset::{RuleViolation, SetupError};
     use crate::view::View;
     use crate::vocabulary::Vocabulary;
@@ -391,13 +392,6 @@ mod tests {
     #[derive(Debug, Clone, PartialEq)]
     struct Add(u32);
 
-    impl Ruleset for Careless {
-        const ID: &'static str = "careless";
-        const VERSION: u32 = 1;
-        type State = Tally;
-        type Event = Add;
-    }
-
     impl crate::Header for serde::de::IgnoredAny {}
 
     impl Rules for Tally {
@@ -405,6 +399,7 @@ mod tests {
         type Event = Add;
         type GameView = ();
         type PlayerView = ();
+        const VERSION: u32 = 1;
 
         fn new(_: serde::de::IgnoredAny) -> Result<Tally, SetupError> {
             Ok(Tally { total: 0, turn: 1 })
@@ -450,9 +445,14 @@ mod tests {
         fn write(&self, _: &Tally) -> String {
             self.0.to_string()
         }
+        fn describe(&self, _: &Tally) -> String {
+            format!("adds {}", self.0)
+        }
     }
 
     const WORDS: Vocabulary = Vocabulary {
+        id: "careless",
+        name: "Careless",
         score: crate::vocabulary::Term::new("points", "points"),
         items: &[],
         causes: &[],
@@ -472,14 +472,10 @@ mod tests {
         unseen: &[],
     };
 
-    impl Declarations for Careless {
-        const NAME: &'static str = "Careless";
+    impl Ruleset for Careless {
+        type State = Tally;
         const VOCABULARY: &'static Vocabulary = &WORDS;
-        const IMPORTERS: &'static [&'static dyn Importer] = &[];
         const REPLAY_SCRIPT: &'static str = "";
-        fn describe(_: &Tally, event: &Add) -> String {
-            format!("adds {}", event.0)
-        }
     }
 
     fn timeline() -> Timeline<Careless> {

@@ -176,6 +176,10 @@ pub enum Opening {
 /// Everything a game's facts may say, and what its pages show.
 #[derive(Debug, Clone, Copy)]
 pub struct Vocabulary {
+    /// The ruleset id in headers.
+    pub id: &'static str,
+    /// The game's name for people.
+    pub name: &'static str,
     /// What the score is called: short (`VP`, for an axis) and in words (`victory points`).
     pub score: Term,
     /// Items players gain, spend and lose, in the order charts stack them (resources, commodities, goods,

@@ -28,22 +28,8 @@ pub use state::State;
 pub struct Elasund;
 
 impl almanac_core::Ruleset for Elasund {
-    const ID: &'static str = vocabulary::ID;
-    /// 2: the tenth VP marker placed in its owner's turn ends the game at once (it waited for their next turn);
-    /// `take_gold` from a bank short of 2 has everyone give back half their gold first (`reshuffle`).
-    const VERSION: u32 = 2;
     type State = State;
-    type Event = Event;
-}
-
-impl almanac_core::Declarations for Elasund {
-    const NAME: &'static str = "Elasund";
     const VOCABULARY: &'static almanac_core::Vocabulary = &vocabulary::VOCABULARY;
-    const IMPORTERS: &'static [&'static dyn almanac_core::Importer] = &[];
     const REPLAY_SCRIPT: &'static str = include_str!("../web/replay.js");
     const FEATURES: &'static [almanac_core::Feature] = &position::FEATURES;
-
-    fn describe(state: &State, event: &Self::Event) -> String {
-        describe::describe(state, event)
-    }
 }

@@ -23,6 +23,8 @@ pub const PIRATE: &str = "pirate";
 pub const RETURNED: &str = "returned";
 
 pub const VOCABULARY: Vocabulary = Vocabulary {
+    id: ID,
+    name: "Elasund",
     score: Term::new("VP", "VP markers on the board"),
     items: &[
         Term::colored("gold", "gold", "#d4a017"),

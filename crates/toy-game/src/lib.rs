@@ -16,20 +16,7 @@ pub use state::State;
 pub struct Race;
 
 impl almanac_core::Ruleset for Race {
-    const ID: &'static str = vocabulary::ID;
-    const VERSION: u32 = 1;
     type State = State;
-    type Event = Event;
-}
-
-impl almanac_core::Declarations for Race {
-    const NAME: &'static str = "Race to ten";
     const VOCABULARY: &'static almanac_core::Vocabulary = &vocabulary::VOCABULARY;
-    const IMPORTERS: &'static [&'static dyn almanac_core::Importer] = &[];
     const REPLAY_SCRIPT: &'static str = include_str!("../web/replay.js");
-
-    fn describe(_state: &State, event: &Event) -> String {
-        let Event::Step { by, .. } = *event;
-        format!("moves {by} square{}", if by == 1 { "" } else { "s" })
-    }
 }

@@ -13,6 +13,8 @@ impl Rules for State {
     type GameView = Track;
     type PlayerView = Square;
 
+    const VERSION: u32 = 1;
+
     fn new(header: Header) -> Result<State, SetupError> {
         if !(2..=4).contains(&header.players.len()) {
             return Err(SetupError(format!("the race is for 2 to 4 players, not {}", header.players.len())));

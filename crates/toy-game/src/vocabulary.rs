@@ -8,6 +8,8 @@ pub const ID: &str = "race";
 pub const STEP: &str = "step";
 
 pub const VOCABULARY: Vocabulary = Vocabulary {
+    id: ID,
+    name: "Race to ten",
     score: Term::new("squares", "squares"),
     items: &[],
     causes: &[],

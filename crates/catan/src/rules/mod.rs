@@ -45,6 +45,12 @@ impl Rules for State {
     type GameView = crate::view::BoardView;
     type PlayerView = crate::view::HandView;
 
+    /// 2: a city's points replace its settlement's in the score facts (settlement −1, city +2).
+    /// 3: a 7 and the robber hitting the leader are moments (key moments on the charts and the event list).
+    /// 4: what each roll promises each player (`Fact::Promised`), so that luck can be read.
+    const VERSION: u32 = 4;
+    const FEATURES: &'static [almanac_core::Feature] = &crate::position::FEATURES;
+
     fn new(header: Self::Header) -> std::result::Result<State, SetupError> {
         header.state()
     }

@@ -45,6 +45,10 @@ impl Rules for State {
     type GameView = crate::view::BoardView;
     type PlayerView = crate::view::HandView;
 
+    /// 2: what each roll promises each player (`Fact::Promised`), so that luck can be read.
+    const VERSION: u32 = 2;
+    const FEATURES: &'static [almanac_core::Feature] = &crate::position::FEATURES;
+
     fn new(header: Header) -> std::result::Result<State, SetupError> {
         let board = almanac_catan::board::Board::from_spec(&header.board)?;
         State::new(board, almanac_core::Table::of(&header.players))

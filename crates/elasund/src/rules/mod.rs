@@ -29,6 +29,11 @@ impl Rules for State {
     type GameView = crate::view::CityView;
     type PlayerView = crate::view::HandView;
 
+    /// 2: the tenth VP marker placed in its owner's turn ends the game at once (it waited for their next turn);
+    /// `take_gold` from a bank short of 2 has everyone give back half their gold first (`reshuffle`).
+    const VERSION: u32 = 2;
+    const FEATURES: &'static [almanac_core::Feature] = &crate::position::FEATURES;
+
     fn new(header: Self::Header) -> std::result::Result<State, SetupError> {
         crate::setup::new_state(header)
     }
