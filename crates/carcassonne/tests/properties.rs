@@ -8,7 +8,7 @@ mod support;
 use almanac_carcassonne::event::Event;
 use almanac_carcassonne::state::FigureKind;
 use almanac_carcassonne::Carcassonne;
-use almanac_core::{Envelope, Fact, Ruleset, Timeline};
+use almanac_core::{testing, Fact, Ruleset};
 use proptest::prelude::*;
 use support::{apply, play};
 
@@ -20,16 +20,14 @@ proptest! {
         let (header, events) = play(seed, players);
         let placed_or_discarded = events.iter().filter(|e| matches!(e, Event::PlaceTile { .. } | Event::DiscardTile { .. })).count();
         prop_assert_eq!(placed_or_discarded, 95);
-        let mut s = Carcassonne::initial(&header.to_string()).unwrap();
         let mut scores = vec![0i32; players];
         // Followers out on the board by the facts: placed (`Built` of a follower) less `Returned`.
         let mut out = vec![0i32; players];
-        for e in &events {
-            let line = Carcassonne::write_event(&s, e);
-            prop_assert_eq!(&Carcassonne::parse_event(&s, &line).unwrap(), e);
+        let steps = testing::replayed::<Carcassonne, _>(&header.to_string(), &events);
+        for (e, (s, facts)) in events.iter().zip(&steps) {
             let over = matches!(e, Event::EndGame);
-            for f in apply(&mut s, e).unwrap() {
-                match f {
+            for f in facts {
+                match *f {
                     Fact::Built { player, piece } if piece != "tile" => out[player as usize] += 1,
                     Fact::Returned { player, .. } => {
                         prop_assert!(!over, "the final scoring returns no follower as a fact");
@@ -46,6 +44,7 @@ proptest! {
                 }
             }
         }
+        let s = &steps.last().unwrap().0;
         for p in &s.players {
             prop_assert_eq!(p.followers, 7, "every follower is home after final scoring");
             prop_assert_eq!((p.builders_home, p.pigs_home), (s.options.builder.0, s.options.pig.0), "and every builder and pig");
@@ -53,17 +52,9 @@ proptest! {
         prop_assert!(s.supply.iter().all(|&n| n == 0));
 
         // One pass (a timeline) equals one event at a time, at a random cut.
-        let text = header.to_string();
-        let mut t = Timeline::<Carcassonne>::start(Envelope::parse(&text).unwrap(), &header.to_string()).unwrap();
-        for (i, e) in events.iter().enumerate() {
-            t.push(i + 2, e.clone()).unwrap();
-        }
         let cut = (seed as usize) % (events.len() + 1);
-        let mut step = Carcassonne::initial(&header.to_string()).unwrap();
-        for e in &events[..cut] {
-            apply(&mut step, e).unwrap();
-        }
-        prop_assert_eq!(format!("{:?}", t.state_after(cut)), format!("{step:?}"));
+        let (one_pass, by_event) = testing::one_pass_and_event_by_event::<Carcassonne, _>(&header.to_string(), &events, cut);
+        prop_assert_eq!(one_pass, by_event);
     }
 }
 

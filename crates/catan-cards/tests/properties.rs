@@ -1,6 +1,6 @@
 //! Properties of random legal games (see `support`) for 2 to 4 players: they are accepted, keep their
 //! promises (cards conserved against the declared decks, VP the sum of its parts and of the score facts),
-//! replay the same in one pass or event by event, survive writing, and are accepted as an observer away
+//! replay the same in one pass or event by event, read back as written, and are accepted as an observer away
 //! from the table logs them.
 
 mod support;
@@ -8,18 +8,12 @@ mod support;
 use almanac_catan::resources::Resource;
 use almanac_catan_cards::cards::Card;
 use almanac_catan_cards::{CatanCards, Event, State};
-use almanac_core::{Envelope, Fact, Ruleset, Timeline};
+use almanac_core::{testing, Fact};
 use proptest::prelude::*;
 
+/// The game replayed, each event written and read back on the way (`testing::replayed`).
 fn replay(header: &serde_json::Value, events: &[Event]) -> Vec<(State, Vec<Fact>)> {
-    let mut s = CatanCards::initial(&header.to_string()).unwrap();
-    let mut out = Vec::new();
-    for (i, e) in events.iter().enumerate() {
-        let mut facts = Vec::new();
-        CatanCards::apply(&mut s, e, &mut facts).unwrap_or_else(|v| panic!("event {i} {e:?}: {v}"));
-        out.push((s.clone(), facts));
-    }
-    out
+    testing::replayed::<CatanCards, _>(&header.to_string(), events)
 }
 
 fn check_invariants(s: &State) {
@@ -50,22 +44,12 @@ proptest! {
         let g = support::play(seed, players, 2000);
         prop_assert!(g.events.len() > 20);
         let states = replay(&g.header, &g.events);
-        let mut opening = Vec::new();
-        CatanCards::opening_facts(&CatanCards::initial(&g.header.to_string()).unwrap(), &mut opening);
-        let mut score = vec![0i32; players];
-        for (s, facts) in std::iter::once((&states[0].0, &opening)).chain(states.iter().map(|(s, f)| (s, f))) {
+        for (s, _) in &states {
             check_invariants(s);
-            for f in facts {
-                if let Fact::Score { player, delta, total, .. } = f {
-                    score[*player as usize] += delta;
-                    prop_assert_eq!(score[*player as usize], *total, "score facts add up");
-                }
-            }
         }
+        let vp = |s: &State, seat| s.vp(seat);
+        prop_assert_eq!(testing::score_facts_add_up::<CatanCards>(&g.header.to_string(), &states, vp), Ok(()));
         let last = &states.last().unwrap().0;
-        for p in 0..players {
-            prop_assert_eq!(score[p], last.vp(p as u8), "the opening's and the events' score deltas make the VP");
-        }
         if let Some(w) = last.winner {
             prop_assert!(last.vp(w) >= 7, "the winner has 7 VP");
         }
@@ -74,15 +58,9 @@ proptest! {
     #[test]
     fn one_pass_equals_event_by_event(seed in any::<u64>(), players in 2usize..=4, cut in 0usize..2000) {
         let g = support::play(seed, players, 600);
-        let states = replay(&g.header, &g.events);
         let n = cut % (g.events.len() + 1);
-        let text = g.header.to_string();
-        let mut timeline = Timeline::<CatanCards>::start(Envelope::parse(&text).unwrap(), &g.header.to_string()).unwrap();
-        for (i, e) in g.events.iter().enumerate() {
-            timeline.push(i + 2, e.clone()).unwrap();
-        }
-        let expected = if n == 0 { CatanCards::initial(&g.header.to_string()).unwrap() } else { states[n - 1].0.clone() };
-        prop_assert_eq!(format!("{:?}", timeline.state_after(n)), format!("{expected:?}"));
+        let (one_pass, by_event) = testing::one_pass_and_event_by_event::<CatanCards, _>(&g.header.to_string(), &g.events, n);
+        prop_assert_eq!(one_pass, by_event);
     }
 
     #[test]
@@ -105,17 +83,6 @@ proptest! {
             almanac_core::testing::fingerprint::<CatanCards>(&g.header.to_string(), &g.events),
             almanac_core::testing::fingerprint::<CatanCards>(&g.observer_header.to_string(), &g.observer)
         );
-    }
-
-    #[test]
-    fn events_survive_writing_and_reading(seed in any::<u64>(), players in 2usize..=4) {
-        let g = support::play(seed, players, 400);
-        let mut s = CatanCards::initial(&g.header.to_string()).unwrap();
-        for e in &g.events {
-            let line = almanac_core::Line::write(e, &s);
-            prop_assert_eq!(&<Event as almanac_core::Line>::parse(&s, &line).unwrap(), e, "{}", line);
-            CatanCards::apply(&mut s, e, &mut Vec::new()).unwrap();
-        }
     }
 }
 

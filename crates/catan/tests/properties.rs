@@ -1,24 +1,18 @@
 //! Properties of random legal games (see `support`): they replay to the same state in one pass or event by
-//! event, conserve cards, keep VP equal to the sum of its parts, and are accepted as an observer logs them.
+//! event, read back as written, conserve cards, keep VP equal to the sum of its parts and of the score facts,
+//! and are accepted as an observer logs them.
 
 mod support;
 
 use almanac_catan::development::DevCard;
-use almanac_catan::event;
 use almanac_catan::resources::Resource;
 use almanac_catan::{Catan, State};
-use almanac_core::{Fact, Ruleset};
+use almanac_core::{testing, Fact};
 use proptest::prelude::*;
 
+/// The game replayed, each event written and read back on the way (`testing::replayed`).
 fn replay(header: &serde_json::Value, events: &[almanac_catan::Event]) -> Vec<(State, Vec<Fact>)> {
-    let mut s = Catan::initial(&header.to_string()).unwrap();
-    let mut out = Vec::new();
-    for (i, e) in events.iter().enumerate() {
-        let mut facts = Vec::new();
-        almanac_catan::rules::apply(&mut s, e, &mut facts).unwrap_or_else(|v| panic!("event {i} {e:?}: {v}"));
-        out.push((s.clone(), facts));
-    }
-    out
+    testing::replayed::<Catan, _>(&header.to_string(), events)
 }
 
 fn check_invariants(s: &State) {
@@ -50,36 +44,19 @@ proptest! {
         let g = support::play(seed, players, 1500);
         prop_assert!(g.events.len() > 20);
         let states = replay(&g.header, &g.events);
-        let mut score = vec![0i32; players];
-        for (s, facts) in &states {
+        for (s, _) in &states {
             check_invariants(s);
-            for f in facts {
-                if let Fact::Score { player, delta, total, .. } = f {
-                    score[*player as usize] += delta;
-                    prop_assert_eq!(score[*player as usize], *total, "score facts add up");
-                }
-            }
         }
-        let last = &states.last().unwrap().0;
-        for p in 0..players {
-            prop_assert_eq!(score[p], last.vp(p as u8), "the sum of score deltas is the final VP");
-        }
+        let vp = |s: &State, seat| s.vp(seat);
+        prop_assert_eq!(testing::score_facts_add_up::<Catan>(&g.header.to_string(), &states, vp), Ok(()));
     }
 
     #[test]
     fn one_pass_equals_event_by_event(seed in any::<u64>(), players in 2usize..=6, cut in 0usize..1000) {
         let g = support::play(seed, players, 600);
-        let states = replay(&g.header, &g.events);
         let n = cut % (g.events.len() + 1);
-        // Build the timeline in one pass, then ask for the state after n events (snapshot + replay).
-        let header_line = g.header.to_string();
-        let env = almanac_core::Envelope::parse(&header_line).unwrap();
-        let mut timeline = almanac_core::Timeline::<Catan>::start(env, &g.header.to_string()).unwrap();
-        for (i, e) in g.events.iter().enumerate() {
-            timeline.push(i + 2, e.clone().into()).unwrap();
-        }
-        let expected = if n == 0 { Catan::initial(&g.header.to_string()).unwrap() } else { states[n - 1].0.clone() };
-        prop_assert_eq!(format!("{:?}", timeline.state_after(n)), format!("{expected:?}"));
+        let (one_pass, by_event) = testing::one_pass_and_event_by_event::<Catan, _>(&g.header.to_string(), &g.events, n);
+        prop_assert_eq!(one_pass, by_event);
     }
 
     #[test]
@@ -109,11 +86,7 @@ proptest! {
     #[test]
     fn helper_games_are_accepted_conserve_everything_and_survive_writing(seed in any::<u64>(), players in 2usize..=6) {
         let g = support::play_from(seed, support::header_with_helpers(players), 1500);
-        let mut s = Catan::initial(&g.header.to_string()).unwrap();
-        for e in &g.events {
-            let line = event::write(&s, e);
-            prop_assert_eq!(&event::parse(&s, &line).unwrap(), e, "{}", line);
-            almanac_catan::rules::apply(&mut s, e, &mut Vec::new()).unwrap();
+        for (s, _) in replay(&g.header, &g.events) {
             check_invariants(&s);
             // Everyone holds exactly one helper once setup is over.
             if s.turn > 0 {
@@ -121,18 +94,6 @@ proptest! {
                 prop_assert!(h.held.iter().all(|c| c.is_some()));
                 prop_assert_eq!(h.display.len() + players, 10);
             }
-        }
-    }
-
-    #[test]
-    fn events_survive_writing_and_reading(seed in any::<u64>(), players in 2usize..=6) {
-        let g = support::play(seed, players, 400);
-        let mut s = Catan::initial(&g.header.to_string()).unwrap();
-        for e in &g.events {
-            let line = event::write(&s, e);
-            let back = event::parse(&s, &line).unwrap();
-            prop_assert_eq!(&back, e, "{}", line);
-            almanac_catan::rules::apply(&mut s, e, &mut Vec::new()).unwrap();
         }
     }
 }

@@ -1,8 +1,9 @@
 //! For the games' tests (feature `testing`): a small seeded generator for the random legal players of the
 //! property tests and samples, so that a failing seed replays exactly; and the two steps of a rule test,
-//! an event line applied or refused. Nothing in a ruleset uses it.
+//! an event line applied or refused; the properties every game's random games are held to (`replayed`,
+//! `score_facts_add_up`, `one_pass_and_event_by_event`). Nothing in a ruleset uses it.
 
-use crate::{Fact, Ruleset};
+use crate::{Fact, Ruleset, Seat};
 use std::fmt::Debug;
 
 /// splitmix64 to spread the seed, then xorshift64*.
@@ -171,6 +172,86 @@ pub fn fingerprint<R: crate::Ruleset>(header_line: &str, events: &[crate::EventO
         game.push(i + 2, e.clone()).expect("a legal event");
     }
     game.fingerprint()
+}
+
+/// A generated game replayed from its header, the properties every game's random games are held to along
+/// the way: each event, written at the state before it, reads back as the same event, and is accepted. The
+/// state after each event with its facts; a panic names the event that broke either promise.
+pub fn replayed<R: Ruleset, E: Clone + Into<crate::EventOf<R>>>(
+    header_line: &str,
+    events: &[E],
+) -> Vec<(R::State, Vec<Fact>)> {
+    use crate::{Line, Rules};
+    let mut state = R::initial(header_line).expect("a header the ruleset reads");
+    let mut out = Vec::with_capacity(events.len());
+    for (i, e) in events.iter().cloned().map(Into::into).enumerate() {
+        let line = e.write(&state);
+        let read = crate::EventOf::<R>::parse(&state, &line).unwrap_or_else(|err| panic!("event {i} `{line}`: {err}"));
+        assert!(read == e, "event {i} `{line}` reads back as another event");
+        let mut facts = Vec::new();
+        state.apply(&e, &mut facts).unwrap_or_else(|v| panic!("event {i} `{line}`: {v}"));
+        out.push((state.clone(), facts));
+    }
+    out
+}
+
+/// Whether the score facts of a game replayed from `header_line` keep their promise: each `Score` fact's
+/// total is its player's deltas so far (the opening's facts first), and those sums end as `score` says of the last state. The first
+/// promise broken, in words.
+pub fn score_facts_add_up<R: Ruleset>(
+    header_line: &str,
+    steps: &[(R::State, Vec<Fact>)],
+    score: impl Fn(&R::State, Seat) -> i32,
+) -> Result<(), String> {
+    let mut opening = Vec::new();
+    R::opening_facts(&R::initial(header_line).expect("a header the ruleset reads"), &mut opening);
+    let mut sums: Vec<i32> = Vec::new();
+    let facts = opening
+        .iter()
+        .map(|f| (0, f))
+        .chain(steps.iter().enumerate().flat_map(|(i, (_, fs))| fs.iter().map(move |f| (i, f))));
+    for (i, fact) in facts {
+        if let Fact::Score { player, delta, total, .. } = fact {
+            let p = *player as usize;
+            sums.resize(sums.len().max(p + 1), 0);
+            sums[p] += delta;
+            if sums[p] != *total {
+                return Err(format!("event {i}: seat {p}'s score facts add up to {}, the fact says {total}", sums[p]));
+            }
+        }
+    }
+    if let Some((last, _)) = steps.last() {
+        for (p, sum) in sums.iter().enumerate() {
+            let shown = score(last, p as Seat);
+            if shown != *sum {
+                return Err(format!("seat {p}'s score facts add up to {sum}, its score is {shown}"));
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The state after the first `n` events of a game asked of a timeline built in one pass (from its nearest
+/// snapshot) and the state reached by applying them one by one, both as `Debug` text: to be equal.
+pub fn one_pass_and_event_by_event<R: Ruleset, E: Clone + Into<crate::EventOf<R>>>(
+    header_line: &str,
+    events: &[E],
+    n: usize,
+) -> (String, String)
+where
+    R::State: Debug,
+{
+    use crate::Rules;
+    let envelope = crate::Envelope::parse(header_line).expect("a header with an envelope");
+    let mut timeline = crate::Timeline::<R>::start(envelope, header_line).expect("a header the ruleset reads");
+    for (i, e) in events.iter().cloned().enumerate() {
+        timeline.push(i + 2, e.into()).expect("a legal event");
+    }
+    let mut state = R::initial(header_line).expect("a header the ruleset reads");
+    for e in events[..n].iter().cloned().map(Into::into) {
+        state.apply(&e, &mut Vec::new()).expect("a legal event");
+    }
+    (format!("{:?}", timeline.state_after(n)), format!("{state:?}"))
 }
 
 /// The repository's root (where `data/` and `tests/` are), for tests that read its records.

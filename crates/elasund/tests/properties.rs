@@ -3,8 +3,8 @@
 
 mod support;
 
+use almanac_core::testing;
 use almanac_core::Seated;
-use almanac_core::{Fact, Ruleset};
 use almanac_elasund::board::squares;
 use almanac_elasund::cards::{GOLD_CARDS, INFLUENCE_CARDS};
 use almanac_elasund::state::{State, MARKERS};
@@ -38,30 +38,20 @@ proptest! {
     fn random_games_are_accepted_and_conserve_everything(seed in any::<u64>(), players in 2usize..=4) {
         let g = support::play(seed, players, 3000);
         prop_assert!(g.events.len() > 40);
-        let states = support::replay(&g.header, &g.events);
-        for s in &states {
+        let states = testing::replayed::<Elasund, _>(&g.header.to_string(), &g.events);
+        for (s, _) in &states {
             check_invariants(s);
         }
-        let mut s = Elasund::initial(&g.header.to_string()).unwrap();
-        let mut score = vec![0i32; players];
-        for e in &g.events {
-            let mut facts = Vec::new();
-            almanac_elasund::rules::apply(&mut s, e, &mut facts).unwrap();
-            for f in facts {
-                if let Fact::Score { player, delta, total, .. } = f {
-                    score[player as usize] += delta;
-                    prop_assert_eq!(score[player as usize], total);
-                }
-            }
-        }
+        let vp = |s: &State, seat| s.vp(seat);
+        prop_assert_eq!(testing::score_facts_add_up::<Elasund>(&g.header.to_string(), &states, vp), Ok(()));
     }
 
     #[test]
     fn a_spectators_log_of_the_same_game_is_accepted_with_the_same_scores(seed in any::<u64>()) {
         let g = support::play(seed, 4, 3000);
-        let truth = support::replay(&g.header, &g.events);
-        let seen = support::replay(&g.observer_header, &g.observer);
-        for (a, b) in truth.iter().zip(&seen) {
+        let truth = testing::replayed::<Elasund, _>(&g.header.to_string(), &g.events);
+        let seen = testing::replayed::<Elasund, _>(&g.observer_header.to_string(), &g.observer);
+        for ((a, _), (b, _)) in truth.iter().zip(&seen) {
             for p in a.seats() {
                 prop_assert_eq!(a.vp(p), b.vp(p));
                 prop_assert_eq!(a.player(p).hand.total(), b.player(p).hand.total());
@@ -82,7 +72,7 @@ fn random_games_reach_a_winner_and_use_every_kind_of_event() {
     let mut winners = 0;
     for seed in 0..12 {
         let g = support::play(seed, 2 + (seed as usize % 3), 6000);
-        let last = support::replay(&g.header, &g.events).pop().unwrap();
+        let (last, _) = testing::replayed::<Elasund, _>(&g.header.to_string(), &g.events).pop().unwrap();
         winners += last.winner.is_some() as u32;
         for e in &g.events {
             kinds.insert(e.kind());

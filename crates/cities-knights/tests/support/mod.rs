@@ -11,7 +11,7 @@ use almanac_cities_knights::cards::{Bundle, Card, Cards, Commodity};
 use almanac_cities_knights::event::{Draw, Event, Offer, Play};
 use almanac_cities_knights::progress::{draws, HeldCard, Progress, Track};
 use almanac_cities_knights::state::{EventDie, Phase, State, BARBARIAN_SPACES, MAX_PROGRESS};
-use almanac_cities_knights::{CitiesKnights, State as S};
+use almanac_cities_knights::CitiesKnights;
 use almanac_core::testing::SeededRng;
 use almanac_core::Seated;
 use almanac_core::{Ruleset, Seat};
@@ -565,20 +565,4 @@ fn progress_card(rng: &mut SeededRng, s: &State) -> Option<Event> {
         candidates.push(play);
     }
     first_legal(s, candidates.into_iter().map(|play| Event::PlayProgress { player: me, play }))
-}
-
-/// Replays events, each through parse-after-write, and returns the states after each.
-pub fn replay(header: &Value, events: &[Event]) -> Vec<S> {
-    let mut s = CitiesKnights::initial(&header.to_string()).unwrap();
-    let mut out = Vec::new();
-    for (i, e) in events.iter().enumerate() {
-        let line = almanac_core::Line::write(e, &s);
-        let read = <almanac_cities_knights::Event as almanac_core::Line>::parse(&s, &line)
-            .unwrap_or_else(|err| panic!("event {i} `{line}`: {err}"));
-        assert_eq!(&read, e, "event {i} reads back as written");
-        almanac_cities_knights::rules::apply(&mut s, e, &mut Vec::new())
-            .unwrap_or_else(|v| panic!("event {i} {line}: {v}"));
-        out.push(s.clone());
-    }
-    out
 }

@@ -457,18 +457,3 @@ fn extra(rng: &mut SeededRng, s: &State) -> Option<Event> {
     let k = rng.below(candidates.len());
     candidates.into_iter().cycle().skip(k).take(4).find(|e| try_apply(s, e).is_some())
 }
-
-/// Replays events, each through parse-after-write, and returns the states after each.
-pub fn replay(header: &Value, events: &[Event]) -> Vec<State> {
-    let mut s = Elasund::initial(&header.to_string()).unwrap();
-    let mut out = Vec::new();
-    for (i, e) in events.iter().enumerate() {
-        let line = almanac_core::Line::write(e, &s);
-        let read = <almanac_elasund::Event as almanac_core::Line>::parse(&s, &line)
-            .unwrap_or_else(|err| panic!("event {i} `{line}`: {err}"));
-        assert_eq!(&read, e, "event {i} reads back as written");
-        almanac_elasund::rules::apply(&mut s, e, &mut Vec::new()).unwrap_or_else(|v| panic!("event {i} {line}: {v}"));
-        out.push(s.clone());
-    }
-    out
-}
