@@ -3,20 +3,27 @@
 //! cities they feed, goods, and how much of the pack is left.
 
 use crate::state::{FigureKind, GroupKind, State};
-use almanac_core::{Feature, Position};
+use almanac_core::position::{features, values};
+use almanac_core::{Feature, Position, Reading};
 
-pub const FEATURES: [Feature; 8] = [
-    Feature::new("score", "points"),
-    Feature::new("followers_home", "followers at home"),
-    Feature::new("open_city_tiles", "tiles of open cities held"),
-    Feature::new("open_road_tiles", "tiles of open roads held"),
-    Feature::new("monasteries", "monasteries held"),
-    Feature::new("fields", "fields held"),
-    Feature::new("field_cities", "cities beside the fields held"),
-    Feature::new("goods", "goods"),
+/// The open features each seat holds (with the most followers on them), tallied once per position: tiles
+/// of cities, tiles of roads, monasteries, fields, and the cities those fields feed.
+struct Held(Vec<[f64; 5]>);
+
+const READINGS: [Reading<State, Held>; 8] = [
+    Reading::new("score", "points", |s, _, seat| f64::from(s.players[seat as usize].score)),
+    Reading::new("followers_home", "followers at home", |s, _, seat| f64::from(s.players[seat as usize].followers)),
+    Reading::new("open_city_tiles", "tiles of open cities held", |_, h, seat| h.0[seat as usize][0]),
+    Reading::new("open_road_tiles", "tiles of open roads held", |_, h, seat| h.0[seat as usize][1]),
+    Reading::new("monasteries", "monasteries held", |_, h, seat| h.0[seat as usize][2]),
+    Reading::new("fields", "fields held", |_, h, seat| h.0[seat as usize][3]),
+    Reading::new("field_cities", "cities beside the fields held", |_, h, seat| h.0[seat as usize][4]),
+    Reading::new("goods", "goods", |s, _, seat| s.players[seat as usize].goods.iter().sum::<u32>() as f64),
 ];
 
-pub fn position(s: &State) -> Position {
+pub const FEATURES: [Feature; 8] = features(&READINGS);
+
+fn held(s: &State) -> Held {
     let n = s.players.len();
     let mut held = vec![[0f64; 5]; n];
     // Every feature not yet scored, once (by its root), to the player(s) with the most followers on it.
@@ -42,20 +49,15 @@ pub fn position(s: &State) -> Position {
             }
         }
     }
-    let seats = (0..n)
-        .map(|i| {
-            let p = &s.players[i];
-            let mut v = vec![f64::from(p.score), f64::from(p.followers)];
-            v.extend(held[i]);
-            v.push(p.goods.iter().sum::<u32>() as f64);
-            v
-        })
-        .collect();
+    Held(held)
+}
+
+pub fn position(s: &State) -> Position {
     let left: f64 = s.supply.iter().map(|&k| f64::from(k)).sum();
     let placed = s.placed.len() as f64;
     Position {
         progress: placed / (placed + left).max(1.0),
         scores: s.players.iter().map(|p| f64::from(p.score)).collect(),
-        seats,
+        seats: values(&READINGS, s, &held(s), s.players.len()),
     }
 }

@@ -3,39 +3,31 @@
 
 use crate::cards::VP_TO_WIN;
 use crate::state::State;
-use almanac_core::{Feature, Position, Seat};
+use almanac_core::position::{features, values};
+use almanac_core::{Feature, Position, Reading, Seat};
 
-pub const FEATURES: [Feature; 9] = [
-    Feature::new("vp", "victory points"),
-    Feature::new("cards_in_hand", "cards in hand"),
-    Feature::new("roads", "roads"),
-    Feature::new("settlements", "settlements"),
-    Feature::new("cities", "cities"),
-    Feature::new("metropolises", "metropolises"),
-    Feature::new("knights", "knights"),
-    Feature::new("longest_road", "holds the longest road"),
-    Feature::new("largest_army", "holds the largest army"),
+const READINGS: [Reading<State>; 9] = [
+    Reading::new("vp", "victory points", |s, _, seat| f64::from(s.vp(seat))),
+    Reading::new("cards_in_hand", "cards in hand", |s, _, seat| f64::from(s.players[seat as usize].hand.total())),
+    Reading::new("roads", "roads", |s, _, seat| f64::from(s.players[seat as usize].roads)),
+    Reading::new("settlements", "settlements", |s, _, seat| f64::from(s.players[seat as usize].settlements)),
+    Reading::new("cities", "cities", |s, _, seat| f64::from(s.players[seat as usize].cities)),
+    Reading::new("metropolises", "metropolises", |s, _, seat| f64::from(s.players[seat as usize].metropolises)),
+    Reading::new("knights", "knights", |s, _, seat| f64::from(s.players[seat as usize].knights)),
+    Reading::new("longest_road", "holds the longest road", |s, _, seat| {
+        f64::from(u8::from(s.longest_road == Some(seat)))
+    }),
+    Reading::new("largest_army", "holds the largest army", |s, _, seat| {
+        f64::from(u8::from(s.largest_army == Some(seat)))
+    }),
 ];
+
+pub const FEATURES: [Feature; 9] = features(&READINGS);
 
 pub fn position(s: &State) -> Position {
     let n = s.players.len();
-    let seats = (0..n)
-        .map(|i| {
-            let (p, seat) = (&s.players[i], i as Seat);
-            vec![
-                f64::from(s.vp(seat)),
-                f64::from(p.hand.total()),
-                f64::from(p.roads),
-                f64::from(p.settlements),
-                f64::from(p.cities),
-                f64::from(p.metropolises),
-                f64::from(p.knights),
-                f64::from(u8::from(s.longest_road == Some(seat))),
-                f64::from(u8::from(s.largest_army == Some(seat))),
-            ]
-        })
-        .collect();
     let scores: Vec<f64> = (0..n).map(|i| f64::from(s.vp(i as Seat))).collect();
     let leader = scores.iter().copied().fold(0.0, f64::max);
-    Position { progress: (leader / f64::from(VP_TO_WIN)).clamp(0.0, 1.0), scores, seats }
+    let progress = (leader / f64::from(VP_TO_WIN)).clamp(0.0, 1.0);
+    Position { progress, scores, seats: values(&READINGS, s, &(), n) }
 }

@@ -4,36 +4,58 @@
 use crate::development::DevCard;
 use crate::resources::Resource;
 use crate::state::State;
-use almanac_core::{Feature, Position};
+use almanac_core::position::{features, values};
+use almanac_core::{Feature, Position, Reading, Seat};
 
-pub const FEATURES: [Feature; 17] = [
-    Feature::new("vp", "victory points"),
-    Feature::new("vp_public", "victory points in sight"),
-    Feature::new("lumber_per_roll", "lumber a roll promises"),
-    Feature::new("brick_per_roll", "brick a roll promises"),
-    Feature::new("wool_per_roll", "wool a roll promises"),
-    Feature::new("grain_per_roll", "grain a roll promises"),
-    Feature::new("ore_per_roll", "ore a roll promises"),
-    Feature::new("cards_in_hand", "cards in hand"),
-    Feature::new("development_cards", "development cards held"),
-    Feature::new("knights", "knights played"),
-    Feature::new("road_length", "longest road"),
-    Feature::new("longest_road", "holds the longest road"),
-    Feature::new("largest_army", "holds the largest army"),
-    Feature::new("settlements", "settlements"),
-    Feature::new("cities", "cities"),
-    Feature::new("harbours", "harbours reached"),
-    Feature::new("resources_produced", "resources the board pays at all"),
+/// What several features share, tallied once per position.
+struct Tally {
+    /// What the board pays each seat on an average roll, by resource in `Resource::ALL`'s order (the
+    /// robber's hex pays nothing).
+    per_roll: Vec<[f64; 5]>,
+    /// The harbours each seat's buildings stand at.
+    harbours: Vec<f64>,
+}
+
+const READINGS: [Reading<State, Tally>; 17] = [
+    Reading::new("vp", "victory points", |s, _, seat| f64::from(s.vp(seat))),
+    Reading::new("vp_public", "victory points in sight", |s, _, seat| f64::from(s.vp_public(seat))),
+    Reading::new("lumber_per_roll", "lumber a roll promises", |_, t, seat| t.per_roll[seat as usize][0]),
+    Reading::new("brick_per_roll", "brick a roll promises", |_, t, seat| t.per_roll[seat as usize][1]),
+    Reading::new("wool_per_roll", "wool a roll promises", |_, t, seat| t.per_roll[seat as usize][2]),
+    Reading::new("grain_per_roll", "grain a roll promises", |_, t, seat| t.per_roll[seat as usize][3]),
+    Reading::new("ore_per_roll", "ore a roll promises", |_, t, seat| t.per_roll[seat as usize][4]),
+    Reading::new("cards_in_hand", "cards in hand", |s, _, seat| s.players[seat as usize].hand.total() as f64),
+    Reading::new("development_cards", "development cards held", |s, _, seat| {
+        let dev = &s.players[seat as usize].dev;
+        dev.held.total() as f64 + f64::from(dev.held_unknown)
+    }),
+    Reading::new("knights", "knights played", |s, _, seat| {
+        f64::from(s.players[seat as usize].dev.played[DevCard::Knight])
+    }),
+    Reading::new("road_length", "longest road", |s, _, seat| f64::from(s.players[seat as usize].road_length)),
+    Reading::new("longest_road", "holds the longest road", |s, _, seat| {
+        f64::from(u8::from(s.longest_road == Some(seat)))
+    }),
+    Reading::new("largest_army", "holds the largest army", |s, _, seat| {
+        f64::from(u8::from(s.largest_army == Some(seat)))
+    }),
+    Reading::new("settlements", "settlements", |s, _, seat| f64::from(s.players[seat as usize].settlements)),
+    Reading::new("cities", "cities", |s, _, seat| f64::from(s.players[seat as usize].cities)),
+    Reading::new("harbours", "harbours reached", |_, t, seat| t.harbours[seat as usize]),
+    Reading::new("resources_produced", "resources the board pays at all", |_, t, seat| {
+        t.per_roll[seat as usize].iter().filter(|&&x| x > 0.0).count() as f64
+    }),
 ];
+
+pub const FEATURES: [Feature; 17] = features(&READINGS);
 
 /// The chance of each sum of two dice, by sum.
 fn chance(sum: u8) -> f64 {
     f64::from(6 - (i32::from(sum) - 7).abs()).max(0.0) / 36.0
 }
 
-pub fn position(s: &State) -> Position {
+fn tally(s: &State) -> Tally {
     let n = s.players.len();
-    // What the board pays each seat on an average roll, by resource (the robber's hex pays nothing).
     let mut per_roll = vec![[0f64; 5]; n];
     for (h, hex) in s.board.hexes.iter().enumerate() {
         let (Some(number), Some(r)) = (hex.number, hex.terrain.produces()) else { continue };
@@ -60,30 +82,13 @@ pub fn position(s: &State) -> Position {
             harbours[o as usize] += 1.0;
         }
     }
-    let seats = (0..n)
-        .map(|i| {
-            let p = &s.players[i];
-            let seat = i as almanac_core::Seat;
-            let held = p.dev.held.total() as f64 + f64::from(p.dev.held_unknown);
-            let mut v = vec![f64::from(s.vp(seat)), f64::from(s.vp_public(seat))];
-            v.extend(per_roll[i]);
-            v.extend([
-                p.hand.total() as f64,
-                held,
-                f64::from(p.dev.played[DevCard::Knight]),
-                f64::from(p.road_length),
-                f64::from(u8::from(s.longest_road == Some(seat))),
-                f64::from(u8::from(s.largest_army == Some(seat))),
-                f64::from(p.settlements),
-                f64::from(p.cities),
-                harbours[i],
-                per_roll[i].iter().filter(|&&x| x > 0.0).count() as f64,
-            ]);
-            v
-        })
-        .collect();
+    Tally { per_roll, harbours }
+}
+
+pub fn position(s: &State) -> Position {
+    let n = s.players.len();
     let target = f64::from(s.options.vp_target.max(1));
-    let scores: Vec<f64> = (0..n).map(|i| f64::from(s.vp(i as almanac_core::Seat))).collect();
+    let scores: Vec<f64> = (0..n).map(|i| f64::from(s.vp(i as Seat))).collect();
     let leader = scores.iter().copied().fold(0.0, f64::max);
-    Position { progress: (leader / target).min(1.0), scores, seats }
+    Position { progress: (leader / target).min(1.0), scores, seats: values(&READINGS, s, &tally(s), n) }
 }

@@ -2,49 +2,49 @@
 //! cards and progress cards in hand, city improvements, knights' strength, walls and cities, road length.
 
 use crate::state::{State, VP_TARGET};
-use almanac_core::{Feature, Position, Seat};
+use almanac_core::position::{features, values};
+use almanac_core::{Feature, Position, Reading, Seat};
 
-pub const FEATURES: [Feature; 10] = [
-    Feature::new("vp", "victory points"),
-    Feature::new("cards_per_roll", "cards a roll promises"),
-    Feature::new("cards_in_hand", "cards in hand"),
-    Feature::new("progress_cards", "progress cards held"),
-    Feature::new("improvements", "city improvement levels"),
-    Feature::new("knight_strength", "strength of active knights"),
-    Feature::new("knights", "knights on the board"),
-    Feature::new("cities", "cities"),
-    Feature::new("walls", "city walls"),
-    Feature::new("road_length", "longest road"),
+/// Each seat's knights on the board and the strength of its active ones, tallied once per position.
+struct Knights {
+    strength: Vec<f64>,
+    count: Vec<f64>,
+}
+
+const READINGS: [Reading<State, Knights>; 10] = [
+    Reading::new("vp", "victory points", |s, _, seat| f64::from(s.vp(seat))),
+    Reading::new("cards_per_roll", "cards a roll promises", |s, _, seat| {
+        f64::from(s.players[seat as usize].promised) / 1000.0
+    }),
+    Reading::new("cards_in_hand", "cards in hand", |s, _, seat| f64::from(s.players[seat as usize].hand.total())),
+    Reading::new("progress_cards", "progress cards held", |s, _, seat| s.players[seat as usize].progress.len() as f64),
+    Reading::new("improvements", "city improvement levels", |s, _, seat| {
+        s.players[seat as usize].levels.iter().map(|&l| f64::from(l)).sum()
+    }),
+    Reading::new("knight_strength", "strength of active knights", |_, k, seat| k.strength[seat as usize]),
+    Reading::new("knights", "knights on the board", |_, k, seat| k.count[seat as usize]),
+    Reading::new("cities", "cities", |s, _, seat| f64::from(s.players[seat as usize].cities)),
+    Reading::new("walls", "city walls", |s, _, seat| f64::from(s.players[seat as usize].walls)),
+    Reading::new("road_length", "longest road", |s, _, seat| f64::from(s.players[seat as usize].road_length)),
 ];
+
+pub const FEATURES: [Feature; 10] = features(&READINGS);
+
+fn knights(s: &State) -> Knights {
+    let n = s.players.len();
+    let mut k = Knights { strength: vec![0f64; n], count: vec![0f64; n] };
+    for knight in s.knights.iter().flatten() {
+        k.count[knight.owner as usize] += 1.0;
+        if knight.active {
+            k.strength[knight.owner as usize] += f64::from(knight.level);
+        }
+    }
+    k
+}
 
 pub fn position(s: &State) -> Position {
     let n = s.players.len();
-    let mut strength = vec![0f64; n];
-    let mut knights = vec![0f64; n];
-    for k in s.knights.iter().flatten() {
-        knights[k.owner as usize] += 1.0;
-        if k.active {
-            strength[k.owner as usize] += f64::from(k.level);
-        }
-    }
-    let seats = (0..n)
-        .map(|i| {
-            let p = &s.players[i];
-            vec![
-                f64::from(s.vp(i as Seat)),
-                f64::from(p.promised) / 1000.0,
-                f64::from(p.hand.total()),
-                p.progress.len() as f64,
-                p.levels.iter().map(|&l| f64::from(l)).sum(),
-                strength[i],
-                knights[i],
-                f64::from(p.cities),
-                f64::from(p.walls),
-                f64::from(p.road_length),
-            ]
-        })
-        .collect();
     let scores: Vec<f64> = (0..n).map(|i| f64::from(s.vp(i as Seat))).collect();
     let leader = scores.iter().copied().fold(0.0, f64::max);
-    Position { progress: (leader / f64::from(VP_TARGET)).min(1.0), scores, seats }
+    Position { progress: (leader / f64::from(VP_TARGET)).min(1.0), scores, seats: values(&READINGS, s, &knights(s), n) }
 }

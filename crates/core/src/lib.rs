@@ -43,7 +43,7 @@ pub use kind::{
     EventOf, FormatError, Game, GameKind, GameViewOf, HeaderOf, Importer, PlayerViewOf, ResumeError, Ruleset, Viewpoint,
 };
 pub use log::{table_title, Envelope, LogError, PlayerEntry, Problem, FORMAT};
-pub use position::{Feature, Position};
+pub use position::{Feature, Position, Reading};
 pub use ruleset::{EventError, Header, Line, RuleViolation, Rules, SetupError, Standing};
 pub use table::{Seated, Sitter, Table};
 pub use timeline::{read_events, resume, Timeline};

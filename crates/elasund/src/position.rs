@@ -3,51 +3,50 @@
 //! towers.
 
 use crate::state::{State, MARKERS};
-use almanac_core::{Feature, Position, Seat};
+use almanac_core::position::{features, values};
+use almanac_core::{Feature, Position, Reading, Seat};
 
-pub const FEATURES: [Feature; 9] = [
-    Feature::new("vp", "victory points"),
-    Feature::new("gold", "gold"),
-    Feature::new("influence", "influence cards"),
-    Feature::new("buildings", "buildings"),
-    Feature::new("markers_on_buildings", "markers on buildings"),
-    Feature::new("permits", "permits on the board"),
-    Feature::new("trade", "place on the trade track"),
-    Feature::new("walls", "wall tiles built"),
-    Feature::new("towers", "towers"),
+/// Each seat's buildings, the markers on them and its permits on the board, tallied once per position.
+struct Board {
+    buildings: Vec<f64>,
+    markers: Vec<f64>,
+    permits: Vec<f64>,
+}
+
+const READINGS: [Reading<State, Board>; 9] = [
+    Reading::new("vp", "victory points", |s, _, seat| f64::from(s.vp(seat))),
+    Reading::new("gold", "gold", |s, _, seat| f64::from(s.players[seat as usize].hand.gold)),
+    Reading::new("influence", "influence cards", |s, _, seat| {
+        f64::from(s.players[seat as usize].hand.influence_total())
+    }),
+    Reading::new("buildings", "buildings", |_, b, seat| b.buildings[seat as usize]),
+    Reading::new("markers_on_buildings", "markers on buildings", |_, b, seat| b.markers[seat as usize]),
+    Reading::new("permits", "permits on the board", |_, b, seat| b.permits[seat as usize]),
+    Reading::new("trade", "place on the trade track", |s, _, seat| f64::from(s.players[seat as usize].trade)),
+    Reading::new("walls", "wall tiles built", |s, _, seat| f64::from(s.players[seat as usize].walls)),
+    Reading::new("towers", "towers", |s, _, seat| f64::from(s.players[seat as usize].towers)),
 ];
+
+pub const FEATURES: [Feature; 9] = features(&READINGS);
+
+fn board(s: &State) -> Board {
+    let n = s.players.len();
+    let mut b = Board { buildings: vec![0f64; n], markers: vec![0f64; n], permits: vec![0f64; n] };
+    for building in s.buildings.iter().flatten() {
+        b.buildings[building.owner as usize] += 1.0;
+        b.markers[building.owner as usize] += f64::from(building.markers);
+    }
+    for c in &s.cells {
+        if let Some((owner, _)) = c.permit {
+            b.permits[owner as usize] += 1.0;
+        }
+    }
+    b
+}
 
 pub fn position(s: &State) -> Position {
     let n = s.players.len();
-    let mut buildings = vec![0f64; n];
-    let mut markers = vec![0f64; n];
-    for b in s.buildings.iter().flatten() {
-        buildings[b.owner as usize] += 1.0;
-        markers[b.owner as usize] += f64::from(b.markers);
-    }
-    let mut permits = vec![0f64; n];
-    for c in &s.cells {
-        if let Some((owner, _)) = c.permit {
-            permits[owner as usize] += 1.0;
-        }
-    }
-    let seats = (0..n)
-        .map(|i| {
-            let p = &s.players[i];
-            vec![
-                f64::from(s.vp(i as Seat)),
-                f64::from(p.hand.gold),
-                f64::from(p.hand.influence_total()),
-                buildings[i],
-                markers[i],
-                permits[i],
-                f64::from(p.trade),
-                f64::from(p.walls),
-                f64::from(p.towers),
-            ]
-        })
-        .collect();
     let scores: Vec<f64> = (0..n).map(|i| f64::from(s.vp(i as Seat))).collect();
     let leader = scores.iter().copied().fold(0.0, f64::max);
-    Position { progress: (leader / f64::from(MARKERS)).min(1.0), scores, seats }
+    Position { progress: (leader / f64::from(MARKERS)).min(1.0), scores, seats: values(&READINGS, s, &board(s), n) }
 }
