@@ -249,7 +249,37 @@ fn a_damaged_checkpoint_is_refused() {
 /// ruleset's version: a restructured game keeps every byte, a new version records its own lines.
 #[test]
 fn a_checkpoint_layout_changes_only_with_its_ruleset_version() {
-    let recorded: BTreeMap<(String, u32, String), String> = include_str!("checkpoint_layouts.txt")
+    weigh_every_record(include_str!("checkpoint_layouts.txt"), "checkpoints or the content hash", |log| {
+        let mut bytes = format!("{}\n", log.content_hash());
+        for (n, checkpoint) in log.game.checkpoints(0) {
+            bytes.push_str(&format!("{n}:"));
+            bytes.extend(checkpoint.iter().map(|b| format!("{b:02x}")));
+        }
+        bytes
+    });
+}
+
+/// A win-chance model records the ruleset version its positions were read with, so a position that reads
+/// otherwise (a feature added, moved or computed anew) must raise the version too. Every record's positions,
+/// each value to the bit, are weighed against what `positions.txt` recorded for its ruleset's version.
+#[test]
+fn a_position_changes_only_with_its_ruleset_version() {
+    weigh_every_record(include_str!("positions.txt"), "positions", |log| {
+        let game = log.game.as_ref();
+        let mut text: String = game.features().iter().map(|f| format!("{} ", f.id)).collect();
+        for p in game.positions() {
+            let bits = |v: &f64| format!("{:016x}", v.to_bits());
+            text.push_str(&format!("\n{} ", bits(&p.progress)));
+            text.extend(p.scores.iter().chain(p.seats.iter().flatten()).map(bits));
+        }
+        text
+    });
+}
+
+/// Weighs what `digest` makes of every record against the SHA-256 `recorded` holds for its ruleset, version
+/// and path (`ruleset version record sha256` lines): each record of every game weighed, none changed.
+fn weigh_every_record(recorded: &str, what: &str, digest: impl Fn(&almanac_engine::ValidatedLog) -> String) {
+    let recorded: BTreeMap<(String, u32, String), String> = recorded
         .lines()
         .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
         .map(|l| {
@@ -262,22 +292,16 @@ fn a_checkpoint_layout_changes_only_with_its_ruleset_version() {
     for path in every_record() {
         let log = validate(None, &std::fs::read_to_string(&path).unwrap()).unwrap();
         let game = log.game.as_ref();
-        let mut bytes = format!("{}\n", log.content_hash());
-        for (n, checkpoint) in game.checkpoints(0) {
-            bytes.push_str(&format!("{n}:"));
-            bytes.extend(checkpoint.iter().map(|b| format!("{b:02x}")));
-        }
-        let layout = almanac_core::hash::sha256_hex(&bytes);
+        let weight = almanac_core::hash::sha256_hex(&digest(&log));
         let name = path.strip_prefix(almanac_core::testing::repository()).unwrap_or(&path).display().to_string();
         let key = (game.ruleset().to_string(), game.ruleset_version(), name.clone());
         match recorded.get(&key) {
-            Some(want) if *want == layout => {}
+            Some(want) if *want == weight => {}
             Some(_) => problems.push(format!(
-                "{name}: the checkpoints or the content hash changed within {} version {}: raise VERSION and record \
-                 its new lines",
+                "{name}: the {what} changed within {} version {}: raise VERSION and record its new lines",
                 key.0, key.1
             )),
-            None => problems.push(format!("record: {} {} {name} {layout}", key.0, key.1)),
+            None => problems.push(format!("record: {} {} {name} {weight}", key.0, key.1)),
         }
         weighed.insert(game.ruleset());
     }
