@@ -209,19 +209,10 @@ mod tests {
         items: &[Term::new("a", "a"), Term::new("b", "b")],
         causes: &[Term::new(cause::PRODUCTION, "dice"), Term::new(cause::STEAL, "robber")],
         pieces: &[Term::new("tower", "tower")],
-        cards: &[],
-        score_reasons: &[],
-        awards: &[],
         partners: &[Term::new("bank", "bank")],
-        dice: None,
-        gauges: &[],
-        moments: &[],
-        opening: almanac_core::Opening::SetupItems,
         charts: &[Chart::Score],
-        player_stats: &[],
-        coach: &[],
         items_are: "cards",
-        unseen: &[],
+        ..Vocabulary::NONE
     };
 
     fn rows(facts: &[(u64, Fact)]) -> Vec<FactRow> {

@@ -397,23 +397,15 @@ mod tests {
             Term::new("h", "h"),
         ],
         causes: &[Term::new(cause::PRODUCTION, "production")],
-        pieces: &[],
-        cards: &[],
         score_reasons: &[Term::new("tower", "towers")],
-        awards: &[],
-        partners: &[],
         dice: Some(DiceSpec { count: 3, faces: 6 }),
-        gauges: &[],
-        moments: &[],
-        opening: almanac_core::Opening::SetupItems,
         charts: &[Chart::Score, Chart::Production, Chart::Dice],
         player_stats: &[
             PlayerStat { id: "made", label: "made", measure: Measure::Gained(cause::PRODUCTION) },
             PlayerStat { id: "towers", label: "tower points", measure: Measure::Points("tower") },
         ],
-        coach: &[],
         items_are: "cards",
-        unseen: &[],
+        ..Vocabulary::NONE
     };
 
     fn rows(facts: &[(u32, Fact)]) -> Vec<FactRow> {

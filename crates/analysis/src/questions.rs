@@ -245,20 +245,9 @@ mod tests {
             Term::new(cause::SETUP, "setup"),
             Term::new(cause::STEAL, "steal"),
         ],
-        pieces: &[],
-        cards: &[],
         score_reasons: &[Term::new("tower", "towers")],
-        awards: &[],
-        partners: &[],
-        dice: None,
-        gauges: &[],
-        moments: &[],
-        opening: almanac_core::Opening::SetupItems,
-        charts: &[],
-        player_stats: &[],
-        coach: &[],
         items_are: "cards",
-        unseen: &[],
+        ..Vocabulary::NONE
     };
 
     fn rows(facts: &[(u32, Fact)]) -> Vec<FactRow> {

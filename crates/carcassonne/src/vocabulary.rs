@@ -45,7 +45,6 @@ pub const VOCABULARY: Vocabulary = Vocabulary {
         Term::new(MONK, "monk (monastery)"),
         Term::new(FARMER, "farmer (field)"),
     ],
-    cards: &[],
     score_reasons: &[
         Term::colored("city", "cities", "#b5834f"),
         Term::colored("road", "roads", "#888888"),
@@ -53,11 +52,6 @@ pub const VOCABULARY: Vocabulary = Vocabulary {
         Term::colored("field", "fields", "#5aa03c"),
         Term::colored(GOODS_MAJORITY, "goods", "#8e44ad"),
     ],
-    awards: &[],
-    partners: &[],
-    dice: None,
-    gauges: &[],
-    moments: &[],
     // How a player starts: the features of their first two followers.
     opening: Opening::FirstPieces { count: 2, pieces: &[KNIGHT, THIEF, MONK, FARMER] },
     charts: &[Chart::Score, Chart::ScoreBreakdown],
@@ -70,7 +64,7 @@ pub const VOCABULARY: Vocabulary = Vocabulary {
     ],
     coach: &[CoachPart::Points, CoachPart::Placed, CoachPart::Returned, CoachPart::Gained],
     items_are: "goods",
-    unseen: &[],
+    ..Vocabulary::NONE
 };
 
 #[cfg(test)]

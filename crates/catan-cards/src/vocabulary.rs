@@ -33,7 +33,6 @@ pub const VOCABULARY: Vocabulary = Vocabulary {
         Term::new("knight", "knight"),
         Term::new("metropolis", "metropolis"),
     ],
-    cards: &[],
     score_reasons: &[
         Term::colored("settlement", "settlements", "#1f5fbf"),
         Term::colored("city", "cities", "#8e44ad"),
@@ -42,11 +41,6 @@ pub const VOCABULARY: Vocabulary = Vocabulary {
         Term::colored(LARGEST_ARMY, "largest army", "#c0392b"),
     ],
     awards: &[Term::new(LONGEST_ROAD, "longest road"), Term::new(LARGEST_ARMY, "largest army")],
-    partners: &[],
-    dice: None,
-    gauges: &[],
-    moments: &[],
-    opening: almanac_core::Opening::SetupItems,
     charts: &[Chart::Score, Chart::ProductionByTurn, Chart::Trades, Chart::ScoreBreakdown, Chart::Production],
     player_stats: &[
         PlayerStat { id: "drew", label: "drew at harvests", measure: Measure::Gained(cause::PRODUCTION) },
@@ -59,6 +53,7 @@ pub const VOCABULARY: Vocabulary = Vocabulary {
     coach: &[CoachPart::Gained, CoachPart::Lost, CoachPart::Spent, CoachPart::Trades, CoachPart::Points],
     items_are: "cards",
     unseen: &[almanac_catan::resources::UNKNOWN],
+    ..Vocabulary::NONE
 };
 
 #[cfg(test)]

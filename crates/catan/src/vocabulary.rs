@@ -90,13 +90,11 @@ pub const VOCABULARY: Vocabulary = Vocabulary {
     awards: &[Term::new(LONGEST_ROAD, "longest road"), Term::new(LARGEST_ARMY, "largest army")],
     partners: &[Term::new(BANK, "bank 4:1"), Term::new(HARBOUR_3, "harbour 3:1"), Term::new(HARBOUR_2, "harbour 2:1")],
     dice: Some(DiceSpec { count: 2, faces: 6 }),
-    gauges: &[],
     moments: &[
         Term::colored(SEVEN, "a 7", "#7f8c8d"),
         Term::colored(ROBBED_LEADER, "the robber hits the leader", "#c0392b"),
         Term::colored(WIN_WAITS, "enough points, but not their turn: the win waits", "#16a085"),
     ],
-    opening: almanac_core::Opening::SetupItems,
     charts: &[
         Chart::Score,
         Chart::ScoreBreakdown,
@@ -116,6 +114,7 @@ pub const VOCABULARY: Vocabulary = Vocabulary {
     coach: &[CoachPart::Gained, CoachPart::Lost, CoachPart::Spent, CoachPart::Trades, CoachPart::Luck],
     items_are: "cards",
     unseen: &[UNKNOWN, "unknown_development"],
+    ..Vocabulary::NONE
 };
 
 #[cfg(test)]

@@ -103,15 +103,11 @@ const EIGHT: Vocabulary = Vocabulary {
         Term::colored("cloth", "cloth", "#7e57c2"),
     ],
     causes: &[Term::new(cause::PRODUCTION, "production")],
-    pieces: &[],
-    cards: &[],
     score_reasons: &[Term::colored("metropolis", "metropolises", "#123456")],
-    awards: &[],
     partners: &[Term::new("merchant", "the merchant")],
     dice: Some(DiceSpec { count: 3, faces: 6 }),
     gauges: &[Term::colored("raiders", "the raiders", "#c0392b"), Term::colored("guards", "the guards", "#1f5fbf")],
     moments: &[Term::colored("raid", "a raid", "#222222")],
-    opening: almanac_core::Opening::SetupItems,
     charts: &[
         Chart::Score,
         Chart::Production,
@@ -121,10 +117,8 @@ const EIGHT: Vocabulary = Vocabulary {
         Chart::Gauges,
         Chart::ScoreBySource,
     ],
-    player_stats: &[],
-    coach: &[],
     items_are: "cards",
-    unseen: &[],
+    ..Vocabulary::NONE
 };
 
 fn row(seq: u64, kind: FactKind, player: u32, item: Option<&str>, count: i64, cause: Option<&str>) -> FactRow {

@@ -126,7 +126,6 @@ pub const VOCABULARY: Vocabulary = Vocabulary {
         Term::colored(BATTLE_WON, "the knights drove the barbarians off", "#2e7d32"),
         Term::colored(BATTLE_LOST, "the barbarians pillaged", "#8e44ad"),
     ],
-    opening: almanac_core::Opening::SetupItems,
     charts: &[
         Chart::Score,
         Chart::Production,
@@ -148,4 +147,5 @@ pub const VOCABULARY: Vocabulary = Vocabulary {
     coach: &[CoachPart::Gained, CoachPart::Lost, CoachPart::Spent, CoachPart::Trades, CoachPart::Luck],
     items_are: "cards",
     unseen: &[almanac_catan::resources::UNKNOWN],
+    ..Vocabulary::NONE
 };

@@ -454,22 +454,8 @@ mod tests {
         id: "careless",
         name: "Careless",
         score: crate::vocabulary::Term::new("points", "points"),
-        items: &[],
-        causes: &[],
-        pieces: &[],
-        cards: &[],
-        score_reasons: &[],
-        awards: &[],
-        partners: &[],
-        dice: None,
-        gauges: &[],
-        moments: &[],
-        opening: crate::vocabulary::Opening::SetupItems,
-        charts: &[],
-        player_stats: &[],
-        coach: &[],
         items_are: "blocks",
-        unseen: &[],
+        ..Vocabulary::NONE
     };
 
     impl Ruleset for Careless {

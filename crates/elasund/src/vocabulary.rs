@@ -55,19 +55,14 @@ pub const VOCABULARY: Vocabulary = Vocabulary {
         Term::new(CHURCH, "church tile"),
         Term::new(PERMIT, "permit"),
     ],
-    cards: &[],
     score_reasons: &[
         Term::colored(BUILDING, "buildings", "#c2185b"),
         Term::colored(WALL, "wall towers", "#795548"),
         Term::colored(CHURCH, "church", "#5e35b1"),
         Term::colored(TRADE_TRACK, "trade track", "#00897b"),
     ],
-    awards: &[],
-    partners: &[],
     dice: Some(DiceSpec { count: 2, faces: 6 }),
-    gauges: &[],
     moments: &[Term::colored(PIRATE, "the pirate", "#222222")],
-    opening: almanac_core::Opening::SetupItems,
     charts: &[
         Chart::Score,
         Chart::ScoreBySource,
@@ -87,4 +82,5 @@ pub const VOCABULARY: Vocabulary = Vocabulary {
     coach: &[CoachPart::Gained, CoachPart::Lost, CoachPart::Spent, CoachPart::Points],
     items_are: "cards",
     unseen: &["unknown"],
+    ..Vocabulary::NONE
 };

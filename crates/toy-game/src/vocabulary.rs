@@ -1,6 +1,6 @@
 //! The words of the race's facts and what its pages show: a score in squares, gained by steps.
 
-use almanac_core::{Chart, Opening, Term, Vocabulary};
+use almanac_core::{Chart, Term, Vocabulary};
 
 /// The ruleset id in headers.
 pub const ID: &str = "race";
@@ -11,20 +11,8 @@ pub const VOCABULARY: Vocabulary = Vocabulary {
     id: ID,
     name: "Race to ten",
     score: Term::new("squares", "squares"),
-    items: &[],
-    causes: &[],
-    pieces: &[],
-    cards: &[],
     score_reasons: &[Term::new(STEP, "steps")],
-    awards: &[],
-    partners: &[],
-    dice: None,
-    gauges: &[],
-    moments: &[],
-    opening: Opening::SetupItems,
     charts: &[Chart::Score, Chart::ScoreBreakdown],
-    player_stats: &[],
-    coach: &[],
     items_are: "squares",
-    unseen: &[],
+    ..Vocabulary::NONE
 };
