@@ -1561,6 +1561,11 @@ fn a_club_begins_a_game_at_the_table_and_a_bad_start_stores_nothing() {
     );
     assert_eq!(r.status, 401, "{}", r.body);
     assert_eq!(club_games(&app), before);
+    // A start is JSON, said so, as every JSON body the API takes.
+    let (status, body) = app.post("/api/tables", start("beginner", 0, &four).to_string().as_bytes());
+    assert_eq!(status, 415, "{body}");
+    assert!(body["error"].as_str().unwrap().contains("send application/json"), "{body}");
+    assert_eq!(club_games(&app), before);
 }
 
 /// The time at the table as the questions across games read it (`seconds_per_turn`): a game recorded live,

@@ -679,9 +679,9 @@ fn a_second_game_begun_alike_is_a_new_game() {
     let app = spawn_app(16 << 20);
     let begin = json!({"ruleset": "catan", "beginning": "beginner", "players": ["Ayşe", "Mehmet", "Zeynep"],
         "title": "Thursday", "date": "2026-12-03", "location": "Moda"});
-    let (status, first) = app.post("/api/tables", begin.to_string().as_bytes());
+    let (status, first) = app.post_json("/api/tables", &begin);
     assert_eq!(status, 201, "{first}");
-    let (status, second) = app.post("/api/tables", begin.to_string().as_bytes());
+    let (status, second) = app.post_json("/api/tables", &begin);
     assert_eq!(status, 201, "{second}");
     assert_ne!(first["id"], second["id"]);
     let table = |body: &Value| -> Value {

@@ -7,10 +7,11 @@ use crate::app::{
     blocking, delete_game, forget_access, kept_timeline, loaded, publish_game, timeline_of, upload_slot, visible,
     visible_in_memory, AppState, Kept, Result,
 };
+use crate::body::{require_type, Expected, Json};
 use crate::error::ApiError;
-use crate::limits::{read_body, read_json, read_json_up_to};
+use crate::limits::{read_body, Limits};
 use crate::uploads::format_named;
-use actix_web::http::{header, StatusCode};
+use actix_web::http::StatusCode;
 use actix_web::{web, HttpRequest, HttpResponse};
 use almanac_service::{At, EventRow, GameFilter, Inserted, Ownership, Sort, Viewer};
 use bytes::Bytes;
@@ -38,28 +39,6 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
 /// types (urlencoded, multipart) are refused, so that no page elsewhere can post one with a form.
 const UPLOAD_TYPES: &[&str] =
     &["application/json", "application/x-ndjson", "application/jsonl", "application/octet-stream", "text/plain"];
-
-/// The request's media type, without parameters (`None`: none given).
-pub(crate) fn media_type(req: &HttpRequest) -> Option<String> {
-    let value = req.headers().get(header::CONTENT_TYPE)?.to_str().unwrap_or("?");
-    Some(value.split(';').next().unwrap_or("").trim().to_ascii_lowercase())
-}
-
-/// Refuses a body of another type than `allowed` (415); `missing_ok` lets a body without a type through.
-fn require_type(req: &HttpRequest, allowed: &[&str], missing_ok: bool) -> Result<()> {
-    match media_type(req) {
-        None if missing_ok => Ok(()),
-        Some(t) if allowed.contains(&t.as_str()) => Ok(()),
-        other => Err(ApiError::new(
-            StatusCode::UNSUPPORTED_MEDIA_TYPE,
-            format!(
-                "Content-Type {} is not accepted here; send {}",
-                other.map_or("(none)".to_string(), |t| format!("`{t}`")),
-                allowed.join(", ")
-            ),
-        )),
-    }
-}
 
 #[derive(Deserialize)]
 struct UploadQuery {
@@ -235,16 +214,20 @@ struct AppendBody {
     events: Vec<Value>,
 }
 
+impl Expected for AppendBody {
+    const EXPECTED: &'static str = "{\"expected_seq\": N, \"events\": [...]}";
+
+    fn largest(limits: &Limits) -> usize {
+        limits.max_append
+    }
+}
+
 async fn append(
     app: web::Data<AppState>,
     writer: Writer,
-    req: HttpRequest,
     path: web::Path<String>,
-    payload: web::Payload,
+    Json(body): Json<AppendBody>,
 ) -> Result<HttpResponse> {
-    require_type(&req, &["application/json"], false)?;
-    let expected = "{\"expected_seq\": N, \"events\": [...]}";
-    let body: AppendBody = read_json_up_to(payload, app.limits.max_append, &app.limits, expected).await?;
     let lines: Vec<String> = body.events.iter().map(|e| e.to_string()).collect();
     let club = writer.club.id;
     let app_after = app.clone();
@@ -287,16 +270,17 @@ struct PublishBody {
     published: bool,
 }
 
+impl Expected for PublishBody {
+    const EXPECTED: &'static str = "{\"published\": true or false}";
+}
+
 /// Publishes a club's game (anyone may read it), or makes it private again.
 async fn publish(
     app: web::Data<AppState>,
     writer: Writer,
-    req: HttpRequest,
     path: web::Path<String>,
-    payload: web::Payload,
+    Json(body): Json<PublishBody>,
 ) -> Result<HttpResponse> {
-    require_type(&req, &["application/json"], false)?;
-    let body: PublishBody = read_json(payload, &app.limits, "{\"published\": true or false}").await?;
     let id = publish_game(&app, writer.club.id, path.into_inner(), body.published).await?;
     Ok(HttpResponse::Ok().json(json!({"id": id, "published": body.published})))
 }
@@ -551,16 +535,17 @@ struct NoteBody {
     text: String,
 }
 
+impl Expected for NoteBody {
+    const EXPECTED: &'static str = "{\"seq\": N, \"text\": \"...\"}";
+}
+
 /// A club's note on a moment of one of its games.
 async fn add_note(
     app: web::Data<AppState>,
     writer: Writer,
-    req: HttpRequest,
     path: web::Path<String>,
-    payload: web::Payload,
+    Json(body): Json<NoteBody>,
 ) -> Result<HttpResponse> {
-    require_type(&req, &["application/json"], false)?;
-    let body: NoteBody = read_json(payload, &app.limits, "{\"seq\": N, \"text\": \"...\"}").await?;
     let club = writer.club.id;
     let note =
         blocking(move || Ok(app.pool.write(|s| almanac_service::add_note(s, club, &path, body.seq, &body.text))?))

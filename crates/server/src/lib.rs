@@ -7,6 +7,7 @@ mod access;
 mod api;
 mod app;
 mod assets;
+mod body;
 mod cache;
 mod derivation;
 mod error;

@@ -79,17 +79,8 @@ pub async fn read_body(payload: web::Payload, limit: usize, timeout: Duration) -
 /// The largest form or small JSON body (sign-in, publish, a note, a merge).
 pub const SMALL_BODY: usize = 64 * 1024;
 
-/// A small JSON body, read within the body's time: a 400 saying what was `expected` when it is not that.
-pub async fn read_json<T: serde::de::DeserializeOwned>(
-    payload: web::Payload,
-    limits: &Limits,
-    expected: &str,
-) -> Result<T, ApiError> {
-    read_json_up_to(payload, SMALL_BODY, limits, expected).await
-}
-
-/// A JSON body of at most `limit` bytes (a live append's events), read as `read_json` reads: every JSON
-/// body the server takes is read here, with one error shape.
+/// A JSON body of at most `limit` bytes, read within the body's time: a 400 saying what was `expected` when
+/// it is not that. Every JSON body the server takes is read here (`body::Json`), with one error shape.
 pub async fn read_json_up_to<T: serde::de::DeserializeOwned>(
     payload: web::Payload,
     limit: usize,

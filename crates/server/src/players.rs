@@ -4,6 +4,7 @@
 
 use crate::access::{Reader, Writer};
 use crate::app::{blocking, AppState, Result};
+use crate::body::{Expected, Json};
 use crate::error::ApiError;
 use crate::pages::{page, problem_page, SignedIn};
 use actix_web::{web, HttpRequest, HttpResponse};
@@ -420,21 +421,17 @@ struct MergeBody {
     from: i64,
 }
 
+impl Expected for MergeBody {
+    const EXPECTED: &'static str = "{\"from\": a player id}";
+}
+
 /// A club merges two spellings of one of its players: the path's player keeps its id and page.
 async fn merge(
     app: web::Data<AppState>,
     writer: Writer,
-    req: HttpRequest,
     path: web::Path<String>,
-    payload: web::Payload,
+    Json(body): Json<MergeBody>,
 ) -> Result<HttpResponse> {
-    if crate::api::media_type(&req).as_deref() != Some("application/json") {
-        return Err(ApiError::new(
-            actix_web::http::StatusCode::UNSUPPORTED_MEDIA_TYPE,
-            "a merge is JSON: {\"from\": player id}",
-        ));
-    }
-    let body: MergeBody = crate::limits::read_json(payload, &app.limits, "{\"from\": a player id}").await?;
     let into = player_id(&path)?;
     let club = writer.club.id;
     let merged = blocking(move || Ok(app.pool.write(|s| merge_players(s, Some(club), into, body.from))?)).await?;

@@ -4,14 +4,18 @@
 
 use crate::access::{Reader, Writer};
 use crate::app::{blocking, forget_access, loaded, upload_slot, AppState};
+use crate::body::{Expected, Json};
 use crate::error::ApiError;
-use crate::limits::read_json;
 use crate::pages::{page, problem_page, SignedIn};
 use actix_web::http::StatusCode;
 use actix_web::{web, HttpRequest, HttpResponse};
 use almanac_service::tables::TableStart;
 use almanac_service::{Inserted, Ownership};
 use maud::{html, PreEscaped};
+
+impl Expected for TableStart {
+    const EXPECTED: &'static str = r#"{"ruleset": "...", "beginning": "...", "seed": N, "players": ["...", ...], "title": "...", "date": "...", "location": "..."}"#;
+}
 
 pub fn routes(cfg: &mut web::ServiceConfig) {
     cfg.route("/games/{id}/record", web::get().to(record))
@@ -21,13 +25,11 @@ pub fn routes(cfg: &mut web::ServiceConfig) {
 
 /// A game begun at a table (see `almanac_service::tables`): its header written from the start page's
 /// answers, stored as a live game of the club's, private until the club publishes it.
-async fn begin(app: web::Data<AppState>, writer: Writer, payload: web::Payload) -> Result<HttpResponse, ApiError> {
-    let start: TableStart = read_json(
-        payload,
-        &app.limits,
-        r#"{"ruleset": "...", "beginning": "...", "seed": N, "players": ["...", ...], "title": "...", "date": "...", "location": "..."}"#,
-    )
-    .await?;
+async fn begin(
+    app: web::Data<AppState>,
+    writer: Writer,
+    Json(start): Json<TableStart>,
+) -> Result<HttpResponse, ApiError> {
     let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_millis() as i64);
     let log = almanac_service::tables::log_of(&start, now)?;
     let header = log.lines().next().unwrap_or_default().to_string();
