@@ -6,26 +6,34 @@ use crate::event::{Event, Location};
 use crate::state::State;
 use crate::tiles::{catalogue, FeatureKind, TileType, GOODS};
 
-pub fn describe(s: &State, e: &Event) -> String {
-    match e {
-        Event::PlaceTile { tile, at, rotation, .. } => {
-            format!("places {} {}{}", tile_words(&catalogue().tiles[*tile]), place_words(s, *at), turn_words(*rotation))
+impl almanac_core::Described<State> for Event {
+    fn describe(&self, s: &State) -> String {
+        let e = self;
+        match e {
+            Event::PlaceTile { tile, at, rotation, .. } => {
+                format!(
+                    "places {} {}{}",
+                    tile_words(&catalogue().tiles[*tile]),
+                    place_words(s, *at),
+                    turn_words(*rotation)
+                )
+            }
+            Event::DiscardTile { tile, .. } => {
+                format!("discards {} (it fits nowhere)", tile_words(&catalogue().tiles[*tile]))
+            }
+            Event::PlaceFigure { figure, feature, location, .. } => {
+                let role = match (figure.name(), feature.name()) {
+                    ("follower", "city") => "a knight".to_string(),
+                    ("follower", "road") => "a thief".to_string(),
+                    ("follower", "monastery") => "a monk".to_string(),
+                    ("follower", "field") => "a farmer".to_string(),
+                    (figure, _) => format!("the {figure}"),
+                };
+                format!("puts {role} on the {}{}", feature.name(), side_words(location))
+            }
+            Event::EndTurn { .. } => "ends the turn".into(),
+            Event::EndGame => "final scoring".into(),
         }
-        Event::DiscardTile { tile, .. } => {
-            format!("discards {} (it fits nowhere)", tile_words(&catalogue().tiles[*tile]))
-        }
-        Event::PlaceFigure { figure, feature, location, .. } => {
-            let role = match (figure.name(), feature.name()) {
-                ("follower", "city") => "a knight".to_string(),
-                ("follower", "road") => "a thief".to_string(),
-                ("follower", "monastery") => "a monk".to_string(),
-                ("follower", "field") => "a farmer".to_string(),
-                (figure, _) => format!("the {figure}"),
-            };
-            format!("puts {role} on the {}{}", feature.name(), side_words(location))
-        }
-        Event::EndTurn { .. } => "ends the turn".into(),
-        Event::EndGame => "final scoring".into(),
     }
 }
 

@@ -4,32 +4,37 @@ use crate::event::{Event, ROBBER};
 use crate::state::State;
 use almanac_core::Seated;
 
-pub fn describe(s: &State, e: &Event) -> String {
-    match e {
-        Event::Harvest { draws, .. } => {
-            let mine = draws[s.active as usize];
-            format!("harvests: draws {mine}; everyone else draws 1")
-        }
-        Event::Trade { with, give, get, bonus, .. } => {
-            let partner = s.name(*with);
-            match bonus {
-                Some(card) => format!("trades {give} with {partner} for {get}; {partner} draws {}", card.name()),
-                None => format!("trades {give} with {partner} for {get}; the deck is spent, {partner} draws nothing"),
+impl almanac_core::Described<State> for Event {
+    fn describe(&self, s: &State) -> String {
+        let e = self;
+        match e {
+            Event::Harvest { draws, .. } => {
+                let mine = draws[s.active as usize];
+                format!("harvests: draws {mine}; everyone else draws 1")
             }
-        }
-        Event::Build { card, road_trade, event, .. } => {
-            let mut words = format!("builds a {}", card.name());
-            if let Some(t) = road_trade {
-                words.push_str(&format!(" (road trade: {} for the {})", t.give, t.instead_of));
+            Event::Trade { with, give, get, bonus, .. } => {
+                let partner = s.name(*with);
+                match bonus {
+                    Some(card) => format!("trades {give} with {partner} for {get}; {partner} draws {}", card.name()),
+                    None => {
+                        format!("trades {give} with {partner} for {get}; the deck is spent, {partner} draws nothing")
+                    }
+                }
             }
-            match event {
-                Some(e) if e.name == ROBBER => words.push_str("; the Robber comes"),
-                Some(e) => words.push_str(&format!("; event: {}", e.name.replace('_', " "))),
-                None => {}
+            Event::Build { card, road_trade, event, .. } => {
+                let mut words = format!("builds a {}", card.name());
+                if let Some(t) = road_trade {
+                    words.push_str(&format!(" (road trade: {} for the {})", t.give, t.instead_of));
+                }
+                match event {
+                    Some(e) if e.name == ROBBER => words.push_str("; the Robber comes"),
+                    Some(e) => words.push_str(&format!("; event: {}", e.name.replace('_', " "))),
+                    None => {}
+                }
+                words
             }
-            words
+            Event::Discard { cards, .. } => format!("discards {cards}"),
+            Event::EndTurn { .. } => "ends the turn".into(),
         }
-        Event::Discard { cards, .. } => format!("discards {cards}"),
-        Event::EndTurn { .. } => "ends the turn".into(),
     }
 }

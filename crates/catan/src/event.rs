@@ -541,10 +541,6 @@ impl almanac_core::Line for LoggedEvent {
         }
         Value::Object(m).to_string()
     }
-
-    fn describe(&self, state: &State) -> String {
-        crate::describe::describe(state, &self.event)
-    }
 }
 
 fn write_map(state: &State, event: &Event) -> Map<String, Value> {

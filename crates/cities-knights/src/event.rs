@@ -673,10 +673,6 @@ impl almanac_core::Line for Event {
         }
         Value::Object(m).to_string()
     }
-
-    fn describe(&self, state: &State) -> String {
-        crate::describe::describe(state, self)
-    }
 }
 
 fn write_play(s: &State, play: &Play, m: &mut Map<String, Value>) {

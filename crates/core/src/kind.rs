@@ -4,7 +4,7 @@
 use crate::facts::{Fact, FactRow, Seat};
 use crate::log::{Envelope, LogError};
 use crate::position::{Feature, Position};
-use crate::ruleset::{json_reason, EventError, Line, RuleViolation, Rules, SetupError};
+use crate::ruleset::{json_reason, Described, EventError, Line, RuleViolation, Rules, SetupError};
 use crate::view::{AnyView, View};
 use crate::vocabulary::Vocabulary;
 use serde_json::Value;
@@ -173,7 +173,7 @@ pub trait Ruleset: 'static + Sized + Sync {
         Ok(state)
     }
 
-    /// How an event reads in words after the acting player's name ([`Line::describe`]).
+    /// How an event reads in words after the acting player's name ([`Described`]).
     fn describe(state: &Self::State, event: &EventOf<Self>) -> String {
         event.describe(state)
     }

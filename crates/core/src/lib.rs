@@ -44,7 +44,7 @@ pub use kind::{
 };
 pub use log::{table_title, Envelope, LogError, PlayerEntry, Problem, FORMAT};
 pub use position::{Feature, Position, Reading};
-pub use ruleset::{EventError, Header, Line, RuleViolation, Rules, SetupError, Standing};
+pub use ruleset::{Described, EventError, Header, Line, RuleViolation, Rules, SetupError, Standing};
 pub use table::{Seated, Sitter, Table};
 pub use timeline::{read_events, resume, Timeline};
 pub use view::{AnyView, Detail, PlayerView, View};

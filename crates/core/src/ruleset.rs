@@ -86,7 +86,7 @@ pub struct Standing {
 pub trait Rules: Clone + Debug + Send + Sync + Serialize + DeserializeOwned + 'static {
     /// The header line as the game reads it (core reads the envelope apart).
     type Header: Header;
-    type Event: Line<State = Self>;
+    type Event: Line<State = Self> + Described<Self>;
     /// The game's own part of the state view (board, bank, tiles ...).
     type GameView: Serialize + Send + 'static;
     /// The game's own part of a player's view (hand, figures ...).
@@ -168,10 +168,13 @@ pub trait Line: Clone + PartialEq + Send + Sync + Sized + 'static {
 
     /// Writes the event as one almanac/1 line (the inverse of `parse`).
     fn write(&self, state: &Self::State) -> String;
+}
 
-    /// How the event reads in words after the acting player's name, given the state before it:
-    /// "builds a settlement at 4:NE", "rolls 8 (3+5)".
-    fn describe(&self, state: &Self::State) -> String;
+/// An event told in words after the acting player's name, given the state `S` before it: "builds a
+/// settlement at 4:NE", "rolls 8 (3+5)". A game words its events where it keeps its words (`describe.rs`),
+/// apart from reading and writing its lines ([`Line`]), so that neither file needs the other.
+pub trait Described<S> {
+    fn describe(&self, state: &S) -> String;
 }
 
 /// A game's header line, as the game reads it beside core's [`crate::Envelope`].

@@ -445,6 +445,9 @@ mod tests {
         fn write(&self, _: &Tally) -> String {
             self.0.to_string()
         }
+    }
+
+    impl crate::Described<Tally> for Add {
         fn describe(&self, _: &Tally) -> String {
             format!("adds {}", self.0)
         }

@@ -426,8 +426,4 @@ impl almanac_core::Line for Event {
         };
         serde_json::to_string(&line).expect("an event line writes into memory")
     }
-
-    fn describe(&self, state: &State) -> String {
-        crate::describe::describe(state, self)
-    }
 }

@@ -33,7 +33,9 @@ impl almanac_core::Line for Event {
         let Event::Step { player, by } = *self;
         serde_json::to_string(&Line::Step { player: state.name(player).to_string(), by }).expect("a line serialises")
     }
+}
 
+impl almanac_core::Described<State> for Event {
     fn describe(&self, _state: &State) -> String {
         let Event::Step { by, .. } = *self;
         format!("moves {by} square{}", if by == 1 { "" } else { "s" })
