@@ -148,6 +148,12 @@ impl Driver {
         }
     }
 
+    /// Waits until the page's part `id` (the replay, the recorder, the start page) says it is ready.
+    fn wait_ready(&self, id: &str) {
+        let script = format!("return document.getElementById('{id}')?.dataset.ready === 'yes'");
+        self.wait_for(&format!("the {id}"), &script);
+    }
+
     fn find(&self, css: &str) -> String {
         let v = self.session("POST", "/element", Some(json!({"using": "css selector", "value": css})));
         v[ELEMENT].as_str().unwrap_or_else(|| panic!("no element {css}: {v}")).to_string()
@@ -249,7 +255,7 @@ fn a_replay_shows_the_time_at_the_table_and_the_longest_thinks() {
     let id = body["id"].as_str().unwrap();
     let driver = Driver::start();
     driver.goto(&format!("{}/games/{id}", app.address));
-    driver.wait_for("the replay", "return document.getElementById('replay').dataset.ready === 'yes'");
+    driver.wait_ready("replay");
     let took = driver.eval("return [...document.querySelectorAll('#events li[data-seq=\"40\"] .took, #events li[data-seq=\"41\"] .took')].map((e) => e.textContent)");
     assert_eq!(took, json!([" · 45 s", " · 2 s"]));
     let thinker = serde_json::from_str::<Value>(lines[40]).unwrap()["player"].as_str().unwrap().to_string();
@@ -268,14 +274,12 @@ fn a_replay_shows_the_time_at_the_table_and_the_longest_thinks() {
 #[ignore = "needs Chromium and chromedriver: `make test` installs them"]
 fn a_coach_steps_through_a_replay_and_jumps_from_a_chart() {
     let app = spawn_app(16 << 20);
-    let (status, body) = app.post("/api/games?publish=true", sample("catan-club-game.jsonl").as_bytes());
-    assert_eq!(status, 201, "{body}");
-    let id = body["id"].as_str().unwrap();
+    let id = app.publish_sample("catan-club-game.jsonl");
     let driver = Driver::start();
 
     // A deep link to the end of turn 12.
     driver.goto(&format!("{}/games/{id}?turn=12", app.address));
-    driver.wait_for("the replay", "return document.getElementById('replay').dataset.ready === 'yes'");
+    driver.wait_ready("replay");
     driver.wait_for("the state", "return document.getElementById('replay').dataset.shown !== undefined");
     let turn = |d: &Driver| d.eval("return +document.getElementById('position').dataset.turn");
     let seq = |d: &Driver| d.eval("return +document.getElementById('position').dataset.seq").as_u64().unwrap();
@@ -336,12 +340,10 @@ fn a_coach_steps_through_a_replay_and_jumps_from_a_chart() {
 #[ignore = "needs Chromium and chromedriver: `make test` installs them"]
 fn a_carcassonne_replay_lays_tiles_step_by_step() {
     let app = spawn_app(16 << 20);
-    let (status, body) = app.post("/api/games?publish=true", sample("carcassonne-traders-builders.jsonl").as_bytes());
-    assert_eq!(status, 201, "{body}");
-    let id = body["id"].as_str().unwrap();
+    let id = app.publish_sample("carcassonne-traders-builders.jsonl");
     let driver = Driver::start();
     driver.goto(&format!("{}/games/{id}?seq=0", app.address));
-    driver.wait_for("the replay", "return document.getElementById('replay').dataset.ready === 'yes'");
+    driver.wait_ready("replay");
     let tiles = |d: &Driver| d.eval("return document.querySelectorAll('#board .tile').length").as_u64().unwrap();
     assert_eq!(tiles(&driver), 1, "the start tile");
     for _ in 0..9 {
@@ -448,7 +450,7 @@ fn table_with_a_phone(app: &TestApp, header: &str) -> (String, Driver) {
 /// Opens the recorder of game `id` and waits until it is ready.
 fn open_recorder(driver: &Driver, app: &TestApp, id: &str) {
     driver.goto(&format!("{}/games/{id}/record", app.address));
-    driver.wait_for("the recorder", "return document.getElementById('recorder')?.dataset.ready === 'yes'");
+    driver.wait_ready("recorder");
 }
 
 thread_local! {
@@ -750,9 +752,9 @@ fn a_club_records_a_game_at_the_table_by_taps_on_a_phone() {
     let (id, driver) = table_with_a_phone(&app, lines[0]);
     // The owning club's replay page of the game opens its recorder.
     driver.goto(&format!("{}/games/{id}", app.address));
-    driver.wait_for("the replay", "return document.getElementById('replay')?.dataset.ready === 'yes'");
+    driver.wait_ready("replay");
     tap(&driver, "a.record");
-    driver.wait_for("the recorder", "return document.getElementById('recorder')?.dataset.ready === 'yes'");
+    driver.wait_ready("recorder");
     // The sample as it was played, up to its first trade: the setup, the rolls, the turns ended.
     let upto = lines.iter().position(|l| l.contains(r#""type":"trade""#)).unwrap() - 1;
     assert!(upto > 17, "{upto}");
@@ -916,7 +918,7 @@ fn a_club_records_a_game_at_the_table_by_taps_on_a_phone() {
     let spectator = Driver::start();
     spectator.screen(PHONE.0, PHONE.1);
     spectator.goto(&link);
-    spectator.wait_for("the replay", "return document.getElementById('replay')?.dataset.ready === 'yes'");
+    spectator.wait_ready("replay");
 }
 
 /// Nothing is stored that the table did not mean: a tap between two corners asks which was meant (both
@@ -1225,7 +1227,7 @@ fn a_club_begins_a_game_at_the_table_from_the_start_page() {
     driver.screen(PHONE.0, PHONE.1);
     sign_in(&driver, &app);
     tap(&driver, "a.begin");
-    driver.wait_for("the start page", "return document.getElementById('start')?.dataset.ready === 'yes'");
+    driver.wait_ready("start");
     let suggested =
         driver.eval("return [...document.querySelectorAll('#known-players option')].map((o) => o.value).sort()");
     assert_eq!(suggested, json!(["Ayşe", "Can", "Mehmet", "Zeynep"]), "the club's own players");
@@ -1260,7 +1262,7 @@ fn a_club_begins_a_game_at_the_table_from_the_start_page() {
     let said =
         driver.eval("const p = document.getElementById('problem'); return p && !p.hidden ? p.textContent : null");
     assert!(said.is_null(), "the start was refused: {said}");
-    driver.wait_for("the recorder", "return document.getElementById('recorder')?.dataset.ready === 'yes'");
+    driver.wait_ready("recorder");
     let id = driver.eval("return document.getElementById('recorder').dataset.game").as_str().unwrap().to_string();
     let stored = app.get_as(&format!("/api/games/{id}/log"), &app.token).body;
     let header: Value = serde_json::from_str(stored.lines().next().unwrap()).unwrap();
@@ -1279,7 +1281,7 @@ fn a_club_begins_a_game_at_the_table_from_the_start_page() {
     // The rulebook's beginner set-up: chosen, the game begins with every colour's starting pieces placed,
     // and the first thing to tap is the first player's roll.
     driver.goto(&format!("{}/record", app.address));
-    driver.wait_for("the start page", "return document.getElementById('start')?.dataset.ready === 'yes'");
+    driver.wait_ready("start");
     driver
         .eval("const r = document.getElementById('ruleset'); r.value = 'catan'; r.dispatchEvent(new Event('change'));");
     driver
@@ -1296,7 +1298,7 @@ fn a_club_begins_a_game_at_the_table_from_the_start_page() {
         driver.type_into(&format!("#seats li:nth-child({}) input", k + 1), name);
     }
     tap(&driver, "#begin-game");
-    driver.wait_for("the recorder", "return document.getElementById('recorder')?.dataset.ready === 'yes'");
+    driver.wait_ready("recorder");
     driver.wait_for(
         "the first roll",
         "return !!document.querySelector('.pad button[data-kind=\"roll\"][data-player=\"Ayşe\"]')",
@@ -1325,7 +1327,7 @@ fn a_club_lays_its_own_board_by_taps_and_a_board_the_box_cannot_lay_is_refused()
     driver.screen(PHONE.0, PHONE.1);
     sign_in(&driver, &app);
     tap(&driver, "a.begin");
-    driver.wait_for("the start page", "return document.getElementById('start')?.dataset.ready === 'yes'");
+    driver.wait_ready("start");
     driver
         .eval("const b = document.getElementById('beginning'); b.value = 'own'; b.dispatchEvent(new Event('change'));");
     driver.wait_for("the board to lay", "return !document.getElementById('laying').hidden");
@@ -1388,7 +1390,7 @@ fn a_club_lays_its_own_board_by_taps_and_a_board_the_box_cannot_lay_is_refused()
     tap(&driver, &format!("#pieces button[data-piece='{}']", board["hexes"][0]["terrain"].as_str().unwrap()));
     tap(&driver, "#laying-board .place[data-place='h0']");
     tap(&driver, "#begin-game");
-    driver.wait_for("the recorder", "return document.getElementById('recorder')?.dataset.ready === 'yes'");
+    driver.wait_ready("recorder");
     let id = driver.eval("return document.getElementById('recorder').dataset.game").as_str().unwrap().to_string();
     let stored = app.get_as(&format!("/api/games/{id}/log"), &app.token).body;
     let header: Value = serde_json::from_str(stored.lines().next().unwrap()).unwrap();
@@ -1624,7 +1626,7 @@ fn a_spectator_on_a_second_server_follows_the_table_through_postgresql() {
     open_recorder(&phone, &app, &id);
     let spectator = Driver::start();
     spectator.goto(&format!("{}/games/{id}", other.address));
-    spectator.wait_for("the replay", "return document.getElementById('replay')?.dataset.ready === 'yes'");
+    spectator.wait_ready("replay");
     let mut took = Vec::new();
     for (k, line) in lines[1..=6].iter().enumerate() {
         let n = k + 1;
@@ -1728,7 +1730,7 @@ fn a_club_signs_in_uploads_a_private_game_publishes_it_and_signs_out() {
     let file = root().join("data/samples/catan-cards-two-players.jsonl").canonicalize().unwrap();
     driver.type_into("#upload input[type=file]", file.to_str().unwrap());
     driver.click("#upload button[type=submit]");
-    driver.wait_for("the replay", "return document.getElementById('replay')?.dataset.ready === 'yes'");
+    driver.wait_ready("replay");
     let id = driver.eval("return document.getElementById('replay').dataset.game");
     let id = id.as_str().unwrap().to_string();
     assert!(driver.eval("return document.querySelector('.owner').textContent").as_str().unwrap().contains("Private"));
@@ -1741,7 +1743,7 @@ fn a_club_signs_in_uploads_a_private_game_publishes_it_and_signs_out() {
     driver.screenshot(&root().join("target/browser/signed-in.png"));
 
     // A note on the event shown, with the page's note form: it appears under that event.
-    driver.wait_for("the replay", "return document.getElementById('replay')?.dataset.ready === 'yes'");
+    driver.wait_ready("replay");
     for _ in 0..5 {
         driver.press(ARROW_RIGHT);
     }
@@ -1759,7 +1761,7 @@ fn a_club_signs_in_uploads_a_private_game_publishes_it_and_signs_out() {
     driver.wait_for("signed out", "return !!document.querySelector('a.session')");
     assert_eq!(driver.eval("return localStorage.length"), json!(0), "the device keeps nothing of the club's");
     driver.goto(&format!("{}/games/{id}", app.address));
-    driver.wait_for("the replay", "return document.getElementById('replay')?.dataset.ready === 'yes'");
+    driver.wait_ready("replay");
     assert!(driver.eval("return !document.querySelector('.owner')").as_bool().unwrap());
     // Anyone reads the note, and its link opens the replay at its event.
     let href = driver.eval("return document.querySelector('#events .note a').getAttribute('href')");
@@ -1824,7 +1826,7 @@ fn a_cities_and_knights_replay_draws_the_knights_walls_metropolises_and_the_ship
     assert!(!knights.is_empty() && walls > 0 && metropolises > 0, "the sample ends with each on the board: {state}");
     let driver = Driver::start();
     driver.goto(&format!("{}/games/{id}", app.address));
-    driver.wait_for("the replay", "return document.getElementById('replay').dataset.ready === 'yes'");
+    driver.wait_ready("replay");
     driver.press("\u{E010}"); // End
     let last = text.lines().count() - 1;
     driver.wait_for("the end", &format!("return document.getElementById('position').dataset.seq === '{last}'"));
@@ -1857,7 +1859,7 @@ fn an_elasund_replay_draws_the_city_of_the_state_at_each_step() {
     let last = text.lines().count() - 1;
     let driver = Driver::start();
     driver.goto(&format!("{}/games/{id}?seq=0", app.address));
-    driver.wait_for("the replay", "return document.getElementById('replay').dataset.ready === 'yes'");
+    driver.wait_ready("replay");
     let count = |d: &Driver, css: &str| {
         d.eval(&format!("return document.querySelectorAll('#board {css}').length")).as_u64().unwrap() as usize
     };
@@ -1865,7 +1867,7 @@ fn an_elasund_replay_draws_the_city_of_the_state_at_each_step() {
     assert_eq!(count(&driver, ".ship"), 0, "no ship before the first roll");
     for seq in [40, last] {
         driver.goto(&format!("{}/games/{id}?seq={seq}", app.address));
-        driver.wait_for("the replay", "return document.getElementById('replay').dataset.ready === 'yes'");
+        driver.wait_ready("replay");
         driver.wait_for("the step", &format!("return document.getElementById('position').dataset.seq === '{seq}'"));
         let (_, state) = app.get_json(&format!("/api/games/{id}/state?seq={seq}"));
         let n = |k: &str| state[k].as_array().unwrap().len();
@@ -1898,7 +1900,7 @@ fn a_coach_opens_a_player_from_a_game_then_a_head_to_head_then_a_game_they_share
     let downloads = tempfile::tempdir().unwrap();
     let driver = Driver::start_downloading_into(downloads.path());
     driver.goto(&format!("{}/games/{game}", app.address));
-    driver.wait_for("the replay", "return document.getElementById('replay').dataset.ready === 'yes'");
+    driver.wait_ready("replay");
     let keys = driver.eval("return [...document.querySelectorAll('#events li.key')].map((li) => li.textContent)");
     assert!(keys.as_array().is_some_and(|k| k.iter().any(|t| t.as_str().unwrap().contains("★ a 7"))), "{keys}");
     driver.click("#players a.name");
@@ -2013,7 +2015,7 @@ fn every_page_is_accessible_and_fits_a_phone_and_a_desktop() {
         for (name, path) in &pages {
             driver.goto(&format!("{}{path}", app.address));
             if path.starts_with("/games/") {
-                driver.wait_for("the replay", "return document.getElementById('replay').dataset.ready === 'yes'");
+                driver.wait_ready("replay");
                 driver.wait_for("the charts", "return document.getElementById('replay').dataset.charts === 'yes'");
             }
             driver.screenshot(&root().join(format!("target/browser/{name}-{width}.png")));
@@ -2037,8 +2039,7 @@ fn every_page_is_accessible_and_fits_a_phone_and_a_desktop() {
 #[ignore = "needs Chromium and chromedriver: `make test` installs them"]
 fn without_scripts_the_pages_are_documents() {
     let app = spawn_app(16 << 20);
-    let (_, body) = app.post("/api/games?publish=true", sample("catan-club-game.jsonl").as_bytes());
-    let id = body["id"].as_str().unwrap();
+    let id = app.publish_sample("catan-club-game.jsonl");
     let driver = Driver::start_without_scripts();
     driver.goto(&format!("{}/", app.address));
     assert!(driver.text_of("#games").contains("Thursday league"), "the list is there");
@@ -2126,9 +2127,7 @@ fn the_event_list_follows_every_step_on_a_phone_and_a_desktop() {
     let driver = Driver::start();
     let mut failures = Vec::new();
     for name in KINDS {
-        let (status, body) = app.post("/api/games?publish=true", sample(name).as_bytes());
-        assert!(status == 201 || status == 200, "{name}: {body}");
-        let id = body["id"].as_str().unwrap().to_string();
+        let id = app.publish_sample(name);
         for (width, height) in [PHONE, DESKTOP] {
             driver.screen(width, height);
             let at = format!("{name} at {width} px");
@@ -2248,8 +2247,7 @@ fn every_board_reads_on_a_phone_with_no_label_over_another() {
     driver.screen(PHONE.0, PHONE.1);
     let mut failures = Vec::new();
     for name in KINDS {
-        let (_, body) = app.post("/api/games?publish=true", sample(name).as_bytes());
-        let id = body["id"].as_str().unwrap().to_string();
+        let id = app.publish_sample(name);
         let events = sample(name).lines().count() - 1;
         for at in [0, events / 2, events] {
             driver.goto(&format!("{}/games/{id}?seq={at}", app.address));
@@ -2303,8 +2301,7 @@ fn every_board_reads_on_a_phone_with_no_label_over_another() {
 #[ignore = "needs Chromium and chromedriver: `make test` installs them"]
 fn a_coachs_note_is_marked_on_the_charts_and_opens_its_event() {
     let app = spawn_app(16 << 20);
-    let (_, body) = app.post("/api/games?publish=true", sample("catan-club-game.jsonl").as_bytes());
-    let id = body["id"].as_str().unwrap().to_string();
+    let id = app.publish_sample("catan-club-game.jsonl");
     let (status, note) =
         app.post_json(&format!("/api/games/{id}/notes"), &json!({"seq": 120, "text": "the 8 she needed"}));
     assert_eq!(status, 201, "{note}");
@@ -2623,7 +2620,7 @@ fn over_plain_http_on_a_lan_entries_made_while_the_laptop_is_away_survive_a_relo
     sign_in_at(&driver, &app, &lan);
     let recorder = format!("{lan}/games/{id}/record");
     driver.goto(&recorder);
-    driver.wait_for("the recorder", "return document.getElementById('recorder')?.dataset.ready === 'yes'");
+    driver.wait_ready("recorder");
     assert_eq!(
         driver.eval("return [window.isSecureContext, 'serviceWorker' in navigator]"),
         json!([false, false]),

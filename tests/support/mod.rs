@@ -242,6 +242,14 @@ impl TestApp {
     }
 
     /// Posts with the test club's token.
+    /// Publishes the sample `name` with the test club's token: its game's id (a new game, or the one the
+    /// sample already is).
+    pub fn publish_sample(&self, name: &str) -> String {
+        let (status, body) = self.post("/api/games?publish=true", sample(name).as_bytes());
+        assert!(status == 201 || status == 200, "{name}: {body}");
+        body["id"].as_str().unwrap().to_string()
+    }
+
     pub fn post(&self, path: &str, body: &[u8]) -> (u16, Value) {
         let auth = format!("Bearer {}", self.token);
         let r = self.send("POST", path, Some(body), &[("authorization", &auth)]);
