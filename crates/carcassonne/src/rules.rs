@@ -8,11 +8,7 @@ use crate::vocabulary::{COMPLETION, TILE};
 use almanac_core::Seated;
 use almanac_core::{CheckpointError, Fact, RuleViolation, Rules, Seat, SetupError, View};
 
-type Result<T = ()> = std::result::Result<T, RuleViolation>;
-
-fn fail<T>(msg: impl Into<String>) -> Result<T> {
-    Err(RuleViolation(msg.into()))
-}
+use almanac_core::ruleset::{fail, Result};
 
 const AROUND: [(i32, i32); 8] = [(-1, -1), (0, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (0, 1), (1, 1)];
 

@@ -8,13 +8,9 @@ use crate::vocabulary::{EVENT, LARGEST_ARMY, LONGEST_ROAD, TRADE_BONUS};
 use almanac_catan::exchange::{exchange, Party};
 use almanac_catan::resources::{Bundle, ResourceCard, Resources};
 use almanac_core::Seated;
-use almanac_core::{cause, CheckpointError, Fact, RuleViolation, Rules, Seat, SetupError, View};
+use almanac_core::{cause, CheckpointError, Fact, Rules, Seat, SetupError, View};
 
-type Result<T = (), E = RuleViolation> = std::result::Result<T, E>;
-
-fn fail<T>(msg: impl Into<String>) -> Result<T> {
-    Err(RuleViolation(msg.into()))
-}
+use almanac_core::ruleset::{fail, Result};
 
 impl Rules for State {
     type Header = crate::setup::Header;

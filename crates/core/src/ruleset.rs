@@ -12,6 +12,15 @@ use std::fmt::Debug;
 #[error("{0}")]
 pub struct RuleViolation(pub String);
 
+/// What a rule check gives: the rule kept (with what it yields), or broken ([`RuleViolation`]). A game's
+/// rules write `Result` for it, as `std::io` writes its own.
+pub type Result<T = (), E = RuleViolation> = std::result::Result<T, E>;
+
+/// A rule broken, in plain words: "Ana cannot build now: it is Bo's turn".
+pub fn fail<T>(words: impl Into<String>) -> Result<T> {
+    Err(RuleViolation(words.into()))
+}
+
 /// A header the ruleset cannot start a game from (bad board, wrong player count, ...).
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("{0}")]

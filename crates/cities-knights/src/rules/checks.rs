@@ -1,14 +1,10 @@
 //! What every rule uses to say no.
 
 use crate::state::{Phase, State};
+use almanac_core::Seat;
 use almanac_core::Seated;
-use almanac_core::{RuleViolation, Seat};
 
-pub type Result<T = ()> = std::result::Result<T, RuleViolation>;
-
-pub fn fail<T>(msg: impl Into<String>) -> Result<T> {
-    Err(RuleViolation(msg.into()))
-}
+pub use almanac_core::ruleset::{fail, Result};
 
 /// Trading, building, knights and progress cards come after the roll ("Før terningekastet kan man hverken
 /// bygge eller bytte").

@@ -8,10 +8,10 @@ use crate::board::{Square, CHURCH_SITE};
 use crate::buildings::{Kind, Owner};
 use crate::cards::{Cards, Influence, GOLD};
 use crate::event::{HutMove, Huts};
-use crate::rules::checks::{fail, Result};
 use crate::rules::markers::{gain_trade, give_back, lose_trade, pay, place, windmills};
 use crate::state::{Phase, Placed, State};
 use crate::vocabulary::{BUILDING, COMPENSATION};
+use almanac_core::ruleset::{fail, Result};
 use almanac_core::Seated;
 use almanac_core::{Fact, Seat};
 

@@ -7,10 +7,10 @@ use crate::board::{ChurchTile, Square, CHURCH_SITE};
 use crate::cards::Cards;
 use crate::event::Huts;
 use crate::rules::build::{count_build, need_build_step, rehouse, remove};
-use crate::rules::checks::{fail, Result};
 use crate::rules::markers::{pay, place};
 use crate::state::State;
 use crate::vocabulary::CHURCH;
+use almanac_core::ruleset::{fail, Result};
 use almanac_core::{Fact, Seat};
 
 pub const CHURCH_COST: u8 = 7;

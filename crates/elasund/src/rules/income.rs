@@ -7,9 +7,9 @@ use crate::board::{Square, ROWS};
 use crate::buildings::Income;
 use crate::cards::{Cards, Influence, GOLD};
 use crate::event::Drawn;
-use crate::rules::checks::{fail, Result};
 use crate::state::{Phase, State};
 use crate::vocabulary::{PIRATE, RETURNED};
+use almanac_core::ruleset::{fail, Result};
 use almanac_core::Seated;
 use almanac_core::{cause, Dice, Fact, Seat};
 

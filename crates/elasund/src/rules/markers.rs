@@ -3,9 +3,9 @@
 
 use crate::board::Square;
 use crate::cards::{Cards, Influence};
-use crate::rules::checks::{fail, Result};
 use crate::state::{State, TRACK_END, TRACK_MARKS};
 use crate::vocabulary::TRADE_TRACK;
+use almanac_core::ruleset::{fail, Result};
 use almanac_core::Seated;
 use almanac_core::{Fact, Seat};
 

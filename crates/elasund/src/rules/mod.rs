@@ -2,12 +2,11 @@
 //! steps in order and decides the winner.
 //!
 //! - `income`: step 1, the roll, the ship, income and the pirate; `build`, `walls`, `church`: step 2;
-//!   `permits`: steps 3 and 4; `markers`: VP markers and the trade track; `checks`.
+//!   `permits`: steps 3 and 4; `markers`: VP markers and the trade track.
 //!
 //! A rejected event may leave the state half-changed: the timeline that called `apply` throws it away.
 
 pub mod build;
-pub mod checks;
 pub mod church;
 pub mod income;
 pub mod markers;
@@ -18,8 +17,8 @@ pub mod walls;
 pub mod tests;
 
 use crate::event::Event;
-use crate::rules::checks::{fail, Result};
 use crate::state::{Phase, State};
+use almanac_core::ruleset::{fail, Result};
 use almanac_core::Seated;
 use almanac_core::{cause, CheckpointError, Fact, Rules, Seat, SetupError, View};
 

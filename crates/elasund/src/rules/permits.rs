@@ -4,10 +4,10 @@
 
 use crate::board::{Square, COLUMNS};
 use crate::cards::{Cards, Influence, GOLD};
-use crate::rules::checks::{fail, Result};
 use crate::rules::markers::{pay, two_of};
 use crate::state::{Phase, State};
 use crate::vocabulary::{BANK, PERMIT};
+use almanac_core::ruleset::{fail, Result};
 use almanac_core::Seated;
 use almanac_core::{Fact, Seat};
 

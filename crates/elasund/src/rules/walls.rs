@@ -6,11 +6,11 @@ use crate::buildings::{wall_reward, WallReward};
 use crate::cards::Cards;
 use crate::event::Drawn;
 use crate::rules::build::{count_build, need_build_step};
-use crate::rules::checks::{fail, Result};
 use crate::rules::income::draw;
 use crate::rules::markers::{pay, place};
 use crate::state::State;
 use crate::vocabulary::{WALL, WALL_REWARD};
+use almanac_core::ruleset::{fail, Result};
 use almanac_core::Seated;
 use almanac_core::{Fact, Seat};
 
