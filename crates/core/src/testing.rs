@@ -196,13 +196,17 @@ pub fn replayed<R: Ruleset, E: Clone + Into<crate::EventOf<R>>>(
 }
 
 /// Whether the score facts of a game replayed from `header_line` keep their promise: each `Score` fact's
-/// total is its player's deltas so far (the opening's facts first), and those sums end as `score` says of the last state. The first
-/// promise broken, in words.
+/// total is its player's deltas so far (the opening's facts first), and every seat's sum ends as `score`
+/// says of the last state. The first promise broken, in words.
 pub fn score_facts_add_up<R: Ruleset>(
     header_line: &str,
     steps: &[(R::State, Vec<Fact>)],
     score: impl Fn(&R::State, Seat) -> i32,
-) -> Result<(), String> {
+) -> Result<(), String>
+where
+    R::State: crate::Seated,
+{
+    use crate::Seated;
     let mut opening = Vec::new();
     R::opening_facts(&R::initial(header_line).expect("a header the ruleset reads"), &mut opening);
     let mut sums: Vec<i32> = Vec::new();
@@ -221,10 +225,10 @@ pub fn score_facts_add_up<R: Ruleset>(
         }
     }
     if let Some((last, _)) = steps.last() {
-        for (p, sum) in sums.iter().enumerate() {
-            let shown = score(last, p as Seat);
-            if shown != *sum {
-                return Err(format!("seat {p}'s score facts add up to {sum}, its score is {shown}"));
+        for seat in last.seats() {
+            let (sum, shown) = (sums.get(seat as usize).copied().unwrap_or(0), score(last, seat));
+            if shown != sum {
+                return Err(format!("seat {seat}'s score facts add up to {sum}, its score is {shown}"));
             }
         }
     }
