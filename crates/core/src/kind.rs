@@ -88,9 +88,9 @@ impl FormatError {
 
 /// A game as the registry knows it: all a game crate declares besides its rules. Three things are required:
 /// the state that holds the rules, the words of its facts (with the game's id and name) and its replay
-/// drawing. Everything else is provided: derived from [`Rules`], [`Line`] and [`crate::Header`], or a default a
-/// game overrides where it has more to say (importers, a recorder's offers, a decision's outcomes). It makes
-/// the game's [`GameKind`].
+/// drawing. Everything else is provided: derived from [`Rules`], [`Line`], [`Described`] and
+/// [`crate::Header`], or a default a game overrides where it has more to say (importers, a recorder's offers,
+/// a decision's outcomes). It makes the game's [`GameKind`].
 pub trait Ruleset: 'static + Sized + Sync {
     /// The state that holds the game's rules.
     type State: Rules;
