@@ -8,8 +8,7 @@ use crate::tiles::{catalogue, FeatureKind, TileType, GOODS};
 
 impl almanac_core::Described<State> for Event {
     fn describe(&self, s: &State) -> String {
-        let e = self;
-        match e {
+        match self {
             Event::PlaceTile { tile, at, rotation, .. } => {
                 format!(
                     "places {} {}{}",

@@ -6,8 +6,7 @@ use almanac_core::Seated;
 
 impl almanac_core::Described<State> for Event {
     fn describe(&self, s: &State) -> String {
-        let e = self;
-        match e {
+        match self {
             Event::Harvest { draws, .. } => {
                 let mine = draws[s.active as usize];
                 format!("harvests: draws {mine}; everyone else draws 1")

@@ -7,9 +7,8 @@ use almanac_core::Seated;
 
 impl almanac_core::Described<State> for Event {
     fn describe(&self, s: &State) -> String {
-        let e = self;
         let v = |x: u16| s.board.vertex_label(x);
-        match e {
+        match self {
             Event::BuildSettlement { at, .. } => format!("builds a settlement at {}", v(*at)),
             Event::BuildCity { at, .. } => format!("builds a city at {}", v(*at)),
             Event::BuildRoad { at, .. } => format!("builds a road at {}", s.board.edge_label(*at)),
@@ -31,7 +30,7 @@ impl almanac_core::Described<State> for Event {
                 format!("chases the robber back to the desert with the knight at {}", v(*knight))
             }
             Event::ImproveCity { track, .. } => {
-                let level = s.player(e.player()).level(*track) + 1;
+                let level = s.player(self.player()).level(*track) + 1;
                 format!("builds {} level {level} ({})", track, track.building(level))
             }
             Event::Roll { event, dice, drawn, pillaged, .. } => {

@@ -7,8 +7,7 @@ use almanac_core::Seated;
 
 impl almanac_core::Described<State> for Event {
     fn describe(&self, s: &State) -> String {
-        let e = self;
-        match e {
+        match self {
             Event::Roll { dice, ship, discards, .. } => {
                 let sum = dice[0] + dice[1];
                 if sum == 7 {
@@ -25,7 +24,7 @@ impl almanac_core::Described<State> for Event {
             }
             Event::Build { building, at, .. } => format!("builds a {building} at {at}"),
             Event::BuildWall { at, .. } => {
-                let n = s.player(e.player()).walls + 1;
+                let n = s.player(self.player()).walls + 1;
                 format!("builds wall tile {n} on {at}")
             }
             Event::BuildChurch { tile, .. } => format!("builds the church tile {}", tile.name()),
