@@ -1,6 +1,6 @@
 //! The pieces players put on the board, and how many each player has.
 
-use crate::board::{Board, EdgeId, VertexId};
+use crate::board::{Board, EdgeId, Harbour, VertexId};
 use almanac_core::{Seat, Table};
 
 /// A settlement or a city.
@@ -70,6 +70,19 @@ impl Layout<'_> {
         Ok(())
     }
 
+    /// A road of `p` may go on `e`: no road stands there yet (whether it connects is the game's to say).
+    pub fn check_free_edge(&self, table: &Table, p: Seat, e: EdgeId) -> Result<(), String> {
+        match self.roads[e as usize] {
+            Some(o) => Err(format!(
+                "{} cannot build a road at {}: {} already has a road there",
+                table.name(p),
+                self.board.edge_label(e),
+                table.name(o)
+            )),
+            None => Ok(()),
+        }
+    }
+
     /// A city of `p` may go on `v`: it replaces one of `p`'s own settlements.
     pub fn check_city_site(&self, table: &Table, p: Seat, v: VertexId) -> Result<(), String> {
         let (who, at) = (table.name(p), self.board.vertex_label(v));
@@ -83,6 +96,14 @@ impl Layout<'_> {
             )),
             None => Err(format!("{who} cannot build a city at {at}: a city replaces a settlement, and {at} is empty")),
         }
+    }
+
+    /// The harbours `p` reaches: those with one of `p`'s settlements or cities at an end of their edge.
+    pub fn harbours_of(&self, p: Seat) -> impl Iterator<Item = Harbour> + '_ {
+        let reaches = move |e: EdgeId| {
+            self.board.edges[e as usize].ends.iter().any(|&v| self.buildings[v as usize].is_some_and(|b| b.owner == p))
+        };
+        self.board.harbours.iter().filter(move |&&(e, _)| reaches(e)).map(|&(_, h)| h)
     }
 
     /// The other end of edge `e` from vertex `v`.

@@ -69,19 +69,7 @@ fn tally(s: &State) -> Tally {
             }
         }
     }
-    let mut harbours = vec![0f64; n];
-    for (edge, _) in &s.board.harbours {
-        let mut owners: Vec<u8> = s.board.edges[*edge as usize]
-            .ends
-            .iter()
-            .filter_map(|&v| s.buildings[v as usize])
-            .map(|b| b.owner)
-            .collect();
-        owners.dedup();
-        for o in owners {
-            harbours[o as usize] += 1.0;
-        }
-    }
+    let harbours = (0..n).map(|p| s.layout().harbours_of(p as Seat).count() as f64).collect();
     Tally { per_roll, harbours }
 }
 

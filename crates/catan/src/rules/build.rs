@@ -71,14 +71,7 @@ pub fn build_road_for(s: &mut State, p: Seat, e: EdgeId, cost: &Resources, facts
     if s.players[p as usize].roads >= MAX_ROADS {
         return fail(format!("{} has no roads left (all {MAX_ROADS} are on the board)", s.name(p)));
     }
-    if let Some(o) = s.road_owner(e) {
-        return fail(format!(
-            "{} cannot build a road at {}: {} already has a road there",
-            s.name(p),
-            s.board.edge_label(e),
-            s.name(o)
-        ));
-    }
+    s.layout().check_free_edge(&s.table, p, e).or_else(fail)?;
     if !road_connects(s, p, e) {
         return fail(format!(
             "road at {} does not connect to {}'s roads, settlements or cities",

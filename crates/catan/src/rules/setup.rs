@@ -74,14 +74,7 @@ pub fn setup(s: &mut State, ev: &Event, step: u8, settlement: Option<VertexId>, 
                 return fail(format!("setup: it is {}'s turn to place a road, not {}'s", s.name(seat), s.name(p)));
             }
             let e = *at;
-            if let Some(o) = s.road_owner(e) {
-                return fail(format!(
-                    "{} cannot build a road at {}: {} already has a road there",
-                    s.name(p),
-                    s.board.edge_label(e),
-                    s.name(o)
-                ));
-            }
+            s.layout().check_free_edge(&s.table, p, e).or_else(fail)?;
             if !s.board.edges[e as usize].ends.contains(&v) {
                 return fail(format!(
                     "setup: the road at {} must touch the settlement just placed at {}",

@@ -38,14 +38,10 @@ pub fn trade(s: &mut State, p: Seat, with: Seat, give: &Bundle, get: &Bundle, fa
 pub(crate) fn rates(s: &State, p: Seat, r: Resource) -> &'static [u8] {
     let mut special = variants::special_rate(s, p, r);
     let mut generic = false;
-    for &(e, h) in &s.board.harbours {
-        let owned =
-            s.board.edges[e as usize].ends.iter().any(|&v| s.buildings[v as usize].is_some_and(|b| b.owner == p));
-        if owned {
-            match h {
-                Harbour::Generic => generic = true,
-                Harbour::Special(hr) => special |= hr == r,
-            }
+    for h in s.layout().harbours_of(p) {
+        match h {
+            Harbour::Generic => generic = true,
+            Harbour::Special(hr) => special |= hr == r,
         }
     }
     match (special, generic) {

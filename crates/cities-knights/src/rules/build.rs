@@ -77,14 +77,7 @@ pub fn check_road(s: &State, p: Seat, e: EdgeId) -> Result {
     if s.players[p as usize].roads >= MAX_ROADS {
         return fail(format!("{} has no roads left (all {MAX_ROADS} are on the board)", s.name(p)));
     }
-    if let Some(o) = s.road_owner(e) {
-        return fail(format!(
-            "{} cannot build a road at {}: {} already has a road there",
-            s.name(p),
-            s.board.edge_label(e),
-            s.name(o)
-        ));
-    }
+    s.layout(&s.buildings).check_free_edge(&s.table, p, e).or_else(fail)?;
     if !road_connects(s, p, e) {
         return fail(format!(
             "road at {} does not connect to {}'s roads, settlements or cities (an opponent's knight or building cuts a road)",

@@ -29,14 +29,11 @@ pub fn trade(s: &mut State, p: Seat, with: Seat, give: &Bundle, get: &Bundle, fa
 /// The best rate `p` has for giving `c` to the bank.
 pub fn rate(s: &State, p: Seat, c: Card) -> u8 {
     let mut best = 4;
-    for &(e, h) in &s.board.harbours {
-        let owned = s.board.edges[e as usize].ends.iter().any(|&v| s.building(v).is_some_and(|b| b.owner == p));
-        if owned {
-            match h {
-                Harbour::Generic => best = best.min(3),
-                Harbour::Special(r) if c == Card::Resource(r) => best = 2,
-                Harbour::Special(_) => {}
-            }
+    for h in s.layout(&s.buildings).harbours_of(p) {
+        match h {
+            Harbour::Generic => best = best.min(3),
+            Harbour::Special(r) if c == Card::Resource(r) => best = 2,
+            Harbour::Special(_) => {}
         }
     }
     let merchant = s.merchant.is_some_and(|(hex, owner)| {
