@@ -193,6 +193,16 @@ fn a_road_must_connect_and_costs_lumber_and_brick() {
 }
 
 #[test]
+fn a_road_cannot_go_where_a_road_stands() {
+    let base = with(&SETUP, &[ROLL3]);
+    let msg = rejected(
+        &lines(&with(&lines(&base), &[r#"{"type":"build_road","player":"Ana","at":"4:NE"}"#])),
+        "cannot build a road at",
+    );
+    assert!(msg.contains("Ana already has a road there"), "{msg}");
+}
+
+#[test]
 fn a_road_cannot_go_through_an_opponents_settlement() {
     // Ana (4:N) builds 4:NW and 4:W up to Bo's settlement at 4:SW (= 8:N), but not past it along 4:SW.
     let mut l: Vec<String> = SETUP.iter().map(|s| s.to_string()).collect();

@@ -62,14 +62,7 @@ pub fn setup(s: &mut State, ev: &Event, step: u8, placed: Option<VertexId>, fact
                     s.board.vertex_label(v)
                 ));
             }
-            if let Some(o) = s.road_owner(*at) {
-                return fail(format!(
-                    "{} cannot build a road at {}: {} already has a road there",
-                    s.name(who),
-                    s.board.edge_label(*at),
-                    s.name(o)
-                ));
-            }
+            s.layout(&s.buildings).check_free_edge(&s.table, who, *at).or_else(fail)?;
             place_road(s, who, *at, facts);
             if step + 1 == 2 * n {
                 s.turn = 1;
