@@ -106,6 +106,19 @@ pub fn write(millis: i64) -> String {
     format!("{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}.{:03}Z", s / 3600, (s / 60) % 60, s % 60, ms % 1000)
 }
 
+/// A Unix time in whole seconds as RFC 3339 in UTC, without fractions (`2026-11-30T12:23:14Z`): how an
+/// importer dates a record whose source counts seconds.
+pub fn write_seconds(unix_seconds: i64) -> String {
+    let s = unix_seconds.rem_euclid(86_400);
+    format!("{}T{:02}:{:02}:{:02}Z", write_day(unix_seconds), s / 3600, s % 3600 / 60, s % 60)
+}
+
+/// The UTC day of a Unix time in whole seconds, as `YYYY-MM-DD`.
+pub fn write_day(unix_seconds: i64) -> String {
+    let (year, month, day) = civil_from_days(unix_seconds.div_euclid(86_400));
+    format!("{year:04}-{month:02}-{day:02}")
+}
+
 /// The date of a count of days from 1970-01-01 (Howard Hinnant's `civil_from_days`).
 fn civil_from_days(days: i64) -> (i64, i64, i64) {
     let z = days + 719_468;
@@ -156,6 +169,19 @@ mod tests {
             let err = parse(wrong).expect_err(wrong);
             assert!(err.contains("RFC 3339") && err.contains(wrong), "{err}");
         }
+    }
+
+    #[test]
+    fn a_unix_time_in_seconds_is_written_without_a_fraction() {
+        assert_eq!(write_seconds(0), "1970-01-01T00:00:00Z");
+        // The first JSettlers fixture's `created_at`, which its log writes as "2026-11-30 12:23:14 +0000".
+        assert_eq!(write_seconds(1_796_041_394), "2026-11-30T12:23:14Z");
+        assert_eq!(write_seconds(951_782_400 + 86_399), "2000-02-29T23:59:59Z");
+        assert_eq!(parse(&write_seconds(-1)), Ok(-1000));
+        assert_eq!(
+            (write_day(0), write_day(951_782_400), write_day(-1)),
+            ("1970-01-01".into(), "2000-02-29".into(), "1969-12-31".into())
+        );
     }
 
     #[test]

@@ -291,7 +291,7 @@ impl Setup {
         // titled by its players and its date; a name a person chose is kept.
         let names: Vec<&str> = self.seats.iter().map(|(_, n)| n.as_str()).collect();
         let title = if h.game_name.starts_with('~') || h.game_name.trim().is_empty() {
-            almanac_core::table_title(&names, h.created_at.map(date).as_deref())
+            almanac_core::table_title(&names, h.created_at.map(almanac_core::moment::write_day).as_deref())
         } else {
             h.game_name.to_string()
         };
@@ -306,7 +306,7 @@ impl Setup {
         });
         // The time of day too: games of one day are then rated in the order they were played.
         if let Some(t) = h.created_at {
-            header["date"] = json!(moment(t));
+            header["date"] = json!(almanac_core::moment::write_seconds(t));
         }
         Ok(header)
     }
@@ -813,41 +813,4 @@ fn card_name(e: &Entry, code: u32) -> Result<&'static str, FormatError> {
 /// The object under `key`, made empty when absent.
 fn object_at<'m>(m: &'m mut Map<String, Value>, key: &str) -> &'m mut Map<String, Value> {
     m.entry(key.to_string()).or_insert_with(|| Value::Object(Map::new())).as_object_mut().expect("an object")
-}
-
-/// The UTC date of a Unix time, as `YYYY-MM-DD` (the proleptic Gregorian calendar, from days since 1970).
-fn date(unix_seconds: i64) -> String {
-    let z = unix_seconds.div_euclid(86_400) + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1_460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let day = doy - (153 * mp + 2) / 5 + 1;
-    let month = if mp < 10 { mp + 3 } else { mp - 9 };
-    let year = yoe + era * 400 + i64::from(month <= 2);
-    format!("{year:04}-{month:02}-{day:02}")
-}
-
-/// The UTC moment of a Unix time, as ISO 8601 (`YYYY-MM-DDTHH:MM:SSZ`).
-fn moment(unix_seconds: i64) -> String {
-    let s = unix_seconds.rem_euclid(86_400);
-    format!("{}T{:02}:{:02}:{:02}Z", date(unix_seconds), s / 3600, s % 3600 / 60, s % 60)
-}
-
-#[cfg(test)]
-mod tests {
-    #[test]
-    fn moments_of_unix_times() {
-        assert_eq!(super::moment(0), "1970-01-01T00:00:00Z");
-        // The first fixture's `created_at`, which its log writes as "2026-11-30 12:23:14 +0000".
-        assert_eq!(super::moment(1_796_041_394), "2026-11-30T12:23:14Z");
-    }
-
-    #[test]
-    fn dates_of_unix_times() {
-        assert_eq!(super::date(0), "1970-01-01");
-        assert_eq!(super::date(1_796_041_394), "2026-11-30");
-        assert_eq!(super::date(951_782_400), "2000-02-29");
-    }
 }
