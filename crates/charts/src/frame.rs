@@ -4,6 +4,8 @@
 
 use almanac_analysis::{GameStats, KeyMoment, PlayerStats, LEAD};
 use almanac_core::{Term, Vocabulary};
+use plotters::chart::MeshStyle;
+use plotters::coord::ranged1d::{AsRangedCoord, ValueFormatter};
 use plotters::coord::types::RangedCoordf64;
 use plotters::coord::Shift;
 use plotters::prelude::*;
@@ -404,6 +406,36 @@ pub(crate) fn whole_tick(v: &f64) -> String {
     }
 }
 
+/// Axes in the house style (a caption, the margin and label areas every chart here has) over `x` and `y`.
+pub(crate) fn axes<'a, 'b, X: AsRangedCoord, Y: AsRangedCoord>(
+    area: &'a DrawingArea<SVGBackend<'b>, Shift>,
+    caption: &str,
+    x: X,
+    y: Y,
+) -> Result<ChartContext<'a, SVGBackend<'b>, Cartesian2d<X::CoordDescType, Y::CoordDescType>>, ChartError> {
+    ChartBuilder::on(area)
+        .caption(caption, ("sans-serif", CAPTION))
+        .margin(12)
+        .x_label_area_size(40)
+        .y_label_area_size(52)
+        .build_cartesian_2d(x, y)
+        .map_err(err)
+}
+
+/// A mesh in the house style: labels and axis descriptions in the house font, no light lines.
+pub(crate) fn mesh<'a, 'b, X, Y, DB>(
+    chart: &'b mut ChartContext<'a, DB, Cartesian2d<X, Y>>,
+) -> MeshStyle<'a, 'b, X, Y, DB>
+where
+    X: Ranged + ValueFormatter<X::ValueType>,
+    Y: Ranged + ValueFormatter<Y::ValueType>,
+    DB: DrawingBackend,
+{
+    let mut mesh = chart.configure_mesh();
+    mesh.label_style(("sans-serif", LABEL)).axis_desc_style(("sans-serif", LABEL)).light_line_style(WHITE.mix(0.0));
+    mesh
+}
+
 /// Axes for values by turn (turns 0 to the last across, 0 to `top` up, whole numbers on both), on which
 /// `draw` draws.
 pub(crate) fn by_turn<'a, 'b: 'a, R>(
@@ -414,22 +446,12 @@ pub(crate) fn by_turn<'a, 'b: 'a, R>(
     y_desc: &str,
     draw: impl FnOnce(&mut TurnChart<'a, 'b>) -> Result<R, ChartError>,
 ) -> Result<R, ChartError> {
-    let mut chart = ChartBuilder::on(root)
-        .caption(caption, ("sans-serif", CAPTION))
-        .margin(12)
-        .x_label_area_size(40)
-        .y_label_area_size(52)
-        .build_cartesian_2d(0f64..turns.max(1) as f64 + 0.999, 0f64..top as f64)
-        .map_err(err)?;
-    chart
-        .configure_mesh()
-        .label_style(("sans-serif", LABEL))
-        .axis_desc_style(("sans-serif", LABEL))
+    let mut chart = axes(root, caption, 0f64..turns.max(1) as f64 + 0.999, 0f64..top as f64)?;
+    mesh(&mut chart)
         .x_desc("turn")
         .y_desc(y_desc)
         .x_label_formatter(&whole_tick)
         .y_label_formatter(&whole_tick)
-        .light_line_style(WHITE.mix(0.0))
         .draw()
         .map_err(err)?;
     draw(&mut chart)
@@ -455,21 +477,11 @@ pub(crate) fn stacked_bars(
         let n = stats.players.len() as u32;
         let total = |i: usize| layers.iter().map(|l| l.values[i].max(0)).sum::<i64>();
         let top = (0..n as usize).map(total).max().unwrap_or(0).max(1) as f64 * 1.15;
-        let mut chart = ChartBuilder::on(root)
-            .caption(caption, ("sans-serif", CAPTION))
-            .margin(12)
-            .x_label_area_size(40)
-            .y_label_area_size(52)
-            // A segment per player: 0..n-1 (a range of n would add an empty one after the last).
-            .build_cartesian_2d((0..n.max(1) - 1).into_segmented(), 0f64..top)
-            .map_err(err)?;
+        // A segment per player: 0..n-1 (a range of n would add an empty one after the last).
+        let mut chart = axes(root, caption, (0..n.max(1) - 1).into_segmented(), 0f64..top)?;
         let names: Vec<String> = stats.players.iter().map(|p| p.name.clone()).collect();
-        chart
-            .configure_mesh()
+        mesh(&mut chart)
             .disable_x_mesh()
-            .label_style(("sans-serif", LABEL))
-            .axis_desc_style(("sans-serif", LABEL))
-            .light_line_style(WHITE.mix(0.0))
             .x_labels(n.max(1) as usize)
             .x_label_formatter(&|x| match x {
                 SegmentValue::CenterOf(i) => names.get(*i as usize).cloned().unwrap_or_default(),

@@ -66,19 +66,9 @@ pub fn trades(stats: &GameStats, vocabulary: &Vocabulary) -> Result<String, Char
         let (left, right) = root.split_horizontally(WIDTH / 2);
         let turns = stats.turns.max(1);
         let top = stats.trades_by_turn.iter().copied().max().unwrap_or(0).max(1) as f64 + 0.5;
-        let mut chart = ChartBuilder::on(&left)
-            .caption("Trades per turn", ("sans-serif", CAPTION))
-            .margin(12)
-            .x_label_area_size(40)
-            .y_label_area_size(52)
-            .build_cartesian_2d(0f64..turns as f64 + 0.999, 0f64..top)
-            .map_err(err)?;
-        chart
-            .configure_mesh()
+        let mut chart = axes(&left, "Trades per turn", 0f64..turns as f64 + 0.999, 0f64..top)?;
+        mesh(&mut chart)
             .disable_x_mesh()
-            .label_style(("sans-serif", LABEL))
-            .axis_desc_style(("sans-serif", LABEL))
-            .light_line_style(WHITE.mix(0.0))
             .x_desc("turn")
             .y_desc("trades")
             .x_label_formatter(&whole_tick)
@@ -167,19 +157,9 @@ pub fn dice(stats: &GameStats, vocabulary: &Vocabulary) -> Result<String, ChartE
         let expected = |s: u32| rolls as f64 * spec.chance(s);
         let rolled = |s: u32| stats.dice.get(&s.to_string()).copied().unwrap_or(0) as f64;
         let top = sums.clone().map(|s| rolled(s).max(expected(s))).fold(0.0, f64::max) * 1.15 + 1.0;
-        let mut chart = ChartBuilder::on(root)
-            .caption(&caption, ("sans-serif", CAPTION))
-            .margin(12)
-            .x_label_area_size(40)
-            .y_label_area_size(52)
-            .build_cartesian_2d(low as f64 - 0.5..high as f64 + 0.5, 0f64..top)
-            .map_err(err)?;
-        chart
-            .configure_mesh()
+        let mut chart = axes(root, &caption, low as f64 - 0.5..high as f64 + 0.5, 0f64..top)?;
+        mesh(&mut chart)
             .disable_x_mesh()
-            .label_style(("sans-serif", LABEL))
-            .axis_desc_style(("sans-serif", LABEL))
-            .light_line_style(WHITE.mix(0.0))
             .x_labels((high - low + 1) as usize)
             .x_label_formatter(&whole_tick)
             // Counts are whole: no 5.0 and no ticks between them.

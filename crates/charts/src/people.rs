@@ -33,17 +33,8 @@ pub fn rating_history(player: &str, series: &[RatingSeries]) -> Result<String, C
         let points = series.iter().flat_map(|s| s.history.iter());
         let games = points.clone().map(|p| p[0]).fold(1.0, f64::max);
         let (low, high) = points.map(|p| p[1]).fold((0.0f64, 1.0f64), |(l, h), y| (l.min(y), h.max(y)));
-        let mut chart = ChartBuilder::on(root)
-            .caption(&caption, ("sans-serif", CAPTION))
-            .margin(12)
-            .x_label_area_size(40)
-            .y_label_area_size(52)
-            .build_cartesian_2d(0f64..games + 0.5, (low - 1.0).floor()..(high + 1.0).ceil())
-            .map_err(err)?;
-        chart
-            .configure_mesh()
-            .label_style(("sans-serif", LABEL))
-            .axis_desc_style(("sans-serif", LABEL))
+        let mut chart = axes(root, &caption, 0f64..games + 0.5, (low - 1.0).floor()..(high + 1.0).ceil())?;
+        mesh(&mut chart)
             .x_desc(if dated.is_some() { "game, by the day played" } else { "game" })
             .y_desc("rating (mu − 3 sigma)")
             // Games are whole: no label between two; a game's day where it has one.
@@ -57,7 +48,6 @@ pub fn rating_history(player: &str, series: &[RatingSeries]) -> Result<String, C
                     None => format!("{x:.0}"),
                 }
             })
-            .light_line_style(WHITE.mix(0.0))
             .draw()
             .map_err(err)?;
         for (k, s) in series.iter().map(|s| &s.history).enumerate() {
