@@ -404,28 +404,28 @@ impl Board {
         self.vertices[a as usize].edges.iter().copied().find(|&e| self.edges[e as usize].ends.contains(&b))
     }
 
-    /// Every name of a vertex, for messages: `0:SE/1:SW/4:N`.
     /// The desert, where a game's robber stands at the start unless the header says otherwise.
     pub fn desert(&self) -> Option<HexId> {
         self.hexes.iter().position(|h| h.terrain == Terrain::Desert).map(|i| i as HexId)
     }
 
+    /// Every name of a vertex, for messages: `0:SE/1:SW/4:N`.
     pub fn vertex_label(&self, v: VertexId) -> String {
-        let mut names = Vec::new();
-        for &h in &self.vertices[v as usize].hexes {
-            let c = self.hexes[h as usize].corners.iter().position(|&x| x == v).expect("a corner of its hex");
-            names.push(format!("{h}:{}", CORNER_NAMES[c]));
-        }
-        names.join("/")
+        self.label(&self.vertices[v as usize].hexes, |hex| {
+            CORNER_NAMES[hex.corners.iter().position(|&x| x == v).expect("a corner of its hex")]
+        })
     }
 
     /// Every name of an edge, for messages: `4:E/5:W`.
     pub fn edge_label(&self, e: EdgeId) -> String {
-        let mut names = Vec::new();
-        for &h in &self.edges[e as usize].hexes {
-            let s = self.hexes[h as usize].sides.iter().position(|&x| x == e).expect("a side of its hex");
-            names.push(format!("{h}:{}", SIDE_NAMES[s]));
-        }
+        self.label(&self.edges[e as usize].hexes, |hex| {
+            SIDE_NAMES[hex.sides.iter().position(|&x| x == e).expect("a side of its hex")]
+        })
+    }
+
+    /// `hex:place` for each hex a vertex or an edge touches, joined by `/`.
+    fn label(&self, hexes: &[HexId], place: impl Fn(&Hex) -> &'static str) -> String {
+        let names: Vec<String> = hexes.iter().map(|&h| format!("{h}:{}", place(&self.hexes[h as usize]))).collect();
         names.join("/")
     }
 

@@ -264,13 +264,17 @@ impl Serialize for Bundle {
 
 impl fmt::Display for Bundle {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let items = self.items();
-        if items.is_empty() {
-            return write!(f, "nothing");
-        }
-        let parts: Vec<String> = items.iter().map(|(n, c)| format!("{c} {n}")).collect();
-        write!(f, "{}", parts.join(", "))
+        write_items(f, &self.items())
     }
+}
+
+/// Cards by kind name in words: `2 wood, 1 ore`, or `nothing`.
+fn write_items(f: &mut fmt::Formatter<'_>, items: &[(&str, u32)]) -> fmt::Result {
+    if items.is_empty() {
+        return write!(f, "nothing");
+    }
+    let parts: Vec<String> = items.iter().map(|(n, c)| format!("{c} {n}")).collect();
+    write!(f, "{}", parts.join(", "))
 }
 
 /// What a count of cards counts: the kinds, by name. The five resources here; a game of the family with
@@ -413,12 +417,7 @@ impl<T: Tally> Pile<T> {
 
 impl<T: Tally> fmt::Display for Pile<T> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let items = self.items();
-        if items.is_empty() {
-            return write!(f, "nothing");
-        }
-        let parts: Vec<String> = items.iter().map(|(n, c)| format!("{c} {n}")).collect();
-        write!(f, "{}", parts.join(", "))
+        write_items(f, &self.items())
     }
 }
 

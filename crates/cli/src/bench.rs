@@ -65,13 +65,7 @@ pub fn run(corpus: &Path, db: Option<PathBuf>, postgres: Option<PathBuf>) -> any
     let path = dir.join("bench-import.db");
     let _ = std::fs::remove_file(&path);
     let mut store = Store::open(&path)?;
-    let t = Instant::now();
-    for log in &logs {
-        let fresh = read_log(&log.text).expect("validated above");
-        let revalidated = almanac_engine::ValidatedLog { game: fresh, text: log.text.clone() };
-        store_log(&mut store, &revalidated, almanac_store::Ownership::OPERATOR)?;
-    }
-    let import_s = t.elapsed().as_secs_f64();
+    let import_s = import_each(&mut store, &logs)?;
     let facts = store.fact_count()?;
     let rows = events as u64 + facts;
     println!(
@@ -164,13 +158,7 @@ pub fn run(corpus: &Path, db: Option<PathBuf>, postgres: Option<PathBuf>) -> any
     if let Some(url) = &postgres {
         let mut pg = Store::open(url)?;
         anyhow::ensure!(pg.stored_games()?.is_empty(), "the PostgreSQL database to bench on must be empty");
-        let t = Instant::now();
-        for log in &logs {
-            let fresh = read_log(&log.text).expect("validated above");
-            let revalidated = almanac_engine::ValidatedLog { game: fresh, text: log.text.clone() };
-            store_log(&mut pg, &revalidated, almanac_store::Ownership::OPERATOR)?;
-        }
-        let pg_s = t.elapsed().as_secs_f64();
+        let pg_s = import_each(&mut pg, &logs)?;
         println!(
             "import into PostgreSQL (the same, over a local socket): {:.0} rows/s ({pg_s:.2} s; {:.0}% of SQLite's rate)",
             rows as f64 / pg_s,
@@ -179,17 +167,7 @@ pub fn run(corpus: &Path, db: Option<PathBuf>, postgres: Option<PathBuf>) -> any
         let longest = logs.iter().max_by_key(|l| l.game.event_count()).expect("not empty");
         let id = almanac_store::game_id(&longest.content_hash());
         let turns = longest.game.current_turn();
-        let reps = 50;
-        let t = Instant::now();
-        for k in 0..reps {
-            let (_, g) = crate::commands::load(&pg, &id)?;
-            let turn = (k as u32 * 7919) % (turns + 1);
-            std::hint::black_box(g.view_after(g.events_through_turn(turn)));
-        }
-        println!(
-            "state at a random turn, cold, on PostgreSQL: {:.2} ms per query",
-            t.elapsed().as_secs_f64() / reps as f64 * 1e3
-        );
+        println!("state at a random turn, cold, on PostgreSQL: {:.2} ms per query", cold_state_ms(&pg, &id, turns)?);
     }
 
     // 3. State at a turn.
@@ -252,19 +230,10 @@ pub fn run(corpus: &Path, db: Option<PathBuf>, postgres: Option<PathBuf>) -> any
     }
     let store = Store::open(&path)?;
     let id = almanac_store::game_id(&longest.content_hash());
-    {
-        let reps = 50;
-        let t = Instant::now();
-        for k in 0..reps {
-            let (_, g) = crate::commands::load(&store, &id)?;
-            let turn = (k as u32 * 7919) % (turns + 1);
-            std::hint::black_box(g.view_after(g.events_through_turn(turn)));
-        }
-        println!(
-            "state at a random turn, cold (read {n} events from SQLite, validate, replay): {:.2} ms per query",
-            t.elapsed().as_secs_f64() / reps as f64 * 1e3
-        );
-    }
+    println!(
+        "state at a random turn, cold (read {n} events from SQLite, validate, replay): {:.2} ms per query",
+        cold_state_ms(&store, &id, turns)?
+    );
 
     // 4. The charts the longest game's ruleset declares, from its facts.
     let mut rows = Vec::new();
@@ -343,6 +312,30 @@ const STRETCHED_TO: [usize; 3] = [1_000, 10_000, 48_000];
 /// Stores the first `stored` of `lines` as a club's game, then appends the next `APPENDS` events one at a time
 /// with the game in memory, as the server does after an upload: the first append's time and the median, in
 /// milliseconds.
+/// Stores every log afresh, validated again as an upload is: the seconds it took.
+fn import_each(store: &mut Store, logs: &[almanac_engine::ValidatedLog]) -> anyhow::Result<f64> {
+    let t = Instant::now();
+    for log in logs {
+        let fresh = read_log(&log.text).expect("validated above");
+        let revalidated = almanac_engine::ValidatedLog { game: fresh, text: log.text.clone() };
+        store_log(store, &revalidated, almanac_store::Ownership::OPERATOR)?;
+    }
+    Ok(t.elapsed().as_secs_f64())
+}
+
+/// Milliseconds per query for the state at a turn read cold: the game loaded from `store` (its events read,
+/// validated and replayed), then its view after a turn spread over the game from query to query.
+fn cold_state_ms(store: &Store, id: &str, turns: u32) -> anyhow::Result<f64> {
+    let reps = 50;
+    let t = Instant::now();
+    for k in 0..reps {
+        let (_, g) = crate::commands::load(store, id)?;
+        let turn = (k as u32 * 7919) % (turns + 1);
+        std::hint::black_box(g.view_after(g.events_through_turn(turn)));
+    }
+    Ok(t.elapsed().as_secs_f64() / f64::from(reps) * 1e3)
+}
+
 fn live_appends(store: &mut Store, header: &str, lines: &[&str], stored: usize) -> anyhow::Result<(f64, f64)> {
     let club = match store.club_by_name("bench") {
         Ok(club) => club,

@@ -4,7 +4,7 @@
 mod common;
 
 use almanac_store::testing::{scratch_postgres, ScratchDatabase};
-use almanac_store::{Appended, GameFilter, Inserted, Ownership, Sort, Store, StoreError, Viewer};
+use almanac_store::{Appended, GameFilter, Inserted, Ownership, Sort, Store, StoreError};
 use common::{everything, insert, insert_as, log_of, sample};
 use std::path::Path;
 
@@ -281,28 +281,9 @@ fn concurrent_appends_keep_one_contiguous_log_and_the_stale_writers_hear_so() {
 #[ignore = "needs PostgreSQL: `make test` starts one (ALMANAC_TEST_PG)"]
 fn a_clubs_private_game_is_found_by_nobody_else_and_tokens_stop_when_revoked() {
     let (_db, mut store) = db();
-    let (a, b) = (store.create_club("A").unwrap().id, store.create_club("B").unwrap().id);
-    let log = log_of(&sample("catan-club-game.jsonl"));
-    let id = insert_as(&mut store, &log, Ownership::private_to(a)).unwrap().id().to_string();
-    let listed = |store: &Store, viewer| store.list_games(&GameFilter { viewer, ..Default::default() }).unwrap().len();
-    assert_eq!(
-        (listed(&store, Viewer::Club(a)), listed(&store, Viewer::Club(b)), listed(&store, Viewer::Public)),
-        (1, 0, 0)
-    );
-    assert!(matches!(store.resolve(Viewer::Club(b), &id[..4]), Err(StoreError::NotFound(_))));
-    assert!(matches!(insert_as(&mut store, &log, Ownership::private_to(b)), Err(StoreError::TakenElsewhere(_))));
-    assert!(matches!(store.set_published(b, &id, true), Err(StoreError::NotFound(_))));
-    store.set_published(a, &id, true).unwrap();
-    assert_eq!(listed(&store, Viewer::Public), 1);
-    assert!(matches!(store.delete_game(b, &id), Err(StoreError::NotYours(_))));
-    store.delete_game(a, &id).unwrap();
-    assert_eq!(listed(&store, Viewer::Operator), 0);
-    assert_eq!(insert_as(&mut store, &log, Ownership::private_to(a)).unwrap(), Inserted::Existing(id));
-    let token = store.add_token(a, "hash-of-secret", "laptop").unwrap();
-    assert_eq!(store.club_of_token("hash-of-secret").unwrap().map(|c| c.id), Some(a));
-    store.revoke_token(token).unwrap();
-    assert_eq!(store.club_of_token("hash-of-secret").unwrap(), None);
-    assert_eq!(store.clubs().unwrap().len(), 2);
+    common::a_clubs_private_game_is_found_by_nobody_else(&mut store);
+    common::tokens_are_stored_as_hashes_and_stop_working_when_revoked(&mut store);
+    assert_eq!(store.clubs().unwrap().len(), 3);
 }
 
 #[test]

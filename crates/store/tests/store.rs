@@ -540,52 +540,14 @@ fn a_database_of_version_1_is_hashed_again_and_keeps_its_ids() {
 fn a_clubs_private_game_is_found_by_nobody_else() {
     let (_dir, path) = db();
     let mut store = Store::open(&path).unwrap();
-    let (a, b) = (store.create_club("A").unwrap().id, store.create_club("B").unwrap().id);
-    let log = log_of(&sample("catan-club-game.jsonl"));
-    let id = insert_as(&mut store, &log, Ownership::private_to(a)).unwrap().id().to_string();
-    let listed = |store: &Store, viewer| store.list_games(&GameFilter { viewer, ..Default::default() }).unwrap().len();
-    assert_eq!(
-        (listed(&store, Viewer::Club(a)), listed(&store, Viewer::Club(b)), listed(&store, Viewer::Public)),
-        (1, 0, 0)
-    );
-    assert_eq!(store.resolve(Viewer::Club(a), &id[..4]).unwrap(), id);
-    for viewer in [Viewer::Club(b), Viewer::Public] {
-        assert!(matches!(store.resolve(viewer, &id), Err(StoreError::NotFound(_))));
-        assert!(matches!(store.resolve(viewer, &id[..4]), Err(StoreError::NotFound(_))));
-    }
-    // Another club uploading the same log hears that it is taken, and stores nothing.
-    assert!(matches!(insert_as(&mut store, &log, Ownership::private_to(b)), Err(StoreError::TakenElsewhere(_))));
-    // Only the owner changes it.
-    assert!(matches!(store.set_published(b, &id, true), Err(StoreError::NotFound(_))));
-    store.set_published(a, &id, true).unwrap();
-    assert_eq!((listed(&store, Viewer::Club(b)), listed(&store, Viewer::Public)), (1, 1));
-    assert!(matches!(store.delete_game(b, &id), Err(StoreError::NotYours(_))));
-    assert_eq!(insert_as(&mut store, &log, Ownership::private_to(b)).unwrap(), Inserted::Existing(id.clone()));
-    // Deleted: gone from every view, the owner's and the operator's too; the events stay.
-    store.delete_game(a, &id).unwrap();
-    for viewer in [Viewer::Club(a), Viewer::Club(b), Viewer::Public, Viewer::Operator] {
-        assert_eq!(listed(&store, viewer), 0);
-        assert!(store.resolve(viewer, &id).is_err());
-    }
-    assert_eq!(stored_events(&store), 553);
-    // The owner's upload of the same log shows it again.
-    assert_eq!(insert_as(&mut store, &log, Ownership::private_to(a)).unwrap(), Inserted::Existing(id.clone()));
-    assert_eq!(listed(&store, Viewer::Public), 1, "still published");
+    common::a_clubs_private_game_is_found_by_nobody_else(&mut store);
+    assert_eq!(stored_events(&store), 553, "a deleted game's events stay, and its upload again adds none");
 }
 
 #[test]
 fn tokens_are_stored_as_hashes_and_stop_working_when_revoked() {
     let (_dir, path) = db();
-    let mut store = Store::open(&path).unwrap();
-    let club = store.create_club("Kadıköy").unwrap();
-    assert!(matches!(store.create_club("Kadıköy"), Err(StoreError::Invalid(_))));
-    let token = store.add_token(club.id, "hash-of-secret", "laptop").unwrap();
-    assert_eq!(store.club_of_token("hash-of-secret").unwrap(), Some(club.clone()));
-    assert_eq!(store.club_of_token("secret").unwrap(), None);
-    store.revoke_token(token).unwrap();
-    assert_eq!(store.club_of_token("hash-of-secret").unwrap(), None);
-    assert!(store.tokens(Some(club.id)).unwrap()[0].revoked_at.is_some());
-    assert!(matches!(store.revoke_token(999), Err(StoreError::NotFound(_))));
+    common::tokens_are_stored_as_hashes_and_stop_working_when_revoked(&mut Store::open(&path).unwrap());
 }
 
 #[test]
