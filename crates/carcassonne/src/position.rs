@@ -4,7 +4,7 @@
 
 use crate::state::{FigureKind, GroupKind, State};
 use almanac_core::position::{features, values};
-use almanac_core::{Feature, Position, Reading};
+use almanac_core::{Feature, Position, Positioned, Reading};
 
 /// The open features each seat holds (with the most followers on them), tallied once per position: tiles
 /// of cities, tiles of roads, monasteries, fields, and the cities those fields feed.
@@ -52,12 +52,16 @@ fn held(s: &State) -> Held {
     Held(held)
 }
 
-pub fn position(s: &State) -> Position {
-    let left: f64 = s.supply.iter().map(|&k| f64::from(k)).sum();
-    let placed = s.placed.len() as f64;
-    Position {
-        progress: placed / (placed + left).max(1.0),
-        scores: s.players.iter().map(|p| f64::from(p.score)).collect(),
-        seats: values(&READINGS, s, &held(s), s.players.len()),
+impl Positioned for State {
+    const FEATURES: &'static [Feature] = &FEATURES;
+
+    fn position(&self) -> Option<Position> {
+        let left: f64 = self.supply.iter().map(|&k| f64::from(k)).sum();
+        let placed = self.placed.len() as f64;
+        Some(Position {
+            progress: placed / (placed + left).max(1.0),
+            scores: self.players.iter().map(|p| f64::from(p.score)).collect(),
+            seats: values(&READINGS, self, &held(self), self.players.len()),
+        })
     }
 }

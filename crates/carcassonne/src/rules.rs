@@ -6,7 +6,7 @@ use crate::state::*;
 use crate::tiles::*;
 use crate::vocabulary::{COMPLETION, TILE};
 use almanac_core::Seated;
-use almanac_core::{CheckpointError, Fact, RuleViolation, Rules, Seat, SetupError, View};
+use almanac_core::{CheckpointError, Fact, RuleViolation, Rules, Seat};
 
 use almanac_core::ruleset::{fail, Result};
 
@@ -30,28 +30,33 @@ fn edge_kind(t: &TileType, rotation: u8, side: usize) -> EdgeKind {
 impl Rules for State {
     type Header = crate::setup::Header;
     type Event = Event;
-    type GameView = crate::view::GridView;
-    type PlayerView = crate::view::SupplyView;
 
     /// 2: a follower placed is a piece built, by its feature (the opening questions ask about).
     /// 3: a follower sent home by a scored feature is a piece returned (the coach table counts them).
     const VERSION: u32 = 3;
-    const FEATURES: &'static [almanac_core::Feature] = &crate::position::FEATURES;
 
-    fn new(header: Self::Header) -> std::result::Result<State, SetupError> {
-        crate::setup::new_state(header)
+    fn apply(&mut self, ev: &Event, facts: &mut Vec<Fact>) -> Result {
+        if self.step == Step::Over {
+            return fail("the game is over");
+        }
+        if let Some(p) = ev.player() {
+            if p != self.active {
+                return fail(format!("{} plays out of turn: it is {}'s turn", self.name(p), self.name(self.active)));
+            }
+        }
+        match ev {
+            Event::PlaceTile { tile, at, rotation, .. } => place_tile(self, *tile, *at, *rotation, facts),
+            Event::DiscardTile { tile, .. } => discard_tile(self, *tile),
+            Event::PlaceFigure { figure, feature, location, .. } => {
+                place_figure(self, *figure, *feature, location, facts)
+            }
+            Event::EndTurn { .. } => end_turn(self, facts),
+            Event::EndGame => end_game(self, facts),
+        }
     }
-    fn apply(&mut self, event: &Event, facts: &mut Vec<Fact>) -> Result {
-        apply(self, event, facts)
-    }
+
     fn standing(&self) -> almanac_core::Standing {
         almanac_core::Standing { turn: self.turn, active: self.active, winner: crate::view::winner(self) }
-    }
-    fn view(&self) -> View<Self::GameView, Self::PlayerView> {
-        crate::view::view(self)
-    }
-    fn position(&self) -> Option<almanac_core::Position> {
-        Some(crate::position::position(self))
     }
     /// The grid is where each placed tile lies: rebuilt from them.
     fn fixed_from(&mut self, initial: &State) -> std::result::Result<(), CheckpointError> {
@@ -70,24 +75,6 @@ impl Rules for State {
             words.push_str(if set == "traders-and-builders" { "Traders & Builders" } else { set });
         }
         words
-    }
-}
-
-pub fn apply(s: &mut State, ev: &Event, facts: &mut Vec<Fact>) -> Result {
-    if s.step == Step::Over {
-        return fail("the game is over");
-    }
-    if let Some(p) = ev.player() {
-        if p != s.active {
-            return fail(format!("{} plays out of turn: it is {}'s turn", s.name(p), s.name(s.active)));
-        }
-    }
-    match ev {
-        Event::PlaceTile { tile, at, rotation, .. } => place_tile(s, *tile, *at, *rotation, facts),
-        Event::DiscardTile { tile, .. } => discard_tile(s, *tile),
-        Event::PlaceFigure { figure, feature, location, .. } => place_figure(s, *figure, *feature, location, facts),
-        Event::EndTurn { .. } => end_turn(s, facts),
-        Event::EndGame => end_game(s, facts),
     }
 }
 

@@ -25,72 +25,75 @@ struct Start {
     rotation: u32,
 }
 
-impl almanac_core::Header for Header {}
+impl almanac_core::Header for Header {
+    type State = State;
 
-/// The state before the first event.
-pub fn new_state(h: Header) -> Result<State, SetupError> {
-    if !(2..=6).contains(&h.players.len()) && h.players.len() != 1 {
-        return Err(SetupError(format!(
-            "carcassonne is for 2 to 6 players (or 1 to try things out), not {}",
-            h.players.len()
-        )));
-    }
-    let cat = catalogue();
-    let mut supply = vec![0u8; cat.tiles.len()];
-    for set in &h.options.sets {
-        let traders = match set.as_str() {
-            "basic" => false,
-            "traders-and-builders" => true,
-            other => {
-                return Err(SetupError(format!("options: unknown tile set `{other}` (basic, traders-and-builders)")))
-            }
-        };
-        for (i, t) in cat.tiles.iter().enumerate() {
-            if t.traders == traders {
-                supply[i] += t.count;
+    fn state(self) -> Result<State, SetupError> {
+        if !(2..=6).contains(&self.players.len()) && self.players.len() != 1 {
+            return Err(SetupError(format!(
+                "carcassonne is for 2 to 6 players (or 1 to try things out), not {}",
+                self.players.len()
+            )));
+        }
+        let cat = catalogue();
+        let mut supply = vec![0u8; cat.tiles.len()];
+        for set in &self.options.sets {
+            let traders = match set.as_str() {
+                "basic" => false,
+                "traders-and-builders" => true,
+                other => {
+                    return Err(SetupError(format!(
+                        "options: unknown tile set `{other}` (basic, traders-and-builders)"
+                    )))
+                }
+            };
+            for (i, t) in cat.tiles.iter().enumerate() {
+                if t.traders == traders {
+                    supply[i] += t.count;
+                }
             }
         }
-    }
-    let n = h.players.len();
-    let players = vec![
-        Player {
-            score: 0,
-            followers: h.options.followers,
-            builders_home: h.options.builder.0,
-            pigs_home: h.options.pig.0,
-            goods: [0; 3]
+        let n = self.players.len();
+        let players = vec![
+            Player {
+                score: 0,
+                followers: self.options.followers,
+                builders_home: self.options.builder.0,
+                pigs_home: self.options.pig.0,
+                goods: [0; 3]
+            };
+            n
+        ];
+        let mut s = State {
+            options: self.options,
+            table: Table::of(&self.players),
+            players,
+            grid: Default::default(),
+            placed: Vec::new(),
+            parent: Vec::new(),
+            groups: Vec::new(),
+            supply,
+            turn: 1,
+            active: 0,
+            step: Step::Tile,
+            second_part: false,
+            bonus_due: false,
         };
-        n
-    ];
-    let mut s = State {
-        options: h.options,
-        table: Table::of(&h.players),
-        players,
-        grid: Default::default(),
-        placed: Vec::new(),
-        parent: Vec::new(),
-        groups: Vec::new(),
-        supply,
-        turn: 1,
-        active: 0,
-        step: Step::Tile,
-        second_part: false,
-        bonus_due: false,
-    };
-    let start = h.start.unwrap_or(Start { tile: tiles::START_TILE.into(), at: [0, 0], rotation: 0 });
-    let tile = cat.get(&start.tile).ok_or_else(|| SetupError(format!("start: `{}` is not a tile", start.tile)))?;
-    if s.supply[tile] == 0 {
-        return Err(SetupError(format!("start: no {} in the tile sets", start.tile)));
+        let start = self.start.unwrap_or(Start { tile: tiles::START_TILE.into(), at: [0, 0], rotation: 0 });
+        let tile = cat.get(&start.tile).ok_or_else(|| SetupError(format!("start: `{}` is not a tile", start.tile)))?;
+        if s.supply[tile] == 0 {
+            return Err(SetupError(format!("start: no {} in the tile sets", start.tile)));
+        }
+        if !start.rotation.is_multiple_of(90) {
+            return Err(SetupError(format!("start: rotation {} is not a quarter turn", start.rotation)));
+        }
+        s.supply[tile] -= 1;
+        let at = (start.at[0], start.at[1]);
+        s.placed.push(state::Placed { tile, rotation: ((start.rotation / 90) % 4) as u8, at, first_node: 0 });
+        s.grid.insert(at, 0);
+        s.add_nodes(0);
+        Ok(s)
     }
-    if !start.rotation.is_multiple_of(90) {
-        return Err(SetupError(format!("start: rotation {} is not a quarter turn", start.rotation)));
-    }
-    s.supply[tile] -= 1;
-    let at = (start.at[0], start.at[1]);
-    s.placed.push(state::Placed { tile, rotation: ((start.rotation / 90) % 4) as u8, at, first_node: 0 });
-    s.grid.insert(at, 0);
-    s.add_nodes(0);
-    Ok(s)
 }
 
 /// How a table begins a game at the recorder: the start tile in the middle, the pack of the sets chosen;

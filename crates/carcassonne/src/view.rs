@@ -4,7 +4,7 @@ use crate::state::{Placed, State, Step};
 use crate::tiles::{catalogue, rotate_halves, rotate_sides, FeatureKind, GOODS, HALVES, SIDES};
 use crate::vocabulary::ID;
 use almanac_core::Seated;
-use almanac_core::{PlayerView, Seat, View};
+use almanac_core::{PlayerView, Seat, View, Viewed};
 use serde::Serialize;
 use std::collections::BTreeMap;
 
@@ -64,68 +64,73 @@ pub fn winner(s: &State) -> Option<Seat> {
     (top.len() == 1).then(|| top[0] as Seat)
 }
 
-pub fn view(s: &State) -> View<GridView, SupplyView> {
-    let players = s
-        .players
-        .iter()
-        .enumerate()
-        .map(|(i, p)| {
-            let goods: BTreeMap<&'static str, u32> = GOODS.iter().zip(p.goods).map(|(g, n)| (*g, n)).collect();
-            let held: Vec<String> = goods.iter().filter(|(_, &n)| n > 0).map(|(g, n)| format!("{g} {n}")).collect();
-            PlayerView {
-                name: s.name(i as Seat).to_string(),
-                color: s.table.color(i as Seat).map(String::from),
-                vp: p.score,
-                vp_public: p.score,
-                summary: format!("{} followers at home  {}", p.followers, held.join(" ")),
-                game: SupplyView {
-                    followers_left: p.followers,
-                    builders_out: s.options.builder.0 - p.builders_home,
-                    pigs_out: s.options.pig.0 - p.pigs_home,
-                    goods,
-                },
+impl Viewed for State {
+    type GameView = GridView;
+    type PlayerView = SupplyView;
+
+    fn view(&self) -> View<GridView, SupplyView> {
+        let players = self
+            .players
+            .iter()
+            .enumerate()
+            .map(|(i, p)| {
+                let goods: BTreeMap<&'static str, u32> = GOODS.iter().zip(p.goods).map(|(g, n)| (*g, n)).collect();
+                let held: Vec<String> = goods.iter().filter(|(_, &n)| n > 0).map(|(g, n)| format!("{g} {n}")).collect();
+                PlayerView {
+                    name: self.name(i as Seat).to_string(),
+                    color: self.table.color(i as Seat).map(String::from),
+                    vp: p.score,
+                    vp_public: p.score,
+                    summary: format!("{} followers at home  {}", p.followers, held.join(" ")),
+                    game: SupplyView {
+                        followers_left: p.followers,
+                        builders_out: self.options.builder.0 - p.builders_home,
+                        pigs_out: self.options.pig.0 - p.pigs_home,
+                        goods,
+                    },
+                }
+            })
+            .collect();
+        let tiles = self
+            .placed
+            .iter()
+            .map(|p| {
+                let t = &catalogue().tiles[p.tile];
+                TileView {
+                    tile: &t.id,
+                    at: [p.at.0, p.at.1],
+                    rotation: p.rotation as u32 * 90,
+                    features: (0..t.features.len()).map(|f| feature(p, f)).collect(),
+                }
+            })
+            .collect();
+        let mut figures = Vec::new();
+        for g in self.groups.iter().flatten() {
+            for f in &g.figures {
+                let p = &self.placed[f.placed];
+                figures.push(FigureView {
+                    player: self.name(f.player).to_string(),
+                    figure: f.kind.name(),
+                    feature: g.kind.name(),
+                    at: [p.at.0, p.at.1],
+                    location: feature(p, f.feature).location,
+                });
             }
-        })
-        .collect();
-    let tiles = s
-        .placed
-        .iter()
-        .map(|p| {
-            let t = &catalogue().tiles[p.tile];
-            TileView {
-                tile: &t.id,
-                at: [p.at.0, p.at.1],
-                rotation: p.rotation as u32 * 90,
-                features: (0..t.features.len()).map(|f| feature(p, f)).collect(),
-            }
-        })
-        .collect();
-    let mut figures = Vec::new();
-    for g in s.groups.iter().flatten() {
-        for f in &g.figures {
-            let p = &s.placed[f.placed];
-            figures.push(FigureView {
-                player: s.name(f.player).to_string(),
-                figure: f.kind.name(),
-                feature: g.kind.name(),
-                at: [p.at.0, p.at.1],
-                location: feature(p, f.feature).location,
-            });
         }
-    }
-    let phase = match s.step {
-        Step::Tile => "tile",
-        Step::Figure { .. } => "figure",
-        Step::Over => "over",
-    };
-    View {
-        ruleset: ID,
-        turn: s.turn,
-        active: s.name(s.active).to_string(),
-        phase,
-        winner: winner(s).map(|w| s.name(w).to_string()),
-        players,
-        game: GridView { tiles, figures, tiles_left: s.supply.iter().map(|&n| n as u32).sum() },
+        let phase = match self.step {
+            Step::Tile => "tile",
+            Step::Figure { .. } => "figure",
+            Step::Over => "over",
+        };
+        View {
+            ruleset: ID,
+            turn: self.turn,
+            active: self.name(self.active).to_string(),
+            phase,
+            winner: winner(self).map(|w| self.name(w).to_string()),
+            players,
+            game: GridView { tiles, figures, tiles_left: self.supply.iter().map(|&n| n as u32).sum() },
+        }
     }
 }
 

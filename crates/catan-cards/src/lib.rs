@@ -23,5 +23,4 @@ impl almanac_core::Ruleset for CatanCards {
     type State = State;
     const VOCABULARY: &'static almanac_core::Vocabulary = &vocabulary::VOCABULARY;
     const REPLAY_SCRIPT: &'static str = include_str!("../web/replay.js");
-    const FEATURES: &'static [almanac_core::Feature] = &position::FEATURES;
 }

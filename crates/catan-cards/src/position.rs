@@ -4,7 +4,8 @@
 use crate::cards::VP_TO_WIN;
 use crate::state::State;
 use almanac_core::position::{features, values};
-use almanac_core::{Feature, Position, Reading, Seat};
+use almanac_core::Seated;
+use almanac_core::{Feature, Position, Positioned, Reading};
 
 const READINGS: [Reading<State>; 9] = [
     Reading::new("vp", "victory points", |s, _, seat| f64::from(s.vp(seat))),
@@ -24,10 +25,11 @@ const READINGS: [Reading<State>; 9] = [
 
 pub const FEATURES: [Feature; 9] = features(&READINGS);
 
-pub fn position(s: &State) -> Position {
-    let n = s.players.len();
-    let scores: Vec<f64> = (0..n).map(|i| f64::from(s.vp(i as Seat))).collect();
-    let leader = scores.iter().copied().fold(0.0, f64::max);
-    let progress = (leader / f64::from(VP_TO_WIN)).clamp(0.0, 1.0);
-    Position { progress, scores, seats: values(&READINGS, s, &(), n) }
+impl Positioned for State {
+    const FEATURES: &'static [Feature] = &FEATURES;
+
+    fn position(&self) -> Option<Position> {
+        let scores = self.seats().map(|p| f64::from(self.vp(p))).collect();
+        Some(Position::race(f64::from(VP_TO_WIN), scores, values(&READINGS, self, &(), self.players.len())))
+    }
 }

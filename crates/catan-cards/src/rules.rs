@@ -8,36 +8,81 @@ use crate::vocabulary::{EVENT, LARGEST_ARMY, LONGEST_ROAD, TRADE_BONUS};
 use almanac_catan::exchange::{exchange, Party};
 use almanac_catan::resources::{Bundle, ResourceCard, Resources};
 use almanac_core::Seated;
-use almanac_core::{cause, CheckpointError, Fact, Rules, Seat, SetupError, View};
+use almanac_core::{cause, CheckpointError, Fact, Rules, Seat};
 
 use almanac_core::ruleset::{fail, Result};
 
 impl Rules for State {
     type Header = crate::setup::Header;
     type Event = Event;
-    type GameView = crate::view::TableView;
-    type PlayerView = crate::view::TableauView;
 
     const VERSION: u32 = 1;
-    const FEATURES: &'static [almanac_core::Feature] = &crate::position::FEATURES;
 
-    fn new(header: Self::Header) -> Result<State, SetupError> {
-        crate::setup::new_state(header)
+    fn apply(&mut self, ev: &Event, facts: &mut Vec<Fact>) -> Result {
+        if let Some(w) = self.winner {
+            return fail(format!(
+                "the game is over: {} won with {} VP in turn {}",
+                self.name(w),
+                self.vp(w),
+                self.turn
+            ));
+        }
+        let p = ev.player();
+        match (self.phase, ev) {
+            (Phase::Harvest, Event::Harvest { draws, .. }) => {
+                need_active(self, p, "harvest")?;
+                harvest(self, draws, facts)?
+            }
+            (Phase::Harvest, _) => {
+                return fail(format!(
+                    "{}'s turn begins with the harvest (everyone draws a resource), not with {}",
+                    self.name(self.active),
+                    ev.kind()
+                ))
+            }
+            (Phase::Discard, Event::Discard { cards, .. }) => discard(self, p, cards, facts)?,
+            (Phase::Discard, _) => return fail(format!("after the Robber, {} must discard first", waiting(self))),
+            (Phase::Play, Event::Harvest { .. }) => {
+                return fail(format!("{} already harvested: the harvest opens each turn once", self.name(self.active)))
+            }
+            (Phase::Play, Event::Trade { with, give, get, bonus, .. }) => {
+                need_active(self, p, "trade")?;
+                trade(self, *with, give, get, *bonus, facts)?
+            }
+            (Phase::Play, Event::Build { card, road_trade, refill, event, .. }) => {
+                need_active(self, p, "build")?;
+                build(self, *card, *road_trade, *refill, event.as_ref(), facts)?
+            }
+            (Phase::Play, Event::Discard { .. }) => {
+                return fail(format!("{} discards, but no Robber is waiting for discards", self.name(p)))
+            }
+            (Phase::Play, Event::EndTurn { .. }) => {
+                need_active(self, p, "end the turn")?;
+                end_turn(self, facts)
+            }
+            (Phase::Over, _) => return fail("the game is over"),
+        }
+        // The player whose turn it is wins on reaching the target; nobody reaches it in another's turn.
+        if self.winner.is_none() && self.vp(self.active) >= VP_TO_WIN {
+            self.winner = Some(self.active);
+            self.phase = Phase::Over;
+            facts.push(Fact::GameOver { winner: Some(self.active) });
+        }
+        Ok(())
     }
-    fn apply(&mut self, event: &Event, facts: &mut Vec<Fact>) -> Result {
-        apply(self, event, facts)
-    }
+
+    /// What the header gives: each player's dealt cards and the starting settlement's point.
     fn opening_facts(&self, facts: &mut Vec<Fact>) {
-        opening(self, facts)
+        for seat in self.seats() {
+            let hand = self.players[seat as usize].hand;
+            for (item, n) in (Bundle { known: hand.known, unknown: hand.unknown }).items() {
+                facts.push(Fact::Gained { player: seat, item, count: n, cause: cause::SETUP, from: None });
+            }
+            score(self, seat, Card::Settlement.name(), 1, facts);
+        }
     }
     fn standing(&self) -> almanac_core::Standing {
         almanac_core::Standing { turn: self.turn, active: self.active, winner: self.winner }
-    }
-    fn view(&self) -> View<Self::GameView, Self::PlayerView> {
-        crate::view::view(self)
-    }
-    fn position(&self) -> Option<almanac_core::Position> {
-        Some(crate::position::position(self))
     }
     fn fixed_from(&mut self, initial: &State) -> std::result::Result<(), CheckpointError> {
         if self.players.len() != initial.players.len() {
@@ -46,65 +91,6 @@ impl Rules for State {
         self.table = initial.table.clone();
         self.decks = initial.decks.clone();
         Ok(())
-    }
-}
-
-pub fn apply(s: &mut State, ev: &Event, facts: &mut Vec<Fact>) -> Result {
-    if let Some(w) = s.winner {
-        return fail(format!("the game is over: {} won with {} VP in turn {}", s.name(w), s.vp(w), s.turn));
-    }
-    let p = ev.player();
-    match (s.phase, ev) {
-        (Phase::Harvest, Event::Harvest { draws, .. }) => {
-            need_active(s, p, "harvest")?;
-            harvest(s, draws, facts)?
-        }
-        (Phase::Harvest, _) => {
-            return fail(format!(
-                "{}'s turn begins with the harvest (everyone draws a resource), not with {}",
-                s.name(s.active),
-                ev.kind()
-            ))
-        }
-        (Phase::Discard, Event::Discard { cards, .. }) => discard(s, p, cards, facts)?,
-        (Phase::Discard, _) => return fail(format!("after the Robber, {} must discard first", waiting(s))),
-        (Phase::Play, Event::Harvest { .. }) => {
-            return fail(format!("{} already harvested: the harvest opens each turn once", s.name(s.active)))
-        }
-        (Phase::Play, Event::Trade { with, give, get, bonus, .. }) => {
-            need_active(s, p, "trade")?;
-            trade(s, *with, give, get, *bonus, facts)?
-        }
-        (Phase::Play, Event::Build { card, road_trade, refill, event, .. }) => {
-            need_active(s, p, "build")?;
-            build(s, *card, *road_trade, *refill, event.as_ref(), facts)?
-        }
-        (Phase::Play, Event::Discard { .. }) => {
-            return fail(format!("{} discards, but no Robber is waiting for discards", s.name(p)))
-        }
-        (Phase::Play, Event::EndTurn { .. }) => {
-            need_active(s, p, "end the turn")?;
-            end_turn(s, facts)
-        }
-        (Phase::Over, _) => return fail("the game is over"),
-    }
-    // The player whose turn it is wins on reaching the target; nobody reaches it in another's turn.
-    if s.winner.is_none() && s.vp(s.active) >= VP_TO_WIN {
-        s.winner = Some(s.active);
-        s.phase = Phase::Over;
-        facts.push(Fact::GameOver { winner: Some(s.active) });
-    }
-    Ok(())
-}
-
-/// What the header gives: each player's dealt cards and the starting settlement's point.
-pub fn opening(s: &State, facts: &mut Vec<Fact>) {
-    for seat in s.seats() {
-        let hand = s.players[seat as usize].hand;
-        for (item, n) in (Bundle { known: hand.known, unknown: hand.unknown }).items() {
-            facts.push(Fact::Gained { player: seat, item, count: n, cause: cause::SETUP, from: None });
-        }
-        score(s, seat, Card::Settlement.name(), 1, facts);
     }
 }
 

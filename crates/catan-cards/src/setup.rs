@@ -54,86 +54,87 @@ pub fn event_name(name: &str) -> Result<String, String> {
     }
 }
 
-impl almanac_core::Header for Header {}
+impl almanac_core::Header for Header {
+    type State = State;
 
-/// The state before the first event.
-pub fn new_state(h: Header) -> Result<State, SetupError> {
-    let n = h.players.len();
-    if !(2..=4).contains(&n) {
-        return err(format!("the Catan card game is for 2 to 4 players, not {n}"));
-    }
-    let side = match h.metropolis.as_str() {
-        "A" => Side::A,
-        "B" => Side::B,
-        other => return err(format!("metropolis: the Metropolis cards lie A or B side up, not `{other}`")),
-    };
-    let row = h.row.iter().map(|c| Card::parse(c)).collect::<Result<Vec<_>, _>>().map_err(SetupError)?;
-    if row.len() != ROW_SIZE {
-        return err(format!("row: the building row starts with {ROW_SIZE} open cards, not {}", row.len()));
-    }
-    if row.contains(&Card::Metropolis) {
-        return err("row: the Metropolis cards lie in a stack of their own, not in the row");
-    }
-    let mut players = vec![
-        Player {
-            hand: Hand { known: Resources::NONE, unknown: STARTING_HAND as u8 },
-            settlements: 1,
-            roads: 1,
-            ..Player::default()
-        };
-        n
-    ];
-    for (name, cards) in &h.hands {
-        let seat = h
-            .players
-            .iter()
-            .position(|p| &p.name == name)
-            .ok_or_else(|| SetupError(format!("hands: there is no player named `{name}`")))?;
-        let b = *cards;
-        if b.total() != STARTING_HAND {
-            return err(format!("hands: {name} is dealt {STARTING_HAND} resource cards, not {}", b.total()));
+    fn state(self) -> Result<State, SetupError> {
+        let n = self.players.len();
+        if !(2..=4).contains(&n) {
+            return err(format!("the Catan card game is for 2 to 4 players, not {n}"));
         }
-        players[seat].hand = Hand { known: b.known, unknown: b.unknown };
-    }
-    let decks = read_decks(h.decks)?;
-    let mut buildings_out = BTreeMap::new();
-    for &c in &row {
-        *buildings_out.entry(c).or_insert(0) += 1;
-    }
-    if let Some(declared) = &decks.buildings {
-        for (c, &out) in &buildings_out {
-            if out > declared.get(c).copied().unwrap_or(0) {
-                return err(format!(
-                    "row: {out} {} cards, but the deck holds {}",
-                    c.name(),
-                    declared.get(c).copied().unwrap_or(0)
-                ));
+        let side = match self.metropolis.as_str() {
+            "A" => Side::A,
+            "B" => Side::B,
+            other => return err(format!("metropolis: the Metropolis cards lie A or B side up, not `{other}`")),
+        };
+        let row = self.row.iter().map(|c| Card::parse(c)).collect::<Result<Vec<_>, _>>().map_err(SetupError)?;
+        if row.len() != ROW_SIZE {
+            return err(format!("row: the building row starts with {ROW_SIZE} open cards, not {}", row.len()));
+        }
+        if row.contains(&Card::Metropolis) {
+            return err("row: the Metropolis cards lie in a stack of their own, not in the row");
+        }
+        let mut players = vec![
+            Player {
+                hand: Hand { known: Resources::NONE, unknown: STARTING_HAND as u8 },
+                settlements: 1,
+                roads: 1,
+                ..Player::default()
+            };
+            n
+        ];
+        for (name, cards) in &self.hands {
+            let seat = self
+                .players
+                .iter()
+                .position(|p| &p.name == name)
+                .ok_or_else(|| SetupError(format!("hands: there is no player named `{name}`")))?;
+            let b = *cards;
+            if b.total() != STARTING_HAND {
+                return err(format!("hands: {name} is dealt {STARTING_HAND} resource cards, not {}", b.total()));
+            }
+            players[seat].hand = Hand { known: b.known, unknown: b.unknown };
+        }
+        let decks = read_decks(self.decks)?;
+        let mut buildings_out = BTreeMap::new();
+        for &c in &row {
+            *buildings_out.entry(c).or_insert(0) += 1;
+        }
+        if let Some(declared) = &decks.buildings {
+            for (c, &out) in &buildings_out {
+                if out > declared.get(c).copied().unwrap_or(0) {
+                    return err(format!(
+                        "row: {out} {} cards, but the deck holds {}",
+                        c.name(),
+                        declared.get(c).copied().unwrap_or(0)
+                    ));
+                }
             }
         }
+        let state = State {
+            table: Table::of(&self.players),
+            players,
+            row,
+            metropolises_left: METROPOLISES,
+            side,
+            decks: Arc::new(decks),
+            buildings_out,
+            events_out: BTreeMap::new(),
+            turn: 1,
+            active: 0,
+            phase: Phase::Harvest,
+            traded: false,
+            road_traded: false,
+            must_discard: vec![0; n],
+            longest_road: None,
+            largest_army: None,
+            winner: None,
+        };
+        if let Some(problem) = state.too_many_resources() {
+            return err(format!("hands: {problem}"));
+        }
+        Ok(state)
     }
-    let state = State {
-        table: Table::of(&h.players),
-        players,
-        row,
-        metropolises_left: METROPOLISES,
-        side,
-        decks: Arc::new(decks),
-        buildings_out,
-        events_out: BTreeMap::new(),
-        turn: 1,
-        active: 0,
-        phase: Phase::Harvest,
-        traded: false,
-        road_traded: false,
-        must_discard: vec![0; n],
-        longest_road: None,
-        largest_army: None,
-        winner: None,
-    };
-    if let Some(problem) = state.too_many_resources() {
-        return err(format!("hands: {problem}"));
-    }
-    Ok(state)
 }
 
 fn read_decks(spec: Option<DeckSpec>) -> Result<Decks, SetupError> {

@@ -5,7 +5,7 @@ use crate::state::{Phase, Side, State};
 use crate::vocabulary::{ID, LARGEST_ARMY, LONGEST_ROAD};
 use almanac_catan::resources::{Resource, UNKNOWN};
 use almanac_core::Seated;
-use almanac_core::{PlayerView, View};
+use almanac_core::{PlayerView, View, Viewed};
 use serde::Serialize;
 use std::collections::BTreeMap;
 
@@ -54,66 +54,71 @@ pub struct TableauView {
     awards: Vec<&'static str>,
 }
 
-pub fn view(s: &State) -> View<TableView, TableauView> {
-    let name = |seat: Option<u8>| seat.map(|p| s.name(p).to_string());
-    let players = s
-        .seats()
-        .map(|seat| {
-            let p = &s.players[seat as usize];
-            let mut hand: BTreeMap<&'static str, u8> =
-                Resource::ALL.iter().map(|&r| (r.name(), p.hand.known[r])).collect();
-            hand.insert(UNKNOWN, p.hand.unknown);
-            let tableau = Card::ALL.iter().map(|&c| (c.name(), p.count(c))).collect();
-            let mut awards = Vec::new();
-            if s.longest_road == Some(seat) {
-                awards.push(LONGEST_ROAD);
-            }
-            if s.largest_army == Some(seat) {
-                awards.push(LARGEST_ARMY);
-            }
-            let built: Vec<String> = Card::ALL
-                .iter()
-                .filter(|&&c| p.count(c) > 0)
-                .map(|&c| format!("{} {}", c.name(), p.count(c)))
-                .collect();
-            PlayerView {
-                name: s.name(seat).to_string(),
-                color: s.table.color(seat).map(String::from),
-                vp: s.vp(seat),
-                vp_public: s.vp(seat),
-                summary: format!("cards {:>2}  {}  {}", p.hand.total(), built.join(" "), awards.join(" ")),
-                game: TableauView {
-                    hand,
-                    cards_in_hand: p.hand.total(),
-                    tableau,
-                    robber_limit: p.robber_limit(),
-                    awards,
-                },
-            }
-        })
-        .collect();
-    let phase = match s.phase {
-        Phase::Harvest => "harvest",
-        Phase::Play => "play",
-        Phase::Discard => "discard",
-        Phase::Over => "over",
-    };
-    let mut row: Vec<&'static str> = s.row.iter().map(|c| c.name()).collect();
-    row.sort();
-    View {
-        ruleset: ID,
-        turn: s.turn,
-        active: s.name(s.active).to_string(),
-        phase,
-        winner: name(s.winner),
-        players,
-        game: TableView {
-            row,
-            cards: faces(),
-            metropolises_left: s.metropolises_left,
-            metropolis_side: if s.side == Side::A { "A" } else { "B" },
-            longest_road: name(s.longest_road),
-            largest_army: name(s.largest_army),
-        },
+impl Viewed for State {
+    type GameView = TableView;
+    type PlayerView = TableauView;
+
+    fn view(&self) -> View<TableView, TableauView> {
+        let name = |seat: Option<u8>| seat.map(|p| self.name(p).to_string());
+        let players = self
+            .seats()
+            .map(|seat| {
+                let p = &self.players[seat as usize];
+                let mut hand: BTreeMap<&'static str, u8> =
+                    Resource::ALL.iter().map(|&r| (r.name(), p.hand.known[r])).collect();
+                hand.insert(UNKNOWN, p.hand.unknown);
+                let tableau = Card::ALL.iter().map(|&c| (c.name(), p.count(c))).collect();
+                let mut awards = Vec::new();
+                if self.longest_road == Some(seat) {
+                    awards.push(LONGEST_ROAD);
+                }
+                if self.largest_army == Some(seat) {
+                    awards.push(LARGEST_ARMY);
+                }
+                let built: Vec<String> = Card::ALL
+                    .iter()
+                    .filter(|&&c| p.count(c) > 0)
+                    .map(|&c| format!("{} {}", c.name(), p.count(c)))
+                    .collect();
+                PlayerView {
+                    name: self.name(seat).to_string(),
+                    color: self.table.color(seat).map(String::from),
+                    vp: self.vp(seat),
+                    vp_public: self.vp(seat),
+                    summary: format!("cards {:>2}  {}  {}", p.hand.total(), built.join(" "), awards.join(" ")),
+                    game: TableauView {
+                        hand,
+                        cards_in_hand: p.hand.total(),
+                        tableau,
+                        robber_limit: p.robber_limit(),
+                        awards,
+                    },
+                }
+            })
+            .collect();
+        let phase = match self.phase {
+            Phase::Harvest => "harvest",
+            Phase::Play => "play",
+            Phase::Discard => "discard",
+            Phase::Over => "over",
+        };
+        let mut row: Vec<&'static str> = self.row.iter().map(|c| c.name()).collect();
+        row.sort();
+        View {
+            ruleset: ID,
+            turn: self.turn,
+            active: self.name(self.active).to_string(),
+            phase,
+            winner: name(self.winner),
+            players,
+            game: TableView {
+                row,
+                cards: faces(),
+                metropolises_left: self.metropolises_left,
+                metropolis_side: if self.side == Side::A { "A" } else { "B" },
+                longest_road: name(self.longest_road),
+                largest_army: name(self.largest_army),
+            },
+        }
     }
 }

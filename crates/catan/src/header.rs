@@ -39,12 +39,6 @@ enum SourceField {
 }
 
 impl Header {
-    pub fn state(self) -> Result<State, SetupError> {
-        let board = Board::from_spec(&self.board)?;
-        let helpers = self.helpers.as_ref().map(|x| x.stack.as_slice());
-        State::with_helpers(board, self.options, Table::of(&self.players), helpers)
-    }
-
     fn source(&self) -> (Option<&str>, Option<&str>) {
         match &self.source {
             Some(SourceField::Program { program, game }) => (program.as_deref(), game.as_deref()),
@@ -54,6 +48,14 @@ impl Header {
 }
 
 impl almanac_core::Header for Header {
+    type State = State;
+
+    fn state(self) -> Result<State, SetupError> {
+        let board = Board::from_spec(&self.board)?;
+        let helpers = self.helpers.as_ref().map(|x| x.stack.as_slice());
+        State::with_helpers(board, self.options, Table::of(&self.players), helpers)
+    }
+
     /// A record imported before headers could mark a bot (`"bot": true`) is known by its source: every seat
     /// of a catanatron game is one of its bots, and so is every seat of a JSettlers server's robots-only game
     /// (the server names those `~botsOnly~N`).

@@ -5,7 +5,8 @@ use crate::development::DevCard;
 use crate::resources::Resource;
 use crate::state::State;
 use almanac_core::position::{features, values};
-use almanac_core::{Feature, Position, Reading, Seat};
+use almanac_core::Seated;
+use almanac_core::{Feature, Position, Positioned, Reading, Seat};
 
 /// What several features share, tallied once per position.
 struct Tally {
@@ -73,10 +74,15 @@ fn tally(s: &State) -> Tally {
     Tally { per_roll, harbours }
 }
 
-pub fn position(s: &State) -> Position {
-    let n = s.players.len();
-    let target = f64::from(s.options.vp_target.max(1));
-    let scores: Vec<f64> = (0..n).map(|i| f64::from(s.vp(i as Seat))).collect();
-    let leader = scores.iter().copied().fold(0.0, f64::max);
-    Position { progress: (leader / target).min(1.0), scores, seats: values(&READINGS, s, &tally(s), n) }
+impl Positioned for State {
+    const FEATURES: &'static [Feature] = &FEATURES;
+
+    fn position(&self) -> Option<Position> {
+        let scores = self.seats().map(|p| f64::from(self.vp(p))).collect();
+        Some(Position::race(
+            f64::from(self.options.vp_target.max(1)),
+            scores,
+            values(&READINGS, self, &tally(self), self.players.len()),
+        ))
+    }
 }

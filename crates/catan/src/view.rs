@@ -8,7 +8,7 @@ use crate::resources::{Resources, UNKNOWN};
 use crate::state::{Phase, State};
 use crate::vocabulary::{ID, LARGEST_ARMY, LONGEST_ROAD};
 use almanac_core::Seated;
-use almanac_core::{PlayerView, View};
+use almanac_core::{PlayerView, View, Viewed};
 use serde::ser::{SerializeMap, Serializer};
 use serde::Serialize;
 
@@ -115,87 +115,92 @@ fn phase_name(phase: Phase) -> &'static str {
     }
 }
 
-pub fn view(s: &State) -> View<BoardView, HandView> {
-    let name = |seat: Option<u8>| seat.map(|p| s.name(p).to_string());
-    let players = s
-        .seats()
-        .map(|seat| {
-            let i = seat as usize;
-            let p = &s.players[i];
-            let mut awards = Vec::new();
-            if s.longest_road == Some(seat) {
-                awards.push(LONGEST_ROAD);
-            }
-            if s.largest_army == Some(seat) {
-                awards.push(LARGEST_ARMY);
-            }
-            let helper = s
-                .helpers
-                .as_ref()
-                .and_then(|h| h.held[i])
-                .map(|c| HelperView { name: HELPERS[c.helper], side: if c.b_side { "B" } else { "A" } });
-            PlayerView {
-                name: s.name(seat).to_string(),
-                color: s.table.color(i as almanac_core::Seat).map(String::from),
-                vp: s.vp(seat),
-                vp_public: s.vp_public(seat),
-                summary: format!("cards {:>2}  {}", p.hand.total(), awards.join(" ")),
-                game: HandView {
-                    helper,
-                    hand: resources(&p.hand.known, Some(p.hand.unknown)),
-                    cards_in_hand: p.hand.total(),
-                    development: DevelopmentView {
-                        held: dev_cards(&p.dev.held, Some(p.dev.held_unknown)),
-                        played: dev_cards(&p.dev.played, None),
+impl Viewed for State {
+    type GameView = BoardView;
+    type PlayerView = HandView;
+
+    fn view(&self) -> View<BoardView, HandView> {
+        let name = |seat: Option<u8>| seat.map(|p| self.name(p).to_string());
+        let players = self
+            .seats()
+            .map(|seat| {
+                let i = seat as usize;
+                let p = &self.players[i];
+                let mut awards = Vec::new();
+                if self.longest_road == Some(seat) {
+                    awards.push(LONGEST_ROAD);
+                }
+                if self.largest_army == Some(seat) {
+                    awards.push(LARGEST_ARMY);
+                }
+                let helper = self
+                    .helpers
+                    .as_ref()
+                    .and_then(|h| h.held[i])
+                    .map(|c| HelperView { name: HELPERS[c.helper], side: if c.b_side { "B" } else { "A" } });
+                PlayerView {
+                    name: self.name(seat).to_string(),
+                    color: self.table.color(i as almanac_core::Seat).map(String::from),
+                    vp: self.vp(seat),
+                    vp_public: self.vp_public(seat),
+                    summary: format!("cards {:>2}  {}", p.hand.total(), awards.join(" ")),
+                    game: HandView {
+                        helper,
+                        hand: resources(&p.hand.known, Some(p.hand.unknown)),
+                        cards_in_hand: p.hand.total(),
+                        development: DevelopmentView {
+                            held: dev_cards(&p.dev.held, Some(p.dev.held_unknown)),
+                            played: dev_cards(&p.dev.played, None),
+                        },
+                        knights: p.dev.played[DevCard::Knight],
+                        longest_road_length: p.road_length,
+                        awards,
+                        pieces_left: PiecesLeft {
+                            roads: MAX_ROADS - p.roads,
+                            settlements: MAX_SETTLEMENTS - p.settlements,
+                            cities: MAX_CITIES - p.cities,
+                        },
                     },
-                    knights: p.dev.played[DevCard::Knight],
-                    longest_road_length: p.road_length,
-                    awards,
-                    pieces_left: PiecesLeft {
-                        roads: MAX_ROADS - p.roads,
-                        settlements: MAX_SETTLEMENTS - p.settlements,
-                        cities: MAX_CITIES - p.cities,
-                    },
-                },
-            }
-        })
-        .collect();
-    let buildings = s
-        .buildings
-        .iter()
-        .enumerate()
-        .filter_map(|(v, b)| {
-            b.map(|b| BuildingView {
-                at: s.board.vertices[v].name.to_string(),
-                owner: s.name(b.owner).to_string(),
-                kind: b.name(),
+                }
             })
-        })
-        .collect();
-    let roads = s
-        .roads
-        .iter()
-        .enumerate()
-        .filter_map(|(e, o)| {
-            o.map(|o| RoadView { at: s.board.edges[e].name.to_string(), owner: s.name(o).to_string() })
-        })
-        .collect();
-    View {
-        ruleset: ID,
-        turn: s.turn,
-        active: s.name(s.active).to_string(),
-        phase: phase_name(s.phase),
-        winner: name(s.winner),
-        players,
-        game: BoardView {
-            bank: (!s.options.unlimited_bank).then(|| resources(&s.bank, None)),
-            development_deck: s.deck_left,
-            robber: s.robber,
-            longest_road: name(s.longest_road),
-            largest_army: name(s.largest_army),
-            buildings,
-            helpers_on_display: s.helpers.as_ref().map(|h| h.display.iter().map(|&d| HELPERS[d]).collect()),
-            roads,
-        },
+            .collect();
+        let buildings = self
+            .buildings
+            .iter()
+            .enumerate()
+            .filter_map(|(v, b)| {
+                b.map(|b| BuildingView {
+                    at: self.board.vertices[v].name.to_string(),
+                    owner: self.name(b.owner).to_string(),
+                    kind: b.name(),
+                })
+            })
+            .collect();
+        let roads = self
+            .roads
+            .iter()
+            .enumerate()
+            .filter_map(|(e, o)| {
+                o.map(|o| RoadView { at: self.board.edges[e].name.to_string(), owner: self.name(o).to_string() })
+            })
+            .collect();
+        View {
+            ruleset: ID,
+            turn: self.turn,
+            active: self.name(self.active).to_string(),
+            phase: phase_name(self.phase),
+            winner: name(self.winner),
+            players,
+            game: BoardView {
+                bank: (!self.options.unlimited_bank).then(|| resources(&self.bank, None)),
+                development_deck: self.deck_left,
+                robber: self.robber,
+                longest_road: name(self.longest_road),
+                largest_army: name(self.largest_army),
+                buildings,
+                helpers_on_display: self.helpers.as_ref().map(|h| h.display.iter().map(|&d| HELPERS[d]).collect()),
+                roads,
+            },
+        }
     }
 }

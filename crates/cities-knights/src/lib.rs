@@ -31,5 +31,4 @@ impl almanac_core::Ruleset for CitiesKnights {
     const VOCABULARY: &'static almanac_core::Vocabulary = &vocabulary::VOCABULARY;
     const REPLAY_SCRIPT: &'static str =
         concat!(include_str!("../../catan/web/board.js"), include_str!("../web/replay.js"));
-    const FEATURES: &'static [almanac_core::Feature] = &position::FEATURES;
 }

@@ -3,7 +3,8 @@
 
 use crate::state::{State, VP_TARGET};
 use almanac_core::position::{features, values};
-use almanac_core::{Feature, Position, Reading, Seat};
+use almanac_core::Seated;
+use almanac_core::{Feature, Position, Positioned, Reading};
 
 /// Each seat's knights on the board and the strength of its active ones, tallied once per position.
 struct Knights {
@@ -42,9 +43,11 @@ fn knights(s: &State) -> Knights {
     k
 }
 
-pub fn position(s: &State) -> Position {
-    let n = s.players.len();
-    let scores: Vec<f64> = (0..n).map(|i| f64::from(s.vp(i as Seat))).collect();
-    let leader = scores.iter().copied().fold(0.0, f64::max);
-    Position { progress: (leader / f64::from(VP_TARGET)).min(1.0), scores, seats: values(&READINGS, s, &knights(s), n) }
+impl Positioned for State {
+    const FEATURES: &'static [Feature] = &FEATURES;
+
+    fn position(&self) -> Option<Position> {
+        let scores = self.seats().map(|p| f64::from(self.vp(p))).collect();
+        Some(Position::race(f64::from(VP_TARGET), scores, values(&READINGS, self, &knights(self), self.players.len())))
+    }
 }

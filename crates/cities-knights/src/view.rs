@@ -8,7 +8,7 @@ use crate::vocabulary::ID;
 use almanac_catan::board::HexId;
 use almanac_catan::resources::UNKNOWN;
 use almanac_core::Seated;
-use almanac_core::{PlayerView, View};
+use almanac_core::{PlayerView, View, Viewed};
 use serde::Serialize;
 use std::collections::BTreeMap;
 
@@ -83,106 +83,117 @@ pub struct HandView {
     discard_limit: u32,
 }
 
-pub fn view(s: &State) -> View<BoardView, HandView> {
-    let name = |seat: Option<u8>| seat.map(|p| s.name(p).to_string());
-    let v = |x: usize| s.board.vertices[x].name.to_string();
-    let players = s
-        .seats()
-        .map(|seat| {
-            let p = s.player(seat);
-            let mut hand: BTreeMap<&'static str, u8> = Card::ALL.iter().map(|&c| (c.name(), p.hand.known[c])).collect();
-            hand.insert(UNKNOWN, p.hand.unknown);
-            let improvements = Track::ALL.iter().map(|&t| (t.name(), p.level(t))).collect();
-            let progress: Vec<String> = p.progress.cards.iter().map(|&h| held_name(h)).collect();
-            PlayerView {
-                name: s.name(seat).to_string(),
-                color: s.table.color(seat).map(String::from),
-                vp: s.vp(seat),
-                vp_public: s.vp(seat),
-                summary: format!(
-                    "cards {:>2}  progress {}  trade {} politics {} science {}  knights {}",
-                    p.hand.total(),
-                    progress.len(),
-                    p.level(Track::Trade),
-                    p.level(Track::Politics),
-                    p.level(Track::Science),
-                    s.active_strength(seat)
-                ),
-                game: HandView {
-                    hand,
-                    cards_in_hand: p.hand.total(),
-                    improvements,
-                    progress,
-                    progress_points: p.shown.iter().map(|c| c.name()).collect(),
-                    defenders: p.defenders,
-                    walls: p.walls,
-                    strength: s.active_strength(seat),
-                    discard_limit: s.discard_limit(seat),
-                },
-            }
-        })
-        .collect();
-    let phase = match s.phase {
-        Phase::Setup { .. } => "setup",
-        Phase::BeforeRoll => "roll",
-        Phase::Discard => "discard",
-        Phase::MoveRobber => "robber",
-        Phase::Main => "main",
-        Phase::Over => "over",
-    };
-    let buildings = s
-        .buildings
-        .iter()
-        .enumerate()
-        .filter_map(|(i, b)| {
-            b.map(|b| BuildingView {
-                at: v(i),
-                owner: s.name(b.owner).to_string(),
-                kind: b.name(),
-                wall: s.walls[i],
-                metropolis: s.metropolis_at(i as u16).map(|t| t.name()),
+impl Viewed for State {
+    type GameView = BoardView;
+    type PlayerView = HandView;
+
+    fn view(&self) -> View<BoardView, HandView> {
+        let name = |seat: Option<u8>| seat.map(|p| self.name(p).to_string());
+        let v = |x: usize| self.board.vertices[x].name.to_string();
+        let players = self
+            .seats()
+            .map(|seat| {
+                let p = self.player(seat);
+                let mut hand: BTreeMap<&'static str, u8> =
+                    Card::ALL.iter().map(|&c| (c.name(), p.hand.known[c])).collect();
+                hand.insert(UNKNOWN, p.hand.unknown);
+                let improvements = Track::ALL.iter().map(|&t| (t.name(), p.level(t))).collect();
+                let progress: Vec<String> = p.progress.cards.iter().map(|&h| held_name(h)).collect();
+                PlayerView {
+                    name: self.name(seat).to_string(),
+                    color: self.table.color(seat).map(String::from),
+                    vp: self.vp(seat),
+                    vp_public: self.vp(seat),
+                    summary: format!(
+                        "cards {:>2}  progress {}  trade {} politics {} science {}  knights {}",
+                        p.hand.total(),
+                        progress.len(),
+                        p.level(Track::Trade),
+                        p.level(Track::Politics),
+                        p.level(Track::Science),
+                        self.active_strength(seat)
+                    ),
+                    game: HandView {
+                        hand,
+                        cards_in_hand: p.hand.total(),
+                        improvements,
+                        progress,
+                        progress_points: p.shown.iter().map(|c| c.name()).collect(),
+                        defenders: p.defenders,
+                        walls: p.walls,
+                        strength: self.active_strength(seat),
+                        discard_limit: self.discard_limit(seat),
+                    },
+                }
             })
-        })
-        .collect();
-    let roads = s
-        .roads
-        .iter()
-        .enumerate()
-        .filter_map(|(i, r)| {
-            r.map(|o| RoadView { at: s.board.edges[i].name.to_string(), owner: s.name(o).to_string() })
-        })
-        .collect();
-    let knights = s
-        .knights
-        .iter()
-        .enumerate()
-        .filter_map(|(i, k)| {
-            k.map(|k| KnightView { at: v(i), owner: s.name(k.owner).to_string(), level: k.level, active: k.active })
-        })
-        .collect();
-    View {
-        ruleset: ID,
-        turn: s.turn,
-        active: s.name(s.active).to_string(),
-        phase,
-        winner: name(s.winner),
-        players,
-        game: BoardView {
-            bank: Card::ALL.iter().map(|&c| (c.name(), s.bank[c])).collect(),
-            decks: Track::ALL.iter().map(|&t| (t.colour(), s.decks[t as usize])).collect(),
-            robber: s.robber,
-            merchant: s.merchant.map(|(hex, o)| MerchantView { hex, owner: s.name(o).to_string() }),
-            barbarians: s.barbarians,
-            barbarian_spaces: BARBARIAN_SPACES,
-            defence: s.seats().map(|q| s.active_strength(q)).sum(),
-            barbarian_strength: s.cities_on_board(),
-            attacks: s.attacks,
-            numbers: s.numbers.clone(),
-            buildings,
-            roads,
-            knights,
-            longest_road: name(s.longest_road),
-            metropolises: Track::ALL.iter().map(|&t| (t.name(), name(s.metropolis_holder(t)))).collect(),
-        },
+            .collect();
+        let phase = match self.phase {
+            Phase::Setup { .. } => "setup",
+            Phase::BeforeRoll => "roll",
+            Phase::Discard => "discard",
+            Phase::MoveRobber => "robber",
+            Phase::Main => "main",
+            Phase::Over => "over",
+        };
+        let buildings = self
+            .buildings
+            .iter()
+            .enumerate()
+            .filter_map(|(i, b)| {
+                b.map(|b| BuildingView {
+                    at: v(i),
+                    owner: self.name(b.owner).to_string(),
+                    kind: b.name(),
+                    wall: self.walls[i],
+                    metropolis: self.metropolis_at(i as u16).map(|t| t.name()),
+                })
+            })
+            .collect();
+        let roads = self
+            .roads
+            .iter()
+            .enumerate()
+            .filter_map(|(i, r)| {
+                r.map(|o| RoadView { at: self.board.edges[i].name.to_string(), owner: self.name(o).to_string() })
+            })
+            .collect();
+        let knights = self
+            .knights
+            .iter()
+            .enumerate()
+            .filter_map(|(i, k)| {
+                k.map(|k| KnightView {
+                    at: v(i),
+                    owner: self.name(k.owner).to_string(),
+                    level: k.level,
+                    active: k.active,
+                })
+            })
+            .collect();
+        View {
+            ruleset: ID,
+            turn: self.turn,
+            active: self.name(self.active).to_string(),
+            phase,
+            winner: name(self.winner),
+            players,
+            game: BoardView {
+                bank: Card::ALL.iter().map(|&c| (c.name(), self.bank[c])).collect(),
+                decks: Track::ALL.iter().map(|&t| (t.colour(), self.decks[t as usize])).collect(),
+                robber: self.robber,
+                merchant: self.merchant.map(|(hex, o)| MerchantView { hex, owner: self.name(o).to_string() }),
+                barbarians: self.barbarians,
+                barbarian_spaces: BARBARIAN_SPACES,
+                defence: self.seats().map(|q| self.active_strength(q)).sum(),
+                barbarian_strength: self.cities_on_board(),
+                attacks: self.attacks,
+                numbers: self.numbers.clone(),
+                buildings,
+                roads,
+                knights,
+                longest_road: name(self.longest_road),
+                metropolises: Track::ALL.iter().map(|&t| (t.name(), name(self.metropolis_holder(t)))).collect(),
+            },
+        }
     }
 }

@@ -5,8 +5,7 @@
 use crate::facts::{Fact, Seat};
 use crate::kind::{EventOf, Game, GameKind, Importer, Ruleset};
 use crate::log::{Envelope, LogError};
-use crate::position::{Feature, Position};
-use crate::ruleset::Rules;
+use crate::position::{Feature, Position, Positioned};
 use crate::timeline::{read_events, resume, Entry, KeptPrint, Timeline, SNAPSHOT_EVERY};
 use crate::view::AnyView;
 use crate::vocabulary::Vocabulary;

@@ -4,7 +4,7 @@
 use crate::facts::{Fact, FactRow, Seat};
 use crate::log::{Envelope, LogError};
 use crate::position::{Feature, Position};
-use crate::ruleset::{json_reason, Described, EventError, Line, RuleViolation, Rules, SetupError};
+use crate::ruleset::{json_reason, Described, EventError, Header, Line, RuleViolation, Rules, SetupError, Viewed};
 use crate::view::{AnyView, View};
 use crate::vocabulary::Vocabulary;
 use serde_json::Value;
@@ -107,8 +107,8 @@ pub trait Ruleset: 'static + Sized + Sync {
     const NAME: &'static str = Self::VOCABULARY.name;
     /// The rules' version, [`Rules::VERSION`] (derived, not set).
     const VERSION: u32 = <Self::State as Rules>::VERSION;
-    /// What a position is made of, [`Rules::FEATURES`] (derived, not set).
-    const FEATURES: &'static [Feature] = <Self::State as Rules>::FEATURES;
+    /// What a position is made of, [`crate::Positioned::FEATURES`] (derived, not set).
+    const FEATURES: &'static [Feature] = <Self::State as crate::Positioned>::FEATURES;
 
     /// The header line's text read into the game's header type, once.
     fn header(text: &str) -> Result<HeaderOf<Self>, SetupError> {
@@ -117,7 +117,7 @@ pub trait Ruleset: 'static + Sized + Sync {
 
     /// The state before the first event, from the header line's text.
     fn initial(header_line: &str) -> Result<Self::State, SetupError> {
-        Self::State::new(Self::header(header_line)?)
+        Self::header(header_line)?.state()
     }
 
     fn parse_event(state: &Self::State, line: &str) -> Result<EventOf<Self>, EventError> {
@@ -254,9 +254,9 @@ pub trait Ruleset: 'static + Sized + Sync {
 /// A ruleset's header type.
 pub type HeaderOf<R> = <<R as Ruleset>::State as Rules>::Header;
 /// A ruleset's own part of a state view.
-pub type GameViewOf<R> = <<R as Ruleset>::State as Rules>::GameView;
+pub type GameViewOf<R> = <<R as Ruleset>::State as crate::Viewed>::GameView;
 /// A ruleset's own part of a player's view.
-pub type PlayerViewOf<R> = <<R as Ruleset>::State as Rules>::PlayerView;
+pub type PlayerViewOf<R> = <<R as Ruleset>::State as crate::Viewed>::PlayerView;
 /// A ruleset's event.
 pub type EventOf<R> = <<R as Ruleset>::State as Rules>::Event;
 

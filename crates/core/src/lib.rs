@@ -43,8 +43,8 @@ pub use kind::{
     EventOf, FormatError, Game, GameKind, GameViewOf, HeaderOf, Importer, PlayerViewOf, ResumeError, Ruleset, Viewpoint,
 };
 pub use log::{table_title, Envelope, LogError, PlayerEntry, Problem, FORMAT};
-pub use position::{Feature, Position, Reading};
-pub use ruleset::{Described, EventError, Header, Line, RuleViolation, Rules, SetupError, Standing};
+pub use position::{Feature, Position, Positioned, Reading};
+pub use ruleset::{Described, EventError, Header, Line, RuleViolation, Rules, SetupError, Standing, Viewed};
 pub use table::{Seated, Sitter, Table};
 pub use timeline::{read_events, resume, Timeline};
 pub use view::{AnyView, Detail, PlayerView, View};

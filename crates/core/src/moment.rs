@@ -174,7 +174,7 @@ mod tests {
     #[test]
     fn a_unix_time_in_seconds_is_written_without_a_fraction() {
         assert_eq!(write_seconds(0), "1970-01-01T00:00:00Z");
-        // The first JSettlers fixture's `created_at`, which its log writes as "2026-11-30 12:23:14 +0000".
+        // A record's `created_at` that its source wrote as "2026-11-30 12:23:14 +0000".
         assert_eq!(write_seconds(1_796_041_394), "2026-11-30T12:23:14Z");
         assert_eq!(write_seconds(951_782_400 + 86_399), "2000-02-29T23:59:59Z");
         assert_eq!(parse(&write_seconds(-1)), Ok(-1000));

@@ -21,6 +21,17 @@ impl Feature {
     }
 }
 
+/// What the win-chance model reads of a game's state. A game without a model says nothing (the defaults).
+pub trait Positioned {
+    /// What a position is made of, in the order of [`Positioned::position`]'s values.
+    const FEATURES: &'static [Feature] = &[];
+
+    /// The position after this state: each seat's value of every feature, in order.
+    fn position(&self) -> Option<Position> {
+        None
+    }
+}
+
 /// One feature and how a game reads a seat's value of it, from the state and from a tally of what several
 /// features share, made once per position (`()` when there is none).
 pub struct Reading<S, T = ()> {
@@ -34,7 +45,7 @@ impl<S, T> Reading<S, T> {
     }
 }
 
-/// The features of a list of readings, in its order (a game's [`crate::Rules::FEATURES`]).
+/// The features of a list of readings, in its order (a game's [`Positioned::FEATURES`]).
 pub const fn features<S, T, const N: usize>(readings: &[Reading<S, T>; N]) -> [Feature; N] {
     let mut out = [Feature::new("", ""); N];
     let mut i = 0;
@@ -60,4 +71,12 @@ pub struct Position {
     pub scores: Vec<f64>,
     /// Each seat's value of every declared feature, in the declared order.
     pub seats: Vec<Vec<f64>>,
+}
+
+impl Position {
+    /// A position of a race to `target` points: its progress is the leader's points against the target.
+    pub fn race(target: f64, scores: Vec<f64>, seats: Vec<Vec<f64>>) -> Position {
+        let leader = scores.iter().copied().fold(0.0, f64::max);
+        Position { progress: (leader / target).min(1.0), scores, seats }
+    }
 }

@@ -92,26 +92,20 @@ pub struct Standing {
 /// A checkpoint is the state serialised whole, less the fields its header fixes (the table, a board, the
 /// options): those are marked `#[serde(skip)]` and taken from the game's first state by
 /// [`Rules::fixed_from`]. A field added to a state is in every checkpoint without a line written for it.
-pub trait Rules: Clone + Debug + Send + Sync + Serialize + DeserializeOwned + 'static {
-    /// The header line as the game reads it (core reads the envelope apart).
-    type Header: Header;
+///
+/// What the rules need not say stands apart: what a viewer sees ([`Viewed`], beside the game's view types) and
+/// what the win-chance model reads ([`crate::Positioned`], beside the game's features).
+pub trait Rules:
+    Viewed + crate::Positioned + Clone + Debug + Send + Sync + Serialize + DeserializeOwned + 'static
+{
+    /// The header line as the game reads it (core reads the envelope apart); it makes the first state.
+    type Header: Header<State = Self>;
     type Event: Line<State = Self> + Described<Self>;
-    /// The game's own part of the state view (board, bank, tiles ...).
-    type GameView: Serialize + Send + 'static;
-    /// The game's own part of a player's view (hand, figures ...).
-    type PlayerView: Serialize + Send + 'static;
 
     /// Bumped when a rule change could accept or reject different logs, or derive different facts from
     /// them; stored with every game (`almanac reproject` brings stored games up to date). It is the rules'
     /// own, so it stands beside them, where a rule is changed.
     const VERSION: u32;
-
-    /// What a position is made of for the win-chance model, in the order of [`Rules::position`]'s values
-    /// (none: the game has no model).
-    const FEATURES: &'static [crate::Feature] = &[];
-
-    /// The state before the first event.
-    fn new(header: Self::Header) -> Result<Self, SetupError>;
 
     /// Checks and applies one event; see the trait's documentation.
     fn apply(&mut self, event: &Self::Event, facts: &mut Vec<Fact>) -> Result<(), RuleViolation>;
@@ -134,9 +128,6 @@ pub trait Rules: Clone + Debug + Send + Sync + Serialize + DeserializeOwned + 's
         self.standing().winner
     }
 
-    /// The state as `almanac state --json` and the API show it.
-    fn view(&self) -> View<Self::GameView, Self::PlayerView>;
-
     /// A state read from a checkpoint takes the fields its header fixes (its `#[serde(skip)]` ones) from the
     /// game's first state; an error when the checkpoint cannot be of this game (another table).
     fn fixed_from(&mut self, initial: &Self) -> Result<(), crate::CheckpointError>;
@@ -157,12 +148,16 @@ pub trait Rules: Clone + Debug + Send + Sync + Serialize + DeserializeOwned + 's
     fn edition(&self) -> String {
         String::new()
     }
+}
 
-    /// The position for the win-chance model: each seat's value of the game's `Rules::FEATURES`, in
-    /// order (none: the game has no model).
-    fn position(&self) -> Option<crate::Position> {
-        None
-    }
+/// A state as a viewer sees it: `almanac state --json`, the API and the replay.
+pub trait Viewed {
+    /// The game's own part of the state view (board, bank, tiles ...).
+    type GameView: Serialize + Send + 'static;
+    /// The game's own part of a player's view (hand, figures ...).
+    type PlayerView: Serialize + Send + 'static;
+
+    fn view(&self) -> View<Self::GameView, Self::PlayerView>;
 }
 
 /// An event as its log line says it: read against the state before it, written back, told in words.
@@ -188,6 +183,12 @@ pub trait Described<S> {
 
 /// A game's header line, as the game reads it beside core's [`crate::Envelope`].
 pub trait Header: DeserializeOwned + Send + Sync + 'static {
+    /// The game's state, which this header begins.
+    type State;
+
+    /// The state before the first event.
+    fn state(self) -> Result<Self::State, SetupError>;
+
     /// Which seats a program played (bots), in seat order: those the header marks `"bot": true`. A game
     /// may know more of records stored before the header could say it (by the program that wrote them).
     fn bots(&self, envelope: &crate::Envelope) -> Vec<bool> {

@@ -12,7 +12,7 @@
 use crate::facts::Fact;
 use crate::kind::{EventOf, Ruleset};
 use crate::log::{lines, Envelope, LogError, Problem};
-use crate::ruleset::{EventError, Header, Rules};
+use crate::ruleset::{EventError, Header};
 
 /// How many events lie between two kept states: as many as between two stored checkpoints, so the states a
 /// timeline keeps are the checkpoints the store writes.
@@ -94,7 +94,7 @@ impl<R: Ruleset> Timeline<R> {
     pub fn start(envelope: Envelope, header_line: &str) -> Result<Self, LogError> {
         let typed = R::header(header_line).map_err(|e| LogError::header(e.0))?;
         let (bots, program) = (typed.bots(&envelope), typed.program());
-        let initial = R::State::new(typed).map_err(|e| LogError::header(e.0))?;
+        let initial = typed.state().map_err(|e| LogError::header(e.0))?;
         Ok(Timeline {
             envelope,
             header_line: header_line.to_string(),
@@ -376,7 +376,7 @@ mod tests {
     //! facts before it finds out that an event is illegal.
     use super::*;
     use crate::kind::Game;
-    use crate::ruleset::{RuleViolation, SetupError};
+    use crate::ruleset::{RuleViolation, Rules, SetupError};
     use crate::view::View;
     use crate::vocabulary::Vocabulary;
 
@@ -392,18 +392,22 @@ mod tests {
     #[derive(Debug, Clone, PartialEq)]
     struct Add(u32);
 
-    impl crate::Header for serde::de::IgnoredAny {}
+    /// The tally's header: whatever it says is ignored.
+    #[derive(serde::Deserialize)]
+    struct Blank(#[allow(dead_code)] serde::de::IgnoredAny);
 
-    impl Rules for Tally {
-        type Header = serde::de::IgnoredAny;
-        type Event = Add;
-        type GameView = ();
-        type PlayerView = ();
-        const VERSION: u32 = 1;
-
-        fn new(_: serde::de::IgnoredAny) -> Result<Tally, SetupError> {
+    impl crate::Header for Blank {
+        type State = Tally;
+        fn state(self) -> Result<Tally, SetupError> {
             Ok(Tally { total: 0, turn: 1 })
         }
+    }
+
+    impl Rules for Tally {
+        type Header = Blank;
+        type Event = Add;
+        const VERSION: u32 = 1;
+
         fn apply(&mut self, event: &Add, facts: &mut Vec<Fact>) -> Result<(), RuleViolation> {
             // Everything changes first; the check comes last.
             self.total += event.0;
@@ -423,6 +427,13 @@ mod tests {
         fn fixed_from(&mut self, _: &Tally) -> Result<(), crate::CheckpointError> {
             Ok(())
         }
+    }
+
+    impl crate::Positioned for Tally {}
+
+    impl crate::Viewed for Tally {
+        type GameView = ();
+        type PlayerView = ();
         fn view(&self) -> View<(), ()> {
             View {
                 ruleset: Careless::ID,

@@ -4,7 +4,8 @@
 
 use crate::state::{State, MARKERS};
 use almanac_core::position::{features, values};
-use almanac_core::{Feature, Position, Reading, Seat};
+use almanac_core::Seated;
+use almanac_core::{Feature, Position, Positioned, Reading};
 
 /// Each seat's buildings, the markers on them and its permits on the board, tallied once per position.
 struct Board {
@@ -44,9 +45,11 @@ fn board(s: &State) -> Board {
     b
 }
 
-pub fn position(s: &State) -> Position {
-    let n = s.players.len();
-    let scores: Vec<f64> = (0..n).map(|i| f64::from(s.vp(i as Seat))).collect();
-    let leader = scores.iter().copied().fold(0.0, f64::max);
-    Position { progress: (leader / f64::from(MARKERS)).min(1.0), scores, seats: values(&READINGS, s, &board(s), n) }
+impl Positioned for State {
+    const FEATURES: &'static [Feature] = &FEATURES;
+
+    fn position(&self) -> Option<Position> {
+        let scores = self.seats().map(|p| f64::from(self.vp(p))).collect();
+        Some(Position::race(f64::from(MARKERS), scores, values(&READINGS, self, &board(self), self.players.len())))
+    }
 }

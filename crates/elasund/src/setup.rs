@@ -18,36 +18,38 @@ pub struct Header {
     hands: BTreeMap<String, BTreeMap<String, u8>>,
 }
 
-impl almanac_core::Header for Header {}
+impl almanac_core::Header for Header {
+    type State = State;
 
-/// The state before the first event.
-pub fn new_state(h: Header) -> Result<State, SetupError> {
-    let mut free = Colour::ALL.to_vec();
-    let mut colours = Vec::new();
-    for p in &h.players {
-        let colour = match p.color.as_deref() {
-            Some(c) => Colour::parse(c).ok_or_else(|| {
-                SetupError(format!("{}: `{c}` is not a colour of the game (red, blue, yellow, green)", p.name))
-            })?,
-            None => *free.first().ok_or_else(|| SetupError("more than four players".into()))?,
-        };
-        if !free.contains(&colour) {
-            return Err(SetupError(format!("{}: {} is another player's colour", p.name, colour.name())));
+    fn state(self) -> Result<State, SetupError> {
+        let mut free = Colour::ALL.to_vec();
+        let mut colours = Vec::new();
+        for p in &self.players {
+            let colour = match p.color.as_deref() {
+                Some(c) => Colour::parse(c).ok_or_else(|| {
+                    SetupError(format!("{}: `{c}` is not a colour of the game (red, blue, yellow, green)", p.name))
+                })?,
+                None => *free.first().ok_or_else(|| SetupError("more than four players".into()))?,
+            };
+            if !free.contains(&colour) {
+                return Err(SetupError(format!("{}: {} is another player's colour", p.name, colour.name())));
+            }
+            free.retain(|&c| c != colour);
+            colours.push(colour);
         }
-        free.retain(|&c| c != colour);
-        colours.push(colour);
-    }
-    let sitters = h.players.iter().zip(&colours);
-    let table =
-        Table::new(sitters.map(|(p, c)| Sitter { name: p.name.clone(), color: Some(c.name().to_string()) }).collect());
-    let mut s = State::new(table, colours)?;
-    for (name, cards) in &h.hands {
-        let q = s.seat_of(name).ok_or_else(|| SetupError(format!("hands: `{name}` is not a player")))?;
-        let dealt = Cards::parse(cards).map_err(|e| SetupError(format!("hands: {name}: {e}")))?;
-        if dealt.gold != cards::STARTING_GOLD || dealt.influence_total() != cards::STARTING_INFLUENCE as u32 {
-            return Err(SetupError(format!("hands: {name} is dealt 3 gold and 1 influence card, not {dealt}")));
+        let sitters = self.players.iter().zip(&colours);
+        let table = Table::new(
+            sitters.map(|(p, c)| Sitter { name: p.name.clone(), color: Some(c.name().to_string()) }).collect(),
+        );
+        let mut s = State::new(table, colours)?;
+        for (name, cards) in &self.hands {
+            let q = s.seat_of(name).ok_or_else(|| SetupError(format!("hands: `{name}` is not a player")))?;
+            let dealt = Cards::parse(cards).map_err(|e| SetupError(format!("hands: {name}: {e}")))?;
+            if dealt.gold != cards::STARTING_GOLD || dealt.influence_total() != cards::STARTING_INFLUENCE as u32 {
+                return Err(SetupError(format!("hands: {name} is dealt 3 gold and 1 influence card, not {dealt}")));
+            }
+            s.players[q as usize].hand = dealt;
         }
-        s.players[q as usize].hand = dealt;
+        Ok(s)
     }
-    Ok(s)
 }

@@ -6,7 +6,7 @@ use crate::cards::Influence;
 use crate::state::{Phase, State, TRACK_MARKS};
 use crate::vocabulary::ID;
 use almanac_core::Seated;
-use almanac_core::{PlayerView, View};
+use almanac_core::{PlayerView, View, Viewed};
 use serde::Serialize;
 use std::collections::BTreeMap;
 
@@ -87,111 +87,118 @@ pub struct HandView {
     towers: u8,
 }
 
-pub fn view(s: &State) -> View<CityView, HandView> {
-    let name = |q: u8| s.name(q).to_string();
-    let players = s
-        .seats()
-        .map(|q| {
-            let p = s.player(q);
-            let mut influence: BTreeMap<&'static str, u8> =
-                Influence::ALL.iter().map(|&c| (c.name(), p.hand.influence[c as usize])).collect();
-            influence.insert("unknown", p.hand.unknown);
-            let permits_at_home: Vec<u8> = (0..5).filter(|&v| p.permits_home[v as usize]).collect();
-            PlayerView {
-                name: name(q),
-                color: Some(s.colours[q as usize].name().to_string()),
-                vp: s.vp(q),
-                vp_public: s.vp(q),
-                summary: format!(
-                    "gold {:>2}  influence {}  permits {:?}  trade {}  markers left {}",
-                    p.hand.gold,
-                    p.hand.influence_total(),
-                    permits_at_home,
-                    p.trade,
-                    p.markers_left
-                ),
-                game: HandView {
-                    colour: s.colours[q as usize].name(),
-                    gold: p.hand.gold,
-                    influence,
-                    cards_in_hand: p.hand.total(),
-                    permits_at_home,
-                    markers_left: p.markers_left,
-                    trade: p.trade,
-                    walls_built: p.walls,
-                    towers: p.towers,
-                },
-            }
-        })
-        .collect();
-    let phase = match s.phase {
-        Phase::Roll => "roll",
-        Phase::Build { .. } => "build",
-        Phase::Extra { .. } => "extra",
-        Phase::Over => "over",
-    };
-    let buildings = s
-        .buildings
-        .iter()
-        .flatten()
-        .map(|b| {
-            let (width, height) = b.kind.size();
-            BuildingView {
-                kind: b.kind.name(),
-                at: b.at.to_string(),
-                width,
-                height,
-                owner: name(b.owner),
-                markers: b.markers,
-            }
-        })
-        .collect();
-    let permits = squares()
-        .filter_map(|q| s.cell(q).permit.map(|(o, v)| PermitView { at: q.to_string(), owner: name(o), value: v }))
-        .collect();
-    let church = squares()
-        .filter_map(|q| {
-            s.cell(q).church.map(|(t, m)| ChurchView { at: q.to_string(), tile: t.name(), marker: m.map(name) })
-        })
-        .collect();
-    View {
-        ruleset: ID,
-        turn: s.turn,
-        active: name(s.active),
-        phase,
-        winner: s.winner.map(name),
-        players,
-        game: CityView {
-            last_col: s.city.last_col,
-            ship: s.ship.map(|r| ROWS[r as usize]),
-            pirate: s.pirate,
-            buildings,
-            permits,
-            walls: s
-                .walls
-                .iter()
-                .map(|(site, &(o, n))| WallView {
-                    at: site.to_string(),
-                    owner: name(o),
-                    number: n,
-                    tower: wall_reward(n) == WallReward::Tower,
-                })
-                .collect(),
-            church,
-            church_tiles_left: s.church_stack.len(),
-            stacks: Kind::NEUTRAL.iter().zip(s.stacks).map(|(k, n)| (k.name(), n)).collect(),
-            gold: s.gold,
-            influence_deck: s.deck,
-            influence_discards: s.discards,
-            track: TRACK_MARKS
-                .iter()
-                .enumerate()
-                .map(|(k, &(square, room))| MarkView {
-                    square,
-                    room,
-                    players: s.seats().filter(|&q| s.player(q).track_marks[k]).map(name).collect(),
-                })
-                .collect(),
-        },
+impl Viewed for State {
+    type GameView = CityView;
+    type PlayerView = HandView;
+
+    fn view(&self) -> View<CityView, HandView> {
+        let name = |q: u8| self.name(q).to_string();
+        let players = self
+            .seats()
+            .map(|q| {
+                let p = self.player(q);
+                let mut influence: BTreeMap<&'static str, u8> =
+                    Influence::ALL.iter().map(|&c| (c.name(), p.hand.influence[c as usize])).collect();
+                influence.insert("unknown", p.hand.unknown);
+                let permits_at_home: Vec<u8> = (0..5).filter(|&v| p.permits_home[v as usize]).collect();
+                PlayerView {
+                    name: name(q),
+                    color: Some(self.colours[q as usize].name().to_string()),
+                    vp: self.vp(q),
+                    vp_public: self.vp(q),
+                    summary: format!(
+                        "gold {:>2}  influence {}  permits {:?}  trade {}  markers left {}",
+                        p.hand.gold,
+                        p.hand.influence_total(),
+                        permits_at_home,
+                        p.trade,
+                        p.markers_left
+                    ),
+                    game: HandView {
+                        colour: self.colours[q as usize].name(),
+                        gold: p.hand.gold,
+                        influence,
+                        cards_in_hand: p.hand.total(),
+                        permits_at_home,
+                        markers_left: p.markers_left,
+                        trade: p.trade,
+                        walls_built: p.walls,
+                        towers: p.towers,
+                    },
+                }
+            })
+            .collect();
+        let phase = match self.phase {
+            Phase::Roll => "roll",
+            Phase::Build { .. } => "build",
+            Phase::Extra { .. } => "extra",
+            Phase::Over => "over",
+        };
+        let buildings = self
+            .buildings
+            .iter()
+            .flatten()
+            .map(|b| {
+                let (width, height) = b.kind.size();
+                BuildingView {
+                    kind: b.kind.name(),
+                    at: b.at.to_string(),
+                    width,
+                    height,
+                    owner: name(b.owner),
+                    markers: b.markers,
+                }
+            })
+            .collect();
+        let permits = squares()
+            .filter_map(|q| {
+                self.cell(q).permit.map(|(o, v)| PermitView { at: q.to_string(), owner: name(o), value: v })
+            })
+            .collect();
+        let church = squares()
+            .filter_map(|q| {
+                self.cell(q).church.map(|(t, m)| ChurchView { at: q.to_string(), tile: t.name(), marker: m.map(name) })
+            })
+            .collect();
+        View {
+            ruleset: ID,
+            turn: self.turn,
+            active: name(self.active),
+            phase,
+            winner: self.winner.map(name),
+            players,
+            game: CityView {
+                last_col: self.city.last_col,
+                ship: self.ship.map(|r| ROWS[r as usize]),
+                pirate: self.pirate,
+                buildings,
+                permits,
+                walls: self
+                    .walls
+                    .iter()
+                    .map(|(site, &(o, n))| WallView {
+                        at: site.to_string(),
+                        owner: name(o),
+                        number: n,
+                        tower: wall_reward(n) == WallReward::Tower,
+                    })
+                    .collect(),
+                church,
+                church_tiles_left: self.church_stack.len(),
+                stacks: Kind::NEUTRAL.iter().zip(self.stacks).map(|(k, n)| (k.name(), n)).collect(),
+                gold: self.gold,
+                influence_deck: self.deck,
+                influence_discards: self.discards,
+                track: TRACK_MARKS
+                    .iter()
+                    .enumerate()
+                    .map(|(k, &(square, room))| MarkView {
+                        square,
+                        room,
+                        players: self.seats().filter(|&q| self.player(q).track_marks[k]).map(name).collect(),
+                    })
+                    .collect(),
+            },
+        }
     }
 }

@@ -4,24 +4,12 @@
 use crate::event::Event;
 use crate::state::{Header, Square, State, Track, GOAL};
 use crate::vocabulary::{ID, STEP};
-use almanac_core::{CheckpointError, Fact, PlayerView, RuleViolation, Rules, Seat, Seated, SetupError};
-use almanac_core::{Table, View};
+use almanac_core::{CheckpointError, Fact, PlayerView, Positioned, RuleViolation, Rules, Seat, Seated, View, Viewed};
 
 impl Rules for State {
     type Header = Header;
     type Event = Event;
-    type GameView = Track;
-    type PlayerView = Square;
-
     const VERSION: u32 = 1;
-
-    fn new(header: Header) -> Result<State, SetupError> {
-        if !(2..=4).contains(&header.players.len()) {
-            return Err(SetupError(format!("the race is for 2 to 4 players, not {}", header.players.len())));
-        }
-        let table = Table::of(&header.players);
-        Ok(State { squares: vec![0; table.len()], table, turn: 1, active: 0, winner: None })
-    }
 
     fn apply(&mut self, event: &Event, facts: &mut Vec<Fact>) -> Result<(), RuleViolation> {
         let Event::Step { player, by } = *event;
@@ -60,6 +48,22 @@ impl Rules for State {
         almanac_core::Standing { turn: self.turn, active: self.active, winner: self.winner }
     }
 
+    fn fixed_from(&mut self, initial: &State) -> Result<(), CheckpointError> {
+        if self.squares.len() != initial.squares.len() {
+            return Err(CheckpointError("the checkpoint is of another table".into()));
+        }
+        self.table = initial.table.clone();
+        Ok(())
+    }
+}
+
+/// The race has no win-chance model.
+impl Positioned for State {}
+
+impl Viewed for State {
+    type GameView = Track;
+    type PlayerView = Square;
+
     fn view(&self) -> View<Track, Square> {
         let players = self
             .seats()
@@ -84,13 +88,5 @@ impl Rules for State {
             players,
             game: Track { goal: GOAL },
         }
-    }
-
-    fn fixed_from(&mut self, initial: &State) -> Result<(), CheckpointError> {
-        if self.squares.len() != initial.squares.len() {
-            return Err(CheckpointError("the checkpoint is of another table".into()));
-        }
-        self.table = initial.table.clone();
-        Ok(())
     }
 }

@@ -1,6 +1,6 @@
 //! The header and the state of the race.
 
-use almanac_core::{PlayerEntry, Seat, Seated, Table};
+use almanac_core::{PlayerEntry, Seat, Seated, SetupError, Table};
 use serde::{Deserialize, Serialize};
 
 /// The square that wins.
@@ -12,7 +12,17 @@ pub struct Header {
     pub players: Vec<PlayerEntry>,
 }
 
-impl almanac_core::Header for Header {}
+impl almanac_core::Header for Header {
+    type State = State;
+
+    fn state(self) -> Result<State, SetupError> {
+        if !(2..=4).contains(&self.players.len()) {
+            return Err(SetupError(format!("the race is for 2 to 4 players, not {}", self.players.len())));
+        }
+        let table = Table::of(&self.players);
+        Ok(State { squares: vec![0; table.len()], table, turn: 1, active: 0, winner: None })
+    }
+}
 
 /// The race after some steps. The table is what the header fixes (`#[serde(skip)]`); the rest is a
 /// checkpoint.

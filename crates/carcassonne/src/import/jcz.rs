@@ -264,7 +264,7 @@ pub fn to_almanac(text: &str) -> Result<String, FormatError> {
         out.push('\n');
         // Follow the game to know whose turn it is; a broken record is reported by the engine later.
         let mut next = state.clone();
-        if rules::apply(&mut next, &ev, &mut Vec::new()).is_ok() {
+        if almanac_core::Rules::apply(&mut next, &ev, &mut Vec::new()).is_ok() {
             *state = next;
         }
     };

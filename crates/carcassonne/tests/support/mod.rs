@@ -52,7 +52,7 @@ fn location(s: &State, placed: usize, f: usize) -> (GroupKind, Location) {
 
 pub fn apply(s: &mut State, ev: &Event) -> Result<Vec<Fact>, String> {
     let mut facts = Vec::new();
-    rules::apply(s, ev, &mut facts).map_err(|e| e.0)?;
+    almanac_core::Rules::apply(s, ev, &mut facts).map_err(|e| e.0)?;
     Ok(facts)
 }
 

@@ -37,23 +37,16 @@ use crate::rules::turns::{end_turn, is_special_build, special_building, start_ne
 use crate::state::{Phase, State};
 use crate::vocabulary::WIN_WAITS;
 use almanac_core::Seated;
-use almanac_core::{CheckpointError, Fact, RuleViolation, Rules, Seat, SetupError, View};
+use almanac_core::{CheckpointError, Fact, RuleViolation, Rules, Seat};
 
 impl Rules for State {
     type Header = crate::header::Header;
     type Event = LoggedEvent;
-    type GameView = crate::view::BoardView;
-    type PlayerView = crate::view::HandView;
 
     /// 2: a city's points replace its settlement's in the score facts (settlement −1, city +2).
     /// 3: a 7 and the robber hitting the leader are moments (key moments on the charts and the event list).
     /// 4: what each roll promises each player (`Fact::Promised`), so that luck can be read.
     const VERSION: u32 = 4;
-    const FEATURES: &'static [almanac_core::Feature] = &crate::position::FEATURES;
-
-    fn new(header: Self::Header) -> std::result::Result<State, SetupError> {
-        header.state()
-    }
 
     /// The event by the rules, then what the record states about the result.
     fn apply(&mut self, event: &LoggedEvent, facts: &mut Vec<Fact>) -> Result {
@@ -66,13 +59,6 @@ impl Rules for State {
 
     fn standing(&self) -> almanac_core::Standing {
         almanac_core::Standing { turn: self.turn, active: self.active, winner: self.winner }
-    }
-
-    fn view(&self) -> View<Self::GameView, Self::PlayerView> {
-        crate::view::view(self)
-    }
-    fn position(&self) -> Option<almanac_core::Position> {
-        Some(crate::position::position(self))
     }
 
     fn fixed_from(&mut self, initial: &State) -> std::result::Result<(), CheckpointError> {

@@ -28,7 +28,7 @@ use crate::rules::checks::{fail, need_main, Result};
 use crate::state::{Phase, State, MAX_PROGRESS};
 use crate::vocabulary::{GAUGE_BARBARIANS, GAUGE_KNIGHTS};
 use almanac_core::Seated;
-use almanac_core::{CheckpointError, Fact, Rules, Seat, SetupError, View};
+use almanac_core::{CheckpointError, Fact, Rules, Seat, SetupError};
 
 /// The header as this game reads it.
 #[derive(serde::Deserialize)]
@@ -37,33 +37,74 @@ pub struct Header {
     board: almanac_catan::board::BoardSpec,
 }
 
-impl almanac_core::Header for Header {}
+impl almanac_core::Header for Header {
+    type State = State;
+
+    fn state(self) -> std::result::Result<State, SetupError> {
+        let board = almanac_catan::board::Board::from_spec(&self.board)?;
+        State::new(board, almanac_core::Table::of(&self.players))
+    }
+}
 
 impl Rules for State {
     type Header = Header;
     type Event = Event;
-    type GameView = crate::view::BoardView;
-    type PlayerView = crate::view::HandView;
 
     /// 2: what each roll promises each player (`Fact::Promised`), so that luck can be read.
     const VERSION: u32 = 2;
-    const FEATURES: &'static [almanac_core::Feature] = &crate::position::FEATURES;
 
-    fn new(header: Header) -> std::result::Result<State, SetupError> {
-        let board = almanac_catan::board::Board::from_spec(&header.board)?;
-        State::new(board, almanac_core::Table::of(&header.players))
+    fn apply(&mut self, ev: &Event, facts: &mut Vec<Fact>) -> Result {
+        if let Some(w) = self.winner {
+            return fail(format!("the game is over: {} won in turn {}", self.name(w), self.turn));
+        }
+        let before = gauges(self);
+        if let Phase::Setup { step, placed } = self.phase {
+            setup::setup(self, ev, step, placed, facts)?;
+            follow_gauges(self, before, facts);
+            return Ok(());
+        }
+        let p = ev.player();
+        check_turn(self, ev)?;
+        let free_roads = self.free_roads;
+        match ev {
+            Event::BuildSettlement { at, .. } => build::build_settlement(self, p, *at, facts)?,
+            Event::BuildCity { at, .. } => build::build_city_for(self, p, *at, &build::city_cost(), facts)?,
+            Event::BuildRoad { at, .. } => build::build_road(self, p, *at, facts)?,
+            Event::BuildWall { at, .. } => build::build_wall(self, p, *at, false, facts)?,
+            Event::BuildKnight { at, .. } => knights::build_knight(self, p, *at, facts)?,
+            Event::PromoteKnight { at, .. } => knights::promote_knight(self, p, *at, facts)?,
+            Event::ActivateKnight { at, .. } => knights::activate_knight(self, p, *at, facts)?,
+            Event::MoveKnight { from, to, displaced_to, .. } => {
+                knights::move_knight(self, p, *from, *to, *displaced_to, facts)?
+            }
+            Event::ChaseRobber { knight, .. } => knights::chase_robber(self, p, *knight)?,
+            Event::ImproveCity { track, metropolis, .. } => improve::improve_city(self, p, *track, *metropolis, facts)?,
+            Event::Roll { event, dice, drawn, pillaged, aqueduct, .. } => {
+                roll::roll(self, p, *event, *dice, roll::Recorded { drawn, pillaged, aqueduct }, facts)?
+            }
+            Event::Discard { cards, .. } => roll::discard(self, p, cards, facts)?,
+            Event::MoveRobber { hex, victim, stolen, .. } => roll::move_robber(self, p, *hex, *victim, *stolen, facts)?,
+            Event::Trade { with, give, get, .. } => trade::trade(self, p, *with, give, get, facts)?,
+            Event::MaritimeTrade { give, get, .. } => trade::maritime_trade(self, p, give, get, facts)?,
+            Event::PlayProgress { play, .. } => progress::play(self, p, play, facts)?,
+            Event::ReturnProgress { card, .. } => return_progress(self, p, *card)?,
+            Event::EndTurn { .. } => end_turn(self, p, facts)?,
+        }
+        // Road Building's free roads are laid first; anything else gives up the rest.
+        if free_roads > 0 && !matches!(ev, Event::BuildRoad { .. }) {
+            self.free_roads = 0;
+        }
+        follow_gauges(self, before, facts);
+        if let Some(w) = points::winner(self) {
+            self.winner = Some(w);
+            self.phase = Phase::Over;
+            facts.push(Fact::GameOver { winner: Some(w) });
+        }
+        Ok(())
     }
-    fn apply(&mut self, event: &Event, facts: &mut Vec<Fact>) -> Result {
-        apply(self, event, facts)
-    }
+
     fn standing(&self) -> almanac_core::Standing {
         almanac_core::Standing { turn: self.turn, active: self.active, winner: self.winner }
-    }
-    fn view(&self) -> View<Self::GameView, Self::PlayerView> {
-        crate::view::view(self)
-    }
-    fn position(&self) -> Option<almanac_core::Position> {
-        Some(crate::position::position(self))
     }
     fn fixed_from(&mut self, initial: &State) -> std::result::Result<(), CheckpointError> {
         if self.players.len() != initial.players.len() || self.buildings.len() != initial.buildings.len() {
@@ -73,56 +114,6 @@ impl Rules for State {
         self.table = initial.table.clone();
         Ok(())
     }
-}
-
-pub fn apply(s: &mut State, ev: &Event, facts: &mut Vec<Fact>) -> Result {
-    if let Some(w) = s.winner {
-        return fail(format!("the game is over: {} won in turn {}", s.name(w), s.turn));
-    }
-    let before = gauges(s);
-    if let Phase::Setup { step, placed } = s.phase {
-        setup::setup(s, ev, step, placed, facts)?;
-        follow_gauges(s, before, facts);
-        return Ok(());
-    }
-    let p = ev.player();
-    check_turn(s, ev)?;
-    let free_roads = s.free_roads;
-    match ev {
-        Event::BuildSettlement { at, .. } => build::build_settlement(s, p, *at, facts)?,
-        Event::BuildCity { at, .. } => build::build_city_for(s, p, *at, &build::city_cost(), facts)?,
-        Event::BuildRoad { at, .. } => build::build_road(s, p, *at, facts)?,
-        Event::BuildWall { at, .. } => build::build_wall(s, p, *at, false, facts)?,
-        Event::BuildKnight { at, .. } => knights::build_knight(s, p, *at, facts)?,
-        Event::PromoteKnight { at, .. } => knights::promote_knight(s, p, *at, facts)?,
-        Event::ActivateKnight { at, .. } => knights::activate_knight(s, p, *at, facts)?,
-        Event::MoveKnight { from, to, displaced_to, .. } => {
-            knights::move_knight(s, p, *from, *to, *displaced_to, facts)?
-        }
-        Event::ChaseRobber { knight, .. } => knights::chase_robber(s, p, *knight)?,
-        Event::ImproveCity { track, metropolis, .. } => improve::improve_city(s, p, *track, *metropolis, facts)?,
-        Event::Roll { event, dice, drawn, pillaged, aqueduct, .. } => {
-            roll::roll(s, p, *event, *dice, roll::Recorded { drawn, pillaged, aqueduct }, facts)?
-        }
-        Event::Discard { cards, .. } => roll::discard(s, p, cards, facts)?,
-        Event::MoveRobber { hex, victim, stolen, .. } => roll::move_robber(s, p, *hex, *victim, *stolen, facts)?,
-        Event::Trade { with, give, get, .. } => trade::trade(s, p, *with, give, get, facts)?,
-        Event::MaritimeTrade { give, get, .. } => trade::maritime_trade(s, p, give, get, facts)?,
-        Event::PlayProgress { play, .. } => progress::play(s, p, play, facts)?,
-        Event::ReturnProgress { card, .. } => return_progress(s, p, *card)?,
-        Event::EndTurn { .. } => end_turn(s, p, facts)?,
-    }
-    // Road Building's free roads are laid first; anything else gives up the rest.
-    if free_roads > 0 && !matches!(ev, Event::BuildRoad { .. }) {
-        s.free_roads = 0;
-    }
-    follow_gauges(s, before, facts);
-    if let Some(w) = points::winner(s) {
-        s.winner = Some(w);
-        s.phase = Phase::Over;
-        facts.push(Fact::GameOver { winner: Some(w) });
-    }
-    Ok(())
 }
 
 /// The barbarians' strength (cities on the board) and the knights' (active knights).

@@ -40,7 +40,7 @@ pub struct Generated {
 
 pub fn try_apply(s: &State, ev: &Event) -> Option<State> {
     let mut t = s.clone();
-    almanac_cities_knights::rules::apply(&mut t, ev, &mut Vec::new()).ok().map(|_| t)
+    almanac_core::Rules::apply(&mut t, ev, &mut Vec::new()).ok().map(|_| t)
 }
 
 /// The three progress decks, top card first.
@@ -116,7 +116,7 @@ pub fn play_from(seed: u64, header: Value, max_events: usize) -> Generated {
         let t = match try_apply(&s, &ev) {
             Some(t) => t,
             None => {
-                let why = almanac_cities_knights::rules::apply(&mut s.clone(), &ev, &mut Vec::new()).unwrap_err();
+                let why = almanac_core::Rules::apply(&mut s.clone(), &ev, &mut Vec::new()).unwrap_err();
                 panic!("the generator chose an illegal event: {ev:?}: {why}")
             }
         };

@@ -20,36 +20,68 @@ use crate::event::Event;
 use crate::state::{Phase, State};
 use almanac_core::ruleset::{fail, Result};
 use almanac_core::Seated;
-use almanac_core::{cause, CheckpointError, Fact, Rules, Seat, SetupError, View};
+use almanac_core::{cause, CheckpointError, Fact, Rules, Seat};
 
 impl Rules for State {
     type Header = crate::setup::Header;
     type Event = Event;
-    type GameView = crate::view::CityView;
-    type PlayerView = crate::view::HandView;
 
     /// 2: the tenth VP marker placed in its owner's turn ends the game at once (it waited for their next turn);
     /// `take_gold` from a bank short of 2 has everyone give back half their gold first (`reshuffle`).
     const VERSION: u32 = 2;
-    const FEATURES: &'static [almanac_core::Feature] = &crate::position::FEATURES;
 
-    fn new(header: Self::Header) -> std::result::Result<State, SetupError> {
-        crate::setup::new_state(header)
+    fn apply(&mut self, ev: &Event, facts: &mut Vec<Fact>) -> Result {
+        if let Some(w) = self.winner {
+            return fail(format!("the game is over: {} won in turn {}", self.name(w), self.turn));
+        }
+        let p = ev.player();
+        if p != self.active {
+            return fail(format!("{} acts out of turn: it is {}'s turn", self.name(p), self.name(self.active)));
+        }
+        match ev {
+            Event::Roll { dice, ship, influence, discards, took, reshuffle, .. } => {
+                let recorded = income::Recorded { ship: *ship, influence, discards, took, reshuffle };
+                income::roll(self, p, *dice, recorded, facts)?
+            }
+            Event::Build { building, at, influence, huts, .. } => {
+                build::build(self, p, *building, *at, *influence, huts, facts)?
+            }
+            Event::BuildWall { at, influence, .. } => walls::build_wall(self, p, *at, influence, facts)?,
+            Event::BuildChurch { tile, returned, huts, .. } => {
+                church::build_church(self, p, *tile, *returned, huts, facts)?
+            }
+            Event::PlacePermit { value, at, influence, .. } => {
+                permits::place_permit(self, p, *value, *at, *influence, facts)?
+            }
+            Event::TakeGold { reshuffle, .. } => permits::take_gold(self, p, reshuffle, facts)?,
+            Event::MovePermit { from, to, influence, .. } => {
+                permits::move_permit(self, p, *from, *to, *influence, facts)?
+            }
+            Event::UpgradePermit { at, value, influence, .. } => {
+                permits::upgrade_permit(self, p, *at, *value, *influence, facts)?
+            }
+            Event::EndTurn { .. } => end_turn(self, p, facts)?,
+        }
+        // "Jos on sinun vuorosi ja kaikki 10 voittopistemerkkiäsi ovat pelilaudalla, peli päättyy ja sinä olet
+        // voittaja!": the tenth marker placed in one's own turn ends the game at once. (One placed in another's
+        // turn counts when one's own begins: `end_turn`.)
+        if self.winner.is_none() && self.player(self.active).markers_left == 0 {
+            win(self, facts);
+        }
+        Ok(())
     }
-    fn apply(&mut self, event: &Event, facts: &mut Vec<Fact>) -> Result {
-        apply(self, event, facts)
-    }
+
+    /// The cards dealt at the start: 3 gold and 1 influence each.
     fn opening_facts(&self, facts: &mut Vec<Fact>) {
-        opening(self, facts)
+        for q in self.seats() {
+            for (item, count) in self.player(q).hand.items() {
+                facts.push(Fact::Gained { player: q, item, count, cause: cause::SETUP, from: None });
+            }
+        }
     }
+
     fn standing(&self) -> almanac_core::Standing {
         almanac_core::Standing { turn: self.turn, active: self.active, winner: self.winner }
-    }
-    fn view(&self) -> View<Self::GameView, Self::PlayerView> {
-        crate::view::view(self)
-    }
-    fn position(&self) -> Option<almanac_core::Position> {
-        Some(crate::position::position(self))
     }
     fn fixed_from(&mut self, initial: &State) -> std::result::Result<(), CheckpointError> {
         if self.players.len() != initial.players.len() || self.cells.len() != initial.cells.len() {
@@ -60,41 +92,6 @@ impl Rules for State {
         self.city = initial.city;
         Ok(())
     }
-}
-
-pub fn apply(s: &mut State, ev: &Event, facts: &mut Vec<Fact>) -> Result {
-    if let Some(w) = s.winner {
-        return fail(format!("the game is over: {} won in turn {}", s.name(w), s.turn));
-    }
-    let p = ev.player();
-    if p != s.active {
-        return fail(format!("{} acts out of turn: it is {}'s turn", s.name(p), s.name(s.active)));
-    }
-    match ev {
-        Event::Roll { dice, ship, influence, discards, took, reshuffle, .. } => {
-            let recorded = income::Recorded { ship: *ship, influence, discards, took, reshuffle };
-            income::roll(s, p, *dice, recorded, facts)?
-        }
-        Event::Build { building, at, influence, huts, .. } => {
-            build::build(s, p, *building, *at, *influence, huts, facts)?
-        }
-        Event::BuildWall { at, influence, .. } => walls::build_wall(s, p, *at, influence, facts)?,
-        Event::BuildChurch { tile, returned, huts, .. } => church::build_church(s, p, *tile, *returned, huts, facts)?,
-        Event::PlacePermit { value, at, influence, .. } => permits::place_permit(s, p, *value, *at, *influence, facts)?,
-        Event::TakeGold { reshuffle, .. } => permits::take_gold(s, p, reshuffle, facts)?,
-        Event::MovePermit { from, to, influence, .. } => permits::move_permit(s, p, *from, *to, *influence, facts)?,
-        Event::UpgradePermit { at, value, influence, .. } => {
-            permits::upgrade_permit(s, p, *at, *value, *influence, facts)?
-        }
-        Event::EndTurn { .. } => end_turn(s, p, facts)?,
-    }
-    // "Jos on sinun vuorosi ja kaikki 10 voittopistemerkkiäsi ovat pelilaudalla, peli päättyy ja sinä olet
-    // voittaja!": the tenth marker placed in one's own turn ends the game at once. (One placed in another's
-    // turn counts when one's own begins: `end_turn`.)
-    if s.winner.is_none() && s.player(s.active).markers_left == 0 {
-        win(s, facts);
-    }
-    Ok(())
 }
 
 /// The active player has all ten markers on the board: the game ends, theirs.
@@ -118,13 +115,4 @@ fn end_turn(s: &mut State, p: Seat, facts: &mut Vec<Fact>) -> Result {
         win(s, facts);
     }
     Ok(())
-}
-
-/// The cards dealt at the start: 3 gold and 1 influence each.
-pub fn opening(s: &State, facts: &mut Vec<Fact>) {
-    for q in s.seats() {
-        for (item, count) in s.player(q).hand.items() {
-            facts.push(Fact::Gained { player: q, item, count, cause: cause::SETUP, from: None });
-        }
-    }
 }

@@ -37,7 +37,7 @@ pub fn header(players: usize) -> Value {
 
 pub fn try_apply(s: &State, ev: &Event) -> Option<State> {
     let mut t = s.clone();
-    almanac_elasund::rules::apply(&mut t, ev, &mut Vec::new()).ok().map(|_| t)
+    almanac_core::Rules::apply(&mut t, ev, &mut Vec::new()).ok().map(|_| t)
 }
 
 fn pick<T: Copy>(rng: &mut SeededRng, v: &[T]) -> Option<T> {
@@ -88,7 +88,7 @@ pub fn play_from(seed: u64, observer_header: Value, max_events: usize) -> Genera
         let t = match try_apply(&s, &ev) {
             Some(t) => t,
             None => {
-                let why = almanac_elasund::rules::apply(&mut s.clone(), &ev, &mut Vec::new()).unwrap_err();
+                let why = almanac_core::Rules::apply(&mut s.clone(), &ev, &mut Vec::new()).unwrap_err();
                 panic!("the generator chose an illegal event: {ev:?}: {why}")
             }
         };
@@ -368,7 +368,7 @@ fn build_something(rng: &mut SeededRng, s: &State, decks: &mut Decks) -> Option<
                 if let Event::BuildWall { influence, .. } = &mut ev {
                     *influence = vec![None; needs];
                 }
-                almanac_elasund::rules::apply(&mut t, &ev, &mut Vec::new()).is_ok()
+                almanac_core::Rules::apply(&mut t, &ev, &mut Vec::new()).is_ok()
             };
             if ok {
                 let drawn = (0..needs).map(|_| Some(decks.draw(rng))).collect();
