@@ -7,6 +7,7 @@ use crate::state::{Phase, State};
 use crate::vocabulary::{EVENT, LARGEST_ARMY, LONGEST_ROAD, TRADE_BONUS};
 use almanac_catan::exchange::{exchange, Party};
 use almanac_catan::resources::{Bundle, ResourceCard, Resources};
+use almanac_catan::seven;
 use almanac_core::Seated;
 use almanac_core::{cause, CheckpointError, Fact, Rules, Seat};
 
@@ -41,7 +42,9 @@ impl Rules for State {
                 ))
             }
             (Phase::Discard, Event::Discard { cards, .. }) => discard(self, p, cards, facts)?,
-            (Phase::Discard, _) => return fail(format!("after the Robber, {} must discard first", waiting(self))),
+            (Phase::Discard, _) => {
+                return seven::wait_for_discards(self, &self.must_discard, p, ev.kind(), "the Robber")
+            }
             (Phase::Play, Event::Harvest { .. }) => {
                 return fail(format!("{} already harvested: the harvest opens each turn once", self.name(self.active)))
             }
@@ -99,15 +102,6 @@ fn need_active(s: &State, p: Seat, what: &str) -> Result {
         return fail(format!("{} cannot {what} now: it is {}'s turn", s.name(p), s.name(s.active)));
     }
     Ok(())
-}
-
-fn waiting(s: &State) -> String {
-    let names: Vec<String> = s
-        .seats()
-        .filter(|&i| s.must_discard[i as usize] > 0)
-        .map(|i| format!("{} ({} cards)", s.name(i), s.must_discard[i as usize]))
-        .collect();
-    names.join(", ")
 }
 
 fn check_deck(s: &State) -> Result {
@@ -432,13 +426,7 @@ fn discard(s: &mut State, p: Seat, cards: &Bundle, facts: &mut Vec<Fact>) -> Res
     let due = s.must_discard[p as usize];
     let hand = s.players[p as usize].hand;
     if due == 0 {
-        return fail(format!(
-            "{} has nothing to discard ({} cards, limit {}); waiting for {}",
-            s.name(p),
-            hand.total(),
-            s.players[p as usize].robber_limit(),
-            waiting(s)
-        ));
+        return seven::owes_no_discard(s, &s.must_discard, p, hand.total(), s.players[p as usize].robber_limit());
     }
     if cards.total() != due as u32 {
         return fail(format!(

@@ -30,6 +30,7 @@ pub mod position;
 pub mod resources;
 pub mod roads;
 pub mod rules;
+pub mod seven;
 pub mod state;
 pub mod stated;
 pub mod view;

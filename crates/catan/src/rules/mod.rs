@@ -34,6 +34,7 @@ use crate::rules::dice::{discard, move_robber, roll};
 use crate::rules::helpers::use_helper;
 use crate::rules::trade::{maritime_trade, trade};
 use crate::rules::turns::{end_turn, is_special_build, special_building, start_next_turn, time_out};
+use crate::seven;
 use crate::state::{Phase, State};
 use crate::vocabulary::WIN_WAITS;
 use almanac_core::Seated;
@@ -202,33 +203,16 @@ fn check_turn(s: &State, ev: &Event) -> Result {
     match s.phase {
         Phase::Discard => {
             let Event::Discard { .. } = ev else {
-                return fail(format!(
-                    "{}'s {} must wait: after the 7, {} must discard first",
-                    s.name(p),
-                    ev.kind(),
-                    waiting_discards(s)
-                ));
+                return seven::wait_for_discards(s, &s.must_discard, p, ev.kind(), "the 7");
             };
             if s.must_discard[p as usize] == 0 {
-                return fail(format!(
-                    "{} has nothing to discard ({} cards, limit {}); waiting for {}",
-                    s.name(p),
-                    s.players[p as usize].hand.total(),
-                    s.options.discard_limit,
-                    waiting_discards(s)
-                ));
+                let held = s.players[p as usize].hand.total();
+                return seven::owes_no_discard(s, &s.must_discard, p, held, u32::from(s.options.discard_limit));
             }
             return Ok(());
         }
         Phase::MoveRobber { .. } => {
-            if !matches!(ev, Event::MoveRobber { .. }) || p != s.active {
-                return fail(if p == s.active {
-                    format!("{} must move the robber now, not {}", s.name(p), ev.kind())
-                } else {
-                    format!("{}'s {} must wait: {} must move the robber now", s.name(p), ev.kind(), s.name(s.active))
-                });
-            }
-            return Ok(());
+            return seven::robber_first(s, p, s.active, ev.kind(), matches!(ev, Event::MoveRobber { .. }));
         }
         _ => {}
     }
@@ -254,15 +238,6 @@ fn check_turn(s: &State, ev: &Event) -> Result {
         return fail(format!("{} acts out of turn: it is {}'s turn", s.name(p), s.name(s.active)));
     }
     Ok(())
-}
-
-fn waiting_discards(s: &State) -> String {
-    let waiting: Vec<String> = s
-        .seats()
-        .filter(|&i| s.must_discard[i as usize] > 0)
-        .map(|i| format!("{} ({} cards)", s.name(i), s.must_discard[i as usize]))
-        .collect();
-    waiting.join(", ")
 }
 
 /// After Road Building, the free roads come before anything else (unless none can be placed).

@@ -27,6 +27,7 @@ use crate::progress::HeldCard;
 use crate::rules::checks::{fail, need_main, Result};
 use crate::state::{Phase, State, MAX_PROGRESS};
 use crate::vocabulary::{GAUGE_BARBARIANS, GAUGE_KNIGHTS};
+use almanac_catan::seven;
 use almanac_core::Seated;
 use almanac_core::{CheckpointError, Fact, Rules, Seat, SetupError};
 
@@ -137,27 +138,16 @@ fn check_turn(s: &State, ev: &Event) -> Result {
     match s.phase {
         Phase::Discard => {
             if !matches!(ev, Event::Discard { .. }) {
-                return fail(format!(
-                    "{}'s {} must wait: after the 7, {} must discard first",
-                    s.name(p),
-                    ev.kind(),
-                    waiting_discards(s)
-                ));
+                return seven::wait_for_discards(s, &s.must_discard, p, ev.kind(), "the 7");
             }
             if s.must_discard[p as usize] == 0 {
-                return fail(format!("{} has nothing to discard; waiting for {}", s.name(p), waiting_discards(s)));
+                let held = s.players[p as usize].hand.total();
+                return seven::owes_no_discard(s, &s.must_discard, p, held, s.discard_limit(p));
             }
             return Ok(());
         }
         Phase::MoveRobber => {
-            if !matches!(ev, Event::MoveRobber { .. }) || p != s.active {
-                return fail(if p == s.active {
-                    format!("{} must move the robber now, not {}", s.name(p), ev.kind())
-                } else {
-                    format!("{}'s {} must wait: {} must move the robber now", s.name(p), ev.kind(), s.name(s.active))
-                });
-            }
-            return Ok(());
+            return seven::robber_first(s, p, s.active, ev.kind(), matches!(ev, Event::MoveRobber { .. }));
         }
         _ => {}
     }
@@ -181,15 +171,6 @@ fn check_turn(s: &State, ev: &Event) -> Result {
         _ if p != s.active => fail(format!("{} acts out of turn: it is {}'s turn", s.name(p), s.name(s.active))),
         _ => Ok(()),
     }
-}
-
-fn waiting_discards(s: &State) -> String {
-    let waiting: Vec<String> = s
-        .seats()
-        .filter(|&i| s.must_discard[i as usize] > 0)
-        .map(|i| format!("{} ({} cards)", s.name(i), s.must_discard[i as usize]))
-        .collect();
-    waiting.join(", ")
 }
 
 /// The player whose turn it is puts a fifth progress card back under its deck.
