@@ -6,12 +6,16 @@ use crate::access::{form_proof, Credential, Reader};
 use crate::app::{blocking, loaded};
 use crate::app::{AppState, Result};
 use crate::derivation::Progress;
+use crate::error::ApiError;
+use actix_web::dev::Payload;
 use actix_web::http::StatusCode;
-use actix_web::{web, HttpRequest, HttpResponse};
+use actix_web::{web, FromRequest, HttpRequest, HttpResponse};
 use almanac_service::{GameFilter, Sort, GAMES};
 use almanac_store::GameRow;
 use maud::{html, Markup, DOCTYPE};
 use serde::Deserialize;
+use std::future::Future;
+use std::pin::Pin;
 
 pub fn routes(cfg: &mut web::ServiceConfig) {
     cfg.route("/", web::get().to(index)).route("/games/{id}", web::get().to(replay));
@@ -60,8 +64,8 @@ pub struct SignedIn {
 
 impl SignedIn {
     /// The signed-in club of a page's request (by its cookie), if any.
-    pub fn of(req: &HttpRequest, reader: &Reader) -> Option<SignedIn> {
-        match (Credential::of(req), &reader.club) {
+    fn of(credential: Credential, reader: &Reader) -> Option<SignedIn> {
+        match (credential, &reader.club) {
             (Credential::Cookie(token), Some(club)) => {
                 Some(SignedIn { club: club.name.clone(), proof: form_proof(&token) })
             }
@@ -72,6 +76,28 @@ impl SignedIn {
     /// The hidden field every form of a signed-in page carries.
     pub fn proof_input(&self) -> Markup {
         html! { input type="hidden" name="proof" value=(self.proof); }
+    }
+}
+
+/// Who opens a page: what they may read, and the club signed in to the dashboard by its cookie, if any. A
+/// handler argument.
+pub struct Visitor {
+    pub reader: Reader,
+    pub signed: Option<SignedIn>,
+}
+
+impl FromRequest for Visitor {
+    type Error = ApiError;
+    type Future = Pin<Box<dyn Future<Output = std::result::Result<Visitor, ApiError>>>>;
+
+    fn from_request(req: &HttpRequest, payload: &mut Payload) -> Self::Future {
+        let credential = Credential::of(req);
+        let reader = Reader::from_request(req, payload);
+        Box::pin(async move {
+            let reader = reader.await?;
+            let signed = SignedIn::of(credential, &reader);
+            Ok(Visitor { reader, signed })
+        })
     }
 }
 
@@ -333,14 +359,9 @@ struct IndexQuery {
 /// Games on one page of the list.
 const PAGE: u32 = 50;
 
-async fn index(
-    app: web::Data<AppState>,
-    req: HttpRequest,
-    reader: Reader,
-    q: web::Query<IndexQuery>,
-) -> Result<HttpResponse> {
+async fn index(app: web::Data<AppState>, visitor: Visitor, q: web::Query<IndexQuery>) -> Result<HttpResponse> {
     let q = q.into_inner();
-    let signed = SignedIn::of(&req, &reader);
+    let Visitor { reader, signed } = visitor;
     let viewer = reader.viewer;
     let sort = q.sort.as_deref().and_then(Sort::from_name).unwrap_or_default();
     let offset = q.offset.unwrap_or(0);
@@ -524,12 +545,11 @@ fn counting_note(row: &GameRow, (counted, others): &(bool, Vec<almanac_store::Re
 
 async fn replay(
     app: web::Data<AppState>,
-    req: HttpRequest,
-    reader: Reader,
+    visitor: Visitor,
     path: web::Path<String>,
     q: web::Query<ReplayQuery>,
 ) -> HttpResponse {
-    let signed = SignedIn::of(&req, &reader);
+    let Visitor { reader, signed } = visitor;
     let viewer = reader.viewer;
     let derivation = app.derivation.clone();
     let found = blocking(move || {

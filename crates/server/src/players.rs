@@ -6,8 +6,8 @@ use crate::access::{Reader, Writer};
 use crate::app::{blocking, AppState, Result};
 use crate::body::{Expected, Json};
 use crate::error::ApiError;
-use crate::pages::{page, problem_page, SignedIn};
-use actix_web::{web, HttpRequest, HttpResponse};
+use crate::pages::{page, problem_page, Visitor};
+use actix_web::{web, HttpResponse};
 use almanac_service::players::{curve_chart as curve_of, HeadToHead, Leader, PlayerPage, Profile, Versus};
 use almanac_service::players::{head_to_head, leaderboard, merge_players, player_page, rating_chart as chart_of};
 use maud::{html, Markup};
@@ -342,14 +342,9 @@ async fn leaderboard_json(app: web::Data<AppState>, reader: Reader, q: web::Quer
 
 /// The leaderboard page: the game chosen on the page (the most played by default), a club's players only if
 /// asked, people only unless bots are asked for; a provisional rating (few games) greyed, with its spread.
-async fn leaderboard_html(
-    app: web::Data<AppState>,
-    req: HttpRequest,
-    reader: Reader,
-    q: web::Query<BoardQuery>,
-) -> HttpResponse {
+async fn leaderboard_html(app: web::Data<AppState>, visitor: Visitor, q: web::Query<BoardQuery>) -> HttpResponse {
     let deriving = app.derivation.progress();
-    let signed = SignedIn::of(&req, &reader);
+    let Visitor { reader, signed } = visitor;
     let board = match load_board(app, &reader, &q).await {
         Ok(b) => b,
         Err(e) => return problem_page(e.status, &e.message),
@@ -477,13 +472,12 @@ fn page_of(total: usize, per_page: usize, asked: Option<usize>) -> (usize, usize
 
 async fn player_html(
     app: web::Data<AppState>,
-    req: HttpRequest,
-    reader: Reader,
+    visitor: Visitor,
     path: web::Path<String>,
     q: web::Query<GamesQuery>,
 ) -> HttpResponse {
     let deriving = app.derivation.progress();
-    let signed = SignedIn::of(&req, &reader);
+    let Visitor { reader, signed } = visitor;
     let p = match load_page(app, &reader, &path).await {
         Ok(p) => p,
         Err(e) => return problem_page(e.status, &e.message),
@@ -612,14 +606,9 @@ async fn player_html(
     page(&me.name, body, &[], signed.as_ref(), deriving)
 }
 
-async fn versus_html(
-    app: web::Data<AppState>,
-    req: HttpRequest,
-    reader: Reader,
-    path: web::Path<(String, String)>,
-) -> HttpResponse {
+async fn versus_html(app: web::Data<AppState>, visitor: Visitor, path: web::Path<(String, String)>) -> HttpResponse {
     let deriving = app.derivation.progress();
-    let signed = SignedIn::of(&req, &reader);
+    let Visitor { reader, signed } = visitor;
     let (a, b) = path.into_inner();
     let h = match load_versus(app, &reader, &a, &b).await {
         Ok(h) => h,

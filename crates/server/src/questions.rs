@@ -5,8 +5,8 @@
 use crate::access::Reader;
 use crate::app::{blocking, AppState, Result};
 use crate::error::ApiError;
-use crate::pages::{page, problem_page, SignedIn};
-use actix_web::{web, HttpRequest, HttpResponse};
+use crate::pages::{page, problem_page, Visitor};
+use actix_web::{web, HttpResponse};
 use almanac_service::questions::{
     arg_choices, ask_kept, chart, csv, ndjson, Answer, ArgKind, Ask, Preset, METRICS, PRESETS,
 };
@@ -338,14 +338,9 @@ fn answer_html(params: &Params, answer: &Answer) -> Markup {
     }
 }
 
-async fn builder(
-    app: web::Data<AppState>,
-    req: HttpRequest,
-    reader: Reader,
-    params: web::Query<Params>,
-) -> HttpResponse {
+async fn builder(app: web::Data<AppState>, visitor: Visitor, params: web::Query<Params>) -> HttpResponse {
     let deriving = app.derivation.progress();
-    let signed = SignedIn::of(&req, &reader);
+    let Visitor { reader, signed } = visitor;
     // A question is of one game, named in its URL: without one, the most played.
     if given(&params.ruleset).is_none() {
         let found = blocking({

@@ -2,13 +2,13 @@
 //! decision, with taps (`web/static/record.mjs` does the tapping; the rules, through `/api/games/{id}/next`,
 //! say what may be tapped).
 
-use crate::access::{Reader, Writer};
+use crate::access::Writer;
 use crate::app::{blocking, forget_access, loaded, upload_slot, AppState};
 use crate::body::{Expected, Json};
 use crate::error::ApiError;
-use crate::pages::{page, problem_page, SignedIn};
+use crate::pages::{page, problem_page, Visitor};
 use actix_web::http::StatusCode;
-use actix_web::{web, HttpRequest, HttpResponse};
+use actix_web::{web, HttpResponse};
 use almanac_service::tables::TableStart;
 use almanac_service::{Inserted, Ownership};
 use maud::{html, PreEscaped};
@@ -48,8 +48,8 @@ async fn begin(
 
 /// Where a club begins a game at the table: the game and how it begins (its board), the players in seat
 /// order, the title, date and place.
-async fn start_page(app: web::Data<AppState>, req: HttpRequest, reader: Reader) -> HttpResponse {
-    let Some(signed) = SignedIn::of(&req, &reader) else {
+async fn start_page(app: web::Data<AppState>, visitor: Visitor) -> HttpResponse {
+    let Visitor { reader, signed: Some(signed) } = visitor else {
         return problem_page(StatusCode::UNAUTHORIZED, "Sign in as your club to begin a game at the table.");
     };
     // The names the club's own games seat (people, not programs), most often seated first, per game: what a
@@ -123,8 +123,8 @@ async fn start_page(app: web::Data<AppState>, req: HttpRequest, reader: Reader) 
 }
 
 /// The recorder for a game: only the club that owns it records it.
-async fn record(app: web::Data<AppState>, req: HttpRequest, reader: Reader, path: web::Path<String>) -> HttpResponse {
-    let Some(signed) = SignedIn::of(&req, &reader) else {
+async fn record(app: web::Data<AppState>, visitor: Visitor, path: web::Path<String>) -> HttpResponse {
+    let Visitor { reader, signed: Some(signed) } = visitor else {
         return problem_page(
             StatusCode::UNAUTHORIZED,
             "Sign in as the club that owns this game to record it at the table.",

@@ -3,13 +3,12 @@
 //! form carries a proof derived from the session (or, before signing in, a cookie of its own), and the
 //! `Origin` check refuses any post from another site.
 
-use crate::access::Reader;
 use crate::access::{address_key, club_of, cookie, form_proof, writing_club_of, Credential, SESSION_COOKIE};
 use crate::app::{blocking, delete_game, forget_access, publish_game, upload_slot, AppState, Result};
 use crate::error::ApiError;
 use crate::form_data;
 use crate::limits::{read_body, read_form};
-use crate::pages::{page, problem_page, SignedIn};
+use crate::pages::{page, problem_page, SignedIn, Visitor};
 use crate::uploads::format_named;
 use actix_web::http::StatusCode;
 use actix_web::{web, HttpRequest, HttpResponse};
@@ -160,8 +159,9 @@ async fn publish(
 }
 
 /// The signed-in club of a page's request.
-fn signed_in(req: &HttpRequest, reader: &Reader) -> Option<(SignedIn, almanac_service::ClubId)> {
-    Some((SignedIn::of(req, reader)?, reader.club.as_ref()?.id))
+fn signed_in(visitor: Visitor) -> Option<(SignedIn, almanac_service::ClubId)> {
+    let club = visitor.reader.club.as_ref()?.id;
+    Some((visitor.signed?, club))
 }
 
 /// The page that says to sign in first.
@@ -189,13 +189,8 @@ fn title_of(row: &almanac_store::GameRow) -> String {
 }
 
 /// Deleting asks first: what goes, and that it can be brought back.
-async fn confirm_delete(
-    app: web::Data<AppState>,
-    req: HttpRequest,
-    reader: Reader,
-    path: web::Path<String>,
-) -> HttpResponse {
-    let Some((signed, club)) = signed_in(&req, &reader) else { return sign_in_first() };
+async fn confirm_delete(app: web::Data<AppState>, visitor: Visitor, path: web::Path<String>) -> HttpResponse {
+    let Some((signed, club)) = signed_in(visitor) else { return sign_in_first() };
     let row = match owned_row(&app, club, path.into_inner()).await {
         Ok(row) => row,
         Err(e) => return problem_page(e.status, &e.message),
@@ -218,7 +213,7 @@ async fn confirm_delete(
 async fn delete(
     app: web::Data<AppState>,
     req: HttpRequest,
-    reader: Reader,
+    visitor: Visitor,
     path: web::Path<String>,
     payload: web::Payload,
 ) -> HttpResponse {
@@ -234,7 +229,7 @@ async fn delete(
         Ok(row) => row,
         Err(e) => return problem_page(e.status, &e.message),
     };
-    let signed = SignedIn::of(&req, &reader);
+    let signed = visitor.signed;
     let proof = signed.as_ref().map(|s| s.proof_input());
     // The answer is the way back: undo at once, or later from the club's deleted games.
     let body = html! {
@@ -277,9 +272,9 @@ async fn restore(
 }
 
 /// A club's deleted games, each with the button that brings it back.
-async fn deleted_list(app: web::Data<AppState>, req: HttpRequest, reader: Reader) -> HttpResponse {
+async fn deleted_list(app: web::Data<AppState>, visitor: Visitor) -> HttpResponse {
     let deriving = app.derivation.progress();
-    let Some((signed, club)) = signed_in(&req, &reader) else { return sign_in_first() };
+    let Some((signed, club)) = signed_in(visitor) else { return sign_in_first() };
     let rows = match blocking(move || Ok(app.pool.read(|s| almanac_service::deleted_games(s, club))??)).await {
         Ok(rows) => rows,
         Err(e) => return problem_page(e.status, &e.message),
