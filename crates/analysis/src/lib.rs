@@ -382,20 +382,16 @@ mod tests {
     use super::*;
     use almanac_core::{Chart, Dice, DiceSpec, Fact, PlayerStat, Term};
 
+    /// An item named by its id.
+    const fn item(id: &'static str) -> Term {
+        Term::new(id, id)
+    }
+
     const EIGHT: Vocabulary = Vocabulary {
         id: "eight",
         name: "Eight resources",
         score: Term::new("VP", "victory points"),
-        items: &[
-            Term::new("a", "a"),
-            Term::new("b", "b"),
-            Term::new("c", "c"),
-            Term::new("d", "d"),
-            Term::new("e", "e"),
-            Term::new("f", "f"),
-            Term::new("g", "g"),
-            Term::new("h", "h"),
-        ],
+        items: &[item("a"), item("b"), item("c"), item("d"), item("e"), item("f"), item("g"), item("h")],
         causes: &[Term::new(cause::PRODUCTION, "production")],
         score_reasons: &[Term::new("tower", "towers")],
         dice: Some(DiceSpec { count: 3, faces: 6 }),
