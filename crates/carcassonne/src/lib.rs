@@ -20,7 +20,7 @@ pub mod tiles;
 pub mod view;
 pub mod vocabulary;
 
-use almanac_core::next::{Beginning, Candidates, Decision, Laid, Shown};
+use almanac_core::next::{Begin, Beginning, Candidates, Decision, HeaderFields, Shown};
 use almanac_core::{Importer, Seat, SetupError, Vocabulary};
 use state::State;
 
@@ -53,12 +53,7 @@ impl almanac_core::Ruleset for Carcassonne {
     fn beginnings() -> Vec<Beginning> {
         setup::beginnings()
     }
-    fn begin(
-        beginning: &str,
-        seats: usize,
-        _seed: u64,
-        _laid: &Laid,
-    ) -> Result<serde_json::Map<String, serde_json::Value>, SetupError> {
-        setup::begin(beginning, seats)
+    fn begin(asked: &Begin) -> Result<HeaderFields, SetupError> {
+        setup::begin(asked.beginning, asked.seats)
     }
 }

@@ -2,6 +2,7 @@
 
 use crate::state::{self, Options, Player, State, Step};
 use crate::tiles::{self, catalogue};
+use almanac_core::next::HeaderFields;
 use almanac_core::{PlayerEntry, SetupError, Table};
 use serde::Deserialize;
 
@@ -119,7 +120,7 @@ pub fn beginnings() -> Vec<almanac_core::next::Beginning> {
 }
 
 /// The header's options for a beginning.
-pub fn begin(beginning: &str, seats: usize) -> Result<serde_json::Map<String, serde_json::Value>, SetupError> {
+pub fn begin(beginning: &str, seats: usize) -> Result<HeaderFields, SetupError> {
     let known = beginnings();
     almanac_core::next::Beginning::chosen(&known, beginning, seats, "Carcassonne")?;
     let options = match beginning {

@@ -9,7 +9,7 @@
 use crate::board::BoardSpec;
 use crate::geometry::{self, Axial};
 use crate::resources::{Resource, Terrain};
-use almanac_core::next::{Beginning, Laid, Layout, Opening, Piece, PieceKind, Place};
+use almanac_core::next::{Begin, Beginning, HeaderFields, Laid, Layout, Opening, Piece, PieceKind, Place};
 use almanac_core::SetupError;
 use serde_json::{json, Map, Value};
 
@@ -47,7 +47,8 @@ pub fn beginnings() -> Vec<Beginning> {
 }
 
 /// The header's board, options and helpers for a beginning.
-pub fn begin(beginning: &str, seats: usize, seed: u64, laid: &Laid) -> Result<Map<String, Value>, SetupError> {
+pub fn begin(asked: &Begin) -> Result<HeaderFields, SetupError> {
+    let Begin { beginning, seats, seed, laid } = *asked;
     let known = beginnings();
     let b = Beginning::chosen(&known, beginning, seats, "Catan")?;
     let contents = if seats > 4 { &EXTENSION } else { &BASE };

@@ -36,7 +36,7 @@ pub mod stated;
 pub mod view;
 pub mod vocabulary;
 
-use almanac_core::next::{Beginning, Candidates, Decision, Laid, Opening, Shown};
+use almanac_core::next::{Begin, Beginning, Candidates, Decision, HeaderFields, Opening, Shown};
 use almanac_core::{Importer, Seat, SetupError, Vocabulary};
 
 pub use board::{Board, BoardSpec};
@@ -74,13 +74,8 @@ impl almanac_core::Ruleset for Catan {
     fn beginnings() -> Vec<Beginning> {
         beginnings::beginnings()
     }
-    fn begin(
-        beginning: &str,
-        seats: usize,
-        seed: u64,
-        laid: &Laid,
-    ) -> Result<serde_json::Map<String, serde_json::Value>, SetupError> {
-        beginnings::begin(beginning, seats, seed, laid)
+    fn begin(asked: &Begin) -> Result<HeaderFields, SetupError> {
+        beginnings::begin(asked)
     }
     fn opening(beginning: &str, players: &[&str]) -> Opening {
         beginnings::opening(beginning, players)

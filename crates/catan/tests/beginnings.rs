@@ -1,11 +1,17 @@
 //! How a table begins a game at the recorder: the rulebook's beginner board, and variable boards drawn
 //! from a seed by the rulebook's variable set-up, held to the box's contents.
 
-use almanac_catan::beginnings::{begin, beginner, check_against_box, red_neighbours, variable, BASE, EXTENSION};
+use almanac_catan::beginnings::{beginner, check_against_box, red_neighbours, variable, BASE, EXTENSION};
 use almanac_catan::board::BoardSpec;
 use almanac_catan::resources::Terrain;
-use almanac_core::next::{Laid, Layout};
+use almanac_core::next::{Begin, HeaderFields, Laid, Layout};
+use almanac_core::SetupError;
 use serde_json::{json, Value};
+
+/// A beginning as a table asks for it.
+fn begin(beginning: &str, seats: usize, seed: u64, laid: &Laid) -> Result<HeaderFields, SetupError> {
+    almanac_catan::beginnings::begin(&Begin { beginning, seats, seed, laid })
+}
 
 fn sample_header(name: &str) -> Value {
     let path = format!("{}/../../data/samples/{name}", env!("CARGO_MANIFEST_DIR"));

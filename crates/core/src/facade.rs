@@ -9,7 +9,6 @@ use crate::position::{Feature, Position, Positioned};
 use crate::timeline::{read_events, resume, Entry, KeptPrint, Timeline, SNAPSHOT_EVERY};
 use crate::view::AnyView;
 use crate::vocabulary::Vocabulary;
-use serde_json::Value;
 
 impl<R: Ruleset> Timeline<R> {
     /// `read` of the fingerprint and the unseen count, carried on to the last event (see `KeptPrint`).
@@ -273,14 +272,8 @@ impl<G: Ruleset> GameKind for G {
     fn beginnings(&self) -> Vec<crate::next::Beginning> {
         G::beginnings()
     }
-    fn begin(
-        &self,
-        beginning: &str,
-        seats: usize,
-        seed: u64,
-        laid: &crate::next::Laid,
-    ) -> Result<serde_json::Map<String, Value>, crate::SetupError> {
-        G::begin(beginning, seats, seed, laid)
+    fn begin(&self, asked: &crate::next::Begin) -> Result<crate::next::HeaderFields, crate::SetupError> {
+        G::begin(asked)
     }
     fn opening(&self, beginning: &str, players: &[&str]) -> crate::next::Opening {
         G::opening(beginning, players)

@@ -7,7 +7,6 @@ use crate::position::{Feature, Position};
 use crate::ruleset::{json_reason, Described, EventError, Header, Line, RuleViolation, Rules, SetupError, Viewed};
 use crate::view::{AnyView, View};
 use crate::vocabulary::Vocabulary;
-use serde_json::Value;
 
 /// A reader of another program's records of a game (a bot framework's dumps, another app's saves). It
 /// translates; the engine then validates the almanac/1 text like any uploaded log.
@@ -232,16 +231,10 @@ pub trait Ruleset: 'static + Sized + Sync {
         Vec::new()
     }
 
-    /// The header fields a beginning lays out for `seats` players (a board, options), beside the fields
-    /// every log shares; a seeded beginning draws from `seed`, the same seed always alike; a beginning
-    /// with layouts reads the table's own board from `laid`. Pure: the seed is the only chance.
-    fn begin(
-        beginning: &str,
-        _seats: usize,
-        _seed: u64,
-        _laid: &crate::next::Laid,
-    ) -> Result<serde_json::Map<String, Value>, SetupError> {
-        Err(SetupError(format!("this game has no beginning `{beginning}`")))
+    /// The header fields a beginning lays out for its players (see [`crate::next::Begin`]). Pure: the seed
+    /// is the only chance.
+    fn begin(asked: &crate::next::Begin) -> Result<crate::next::HeaderFields, SetupError> {
+        Err(SetupError(format!("this game has no beginning `{}`", asked.beginning)))
     }
 
     /// What `beginning` places before play for `players` (see [`crate::next::Opening`]); nothing by
@@ -278,13 +271,7 @@ pub trait GameKind: Sync {
     /// The ways a table may begin a game at the recorder (see [`Ruleset::beginnings`]).
     fn beginnings(&self) -> Vec<crate::next::Beginning>;
     /// The header fields of a beginning (see [`Ruleset::begin`]).
-    fn begin(
-        &self,
-        beginning: &str,
-        seats: usize,
-        seed: u64,
-        laid: &crate::next::Laid,
-    ) -> Result<serde_json::Map<String, Value>, SetupError>;
+    fn begin(&self, asked: &crate::next::Begin) -> Result<crate::next::HeaderFields, SetupError>;
     /// What a beginning places before play (see [`Ruleset::opening`]).
     fn opening(&self, beginning: &str, players: &[&str]) -> crate::next::Opening;
     /// Reads and validates the events of a log whose header was read into `envelope` and `header`.

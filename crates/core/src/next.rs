@@ -249,6 +249,19 @@ pub struct Piece {
 /// What a table laid on its own board: per place, per kind of piece, the piece.
 pub type Laid = std::collections::BTreeMap<String, std::collections::BTreeMap<String, String>>;
 
+/// How a table asks to begin a game at the recorder: which beginning, for how many players, the seed a
+/// seeded one is drawn from (the same seed always alike) and the board the table laid itself, if it did.
+#[derive(Debug, Clone, Copy)]
+pub struct Begin<'a> {
+    pub beginning: &'a str,
+    pub seats: usize,
+    pub seed: u64,
+    pub laid: &'a Laid,
+}
+
+/// The header fields a beginning lays out (a board, options), beside those every log shares.
+pub type HeaderFields = serde_json::Map<String, serde_json::Value>;
+
 impl Beginning {
     /// The beginning `id` among `known`, for `seats` players: why not, in words, when there is none.
     pub fn chosen<'a>(

@@ -4,7 +4,7 @@
 //! (`GameKind::begin`).
 
 use crate::ServiceError;
-use almanac_core::next::{Beginning, Laid};
+use almanac_core::next::{Begin, Beginning, Laid};
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Map, Value};
 
@@ -84,8 +84,9 @@ fn begun(start: &TableStart, table: &str) -> Result<(String, almanac_core::next:
             return bad(format!("{n} sits at two seats"));
         }
     }
-    let part =
-        kind.begin(&start.beginning, names.len(), start.seed, &start.laid).map_err(|e| ServiceError::Start(e.0))?;
+    let part = kind
+        .begin(&Begin { beginning: &start.beginning, seats: names.len(), seed: start.seed, laid: &start.laid })
+        .map_err(|e| ServiceError::Start(e.0))?;
     let mut header = Map::new();
     header.insert("format".into(), json!("almanac/1"));
     header.insert("ruleset".into(), json!(kind.id()));
