@@ -2,9 +2,8 @@
 
 use crate::state::{Placed, State, Step};
 use crate::tiles::{catalogue, rotate_halves, rotate_sides, FeatureKind, GOODS, HALVES, SIDES};
-use crate::vocabulary::ID;
 use almanac_core::Seated;
-use almanac_core::{PlayerView, Seat, View, Viewed};
+use almanac_core::{OwnView, PlayerView, Seat, Viewed};
 use serde::Serialize;
 use std::collections::BTreeMap;
 
@@ -68,7 +67,7 @@ impl Viewed for State {
     type GameView = GridView;
     type PlayerView = SupplyView;
 
-    fn view(&self) -> View<GridView, SupplyView> {
+    fn view(&self) -> OwnView<GridView, SupplyView> {
         let players = self
             .players
             .iter()
@@ -122,12 +121,8 @@ impl Viewed for State {
             Step::Figure { .. } => "figure",
             Step::Over => "over",
         };
-        View {
-            ruleset: ID,
-            turn: self.turn,
-            active: self.name(self.active).to_string(),
+        OwnView {
             phase,
-            winner: winner(self).map(|w| self.name(w).to_string()),
             players,
             game: GridView { tiles, figures, tiles_left: self.supply.iter().map(|&n| n as u32).sum() },
         }

@@ -2,10 +2,10 @@
 
 use crate::cards::Card;
 use crate::state::{Phase, Side, State};
-use crate::vocabulary::{ID, LARGEST_ARMY, LONGEST_ROAD};
+use crate::vocabulary::{LARGEST_ARMY, LONGEST_ROAD};
 use almanac_catan::resources::{Resource, UNKNOWN};
 use almanac_core::Seated;
-use almanac_core::{PlayerView, View, Viewed};
+use almanac_core::{OwnView, PlayerView, Viewed};
 use serde::Serialize;
 use std::collections::BTreeMap;
 
@@ -58,7 +58,7 @@ impl Viewed for State {
     type GameView = TableView;
     type PlayerView = TableauView;
 
-    fn view(&self) -> View<TableView, TableauView> {
+    fn view(&self) -> OwnView<TableView, TableauView> {
         let name = |seat: Option<u8>| seat.map(|p| self.name(p).to_string());
         let players = self
             .seats()
@@ -104,12 +104,8 @@ impl Viewed for State {
         };
         let mut row: Vec<&'static str> = self.row.iter().map(|c| c.name()).collect();
         row.sort();
-        View {
-            ruleset: ID,
-            turn: self.turn,
-            active: self.name(self.active).to_string(),
+        OwnView {
             phase,
-            winner: name(self.winner),
             players,
             game: TableView {
                 row,

@@ -6,9 +6,9 @@ use crate::helpers::HELPERS;
 use crate::pieces::{MAX_CITIES, MAX_ROADS, MAX_SETTLEMENTS};
 use crate::resources::{Resources, UNKNOWN};
 use crate::state::{Phase, State};
-use crate::vocabulary::{ID, LARGEST_ARMY, LONGEST_ROAD};
+use crate::vocabulary::{LARGEST_ARMY, LONGEST_ROAD};
 use almanac_core::Seated;
-use almanac_core::{PlayerView, View, Viewed};
+use almanac_core::{OwnView, PlayerView, Viewed};
 use serde::ser::{SerializeMap, Serializer};
 use serde::Serialize;
 
@@ -119,7 +119,7 @@ impl Viewed for State {
     type GameView = BoardView;
     type PlayerView = HandView;
 
-    fn view(&self) -> View<BoardView, HandView> {
+    fn view(&self) -> OwnView<BoardView, HandView> {
         let name = |seat: Option<u8>| seat.map(|p| self.name(p).to_string());
         let players = self
             .seats()
@@ -184,12 +184,8 @@ impl Viewed for State {
                 o.map(|o| RoadView { at: self.board.edges[e].name.to_string(), owner: self.name(o).to_string() })
             })
             .collect();
-        View {
-            ruleset: ID,
-            turn: self.turn,
-            active: self.name(self.active).to_string(),
+        OwnView {
             phase: phase_name(self.phase),
-            winner: name(self.winner),
             players,
             game: BoardView {
                 bank: (!self.options.unlimited_bank).then(|| resources(&self.bank, None)),

@@ -4,11 +4,10 @@ use crate::cards::Card;
 use crate::progress::Track;
 use crate::rules::roll::held_name;
 use crate::state::{Phase, State, BARBARIAN_SPACES};
-use crate::vocabulary::ID;
 use almanac_catan::board::HexId;
 use almanac_catan::resources::UNKNOWN;
 use almanac_core::Seated;
-use almanac_core::{PlayerView, View, Viewed};
+use almanac_core::{OwnView, PlayerView, Viewed};
 use serde::Serialize;
 use std::collections::BTreeMap;
 
@@ -87,7 +86,7 @@ impl Viewed for State {
     type GameView = BoardView;
     type PlayerView = HandView;
 
-    fn view(&self) -> View<BoardView, HandView> {
+    fn view(&self) -> OwnView<BoardView, HandView> {
         let name = |seat: Option<u8>| seat.map(|p| self.name(p).to_string());
         let v = |x: usize| self.board.vertices[x].name.to_string();
         let players = self
@@ -170,12 +169,8 @@ impl Viewed for State {
                 })
             })
             .collect();
-        View {
-            ruleset: ID,
-            turn: self.turn,
-            active: self.name(self.active).to_string(),
+        OwnView {
             phase,
-            winner: name(self.winner),
             players,
             game: BoardView {
                 bank: Card::ALL.iter().map(|&c| (c.name(), self.bank[c])).collect(),

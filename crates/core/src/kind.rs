@@ -156,7 +156,17 @@ pub trait Ruleset: 'static + Sized + Sync {
     }
 
     fn view(state: &Self::State) -> View<GameViewOf<Self>, PlayerViewOf<Self>> {
-        state.view()
+        let own = state.view();
+        let standing = state.standing();
+        View {
+            ruleset: Self::ID,
+            turn: standing.turn,
+            active: crate::Seated::name(state, standing.active).to_string(),
+            phase: own.phase,
+            winner: standing.winner.map(|w| crate::Seated::name(state, w).to_string()),
+            players: own.players,
+            game: own.game,
+        }
     }
 
     /// The state written for a checkpoint (`checkpoint::write`): what play changed, not what the header

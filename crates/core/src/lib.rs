@@ -47,5 +47,5 @@ pub use position::{Feature, Position, Positioned, Reading};
 pub use ruleset::{Described, EventError, Header, Line, RuleViolation, Rules, SetupError, Standing, Viewed};
 pub use table::{Seated, Sitter, Table};
 pub use timeline::{read_events, resume, Timeline};
-pub use view::{AnyView, Detail, PlayerView, View};
+pub use view::{AnyView, Detail, OwnView, PlayerView, View};
 pub use vocabulary::{Chart, CoachPart, DiceSpec, Measure, Opening, PlayerStat, Term, Vocabulary};

@@ -1,7 +1,7 @@
 //! The shape of a ruleset: pure rules, no I/O, no clock, no randomness.
 
 use crate::facts::{Fact, Seat};
-use crate::view::View;
+use crate::view::OwnView;
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 use std::fmt::Debug;
@@ -96,7 +96,7 @@ pub struct Standing {
 /// What the rules need not say stands apart: what a viewer sees ([`Viewed`], beside the game's view types) and
 /// what the win-chance model reads ([`crate::Positioned`], beside the game's features).
 pub trait Rules:
-    Viewed + crate::Positioned + Clone + Debug + Send + Sync + Serialize + DeserializeOwned + 'static
+    Viewed + crate::Positioned + crate::Seated + Clone + Debug + Send + Sync + Serialize + DeserializeOwned + 'static
 {
     /// The header line as the game reads it (core reads the envelope apart); it makes the first state.
     type Header: Header<State = Self>;
@@ -150,14 +150,15 @@ pub trait Rules:
     }
 }
 
-/// A state as a viewer sees it: `almanac state --json`, the API and the replay.
+/// A state as a viewer sees it (`almanac state --json`, the API and the replay): the game's own part of it;
+/// core adds what every game shares (the ruleset, the turn, whose it is, the winner).
 pub trait Viewed {
     /// The game's own part of the state view (board, bank, tiles ...).
     type GameView: Serialize + Send + 'static;
     /// The game's own part of a player's view (hand, figures ...).
     type PlayerView: Serialize + Send + 'static;
 
-    fn view(&self) -> View<Self::GameView, Self::PlayerView>;
+    fn view(&self) -> OwnView<Self::GameView, Self::PlayerView>;
 }
 
 /// An event as its log line says it: read against the state before it, written back, told in words.

@@ -377,7 +377,7 @@ mod tests {
     use super::*;
     use crate::kind::Game;
     use crate::ruleset::{RuleViolation, Rules, SetupError};
-    use crate::view::View;
+    use crate::view::OwnView;
     use crate::vocabulary::Vocabulary;
 
     struct Careless;
@@ -431,19 +431,19 @@ mod tests {
 
     impl crate::Positioned for Tally {}
 
+    /// Nobody sits at the tally.
+    impl crate::Seated for Tally {
+        fn table(&self) -> &crate::Table {
+            static NOBODY: std::sync::LazyLock<crate::Table> = std::sync::LazyLock::new(crate::Table::default);
+            &NOBODY
+        }
+    }
+
     impl crate::Viewed for Tally {
         type GameView = ();
         type PlayerView = ();
-        fn view(&self) -> View<(), ()> {
-            View {
-                ruleset: Careless::ID,
-                turn: self.turn,
-                active: String::new(),
-                phase: "play",
-                winner: None,
-                players: Vec::new(),
-                game: (),
-            }
+        fn view(&self) -> OwnView<(), ()> {
+            OwnView { phase: "play", players: Vec::new(), game: () }
         }
     }
 

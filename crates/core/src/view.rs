@@ -18,6 +18,16 @@ pub struct View<G, P> {
     pub game: G,
 }
 
+/// A game's own view of a state: where in the turn play is, each player, and the game's part. Core adds what
+/// every game shares (the ruleset, the turn, whose it is, the winner: `Rules::standing`) to make a [`View`].
+#[derive(Debug, Clone)]
+pub struct OwnView<G, P> {
+    /// Where in the turn the game is, in the game's words (`roll`, `tile`, `over` ...).
+    pub phase: &'static str,
+    pub players: Vec<PlayerView<P>>,
+    pub game: G,
+}
+
 /// One player in a state view.
 #[derive(Debug, Clone, Serialize)]
 pub struct PlayerView<P> {

@@ -4,9 +4,8 @@ use crate::board::{squares, ROWS};
 use crate::buildings::{wall_reward, Kind, WallReward};
 use crate::cards::Influence;
 use crate::state::{Phase, State, TRACK_MARKS};
-use crate::vocabulary::ID;
 use almanac_core::Seated;
-use almanac_core::{PlayerView, View, Viewed};
+use almanac_core::{OwnView, PlayerView, Viewed};
 use serde::Serialize;
 use std::collections::BTreeMap;
 
@@ -91,7 +90,7 @@ impl Viewed for State {
     type GameView = CityView;
     type PlayerView = HandView;
 
-    fn view(&self) -> View<CityView, HandView> {
+    fn view(&self) -> OwnView<CityView, HandView> {
         let name = |q: u8| self.name(q).to_string();
         let players = self
             .seats()
@@ -160,12 +159,8 @@ impl Viewed for State {
                 self.cell(q).church.map(|(t, m)| ChurchView { at: q.to_string(), tile: t.name(), marker: m.map(name) })
             })
             .collect();
-        View {
-            ruleset: ID,
-            turn: self.turn,
-            active: name(self.active),
+        OwnView {
             phase,
-            winner: self.winner.map(name),
             players,
             game: CityView {
                 last_col: self.city.last_col,

@@ -3,8 +3,10 @@
 
 use crate::event::Event;
 use crate::state::{Header, Square, State, Track, GOAL};
-use crate::vocabulary::{ID, STEP};
-use almanac_core::{CheckpointError, Fact, PlayerView, Positioned, RuleViolation, Rules, Seat, Seated, View, Viewed};
+use crate::vocabulary::STEP;
+use almanac_core::{
+    CheckpointError, Fact, OwnView, PlayerView, Positioned, RuleViolation, Rules, Seat, Seated, Viewed,
+};
 
 impl Rules for State {
     type Header = Header;
@@ -64,7 +66,7 @@ impl Viewed for State {
     type GameView = Track;
     type PlayerView = Square;
 
-    fn view(&self) -> View<Track, Square> {
+    fn view(&self) -> OwnView<Track, Square> {
         let players = self
             .seats()
             .map(|seat| {
@@ -79,14 +81,6 @@ impl Viewed for State {
                 }
             })
             .collect();
-        View {
-            ruleset: ID,
-            turn: self.turn,
-            active: self.name(self.active).to_string(),
-            phase: if self.winner.is_some() { "over" } else { "step" },
-            winner: self.winner.map(|w| self.name(w).to_string()),
-            players,
-            game: Track { goal: GOAL },
-        }
+        OwnView { phase: if self.winner.is_some() { "over" } else { "step" }, players, game: Track { goal: GOAL } }
     }
 }
