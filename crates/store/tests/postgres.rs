@@ -31,6 +31,11 @@ fn events_stored(url: &Path) -> i64 {
     sql(url).query_one(sum, &[]).unwrap().get(0)
 }
 
+common::every_store_test!(
+    #[ignore = "needs PostgreSQL: `make test` starts one (ALMANAC_TEST_PG)"]
+    db()
+);
+
 #[test]
 #[ignore = "needs PostgreSQL: `make test` starts one (ALMANAC_TEST_PG)"]
 fn a_game_is_stored_whole_and_reads_back_as_on_sqlite() {
@@ -352,48 +357,6 @@ fn a_pool_opens_a_bounded_number_of_connections_and_makes_readers_wait() {
 
 #[test]
 #[ignore = "needs PostgreSQL: `make test` starts one (ALMANAC_TEST_PG)"]
-fn players_are_one_identity_per_name_and_count_only_published_games() {
-    let (_db, mut store) = db();
-    common::players_are_one_identity_per_name_and_count_only_published_games(&mut store);
-}
-
-#[test]
-#[ignore = "needs PostgreSQL: `make test` starts one (ALMANAC_TEST_PG)"]
-fn a_player_is_seen_only_through_games_the_viewer_may_see() {
-    let (_db, mut store) = db();
-    common::a_player_is_seen_only_through_games_the_viewer_may_see(&mut store);
-}
-
-#[test]
-#[ignore = "needs PostgreSQL: `make test` starts one (ALMANAC_TEST_PG)"]
-fn notes_are_kept_in_the_order_of_the_game() {
-    let (_db, mut store) = db();
-    common::notes_are_kept_in_the_order_of_the_game(&mut store);
-}
-
-#[test]
-#[ignore = "needs PostgreSQL: `make test` starts one (ALMANAC_TEST_PG)"]
-fn questions_are_answered_over_the_games_the_viewer_may_see() {
-    let (_db, mut store) = db();
-    common::questions_are_answered_over_the_games_the_viewer_may_see(&mut store);
-}
-
-#[test]
-#[ignore = "needs PostgreSQL: `make test` starts one (ALMANAC_TEST_PG)"]
-fn games_stored_together_are_each_stored_whole_or_not_at_all() {
-    let (_db, mut store) = db();
-    common::games_stored_together_are_each_stored_whole_or_not_at_all(&mut store);
-}
-
-#[test]
-#[ignore = "needs PostgreSQL: `make test` starts one (ALMANAC_TEST_PG)"]
-fn games_derived_again_together_are_each_derived_whole_or_not_at_all() {
-    let (_db, mut store) = db();
-    common::games_derived_again_together_are_each_derived_whole_or_not_at_all(&mut store);
-}
-
-#[test]
-#[ignore = "needs PostgreSQL: `make test` starts one (ALMANAC_TEST_PG)"]
 fn a_ruleset_s_newest_model_is_its_model_and_none_is_rewritten() {
     let (db, mut store) = db();
     let url = db.path();
@@ -409,27 +372,6 @@ fn a_ruleset_s_newest_model_is_its_model_and_none_is_rewritten() {
         assert!(format!("{err:?}").contains("kept as trained"), "{statement}: {err:?}");
     }
     common::models_are_kept_newest_first_read(&store);
-}
-
-#[test]
-#[ignore = "needs PostgreSQL: `make test` starts one (ALMANAC_TEST_PG)"]
-fn one_game_counts_once_everywhere() {
-    let (_db, mut store) = db();
-    common::one_game_counts_once_everywhere(&mut store);
-}
-
-#[test]
-#[ignore = "needs PostgreSQL: `make test` starts one (ALMANAC_TEST_PG)"]
-fn checkpoints_follow_the_log() {
-    let (_db, mut store) = db();
-    common::checkpoints_follow_the_log(&mut store);
-}
-
-#[test]
-#[ignore = "needs PostgreSQL: `make test` starts one (ALMANAC_TEST_PG)"]
-fn withdrawals_are_stored_and_the_state_is_as_if_the_entry_was_not_made() {
-    let (_db, mut store) = db();
-    common::withdrawals_are_stored_and_the_state_is_as_if_the_entry_was_not_made(&mut store);
 }
 
 #[test]

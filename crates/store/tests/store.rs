@@ -17,6 +17,12 @@ fn db() -> (tempfile::TempDir, PathBuf) {
     (dir, path)
 }
 
+/// A store on a fresh SQLite file, with the directory that holds it.
+fn opened() -> (tempfile::TempDir, Store) {
+    let (dir, path) = db();
+    (dir, Store::open(&path).unwrap())
+}
+
 /// The facts the ruleset derives from a log, as rows.
 fn facts_of(log: &almanac_engine::ValidatedLog) -> Vec<almanac_core::FactRow> {
     let game = &log.game;
@@ -36,6 +42,8 @@ fn stored_events(store: &Store) -> i64 {
 fn count(store: &Store, table: &str) -> i64 {
     store.connection().query_row(&format!("SELECT COUNT(*) FROM {table}"), [], |r| r.get(0)).unwrap()
 }
+
+common::every_store_test!(opened());
 
 #[test]
 fn migrations_run_once_and_a_newer_schema_is_refused() {
@@ -577,41 +585,6 @@ fn games_are_found_by_any_word_in_any_case_and_listed_in_the_order_asked() {
     assert_eq!(store.list_games(&page).unwrap()[0].turn_count, turns[1]);
 }
 
-#[test]
-fn players_are_one_identity_per_name_and_count_only_published_games() {
-    let (_dir, path) = db();
-    let mut store = Store::open(&path).unwrap();
-    common::players_are_one_identity_per_name_and_count_only_published_games(&mut store);
-}
-
-#[test]
-fn a_player_is_seen_only_through_games_the_viewer_may_see() {
-    let (_dir, path) = db();
-    let mut store = Store::open(&path).unwrap();
-    common::a_player_is_seen_only_through_games_the_viewer_may_see(&mut store);
-}
-
-#[test]
-fn notes_are_kept_in_the_order_of_the_game() {
-    let (_dir, path) = db();
-    let mut store = Store::open(&path).unwrap();
-    common::notes_are_kept_in_the_order_of_the_game(&mut store);
-}
-
-#[test]
-fn questions_are_answered_over_the_games_the_viewer_may_see() {
-    let (_dir, path) = db();
-    let mut store = Store::open(&path).unwrap();
-    common::questions_are_answered_over_the_games_the_viewer_may_see(&mut store);
-}
-
-#[test]
-fn games_stored_together_are_each_stored_whole_or_not_at_all() {
-    let (_dir, path) = db();
-    let mut store = Store::open(&path).unwrap();
-    common::games_stored_together_are_each_stored_whole_or_not_at_all(&mut store);
-}
-
 /// The field's sums, added to once per transaction by the store and moved by triggers on publishing and
 /// deleting, equal the sums of the published seats' numbers after every kind of change.
 #[test]
@@ -661,13 +634,6 @@ fn the_fields_sums_are_the_sums_of_the_published_seats_numbers() {
     assert_eq!(kept, counted);
 }
 
-#[test]
-fn games_derived_again_together_are_each_derived_whole_or_not_at_all() {
-    let (_dir, path) = db();
-    let mut store = Store::open(&path).unwrap();
-    common::games_derived_again_together_are_each_derived_whole_or_not_at_all(&mut store);
-}
-
 /// Stores `log` for `owner` with every seat scoring `score` (a read model of its own).
 fn insert_with_insights(store: &mut Store, log: &almanac_engine::ValidatedLog, owner: Ownership, score: f64) -> String {
     let insights = common::won_by(0, [score; 4], "w");
@@ -696,21 +662,15 @@ fn a_ruleset_s_newest_model_is_its_model_and_none_is_rewritten() {
     common::models_are_kept_newest_first_read(&store);
 }
 
+/// A game stored before checkpoints existed has none: it is due to be derived again, which writes them.
 #[test]
-fn one_game_counts_once_everywhere() {
-    let (_dir, path) = db();
-    let mut store = Store::open(&path).unwrap();
-    common::one_game_counts_once_everywhere(&mut store);
-}
-
-#[test]
-fn checkpoints_follow_the_log() {
-    let (_dir, path) = db();
-    let mut store = Store::open(&path).unwrap();
-    common::checkpoints_follow_the_log(&mut store);
-    // A game stored before checkpoints existed has none: it is due to be derived again, which writes them.
+fn a_game_without_checkpoints_is_due_to_be_derived_again() {
+    let (_dir, mut store) = opened();
+    let log = log_of(&sample("catan-club-game.jsonl"));
+    insert(&mut store, &log).unwrap();
+    let version = log.game.ruleset_version();
+    assert!(store.games_to_reproject(Some("catan"), Some(version)).unwrap().is_empty());
     store.connection().execute("DELETE FROM checkpoints", []).unwrap();
-    let version = log_of(&sample("catan-club-game.jsonl")).game.ruleset_version();
     assert_eq!(store.games_to_reproject(Some("catan"), Some(version)).unwrap().len(), 1);
 }
 
@@ -724,11 +684,4 @@ fn only_postgresql_has_replicas_and_a_sqlite_pool_reads_its_file() {
     pool.read(|s| s.stored_games().unwrap()).unwrap();
     pool.write(|s| s.stored_games().unwrap());
     assert_eq!(pool.reads_served(), almanac_store::ReadsServed { primary: 1, replicas: vec![] });
-}
-
-#[test]
-fn withdrawals_are_stored_and_the_state_is_as_if_the_entry_was_not_made() {
-    let (_dir, path) = db();
-    let mut store = Store::open(&path).unwrap();
-    common::withdrawals_are_stored_and_the_state_is_as_if_the_entry_was_not_made(&mut store);
 }

@@ -9,6 +9,37 @@ use almanac_store::{
 };
 use std::path::Path;
 
+/// The tests every store passes (the functions below of the same names), each a `#[test]` of its own on
+/// the store `$open` makes, with what must live as long as it (a directory, a scratch database). A test
+/// added to this list runs on every backend.
+macro_rules! every_store_test {
+    (@each #[$attr:meta] $open:expr => $($test:ident),*) => {$(
+        #[test]
+        #[$attr]
+        fn $test() {
+            let (_kept, mut store) = $open;
+            common::$test(&mut store);
+        }
+    )*};
+    (#[$attr:meta] $open:expr) => {
+        common::every_store_test!(@each #[$attr] $open =>
+            players_are_one_identity_per_name_and_count_only_published_games,
+            a_player_is_seen_only_through_games_the_viewer_may_see,
+            notes_are_kept_in_the_order_of_the_game,
+            questions_are_answered_over_the_games_the_viewer_may_see,
+            games_stored_together_are_each_stored_whole_or_not_at_all,
+            games_derived_again_together_are_each_derived_whole_or_not_at_all,
+            one_game_counts_once_everywhere,
+            checkpoints_follow_the_log,
+            withdrawals_are_stored_and_the_state_is_as_if_the_entry_was_not_made
+        );
+    };
+    ($open:expr) => {
+        common::every_store_test!(#[doc = "A test every store passes."] $open);
+    };
+}
+pub(crate) use every_store_test;
+
 pub fn sample(name: &str) -> String {
     std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("../../data/samples").join(name)).unwrap()
 }
