@@ -32,7 +32,7 @@ pub struct Carcassonne;
 impl almanac_core::Ruleset for Carcassonne {
     type State = State;
     const VOCABULARY: &'static Vocabulary = &vocabulary::VOCABULARY;
-    const IMPORTERS: &'static [&'static dyn Importer] = &[&import::jcz::JCloisterZoneSave];
+    const IMPORTERS: &'static [Importer] = &[import::jcz::JCLOISTERZONE];
     const REPLAY_SCRIPT: &'static str = include_str!("../web/replay.js");
     const RECORDER: bool = true;
     fn open(state: &State) -> Vec<Decision> {

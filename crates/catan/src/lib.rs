@@ -49,8 +49,7 @@ pub struct Catan;
 impl almanac_core::Ruleset for Catan {
     type State = State;
     const VOCABULARY: &'static Vocabulary = &vocabulary::VOCABULARY;
-    const IMPORTERS: &'static [&'static dyn Importer] =
-        &[&import::catanatron::CatanatronDump, &import::jsettlers::JSettlersLog];
+    const IMPORTERS: &'static [Importer] = &[import::catanatron::CATANATRON, import::jsettlers::JSETTLERS];
     const REPLAY_SCRIPT: &'static str = concat!(include_str!("../web/board.js"), include_str!("../web/replay.js"));
     const RECORDER: bool = true;
     fn open(state: &State) -> Vec<Decision> {

@@ -254,7 +254,7 @@ impl<G: Ruleset> GameKind for G {
     fn vocabulary(&self) -> &'static Vocabulary {
         G::VOCABULARY
     }
-    fn importers(&self) -> &'static [&'static dyn Importer] {
+    fn importers(&self) -> &'static [Importer] {
         G::IMPORTERS
     }
     fn event_types(&self) -> &'static [&'static str] {

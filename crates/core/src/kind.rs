@@ -10,23 +10,29 @@ use crate::vocabulary::Vocabulary;
 
 /// A reader of another program's records of a game (a bot framework's dumps, another app's saves). It
 /// translates; the engine then validates the almanac/1 text like any uploaded log.
-pub trait Importer: Sync {
+pub struct Importer {
     /// The name `--format` and `?format=` take.
-    fn name(&self) -> &'static str;
+    pub name: &'static str,
     /// What it reads, for people.
-    fn label(&self) -> &'static str;
-    /// Does a file starting with `head` (its first few kilobytes) look like one of these records?
-    fn recognises(&self, head: &str) -> bool;
+    pub label: &'static str,
+    /// Does a file starting with this head (its first few kilobytes) look like one of these records?
+    pub recognises: fn(&str) -> bool,
     /// The record as almanac/1 text.
-    fn to_almanac(&self, text: &str) -> Result<String, FormatError>;
-    /// The record as one person at the table saw it. Only records that know more than any player did
-    /// (a server's log of every seat's messages) have more than the full view.
-    fn to_almanac_seen(&self, text: &str, view: Viewpoint) -> Result<String, FormatError> {
-        match view {
-            Viewpoint::Full => self.to_almanac(text),
-            other => Err(FormatError::whole(format!(
+    pub to_almanac: fn(&str) -> Result<String, FormatError>,
+    /// The record as one person at the table saw it, for records that know more than any player did (a
+    /// server's log of every seat's messages); none: the record has the one view it was recorded with.
+    pub seen: Option<fn(&str, Viewpoint) -> Result<String, FormatError>>,
+}
+
+impl Importer {
+    /// The record as almanac/1 text, as `view` saw it.
+    pub fn to_almanac_seen(&self, text: &str, view: Viewpoint) -> Result<String, FormatError> {
+        match (view, self.seen) {
+            (Viewpoint::Full, _) => (self.to_almanac)(text),
+            (other, Some(seen)) => seen(text, other),
+            (other, None) => Err(FormatError::whole(format!(
                 "a {} has one view only, the one it was recorded with; `{other}` needs a record of what each seat saw",
-                self.label()
+                self.label
             ))),
         }
     }
@@ -98,7 +104,7 @@ pub trait Ruleset: 'static + Sized + Sync {
     /// The replay renderer: a script that calls `Almanac.register(id, {...})` (see web/static/replay.js).
     const REPLAY_SCRIPT: &'static str;
     /// Readers of other programs' records of the game (none by default).
-    const IMPORTERS: &'static [&'static dyn Importer] = &[];
+    const IMPORTERS: &'static [Importer] = &[];
 
     /// The ruleset id in headers: the vocabulary's (derived, not set).
     const ID: &'static str = Self::VOCABULARY.id;
@@ -270,7 +276,7 @@ pub trait GameKind: Sync {
     fn version(&self) -> u32;
     fn name(&self) -> &'static str;
     fn vocabulary(&self) -> &'static Vocabulary;
-    fn importers(&self) -> &'static [&'static dyn Importer];
+    fn importers(&self) -> &'static [Importer];
     /// The `type`s of its event lines.
     fn event_types(&self) -> &'static [&'static str];
     fn replay_script(&self) -> &'static str;

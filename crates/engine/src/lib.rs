@@ -36,7 +36,7 @@ fn known_rulesets() -> String {
 #[derive(Clone, Copy)]
 pub enum Format {
     Almanac,
-    Foreign(&'static dyn Importer),
+    Foreign(&'static Importer),
 }
 
 impl Format {
@@ -44,7 +44,7 @@ impl Format {
     pub fn name(&self) -> &'static str {
         match self {
             Format::Almanac => "almanac",
-            Format::Foreign(i) => i.name(),
+            Format::Foreign(i) => i.name,
         }
     }
 
@@ -52,7 +52,7 @@ impl Format {
     pub fn label(&self) -> &'static str {
         match self {
             Format::Almanac => "almanac/1 log",
-            Format::Foreign(i) => i.label(),
+            Format::Foreign(i) => i.label,
         }
     }
 }
@@ -72,7 +72,7 @@ impl PartialEq for Format {
 /// Every format a file may be in: ours first, then each game's importers.
 pub fn formats() -> Vec<Format> {
     let mut all = vec![Format::Almanac];
-    all.extend(GAMES.iter().flat_map(|g| g.importers().iter().map(|i| Format::Foreign(*i))));
+    all.extend(GAMES.iter().flat_map(|g| g.importers().iter().map(|i| Format::Foreign(i))));
     all
 }
 
@@ -90,7 +90,7 @@ pub fn format_names() -> Vec<&'static str> {
 pub fn detect(text: &str) -> Option<Format> {
     let end = text.char_indices().nth(4096).map_or(text.len(), |(i, _)| i);
     let head = &text[..end];
-    let foreign = formats().into_iter().find(|f| matches!(f, Format::Foreign(i) if i.recognises(head)));
+    let foreign = formats().into_iter().find(|f| matches!(f, Format::Foreign(i) if (i.recognises)(head)));
     foreign.or_else(|| (head.trim_start().starts_with('{') && head.contains("almanac/")).then_some(Format::Almanac))
 }
 

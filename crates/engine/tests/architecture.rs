@@ -100,7 +100,7 @@ fn nothing_outside_a_game_crate_names_a_game_its_resources_or_its_formats() {
     let mut words: Vec<&str> = Vec::new();
     for g in GAMES {
         words.extend([g.id(), g.name()]);
-        words.extend(g.importers().iter().map(|i| i.name()));
+        words.extend(g.importers().iter().map(|i| i.name));
         // The things players hold that have a colour of their own: resources, commodities, goods.
         words.extend(g.vocabulary().items.iter().filter(|t| t.color.is_some() && t.id != "unknown").map(|t| t.id));
     }

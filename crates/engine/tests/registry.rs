@@ -34,7 +34,7 @@ fn declarations_are_whole_and_names_unique() {
     for g in GAMES {
         assert!(ids.insert(g.id()), "ruleset id {} twice", g.id());
         for i in g.importers() {
-            assert!(formats.insert(i.name()), "format {} twice", i.name());
+            assert!(formats.insert(i.name), "format {} twice", i.name);
         }
         assert!(g.replay_script().contains(&format!("Almanac.register('{}'", g.id())), "{} draws no replay", g.id());
         let v = g.vocabulary();

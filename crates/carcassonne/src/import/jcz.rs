@@ -20,23 +20,16 @@ use serde_json::json;
 use std::collections::BTreeMap;
 
 /// The JCloisterZone importer (`--format jcz`).
-pub struct JCloisterZoneSave;
-
-impl Importer for JCloisterZoneSave {
-    fn name(&self) -> &'static str {
-        "jcz"
-    }
-    fn label(&self) -> &'static str {
-        "JCloisterZone save"
-    }
-    fn recognises(&self, head: &str) -> bool {
+pub const JCLOISTERZONE: Importer = Importer {
+    name: "jcz",
+    label: "JCloisterZone save",
+    recognises: |head| {
         head.contains("\"appVersion\"") && head.contains("\"replay\"")
             || head.contains("\"setup\"") && head.contains("\"sets\"")
-    }
-    fn to_almanac(&self, text: &str) -> Result<String, FormatError> {
-        to_almanac(text)
-    }
-}
+    },
+    to_almanac,
+    seen: None,
+};
 
 #[derive(Deserialize)]
 struct Save {

@@ -19,22 +19,13 @@ use std::collections::HashMap;
 use std::fmt::{self, Write};
 
 /// The catanatron importer (`--format catanatron`).
-pub struct CatanatronDump;
-
-impl Importer for CatanatronDump {
-    fn name(&self) -> &'static str {
-        "catanatron"
-    }
-    fn label(&self) -> &'static str {
-        "catanatron dump"
-    }
-    fn recognises(&self, head: &str) -> bool {
-        head.contains("\"catanatron-dump/1\"")
-    }
-    fn to_almanac(&self, text: &str) -> Result<String, FormatError> {
-        to_almanac(text)
-    }
-}
+pub const CATANATRON: Importer = Importer {
+    name: "catanatron",
+    label: "catanatron dump",
+    recognises: |head| head.contains("\"catanatron-dump/1\""),
+    to_almanac,
+    seen: None,
+};
 
 #[derive(Deserialize)]
 struct Dump<'a> {

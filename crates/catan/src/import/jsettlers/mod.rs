@@ -18,26 +18,15 @@ mod soclog;
 
 use almanac_core::{FormatError, Importer, Viewpoint};
 
-/// The JSettlers importer (`--format jsettlers`).
-pub struct JSettlersLog;
-
-impl Importer for JSettlersLog {
-    fn name(&self) -> &'static str {
-        "jsettlers"
-    }
-    fn label(&self) -> &'static str {
-        "JSettlers2 event log (.soclog)"
-    }
-    fn recognises(&self, head: &str) -> bool {
-        soclog::looks_like(head)
-    }
-    fn to_almanac(&self, text: &str) -> Result<String, FormatError> {
-        convert::convert(text, Viewpoint::Full)
-    }
-    fn to_almanac_seen(&self, text: &str, view: Viewpoint) -> Result<String, FormatError> {
-        convert::convert(text, view)
-    }
-}
+/// The JSettlers importer (`--format jsettlers`): a server's log of every seat's messages, so it knows what
+/// each seat saw.
+pub const JSETTLERS: Importer = Importer {
+    name: "jsettlers",
+    label: "JSettlers2 event log (.soclog)",
+    recognises: soclog::looks_like,
+    to_almanac: |text| convert::convert(text, Viewpoint::Full),
+    seen: Some(convert::convert),
+};
 
 /// A `.soclog` as almanac/1 text, in the given view.
 pub fn to_almanac(text: &str, view: Viewpoint) -> Result<String, FormatError> {
