@@ -138,6 +138,25 @@ pub fn sample_program(ruleset: &str, generated: impl Fn(u64) -> String, one: imp
     print!("{}", one(seed, args.get(2..).unwrap_or_default()));
 }
 
+/// The state after `event`, or none where the rules refuse it: how a generator tries a move.
+pub fn tried<S: crate::Rules>(state: &S, event: &S::Event) -> Option<S> {
+    let mut next = state.clone();
+    next.apply(event, &mut Vec::new()).ok().map(|_| next)
+}
+
+/// The state after an event a generator chose as legal: a refusal is the generator's mistake, told with
+/// the rule's words.
+pub fn chosen<S: crate::Rules>(state: &S, event: &S::Event) -> S
+where
+    S::Event: Debug,
+{
+    let mut next = state.clone();
+    match next.apply(event, &mut Vec::new()) {
+        Ok(()) => next,
+        Err(why) => panic!("the generator chose an illegal event: {event:?}: {why}"),
+    }
+}
+
 /// A generated game as its log (the header line, then each event written at the state before it), and the
 /// state after the last event.
 pub fn written<R: Ruleset, E: Clone + Into<crate::EventOf<R>>>(header_line: &str, events: &[E]) -> (String, R::State) {

@@ -13,7 +13,7 @@ use almanac_core::Seated;
 use almanac_core::{Ruleset, Seat};
 use serde_json::{json, Value};
 
-use almanac_core::testing::SeededRng;
+use almanac_core::testing::{self, SeededRng};
 
 pub const NAMES: [&str; 4] = ["Ayşe", "Bora", "Cem", "Deniz"];
 
@@ -86,11 +86,6 @@ impl Decks {
     }
 }
 
-fn try_apply(s: &State, ev: &Event) -> Option<State> {
-    let mut t = s.clone();
-    CatanCards::apply(&mut t, ev, &mut Vec::new()).ok().map(|_| t)
-}
-
 fn cards(list: &[Resource]) -> Bundle {
     let mut b = Bundle::default();
     for &r in list {
@@ -148,11 +143,7 @@ pub fn play(seed: u64, players: usize, max_events: usize) -> Generated {
     let mut observer = Vec::new();
     while events.len() < max_events && s.winner.is_none() {
         let (ev, seen) = choose(&mut rng, &s, &mut decks);
-        let t = try_apply(&s, &ev).unwrap_or_else(|| {
-            let mut t = s.clone();
-            let err = CatanCards::apply(&mut t, &ev, &mut Vec::new()).unwrap_err();
-            panic!("the generator chose an illegal event: {ev:?}: {err}")
-        });
+        let t = testing::chosen(&s, &ev);
         // Every card neither in a hand nor in the deck lies on the discard pile.
         decks.discards.clear();
         for r in Resource::ALL {
@@ -265,7 +256,7 @@ fn build(rng: &mut SeededRng, s: &State, decks: &mut Decks) -> Option<(Event, Ev
         let refill = if card == Card::Metropolis { None } else { decks.buildings.last().copied() };
         // Whether the purchase is legal does not depend on the event card it reveals.
         let trial = (card == Card::Settlement).then(|| EventCard { name: ROBBER.into(), effect: Vec::new() });
-        if try_apply(s, &Event::Build { player: me, card, road_trade, refill, event: trial }).is_none() {
+        if testing::tried(s, &Event::Build { player: me, card, road_trade, refill, event: trial }).is_none() {
             continue;
         }
         if refill.is_some() {

@@ -12,7 +12,7 @@ use almanac_cities_knights::event::{Draw, Event, Offer, Play};
 use almanac_cities_knights::progress::{draws, HeldCard, Progress, Track};
 use almanac_cities_knights::state::{EventDie, Phase, State, BARBARIAN_SPACES, MAX_PROGRESS};
 use almanac_cities_knights::CitiesKnights;
-use almanac_core::testing::SeededRng;
+use almanac_core::testing::{self, SeededRng};
 use almanac_core::Seated;
 use almanac_core::{Ruleset, Seat};
 use serde_json::{json, Value};
@@ -36,11 +36,6 @@ pub struct Generated {
     pub header: Value,
     pub events: Vec<Event>,
     pub observer: Vec<Event>,
-}
-
-pub fn try_apply(s: &State, ev: &Event) -> Option<State> {
-    let mut t = s.clone();
-    almanac_core::Rules::apply(&mut t, ev, &mut Vec::new()).ok().map(|_| t)
 }
 
 /// The three progress decks, top card first.
@@ -113,13 +108,7 @@ pub fn play_from(seed: u64, header: Value, max_events: usize) -> Generated {
     let mut observer = Vec::new();
     while events.len() < max_events && s.winner.is_none() {
         let Some(ev) = choose(&mut rng, &s, &mut decks) else { break };
-        let t = match try_apply(&s, &ev) {
-            Some(t) => t,
-            None => {
-                let why = almanac_core::Rules::apply(&mut s.clone(), &ev, &mut Vec::new()).unwrap_err();
-                panic!("the generator chose an illegal event: {ev:?}: {why}")
-            }
-        };
+        let t = testing::chosen(&s, &ev);
         observer.push(as_observer(&ev));
         // Played and returned cards go under their decks.
         match &ev {
@@ -193,7 +182,7 @@ fn choose(rng: &mut SeededRng, s: &State, decks: &mut Decks) -> Option<Event> {
                             Event::BuildSettlement { player: p, at }
                         }
                     })
-                    .find(|e| try_apply(s, e).is_some()),
+                    .find(|e| testing::tried(s, e).is_some()),
                 Some(v) => {
                     let edges = s.board.vertices[v as usize].edges;
                     Some(Event::BuildRoad { player: p, at: edges[rng.below(edges.len())] })
@@ -206,7 +195,7 @@ fn choose(rng: &mut SeededRng, s: &State, decks: &mut Decks) -> Option<Event> {
                     player: me,
                     play: Play::Alchemist { dice: [1 + rng.below(6) as u8, 1 + rng.below(6) as u8] },
                 };
-                if try_apply(s, &ev).is_some() {
+                if testing::tried(s, &ev).is_some() {
                     return Some(ev);
                 }
             }
@@ -223,7 +212,7 @@ fn choose(rng: &mut SeededRng, s: &State, decks: &mut Decks) -> Option<Event> {
             let victim = pick(rng, &victims);
             let stolen = victim.map(|q| random_card(rng, &s.players[q as usize].hand.known));
             let ev = Event::MoveRobber { player: me, hex, victim, stolen };
-            try_apply(s, &ev).map(|_| ev)
+            testing::tried(s, &ev).map(|_| ev)
         }),
         Phase::Main => main(rng, s),
         Phase::Over => None,
@@ -296,7 +285,7 @@ fn roll(rng: &mut SeededRng, s: &State, decks: &mut Decks) -> Event {
             .map(|(_, &q)| (q, Resource::ALL[rng.below(5)]))
             .collect();
         let ev = Event::Roll { player: me, event, dice, drawn: drawn.clone(), pillaged: pillaged.clone(), aqueduct };
-        if try_apply(s, &ev).is_some() {
+        if testing::tried(s, &ev).is_some() {
             return ev;
         }
     }
@@ -315,7 +304,7 @@ fn own_knights(s: &State, p: Seat) -> Vec<VertexId> {
 
 /// The first of `candidates` the rules accept.
 fn first_legal(s: &State, candidates: impl IntoIterator<Item = Event>) -> Option<Event> {
-    candidates.into_iter().find(|e| try_apply(s, e).is_some())
+    candidates.into_iter().find(|e| testing::tried(s, e).is_some())
 }
 
 fn main(rng: &mut SeededRng, s: &State) -> Option<Event> {
@@ -407,7 +396,7 @@ fn knight_action(rng: &mut SeededRng, s: &State) -> Option<Event> {
     let from = pick(rng, &mine)?;
     if rng.chance(30) {
         let chase = Event::ChaseRobber { player: me, knight: from };
-        if try_apply(s, &chase).is_some() {
+        if testing::tried(s, &chase).is_some() {
             return Some(chase);
         }
     }

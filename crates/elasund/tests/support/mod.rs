@@ -4,7 +4,7 @@
 
 #![allow(dead_code)]
 
-use almanac_core::testing::SeededRng;
+use almanac_core::testing::{self, SeededRng};
 use almanac_core::Seated;
 use almanac_core::{Ruleset, Seat};
 use almanac_elasund::board::{squares, ChurchTile, Square, ROWS};
@@ -33,11 +33,6 @@ pub fn header(players: usize) -> Value {
         "format": "almanac/1", "ruleset": "elasund",
         "players": (0..players).map(|i| json!({"name": NAMES[i], "color": COLOURS[i]})).collect::<Vec<_>>(),
     })
-}
-
-pub fn try_apply(s: &State, ev: &Event) -> Option<State> {
-    let mut t = s.clone();
-    almanac_core::Rules::apply(&mut t, ev, &mut Vec::new()).ok().map(|_| t)
 }
 
 fn pick<T: Copy>(rng: &mut SeededRng, v: &[T]) -> Option<T> {
@@ -85,13 +80,7 @@ pub fn play_from(seed: u64, observer_header: Value, max_events: usize) -> Genera
     let mut observer = Vec::new();
     while events.len() < max_events && s.winner.is_none() {
         let Some(ev) = choose(&mut rng, &s, &mut decks) else { break };
-        let t = match try_apply(&s, &ev) {
-            Some(t) => t,
-            None => {
-                let why = almanac_core::Rules::apply(&mut s.clone(), &ev, &mut Vec::new()).unwrap_err();
-                panic!("the generator chose an illegal event: {ev:?}: {why}")
-            }
-        };
+        let t = testing::chosen(&s, &ev);
         spent(&s, &t, &ev, &mut decks);
         observer.push(as_observer(&ev));
         events.push(ev);
@@ -349,7 +338,7 @@ fn build_something(rng: &mut SeededRng, s: &State, decks: &mut Decks) -> Option<
             }
         }
     }
-    if let Some(ev) = candidates.into_iter().find(|e| try_apply(s, e).is_some()) {
+    if let Some(ev) = candidates.into_iter().find(|e| testing::tried(s, e).is_some()) {
         return Some(ev);
     }
     if rng.chance(60) {
@@ -397,7 +386,7 @@ fn build_something(rng: &mut SeededRng, s: &State, decks: &mut Decks) -> Option<
         };
         let huts = rehouse(rng, s, &[target]);
         let ev = Event::BuildChurch { player: me, tile, returned, huts };
-        if try_apply(s, &ev).is_some() {
+        if testing::tried(s, &ev).is_some() {
             // The kept tile leaves the stack; the other goes under it.
             decks.church.retain(|&t| t != tile);
             if let Some(Some(r)) = returned {
@@ -420,7 +409,7 @@ fn step_three(rng: &mut SeededRng, s: &State) -> Option<Event> {
             let found = spots
                 .into_iter()
                 .map(|at| Event::PlacePermit { player: me, value, at, influence: None })
-                .find(|e| try_apply(s, e).is_some());
+                .find(|e| testing::tried(s, e).is_some());
             if found.is_some() {
                 return found;
             }
@@ -455,5 +444,5 @@ fn extra(rng: &mut SeededRng, s: &State) -> Option<Event> {
         Event::PlacePermit { player: me, value: pick(rng, &home)?, at: pick(rng, &free)?, influence: None },
     ];
     let k = rng.below(candidates.len());
-    candidates.into_iter().cycle().skip(k).take(4).find(|e| try_apply(s, e).is_some())
+    candidates.into_iter().cycle().skip(k).take(4).find(|e| testing::tried(s, e).is_some())
 }
