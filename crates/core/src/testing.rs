@@ -35,6 +35,24 @@ impl SeededRng {
         self.next_u64() % 100 < percent
     }
 
+    /// One of the things counted, each as likely as its count (a random card of a hand); none when the
+    /// counts are all 0.
+    pub fn counted<T>(&mut self, counts: impl Iterator<Item = (T, u32)>) -> Option<T> {
+        let counts: Vec<(T, u32)> = counts.collect();
+        let total: u32 = counts.iter().map(|(_, n)| n).sum();
+        if total == 0 {
+            return None;
+        }
+        let mut k = self.below(total as usize) as u32;
+        for (thing, n) in counts {
+            if k < n {
+                return Some(thing);
+            }
+            k -= n;
+        }
+        None
+    }
+
     pub fn shuffle<T>(&mut self, v: &mut [T]) {
         for i in (1..v.len()).rev() {
             v.swap(i, self.below(i + 1));

@@ -48,18 +48,7 @@ fn try_apply(s: &State, ev: &Event) -> Option<State> {
 
 /// A random card of a hand the generator knows completely.
 fn random_card(rng: &mut SeededRng, known: &Resources) -> Option<Resource> {
-    let total = known.total() as usize;
-    if total == 0 {
-        return None;
-    }
-    let mut k = rng.below(total);
-    for (r, n) in known.iter() {
-        if k < n as usize {
-            return Some(r);
-        }
-        k -= n as usize;
-    }
-    None
+    rng.counted(known.iter().map(|(r, n)| (r, u32::from(n))))
 }
 
 /// A random resource.

@@ -67,18 +67,7 @@ fn known(c: Progress) -> HeldCard {
 }
 
 fn random_card(rng: &mut SeededRng, hand: &Cards) -> Option<Card> {
-    let total = hand.total() as usize;
-    if total == 0 {
-        return None;
-    }
-    let mut k = rng.below(total);
-    for (c, n) in hand.present() {
-        if k < n as usize {
-            return Some(c);
-        }
-        k -= n as usize;
-    }
-    None
+    rng.counted(hand.present().map(|(c, n)| (c, u32::from(n))))
 }
 
 fn random_cards(rng: &mut SeededRng, hand: &Cards, n: u32) -> Bundle {

@@ -157,24 +157,15 @@ fn random_cards(rng: &mut SeededRng, hand: &Cards, n: u32) -> Cards {
     let mut left = *hand;
     let mut out = Cards::default();
     for _ in 0..n {
-        let total = left.gold as u32 + left.influence.iter().map(|&x| x as u32).sum::<u32>();
-        if total == 0 {
-            break;
-        }
-        let mut k = rng.below(total as usize) as u32;
-        if k < left.gold as u32 {
+        // Gold, then the three influence colours.
+        let counts = [left.gold, left.influence[0], left.influence[1], left.influence[2]];
+        let Some(k) = rng.counted(counts.into_iter().map(u32::from).enumerate()) else { break };
+        if k == 0 {
             left.gold -= 1;
             out.gold += 1;
-            continue;
-        }
-        k -= left.gold as u32;
-        for i in 0..3 {
-            if k < left.influence[i] as u32 {
-                left.influence[i] -= 1;
-                out.influence[i] += 1;
-                break;
-            }
-            k -= left.influence[i] as u32;
+        } else {
+            left.influence[k - 1] -= 1;
+            out.influence[k - 1] += 1;
         }
     }
     out
