@@ -32,7 +32,7 @@ pub struct EventCard {
 pub const ROBBER: &str = "robber";
 
 /// An event; its variant's name, in snake case, is its line's `type`.
-#[derive(Debug, Clone, PartialEq, Eq, strum::IntoStaticStr, strum::VariantNames)]
+#[derive(Debug, Clone, PartialEq, Eq, strum::IntoStaticStr, strum::VariantNames, almanac_core::Acting)]
 #[strum(serialize_all = "snake_case")]
 pub enum Event {
     /// The start of a turn: the cards each player drew (by seat).
@@ -68,16 +68,6 @@ pub enum Event {
 }
 
 impl Event {
-    pub fn player(&self) -> Seat {
-        match *self {
-            Event::Harvest { player, .. }
-            | Event::Trade { player, .. }
-            | Event::Build { player, .. }
-            | Event::Discard { player, .. }
-            | Event::EndTurn { player } => player,
-        }
-    }
-
     pub fn kind(&self) -> &'static str {
         self.into()
     }

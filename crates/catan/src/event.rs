@@ -23,7 +23,7 @@ use std::fmt;
 pub const MAX_PLAYERS: usize = 6;
 
 /// An event; its variant's name, in snake case, is its line's `type` (`Kind`).
-#[derive(Debug, Clone, PartialEq, strum::IntoStaticStr, strum::EnumDiscriminants)]
+#[derive(Debug, Clone, PartialEq, strum::IntoStaticStr, strum::EnumDiscriminants, almanac_core::Acting)]
 #[strum(serialize_all = "snake_case")]
 #[strum_discriminants(name(Kind), derive(strum::EnumString, strum::VariantNames))]
 #[strum_discriminants(strum(serialize_all = "snake_case"))]
@@ -144,29 +144,6 @@ impl From<[u8; 2]> for Thrown {
 }
 
 impl Event {
-    pub fn player(&self) -> Seat {
-        match *self {
-            Event::BuildSettlement { player, .. }
-            | Event::BuildRoad { player, .. }
-            | Event::BuildCity { player, .. }
-            | Event::Roll { player, .. }
-            | Event::Discard { player, .. }
-            | Event::MoveRobber { player, .. }
-            | Event::Trade { player, .. }
-            | Event::MaritimeTrade { player, .. }
-            | Event::BuyDevelopment { player, .. }
-            | Event::PlayKnight { player }
-            | Event::PlayRoadBuilding { player }
-            | Event::PlayYearOfPlenty { player, .. }
-            | Event::PlayMonopoly { player, .. }
-            | Event::RevealVictoryPoints { player, .. }
-            | Event::EndTurn { player }
-            | Event::TakeBack { player, .. }
-            | Event::TimeOut { player } => player,
-            Event::UseHelper(ref u) => u.player,
-        }
-    }
-
     pub fn kind(&self) -> &'static str {
         self.into()
     }

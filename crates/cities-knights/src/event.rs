@@ -92,7 +92,7 @@ impl Play {
 }
 
 /// An event; its variant's name, in snake case, is its line's `type` (`Kind`).
-#[derive(Debug, Clone, PartialEq, strum::IntoStaticStr, strum::EnumDiscriminants)]
+#[derive(Debug, Clone, PartialEq, strum::IntoStaticStr, strum::EnumDiscriminants, almanac_core::Acting)]
 #[strum(serialize_all = "snake_case")]
 #[strum_discriminants(name(Kind), derive(strum::EnumString, strum::VariantNames))]
 #[strum_discriminants(strum(serialize_all = "snake_case"))]
@@ -194,29 +194,6 @@ pub enum Event {
 pub const EVENT_TYPES: &[&str] = <Kind as strum::VariantNames>::VARIANTS;
 
 impl Event {
-    pub fn player(&self) -> Seat {
-        match *self {
-            Event::BuildSettlement { player, .. }
-            | Event::BuildCity { player, .. }
-            | Event::BuildRoad { player, .. }
-            | Event::BuildWall { player, .. }
-            | Event::BuildKnight { player, .. }
-            | Event::PromoteKnight { player, .. }
-            | Event::ActivateKnight { player, .. }
-            | Event::MoveKnight { player, .. }
-            | Event::ChaseRobber { player, .. }
-            | Event::ImproveCity { player, .. }
-            | Event::Roll { player, .. }
-            | Event::Discard { player, .. }
-            | Event::MoveRobber { player, .. }
-            | Event::Trade { player, .. }
-            | Event::MaritimeTrade { player, .. }
-            | Event::PlayProgress { player, .. }
-            | Event::ReturnProgress { player, .. }
-            | Event::EndTurn { player } => player,
-        }
-    }
-
     pub fn kind(&self) -> &'static str {
         self.into()
     }

@@ -35,6 +35,8 @@ pub mod view;
 pub mod vocabulary;
 pub mod withdrawal;
 
+/// `#[derive(Acting)]` on an event enum: its `player()`, from the variants.
+pub use almanac_derive::Acting;
 pub use checkpoint::CheckpointError;
 pub use facts::{cause, Dice, Fact, FactKind, FactRow, Partner, Seat};
 pub use fingerprint::{fold_name, normalise_name};

@@ -28,7 +28,7 @@ pub struct HutMove {
 pub type Huts = Vec<HutMove>;
 
 /// An event; its variant's name, in snake case, is its line's `type`.
-#[derive(Debug, Clone, PartialEq, strum::IntoStaticStr, strum::VariantNames)]
+#[derive(Debug, Clone, PartialEq, strum::IntoStaticStr, strum::VariantNames, almanac_core::Acting)]
 #[strum(serialize_all = "snake_case")]
 pub enum Event {
     Roll {
@@ -100,20 +100,6 @@ pub enum Event {
 pub const EVENT_TYPES: &[&str] = <Event as strum::VariantNames>::VARIANTS;
 
 impl Event {
-    pub fn player(&self) -> Seat {
-        match *self {
-            Event::Roll { player, .. }
-            | Event::Build { player, .. }
-            | Event::BuildWall { player, .. }
-            | Event::BuildChurch { player, .. }
-            | Event::PlacePermit { player, .. }
-            | Event::TakeGold { player, .. }
-            | Event::MovePermit { player, .. }
-            | Event::UpgradePermit { player, .. }
-            | Event::EndTurn { player } => player,
-        }
-    }
-
     pub fn kind(&self) -> &'static str {
         self.into()
     }
