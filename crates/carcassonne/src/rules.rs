@@ -55,9 +55,6 @@ impl Rules for State {
         }
     }
 
-    fn standing(&self) -> almanac_core::Standing {
-        almanac_core::Standing { turn: self.turn, active: self.active, winner: crate::view::winner(self) }
-    }
     /// The grid is where each placed tile lies: rebuilt from them.
     fn fixed_from(&mut self, initial: &State) -> std::result::Result<(), CheckpointError> {
         if self.players.len() != initial.players.len() || self.supply.len() != initial.supply.len() {
@@ -513,4 +510,11 @@ fn end_game(s: &mut State, facts: &mut Vec<Fact>) -> Result {
     let top: Vec<usize> = (0..n).filter(|&i| s.players[i].score == best).collect();
     facts.push(Fact::GameOver { winner: (top.len() == 1).then(|| top[0] as Seat) });
     Ok(())
+}
+
+/// The winner is the best score once the game is over.
+impl almanac_core::Played for State {
+    fn standing(&self) -> almanac_core::Standing {
+        almanac_core::Standing { turn: self.turn, active: self.active, winner: crate::view::winner(self) }
+    }
 }

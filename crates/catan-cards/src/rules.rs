@@ -84,9 +84,6 @@ impl Rules for State {
             score(self, seat, Card::Settlement.name(), 1, facts);
         }
     }
-    fn standing(&self) -> almanac_core::Standing {
-        almanac_core::Standing { turn: self.turn, active: self.active, winner: self.winner }
-    }
     fn fixed_from(&mut self, initial: &State) -> std::result::Result<(), CheckpointError> {
         if self.players.len() != initial.players.len() {
             return Err(CheckpointError("the checkpoint is of another table".into()));

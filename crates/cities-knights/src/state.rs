@@ -118,7 +118,7 @@ pub enum Phase {
 
 /// The state of a game. What its header fixes (the board, the table) is `#[serde(skip)]`: a checkpoint is
 /// the rest, written whole (see `almanac_core::Rules`).
-#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize, almanac_core::Played)]
 pub struct State {
     #[serde(skip)]
     pub board: Arc<Board>,

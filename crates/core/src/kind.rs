@@ -4,7 +4,9 @@
 use crate::facts::{Fact, FactRow, Seat};
 use crate::log::{Envelope, LogError};
 use crate::position::{Feature, Position};
-use crate::ruleset::{json_reason, Described, EventError, Header, Line, RuleViolation, Rules, SetupError, Viewed};
+use crate::ruleset::{
+    json_reason, Described, EventError, Header, Line, Played, RuleViolation, Rules, SetupError, Viewed,
+};
 use crate::view::{AnyView, View};
 use crate::vocabulary::Vocabulary;
 

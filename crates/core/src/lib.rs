@@ -35,8 +35,9 @@ pub mod view;
 pub mod vocabulary;
 pub mod withdrawal;
 
-/// `#[derive(Acting)]` on an event enum: its `player()`, from the variants.
-pub use almanac_derive::Acting;
+/// `#[derive(Acting)]` on an event enum: its `player()`, from the variants; `#[derive(Played)]` on a state:
+/// its `standing()`, from its fields.
+pub use almanac_derive::{Acting, Played};
 pub use checkpoint::CheckpointError;
 pub use facts::{cause, Dice, Fact, FactKind, FactRow, Partner, Seat};
 pub use fingerprint::{fold_name, normalise_name};
@@ -46,7 +47,7 @@ pub use kind::{
 };
 pub use log::{table_title, Envelope, LogError, PlayerEntry, Problem, FORMAT};
 pub use position::{Feature, Position, Positioned, Reading};
-pub use ruleset::{Described, EventError, Header, Line, RuleViolation, Rules, SetupError, Standing, Viewed};
+pub use ruleset::{Described, EventError, Header, Line, Played, RuleViolation, Rules, SetupError, Standing, Viewed};
 pub use table::{Seated, Sitter, Table};
 pub use timeline::{read_events, resume, Timeline};
 pub use view::{AnyView, Detail, OwnView, PlayerView, View};

@@ -72,7 +72,7 @@ impl From<&str> for EventError {
     }
 }
 
-/// Where play stands, as every state says it in one line ([`Rules::standing`]).
+/// Where play stands, as every state says it ([`Played::standing`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Standing {
     /// 0 = setup, then 1, 2, 3 ... one per player turn.
@@ -96,7 +96,17 @@ pub struct Standing {
 /// What the rules need not say stands apart: what a viewer sees ([`Viewed`], beside the game's view types) and
 /// what the win-chance model reads ([`crate::Positioned`], beside the game's features).
 pub trait Rules:
-    Viewed + crate::Positioned + crate::Seated + Clone + Debug + Send + Sync + Serialize + DeserializeOwned + 'static
+    Played
+    + Viewed
+    + crate::Positioned
+    + crate::Seated
+    + Clone
+    + Debug
+    + Send
+    + Sync
+    + Serialize
+    + DeserializeOwned
+    + 'static
 {
     /// The header line as the game reads it (core reads the envelope apart); it makes the first state.
     type Header: Header<State = Self>;
@@ -109,24 +119,6 @@ pub trait Rules:
 
     /// Checks and applies one event; see the trait's documentation.
     fn apply(&mut self, event: &Self::Event, facts: &mut Vec<Fact>) -> Result<(), RuleViolation>;
-
-    /// Where play stands: the turn, whose it is, the winner.
-    fn standing(&self) -> Standing;
-
-    /// Our turn number (0 = setup, then 1, 2, 3 ... one per player turn).
-    fn turn(&self) -> u32 {
-        self.standing().turn
-    }
-
-    /// Whose turn it is.
-    fn active(&self) -> Seat {
-        self.standing().active
-    }
-
-    /// The winner, once the game is over.
-    fn winner(&self) -> Option<Seat> {
-        self.standing().winner
-    }
 
     /// A state read from a checkpoint takes the fields its header fixes (its `#[serde(skip)]` ones) from the
     /// game's first state; an error when the checkpoint cannot be of this game (another table).
@@ -147,6 +139,28 @@ pub trait Rules:
     /// + an expansion"), from its first state; empty: the game's name is enough.
     fn edition(&self) -> String {
         String::new()
+    }
+}
+
+/// Where play stands in a state. `#[derive(Played)]` reads it from the state's `turn`, `active` and `winner`
+/// fields; a game that works one out (a winner by the final scores) says it by hand.
+pub trait Played {
+    /// The turn, whose it is, the winner.
+    fn standing(&self) -> Standing;
+
+    /// Our turn number (0 = setup, then 1, 2, 3 ... one per player turn).
+    fn turn(&self) -> u32 {
+        self.standing().turn
+    }
+
+    /// Whose turn it is.
+    fn active(&self) -> Seat {
+        self.standing().active
+    }
+
+    /// The winner, once the game is over.
+    fn winner(&self) -> Option<Seat> {
+        self.standing().winner
     }
 }
 

@@ -194,7 +194,7 @@ pub fn summary<R: Ruleset>(state: &R::State, events: usize) -> String
 where
     R::State: crate::Seated,
 {
-    use crate::{Rules, Seated};
+    use crate::{Played, Seated};
     let winner = state.winner().map(|w| state.name(w).to_string());
     format!("{events} events, {} turns, winner {winner:?}", state.turn())
 }

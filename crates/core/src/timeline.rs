@@ -421,15 +421,18 @@ mod tests {
         fn opening_facts(&self, facts: &mut Vec<Fact>) {
             facts.push(Fact::Built { player: 0, piece: "foundation" });
         }
-        fn standing(&self) -> crate::Standing {
-            crate::Standing { turn: self.turn, active: 0, winner: None }
-        }
         fn fixed_from(&mut self, _: &Tally) -> Result<(), crate::CheckpointError> {
             Ok(())
         }
     }
 
     impl crate::Positioned for Tally {}
+
+    impl crate::Played for Tally {
+        fn standing(&self) -> crate::Standing {
+            crate::Standing { turn: self.turn, active: 0, winner: None }
+        }
+    }
 
     /// Nobody sits at the tally.
     impl crate::Seated for Tally {

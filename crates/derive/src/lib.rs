@@ -36,3 +36,27 @@ pub fn acting(input: TokenStream) -> TokenStream {
     }
     .into()
 }
+
+/// `almanac_core::Played` for a state that keeps where play stands in its `turn`, `active` and `winner`
+/// fields.
+#[proc_macro_derive(Played)]
+pub fn played(input: TokenStream) -> TokenStream {
+    let input = parse_macro_input!(input as DeriveInput);
+    let name = &input.ident;
+    let has = |field: &str| match &input.data {
+        Data::Struct(s) => s.fields.iter().any(|f| f.ident.as_ref().is_some_and(|i| i == field)),
+        _ => false,
+    };
+    if !["turn", "active", "winner"].iter().all(|f| has(f)) {
+        let words = "Played is derived for a state with `turn`, `active` and `winner` fields";
+        return syn::Error::new_spanned(name, words).to_compile_error().into();
+    }
+    quote! {
+        impl almanac_core::Played for #name {
+            fn standing(&self) -> almanac_core::Standing {
+                almanac_core::Standing { turn: self.turn, active: self.active, winner: self.winner }
+            }
+        }
+    }
+    .into()
+}

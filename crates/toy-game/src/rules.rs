@@ -46,10 +46,6 @@ impl Rules for State {
         Ok(())
     }
 
-    fn standing(&self) -> almanac_core::Standing {
-        almanac_core::Standing { turn: self.turn, active: self.active, winner: self.winner }
-    }
-
     fn fixed_from(&mut self, initial: &State) -> Result<(), CheckpointError> {
         if self.squares.len() != initial.squares.len() {
             return Err(CheckpointError("the checkpoint is of another table".into()));

@@ -26,7 +26,7 @@ impl almanac_core::Header for Header {
 
 /// The race after some steps. The table is what the header fixes (`#[serde(skip)]`); the rest is a
 /// checkpoint.
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Debug, Clone, Serialize, Deserialize, almanac_core::Played)]
 pub struct State {
     #[serde(skip)]
     pub table: Table,

@@ -104,9 +104,6 @@ impl Rules for State {
         Ok(())
     }
 
-    fn standing(&self) -> almanac_core::Standing {
-        almanac_core::Standing { turn: self.turn, active: self.active, winner: self.winner }
-    }
     fn fixed_from(&mut self, initial: &State) -> std::result::Result<(), CheckpointError> {
         if self.players.len() != initial.players.len() || self.buildings.len() != initial.buildings.len() {
             return Err(CheckpointError("the checkpoint is of another table or board".into()));
