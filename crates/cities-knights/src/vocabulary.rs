@@ -126,16 +126,8 @@ pub const VOCABULARY: Vocabulary = Vocabulary {
         Term::colored(BATTLE_WON, "the knights drove the barbarians off", "#2e7d32"),
         Term::colored(BATTLE_LOST, "the barbarians pillaged", "#8e44ad"),
     ],
-    charts: &[
-        Chart::Score,
-        Chart::Production,
-        Chart::ProductionByTurn,
-        Chart::Trades,
-        Chart::Dice,
-        Chart::ScoreBreakdown,
-        Chart::ScoreBySource,
-        Chart::Gauges,
-    ],
+    // Cities & Knights shows every chart.
+    charts: &Chart::ALL,
     player_stats: &[
         PlayerStat { id: "produced", label: "cards from production", measure: Measure::Gained(cause::PRODUCTION) },
         PlayerStat { id: "trades", label: "trades", measure: Measure::Trades },

@@ -89,6 +89,7 @@ pub enum Chart {
 }
 
 impl Chart {
+    /// Every chart, in the order a game that shows them all lists them.
     pub const ALL: [Chart; 8] = [
         Chart::Score,
         Chart::Production,
@@ -96,8 +97,8 @@ impl Chart {
         Chart::Trades,
         Chart::Dice,
         Chart::ScoreBreakdown,
-        Chart::Gauges,
         Chart::ScoreBySource,
+        Chart::Gauges,
     ];
 
     /// The chart's name in URLs (`/charts/vp.svg`).
