@@ -200,20 +200,8 @@ pub fn coach_table(players: &[String], facts: &[FactRow], vocabulary: &Vocabular
 #[cfg(test)]
 mod tests {
     use super::*;
-    use almanac_core::{cause, Chart, Fact, Partner, Term};
-
-    const WORDS: Vocabulary = Vocabulary {
-        id: "words",
-        name: "Words",
-        score: Term::new("VP", "victory points"),
-        items: &[Term::new("a", "a"), Term::new("b", "b")],
-        causes: &[Term::new(cause::PRODUCTION, "dice"), Term::new(cause::STEAL, "robber")],
-        pieces: &[Term::new("tower", "tower")],
-        partners: &[Term::new("bank", "bank")],
-        charts: &[Chart::Score],
-        items_are: "cards",
-        ..Vocabulary::NONE
-    };
+    use crate::made_up::WORDS;
+    use almanac_core::{cause, Fact, Partner};
 
     fn rows(facts: &[(u64, Fact)]) -> Vec<FactRow> {
         facts.iter().map(|(seq, f)| f.row(*seq, 1)).collect()
@@ -239,7 +227,7 @@ mod tests {
         let ids = |cols: &[Column]| cols.iter().map(|c| c.id.clone()).collect::<Vec<_>>();
         assert_eq!(ids(&t.gained_by), vec!["production", "steal"]);
         assert_eq!(ids(&t.spent_on), vec!["tower", OTHER]);
-        assert_eq!(t.gained_by[0].label, "dice");
+        assert_eq!(t.gained_by[0].label, "production");
         assert_eq!(t.rows[0].gained[0], Cell { count: 3, events: vec![1, 3] });
         assert_eq!(t.rows[1].gained[1], Cell { count: 1, events: vec![4] });
         assert_eq!(t.rows[0].lost[0], Cell { count: 1, events: vec![4] });

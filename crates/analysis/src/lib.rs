@@ -7,6 +7,8 @@ pub mod coach;
 pub mod evaluation;
 pub mod insights;
 pub mod intervals;
+#[cfg(test)]
+mod made_up;
 pub mod questions;
 pub mod ratings;
 

@@ -233,22 +233,8 @@ mod tests {
     //! A made-up game: two players, items `a` and `b`; analysis names no real game.
     use super::*;
     use crate::insights::insights;
+    use crate::made_up::WORDS;
     use almanac_core::{cause, Fact, FactRow, Insights, Opening, Partner, Term};
-
-    const WORDS: Vocabulary = Vocabulary {
-        id: "words",
-        name: "Words",
-        score: Term::new("VP", "victory points"),
-        items: &[Term::new("a", "apples"), Term::new("b", "bricks")],
-        causes: &[
-            Term::new(cause::PRODUCTION, "production"),
-            Term::new(cause::SETUP, "setup"),
-            Term::new(cause::STEAL, "steal"),
-        ],
-        score_reasons: &[Term::new("tower", "towers")],
-        items_are: "cards",
-        ..Vocabulary::NONE
-    };
 
     fn rows(facts: &[(u32, Fact)]) -> Vec<FactRow> {
         facts.iter().enumerate().map(|(i, (turn, f))| f.row(i as u64 + 1, *turn)).collect()
