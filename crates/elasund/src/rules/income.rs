@@ -197,13 +197,7 @@ pub(crate) fn give_back_half(
 
 /// `q` gives `cards` up: gold to the bank, influence to the discard pile.
 fn give_up(s: &mut State, q: Seat, cards: &Cards, why: &'static str, facts: &mut Vec<Fact>) -> Result {
-    let hand = s.player(q).hand;
-    if !hand.can_pay(cards) {
-        return fail(format!("{} cannot give up {cards}: the hand is {hand}", s.name(q)));
-    }
-    s.players[q as usize].hand.pay(cards);
-    s.gold += cards.gold;
-    s.discards += cards.influence_total() as u8;
+    crate::rules::markers::from_hand(s, q, cards, || format!("give up {cards}"))?;
     for (item, count) in cards.items() {
         facts.push(Fact::Lost { player: q, item, count, cause: why, to: None });
     }

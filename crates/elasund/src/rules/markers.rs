@@ -75,15 +75,9 @@ pub fn windmills(s: &State, squares: &[Square]) -> u8 {
     squares.iter().map(|&q| s.city.windmills(q)).sum()
 }
 
-/// Pays `cost` from `p`'s hand: gold to the bank, influence to the discard pile.
+/// Pays `cost` from `p`'s hand (see [`from_hand`]).
 pub fn pay(s: &mut State, p: Seat, cost: &Cards, what: &str, facts: &mut Vec<Fact>) -> Result {
-    let hand = s.player(p).hand;
-    if !hand.can_pay(cost) {
-        return fail(format!("{} cannot pay {cost} for {what}: the hand is {hand}", s.name(p)));
-    }
-    s.players[p as usize].hand.pay(cost);
-    s.gold += cost.gold;
-    s.discards += cost.influence_total() as u8;
+    from_hand(s, p, cost, || format!("pay {cost} for {what}"))?;
     for (item, count) in cost.items() {
         facts.push(Fact::Spent { player: p, item, count, cause: almanac_core::cause::PURCHASE });
     }
@@ -93,4 +87,17 @@ pub fn pay(s: &mut State, p: Seat, cost: &Cards, what: &str, facts: &mut Vec<Fac
 /// Two influence cards of one colour.
 pub fn two_of(c: Influence) -> Cards {
     Cards::of(c, 2)
+}
+
+/// Takes `cards` from `p`'s hand, gold to the bank and influence to the discard pile; refused when the hand
+/// does not hold them, in the words of the `deed` it cannot do ("pay 2 gold for a house").
+pub fn from_hand(s: &mut State, p: Seat, cards: &Cards, deed: impl FnOnce() -> String) -> Result {
+    let hand = s.player(p).hand;
+    if !hand.can_pay(cards) {
+        return fail(format!("{} cannot {}: the hand is {hand}", s.name(p), deed()));
+    }
+    s.players[p as usize].hand.pay(cards);
+    s.gold += cards.gold;
+    s.discards += cards.influence_total() as u8;
+    Ok(())
 }
