@@ -161,6 +161,15 @@ pub enum Fact {
 }
 
 impl Fact {
+    /// What passes from one player to another (a card stolen, gold paid to a neighbour): lost by `from`,
+    /// gained by `to`, for the same cause.
+    pub fn passed(from: Seat, to: Seat, item: &'static str, count: u32, cause: &'static str) -> [Fact; 2] {
+        [
+            Fact::Lost { player: from, item, count, cause, to: Some(to) },
+            Fact::Gained { player: to, item, count, cause, from: Some(from) },
+        ]
+    }
+
     /// What the fact is (stored as `FactKind::as_str` spells it).
     pub fn kind(&self) -> FactKind {
         match self {

@@ -185,8 +185,7 @@ pub fn play_monopoly(
             s.players[o].hand.take(r, amount);
             s.players[p as usize].hand.add(r, amount);
             let count = amount as u32;
-            facts.push(Fact::Lost { player: o as Seat, item: r.name(), count, cause: cause::CARD, to: Some(p) });
-            facts.push(Fact::Gained { player: p, item: r.name(), count, cause: cause::CARD, from: Some(o as Seat) });
+            facts.extend(Fact::passed(o as Seat, p, r.name(), count, cause::CARD));
         }
     }
     Ok(())

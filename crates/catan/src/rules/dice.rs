@@ -262,8 +262,7 @@ pub fn steal(s: &mut State, thief: Seat, victim: Seat, card: ResourceCard, why: 
             UNKNOWN
         }
     };
-    facts.push(Fact::Lost { player: victim, item, count: 1, cause: why, to: Some(thief) });
-    facts.push(Fact::Gained { player: thief, item, count: 1, cause: why, from: Some(victim) });
+    facts.extend(Fact::passed(victim, thief, item, 1, why));
 }
 
 /// Does `p` lead on the points everyone can see (strictly ahead of every other player)?

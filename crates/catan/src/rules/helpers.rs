@@ -298,8 +298,7 @@ fn nassir(
 fn give(s: &mut State, from: Seat, to: Seat, r: Resource, facts: &mut Vec<Fact>) {
     s.players[from as usize].hand.take(r, 1);
     s.players[to as usize].hand.add(r, 1);
-    facts.push(Fact::Lost { player: from, item: r.name(), count: 1, cause: HELPER, to: Some(to) });
-    facts.push(Fact::Gained { player: to, item: r.name(), count: 1, cause: HELPER, from: Some(from) });
+    facts.extend(Fact::passed(from, to, r.name(), 1, HELPER));
 }
 
 fn sean(s: &mut State, p: Seat, resource: Option<Resource>, facts: &mut Vec<Fact>) -> Result {

@@ -268,20 +268,7 @@ fn spy(s: &mut State, p: Seat, victim: Seat, taken: HeldCard, facts: &mut Vec<Fa
         ));
     }
     s.players[p as usize].progress.cards.push(taken);
-    facts.push(Fact::Lost {
-        player: victim,
-        item: PROGRESS_CARD[taken.track as usize],
-        count: 1,
-        cause: cause::STEAL,
-        to: Some(p),
-    });
-    facts.push(Fact::Gained {
-        player: p,
-        item: PROGRESS_CARD[taken.track as usize],
-        count: 1,
-        cause: cause::STEAL,
-        from: Some(victim),
-    });
+    facts.extend(Fact::passed(victim, p, PROGRESS_CARD[taken.track as usize], 1, cause::STEAL));
     Ok(())
 }
 

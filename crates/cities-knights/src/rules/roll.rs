@@ -366,9 +366,9 @@ pub fn lose(s: &mut State, p: Seat, cards: &Bundle, why: &'static str, to: Optio
         None => s.bank.add(&cards.known),
     }
     for (item, count) in cards.items() {
-        facts.push(Fact::Lost { player: p, item, count, cause: why, to });
-        if let Some(t) = to {
-            facts.push(Fact::Gained { player: t, item, count, cause: why, from: Some(p) });
+        match to {
+            Some(t) => facts.extend(Fact::passed(p, t, item, count, why)),
+            None => facts.push(Fact::Lost { player: p, item, count, cause: why, to: None }),
         }
     }
 }

@@ -123,8 +123,7 @@ pub fn build(
         if v > 0 {
             s.players[p as usize].hand.gold -= v;
             s.players[q as usize].hand.gold += v;
-            facts.push(Fact::Lost { player: p, item: GOLD, count: v as u32, cause: COMPENSATION, to: Some(q) });
-            facts.push(Fact::Gained { player: q, item: GOLD, count: v as u32, cause: COMPENSATION, from: Some(p) });
+            facts.extend(Fact::passed(p, q, GOLD, v as u32, COMPENSATION));
         }
     }
     for (q, o, v) in permits {
