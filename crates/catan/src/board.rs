@@ -379,24 +379,24 @@ impl Board {
 
     /// Reads a vertex name such as `"4:NE"`.
     pub fn vertex(&self, name: &str) -> Result<VertexId, String> {
-        let (h, dir) = Self::split(name)?;
-        let hex = self.hexes.get(h).ok_or_else(|| format!("vertex `{name}`: there is no hex {h}"))?;
-        let c = CORNER_NAMES
-            .iter()
-            .position(|c| *c == dir)
-            .ok_or_else(|| format!("vertex `{name}`: `{dir}` is not a corner (N, NE, SE, S, SW, NW)"))?;
+        let (hex, c) = self.place(name, "vertex", &CORNER_NAMES, "a corner (N, NE, SE, S, SW, NW)")?;
         Ok(hex.corners[c])
     }
 
     /// Reads an edge name such as `"4:E"`.
     pub fn edge(&self, name: &str) -> Result<EdgeId, String> {
-        let (h, dir) = Self::split(name)?;
-        let hex = self.hexes.get(h).ok_or_else(|| format!("edge `{name}`: there is no hex {h}"))?;
-        let s = SIDE_NAMES
-            .iter()
-            .position(|s| *s == dir)
-            .ok_or_else(|| format!("edge `{name}`: `{dir}` is not a side (NE, E, SE, SW, W, NW)"))?;
+        let (hex, s) = self.place(name, "edge", &SIDE_NAMES, "a side (NE, E, SE, SW, W, NW)")?;
         Ok(hex.sides[s])
+    }
+
+    /// The hex of a place's name and the place's index among `names` (a hex's corners or sides), or what is
+    /// wrong with the name, in the words of `what` it names and `one_of` its directions.
+    fn place(&self, name: &str, what: &str, names: &[&str], one_of: &str) -> Result<(&Hex, usize), String> {
+        let (h, dir) = Self::split(name)?;
+        let hex = self.hexes.get(h).ok_or_else(|| format!("{what} `{name}`: there is no hex {h}"))?;
+        let i =
+            names.iter().position(|n| *n == dir).ok_or_else(|| format!("{what} `{name}`: `{dir}` is not {one_of}"))?;
+        Ok((hex, i))
     }
 
     /// The edge between two vertices, if they are neighbours.
