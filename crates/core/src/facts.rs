@@ -391,25 +391,20 @@ impl Fact {
                     row.detail = Some(numbers_json(dice.values()));
                 }
             }
-            Fact::Gained { player, item, count, cause, from } => {
+            // Who it came from, or went to, is the other player.
+            Fact::Gained { player, item, count, cause, from: other }
+            | Fact::Lost { player, item, count, cause, to: other } => {
                 row.player = seat(*player);
                 row.item = Some(item.to_string());
                 row.count = Some(*count as i64);
                 row.cause = Some(cause.to_string());
-                row.other = from.and_then(seat);
+                row.other = other.and_then(seat);
             }
             Fact::Spent { player, item, count, cause } => {
                 row.player = seat(*player);
                 row.item = Some(item.to_string());
                 row.count = Some(*count as i64);
                 row.cause = Some(cause.to_string());
-            }
-            Fact::Lost { player, item, count, cause, to } => {
-                row.player = seat(*player);
-                row.item = Some(item.to_string());
-                row.count = Some(*count as i64);
-                row.cause = Some(cause.to_string());
-                row.other = to.and_then(seat);
             }
             Fact::Traded { player, partner, gave, got } => {
                 row.player = seat(*player);
