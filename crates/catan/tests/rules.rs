@@ -242,29 +242,16 @@ fn the_robber_blocks_production_on_its_hex() {
 #[test]
 fn the_robber_must_move_and_steals_only_from_adjacent_players() {
     let seven = with(&SETUP, &[r#"{"type":"roll","player":"Ana","dice":[3,4]}"#]);
-    rejected(
-        &lines(&with(&lines(&seven), &[r#"{"type":"move_robber","player":"Ana","hex":9}"#])),
-        "must move to another hex",
-    );
-    rejected(
-        &lines(&with(
-            &lines(&seven),
-            &[r#"{"type":"move_robber","player":"Ana","hex":11,"victim":"Bo","stolen":"grain"}"#],
-        )),
+    let then = |line: &'static str| with(&lines(&seven), &[line]);
+    let refused = |line, needle| rejected(&lines(&then(line)), needle);
+    refused(r#"{"type":"move_robber","player":"Ana","hex":9}"#, "must move to another hex");
+    refused(
+        r#"{"type":"move_robber","player":"Ana","hex":11,"victim":"Bo","stolen":"grain"}"#,
         "Bo has no settlement or city on hex 11",
     );
-    rejected(
-        &lines(&with(&lines(&seven), &[r#"{"type":"move_robber","player":"Ana","hex":11}"#])),
-        "must steal from Cem",
-    );
-    rejected(
-        &lines(&with(
-            &lines(&seven),
-            &[r#"{"type":"move_robber","player":"Ana","hex":11,"victim":"Cem","stolen":"wool"}"#],
-        )),
-        "steals wool from Cem",
-    );
-    rejected(&lines(&with(&lines(&seven), &[r#"{"type":"end_turn","player":"Ana"}"#])), "must move the robber now");
+    refused(r#"{"type":"move_robber","player":"Ana","hex":11}"#, "must steal from Cem");
+    refused(r#"{"type":"move_robber","player":"Ana","hex":11,"victim":"Cem","stolen":"wool"}"#, "steals wool from Cem");
+    refused(r#"{"type":"end_turn","player":"Ana"}"#, "must move the robber now");
 }
 
 #[test]

@@ -10,11 +10,15 @@ use crate::form_data;
 use crate::limits::{read_body, read_form};
 use crate::pages::{page, problem_page, SignedIn, Visitor};
 use crate::uploads::format_named;
+use actix_web::dev::Payload;
+use actix_web::error::InternalError;
 use actix_web::http::StatusCode;
-use actix_web::{web, HttpRequest, HttpResponse};
+use actix_web::{web, FromRequest, HttpRequest, HttpResponse};
 use almanac_service::{Inserted, Ownership};
 use maud::html;
 use serde::Deserialize;
+use std::future::Future;
+use std::pin::Pin;
 
 pub fn routes(cfg: &mut web::ServiceConfig) {
     cfg.service(web::resource("/signin").route(web::get().to(signin_form)).route(web::post().to(signin)))
@@ -109,6 +113,36 @@ struct ProofForm {
     published: Option<String>,
 }
 
+/// A form a signed-in club sent from one of its pages: its fields, read within the limits, and the club,
+/// the form's proof checked against the session and the club's rate spent. A handler argument; a refusal is
+/// a page that says why.
+struct ClubForm {
+    form: ProofForm,
+    club: almanac_service::Club,
+}
+
+impl FromRequest for ClubForm {
+    type Error = actix_web::Error;
+    type Future = Pin<Box<dyn Future<Output = std::result::Result<ClubForm, actix_web::Error>>>>;
+
+    fn from_request(req: &HttpRequest, payload: &mut Payload) -> Self::Future {
+        let app = req.app_data::<web::Data<AppState>>().cloned().expect("the app state is registered");
+        let req = req.clone();
+        // Taking the body as a stream cannot fail.
+        let payload = web::Payload::from_request(&req, payload).into_inner().expect("the body, as a stream");
+        Box::pin(async move {
+            let read = async {
+                let form: ProofForm = read_form(payload, &app.limits).await?;
+                let club = form_club(&app, &req, &form.proof).await?;
+                Ok(ClubForm { form, club })
+            };
+            read.await.map_err(|e: ApiError| {
+                InternalError::from_response(e.message.clone(), problem_page(e.status, &e.message)).into()
+            })
+        })
+    }
+}
+
 /// The signed-in club of a form's request, if the form's proof is this session's.
 async fn form_club(app: &web::Data<AppState>, req: &HttpRequest, proof: &str) -> Result<almanac_service::Club> {
     let Credential::Cookie(token) = Credential::of(req) else {
@@ -139,20 +173,9 @@ async fn signout(app: web::Data<AppState>, req: HttpRequest, payload: web::Paylo
     }
 }
 
-async fn publish(
-    app: web::Data<AppState>,
-    req: HttpRequest,
-    path: web::Path<String>,
-    payload: web::Payload,
-) -> HttpResponse {
-    let result = async {
-        let form: ProofForm = read_form(payload, &app.limits).await?;
-        let published = form.published.as_deref() == Some("yes");
-        let club = form_club(&app, &req, &form.proof).await?;
-        publish_game(&app, club.id, path.into_inner(), published).await
-    }
-    .await;
-    match result {
+async fn publish(app: web::Data<AppState>, path: web::Path<String>, sent: ClubForm) -> HttpResponse {
+    let published = sent.form.published.as_deref() == Some("yes");
+    match publish_game(&app, sent.club.id, path.into_inner(), published).await {
         Ok(id) => HttpResponse::SeeOther().insert_header(("Location", format!("/games/{id}"))).finish(),
         Err(e) => problem_page(e.status, &e.message),
     }
@@ -210,18 +233,11 @@ async fn confirm_delete(app: web::Data<AppState>, visitor: Visitor, path: web::P
     page("Delete this upload?", body, &[], Some(&signed), app.derivation.progress())
 }
 
-async fn delete(
-    app: web::Data<AppState>,
-    req: HttpRequest,
-    visitor: Visitor,
-    path: web::Path<String>,
-    payload: web::Payload,
-) -> HttpResponse {
+async fn delete(app: web::Data<AppState>, visitor: Visitor, path: web::Path<String>, sent: ClubForm) -> HttpResponse {
+    let club = sent.club.id;
     let result: Result<almanac_store::GameRow> = async {
-        let form: ProofForm = read_form(payload, &app.limits).await?;
-        let club = form_club(&app, &req, &form.proof).await?;
-        let row = owned_row(&app, club.id, path.into_inner()).await?;
-        delete_game(&app, club.id, row.id.clone()).await?;
+        let row = owned_row(&app, club, path.into_inner()).await?;
+        delete_game(&app, club, row.id.clone()).await?;
         Ok(row)
     }
     .await;
@@ -247,23 +263,13 @@ async fn delete(
 }
 
 /// Brings a deleted game back (the undo of `delete`, and the deleted games' buttons).
-async fn restore(
-    app: web::Data<AppState>,
-    req: HttpRequest,
-    path: web::Path<String>,
-    payload: web::Payload,
-) -> HttpResponse {
-    let result = async {
-        let form: ProofForm = read_form(payload, &app.limits).await?;
-        let club = form_club(&app, &req, &form.proof).await?;
-        let (app2, game) = (app.clone(), path.into_inner());
-        blocking(move || {
-            let id = app2.pool.write(|s| almanac_service::restore(s, club.id, &game))?;
-            forget_access(&app2, &id);
-            Ok(id)
-        })
-        .await
-    }
+async fn restore(app: web::Data<AppState>, path: web::Path<String>, sent: ClubForm) -> HttpResponse {
+    let (app2, game, club) = (app.clone(), path.into_inner(), sent.club.id);
+    let result = blocking(move || {
+        let id = app2.pool.write(|s| almanac_service::restore(s, club, &game))?;
+        forget_access(&app2, &id);
+        Ok(id)
+    })
     .await;
     match result {
         Ok(id) => HttpResponse::SeeOther().insert_header(("Location", format!("/games/{id}"))).finish(),
