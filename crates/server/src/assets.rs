@@ -8,78 +8,48 @@ use almanac_service::GAMES;
 use serde_json::Value;
 use std::sync::OnceLock;
 
-const REPLAY_JS: &str = include_str!("../../../web/static/replay.js");
-const GAMES_JS: &str = include_str!("../../../web/static/games.js");
-/// The table recorder: its page's module and the modules it imports (`web/static/record/`), by path.
-const RECORDER: &[(&str, &str)] = &[
-    ("/static/record.mjs", include_str!("../../../web/static/record.mjs")),
-    ("/static/record/rules.mjs", include_str!("../../../web/static/record/rules.mjs")),
-    ("/static/record/keeping.mjs", include_str!("../../../web/static/record/keeping.mjs")),
-    ("/static/record/sheet.mjs", include_str!("../../../web/static/record/sheet.mjs")),
-    ("/static/record/finish.mjs", include_str!("../../../web/static/record/finish.mjs")),
+const JS: &str = "text/javascript; charset=utf-8";
+const CSS: &str = "text/css; charset=utf-8";
+const SVG: &str = "image/svg+xml";
+const FAVICON: &str = include_str!("../../../web/static/favicon.svg");
+
+/// The dashboard's own files, by path: their type and their text.
+const FILES: &[(&str, &str, &str)] = &[
+    ("/static/replay.js", JS, include_str!("../../../web/static/replay.js")),
+    ("/static/games.js", JS, include_str!("../../../web/static/games.js")),
+    // The table recorder: its page's module and the modules it imports (`web/static/record/`).
+    ("/static/record.mjs", JS, include_str!("../../../web/static/record.mjs")),
+    ("/static/record/rules.mjs", JS, include_str!("../../../web/static/record/rules.mjs")),
+    ("/static/record/keeping.mjs", JS, include_str!("../../../web/static/record/keeping.mjs")),
+    ("/static/record/sheet.mjs", JS, include_str!("../../../web/static/record/sheet.mjs")),
+    ("/static/record/finish.mjs", JS, include_str!("../../../web/static/record/finish.mjs")),
+    ("/static/begin.js", JS, include_str!("../../../web/static/begin.js")),
+    ("/static/questions.js", JS, include_str!("../../../web/static/questions.js")),
+    ("/static/session.js", JS, include_str!("../../../web/static/session.js")),
+    // Served from the top so that its reach covers the recorder's pages.
+    ("/recorder-worker.js", JS, include_str!("../../../web/static/recorder-worker.js")),
+    ("/static/style.css", CSS, include_str!("../../../web/static/style.css")),
+    ("/static/noscript.css", CSS, include_str!("../../../web/static/noscript.css")),
+    ("/static/favicon.svg", SVG, FAVICON),
+    // Browsers ask for this whatever a page says.
+    ("/favicon.ico", SVG, FAVICON),
 ];
-const BEGIN_JS: &str = include_str!("../../../web/static/begin.js");
-const QUESTIONS_JS: &str = include_str!("../../../web/static/questions.js");
-const SESSION_JS: &str = include_str!("../../../web/static/session.js");
-/// Served from the top (`/recorder-worker.js`) so that its reach covers the recorder's pages.
-const RECORDER_WORKER_JS: &str = include_str!("../../../web/static/recorder-worker.js");
 /// The games' rules as WebAssembly (`crates/browser-rules`, built by `build.rs`): the recorder's offline
 /// judge.
 const RULES_WASM: &[u8] = include_bytes!(concat!(env!("OUT_DIR"), "/rules.wasm"));
-const STYLE_CSS: &str = include_str!("../../../web/static/style.css");
-const FAVICON: &str = include_str!("../../../web/static/favicon.svg");
-const NOSCRIPT_CSS: &str = include_str!("../../../web/static/noscript.css");
 const OPENAPI: &str = include_str!("../../../web/openapi.json");
 
 pub fn routes(cfg: &mut web::ServiceConfig) {
-    for &(path, text) in RECORDER {
-        cfg.route(
-            path,
-            web::get().to(move |r: HttpRequest| async move { file(&r, "text/javascript; charset=utf-8", text) }),
-        );
+    for &(path, kind, text) in FILES {
+        cfg.route(path, web::get().to(move |r: HttpRequest| async move { file(&r, kind, text) }));
     }
     cfg.route(
-        "/static/replay.js",
-        web::get().to(|r: HttpRequest| async move { file(&r, "text/javascript; charset=utf-8", REPLAY_JS) }),
-    )
-    .route(
-        "/static/games.js",
-        web::get().to(|r: HttpRequest| async move { file(&r, "text/javascript; charset=utf-8", GAMES_JS) }),
-    )
-    .route(
-        "/static/begin.js",
-        web::get().to(|r: HttpRequest| async move { file(&r, "text/javascript; charset=utf-8", BEGIN_JS) }),
-    )
-    .route(
-        "/static/questions.js",
-        web::get().to(|r: HttpRequest| async move { file(&r, "text/javascript; charset=utf-8", QUESTIONS_JS) }),
-    )
-    .route(
-        "/static/session.js",
-        web::get().to(|r: HttpRequest| async move { file(&r, "text/javascript; charset=utf-8", SESSION_JS) }),
-    )
-    .route(
-        "/recorder-worker.js",
-        web::get().to(|r: HttpRequest| async move { file(&r, "text/javascript; charset=utf-8", RECORDER_WORKER_JS) }),
-    )
-    .route(
         "/static/rules.wasm",
         web::get().to(|r: HttpRequest| async move {
             static TAG: OnceLock<String> = OnceLock::new();
             tagged(&r, TAG.get_or_init(|| tag_of(RULES_WASM)), "application/wasm", false, RULES_WASM)
         }),
     )
-    .route(
-        "/static/style.css",
-        web::get().to(|r: HttpRequest| async move { file(&r, "text/css; charset=utf-8", STYLE_CSS) }),
-    )
-    .route(
-        "/static/noscript.css",
-        web::get().to(|r: HttpRequest| async move { file(&r, "text/css; charset=utf-8", NOSCRIPT_CSS) }),
-    )
-    .route("/static/favicon.svg", web::get().to(|r: HttpRequest| async move { file(&r, "image/svg+xml", FAVICON) }))
-    // Browsers ask for this whatever a page says.
-    .route("/favicon.ico", web::get().to(|r: HttpRequest| async move { file(&r, "image/svg+xml", FAVICON) }))
     .route("/static/rulesets/{file}", web::get().to(ruleset_script))
     .route("/api/openapi.json", web::get().to(|r: HttpRequest| async move { file(&r, "application/json", openapi()) }));
 }
@@ -93,7 +63,7 @@ fn file(req: &HttpRequest, content_type: &str, body: &'static str) -> HttpRespon
 async fn ruleset_script(req: HttpRequest, path: web::Path<String>) -> HttpResponse {
     let id = path.strip_suffix(".js").unwrap_or(&path);
     match GAMES.iter().find(|g| g.id() == id) {
-        Some(g) => file(&req, "text/javascript; charset=utf-8", g.replay_script()),
+        Some(g) => file(&req, JS, g.replay_script()),
         // The name comes from the URL: written as a styled problem page, escaped like every other.
         None => crate::pages::problem_page(actix_web::http::StatusCode::NOT_FOUND, &format!("no ruleset `{id}`")),
     }
