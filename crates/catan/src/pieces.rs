@@ -116,3 +116,9 @@ impl Layout<'_> {
         }
     }
 }
+
+/// What stands on each place that holds something (a building on a vertex, a road on an edge), by the
+/// place's index, as `view` shows it.
+pub fn placed<T: Copy, V>(places: &[Option<T>], view: impl Fn(usize, T) -> V) -> Vec<V> {
+    places.iter().enumerate().filter_map(|(i, p)| p.map(|p| view(i, p))).collect()
+}

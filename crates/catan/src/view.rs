@@ -3,7 +3,7 @@
 use crate::board::HexId;
 use crate::development::{DevCard, DevCounts};
 use crate::helpers::HELPERS;
-use crate::pieces::{MAX_CITIES, MAX_ROADS, MAX_SETTLEMENTS};
+use crate::pieces::{placed, MAX_CITIES, MAX_ROADS, MAX_SETTLEMENTS};
 use crate::resources::{Resources, UNKNOWN};
 use crate::state::{Phase, State};
 use crate::vocabulary::{LARGEST_ARMY, LONGEST_ROAD};
@@ -164,26 +164,15 @@ impl Viewed for State {
                 }
             })
             .collect();
-        let buildings = self
-            .buildings
-            .iter()
-            .enumerate()
-            .filter_map(|(v, b)| {
-                b.map(|b| BuildingView {
-                    at: self.board.vertices[v].name.to_string(),
-                    owner: self.name(b.owner).to_string(),
-                    kind: b.name(),
-                })
-            })
-            .collect();
-        let roads = self
-            .roads
-            .iter()
-            .enumerate()
-            .filter_map(|(e, o)| {
-                o.map(|o| RoadView { at: self.board.edges[e].name.to_string(), owner: self.name(o).to_string() })
-            })
-            .collect();
+        let buildings = placed(&self.buildings, |v, b| BuildingView {
+            at: self.board.vertices[v].name.to_string(),
+            owner: self.name(b.owner).to_string(),
+            kind: b.name(),
+        });
+        let roads = placed(&self.roads, |e, o| RoadView {
+            at: self.board.edges[e].name.to_string(),
+            owner: self.name(o).to_string(),
+        });
         OwnView {
             phase: phase_name(self.phase),
             players,

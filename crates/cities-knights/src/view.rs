@@ -5,6 +5,7 @@ use crate::progress::Track;
 use crate::rules::roll::held_name;
 use crate::state::{Phase, State, BARBARIAN_SPACES};
 use almanac_catan::board::HexId;
+use almanac_catan::pieces::placed;
 use almanac_catan::resources::UNKNOWN;
 use almanac_core::Seated;
 use almanac_core::{OwnView, PlayerView, Viewed};
@@ -134,41 +135,23 @@ impl Viewed for State {
             Phase::Main => "main",
             Phase::Over => "over",
         };
-        let buildings = self
-            .buildings
-            .iter()
-            .enumerate()
-            .filter_map(|(i, b)| {
-                b.map(|b| BuildingView {
-                    at: v(i),
-                    owner: self.name(b.owner).to_string(),
-                    kind: b.name(),
-                    wall: self.walls[i],
-                    metropolis: self.metropolis_at(i as u16).map(|t| t.name()),
-                })
-            })
-            .collect();
-        let roads = self
-            .roads
-            .iter()
-            .enumerate()
-            .filter_map(|(i, r)| {
-                r.map(|o| RoadView { at: self.board.edges[i].name.to_string(), owner: self.name(o).to_string() })
-            })
-            .collect();
-        let knights = self
-            .knights
-            .iter()
-            .enumerate()
-            .filter_map(|(i, k)| {
-                k.map(|k| KnightView {
-                    at: v(i),
-                    owner: self.name(k.owner).to_string(),
-                    level: k.level,
-                    active: k.active,
-                })
-            })
-            .collect();
+        let buildings = placed(&self.buildings, |i, b| BuildingView {
+            at: v(i),
+            owner: self.name(b.owner).to_string(),
+            kind: b.name(),
+            wall: self.walls[i],
+            metropolis: self.metropolis_at(i as u16).map(|t| t.name()),
+        });
+        let roads = placed(&self.roads, |i, o| RoadView {
+            at: self.board.edges[i].name.to_string(),
+            owner: self.name(o).to_string(),
+        });
+        let knights = placed(&self.knights, |i, k| KnightView {
+            at: v(i),
+            owner: self.name(k.owner).to_string(),
+            level: k.level,
+            active: k.active,
+        });
         OwnView {
             phase,
             players,
