@@ -39,10 +39,7 @@ impl Card {
     }
 
     pub fn parse(name: &str) -> Result<Card, String> {
-        Card::ALL
-            .into_iter()
-            .find(|c| c.name() == name)
-            .ok_or_else(|| format!("`{name}` is not a building card (road, settlement, city, knight, metropolis)"))
+        almanac_core::field::one_of(&Card::ALL, name, Card::name, "a building card")
     }
 
     /// What it costs, in the order lumber, brick, wool, grain, ore.

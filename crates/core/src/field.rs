@@ -103,6 +103,15 @@ impl<'de, T: Deserialize<'de>> Deserialize<'de> for ByName<T> {
     }
 }
 
+/// The one of `all` that `name_of` calls `name`, or the refusal that names them all: "`x` is not a building
+/// card (road, settlement, city, knight, metropolis)".
+pub fn one_of<T: Copy>(all: &[T], name: &str, name_of: fn(T) -> &'static str, what: &str) -> Result<T, String> {
+    all.iter().copied().find(|&t| name_of(t) == name).ok_or_else(|| {
+        let names: Vec<&str> = all.iter().map(|&t| name_of(t)).collect();
+        format!("`{name}` is not {what} ({})", names.join(", "))
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -157,5 +166,12 @@ mod tests {
             player(names(), "Cem", "with"),
             Err("`with`: there is no player named `Cem` (players: Ayşe, Bora)".to_string())
         );
+    }
+
+    #[test]
+    fn a_word_is_one_of_its_kinds_or_the_refusal_names_them_all() {
+        let colour = |c: u8| ["red", "blue"][c as usize];
+        assert_eq!(one_of(&[0, 1], "blue", colour, "a colour"), Ok(1));
+        assert_eq!(one_of(&[0, 1], "green", colour, "a colour"), Err("`green` is not a colour (red, blue)".into()));
     }
 }

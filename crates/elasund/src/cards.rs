@@ -38,10 +38,7 @@ impl Influence {
     }
 
     pub fn parse(name: &str) -> Result<Influence, String> {
-        Influence::ALL
-            .into_iter()
-            .find(|c| c.name() == name)
-            .ok_or_else(|| format!("`{name}` is not an influence colour (red, blue, green)"))
+        almanac_core::field::one_of(&Influence::ALL, name, Influence::name, "an influence colour")
     }
 }
 
