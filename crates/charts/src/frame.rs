@@ -406,13 +406,16 @@ pub(crate) fn whole_tick(v: &f64) -> String {
     }
 }
 
+/// A chart drawn on an SVG over axes `X` and `Y`.
+pub(crate) type Axes<'a, 'b, X, Y> = ChartContext<'a, SVGBackend<'b>, Cartesian2d<X, Y>>;
+
 /// Axes in the house style (a caption, the margin and label areas every chart here has) over `x` and `y`.
 pub(crate) fn axes<'a, 'b, X: AsRangedCoord, Y: AsRangedCoord>(
     area: &'a DrawingArea<SVGBackend<'b>, Shift>,
     caption: &str,
     x: X,
     y: Y,
-) -> Result<ChartContext<'a, SVGBackend<'b>, Cartesian2d<X::CoordDescType, Y::CoordDescType>>, ChartError> {
+) -> Result<Axes<'a, 'b, X::CoordDescType, Y::CoordDescType>, ChartError> {
     ChartBuilder::on(area)
         .caption(caption, ("sans-serif", CAPTION))
         .margin(12)

@@ -23,8 +23,11 @@ pub struct Importer {
     pub to_almanac: fn(&str) -> Result<String, FormatError>,
     /// The record as one person at the table saw it, for records that know more than any player did (a
     /// server's log of every seat's messages); none: the record has the one view it was recorded with.
-    pub seen: Option<fn(&str, Viewpoint) -> Result<String, FormatError>>,
+    pub seen: Option<Translation>,
 }
+
+/// A record's text as almanac/1 text, as a viewpoint saw it.
+pub type Translation = fn(&str, Viewpoint) -> Result<String, FormatError>;
 
 impl Importer {
     /// The record as almanac/1 text, as `view` saw it.

@@ -72,7 +72,7 @@ impl PartialEq for Format {
 /// Every format a file may be in: ours first, then each game's importers.
 pub fn formats() -> Vec<Format> {
     let mut all = vec![Format::Almanac];
-    all.extend(GAMES.iter().flat_map(|g| g.importers().iter().map(|i| Format::Foreign(i))));
+    all.extend(GAMES.iter().flat_map(|g| g.importers().iter().map(Format::Foreign)));
     all
 }
 
