@@ -394,7 +394,7 @@ pub(crate) fn turn_lines(
     })
 }
 
-pub(crate) type TurnChart<'a, 'b> = ChartContext<'a, SVGBackend<'b>, Cartesian2d<RangedCoordf64, RangedCoordf64>>;
+pub(crate) type TurnChart<'a, 'b> = Axes<'a, 'b, RangedCoordf64, RangedCoordf64>;
 
 /// A tick's label on an axis of whole things (turns, points, counts): the number where the tick is on one,
 /// nothing between (a short game's axis has ticks at 0.25, 0.5..., which rounded would read 0 0 1 1).
