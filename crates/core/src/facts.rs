@@ -161,7 +161,7 @@ pub enum Fact {
 }
 
 impl Fact {
-    /// What passes from one player to another (a card stolen, gold paid to a neighbour): lost by `from`,
+    /// What passes from one player to another (a card stolen, a payment to a player): lost by `from`,
     /// gained by `to`, for the same cause.
     pub fn passed(from: Seat, to: Seat, item: &'static str, count: u32, cause: &'static str) -> [Fact; 2] {
         [
