@@ -93,8 +93,9 @@ pub struct Standing {
 /// options): those are marked `#[serde(skip)]` and taken from the game's first state by
 /// [`Rules::fixed_from`]. A field added to a state is in every checkpoint without a line written for it.
 ///
-/// What the rules need not say stands apart: what a viewer sees ([`Viewed`], beside the game's view types) and
-/// what the win-chance model reads ([`crate::Positioned`], beside the game's features).
+/// What the rules need not say stands apart: where play stands ([`Played`], mostly derived), what a viewer
+/// sees ([`Viewed`], beside the game's view types) and what the win-chance model reads
+/// ([`crate::Positioned`], beside the game's features).
 pub trait Rules:
     Played
     + Viewed
