@@ -59,7 +59,6 @@ impl Viewed for State {
     type PlayerView = TableauView;
 
     fn view(&self) -> OwnView<TableView, TableauView> {
-        let name = |seat: Option<u8>| seat.map(|p| self.name(p).to_string());
         let players = self
             .seats()
             .map(|seat| {
@@ -112,8 +111,8 @@ impl Viewed for State {
                 cards: faces(),
                 metropolises_left: self.metropolises_left,
                 metropolis_side: if self.side == Side::A { "A" } else { "B" },
-                longest_road: name(self.longest_road),
-                largest_army: name(self.largest_army),
+                longest_road: self.name_of(self.longest_road),
+                largest_army: self.name_of(self.largest_army),
             },
         }
     }

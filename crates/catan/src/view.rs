@@ -120,7 +120,6 @@ impl Viewed for State {
     type PlayerView = HandView;
 
     fn view(&self) -> OwnView<BoardView, HandView> {
-        let name = |seat: Option<u8>| seat.map(|p| self.name(p).to_string());
         let players = self
             .seats()
             .map(|seat| {
@@ -180,8 +179,8 @@ impl Viewed for State {
                 bank: (!self.options.unlimited_bank).then(|| resources(&self.bank, None)),
                 development_deck: self.deck_left,
                 robber: self.robber,
-                longest_road: name(self.longest_road),
-                largest_army: name(self.largest_army),
+                longest_road: self.name_of(self.longest_road),
+                largest_army: self.name_of(self.largest_army),
                 buildings,
                 helpers_on_display: self.helpers.as_ref().map(|h| h.display.iter().map(|&d| HELPERS[d]).collect()),
                 roads,

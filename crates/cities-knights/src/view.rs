@@ -88,7 +88,6 @@ impl Viewed for State {
     type PlayerView = HandView;
 
     fn view(&self) -> OwnView<BoardView, HandView> {
-        let name = |seat: Option<u8>| seat.map(|p| self.name(p).to_string());
         let v = |x: usize| self.board.vertices[x].name.to_string();
         let players = self
             .seats()
@@ -169,8 +168,8 @@ impl Viewed for State {
                 buildings,
                 roads,
                 knights,
-                longest_road: name(self.longest_road),
-                metropolises: Track::ALL.iter().map(|&t| (t.name(), name(self.metropolis_holder(t)))).collect(),
+                longest_road: self.name_of(self.longest_road),
+                metropolises: Track::ALL.iter().map(|&t| (t.name(), self.name_of(self.metropolis_holder(t)))).collect(),
             },
         }
     }

@@ -174,7 +174,7 @@ pub trait Ruleset: 'static + Sized + Sync {
             turn: standing.turn,
             active: crate::Seated::name(state, standing.active).to_string(),
             phase: own.phase,
-            winner: standing.winner.map(|w| crate::Seated::name(state, w).to_string()),
+            winner: crate::Seated::name_of(state, standing.winner),
             players: own.players,
             game: own.game,
         }

@@ -83,6 +83,11 @@ pub trait Seated {
         self.table().name(seat)
     }
 
+    /// The name of a seat that may be nobody's (the holder of an award, the winner).
+    fn name_of(&self, seat: Option<Seat>) -> Option<String> {
+        seat.map(|s| self.name(s).to_string())
+    }
+
     fn seat_of(&self, name: &str) -> Option<Seat> {
         self.table().seat_of(name)
     }

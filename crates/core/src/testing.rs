@@ -195,7 +195,7 @@ where
     R::State: crate::Seated,
 {
     use crate::{Played, Seated};
-    let winner = state.winner().map(|w| state.name(w).to_string());
+    let winner = state.name_of(state.winner());
     format!("{events} events, {} turns, winner {winner:?}", state.turn())
 }
 

@@ -19,7 +19,7 @@ pub struct View<G, P> {
 }
 
 /// A game's own view of a state: where in the turn play is, each player, and the game's part. Core adds what
-/// every game shares (the ruleset, the turn, whose it is, the winner: `Rules::standing`) to make a [`View`].
+/// every game shares (the ruleset, the turn, whose it is, the winner: `Played::standing`) to make a [`View`].
 #[derive(Debug, Clone)]
 pub struct OwnView<G, P> {
     /// Where in the turn the game is, in the game's words (`roll`, `tile`, `over` ...).
