@@ -6,7 +6,7 @@
 mod support;
 
 use almanac_carcassonne::Carcassonne;
-use almanac_core::testing::{played_on, sample_program, table, written};
+use almanac_core::testing::{club_header, sample_program, written};
 use almanac_core::Seated;
 use serde_json::json;
 
@@ -32,14 +32,9 @@ fn sample(seed: u64, _: &[String]) -> String {
 
 /// A game of a generated corpus: two to five members of the club, with Traders & Builders.
 fn generated(seed: u64) -> String {
-    let count = 2 + (seed % 4) as usize;
-    let colors = ["blue", "red", "green", "yellow", "black"];
-    let players: Vec<_> = table(seed, count).iter().zip(colors).map(|(n, c)| json!({"name": n, "color": c})).collect();
-    let header = json!({
-        "format": "almanac/1", "ruleset": "carcassonne", "title": format!("Generated game {seed}"),
-        "date": played_on(seed), "club": "Generated club", "players": players,
-        "options": {"sets": ["basic", "traders-and-builders"], "goods": true, "builder": true, "pig": true},
-    });
+    let colours = ["blue", "red", "green", "yellow", "black"];
+    let options = json!({"sets": ["basic", "traders-and-builders"], "goods": true, "builder": true, "pig": true});
+    let header = club_header("carcassonne", seed, 2 + (seed % 4) as usize, &colours, json!({"options": options}));
     let (header, events) = support::play_from(seed, header);
     written::<Carcassonne, _>(&header.to_string(), &events).0
 }

@@ -6,7 +6,7 @@
 mod support;
 
 use almanac_catan::Catan;
-use almanac_core::testing::{played_on, sample_program, summary, table, written};
+use almanac_core::testing::{club_header, sample_program, summary, written};
 use almanac_core::Ruleset;
 use serde_json::json;
 
@@ -75,13 +75,8 @@ fn every_helper_on_both_sides(header: &serde_json::Value, events: &[almanac_cata
 
 /// A game of a generated corpus: three or four members of the club on the base game's board.
 fn generated(seed: u64) -> String {
-    let names = table(seed, 3 + (seed % 2) as usize);
-    let players: Vec<_> =
-        names.iter().zip(["red", "blue", "white", "orange"]).map(|(n, c)| json!({"name": n, "color": c})).collect();
-    let header = json!({
-        "format": "almanac/1", "ruleset": "catan", "title": format!("Generated game {seed}"),
-        "date": played_on(seed), "club": "Generated club", "players": players, "board": support::board(4),
-    });
+    let colours = ["red", "blue", "white", "orange"];
+    let header = club_header("catan", seed, 3 + (seed % 2) as usize, &colours, json!({"board": support::board(4)}));
     let g = support::play_from(seed, header.clone(), 8000);
     written::<Catan, _>(&header.to_string(), &g.events).0
 }

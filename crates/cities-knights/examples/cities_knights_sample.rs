@@ -6,7 +6,7 @@
 mod support;
 
 use almanac_cities_knights::CitiesKnights;
-use almanac_core::testing::{played_on, sample_program, summary, table, written};
+use almanac_core::testing::{club_header, sample_program, summary, written};
 use serde_json::json;
 
 fn main() {
@@ -38,13 +38,9 @@ fn sample(seed: u64, words: &[String]) -> String {
 
 /// A game of a generated corpus: three or four members of the club.
 fn generated(seed: u64) -> String {
-    let names = table(seed, 3 + (seed % 2) as usize);
-    let players: Vec<_> =
-        names.iter().zip(["red", "blue", "white", "orange"]).map(|(n, c)| json!({"name": n, "color": c})).collect();
-    let header = json!({
-        "format": "almanac/1", "ruleset": "cities-knights", "title": format!("Generated game {seed}"),
-        "date": played_on(seed), "club": "Generated club", "players": players, "board": support::board(),
-    });
+    let colours = ["red", "blue", "white", "orange"];
+    let header =
+        club_header("cities-knights", seed, 3 + (seed % 2) as usize, &colours, json!({"board": support::board()}));
     let g = support::play_from(seed, header.clone(), 8000);
     written::<CitiesKnights, _>(&header.to_string(), &g.events).0
 }

@@ -114,6 +114,27 @@ pub fn played_on(seed: u64) -> String {
     format!("{}-{:02}-{:02}", 2025 + r.below(2), 1 + r.below(12), 1 + r.below(28))
 }
 
+/// The header of a generated corpus's game `seed` of `ruleset`: `seats` members of the club in `colours`, a
+/// title and a day drawn from the seed; the game's own fields (a board, options) follow, in `fields`' order.
+pub fn club_header(
+    ruleset: &str,
+    seed: u64,
+    seats: usize,
+    colours: &[&str],
+    fields: serde_json::Value,
+) -> serde_json::Value {
+    let players: Vec<serde_json::Value> =
+        table(seed, seats).iter().zip(colours).map(|(n, c)| serde_json::json!({"name": n, "color": c})).collect();
+    let mut header = serde_json::json!({
+        "format": "almanac/1", "ruleset": ruleset, "title": format!("Generated game {seed}"),
+        "date": played_on(seed), "club": "Generated club", "players": players,
+    });
+    if let (Some(header), serde_json::Value::Object(fields)) = (header.as_object_mut(), fields) {
+        header.extend(fields);
+    }
+    header
+}
+
 /// What an example's `corpus N DIR [FIRST]` arguments ask: `games` games from seed `first`, a file each in
 /// `dir`.
 #[derive(Debug, Clone, PartialEq, Eq)]
