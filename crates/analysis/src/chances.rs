@@ -5,6 +5,7 @@
 //! finished game gives its winner 1. It is fitted by Newton's method with a small ridge penalty: 2 × F
 //! weights (F features), a few passes over the positions, no dependency. Nothing here names a game.
 
+use crate::decisions::{judged_all, mean_accuracy, Judged};
 use crate::questions::{CHANCE_AT_TURN, CHANCE_LOST, DECISION_ACCURACY, TURNS_KEPT, TURN_STEP};
 use almanac_core::{Fact, Game, JudgedDecision, Position, SeatMetric};
 use serde::{Deserialize, Serialize};
@@ -37,6 +38,11 @@ pub struct Model {
     /// on the line between them): 1 and 1 as trained; a population's own (`for_population`).
     #[serde(default = "unsharpened", skip_serializing_if = "is_unsharpened")]
     pub sharpness: [f64; 2],
+    /// A model of the set-up's positions (after each placement before the first turn), fitted and
+    /// validated on the same games' set-ups, which judges set-up placements; none where no set-up was
+    /// learnt.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub set_up: Option<Box<Model>>,
 }
 
 fn unsharpened() -> [f64; 2] {
@@ -171,6 +177,26 @@ impl TrainedOn {
         }
     }
 
+    /// Whether a set-up model knows more than equal chances for games of `population` at a table of
+    /// `seats`: its held-out set-up positions (all in the first third of a game) gained over them; why not,
+    /// in words.
+    pub fn knows_set_up(&self, population: &str, seats: usize) -> Result<(), String> {
+        let who = format!("games played by {} at a table of {seats}", population_in_words(population));
+        let cell = self.validated.iter().find(|v| v.played_by == population && v.seats == seats && v.third == 0);
+        match cell {
+            None => Err(format!("the set-up model was not tried on any of the {who} it did not learn from")),
+            Some(v) if v.games < FEWEST_HELD_OUT => Err(format!(
+                "the set-up model was tried on only {} of the {who} it did not learn from (it takes {FEWEST_HELD_OUT})",
+                v.games
+            )),
+            Some(v) if v.low <= 0.0 => Err(format!(
+                "on {} of the {who} it did not learn from, the set-up model was not shown to know more than equal chances",
+                v.games
+            )),
+            Some(_) => Ok(()),
+        }
+    }
+
     /// Whether the model learnt from any game of `population`; none where who played was not counted.
     pub fn saw(&self, population: &str) -> Option<bool> {
         (!self.played_by.is_empty()).then(|| self.played_by.get(population).is_some_and(|&n| n > 0))
@@ -216,6 +242,25 @@ pub const POSITIONS_PER_GAME: usize = 40;
 /// The positions of a finished game worth learning from: the ends of its turns (a position a turn holds
 /// for long; at most [`POSITIONS_PER_GAME`], evenly spaced), with the game's winner. None for a game
 /// without a winner or without declared features.
+/// The positions of a finished game's set-up (after each of its events before the first turn), with the
+/// game's winner: what the set-up model learns from. None for a game without a winner or features.
+pub fn set_up_samples(game: &dyn Game) -> Vec<Sample> {
+    let Some(winner) = game.winner() else { return Vec::new() };
+    let positions = game.positions();
+    let n = game.event_count();
+    if positions.len() != n + 1 || n == 0 {
+        return Vec::new();
+    }
+    (0..n)
+        .take_while(|&i| game.event_turn(i) == 0)
+        .map(|i| Sample {
+            position: positions[i + 1].clone(),
+            stage: (i + 1) as f64 / n as f64,
+            winner: winner as usize,
+        })
+        .collect()
+}
+
 pub fn samples(game: &dyn Game) -> Vec<Sample> {
     let Some(winner) = game.winner() else { return Vec::new() };
     let positions = game.positions();
@@ -277,6 +322,29 @@ impl Model {
         softmax(&self.utilities(position))
     }
 
+    /// One seat's chance to win from `position`, as `chances` gives it, without a list of rows: what a
+    /// search that reads thousands of positions per decision asks.
+    pub fn chance_of(&self, position: &Position, seat: usize) -> f64 {
+        let n = position.seats.len();
+        if seat >= n || n > 8 {
+            return self.chances(position).get(seat).copied().unwrap_or(0.0);
+        }
+        let f = self.features.len();
+        let sharpness = self.sharpness_at(position.progress);
+        let mut u = [0.0f64; 8];
+        for (s, x) in position.seats.iter().enumerate() {
+            let mut sum = 0.0;
+            for k in 0..f {
+                let z = (x[k] - self.mean[k]) / self.scale[k];
+                sum += z * (self.weights[k] + self.weights[f + k] * position.progress);
+            }
+            u[s] = sharpness * sum;
+        }
+        let top = u[..n].iter().copied().fold(f64::MIN, f64::max);
+        let total: f64 = u[..n].iter().map(|x| (x - top).exp()).sum();
+        (u[seat] - top).exp() / total
+    }
+
     /// The model with every utility divided by `temperature` (its weights, and their covariance as the
     /// square): chances less sure above 1, surer below.
     pub fn tempered(mut self, temperature: f64) -> Model {
@@ -322,6 +390,33 @@ impl Model {
             .collect()
     }
 
+    /// The gradient of `seat`'s chance at `position` in the weights (c p_s (x_s − Σ_j p_j x_j), c the
+    /// sharpness there): how the chance moves with each weight.
+    fn gradient(&self, position: &Position, seat: usize) -> Vec<f64> {
+        let rows: Vec<Vec<f64>> = (0..position.seats.len()).map(|s| self.row(position, s)).collect();
+        let p = self.chances(position);
+        let d = self.weights.len();
+        let c = self.sharpness_at(position.progress);
+        (0..d)
+            .map(|k| c * p[seat] * (rows[seat][k] - rows.iter().zip(&p).map(|(x, ps)| ps * x[k]).sum::<f64>()))
+            .collect()
+    }
+
+    /// The standard error of the difference between `seat`'s chances at `a` and at `b` (the delta method,
+    /// from the weights' covariance): how sure the model is that one is worth more than the other. Much of
+    /// what the model could get wrong moves both alike, so this is far smaller than either chance's spread.
+    /// NaN where the model keeps no covariance.
+    pub fn spread_of_difference(&self, a: &Position, b: &Position, seat: usize) -> f64 {
+        let d = self.weights.len();
+        if self.covariance.len() != d * d || seat >= a.seats.len() || seat >= b.seats.len() {
+            return f64::NAN;
+        }
+        let (ga, gb) = (self.gradient(a, seat), self.gradient(b, seat));
+        let g: Vec<f64> = ga.iter().zip(&gb).map(|(x, y)| x - y).collect();
+        let var: f64 = (0..d).map(|i| g[i] * (0..d).map(|j| self.covariance[i * d + j] * g[j]).sum::<f64>()).sum();
+        var.max(0.0).sqrt()
+    }
+
     /// The chances of every position of a game (the start, then after each event); a finished game's last
     /// position gives its winner 1.
     pub fn chances_of(&self, game: &dyn Game) -> Vec<Vec<f64>> {
@@ -346,10 +441,15 @@ impl Model {
     }
 }
 
-/// Sets a finished game's last position to what the end says: `value(seat, winner)` for every seat.
+/// Sets a finished game's positions from the event that ended it on (the rules name the winner there,
+/// though a record may go on with cards shown) to what the end says: `value(seat, winner)` for every seat.
 fn settle(game: &dyn Game, by_event: &mut [Vec<f64>], value: impl Fn(usize, usize) -> f64) {
-    if let (Some(w), Some(last)) = (game.winner(), by_event.last_mut()) {
-        for (s, c) in last.iter_mut().enumerate() {
+    let Some(w) = game.winner() else { return };
+    let over = (0..game.event_count())
+        .find(|&i| game.event_facts(i).iter().any(|f| matches!(f, Fact::GameOver { .. })))
+        .map_or(by_event.len().saturating_sub(1), |i| i + 1);
+    for row in by_event.iter_mut().skip(over) {
+        for (s, c) in row.iter_mut().enumerate() {
             *c = value(s, w as usize);
         }
     }
@@ -415,15 +515,12 @@ pub fn read_model_numbers(model: &Model, game: &dyn Game) -> (Vec<SeatMetric>, V
             });
         }
     }
-    // Each seat's decision accuracy: the mean of its decisions' (see `accuracy`).
-    let judged: Vec<Judged> = judged_in_play(model, game, from).into_iter().filter(|j| j.seat < seats).collect();
-    let mut accuracies = vec![(0.0f64, 0usize); seats];
-    for j in &judged {
-        accuracies[j.seat].0 += accuracy(j.lost());
-        accuracies[j.seat].1 += 1;
-    }
-    for (s, (sum, n)) in accuracies.iter().enumerate().filter(|(_, (_, n))| *n > 0) {
-        out.push(SeatMetric { seat: s as u32, metric: DECISION_ACCURACY, arg: String::new(), value: sum / *n as f64 });
+    // Each seat's decision accuracy: the mean of its decisions' (see `decisions::accuracy`).
+    let judged: Vec<Judged> = judged_all(model, game, from);
+    for s in 0..seats {
+        if let Some((value, _)) = mean_accuracy(judged.iter().filter(|j| j.seat == s)) {
+            out.push(SeatMetric { seat: s as u32, metric: DECISION_ACCURACY, arg: String::new(), value });
+        }
     }
     let last = game.current_turn() as usize;
     for k in 1..=TURNS_KEPT {
@@ -442,11 +539,11 @@ pub fn read_model_numbers(model: &Model, game: &dyn Game) -> (Vec<SeatMetric>, V
     (out, judged.into_iter().map(Judged::kept).collect())
 }
 
-/// A game's decisions judged as its read model keeps them: a player's own (of a seat at the table), from
-/// position `from` on (where chances are shown), before the last event.
+/// A game's decisions judged as its read model keeps them: a player's own (of a seat at the table), those
+/// of the set-up where the set-up model knows them, and from position `from` on (where chances are shown),
+/// before the last event.
 pub fn judged_decisions(model: &Model, game: &dyn Game, from: usize) -> Vec<JudgedDecision> {
-    let seats = game.envelope().players.len();
-    judged_in_play(model, game, from).into_iter().filter(|j| j.seat < seats).map(Judged::kept).collect()
+    judged_all(model, game, from).into_iter().map(Judged::kept).collect()
 }
 
 /// The positions of a game whose chances are not shown: the first `until` (the start and the events before
@@ -576,6 +673,7 @@ fn fitted(ruleset: &str, ruleset_version: u32, features: &[&str], games: usize, 
             sharpened: Vec::new(),
         },
         sharpness: unsharpened(),
+        set_up: None,
     };
     let design = |i: usize, rows: &mut Vec<Vec<f64>>| {
         let p = &samples[i].position;
@@ -799,7 +897,16 @@ pub fn train_validated(
 #[derive(Debug, Clone)]
 pub struct GameSamples {
     pub samples: Vec<Sample>,
+    /// Its set-up's positions (`set_up_samples`).
+    pub set_up: Vec<Sample>,
     pub played_by: String,
+}
+
+impl GameSamples {
+    /// What `game` gives a model to learn from.
+    pub fn of(game: &dyn Game) -> GameSamples {
+        GameSamples { samples: samples(game), set_up: set_up_samples(game), played_by: played_by(game) }
+    }
 }
 
 impl GameSamples {
@@ -818,13 +925,26 @@ pub fn train_games(
     games: Vec<GameSamples>,
 ) -> Result<Model, NoModel> {
     let (mut samples, mut played, mut played_by) = (Vec::new(), Vec::new(), BTreeMap::new());
+    let (mut set_up, mut set_up_played) = (Vec::new(), Vec::new());
     for g in games {
         *played_by.entry(g.played_by.clone()).or_insert(0) += 1;
+        if !g.set_up.is_empty() {
+            let range = set_up.len()..set_up.len() + g.set_up.len();
+            set_up_played.push(PlayedGame { samples: range, played_by: g.played_by.clone() });
+            set_up.extend(g.set_up);
+        }
         played.push(PlayedGame { samples: samples.len()..samples.len() + g.samples.len(), played_by: g.played_by });
         samples.extend(g.samples);
     }
     let mut model = train_validated(ruleset, ruleset_version, features, &samples, &played)?;
-    model.trained_on.played_by = played_by;
+    model.trained_on.played_by = played_by.clone();
+    // The set-up's own model, from the games whose set-up was recorded.
+    if let Ok(mut s) = train_validated(ruleset, ruleset_version, features, &set_up, &set_up_played) {
+        for g in &set_up_played {
+            *s.trained_on.played_by.entry(g.played_by.clone()).or_insert(0) += 1;
+        }
+        model.set_up = Some(Box::new(s));
+    }
     Ok(model)
 }
 
@@ -1085,7 +1205,11 @@ mod tests {
         // played them.
         let games: Vec<GameSamples> = played
             .iter()
-            .map(|g| GameSamples { samples: samples[g.samples.clone()].to_vec(), played_by: g.played_by.clone() })
+            .map(|g| GameSamples {
+                samples: samples[g.samples.clone()].to_vec(),
+                set_up: Vec::new(),
+                played_by: g.played_by.clone(),
+            })
             .collect();
         let counted = train_games("test", 1, &["points"], games).unwrap();
         assert_eq!(
@@ -1161,104 +1285,4 @@ mod tests {
         assert_eq!(err.to_string(), "3 finished games with a winner; a model needs at least 20");
         assert_eq!(train("test", 1, &[], 100, &[]).unwrap_err(), NoModel::NoFeatures);
     }
-}
-
-/// A decision valued with a model: what it was worth to the seat that made it, against the best the rules
-/// allowed then.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Judged {
-    pub event: usize,
-    pub seat: usize,
-    /// The chance the decision left its seat (the expectation over what it could have drawn).
-    pub chosen: f64,
-    /// The best alternative's chance, and the alternative.
-    pub best: f64,
-    pub best_line: String,
-    pub best_words: String,
-    /// How many alternatives the rules allowed (the decision among them).
-    pub alternatives: usize,
-}
-
-impl Judged {
-    /// As the read model keeps it.
-    pub fn kept(self) -> JudgedDecision {
-        JudgedDecision {
-            seq: self.event as u64 + 1,
-            seat: self.seat as u32,
-            chosen: self.chosen,
-            best: self.best,
-            alternatives: self.alternatives as u32,
-            best_line: self.best_line,
-            best_words: self.best_words,
-        }
-    }
-
-    /// The chance lost against the best alternative (0 for the best decision).
-    pub fn lost(&self) -> f64 {
-        (self.best - self.chosen).max(0.0)
-    }
-}
-
-/// A decision's alternatives valued with `model` for the seat that decided: each the expectation over its
-/// outcomes of the seat's chance (1 where the outcome made it the winner, 0 where it made another).
-pub fn judge(model: &Model, decision: &almanac_core::decisions::Decided) -> Judged {
-    let seat = decision.seat as usize;
-    let worth = |a: &almanac_core::decisions::Alternative| -> f64 {
-        a.outcomes
-            .iter()
-            .map(|o| {
-                let chance = match o.winner {
-                    Some(w) => f64::from(u8::from(w as usize == seat)),
-                    None => model.chances(&o.position).get(seat).copied().unwrap_or(0.0),
-                };
-                o.probability * chance
-            })
-            .sum()
-    };
-    let values: Vec<f64> = decision.alternatives.iter().map(worth).collect();
-    let chosen = decision.alternatives.iter().zip(&values).find(|(a, _)| a.chosen).map_or(0.0, |(_, v)| *v);
-    let (best_index, best) =
-        values.iter().copied().enumerate().max_by(|a, b| a.1.total_cmp(&b.1)).unwrap_or((0, chosen));
-    let best_alternative = &decision.alternatives[best_index];
-    Judged {
-        event: decision.event,
-        seat,
-        chosen,
-        best,
-        best_line: best_alternative.line.clone(),
-        best_words: best_alternative.words.clone(),
-        alternatives: decision.alternatives.len(),
-    }
-}
-
-/// Every decision of `game` that `wanted` picks, judged with `model`. A move its player went on to make
-/// later in the same turn is no alternative: a turn's moves are the player's to order (a road before the
-/// settlement it leads to), and a model that reads one position at a time would blame the order.
-pub fn judged(model: &Model, game: &dyn Game, wanted: &dyn Fn(usize) -> bool) -> Vec<Judged> {
-    let events = game.event_count();
-    game.decisions(wanted)
-        .into_iter()
-        .map(|mut d| {
-            let turn = game.event_turn(d.event);
-            let later: Vec<String> =
-                (d.event + 1..events).take_while(|&j| game.event_turn(j) == turn).map(|j| game.event_text(j)).collect();
-            d.alternatives.retain(|a| a.chosen || !later.contains(&a.line));
-            judge(model, &d)
-        })
-        .collect()
-}
-
-/// A decision's accuracy, 0 to 100, from the chance it lost against the best alternative: 100 for the
-/// best, falling as a chess site's accuracy falls with the winning chance a move loses,
-/// 103.1668 · e^(−0.04354 · points lost) − 3.1669 (points: the chance in percent), kept to 0–100. A seat's
-/// decision accuracy in a game is the mean over its decisions.
-pub fn accuracy(lost: f64) -> f64 {
-    (103.1668 * (-0.04354 * lost.max(0.0) * 100.0).exp() - 3.1669).clamp(0.0, 100.0)
-}
-
-/// The decisions a game's read model and its replay judge: a player's own, after the set-up (turn 0, whose
-/// positions the model never learnt from), before the last event (which only says who won).
-pub fn judged_in_play(model: &Model, game: &dyn Game, from: usize) -> Vec<Judged> {
-    let last = game.event_count().saturating_sub(1);
-    judged(model, game, &|i| i >= from && game.event_turn(i) > 0 && i < last)
 }

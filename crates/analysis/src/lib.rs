@@ -4,6 +4,7 @@
 
 pub mod chances;
 pub mod coach;
+pub mod decisions;
 pub mod evaluation;
 pub mod insights;
 pub mod intervals;
@@ -11,6 +12,7 @@ pub mod intervals;
 mod made_up;
 pub mod questions;
 pub mod ratings;
+pub mod strength;
 
 use almanac_core::facts::PLAYER_PARTNER;
 use almanac_core::{cause, FactKind, FactRow, Measure, Vocabulary};

@@ -155,7 +155,6 @@ impl Event {
             self,
             Event::Roll { .. }
                 | Event::Discard { .. }
-                | Event::EndTurn { .. }
                 | Event::RevealVictoryPoints { .. }
                 | Event::TakeBack { .. }
                 | Event::TimeOut { .. }

@@ -70,6 +70,12 @@ impl almanac_core::Ruleset for Catan {
     fn outcomes(state: &State, event: &LoggedEvent) -> Vec<(LoggedEvent, f64)> {
         next::outcomes(state, event)
     }
+    fn undrawn_words(state: &State, first: &LoggedEvent) -> String {
+        match first.event {
+            crate::event::Event::Roll { .. } => "rolls the dice".to_string(),
+            _ => <LoggedEvent as almanac_core::Described<State>>::describe(first, state),
+        }
+    }
     fn beginnings() -> Vec<Beginning> {
         beginnings::beginnings()
     }

@@ -96,20 +96,82 @@ pub fn candidates(s: &State, p: Seat, kind: &str) -> Candidates<LoggedEvent> {
     let closed = || Candidates::Each(Vec::new());
     let vertices = || 0..s.board.vertices.len() as u16;
     let dev = s.players[p as usize].dev;
+    // What the rules would refuse at once is not tried: a build or a card the hand cannot pay for (its
+    // unseen cards counted as any), a card the player does not hold, a second roll. The rules still judge
+    // every event offered.
+    let hand = &s.players[p as usize].hand;
+    let affords = |cost: &Resources| Resource::ALL.into_iter().all(|r| hand.known[r] + hand.unknown >= cost[r]);
+    let setup = matches!(s.phase, Phase::Setup { .. });
+    let holds = |card: DevCard| dev.held[card] > 0 || dev.held_unknown > 0;
+    let pointless = match kind {
+        "build_road" => !setup && s.free_roads == 0 && !affords(&crate::resources::ROAD_COST),
+        "build_settlement" => !setup && !affords(&crate::resources::SETTLEMENT_COST),
+        "build_city" => !affords(&crate::resources::CITY_COST),
+        "buy_development" => s.deck_left == 0 || !affords(&crate::resources::DEV_CARD_COST),
+        "play_knight" => !holds(DevCard::Knight),
+        "play_road_building" => !holds(DevCard::RoadBuilding),
+        "play_year_of_plenty" => !holds(DevCard::YearOfPlenty),
+        "play_monopoly" => !holds(DevCard::Monopoly),
+        // (In the Special Building Phase the next player's roll is still to come.)
+        "roll" => s.rolled && !matches!(s.phase, Phase::SpecialBuilding { .. }),
+        _ => false,
+    };
+    if pointless {
+        return closed();
+    }
     match kind {
-        "build_settlement" => each(vertices().map(|at| Event::BuildSettlement { player: p, at }).collect()),
-        "build_city" => each(vertices().map(|at| Event::BuildCity { player: p, at }).collect()),
-        "build_road" => each((0..s.board.edges.len() as u16).map(|at| Event::BuildRoad { player: p, at }).collect()),
-        // Every hex, with every player who could be robbed there and each card they could lose (`unknown`
-        // when the table did not see it).
+        // Only places the rules could take (a free corner touching the player's road after the set-up, a
+        // settlement of theirs, a free edge touching their network): the rules still judge each, and the
+        // search of a turn tries these thousands of times.
+        "build_settlement" => each(
+            vertices()
+                .filter(|&v| {
+                    s.building(v).is_none()
+                        && (matches!(s.phase, Phase::Setup { .. })
+                            || s.board.vertices[v as usize].edges.iter().any(|&e| s.road_owner(e) == Some(p)))
+                })
+                .map(|at| Event::BuildSettlement { player: p, at })
+                .collect(),
+        ),
+        "build_city" => each(
+            vertices()
+                .filter(|&v| s.building(v).is_some_and(|b| b.owner == p && !b.city))
+                .map(|at| Event::BuildCity { player: p, at })
+                .collect(),
+        ),
+        "build_road" => each(
+            (0..s.board.edges.len() as u16)
+                .filter(|&e| s.road_owner(e).is_none() && crate::rules::build::road_connects(s, p, e))
+                .map(|at| Event::BuildRoad { player: p, at })
+                .collect(),
+        ),
+        // Every hex, with every other player who has a building there and each card they could lose
+        // (`unknown` when the table did not see it; a card of theirs otherwise).
         "move_robber" => each(
             (0..s.board.hexes.len() as u8)
                 .flat_map(|hex| {
-                    let robbed = s.seats().flat_map(move |v| {
-                        std::iter::once(ResourceCard::Unknown)
-                            .chain(Resource::ALL.map(ResourceCard::Known))
-                            .map(move |card| Event::MoveRobber { player: p, hex, victim: Some(v), stolen: Some(card) })
-                    });
+                    let corners = &s.board.hexes[hex as usize].corners;
+                    let robbed = s
+                        .seats()
+                        .filter(move |&v| {
+                            v != p && corners.iter().any(|&c| s.building(c).is_some_and(|b| b.owner == v))
+                        })
+                        .flat_map(move |v| {
+                            let hand = &s.players[v as usize].hand;
+                            std::iter::once(ResourceCard::Unknown)
+                                .chain(
+                                    Resource::ALL
+                                        .into_iter()
+                                        .filter(move |&r| hand.known[r] > 0 || hand.unknown > 0)
+                                        .map(ResourceCard::Known),
+                                )
+                                .map(move |card| Event::MoveRobber {
+                                    player: p,
+                                    hex,
+                                    victim: Some(v),
+                                    stolen: Some(card),
+                                })
+                        });
                     std::iter::once(Event::MoveRobber { player: p, hex, victim: None, stolen: None }).chain(robbed)
                 })
                 .collect(),
@@ -221,7 +283,11 @@ pub fn candidates(s: &State, p: Seat, kind: &str) -> Candidates<LoggedEvent> {
             Resource::ALL
                 .into_iter()
                 .flat_map(|give| {
-                    [2u8, 3, 4].into_iter().flat_map(move |rate| {
+                    // The rates the player's harbours give, for a hand that holds as many.
+                    let hand = &s.players[p as usize].hand;
+                    let held = hand.known[give] + hand.unknown;
+                    let rates = crate::rules::trade::rates(s, p, give);
+                    [2u8, 3, 4].into_iter().filter(move |r| rates.contains(r) && held >= *r).flat_map(move |rate| {
                         Resource::ALL.into_iter().filter(move |&get| get != give).map(move |get| Event::MaritimeTrade {
                             player: p,
                             give: Bundle::known(Resources::of(give, rate)),
@@ -309,7 +375,8 @@ pub fn choice(event: &LoggedEvent) -> LoggedEvent {
     LoggedEvent { event: event.event.clone(), stated: None }
 }
 
-/// What a decision could have drawn, with the probabilities: a development card bought is each card the
+/// What a decision could have drawn, with the probabilities: the dice are each total by its chance (a throw
+/// is never a choice); a development card bought is each card the
 /// deck may still hold, by how many of it are left once the cards seen drawn are taken out (the face-down
 /// purchase first, weighing nothing: it names the decision); a card stolen is face down, since what a
 /// position is made of counts cards, not their kinds.
@@ -330,6 +397,13 @@ pub fn outcomes(s: &State, e: &LoggedEvent) -> Vec<(LoggedEvent, f64)> {
             }
             all
         }
+        // The dice: every total by its chance, whichever throw the table saw.
+        Event::Roll { player, .. } => (2..=12u8)
+            .map(|sum| {
+                let ways = 6 - (i32::from(sum) - 7).abs();
+                (logged(Event::Roll { player, dice: Thrown::Sum(sum), production: None }), f64::from(ways) / 36.0)
+            })
+            .collect(),
         Event::MoveRobber { player, hex, victim: Some(victim), stolen: Some(_) } => vec![(
             logged(Event::MoveRobber { player, hex, victim: Some(victim), stolen: Some(ResourceCard::Unknown) }),
             1.0,

@@ -213,10 +213,10 @@ pub fn run(corpus: &Path, db: Option<PathBuf>, postgres: Option<PathBuf>) -> any
                 per * 1e3,
                 per * 1e3 * 1000.0 / n as f64
             );
-            // Every decision of the longest game against the alternatives its rules allowed, judged.
+            // Every decision of the longest game against the alternatives its rules allowed, each judged as
+            // the plan it begins (the rest of its turn searched).
             let t = Instant::now();
-            let judged: Vec<almanac_analysis::chances::Judged> =
-                game.decisions(&|_| true).iter().map(|d| almanac_analysis::chances::judge(&model, d)).collect();
+            let judged = almanac_analysis::decisions::judge(&model, game.as_ref(), &|_| true);
             let took = t.elapsed().as_secs_f64();
             let alternatives: usize = judged.iter().map(|j| j.alternatives).sum();
             println!(

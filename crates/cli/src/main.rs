@@ -39,7 +39,7 @@ fn command() -> clap::Command {
     let mut names = vec!["auto"];
     names.extend(almanac_service::format_names());
     let mut cmd = Cli::command().about(about).long_about(long_about);
-    for sub in ["import", "validate", "convert"] {
+    for sub in ["import", "validate", "convert", "accuracy"] {
         let names = names.clone();
         cmd = cmd.mut_subcommand(sub, |c| {
             c.mut_arg("format", |a| {
@@ -180,6 +180,26 @@ enum Command {
         #[arg(long, value_delimiter = ',')]
         features: Vec<String>,
         /// Records to learn from (a folder stands for every file in it); none: the database's games.
+        logs: Vec<PathBuf>,
+    },
+    /// How accurately each player decides, over records whose seats name their programs (or their
+    /// players): per player, the mean decision accuracy with a game-level 95 % interval and the win rate;
+    /// per pair, how often the first's seat was the more accurate in the games with both; and, given the
+    /// points at mid-game, accuracy's coefficient for winning. Decisions are judged with the model of
+    /// --model (as `almanac train --out` writes it), as the plans they begin.
+    Accuracy {
+        #[arg(long, default_value = "auto")]
+        format: String,
+        #[arg(long, default_value = "full", value_parser = parse_view)]
+        view: almanac_service::Viewpoint,
+        /// The win-chance model (JSON).
+        #[arg(long)]
+        model: PathBuf,
+        /// Print JSON instead of a table.
+        #[arg(long)]
+        json: bool,
+        /// Records to judge (a folder stands for every file in it).
+        #[arg(required = true)]
         logs: Vec<PathBuf>,
     },
     /// Print a stored game as an almanac/1 log.
@@ -413,6 +433,9 @@ fn main() -> anyhow::Result<()> {
                 out: out.as_deref(),
                 only: &features,
             })?
+        }
+        Command::Accuracy { format: f, view, model, json, logs } => {
+            train::accuracy(reading(&f, view), &model, json, &logs)?
         }
         Command::Convert { format: f, view, file } => commands::convert(reading(&f, view), &file)?,
         Command::Demo { db, samples } => commands::demo(&db.db, &samples)?,

@@ -31,10 +31,7 @@ fn read(reading: Reading, files: &[PathBuf], ruleset: &mut Option<String>) -> (u
     let read: Vec<Option<(String, GameSamples)>> = almanac_service::on_every_core(files.iter().collect(), |f| {
         let out = check_file(reading, f).ok().map(|log| {
             let game = &*log.game;
-            (
-                game.ruleset().to_string(),
-                GameSamples { samples: chances::samples(game), played_by: chances::played_by(game) },
-            )
+            (game.ruleset().to_string(), GameSamples::of(game))
         });
         if let Some(b) = &bar {
             b.inc(1);
@@ -390,4 +387,95 @@ fn print_evaluation(e: &Evaluation) {
             b.high
         );
     }
+}
+
+/// `almanac accuracy`: decisions judged with the model kept in `model_path`, compared by who played each
+/// seat (its program, else its player).
+pub fn accuracy(reading: Reading, model_path: &Path, json: bool, logs: &[PathBuf]) -> anyhow::Result<i32> {
+    use almanac_analysis::decisions::{judged_all, mean_accuracy};
+    use almanac_analysis::strength::{compare, SeatGame};
+    let model: Model = serde_json::from_str(&std::fs::read_to_string(model_path)?)?;
+    let files = in_folders(logs)?;
+    let bar = progress(files.len(), "games judged");
+    let read: Vec<Option<Vec<SeatGame>>> = almanac_service::on_every_core(files.iter().collect(), |f| {
+        let out = check_file(reading, f).ok().and_then(|log| {
+            let game = &*log.game;
+            let winner = game.winner()? as usize;
+            if game.ruleset() != model.ruleset {
+                return None;
+            }
+            let model = model.for_game(game);
+            let judged = judged_all(&model, game, 0);
+            let positions = game.positions();
+            let middle = positions.get(positions.len() / 2)?;
+            let players = &game.envelope().players;
+            Some(
+                players
+                    .iter()
+                    .enumerate()
+                    .filter_map(|(s, p)| {
+                        let (accuracy, decisions) = mean_accuracy(judged.iter().filter(|j| j.seat == s))?;
+                        Some(SeatGame {
+                            game: 0,
+                            player: p.program.clone().unwrap_or_else(|| p.name.clone()),
+                            accuracy,
+                            decisions,
+                            won: s == winner,
+                            points_at_middle: middle.scores.get(s).copied().unwrap_or(0.0),
+                        })
+                    })
+                    .collect(),
+            )
+        });
+        if let Some(b) = &bar {
+            b.inc(1);
+        }
+        out
+    });
+    if let Some(b) = bar {
+        b.finish_and_clear();
+    }
+    let mut seats = Vec::new();
+    let mut games = 0;
+    let skipped = read.iter().filter(|r| r.is_none()).count();
+    for game in read.into_iter().flatten() {
+        seats.extend(game.into_iter().map(|s| SeatGame { game: games, ..s }));
+        games += 1;
+    }
+    let strength = compare(&seats, games);
+    if json {
+        println!("{}", serde_json::to_string_pretty(&strength)?);
+        return Ok(0);
+    }
+    println!(
+        "{games} games judged ({skipped} left out: unreadable, unfinished or of another ruleset), with a model {}",
+        model.trained_on.in_words()
+    );
+    println!(
+        "{:<24} {:>6} {:>9} {:>25} {:>23}",
+        "player", "seats", "decisions", "accuracy [95 % games]", "won [95 % Wilson]"
+    );
+    for s in &strength.standings {
+        println!(
+            "{:<24} {:>6} {:>9} {:>8.1} [{:>5.1}, {:>5.1}]   {:>7.3} [{:.3}, {:.3}]",
+            s.player, s.seats, s.decisions, s.accuracy, s.low, s.high, s.won, s.won_low, s.won_high
+        );
+    }
+    for p in &strength.pairs {
+        println!(
+            "{} more accurate than {} in {} of {} games with both ({:.0} %)",
+            p.first,
+            p.second,
+            p.first_more_accurate,
+            p.games,
+            100.0 * p.first_more_accurate as f64 / p.games.max(1) as f64
+        );
+    }
+    if let Some(c) = &strength.coefficient {
+        println!(
+            "winning given the points at mid-game (logistic, standardised): accuracy {:+.3} [{:+.3}, {:+.3}], points {:+.3}",
+            c.accuracy, c.low, c.high, c.points
+        );
+    }
+    Ok(0)
 }

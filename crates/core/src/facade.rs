@@ -222,6 +222,23 @@ impl<R: Ruleset> Game for Timeline<R> {
         }
         out
     }
+    fn weigh(&self, wanted: &dyn Fn(usize) -> bool, worth: crate::plans::Worth) -> Vec<crate::plans::Weighed> {
+        if !R::RECORDER || R::FEATURES.is_empty() {
+            return Vec::new();
+        }
+        let mut state = self.snapshots[0].clone();
+        let mut scratch = Vec::new();
+        let mut out = Vec::new();
+        for i in 0..self.events.len() {
+            if let Entry::Event(event) = &self.events[i] {
+                if wanted(i) && self.event_is_decision(i) {
+                    out.extend(crate::plans::weigh::<R>(&state, event, i, worth));
+                }
+            }
+            self.step(&mut state, i + 1, &mut scratch);
+        }
+        out
+    }
     fn next(&self) -> Vec<crate::next::Open> {
         open_decisions::<R>(&self.last, |seat| self.envelope.players[seat as usize].name.clone())
     }

@@ -7,7 +7,9 @@
 /// the pips the board promised at the first roll, or of the first pieces built.
 /// 3: each seat's decision accuracy, where its ruleset has a win-chance model.
 /// 4: each decision judged against the best alternative the rules allowed, where chances are shown.
-pub const VERSION: u32 = 4;
+/// 5: each decision judged as the plan it begins (the rest of its turn searched), its loss relative to the
+/// stakes and with the model's uncertainty of it.
+pub const VERSION: u32 = 5;
 
 /// One number about one seat of one game: `metric` with its `arg` (an item, a cause, a reason, a turn; empty
 /// when the metric takes none).
@@ -76,6 +78,8 @@ pub struct JudgedDecision {
     /// The best alternative as its log line, and in words after its player's name.
     pub best_line: String,
     pub best_words: String,
+    /// The standard error of `best − chosen` from the model's weights (NaN: unknown).
+    pub spread: f64,
 }
 
 #[cfg(test)]

@@ -234,6 +234,13 @@ pub trait Ruleset: 'static + Sized + Sync {
         vec![(event.clone(), 1.0)]
     }
 
+    /// How a move whose outcome is drawn (`outcomes`) reads before the draw, after the player's name ("rolls
+    /// the dice"), given its first outcome: that outcome's own words by default (a card bought face down
+    /// says so itself).
+    fn undrawn_words(state: &Self::State, first: &EventOf<Self>) -> String {
+        Self::describe(state, first)
+    }
+
     /// Whether `other`, an event the rules offer, was open to the player who made `chosen` given what chance
     /// had dealt them with it (a tile drawn, named in the event that places it): only such events
     /// are its alternatives. Every offered event by default.
@@ -417,4 +424,8 @@ pub trait Game: Send + Sync {
     fn decision(&self, i: usize) -> Option<crate::decisions::Decided>;
     /// `decision` of every event `wanted` picks, in one pass over the game.
     fn decisions(&self, wanted: &dyn Fn(usize) -> bool) -> Vec<crate::decisions::Decided>;
+    /// Every decision `wanted` picks (a player's own: `event_is_decision`), it and each alternative valued
+    /// with `worth` as the best turn it begins (see [`crate::plans`]), in one pass over the game; none where
+    /// the game lists no alternatives (it declares no recorder or no features).
+    fn weigh(&self, wanted: &dyn Fn(usize) -> bool, worth: crate::plans::Worth) -> Vec<crate::plans::Weighed>;
 }

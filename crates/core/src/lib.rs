@@ -25,6 +25,7 @@ pub mod kind;
 pub mod log;
 pub mod moment;
 pub mod next;
+pub mod plans;
 pub mod position;
 pub mod ruleset;
 pub mod table;

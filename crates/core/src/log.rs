@@ -56,6 +56,10 @@ pub struct PlayerEntry {
     /// leaderboards and "who" questions unless asked for.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub bot: bool,
+    /// The program that played the seat, where the record names it (a bot's own name: a seat colour is not
+    /// a player, the program is).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub program: Option<String>,
 }
 
 /// The part of the header every ruleset shares.

@@ -5,6 +5,7 @@ use crate::{game_kind, list, on_every_core, read_stored, ServiceError};
 pub use almanac_analysis::chances::Model;
 pub use almanac_analysis::chances::Withheld;
 use almanac_analysis::chances::{self, GameSamples, NoModel};
+use almanac_analysis::decisions;
 use almanac_core::{Game, JudgedDecision};
 use almanac_store::{GameFilter, Store, Viewer, WinModel};
 use serde::Serialize;
@@ -80,8 +81,7 @@ pub fn train(
 ) -> Result<Trained, TrainError> {
     let kind = game_kind(ruleset).ok_or_else(|| TrainError::UnknownRuleset(ruleset.to_string()))?;
     let read: Vec<Result<GameSamples, ServiceError>> = on_every_core(logs, |(id, (header, events))| {
-        let game = read_stored(&id, header, events)
-            .map(|g| GameSamples { samples: chances::samples(g.as_ref()), played_by: chances::played_by(g.as_ref()) });
+        let game = read_stored(&id, header, events).map(|g| GameSamples::of(g.as_ref()));
         progress();
         game
     });
@@ -201,6 +201,8 @@ pub struct Chances {
     pub to_study: Vec<Vec<Studied>>,
     /// Every decision judged (a player's own, its alternatives listed, where chances are shown), marked.
     pub decisions: Vec<Studied>,
+    /// Each seat's accuracy, in the order of `players`.
+    pub accuracy: Vec<SeatAccuracy>,
     pub model: ModelSummary,
 }
 
@@ -240,8 +242,15 @@ pub struct Studied {
     /// worth.
     pub chosen: f64,
     pub best: f64,
-    /// The chance lost against the best, and its mark (`mark`).
+    /// The chance lost against the best; the loss relative to the stakes, in the points of an even
+    /// two-player game (`decisions::points_lost`), with its standard error from the model; the decision's
+    /// accuracy (0–100) and its mark (`mark`).
     pub lost: f64,
+    pub points: f64,
+    pub points_spread: Option<f64>,
+    pub accuracy: f64,
+    /// Which phase of the game it was made in (`PHASES`).
+    pub phase: &'static str,
     pub mark: &'static str,
     /// The best alternative in words, after the player's name, and as its log line.
     pub best_words: String,
@@ -250,20 +259,37 @@ pub struct Studied {
     pub alternatives: usize,
 }
 
-/// A decision within this much chance of the best is the best.
-pub const BEST: f64 = 0.005;
-
-/// How a decision is marked by the chance it lost against the best alternative, as a chess site marks
-/// moves: under 0.5 points `best`, under 3 `good`, under 6 `inaccuracy`, under 12 `mistake`, else `blunder`.
-pub fn mark(lost: f64) -> &'static str {
-    match lost {
-        l if l < BEST => "best",
-        l if l < 0.03 => "good",
-        l if l < 0.06 => "inaccuracy",
-        l if l < 0.12 => "mistake",
-        _ => "blunder",
-    }
+/// How a decision is marked: by its loss relative to the stakes and the model's uncertainty of it (see
+/// `almanac_analysis::decisions::mark`).
+pub fn mark(chosen: f64, best: f64, spread: f64) -> &'static str {
+    decisions::marked(chosen, best, spread)
 }
+
+/// One seat's decisions in a game, summed up: its accuracy overall and in each phase of the game, and how
+/// many of each mark.
+#[derive(Debug, Clone, Serialize)]
+pub struct SeatAccuracy {
+    pub player: String,
+    /// The mean accuracy (0–100) of its judged decisions, and how many there were; none without one.
+    pub overall: Option<f64>,
+    pub decisions: usize,
+    /// By phase: `set-up`, `early`, `middle`, `late` (the thirds of the game by how near the leader is to
+    /// winning), each with its mean accuracy and its decisions.
+    pub phases: Vec<PhaseAccuracy>,
+    pub inaccuracies: usize,
+    pub mistakes: usize,
+    pub blunders: usize,
+}
+
+#[derive(Debug, Clone, Serialize)]
+pub struct PhaseAccuracy {
+    pub phase: &'static str,
+    pub accuracy: Option<f64>,
+    pub decisions: usize,
+}
+
+/// The phases of a game a seat's accuracy is told by.
+pub const PHASES: [&str; 4] = ["set-up", "early", "middle", "late"];
 
 /// How much of a swing (`now`) still stood later (`later`, from the same position before it): none when
 /// it was undone or turned the other way.
@@ -330,6 +356,10 @@ pub fn chances_of(game: &dyn Game, model: &Model, trained_at: &str, judged: Opti
         let i = judged.seq as usize;
         let seat = judged.seat as usize;
         let lost = (judged.best - judged.chosen).max(0.0);
+        let points = decisions::points_lost(judged.chosen, judged.best);
+        let points_spread = decisions::points_spread(judged.chosen, judged.spread);
+        let phase =
+            if game.event_turn(i - 1) == 0 { PHASES[0] } else { PHASES[1 + chances::third(positions[i - 1].progress)] };
         let decision = Studied {
             seq: judged.seq,
             turn: game.event_turn(i - 1),
@@ -339,12 +369,16 @@ pub fn chances_of(game: &dyn Game, model: &Model, trained_at: &str, judged: Opti
             chosen: judged.chosen,
             best: judged.best,
             lost,
-            mark: mark(lost),
+            points,
+            points_spread: points_spread.is_finite().then_some((points_spread * 100.0).round() / 100.0),
+            accuracy: decisions::accuracy(points),
+            phase,
+            mark: mark(judged.chosen, judged.best, judged.spread),
             best_words: judged.best_words,
             best_line: judged.best_line,
             alternatives: judged.alternatives as usize,
         };
-        if decision.lost >= BEST {
+        if decision.mark != "best" {
             studied[seat].push(decision.clone());
         }
         decisions.push(decision);
@@ -352,7 +386,7 @@ pub fn chances_of(game: &dyn Game, model: &Model, trained_at: &str, judged: Opti
     let to_study = studied
         .into_iter()
         .map(|mut list| {
-            list.sort_by(|a, b| b.lost.total_cmp(&a.lost));
+            list.sort_by(|a, b| b.points.total_cmp(&a.points));
             list.truncate(TO_STUDY);
             list
         })
@@ -360,7 +394,34 @@ pub fn chances_of(game: &dyn Game, model: &Model, trained_at: &str, judged: Opti
     let shown = |rows: Vec<Vec<f64>>| -> Vec<Option<Vec<f64>>> {
         rows.into_iter().enumerate().map(|(i, row)| (i >= until).then_some(row)).collect()
     };
+    let accuracy = players
+        .iter()
+        .map(|player| {
+            let mine: Vec<&Studied> = decisions.iter().filter(|d| d.player == *player).collect();
+            let mean = |of: &[&&Studied]| {
+                (!of.is_empty()).then(|| of.iter().map(|d| d.accuracy).sum::<f64>() / of.len() as f64)
+            };
+            let all: Vec<&&Studied> = mine.iter().collect();
+            let count = |m: &str| mine.iter().filter(|d| d.mark == m).count();
+            SeatAccuracy {
+                player: player.clone(),
+                overall: mean(&all),
+                decisions: mine.len(),
+                phases: PHASES
+                    .iter()
+                    .map(|&phase| {
+                        let of: Vec<&&Studied> = mine.iter().filter(|d| d.phase == phase).collect();
+                        PhaseAccuracy { phase, accuracy: mean(&of), decisions: of.len() }
+                    })
+                    .collect(),
+                inaccuracies: count("inaccuracy"),
+                mistakes: count("mistake"),
+                blunders: count("blunder"),
+            }
+        })
+        .collect();
     Chances {
+        accuracy,
         players,
         by_event: shown(by_event),
         spread: shown(spread),

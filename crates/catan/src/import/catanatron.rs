@@ -47,6 +47,16 @@ struct Game<'a> {
     discard_limit: u8,
     #[serde(borrow)]
     seating: Vec<&'a str>,
+    /// Each colour's bot, where the dump names it.
+    #[serde(default, borrow)]
+    players: Vec<Seat<'a>>,
+}
+
+#[derive(Deserialize)]
+struct Seat<'a> {
+    color: &'a str,
+    #[serde(default)]
+    bot: Option<&'a str>,
 }
 
 fn seven() -> u8 {
@@ -286,8 +296,15 @@ pub fn to_almanac(text: &str) -> Result<String, FormatError> {
             "win_on_any_turn": true,
             "discard_rule": if dump.game.discard_limit == 7 { "rulebook" } else { "catanatron_3_2_1" },
         },
-        // Every seat of a catanatron game is one of its bots, named by its colour.
-        "players": dump.game.seating.iter().map(|c| json!({"name": c, "color": c.to_lowercase(), "bot": true})).collect::<Vec<_>>(),
+        // Every seat of a catanatron game is one of its bots, named by its colour, with the bot's own name
+        // where the dump gives it.
+        "players": dump.game.seating.iter().map(|c| {
+            let mut seat = json!({"name": c, "color": c.to_lowercase(), "bot": true});
+            if let Some(bot) = dump.game.players.iter().find(|p| p.color == *c).and_then(|p| p.bot) {
+                seat["program"] = json!(bot);
+            }
+            seat
+        }).collect::<Vec<_>>(),
         "board": {"hexes": hexes, "robber": robber, "harbours": harbours},
     });
     // About 60 bytes per event line.

@@ -47,7 +47,9 @@ impl Rules for State {
     /// 2: a city's points replace its settlement's in the score facts (settlement −1, city +2).
     /// 3: a 7 and the robber hitting the leader are moments (key moments on the charts and the event list).
     /// 4: what each roll promises each player (`Fact::Promised`), so that luck can be read.
-    const VERSION: u32 = 4;
+    /// 5: ending the turn is a decision; a position reads the robber's block, a hand's exposure to a 7, the
+    /// builds a hand pays for and the set-up still to come; catanatron's records name each seat's bot.
+    const VERSION: u32 = 5;
 
     /// The event by the rules, then what the record states about the result.
     fn apply(&mut self, event: &LoggedEvent, facts: &mut Vec<Fact>) -> Result {

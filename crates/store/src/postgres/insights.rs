@@ -75,13 +75,15 @@ pub(super) fn insert_decisions(
     let alternatives: Vec<i32> = decisions.iter().map(|(_, d)| d.alternatives as i32).collect();
     let lines: Vec<&str> = decisions.iter().map(|(_, d)| d.best_line.as_str()).collect();
     let words: Vec<&str> = decisions.iter().map(|(_, d)| d.best_words.as_str()).collect();
+    // An unknown spread (NaN) is kept as NULL.
+    let spreads: Vec<Option<f64>> = decisions.iter().map(|(_, d)| d.spread.is_finite().then_some(d.spread)).collect();
     run(
         tx,
         p,
-        "INSERT INTO judged_decisions (game_id, seq, seat, chosen, best, alternatives, best_line, best_words)
+        "INSERT INTO judged_decisions (game_id, seq, seat, chosen, best, alternatives, best_line, best_words, spread)
          SELECT * FROM unnest($1::text[], $2::bigint[], $3::int[], $4::float8[], $5::float8[], $6::int[],
-                              $7::text[], $8::text[])",
-        &[&ids, &seqs, &seats, &chosen, &best, &alternatives, &lines, &words],
+                              $7::text[], $8::text[], $9::float8[])",
+        &[&ids, &seqs, &seats, &chosen, &best, &alternatives, &lines, &words, &spreads],
     )?;
     Ok(())
 }
@@ -98,7 +100,7 @@ impl Postgres {
             )?
             .map(|r| r.get(0));
         let rows = client.query(
-            "SELECT seq, seat, chosen, best, alternatives, best_line, best_words FROM judged_decisions
+            "SELECT seq, seat, chosen, best, alternatives, best_line, best_words, spread FROM judged_decisions
              WHERE game_id = $1 ORDER BY seq",
             &[&id],
         )?;
@@ -112,6 +114,7 @@ impl Postgres {
                 alternatives: r.get::<_, i32>(4) as u32,
                 best_line: r.get(5),
                 best_words: r.get(6),
+                spread: r.get::<_, Option<f64>>(7).unwrap_or(f64::NAN),
             })
             .collect();
         Ok((trained_at, decisions))

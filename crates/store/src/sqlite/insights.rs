@@ -64,11 +64,23 @@ pub fn write(tx: &Connection, id: &str, insights: &Insights, change: &mut Change
     // Its decisions judged, replaced whole.
     tx.prepare_cached("DELETE FROM judged_decisions WHERE game_id = ?1")?.execute([id])?;
     let mut judged = tx.prepare_cached(
-        "INSERT INTO judged_decisions (game_id, seq, seat, chosen, best, alternatives, best_line, best_words)
-         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+        "INSERT INTO judged_decisions (game_id, seq, seat, chosen, best, alternatives, best_line, best_words, spread)
+         VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
     )?;
     for d in &insights.decisions {
-        judged.execute(params![id, d.seq, d.seat, d.chosen, d.best, d.alternatives, d.best_line, d.best_words])?;
+        // An unknown spread (NaN) is kept as NULL.
+        let spread = d.spread.is_finite().then_some(d.spread);
+        judged.execute(params![
+            id,
+            d.seq,
+            d.seat,
+            d.chosen,
+            d.best,
+            d.alternatives,
+            d.best_line,
+            d.best_words,
+            spread
+        ])?;
     }
     tx.prepare_cached("UPDATE games SET insights_version = ?2 WHERE id = ?1")?
         .execute(params![id, almanac_core::insights::VERSION])?;
@@ -89,7 +101,7 @@ fn judged_decisions(conn: &Connection, id: &str) -> Result<(Option<String>, Vec<
         .query_row([id], |r| r.get(0))
         .optional()?;
     let mut stmt = conn.prepare_cached(
-        "SELECT seq, seat, chosen, best, alternatives, best_line, best_words FROM judged_decisions
+        "SELECT seq, seat, chosen, best, alternatives, best_line, best_words, spread FROM judged_decisions
          WHERE game_id = ?1 ORDER BY seq",
     )?;
     let rows = stmt.query_map([id], |r| {
@@ -101,6 +113,7 @@ fn judged_decisions(conn: &Connection, id: &str) -> Result<(Option<String>, Vec<
             alternatives: r.get(4)?,
             best_line: r.get(5)?,
             best_words: r.get(6)?,
+            spread: r.get::<_, Option<f64>>(7)?.unwrap_or(f64::NAN),
         })
     })?;
     Ok((trained_at, rows.collect::<rusqlite::Result<_>>()?))

@@ -84,6 +84,7 @@ const MIGRATIONS: &[Migration] = &[
         sql: include_str!("../../migrations/020_judged_decisions.sql"),
         after: None,
     },
+    Migration { version: 21, before: None, sql: include_str!("../../migrations/021_judged_spread.sql"), after: None },
 ];
 
 pub fn current(conn: &Connection) -> Result<u32> {

@@ -408,6 +408,7 @@ pub fn games_stored_together_are_each_stored_whole_or_not_at_all(store: &mut Sto
         alternatives: 7,
         best_line: r#"{"type":"build_road","player":"Mehmet","at":"9:SE"}"#.into(),
         best_words: "builds a road at 9:SE".into(),
+        spread: 0.012,
     };
     let insights = Insights {
         metrics: vec![SeatMetric { seat: 0, metric: "first_seen_here", arg: "a".into(), value: 5.0 }],

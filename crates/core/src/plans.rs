@@ -1,0 +1,287 @@
+//! A decision judged as the plan it starts: each of a player's own decisions, and every alternative the
+//! rules allowed then, valued by the best position the player could reach before their turn passes.
+//!
+//! The rest of the turn is searched with the rules themselves: the seat's own moves the game lists
+//! (`Ruleset::candidates`, every event a recorder offers whole), each applied to a copy of the state; a
+//! draw (the dice, a card bought, a card stolen) is one move whose outcomes count by their probabilities
+//! (`Ruleset::outcomes`), never a choice. The search looks every move of the seat `FULL_WIDTH` moves deep
+//! after the decision, then finishes the turn greedily (the move whose position is worth most, again and
+//! again), so that a trade that pays for a build, or a card and the roads it gives, is worth what the build
+//! is worth. A position where the turn has passed, or where another seat must decide (a discard), is read
+//! as it stands; a move that wins is worth a win (1), one that makes another seat the winner 0.
+//!
+//! What a position is worth is the caller's (the analysis layer's win chances): this file names no game and
+//! no model. The search reads the state the record holds; a game whose state knows hidden cards lists
+//! moves that use them only where its rules say a player could know them.
+
+use crate::kind::{EventOf, Ruleset};
+use crate::position::{Position, Positioned};
+use crate::{Fact, Seat};
+
+/// How many of the seat's moves after the decision are searched at full width before the turn is finished
+/// greedily.
+pub const FULL_WIDTH: usize = 1;
+
+/// How many greedy moves finish a turn at most (a turn rarely holds more than a few builds and trades).
+pub const GREEDY_STEPS: usize = 4;
+
+/// What a position is worth to a seat: its chance to win from there.
+pub type Worth<'a> = &'a dyn Fn(&Position, Seat) -> f64;
+
+/// A decision made, and what it and each alternative were worth as plans.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Weighed {
+    /// The event's index (0-based).
+    pub event: usize,
+    pub seat: Seat,
+    pub alternatives: Vec<Plan>,
+}
+
+impl Weighed {
+    /// The alternative chosen.
+    pub fn chosen(&self) -> Option<&Plan> {
+        self.alternatives.iter().find(|a| a.chosen)
+    }
+
+    /// The alternative worth most (the first of equals).
+    pub fn best(&self) -> Option<&Plan> {
+        self.alternatives.iter().fold(None, |best: Option<&Plan>, a| match best {
+            Some(b) if b.worth >= a.worth => Some(b),
+            _ => Some(a),
+        })
+    }
+}
+
+/// One thing the player could have done, valued as the best turn it begins.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Plan {
+    /// Its log line (for a draw, the decision's own line: the card bought face down, the dice not yet read).
+    pub line: String,
+    /// In words, after the player's name.
+    pub words: String,
+    /// The seat's chance from the best turn it begins (the expectation over its draws).
+    pub worth: f64,
+    /// Whether this is what the player did.
+    pub chosen: bool,
+    /// The position the best turn it begins ends in, along its likeliest draws: what its worth stands on.
+    pub reached: Option<Position>,
+}
+
+/// A move of the seat: the decision's line and, per outcome, its probability and the state it leads to.
+struct Move<R: Ruleset> {
+    event: EventOf<R>,
+    outcomes: Vec<(f64, R::State)>,
+}
+
+/// The seat's moves open in `state` (of the open decisions of `seat`), one per decision: the events the
+/// game lists whole, legal by the rules, with a draw's outcomes together. `filter` keeps only some of the
+/// listed events (what chance dealt the player, at the root).
+fn moves<R: Ruleset>(state: &R::State, seat: Seat, filter: &dyn Fn(&EventOf<R>) -> bool) -> Vec<Move<R>> {
+    let mut facts: Vec<Fact> = Vec::new();
+    let mut out: Vec<Move<R>> = Vec::new();
+    let mut seen: Vec<EventOf<R>> = Vec::new();
+    for open in R::open(state).into_iter().filter(|o| o.seat == seat) {
+        for kind in open.types {
+            let events = match R::candidates(state, seat, kind) {
+                crate::next::Candidates::Each(events) | crate::next::Candidates::EachOrFill(events, _) => events,
+                _ => continue,
+            };
+            for e in events.into_iter().filter(|e| filter(e)) {
+                let outcomes = R::outcomes(state, &e);
+                let Some((first, _)) = outcomes.first() else { continue };
+                if seen.contains(first) {
+                    continue;
+                }
+                seen.push(first.clone());
+                if let Some(m) = reached::<R>(state, first.clone(), &outcomes, &mut facts) {
+                    out.push(m);
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The move of `event` whose outcomes are `outcomes`: each applied to a copy of `state`, their
+/// probabilities made to sum to 1 over those the rules accept; none when the rules accept none.
+fn reached<R: Ruleset>(
+    state: &R::State,
+    event: EventOf<R>,
+    outcomes: &[(EventOf<R>, f64)],
+    facts: &mut Vec<Fact>,
+) -> Option<Move<R>> {
+    let mut after = Vec::with_capacity(outcomes.len());
+    for (o, p) in outcomes {
+        facts.clear();
+        let mut next = state.clone();
+        if R::apply(&mut next, o, facts).is_ok() {
+            after.push((*p, next));
+        }
+    }
+    let total: f64 = after.iter().map(|(p, _)| p).sum();
+    if after.is_empty() {
+        return None;
+    }
+    // A draw whose every outcome weighed nothing (the face-down line alone): as one certain outcome.
+    if total <= 0.0 {
+        after.truncate(1);
+        after[0].0 = 1.0;
+    } else {
+        after.iter_mut().for_each(|(p, _)| *p /= total);
+    }
+    Some(Move { event, outcomes: after })
+}
+
+/// The search of one seat's turn.
+struct Search<'a, R: Ruleset> {
+    seat: Seat,
+    turn: u32,
+    worth: Worth<'a>,
+    _rules: std::marker::PhantomData<R>,
+}
+
+/// A value and the position it stands on.
+type Valued = (f64, Option<Position>);
+
+impl<R: Ruleset> Search<'_, R> {
+    /// The position as it stands, for the seat: 1 or 0 where the game is over.
+    fn leaf(&self, state: &R::State) -> Valued {
+        if let Some(w) = R::winner(state) {
+            return (f64::from(u8::from(w == self.seat)), state.position());
+        }
+        match state.position() {
+            Some(p) => ((self.worth)(&p, self.seat), Some(p)),
+            None => (0.0, None),
+        }
+    }
+
+    /// Whether the seat's turn goes on in `state`: the game not over, the same turn.
+    fn goes_on(&self, state: &R::State) -> bool {
+        R::winner(state).is_none() && R::turn(state) == self.turn
+    }
+
+    /// The best the seat can reach from `state` before its turn passes, searching `depth` moves at full
+    /// width and the rest greedily.
+    fn value(&self, state: &R::State, depth: usize) -> Valued {
+        if !self.goes_on(state) {
+            return self.leaf(state);
+        }
+        let moves = moves::<R>(state, self.seat, &|_| true);
+        if moves.is_empty() {
+            return self.leaf(state);
+        }
+        if depth == 0 {
+            return self.greedy(state, moves, GREEDY_STEPS);
+        }
+        moves.iter().map(|m| self.expect(m, |s| self.value(s, depth - 1))).fold((f64::MIN, None), |best, v| {
+            if v.0 > best.0 {
+                v
+            } else {
+                best
+            }
+        })
+    }
+
+    /// The turn finished greedily from `state`: the move whose positions are worth most, then again, `steps`
+    /// times at most.
+    fn greedy(&self, state: &R::State, open: Vec<Move<R>>, steps: usize) -> Valued {
+        let best = open
+            .into_iter()
+            .map(|m| {
+                let v = self.expect(&m, |s| self.leaf(s));
+                (v, m)
+            })
+            .fold(None, |best: Option<(Valued, Move<R>)>, (v, m)| match best {
+                Some(b) if b.0 .0 >= v.0 => Some(b),
+                _ => Some((v, m)),
+            });
+        let Some((valued, m)) = best else { return self.leaf(state) };
+        if steps <= 1 {
+            return valued;
+        }
+        self.expect(&m, |s| {
+            if !self.goes_on(s) {
+                return self.leaf(s);
+            }
+            let next = moves::<R>(s, self.seat, &|_| true);
+            if next.is_empty() {
+                self.leaf(s)
+            } else {
+                self.greedy(s, next, steps - 1)
+            }
+        })
+    }
+
+    /// A move's value: the expectation over its outcomes of `value`, standing on its likeliest outcome's.
+    fn expect(&self, m: &Move<R>, value: impl Fn(&R::State) -> Valued) -> Valued {
+        let mut sum = 0.0;
+        let mut likeliest: (f64, Option<Position>) = (f64::MIN, None);
+        for (p, s) in &m.outcomes {
+            let (v, at) = value(s);
+            sum += p * v;
+            if *p > likeliest.0 {
+                likeliest = (*p, at);
+            }
+        }
+        (sum, likeliest.1)
+    }
+}
+
+/// `event`, made in `state` (event `index` of its game), and every alternative the rules allowed its seat
+/// then, each valued with `worth` as the best turn it begins; none when the event is no choice of a seat
+/// (the seat had nothing else it could do, or the event is not among the moves the game lists and could not
+/// be applied).
+pub fn weigh<R: Ruleset>(state: &R::State, event: &EventOf<R>, index: usize, worth: Worth) -> Option<Weighed> {
+    let chosen = R::choice(event);
+    let chosen_outcomes = R::outcomes(state, &chosen);
+    let chosen_first = chosen_outcomes.first().map(|(e, _)| e.clone()).unwrap_or_else(|| chosen.clone());
+    let open = R::open(state);
+    // The seat whose listed moves hold the event; else (a choice the game does not list whole: a trade's
+    // cards, several cards to the bank at once) the seat whose open decision takes its type, the active
+    // seat first, with the event as it was made against the moves the game lists.
+    let mut found = None;
+    for o in &open {
+        let listed = moves::<R>(state, o.seat, &|e| R::dealt_alike(&chosen, e));
+        if let Some(k) = listed.iter().position(|m| m.event == chosen_first) {
+            found = Some((o.seat, listed, k));
+            break;
+        }
+    }
+    let (seat, alternatives, chosen_at) = match found {
+        Some(f) => f,
+        None => {
+            let line = R::write_event(state, &chosen);
+            let kind = serde_json::from_str::<serde_json::Value>(&line).ok()?.get("type")?.as_str()?.to_string();
+            let takes = |o: &&crate::next::Decision| o.types.iter().any(|t| *t == kind);
+            let active = R::active(state);
+            let o = open.iter().filter(takes).find(|o| o.seat == active).or_else(|| open.iter().find(takes))?;
+            let mut listed = moves::<R>(state, o.seat, &|e| R::dealt_alike(&chosen, e));
+            listed.push(reached::<R>(state, chosen_first, &chosen_outcomes, &mut Vec::new())?);
+            let k = listed.len() - 1;
+            (o.seat, listed, k)
+        }
+    };
+    if alternatives.len() < 2 {
+        return None;
+    }
+    let search = Search::<R> { seat, turn: R::turn(state), worth, _rules: std::marker::PhantomData };
+    let plans = alternatives
+        .iter()
+        .enumerate()
+        .map(|(k, m)| {
+            let (worth, reached) = search.expect(m, |s| search.value(s, FULL_WIDTH));
+            Plan {
+                line: R::write_event(state, &m.event),
+                words: if m.outcomes.len() > 1 {
+                    R::undrawn_words(state, &m.event)
+                } else {
+                    R::describe(state, &m.event)
+                },
+                worth,
+                chosen: k == chosen_at,
+                reached,
+            }
+        })
+        .collect();
+    Some(Weighed { event: index, seat, alternatives: plans })
+}
