@@ -72,7 +72,7 @@ impl Driver {
         let agent = ureq::Agent::config_builder().http_status_as_error(false).build().new_agent();
         let started = Instant::now();
         while agent.get(&format!("{url}/status")).call().is_err() {
-            assert!(started.elapsed() < Duration::from_secs(20), "chromedriver did not start");
+            assert!(started.elapsed() < support::PATIENCE, "chromedriver did not start");
             std::thread::sleep(Duration::from_millis(100));
         }
         let profile = tempfile::tempdir().unwrap();
@@ -143,7 +143,7 @@ impl Driver {
     fn wait_for(&self, what: &str, script: &str) {
         let started = Instant::now();
         while self.eval(script) != json!(true) {
-            assert!(started.elapsed() < Duration::from_secs(20), "timed out waiting for {what}");
+            assert!(started.elapsed() < support::PATIENCE, "timed out waiting for {what}");
             std::thread::sleep(Duration::from_millis(50));
         }
     }
@@ -1945,7 +1945,7 @@ fn a_coach_opens_a_player_from_a_game_then_a_head_to_head_then_a_game_they_share
     let csv_file = downloads.path().join("answer.csv");
     let started = Instant::now();
     while !csv_file.exists() {
-        assert!(started.elapsed() < Duration::from_secs(20), "no CSV downloaded");
+        assert!(started.elapsed() < support::PATIENCE, "no CSV downloaded");
         std::thread::sleep(Duration::from_millis(50));
     }
     let (_, _, csv) = app.get_text("/api/questions?preset=first-seat&format=csv");

@@ -597,7 +597,8 @@ fn serve_brings_games_of_older_ruleset_versions_up_to_date() {
         if body.contains("\"derivation\":null") {
             break;
         }
-        assert!(started.elapsed() < std::time::Duration::from_secs(120), "the derivation ends: {body}");
+        // The suite's one patience (tests/support's `PATIENCE`): a busy machine makes this slower, not red.
+        assert!(started.elapsed() < std::time::Duration::from_secs(900), "the derivation ends: {body}");
         std::thread::sleep(std::time::Duration::from_millis(50));
     }
     let _ = server.kill();

@@ -148,7 +148,7 @@ fn reads_go_to_the_replica_and_a_server_reads_its_own_writes_from_the_primary() 
     assert_eq!(seen_by(&writer, &first), 200, "the writer reads its own write at once");
     let started = std::time::Instant::now();
     while seen_by(&reader, &first) != 200 {
-        assert!(started.elapsed() < std::time::Duration::from_secs(30), "the replica gets the game");
+        assert!(started.elapsed() < support::PATIENCE, "the replica gets the game");
         std::thread::sleep(std::time::Duration::from_millis(20));
     }
     assert_eq!(reads(&reader)["primary"], 0, "a server that never wrote reads only the replica: {}", reads(&reader));
@@ -166,7 +166,7 @@ fn reads_go_to_the_replica_and_a_server_reads_its_own_writes_from_the_primary() 
     almanac_store::testing::pause_replay(&replica, false);
     let started = std::time::Instant::now();
     while seen_by(&reader, &second) != 200 {
-        assert!(started.elapsed() < std::time::Duration::from_secs(30), "the replica catches up");
+        assert!(started.elapsed() < support::PATIENCE, "the replica catches up");
         std::thread::sleep(std::time::Duration::from_millis(20));
     }
     // Caught up, the replica serves the writer's reads again.
@@ -238,7 +238,7 @@ fn a_replica_stopped_or_frozen_is_left_out_and_read_again_when_it_returns() {
     let wait_for = |what: &str, server: &TestApp, in_rotation: bool, traffic: &mut dyn FnMut(&TestApp) -> u16| {
         let started = std::time::Instant::now();
         while health(server)["replicas"][0]["in_rotation"] != in_rotation {
-            assert!(started.elapsed() < std::time::Duration::from_secs(60), "{what}: {}", health(server));
+            assert!(started.elapsed() < support::PATIENCE, "{what}: {}", health(server));
             traffic(server);
             std::thread::sleep(std::time::Duration::from_millis(50));
         }
@@ -316,7 +316,7 @@ fn a_primary_lost_fails_over_and_every_acknowledged_upload_is_kept() {
                     if after_kill >= 5 {
                         break;
                     }
-                    assert!(started.elapsed() < std::time::Duration::from_secs(120), "uploads are taken again");
+                    assert!(started.elapsed() < support::PATIENCE, "uploads are taken again");
                 }
             });
         }

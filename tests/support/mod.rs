@@ -8,6 +8,11 @@ use serde_json::Value;
 use std::net::TcpListener;
 use std::path::{Path, PathBuf};
 
+/// How long a test waits for anything the server does in the background (a derivation, a replica, a
+/// place coming free) before it calls it lost: one patience for the whole suite, long, so that a slow or
+/// busy machine makes a test slower, never red. Waits poll for their condition and end as soon as it holds.
+pub const PATIENCE: std::time::Duration = std::time::Duration::from_secs(900);
+
 pub fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
 }

@@ -642,7 +642,7 @@ document.addEventListener('DOMContentLoaded', () => {
       const badge = document.createElement('span');
       badge.className = `decision-mark ${d.mark}`;
       badge.textContent = ` ${MARKS[d.mark]} ${d.mark}`;
-      badge.title = `${d.player} lost ${(d.lost * 100).toFixed(1)} points of chance to win: ${percent(d.chosen)} where ` +
+      badge.title = `${d.player} lost ${d.points.toFixed(1)} (of an even two-player game's points): ${percent(d.chosen)} where ` +
         `${percent(d.best)} was there (${d.best_words})`;
       li.append(badge);
     }

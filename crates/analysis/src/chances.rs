@@ -13,7 +13,8 @@ use std::collections::BTreeMap;
 
 /// The model's own format; a model of another version is not read (and is trained again).
 /// 3: where it was shown to know more than equal chances on held-out games (`TrainedOn::validated`).
-pub const MODEL_VERSION: u32 = 3;
+/// 4: a model of the set-up beside it (`Model::set_up`), which judges set-up placements.
+pub const MODEL_VERSION: u32 = 4;
 
 /// A trained model of one ruleset.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

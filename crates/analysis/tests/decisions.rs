@@ -6,7 +6,7 @@
 use almanac_analysis::chances::{self, GameSamples, Model};
 use almanac_analysis::decisions::{self, judge, marked, points_lost, points_spread};
 use almanac_core::testing::every_record;
-use almanac_core::{Fact, Game, Position, Seat};
+use almanac_core::{Fact, Position, Seat};
 use almanac_engine::{validate, ValidatedLog};
 use std::sync::OnceLock;
 

@@ -4,11 +4,14 @@
 //! The rest of the turn is searched with the rules themselves: the seat's own moves the game lists
 //! (`Ruleset::candidates`, every event a recorder offers whole), each applied to a copy of the state; a
 //! draw (the dice, a card bought, a card stolen) is one move whose outcomes count by their probabilities
-//! (`Ruleset::outcomes`), never a choice. The search looks every move of the seat `FULL_WIDTH` moves deep
-//! after the decision, then finishes the turn greedily (the move whose position is worth most, again and
-//! again), so that a trade that pays for a build, or a card and the roads it gives, is worth what the build
-//! is worth. A position where the turn has passed, or where another seat must decide (a discard), is read
-//! as it stands; a move that wins is worth a win (1), one that makes another seat the winner 0.
+//! (`Ruleset::outcomes`), never a choice. After a decision that invests (worth less at once than the
+//! position it left: a trade, a card played) every move of the seat is searched `FULL_WIDTH` moves deep;
+//! then, and after any other decision at once, the turn is finished greedily (the move whose position is
+//! worth most, again and again), so that a trade that pays for a build, or a card and the roads it gives,
+//! is worth what the build is worth. What a throw of the dice leads to is read as it stands (the turn
+//! after the roll is a plan of its own), so that a knight played before the roll and the roll are valued
+//! at the same moment; so is a position where the turn has passed, or where another seat must decide (a
+//! discard); a move that wins is worth a win (1), one that makes another seat the winner 0.
 //!
 //! What a position is worth is the caller's (the analysis layer's win chances): this file names no game and
 //! no model. The search reads the state the record holds; a game whose state knows hidden cards lists
@@ -18,12 +21,12 @@ use crate::kind::{EventOf, Ruleset};
 use crate::position::{Position, Positioned};
 use crate::{Fact, Seat};
 
-/// How many of the seat's moves after the decision are searched at full width before the turn is finished
-/// greedily.
+/// How many of the seat's moves after a decision that invests (worth less at once than the position it
+/// left) are searched at full width before the turn is finished greedily.
 pub const FULL_WIDTH: usize = 1;
 
 /// How many greedy moves finish a turn at most (a turn rarely holds more than a few builds and trades).
-pub const GREEDY_STEPS: usize = 4;
+pub const GREEDY_STEPS: usize = 3;
 
 /// What a position is worth to a seat: its chance to win from there.
 pub type Worth<'a> = &'a dyn Fn(&Position, Seat) -> f64;
@@ -71,6 +74,9 @@ pub struct Plan {
 struct Move<R: Ruleset> {
     event: EventOf<R>,
     outcomes: Vec<(f64, R::State)>,
+    /// Whether it throws the dice (its facts say it rolled): the search reads what a throw leads to as it
+    /// stands, so that a card played before the roll and the roll itself are valued at the same moment.
+    rolled: bool,
 }
 
 /// The seat's moves open in `state` (of the open decisions of `seat`), one per decision: the events the
@@ -111,10 +117,12 @@ fn reached<R: Ruleset>(
     facts: &mut Vec<Fact>,
 ) -> Option<Move<R>> {
     let mut after = Vec::with_capacity(outcomes.len());
+    let mut rolled = false;
     for (o, p) in outcomes {
         facts.clear();
         let mut next = state.clone();
         if R::apply(&mut next, o, facts).is_ok() {
+            rolled |= facts.iter().any(|f| matches!(f, Fact::Rolled { .. }));
             after.push((*p, next));
         }
     }
@@ -129,7 +137,7 @@ fn reached<R: Ruleset>(
     } else {
         after.iter_mut().for_each(|(p, _)| *p /= total);
     }
-    Some(Move { event, outcomes: after })
+    Some(Move { event, outcomes: after, rolled })
 }
 
 /// The search of one seat's turn.
@@ -173,13 +181,16 @@ impl<R: Ruleset> Search<'_, R> {
         if depth == 0 {
             return self.greedy(state, moves, GREEDY_STEPS);
         }
-        moves.iter().map(|m| self.expect(m, |s| self.value(s, depth - 1))).fold((f64::MIN, None), |best, v| {
-            if v.0 > best.0 {
-                v
-            } else {
-                best
-            }
-        })
+        moves.iter().map(|m| self.expect(m, |s| if m.rolled { self.leaf(s) } else { self.value(s, depth - 1) })).fold(
+            (f64::MIN, None),
+            |best, v| {
+                if v.0 > best.0 {
+                    v
+                } else {
+                    best
+                }
+            },
+        )
     }
 
     /// The turn finished greedily from `state`: the move whose positions are worth most, then again, `steps`
@@ -196,7 +207,7 @@ impl<R: Ruleset> Search<'_, R> {
                 _ => Some((v, m)),
             });
         let Some((valued, m)) = best else { return self.leaf(state) };
-        if steps <= 1 {
+        if steps <= 1 || m.rolled {
             return valued;
         }
         self.expect(&m, |s| {
@@ -265,11 +276,17 @@ pub fn weigh<R: Ruleset>(state: &R::State, event: &EventOf<R>, index: usize, wor
         return None;
     }
     let search = Search::<R> { seat, turn: R::turn(state), worth, _rules: std::marker::PhantomData };
+    let now = search.leaf(state).0;
     let plans = alternatives
         .iter()
         .enumerate()
         .map(|(k, m)| {
-            let (worth, reached) = search.expect(m, |s| search.value(s, FULL_WIDTH));
+            // A move worth less at once than the position it left (a trade, a card played, a road towards
+            // a corner) is worth only what it leads to: the moves after it are searched at full width. A
+            // move worth its keep at once is finished greedily.
+            let invests = search.expect(m, |s| search.leaf(s)).0 < now;
+            let depth = if invests { FULL_WIDTH } else { 0 };
+            let (worth, reached) = search.expect(m, |s| if m.rolled { search.leaf(s) } else { search.value(s, depth) });
             Plan {
                 line: R::write_event(state, &m.event),
                 words: if m.outcomes.len() > 1 {

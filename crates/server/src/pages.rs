@@ -216,7 +216,7 @@ fn coach_table(
                                                     @if k > 0 { " · " }
                                                     a href={ "?seq=" (t.seq) } data-seq=(t.seq) data-mark=(t.mark)
                                                         title={ "instead: " (t.best_words) " (" (format!("{:.0}%", t.best * 100.0)) ")" } {
-                                                        "turn " (t.turn) ", " (t.mark) " " (format!("−{:.1} points: {:.0}% where {:.0}% was there", t.lost * 100.0, t.chosen * 100.0, t.best * 100.0))
+                                                        "turn " (t.turn) ", " (t.mark) " " (format!("−{:.1}: {:.0}% where {:.0}% was there", t.points, t.chosen * 100.0, t.best * 100.0))
                                                     }
                                                 }
                                             }
@@ -231,7 +231,7 @@ fn coach_table(
             }
             p.hint { "Each number opens the replay at the event where it began; its title lists every event behind it." }
             @if study.is_some() {
-                p.hint { "Turns to study: each player's own decisions that lost the most chance to win against the best move the rules allowed then, by the ruleset's win-chance model (a card drawn is valued at what it could have been). Marks by the chance lost: best under 0.5 points, good under 3, inaccuracy under 6, mistake under 12, blunder from 12. Games whose rules do not list the moves open show none." }
+                p.hint { "Turns to study: each player's own decisions that lost the most against the best move the rules allowed then, each move valued by the best the rest of its turn could reach (the dice and a card drawn at what they could have been), by the ruleset's win-chance model. A loss counts against what was at stake: Δ = 50 · ln(best ÷ chosen), the points of an even two-player game (losing half of a 4 % chance is as bad as losing half of a 50 % one); a decision's accuracy is 103.17 · e^(−0.04354 · Δ) − 3.17, as a chess site's. Marks: inaccuracy from Δ 5, mistake from 10, blunder from 15, each only where Δ is more than twice the model's uncertainty of it. Games whose rules do not list the moves open show none." }
             }
         }
     }

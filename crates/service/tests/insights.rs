@@ -217,6 +217,7 @@ fn made_up_model(kind: &dyn almanac_core::GameKind) -> almanac_store::WinModel {
             sharpened: Vec::new(),
         },
         sharpness: [1.0, 1.0],
+        set_up: None,
     };
     almanac_store::WinModel {
         id: 0,
