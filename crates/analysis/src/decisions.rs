@@ -17,7 +17,7 @@
 //! uncertainty about the difference between the chosen plan's end and the best one's.
 
 use crate::chances::Model;
-use almanac_core::plans::Weighed;
+use almanac_core::decisions::Weighed;
 use almanac_core::{Game, JudgedDecision, Position, Seat};
 
 /// A decision judged with a model.

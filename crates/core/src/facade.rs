@@ -222,7 +222,7 @@ impl<R: Ruleset> Game for Timeline<R> {
         }
         out
     }
-    fn weigh(&self, wanted: &dyn Fn(usize) -> bool, worth: crate::plans::Worth) -> Vec<crate::plans::Weighed> {
+    fn weigh(&self, wanted: &dyn Fn(usize) -> bool, worth: crate::decisions::Worth) -> Vec<crate::decisions::Weighed> {
         if !R::RECORDER || R::FEATURES.is_empty() {
             return Vec::new();
         }

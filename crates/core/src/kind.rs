@@ -427,5 +427,5 @@ pub trait Game: Send + Sync {
     /// Every decision `wanted` picks (a player's own: `event_is_decision`), it and each alternative valued
     /// with `worth` as the best turn it begins (see [`crate::plans`]), in one pass over the game; none where
     /// the game lists no alternatives (it declares no recorder or no features).
-    fn weigh(&self, wanted: &dyn Fn(usize) -> bool, worth: crate::plans::Worth) -> Vec<crate::plans::Weighed>;
+    fn weigh(&self, wanted: &dyn Fn(usize) -> bool, worth: crate::decisions::Worth) -> Vec<crate::decisions::Weighed>;
 }

@@ -17,6 +17,7 @@
 //! no model. The search reads the state the record holds; a game whose state knows hidden cards lists
 //! moves that use them only where its rules say a player could know them.
 
+use crate::decisions::{Plan, Weighed, Worth};
 use crate::kind::{EventOf, Ruleset};
 use crate::position::{Position, Positioned};
 use crate::{Fact, Seat};
@@ -27,48 +28,6 @@ pub const FULL_WIDTH: usize = 1;
 
 /// How many greedy moves finish a turn at most (a turn rarely holds more than a few builds and trades).
 pub const GREEDY_STEPS: usize = 3;
-
-/// What a position is worth to a seat: its chance to win from there.
-pub type Worth<'a> = &'a dyn Fn(&Position, Seat) -> f64;
-
-/// A decision made, and what it and each alternative were worth as plans.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Weighed {
-    /// The event's index (0-based).
-    pub event: usize,
-    pub seat: Seat,
-    pub alternatives: Vec<Plan>,
-}
-
-impl Weighed {
-    /// The alternative chosen.
-    pub fn chosen(&self) -> Option<&Plan> {
-        self.alternatives.iter().find(|a| a.chosen)
-    }
-
-    /// The alternative worth most (the first of equals).
-    pub fn best(&self) -> Option<&Plan> {
-        self.alternatives.iter().fold(None, |best: Option<&Plan>, a| match best {
-            Some(b) if b.worth >= a.worth => Some(b),
-            _ => Some(a),
-        })
-    }
-}
-
-/// One thing the player could have done, valued as the best turn it begins.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Plan {
-    /// Its log line (for a draw, the decision's own line: the card bought face down, the dice not yet read).
-    pub line: String,
-    /// In words, after the player's name.
-    pub words: String,
-    /// The seat's chance from the best turn it begins (the expectation over its draws).
-    pub worth: f64,
-    /// Whether this is what the player did.
-    pub chosen: bool,
-    /// The position the best turn it begins ends in, along its likeliest draws: what its worth stands on.
-    pub reached: Option<Position>,
-}
 
 /// A move of the seat: the decision's line and, per outcome, its probability and the state it leads to.
 struct Move<R: Ruleset> {
