@@ -134,3 +134,37 @@ fn a_broken_dump_names_the_event_it_cannot_read() {
     let err = to_almanac("{\"schema\": \"catanatron-dump/1\", \"game\": 3}").unwrap_err();
     assert!(err.reason.starts_with("catanatron dump: invalid type"), "{err}");
 }
+
+/// catanatron's newest version discards one card at a time (`DISCARD_RESOURCE`, one card in `discarded`):
+/// the same games written that way replay to the same result.
+#[test]
+fn a_discard_written_one_card_at_a_time_replays_to_the_same_result() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/data/catanatron");
+    let out = std::env::temp_dir().join(format!("almanac-discards-{}", std::process::id()));
+    std::fs::create_dir_all(&out).unwrap();
+    let mut split = 0;
+    for name in ["catanatron-1.json", "catanatron-2.json", "catanatron-3.json", "catanatron-4.json"] {
+        let mut dump: Value = serde_json::from_str(&std::fs::read_to_string(dir.join(name)).unwrap()).unwrap();
+        let mut events = Vec::new();
+        for e in dump["events"].as_array().unwrap() {
+            let cards = e["result"]["discarded"].as_array().filter(|c| e["type"] == "DISCARD" && c.len() > 1);
+            let Some(cards) = cards else {
+                events.push(e.clone());
+                continue;
+            };
+            split += 1;
+            for card in cards {
+                let mut one = e.clone();
+                one["type"] = Value::from("DISCARD_RESOURCE");
+                one["result"]["discarded"] = Value::from(vec![card.clone()]);
+                events.push(one);
+            }
+        }
+        dump["events"] = Value::from(events);
+        let path = out.join(name);
+        std::fs::write(&path, dump.to_string()).unwrap();
+        check(&path).unwrap();
+    }
+    std::fs::remove_dir_all(&out).unwrap();
+    assert!(split > 0, "the fixtures hold no discard of several cards to split");
+}

@@ -308,6 +308,64 @@ fn a_seven_makes_big_hands_discard_half() {
 }
 
 #[test]
+fn a_discard_may_be_paid_one_card_at_a_time() {
+    // After two rolls of 3, Cem's 7 (limit 2) makes Ana (5 cards) owe 2, Bo (4) 2 and Cem (5) 2. catanatron's
+    // newest records write each card of a discard as its own event: every part is checked against what is
+    // still owed, and the robber waits for the last.
+    let opts = json!({"discard_limit": 2});
+    let seven = with(
+        &SETUP,
+        &[
+            ROLL3,
+            r#"{"type":"end_turn","player":"Ana"}"#,
+            r#"{"type":"roll","player":"Bo","dice":[1,2]}"#,
+            r#"{"type":"end_turn","player":"Bo"}"#,
+            r#"{"type":"roll","player":"Cem","dice":[3,4]}"#,
+            r#"{"type":"discard","player":"Bo","cards":{"lumber":2}}"#,
+            r#"{"type":"discard","player":"Cem","cards":{"ore":1}}"#,
+            r#"{"type":"discard","player":"Cem","cards":{"grain":1}}"#,
+        ],
+    );
+    let l = |extra: &[&'static str]| with(&lines(&seven), extra);
+    rejected_with(
+        opts.clone(),
+        &lines(&l(&[r#"{"type":"discard","player":"Ana","cards":{}}"#])),
+        "Ana's discard names no card; 2 still owed",
+    );
+    rejected_with(
+        opts.clone(),
+        &lines(&l(&[r#"{"type":"discard","player":"Ana","cards":{"lumber":3}}"#])),
+        "Ana holds 5 cards and must discard 2 (half, rounded down), not 3",
+    );
+    rejected_with(
+        opts.clone(),
+        &lines(&l(&[
+            r#"{"type":"discard","player":"Ana","cards":{"lumber":1}}"#,
+            r#"{"type":"discard","player":"Ana","cards":{"lumber":2}}"#,
+        ])),
+        "Ana holds 4 cards and has 1 left to discard of the half owed after the 7, not 2",
+    );
+    rejected_with(
+        opts.clone(),
+        &lines(&l(&[
+            r#"{"type":"discard","player":"Ana","cards":{"lumber":1}}"#,
+            r#"{"type":"move_robber","player":"Cem","hex":11}"#,
+        ])),
+        "must discard first",
+    );
+    let s = ok_with(
+        opts,
+        &lines(&l(&[
+            r#"{"type":"discard","player":"Ana","cards":{"lumber":1}}"#,
+            r#"{"type":"discard","player":"Ana","cards":{"brick":1}}"#,
+        ])),
+    );
+    assert_eq!(hand(&s, "Ana"), [2, 0, 1, 0, 0, 0]);
+    assert_eq!(hand(&s, "Cem"), [0, 0, 0, 1, 2, 0]);
+    assert_eq!(s["phase"], "move_robber");
+}
+
+#[test]
 fn trades_are_with_the_active_player_and_never_gifts_or_like_for_like() {
     let base = with(&SETUP, &[ROLL3]);
     let l = |extra: &[&'static str]| with(&lines(&base), extra);

@@ -125,15 +125,22 @@ pub fn roll(
 }
 
 pub fn discard(s: &mut State, p: Seat, cards: &Bundle, facts: &mut Vec<Fact>) -> Result {
+    // A discard may be paid in parts (catanatron's newest records discard one card at a time): each part is
+    // checked against what is still owed.
     let due = s.must_discard[p as usize];
-    if cards.total() != due as u32 {
-        return fail(format!(
-            "{} holds {} cards and must discard {} (half, rounded down), not {}",
-            s.name(p),
-            s.players[p as usize].hand.total(),
-            due,
-            cards.total()
-        ));
+    let held = s.players[p as usize].hand.total();
+    let count = cards.total();
+    if count == 0 {
+        return fail(format!("{}'s discard names no card; {due} still owed", s.name(p)));
+    }
+    if count > due as u32 {
+        // Half the hand now is what was owed at the 7 unless part of it is paid already.
+        let paid_in_part = variants::discards_due(s)[p as usize] != due;
+        return fail(if paid_in_part {
+            format!("{} holds {held} cards and has {due} left to discard of the half owed after the 7, not {count}", s.name(p))
+        } else {
+            format!("{} holds {held} cards and must discard {due} (half, rounded down), not {count}", s.name(p))
+        });
     }
     if cards.unknown > 0 && !s.options.discards_face_down {
         return fail(format!("{}'s discard must name its cards: discards go face up to the bank", s.name(p)));
@@ -160,7 +167,7 @@ pub fn discard(s: &mut State, p: Seat, cards: &Bundle, facts: &mut Vec<Fact>) ->
             to: None,
         });
     }
-    s.must_discard[p as usize] = 0;
+    s.must_discard[p as usize] = due - count as u8;
     if s.must_discard.iter().all(|&d| d == 0) {
         s.phase = Phase::MoveRobber { knight: false };
     }
