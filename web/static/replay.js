@@ -628,16 +628,17 @@ document.addEventListener('DOMContentLoaded', () => {
 
   // Each decision judged, marked in the list as a chess site marks moves (?! an inaccuracy, ? a mistake, ??
   // a blunder; the thresholds are said in the coach table's hint); the best alternative of the current one
-  // is drawn on the board, with its words under it.
+  // is drawn on the board, with its words under it. A trade between players is two decisions at one entry:
+  // the mover's and the partner's (accepting against declining).
   const decisions = new Map();
   const MARKS = { inaccuracy: '?!', mistake: '?', blunder: '??' };
   const percent = (x) => `${Math.round(x * 100)}%`;
   function markDecisions() {
     for (const d of chances.decisions || []) {
-      decisions.set(d.seq, d);
+      decisions.set(d.seq, [...(decisions.get(d.seq) || []), d]);
       const li = list.querySelector(`li[data-seq="${d.seq}"]`);
       if (!li) continue;
-      li.dataset.mark = d.mark;
+      if (MARKS[d.mark] || !li.dataset.mark) li.dataset.mark = d.mark;
       if (!MARKS[d.mark]) continue;
       const badge = document.createElement('span');
       badge.className = `decision-mark ${d.mark}`;
@@ -650,8 +651,9 @@ document.addEventListener('DOMContentLoaded', () => {
   function showBetter(s) {
     for (const old of board.querySelectorAll('.better-move')) old.remove();
     const said = document.getElementById('better');
-    const d = decisions.get(s);
-    if (!d || !MARKS[d.mark]) {
+    // The costliest marked decision of the entry.
+    const d = (decisions.get(s) || []).filter((x) => MARKS[x.mark]).sort((a, b) => b.points - a.points)[0];
+    if (!d) {
       said.hidden = true;
       said.textContent = '';
       return;

@@ -41,7 +41,11 @@ fn sample_file(name: &str) -> ValidatedLog {
     validate(None, &std::fs::read_to_string(path).unwrap()).unwrap()
 }
 
+/// An alternative's event type; "" for declining a trade (no event of its own).
 fn kind_of(line: &str) -> String {
+    if line.is_empty() {
+        return String::new();
+    }
     serde_json::from_str::<serde_json::Value>(line).unwrap()["type"].as_str().unwrap().to_string()
 }
 
@@ -115,7 +119,8 @@ fn no_trade_that_paid_for_a_build_in_its_turn_is_marked() {
     let model = model.for_game(game);
     let judged = judge(&model, game, &|i| game.event_turn(i) > 0);
     let mut paid = 0;
-    for j in judged.iter().filter(|j| kind_of(&game.event_text(j.event)) == "maritime_trade") {
+    let trades = ["maritime_trade", "trade"];
+    for j in judged.iter().filter(|j| trades.contains(&kind_of(&game.event_text(j.event)).as_str())) {
         let turn = game.event_turn(j.event);
         let built = (j.event + 1..game.event_count()).take_while(|&k| game.event_turn(k) == turn).any(|k| {
             game.event_facts(k).iter().any(|f| matches!(f, Fact::Built { player, .. } if *player as usize == j.seat))
@@ -126,7 +131,52 @@ fn no_trade_that_paid_for_a_build_in_its_turn_is_marked() {
             assert!(!["inaccuracy", "mistake", "blunder"].contains(&m), "{}: {m}: {j:?}", j.event);
         }
     }
-    assert!(paid >= 5, "{paid} bank trades paid for a build");
+    assert!(paid >= 5, "{paid} trades paid for a build");
+}
+
+#[test]
+fn a_trade_between_players_is_judged_for_both_of_them() {
+    for name in ["catan-jsettlers-six-players.jsonl", "catan-club-game.jsonl"] {
+        let log = sample_file(name);
+        let game = log.game.as_ref();
+        let trades: Vec<usize> = (0..game.event_count())
+            .filter(|&i| game.event_turn(i) > 0 && kind_of(&game.event_text(i)) == "trade")
+            .collect();
+        let weighed = game.weigh(&|i| trades.contains(&i), &points);
+        let (mut both, mut differ) = (0, 0);
+        for &i in &trades {
+            let at: Vec<_> = weighed.iter().filter(|w| w.event == i).collect();
+            let [mover, partner] = at.as_slice() else { panic!("{name} {i}: {} decisions", at.len()) };
+            assert_ne!(mover.seat, partner.seat, "{name} {i}");
+            let words: Vec<&str> = partner.alternatives.iter().map(|a| a.words.as_str()).collect();
+            assert_eq!(words, ["accepts the trade", "declines the trade"], "{name} {i}");
+            assert!(partner.alternatives[0].chosen && !partner.alternatives[1].chosen);
+            // Accepting is worth what the partner holds where the mover's plan with the trade ends; declining,
+            // where the mover's best plan without it ends.
+            let chosen = mover.chosen().unwrap();
+            assert_eq!(partner.alternatives[0].reached, chosen.reached, "{name} {i}");
+            let without = mover
+                .alternatives
+                .iter()
+                .filter(|a| !a.chosen)
+                .fold(None, |b: Option<&almanac_core::decisions::Plan>, a| match b {
+                    Some(b) if b.worth >= a.worth => Some(b),
+                    _ => Some(a),
+                })
+                .unwrap();
+            assert_eq!(partner.alternatives[1].reached, without.reached, "{name} {i}");
+            assert!(partner.alternatives.iter().all(|a| (0.0..=1.0).contains(&a.worth)), "{name} {i}");
+            // Read for the partner, not the mover: where the two hold different points, so do their values.
+            let mine = points(chosen.reached.as_ref().unwrap(), mover.seat);
+            let theirs = points(chosen.reached.as_ref().unwrap(), partner.seat);
+            if (mine - theirs).abs() > 0.1 {
+                differ += 1;
+                assert_ne!(chosen.worth, partner.alternatives[0].worth, "{name} {i}");
+            }
+            both += 1;
+        }
+        assert!(both >= 20 && differ > 0, "{name}: {both} trades judged for both players ({differ} apart)");
+    }
 }
 
 #[test]

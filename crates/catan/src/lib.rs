@@ -70,6 +70,13 @@ impl almanac_core::Ruleset for Catan {
     fn outcomes(state: &State, event: &LoggedEvent) -> Vec<(LoggedEvent, f64)> {
         next::outcomes(state, event)
     }
+    fn consented_by(state: &State, event: &LoggedEvent) -> Option<Seat> {
+        // A trade between players is between the active player and one other, whichever the line names first.
+        match event.event {
+            crate::event::Event::Trade { player, with, .. } => Some(if player == state.active { with } else { player }),
+            _ => None,
+        }
+    }
     fn undrawn_words(state: &State, first: &LoggedEvent) -> String {
         match first.event {
             crate::event::Event::Roll { .. } => "rolls the dice".to_string(),

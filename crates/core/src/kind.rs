@@ -241,6 +241,12 @@ pub trait Ruleset: 'static + Sized + Sync {
         Self::describe(state, first)
     }
 
+    /// The seat, other than the one whose move `event` is, whose consent it took (a trade's partner, who
+    /// could have declined): that seat's decision is judged too, accepting against declining. None by default.
+    fn consented_by(_state: &Self::State, _event: &EventOf<Self>) -> Option<Seat> {
+        None
+    }
+
     /// Whether `other`, an event the rules offer, was open to the player who made `chosen` given what chance
     /// had dealt them with it (a tile drawn, named in the event that places it): only such events
     /// are its alternatives. Every offered event by default.

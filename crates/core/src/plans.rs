@@ -102,23 +102,38 @@ fn reached<R: Ruleset>(
 /// The search of one seat's turn.
 struct Search<'a, R: Ruleset> {
     seat: Seat,
+    /// A second seat whose worth is read along the seat's own plans (a trade's partner, whose accepting
+    /// is judged by the turn the seat then plays); the seat itself when there is none.
+    reader: Seat,
     turn: u32,
     worth: Worth<'a>,
     _rules: std::marker::PhantomData<R>,
 }
 
-/// A value and the position it stands on.
-type Valued = (f64, Option<Position>);
+/// A value for the seat (`mine`, what its plans are chosen by), for the reader (`theirs`), and the
+/// position they stand on.
+#[derive(Debug, Clone)]
+struct Valued {
+    mine: f64,
+    theirs: f64,
+    at: Option<Position>,
+}
 
 impl<R: Ruleset> Search<'_, R> {
-    /// The position as it stands, for the seat: 1 or 0 where the game is over.
+    /// The position as it stands, for the seat and the reader: 1 or 0 where the game is over.
     fn leaf(&self, state: &R::State) -> Valued {
+        let at = state.position();
         if let Some(w) = R::winner(state) {
-            return (f64::from(u8::from(w == self.seat)), state.position());
+            let won = |s: Seat| f64::from(u8::from(w == s));
+            return Valued { mine: won(self.seat), theirs: won(self.reader), at };
         }
-        match state.position() {
-            Some(p) => ((self.worth)(&p, self.seat), Some(p)),
-            None => (0.0, None),
+        match &at {
+            Some(p) => {
+                let mine = (self.worth)(p, self.seat);
+                let theirs = if self.reader == self.seat { mine } else { (self.worth)(p, self.reader) };
+                Valued { mine, theirs, at }
+            }
+            None => Valued { mine: 0.0, theirs: 0.0, at },
         }
     }
 
@@ -140,16 +155,11 @@ impl<R: Ruleset> Search<'_, R> {
         if depth == 0 {
             return self.greedy(state, moves, GREEDY_STEPS);
         }
-        moves.iter().map(|m| self.expect(m, |s| if m.rolled { self.leaf(s) } else { self.value(s, depth - 1) })).fold(
-            (f64::MIN, None),
-            |best, v| {
-                if v.0 > best.0 {
-                    v
-                } else {
-                    best
-                }
-            },
-        )
+        let first = Valued { mine: f64::MIN, theirs: 0.0, at: None };
+        moves
+            .iter()
+            .map(|m| self.expect(m, |s| if m.rolled { self.leaf(s) } else { self.value(s, depth - 1) }))
+            .fold(first, |best, v| if v.mine > best.mine { v } else { best })
     }
 
     /// The turn finished greedily from `state`: the move whose positions are worth most, then again, `steps`
@@ -162,7 +172,7 @@ impl<R: Ruleset> Search<'_, R> {
                 (v, m)
             })
             .fold(None, |best: Option<(Valued, Move<R>)>, (v, m)| match best {
-                Some(b) if b.0 .0 >= v.0 => Some(b),
+                Some(b) if b.0.mine >= v.mine => Some(b),
                 _ => Some((v, m)),
             });
         let Some((valued, m)) = best else { return self.leaf(state) };
@@ -184,80 +194,129 @@ impl<R: Ruleset> Search<'_, R> {
 
     /// A move's value: the expectation over its outcomes of `value`, standing on its likeliest outcome's.
     fn expect(&self, m: &Move<R>, value: impl Fn(&R::State) -> Valued) -> Valued {
-        let mut sum = 0.0;
-        let mut likeliest: (f64, Option<Position>) = (f64::MIN, None);
+        let mut sum = Valued { mine: 0.0, theirs: 0.0, at: None };
+        let mut likeliest = f64::MIN;
         for (p, s) in &m.outcomes {
-            let (v, at) = value(s);
-            sum += p * v;
-            if *p > likeliest.0 {
-                likeliest = (*p, at);
+            let v = value(s);
+            sum.mine += p * v.mine;
+            sum.theirs += p * v.theirs;
+            if *p > likeliest {
+                likeliest = *p;
+                sum.at = v.at;
             }
         }
-        (sum, likeliest.1)
+        sum
     }
 }
 
 /// `event`, made in `state` (event `index` of its game), and every alternative the rules allowed its seat
 /// then, each valued with `worth` as the best turn it begins; none when the event is no choice of a seat
 /// (the seat had nothing else it could do, or the event is not among the moves the game lists and could not
-/// be applied).
-pub fn weigh<R: Ruleset>(state: &R::State, event: &EventOf<R>, index: usize, worth: Worth) -> Option<Weighed> {
+/// be applied). Where the event took another seat's consent (`Ruleset::consented_by`), that seat's decision
+/// follows: accepting (the turn the event begins) against declining (the turn the mover would have played
+/// best without it), each worth what the consenting seat holds at its end.
+pub fn weigh<R: Ruleset>(state: &R::State, event: &EventOf<R>, index: usize, worth: Worth) -> Vec<Weighed> {
     let chosen = R::choice(event);
     let chosen_outcomes = R::outcomes(state, &chosen);
     let chosen_first = chosen_outcomes.first().map(|(e, _)| e.clone()).unwrap_or_else(|| chosen.clone());
-    let open = R::open(state);
-    // The seat whose listed moves hold the event; else (a choice the game does not list whole: a trade's
-    // cards, several cards to the bank at once) the seat whose open decision takes its type, the active
-    // seat first, with the event as it was made against the moves the game lists.
-    let mut found = None;
-    for o in &open {
-        let listed = moves::<R>(state, o.seat, &|e| R::dealt_alike(&chosen, e));
-        if let Some(k) = listed.iter().position(|m| m.event == chosen_first) {
-            found = Some((o.seat, listed, k));
-            break;
-        }
-    }
-    let (seat, alternatives, chosen_at) = match found {
-        Some(f) => f,
-        None => {
-            let line = R::write_event(state, &chosen);
-            let kind = serde_json::from_str::<serde_json::Value>(&line).ok()?.get("type")?.as_str()?.to_string();
-            let takes = |o: &&crate::next::Decision| o.types.iter().any(|t| *t == kind);
-            let active = R::active(state);
-            let o = open.iter().filter(takes).find(|o| o.seat == active).or_else(|| open.iter().find(takes))?;
-            let mut listed = moves::<R>(state, o.seat, &|e| R::dealt_alike(&chosen, e));
-            listed.push(reached::<R>(state, chosen_first, &chosen_outcomes, &mut Vec::new())?);
-            let k = listed.len() - 1;
-            (o.seat, listed, k)
-        }
+    let Some((seat, alternatives, chosen_at)) = alternatives_of::<R>(state, &chosen, &chosen_first, &chosen_outcomes)
+    else {
+        return Vec::new();
     };
     if alternatives.len() < 2 {
-        return None;
+        return Vec::new();
     }
-    let search = Search::<R> { seat, turn: R::turn(state), worth, _rules: std::marker::PhantomData };
-    let now = search.leaf(state).0;
-    let plans = alternatives
+    let partner = R::consented_by(state, &chosen).filter(|&p| p != seat);
+    let search = Search::<R> {
+        seat,
+        reader: partner.unwrap_or(seat),
+        turn: R::turn(state),
+        worth,
+        _rules: std::marker::PhantomData,
+    };
+    let now = search.leaf(state).mine;
+    let valued: Vec<Valued> = alternatives
         .iter()
-        .enumerate()
-        .map(|(k, m)| {
+        .map(|m| {
             // A move worth less at once than the position it left (a trade, a card played, a road towards
             // a corner) is worth only what it leads to: the moves after it are searched at full width. A
             // move worth its keep at once is finished greedily.
-            let invests = search.expect(m, |s| search.leaf(s)).0 < now;
+            let invests = search.expect(m, |s| search.leaf(s)).mine < now;
             let depth = if invests { FULL_WIDTH } else { 0 };
-            let (worth, reached) = search.expect(m, |s| if m.rolled { search.leaf(s) } else { search.value(s, depth) });
-            Plan {
-                line: R::write_event(state, &m.event),
-                words: if m.outcomes.len() > 1 {
-                    R::undrawn_words(state, &m.event)
-                } else {
-                    R::describe(state, &m.event)
-                },
-                worth,
-                chosen: k == chosen_at,
-                reached,
-            }
+            search.expect(m, |s| if m.rolled { search.leaf(s) } else { search.value(s, depth) })
         })
         .collect();
-    Some(Weighed { event: index, seat, alternatives: plans })
+    let plans = alternatives
+        .iter()
+        .zip(&valued)
+        .enumerate()
+        .map(|(k, (m, v))| Plan {
+            line: R::write_event(state, &m.event),
+            words: if m.outcomes.len() > 1 { R::undrawn_words(state, &m.event) } else { R::describe(state, &m.event) },
+            worth: v.mine,
+            chosen: k == chosen_at,
+            reached: v.at.clone(),
+        })
+        .collect();
+    let mut out = vec![Weighed { event: index, seat, alternatives: plans }];
+    if let Some(partner) = partner {
+        // Declining leaves the mover to play the best turn open without the event (the first of equals).
+        let declined = valued
+            .iter()
+            .enumerate()
+            .filter(|(k, _)| *k != chosen_at)
+            .fold(None, |best: Option<&Valued>, (_, v)| match best {
+                Some(b) if b.mine >= v.mine => Some(b),
+                _ => Some(v),
+            })
+            .cloned();
+        if let Some(declined) = declined {
+            let accepted = &valued[chosen_at];
+            let plan = |words: &str, v: &Valued, chosen: bool, line: String| Plan {
+                line,
+                words: words.to_string(),
+                worth: v.theirs,
+                chosen,
+                reached: v.at.clone(),
+            };
+            out.push(Weighed {
+                event: index,
+                seat: partner,
+                alternatives: vec![
+                    plan("accepts the trade", accepted, true, R::write_event(state, &chosen)),
+                    plan("declines the trade", &declined, false, String::new()),
+                ],
+            });
+        }
+    }
+    out
+}
+
+/// The seat whose decision `chosen` was, the moves the rules listed for it then (those open given what
+/// chance dealt it) and which of them was chosen. A choice the game does not list whole (a trade's cards,
+/// several cards to the bank at once) belongs to the seat whose open decision takes its type, the active
+/// seat first, and joins the listed moves as it was made.
+#[allow(clippy::type_complexity)]
+fn alternatives_of<R: Ruleset>(
+    state: &R::State,
+    chosen: &EventOf<R>,
+    chosen_first: &EventOf<R>,
+    chosen_outcomes: &[(EventOf<R>, f64)],
+) -> Option<(Seat, Vec<Move<R>>, usize)> {
+    let open = R::open(state);
+    for o in &open {
+        let listed = moves::<R>(state, o.seat, &|e| R::dealt_alike(chosen, e));
+        if let Some(k) = listed.iter().position(|m| m.event == *chosen_first) {
+            return Some((o.seat, listed, k));
+        }
+    }
+    let line = R::write_event(state, chosen);
+    let kind = serde_json::from_str::<serde_json::Value>(&line).ok()?.get("type")?.as_str()?.to_string();
+    let takes = |o: &&crate::next::Decision| o.types.iter().any(|t| *t == kind);
+    let active = R::active(state);
+    let o = open.iter().filter(takes).find(|o| o.seat == active).or_else(|| open.iter().find(takes))?;
+    let mut listed = moves::<R>(state, o.seat, &|e| R::dealt_alike(chosen, e));
+    listed.push(reached::<R>(state, chosen_first.clone(), chosen_outcomes, &mut Vec::new())?);
+    let k = listed.len() - 1;
+    Some((o.seat, listed, k))
 }

@@ -231,7 +231,7 @@ fn coach_table(
             }
             p.hint { "Each number opens the replay at the event where it began; its title lists every event behind it." }
             @if study.is_some() {
-                p.hint { "Turns to study: each player's own decisions that lost the most against the best move the rules allowed then, each move valued by the best the rest of its turn could reach (the dice and a card drawn at what they could have been), by the ruleset's win-chance model. A loss counts against what was at stake: Δ = 50 · ln(best ÷ chosen), the points of an even two-player game (losing half of a 4 % chance is as bad as losing half of a 50 % one); a decision's accuracy is 103.17 · e^(−0.04354 · Δ) − 3.17, as a chess site's. Marks: inaccuracy from Δ 5, mistake from 10, blunder from 15, each only where Δ is more than twice the model's uncertainty of it. Games whose rules do not list the moves open show none." }
+                p.hint { "Turns to study: each player's own decisions that lost the most against the best move the rules allowed then, each move valued by the best the rest of its turn could reach (the dice and a card drawn at what they could have been), by the ruleset's win-chance model; a trade's partner is judged too, accepting against declining. A loss counts against what was at stake: Δ = 50 · ln(best ÷ chosen), the points of an even two-player game (losing half of a 4 % chance is as bad as losing half of a 50 % one); a decision's accuracy is 103.17 · e^(−0.04354 · Δ) − 3.17, as a chess site's. Marks: inaccuracy from Δ 5, mistake from 10, blunder from 15, each only where Δ is more than twice the model's uncertainty of it. Games whose rules do not list the moves open show none." }
             }
         }
     }

@@ -137,7 +137,10 @@ pub fn discard(s: &mut State, p: Seat, cards: &Bundle, facts: &mut Vec<Fact>) ->
         // Half the hand now is what was owed at the 7 unless part of it is paid already.
         let paid_in_part = variants::discards_due(s)[p as usize] != due;
         return fail(if paid_in_part {
-            format!("{} holds {held} cards and has {due} left to discard of the half owed after the 7, not {count}", s.name(p))
+            format!(
+                "{} holds {held} cards and has {due} left to discard of the half owed after the 7, not {count}",
+                s.name(p)
+            )
         } else {
             format!("{} holds {held} cards and must discard {due} (half, rounded down), not {count}", s.name(p))
         });

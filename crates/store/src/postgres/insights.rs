@@ -101,7 +101,7 @@ impl Postgres {
             .map(|r| r.get(0));
         let rows = client.query(
             "SELECT seq, seat, chosen, best, alternatives, best_line, best_words, spread FROM judged_decisions
-             WHERE game_id = $1 ORDER BY seq",
+             WHERE game_id = $1 ORDER BY seq, seat",
             &[&id],
         )?;
         let decisions = rows

@@ -102,7 +102,7 @@ fn judged_decisions(conn: &Connection, id: &str) -> Result<(Option<String>, Vec<
         .optional()?;
     let mut stmt = conn.prepare_cached(
         "SELECT seq, seat, chosen, best, alternatives, best_line, best_words, spread FROM judged_decisions
-         WHERE game_id = ?1 ORDER BY seq",
+         WHERE game_id = ?1 ORDER BY seq, seat",
     )?;
     let rows = stmt.query_map([id], |r| {
         Ok(JudgedDecision {

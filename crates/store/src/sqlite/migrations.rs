@@ -85,6 +85,7 @@ const MIGRATIONS: &[Migration] = &[
         after: None,
     },
     Migration { version: 21, before: None, sql: include_str!("../../migrations/021_judged_spread.sql"), after: None },
+    Migration { version: 22, before: None, sql: include_str!("../../migrations/022_judged_per_seat.sql"), after: None },
 ];
 
 pub fn current(conn: &Connection) -> Result<u32> {

@@ -410,11 +410,22 @@ pub fn games_stored_together_are_each_stored_whole_or_not_at_all(store: &mut Sto
         best_words: "builds a road at 9:SE".into(),
         spread: 0.012,
     };
+    // A trade's partner is judged at the same event (accepting against declining).
+    let partner = almanac_core::JudgedDecision {
+        seat: 2,
+        chosen: 0.30,
+        best: 0.31,
+        alternatives: 2,
+        best_line: String::new(),
+        best_words: "declines the trade".into(),
+        spread: f64::NAN,
+        ..judged.clone()
+    };
     let insights = Insights {
         metrics: vec![SeatMetric { seat: 0, metric: "first_seen_here", arg: "a".into(), value: 5.0 }],
         openings: Vec::new(),
         chances_model: None,
-        decisions: vec![judged.clone()],
+        decisions: vec![judged.clone(), partner.clone()],
     };
     let new_game = |k: usize| NewGame {
         game: logs[k].game.as_ref(),
@@ -451,7 +462,10 @@ pub fn games_stored_together_are_each_stored_whole_or_not_at_all(store: &mut Sto
         assert_eq!(store.access_of(id).unwrap().owner, Some(owners[k]));
         // Its judged decisions with its read model (judged by no model kept: none named).
         let seen = store.visible(Viewer::Operator, id).unwrap();
-        assert_eq!(store.judged_decisions(&seen).unwrap(), (None, vec![judged.clone()]), "its decisions judged");
+        let (model, decisions) = store.judged_decisions(&seen).unwrap();
+        assert_eq!((model, decisions.len()), (None, 2), "its decisions judged");
+        assert_eq!(decisions[0], judged, "the mover's");
+        assert_eq!((decisions[1].seat, decisions[1].seq, decisions[1].spread.is_nan()), (2, 40, true), "the partner's");
     }
     let asked = Question { arg: "a".into(), ..Question::over(Viewer::Operator, "first_seen_here", Dimension::Ruleset) };
     let rows = answer(store, &asked);
