@@ -53,3 +53,35 @@ fn a_follower_is_weighed_against_the_other_features_of_the_tile() {
     assert!(d.alternatives.len() >= 2, "{:?}", d.alternatives.iter().map(|a| &a.line).collect::<Vec<_>>());
     assert!(d.alternatives.iter().all(|a| a.outcomes.len() == 1));
 }
+
+/// A made-up reader for this structural test: the open features a seat holds, then its points.
+fn held(p: &almanac_core::Position, seat: almanac_core::Seat) -> f64 {
+    let f = &p.seats[seat as usize];
+    // score, followers at home, city tiles, road tiles, monasteries, fields, field cities, goods
+    (f[2] + f[3] + f[4] + f[5]) / 100.0 + f[0] / 10_000.0
+}
+
+#[test]
+fn a_tile_placed_is_judged_over_the_rest_of_its_turn() {
+    let g = sample();
+    let positions = g.positions();
+    let placed: Vec<usize> = (0..g.event_count()).filter(|&i| g.event_text(i).contains("place_tile")).collect();
+    let weighed = g.weigh(&|i| placed.contains(&i), &held);
+    assert!(weighed.len() >= placed.len() / 2, "{} of {} placements weighed", weighed.len(), placed.len());
+    let (mut beyond, mut could) = (0, 0);
+    for w in &weighed {
+        let tile = field(&g.event_text(w.event), "tile");
+        for a in &w.alternatives {
+            assert_eq!(field(&a.line, "type"), "place_tile", "{}", a.line);
+            assert_eq!(field(&a.line, "tile"), tile, "only the tile drawn: {}", a.line);
+        }
+        // Where the player then placed a follower, the placement is worth at least what that follower made of
+        // it: the plan looked past the tile to the figure (and the end of the turn).
+        if g.event_text(w.event + 1).contains("place_figure") && g.event_text(w.event + 1).contains("follower") {
+            could += 1;
+            let after_tile = held(&positions[w.event + 1], w.seat);
+            beyond += usize::from(w.chosen().unwrap().worth > after_tile);
+        }
+    }
+    assert!(could >= 5 && beyond * 10 >= could * 9, "{beyond} of {could} placements valued past the tile");
+}
