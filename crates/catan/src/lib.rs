@@ -30,6 +30,7 @@ pub mod position;
 pub mod resources;
 pub mod roads;
 pub mod rules;
+pub mod seen;
 pub mod seven;
 pub mod state;
 pub mod stated;
@@ -69,6 +70,9 @@ impl almanac_core::Ruleset for Catan {
     }
     fn outcomes(state: &State, event: &LoggedEvent) -> Vec<(LoggedEvent, f64)> {
         next::outcomes(state, event)
+    }
+    fn could_judge(state: &State, event: &LoggedEvent) -> bool {
+        seen::could_judge(state, &event.event)
     }
     fn consented_by(state: &State, event: &LoggedEvent) -> Option<Seat> {
         // A trade between players is between the active player and one other, whichever the line names first.

@@ -160,6 +160,11 @@ pub struct Player {
     pub road_length: u8,
     /// What one roll promised the player when it was last said (`Fact::Promised`), in thousandths of a card.
     pub promised: u32,
+    /// The player's steals as the players not in them saw them: per victim, by resource, the cards taken
+    /// less what the table could expect of them (the victim's hand by kinds then). A hand as another
+    /// player could count it is in `seen.rs`. Cleared where a hand empties (then everyone knows it).
+    #[serde(default)]
+    pub unseen_steals: [[f32; 5]; 6],
 }
 
 /// Where in the turn the game is.

@@ -81,3 +81,115 @@ fn a_development_card_bought_is_valued_over_the_cards_the_deck_may_hold() {
     assert!(outcomes.iter().filter(|o| o.probability > 0.0).count() >= 2, "{outcomes:?}");
     assert!(buys[0].chosen && buys[0].words.contains("development"), "{}", buys[0].words);
 }
+
+/// The catanatron records we keep, read.
+fn catanatron_games() -> Vec<Timeline<Catan>> {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/data/catanatron");
+    let mut names: Vec<_> = std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().path()).collect();
+    names.sort();
+    names
+        .iter()
+        .filter(|p| p.extension().is_some_and(|x| x == "json"))
+        .map(|p| {
+            let log = almanac_catan::import::catanatron::to_almanac(&std::fs::read_to_string(p).unwrap()).unwrap();
+            let first = log.lines().next().unwrap();
+            read_events::<Catan>(Envelope::parse(first).unwrap(), first, &log).unwrap()
+        })
+        .collect()
+}
+
+/// A seat's count of `r` in `q`'s hand, as this test keeps it from the facts: every card a steal moved
+/// that the seat did not see (it was neither thief nor victim) replaced by what the victim's hand then
+/// held of `r`, in proportion; forgotten once a hand is empty.
+struct Ledger {
+    /// (thief, victim, the card's resource index, the victim's hand by resource then)
+    steals: Vec<(u8, u8, usize, [f64; 5])>,
+}
+
+impl Ledger {
+    fn counted(&self, s: &almanac_catan::state::State, by: u8, q: u8, r: usize) -> f64 {
+        let mut n = f64::from(s.players[q as usize].hand.known[almanac_catan::resources::Resource::ALL[r]]);
+        for &(thief, victim, card, shares) in &self.steals {
+            if by == thief || by == victim {
+                continue;
+            }
+            let unseen = f64::from(u8::from(card == r)) - shares[r];
+            if thief == q {
+                n -= unseen;
+            }
+            if victim == q {
+                n += unseen;
+            }
+        }
+        n.max(0.0)
+    }
+}
+
+#[test]
+fn a_monopoly_is_offered_only_as_its_player_could_count_the_hands() {
+    use almanac_catan::resources::Resource;
+    use almanac_core::{cause, Fact};
+    let (mut offered, mut withheld) = (0, 0);
+    for g in catanatron_games() {
+        let mut ledger = Ledger { steals: Vec::new() };
+        let holds_monopoly = |i: usize| {
+            let s = g.state_after(i);
+            s.players[s.active as usize].dev.held[almanac_catan::development::DevCard::Monopoly] > 0
+        };
+        let weighed = g.weigh(&holds_monopoly, &|p, seat| p.scores[seat as usize] / 20.0);
+        let mut next = weighed.iter().peekable();
+        for i in 0..g.event_count() {
+            let before = g.state_after(i);
+            while let Some(w) = next.next_if(|w| w.event == i) {
+                let monopolies: Vec<Resource> = w
+                    .alternatives
+                    .iter()
+                    .filter(|a| !a.chosen && a.line.contains("play_monopoly"))
+                    .map(|a| {
+                        let v: serde_json::Value = serde_json::from_str(&a.line).unwrap();
+                        *Resource::ALL.iter().find(|r| r.name() == v["resource"]).unwrap()
+                    })
+                    .collect();
+                for r in Resource::ALL {
+                    let others = || (0..before.players.len() as u8).filter(|&q| q != w.seat);
+                    let held: f64 = others().map(|q| f64::from(before.players[q as usize].hand.known[r])).sum();
+                    let counted: f64 = others().map(|q| ledger.counted(&before, w.seat, q, r as usize)).sum();
+                    // (The rules keep their count in single precision: a half card exactly is left alone.)
+                    if ((held - counted).abs() - 0.5).abs() < 1e-3 {
+                        continue;
+                    }
+                    if (held - counted).abs() >= 0.5 {
+                        assert!(
+                            !monopolies.contains(&r),
+                            "event {i}: monopoly on {r} offered, {held} held, {counted} seen"
+                        );
+                        withheld += 1;
+                    } else if monopolies.contains(&r) {
+                        offered += 1;
+                    } else {
+                        // Where any monopoly was offered, every one the player could count was.
+                        let chosen = w.chosen().unwrap().line.contains(&format!("\"resource\":\"{}\"", r.name()));
+                        assert!(monopolies.is_empty() || chosen, "event {i}: monopoly on {r} withheld, {held} held");
+                    }
+                }
+            }
+            for f in g.event_facts(i) {
+                if let Fact::Gained { player, item, from: Some(victim), cause: cause::STEAL | "helper", .. } = f {
+                    if let Some(r) = Resource::ALL.iter().position(|r| r.name() == *item) {
+                        let hand = before.players[*victim as usize].hand;
+                        let total = f64::from(hand.total() as u16);
+                        let shares = Resource::ALL.map(|k| f64::from(hand.known[k]) / total);
+                        ledger.steals.push((*player, *victim, r, shares));
+                    }
+                }
+            }
+            let after = g.state_after(i + 1);
+            for q in 0..after.players.len() as u8 {
+                if after.players[q as usize].hand.total() == 0 {
+                    ledger.steals.retain(|&(t, v, _, _)| t != q && v != q);
+                }
+            }
+        }
+    }
+    assert!(offered > 0 && withheld > 0, "{offered} monopolies offered, {withheld} withheld");
+}

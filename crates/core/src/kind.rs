@@ -241,6 +241,13 @@ pub trait Ruleset: 'static + Sized + Sync {
         Self::describe(state, first)
     }
 
+    /// Whether the player who would make `event` could judge what it leads to from what they saw (a card
+    /// that takes what others hold, where cards were stolen out of their sight, could not): the analysis offers no
+    /// alternative they could not judge, and judges the event as made where it is one. True by default.
+    fn could_judge(_state: &Self::State, _event: &EventOf<Self>) -> bool {
+        true
+    }
+
     /// The seat, other than the one whose move `event` is, whose consent it took (a trade's partner, who
     /// could have declined): that seat's decision is judged too, accepting against declining. None by default.
     fn consented_by(_state: &Self::State, _event: &EventOf<Self>) -> Option<Seat> {

@@ -51,7 +51,7 @@ fn moves<R: Ruleset>(state: &R::State, seat: Seat, filter: &dyn Fn(&EventOf<R>) 
                 crate::next::Candidates::Each(events) | crate::next::Candidates::EachOrFill(events, _) => events,
                 _ => continue,
             };
-            for e in events.into_iter().filter(|e| filter(e)) {
+            for e in events.into_iter().filter(|e| filter(e) && R::could_judge(state, e)) {
                 let outcomes = R::outcomes(state, &e);
                 let Some((first, _)) = outcomes.first() else { continue };
                 if seen.contains(first) {

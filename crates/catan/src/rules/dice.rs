@@ -262,6 +262,7 @@ pub fn move_robber(
 pub fn steal(s: &mut State, thief: Seat, victim: Seat, card: ResourceCard, why: &'static str, facts: &mut Vec<Fact>) {
     let item = match card {
         ResourceCard::Known(r) => {
+            crate::seen::stolen(s, thief, victim, r);
             s.players[victim as usize].hand.take(r, 1);
             s.players[thief as usize].hand.add(r, 1);
             r.name()

@@ -49,7 +49,8 @@ impl Rules for State {
     /// 4: what each roll promises each player (`Fact::Promised`), so that luck can be read.
     /// 5: ending the turn is a decision; a position reads the robber's block, a hand's exposure to a 7, the
     /// builds a hand pays for and the set-up still to come; catanatron's records name each seat's bot.
-    const VERSION: u32 = 5;
+    /// 6: a discard may be paid in parts; the state keeps what players not in a steal could not see of it.
+    const VERSION: u32 = 6;
 
     /// The event by the rules, then what the record states about the result.
     fn apply(&mut self, event: &LoggedEvent, facts: &mut Vec<Fact>) -> Result {
@@ -130,6 +131,7 @@ pub fn apply(s: &mut State, ev: &Event, facts: &mut Vec<Fact>) -> Result {
             mark_waiting_wins(s, facts);
         }
     }
+    crate::seen::forget_empty_hands(s);
     Ok(())
 }
 
