@@ -12,6 +12,7 @@ pub mod intervals;
 mod made_up;
 pub mod questions;
 pub mod ratings;
+pub mod read_model;
 pub mod strength;
 
 use almanac_core::facts::PLAYER_PARTNER;

@@ -60,7 +60,7 @@ fn a_draw_is_never_an_alternative_and_ending_the_turn_always_is() {
         let log = sample_file(name);
         let game = log.game.as_ref();
         let weighed = game.weigh(&|_| true, &points);
-        let owners = chances::turn_owners(game);
+        let owners = almanac_analysis::read_model::turn_owners(game);
         assert!(weighed.len() > 50, "{name}: {} decisions", weighed.len());
         let mut in_turn = 0;
         for w in &weighed {
@@ -264,17 +264,27 @@ fn a_winning_move_is_worth_a_win() {
 
 #[test]
 fn a_marked_loss_is_larger_than_the_model_can_tell_apart() {
-    let model = model();
-    let log = sample_file("catan-club-game.jsonl");
-    let game = log.game.as_ref();
-    let model = model.for_game(game);
-    let judged = decisions::judged_in_play(&model, game, 0);
-    assert!(!judged.is_empty());
-    for j in &judged {
-        let m = marked(j.chosen, j.best, j.spread);
-        if ["inaccuracy", "mistake", "blunder"].contains(&m) {
+    let (mut marks, mut held_back) = (0, 0);
+    // Game by game until some are marked (a model of the few records kept is unsure of much).
+    for log in catan_records() {
+        if marks > 0 {
+            break;
+        }
+        let game = log.game.as_ref();
+        let model = model().for_game(game);
+        let t0 = std::time::Instant::now(); let judged = decisions::judged_in_play(&model, game, 0); eprintln!("DEBUG {} events {:?} marks-before {marks}", game.event_count(), t0.elapsed());
+        for j in &judged {
+            let m = marked(j.chosen, j.best, j.spread);
             let points = points_lost(j.chosen, j.best);
-            assert!(points >= 5.0 && points > 2.0 * points_spread(j.chosen, j.spread), "{j:?}");
+            if ["inaccuracy", "mistake", "blunder"].contains(&m) {
+                marks += 1;
+                assert!(points >= 5.0 && points > 2.0 * points_spread(j.chosen, j.spread), "{j:?}");
+            } else if points >= 5.0 {
+                // A loss past a threshold left unmarked is one the model could not tell apart.
+                held_back += 1;
+                assert!(points <= 2.0 * points_spread(j.chosen, j.spread), "{m}: {j:?}");
+            }
         }
     }
+    assert!(marks > 0, "the records hold some marked decisions ({held_back} losses within the model's uncertainty)");
 }

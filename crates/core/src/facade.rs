@@ -31,6 +31,31 @@ impl<R: Ruleset> Timeline<R> {
         k.events = self.events.len();
         read(k)
     }
+
+    /// `judge` of each decision `wanted` (by its index) with the state it was made in, in one pass over the
+    /// events, each state made from the one before it; none where the game lists no alternatives (it has no
+    /// recorder) or declares no features to value them.
+    fn each_decision<T>(
+        &self,
+        wanted: &dyn Fn(usize) -> bool,
+        judge: impl Fn(&R::State, &EventOf<R>, usize) -> Vec<T>,
+    ) -> Vec<T> {
+        if !R::RECORDER || R::FEATURES.is_empty() {
+            return Vec::new();
+        }
+        let mut state = self.snapshots[0].clone();
+        let mut scratch = Vec::new();
+        let mut out = Vec::new();
+        for i in 0..self.events.len() {
+            if let Entry::Event(event) = &self.events[i] {
+                if wanted(i) && self.event_is_decision(i) {
+                    out.extend(judge(&state, event, i));
+                }
+            }
+            self.step(&mut state, i + 1, &mut scratch);
+        }
+        out
+    }
 }
 
 /// How many cards the facts name by an item that stands for one the record did not see.
@@ -205,39 +230,10 @@ impl<R: Ruleset> Game for Timeline<R> {
         decision_at::<R>(&self.state_after(i), event, i)
     }
     fn decisions(&self, wanted: &dyn Fn(usize) -> bool) -> Vec<crate::decisions::Decided> {
-        if !R::RECORDER || R::FEATURES.is_empty() {
-            return Vec::new();
-        }
-        // One pass over the events, each state made from the one before it.
-        let mut state = self.snapshots[0].clone();
-        let mut scratch = Vec::new();
-        let mut out = Vec::new();
-        for i in 0..self.events.len() {
-            if let Entry::Event(event) = &self.events[i] {
-                if wanted(i) && self.event_is_decision(i) {
-                    out.extend(decision_at::<R>(&state, event, i));
-                }
-            }
-            self.step(&mut state, i + 1, &mut scratch);
-        }
-        out
+        self.each_decision(wanted, |state, event, i| decision_at::<R>(state, event, i).into_iter().collect())
     }
     fn weigh(&self, wanted: &dyn Fn(usize) -> bool, worth: crate::decisions::Worth) -> Vec<crate::decisions::Weighed> {
-        if !R::RECORDER || R::FEATURES.is_empty() {
-            return Vec::new();
-        }
-        let mut state = self.snapshots[0].clone();
-        let mut scratch = Vec::new();
-        let mut out = Vec::new();
-        for i in 0..self.events.len() {
-            if let Entry::Event(event) = &self.events[i] {
-                if wanted(i) && self.event_is_decision(i) {
-                    out.extend(crate::plans::weigh::<R>(&state, event, i, worth));
-                }
-            }
-            self.step(&mut state, i + 1, &mut scratch);
-        }
-        out
+        self.each_decision(wanted, |state, event, i| crate::plans::weigh::<R>(state, event, i, worth))
     }
     fn next(&self) -> Vec<crate::next::Open> {
         open_decisions::<R>(&self.last, |seat| self.envelope.players[seat as usize].name.clone())

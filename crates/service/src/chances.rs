@@ -5,7 +5,7 @@ use crate::{game_kind, list, on_every_core, read_stored, ServiceError};
 pub use almanac_analysis::chances::Model;
 pub use almanac_analysis::chances::Withheld;
 use almanac_analysis::chances::{self, GameSamples, NoModel};
-use almanac_analysis::decisions;
+use almanac_analysis::{decisions, read_model};
 use almanac_core::{Game, JudgedDecision};
 use almanac_store::{GameFilter, Store, Viewer, WinModel};
 use serde::Serialize;
@@ -348,7 +348,7 @@ pub fn chances_of(game: &dyn Game, model: &Model, trained_at: &str, judged: Opti
     // Each seat's own decisions (not a roll, not a discard the rules force: the game says which are) against
     // the best the rules allowed then, the costliest first; not the setup, not the last event (which only
     // says who won), not where chances are withheld.
-    let judged = judged.unwrap_or_else(|| chances::judged_decisions(model, game, until));
+    let judged = judged.unwrap_or_else(|| read_model::judged_decisions(model, game, until));
     let mut studied: Vec<Vec<Studied>> = vec![Vec::new(); players.len()];
     let mut decisions = Vec::with_capacity(judged.len());
     for judged in judged.into_iter().filter(|j| (j.seat as usize) < players.len() && (j.seq as usize) < by_event.len())
@@ -499,7 +499,7 @@ impl Models {
     pub fn add_to(&self, insights: &mut almanac_core::Insights, game: &dyn Game) {
         insights.chances_model = self.newest.get(game.ruleset()).copied();
         if let Some(m) = self.read.get(game.ruleset()) {
-            let (metrics, decisions) = chances::read_model_numbers(&m.for_game(game), game);
+            let (metrics, decisions) = read_model::numbers(&m.for_game(game), game);
             insights.metrics.extend(metrics);
             insights.decisions = decisions;
         }
