@@ -71,6 +71,17 @@ impl almanac_core::Ruleset for Catan {
     fn outcomes(state: &State, event: &LoggedEvent) -> Vec<(LoggedEvent, f64)> {
         next::outcomes(state, event)
     }
+    fn listed(state: &State, seat: Seat, kind: &str) -> Vec<LoggedEvent> {
+        // A helper's uses and a trade between players are forms only (the recorder fills them in): none is
+        // listed whole, and a helper's take long to make.
+        match kind {
+            "use_helper" | "trade" => Vec::new(),
+            _ => match next::candidates(state, seat, kind) {
+                Candidates::Each(events) | Candidates::EachOrFill(events, _) => events,
+                _ => Vec::new(),
+            },
+        }
+    }
     fn could_judge(state: &State, event: &LoggedEvent) -> bool {
         seen::could_judge(state, &event.event)
     }

@@ -8,7 +8,13 @@ use almanac_core::Seat;
 pub fn longest_road(layout: Layout, p: Seat) -> u8 {
     let mine: Vec<EdgeId> =
         (0..layout.roads.len() as EdgeId).filter(|&e| layout.roads[e as usize] == Some(p)).collect();
-    let trail = Trail { layout, roads: &mine, player: p };
+    // Each of the player's roads by its place in `mine` (its bit in a trail's `used`), found from a corner's
+    // own edges rather than by looking through every road at each step.
+    let mut bit = vec![NONE; layout.roads.len()];
+    for (i, &e) in mine.iter().enumerate() {
+        bit[e as usize] = i as u8;
+    }
+    let trail = Trail { layout, bit: &bit, player: p };
     let mut best = 0;
     for (i, &e) in mine.iter().enumerate() {
         for &start in &layout.board.edges[e as usize].ends {
@@ -19,9 +25,12 @@ pub fn longest_road(layout: Layout, p: Seat) -> u8 {
     best
 }
 
+/// Not one of the player's roads.
+const NONE: u8 = u8::MAX;
+
 struct Trail<'a> {
     layout: Layout<'a>,
-    roads: &'a [EdgeId],
+    bit: &'a [u8],
     player: Seat,
 }
 
@@ -31,14 +40,12 @@ impl Trail<'_> {
             return len;
         }
         let mut best = len;
-        for (i, &e) in self.roads.iter().enumerate() {
-            if used & (1 << i) != 0 {
+        for &e in self.layout.board.vertices[at as usize].edges.iter() {
+            let i = self.bit[e as usize];
+            if i == NONE || used & (1 << i) != 0 {
                 continue;
             }
-            let [a, b] = self.layout.board.edges[e as usize].ends;
-            if a == at || b == at {
-                best = best.max(self.walk(self.layout.other_end(e, at), used | (1 << i), len + 1));
-            }
+            best = best.max(self.walk(self.layout.other_end(e, at), used | (1 << i), len + 1));
         }
         best
     }

@@ -214,6 +214,16 @@ pub trait Ruleset: 'static + Sized + Sync {
         crate::next::Candidates::Untried
     }
 
+    /// The events of type `kind` by `seat` that `candidates` lists whole (`Each`, or the list of
+    /// `EachOrFill`): the moves a search of the turn tries. A game whose forms of a kind are costly to make
+    /// and never listed whole answers sooner for that kind.
+    fn listed(state: &Self::State, seat: Seat, kind: &str) -> Vec<EventOf<Self>> {
+        match Self::candidates(state, seat, kind) {
+            crate::next::Candidates::Each(events) | crate::next::Candidates::EachOrFill(events, _) => events,
+            _ => Vec::new(),
+        }
+    }
+
     /// Whether an event is its player's own decision, which a coach may study: not a chance outcome (a
     /// roll), not what the rules force on the player (a discard after a 7), not bookkeeping. Every event
     /// by default; an event whose facts say it was rolled is never one (`Game::event_is_decision`).

@@ -5,8 +5,9 @@
 //! (`Ruleset::candidates`, every event a recorder offers whole), each applied to a copy of the state; a
 //! draw (the dice, a card bought, a card stolen) is one move whose outcomes count by their probabilities
 //! (`Ruleset::outcomes`), never a choice. After a decision that invests (worth less at once than the
-//! position it left: a trade, a card played) every move of the seat is searched `FULL_WIDTH` moves deep;
-//! then, and after any other decision at once, the turn is finished greedily (the move whose position is
+//! position it left: a trade, a card played) every move of the seat is read as it stands, and the `BEAM`
+//! best of them are searched on `FULL_WIDTH` moves deep; then, and after any other decision at once, the
+//! turn is finished greedily (the move whose position is
 //! worth most, again and again), so that a trade that pays for a build, or a card and the roads it gives,
 //! is worth what the build is worth. What a throw of the dice leads to is read as it stands (the turn
 //! after the roll is a plan of its own), so that a knight played before the roll and the roll are valued
@@ -25,6 +26,11 @@ use crate::{Fact, Seat};
 /// How many of the seat's moves after a decision that invests (worth less at once than the position it
 /// left) are searched at full width before the turn is finished greedily.
 pub const FULL_WIDTH: usize = 1;
+
+/// How many of the moves at full width, the best as they stand, are searched on: what an investment pays
+/// for (the build a trade affords) is worth most at once, so the few best hold it. Every move searched on
+/// made a hand of many cards (dozens of moves, each finished greedily) cost seconds a decision.
+pub const BEAM: usize = 4;
 
 /// How many greedy moves finish a turn at most (a turn rarely holds more than a few builds and trades).
 pub const GREEDY_STEPS: usize = 3;
@@ -47,11 +53,7 @@ fn moves<R: Ruleset>(state: &R::State, seat: Seat, filter: &dyn Fn(&EventOf<R>) 
     let mut seen: Vec<EventOf<R>> = Vec::new();
     for open in R::open(state).into_iter().filter(|o| o.seat == seat) {
         for kind in open.types {
-            let events = match R::candidates(state, seat, kind) {
-                crate::next::Candidates::Each(events) | crate::next::Candidates::EachOrFill(events, _) => events,
-                _ => continue,
-            };
-            for e in events.into_iter().filter(|e| filter(e) && R::could_judge(state, e)) {
+            for e in R::listed(state, seat, kind).into_iter().filter(|e| filter(e) && R::could_judge(state, e)) {
                 let outcomes = R::outcomes(state, &e);
                 let Some((first, _)) = outcomes.first() else { continue };
                 if seen.contains(first) {
@@ -155,10 +157,15 @@ impl<R: Ruleset> Search<'_, R> {
         if depth == 0 {
             return self.greedy(state, moves, GREEDY_STEPS);
         }
+        // Each move as it stands; the best `BEAM` of them searched on (a throw of the dice is read as it stands).
+        let mut standing: Vec<(f64, &Move<R>)> =
+            moves.iter().map(|m| (self.expect(m, |s| self.leaf(s)).mine, m)).collect();
+        standing.sort_by(|a, b| b.0.total_cmp(&a.0));
         let first = Valued { mine: f64::MIN, theirs: 0.0, at: None };
-        moves
+        standing
             .iter()
-            .map(|m| self.expect(m, |s| if m.rolled { self.leaf(s) } else { self.value(s, depth - 1) }))
+            .take(BEAM)
+            .map(|(_, m)| self.expect(m, |s| if m.rolled { self.leaf(s) } else { self.value(s, depth - 1) }))
             .fold(first, |best, v| if v.mine > best.mine { v } else { best })
     }
 

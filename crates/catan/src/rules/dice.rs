@@ -49,10 +49,32 @@ fn promise(s: &mut State, facts: &mut Vec<Fact>) {
     let dice = almanac_core::DiceSpec { count: 2, faces: 6 };
     let n = s.players.len();
     let mut expected = [0f64; MAX_PLAYERS];
-    for (sum, chance) in dice.chances().filter(|&(sum, _)| sum != 7) {
-        let pay = production(s, sum as usize);
-        for i in 0..n {
-            expected[i] += chance * pay[i].total() as f64;
+    // Where the bank could pay every sum at once, each hex pays in full whatever is rolled: one pass over
+    // the hexes. Otherwise (a bank running short) each sum as the rules pay it.
+    let mut owed = Resources::NONE;
+    let mut by_hex = [0f64; MAX_PLAYERS];
+    for (h, hex) in s.board.hexes.iter().enumerate() {
+        let (Some(r), Some(number)) = (hex.terrain.produces(), hex.number) else { continue };
+        if h as HexId == s.robber || number == 7 {
+            continue;
+        }
+        let chance = dice_chance(number);
+        for &v in &hex.corners {
+            if let Some(b) = s.buildings[v as usize] {
+                let k = if b.city { 2 } else { 1 };
+                owed[r] = owed[r].saturating_add(k);
+                by_hex[b.owner as usize] += chance * f64::from(k);
+            }
+        }
+    }
+    if Resource::ALL.iter().all(|&r| owed[r] <= s.bank[r]) {
+        expected = by_hex;
+    } else {
+        for (sum, chance) in dice.chances().filter(|&(sum, _)| sum != 7) {
+            let pay = production(s, sum as usize);
+            for i in 0..n {
+                expected[i] += chance * pay[i].total() as f64;
+            }
         }
     }
     for (i, e) in expected.iter().enumerate().take(n) {
@@ -62,6 +84,11 @@ fn promise(s: &mut State, facts: &mut Vec<Fact>) {
             facts.push(Fact::Promised { player: i as Seat, thousandths });
         }
     }
+}
+
+/// The chance of two dice summing to `sum`.
+fn dice_chance(sum: u8) -> f64 {
+    f64::from(6 - (i32::from(sum) - 7).abs().min(6)) / 36.0
 }
 
 pub fn roll(
