@@ -14,6 +14,10 @@
 //! at the same moment; so is a position where the turn has passed, or where another seat must decide (a
 //! discard); a move that wins is worth a win (1), one that makes another seat the winner 0.
 //!
+//! A trade's partner decides too (`Ruleset::consented_by`): accepting is worth what the partner holds where
+//! the mover's plan with the trade ends, declining where the mover's best plan without it ends. No move is
+//! tried whose worth turns on what its player could not see (`Ruleset::could_judge`).
+//!
 //! What a position is worth is the caller's (the analysis layer's win chances): this file names no game and
 //! no model. The search reads the state the record holds; a game whose state knows hidden cards lists
 //! moves that use them only where its rules say a player could know them.
