@@ -223,3 +223,138 @@ fn the_server_writes_html_only_through_maud() {
     }
     assert!(found.is_empty(), "HTML written by hand in the server:\n{}", found.join("\n"));
 }
+
+/// Every crate a crate's `[dependencies]` name, Almanac's own and others'.
+fn every_dependency(krate: &str) -> BTreeSet<String> {
+    let manifest = std::fs::read_to_string(root().join("crates").join(krate).join("Cargo.toml")).unwrap();
+    let mut deps = BTreeSet::new();
+    let mut in_deps = false;
+    for line in manifest.lines() {
+        let line = line.trim();
+        if line.starts_with('[') {
+            in_deps = line == "[dependencies]";
+        } else if in_deps && !line.is_empty() && !line.starts_with('#') {
+            if let Some(name) = line.split(['.', '=', ' ']).next() {
+                deps.insert(name.to_string());
+            }
+        }
+    }
+    deps
+}
+
+/// A source file's code outside its tests: up to its `#[cfg(test)]` module (kept at a file's end), none of a
+/// file that is a test module itself (`tests.rs`).
+fn code_outside_tests(path: &Path) -> String {
+    if path.file_name().is_some_and(|n| n == "tests.rs") {
+        return String::new();
+    }
+    let text = std::fs::read_to_string(path).unwrap();
+    match text.find("#[cfg(test)]") {
+        Some(i) => text[..i].to_string(),
+        None => text,
+    }
+}
+
+#[test]
+fn the_rules_crates_are_pure() {
+    // What reads the world: a file, the environment, the clock, the network, another process, chance.
+    const WORLD: [&str; 11] = [
+        "std::fs",
+        "std::env",
+        "std::time",
+        "std::net",
+        "std::process",
+        "SystemTime",
+        "Instant::now",
+        "rand::",
+        "getrandom",
+        "thread_rng",
+        "File::open",
+    ];
+    const WORLD_CRATES: [&str; 9] =
+        ["rand", "getrandom", "chrono", "time", "rusqlite", "postgres", "actix-web", "ureq", "tokio"];
+    let mut rules: Vec<String> = game_crates().into_iter().collect();
+    rules.push("core".to_string());
+    let mut checked = 0;
+    for krate in &rules {
+        let deps = every_dependency(krate);
+        let impure: Vec<&&str> = WORLD_CRATES.iter().filter(|c| deps.contains(**c)).collect();
+        assert!(impure.is_empty(), "crates/{krate} depends on {impure:?}: a rules crate reads nothing of the world");
+        let mut sources = Vec::new();
+        files(&root().join("crates").join(krate).join("src"), &[".rs"], &mut sources);
+        for path in sources {
+            // The seeded players and the file helpers of the games' tests (core's `testing` feature).
+            if path.ends_with("core/src/testing.rs") {
+                continue;
+            }
+            let code = code_outside_tests(&path);
+            for word in WORLD.iter().filter(|w| code.contains(**w)) {
+                panic!("{} uses {word}: a rules crate reads no file, clock, environment or chance", path.display());
+            }
+            checked += 1;
+        }
+    }
+    assert!(checked > 100, "{checked} files of the rules crates read");
+}
+
+#[test]
+fn sql_lives_in_the_store_and_http_in_the_server() {
+    const SQL: [&str; 3] = ["rusqlite", "postgres", "sqlx"];
+    const HTTP: [&str; 6] = ["actix-web", "actix-rt", "ureq", "awc", "hyper", "reqwest"];
+    for krate in crates() {
+        let deps = every_dependency(&krate);
+        if krate != "store" {
+            let sql: Vec<&&str> = SQL.iter().filter(|c| deps.contains(**c)).collect();
+            assert!(sql.is_empty(), "crates/{krate} depends on {sql:?}: SQL lives in crates/store only");
+            let mut sources = Vec::new();
+            files(&root().join("crates").join(&krate).join("src"), &[".rs"], &mut sources);
+            for path in sources {
+                let code = code_outside_tests(&path);
+                for statement in ["SELECT ", "INSERT INTO", "CREATE TABLE", "DELETE FROM"] {
+                    assert!(!code.contains(statement), "{} holds SQL ({statement})", path.display());
+                }
+            }
+        }
+        // The binary runs the server and a crowd against one (`bench-load`); nothing below them knows HTTP.
+        if !["server", "cli"].contains(&krate.as_str()) {
+            let http: Vec<&&str> = HTTP.iter().filter(|c| deps.contains(**c)).collect();
+            assert!(http.is_empty(), "crates/{krate} depends on {http:?}: HTTP lives in crates/server only");
+        }
+    }
+}
+
+/// ARCHITECTURE.md is a map a newcomer reads in minutes: at most 300 lines, and every path it names (in
+/// backticks, or in its code map) is there.
+#[test]
+fn the_map_is_short_and_names_only_what_exists() {
+    let text = std::fs::read_to_string(root().join("ARCHITECTURE.md")).unwrap();
+    let lines = text.lines().count();
+    assert!(lines <= 300, "ARCHITECTURE.md is {lines} lines: a map, at most 300");
+    let mut named = 0;
+    let mut missing = Vec::new();
+    let mut check = |path: &str| {
+        let path = path.trim_end_matches([',', '.', ':', ')']);
+        // A path: a folder of the repository and more, with no placeholder or pattern in it.
+        let roots = ["crates/", "web/", "data/", "docs/", "bench/", "tests/"];
+        if !roots.iter().any(|r| path.starts_with(r)) || path.contains(['<', '*', ' ', '{']) {
+            return;
+        }
+        named += 1;
+        if !root().join(path).exists() {
+            missing.push(path.to_string());
+        }
+    };
+    for (i, part) in text.split('`').enumerate() {
+        if i % 2 == 1 {
+            check(part);
+        }
+    }
+    // The code map's first column.
+    for line in text.lines() {
+        if let Some(first) = line.split_whitespace().next() {
+            check(first);
+        }
+    }
+    assert!(missing.is_empty(), "ARCHITECTURE.md names what is not there: {missing:?}");
+    assert!(named > 30, "{named} paths named");
+}
