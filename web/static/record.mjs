@@ -26,6 +26,10 @@
 // stream (`/api/games/{id}/stream`), and an entry another recorder already made, spelt either way, is
 // recognised and not stored twice. When the game is over the page shows its end: the standings, the
 // points by reason, the win chances where a model exists, and the way to publish and share it.
+//
+// Long because what remains here shares one page's state (the game kept, the sheet open, the entries
+// waiting) through the closures of its `DOMContentLoaded` handler; the parts that stand alone are modules
+// in record/.
 import { loadRules } from './record/rules.mjs';
 import { keeping, remember, lineCount, canonical } from './record/keeping.mjs';
 import { sheet } from './record/sheet.mjs';

@@ -4,7 +4,8 @@
 //! [`Read`] games, so that the held-out games of several models (one per part of a cross-validation) are
 //! scored as one set.
 
-use crate::chances::{bootstrap, fit, interval, resamples, softmax, third, Model, Sample, FEWEST_HELD_OUT, THIRDS};
+use crate::chances::{softmax, third, Model, FEWEST_HELD_OUT, THIRDS};
+use crate::training::{bootstrap, fit, interval, resamples, Sample};
 use serde::Serialize;
 
 /// One held-out position as a model and the points baseline read it.
@@ -229,7 +230,7 @@ pub fn gain_over_equal(games: &[Vec<Read>], thirds: Thirds, draws: usize) -> Vec
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::chances::train;
+    use crate::training::train;
     use almanac_core::Position;
 
     fn sample(scores: &[f64], progress: f64, winner: usize) -> Sample {

@@ -14,6 +14,7 @@ pub mod questions;
 pub mod ratings;
 pub mod read_model;
 pub mod strength;
+pub mod training;
 
 use almanac_core::facts::PLAYER_PARTNER;
 use almanac_core::{cause, FactKind, FactRow, Measure, Vocabulary};

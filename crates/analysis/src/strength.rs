@@ -3,7 +3,7 @@
 //! program's seat was the more accurate in the games with both, and, given the points at mid-game, what a
 //! higher accuracy says of winning (a logistic regression with a game-level interval).
 
-use crate::chances::{interval, resamples};
+use crate::training::{interval, resamples};
 use serde::Serialize;
 use std::collections::BTreeMap;
 

@@ -1,7 +1,7 @@
 //! Positions and win chances on every sample and foreign record: what the model reads is whole, and
 //! chances are a distribution that ends on the winner.
 
-use almanac_analysis::chances;
+use almanac_analysis::training;
 use almanac_core::testing::every_record;
 use almanac_engine::validate;
 use std::collections::BTreeSet;
@@ -39,7 +39,7 @@ fn every_position_has_a_value_of_every_feature_for_every_seat() {
             let top = last.scores.iter().copied().fold(f64::MIN, f64::max);
             assert_eq!(last.scores[w as usize], top, "{}", path.display());
         }
-        let samples = chances::samples(game);
+        let samples = training::samples(game);
         assert_eq!(samples.is_empty(), game.winner().is_none(), "{}", path.display());
         assert!(samples.iter().all(|s| Some(s.winner as u8) == game.winner() && s.stage > 0.0 && s.stage < 1.0));
     }
@@ -58,15 +58,15 @@ fn chances_are_a_distribution_at_every_event_and_end_on_the_winner() {
         .map(|p| validate(None, &std::fs::read_to_string(p).unwrap()).unwrap())
         .filter(|l| l.game.ruleset() == "catan")
         .collect();
-    let samples: Vec<chances::Sample> = games.iter().flat_map(|l| chances::samples(l.game.as_ref())).collect();
+    let samples: Vec<training::Sample> = games.iter().flat_map(|l| training::samples(l.game.as_ref())).collect();
     let finished = games.iter().filter(|l| l.game.winner().is_some()).count();
     let kind = almanac_engine::game_kind("catan").unwrap();
     let features: Vec<&str> = kind.features().iter().map(|f| f.id).collect();
-    let model = match chances::train("catan", kind.version(), &features, finished.max(chances::FEWEST_GAMES), &samples)
-    {
-        Ok(m) => m,
-        Err(e) => panic!("{e}"),
-    };
+    let model =
+        match training::train("catan", kind.version(), &features, finished.max(training::FEWEST_GAMES), &samples) {
+            Ok(m) => m,
+            Err(e) => panic!("{e}"),
+        };
     for log in &games {
         let all = model.chances_of(log.game.as_ref());
         assert_eq!(all.len(), log.game.event_count() + 1);
@@ -88,7 +88,7 @@ fn chances_are_a_distribution_at_every_event_and_end_on_the_winner() {
     // The model read something: on the games it saw, it beats equal chances late in the game.
     let read: Vec<_> = games
         .iter()
-        .map(|l| almanac_analysis::evaluation::read(&model, 0.0, &chances::samples(l.game.as_ref())))
+        .map(|l| almanac_analysis::evaluation::read(&model, 0.0, &training::samples(l.game.as_ref())))
         .collect();
     let e = almanac_analysis::evaluation::evaluate(&read);
     let late = &e.stages[2];

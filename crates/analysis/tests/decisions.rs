@@ -3,8 +3,9 @@
 //! Road Building followed by its roads are not marked, every set-up placement is judged against every legal
 //! corner, and a winning move is worth a win.
 
-use almanac_analysis::chances::{self, GameSamples, Model};
+use almanac_analysis::chances::Model;
 use almanac_analysis::decisions::{self, judge, marked, points_lost, points_spread};
+use almanac_analysis::training::{self, GameSamples};
 use almanac_core::testing::every_record;
 use almanac_core::{Fact, Position, Seat};
 use almanac_engine::{validate, ValidatedLog};
@@ -32,7 +33,7 @@ fn model() -> &'static Model {
             .filter(|l| l.game.winner().is_some())
             .map(|l| GameSamples::of(l.game.as_ref()))
             .collect();
-        chances::train_games("catan", kind.version(), &features, games).unwrap()
+        training::train_games("catan", kind.version(), &features, games).unwrap()
     })
 }
 

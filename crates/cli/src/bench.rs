@@ -191,12 +191,12 @@ pub fn run(corpus: &Path, db: Option<PathBuf>, postgres: Option<PathBuf>) -> any
     // every position of the longest game scored.
     let same: Vec<&almanac_engine::ValidatedLog> =
         logs.iter().filter(|l| l.game.ruleset() == longest.game.ruleset()).collect();
-    let samples: Vec<almanac_analysis::chances::Sample> =
-        same.iter().flat_map(|l| almanac_analysis::chances::samples(l.game.as_ref())).collect();
+    let samples: Vec<almanac_analysis::training::Sample> =
+        same.iter().flat_map(|l| almanac_analysis::training::samples(l.game.as_ref())).collect();
     let finished = same.iter().filter(|l| l.game.winner().is_some()).count();
     let features: Vec<&str> = game.features().iter().map(|f| f.id).collect();
     let t = Instant::now();
-    match almanac_analysis::chances::train(game.ruleset(), game.ruleset_version(), &features, finished, &samples) {
+    match almanac_analysis::training::train(game.ruleset(), game.ruleset_version(), &features, finished, &samples) {
         Ok(model) => {
             let trained = t.elapsed().as_secs_f64();
             let reps = 20;

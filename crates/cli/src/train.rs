@@ -2,8 +2,9 @@
 //! games it did not see, against equal chances and a softmax of the points.
 
 use crate::commands::{check_file, in_folders, progress};
-use almanac_analysis::chances::{self, GameSamples, Model, NoModel, Sample};
+use almanac_analysis::chances::{self, Model};
 use almanac_analysis::evaluation::{self, Evaluation, Read, Thirds};
+use almanac_analysis::training::{self, GameSamples, NoModel, Sample};
 use almanac_service::Reading;
 use std::path::{Path, PathBuf};
 
@@ -60,7 +61,7 @@ fn read(reading: Reading, files: &[PathBuf], ruleset: &mut Option<String>) -> (u
 /// A model of `games` as `almanac train` keeps one, and the points baseline's weight on them.
 fn learn(ruleset: &str, version: u32, features: &[&str], games: &[&GameSamples]) -> (Result<Model, NoModel>, f64) {
     let samples: Vec<Sample> = games.iter().flat_map(|g| g.samples.iter().cloned()).collect();
-    let model = chances::train_games(ruleset, version, features, games.iter().map(|&g| g.clone()).collect());
+    let model = training::train_games(ruleset, version, features, games.iter().map(|&g| g.clone()).collect());
     (model, evaluation::points_weight(&samples))
 }
 

@@ -8,6 +8,8 @@
 //! phones at a table keep clocks a little apart); a replay shows the time between entries as it is.
 
 use std::borrow::Cow;
+use time::format_description::well_known::Rfc3339;
+use time::{OffsetDateTime, PrimitiveDateTime};
 
 /// The field's name on an event line.
 pub const FIELD: &str = "time";
@@ -31,115 +33,48 @@ pub fn split(line: &str) -> Result<(Cow<'_, str>, Option<i64>), String> {
 }
 
 /// Milliseconds since 1970-01-01 UTC of an RFC 3339 date and time with a zone
-/// (`2026-12-03T19:04:11Z`, `2026-12-03T22:04:11.250+03:00`).
+/// (`2026-12-03T19:04:11Z`, `2026-12-03T22:04:11.250+03:00`); a fraction past the millisecond is dropped.
 pub fn parse(text: &str) -> Result<i64, String> {
-    let wrong = || {
+    let at = OffsetDateTime::parse(text, &Rfc3339).map_err(|_| {
         format!(
             "`time` is when the entry was made, written as RFC 3339 with a zone (2026-12-03T19:04:11Z), not `{text}`"
         )
-    };
-    let b = text.as_bytes();
-    let digits = |from: usize, len: usize| -> Option<i64> {
-        let part = b.get(from..from + len)?;
-        part.iter().all(u8::is_ascii_digit).then(|| part.iter().fold(0i64, |n, d| n * 10 + i64::from(d - b'0')))
-    };
-    let at = |i: usize, c: u8| b.get(i) == Some(&c);
-    if !(at(4, b'-') && at(7, b'-') && (at(10, b'T') || at(10, b't')) && at(13, b':') && at(16, b':')) {
-        return Err(wrong());
-    }
-    let (Some(year), Some(month), Some(day), Some(hour), Some(minute), Some(second)) =
-        (digits(0, 4), digits(5, 2), digits(8, 2), digits(11, 2), digits(14, 2), digits(17, 2))
-    else {
-        return Err(wrong());
-    };
-    let mut i = 19;
-    let mut millis = 0;
-    if at(i, b'.') {
-        let start = i + 1;
-        i = start;
-        while b.get(i).is_some_and(u8::is_ascii_digit) {
-            i += 1;
-        }
-        if i == start {
-            return Err(wrong());
-        }
-        // Milliseconds: the first three digits of the fraction (more are allowed and dropped).
-        let kept = &text[start..(start + 3).min(i)];
-        millis = kept.parse::<i64>().map_err(|_| wrong())? * 10i64.pow(3 - kept.len() as u32);
-    }
-    let offset_minutes = match b.get(i) {
-        Some(b'Z' | b'z') if i + 1 == b.len() => 0,
-        Some(&sign @ (b'+' | b'-')) if i + 6 == b.len() && at(i + 3, b':') => {
-            let (Some(h), Some(m)) = (digits(i + 1, 2), digits(i + 4, 2)) else { return Err(wrong()) };
-            if h > 23 || m > 59 {
-                return Err(wrong());
-            }
-            if sign == b'+' {
-                h * 60 + m
-            } else {
-                -(h * 60 + m)
-            }
-        }
-        _ => return Err(wrong()),
-    };
-    let days_in_month = match month {
-        1 | 3 | 5 | 7 | 8 | 10 | 12 => 31,
-        4 | 6 | 9 | 11 => 30,
-        2 if year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) => 29,
-        2 => 28,
-        _ => return Err(wrong()),
-    };
-    // A leap second (60) is read as the second after.
-    if day < 1 || day > days_in_month || hour > 23 || minute > 59 || second > 60 {
-        return Err(wrong());
-    }
-    let seconds = days_since_epoch(year, month, day) * 86_400 + hour * 3600 + minute * 60 + second;
-    Ok((seconds - offset_minutes * 60) * 1000 + millis)
+    })?;
+    // Whole milliseconds, counted down (a moment before 1970 with a fraction is in the millisecond before).
+    Ok(at.unix_timestamp_nanos().div_euclid(1_000_000) as i64)
 }
 
 /// A moment (milliseconds since 1970-01-01 UTC) as a line's `time`: RFC 3339 in UTC, to the millisecond
 /// (`2026-12-03T19:04:11.250Z`); what [`parse`] reads back.
 pub fn write(millis: i64) -> String {
-    let (days, ms) = (millis.div_euclid(86_400_000), millis.rem_euclid(86_400_000));
-    let (year, month, day) = civil_from_days(days);
-    let s = ms / 1000;
-    format!("{year:04}-{month:02}-{day:02}T{:02}:{:02}:{:02}.{:03}Z", s / 3600, (s / 60) % 60, s % 60, ms % 1000)
+    let at = utc(millis.div_euclid(1000));
+    format!("{}T{:02}:{:02}:{:02}.{:03}Z", day_of(at), at.hour(), at.minute(), at.second(), millis.rem_euclid(1000))
 }
 
 /// A Unix time in whole seconds as RFC 3339 in UTC, without fractions (`2026-11-30T12:23:14Z`): how an
 /// importer dates a record whose source counts seconds.
 pub fn write_seconds(unix_seconds: i64) -> String {
-    let s = unix_seconds.rem_euclid(86_400);
-    format!("{}T{:02}:{:02}:{:02}Z", write_day(unix_seconds), s / 3600, s % 3600 / 60, s % 60)
+    let at = utc(unix_seconds);
+    format!("{}T{:02}:{:02}:{:02}Z", day_of(at), at.hour(), at.minute(), at.second())
 }
 
 /// The UTC day of a Unix time in whole seconds, as `YYYY-MM-DD`.
 pub fn write_day(unix_seconds: i64) -> String {
-    let (year, month, day) = civil_from_days(unix_seconds.div_euclid(86_400));
-    format!("{year:04}-{month:02}-{day:02}")
+    day_of(utc(unix_seconds))
 }
 
-/// The date of a count of days from 1970-01-01 (Howard Hinnant's `civil_from_days`).
-fn civil_from_days(days: i64) -> (i64, i64, i64) {
-    let z = days + 719_468;
-    let era = z.div_euclid(146_097);
-    let day_of_era = z - era * 146_097;
-    let year_of_era = (day_of_era - day_of_era / 1460 + day_of_era / 36_524 - day_of_era / 146_096) / 365;
-    let day_of_year = day_of_era - (365 * year_of_era + year_of_era / 4 - year_of_era / 100);
-    let mp = (5 * day_of_year + 2) / 153;
-    let day = day_of_year - (153 * mp + 2) / 5 + 1;
-    let month = if mp < 10 { mp + 3 } else { mp - 9 };
-    (year_of_era + era * 400 + i64::from(month <= 2), month, day)
+/// The moment of a Unix time in whole seconds, in UTC; the calendar's last moment past it (years up to
+/// 9999 are what RFC 3339 writes, and what `parse` reads).
+fn utc(unix_seconds: i64) -> OffsetDateTime {
+    OffsetDateTime::from_unix_timestamp(unix_seconds).unwrap_or(if unix_seconds < 0 {
+        PrimitiveDateTime::MIN.assume_utc()
+    } else {
+        PrimitiveDateTime::MAX.assume_utc()
+    })
 }
 
-/// Days from 1970-01-01 to a date of the proleptic Gregorian calendar (Howard Hinnant's `days_from_civil`).
-fn days_since_epoch(year: i64, month: i64, day: i64) -> i64 {
-    let y = if month <= 2 { year - 1 } else { year };
-    let era = y.div_euclid(400);
-    let year_of_era = y - era * 400;
-    let day_of_year = (153 * ((month + 9) % 12) + 2) / 5 + day - 1;
-    let day_of_era = year_of_era * 365 + year_of_era / 4 - year_of_era / 100 + day_of_year;
-    era * 146_097 + day_of_era - 719_468
+fn day_of(at: OffsetDateTime) -> String {
+    format!("{:04}-{:02}-{:02}", at.year(), u8::from(at.month()), at.day())
 }
 
 #[cfg(test)]

@@ -2,9 +2,10 @@
 //! it, and a game's chances at every event read with its ruleset's model.
 
 use crate::{game_kind, list, on_every_core, read_stored, ServiceError};
+use almanac_analysis::chances;
 pub use almanac_analysis::chances::Model;
 pub use almanac_analysis::chances::Withheld;
-use almanac_analysis::chances::{self, GameSamples, NoModel};
+use almanac_analysis::training::{self, GameSamples, NoModel};
 use almanac_analysis::{decisions, read_model};
 use almanac_core::{Game, JudgedDecision};
 use almanac_store::{GameFilter, Store, Viewer, WinModel};
@@ -96,7 +97,7 @@ pub fn train(
         }
     }
     let features: Vec<&str> = kind.features().iter().map(|f| f.id).collect();
-    let model = chances::train_games(ruleset, kind.version(), &features, finished)
+    let model = training::train_games(ruleset, kind.version(), &features, finished)
         .map_err(|why| TrainError::NoModel { game: kind.name(), why })?;
     let games = model.trained_on.games;
     let body = serde_json::to_string(&model).map_err(|e| ServiceError::Internal(e.to_string()))?;

@@ -5,6 +5,9 @@
 //! A process keeps one copy for all its connections ([`SharedSeats`]) and brings it up to date before each
 //! question from the seats revised since it last looked (`seats.revision`, taken from `seat_revision` by
 //! every seat made or changed, in the order the changes commit).
+//!
+//! Long because its one job has many parts that share the same held seats (filters, groups, the players' and
+//! the fields' sums, keeping up with revisions), and its tests (a quarter of it) sit beside them.
 
 use crate::questions::Quick;
 use crate::rows::{AnswerRow, Dimension, PlayerId, Question};

@@ -5,6 +5,9 @@
 //! Year of Plenty). So a message our rules refuse is reported on its own line of the `.soclog`, and the
 //! few things the log leaves to its reader (how many cards a monopoly took from each hand) are read off
 //! that state.
+//!
+//! Long because the walk is one state machine over the forty-odd kinds of server message a game's log holds;
+//! the layout (`layout.rs`) and the message reader (`soclog.rs`) are apart.
 
 use super::layout::{coord, resource, Layout};
 use super::soclog::{self, Audience, Entry};
