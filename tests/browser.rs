@@ -2410,9 +2410,13 @@ fn a_blunder_selected_shows_the_better_move_on_the_board() {
         assert!(marked[1].as_str().unwrap().contains("??"), "{marked}");
         // The better move is drawn only once the blunder is the event shown.
         assert_eq!(driver.eval("return document.querySelectorAll('#board .better-move').length").as_u64(), Some(0));
+        let step = "const r = document.getElementById('next').getBoundingClientRect(); return [r.left, r.top]";
+        let before = driver.eval(step);
         driver.eval(&format!("document.querySelector('#events li[data-seq=\"{seq}\"]').click()"));
         wait_shown(&driver, "the blunder", seq);
         driver.wait_for("the better move", "return document.querySelectorAll('#board .better-move').length === 1");
+        // The better move's words come without moving the step buttons from under the mouse.
+        assert_eq!(driver.eval(step), before, "at {width} px ▶ stays where it was");
         let said = driver.eval(
             "const p = document.getElementById('better'); const r = p.getBoundingClientRect(); \
              return [p.hidden, p.textContent, r.top, r.bottom, innerHeight]",
@@ -2431,6 +2435,38 @@ fn a_blunder_selected_shows_the_better_move_on_the_board() {
         );
         assert_eq!(inside.as_bool(), Some(true), "at {width} px");
         driver.screenshot(&root().join(format!("target/browser/better-move-{width}.png")));
+        // Each player's accuracy and marks beside the board (on a desktop, in view with it), each count a
+        // link to the player's first decision so marked.
+        let summary = driver.eval(
+            "const a = document.getElementById('accuracy'); const r = a.getBoundingClientRect(); \
+             const b = document.getElementById('board').getBoundingClientRect(); \
+             return [a.querySelectorAll('tbody th[scope=row]').length, r.top, r.left, b.right, innerHeight, a.textContent]",
+        );
+        assert_eq!(summary[0].as_u64(), chances["players"].as_array().map(|p| p.len() as u64), "{summary}");
+        assert!(summary[5].as_str().unwrap().contains("?? a blunder"), "the marks said beside them: {summary}");
+        if (width, height) == DESKTOP {
+            let (top, left, board_right, screen) = (
+                summary[1].as_f64().unwrap(),
+                summary[2].as_f64().unwrap(),
+                summary[3].as_f64().unwrap(),
+                summary[4].as_f64().unwrap(),
+            );
+            assert!(top >= 0.0 && top < screen && left >= board_right - 1.0, "beside the board, in view: {summary}");
+        }
+        let player = blunder["player"].as_str().unwrap();
+        let first = chances["decisions"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|d| d["mark"] == "blunder" && d["player"] == player)
+            .unwrap()["seq"]
+            .as_u64()
+            .unwrap();
+        let row = chances["players"].as_array().unwrap().iter().position(|p| p == player).unwrap();
+        driver.eval(&format!(
+            "document.querySelectorAll('#accuracy tbody tr:not(.phases)')[{row}].querySelector('td.blunder a').click()"
+        ));
+        wait_shown(&driver, "the player's first blunder", first);
         // Another event shown: the ring and the words go.
         driver.eval(&format!("document.querySelector('#events li[data-seq=\"{}\"]').click()", seq - 1));
         wait_shown(&driver, "the event before", seq - 1);

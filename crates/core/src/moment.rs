@@ -35,11 +35,17 @@ pub fn split(line: &str) -> Result<(Cow<'_, str>, Option<i64>), String> {
 /// Milliseconds since 1970-01-01 UTC of an RFC 3339 date and time with a zone
 /// (`2026-12-03T19:04:11Z`, `2026-12-03T22:04:11.250+03:00`); a fraction past the millisecond is dropped.
 pub fn parse(text: &str) -> Result<i64, String> {
-    let at = OffsetDateTime::parse(text, &Rfc3339).map_err(|_| {
+    let wrong = || {
         format!(
             "`time` is when the entry was made, written as RFC 3339 with a zone (2026-12-03T19:04:11Z), not `{text}`"
         )
-    })?;
+    };
+    // The date and the time joined by `T`, as the format's documents write it (RFC 3339 lets an application
+    // choose a space too; ours does not).
+    if !matches!(text.as_bytes().get(10), Some(b'T' | b't')) {
+        return Err(wrong());
+    }
+    let at = OffsetDateTime::parse(text, &Rfc3339).map_err(|_| wrong())?;
     // Whole milliseconds, counted down (a moment before 1970 with a fraction is in the millisecond before).
     Ok(at.unix_timestamp_nanos().div_euclid(1_000_000) as i64)
 }
@@ -99,6 +105,7 @@ mod tests {
             "2025-12-03T24:04:11Z",
             "2025-12-03T19:04:11.Z",
             "2025-12-03T19:04:11+3:00",
+            "2025-12-03 19:04:11Z",
             "yesterday",
         ] {
             let err = parse(wrong).expect_err(wrong);

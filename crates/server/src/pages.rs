@@ -104,6 +104,67 @@ impl FromRequest for Visitor {
 /// The table a coach reads at the end of a game, in the parts its game declares (`Vocabulary::coach`): items
 /// gained, lost and spent, trades and luck for one game; points by what scored them and the pieces placed for
 /// another. Each number opens the replay where it began; each group has its total; each player their colour.
+/// The marks a decision may get, as a chess site writes them.
+const MARKS: [(&str, &str); 3] = [("inaccuracy", "?!"), ("mistake", "?"), ("blunder", "??")];
+
+/// Each player's decision accuracy beside the board, as a chess site shows it: overall (and over how many
+/// decisions), by phase, and the count of each mark, each count a link to the player's first decision so
+/// marked; what the marks and the accuracy mean, said under them.
+fn accuracy_summary(
+    seats: &[almanac_service::chances::SeatAccuracy],
+    marked: &[(String, &'static str, u64)],
+) -> Markup {
+    let count = |player: &str, mark: &str, n: usize| {
+        let first = marked.iter().find(|(p, m, _)| p == player && *m == mark).map(|(_, _, seq)| *seq);
+        match first {
+            Some(seq) if n > 0 => html! {
+                a href={ "?seq=" (seq) } data-seq=(seq) title={ "go to " (player) "'s first " (mark) } { (n) }
+            },
+            _ => html! { (n) },
+        }
+    };
+    let percent = |a: Option<f64>| a.map_or_else(|| "–".to_string(), |a| format!("{a:.0}"));
+    html! {
+        div #accuracy .accuracy {
+            table {
+                caption { "Decision accuracy" }
+                thead {
+                    tr {
+                        th scope="col" { "Player" }
+                        th scope="col" title="0 to 100: 100 where every decision was the best the rules allowed" { "Accuracy" }
+                        @for (mark, sign) in MARKS { th scope="col" title={ (mark) "s" } { (sign) } }
+                    }
+                }
+                tbody {
+                    @for s in seats {
+                        tr {
+                            th scope="row" { (s.player) }
+                            td { (percent(s.overall)) " " span.hint { "of " (s.decisions) } }
+                            td.inaccuracy { (count(&s.player, "inaccuracy", s.inaccuracies)) }
+                            td.mistake { (count(&s.player, "mistake", s.mistakes)) }
+                            td.blunder { (count(&s.player, "blunder", s.blunders)) }
+                        }
+                        tr.phases {
+                            td colspan="5" {
+                                @for (k, p) in s.phases.iter().filter(|p| p.decisions > 0).enumerate() {
+                                    @if k > 0 { " · " }
+                                    (p.phase) " " (percent(p.accuracy))
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+            p.hint {
+                "?! an inaccuracy, ? a mistake, ?? a blunder: a decision that lost Δ = 50 · ln(best ÷ chosen) of 5, 10 or \
+                 15 or more (an even two-player game's points) against the best plan the rules allowed, marked only \
+                 where Δ is more than twice the model's uncertainty of it. A decision's accuracy is \
+                 103.17 · e^(−0.04354 · Δ) − 3.17; a player's, the mean of theirs."
+            }
+        }
+    }
+}
+
 fn coach_table(
     t: &almanac_service::CoachTable,
     study: Option<&[Vec<almanac_service::chances::Studied>]>,
@@ -563,11 +624,21 @@ async fn replay(
         // Each player's turns to study, from the game's chances (where the ruleset has a model).
         let kept = model.as_ref().ok().map(|m| crate::api::kept_chances(&app, &seen, game.read().game(), m));
         let study = kept.as_ref().map(|c| c.to_study.clone());
+        // Each player's accuracy and marks, and where each mark is, for the summary beside the board.
+        let judged = kept.as_ref().filter(|c| c.accuracy.iter().any(|a| a.decisions > 0)).map(|c| {
+            let marked: Vec<(String, &'static str, u64)> = c
+                .decisions
+                .iter()
+                .filter(|d| MARKS.iter().any(|(m, _)| *m == d.mark))
+                .map(|d| (d.player.clone(), d.mark, d.seq))
+                .collect();
+            (c.accuracy.clone(), marked)
+        });
         // What the model learnt from, in words, and where and why its chances are not shown, said under its
         // chart; or why there is none.
         let withheld = kept.and_then(|c| c.withheld.as_ref().map(|w| w.why.clone()));
         let chances = model.map(|m| (m.0.trained_on.in_words(), withheld)).map_err(|why| why.to_string());
-        Ok((id, game, row, (coach, study), chances, recorded))
+        Ok((id, game, row, (coach, study, judged), chances, recorded))
     })
     .await;
     let (id, live, row, coach, chances, recorded) = match found {
@@ -611,7 +682,7 @@ async fn replay(
             }
         }
     };
-    let (coach, study) = coach;
+    let (coach, study, judged) = coach;
     let colours: Vec<&str> = row
         .players
         .iter()
@@ -670,7 +741,6 @@ async fn replay(
                 }
                 div.side {
                     div #now .now aria-hidden="true" {}
-                    p #better .better hidden aria-live="polite" {}
                     div.controls {
                         button #first aria-label="First event" title="Home: the start" { "|◀" }
                         button #prev aria-label="Previous event" title="←: one event back" { "◀" }
@@ -678,6 +748,9 @@ async fn replay(
                         button #last aria-label="Last event" title="End: the end" { "▶|" }
                         span #position aria-live="polite" {}
                     }
+                    // Under the step buttons, so that its words coming and going never move them.
+                    p #better .better hidden aria-live="polite" {}
+                    @if let Some((seats, marked)) = &judged { (accuracy_summary(seats, marked)) }
                     label.slider { "Turn " input #turn-slider type="range" min="0" max=(turns) value="0"; " " output #turn-label { "0" } }
                     div #players .players {}
                     ol #events .events tabindex="0" aria-label="Events: click one, or use the arrow keys, to go there" {}
