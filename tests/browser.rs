@@ -2363,6 +2363,12 @@ fn a_replay_shows_win_chances_turning_points_and_turns_to_study() {
     // The coach table says each player's turns to study; a click on one steps there.
     let studied = driver.eval("return document.querySelectorAll('.coach-table td.study a').length").as_u64().unwrap();
     assert!(studied >= 4, "{studied} turns to study");
+    // Compact, they keep the table in its box's width.
+    let fits = driver.eval(
+        "const t = document.querySelector('.coach-table'); const box = t.parentElement.getBoundingClientRect(); \
+         return [t.getBoundingClientRect().right, box.right]",
+    );
+    assert!(fits[0].as_f64().unwrap() <= fits[1].as_f64().unwrap() + 1.0, "the coach table fits its box: {fits}");
     driver.eval("document.querySelector('.coach-table').scrollIntoView()");
     let seq =
         driver.eval("const a = document.querySelector('.coach-table td.study a'); a.click(); return a.dataset.seq");

@@ -222,7 +222,7 @@ fn coach_table(
                                     _ => th scope="colgroup" colspan=(cols.len() + usize::from(totalled(*part, cols))) { (unit) },
                                 }
                             }
-                            @if study.is_some() { th scope="col" rowspan="2" { "turns to study: chance lost against the best move" } }
+                            @if study.is_some() { th scope="col" rowspan="2" { "turns to study (Δ lost)" } }
                         }
                         tr {
                             @for (part, cols, _) in &parts {
@@ -273,11 +273,12 @@ fn coach_table(
                                         @let turns = study.iter().find(|s| s.first().is_some_and(|t| t.player == r.player));
                                         @match turns {
                                             Some(turns) => {
-                                                @for (k, t) in turns.iter().enumerate() {
-                                                    @if k > 0 { " · " }
+                                                // Compact, one a line ("T12 ?? −16.3"): the whole of it in its title.
+                                                @for t in turns.iter() {
+                                                    @let sign = MARKS.iter().find(|(m, _)| *m == t.mark).map_or("", |(_, sign)| *sign);
                                                     a href={ "?seq=" (t.seq) } data-seq=(t.seq) data-mark=(t.mark)
-                                                        title={ "instead: " (t.best_words) " (" (format!("{:.0}%", t.best * 100.0)) ")" } {
-                                                        "turn " (t.turn) ", " (t.mark) " " (format!("−{:.1}: {:.0}% where {:.0}% was there", t.points, t.chosen * 100.0, t.best * 100.0))
+                                                        title={ "turn " (t.turn) ", " (t.mark) ": " (format!("{:.0}% where {:.0}% was there", t.chosen * 100.0, t.best * 100.0)) "; instead, " (t.best_words) } {
+                                                        "T" (t.turn) " " (sign) " " (format!("−{:.1}", t.points))
                                                     }
                                                 }
                                             }
