@@ -12,20 +12,7 @@ fn root() -> PathBuf {
 
 /// The `almanac-*` crates a crate's `[dependencies]` name (dev-dependencies are the tests' own affair).
 fn dependencies(krate: &str) -> BTreeSet<String> {
-    let manifest = std::fs::read_to_string(root().join("crates").join(krate).join("Cargo.toml")).unwrap();
-    let mut deps = BTreeSet::new();
-    let mut in_deps = false;
-    for line in manifest.lines() {
-        let line = line.trim();
-        if line.starts_with('[') {
-            in_deps = line == "[dependencies]";
-        } else if in_deps {
-            if let Some(name) = line.split(['.', '=', ' ']).next().and_then(|n| n.strip_prefix("almanac-")) {
-                deps.insert(name.to_string());
-            }
-        }
-    }
-    deps
+    every_dependency(krate).iter().filter_map(|name| name.strip_prefix("almanac-").map(str::to_string)).collect()
 }
 
 fn crates() -> Vec<String> {
