@@ -29,16 +29,15 @@ wasm-target:
 
 # Every test, the store's and the API's on SQLite and again on a real PostgreSQL (started here for the run
 # in a temporary directory, stopped at the end, whatever the outcome), and reads spread over a streaming
-# replica (a second PostgreSQL and its replica); then the toy game of crates/toy-game, through the server
-# with the feature that registers it (ARCHITECTURE.md, "Adding a game"). The tests that need PostgreSQL or a browser are
+# replica (a second PostgreSQL and its replica). The tests register the toy game of crates/toy-game beside the
+# real ones (ARCHITECTURE.md, "Adding a game"), so every test across games checks it. The tests that need PostgreSQL or a browser are
 # `#[ignore]`d with the reason, so that a plain `cargo test` passes on a bare machine; here they run too
 # (`--include-ignored`).
 test: wasm-target browser postgres xz
 	@pg=$$(mktemp -d); pair=$$(mktemp -d); \
 	url=$$(tests/postgres.sh start $$pg) && urls=$$(tests/postgres.sh start-replicated $$pair) && \
 	ALMANAC_TEST_PG=$$url ALMANAC_TEST_PG_REPLICATED="$$urls" $(CARGO) test --workspace -- --include-ignored && \
-	ALMANAC_TEST_PG=$$url ALMANAC_TEST_STORE=postgres $(CARGO) test -p almanac-server --test api --test clubs --test players && \
-	$(CARGO) test -p almanac-server --features toy-game --test toy_game; \
+	ALMANAC_TEST_PG=$$url ALMANAC_TEST_STORE=postgres $(CARGO) test -p almanac-server --test api --test clubs --test players; \
 	status=$$?; tests/postgres.sh stop $$pg; tests/postgres.sh stop $$pair; exit $$status
 
 # xz, which unpacks the shared corpus of JSettlers robot games the tests replay

@@ -1,7 +1,7 @@
 //! The toy game of `crates/toy-game`, added as ARCHITECTURE.md's "Adding a game" says, through every layer:
 //! its log uploaded to the real server (on a free port, with a real SQLite file), validated and replayed by
-//! the engine, its states served, its chart and replay page drawn, its drawing script served. Runs with the
-//! `toy-game` feature, which registers it (`make test`).
+//! the engine, its states served, its chart and replay page drawn, its drawing script served. The tests'
+//! build registers it (the server's dev-dependency on the engine with `toy-game`).
 
 mod support;
 
@@ -38,7 +38,7 @@ fn a_toy_game_added_by_the_steps_is_replayed_by_the_engine_and_drawn_by_the_serv
     let (status, refused) = upload(&app, &illegal);
     assert_eq!(status, 422, "{refused}");
     assert!(refused.to_string().contains("a step is 1 to 3 squares, not 4"), "{refused}");
-    let (status, wrong_type) = upload(&app, "{\"format\":\"almanac/1\",\"ruleset\":\"race\",\"players\":[{\"name\":\"A\"},{\"name\":\"B\"}]}\n{\"type\":\"jump\",\"player\":\"A\"}");
+    let (status, wrong_type) = upload(&app, "{\"format\":\"almanac/1\",\"ruleset\":\"ten-squares\",\"players\":[{\"name\":\"A\"},{\"name\":\"B\"}]}\n{\"type\":\"jump\",\"player\":\"A\"}");
     assert_eq!(status, 400, "{wrong_type}");
     assert!(wrong_type["error"].as_str().unwrap().contains("(known: step)"), "{wrong_type}");
 
@@ -48,14 +48,14 @@ fn a_toy_game_added_by_the_steps_is_replayed_by_the_engine_and_drawn_by_the_serv
     assert!(vp.contains("Ayşe") && vp.contains("Bo") && vp.contains("squares"), "{vp}");
     let (status, _, page) = app.get_text(&format!("/games/{id}"));
     assert_eq!(status, 200);
-    assert!(page.contains("A race to ten") && page.contains("/static/rulesets/race.js"), "{page}");
+    assert!(page.contains("A race to ten") && page.contains("/static/rulesets/ten-squares.js"), "{page}");
     let (status, events) = app.get_json(&format!("/api/games/{id}/events"));
     assert_eq!(status, 200);
     assert!(
         events.to_string().contains("moves 3 squares"),
         "the event list tells the steps in the game's words: {events}"
     );
-    let (status, _, script) = app.get_text("/static/rulesets/race.js");
+    let (status, _, script) = app.get_text("/static/rulesets/ten-squares.js");
     assert_eq!(status, 200);
-    assert!(script.contains("Almanac.register('race'"), "{script}");
+    assert!(script.contains("Almanac.register('ten-squares'"), "{script}");
 }

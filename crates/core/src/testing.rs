@@ -329,10 +329,18 @@ pub fn files_in(dir: &str) -> Vec<std::path::PathBuf> {
     files
 }
 
+/// Every game's sample log: the demo games of `data/samples` (what `make run` seeds), and the sample of a
+/// game registered only in the tests, which a build without it could not seed (`crates/<game>/sample.jsonl`).
+pub fn every_sample() -> Vec<std::path::PathBuf> {
+    let mut all = files_in("data/samples");
+    all.extend(files_in("crates").into_iter().map(|c| c.join("sample.jsonl")).filter(|f| f.is_file()));
+    all
+}
+
 /// Every sample log and every record of another program the repository keeps (each folder of `tests/data`,
 /// its notes and indexes left out): what the tests across games hold every game to.
 pub fn every_record() -> Vec<std::path::PathBuf> {
-    let mut all = files_in("data/samples");
+    let mut all = every_sample();
     for dir in files_in("tests/data").into_iter().filter(|d| d.is_dir()) {
         let name = dir.file_name().map(|n| n.to_string_lossy().to_string()).unwrap_or_default();
         all.extend(files_in(&format!("tests/data/{name}")));

@@ -1,10 +1,11 @@
-//! The `race` ruleset: players take turns moving one to three squares; whoever reaches square ten first
+//! The `ten-squares` ruleset: players take turns moving one to three squares; whoever reaches square ten first
 //! wins. The smallest game there is, kept to show what adding a game takes (ARCHITECTURE.md, "Adding a
-//! game"): registered only when the engine's `toy-game` feature is on (`make test` runs the server with it).
-//! `state`: the header and the state; `rules`: its rules; `event`: the line; `vocabulary`: the words;
-//! `web/replay.js`.
+//! game"): registered only when the engine's `toy-game` feature is on, which the tests turn on and the build
+//! `make run` starts does not. `state`: the header and the state; `rules`: its rules and views; `event`: the
+//! line; `position`: what the win-chance model reads; `vocabulary`: the words; `web/replay.js`.
 
 pub mod event;
+pub mod position;
 pub mod rules;
 pub mod state;
 pub mod vocabulary;

@@ -4,9 +4,7 @@
 use crate::event::Event;
 use crate::state::{Header, Square, State, Track, GOAL};
 use crate::vocabulary::STEP;
-use almanac_core::{
-    CheckpointError, Fact, OwnView, PlayerView, Positioned, RuleViolation, Rules, Seat, Seated, Viewed,
-};
+use almanac_core::{CheckpointError, Fact, OwnView, PlayerView, RuleViolation, Rules, Seat, Seated, Viewed};
 
 impl Rules for State {
     type Header = Header;
@@ -54,9 +52,6 @@ impl Rules for State {
         Ok(())
     }
 }
-
-/// The race has no win-chance model.
-impl Positioned for State {}
 
 impl Viewed for State {
     type GameView = Track;

@@ -3,13 +3,13 @@
 use almanac_core::{Chart, Term, Vocabulary};
 
 /// The ruleset id in headers.
-pub const ID: &str = "race";
+pub const ID: &str = "ten-squares";
 /// Squares moved.
 pub const STEP: &str = "step";
 
 pub const VOCABULARY: Vocabulary = Vocabulary {
     id: ID,
-    name: "Race to ten",
+    name: "Ten squares",
     score: Term::new("squares", "squares"),
     score_reasons: &[Term::new(STEP, "steps")],
     charts: &[Chart::Score, Chart::ScoreBreakdown],

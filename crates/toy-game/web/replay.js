@@ -1,6 +1,6 @@
 // The race's replay drawing: a track up to the goal, each player's token on its square.
 (() => {
-  Almanac.register('race', {
+  Almanac.register('ten-squares', {
     drawBoard(svg, state, ctx) {
       const goal = state.goal;
       svg.setAttribute('viewBox', `0 0 ${goal * 40 + 60} ${state.players.length * 40 + 20}`);
