@@ -84,28 +84,10 @@ impl Postgres {
 pub(super) fn insert_rows(tx: &mut Transaction, p: &Prepared, batch: &[GameToStore]) -> Result<()> {
     let ids: Vec<&str> = batch.iter().map(|g| g.id).collect();
     // The games' rows, with their summary.
-    let mut games = GameColumns::default();
-    for g in batch {
-        games.push(g);
+    let mut g = GameColumns::default();
+    for game in batch {
+        g.push(game);
     }
-    let GameColumns {
-        hash,
-        ruleset,
-        version,
-        header,
-        title,
-        played_on,
-        club,
-        location,
-        events,
-        turns,
-        winner,
-        edition,
-        fingerprint,
-        owner,
-        published,
-        unseen,
-    } = &games;
     run(
         tx,
         p,
@@ -122,23 +104,23 @@ pub(super) fn insert_rows(tx: &mut Transaction, p: &Prepared, batch: &[GameToSto
          ORDER BY g.k",
         &[
             &ids,
-            hash,
-            ruleset,
-            version,
-            header,
-            title,
-            played_on,
-            club,
-            location,
-            events,
-            turns,
-            winner,
-            edition,
-            fingerprint,
-            owner,
+            &g.hash,
+            &g.ruleset,
+            &g.version,
+            &g.header,
+            &g.title,
+            &g.played_on,
+            &g.club,
+            &g.location,
+            &g.events,
+            &g.turns,
+            &g.winner,
+            &g.edition,
+            &g.fingerprint,
+            &g.owner,
             &(almanac_core::insights::VERSION as i32),
-            published,
-            unseen,
+            &g.published,
+            &g.unseen,
         ],
     )?;
     // Their players: the identities first (one per name and club), then the seats' rows.
