@@ -270,6 +270,10 @@ pub fn holds_nul(line: &str) -> bool {
     if bytes.contains(&0) {
         return true;
     }
+    // Most lines escape nothing: two quick scans, and the walk below only for a line with a backslash.
+    if !bytes.contains(&b'\\') {
+        return false;
+    }
     let mut backslashes = 0;
     for (i, &b) in bytes.iter().enumerate() {
         if b == b'\\' {

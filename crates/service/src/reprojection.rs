@@ -98,19 +98,41 @@ pub fn reproject(store: &mut Store, ids: &[String], mut progress: impl FnMut(&st
 pub(crate) const REPROJECT_BATCH: usize = 32;
 
 /// `f` of each item, in order, the items shared out over a thread per core (what needs no store: validating
-/// and replaying logs).
+/// and replaying logs). Each thread takes the next item as soon as it is free, so that long items falling to
+/// one thread do not leave the other cores idle.
 pub fn on_every_core<T: Send, U: Send>(items: Vec<T>, f: impl Fn(T) -> U + Sync) -> Vec<U> {
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get()).min(items.len().max(1));
-    let per = items.len().div_ceil(cores).max(1);
-    let mut parts: Vec<Vec<T>> = Vec::new();
-    let mut items = items.into_iter().peekable();
-    while items.peek().is_some() {
-        parts.push(items.by_ref().take(per).collect());
-    }
-    let f = &f;
-    std::thread::scope(|scope| {
-        let workers: Vec<_> =
-            parts.into_iter().map(|part| scope.spawn(move || part.into_iter().map(f).collect::<Vec<U>>())).collect();
+    let next = std::sync::Mutex::new(items.into_iter().enumerate());
+    let (f, next) = (&f, &next);
+    let mut done: Vec<(usize, U)> = std::thread::scope(|scope| {
+        let workers: Vec<_> = (0..cores)
+            .map(|_| {
+                scope.spawn(move || {
+                    let mut out = Vec::new();
+                    loop {
+                        let item = next.lock().unwrap_or_else(|e| e.into_inner()).next();
+                        let Some((i, item)) = item else { break };
+                        out.push((i, f(item)));
+                    }
+                    out
+                })
+            })
+            .collect();
         workers.into_iter().flat_map(|w| w.join().expect("deriving a game does not panic")).collect()
-    })
+    });
+    done.sort_unstable_by_key(|(i, _)| *i);
+    done.into_iter().map(|(_, u)| u).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    /// Items of very different sizes: each is done once, and the answers come in the items' order.
+    #[test]
+    fn every_item_is_done_once_and_answered_in_order() {
+        let items: Vec<u64> = (0..500).collect();
+        let work = |n: u64| (0..(n % 7) * 10_000).fold(n, |a, k| a.wrapping_mul(31).wrapping_add(k));
+        let shared = super::on_every_core(items.clone(), work);
+        assert_eq!(shared, items.into_iter().map(work).collect::<Vec<_>>());
+        assert!(super::on_every_core(Vec::<u64>::new(), work).is_empty());
+    }
 }

@@ -50,7 +50,9 @@ impl Rules for State {
     /// 5: ending the turn is a decision; a position reads the robber's block, a hand's exposure to a 7, the
     /// builds a hand pays for and the set-up still to come; catanatron's records name each seat's bot.
     /// 6: a discard may be paid in parts; the state keeps what players not in a steal could not see of it.
-    const VERSION: u32 = 6;
+    /// 7: a win that waits for its player's turn is marked once, when the points are reached (not again at
+    /// every later event until that turn).
+    const VERSION: u32 = 7;
 
     /// The event by the rules, then what the record states about the result.
     fn apply(&mut self, event: &LoggedEvent, facts: &mut Vec<Fact>) -> Result {
@@ -96,6 +98,8 @@ impl Rules for State {
 }
 
 pub fn apply(s: &mut State, ev: &Event, facts: &mut Vec<Fact>) -> Result {
+    // `facts` may hold the game's facts so far; this event's begin here.
+    let first_fact = facts.len();
     if let Some(w) = s.winner {
         // At the end every player may show their victory point cards; nothing else happens.
         if let Event::RevealVictoryPoints { player, count } = ev {
@@ -128,7 +132,7 @@ pub fn apply(s: &mut State, ev: &Event, facts: &mut Vec<Fact>) -> Result {
             s.phase = Phase::Over;
             facts.push(Fact::GameOver { winner: Some(w) });
         } else {
-            mark_waiting_wins(s, facts);
+            mark_waiting_wins(s, facts, first_fact);
         }
     }
     crate::seen::forget_empty_hands(s);
@@ -137,10 +141,11 @@ pub fn apply(s: &mut State, ev: &Event, facts: &mut Vec<Fact>) -> Result {
 
 /// A player who reaches the winning score now but has not won (it is not their turn: a build in the
 /// Special Building Phase, an award moved by another player's build) waits for their own turn; the moment
-/// is marked so that the replay says when the points were reached, apart from when the game was won.
-fn mark_waiting_wins(s: &State, facts: &mut Vec<Fact>) {
+/// is marked so that the replay says when the points were reached, apart from when the game was won. Only
+/// this event's facts (from `first_fact`) are read: the moment is marked once, when the points are reached.
+fn mark_waiting_wins(s: &State, facts: &mut Vec<Fact>, first_fact: usize) {
     let target = s.options.vp_target as i32;
-    let reached: Vec<Seat> = facts
+    let reached: Vec<Seat> = facts[first_fact..]
         .iter()
         .filter_map(|f| match *f {
             Fact::Score { player, delta, total, .. } if total >= target && total - delta < target => Some(player),

@@ -551,9 +551,12 @@ fn ten_points_in_the_special_building_phase_wait_for_the_builders_turn() {
     assert_eq!((s.vp(2), s.winner), (10, None), "ten points in Ana's turn: no win yet");
     assert!(facts.contains(&Fact::Moment { moment: "win_waits", player: Some(2) }), "{facts:?}");
     assert!(!facts.iter().any(|f| matches!(f, Fact::GameOver { .. })));
-    // Bo's turn: Cem still waits.
+    // Bo's turn: Cem still waits, and the moment stays marked once, where the points were reached (the facts
+    // of the game so far are handed to each event, as a timeline does).
     apply(&mut s, &Event::Roll { player: 1, dice: [1, 2].into(), production: None }, &mut facts).unwrap();
     assert_eq!(s.winner, None);
+    let marked = facts.iter().filter(|f| matches!(f, Fact::Moment { moment: "win_waits", .. })).count();
+    assert_eq!(marked, 1, "{facts:?}");
     // Had Bo ten points in his own turn, Bo would win first.
     let mut bo_first = s.clone();
     bo_first.players[1].dev.held[DevCard::VictoryPoint] = 10;
