@@ -1,6 +1,8 @@
 //! `almanac bench`: the speed figures of the foundation, on a corpus of records.
 //!
-//! 1. validate + replay: parse every almanac/1 line and apply it with full validation, on one core;
+//! 1. validate + replay: parse every almanac/1 line and apply it with full validation, on one core; the
+//!    share that translating another program's records takes; the loop the analysis searches with (events
+//!    applied with nothing parsed, the legal moves listed at every position, each tried on a copy);
 //! 2. import: validate and store every game (events and facts) in a fresh SQLite file, and the same
 //!    rows inserted by plain SQLite for comparison;
 //! 3. state at a turn: a random-access query on the longest game's timeline, and cold from the database;
@@ -58,6 +60,8 @@ pub fn run(corpus: &Path, db: Option<PathBuf>, postgres: Option<PathBuf>) -> any
         bytes as f64 / 1e6 / best,
         best
     );
+    translation_share(&files, best)?;
+    search_loop(&logs);
 
     // 2. Import into a fresh database.
     let scratch = db.is_none();
@@ -616,4 +620,66 @@ pub fn scale(db: &Path, reps: usize) -> anyhow::Result<i32> {
         }
     }
     Ok(0)
+}
+
+/// The share of checking a corpus of another program's records that goes to translating them into our own
+/// format (in memory, one core, best of 3), against the validate + replay of the translation (`replay_s`).
+fn translation_share(files: &[PathBuf], replay_s: f64) -> anyhow::Result<()> {
+    let mut foreign = Vec::new();
+    for f in files {
+        let text = std::fs::read_to_string(f)?;
+        if let Some(almanac_engine::Format::Foreign(importer)) = almanac_engine::detect(&text) {
+            foreign.push((importer, text));
+        }
+    }
+    if foreign.is_empty() || foreign.len() != files.len() {
+        println!("translation: the corpus is not all another program's records; its share is not measured");
+        return Ok(());
+    }
+    let mut best = f64::MAX;
+    for _ in 0..3 {
+        let t = Instant::now();
+        for (importer, text) in &foreign {
+            (importer.to_almanac)(text).map_err(|e| anyhow::anyhow!("{}", e.reason))?;
+        }
+        best = best.min(t.elapsed().as_secs_f64());
+    }
+    let mb = foreign.iter().map(|(_, t)| t.len()).sum::<usize>() as f64 / 1e6;
+    println!(
+        "translation of the records (in memory, one core): {best:.3} s ({:.0} MB/s), {:.0}% of translate + validate + replay",
+        mb / best,
+        100.0 * best / (best + replay_s)
+    );
+    Ok(())
+}
+
+/// The loop the analysis searches with, on every game of the corpus, one core, best of 3: the events
+/// applied again with nothing parsed; at every position the moves the rules list whole; and those moves
+/// each applied to a copy of the state, as a search tries them.
+fn search_loop(logs: &[almanac_engine::ValidatedLog]) {
+    let best = |f: &dyn Fn() -> (usize, usize)| {
+        let mut fastest = (f64::MAX, (0, 0));
+        for _ in 0..3 {
+            let t = Instant::now();
+            let counted = f();
+            fastest = (fastest.0.min(t.elapsed().as_secs_f64()), counted);
+        }
+        fastest
+    };
+    let (s, (events, _)) = best(&|| (logs.iter().map(|l| l.game.apply_again()).sum(), 0));
+    println!("apply only (no parsing, one core): {:.0} events/s ({events} events in {s:.3} s)", events as f64 / s);
+    let total = |tried: bool| {
+        move || logs.iter().map(|l| l.game.list_moves_again(tried)).fold((0, 0), |(p, m), (a, b)| (p + a, m + b))
+    };
+    let (s, (positions, moves)) = best(&total(false));
+    println!(
+        "legal moves listed at every position (one core): {:.0} positions/s, {:.0} moves/s ({positions} positions, {moves} moves, {s:.3} s with the events between)",
+        positions as f64 / s,
+        moves as f64 / s
+    );
+    let (s, (_, moves)) = best(&total(true));
+    println!(
+        "and each move tried on a copy of the state, as a search does: {:.0} moves/s ({s:.3} s)",
+        moves as f64 / s
+    );
 }

@@ -235,6 +235,34 @@ impl<R: Ruleset> Game for Timeline<R> {
     fn weigh(&self, wanted: &dyn Fn(usize) -> bool, worth: crate::decisions::Worth) -> Vec<crate::decisions::Weighed> {
         self.each_decision(wanted, |state, event, i| crate::plans::weigh::<R>(state, event, i, worth))
     }
+    fn apply_again(&self) -> usize {
+        let (mut state, mut scratch) = (self.snapshots[0].clone(), Vec::new());
+        for n in 1..=self.events.len() {
+            self.step(&mut state, n, &mut scratch);
+        }
+        self.events.len()
+    }
+    fn list_moves_again(&self, tried: bool) -> (usize, usize) {
+        let (mut state, mut scratch) = (self.snapshots[0].clone(), Vec::new());
+        let mut moves = 0;
+        for n in 0..=self.events.len() {
+            if n > 0 {
+                self.step(&mut state, n, &mut scratch);
+            }
+            for open in R::open(&state) {
+                for kind in open.types {
+                    for event in R::listed(&state, open.seat, kind) {
+                        moves += 1;
+                        if tried {
+                            scratch.clear();
+                            let _ = R::apply(&mut state.clone(), &event, &mut scratch);
+                        }
+                    }
+                }
+            }
+        }
+        (self.events.len() + 1, moves)
+    }
     fn next(&self) -> Vec<crate::next::Open> {
         open_decisions::<R>(&self.last, |seat| self.envelope.players[seat as usize].name.clone())
     }
