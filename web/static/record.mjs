@@ -27,13 +27,16 @@
 // recognised and not stored twice. When the game is over the page shows its end: the standings, the
 // points by reason, the win chances where a model exists, and the way to publish and share it.
 //
-// Long because what remains here shares one page's state (the game kept, the sheet open, the entries
-// waiting) through the closures of its `DOMContentLoaded` handler; the parts that stand alone are modules
-// in record/.
+// This module holds what shares one page's state (the game kept, the sheet open, the entries waiting, and
+// sending them) through the closures of its `DOMContentLoaded` handler. The parts that stand alone are
+// modules in record/: the entries kept on the phone (keeping), the browser's rules (rules), the sheet
+// (sheet), a form's picks and counts (form), the board's taps (targets), the end of the game (finish).
 import { loadRules } from './record/rules.mjs';
 import { keeping, remember, lineCount, canonical } from './record/keeping.mjs';
 import { sheet } from './record/sheet.mjs';
 import { finishing } from './record/finish.mjs';
+import { formParts } from './record/form.mjs';
+import { targetsOn, TARGET } from './record/targets.mjs';
 
 document.addEventListener('DOMContentLoaded', () => {
   const root = document.getElementById('recorder');
@@ -52,8 +55,6 @@ document.addEventListener('DOMContentLoaded', () => {
   const ctx = Almanac.context();
   const path = `/api/games/${encodeURIComponent(id)}`;
   const { queue, keep, logKey, summaryKey } = keeping(id);
-  // The smallest target a finger hits, in CSS pixels (WCAG's 44).
-  const TARGET = 44;
 
   let seq = +root.dataset.seq;
   // The game as the browser's rules hold it (the server's events, then the entries waiting), once loaded.
@@ -66,12 +67,9 @@ document.addEventListener('DOMContentLoaded', () => {
   let recent = [];
   let next = null;
   let layer = null;
-  let targets = null;
   let kind = null;
   let sending = false;
-  const { openSheet, closeSheet, heading, button, cancelButton } = sheet(chooser, () => {
-    if (targets) for (const d of targets.querySelectorAll('.pointed')) d.classList.remove('pointed');
-  });
+  const { openSheet, closeSheet, heading, button, cancelButton } = sheet(chooser, () => pointedOff());
 
   const words = (type) => type.replaceAll('_', ' ');
   // How many of the last entries the page reads: enough to withdraw far back and to show the last few.
@@ -442,10 +440,7 @@ document.addEventListener('DOMContentLoaded', () => {
   // A page's test that reads a form to reach an event lays options with it.
   Almanac.lay = lay;
 
-  // A form: first what the table picks (whom, which card, what comes after), one option of each, then
-  // each field's cards counted with a stepper (− and +, a finger's size), each card up to what the rules
-  // allow; entered when every pick is made and every field holds between its least and most cards. Fields
-  // of the same cards (a trade's two sides) share one row per card, so the whole form fits the sheet.
+  // A form (record/form.mjs): what the table picks, then each field's cards counted; entered when whole.
   function fill(open, form) {
     if ((form.picks || []).length && !local) {
       const why = document.createElement('p');
@@ -453,190 +448,18 @@ document.addEventListener('DOMContentLoaded', () => {
       openSheet(`${open.player}: ${form.words}`, why, cancelButton());
       return;
     }
-    const counted = form.counts.map((count) => ({ count, cards: Object.fromEntries(count.cards.map((c) => [c.card, c.least])) }));
-    const picks = (form.picks || []).map((pick) => ({ pick, chosen: pick.options.length === 1 ? 0 : null }));
-    const parts = [];
-    const enterButton = button('enter-form', 'Enter', () => {
-      const event = JSON.parse(form.line);
-      for (const { pick, chosen } of picks) lay(event, JSON.parse(pick.options[chosen].set));
-      for (const { count, cards } of counted) {
-        event[count.field] = Object.fromEntries(Object.entries(cards).filter(([, n]) => n > 0));
-      }
-      enter(event);
-    });
-    picks.forEach((entry, i) => {
-      const group = document.createElement('fieldset');
-      group.className = 'pick';
-      group.dataset.pick = i;
-      const legend = document.createElement('legend');
-      legend.textContent = entry.pick.words;
-      group.append(legend);
-      const options = entry.pick.options.map((o, k) => {
-        const b = button('pick-option', o.words, () => {
-          entry.chosen = k;
-          options.forEach((x, j) => x.setAttribute('aria-pressed', String(j === k)));
-          check();
-        });
-        b.dataset.set = o.set;
-        b.setAttribute('aria-pressed', String(entry.chosen === k));
-        return b;
-      });
-      group.append(...options);
-      parts.push(group);
-    });
-    const check = () => {
-      let ok = picks.every((p) => p.chosen !== null);
-      for (const { count, cards, total } of counted) {
-        const n = Object.values(cards).reduce((a, b) => a + b, 0);
-        total.textContent = count.least === count.most ? `${n} of ${count.most}` : `${n}`;
-        ok = ok && n >= count.least && n <= count.most;
-      }
-      enterButton.disabled = !ok;
-    };
-    // One stepper: − count +, for one card of one field.
-    const stepper = (entry, bound) => {
-      const { count, cards } = entry;
-      const { card, least, most } = bound;
-      const cell = document.createElement('div');
-      cell.className = 'stepper';
-      const value = document.createElement('output');
-      value.textContent = least;
-      const step = (by) => {
-        const n = cards[card] + by;
-        if (n < least || n > most) return;
-        cards[card] = n;
-        value.textContent = n;
-        less.disabled = n === least;
-        more.disabled = n === most;
-        check();
-      };
-      const less = button('step', '−', () => step(-1));
-      const more = button('step', '+', () => step(1));
-      for (const [b, by, say] of [[less, '-1', 'one less'], [more, '+1', 'one more']]) {
-        b.dataset.field = count.field;
-        b.dataset.card = card;
-        b.dataset.step = by;
-        b.setAttribute('aria-label', `${count.words}: ${say} ${card}`);
-      }
-      less.disabled = least === most || cards[card] === least;
-      more.disabled = least === most;
-      cell.append(less, value, more);
-      return cell;
-    };
-    const legendOf = (entry) => {
-      entry.total = document.createElement('output');
-      const legend = document.createElement('span');
-      legend.className = 'field-name';
-      legend.append(`${entry.count.words} `, entry.total);
-      return legend;
-    };
-    const names = (entry) => entry.count.cards.map((c) => c.card).join('\n');
-    const sideBySide = counted.length === 2 && names(counted[0]) === names(counted[1]);
-    if (sideBySide) {
-      // A grid: the card's name, then a stepper per field; a card neither field may take is left out.
-      const grid = document.createElement('div');
-      grid.className = 'counts two';
-      grid.setAttribute('role', 'group');
-      grid.append(document.createElement('span'), ...counted.map(legendOf));
-      counted[0].count.cards.forEach((bound, i) => {
-        const bounds = counted.map((entry) => entry.count.cards[i]);
-        if (bounds.every((b) => b.most === 0)) return;
-        const name = document.createElement('span');
-        name.className = 'card';
-        name.textContent = bound.card;
-        grid.append(name, ...counted.map((entry, k) => (bounds[k].most === 0
-          ? document.createElement('span') : stepper(entry, bounds[k]))));
-      });
-      parts.push(grid);
-    } else {
-      for (const entry of counted) {
-        const group = document.createElement('div');
-        group.className = 'counts one';
-        group.setAttribute('role', 'group');
-        group.append(document.createElement('span'), legendOf(entry));
-        for (const bound of entry.count.cards) {
-          if (bound.most === 0) continue;
-          const name = document.createElement('span');
-          name.className = 'card';
-          name.textContent = bound.card;
-          group.append(name, stepper(entry, bound));
-        }
-        parts.push(group);
-      }
-    }
-    const actions = document.createElement('div');
-    actions.className = 'actions';
-    actions.append(enterButton, cancelButton());
-    openSheet(`${open.player}: ${form.words}`, ...parts, actions);
+    const { parts, check } = formParts(form, { button, cancelButton, lay, enter });
+    openSheet(`${open.player}: ${form.words}`, ...parts);
     check();
   }
 
-  // The places of the chosen kind on the board, each a disc a finger hits (44 px across at least), with the
-  // board brought into view; a place with several events (a robber and whom it robs) lists them.
-  function showTargets(events) {
-    clearTargets();
-    const places = new Map();
-    for (const c of events) {
-      const at = game.placeOf(c.event, ctx);
-      const key = `${at.x.toFixed(3)},${at.y.toFixed(3)}`;
-      if (!places.has(key)) places.set(key, { at, events: [] });
-      places.get(key).events.push(c);
-    }
-    // The frame takes in every place offered (a tile beside the grid lies outside the grid's own frame).
-    const vb = board.viewBox.baseVal;
-    let [x0, y0, x1, y1] = [vb.x, vb.y, vb.x + vb.width, vb.y + vb.height];
-    for (const { at } of places.values()) {
-      const r = at.r || 0.5;
-      [x0, y0, x1, y1] = [Math.min(x0, at.x - r), Math.min(y0, at.y - r), Math.max(x1, at.x + r), Math.max(y1, at.y + r)];
-    }
-    board.setAttribute('viewBox', `${x0} ${y0} ${x1 - x0} ${y1 - y0}`);
-    const box = board.getBoundingClientRect();
-    const scale = Math.min(box.width / (x1 - x0), box.height / (y1 - y0)) || 1;
-    const radius = (TARGET / 2 + 1) / scale; // a pixel more than half of 44, for rounding
-    targets = Almanac.svg('g', { class: 'targets' }, board);
-    for (const place of places.values()) {
-      const disc = Almanac.svg('circle', {
-        class: 'target', cx: place.at.x, cy: place.at.y, r: Math.max(radius, place.at.r || 0),
-      }, targets);
-      disc.dataset.lines = JSON.stringify(place.events.map((c) => c.line));
-      disc.placeEvents = place.events;
-    }
-    board.scrollIntoView({ block: 'nearest' });
-  }
-
-  function clearTargets() {
-    if (targets) targets.remove();
-    targets = null;
-  }
-
-  // A tap on the board enters the place it hit when it is plain which: inside one disc only, and nearer its
-  // centre than half its radius. A tap between places (inside two discs, or near a disc's edge, where a
-  // place the rules refuse may lie) asks first: the places it may mean, nearest first, marked on the board.
-  board.addEventListener('click', (e) => {
-    if (targets) tapped(board, targets, e);
+  // The places of the chosen kind on the board, and a tap on them (record/targets.mjs): the event a tap
+  // plainly means is entered; a tap between places asks which, the places it may mean marked.
+  const { showTargets, clearTargets, tapped, pointedOff } = targetsOn(board, {
+    placeOf: (event) => game.placeOf(event, ctx),
+    entered: (choice) => enter(choice.event, choice),
+    ask: (events, plain) => pick(events, plain ? `${words(kind)} here` : `${words(kind)}: which place did you mean?`),
   });
-
-  // A tap on a drawing with discs (`svg`, the discs in `discs`): the event it plainly means entered, or
-  // the question asked.
-  function tapped(svg, discs, e) {
-    const point = svg.createSVGPoint();
-    point.x = e.clientX;
-    point.y = e.clientY;
-    const at = point.matrixTransform(svg.getScreenCTM().inverse());
-    const hit = [...discs.querySelectorAll('circle.target')]
-      .map((disc) => ({ disc, d: Math.hypot(disc.cx.baseVal.value - at.x, disc.cy.baseVal.value - at.y) }))
-      .filter(({ disc, d }) => d <= disc.r.baseVal.value)
-      .sort((a, b) => a.d - b.d);
-    if (!hit.length) return;
-    const plain = hit.length === 1 && hit[0].d <= hit[0].disc.r.baseVal.value / 2;
-    const events = hit.flatMap(({ disc }) => disc.placeEvents);
-    if (plain && events.length === 1) {
-      enter(events[0].event, events[0]);
-      return;
-    }
-    for (const { disc } of hit) disc.classList.add('pointed');
-    pick(events, plain ? `${words(kind)} here` : `${words(kind)}: which place did you mean?`);
-  }
 
   withdrawButton.addEventListener('click', () => {
     const last = lastInEffect();

@@ -23,6 +23,8 @@ const FILES: &[(&str, &str, &str)] = &[
     ("/static/record/keeping.mjs", JS, include_str!("../../../web/static/record/keeping.mjs")),
     ("/static/record/sheet.mjs", JS, include_str!("../../../web/static/record/sheet.mjs")),
     ("/static/record/finish.mjs", JS, include_str!("../../../web/static/record/finish.mjs")),
+    ("/static/record/form.mjs", JS, include_str!("../../../web/static/record/form.mjs")),
+    ("/static/record/targets.mjs", JS, include_str!("../../../web/static/record/targets.mjs")),
     ("/static/begin.js", JS, include_str!("../../../web/static/begin.js")),
     ("/static/questions.js", JS, include_str!("../../../web/static/questions.js")),
     ("/static/session.js", JS, include_str!("../../../web/static/session.js")),
