@@ -452,7 +452,7 @@ pub trait Game: Send + Sync {
     /// the game lists no alternatives (it declares no recorder or no features).
     fn weigh(&self, wanted: &dyn Fn(usize) -> bool, worth: crate::decisions::Worth) -> Vec<crate::decisions::Weighed>;
     /// The loop a search runs, over this game once, for `almanac bench` to time: every line applied again
-    /// from the start, with nothing parsed; the number of lines.
+    /// from the start, with nothing parsed; the number of lines the rules accepted again (all of them).
     fn apply_again(&self) -> usize;
     /// The rest of that loop, at the start and after every line: the moves each open decision lists whole
     /// (`Ruleset::listed`), each also applied to a copy of the state when `tried` (what a search does with

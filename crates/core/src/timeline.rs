@@ -256,7 +256,7 @@ impl<R: Ruleset> Timeline<R> {
 
     /// The state after the first `n` events, rebuilt from the snapshot before it, or from the state before
     /// the entry the last withdrawal since that snapshot took back.
-    fn replay(&self, n: usize) -> R::State {
+    pub(crate) fn replay(&self, n: usize) -> R::State {
         let k = n / SNAPSHOT_EVERY;
         let from = k * SNAPSHOT_EVERY;
         let withdrawal = (from..n).rev().find_map(|j| match self.events[j] {

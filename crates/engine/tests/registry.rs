@@ -475,3 +475,22 @@ fn a_fingerprint_carried_on_as_a_game_grows_is_the_one_written_whole() {
         assert_eq!(game.fingerprint(), print_from_scratch(game.as_ref()), "{}: regrown", path.display());
     }
 }
+
+/// The loop `almanac bench` times for the analysis's search: every line of a game applied again, with nothing
+/// parsed, is accepted again; a position follows each line; a game with a recorder lists moves there, and
+/// trying each on a copy of the state changes neither the count nor the game.
+#[test]
+fn the_search_loop_applies_every_line_again_and_lists_the_moves() {
+    for path in every_sample() {
+        let log = validate(None, &std::fs::read_to_string(&path).unwrap()).unwrap();
+        let game = log.game.as_ref();
+        assert_eq!(game.apply_again(), game.event_count(), "{}", path.display());
+        let (positions, moves) = game.list_moves_again(false);
+        assert_eq!(positions, game.event_count() + 1, "{}", path.display());
+        let recorder = GAMES.iter().any(|g| g.id() == game.ruleset() && g.recorder());
+        assert_eq!(moves > 0, recorder, "{}: {moves} moves listed", path.display());
+        let before = whole(game);
+        assert_eq!(game.list_moves_again(true), (positions, moves), "{}", path.display());
+        assert_eq!(whole(game), before, "{}", path.display());
+    }
+}
