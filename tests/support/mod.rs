@@ -60,15 +60,25 @@ fn catanatron_records() -> Vec<PathBuf> {
 }
 
 /// The generated club games (`tests/data/generated-club-games.tar.xz`: 40 Catan games of three or four
-/// members of a club, random legal play), unpacked once per test program.
+/// members of a club, random legal play), unpacked once under `target/` and kept for the next run: into a
+/// folder of this program's own, then renamed whole into place (a program that finds it there reads it).
 pub fn generated_club_games() -> Vec<PathBuf> {
     static DIR: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
     let dir = DIR.get_or_init(|| {
-        let dir = std::env::temp_dir().join(format!("almanac-club-games-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
         let archive = root().join("tests/data/generated-club-games.tar.xz");
-        let untar = std::process::Command::new("tar").arg("-xJf").arg(&archive).arg("-C").arg(&dir).status();
-        assert!(untar.is_ok_and(|s| s.success()), "tar -xJf {} (tar and xz are needed)", archive.display());
+        // Named by the archive's size, so that a changed archive is unpacked again.
+        let size = std::fs::metadata(&archive).unwrap().len();
+        let dir = root().join(format!("target/generated-club-games-{size}"));
+        if !dir.is_dir() {
+            let part = root().join(format!("target/generated-club-games-{size}.{}", std::process::id()));
+            std::fs::create_dir_all(&part).unwrap();
+            let untar = std::process::Command::new("tar").arg("-xJf").arg(&archive).arg("-C").arg(&part).status();
+            assert!(untar.is_ok_and(|s| s.success()), "tar -xJf {} (tar and xz are needed)", archive.display());
+            // Another program may have put its copy in place first: then this one goes.
+            if std::fs::rename(&part, &dir).is_err() {
+                let _ = std::fs::remove_dir_all(&part);
+            }
+        }
         dir
     });
     let mut files: Vec<PathBuf> = std::fs::read_dir(dir).unwrap().map(|e| e.unwrap().path()).collect();
