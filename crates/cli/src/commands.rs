@@ -452,6 +452,9 @@ pub fn serve(db: &Path, bind: &str, settings: ServeSettings) -> anyhow::Result<i
     if let Some(rate) = settings.writes_per_minute {
         config.limits.writes_per_minute = rate;
     }
+    if let Some(streams) = settings.streams_per_address {
+        config.limits.streams_per_address = streams;
+    }
     println!("Almanac is running at http://{addr}/ (database {}); Ctrl-C stops it.", db.display());
     if let Some((_, name, token)) = &demo {
         println!("Demo club `{name}`: sign in at http://{addr}/signin with the token {token}");
@@ -470,6 +473,7 @@ pub struct ServeSettings {
     pub seed: Option<PathBuf>,
     pub demo_club: Option<String>,
     pub writes_per_minute: Option<u32>,
+    pub streams_per_address: Option<usize>,
     /// Streaming replicas of the PostgreSQL database, for reads.
     pub read_dbs: Vec<PathBuf>,
 }

@@ -235,6 +235,10 @@ enum Command {
         /// Writes (uploads, appends, changes) allowed per minute per token and per address.
         #[arg(long)]
         writes_per_minute: Option<u32>,
+        /// Followers' streams open at once from one address (default 20): more where many spectators
+        /// share one (a club's network behind one address, a benchmark on loopback).
+        #[arg(long)]
+        streams_per_address: Option<usize>,
         /// A streaming replica of the PostgreSQL `--db` to send reads to (repeat for more, read in turn);
         /// this server's own writes are read from the primary until a replica has replayed them.
         #[arg(long = "read-db", value_name = "URL")]
@@ -442,8 +446,15 @@ fn main() -> anyhow::Result<()> {
         Command::Reproject { db, ruleset, all } => commands::reproject(&db.db, ruleset.as_deref(), all)?,
         Command::Bench { corpus, db, postgres } => bench::run(&corpus, db, postgres)?,
         Command::BenchScale { db, reps } => bench::scale(&db.db, reps)?,
-        Command::Serve { db, bind, max_upload, seed, demo_club, writes_per_minute, read_dbs } => {
-            let settings = commands::ServeSettings { max_upload, seed, demo_club, writes_per_minute, read_dbs };
+        Command::Serve { db, bind, max_upload, seed, demo_club, writes_per_minute, streams_per_address, read_dbs } => {
+            let settings = commands::ServeSettings {
+                max_upload,
+                seed,
+                demo_club,
+                writes_per_minute,
+                streams_per_address,
+                read_dbs,
+            };
             commands::serve(&db.db, &bind, settings)?
         }
         Command::BenchLoad { url, token, samples, uploaders, readers, writers, seconds } => {

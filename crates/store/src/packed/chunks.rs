@@ -39,7 +39,8 @@ impl Chunk {
 }
 
 /// The events of one chunk as (seq, turn, line), those of `wanted` only: a chunk read whole is checked
-/// whole, and one wanted only to an event before its last is read only that far.
+/// whole, and one wanted only to an event before its last is read only that far. Only the lines wanted are
+/// checked as text and copied (a cold state reads a few lines near the end of a long chunk).
 pub fn unpack(
     first: u64,
     last: u64,
@@ -58,28 +59,25 @@ pub fn unpack(
     if (whole && text.len() as u64 != text_bytes) || text.len() as u64 > text_bytes {
         return Err(format!("{} bytes of lines where {text_bytes} were stored", text.len()));
     }
-    // The start of a chunk may end inside a character: only its whole lines are read.
-    let text = match (whole, text.iter().rposition(|&b| b == b'\n')) {
-        (true, _) => text,
-        (false, Some(end)) => text[..=end].to_vec(),
-        (false, None) => Vec::new(),
-    };
-    let text = String::from_utf8(text).map_err(|_| "the chunk's lines are not UTF-8".to_string())?;
     let mut turns = Reader::new(turns, "the chunk's turns");
     let mut turn = 0i64;
     let mut events = Vec::new();
     let mut count = 0u64;
-    // Every line ends with a newline, the last one too.
-    for (k, line) in text.split_terminator('\n').enumerate() {
-        let seq = first + k as u64;
+    // Every line ends with a newline, the last one too; the start of a chunk may end inside a line (and a
+    // character), and only its whole lines are read.
+    let mut from = 0;
+    for end in memchr::memchr_iter(b'\n', &text) {
+        let seq = first + count;
         if !whole && seq > *wanted.end() {
             break;
         }
         turn += turns.signed()?;
         if wanted.contains(&seq) {
+            let line = std::str::from_utf8(&text[from..end]).map_err(|_| format!("line {seq} is not UTF-8"))?;
             events.push((seq, turn as u32, line.to_string()));
         }
         count += 1;
+        from = end + 1;
     }
     if !whole {
         // The start only: it must hold every line up to the last one wanted.
@@ -89,8 +87,63 @@ pub fn unpack(
         }
         return Ok(events);
     }
-    if count != last + 1 - first || !turns.at_end() || !text.ends_with('\n') {
+    if count != last + 1 - first || !turns.at_end() || from != text.len() {
         return Err(format!("{count} lines where {} events were stored", last + 1 - first));
     }
+    // A chunk read whole is checked whole: its text too.
+    std::str::from_utf8(&text).map_err(|_| "the chunk's lines are not UTF-8".to_string())?;
     Ok(events)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Twenty lines with letters of more than one byte, in turns 1, 1, 2, 2, ...
+    fn lines() -> Vec<(u32, String)> {
+        (0..20)
+            .map(|k| {
+                (k / 2 + 1, format!(r#"{{"type":"roll","player":"Ayşe","n":{k},"note":"{}"}}"#, "ğ".repeat(k as usize)))
+            })
+            .collect()
+    }
+
+    fn chunk(lines: &[(u32, String)]) -> Chunk {
+        let bytes = lines.iter().map(|(_, l)| l.len() + 1).sum();
+        Chunk::new(lines.iter().map(|(t, l)| (*t, l.as_str())), bytes)
+    }
+
+    #[test]
+    fn every_range_of_a_chunk_reads_back_as_its_lines_and_turns() {
+        let lines = lines();
+        let c = chunk(&lines);
+        let (first, last) = (5, 5 + lines.len() as u64 - 1);
+        for from in first..=last {
+            for to in from..=last + 3 {
+                let read = unpack(first, last, &c.turns, &c.lines, c.text_bytes, from..=to).unwrap();
+                let want: Vec<(u64, u32, String)> = (from..=to.min(last))
+                    .map(|seq| (seq, lines[(seq - first) as usize].0, lines[(seq - first) as usize].1.clone()))
+                    .collect();
+                assert_eq!(read, want, "{from}..={to}");
+            }
+        }
+    }
+
+    #[test]
+    fn a_damaged_chunk_is_refused_where_it_is_read() {
+        let mut lines = lines();
+        let c = chunk(&lines);
+        // More lines wanted than the chunk says it holds.
+        assert!(unpack(1, 25, &c.turns, &c.lines, c.text_bytes, 1..=22).is_err());
+        // A line that is not UTF-8: refused when it is wanted, and when the chunk is read whole.
+        lines[3].1 = String::from_utf8_lossy(b"x").into_owned();
+        let mut text: Vec<u8> = lines.iter().flat_map(|(_, l)| format!("{l}\n").into_bytes()).collect();
+        let at = text.iter().position(|&b| b == b'x').unwrap();
+        text[at] = 0xff;
+        let damaged = super::super::packing::compress(&text);
+        let bytes = text.len() as u64;
+        assert!(unpack(1, 20, &c.turns, &damaged, bytes, 4..=6).unwrap_err().contains("line 4 is not UTF-8"));
+        assert!(unpack(1, 20, &c.turns, &damaged, bytes, 1..=20).is_err());
+        assert_eq!(unpack(1, 20, &c.turns, &damaged, bytes, 6..=8).unwrap().len(), 3, "lines after it read");
+    }
 }

@@ -113,7 +113,7 @@ pub fn decompress_lines(bytes: &[u8], lines: usize, what: &str) -> Result<Vec<u8
                 let mut output = zstd::zstd_safe::OutBuffer::around_pos(&mut out, before);
                 d.decompress_stream(&mut output, &mut input).map_err(fail)?
             };
-            seen += out[before..].iter().filter(|&&b| b == b'\n').count();
+            seen += memchr::memchr_iter(b'\n', &out[before..]).count();
             if hint == 0 || seen >= lines {
                 return Ok(out);
             }
