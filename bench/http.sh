@@ -11,6 +11,12 @@ UPLOAD_FILE=${UPLOAD_FILE:-data/samples/catan-helpers.jsonl}
 DURATION=${DURATION:-10s}
 PORT=${PORT:-8097}
 command -v wrk >/dev/null || { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq wrk >/dev/null; }
+for p in $PORT $((PORT + 1)); do
+  if curl -s -o /dev/null "http://127.0.0.1:$p/"; then
+    echo "something already answers on port $p (a server left from another run?): stop it, or set PORT" >&2
+    exit 1
+  fi
+done
 WORK=$(mktemp -d)
 DB=$WORK/bench.db
 ID=$(./target/release/almanac import --db "$DB" "$GAME_FILE" | cut -f1)
