@@ -656,7 +656,7 @@ fn translation_share(files: &[PathBuf], replay_s: f64) -> anyhow::Result<()> {
 /// The loop the analysis searches with, one core: every game's events applied again with nothing parsed
 /// (best of 3); at every position of every game the moves the rules list whole; and those moves each applied
 /// to a copy of the state, as a search tries them, on at most `TRIED_GAMES` games of each ruleset (listing
-/// and trying are run once: a corpus of Carcassonne games lists millions of tile placements).
+/// and trying are run once: a game with many places for a piece lists millions of moves in a corpus).
 fn search_loop(logs: &[almanac_engine::ValidatedLog]) {
     const TRIED_GAMES: usize = 50;
     let mut best = f64::MAX;
