@@ -237,20 +237,7 @@ impl<R: Ruleset> Game for Timeline<R> {
     }
     fn apply_again(&self) -> usize {
         let (mut state, mut scratch) = (self.snapshots[0].clone(), Vec::new());
-        let mut accepted = 0;
-        for entry in &self.events {
-            match entry {
-                Entry::Event(event) => {
-                    scratch.clear();
-                    accepted += usize::from(R::apply(&mut state, event, &mut scratch).is_ok());
-                }
-                Entry::Withdrawal(i) => {
-                    state = self.replay(*i);
-                    accepted += 1;
-                }
-            }
-        }
-        accepted
+        (1..=self.events.len()).filter(|&n| self.step(&mut state, n, &mut scratch)).count()
     }
     fn list_moves_again(&self, tried: bool) -> (usize, usize) {
         let (mut state, mut scratch) = (self.snapshots[0].clone(), Vec::new());

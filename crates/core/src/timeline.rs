@@ -256,7 +256,7 @@ impl<R: Ruleset> Timeline<R> {
 
     /// The state after the first `n` events, rebuilt from the snapshot before it, or from the state before
     /// the entry the last withdrawal since that snapshot took back.
-    pub(crate) fn replay(&self, n: usize) -> R::State {
+    fn replay(&self, n: usize) -> R::State {
         let k = n / SNAPSHOT_EVERY;
         let from = k * SNAPSHOT_EVERY;
         let withdrawal = (from..n).rev().find_map(|j| match self.events[j] {
@@ -279,15 +279,18 @@ impl<R: Ruleset> Timeline<R> {
         state
     }
 
-    /// The state after the first `n` lines, going on from `state`, the state after the first `n - 1`.
-    pub(crate) fn step(&self, state: &mut R::State, n: usize, scratch: &mut Vec<Fact>) {
+    /// The state after the first `n` lines, going on from `state`, the state after the first `n - 1`; whether
+    /// the rules accepted the line's event again (they did when the timeline was built; a withdrawal: yes).
+    pub(crate) fn step(&self, state: &mut R::State, n: usize, scratch: &mut Vec<Fact>) -> bool {
         match &self.events[n - 1] {
             Entry::Event(event) => {
                 scratch.clear();
-                // These events were accepted when the timeline was built.
-                let _ = R::apply(state, event, scratch);
+                R::apply(state, event, scratch).is_ok()
             }
-            Entry::Withdrawal(i) => *state = self.replay(*i),
+            Entry::Withdrawal(i) => {
+                *state = self.replay(*i);
+                true
+            }
         }
     }
 
