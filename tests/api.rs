@@ -862,6 +862,12 @@ fn a_model_of_programs_shows_no_chances_in_a_game_of_people_and_says_why() {
     let (status, _, svg) = app.get_text(&format!("/api/games/{club_game}/charts/chances.svg"));
     assert_eq!(status, 200);
     assert!(svg.contains("No chance is shown for any turn."), "{svg:.600}");
+    // The replay says why once, as it says there is no model: no chart of nothing, no "no chance yet" at
+    // every event (its script never asks), no column of turns to study.
+    let (_, _, page) = app.get_text(&format!("/games/{club_game}"));
+    assert!(page.contains(&format!("<p class=\"hint no-chances\">{why}</p>")), "the replay says why once");
+    assert!(page.contains("data-chances=\"no\"") && !page.contains("data-chart=\"chances\""), "no chart");
+    assert!(!page.contains("class=\"study\""), "no column of turns to study");
     // A game another program's robots played (a JSettlers2 server's robots-only game): none either, naming
     // that program.
     let record = std::fs::read_to_string(support::root().join("tests/data/jsettlers/jsettlers-4p-01.soclog")).unwrap();
@@ -1087,11 +1093,11 @@ fn win_chances_are_served_once_a_model_is_trained_and_say_why_before() {
         "the chart says what the model learnt from, and where and why its chances are not shown"
     );
 
-    // The read model holds each seat's chance lost per own turn: "Who makes the decisions that cost the
-    // most?" answers, for a player of the samples, the mean over their finished games of what this game's
-    // chances and its events say (a turn is its first event's player's; its loss runs from the position
-    // before that event to the one after its last).
-    let (status, answer) = app.get_json("/api/questions?metric=chance_lost&by=player&ruleset=catan");
+    // The read model holds each seat's chance gained per own turn: asked by player, it answers for a player
+    // of the samples the mean over their finished games of what this game's chances and its events say (a
+    // turn is its first event's player's; its gain runs from the position before that event to the one after
+    // its last).
+    let (status, answer) = app.get_json("/api/questions?metric=chance_gained&by=player&ruleset=catan");
     assert_eq!(status, 200, "{answer}");
     let mut ayse = Vec::new();
     // Per game of hers with chances shown: the turns whose ends show them.
@@ -1124,20 +1130,20 @@ fn win_chances_are_served_once_a_model_is_trained_and_say_why_before() {
                 shown_turns.insert(e["turn"].as_u64().unwrap());
             }
         }
-        let (mut lost, mut turns) = (0.0, 0);
+        let (mut gained, mut turns) = (0.0, 0);
         let mut k = 0;
         while k < events.len() {
             let turn = events[k]["turn"].as_u64().unwrap();
             let end = (k..events.len()).take_while(|&j| events[j]["turn"].as_u64() == Some(turn)).last().unwrap();
             let owner = events[k]["event"]["player"].as_str().unwrap_or("");
             if turn > 0 && owner == "Ayşe" && events[k]["seq"].as_u64().unwrap() > until {
-                lost += chance(events[k]["seq"].as_u64().unwrap() - 1, seat)
-                    - chance(events[end]["seq"].as_u64().unwrap(), seat);
+                gained += chance(events[end]["seq"].as_u64().unwrap(), seat)
+                    - chance(events[k]["seq"].as_u64().unwrap() - 1, seat);
                 turns += 1;
             }
             k = end + 1;
         }
-        ayse.push(lost / turns as f64);
+        ayse.push(gained / turns as f64);
     }
     let group = answer["groups"]
         .as_array()
@@ -1145,9 +1151,9 @@ fn win_chances_are_served_once_a_model_is_trained_and_say_why_before() {
         .iter()
         .find(|g| g["label"] == "Ayşe")
         .unwrap_or_else(|| panic!("{answer}"));
-    // Whose decisions cost the most comes first.
+    // The most gained first.
     let values: Vec<f64> = answer["groups"].as_array().unwrap().iter().map(|g| g["value"].as_f64().unwrap()).collect();
-    assert!(values.windows(2).all(|w| w[0] >= w[1]), "most lost first: {values:?}");
+    assert!(values.windows(2).all(|w| w[0] >= w[1]), "most gained first: {values:?}");
     let expected = ayse.iter().sum::<f64>() / ayse.len() as f64;
     assert!((group["value"].as_f64().unwrap() - expected).abs() < 1e-6, "{group} against {expected} ({ayse:?})");
     // Her decision accuracy: in each finished game the mean over her judged decisions (those the chances

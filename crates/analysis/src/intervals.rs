@@ -9,6 +9,10 @@
 //!   error. When every value is 0 it runs from 0 to 1.96² / n, as a count of none in n games does; when
 //!   every value is alike, the spread is taken to be a count's (Poisson), not none.
 //! - A mean of values with a floor above 0 (a finishing place, at least 1): the same, measured from the floor.
+//! - A mean of values between two ends (decision accuracy, 0 to 100; a finishing place, 1 to the number of
+//!   players at the table; a change of a chance, −1 to 1): Wilson's interval over the range, with as many
+//!   trials as the values' spread is worth (quasi-binomial: a mean whose variance is `k · μ(1 − μ)`). It
+//!   stays between the ends, and is Wilson's own for values that are each one end or the other.
 //! - Any other mean (luck, which may be negative): the mean ± 1.96 standard errors.
 //!
 //! Two numbers are called different (one better) only when their 95 % intervals do not overlap; a number
@@ -27,8 +31,13 @@ pub const Z: f64 = 1.959_963_985;
 pub enum Bounds {
     /// 0 or 1 each (a win), or a chance between 0 and 1: Wilson's interval.
     Rate,
-    /// Never below `floor` (0 for a count or a score, 1 for a place).
+    /// Never below `floor` (0 for a count or a score).
     AtLeast(u8),
+    /// Between the two ends (0 and 100 for a decision accuracy, −1 and 1 for a change of a chance).
+    Between(i16, i16),
+    /// A finishing place: between 1 and the number of players at the table (the mean table size of the
+    /// values' games is the end a mean of places can reach).
+    Place,
     /// Any value, negative ones too.
     Unbounded,
 }
@@ -38,11 +47,15 @@ pub fn wilson(p: f64, n: u64) -> Option<(f64, f64)> {
     if n == 0 {
         return None;
     }
-    let n = n as f64;
+    Some(wilson_over(p, n as f64))
+}
+
+/// Wilson's interval over `n` trials, a number of them that may be fractional (as many as a spread is worth).
+fn wilson_over(p: f64, n: f64) -> (f64, f64) {
     let z2 = Z * Z;
     let centre = (p + z2 / (2.0 * n)) / (1.0 + z2 / n);
     let half = Z * (p * (1.0 - p) / n + z2 / (4.0 * n * n)).sqrt() / (1.0 + z2 / n);
-    Some(((centre - half).max(0.0), (centre + half).min(1.0)))
+    ((centre - half).max(0.0), (centre + half).min(1.0))
 }
 
 /// The standard error of a mean of `n` values whose variance (over those values) is `variance`; none below
@@ -81,10 +94,35 @@ pub fn nonnegative_mean_interval(mean: f64, variance: f64, n: u64) -> Option<(f6
     Some(((mean + c / 2.0 - half).max(0.0), mean + c / 2.0 + half))
 }
 
-/// The 95 % interval of a mean of values within `bounds`.
-pub fn interval(bounds: Bounds, mean: f64, variance: f64, n: u64) -> Option<(f64, f64)> {
+/// A 95 % interval for a mean of `n` values each between `low` and `high` whose variance (over those values)
+/// is `variance` (see the module): Wilson's over the range, with the trials the values' spread is worth;
+/// none below two values.
+pub fn bounded_mean_interval(mean: f64, variance: f64, n: u64, low: f64, high: f64) -> Option<(f64, f64)> {
+    let width = high - low;
+    if width.is_nan() || width <= 0.0 || mean < low || mean > high {
+        // Values outside the range declared were not what the metric says: the plain interval.
+        return mean_interval(mean, variance, n);
+    }
+    if n < 2 {
+        return None;
+    }
+    // On the range as 0 to 1: values there spread at most as 0s and 1s do (m(1 − m)), so the trials they
+    // are worth are at least n, and exactly n for values each at one end, a rate's.
+    let (m, spread) = ((mean - low) / width, variance.max(0.0) / (width * width));
+    // At an end, or every value alike: a rate's spread over n trials, which is what such values show.
+    let trials = if m <= 0.0 || m >= 1.0 || spread == 0.0 { n as f64 } else { n as f64 * m * (1.0 - m) / spread };
+    let (l, h) = wilson_over(m, trials);
+    Some((low + l * width, low + h * width))
+}
+
+/// The 95 % interval of a mean of values within `bounds`; `players` is the mean number of players at the
+/// tables the values come from (the end of a mean of places).
+pub fn interval(bounds: Bounds, mean: f64, variance: f64, n: u64, players: f64) -> Option<(f64, f64)> {
     match bounds {
         Bounds::Rate => wilson(mean, n),
+        Bounds::Between(low, high) => bounded_mean_interval(mean, variance, n, low.into(), high.into()),
+        Bounds::Place if players > 1.0 => bounded_mean_interval(mean, variance, n, 1.0, players),
+        Bounds::Place => interval(Bounds::AtLeast(1), mean, variance, n, players),
         // A mean below its floor says the values were not what the metric declares: the plain interval.
         Bounds::AtLeast(floor) if mean < floor as f64 => mean_interval(mean, variance, n),
         Bounds::AtLeast(floor) => {
@@ -172,9 +210,42 @@ mod tests {
         // Two games alike (3 and 3): not an interval of no width.
         let (low, high) = nonnegative_mean_interval(3.0, 0.0, 2).unwrap();
         assert!(low < 3.0 - 1.0 && high > 3.0 + 1.0, "{low} {high}");
-        // A place, at least 1: measured from 1, never below it.
-        let (low, _) = interval(Bounds::AtLeast(1), 1.5, 2.25, 4).unwrap();
+        // At least 1: measured from 1, never below it.
+        let (low, _) = interval(Bounds::AtLeast(1), 1.5, 2.25, 4, 0.0).unwrap();
         assert!(low >= 1.0, "{low}");
+    }
+
+    #[test]
+    fn a_mean_between_two_ends_stays_between_them() {
+        // The head-to-head: places 1, 4, 4 at tables of 4 and 5 players (a mean table of 4.67 seats);
+        // the plain interval ran to 6.14, past the 4.67 a mean of places there can reach.
+        let places = [1.0, 4.0, 4.0];
+        let mean = places.iter().sum::<f64>() / 3.0;
+        let variance = places.iter().map(|p| (p - mean) * (p - mean)).sum::<f64>() / 3.0;
+        assert!(mean_interval(mean, variance, 3).unwrap().1 > 4.67);
+        let (low, high) = interval(Bounds::Place, mean, variance, 3, 14.0 / 3.0).unwrap();
+        assert!(1.0 <= low && low < mean && mean < high && high <= 14.0 / 3.0, "{low} {high}");
+        // Decision accuracies near the top: never past 100.
+        let (low, high) = interval(Bounds::Between(0, 100), 97.0, 9.0, 5, 0.0).unwrap();
+        assert!(low < 97.0 && 97.0 < high && high <= 100.0, "{low} {high}");
+        // Values that are each one end or the other: Wilson's own interval (3 of 10 at 100, the rest at 0).
+        let (low, high) = bounded_mean_interval(30.0, 2100.0, 10, 0.0, 100.0).unwrap();
+        let (wl, wh) = wilson(0.3, 10).unwrap();
+        assert!((low - 100.0 * wl).abs() < 1e-9 && (high - 100.0 * wh).abs() < 1e-9, "{low} {high}");
+        // Each end is a μ at exactly 1.96 of its own standard errors from the mean, when the variance is
+        // taken to be k · μ(1 − μ) (the quasi-binomial spread): values 0.2, 0.5, 0.9, 0.6 on 0 to 1.
+        let values = [0.2, 0.5, 0.9, 0.6];
+        let mean = values.iter().sum::<f64>() / 4.0;
+        let variance = values.iter().map(|v| (v - mean) * (v - mean)).sum::<f64>() / 4.0;
+        let (low, high) = bounded_mean_interval(mean, variance, 4, 0.0, 1.0).unwrap();
+        for mu in [low, high] {
+            let k = variance / 4.0 / (mean * (1.0 - mean));
+            assert!(((mean - mu).powi(2) - Z * Z * k * mu * (1.0 - mu)).abs() < 1e-9, "{mu}");
+        }
+        // A change of a chance, −1 to 1, all alike: still an interval, inside the range.
+        let (low, high) = interval(Bounds::Between(-1, 1), -0.02, 0.0, 30, 0.0).unwrap();
+        assert!((-1.0..-0.02).contains(&low) && (-0.02..=1.0).contains(&high) && high > -0.02, "{low} {high}");
+        assert_eq!(bounded_mean_interval(0.5, 0.1, 1, 0.0, 1.0), None, "one value says nothing of the spread");
     }
 
     #[test]

@@ -34,13 +34,15 @@ pub const LOST: &str = "lost";
 pub const POINTS: &str = "points";
 /// The game's own statistic `arg` (`Vocabulary::player_stats`).
 pub const STAT: &str = "stat";
-/// The chance to win a seat lost in its own turns, on average a turn: its chance at a turn's start less its
-/// chance at its end (finished games of a ruleset with a win-chance model; `crate::chances`).
-pub const CHANCE_LOST: &str = "chance_lost";
+/// The chance to win a seat gained in its own turns, on average a turn: its chance at a turn's end less its
+/// chance at its start, −1 to 1 (finished games of a ruleset with a win-chance model; `crate::chances`).
+/// Gained rather than lost: a player's chance grows in their own turns and falls in the others', so a loss
+/// per own turn read as a negative number for nearly everyone.
+pub const CHANCE_GAINED: &str = "chance_gained";
 /// A seat's decision accuracy in a game, 0 to 100: the mean over its own decisions of how near each came
 /// to the best the rules allowed, by the chance to win it lost (`chances::accuracy`).
 pub const DECISION_ACCURACY: &str = "decision_accuracy";
-/// The chance to win at the end of turn `arg` (every fifth turn the game reached; as `CHANCE_LOST`).
+/// The chance to win at the end of turn `arg` (every fifth turn the game reached; as `CHANCE_GAINED`).
 pub const CHANCE_AT_TURN: &str = "chance_at_turn";
 /// Trades with partner `arg`: another seat (`seat:N`, counted from 0) or a market the game declares. Kept for
 /// player pages (who trades with whom, at what rate), not offered as a question.
@@ -95,8 +97,9 @@ const fn metric(id: &'static str, label: &'static str, arg: ArgKind) -> Metric {
 
 impl Metric {
     /// The 95 % interval of a mean of this metric's values (see `crate::intervals`).
-    pub fn interval(&self, mean: f64, variance: f64, n: u64) -> Option<(f64, f64)> {
-        crate::intervals::interval(self.bounds, mean, variance, n)
+    /// `players` is the mean number of players at the tables the values come from (the end of a place's).
+    pub fn interval(&self, mean: f64, variance: f64, n: u64, players: f64) -> Option<(f64, f64)> {
+        crate::intervals::interval(self.bounds, mean, variance, n, players)
     }
 }
 
@@ -104,7 +107,7 @@ impl Metric {
 pub const METRICS: &[Metric] = &[
     Metric { percent: true, bounds: Bounds::Rate, ..metric(WON, "win rate", ArgKind::None) },
     metric(SCORE, "final score", ArgKind::None),
-    Metric { lower_is_better: true, bounds: Bounds::AtLeast(1), ..metric(PLACE, "finishing place", ArgKind::None) },
+    Metric { lower_is_better: true, bounds: Bounds::Place, ..metric(PLACE, "finishing place", ArgKind::None) },
     metric(SCORE_AT_TURN, "score at the end of turn {}", ArgKind::Turn),
     Metric { lower_is_better: true, ..metric(TURNS_TO_REACH, "turns to reach {} points", ArgKind::Score) },
     metric(PRODUCTION_PER_TURN, "production of {} per turn", ArgKind::Item),
@@ -117,20 +120,21 @@ pub const METRICS: &[Metric] = &[
     metric(TRADES_WITH_WINNER, "trades with the winner", ArgKind::None),
     metric(LOST, "cards lost to {}", ArgKind::Cause),
     metric(POINTS, "points from {}", ArgKind::Reason),
-    Metric { bounds: Bounds::Unbounded, ..metric(STAT, "{}", ArgKind::Stat) },
-    // Listed most lost first, as "who loses most" and "cards lost" are: the question it answers is whose
-    // decisions cost the most.
+    // Every statistic a game declares is a count (`Measure`): items, trades, pieces, cards, points.
+    metric(STAT, "{}", ArgKind::Stat),
     Metric {
         percent: true,
-        bounds: Bounds::Unbounded,
-        ..metric(CHANCE_LOST, "chance to win lost per own turn", ArgKind::None)
+        bounds: Bounds::Between(-1, 1),
+        ..metric(CHANCE_GAINED, "chance to win gained per own turn", ArgKind::None)
     },
     Metric {
         percent: true,
         bounds: Bounds::Rate,
         ..metric(CHANCE_AT_TURN, "chance to win at the end of turn {}", ArgKind::Turn)
     },
-    Metric { bounds: Bounds::AtLeast(0), ..metric(DECISION_ACCURACY, "decision accuracy (0–100)", ArgKind::None) },
+    Metric {
+        bounds: Bounds::Between(0, 100), ..metric(DECISION_ACCURACY, "decision accuracy (0–100)", ArgKind::None)
+    },
 ];
 
 pub fn metric_named(id: &str) -> Option<&'static Metric> {

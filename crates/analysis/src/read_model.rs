@@ -1,9 +1,9 @@
 //! What a finished game's chances give the read model, kept with the game when it is derived: its judged
-//! decisions and each seat's numbers (chance lost per own turn, decision accuracy, chance by turn).
+//! decisions and each seat's numbers (chance gained per own turn, decision accuracy, chance by turn).
 
 use crate::chances::{settle, withheld, Model};
 use crate::decisions::{judged_all, mean_accuracy, Judged};
-use crate::questions::{CHANCE_AT_TURN, CHANCE_LOST, DECISION_ACCURACY, TURNS_KEPT, TURN_STEP};
+use crate::questions::{CHANCE_AT_TURN, CHANCE_GAINED, DECISION_ACCURACY, TURNS_KEPT, TURN_STEP};
 use almanac_core::{Fact, Game, JudgedDecision, SeatMetric};
 
 /// Whose each turn is, by its number: the seat its `TurnStarted` fact names (a turn's events are its
@@ -21,8 +21,8 @@ pub fn turn_owners(game: &dyn Game) -> std::collections::BTreeMap<u32, usize> {
 }
 
 /// What a finished game's chances give the read model: its judged decisions (`JudgedDecision`: a player's
-/// own, where chances are shown), and per seat the chance lost in its own turns on average (`CHANCE_LOST`:
-/// its chance before each of its turns' events less after them, a turn's events being those of its number,
+/// own, where chances are shown), and per seat the chance gained in its own turns on average
+/// (`CHANCE_GAINED`: its chance after each of its turns' events less before them, a turn's events being those of its number,
 /// whoever made them; the setup, turn 0, left out), its decision accuracy (`DECISION_ACCURACY`) and the
 /// chance at the end of every fifth turn (`CHANCE_AT_TURN`); only where chances are shown (`withheld`). None
 /// for a game without a winner: such a game counts nowhere as a result.
@@ -39,9 +39,9 @@ pub fn numbers(model: &Model, game: &dyn Game) -> (Vec<SeatMetric>, Vec<JudgedDe
     settle(game, &mut by_event, |s, w| if s == w { 1.0 } else { 0.0 });
     let seats = game.envelope().players.len();
     let owner = turn_owners(game);
-    // A turn's events are those of its number; its loss runs from the position before the first to the one
+    // A turn's events are those of its number; its gain runs from the position before the first to the one
     // after the last.
-    let mut lost = vec![(0.0f64, 0usize); seats];
+    let mut gained = vec![(0.0f64, 0usize); seats];
     let mut first = 0;
     while first < game.event_count() {
         let turn = game.event_turn(first);
@@ -50,17 +50,17 @@ pub fn numbers(model: &Model, game: &dyn Game) -> (Vec<SeatMetric>, Vec<JudgedDe
             last += 1;
         }
         if let Some(&seat) = owner.get(&turn).filter(|&&s| turn > 0 && s < seats && first >= from) {
-            lost[seat].0 += by_event[first][seat] - by_event[last + 1][seat];
-            lost[seat].1 += 1;
+            gained[seat].0 += by_event[last + 1][seat] - by_event[first][seat];
+            gained[seat].1 += 1;
         }
         first = last + 1;
     }
     let mut out = Vec::new();
-    for (s, (sum, turns)) in lost.iter().enumerate() {
+    for (s, (sum, turns)) in gained.iter().enumerate() {
         if *turns > 0 {
             out.push(SeatMetric {
                 seat: s as u32,
-                metric: CHANCE_LOST,
+                metric: CHANCE_GAINED,
                 arg: String::new(),
                 value: sum / *turns as f64,
             });

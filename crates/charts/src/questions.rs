@@ -22,7 +22,14 @@ pub struct AnswerBar {
 pub fn answer(question: &str, groups: &[AnswerBar], percent: bool) -> Result<String, ChartError> {
     const SHOWN: usize = 20;
     let shown = &groups[..groups.len().min(SHOWN)];
-    let show = |v: f64| if percent { format!("{:.0}%", v * 100.0) } else { format!("{v:.2}") };
+    // A few points of percent (a chance gained in a turn) keep a decimal.
+    let show = |v: f64| {
+        if percent {
+            format!("{:.*}%", if (v * 100.0).abs() < 10.0 && v != 0.0 { 1 } else { 0 }, v * 100.0)
+        } else {
+            format!("{v:.2}")
+        }
+    };
     let listed: Vec<String> = shown
         .iter()
         .map(|b| {
@@ -71,8 +78,9 @@ pub fn answer(question: &str, groups: &[AnswerBar], percent: bool) -> Result<Str
                 .flat_map(|b| [Some(b.value), b.interval.map(|i| i.0), b.interval.map(|i| i.1), b.fair])
                 .flatten()
         };
-        let top = ends().fold(0.0, f64::max).max(if percent { 1.0 } else { 1e-9 }) * 1.15;
-        let low = ends().fold(0.0, f64::min);
+        // To the largest end, not to 100 %: a few points of percent would not show on a whole axis.
+        let top = ends().fold(0.0, f64::max).max(1e-9) * 1.15;
+        let low = ends().fold(0.0, f64::min) * 1.15;
         let rows = shown.len().max(1) as f64;
         let longest = shown.iter().map(|b| b.label.chars().count()).max().unwrap_or(4).min(24) as u32;
         // As many decimals as the ticks' step needs (about a tenth of the axis), so no two ticks read alike.

@@ -9,7 +9,8 @@
 /// 4: each decision judged against the best alternative the rules allowed, where chances are shown.
 /// 5: each decision judged as the plan it begins (the rest of its turn searched), its loss relative to the
 /// stakes and with the model's uncertainty of it.
-pub const VERSION: u32 = 5;
+/// 6: the chance a seat gained in its own turns (it was the chance lost, negative for nearly everyone).
+pub const VERSION: u32 = 6;
 
 /// One number about one seat of one game: `metric` with its `arg` (an item, a cause, a reason, a turn; empty
 /// when the metric takes none).

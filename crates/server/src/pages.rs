@@ -624,6 +624,13 @@ async fn replay(
         let model = crate::api::model_of(&app, &row.ruleset)?;
         // Each player's turns to study, from the game's chances (where the ruleset has a model).
         let kept = model.as_ref().ok().map(|m| crate::api::kept_chances(&app, &seen, game.read().game(), m));
+        // Chances withheld from the whole game (a population or table size the model was not shown to know)
+        // are said once, as no chances at all: no chart of nothing, no column of dashes, no "no chance yet"
+        // at every event.
+        let positions = game.read().game().event_count() + 1;
+        let withheld_whole =
+            kept.as_ref().and_then(|c| c.withheld.as_ref()).filter(|w| w.until >= positions).map(|w| w.why.clone());
+        let kept = kept.filter(|_| withheld_whole.is_none());
         let study = kept.as_ref().map(|c| c.to_study.clone());
         // Each player's accuracy and marks, and where each mark is, for the summary beside the board.
         let judged = kept.as_ref().filter(|c| c.accuracy.iter().any(|a| a.decisions > 0)).map(|c| {
@@ -638,7 +645,11 @@ async fn replay(
         // What the model learnt from, in words, and where and why its chances are not shown, said under its
         // chart; or why there is none.
         let withheld = kept.and_then(|c| c.withheld.as_ref().map(|w| w.why.clone()));
-        let chances = model.map(|m| (m.0.trained_on.in_words(), withheld)).map_err(|why| why.to_string());
+        let chances = match (model, withheld_whole) {
+            (Err(why), _) => Err(format!("No win chances: {why}.")),
+            (Ok(_), Some(why)) => Err(why),
+            (Ok(m), None) => Ok((m.0.trained_on.in_words(), withheld)),
+        };
         Ok((id, game, row, (coach, study, judged), chances, recorded))
     })
     .await;
@@ -773,7 +784,7 @@ async fn replay(
                                 }
                             },
                             // Why there are no chances, for whoever looks for them.
-                            Err(why) => p.hint.no-chances { "No win chances: " (why) "." },
+                            Err(why) => p.hint.no-chances { (why) },
                         }
                         @for c in game.vocabulary().charts.iter() { (chart(c.id(), &c.title(game.vocabulary()))) }
                     }

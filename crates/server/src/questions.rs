@@ -246,7 +246,9 @@ fn form(params: &Params, ask: &Ask, known: &[String]) -> Markup {
 
 fn shown(answer: &Answer, v: f64) -> String {
     if answer.percent {
-        format!("{:.0}%", v * 100.0)
+        // A few points of percent, as a chance gained in a turn is, keep a decimal.
+        let decimals = if (v * 100.0).abs() < 10.0 && v != 0.0 { 1 } else { 0 };
+        format!("{:.*}%", decimals, v * 100.0)
     } else {
         format!("{v:.2}")
     }
@@ -264,33 +266,38 @@ fn answer_html(params: &Params, answer: &Answer) -> Markup {
     html! {
         section.answer aria-labelledby="answer-title" {
             h2 #answer-title { (answer.question) }
-            @if answer.groups.is_empty() { p { "No game answers this question yet." } }
-            img.chart src={ "/questions/chart.svg?" (query) } alt={ (answer.question) ": the table below gives the same numbers" } width="800" height="500";
-            div.table-wrap tabindex="0" role="region" aria-label="Answer" {
-                table.answer-table {
-                    thead { tr {
-                        th { (by) }
-                        th { (if answer.percent { "Rate" } else { "Mean" }) " " span.hint { "(95 % interval)" } }
-                        @if has_expected { th { "Fair share" } }
-                        th { "Seats" }
-                        th { "Games" }
-                    } }
-                    tbody {
-                        @for g in &answer.groups {
-                            tr class=[(!g.solid).then_some("thin")] {
-                                td { @match g.player {
-                                    Some(id) => a href={ "/players/" (id) } { (g.label) },
-                                    None => (g.label),
-                                } }
-                                td {
-                                    (shown(answer, g.value))
-                                    @if let (Some(low), Some(high)) = (g.low, g.high) {
-                                        " " span.interval { (shown(answer, low)) "–" (shown(answer, high)) }
+            @if let Some(why) = &answer.why_empty {
+                p.why-empty { "No game answers this question yet. " (why) }
+            } @else {
+                img.chart src={ "/questions/chart.svg?" (query) } alt={ (answer.question) ": the table below gives the same numbers" } width="800" height="500";
+            }
+            @if !answer.groups.is_empty() {
+                div.table-wrap tabindex="0" role="region" aria-label="Answer" {
+                    table.answer-table {
+                        thead { tr {
+                            th { (by) }
+                            th { (if answer.value_is == "rate" { "Rate" } else { "Mean" }) " " span.hint { "(95 % interval)" } }
+                            @if has_expected { th { "Fair share" } }
+                            th { "Seats" }
+                            th { "Games" }
+                        } }
+                        tbody {
+                            @for g in &answer.groups {
+                                tr class=[(!g.solid).then_some("thin")] {
+                                    td { @match g.player {
+                                        Some(id) => a href={ "/players/" (id) } { (g.label) },
+                                        None => (g.label),
+                                    } }
+                                    td {
+                                        (shown(answer, g.value))
+                                        @if let (Some(low), Some(high)) = (g.low, g.high) {
+                                            " " span.interval { (shown(answer, low)) "–" (shown(answer, high)) }
+                                        }
                                     }
+                                    @if has_expected { td { @if let Some(e) = g.expected { (shown(answer, e)) } } }
+                                    td { (g.seats) }
+                                    td { a href={ "/questions?" (params.query(Some(&g.key))) "#counted" } aria-label={ (g.games) " games counted for " (g.label) } { (g.games) } }
                                 }
-                                @if has_expected { td { @if let Some(e) = g.expected { (shown(answer, e)) } } }
-                                td { (g.seats) }
-                                td { a href={ "/questions?" (params.query(Some(&g.key))) "#counted" } aria-label={ (g.games) " games counted for " (g.label) } { (g.games) } }
                             }
                         }
                     }

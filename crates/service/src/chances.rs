@@ -52,7 +52,7 @@ pub enum TrainError {
 /// A published game's id and its stored log (header line, event lines): what a model learns from.
 pub type PublishedLog = (String, (String, Vec<String>));
 
-/// The logs of `ruleset`'s published games (of `club`'s only, if given).
+/// The logs of `ruleset`'s published games, each game once (of `club`'s own records only, if given).
 pub fn published_logs(store: &Store, ruleset: &str, club: Option<&str>) -> Result<Vec<PublishedLog>, TrainError> {
     game_kind(ruleset).ok_or_else(|| TrainError::UnknownRuleset(ruleset.to_string()))?;
     // Every published game: pages of a list have no end here.
@@ -62,11 +62,16 @@ pub fn published_logs(store: &Store, ruleset: &str, club: Option<&str>) -> Resul
         limit: Some(u32::MAX),
         ..GameFilter::default()
     };
+    // Each game once: the record of it that counts for the public (a copy another club also published would
+    // teach the model the same game twice); a club's own records when training for a club.
     let rows: Vec<_> =
         list(store, &filter)?.into_iter().filter(|g| club.is_none_or(|c| g.owner.as_deref() == Some(c))).collect();
     let mut logs = Vec::with_capacity(rows.len());
     for row in &rows {
         let stored = store.stored(&row.id).map_err(ServiceError::from)?;
+        if club.is_none() && !store.recordings(&stored).map_err(ServiceError::from)?.0 {
+            continue;
+        }
         logs.push((row.id.clone(), store.log(&stored).map_err(ServiceError::from)?));
     }
     Ok(logs)

@@ -57,8 +57,12 @@ pub struct Answer {
     pub metric: &'static str,
     pub arg: String,
     pub by: &'static str,
-    /// Values are rates from 0 to 1.
+    /// Values are rates from 0 to 1, or changes of one (shown as percentages).
     pub percent: bool,
+    /// What a value is: "rate" (a share of 0s and 1s, or a chance) or "mean".
+    pub value_is: &'static str,
+    /// Why no group answers, in words, when none does (what the metric needs, and what was left out).
+    pub why_empty: Option<String>,
     /// Best first (the highest, or the lowest for a place or turns to a score), then most seats.
     pub groups: Vec<Group>,
     /// Games counted in all.
@@ -261,7 +265,7 @@ pub fn ask(store: &Store, viewer: Viewer, ask: &Ask) -> Result<Answer, ServiceEr
                 Dimension::Ruleset => game_kind(&row.label).map_or(row.label.clone(), |g| g.name().to_string()),
                 _ => row.label.clone(),
             };
-            let interval = metric.interval(row.mean, row.variance, row.seats);
+            let interval = metric.interval(row.mean, row.variance, row.seats, row.players);
             Group {
                 player: row.player,
                 key: row.key,
@@ -282,7 +286,10 @@ pub fn ask(store: &Store, viewer: Viewer, ask: &Ask) -> Result<Answer, ServiceEr
         b.solid.cmp(&a.solid).then(order).then(b.seats.cmp(&a.seats)).then(a.label.cmp(&b.label))
     });
     let (counted, games) = (asked.counted, asked.games);
+    let why_empty = groups.is_empty().then(|| why_empty(ask, metric, by));
     Ok(Answer {
+        value_is: if metric.bounds == almanac_analysis::intervals::Bounds::Rate { "rate" } else { "mean" },
+        why_empty,
         ruleset: ask.ruleset.clone(),
         solid_games,
         question: in_words(ask, metric, by, player.as_ref().map(|p| p.name.as_str())),
@@ -294,6 +301,41 @@ pub fn ask(store: &Store, viewer: Viewer, ask: &Ask) -> Result<Answer, ServiceEr
         counted,
         games,
     })
+}
+
+/// Why no group answers `ask`: what its metric needs of a game, and what the filters left out.
+fn why_empty(ask: &Ask, metric: &Metric, by: Dimension) -> String {
+    use almanac_analysis::questions as q;
+    let game = ask.ruleset.as_deref().and_then(game_kind).map_or("these games".to_string(), |g| g.name().to_string());
+    let needs = match metric.id {
+        m if m == q::DECISION_ACCURACY || m == q::CHANCE_GAINED || m == q::CHANCE_AT_TURN => format!(
+            "It is counted only in finished games whose win chances are shown: a model of {game} trained on              published games (`almanac train`) that did better than equal chances on games it did not learn              from, of the same population and table size. None of the games you may see has them yet."
+        ),
+        m if m == q::LUCK => "It is counted only in games whose dice promise production (where each roll's                               promise is known)."
+            .to_string(),
+        m if m == q::SECONDS_PER_TURN => "It is counted only in games recorded at the table, whose entries say                                           when they were made."
+            .to_string(),
+        m if m == q::WON || m == q::PLACE => "It is counted only in finished games (with a winner).".to_string(),
+        _ => format!("None of the games of {game} you may see gives this number."),
+    };
+    let mut left_out = Vec::new();
+    if !ask.bots && matches!(by, Dimension::Player | Dimension::Opponent) {
+        left_out.push("programs' seats (tick \"Programs' seats too\")");
+    }
+    if ask.players.is_some() {
+        left_out.push("tables of other sizes");
+    }
+    if ask.club.is_some() {
+        left_out.push("other clubs' games");
+    }
+    if ask.min_seats > 1 {
+        left_out.push("groups of fewer seats than asked");
+    }
+    if left_out.is_empty() {
+        needs
+    } else {
+        format!("{needs} Left out as asked: {}.", left_out.join("; "))
+    }
 }
 
 /// Answers kept while the read model stands (`Store::read_model_version`): the same question asked again by
@@ -407,6 +449,8 @@ mod tests {
             arg: String::new(),
             by: "player",
             percent: true,
+            value_is: "rate",
+            why_empty: None,
             groups,
             counted: 0,
             games: Vec::new(),

@@ -169,7 +169,11 @@ fn a_game_appended_to_holds_the_numbers_of_the_game_stored_whole() {
             assert_eq!(whole_text(game), whole_text(full.game.as_ref()), "{}: the game in memory", path.display());
             let (got, expected) = (read_model(&appended, b.id, game), read_model(&whole, a.id, full.game.as_ref()));
             if game.winner().is_some() {
-                assert!(expected.iter().any(|l| l.contains(" chance_lost ")), "{}: no chance numbers", path.display());
+                assert!(
+                    expected.iter().any(|l| l.contains(" chance_gained ")),
+                    "{}: no chance numbers",
+                    path.display()
+                );
             }
             let differ: Vec<_> = got.iter().zip(&expected).filter(|(g, e)| g != e).take(5).collect();
             let at = format!("{} on {}", path.display(), appended.backend_name());

@@ -52,39 +52,41 @@ pub(crate) const INSERT_SEATS_OF_GAMES: &str = insert_seats!(
 /// key is written into one buffer to be looked up, and copied only the first time.
 #[derive(Default)]
 pub(crate) struct Sums {
-    /// By key: the sum, the sum of the squares of the values added one by one, the count.
-    sums: HashMap<String, (f64, f64, i64)>,
+    /// By key: the sum, the sum of the squares of the values added one by one, the count, and the sum of the
+    /// players at the tables of the values added one by one.
+    sums: HashMap<String, (f64, f64, i64, f64)>,
     key: String,
 }
 
 impl Sums {
     /// Adds `total` over `count` values (a field's sums, moved by whole seats' numbers).
     pub(crate) fn add(&mut self, words: [&str; 3], total: f64, count: i64) {
-        self.add_with_squares(words, total, 0.0, count);
+        self.add_with_squares(words, (total, 0.0, count, 0.0));
     }
 
-    /// Adds one value, and its square, for the spread of what is summed.
-    pub(crate) fn add_value(&mut self, words: [&str; 3], value: f64) {
-        self.add_with_squares(words, value, value * value, 1);
+    /// Adds one value, and its square, for the spread of what is summed, of a seat at a table of `players`.
+    pub(crate) fn add_value(&mut self, words: [&str; 3], value: f64, players: u16) {
+        self.add_with_squares(words, (value, value * value, 1, f64::from(players)));
     }
 
-    fn add_with_squares(&mut self, words: [&str; 3], total: f64, squares: f64, count: i64) {
+    fn add_with_squares(&mut self, words: [&str; 3], (total, squares, count, players): (f64, f64, i64, f64)) {
         self.key.clear();
         self.key.extend([words[0], "\0", words[1], "\0", words[2]]);
         match self.sums.get_mut(self.key.as_str()) {
-            Some(sum) => *sum = (sum.0 + total, sum.1 + squares, sum.2 + count),
+            Some(sum) => *sum = (sum.0 + total, sum.1 + squares, sum.2 + count, sum.3 + players),
             None => {
-                self.sums.insert(self.key.clone(), (total, squares, count));
+                self.sums.insert(self.key.clone(), (total, squares, count, players));
             }
         }
     }
 
-    /// Each key's words, sum, sum of squares (of the values added one by one) and count, in no order.
-    pub(crate) fn iter(&self) -> impl Iterator<Item = ([&str; 3], f64, f64, i64)> {
-        self.sums.iter().map(|(key, &(total, squares, count))| {
+    /// Each key's words, sum, sum of squares (of the values added one by one), count and sum of players at
+    /// the tables (of the values added one by one), in no order.
+    pub(crate) fn iter(&self) -> impl Iterator<Item = ([&str; 3], f64, f64, i64, f64)> {
+        self.sums.iter().map(|(key, &(total, squares, count, players))| {
             let mut words = key.splitn(3, '\0');
             let mut next = || words.next().expect("written with two separators");
-            ([next(), next(), next()], total, squares, count)
+            ([next(), next(), next()], total, squares, count, players)
         })
     }
 }
@@ -177,7 +179,7 @@ mod tests {
         sums.add(["ab", "c", ""], 2.0, 1);
         sums.add(["a", "bc", ""], 3.0, 2);
         sums.add(["a", "b", "c"], -1.0, -1);
-        let mut all: Vec<([&str; 3], f64, i64)> = sums.iter().map(|(w, t, _, n)| (w, t, n)).collect();
+        let mut all: Vec<([&str; 3], f64, i64)> = sums.iter().map(|(w, t, _, n, _)| (w, t, n)).collect();
         all.sort_by(|x, y| x.0.cmp(&y.0));
         assert_eq!(all, [(["a", "b", "c"], -1.0, -1), (["a", "bc", ""], 4.0, 3), (["ab", "c", ""], 2.0, 1)]);
     }

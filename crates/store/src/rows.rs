@@ -465,6 +465,8 @@ pub struct AnswerRow {
     pub variance: f64,
     /// The mean of 1 / players at the table over the group's seats: the win rate a fair game gives it.
     pub fair_share: f64,
+    /// The mean number of players at the group's seats' tables: the last place a mean of places can reach.
+    pub players: f64,
 }
 
 /// A question answered: its groups, how many games were counted, the latest of them.
@@ -498,6 +500,8 @@ pub struct PlayerNumber {
     /// The variance of the player's values (over their seats), for how sure the mean is.
     pub variance: f64,
     pub seats: u64,
+    /// The mean number of players at those seats' tables (the last place a mean of places can reach).
+    pub players: f64,
     /// The mean of the player's peers (people for a person, programs for a program: `FieldOf`).
     pub field: Option<f64>,
 }

@@ -254,6 +254,7 @@ impl Seats {
                     ruleset: &self.rulesets.words[s.ruleset as usize],
                     opening: (!opening.is_empty()).then_some(opening),
                     table: &self.games[s.game as usize].seats,
+                    players: s.players,
                     seats: &self.seats,
                 };
                 (s.key, seat)
@@ -411,6 +412,8 @@ impl Seats {
 pub(crate) struct PlayerSeat<'a> {
     pub ruleset: &'a str,
     pub opening: Option<&'a str>,
+    /// The players at its table.
+    pub players: u16,
     table: &'a [u32],
     seats: &'a [Seat],
 }
@@ -513,6 +516,8 @@ struct GroupTally {
     sum_sq: f64,
     /// The sum over the seats of 1 / players at the table: a fair share of wins, summed.
     fair: f64,
+    /// The sum over the seats of the players at the table (how far a mean of places can reach).
+    players: f64,
     games: Bits,
 }
 
@@ -596,6 +601,7 @@ impl Tally {
         group.sum += value;
         group.sum_sq += value * value;
         group.fair += 1.0 / f64::from(s.players.max(1));
+        group.players += f64::from(s.players);
         group.games.insert(s.game);
         self.counted.insert(s.game);
     }
@@ -622,6 +628,7 @@ impl Tally {
             group.sum += theirs.sum;
             group.sum_sq += theirs.sum_sq;
             group.fair += theirs.fair;
+            group.players += theirs.players;
             group.games.union(&theirs.games);
         }
         self.counted.union(&other.counted);
@@ -653,6 +660,7 @@ impl Tally {
                 mean: g.sum / g.seats as f64,
                 variance: (g.sum_sq / g.seats as f64 - (g.sum / g.seats as f64).powi(2)).max(0.0),
                 fair_share: g.fair / g.seats as f64,
+                players: g.players / g.seats as f64,
             })
             .collect();
         // Days ranked in their text's order (a few hundred of them), so that games compare by number.

@@ -489,14 +489,14 @@ impl Store {
                 *with.entry((seat.ruleset.to_string(), metric.to_string(), partner, market)).or_default() += value;
                 return;
             }
-            numbers.add_value([seat.ruleset, metric, arg], value);
+            numbers.add_value([seat.ruleset, metric, arg], value, seat.players);
             if metric == won && arg.is_empty() {
                 let o = openings.entry((seat.ruleset.to_string(), seat.opening.map(str::to_string))).or_default();
                 o.0 += value;
                 o.1 += 1;
             }
         }))?;
-        let mut rulesets: Vec<&str> = numbers.iter().map(|([ruleset, _, _], _, _, _)| ruleset).collect();
+        let mut rulesets: Vec<&str> = numbers.iter().map(|([ruleset, _, _], _, _, _, _)| ruleset).collect();
         rulesets.sort_unstable();
         rulesets.dedup();
         // The field of peers: people beside a person, programs beside a program. Summed over whichever of the
@@ -509,10 +509,10 @@ impl Store {
             let fewer = if peers.len() <= others.len() { &peers } else { &others };
             let mut sums = crate::questions::Sums::default();
             on_backend!(self, b => b.seat_numbers(fewer, only, &mut |_, metric, arg, value| {
-                sums.add_value([r, metric, arg], value);
+                sums.add([r, metric, arg], value, 1);
             }))?;
             let of_fewer: HashMap<(&str, &str), (f64, u64)> =
-                sums.iter().map(|([_, metric, arg], total, _, n)| ((metric, arg), (total, n as u64))).collect();
+                sums.iter().map(|([_, metric, arg], total, _, n, _)| ((metric, arg), (total, n as u64))).collect();
             if peers.len() <= others.len() {
                 for ((metric, arg), (total, n)) in &of_fewer {
                     field.insert((r.to_string(), metric.to_string(), arg.to_string()), total / *n as f64);
@@ -530,7 +530,7 @@ impl Store {
         }
         let mut numbers: Vec<PlayerNumber> = numbers
             .iter()
-            .map(|([ruleset, metric, arg], sum, squares, seats)| {
+            .map(|([ruleset, metric, arg], sum, squares, seats, players)| {
                 let key = (ruleset.to_string(), metric.to_string(), arg.to_string());
                 let mean = sum / seats as f64;
                 let square = squares / seats as f64;
@@ -544,6 +544,7 @@ impl Store {
                     mean,
                     variance: (square - mean * mean).max(0.0),
                     seats: seats as u64,
+                    players: players / seats as f64,
                 }
             })
             .collect();

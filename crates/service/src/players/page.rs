@@ -40,7 +40,8 @@ pub struct Summary {
     pub win_high: Option<f64>,
     pub fair_share: Option<f64>,
     pub rating: Option<f64>,
-    /// How the rating moved over the player's last `TREND_GAMES` games (or fewer, as many as there are).
+    /// How the rating moved over the player's last `TREND_GAMES` games (or over the games after their first,
+    /// when they played no more); none after one game.
     pub rating_change: Option<f64>,
     pub trend_games: u32,
     /// Where the player is furthest ahead of the field, surest first (at most three).
@@ -90,7 +91,7 @@ pub struct Profile {
     pub partners: Vec<TradePartner>,
     /// The player's openings, most played first, with their win rate.
     pub openings: Vec<OpeningLine>,
-    /// Win chances, in percent (where the ruleset has a model): lost per own turn, then at the end of every
+    /// Win chances, in percent (where the ruleset has a model): gained per own turn, then at the end of every
     /// fifth turn.
     pub chances: Vec<Versus>,
     /// Whom "the field" is: the player's peers (people beside a person, programs beside a program), with how
@@ -150,7 +151,8 @@ fn profiles(store: &Store, me: &VisiblePlayer, rulesets: &[&str]) -> Result<Vec<
                 .iter()
                 .filter(|n| n.ruleset == ruleset && n.metric == metric)
                 .map(|n| {
-                    let interval = q::metric_named(metric).and_then(|m| m.interval(n.mean, n.variance, n.seats));
+                    let interval =
+                        q::metric_named(metric).and_then(|m| m.interval(n.mean, n.variance, n.seats, n.players));
                     Versus {
                         key: n.arg.clone(),
                         label: label(&n.arg),
@@ -222,7 +224,8 @@ fn profiles(store: &Store, me: &VisiblePlayer, rulesets: &[&str]) -> Result<Vec<
         };
         // Decision accuracy first (0–100 as it is), then the chances in percent.
         let mut chances = of(q::DECISION_ACCURACY, &|_| "decision accuracy (0–100)".to_string());
-        chances.extend(percent(of(q::CHANCE_LOST, &|_| "chance lost per own turn (points of percent)".to_string())));
+        chances
+            .extend(percent(of(q::CHANCE_GAINED, &|_| "chance gained per own turn (points of percent)".to_string())));
         let mut at_turn = percent(of(q::CHANCE_AT_TURN, &|t| format!("chance to win at the end of turn {t} (%)")));
         at_turn.sort_by_key(|v| v.key.parse::<u32>().unwrap_or(0));
         chances.extend(at_turn);
@@ -419,17 +422,19 @@ fn summary_of(
     let win = almanac_analysis::intervals::wilson(main.wins as f64 / main.games.max(1) as f64, main.games as u64);
     let rating = ratings.iter().find(|r| r.ruleset == main.ruleset);
     let (change, trend_games) = match rating {
-        Some(r) if !r.history.is_empty() => {
+        // From the rating after the game `TREND_GAMES` back, or after the first game when there are no more:
+        // not from the 0 every rating starts at (mu 25 − 3 · sigma 25/3), which would read a first win and
+        // the fall after it as a rise.
+        Some(r) if r.history.len() > 1 => {
             let n = r.history.len();
-            let k = n.min(TREND_GAMES as usize);
-            // Before the first game a rating shows 0 (mu 25 − 3 · sigma 25/3).
-            let before = if n > k { r.history[n - k - 1][1] } else { 0.0 };
-            (Some(r.history[n - 1][1] - before), k as u32)
+            let k = (n - 1).min(TREND_GAMES as usize);
+            (Some(r.history[n - 1][1] - r.history[n - 1 - k][1]), k as u32)
         }
         _ => (None, 0),
     };
-    // Strengths and weaknesses are aspects of play, each its own: how much one produces, and what one loses
-    // to each cause. The score along the game and the chances to win restate the result, and are left to
+    // Strengths and weaknesses are aspects of play, each its own: how much one produces, what one loses to
+    // each cause, the points one scores for each reason, how near one's decisions come to the best. The score
+    // along the game and the chances to win restate the result, and are left to
     // the record above. A number is one only when the field's lies outside its interval.
     let mut cues: Vec<Cue> = Vec::new();
     if let Some(p) = profiles.iter().find(|p| p.ruleset == main.ruleset) {
@@ -451,6 +456,13 @@ fn summary_of(
         }
         for v in &p.losses {
             consider(v, format!("cards lost to {} per game", v.label.to_lowercase()), false);
+        }
+        for v in &p.points {
+            consider(v, format!("points from {} per game", v.label.to_lowercase()), true);
+        }
+        // Decision accuracy is an aspect of play; the chances along the game restate the result.
+        for v in p.chances.iter().filter(|v| v.label.starts_with("decision accuracy")) {
+            consider(v, v.label.clone(), true);
         }
     }
     cues.sort_by(|a, b| b.z.total_cmp(&a.z));

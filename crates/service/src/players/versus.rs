@@ -75,7 +75,8 @@ fn side_by_side(store: &Store, a: &VisiblePlayer, b: &VisiblePlayer) -> Result<V
         all.iter().find(|n| n.ruleset == r && n.metric == metric && n.arg == arg).cloned()
     };
     let interval = |n: &almanac_store::PlayerNumber| {
-        almanac_analysis::questions::metric_named(&n.metric).and_then(|m| m.interval(n.mean, n.variance, n.seats))
+        almanac_analysis::questions::metric_named(&n.metric)
+            .and_then(|m| m.interval(n.mean, n.variance, n.seats, n.players))
     };
     Ok(rulesets
         .into_iter()

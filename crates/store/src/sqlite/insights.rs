@@ -141,7 +141,7 @@ impl Change {
             "INSERT INTO field_metrics (ruleset, metric, arg, total, seats) VALUES (?1, ?2, ?3, ?4, ?5)
              ON CONFLICT (ruleset, metric, arg) DO UPDATE SET total = total + excluded.total, seats = seats + excluded.seats",
         )?;
-        for ([ruleset, metric, arg], total, _, seats) in self.field.iter() {
+        for ([ruleset, metric, arg], total, _, seats, _) in self.field.iter() {
             upsert.execute(params![ruleset, metric, arg, total, seats])?;
         }
         Ok(self.keys)
