@@ -789,7 +789,13 @@ fn every_unknown_page_is_a_styled_404_and_trailing_slashes_lead_home() {
         let r = app.send("GET", path, None, &[]);
         assert_eq!(r.status, 404, "{path}");
         assert!(r.body.contains("<html lang=\"en\">") && r.body.contains("/static/style.css"), "{path}: {}", r.body);
+        assert!(r.body.contains("<h1>Not found</h1>"), "{path}: in words");
     }
+    // Signed out, the recorder says what to do, in words rather than HTTP's ("Unauthorized").
+    let r = app.send("GET", "/record", None, &[]);
+    assert_eq!(r.status, 401);
+    assert!(r.body.contains("<h1>Sign in first</h1>") && r.body.contains("href=\"/signin\""), "{}", r.body);
+    assert!(!r.body.contains("Unauthorized"), "{}", r.body);
     let r = app.send("GET", "/api/nope", None, &[]);
     assert_eq!(r.status, 404);
     assert!(r.json()["error"].as_str().unwrap().contains("no route"));

@@ -89,7 +89,19 @@ fn a_players_page_counts_their_published_games_and_names_their_opponents() {
         let apart = a[0].as_f64().unwrap() > b[1].as_f64().unwrap() || a[1].as_f64().unwrap() < b[0].as_f64().unwrap();
         assert_eq!(n["a_better"].is_null(), !apart || n["comparison"].is_null(), "{n}");
     }
+    // No model is trained: decision accuracy is not set side by side, and both say why.
+    let missing: Vec<&str> = pair["not_compared"].as_array().unwrap().iter().map(|m| m.as_str().unwrap()).collect();
+    assert!(
+        missing.iter().any(|m| m.starts_with(
+            "decision accuracy (0–100): none for Ayşe or Zeynep (counted in finished games whose win chances are shown"
+        )),
+        "{missing:?}"
+    );
     let (_, _, versus) = app.get_text(&format!("/players/{ayse}/vs/{zeynep}"));
+    assert!(
+        versus.contains("Not set side by side: decision accuracy (0–100): none for Ayşe or Zeynep"),
+        "said on the page"
+    );
     assert!(versus.contains("<div class=\"verdict\">about the same</div>"), "in words on the page");
     assert!(versus.contains("only when the two intervals do not overlap"), "the rule stated");
     let (status, content_type, svg) = app.get_text(&format!("/api/players/{ayse}/vs/{zeynep}/chart.svg?ruleset=catan"));

@@ -631,6 +631,9 @@ async fn versus_html(app: web::Data<AppState>, visitor: Visitor, path: web::Path
                     div.side-bars role="list" aria-label={ (p.name) ", side by side" } {
                         @for n in &p.numbers { (pair_bars(n, &h.a.name, &h.b.name)) }
                     }
+                    @if !p.not_compared.is_empty() {
+                        p.hint.not-compared { "Not set side by side: " (p.not_compared.join("; ")) "." }
+                    }
                     p.exports {
                         a href={ "/api/players/" (h.a.id) "/vs/" (h.b.id) "/chart.svg?ruleset=" (crate::pages::url_encode(&p.ruleset)) } { "The same as a picture (SVG)" }
                     }

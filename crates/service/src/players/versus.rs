@@ -25,6 +25,9 @@ pub struct SideBySide {
     pub ruleset: String,
     pub name: String,
     pub numbers: Vec<Pair>,
+    /// The numbers not set side by side because one of the two (or both) has none, each with why
+    /// ("decision accuracy: none of B's games has judged decisions").
+    pub not_compared: Vec<String>,
 }
 
 /// One number of two players side by side, each with its count and interval.
@@ -63,7 +66,24 @@ const SIDE_BY_SIDE: &[(&str, &str, &str, Option<bool>)] = &[
     (almanac_analysis::questions::DECISION_ACCURACY, "", "decision accuracy (0–100)", Some(true)),
 ];
 
-fn side_by_side(store: &Store, a: &VisiblePlayer, b: &VisiblePlayer) -> Result<Vec<SideBySide>, ServiceError> {
+/// What a number of `SIDE_BY_SIDE` needs of a player's games, for the words of one not compared.
+fn needs(metric: &str) -> &'static str {
+    use almanac_analysis::questions as q;
+    match metric {
+        m if m == q::DECISION_ACCURACY => {
+            "counted in finished games whose win chances are shown, where a model trained on games of the same population and table size beat equal chances"
+        }
+        m if m == q::LUCK => "counted in games whose dice promise production",
+        m if m == q::WON || m == q::PLACE => "counted in finished games",
+        _ => "none of their published games of it gives this number",
+    }
+}
+
+fn side_by_side(
+    store: &Store,
+    (a, a_name): (&VisiblePlayer, &str),
+    (b, b_name): (&VisiblePlayer, &str),
+) -> Result<Vec<SideBySide>, ServiceError> {
     let mut metrics: Vec<&str> = SIDE_BY_SIDE.iter().map(|(m, _, _, _)| *m).collect();
     metrics.sort();
     metrics.dedup();
@@ -81,10 +101,21 @@ fn side_by_side(store: &Store, a: &VisiblePlayer, b: &VisiblePlayer) -> Result<V
     Ok(rulesets
         .into_iter()
         .filter_map(|r| {
+            let mut not_compared = Vec::new();
             let numbers: Vec<Pair> = SIDE_BY_SIDE
                 .iter()
                 .filter_map(|(m, arg, words, more_is_better)| {
-                    let (x, y) = (find(&mine, r, m, arg)?, find(&theirs, r, m, arg)?);
+                    let (x, y) = match (find(&mine, r, m, arg), find(&theirs, r, m, arg)) {
+                        (Some(x), Some(y)) => (x, y),
+                        (x, y) => {
+                            let lacking: Vec<&str> = [(x.is_none(), a_name), (y.is_none(), b_name)]
+                                .into_iter()
+                                .filter_map(|(lacks, name)| lacks.then_some(name))
+                                .collect();
+                            not_compared.push(format!("{words}: none for {} ({})", lacking.join(" or "), needs(m)));
+                            return None;
+                        }
+                    };
                     let (a_interval, b_interval) = (interval(&x), interval(&y));
                     let comparison = more_is_better.map(|_| compare(a_interval, b_interval));
                     let a_better = match (comparison, more_is_better) {
@@ -106,7 +137,12 @@ fn side_by_side(store: &Store, a: &VisiblePlayer, b: &VisiblePlayer) -> Result<V
                     })
                 })
                 .collect();
-            (!numbers.is_empty()).then(|| SideBySide { ruleset: r.to_string(), name: game_name(r), numbers })
+            (!numbers.is_empty()).then(|| SideBySide {
+                ruleset: r.to_string(),
+                name: game_name(r),
+                numbers,
+                not_compared,
+            })
         })
         .collect())
 }
@@ -154,7 +190,7 @@ pub struct Shared {
 
 pub fn head_to_head(store: &Store, viewer: Viewer, a: PlayerId, b: PlayerId) -> Result<HeadToHead, ServiceError> {
     let ((first, a), (second, b)) = (visible(store, viewer, a)?, visible(store, viewer, b)?);
-    let side_by_side = side_by_side(store, &first, &second)?;
+    let side_by_side = side_by_side(store, (&first, &a.name), (&second, &b.name))?;
     let mut h = HeadToHead { games: Vec::new(), a_ahead: 0, b_ahead: 0, level: 0, a, b, side_by_side };
     for s in store.sittings(&first)? {
         let (Some(i), Some(k)) = (seat_of(&s, h.a.id), seat_of(&s, h.b.id)) else { continue };
