@@ -94,3 +94,19 @@ impl From<StoreError> for ApiError {
 pub fn query_error(err: actix_web::error::QueryPayloadError, _: &actix_web::HttpRequest) -> actix_web::Error {
     ApiError::bad_request(format!("query: {err}")).into()
 }
+
+/// A status as a page's title puts it: in a reader's words, not HTTP's ("Unauthorized").
+pub fn in_words(status: StatusCode) -> &'static str {
+    match status.as_u16() {
+        400 => "Not understood",
+        401 => "Sign in first",
+        403 => "Not yours to change",
+        404 => "Not found",
+        409 => "Changed meanwhile",
+        413 => "Too large",
+        429 => "Too many at once",
+        503 => "Busy: try again shortly",
+        s if s >= 500 => "Something went wrong here",
+        _ => "Not done",
+    }
+}

@@ -395,27 +395,12 @@ fn deriving_line(p: Progress) -> String {
 
 /// A styled page that says what went wrong, with the status that says what kind of problem it is.
 pub fn problem_page(status: StatusCode, message: &str) -> HttpResponse {
-    // In a reader's words, not HTTP's ("Unauthorized").
-    let title = match status.as_u16() {
-        400 => "Not understood",
-        401 => "Sign in first",
-        403 => "Not yours to change",
-        404 => "Not found",
-        409 => "Changed meanwhile",
-        413 => "Too large",
-        429 => "Too many at once",
-        503 => "Busy: try again shortly",
-        s if s >= 500 => "Something went wrong here",
-        _ => "Not done",
-    };
+    let title = crate::error::in_words(status);
     let body = html! {
         section.problem {
             h1 { (title) }
             p { (message) }
-            p {
-                @if status == StatusCode::UNAUTHORIZED { a href="/signin" { "Sign in" } " · " }
-                a href="/" { "All games" }
-            }
+            p { @if status == StatusCode::UNAUTHORIZED { a href="/signin" { "Sign in" } " · " } a href="/" { "All games" } }
         }
     };
     let mut response = page(title, body, &[], None, None);
