@@ -1117,6 +1117,20 @@ fn a_clubs_view_holds_the_games_it_recorded_whichever_record_counts() {
     // The public's view without a club: the game once.
     let (_, all) = app.get_json("/api/questions?ruleset=catan&metric=won&by=player");
     assert_eq!(all["counted"].as_u64(), Some(1));
+    // Moda's leaderboard rates its own record's players, though the first club's record counts for the
+    // public; the public's leaderboard rates the game once.
+    let board = |query: &str| -> Vec<String> {
+        let (status, b) = app.get_json(&format!("/api/leaderboard?ruleset=catan{query}"));
+        assert_eq!(status, 200, "{b}");
+        let mut names: Vec<String> =
+            b.as_array().unwrap().iter().map(|p| p["name"].as_str().unwrap().to_string()).collect();
+        names.sort();
+        names
+    };
+    let (moda_board, public_board) = (board("&club=Moda"), board(""));
+    assert_eq!(moda_board.len(), 4, "{moda_board:?}");
+    assert_eq!(moda_board, public_board, "the same four people, each rated once in each view");
+    assert_eq!(board("&club=Test%20club"), public_board);
     // A model learns from the game once (the record that counts), and a club's from its own record.
     let store = almanac_store::Store::open(&app.db).unwrap();
     let ids = |club: Option<&str>| -> Vec<String> {

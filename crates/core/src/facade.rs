@@ -2,7 +2,7 @@
 //! [`Game`], a ruleset's declarations as a [`GameKind`], and what may happen next in a game's state. The
 //! history itself (events, facts, snapshots, withdrawals) is `timeline.rs`.
 
-use crate::facts::{Fact, Seat};
+use crate::facts::{Fact, Partner, Seat};
 use crate::kind::{EventOf, Game, GameKind, Importer, Ruleset};
 use crate::log::{Envelope, LogError};
 use crate::position::{Feature, Position, Positioned};
@@ -58,14 +58,22 @@ impl<R: Ruleset> Timeline<R> {
     }
 }
 
-/// How many cards the facts name by an item that stands for one the record did not see.
+/// How many cards the facts name by an item that stands for one the record did not see, each card once: a
+/// card passed between players (a steal) is said twice, lost by one and gained by the other, and a trade
+/// between players once by each side.
 fn unseen_cards(facts: &[Fact], unseen: &[&str]) -> u64 {
     let of = |item: &str, count: u32| if unseen.contains(&item) { count as u64 } else { 0 };
     facts
         .iter()
         .map(|f| match f {
+            // Its other half is the `Gained` with `from` (`Fact::passed`).
+            Fact::Lost { to: Some(_), .. } => 0,
             Fact::Gained { item, count, .. } | Fact::Spent { item, count, .. } | Fact::Lost { item, count, .. } => {
                 of(item, *count)
+            }
+            // What one side gave is what the other got, said in the other side's fact.
+            Fact::Traded { partner: Partner::Player(_), gave, .. } => {
+                gave.iter().map(|(item, count)| of(item, *count)).sum()
             }
             Fact::Traded { gave, got, .. } => gave.iter().chain(got).map(|(item, count)| of(item, *count)).sum(),
             _ => 0,
@@ -454,4 +462,38 @@ fn decision_at<R: Ruleset>(state: &R::State, event: &EventOf<R>, index: usize) -
         }
     }
     None
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_card_not_seen_counts_once_however_many_facts_say_it() {
+        let unseen = ["unknown"];
+        let mut facts = Fact::passed(0, 1, "unknown", 1, "steal").to_vec();
+        assert_eq!(unseen_cards(&facts, &unseen), 1, "a steal: lost by one, gained by the other");
+        facts.push(Fact::Traded {
+            player: 1,
+            partner: Partner::Player(2),
+            gave: vec![("unknown", 2)],
+            got: vec![("a", 1)],
+        });
+        facts.push(Fact::Traded {
+            player: 2,
+            partner: Partner::Player(1),
+            gave: vec![("a", 1)],
+            got: vec![("unknown", 2)],
+        });
+        assert_eq!(unseen_cards(&facts, &unseen), 3, "a trade between players: said by each side");
+        facts.push(Fact::Traded {
+            player: 1,
+            partner: Partner::Market("bank"),
+            gave: vec![("unknown", 4)],
+            got: vec![("a", 1)],
+        });
+        facts.push(Fact::Lost { player: 2, item: "unknown", count: 3, cause: "discard", to: None });
+        assert_eq!(unseen_cards(&facts, &unseen), 10, "with the bank, and a discard: said once");
+        assert_eq!(unseen_cards(&facts, &["b"]), 0);
+    }
 }

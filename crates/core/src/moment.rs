@@ -69,6 +69,21 @@ pub fn write_day(unix_seconds: i64) -> String {
     day_of(utc(unix_seconds))
 }
 
+/// A day as a page says it to a reader (`2026-11-30` as "30 Nov 2026"), from a header's date or a moment
+/// (`2026-11-30T19:04:11Z`: its day); text that begins with no day is given back as it is.
+pub fn day_in_words(text: &str) -> String {
+    let (Ok(iso), Ok(words)) = (
+        time::format_description::parse_borrowed::<2>("[year]-[month]-[day]"),
+        time::format_description::parse_borrowed::<2>("[day padding:none] [month repr:short] [year]"),
+    ) else {
+        return text.to_string();
+    };
+    text.get(..10)
+        .and_then(|day| time::Date::parse(day, &iso).ok())
+        .and_then(|day| day.format(&words).ok())
+        .unwrap_or_else(|| text.to_string())
+}
+
 /// The moment of a Unix time in whole seconds, in UTC; the calendar's last moment past it (years up to
 /// 9999 are what RFC 3339 writes, and what `parse` reads).
 fn utc(unix_seconds: i64) -> OffsetDateTime {
@@ -86,6 +101,15 @@ fn day_of(at: OffsetDateTime) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_day_reads_in_words_and_anything_else_as_it_is() {
+        assert_eq!(day_in_words("2026-11-30"), "30 Nov 2026");
+        assert_eq!(day_in_words("2026-03-05T19:04:11Z"), "5 Mar 2026");
+        assert_eq!(day_in_words("2026-02-30"), "2026-02-30", "no such day");
+        assert_eq!(day_in_words("last Thursday"), "last Thursday");
+        assert_eq!(day_in_words(""), "");
+    }
 
     #[test]
     fn a_time_reads_to_the_millisecond_in_any_zone() {

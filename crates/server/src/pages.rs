@@ -523,7 +523,7 @@ async fn index(app: web::Data<AppState>, visitor: Visitor, q: web::Query<IndexQu
                             }
                             td data-label="Winner" { (g.winner.as_deref().unwrap_or("–")) }
                             td data-label="Turns" { (g.turn_count) }
-                            td data-label="Date" { (g.played_on.as_deref().unwrap_or("")) }
+                            td data-label="Date" { (g.played_on.as_deref().map(almanac_core::moment::day_in_words).unwrap_or_default()) }
                             td data-label="Club" { (g.club.as_deref().unwrap_or("")) }
                         }
                     }

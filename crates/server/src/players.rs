@@ -586,13 +586,13 @@ async fn player_html(
             }
             div.table-wrap tabindex="0" role="region" aria-label="Games" {
                 table.played {
-                    thead { tr { th { "Played on" } th { "Game" } th { "Ruleset" } th { "Players" } th { "Score" } th { "Place" } } }
+                    thead { tr { th { "Played on" } th { "Game" } th { "Game kind" } th { "Players" } th { "Score" } th { "Place" } } }
                     tbody {
                         @for g in chosen.iter().skip((at - 1) * GAMES_PER_PAGE).take(GAMES_PER_PAGE) {
                             tr class=[g.won.then_some("won")] {
-                                td { (g.played_on.as_deref().unwrap_or("")) }
+                                td { (g.played_on.as_deref().map(almanac_core::moment::day_in_words).unwrap_or_default()) }
                                 td { (game_link(&g.game, &g.title)) }
-                                td { (g.ruleset) }
+                                td { (almanac_service::game_kind(&g.ruleset).map_or(g.ruleset.as_str(), |k| k.name())) }
                                 td { (g.players) }
                                 td { (g.score.map_or("–".into(), |s| s.to_string())) }
                                 td { (g.place) " of " (g.players) }
@@ -642,13 +642,13 @@ async fn versus_html(app: web::Data<AppState>, visitor: Visitor, path: web::Path
             h2 { "Games together" }
             div.table-wrap tabindex="0" role="region" aria-label="Games together" {
                 table.shared {
-                    thead { tr { th { "Played on" } th { "Game" } th { "Ruleset" } th { (a) } th { (b) } } }
+                    thead { tr { th { "Played on" } th { "Game" } th { "Game kind" } th { (a) } th { (b) } } }
                     tbody {
                         @for g in &h.games {
                             tr {
-                                td { (g.played_on.as_deref().unwrap_or("")) }
+                                td { (g.played_on.as_deref().map(almanac_core::moment::day_in_words).unwrap_or_default()) }
                                 td { (game_link(&g.game, &g.title)) }
-                                td { (g.ruleset) }
+                                td { (almanac_service::game_kind(&g.ruleset).map_or(g.ruleset.as_str(), |k| k.name())) }
                                 td { (g.a_score.map_or("–".into(), |s| s.to_string())) " (" (ordinal(g.a_place)) ")" }
                                 td { (g.b_score.map_or("–".into(), |s| s.to_string())) " (" (ordinal(g.b_place)) ")" }
                             }

@@ -334,7 +334,7 @@ fn answer_html(params: &Params, answer: &Answer) -> Markup {
                         " "
                         span.hint {
                             (almanac_service::game_kind(&g.ruleset).map_or(g.ruleset.as_str(), |k| k.name()))
-                            " · " (g.played_on.as_deref().unwrap_or("undated"))
+                            " · " (g.played_on.as_deref().map_or("undated".to_string(), almanac_core::moment::day_in_words))
                             // In a club's view, a record of the club's may be a game another record counts for, for the public.
                             @if !g.counted { " · another record of this game counts for the public" }
                         }

@@ -351,6 +351,20 @@ impl Seats {
         })
     }
 
+    /// The ids of a club's records of `ruleset`'s games that count for the public (`club_records`): each
+    /// published game it recorded or uploaded, once, by its own record, whether or not that is the one counted.
+    pub(crate) fn club_record_ids(&self, ruleset: &str, club: i64) -> std::collections::HashSet<Box<str>> {
+        let Some(r) = self.rulesets.find(ruleset) else { return Default::default() };
+        self.club_records(club, None, false)
+            .iter()
+            .filter_map(|g| {
+                let game = &self.games[g as usize];
+                let first = &self.seats[*game.seats.first()? as usize];
+                (first.ruleset == r).then(|| game.id.clone())
+            })
+            .collect()
+    }
+
     /// Of the games `take` takes (given the game, its record and its first seat), the one of each fingerprint
     /// that saw the most: the fewest unseen cards, then the longest, then the first stored (`recount`'s order).
     fn fullest_of_each(&self, take: impl Fn(u32, &GameSeats, &Seat) -> bool) -> Bits {

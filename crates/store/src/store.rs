@@ -738,6 +738,16 @@ impl Store {
         on_backend!(self, b => b.rated_games(ruleset))
     }
 
+    /// `rated_games` over one club's own records: each published game of the ruleset it recorded or uploaded
+    /// that counts for the public, once, by the club's own record of it, whether or not that record is the one
+    /// counted (another club's copy may be). How a club's players are rated: its leaderboard and their pages
+    /// hold the games it recorded.
+    pub fn rated_games_of_club(&self, ruleset: &str, club: ClubId) -> Result<Vec<crate::rows::RatedGame>> {
+        let ids = self.seats_now()?.club_record_ids(ruleset, club);
+        let owned = on_backend!(self, b => b.rated_games_owned(ruleset, club))?;
+        Ok(owned.into_iter().filter(|g| ids.contains(g.game.as_str())).collect())
+    }
+
     /// Merges the spelling `from` into the player `into`: both of the games of `club` (`None`: the
     /// operator, who may merge within any one club's players). A player the club may not see is no player.
     pub fn merge_players(&mut self, club: Option<ClubId>, into: PlayerId, from: PlayerId) -> Result<PlayerId> {

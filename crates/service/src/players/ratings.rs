@@ -3,7 +3,7 @@
 use super::seats::{place_among, visible};
 use crate::ServiceError;
 use almanac_analysis::ratings::{rate, Placing, Ratings};
-use almanac_store::{PlayerId, Store, StoreError, Viewer};
+use almanac_store::{ClubId, PlayerId, Store, StoreError, Viewer};
 use serde::Serialize;
 use std::collections::BTreeMap;
 
@@ -56,33 +56,53 @@ pub const PROVISIONAL_GAMES: u32 = 5;
 /// every rating after it: computing them all again is the simple way to stay right.
 #[derive(Default)]
 pub struct RatingsMemo {
-    by_ruleset: std::sync::Mutex<BTreeMap<String, (i64, std::sync::Arc<Ratings>)>>,
+    /// By ruleset and club (`None`: the public's games): the revision rated, and the ratings.
+    by_ruleset: std::sync::Mutex<BTreeMap<RatedIn, (i64, std::sync::Arc<Ratings>)>>,
 }
 
+/// A ruleset, and the club whose own records are rated (`None`: the public's games).
+type RatedIn = (String, Option<ClubId>);
+
 impl RatingsMemo {
+    /// Every player's rating in a ruleset, over the games that count for the public.
     pub fn ratings(&self, store: &Store, ruleset: &str) -> Result<std::sync::Arc<Ratings>, ServiceError> {
+        self.ratings_in(store, ruleset, None)
+    }
+
+    /// The ratings over the public's games, or over one club's own records of them (`club`): each game it
+    /// recorded or uploaded, once, whether or not its record is the one that counts for the public.
+    pub fn ratings_in(
+        &self,
+        store: &Store,
+        ruleset: &str,
+        club: Option<ClubId>,
+    ) -> Result<std::sync::Arc<Ratings>, ServiceError> {
         let print = store.ruleset_revision(ruleset)?;
-        let known = self.by_ruleset.lock().expect("no panic while held").get(ruleset).cloned();
+        let key = (ruleset.to_string(), club);
+        let known = self.by_ruleset.lock().expect("no panic while held").get(&key).cloned();
         if let Some((_, ratings)) = known.filter(|(seen, _)| *seen == print) {
             return Ok(ratings);
         }
-        let ratings = std::sync::Arc::new(ratings_of(store, ruleset)?);
-        self.by_ruleset.lock().expect("no panic while held").insert(ruleset.to_string(), (print, ratings.clone()));
+        let games = match club {
+            None => store.rated_games(ruleset)?,
+            Some(c) => store.rated_games_of_club(ruleset, c)?,
+        };
+        let ratings = std::sync::Arc::new(ratings_of(&games));
+        self.by_ruleset.lock().expect("no panic while held").insert(key, (print, ratings.clone()));
         Ok(ratings)
     }
 }
 
-/// Every player's rating in a ruleset, over its published games in the order they were played.
-fn ratings_of(store: &Store, ruleset: &str) -> Result<Ratings, ServiceError> {
-    let placings: Vec<Placing> = store
-        .rated_games(ruleset)?
+/// Every player's rating over `games`, in the order they were played.
+fn ratings_of(games: &[almanac_store::RatedGame]) -> Ratings {
+    let placings: Vec<Placing> = games
         .iter()
         .map(|g| {
             let scores: Vec<Option<i64>> = g.seats.iter().map(|(_, vp)| *vp).collect();
             Placing { players: (0..g.seats.len()).map(|i| (g.seats[i].0, place_among(&scores, i))).collect() }
         })
         .collect();
-    Ok(rate(&placings))
+    rate(&placings)
 }
 
 /// The players of a ruleset by rating, highest first: all of them, or those of one club's games.
@@ -94,7 +114,16 @@ pub fn leaderboard(
     bots: bool,
     memo: &RatingsMemo,
 ) -> Result<Vec<Leader>, ServiceError> {
-    let all = memo.ratings(store, ruleset)?;
+    // A club's players are rated over its own records, so that a game it recorded counts for them even where
+    // another club's record of it counts for the public.
+    let club_id = match club.map(|c| store.club_by_name(c)) {
+        Some(Ok(c)) => Some(c.id),
+        // No such club: no players of its games.
+        Some(Err(StoreError::NotFound(_))) => return Ok(Vec::new()),
+        Some(Err(e)) => return Err(e.into()),
+        None => None,
+    };
+    let all = memo.ratings_in(store, ruleset, club_id)?;
     let mut out = Vec::new();
     for (&player, r) in &all.current {
         let who = match visible(store, viewer, player) {

@@ -320,6 +320,17 @@ impl Postgres {
             rows.iter().map(|r| (r.get::<_, String>(0), r.get::<_, i64>(1), r.get::<_, Option<i64>>(2))),
         ))
     }
+
+    /// `rated_games` of every published record `club` owns, counted or not (`Store::rated_games_of_club`
+    /// keeps one record of each game).
+    pub fn rated_games_owned(&self, ruleset: &str, club: crate::ClubId) -> Result<Vec<crate::rows::RatedGame>> {
+        let stored = "(SELECT g.stored_at FROM games g WHERE g.id = s.game_id), (SELECT g.n FROM games g WHERE g.id = s.game_id)";
+        let owned = "s.owner = $2 AND s.published AND NOT s.deleted";
+        let rows = self.client.borrow_mut().query(&questions::rated_games(owned, stored), &[&ruleset, &club])?;
+        Ok(questions::gather_rated(
+            rows.iter().map(|r| (r.get::<_, String>(0), r.get::<_, i64>(1), r.get::<_, Option<i64>>(2))),
+        ))
+    }
 }
 
 const PUBLIC: &str = "s.counted";

@@ -356,4 +356,14 @@ impl Sqlite {
         let rows = stmt.query_map([ruleset], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?;
         Ok(questions::gather_rated(rows.collect::<rusqlite::Result<Vec<_>>>()?))
     }
+
+    /// `rated_games` of every published record `club` owns, counted or not (`Store::rated_games_of_club`
+    /// keeps one record of each game).
+    pub fn rated_games_owned(&self, ruleset: &str, club: crate::ClubId) -> Result<Vec<crate::rows::RatedGame>> {
+        let stored = "(SELECT g.rowid FROM games g WHERE g.id = s.game_id)";
+        let owned = "s.owner = $2 AND s.published = 1 AND s.deleted = 0";
+        let mut stmt = self.conn.prepare_cached(&numbered(questions::rated_games(owned, stored)))?;
+        let rows = stmt.query_map(rusqlite::params![ruleset, club], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?)))?;
+        Ok(questions::gather_rated(rows.collect::<rusqlite::Result<Vec<_>>>()?))
+    }
 }
