@@ -2360,9 +2360,17 @@ fn a_replay_shows_win_chances_turning_points_and_turns_to_study() {
         "const c = document.querySelector('figure[data-chart=chances] svg + figcaption'); return c && c.textContent",
     );
     assert!(caption.as_str().is_some_and(|c| c.starts_with("Win chances by a model learnt from ")), "{caption}");
-    // The coach table says each player's turns to study; a click on one steps there.
+    // The coach table says each player's turns to study (their marked decisions), or that none was marked; a
+    // click on one steps there.
     let studied = driver.eval("return document.querySelectorAll('.coach-table td.study a').length").as_u64().unwrap();
-    assert!(studied >= 4, "{studied} turns to study");
+    let cells = driver.eval(
+        "return [...document.querySelectorAll('.coach-table td.study')].map((td) => \
+         td.querySelector('a') ? 'marked' : td.textContent.trim())",
+    );
+    assert!(studied >= 1, "{studied} turns to study: {cells}");
+    let cells: Vec<&str> = cells.as_array().unwrap().iter().map(|c| c.as_str().unwrap()).collect();
+    assert_eq!(cells.len(), 4, "{cells:?}");
+    assert!(cells.iter().all(|c| *c == "marked" || *c == "none marked"), "{cells:?}");
     // Compact, they keep the table in its box's width.
     let fits = driver.eval(
         "const t = document.querySelector('.coach-table'); const box = t.parentElement.getBoundingClientRect(); \

@@ -282,7 +282,7 @@ fn coach_table(
                                                     }
                                                 }
                                             }
-                                            None => "–",
+                                            None => span.hint { "none marked" },
                                         }
                                     }
                                 }

@@ -202,8 +202,8 @@ pub struct Chances {
     /// Where chances are not shown, and why.
     pub withheld: Option<Withheld>,
     pub turning_points: Vec<TurningPoint>,
-    /// Each seat's own decisions that lost the most chance against the best the rules allowed then: the
-    /// turns to study, the costliest first.
+    /// Each seat's own marked decisions (an inaccuracy or worse) that lost the most chance against the best
+    /// the rules allowed then: the turns to study, the costliest first.
     pub to_study: Vec<Vec<Studied>>,
     /// Every decision judged (a player's own, its alternatives listed, where chances are shown), marked.
     pub decisions: Vec<Studied>,
@@ -384,7 +384,8 @@ pub fn chances_of(game: &dyn Game, model: &Model, trained_at: &str, judged: Opti
             best_line: judged.best_line,
             alternatives: judged.alternatives as usize,
         };
-        if decision.mark != "best" {
+        // Only the decisions marked (an inaccuracy or worse): a "good" one is not a turn to study.
+        if !matches!(decision.mark, "best" | "good") {
             studied[seat].push(decision.clone());
         }
         decisions.push(decision);
