@@ -114,11 +114,13 @@ fn a_clubs_private_game_is_its_own_until_published_and_only_it_changes_it() {
     assert!(listed(&app, None).is_empty() && listed(&app, Some(&app.token)).is_empty());
     let store = almanac_store::Store::open(&app.db).unwrap();
     assert_eq!(store.events(&store.stored(&id).unwrap(), 1, u64::MAX).unwrap().len(), 42, "the events stay stored");
-    // Another club uploading the same log hears it is taken, without the game's id; its club's upload
-    // shows it again.
-    let (status, taken) = upload_as(&app, &other, "", &partial);
-    assert_eq!(status, 409, "{taken}");
-    assert!(!taken.to_string().contains(&id[..8]), "the answer names no id of the other club's: {taken}");
+    // Another club uploading the same log stores its own record of it and hears nothing of this one (no id of
+    // it, no "taken"); this club's upload shows its game again.
+    let (status, theirs) = upload_as(&app, &other, "", &partial);
+    assert_eq!(status, 201, "{theirs}");
+    assert!(!theirs.to_string().contains(&id[..8]), "the answer names no id of the other club's: {theirs}");
+    let (status, again) = upload_as(&app, &other, "", &partial);
+    assert_eq!((status, again["id"].clone()), (200, theirs["id"].clone()), "its own record, once");
     let (status, again) = upload_as(&app, &app.token, "", &partial);
     assert_eq!((status, again["existing"].as_bool()), (200, Some(true)), "{again}");
     assert_eq!(app.send("GET", &format!("/api/games/{id}"), None, &[]).status, 200);

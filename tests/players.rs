@@ -1131,6 +1131,21 @@ fn a_clubs_view_holds_the_games_it_recorded_whichever_record_counts() {
     assert_eq!(moda_board.len(), 4, "{moda_board:?}");
     assert_eq!(moda_board, public_board, "the same four people, each rated once in each view");
     assert_eq!(board("&club=Test%20club"), public_board);
+    // The identical file uploaded by a third club is that club's record too: its own id, in its own view.
+    let kadikoy = new_club(&app.db, "Kadıköy");
+    let same = app.send(
+        "POST",
+        "/api/games?publish=true",
+        Some(club.as_bytes()),
+        &[("authorization", &format!("Bearer {kadikoy}")), ("content-type", "application/x-ndjson")],
+    );
+    assert_eq!(same.status, 201, "{}", same.body);
+    let same = same.json()["id"].as_str().unwrap().to_string();
+    assert_ne!(same, first, "not the first club's id");
+    let (_, view) = app.get_json("/api/questions?ruleset=catan&metric=won&by=player&club=Kad%C4%B1k%C3%B6y");
+    let games = view["games"].as_array().unwrap();
+    assert_eq!((games.len(), games[0]["id"].as_str()), (1, Some(same.as_str())), "{view}");
+    assert_eq!(app.get_json("/api/questions?ruleset=catan&metric=won&by=player").1["counted"].as_u64(), Some(1));
     // A model learns from the game once (the record that counts), and a club's from its own record.
     let store = almanac_store::Store::open(&app.db).unwrap();
     let ids = |club: Option<&str>| -> Vec<String> {

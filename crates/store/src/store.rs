@@ -165,14 +165,31 @@ impl Store {
     }
 
     /// Stores a validated game with its events, facts and read model for questions (`insights`, derived from its
-    /// facts) in one transaction, owned as `ownership` says. The same
-    /// content hash stored before gives `Existing` (its owner's upload shows a deleted game again); another club's
-    /// unseen game with the same log is `TakenElsewhere`.
+    /// facts) in one transaction, owned as `ownership` says, under its key (`stored_key`). The same key stored
+    /// before gives `Existing` (its owner's upload shows a deleted game again); a club's unseen game under the
+    /// operator's key (stored before keys named clubs) is `TakenElsewhere` to the operator.
     pub fn insert_game(&mut self, new: &NewGame, ownership: Ownership) -> Result<Inserted> {
+        let key = self.stored_key(new.content_hash, ownership)?;
+        let new = NewGame { content_hash: &key, ..*new };
         let id = game_id(new.content_hash);
-        let inserted = on_backend!(mut self, b => b.insert_game_as(&id, new, ownership))?;
+        let inserted = on_backend!(mut self, b => b.insert_game_as(&id, &new, ownership))?;
         self.changed()?;
         Ok(inserted)
+    }
+
+    /// The key a log is stored under for its uploader (its `content_hash` column, its id's first 16 digits):
+    /// the log's content hash for the operator; for a club, the hash of the content hash and the club, so that
+    /// each club's upload of a log is that club's own record (a copy counted once with the others by its
+    /// fingerprint), and no club hears from an upload that another holds the same log. A club's game stored
+    /// under the plain hash (before keys named clubs) keeps it, so that the club's upload of it again finds it.
+    fn stored_key(&self, content_hash: &str, ownership: Ownership) -> Result<String> {
+        let Some(club) = ownership.club else { return Ok(content_hash.to_string()) };
+        match self.access_of(&game_id(content_hash)) {
+            Ok(stored) if stored.owner == Some(club) => return Ok(content_hash.to_string()),
+            Ok(_) | Err(StoreError::NotFound(_)) => {}
+            Err(e) => return Err(e),
+        }
+        Ok(almanac_core::hash::sha256_hex(&format!("{content_hash}\nstored by club {club}")))
     }
 
     /// Stores games as `insert_game` does, each owned as its ownership says, each whole or not at all, in the
@@ -181,9 +198,13 @@ impl Store {
     /// per table for all of them); should one fail, they are stored one by one. Each game's outcome, in order;
     /// an error only if none could be stored.
     pub fn insert_games(&mut self, games: &[(NewGame, Ownership)]) -> Result<Vec<Result<Inserted>>> {
-        let ids: Vec<String> = games.iter().map(|(g, _)| game_id(g.content_hash)).collect();
+        let keys: Vec<String> =
+            games.iter().map(|(g, o)| self.stored_key(g.content_hash, *o)).collect::<Result<_>>()?;
+        let keyed: Vec<(NewGame, Ownership)> =
+            games.iter().zip(&keys).map(|((g, o), key)| (NewGame { content_hash: key, ..*g }, *o)).collect();
+        let ids: Vec<String> = keys.iter().map(|key| game_id(key)).collect();
         let named: Vec<(&str, &NewGame, Ownership)> =
-            ids.iter().zip(games).map(|(id, (g, o))| (id.as_str(), g, *o)).collect();
+            ids.iter().zip(&keyed).map(|(id, (g, o))| (id.as_str(), g, *o)).collect();
         let out = on_backend!(mut self, b => b.insert_games_as(&named))?;
         self.changed()?;
         Ok(out)

@@ -392,7 +392,25 @@ pub fn games_stored_together_are_each_stored_whole_or_not_at_all(store: &mut Sto
     let other_club = store.create_club("Elsewhere").unwrap().id;
     let mine = store.create_club("Here").unwrap().id;
     let kept = log_of(&truth);
-    insert_as(store, &kept, Ownership { club: Some(other_club), published: false }).unwrap();
+    // Kept private by another club under the log's own hash, as games were stored before a club's key named
+    // the club: the operator's upload of it is refused.
+    let kept_hash = kept.content_hash();
+    let kept_game = NewGame {
+        game: kept.game.as_ref(),
+        header_line: kept.header_line(),
+        event_lines: &kept.event_lines(),
+        content_hash: &kept_hash,
+        facts: &kept.game.fact_rows(0),
+        insights: &Insights::default(),
+        ahead: None,
+    };
+    store
+        .insert_game_as(
+            &almanac_store::game_id(&kept_hash),
+            &kept_game,
+            Ownership { club: Some(other_club), published: false },
+        )
+        .unwrap();
     let logs = [log_of(&truth.replace("Zeynep", "Zerrin")), kept, log_of(&truth.replace("Can", "Cem"))];
     let logs = [&logs[0], &logs[1], &logs[2], &logs[0]];
     let lines: Vec<Vec<&str>> = logs.iter().map(|l| l.event_lines()).collect();
@@ -441,10 +459,10 @@ pub fn games_stored_together_are_each_stored_whole_or_not_at_all(store: &mut Sto
     let mut games: Vec<NewGame> = (0..logs.len()).map(new_game).collect();
     games[0].ahead = Some(&ahead);
     let before = store.read_model_version().unwrap();
-    // Each game as its own uploader owns it: the third is the other club's, published.
-    let owners = [mine, mine, other_club, mine];
+    // Each game as its own uploader owns it: the second the operator's, the third the other club's, published.
+    let owners = [Some(mine), None, Some(other_club), Some(mine)];
     let games: Vec<(NewGame, Ownership)> =
-        games.into_iter().zip(owners).map(|(g, club)| (g, Ownership { club: Some(club), published: true })).collect();
+        games.into_iter().zip(owners).map(|(g, club)| (g, Ownership { club, published: true })).collect();
     let out = store.insert_games(&games).unwrap();
     assert!(matches!(out[0], Ok(Inserted::New(_))), "{:?}", out[0]);
     assert!(matches!(out[1], Err(StoreError::TakenElsewhere(_))), "{:?}", out[1]);
@@ -459,7 +477,7 @@ pub fn games_stored_together_are_each_stored_whole_or_not_at_all(store: &mut Sto
         assert_eq!((header.as_str(), events.len()), (logs[k].header_line(), 553), "stored whole");
         assert_eq!(events, lines[k], "the log as it came");
         assert_eq!(store.facts(&store.stored(id).unwrap()).unwrap(), facts[k], "its facts as they came");
-        assert_eq!(store.access_of(id).unwrap().owner, Some(owners[k]));
+        assert_eq!(store.access_of(id).unwrap().owner, owners[k]);
         // Its judged decisions with its read model (judged by no model kept: none named).
         let seen = store.visible(Viewer::Operator, id).unwrap();
         let (model, decisions) = store.judged_decisions(&seen).unwrap();
@@ -745,20 +763,31 @@ pub fn a_clubs_private_game_is_found_by_nobody_else(store: &mut Store) {
         assert!(matches!(store.resolve(viewer, &id), Err(StoreError::NotFound(_))));
         assert!(matches!(store.resolve(viewer, &id[..4]), Err(StoreError::NotFound(_))));
     }
-    // Another club uploading the same log hears that it is taken, and stores nothing.
-    assert!(matches!(insert_as(store, &log, Ownership::private_to(b)), Err(StoreError::TakenElsewhere(_))));
+    // Another club uploading the same log stores its own record of it, and hears nothing of A's: another id,
+    // in its own view only; the same upload again is that record.
+    let theirs = insert_as(store, &log, Ownership::private_to(b)).unwrap();
+    assert!(matches!(&theirs, Inserted::New(other) if *other != id), "{theirs:?}");
+    let theirs = theirs.id().to_string();
+    assert_eq!(
+        (listed(store, Viewer::Club(a)), listed(store, Viewer::Club(b)), listed(store, Viewer::Public)),
+        (1, 1, 0)
+    );
+    assert_eq!(insert_as(store, &log, Ownership::private_to(b)).unwrap(), Inserted::Existing(theirs.clone()));
     // Only the owner changes it.
     assert!(matches!(store.set_published(b, &id, true), Err(StoreError::NotFound(_))));
     store.set_published(a, &id, true).unwrap();
-    assert_eq!((listed(store, Viewer::Club(b)), listed(store, Viewer::Public)), (1, 1));
+    assert_eq!((listed(store, Viewer::Club(b)), listed(store, Viewer::Public)), (2, 1));
     assert!(matches!(store.delete_game(b, &id), Err(StoreError::NotYours(_))));
-    assert_eq!(insert_as(store, &log, Ownership::private_to(b)).unwrap(), Inserted::Existing(id.clone()));
-    // Deleted: gone from every view, the owner's and the operator's too; the events stay.
+    assert_eq!(insert_as(store, &log, Ownership::private_to(b)).unwrap(), Inserted::Existing(theirs.clone()));
+    // Deleted: gone from every view, the owner's and the operator's too (B's own record stays B's); the events
+    // stay.
     store.delete_game(a, &id).unwrap();
     for viewer in [Viewer::Club(a), Viewer::Club(b), Viewer::Public, Viewer::Operator] {
-        assert_eq!(listed(store, viewer), 0);
+        let own = usize::from(matches!(viewer, Viewer::Club(c) if c == b) || viewer == Viewer::Operator);
+        assert_eq!(listed(store, viewer), own);
         assert!(store.resolve(viewer, &id).is_err());
     }
+    store.delete_game(b, &theirs).unwrap();
     // The owner's upload of the same log shows it again.
     assert_eq!(insert_as(store, &log, Ownership::private_to(a)).unwrap(), Inserted::Existing(id.clone()));
     assert_eq!(listed(store, Viewer::Public), 1, "still published");
