@@ -1,5 +1,8 @@
 //! The store's face: [`Store`], which is one of the backends — SQLite (a file, the default) or PostgreSQL
 //! (`postgres://…`) — with the same methods and the same promises.
+//!
+//! Long because it is the whole face: every method a caller of the store uses is here, each a few lines that
+//! hand the call to the backend, and a split would only spread one list over several files.
 
 use crate::error::{Result, StoreError};
 use crate::ownership::{Access, Club, ClubId, ClubRow, Ownership, TokenRow, Viewer, Visible, VisiblePlayer};
