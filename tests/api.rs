@@ -935,8 +935,10 @@ fn win_chances_are_served_once_a_model_is_trained_and_say_why_before() {
     }
     assert!(by_event[..until].iter().all(Value::is_null), "no chance after the first settlement: {}", by_event[1]);
     for at in &by_event[until..] {
+        // Sent to four places: each off by half a ten-thousandth at most.
         let sum: f64 = at.as_array().unwrap().iter().map(|v| v.as_f64().unwrap()).sum();
-        assert!((sum - 1.0).abs() < 1e-9, "{at}");
+        assert!((sum - 1.0).abs() < 3e-4, "{at}");
+        assert!(at.as_array().unwrap().iter().all(|v| v.to_string().len() <= 6), "four places: {at}");
     }
     // The club game's winner is its third seat.
     assert_eq!(c["players"][2], "Zeynep");
@@ -953,7 +955,7 @@ fn win_chances_are_served_once_a_model_is_trained_and_say_why_before() {
     for t in points {
         let seq = t["seq"].as_u64().unwrap() as usize;
         let seat = c["players"].as_array().unwrap().iter().position(|p| p == &t["player"]).unwrap();
-        assert_eq!(t["after"].as_f64(), by_event[seq][seat].as_f64(), "{t}");
+        assert!((t["after"].as_f64().unwrap() - by_event[seq][seat].as_f64().unwrap()).abs() <= 5e-5, "{t}");
         assert!(t["turn"].as_u64().unwrap() > 0, "no turning point in the setup: {t}");
     }
     // A turning point is a swing that lasted: a round later (four turns on) the seat's chance still stood on
@@ -1164,7 +1166,8 @@ fn win_chances_are_served_once_a_model_is_trained_and_say_why_before() {
     let values: Vec<f64> = answer["groups"].as_array().unwrap().iter().map(|g| g["value"].as_f64().unwrap()).collect();
     assert!(values.windows(2).all(|w| w[0] >= w[1]), "most gained first: {values:?}");
     let expected = ayse.iter().sum::<f64>() / ayse.len() as f64;
-    assert!((group["value"].as_f64().unwrap() - expected).abs() < 1e-6, "{group} against {expected} ({ayse:?})");
+    // The chances are sent to four places: a turn's gain from them is off by a ten-thousandth at most.
+    assert!((group["value"].as_f64().unwrap() - expected).abs() < 1e-4, "{group} against {expected} ({ayse:?})");
     // Her decision accuracy: in each finished game the mean over her judged decisions (those the chances
     // list) of 103.1668 · e^(−0.04354 · points lost) − 3.1669, kept to 0–100; over games, the mean, with a
     // mean's interval about it, the best first.
@@ -1207,7 +1210,8 @@ fn win_chances_are_served_once_a_model_is_trained_and_say_why_before() {
     let chances = catan["chances"].as_array().unwrap();
     assert!((chances[0]["mine"].as_f64().unwrap() - expected_accuracy).abs() < 1e-6, "{chances:?}");
     assert!(chances[0]["label"].as_str().unwrap().starts_with("decision accuracy"), "{chances:?}");
-    assert!((chances[1]["mine"].as_f64().unwrap() - expected * 100.0).abs() < 1e-4, "{chances:?}");
+    // In points of percent, from chances sent to four places.
+    assert!((chances[1]["mine"].as_f64().unwrap() - expected * 100.0).abs() < 1e-2, "{chances:?}");
     assert!(chances[1]["field"].as_f64().is_some());
     // Her chance at the end of every fifth turn (to the 100th) whose end shows chances in a game of hers.
     let at_turn: Vec<u64> = chances

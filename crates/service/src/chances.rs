@@ -195,9 +195,12 @@ fn readable(stored: &WinModel) -> Result<Model, Unreadable> {
 pub struct Chances {
     pub players: Vec<String>,
     /// `by_event[i][seat]`: the chance after the first `i` events; none where the model has not been shown
-    /// to know anything (`withheld` says where and why).
+    /// to know anything (`withheld` says where and why). Sent to four decimal places.
+    #[serde(serialize_with = "four_places")]
     pub by_event: Vec<Option<Vec<f64>>>,
     /// `spread[i][seat]`: its standard error, from the games behind the model (0 at a finished game's end).
+    /// Sent to four decimal places.
+    #[serde(serialize_with = "four_places")]
     pub spread: Vec<Option<Vec<f64>>>,
     /// Where chances are not shown, and why.
     pub withheld: Option<Withheld>,
@@ -210,6 +213,17 @@ pub struct Chances {
     /// Each seat's accuracy, in the order of `players`.
     pub accuracy: Vec<SeatAccuracy>,
     pub model: ModelSummary,
+}
+
+/// A game's chances as sent: to four decimal places (a hundredth of a percentage point, finer than any page
+/// shows), about a third of the bytes sixteen digits take; a game's chances are most of its replay's data.
+fn four_places<S: serde::Serializer>(rows: &[Option<Vec<f64>>], to: S) -> Result<S::Ok, S::Error> {
+    use serde::ser::SerializeSeq;
+    let mut seq = to.serialize_seq(Some(rows.len()))?;
+    for row in rows {
+        seq.serialize_element(&row.as_ref().map(|r| r.iter().map(|x| (x * 1e4).round() / 1e4).collect::<Vec<f64>>()))?;
+    }
+    seq.end()
 }
 
 #[derive(Debug, Clone, Serialize)]
