@@ -276,7 +276,7 @@ fn answer_html(params: &Params, answer: &Answer) -> Markup {
                     table.answer-table {
                         thead { tr {
                             th { (by) }
-                            th { (if answer.value_is == "rate" { "Rate" } else { "Mean" }) " " span.hint { "(95 % interval)" } }
+                            th { (if answer.value_is == almanac_service::questions::ValueIs::Rate { "Rate" } else { "Mean" }) " " span.hint { "(95 % interval)" } }
                             @if has_expected { th { "Fair share" } }
                             th { "Seats" }
                             th { "Games" }

@@ -59,8 +59,8 @@ pub struct Answer {
     pub by: &'static str,
     /// Values are rates from 0 to 1, or changes of one (shown as percentages).
     pub percent: bool,
-    /// What a value is: "rate" (a share of 0s and 1s, or a chance) or "mean".
-    pub value_is: &'static str,
+    /// What a group's value is: a rate or a mean.
+    pub value_is: ValueIs,
     /// Why no group answers, in words, when none does (what the metric needs, and what was left out).
     pub why_empty: Option<String>,
     /// Best first (the highest, or the lowest for a place or turns to a score), then most seats.
@@ -69,6 +69,16 @@ pub struct Answer {
     pub counted: u64,
     /// The latest of them (at most `GAMES_LISTED`).
     pub games: Vec<CountedGame>,
+}
+
+/// What a group's value is, for its column's heading.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ValueIs {
+    /// A share of 0s and 1s (a win rate), or a chance.
+    Rate,
+    /// A mean of values.
+    Mean,
 }
 
 #[derive(Debug, Clone, Serialize)]
@@ -288,7 +298,11 @@ pub fn ask(store: &Store, viewer: Viewer, ask: &Ask) -> Result<Answer, ServiceEr
     let (counted, games) = (asked.counted, asked.games);
     let why_empty = groups.is_empty().then(|| why_empty(ask, metric, by));
     Ok(Answer {
-        value_is: if metric.bounds == almanac_analysis::intervals::Bounds::Rate { "rate" } else { "mean" },
+        value_is: if metric.bounds == almanac_analysis::intervals::Bounds::Rate {
+            ValueIs::Rate
+        } else {
+            ValueIs::Mean
+        },
         why_empty,
         ruleset: ask.ruleset.clone(),
         solid_games,
@@ -449,7 +463,7 @@ mod tests {
             arg: String::new(),
             by: "player",
             percent: true,
-            value_is: "rate",
+            value_is: ValueIs::Rate,
             why_empty: None,
             groups,
             counted: 0,
