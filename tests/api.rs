@@ -81,7 +81,10 @@ fn list_summary_events_state_and_stats_of_a_catanatron_game() {
     let games = list["games"].as_array().unwrap();
     assert_eq!(games.len(), 2);
     assert_eq!(games[1]["id"], id.as_str());
-    let (_, only) = app.get_json("/api/games?player=RED");
+    // catanatron's seats are named by their programs (colours are drawn anew each game): its colours in seat
+    // order tell which seat catanatron's numbers are of.
+    let seating: Vec<&str> = dump["game"]["seating"].as_array().unwrap().iter().map(|c| c.as_str().unwrap()).collect();
+    let (_, only) = app.get_json("/api/games?player=VictoryPointPlayer");
     assert_eq!(only["games"].as_array().unwrap().len(), 1);
     let (_, paged) = app.get_json("/api/games?limit=1&offset=1");
     assert_eq!(paged["games"][0]["id"], id.as_str());
@@ -91,11 +94,12 @@ fn list_summary_events_state_and_stats_of_a_catanatron_game() {
     // Summary.
     let (status, game) = app.get_json(&format!("/api/games/{id}"));
     assert_eq!(status, 200);
-    assert_eq!(game["winner"], dump["final"]["winner"]);
+    let winner = seating.iter().position(|c| dump["final"]["winner"] == *c).unwrap();
+    assert_eq!(game["winner"], game["players"][winner]["name"]);
     assert_eq!(game["events"], dump["events"].as_array().unwrap().len());
     assert_eq!(game["header"]["ruleset"], "catan");
-    for p in game["players"].as_array().unwrap() {
-        assert_eq!(p["vp"], dump["final"]["players"][p["name"].as_str().unwrap()]["vp_actual"]);
+    for (p, colour) in game["players"].as_array().unwrap().iter().zip(&seating) {
+        assert_eq!(p["vp"], dump["final"]["players"][colour]["vp_actual"]);
     }
 
     // Events by range.
@@ -106,8 +110,8 @@ fn list_summary_events_state_and_stats_of_a_catanatron_game() {
 
     // State at the end, by turn and by event.
     let (_, end) = app.get_json(&format!("/api/games/{id}/state"));
-    for p in end["players"].as_array().unwrap() {
-        let theirs = &dump["final"]["players"][p["name"].as_str().unwrap()];
+    for (p, colour) in end["players"].as_array().unwrap().iter().zip(&seating) {
+        let theirs = &dump["final"]["players"][colour];
         assert_eq!((&p["vp"], &p["vp_public"]), (&theirs["vp_actual"], &theirs["vp_public"]));
     }
     let (_, t10) = app.get_json(&format!("/api/games/{id}/state?turn=10"));
@@ -125,8 +129,8 @@ fn list_summary_events_state_and_stats_of_a_catanatron_game() {
 
     // Stats: production as catanatron counted it.
     let (_, stats) = app.get_json(&format!("/api/games/{id}/stats"));
-    for p in stats["players"].as_array().unwrap() {
-        let theirs = &dump["summary"]["production_from_rolls"][p["name"].as_str().unwrap()];
+    for (p, colour) in stats["players"].as_array().unwrap().iter().zip(&seating) {
+        let theirs = &dump["summary"]["production_from_rolls"][colour];
         for (c, ours) in [("WOOD", "lumber"), ("BRICK", "brick"), ("SHEEP", "wool"), ("WHEAT", "grain"), ("ORE", "ore")]
         {
             assert_eq!(p["production"][ours].as_i64().unwrap_or(0), theirs[c].as_i64().unwrap_or(0));

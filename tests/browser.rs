@@ -2565,7 +2565,7 @@ fn the_leaderboard_a_players_summary_and_a_head_to_head_read_on_a_phone_and_a_de
             "return location.search.includes('bots=yes') && !!document.querySelector('table.leaders')",
         );
         let bots = driver.eval("return document.querySelectorAll('table.leaders .bot').length");
-        assert_eq!(bots, json!(4), "catanatron's four colours, marked");
+        assert_eq!(bots, json!(4), "catanatron's four programs' seats (RandomPlayer twice), marked");
 
         // A player's page opens with the summary, in the first screen, the details folding below it.
         driver.goto(&format!("{}/players/{ayse}", app.address));
@@ -2578,7 +2578,7 @@ fn the_leaderboard_a_players_summary_and_a_head_to_head_read_on_a_phone_and_a_de
         let field = driver.eval("return document.querySelector('p.field').textContent");
         assert_eq!(
             field,
-            json!("The field: people's published games of Catan, 8 seats in 2 games (programs left out).")
+            json!("The field: people's published games like Ayşe's — Catan at 4 players (8 seats in 2 games). Programs left out.")
         );
         driver.screenshot(&root().join(format!("target/browser/player-summary-{width}.png")));
         problems.extend(

@@ -149,12 +149,15 @@ fn state_json_gives_every_players_vp_as_catanatron_does() {
     assert!(out.status.success(), "{}", text(&out.stderr));
     let state: Value = serde_json::from_slice(&out.stdout).unwrap();
     let dump: Value = serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
-    for p in state["players"].as_array().unwrap() {
-        let theirs = &dump["final"]["players"][p["name"].as_str().unwrap()];
+    // Seats are named by their programs; catanatron's numbers are by colour, its colours in seat order.
+    let seating = dump["game"]["seating"].as_array().unwrap();
+    for (p, colour) in state["players"].as_array().unwrap().iter().zip(seating) {
+        let theirs = &dump["final"]["players"][colour.as_str().unwrap()];
         assert_eq!(p["vp"], theirs["vp_actual"]);
         assert_eq!(p["vp_public"], theirs["vp_public"]);
     }
-    assert_eq!(state["winner"], dump["final"]["winner"]);
+    let winner = seating.iter().position(|c| *c == dump["final"]["winner"]).unwrap();
+    assert_eq!(state["winner"], state["players"][winner]["name"]);
     // --final is the same; --seq 0 is before anything happened; --turn 0 is the end of setup.
     let fin: Value = serde_json::from_slice(&almanac(&["state", &id, "--final", "--json"], &s.db()).stdout).unwrap();
     assert_eq!(fin["players"], state["players"]);
@@ -183,8 +186,10 @@ fn stats_json_gives_production_as_catanatron_counted_it() {
     let stats: Value = serde_json::from_slice(&out.stdout).unwrap();
     let dump: Value = serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
     let names = [("WOOD", "lumber"), ("BRICK", "brick"), ("SHEEP", "wool"), ("WHEAT", "grain"), ("ORE", "ore")];
-    for p in stats["players"].as_array().unwrap() {
-        let theirs = &dump["summary"]["production_from_rolls"][p["name"].as_str().unwrap()];
+    let seating = dump["game"]["seating"].as_array().unwrap();
+    for (p, colour) in stats["players"].as_array().unwrap().iter().zip(seating) {
+        let colour = colour.as_str().unwrap();
+        let theirs = &dump["summary"]["production_from_rolls"][colour];
         for (c, ours) in names {
             assert_eq!(
                 p["production"][ours].as_i64().unwrap_or(0),
@@ -195,7 +200,7 @@ fn stats_json_gives_production_as_catanatron_counted_it() {
         }
         // VP by turn ends at the final VP.
         let last = p["vp_by_turn"].as_array().unwrap().last().unwrap();
-        assert_eq!(last[1], dump["final"]["players"][p["name"].as_str().unwrap()]["vp_actual"]);
+        assert_eq!(last[1], dump["final"]["players"][colour]["vp_actual"]);
         // Every maritime trade is in the trades.
     }
     let trades: i64 = stats["players"].as_array().unwrap().iter().map(|p| p["trades"]["count"].as_i64().unwrap()).sum();

@@ -541,7 +541,7 @@ fn a_players_page_sets_their_numbers_beside_the_fields() {
     assert_eq!(app.get_text(&format!("/api/players/{ayse}/curve.svg?ruleset=elasund")).0, 404);
 }
 
-/// Programs are not people: catanatron's seats (its colours) and JSettlers' robots are bots, marked as such
+/// Programs are not people: catanatron's seats (its programs) and JSettlers' robots are bots, marked as such
 /// on every page, and left out of the leaderboard and "who" questions unless asked for.
 #[test]
 fn bots_are_marked_and_left_out_of_peoples_boards_unless_asked_for() {
@@ -595,7 +595,8 @@ fn bots_are_marked_and_left_out_of_peoples_boards_unless_asked_for() {
 
 /// A player's page opens with a summary: the record of the game played most, with the win rate's interval
 /// and a fair game's share, the rating and its move, and strengths and weaknesses against the field, each
-/// with its count. Checked against the games' own rows (22 catanatron records, RED at every table).
+/// with its count. Checked against the games' own rows (22 catanatron records with VictoryPointPlayer at the
+/// table).
 #[test]
 fn a_players_page_opens_with_a_summary_a_coach_can_trust() {
     let app = spawn_app(16 << 20);
@@ -607,22 +608,23 @@ fn a_players_page_opens_with_a_summary_a_coach_can_trust() {
         assert!(status == 201 || status == 200, "{status}: {body}");
         ids.push(body["id"].as_str().unwrap().to_string());
     }
-    // RED's record, from the games' rows: the Catan games with a winner RED sat in (one record per game).
+    // VictoryPointPlayer's record, from the games' rows: the Catan games with a winner it sat in (one record
+    // per game).
     let (mut games, mut wins, mut fair, mut red) = (0u32, 0u32, 0.0, None);
     let mut seen = std::collections::BTreeSet::new();
     for id in &ids {
         let (_, g) = app.get_json(&format!("/api/games/{id}"));
         let players = g["players"].as_array().unwrap();
-        let Some(mine) = players.iter().find(|p| p["name"] == "RED") else { continue };
+        let Some(mine) = players.iter().find(|p| p["name"] == "VictoryPointPlayer") else { continue };
         if g["ruleset"] != "catan" || g["winner"].is_null() || !seen.insert(id.clone()) || g["counted"] != true {
             continue;
         }
         red = mine["player"].as_i64();
         games += 1;
-        wins += (g["winner"] == "RED") as u32;
+        wins += (g["winner"] == "VictoryPointPlayer") as u32;
         fair += 1.0 / players.len() as f64;
     }
-    let red = red.expect("RED sat somewhere");
+    let red = red.expect("VictoryPointPlayer sat somewhere");
     let (status, page) = app.get_json(&format!("/api/players/{red}"));
     assert_eq!(status, 200);
     let s = &page["summary"];
@@ -998,18 +1000,30 @@ fn a_persons_field_holds_no_programs_seat_and_a_programs_holds_no_persons() {
     let ayse = seat_player(&app, &a, 0);
     let (_, page) = app.get_json(&format!("/api/players/{ayse}"));
     let profile = page["profiles"].as_array().unwrap().iter().find(|p| p["ruleset"] == "catan").unwrap();
-    assert_eq!(profile["field"], json!({"ruleset": "catan", "programs": false, "seats": 7, "games": 2}), "{profile}");
+    // Games like hers: the same ruleset, table size and edition (the catanatron records' two- and three-player
+    // tables, other maps and targets are other kinds, and programs' besides).
+    let like = json!([{"players": 4, "edition": "Catan", "seats": 7, "games": 2, "mine": 2}]);
+    assert_eq!(
+        profile["field"],
+        json!({"ruleset": "catan", "programs": false, "seats": 7, "games": 2, "like": like}),
+        "{profile}"
+    );
     let field = profile["trading"].as_array().unwrap().iter().find(|v| v["label"] == "trades per turn").unwrap();
     assert!(
         (field["field"].as_f64().unwrap() - trades / seats as f64).abs() < 1e-9,
         "{field} against {trades}/{seats}"
     );
     let (_, _, html) = app.get_text(&format!("/players/{ayse}"));
-    assert!(html.contains("The field: people's published games of Catan, 7 seats in 2 games (programs left out)."));
+    assert!(
+        html.contains("The field: people's published games like Ayşe's — Catan at 4 players (7 seats in 2 games). Programs left out."),
+        "the field in words"
+    );
     // A program's field is programs': the records' games and the one with a program at the people's table.
     let red = {
         let (_, board) = app.get_json("/api/leaderboard?ruleset=catan&bots=yes");
-        board.as_array().unwrap().iter().find(|l| l["name"] == "RED").unwrap()["player"].as_i64().unwrap()
+        board.as_array().unwrap().iter().find(|l| l["name"] == "VictoryPointPlayer").unwrap()["player"]
+            .as_i64()
+            .unwrap()
     };
     let (_, page) = app.get_json(&format!("/api/players/{red}"));
     let profile = page["profiles"].as_array().unwrap().iter().find(|p| p["ruleset"] == "catan").unwrap();

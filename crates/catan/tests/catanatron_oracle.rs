@@ -37,10 +37,12 @@ pub fn check(path: &Path) -> Result<(), String> {
     let s = game.last();
     let mut problems = Vec::new();
     let fin = &dump["final"];
-    let name_of = |seat: Option<u8>| seat.map(|p| Value::from(s.name(p)));
+    // catanatron names seats by colour; Almanac by the program that played them (the colours in seat order).
+    let colour_of = |p: u8| dump["game"]["seating"][p as usize].as_str().unwrap().to_string();
+    let name_of = |seat: Option<u8>| seat.map(|p| Value::from(colour_of(p)));
     for p in s.seats() {
-        let colour = s.name(p);
-        let theirs = &fin["players"][colour];
+        let colour = colour_of(p);
+        let theirs = &fin["players"][&colour];
         let (vp, public) = (s.vp(p) as i64, s.vp_public(p) as i64);
         if Some(vp) != theirs["vp_actual"].as_i64() || Some(public) != theirs["vp_public"].as_i64() {
             problems.push(format!(
@@ -69,7 +71,7 @@ pub fn check(path: &Path) -> Result<(), String> {
     for i in 0..game.event_count() {
         for f in game.event_facts(i) {
             if let Fact::Gained { player, item, count, cause: cause::PRODUCTION, .. } = f {
-                *ours.entry((s.name(*player).to_string(), item.to_string())).or_default() += *count as u64;
+                *ours.entry((colour_of(*player), item.to_string())).or_default() += *count as u64;
             }
         }
     }
@@ -167,4 +169,35 @@ fn a_discard_written_one_card_at_a_time_replays_to_the_same_result() {
     }
     std::fs::remove_dir_all(&out).unwrap();
     assert!(split > 0, "the fixtures hold no discard of several cards to split");
+}
+
+/// A seat is the program that played it, not its colour (catanatron draws colours anew each game): the
+/// record's bot names, the second seat of one program at a table numbered; a seat without a bot name keeps its
+/// colour. And what makes a record's numbers unlike the rulebook game's is in its edition: the map, the target,
+/// the discard limit.
+#[test]
+fn seats_are_named_by_their_programs_and_the_edition_names_map_target_and_discards() {
+    let data = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/data/catanatron");
+    let read = |name: &str| std::fs::read_to_string(data.join(name)).unwrap();
+    let names = |game: &Timeline<Catan>| -> Vec<String> {
+        let s = game.last();
+        s.seats().map(|p| s.name(p).to_string()).collect()
+    };
+    // catanatron-1 seats BLUE (WeightedRandomPlayer), WHITE (VictoryPointPlayer), RED and ORANGE (RandomPlayer).
+    let one = replay(&read("catanatron-1.json")).unwrap();
+    assert_eq!(names(&one), ["WeightedRandomPlayer", "VictoryPointPlayer", "RandomPlayer", "RandomPlayer #2"]);
+    assert_eq!(one.last().name(one.last().winner.unwrap()), "VictoryPointPlayer", "WHITE won");
+    let mut dump: Value = serde_json::from_str(&read("catanatron-1.json")).unwrap();
+    dump["game"]["players"][0]["bot"] = Value::Null;
+    let unnamed = replay(&dump.to_string()).unwrap();
+    assert_eq!(names(&unnamed), ["BLUE", "VictoryPointPlayer", "RandomPlayer", "RandomPlayer #2"]);
+    for (file, edition) in [
+        ("catanatron-1.json", "Catan"),
+        ("mini-catanatron-800.json", "Catan, a map of 7 hexes"),
+        ("vp6-catanatron-500.json", "Catan, 6 VP"),
+        ("vp13-catanatron-600.json", "Catan, 13 VP"),
+        ("discard9-catanatron-700.json", "Catan, discard above 9 cards"),
+    ] {
+        assert_eq!(replay(&read(file)).unwrap().edition(), edition, "{file}");
+    }
 }

@@ -126,7 +126,7 @@ async fn curve_chart(
 const FORM_GAMES: usize = 10;
 
 /// The top of a player's page: the record of the game played most with the win rate's interval beside a
-/// fair game's, the rating and its move, and three strengths and weaknesses against the field, each with its
+/// fair game's, the rating and its move, and every strength and weakness against the field, each with its
 /// count.
 fn summary_html(p: &almanac_service::players::PlayerPage) -> Markup {
     let s = &p.summary;
@@ -193,8 +193,8 @@ fn summary_html(p: &almanac_service::players::PlayerPage) -> Markup {
             }
             div.cue-lists { (cues("Strengths", &s.strengths)) (cues("Weaknesses", &s.weaknesses)) }
         }
-        p.field.hint { (field_words(field, game)) }
-        p.hint.cue-rule { "A strength or a weakness is named only where the field's number lies outside the player's 95 % interval: where it lies inside, the games played do not tell the two apart." }
+        p.field.hint { (field_words(field, game, &p.player.name)) }
+        p.hint.cue-rule { "A strength or a weakness is named wherever the field's number lies outside the player's 95 % interval, read from three games at least: where it lies inside, the games played do not tell the two apart. The field is games like theirs (the same table size and edition)." }
     }
 }
 
@@ -225,16 +225,35 @@ fn versus_table(caption: &str, rows: &[Versus], per: &str) -> Markup {
 }
 
 /// How the player plays one game: the score curve, production, losses, points, trading, partners, openings.
-/// Whom "the field" is, in words: the player's peers, with how many seats and games it stands on.
-fn field_words(field: Option<&almanac_store::FieldOf>, game: &str) -> String {
+/// Whom "the field" is, in words: the player's peers at games like theirs (each kind with its table size and
+/// edition), with how many seats and games it stands on.
+fn field_words(field: Option<&almanac_store::FieldOf>, game: &str, name: &str) -> String {
     let Some(f) = field else { return String::new() };
     let plural = |n: u64, one: &str, many: &str| if n == 1 { format!("1 {one}") } else { format!("{n} {many}") };
+    let kinds: Vec<String> = f
+        .like
+        .iter()
+        .map(|k| {
+            let edition = if k.edition.is_empty() { game } else { k.edition.as_str() };
+            format!(
+                "{edition} at {players} ({seats} in {games})",
+                players = plural(u64::from(k.players), "player", "players"),
+                seats = plural(k.seats, "seat", "seats"),
+                games = plural(k.games, "game", "games"),
+            )
+        })
+        .collect();
+    let weighted = if f.like.len() > 1 {
+        let mine: Vec<String> = f.like.iter().map(|k| k.mine.to_string()).collect();
+        format!("; each kind weighted as {name}'s own seats are ({})", mine.join(", "))
+    } else {
+        String::new()
+    };
     format!(
-        "The field: {whose} published games of {game}, {seats} in {games} ({left} left out).",
+        "The field: {whose} published games like {name}'s — {kinds}{weighted}. {left} left out.",
         whose = if f.programs { "programs'" } else { "people's" },
-        seats = plural(f.seats, "seat", "seats"),
-        games = plural(f.games, "game", "games"),
-        left = if f.programs { "people" } else { "programs" },
+        kinds = kinds.join("; "),
+        left = if f.programs { "People" } else { "Programs" },
     )
 }
 
@@ -243,7 +262,7 @@ fn profile_html(me: &almanac_service::players::PlayerPage, p: &Profile) -> Marku
     html! {
         section.profile data-ruleset=(p.ruleset) {
             h3 { (p.name) }
-            p.field.hint { (field_words(p.field.as_ref(), &p.name)) }
+            p.field.hint { (field_words(p.field.as_ref(), &p.name, name)) }
             @if !p.score_by_turn.is_empty() {
                 figure.chart tabindex="0" aria-label="chart: score by turn against the field" {
                     img src={ "/api/players/" (me.player.id) "/curve.svg?ruleset=" (crate::pages::url_encode(&p.ruleset)) }

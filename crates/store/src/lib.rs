@@ -46,7 +46,7 @@ pub use rows::{
     Recording, ResumePoint, SeatOf, Sitting,
 };
 pub use rows::{
-    AnswerRow, Appended, CountedGame, Derivation, Dimension, DueGame, FieldOf, NewGame, Note, OpeningRecord,
+    AnswerRow, Appended, CountedGame, Derivation, Dimension, DueGame, FieldOf, LikeField, NewGame, Note, OpeningRecord,
     PartnerTotal, PlayerNumber, PlayerProfile, Question, Sort, StoredGame, TokenRecord, WinModel,
 };
 pub use store::{is_postgres, Ahead, Store};

@@ -12,13 +12,13 @@ macro_rules! insert_seats {
     ($opening:literal, $join:literal, $games:literal) => {
         concat!(
             "INSERT INTO seats (game_id, seat, ruleset, player, players, played_on, owner, published, deleted,
-                        fingerprint, finished, counted, bot, opening)
+                        fingerprint, finished, counted, bot, edition, opening)
      SELECT p.game_id, p.seat, g.ruleset, COALESCE(pl.merged_into, pl.id),
             (SELECT COUNT(*) FROM game_players q WHERE q.game_id = g.id), g.played_on, g.owner, g.published,
             g.deleted_at IS NOT NULL, g.fingerprint, g.winner IS NOT NULL,
             g.published AND g.deleted_at IS NULL AND g.winner IS NOT NULL
               AND NOT EXISTS (SELECT 1 FROM seats e WHERE e.fingerprint = g.fingerprint AND e.seat = p.seat AND e.counted),
-            p.bot, ",
+            p.bot, COALESCE(g.edition, ''), ",
             $opening,
             "
      FROM game_players p JOIN games g ON g.id = p.game_id JOIN players pl ON pl.id = p.player_id",
@@ -139,9 +139,21 @@ impl Dimension {
     }
 }
 
-/// The field's mean of every number of a ruleset (`ruleset, metric, arg, mean`); parameter 1 the ruleset.
-/// The field's sums of a ruleset: every number's total and seats, people's and programs' alike.
-pub(crate) const FIELD_SUMS: &str = "SELECT metric, arg, total, seats FROM field_metrics WHERE ruleset = $1";
+/// The field's sums of a ruleset by table size and edition: every number's total and seats, people's and
+/// programs' alike.
+pub(crate) const FIELD_SUMS: &str =
+    "SELECT players, edition, metric, arg, total, seats FROM field_metrics WHERE ruleset = $1";
+
+/// A row of the field's sums: one number's total over the seats that count of games alike in ruleset, table
+/// size and edition.
+pub(crate) struct FieldSum {
+    pub players: i64,
+    pub edition: String,
+    pub metric: String,
+    pub arg: String,
+    pub total: f64,
+    pub seats: i64,
+}
 
 /// A ruleset's published games as ratings read them — each seat's player and final score —, in the order
 /// played (undated last), then stored; from the read model's seats (by their ruleset index) and the seats'

@@ -506,14 +506,31 @@ pub struct PlayerNumber {
     pub field: Option<f64>,
 }
 
-/// Whom a player's numbers are set beside in one ruleset: their peers' seats that count.
+/// Whom a player's numbers are set beside in one ruleset: their peers' seats that count, at games like the
+/// player's (the same table size and edition).
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct FieldOf {
     pub ruleset: String,
     /// Programs' seats (for a program), or people's (for a person).
     pub programs: bool,
+    /// The peers' seats and games over every kind of game in `like`.
     pub seats: u64,
     pub games: u64,
+    /// Each kind of game the player played of this ruleset: the field's means are weighted as their seats are.
+    pub like: Vec<LikeField>,
+}
+
+/// The field at one kind of game: a table size and edition of a ruleset.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct LikeField {
+    pub players: u16,
+    /// The game with its expansions, map, target and variants in words (`Game::edition`; empty: the game's name).
+    pub edition: String,
+    /// The peers' seats and games there.
+    pub seats: u64,
+    pub games: u64,
+    /// The player's own seats there (the weight of this kind of game in the field's means).
+    pub mine: u64,
 }
 
 /// A player's total of one number with one trade partner: another player (after merges) or a market.

@@ -42,6 +42,8 @@ pub(crate) struct SeatRow {
     /// Its game's unseen cards and events: of the records of one game, the one that saw the most counts.
     pub unseen: i64,
     pub events: i64,
+    /// Its game's edition in words (`Game::edition`): with the ruleset and table size, which games are alike.
+    pub edition: String,
 }
 
 /// Every seat, as of revision `revision`.
@@ -59,6 +61,7 @@ pub struct Seats {
     days: Words,
     openings: Words,
     fingerprints: Words,
+    editions: Words,
     /// Per ruleset (by number), the latest revision of any of its seats.
     ruleset_revisions: Vec<i64>,
 }
@@ -83,6 +86,8 @@ struct Seat {
     counted: bool,
     /// A program played it.
     bot: bool,
+    /// Its game's edition (a number of `editions`).
+    edition: u32,
 }
 
 struct GameSeats {
@@ -165,6 +170,7 @@ impl Seats {
             finished: row.finished,
             counted: row.counted,
             bot: row.bot,
+            edition: self.editions.number(&row.edition),
         };
         match self.by_key.get(&row.key) {
             Some(&n) => self.seats[n as usize] = seat,
@@ -203,15 +209,17 @@ impl Seats {
         theirs.peek().is_some() && theirs.all(|s| s.bot)
     }
 
-    /// The seats that count of `ruleset` that programs played (`programs`) or people did, by key, and how many
-    /// games they are of: a field of peers.
-    pub(crate) fn peers(&self, ruleset: &str, programs: bool) -> (Vec<i64>, u64) {
-        let Some(r) = self.rulesets.find(ruleset) else { return (Vec::new(), 0) };
+    /// The seats that count of games like `like` (the same ruleset, table size and edition) that programs
+    /// played (`programs`) or people did, by key, and how many games they are of: a field of peers.
+    pub(crate) fn peers(&self, like: &LikeGames, programs: bool) -> (Vec<i64>, u64) {
+        let (Some(r), Some(e)) = (self.rulesets.find(&like.ruleset), self.editions.find(&like.edition)) else {
+            return (Vec::new(), 0);
+        };
         let mut games = std::collections::HashSet::new();
         let mut keys: Vec<i64> = self
             .seats
             .iter()
-            .filter(|s| s.counted && s.ruleset == r && s.bot == programs)
+            .filter(|s| s.counted && s.ruleset == r && s.players == like.players && s.edition == e && s.bot == programs)
             .map(|s| {
                 games.insert(s.game);
                 s.key
@@ -255,6 +263,7 @@ impl Seats {
                     opening: (!opening.is_empty()).then_some(opening),
                     table: &self.games[s.game as usize].seats,
                     players: s.players,
+                    edition: &self.editions.words[s.edition as usize],
                     seats: &self.seats,
                 };
                 (s.key, seat)
@@ -428,15 +437,30 @@ pub(crate) struct PlayerSeat<'a> {
     pub opening: Option<&'a str>,
     /// The players at its table.
     pub players: u16,
+    pub edition: &'a str,
     table: &'a [u32],
     seats: &'a [Seat],
 }
 
 impl PlayerSeat<'_> {
+    /// Which games this seat's is like.
+    pub(crate) fn like(&self) -> LikeGames {
+        LikeGames { ruleset: self.ruleset.to_string(), players: self.players, edition: self.edition.to_string() }
+    }
+
     /// The player in seat `seat` (counted from 0) of the same game.
     pub(crate) fn player_at(&self, seat: u16) -> Option<PlayerId> {
         self.table.iter().map(|&n| &self.seats[n as usize]).find(|s| s.seat == seat).map(|s| s.player)
     }
+}
+
+/// Games alike in what their numbers stand on: the same ruleset, table size and edition (the expansions, map,
+/// target and variants: `Game::edition`). A player's numbers are set beside their peers' at games like theirs.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub(crate) struct LikeGames {
+    pub ruleset: String,
+    pub players: u16,
+    pub edition: String,
 }
 
 /// A question's conditions, made once: which seats count (the viewer's, under the filters) and by what key
@@ -740,6 +764,7 @@ mod tests {
             bot: false,
             unseen: 0,
             events: 0,
+            edition: String::new(),
         }
     }
 

@@ -500,7 +500,16 @@ impl Store {
         let mine = seats.published_seats_of(root);
         let mut keys: Vec<i64> = mine.keys().copied().collect();
         keys.sort_unstable();
+        // The kinds of games the player played (`LikeGames`), and each seat's.
+        let mut likes: Vec<crate::seats::LikeGames> = mine.values().map(|s| s.like()).collect();
+        likes.sort();
+        likes.dedup();
+        let like_of: HashMap<i64, usize> =
+            mine.iter().map(|(&key, s)| (key, likes.binary_search(&s.like()).expect("listed above"))).collect();
+        let like_words: Vec<String> = (0..likes.len()).map(|i| i.to_string()).collect();
         let mut numbers = crate::questions::Sums::default();
+        // The player's seats per kind of game and number: the weights of the field's means.
+        let mut weights = crate::questions::Sums::default();
         let mut with: BTreeMap<(String, String, Option<i64>, Option<String>), f64> = BTreeMap::new();
         let mut openings: BTreeMap<(String, Option<String>), (f64, u64)> = BTreeMap::new();
         on_backend!(self, b => b.seat_numbers(&keys, only, &mut |key, metric, arg, value| {
@@ -514,44 +523,88 @@ impl Store {
                 return;
             }
             numbers.add_value([seat.ruleset, metric, arg], value, seat.players);
+            weights.add([&like_words[like_of[&key]], metric, arg], 0.0, 1);
             if metric == won && arg.is_empty() {
                 let o = openings.entry((seat.ruleset.to_string(), seat.opening.map(str::to_string))).or_default();
                 o.0 += value;
                 o.1 += 1;
             }
         }))?;
-        let mut rulesets: Vec<&str> = numbers.iter().map(|([ruleset, _, _], _, _, _, _)| ruleset).collect();
-        rulesets.sort_unstable();
-        rulesets.dedup();
-        // The field of peers: people beside a person, programs beside a program. Summed over whichever of the
-        // two kinds of seats is fewer (the other, from the field's sums of both).
+        // The field of peers at games like the player's: people beside a person, programs beside a program, at
+        // the same ruleset, table size and edition. Over several kinds of games, the field's means are weighted
+        // as the player's own seats are (what the field would show at the player's tables).
         let programs = seats.a_program(root);
-        let mut field: HashMap<(String, String, String), f64> = HashMap::new();
-        let mut fields = Vec::new();
-        for r in rulesets {
-            let ((peers, games), (others, _)) = (seats.peers(r, programs), seats.peers(r, !programs));
+        let mut field_sums: HashMap<String, Vec<crate::questions::FieldSum>> = HashMap::new();
+        // Per kind of game, the field's mean of each number.
+        let mut means: Vec<HashMap<(String, String), f64>> = Vec::with_capacity(likes.len());
+        let mut fields: Vec<crate::rows::FieldOf> = Vec::new();
+        for like in &likes {
+            let ((peers, games), (others, _)) = (seats.peers(like, programs), seats.peers(like, !programs));
             let fewer = if peers.len() <= others.len() { &peers } else { &others };
             let mut sums = crate::questions::Sums::default();
             on_backend!(self, b => b.seat_numbers(fewer, only, &mut |_, metric, arg, value| {
-                sums.add([r, metric, arg], value, 1);
+                sums.add(["", metric, arg], value, 1);
             }))?;
             let of_fewer: HashMap<(&str, &str), (f64, u64)> =
                 sums.iter().map(|([_, metric, arg], total, _, n, _)| ((metric, arg), (total, n as u64))).collect();
+            let mut mean = HashMap::new();
             if peers.len() <= others.len() {
                 for ((metric, arg), (total, n)) in &of_fewer {
-                    field.insert((r.to_string(), metric.to_string(), arg.to_string()), total / *n as f64);
+                    mean.insert((metric.to_string(), arg.to_string()), total / *n as f64);
                 }
             } else {
-                for (metric, arg, total, n) in on_backend!(self, b => b.field_sums(r))? {
-                    let (less, fewer_n) = of_fewer.get(&(metric.as_str(), arg.as_str())).copied().unwrap_or((0.0, 0));
-                    let n = n as u64 - fewer_n.min(n as u64);
+                if !field_sums.contains_key(&like.ruleset) {
+                    let read = on_backend!(self, b => b.field_sums(&like.ruleset))?;
+                    field_sums.insert(like.ruleset.clone(), read);
+                }
+                let alike =
+                    |f: &&crate::questions::FieldSum| f.players == i64::from(like.players) && f.edition == like.edition;
+                for f in field_sums[&like.ruleset].iter().filter(alike) {
+                    let (less, fewer_n) =
+                        of_fewer.get(&(f.metric.as_str(), f.arg.as_str())).copied().unwrap_or((0.0, 0));
+                    let n = (f.seats.max(0) as u64).saturating_sub(fewer_n);
                     if n > 0 {
-                        field.insert((r.to_string(), metric, arg), (total - less) / n as f64);
+                        mean.insert((f.metric.clone(), f.arg.clone()), (f.total - less) / n as f64);
                     }
                 }
             }
-            fields.push(crate::rows::FieldOf { ruleset: r.to_string(), programs, seats: peers.len() as u64, games });
+            means.push(mean);
+            let mine_here = like_of.values().filter(|&&i| likes[i] == *like).count() as u64;
+            let seen = crate::rows::LikeField {
+                players: like.players,
+                edition: like.edition.clone(),
+                seats: peers.len() as u64,
+                games,
+                mine: mine_here,
+            };
+            match fields.iter_mut().find(|f| f.ruleset == like.ruleset) {
+                Some(f) => {
+                    f.seats += seen.seats;
+                    f.games += seen.games;
+                    f.like.push(seen);
+                }
+                None => fields.push(crate::rows::FieldOf {
+                    ruleset: like.ruleset.clone(),
+                    programs,
+                    seats: seen.seats,
+                    games: seen.games,
+                    like: vec![seen],
+                }),
+            }
         }
+        // Each number's field: the kinds' means weighted by the player's seats with that number in each (kinds
+        // where the field has no such number left out).
+        let mut weighted: HashMap<(String, String, String), (f64, f64)> = HashMap::new();
+        for ([like, metric, arg], _, _, n, _) in weights.iter() {
+            let i: usize = like.parse().expect("an index written above");
+            if let Some(m) = means[i].get(&(metric.to_string(), arg.to_string())) {
+                let w = weighted.entry((likes[i].ruleset.clone(), metric.to_string(), arg.to_string())).or_default();
+                w.0 += m * n as f64;
+                w.1 += n as f64;
+            }
+        }
+        let field: HashMap<(String, String, String), f64> =
+            weighted.into_iter().filter(|(_, (_, w))| *w > 0.0).map(|(k, (sum, w))| (k, sum / w)).collect();
         let mut numbers: Vec<PlayerNumber> = numbers
             .iter()
             .map(|([ruleset, metric, arg], sum, squares, seats, players)| {

@@ -499,6 +499,14 @@ fn numbers_keyed_by_texts_are_kept_under_integer_keys_and_still_move_the_field()
         )
         .unwrap();
     assert_eq!(vp(&mut client), Some((7.0, 1)));
+    // The field is kept per table size and edition: a counted seat whose edition is read again moves its
+    // numbers to the field of games so worded.
+    let by_edition = |client: &mut postgres::Client| -> Vec<(i64, String, f64, i64)> {
+        let sql = "SELECT players, edition, total, seats FROM field_metrics WHERE metric = 'vp' ORDER BY 1, 2";
+        client.query(sql, &[]).unwrap().iter().map(|r| (r.get(0), r.get(1), r.get(2), r.get(3))).collect()
+    };
+    client.execute("UPDATE seats SET edition = 'as worded before' WHERE key = 2", &[]).unwrap();
+    assert_eq!(by_edition(&mut client), [(2, String::new(), 0.0, 0), (2, "as worded before".into(), 7.0, 1)]);
 }
 
 /// Six logs of every ruleset stored in a fresh database, after a game stored before, with a read model each,

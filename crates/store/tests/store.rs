@@ -49,12 +49,12 @@ common::every_store_test!(opened());
 fn migrations_run_once_and_a_newer_schema_is_refused() {
     let (_dir, path) = db();
     let store = Store::open(&path).unwrap();
-    assert_eq!(store.schema_version().unwrap(), 22);
+    assert_eq!(store.schema_version().unwrap(), 23);
     drop(store);
     let store = Store::open(&path).unwrap();
     let applied: i64 =
         store.connection().query_row("SELECT COUNT(*) FROM schema_migrations", [], |r| r.get(0)).unwrap();
-    assert_eq!(applied, 22, "reopening applies nothing again");
+    assert_eq!(applied, 23, "reopening applies nothing again");
     store.connection().execute("INSERT INTO schema_migrations (version) VALUES (99)", []).unwrap();
     drop(store);
     match Store::open(&path) {
@@ -512,7 +512,7 @@ fn a_database_of_version_1_is_hashed_again_and_keeps_its_ids() {
         }
     }
     let mut store = Store::open(&path).unwrap();
-    assert_eq!(store.schema_version().unwrap(), 22);
+    assert_eq!(store.schema_version().unwrap(), 23);
     // Migrations 6 and 7 kept every fact: keyed by its place in its event, then packed per game.
     for (id, l) in [("aaaaaaaaaaaaaaaa", &log), ("bbbbbbbbbbbbbbbb", &twin)] {
         assert_eq!(store.facts(&store.stored(id).unwrap()).unwrap(), facts_of(l), "{id}");
@@ -612,24 +612,44 @@ fn the_fields_sums_are_the_sums_of_the_published_seats_numbers() {
     }
     let longer = common::won_by(0, [7.0, 1.0, 1.0, 1.0], "y");
     store.append_events(club, &id, 100, Appended { game: game.as_ref(), lines: &next, insights: &longer }).unwrap();
-    let sums = |sql: &str| -> Vec<(String, String, String, i64, i64)> {
+    // A game's seats of another edition (as an older version of its rules worded it): their numbers are in the
+    // field of games so worded, and derived again, the seats take the game's edition and their numbers move.
+    let worded = |store: &Store| -> i64 {
+        let sql = "SELECT COUNT(*) FROM field_metrics WHERE edition = 'as worded before' AND seats > 0";
+        store.connection().query_row(sql, [], |r| r.get(0)).unwrap()
+    };
+    store.connection().execute("UPDATE seats SET edition = 'as worded before' WHERE game_id = ?1", [&id]).unwrap();
+    assert!(worded(&store) > 0);
+    common::rederive(&mut store, &id, &log_of(&full), &longer).unwrap();
+    assert_eq!(worded(&store), 0);
+    let sums = |sql: &str| -> Vec<(String, i64, String, String, String, i64, i64)> {
         let conn = store.connection();
         let mut stmt = conn.prepare(sql).unwrap();
         // Totals in thousandths: summed in another order, a float's last bits may differ.
         let rows = stmt
             .query_map([], |r| {
-                Ok((r.get(0)?, r.get(1)?, r.get(2)?, (r.get::<_, f64>(3)? * 1e3).round() as i64, r.get(4)?))
+                Ok((
+                    r.get(0)?,
+                    r.get(1)?,
+                    r.get(2)?,
+                    r.get(3)?,
+                    r.get(4)?,
+                    (r.get::<_, f64>(5)? * 1e3).round() as i64,
+                    r.get(6)?,
+                ))
             })
             .unwrap();
         rows.collect::<rusqlite::Result<_>>().unwrap()
     };
     let kept = sums(
-        "SELECT ruleset, metric, arg, total, seats FROM field_metrics WHERE seats > 0 ORDER BY ruleset, metric, arg",
+        "SELECT ruleset, players, edition, metric, arg, total, seats FROM field_metrics WHERE seats > 0
+         ORDER BY 1, 2, 3, 4, 5",
     );
     let counted = sums(
-        "SELECT s.ruleset, m.metric, m.arg, SUM(n.value), COUNT(*)
+        "SELECT s.ruleset, s.players, g.edition, m.metric, m.arg, SUM(n.value), COUNT(*)
          FROM seat_numbers n JOIN metrics m ON m.key = n.metric JOIN seats s ON s.key = n.seat_key
-         WHERE s.counted = 1 GROUP BY s.ruleset, m.metric, m.arg ORDER BY 1, 2, 3",
+              JOIN games g ON g.id = s.game_id
+         WHERE s.counted = 1 GROUP BY 1, 2, 3, 4, 5 ORDER BY 1, 2, 3, 4, 5",
     );
     assert!(!counted.is_empty());
     assert_eq!(kept, counted);

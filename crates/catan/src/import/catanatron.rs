@@ -1,6 +1,9 @@
 //! `catanatron-dump/1` files (written by catanatron_dump.py over catanatron 3.2.1) → almanac/1 `catan`.
 //!
-//! Players are named by their catanatron colour (`BLUE`, ...). catanatron's departures from the rulebook
+//! Players are named by the program that played them where the dump names it (`AlphaBetaPlayer`): catanatron
+//! draws the colours anew each game, so a colour is no player, the program is. A program at several seats of
+//! one table is numbered after its first (`RandomPlayer #2`); a seat whose program the dump does not name
+//! keeps its colour (`BLUE`). catanatron's departures from the rulebook
 //! are ruleset options in the header (`bank_shortage: nobody_paid`, `new_cards_wait_a_turn: false`,
 //! `longest_road` and `discard_rule: catanatron_3_2_1`, `win_on_any_turn`). What catanatron records that the
 //! rules derive (production of a roll, what a monopoly took) is written into the events, so the engine
@@ -277,13 +280,14 @@ pub fn to_almanac(text: &str) -> Result<String, FormatError> {
         }
     }
 
+    let names = Names::of_seats(&dump.game);
     let header = json!({
         "format": "almanac/1",
         "ruleset": "catan",
         // Titled by its table and map; the dump's id stays in `source`.
         "title": format!(
             "{}, on the {} map",
-            almanac_core::table_title(&dump.game.seating, None),
+            almanac_core::table_title(&names.in_seat_order(), None),
             dump.game.map.unwrap_or("BASE").to_lowercase()
         ),
         "source": {"program": "catanatron", "id": dump.game.id},
@@ -296,10 +300,9 @@ pub fn to_almanac(text: &str) -> Result<String, FormatError> {
             "win_on_any_turn": true,
             "discard_rule": if dump.game.discard_limit == 7 { "rulebook" } else { "catanatron_3_2_1" },
         },
-        // Every seat of a catanatron game is one of its bots, named by its colour, with the bot's own name
-        // where the dump gives it.
+        // Every seat of a catanatron game is one of its bots, named by its program (`Names`).
         "players": dump.game.seating.iter().map(|c| {
-            let mut seat = json!({"name": c, "color": c.to_lowercase(), "bot": true});
+            let mut seat = json!({"name": names.of(c), "color": c.to_lowercase(), "bot": true});
             if let Some(bot) = dump.game.players.iter().find(|p| p.color == *c).and_then(|p| p.bot) {
                 seat["program"] = json!(bot);
             }
@@ -312,7 +315,7 @@ pub fn to_almanac(text: &str) -> Result<String, FormatError> {
     out.push_str(&header.to_string());
     out.push('\n');
     for ev in &dump.events {
-        write_event(&mut out, &places, ev)
+        write_event(&mut out, &places, &names, ev)
             .map_err(|reason| whole(format!("catanatron event seq {} ({}): {reason}", ev.seq, ev.kind)))?;
     }
     Ok(out)
@@ -366,8 +369,49 @@ fn bundle(out: &mut String, list: &[Option<&str>]) -> Result<(), String> {
     Ok(())
 }
 
+/// Each seat's name by its colour: its program where the dump names it, numbered after its first seat at a
+/// table where it plays several (`RandomPlayer #2`, in seat order); its colour where the dump names none.
+struct Names<'a> {
+    by_colour: Vec<(&'a str, String)>,
+}
+
+impl<'a> Names<'a> {
+    fn of_seats(game: &Game<'a>) -> Names<'a> {
+        let mut by_colour: Vec<(&'a str, String)> = Vec::new();
+        for &colour in &game.seating {
+            let name = match game.players.iter().find(|p| p.color == colour).and_then(|p| p.bot) {
+                Some(program) => {
+                    let before = game
+                        .seating
+                        .iter()
+                        .take_while(|&&c| c != colour)
+                        .filter(|&&c| game.players.iter().any(|p| p.color == c && p.bot == Some(program)))
+                        .count();
+                    if before == 0 {
+                        program.to_string()
+                    } else {
+                        format!("{program} #{}", before + 1)
+                    }
+                }
+                None => colour.to_string(),
+            };
+            by_colour.push((colour, name));
+        }
+        Names { by_colour }
+    }
+
+    fn in_seat_order(&self) -> Vec<&str> {
+        self.by_colour.iter().map(|(_, name)| name.as_str()).collect()
+    }
+
+    /// The name of the seat of `colour` (the colour itself for one not seated: the rules then say so).
+    fn of<'s>(&'s self, colour: &'s str) -> &'s str {
+        self.by_colour.iter().find(|(c, _)| *c == colour).map_or(colour, |(_, name)| name.as_str())
+    }
+}
+
 /// One event as an almanac/1 line: `{"type":..,"player":..,<fields>,"src_turn":N}`.
-fn write_event(out: &mut String, places: &Places, ev: &DumpEvent) -> Result<(), String> {
+fn write_event(out: &mut String, places: &Places, names: &Names, ev: &DumpEvent) -> Result<(), String> {
     let value = ev.value.as_ref();
     let result = ev.result.as_ref();
     let need = |what: &str| format!("no {what}");
@@ -388,7 +432,7 @@ fn write_event(out: &mut String, places: &Places, ev: &DumpEvent) -> Result<(), 
         other => return Err(format!("action {other} is not supported")),
     };
     let _ = write!(out, "{{\"type\":\"{kind}\",\"player\":");
-    quoted(out, ev.color);
+    quoted(out, names.of(ev.color));
     match kind {
         "build_settlement" | "build_city" => {
             let node = value.and_then(|v| v.node).ok_or_else(|| need("node"))?;
@@ -410,7 +454,7 @@ fn write_event(out: &mut String, places: &Places, ev: &DumpEvent) -> Result<(), 
                 if i > 0 {
                     out.push(',');
                 }
-                quoted(out, colour);
+                quoted(out, names.of(colour));
                 out.push_str(":{");
                 let mut sorted: Vec<&(&str, i32)> = deltas.0.iter().collect();
                 sorted.sort_by_key(|(r, _)| *r);
@@ -434,7 +478,7 @@ fn write_event(out: &mut String, places: &Places, ev: &DumpEvent) -> Result<(), 
             let _ = write!(out, ",\"hex\":{}", places.hex(tile)?);
             if let Some(victim) = value.and_then(|v| v.victim) {
                 out.push_str(",\"victim\":");
-                quoted(out, victim);
+                quoted(out, names.of(victim));
                 if let Some(card) = result.and_then(|r| r.stolen) {
                     let _ = write!(out, ",\"stolen\":\"{}\"", resource(card)?);
                 }
@@ -468,7 +512,7 @@ fn write_event(out: &mut String, places: &Places, ev: &DumpEvent) -> Result<(), 
                 if i > 0 {
                     out.push(',');
                 }
-                quoted(out, colour);
+                quoted(out, names.of(colour));
                 let _ = write!(out, ":{n}");
             }
             out.push('}');

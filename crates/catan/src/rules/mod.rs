@@ -90,8 +90,17 @@ impl Rules for State {
         if self.helpers.is_some() {
             words.push_str(" + Helpers");
         }
+        // What makes a game unlike the rulebook's in its numbers: another map, target or discard limit (a
+        // player's numbers are set beside games of the same edition and table size).
+        let usual = if self.players.len() >= 5 { 30 } else { 19 };
+        if self.board.hexes.len() != usual {
+            words.push_str(&format!(", a map of {} hexes", self.board.hexes.len()));
+        }
         if self.options.vp_target != 10 {
             words.push_str(&format!(", {} VP", self.options.vp_target));
+        }
+        if self.options.discard_limit != 7 {
+            words.push_str(&format!(", discard above {} cards", self.options.discard_limit));
         }
         words
     }

@@ -44,7 +44,8 @@ pub struct Summary {
     /// when they played no more); none after one game.
     pub rating_change: Option<f64>,
     pub trend_games: u32,
-    /// Where the player is furthest ahead of the field, surest first (at most three).
+    /// Every aspect of play where the player is ahead of the field (the field outside their interval), surest
+    /// first.
     pub strengths: Vec<Cue>,
     /// Where the player is furthest behind it.
     pub weaknesses: Vec<Cue>,
@@ -466,8 +467,9 @@ fn summary_of(
         }
     }
     cues.sort_by(|a, b| b.z.total_cmp(&a.z));
-    let strengths: Vec<Cue> = cues.iter().filter(|c| c.z > 0.0).take(3).cloned().collect();
-    let weaknesses: Vec<Cue> = cues.iter().rev().filter(|c| c.z < 0.0).take(3).cloned().collect();
+    // Every one the data tell apart from the field, as the page promises: none left out for want of room.
+    let strengths: Vec<Cue> = cues.iter().filter(|c| c.z > 0.0).cloned().collect();
+    let weaknesses: Vec<Cue> = cues.iter().rev().filter(|c| c.z < 0.0).cloned().collect();
     Summary {
         ruleset: Some(main.ruleset.clone()),
         name: Some(main.name.clone()),

@@ -223,11 +223,15 @@ pub(super) const SUMMARY: &str = "WITH players AS (UPDATE game_players p SET vp 
          FROM (SELECT fingerprint AS old FROM games WHERE id = $1) o
          WHERE g.id = $1 RETURNING o.old";
 
-/// `recount`'s first statement: a game's seats take its fingerprint, whether it is over, and who are programs.
-pub(super) const SEATS_OF_GAME: &str = "UPDATE seats s SET fingerprint = g.fingerprint, finished = (g.winner IS NOT NULL), bot = q.bot
+/// `recount`'s first statement: a game's seats take its fingerprint, whether it is over, who are programs and
+/// its edition.
+pub(super) const SEATS_OF_GAME: &str =
+    "UPDATE seats s SET fingerprint = g.fingerprint, finished = (g.winner IS NOT NULL), bot = q.bot,
+                         edition = COALESCE(g.edition, '')
          FROM games g, game_players q
          WHERE g.id = s.game_id AND q.game_id = s.game_id AND q.seat = s.seat AND s.game_id = $1
-           AND (s.fingerprint IS DISTINCT FROM g.fingerprint OR s.finished <> (g.winner IS NOT NULL) OR s.bot <> q.bot)";
+           AND (s.fingerprint IS DISTINCT FROM g.fingerprint OR s.finished <> (g.winner IS NOT NULL) OR s.bot <> q.bot
+                OR s.edition <> COALESCE(g.edition, ''))";
 
 /// `recount`'s second statement: which seats count.
 pub(super) const COUNTED: &str = "UPDATE seats s SET counted = c.counts

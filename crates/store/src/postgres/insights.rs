@@ -194,7 +194,7 @@ impl Postgres {
             "SELECT key, game_id, seat, ruleset, player, players, played_on, owner, published, deleted, opening,
                     revision, fingerprint, finished, counted, bot,
                     (SELECT g.unseen FROM games g WHERE g.id = seats.game_id),
-                    (SELECT g.event_count FROM games g WHERE g.id = seats.game_id)
+                    (SELECT g.event_count FROM games g WHERE g.id = seats.game_id), edition
              FROM seats WHERE revision > $1",
             &[&revision],
         )?;
@@ -218,6 +218,7 @@ impl Postgres {
                 bot: r.get(15),
                 unseen: r.get::<_, Option<i64>>(16).unwrap_or(0),
                 events: r.get::<_, Option<i64>>(17).unwrap_or(0),
+                edition: r.get(18),
             });
         }
         Ok(())
@@ -308,9 +309,19 @@ impl Postgres {
         Ok(())
     }
 
-    pub fn field_sums(&self, ruleset: &str) -> Result<Vec<(String, String, f64, i64)>> {
+    pub fn field_sums(&self, ruleset: &str) -> Result<Vec<questions::FieldSum>> {
         let rows = self.client.borrow_mut().query(questions::FIELD_SUMS, &[&ruleset])?;
-        Ok(rows.iter().map(|r| (r.get(0), r.get(1), r.get(2), r.get::<_, i64>(3))).collect())
+        Ok(rows
+            .iter()
+            .map(|r| questions::FieldSum {
+                players: r.get(0),
+                edition: r.get(1),
+                metric: r.get(2),
+                arg: r.get(3),
+                total: r.get(4),
+                seats: r.get(5),
+            })
+            .collect())
     }
 
     pub fn rated_games(&self, ruleset: &str) -> Result<Vec<crate::rows::RatedGame>> {

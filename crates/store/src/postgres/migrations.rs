@@ -23,6 +23,7 @@ const MIGRATIONS: &[(u32, &str)] = &[
     (17, include_str!("../../migrations-postgres/017_judged_decisions.sql")),
     (18, include_str!("../../migrations-postgres/018_judged_spread.sql")),
     (19, include_str!("../../migrations-postgres/019_judged_per_seat.sql")),
+    (20, include_str!("../../migrations-postgres/020_fields_of_like_games.sql")),
 ];
 
 /// Which of its numbered advisory locks a migration takes, so that servers starting together migrate once.

@@ -21,9 +21,12 @@ pub fn write(tx: &Connection, id: &str, insights: &Insights, change: &mut Change
         let rows = stmt.query_map([id], |r| r.get(0))?;
         rows.collect::<rusqlite::Result<_>>()?
     };
-    // The field counts the seats that count (`recount`): all of a game's seats or none.
-    let (ruleset, counted): (String, bool) = tx
-        .prepare_cached("SELECT ruleset, MAX(counted) = 1 FROM seats WHERE game_id = ?1")?
+    // The field counts the seats that count (`recount`): all of a game's seats or none, in the field of games
+    // like it (`like_games`).
+    let (like, counted): (String, bool) = tx
+        .prepare_cached(
+            "SELECT ruleset || char(1) || players || char(1) || edition, MAX(counted) = 1 FROM seats WHERE game_id = ?1",
+        )?
         .query_row([id], |r| Ok((r.get(0)?, r.get(1)?)))?;
     // Seats made just now have no numbers yet; seats kept from before (an append, a reproject) lose theirs.
     if made < keys.len() {
@@ -37,7 +40,7 @@ pub fn write(tx: &Connection, id: &str, insights: &Insights, change: &mut Change
                 let mut rows = old.query([key])?;
                 while let Some(r) = rows.next()? {
                     change.field.add(
-                        [&ruleset, &r.get::<_, String>(0)?, &r.get::<_, String>(1)?],
+                        [&like, &r.get::<_, String>(0)?, &r.get::<_, String>(1)?],
                         -r.get::<_, f64>(2)?,
                         -1,
                     );
@@ -51,7 +54,7 @@ pub fn write(tx: &Connection, id: &str, insights: &Insights, change: &mut Change
         if let Some(key) = keys.get(m.seat as usize) {
             ins.execute(params![change.keys.key(tx, m.metric, &m.arg)?, key, m.value])?;
             if counted {
-                change.field.add([&ruleset, m.metric, &m.arg], m.value, 1);
+                change.field.add([&like, m.metric, &m.arg], m.value, 1);
             }
         }
     }
@@ -120,7 +123,8 @@ fn judged_decisions(conn: &Connection, id: &str) -> Result<(Option<String>, Vec<
 }
 
 /// What a transaction's writes to the read model carry beyond their rows: what its games change in the field's
-/// sums (`field_metrics`), written once before it commits (a trigger per number, as PostgreSQL keeps, took
+/// sums (`field_metrics`, keyed by the like games' ruleset, table size and edition joined by `\u{1}` as one
+/// word), written once before it commits (a trigger per number, as PostgreSQL keeps, took
 /// more than half the time of storing the numbers themselves); and the metrics' keys, which the connection
 /// keeps once the transaction commits.
 pub struct Change {
@@ -138,11 +142,16 @@ impl Change {
     /// connection to keep once the transaction commits.
     pub fn write(self, tx: &Connection) -> Result<MetricKeys> {
         let mut upsert = tx.prepare_cached(
-            "INSERT INTO field_metrics (ruleset, metric, arg, total, seats) VALUES (?1, ?2, ?3, ?4, ?5)
-             ON CONFLICT (ruleset, metric, arg) DO UPDATE SET total = total + excluded.total, seats = seats + excluded.seats",
+            "INSERT INTO field_metrics (ruleset, players, edition, metric, arg, total, seats)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)
+             ON CONFLICT (ruleset, players, edition, metric, arg)
+             DO UPDATE SET total = total + excluded.total, seats = seats + excluded.seats",
         )?;
-        for ([ruleset, metric, arg], total, _, seats, _) in self.field.iter() {
-            upsert.execute(params![ruleset, metric, arg, total, seats])?;
+        for ([like, metric, arg], total, _, seats, _) in self.field.iter() {
+            let mut words = like.splitn(3, '\u{1}');
+            let (ruleset, players, edition) = (words.next(), words.next(), words.next());
+            let players: i64 = players.and_then(|p| p.parse().ok()).unwrap_or(0);
+            upsert.execute(params![ruleset, players, edition.unwrap_or(""), metric, arg, total, seats])?;
         }
         Ok(self.keys)
     }
@@ -186,7 +195,7 @@ impl Sqlite {
             "SELECT key, game_id, seat, ruleset, player, players, played_on, owner, published, deleted, opening,
                     revision, fingerprint, finished, counted, bot,
                     (SELECT g.unseen FROM games g WHERE g.id = seats.game_id),
-                    (SELECT g.event_count FROM games g WHERE g.id = seats.game_id)
+                    (SELECT g.event_count FROM games g WHERE g.id = seats.game_id), edition
              FROM seats WHERE revision > ?1",
         )?;
         let mut rows = stmt.query([revision])?;
@@ -210,6 +219,7 @@ impl Sqlite {
                 bot: r.get(15)?,
                 unseen: r.get::<_, Option<i64>>(16)?.unwrap_or(0),
                 events: r.get::<_, Option<i64>>(17)?.unwrap_or(0),
+                edition: r.get(18)?,
             });
         }
         Ok(())
@@ -343,9 +353,18 @@ impl Sqlite {
         Ok(())
     }
 
-    pub fn field_sums(&self, ruleset: &str) -> Result<Vec<(String, String, f64, i64)>> {
+    pub fn field_sums(&self, ruleset: &str) -> Result<Vec<crate::questions::FieldSum>> {
         let mut stmt = self.conn.prepare_cached(&numbered(questions::FIELD_SUMS.to_string()))?;
-        let rows = stmt.query_map([ruleset], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?, r.get(3)?)))?;
+        let rows = stmt.query_map([ruleset], |r| {
+            Ok(crate::questions::FieldSum {
+                players: r.get(0)?,
+                edition: r.get(1)?,
+                metric: r.get(2)?,
+                arg: r.get(3)?,
+                total: r.get(4)?,
+                seats: r.get(5)?,
+            })
+        })?;
         Ok(rows.collect::<rusqlite::Result<_>>()?)
     }
 

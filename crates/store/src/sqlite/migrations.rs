@@ -86,6 +86,12 @@ const MIGRATIONS: &[Migration] = &[
     },
     Migration { version: 21, before: None, sql: include_str!("../../migrations/021_judged_spread.sql"), after: None },
     Migration { version: 22, before: None, sql: include_str!("../../migrations/022_judged_per_seat.sql"), after: None },
+    Migration {
+        version: 23,
+        before: None,
+        sql: include_str!("../../migrations/023_fields_of_like_games.sql"),
+        after: None,
+    },
 ];
 
 pub fn current(conn: &Connection) -> Result<u32> {

@@ -547,9 +547,11 @@ fn refresh_summary(tx: &rusqlite::Connection, id: &str, game: &dyn Game) -> Resu
 /// in or out of the field (trigger `field_follows_counting`).
 pub(super) fn recount(tx: &rusqlite::Connection, id: &str, old: Option<&str>) -> Result<()> {
     tx.prepare_cached(
-        "UPDATE seats SET fingerprint = g.fingerprint, finished = (g.winner IS NOT NULL)
+        "UPDATE seats SET fingerprint = g.fingerprint, finished = (g.winner IS NOT NULL),
+                          edition = COALESCE(g.edition, '')
          FROM games g WHERE g.id = seats.game_id AND seats.game_id = ?1
-           AND (seats.fingerprint IS NOT g.fingerprint OR seats.finished <> (g.winner IS NOT NULL))",
+           AND (seats.fingerprint IS NOT g.fingerprint OR seats.finished <> (g.winner IS NOT NULL)
+                OR seats.edition <> COALESCE(g.edition, ''))",
     )?
     .execute([id])?;
     tx.prepare_cached(

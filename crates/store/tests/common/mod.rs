@@ -30,6 +30,7 @@ macro_rules! every_store_test {
             games_stored_together_are_each_stored_whole_or_not_at_all,
             games_derived_again_together_are_each_derived_whole_or_not_at_all,
             one_game_counts_once_everywhere,
+            a_players_field_is_their_peers_at_games_like_theirs,
             checkpoints_follow_the_log,
             withdrawals_are_stored_and_the_state_is_as_if_the_entry_was_not_made
         );
@@ -253,6 +254,61 @@ pub fn won_by(winner: u32, scores: [f64; 4], opening: &str) -> Insights {
         chances_model: None,
         decisions: Vec::new(),
     }
+}
+
+/// Every seat of a game finished by seat 0, each with its score.
+fn scored(scores: &[f64]) -> Insights {
+    let mut metrics = Vec::new();
+    for (seat, &score) in scores.iter().enumerate() {
+        let seat = seat as u32;
+        metrics.push(SeatMetric { seat, metric: "won", arg: String::new(), value: (seat == 0) as u8 as f64 });
+        metrics.push(SeatMetric { seat, metric: "score", arg: String::new(), value: score });
+    }
+    Insights { metrics, openings: vec![None; scores.len()], chances_model: None, decisions: Vec::new() }
+}
+
+/// A player's field, on either backend: their peers at games like theirs (the same ruleset, table size and
+/// edition), the kinds weighted as the player's own seats are; games of other table sizes or editions left out.
+pub fn a_players_field_is_their_peers_at_games_like_theirs(store: &mut Store) {
+    let names = |text: &str, to: [&str; 6]| -> String {
+        let from = ["Ayşe", "Mehmet", "Zeynep", "Can", "Elif", "Burak"];
+        from.iter().zip(to).fold(text.to_string(), |t, (a, b)| t.replace(&format!("\"{a}\""), &format!("\"{b}\"")))
+    };
+    let others = ["Deniz", "Emre", "Selin", "Tolga", "Umut", "Yusuf"];
+    let public = Ownership::OPERATOR;
+    let four = sample("catan-club-game.jsonl");
+    let ayse = insert_with(store, &log_of(&four), public, &scored(&[10.0, 7.0, 5.0, 4.0])).unwrap().id().to_string();
+    insert_with(store, &log_of(&names(&four, others)), public, &scored(&[2.0; 4])).unwrap();
+    // Games unlike hers: six players, and four with the Helpers.
+    let six = sample("catan-six-players.jsonl");
+    insert_with(store, &log_of(&names(&six, others)), public, &scored(&[100.0; 6])).unwrap();
+    let helpers = sample("catan-helpers.jsonl");
+    insert_with(store, &log_of(&names(&helpers, others)), public, &scored(&[50.0; 4])).unwrap();
+    store.read_seats().unwrap();
+    let me = store.game(&store.stored(&ayse).unwrap()).unwrap().players[0].player.unwrap();
+    let profile =
+        |store: &Store| store.player_profile(&store.visible_player(Viewer::Public, me).unwrap(), &[], "won").unwrap();
+    let score =
+        |p: &almanac_store::PlayerProfile| p.numbers.iter().find(|n| n.metric == "score").unwrap().field.unwrap();
+    let like = |players: u16, edition: &str, seats: u64, games: u64, mine: u64| almanac_store::LikeField {
+        players,
+        edition: edition.to_string(),
+        seats,
+        games,
+        mine,
+    };
+    let p = profile(store);
+    assert!((score(&p) - (10.0 + 7.0 + 5.0 + 4.0 + 8.0) / 8.0).abs() < 1e-9, "{:?}", p.numbers);
+    assert_eq!(p.fields.len(), 1);
+    assert_eq!((p.fields[0].seats, p.fields[0].games), (8, 2));
+    assert_eq!(p.fields[0].like, [like(4, "Catan", 8, 2, 1)]);
+    // She plays six too: the field is the mean of both kinds' means, one seat of hers at each.
+    insert_with(store, &log_of(&six), public, &scored(&[12.0, 100.0, 100.0, 100.0, 100.0, 100.0])).unwrap();
+    store.read_seats().unwrap();
+    let p = profile(store);
+    let (mean4, mean6) = ((10.0 + 7.0 + 5.0 + 4.0 + 8.0) / 8.0, (12.0 + 1100.0) / 12.0);
+    assert!((score(&p) - (mean4 + mean6) / 2.0).abs() < 1e-9, "{:?}", p.numbers);
+    assert_eq!(p.fields[0].like, [like(4, "Catan", 8, 2, 1), like(6, "Catan 5–6 players", 12, 2, 1)]);
 }
 
 /// The read model of questions across games, on either backend: stored with the game, grouped by any
