@@ -8,6 +8,7 @@ mod api;
 mod app;
 mod assets;
 mod body;
+mod breaks;
 mod cache;
 mod derivation;
 mod error;

@@ -242,7 +242,7 @@ fn coach_table(
                             tr {
                                 th scope="row" {
                                     span.swatch.coach-swatch data-colour=(colours.get(k).copied().unwrap_or("#888")) aria-hidden="true" {}
-                                    (r.player)
+                                    (crate::breaks::breakable(&r.player))
                                 }
                                 @for (part, cols, _) in &parts {
                                     @let cells: &[almanac_service::CoachCell] = match part {
