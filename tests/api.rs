@@ -908,6 +908,8 @@ fn win_chances_are_served_once_a_model_is_trained_and_say_why_before() {
         &["catan-club-game.jsonl", "catan-six-players.jsonl", "catan-helpers.jsonl"],
     );
     let club_game = ids[ids.len() - 3].clone();
+    // A game of random legal play (a program at every seat), four at the table.
+    let game = support::first_generated_game(&ids);
     let (status, body) = app.get_json(&format!("/api/games/{club_game}/chances"));
     assert_eq!(status, 404);
     assert!(body["error"].as_str().unwrap().contains("no win-chance model yet"), "{body}");
@@ -918,16 +920,23 @@ fn win_chances_are_served_once_a_model_is_trained_and_say_why_before() {
     assert_eq!(trained.games + trained.unfinished, ids.len(), "every published game was read");
     assert!(trained.games >= 20, "a model needs 20 finished games: {}", trained.games);
 
-    let (status, c) = app.get_json(&format!("/api/games/{club_game}/chances"));
+    // The club game is people's: a model of programs (catanatron's and random play) shows it no chance, and
+    // says why.
+    let (_, theirs) = app.get_json(&format!("/api/games/{club_game}/chances"));
+    assert!(theirs["by_event"].as_array().unwrap().iter().all(Value::is_null), "no chance for people");
+    let why = theirs["withheld"]["why"].as_str().unwrap();
+    assert!(why.contains("games played by people at a table of 4"), "{why}");
+    let (status, c) = app.get_json(&format!("/api/games/{game}/chances"));
     assert_eq!(status, 200, "{c}");
     let by_event = c["by_event"].as_array().unwrap();
-    assert_eq!(by_event.len(), 553 + 1, "the start and every event");
-    // The set-up (the club game's 16 placements) is a position the model never learnt from: no chance there.
+    let (_, summary) = app.get_json(&format!("/api/games/{game}"));
+    assert_eq!(by_event.len() as u64, summary["events"].as_u64().unwrap() + 1, "the start and every event");
+    // The set-up (the game's 16 placements) is a position the model never learnt from: no chance there.
     // Past it, chances start in the first third of the game (by how near the leader is to winning) from which
-    // on the model beat equal chances on held-out games of people at a table of four, as the model keeps it;
-    // before it, none, and the answer says why.
+    // on the model beat equal chances on held-out games of random play at a table of four, as the model keeps
+    // it; before it, none, and the answer says why.
     let model = trained.model.trained_on.clone();
-    let from = model.shown_from("people", 4).expect("the model beat equal chances late in people's games");
+    let from = model.shown_from("programs", 4).expect("the model beat equal chances late in random play's games");
     let until = c["withheld"]["until"].as_u64().unwrap() as usize;
     let why = c["withheld"]["why"].as_str().unwrap();
     if from == 0 {
@@ -944,9 +953,9 @@ fn win_chances_are_served_once_a_model_is_trained_and_say_why_before() {
         assert!((sum - 1.0).abs() < 3e-4, "{at}");
         assert!(at.as_array().unwrap().iter().all(|v| v.to_string().len() <= 6), "four places: {at}");
     }
-    // The club game's winner is its third seat.
-    assert_eq!(c["players"][2], "Zeynep");
-    assert_eq!(by_event.last().unwrap()[2].as_f64(), Some(1.0));
+    // The winner's chance is 1 at the end.
+    let winner = c["players"].as_array().unwrap().iter().position(|p| *p == summary["winner"]).unwrap();
+    assert_eq!(by_event.last().unwrap()[winner].as_f64(), Some(1.0));
     // Each chance with its spread, from the 25 games behind the model: none negative, none at the end.
     let spread = c["spread"].as_array().unwrap();
     assert_eq!(spread.len(), by_event.len());
@@ -967,7 +976,7 @@ fn win_chances_are_served_once_a_model_is_trained_and_say_why_before() {
     let (mut turns, mut kinds) = (Vec::new(), Vec::new());
     let mut from = Some(1);
     while let Some(f) = from {
-        let (_, page) = app.get_json(&format!("/api/games/{club_game}/events?from={f}"));
+        let (_, page) = app.get_json(&format!("/api/games/{game}/events?from={f}"));
         turns.extend(page["events"].as_array().unwrap().iter().map(|e| e["turn"].as_u64().unwrap()));
         kinds.extend(
             page["events"].as_array().unwrap().iter().map(|e| e["event"]["type"].as_str().unwrap().to_string()),
@@ -986,7 +995,7 @@ fn win_chances_are_served_once_a_model_is_trained_and_say_why_before() {
     // recorder's list of what could happen next, after the events before it, offers it).
     let study = c["to_study"].as_array().unwrap();
     assert_eq!(study.len(), 4);
-    let (_, _, log) = app.get_text(&format!("/api/games/{club_game}/log"));
+    let (_, _, log) = app.get_text(&format!("/api/games/{game}/log"));
     let lines: Vec<&str> = log.lines().collect();
     for (seat, list) in study.iter().enumerate() {
         let lost: Vec<f64> = list
@@ -1049,7 +1058,7 @@ fn win_chances_are_served_once_a_model_is_trained_and_say_why_before() {
     // The decisions are the read model's, judged when the model was trained (every game derived again with
     // it), not judged again at the first view: the store holds the same ones, naming the same model.
     let store = almanac_store::Store::open(&app.db).unwrap();
-    let seen = store.visible(almanac_store::Viewer::Operator, &club_game).unwrap();
+    let seen = store.visible(almanac_store::Viewer::Operator, &game).unwrap();
     let (judged_with, stored) = store.judged_decisions(&seen).unwrap();
     assert_eq!(judged_with.as_deref(), c["model"]["trained_at"].as_str());
     // (Read back from JSON to within a unit of the last place: serde_json's reader is not exact to the bit.)
@@ -1081,24 +1090,26 @@ fn win_chances_are_served_once_a_model_is_trained_and_say_why_before() {
         };
         *played_by.entry(who).or_default() += 1;
     }
-    assert_eq!(played_by.keys().collect::<Vec<_>>(), ["catanatron", "people"], "{played_by:?}");
+    assert_eq!(played_by.keys().collect::<Vec<_>>(), ["catanatron", "people", "programs"], "{played_by:?}");
     assert_eq!(c["model"]["played_by"], json!(played_by));
     let learnt = c["model"]["learnt_from"].as_str().unwrap();
-    let (programs, people) = (played_by["catanatron"], played_by["people"]);
     // The larger population first.
-    let said = if people > programs {
-        format!("{people} played by people, {programs} by catanatron")
-    } else {
-        format!("{programs} played by catanatron, {people} by people")
-    };
-    assert_eq!(learnt, format!("learnt from {} games: {said}", trained.games));
-    let (status, _, svg) = app.get_text(&format!("/api/games/{club_game}/charts/chances.svg"));
+    let mut by: Vec<(&String, &u64)> = played_by.iter().collect();
+    by.sort_by(|a, b| b.1.cmp(a.1).then(a.0.cmp(b.0)));
+    let said: Vec<String> = by
+        .iter()
+        .enumerate()
+        .map(|(k, (who, n))| format!("{n} {}by {who}", if k == 0 { "played " } else { "" }))
+        .collect();
+    assert_eq!(learnt, format!("learnt from {} games: {}", trained.games, said.join(", ")));
+    let (status, _, svg) = app.get_text(&format!("/api/games/{game}/charts/chances.svg"));
     assert_eq!(status, 200);
-    assert!(svg.contains("Chance to win, by turn") && svg.contains("Zeynep"), "{svg:.300}");
+    let winner_name = summary["winner"].as_str().unwrap();
+    assert!(svg.contains("Chance to win, by turn") && svg.contains(winner_name), "{svg:.300}");
     // Each seat's line has its 95 % interval shaded about it: a band per seat.
     let bands = svg.matches("<polygon opacity=\"0.15\"").count();
     assert_eq!(bands, c["players"].as_array().unwrap().len(), "a band per seat");
-    let (_, _, page) = app.get_text(&format!("/games/{club_game}"));
+    let (_, _, page) = app.get_text(&format!("/games/{game}"));
     assert!(page.contains("data-chart=\"chances\""), "the replay shows the chart");
     assert!(
         page.contains(&format!(
@@ -1108,16 +1119,32 @@ fn win_chances_are_served_once_a_model_is_trained_and_say_why_before() {
         "the chart says what the model learnt from, and where and why its chances are not shown"
     );
 
-    // The read model holds each seat's chance gained per own turn: asked by player, it answers for a player
-    // of the samples the mean over their finished games of what this game's chances and its events say (a
-    // turn is its first event's player's; its gain runs from the position before that event to the one after
-    // its last).
-    let (status, answer) = app.get_json("/api/questions?metric=chance_gained&by=player&ruleset=catan");
+    // The read model holds each seat's chance gained per own turn: asked by player (programs' seats asked
+    // for), it answers for a player of the generated games the mean over their finished games of what this
+    // game's chances and its events say (a turn is its first event's player's; its gain runs from the position
+    // before that event to the one after its last).
+    let generated: Vec<String> = ids.iter().skip_while(|id| **id != game).cloned().collect();
+    let generated = &generated[..generated.len() - 3];
+    // The member who sat at the most generated tables of four (the first by name of those).
+    let mut sat = std::collections::BTreeMap::<String, usize>::new();
+    for id in generated {
+        let (_, g) = app.get_json(&format!("/api/games/{id}"));
+        let players = g["players"].as_array().unwrap();
+        if players.len() == 4 {
+            for p in players {
+                *sat.entry(p["name"].as_str().unwrap().to_string()).or_default() += 1;
+            }
+        }
+    }
+    let most = *sat.values().max().unwrap();
+    let who = sat.iter().find(|(_, &n)| n == most).unwrap().0.clone();
+    assert!(most >= 2, "{who} sat at {most} tables");
+    let (status, answer) = app.get_json("/api/questions?metric=chance_gained&by=player&ruleset=catan&bots=yes");
     assert_eq!(status, 200, "{answer}");
     let mut ayse = Vec::new();
     // Per game of hers with chances shown: the turns whose ends show them.
     let mut shown_turns = std::collections::BTreeSet::new();
-    for id in &ids[ids.len() - 3..] {
+    for id in generated {
         let (_, c) = app.get_json(&format!("/api/games/{id}/chances"));
         let (_, summary) = app.get_json(&format!("/api/games/{id}"));
         if summary["winner"].is_null() {
@@ -1130,7 +1157,7 @@ fn win_chances_are_served_once_a_model_is_trained_and_say_why_before() {
             continue;
         }
         let players: Vec<&str> = c["players"].as_array().unwrap().iter().map(|p| p.as_str().unwrap()).collect();
-        let seat = players.iter().position(|p| *p == "Ayşe").unwrap();
+        let Some(seat) = players.iter().position(|p| *p == who) else { continue };
         let chance = |i: u64, s: usize| c["by_event"][i as usize][s].as_f64().unwrap();
         let mut events = Vec::new();
         let mut from = Some(1);
@@ -1151,7 +1178,7 @@ fn win_chances_are_served_once_a_model_is_trained_and_say_why_before() {
             let turn = events[k]["turn"].as_u64().unwrap();
             let end = (k..events.len()).take_while(|&j| events[j]["turn"].as_u64() == Some(turn)).last().unwrap();
             let owner = events[k]["event"]["player"].as_str().unwrap_or("");
-            if turn > 0 && owner == "Ayşe" && events[k]["seq"].as_u64().unwrap() > until {
+            if turn > 0 && owner == who && events[k]["seq"].as_u64().unwrap() > until {
                 gained += chance(events[end]["seq"].as_u64().unwrap(), seat)
                     - chance(events[k]["seq"].as_u64().unwrap() - 1, seat);
                 turns += 1;
@@ -1164,11 +1191,19 @@ fn win_chances_are_served_once_a_model_is_trained_and_say_why_before() {
         .as_array()
         .unwrap()
         .iter()
-        .find(|g| g["label"] == "Ayşe")
+        .find(|g| g["label"] == who.as_str())
         .unwrap_or_else(|| panic!("{answer}"));
-    // The most gained first.
-    let values: Vec<f64> = answer["groups"].as_array().unwrap().iter().map(|g| g["value"].as_f64().unwrap()).collect();
-    assert!(values.windows(2).all(|w| w[0] >= w[1]), "most gained first: {values:?}");
+    // The most gained first, among the solid groups and then among the thin ones.
+    for solid in [true, false] {
+        let values: Vec<f64> = answer["groups"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|g| g["solid"] == solid)
+            .map(|g| g["value"].as_f64().unwrap())
+            .collect();
+        assert!(values.windows(2).all(|w| w[0] >= w[1]), "most gained first: {values:?}");
+    }
     let expected = ayse.iter().sum::<f64>() / ayse.len() as f64;
     // The chances are sent to four places: a turn's gain from them is off by a ten-thousandth at most.
     assert!((group["value"].as_f64().unwrap() - expected).abs() < 1e-4, "{group} against {expected} ({ayse:?})");
@@ -1176,7 +1211,7 @@ fn win_chances_are_served_once_a_model_is_trained_and_say_why_before() {
     // list) of 103.1668 · e^(−0.04354 · points lost) − 3.1669, kept to 0–100; over games, the mean, with a
     // mean's interval about it, the best first.
     let mut accuracies = Vec::new();
-    for id in &ids[ids.len() - 3..] {
+    for id in generated {
         let (_, summary) = app.get_json(&format!("/api/games/{id}"));
         if summary["winner"].is_null() {
             continue;
@@ -1189,21 +1224,33 @@ fn win_chances_are_served_once_a_model_is_trained_and_say_why_before() {
             .as_array()
             .unwrap()
             .iter()
-            .filter(|d| d["player"] == "Ayşe")
+            .filter(|d| d["player"] == who.as_str())
             .map(|d| {
                 let points = 50.0 * (d["best"].as_f64().unwrap() / d["chosen"].as_f64().unwrap().max(1e-6)).ln();
                 (103.1668 * (-0.04354 * points.max(0.0)).exp() - 3.1669).clamp(0.0, 100.0)
             })
             .collect();
-        assert!(!mine.is_empty(), "Ayşe decided something in {id}");
+        if !c["players"].as_array().unwrap().iter().any(|p| *p == who) {
+            continue;
+        }
+        assert!(!mine.is_empty(), "{who} decided something in {id}");
         accuracies.push(mine.iter().sum::<f64>() / mine.len() as f64);
     }
-    let (status, accuracy) = app.get_json("/api/questions?preset=decision-accuracy&ruleset=catan");
+    let (status, accuracy) = app.get_json("/api/questions?preset=decision-accuracy&ruleset=catan&bots=yes");
     assert_eq!(status, 200, "{accuracy}");
-    let values: Vec<f64> =
-        accuracy["groups"].as_array().unwrap().iter().map(|g| g["value"].as_f64().unwrap()).collect();
-    assert!(values.windows(2).all(|w| w[0] >= w[1]) && values.iter().all(|v| (0.0..=100.0).contains(v)), "{values:?}");
-    let hers = accuracy["groups"].as_array().unwrap().iter().find(|g| g["label"] == "Ayşe").unwrap();
+    // The best first, among the solid groups and then among the thin ones.
+    for solid in [true, false] {
+        let values: Vec<f64> = accuracy["groups"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|g| g["solid"] == solid)
+            .map(|g| g["value"].as_f64().unwrap())
+            .collect();
+        let ordered = values.windows(2).all(|w| w[0] >= w[1]);
+        assert!(ordered && values.iter().all(|v| (0.0..=100.0).contains(v)), "{values:?}");
+    }
+    let hers = accuracy["groups"].as_array().unwrap().iter().find(|g| g["label"] == who.as_str()).unwrap();
     let expected_accuracy = accuracies.iter().sum::<f64>() / accuracies.len() as f64;
     assert!((hers["value"].as_f64().unwrap() - expected_accuracy).abs() < 1e-6, "{hers} against {accuracies:?}");
     let (low, high) = (hers["low"].as_f64().unwrap(), hers["high"].as_f64().unwrap());
@@ -1233,7 +1280,7 @@ fn win_chances_are_served_once_a_model_is_trained_and_say_why_before() {
     }
 
     // Head to head, each one's decision accuracy beside the other's, with its interval.
-    let rival = accuracy["groups"].as_array().unwrap().iter().find(|g| g["label"] != "Ayşe").unwrap();
+    let rival = accuracy["groups"].as_array().unwrap().iter().find(|g| g["label"] != who.as_str()).unwrap();
     let (_, h) = app.get_json(&format!("/api/players/{}/vs/{}", hers["player"], rival["player"]));
     let numbers = h["side_by_side"][0]["numbers"].as_array().unwrap();
     let pair = numbers.iter().find(|n| n["what"] == "decision accuracy (0–100)").unwrap_or_else(|| panic!("{h}"));

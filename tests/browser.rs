@@ -2333,10 +2333,15 @@ fn a_coachs_note_is_marked_on_the_charts_and_opens_its_event() {
 fn a_replay_shows_win_chances_turning_points_and_turns_to_study() {
     let app = spawn_app(16 << 20);
     let ids = support::publish_records_for_a_model(&app, &["catan-club-game.jsonl"]);
-    let id = ids.last().unwrap().clone();
     support::train(&app, "catan");
-    // Chances are shown from where the model knew more than equal chances on held-out games of people.
-    let (_, chances) = app.get_json(&format!("/api/games/{id}/chances"));
+    // A game of four programs with a marked decision (the club game is people's, whom a model of programs
+    // shows no chance). Chances are shown from where the model knew more than equal chances on held-out games
+    // of its population.
+    let (id, chances) = support::chances_where(&app, &ids, |c| {
+        c["players"].as_array().is_some_and(|p| p.len() == 4)
+            && support::shows_a_mark(c, &["inaccuracy", "mistake", "blunder"])
+    })
+    .expect("a game of four with a marked decision");
     let until = chances["withheld"]["until"].as_u64().unwrap();
     let why = chances["withheld"]["why"].as_str().unwrap().to_string();
 
@@ -2399,16 +2404,22 @@ fn a_replay_shows_win_chances_turning_points_and_turns_to_study() {
 fn a_blunder_selected_shows_the_better_move_on_the_board() {
     let app = spawn_app(16 << 20);
     let ids = support::publish_records_for_a_model(&app, &["catan-club-game.jsonl"]);
-    let id = ids.last().unwrap().clone();
     support::train(&app, "catan");
-    let (_, chances) = app.get_json(&format!("/api/games/{id}/chances"));
+    // A game of programs with a blunder whose better move has a place on the board.
+    let placed = |c: &Value| {
+        c["decisions"].as_array().is_some_and(|d| {
+            d.iter().any(|d| d["mark"] == "blunder" && d["best_line"].as_str().unwrap_or("").contains("\"at\""))
+        })
+    };
+    let (id, chances) = support::chances_where(&app, &ids, |c| support::shows_a_mark(c, &["blunder"]) && placed(c))
+        .expect("a placed blunder");
     let blunder = chances["decisions"]
         .as_array()
         .unwrap()
         .iter()
         .filter(|d| d["mark"] == "blunder")
         .find(|d| d["best_line"].as_str().unwrap().contains("\"at\""))
-        .expect("the club game has a blunder whose better move has a place")
+        .expect("the game has a blunder whose better move has a place")
         .clone();
     let seq = blunder["seq"].as_u64().unwrap();
     let driver = Driver::start();

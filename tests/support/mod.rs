@@ -38,13 +38,38 @@ pub struct TestApp {
     _scratch: Option<ScratchDatabase>,
 }
 
-/// Publishes every catanatron record kept in tests/data (games programs played), then the generated club
-/// games (people's, as their headers say), then the samples named: enough finished games of each population
-/// for a win-chance model to be tried on games it did not learn from (each game's id, in that order).
+/// Publishes every catanatron record kept in tests/data (games catanatron's programs played), then the
+/// generated club games (random legal play, as their headers say), then the samples named: enough finished
+/// games of two populations of programs for a win-chance model to be tried on games it did not learn from
+/// (each game's id, in that order).
 pub fn publish_records_for_a_model(app: &TestApp, samples: &[&str]) -> Vec<String> {
     let mut files = catanatron_records();
     files.extend(generated_club_games());
     publish(app, files, samples)
+}
+
+/// Of the ids `publish_records_for_a_model` gives, the first generated club game's (seed 1: four at the
+/// table, random legal play at every seat).
+pub fn first_generated_game(ids: &[String]) -> String {
+    ids[catanatron_records().len()].clone()
+}
+
+/// The first of `ids` (in their order) whose chances answer `wanted` says yes to, with that answer: a game to
+/// look at chosen by what its analysis holds, not by its place among the records.
+pub fn chances_where(app: &TestApp, ids: &[String], wanted: impl Fn(&Value) -> bool) -> Option<(String, Value)> {
+    ids.iter().find_map(|id| {
+        let (status, chances) = app.get_json(&format!("/api/games/{id}/chances"));
+        (status == 200 && wanted(&chances)).then(|| (id.clone(), chances))
+    })
+}
+
+/// Whether a chances answer shows a chance after some event and marks one of `marks` among its decisions.
+pub fn shows_a_mark(chances: &Value, marks: &[&str]) -> bool {
+    let shown = chances["by_event"].as_array().is_some_and(|b| b.iter().any(Value::is_array));
+    let marked = chances["decisions"]
+        .as_array()
+        .is_some_and(|d| d.iter().any(|d| marks.contains(&d["mark"].as_str().unwrap_or(""))));
+    shown && marked
 }
 
 /// Publishes every catanatron record kept in tests/data: games one program played, and nothing else.
@@ -60,7 +85,7 @@ fn catanatron_records() -> Vec<PathBuf> {
 }
 
 /// The generated club games (`tests/data/generated-club-games.tar.xz`: 40 Catan games of three or four
-/// members of a club, random legal play), unpacked once under `target/` and kept for the next run: into a
+/// members of a club, random legal play, every seat a program's), unpacked once under `target/` and kept for the next run: into a
 /// folder of this program's own, then renamed whole into place (a program that finds it there reads it).
 pub fn generated_club_games() -> Vec<PathBuf> {
     static DIR: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();

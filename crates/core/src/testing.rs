@@ -114,8 +114,13 @@ pub fn played_on(seed: u64) -> String {
     format!("{}-{:02}-{:02}", 2025 + r.below(2), 1 + r.below(12), 1 + r.below(28))
 }
 
+/// The program that plays a generated game's every seat, as its header names it.
+pub const GENERATED_BY: &str = "random legal play";
+
 /// The header of a generated corpus's game `seed` of `ruleset`: `seats` members of the club in `colours`, a
 /// title and a day drawn from the seed; the game's own fields (a board, options) follow, in `fields`' order.
+/// Every seat says a program played it (`GENERATED_BY`): random play is no person's, and counts in no
+/// people's numbers or win-chance model.
 pub fn club_header(
     ruleset: &str,
     seed: u64,
@@ -123,8 +128,11 @@ pub fn club_header(
     colours: &[&str],
     fields: serde_json::Value,
 ) -> serde_json::Value {
-    let players: Vec<serde_json::Value> =
-        table(seed, seats).iter().zip(colours).map(|(n, c)| serde_json::json!({"name": n, "color": c})).collect();
+    let players: Vec<serde_json::Value> = table(seed, seats)
+        .iter()
+        .zip(colours)
+        .map(|(n, c)| serde_json::json!({"name": n, "color": c, "bot": true, "program": GENERATED_BY}))
+        .collect();
     let mut header = serde_json::json!({
         "format": "almanac/1", "ruleset": ruleset, "title": format!("Generated game {seed}"),
         "date": played_on(seed), "club": "Generated club", "players": players,
