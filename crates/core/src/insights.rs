@@ -10,7 +10,8 @@
 /// 5: each decision judged as the plan it begins (the rest of its turn searched), its loss relative to the
 /// stakes and with the model's uncertainty of it.
 /// 6: the chance a seat gained in its own turns (it was the chance lost, negative for nearly everyone).
-/// 7: a Catan game's edition names another map or discard limit (its seats' field is games like it).
+/// 7: a game's edition names what makes its numbers unlike the rulebook game's (another map, another discard
+/// limit): a seat's field is games like its own.
 pub const VERSION: u32 = 7;
 
 /// One number about one seat of one game: `metric` with its `arg` (an item, a cause, a reason, a turn; empty
