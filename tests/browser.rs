@@ -2500,6 +2500,72 @@ fn a_blunder_selected_shows_the_better_move_on_the_board() {
     }
 }
 
+/// A better move with no place on the board (a trade, a card played or given up) is drawn as cards beside its
+/// words: each card of the better move's bundles, with its count, and the development card it plays.
+#[test]
+#[ignore = "needs Chromium and chromedriver: `make test` installs them"]
+fn a_better_trade_or_card_is_drawn_as_cards_beside_its_words() {
+    let app = spawn_app(16 << 20);
+    let ids = support::publish_records_for_a_model(&app, &["catan-club-game.jsonl"]);
+    support::train(&app, "catan");
+    // The entry shows its costliest marked decision: one whose better move trades, discards or plays a card.
+    let pictured = |c: &Value| -> Option<Value> {
+        let decisions = c["decisions"].as_array()?;
+        let marked = |d: &&Value| ["inaccuracy", "mistake", "blunder"].contains(&d["mark"].as_str().unwrap_or(""));
+        let costliest = |seq: &Value| {
+            decisions
+                .iter()
+                .filter(|d| d["seq"] == *seq)
+                .filter(marked)
+                .max_by(|a, b| a["points"].as_f64().unwrap().total_cmp(&b["points"].as_f64().unwrap()))
+        };
+        decisions.iter().filter(marked).find_map(|d| {
+            let top = costliest(&d["seq"])?;
+            let line: Value = serde_json::from_str(top["best_line"].as_str()?).ok()?;
+            let kind = line["type"].as_str()?;
+            ["maritime_trade", "trade", "discard", "play_year_of_plenty"].contains(&kind).then(|| top.clone())
+        })
+    };
+    let (id, chances) = support::chances_where(&app, &ids, |c| pictured(c).is_some()).expect("a better trade or card");
+    let d = pictured(&chances).unwrap();
+    let seq = d["seq"].as_u64().unwrap();
+    let line: Value = serde_json::from_str(d["best_line"].as_str().unwrap()).unwrap();
+    // The cards the line names, in words: "4 wool", and the card a play plays.
+    let mut expected: Vec<String> = Vec::new();
+    if line["type"] == "play_year_of_plenty" {
+        expected.push("year of plenty".to_string());
+    }
+    for bundle in ["give", "get", "cards", "take"] {
+        for (item, n) in line[bundle].as_object().into_iter().flatten() {
+            expected.push(format!("{n} {}", item.replace('_', " ")));
+        }
+    }
+    let driver = Driver::start();
+    for (width, height) in [PHONE, DESKTOP] {
+        driver.screen(width, height);
+        driver.goto(&format!("{}/games/{id}?seq={}", app.address, seq - 1));
+        driver.wait_for("the chances", "return document.getElementById('replay').dataset.chancesShown === 'yes'");
+        let step = "const r = document.getElementById('next').getBoundingClientRect(); return [r.left, r.top]";
+        let before = driver.eval(step);
+        driver.eval(&format!("document.querySelector('#events li[data-seq=\"{seq}\"]').click()"));
+        wait_shown(&driver, "the decision", seq);
+        driver.wait_for("the cards", "return document.querySelectorAll('#better .picture .card').length > 0");
+        let drawn =
+            driver.eval("return [...document.querySelectorAll('#better .picture .card')].map((c) => c.textContent)");
+        let drawn: Vec<&str> = drawn.as_array().unwrap().iter().map(|c| c.as_str().unwrap()).collect();
+        assert_eq!(drawn, expected, "at {width} px, for {line}");
+        // Nothing ringed on the board: the cards are the picture; the step buttons stay where they were.
+        assert_eq!(driver.eval("return document.querySelectorAll('#board .better-move').length").as_u64(), Some(0));
+        assert_eq!(driver.eval(step), before, "at {width} px ▶ stays where it was");
+        let box_ = driver.eval(
+            "const r = document.getElementById('better').getBoundingClientRect(); return [r.top, r.bottom, innerHeight]",
+        );
+        let (top, bottom, screen) = (box_[0].as_f64().unwrap(), box_[1].as_f64().unwrap(), box_[2].as_f64().unwrap());
+        assert!(top >= 0.0 && bottom <= screen, "at {width} px the cards are in view: {box_}");
+        driver.screenshot(&root().join(format!("target/browser/better-cards-{width}.png")));
+    }
+}
+
 /// What a person at this width meets on a coach's page: words cut off in their box, text under 12 px, the
 /// page wider than the window.
 fn cramped(driver: &Driver, css: &str) -> Vec<String> {

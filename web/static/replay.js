@@ -664,6 +664,28 @@ document.addEventListener('DOMContentLoaded', () => {
     try { better = JSON.parse(d.best_line); } catch (e) { better = null; }
     const place = better && game.placeOf ? game.placeOf(better, ctx) : null;
     if (place) Almanac.svg('circle', { cx: place.x, cy: place.y, r: place.r, class: 'better-move' }, board);
+    // What has no place on the board (cards played, given or taken) is drawn as cards beside the words.
+    const groups = better && !place && game.pictureOf ? game.pictureOf(better, ctx).filter((g) => g.cards.length) : [];
+    if (groups.length) said.append(picture(groups));
+  }
+  function picture(groups) {
+    const shown = document.createElement('span');
+    shown.className = 'picture';
+    for (const g of groups) {
+      const words = document.createElement('span');
+      words.className = 'picture-words';
+      words.textContent = g.said;
+      shown.append(words);
+      for (const c of g.cards) {
+        const drawn = document.createElement('span');
+        drawn.className = 'card';
+        drawn.dataset.item = c.item;
+        drawn.style.background = c.colour;
+        drawn.textContent = c.count == null ? c.item : `${c.count} ${c.item}`;
+        shown.append(drawn);
+      }
+    }
+    return shown;
   }
 
   // The events where a chance moved most, marked in the list as key moments are.

@@ -103,5 +103,27 @@ window.CatanBoard = window.CatanBoard || (() => {
     return null;
   }
 
-  return { centre, corner, hexesOf, vertexXY, edgeXY, counted, words, drawBoard, drawPieces, placeOf };
+  // What an event would have played or given, as cards to draw beside its words (a better move that has no
+  // place on the board): groups of cards, each with what it is, how many, and the colour of its land.
+  // Light tints of the lands' colours, so that the words on a card read.
+  const CARD_COLOUR = { lumber: '#8fca8f', brick: '#e8a68a', wool: '#cbe7a6', grain: '#f7e08a', ore: '#c6cdd5' };
+  const DEVELOPMENT = '#d3c5f0';
+  const cards = (bundle) => Object.entries(bundle || {}).filter(([, n]) => n > 0)
+    .map(([item, n]) => ({ item: words(item), count: n, colour: CARD_COLOUR[item] || '#b9b2a3' }));
+  const card = (item) => [{ item, count: 1, colour: DEVELOPMENT }];
+  function pictureOf(event) {
+    switch (event.type) {
+      case 'maritime_trade': return [{ said: 'gives the bank', cards: cards(event.give) }, { said: 'gets', cards: cards(event.get) }];
+      case 'trade': return [{ said: `gives ${event.with}`, cards: cards(event.give) }, { said: 'gets', cards: cards(event.get) }];
+      case 'discard': return [{ said: 'discards', cards: cards(event.cards) }];
+      case 'play_year_of_plenty': return [{ said: 'plays', cards: card('year of plenty') }, { said: 'takes', cards: cards(event.take) }];
+      case 'play_monopoly': return [{ said: 'plays', cards: card('monopoly') }, { said: 'takes every', cards: cards({ [event.resource]: 1 }).map((c) => ({ ...c, count: null })) }];
+      case 'play_knight': return [{ said: 'plays', cards: card('knight') }];
+      case 'play_road_building': return [{ said: 'plays', cards: card('road building') }];
+      case 'buy_development': return [{ said: 'buys', cards: card('development card') }];
+      default: return [];
+    }
+  }
+
+  return { centre, corner, hexesOf, vertexXY, edgeXY, counted, words, drawBoard, drawPieces, placeOf, pictureOf };
 })();

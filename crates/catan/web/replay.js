@@ -1,6 +1,6 @@
 // Catan's replay drawing: the shared hex board (board.js, prepended) and the players' hands.
 (() => {
-  const { counted, words, drawBoard, drawPieces, placeOf } = window.CatanBoard;
+  const { counted, words, drawBoard, drawPieces, placeOf, pictureOf } = window.CatanBoard;
   function playerLines(p) {
     const lines = [];
     const hand = counted(p.hand);
@@ -17,6 +17,7 @@
     drawBoard,
     drawState: drawPieces,
     placeOf,
+    pictureOf,
     notation: 'Places: hexes are numbered as the small grey numbers on the board; 9:S is the south corner of ' +
       'hex 9 (a settlement or city), 4:NE the north-east side of hex 4 (a road). A corner or side shared by ' +
       'several hexes may be named from any of them.',
