@@ -52,7 +52,9 @@ impl Rules for State {
     /// 6: a discard may be paid in parts; the state keeps what players not in a steal could not see of it.
     /// 7: a win that waits for its player's turn is marked once, when the points are reached (not again at
     /// every later event until that turn).
-    const VERSION: u32 = 7;
+    /// 8: a catanatron record names each seat by the program that played it, not its colour (the records'
+    /// content hashes changed); the edition names another map or discard limit.
+    const VERSION: u32 = 8;
 
     /// The event by the rules, then what the record states about the result.
     fn apply(&mut self, event: &LoggedEvent, facts: &mut Vec<Fact>) -> Result {
