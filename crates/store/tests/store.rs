@@ -58,7 +58,7 @@ fn migrations_run_once_and_a_newer_schema_is_refused() {
     store.connection().execute("INSERT INTO schema_migrations (version) VALUES (99)", []).unwrap();
     drop(store);
     match Store::open(&path) {
-        Err(StoreError::TooNew { found: 99, known: 22 }) => {}
+        Err(StoreError::TooNew { found: 99, known: 23 }) => {}
         other => panic!("expected TooNew, got {:?}", other.err()),
     }
 }
