@@ -897,6 +897,15 @@ fn a_model_of_programs_shows_no_chances_in_a_game_of_people_and_says_why() {
     assert!(shown > 50, "{shown} positions shown");
 }
 
+/// An answer's group values, the solid groups' and then the thin ones' (each kind is ordered on its own).
+fn values_solid_then_thin(answer: &Value) -> [Vec<f64>; 2] {
+    let of = |solid: bool| -> Vec<f64> {
+        let groups = answer["groups"].as_array().unwrap().iter();
+        groups.filter(|g| g["solid"] == solid).map(|g| g["value"].as_f64().unwrap()).collect()
+    };
+    [of(true), of(false)]
+}
+
 /// Before a ruleset has a model its games say why they show no chances; once `train` has kept one, every
 /// game of it has each seat's chance after every event (a distribution each time, the winner's 1 at the
 /// end), its turning points and its chart; another ruleset's games still say why they have none.
@@ -1141,7 +1150,7 @@ fn win_chances_are_served_once_a_model_is_trained_and_say_why_before() {
     assert!(most >= 2, "{who} sat at {most} tables");
     let (status, answer) = app.get_json("/api/questions?metric=chance_gained&by=player&ruleset=catan&bots=yes");
     assert_eq!(status, 200, "{answer}");
-    let mut ayse = Vec::new();
+    let mut gains = Vec::new();
     // Per game of hers with chances shown: the turns whose ends show them.
     let mut shown_turns = std::collections::BTreeSet::new();
     for id in generated {
@@ -1185,7 +1194,7 @@ fn win_chances_are_served_once_a_model_is_trained_and_say_why_before() {
             }
             k = end + 1;
         }
-        ayse.push(gained / turns as f64);
+        gains.push(gained / turns as f64);
     }
     let group = answer["groups"]
         .as_array()
@@ -1194,19 +1203,12 @@ fn win_chances_are_served_once_a_model_is_trained_and_say_why_before() {
         .find(|g| g["label"] == who.as_str())
         .unwrap_or_else(|| panic!("{answer}"));
     // The most gained first, among the solid groups and then among the thin ones.
-    for solid in [true, false] {
-        let values: Vec<f64> = answer["groups"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .filter(|g| g["solid"] == solid)
-            .map(|g| g["value"].as_f64().unwrap())
-            .collect();
+    for values in values_solid_then_thin(&answer) {
         assert!(values.windows(2).all(|w| w[0] >= w[1]), "most gained first: {values:?}");
     }
-    let expected = ayse.iter().sum::<f64>() / ayse.len() as f64;
+    let expected = gains.iter().sum::<f64>() / gains.len() as f64;
     // The chances are sent to four places: a turn's gain from them is off by a ten-thousandth at most.
-    assert!((group["value"].as_f64().unwrap() - expected).abs() < 1e-4, "{group} against {expected} ({ayse:?})");
+    assert!((group["value"].as_f64().unwrap() - expected).abs() < 1e-4, "{group} against {expected} ({gains:?})");
     // Her decision accuracy: in each finished game the mean over her judged decisions (those the chances
     // list) of 103.1668 · e^(−0.04354 · points lost) − 3.1669, kept to 0–100; over games, the mean, with a
     // mean's interval about it, the best first.
@@ -1239,14 +1241,7 @@ fn win_chances_are_served_once_a_model_is_trained_and_say_why_before() {
     let (status, accuracy) = app.get_json("/api/questions?preset=decision-accuracy&ruleset=catan&bots=yes");
     assert_eq!(status, 200, "{accuracy}");
     // The best first, among the solid groups and then among the thin ones.
-    for solid in [true, false] {
-        let values: Vec<f64> = accuracy["groups"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .filter(|g| g["solid"] == solid)
-            .map(|g| g["value"].as_f64().unwrap())
-            .collect();
+    for values in values_solid_then_thin(&accuracy) {
         let ordered = values.windows(2).all(|w| w[0] >= w[1]);
         assert!(ordered && values.iter().all(|v| (0.0..=100.0).contains(v)), "{values:?}");
     }
