@@ -2500,6 +2500,78 @@ fn a_blunder_selected_shows_the_better_move_on_the_board() {
     }
 }
 
+/// Stepping with ▶ onto every marked decision of a game, on a phone and a desktop: ▶ never moves from under the
+/// mouse, and neither the event shown nor its better move's words are covered (the phone's step bar is fixed
+/// at the bottom of the screen): what lies at the middle of each is itself.
+#[test]
+#[ignore = "needs Chromium and chromedriver: `make test` installs them"]
+fn stepping_onto_every_marked_decision_never_moves_the_step_button_or_covers_what_it_says() {
+    let app = spawn_app(16 << 20);
+    let ids = support::publish_records_for_a_model(&app, &["catan-club-game.jsonl"]);
+    support::train(&app, "catan");
+    // The game of four with the most entries marked.
+    let marked_entries = |c: &Value| -> Vec<u64> {
+        let mut seqs: Vec<u64> = c["decisions"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter(|d| ["inaccuracy", "mistake", "blunder"].contains(&d["mark"].as_str().unwrap_or("")))
+            .map(|d| d["seq"].as_u64().unwrap())
+            .collect();
+        seqs.dedup();
+        seqs
+    };
+    let mut best: Option<(String, Vec<u64>)> = None;
+    for id in &ids {
+        let (status, c) = app.get_json(&format!("/api/games/{id}/chances"));
+        if status != 200 || c["players"].as_array().map(Vec::len) != Some(4) {
+            continue;
+        }
+        let seqs = marked_entries(&c);
+        if best.as_ref().is_none_or(|(_, b)| seqs.len() > b.len()) {
+            best = Some((id.clone(), seqs));
+        }
+    }
+    let (id, seqs) = best.expect("a game of four");
+    assert!(seqs.len() >= 5, "{id}: {} marked entries", seqs.len());
+    let driver = Driver::start();
+    for (width, height) in [PHONE, DESKTOP] {
+        driver.screen(width, height);
+        driver.goto(&format!("{}/games/{id}?seq={}", app.address, seqs[0] - 1));
+        driver.wait_for("the chances", "return document.getElementById('replay').dataset.chancesShown === 'yes'");
+        for &seq in &seqs {
+            driver.eval(&format!("document.querySelector('#events li[data-seq=\"{}\"]').click()", seq - 1));
+            wait_shown(&driver, "the event before", seq - 1);
+            let step = "const r = document.getElementById('next').getBoundingClientRect(); return [r.left, r.top]";
+            let before = driver.eval(step);
+            driver.eval("document.getElementById('next').click()");
+            wait_shown(&driver, "the marked decision", seq);
+            driver.wait_for("its words", "return !document.getElementById('better').hidden");
+            assert_eq!(driver.eval(step), before, "at {width} px, stepping onto {seq}: ▶ stays where it was");
+            // What lies at the middle of the event shown (on a phone, the lines over the board that say it) and of
+            // the better move's words is each of them.
+            let seen = driver.eval(&format!(
+                "const mine = (e) => {{ const r = e.getBoundingClientRect(); \
+                   const x = (r.left + r.right) / 2, y = (r.top + r.bottom) / 2; \
+                   if (y < 0 || y > innerHeight) return `out of view: ${{y}} of ${{innerHeight}}, page at ${{scrollY}}`; \
+                   const at = document.elementFromPoint(x, y); return e.contains(at) ? 'seen' : 'covered'; }}; \
+                 const now = document.querySelector('#now .current'); \
+                 const shown = now && now.getClientRects().length ? now : document.querySelector('#events li[data-seq=\"{seq}\"]'); \
+                 return [mine(shown), mine(document.getElementById('better'))]"
+            ));
+            // Never covered; the better move's words in view; on a phone the event shown in view too (on a desktop
+            // it may lie below the fold, in the list beside the board).
+            let (event, words) = (seen[0].as_str().unwrap(), seen[1].as_str().unwrap());
+            assert_eq!(words, "seen", "at {width} px, on {seq}: the better move's words");
+            let phone = (width, height) == PHONE;
+            assert!(
+                event == "seen" || (!phone && event.starts_with("out of view")),
+                "at {width} px, on {seq}: the event {event}"
+            );
+        }
+    }
+}
+
 /// A better move with no place on the board (a trade, a card played or given up) is drawn as cards beside its
 /// words: each card of the better move's bundles, with its count, and the development card it plays.
 #[test]
