@@ -22,7 +22,7 @@ pub fn write(tx: &Connection, id: &str, insights: &Insights, change: &mut Change
         rows.collect::<rusqlite::Result<_>>()?
     };
     // The field counts the seats that count (`recount`): all of a game's seats or none, in the field of games
-    // like it (`like_games`).
+    // like it (`seats::LikeGames`: its ruleset, table size and edition, one word for `Change`'s sums).
     let (like, counted): (String, bool) = tx
         .prepare_cached(
             "SELECT ruleset || char(1) || players || char(1) || edition, MAX(counted) = 1 FROM seats WHERE game_id = ?1",
@@ -148,10 +148,12 @@ impl Change {
              DO UPDATE SET total = total + excluded.total, seats = seats + excluded.seats",
         )?;
         for ([like, metric, arg], total, _, seats, _) in self.field.iter() {
+            // Written by `write` as three words; anything else is this file's own mistake.
             let mut words = like.splitn(3, '\u{1}');
             let (ruleset, players, edition) = (words.next(), words.next(), words.next());
-            let players: i64 = players.and_then(|p| p.parse().ok()).unwrap_or(0);
-            upsert.execute(params![ruleset, players, edition.unwrap_or(""), metric, arg, total, seats])?;
+            let players: i64 = players.and_then(|p| p.parse().ok()).expect("`write` joins a table size");
+            let edition = edition.expect("`write` joins an edition");
+            upsert.execute(params![ruleset, players, edition, metric, arg, total, seats])?;
         }
         Ok(self.keys)
     }
