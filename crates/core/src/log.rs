@@ -267,15 +267,15 @@ impl LogError {
 /// is not itself escaped, then `u0000`).
 pub fn holds_nul(line: &str) -> bool {
     let bytes = line.as_bytes();
-    if bytes.contains(&0) {
-        return true;
-    }
-    // Most lines escape nothing: two quick scans, and the walk below only for a line with a backslash.
-    if !bytes.contains(&b'\\') {
+    // Most lines hold neither a NUL nor a backslash: one scan, and the walk below only from the first.
+    let Some(first) = memchr::memchr2(0, b'\\', bytes) else {
         return false;
-    }
+    };
     let mut backslashes = 0;
-    for (i, &b) in bytes.iter().enumerate() {
+    for (i, &b) in bytes.iter().enumerate().skip(first) {
+        if b == 0 {
+            return true;
+        }
         if b == b'\\' {
             backslashes += 1;
             continue;

@@ -38,7 +38,9 @@ struct Typed<'a> {
 /// reads; none for any other line. Cheap for the lines that are not withdrawals: only a line naming the type
 /// is read as JSON.
 pub fn read(line: &str) -> Option<Result<u64, String>> {
-    if !line.contains(TYPE) {
+    static NAMED: std::sync::LazyLock<memchr::memmem::Finder<'static>> =
+        std::sync::LazyLock::new(|| memchr::memmem::Finder::new(TYPE));
+    if NAMED.find(line.as_bytes()).is_none() {
         return None;
     }
     let typed: Typed = serde_json::from_str(line).ok()?;
