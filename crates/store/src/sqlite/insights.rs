@@ -49,15 +49,16 @@ pub fn write(tx: &Connection, id: &str, insights: &Insights, change: &mut Change
             clear.execute([key])?;
         }
     }
-    let mut ins = tx.prepare_cached("INSERT INTO seat_numbers (metric, seat_key, value) VALUES (?1, ?2, ?3)")?;
+    let mut numbers = Vec::with_capacity(insights.metrics.len());
     for m in &insights.metrics {
-        if let Some(key) = keys.get(m.seat as usize) {
-            ins.execute(params![change.keys.key(tx, m.metric, &m.arg)?, key, m.value])?;
+        if let Some(&key) = keys.get(m.seat as usize) {
+            numbers.push((change.keys.key(tx, m.metric, &m.arg)?, key, m.value));
             if counted {
                 change.field.add([&like, m.metric, &m.arg], m.value, 1);
             }
         }
     }
+    insert_numbers(tx, &numbers)?;
     // Every seat is written (its opening, or none), which also revises it: what was kept from the game's
     // seats, ratings among it, is known to be stale.
     let mut opening = tx.prepare_cached("UPDATE seats SET opening = ?2 WHERE key = ?1")?;
@@ -87,6 +88,27 @@ pub fn write(tx: &Connection, id: &str, insights: &Insights, change: &mut Change
     }
     tx.prepare_cached("UPDATE games SET insights_version = ?2 WHERE id = ?1")?
         .execute(params![id, almanac_core::insights::VERSION])?;
+    Ok(())
+}
+
+/// The most seat numbers one statement inserts: a statement per number was most of the time a game took to
+/// store (about 60 numbers a seat).
+const NUMBERS_TOGETHER: usize = 64;
+
+/// Inserts a game's numbers (metric key, seat key, value) a few statements at a time: as many of
+/// `NUMBERS_TOGETHER` as there are, then the rest by powers of two, so that a handful of statements, each
+/// prepared once, serve every game.
+fn insert_numbers(tx: &Connection, numbers: &[(i64, i64, f64)]) -> Result<()> {
+    let mut rest = numbers;
+    while !rest.is_empty() {
+        let n = if rest.len() >= NUMBERS_TOGETHER { NUMBERS_TOGETHER } else { 1 << rest.len().ilog2() };
+        let (now, later) = rest.split_at(n);
+        let sql =
+            format!("INSERT INTO seat_numbers (metric, seat_key, value) VALUES {}", vec!["(?, ?, ?)"; n].join(", "));
+        let values = now.iter().flat_map(|(metric, seat, value)| [metric as &dyn rusqlite::ToSql, seat, value]);
+        tx.prepare_cached(&sql)?.execute(rusqlite::params_from_iter(values))?;
+        rest = later;
+    }
     Ok(())
 }
 
