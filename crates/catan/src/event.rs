@@ -13,7 +13,7 @@ use crate::stated::{Stated, StatedSpec};
 use almanac_core::Seated;
 use almanac_core::{field, EventError, Seat};
 use serde::de::{self, Deserializer, MapAccess, Visitor};
-use serde::Deserialize;
+use serde::{Deserialize, Serialize, Serializer};
 use serde_json::{json, Map, Value};
 use std::borrow::Cow;
 use std::collections::BTreeMap;
@@ -167,7 +167,13 @@ pub const EVENT_TYPES: &[&str] = <Kind as strum::VariantNames>::VARIANTS;
 
 /// A string from the line: borrowed when it has no escapes (the usual case), owned otherwise.
 /// (serde's own `Cow<str>` always allocates inside an `Option` or as a map key.)
-struct Text<'a>(Cow<'a, str>);
+pub(crate) struct Text<'a>(pub(crate) Cow<'a, str>);
+
+impl Serialize for Text<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(&self.0)
+    }
+}
 
 impl<'de: 'a, 'a> Deserialize<'de> for Text<'a> {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
@@ -196,9 +202,23 @@ impl std::ops::Deref for Text<'_> {
 }
 
 /// `{"Ana": {"ore": 1}, ...}` read without allocating (it is on every roll of an imported record).
-struct NamedBundles<'a> {
-    names: [Option<Text<'a>>; MAX_PLAYERS],
-    bundles: [Bundle; MAX_PLAYERS],
+#[derive(Default)]
+pub(crate) struct NamedBundles<'a> {
+    pub(crate) names: [Option<Text<'a>>; MAX_PLAYERS],
+    pub(crate) bundles: [Bundle; MAX_PLAYERS],
+}
+
+impl Serialize for NamedBundles<'_> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let mut map = s.serialize_map(None)?;
+        for (name, bundle) in self.names.iter().zip(&self.bundles) {
+            if let Some(name) = name {
+                map.serialize_entry(name, bundle)?;
+            }
+        }
+        map.end()
+    }
 }
 
 impl<'de: 'a, 'a> Deserialize<'de> for NamedBundles<'a> {
@@ -229,57 +249,84 @@ impl<'de: 'a, 'a> Deserialize<'de> for NamedBundles<'a> {
 }
 
 /// Every field any event may carry; fields an event does not use are ignored (a recorder's notes, `src`).
-#[derive(Deserialize)]
-struct Raw<'a> {
-    #[serde(rename = "type", borrow)]
-    kind: Option<Text<'a>>,
-    #[serde(borrow)]
-    player: Option<Text<'a>>,
-    #[serde(borrow)]
-    at: Option<Text<'a>>,
-    dice: Option<[u8; 2]>,
-    sum: Option<u8>,
-    #[serde(borrow)]
-    production: Option<NamedBundles<'a>>,
-    cards: Option<Bundle>,
-    give: Option<Bundle>,
-    get: Option<Bundle>,
-    take: Option<Bundle>,
-    hex: Option<u8>,
-    #[serde(borrow)]
-    victim: Option<Text<'a>>,
-    #[serde(borrow)]
-    stolen: Option<Text<'a>>,
-    #[serde(borrow)]
-    with: Option<Text<'a>>,
-    #[serde(borrow)]
-    card: Option<Text<'a>>,
-    #[serde(borrow)]
-    resource: Option<Text<'a>>,
-    #[serde(borrow)]
-    taken: Option<BTreeMap<Cow<'a, str>, u8>>,
-    count: Option<u8>,
+/// An importer that makes its events typed fills one in and writes it as the line (`Raw::write_line`), so
+/// that the line and the event are made by the same words.
+#[derive(Default, Deserialize, Serialize)]
+pub(crate) struct Raw<'a> {
+    #[serde(rename = "type", borrow, skip_serializing_if = "Option::is_none")]
+    pub(crate) kind: Option<Text<'a>>,
+    #[serde(borrow, skip_serializing_if = "Option::is_none")]
+    pub(crate) player: Option<Text<'a>>,
+    #[serde(borrow, skip_serializing_if = "Option::is_none")]
+    pub(crate) at: Option<Text<'a>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(crate) dice: Option<[u8; 2]>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(crate) sum: Option<u8>,
+    #[serde(borrow, skip_serializing_if = "Option::is_none")]
+    pub(crate) production: Option<NamedBundles<'a>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(crate) cards: Option<Bundle>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(crate) give: Option<Bundle>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(crate) get: Option<Bundle>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(crate) take: Option<Bundle>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(crate) hex: Option<u8>,
+    #[serde(borrow, skip_serializing_if = "Option::is_none")]
+    pub(crate) victim: Option<Text<'a>>,
+    #[serde(borrow, skip_serializing_if = "Option::is_none")]
+    pub(crate) stolen: Option<Text<'a>>,
+    #[serde(borrow, skip_serializing_if = "Option::is_none")]
+    pub(crate) with: Option<Text<'a>>,
+    #[serde(borrow, skip_serializing_if = "Option::is_none")]
+    pub(crate) card: Option<Text<'a>>,
+    #[serde(borrow, skip_serializing_if = "Option::is_none")]
+    pub(crate) resource: Option<Text<'a>>,
+    #[serde(borrow, skip_serializing_if = "Option::is_none")]
+    pub(crate) taken: Option<BTreeMap<Cow<'a, str>, u8>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(crate) count: Option<u8>,
     // The Helpers scenario.
-    #[serde(borrow)]
-    helper: Option<Text<'a>>,
-    flip: Option<bool>,
-    #[serde(borrow)]
-    swap: Option<Text<'a>>,
-    pay: Option<Bundle>,
-    #[serde(borrow)]
-    drawn: Option<Vec<Text<'a>>>,
-    #[serde(borrow)]
-    took: Option<Text<'a>>,
-    #[serde(borrow)]
-    to: Option<Text<'a>>,
-    #[serde(borrow)]
-    opponents: Option<Vec<Text<'a>>>,
-    received: Option<BTreeMap<String, u8>>,
-    returned: Option<BTreeMap<String, String>>,
-    #[serde(borrow)]
-    build: Option<Text<'a>>,
-    /// What the recorder says the game looks like after the event (checked).
-    stated: Option<StatedSpec>,
+    #[serde(borrow, skip_serializing_if = "Option::is_none")]
+    pub(crate) helper: Option<Text<'a>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(crate) flip: Option<bool>,
+    #[serde(borrow, skip_serializing_if = "Option::is_none")]
+    pub(crate) swap: Option<Text<'a>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(crate) pay: Option<Bundle>,
+    #[serde(borrow, skip_serializing_if = "Option::is_none")]
+    pub(crate) drawn: Option<Vec<Text<'a>>>,
+    #[serde(borrow, skip_serializing_if = "Option::is_none")]
+    pub(crate) took: Option<Text<'a>>,
+    #[serde(borrow, skip_serializing_if = "Option::is_none")]
+    pub(crate) to: Option<Text<'a>>,
+    #[serde(borrow, skip_serializing_if = "Option::is_none")]
+    pub(crate) opponents: Option<Vec<Text<'a>>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(crate) received: Option<BTreeMap<String, u8>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub(crate) returned: Option<BTreeMap<String, String>>,
+    #[serde(borrow, skip_serializing_if = "Option::is_none")]
+    pub(crate) build: Option<Text<'a>>,
+    /// What the recorder says the game looks like after the event (checked). Never written: an importer
+    /// states nothing.
+    #[serde(skip_serializing)]
+    pub(crate) stated: Option<StatedSpec>,
+    /// Where the event is in the record it was translated from (catanatron's turn): written, never read.
+    #[serde(skip_deserializing, skip_serializing_if = "Option::is_none")]
+    pub(crate) src_turn: Option<u64>,
+}
+
+impl Raw<'_> {
+    /// The event as its log line, with its newline.
+    pub(crate) fn write_line(&self, out: &mut Vec<u8>) {
+        serde_json::to_writer(&mut *out, self).expect("an event's fields are written to memory");
+        out.push(b'\n');
+    }
 }
 
 fn seat(state: &State, name: &str, field: &str) -> Result<Seat, String> {
@@ -300,6 +347,17 @@ pub struct LoggedEvent {
 impl From<Event> for LoggedEvent {
     fn from(event: Event) -> LoggedEvent {
         LoggedEvent { event, stated: None }
+    }
+}
+
+impl LoggedEvent {
+    /// The event a line's fields say, against the current state (for player names and board positions).
+    pub(crate) fn from_raw(state: &State, mut raw: Raw) -> Result<LoggedEvent, String> {
+        let stated = match raw.stated.take() {
+            None => None,
+            Some(spec) => Some(Box::new(Stated::parse(state, spec)?)),
+        };
+        Ok(LoggedEvent { event: parse_raw(state, raw)?, stated })
     }
 }
 
@@ -501,12 +559,8 @@ impl almanac_core::Line for LoggedEvent {
 
     /// Reads one event line with its statements.
     fn parse(state: &State, line: &str) -> Result<LoggedEvent, EventError> {
-        let mut raw: Raw = serde_json::from_str(line).map_err(EventError::from_json)?;
-        let stated = match raw.stated.take() {
-            None => None,
-            Some(spec) => Some(Box::new(Stated::parse(state, spec)?)),
-        };
-        Ok(LoggedEvent { event: parse_raw(state, raw)?, stated })
+        let raw: Raw = serde_json::from_str(line).map_err(EventError::from_json)?;
+        Ok(LoggedEvent::from_raw(state, raw)?)
     }
 
     /// Writes an event and its statements as one almanac/1 line.

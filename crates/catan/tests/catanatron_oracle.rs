@@ -1,7 +1,7 @@
 //! catanatron is the oracle: every game it recorded must replay to its own final VP, hands, awards, winner
 //! and production.
 
-use almanac_catan::import::catanatron::to_almanac;
+use almanac_catan::import::catanatron::{read, to_almanac};
 use almanac_catan::resources::Resource;
 use almanac_catan::Catan;
 use almanac_core::Seated;
@@ -126,6 +126,54 @@ fn every_catanatron_game_replays_to_catanatrons_result() {
     assert!(failures.is_empty(), "{} of {} games differ:\n{}", failures.len(), files.len(), failures.join("\n"));
 }
 
+/// Reading a record straight into its game (`read`: what `almanac validate`, an import and an upload do) gives
+/// the text `to_almanac` writes and the game that reading that text gives: the same events at the same lines,
+/// the same facts, checkpoints and final state.
+#[test]
+fn a_record_read_straight_into_its_game_is_its_text_read() {
+    for path in fixtures() {
+        let text = std::fs::read_to_string(&path).unwrap();
+        let imported = read(&text).unwrap_or_else(|e| panic!("{}: {e:?}", path.display()));
+        assert_eq!(imported.text, to_almanac(&text).unwrap(), "{}", path.display());
+        let (typed, from_text) = (imported.game, replay(&text).unwrap());
+        assert_eq!(typed.event_count(), from_text.event_count(), "{}", path.display());
+        for i in 0..typed.event_count() {
+            assert_eq!(typed.event_line_no(i), from_text.event_line_no(i), "{}: event {i}", path.display());
+        }
+        assert_eq!(typed.fact_rows(0), from_text.fact_rows(0), "{}", path.display());
+        assert_eq!(typed.checkpoints(0), from_text.checkpoints(0), "{}", path.display());
+        assert_eq!(typed.state_dump(), from_text.state_dump(), "{}", path.display());
+    }
+}
+
+/// A record whose translation breaks a rule is refused by `read` as reading its text refuses it: the same
+/// line of the almanac/1 text, the same reason.
+#[test]
+fn a_record_read_straight_into_its_game_is_refused_as_its_text_is() {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/data/catanatron/catanatron-1.json");
+    let mut dump: Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    // A roll that claims more than the dice produced.
+    let roll = dump["events"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .position(|e| e["type"] == "ROLL" && e["resource_deltas"].as_object().is_some_and(|d| !d.is_empty()))
+        .expect("a roll that produced");
+    let deltas = dump["events"][roll]["resource_deltas"].as_object_mut().unwrap();
+    let (_, gains) = deltas.iter_mut().next().unwrap();
+    let (_, n) = gains.as_object_mut().unwrap().iter_mut().next().unwrap();
+    *n = Value::from(n.as_i64().unwrap() + 1);
+    let text = dump.to_string();
+    let typed = match read(&text) {
+        Err(almanac_core::ReadError::Log(e)) => e,
+        Err(other) => panic!("not a rule's refusal: {other:?}"),
+        Ok(_) => panic!("a roll that produced one card too many was accepted"),
+    };
+    let Err(from_text) = replay(&text) else { panic!("reading the text accepted the roll") };
+    assert_eq!(typed.to_string(), from_text);
+    assert_eq!(typed.line(), roll + 2, "{typed}");
+}
+
 #[test]
 fn a_broken_dump_names_the_event_it_cannot_read() {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../tests/data/catanatron/catanatron-1.json");
@@ -133,6 +181,11 @@ fn a_broken_dump_names_the_event_it_cannot_read() {
     dump["events"][5]["type"] = Value::from("TELEPORT");
     let err = to_almanac(&dump.to_string()).unwrap_err();
     assert!(err.reason.contains("catanatron event seq 5 (TELEPORT): action TELEPORT is not supported"), "{err}");
+    match read(&dump.to_string()) {
+        Err(almanac_core::ReadError::Format(e)) => assert_eq!(e, err),
+        Err(other) => panic!("not the record's refusal: {other:?}"),
+        Ok(_) => panic!("an unknown action was read"),
+    }
     let err = to_almanac("{\"schema\": \"catanatron-dump/1\", \"game\": 3}").unwrap_err();
     assert!(err.reason.starts_with("catanatron dump: invalid type"), "{err}");
 }

@@ -24,6 +24,36 @@ pub struct Importer {
     /// The record as one person at the table saw it, for records that know more than any player did (a
     /// server's log of every seat's messages); none: the record has the one view it was recorded with.
     pub seen: Option<Translation>,
+    /// The record read straight into its game beside its almanac/1 text, for an importer that makes its
+    /// events typed: what reading `to_almanac`'s text would give, without reading the text back. None: the
+    /// text is read.
+    pub read: Option<fn(&str) -> Result<Imported, ReadError>>,
+}
+
+/// A record read by [`Importer::read`]: its almanac/1 text and the game it holds.
+pub struct Imported {
+    pub text: String,
+    pub game: Box<dyn Game>,
+}
+
+/// Why [`Importer::read`] refused a record: the record is not one it reads (a line of the record), or its
+/// translation breaks the log's rules (a line of the almanac/1 text).
+#[derive(Debug)]
+pub enum ReadError {
+    Format(FormatError),
+    Log(LogError),
+}
+
+impl From<FormatError> for ReadError {
+    fn from(e: FormatError) -> ReadError {
+        ReadError::Format(e)
+    }
+}
+
+impl From<LogError> for ReadError {
+    fn from(e: LogError) -> ReadError {
+        ReadError::Log(e)
+    }
 }
 
 /// A record's text as almanac/1 text, as a viewpoint saw it.

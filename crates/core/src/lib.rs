@@ -44,7 +44,8 @@ pub use facts::{cause, Dice, Fact, FactKind, FactRow, Partner, Seat};
 pub use fingerprint::{fold_name, normalise_name};
 pub use insights::{Insights, JudgedDecision, SeatMetric};
 pub use kind::{
-    EventOf, FormatError, Game, GameKind, GameViewOf, HeaderOf, Importer, PlayerViewOf, ResumeError, Ruleset, Viewpoint,
+    EventOf, FormatError, Game, GameKind, GameViewOf, HeaderOf, Imported, Importer, PlayerViewOf, ReadError,
+    ResumeError, Ruleset, Viewpoint,
 };
 pub use log::{table_title, Envelope, LogError, PlayerEntry, Problem, FORMAT};
 pub use position::{Feature, Position, Positioned, Reading};

@@ -115,6 +115,42 @@ impl<R: Ruleset> Timeline<R> {
 
     /// Parses, validates and applies one event line.
     pub fn push_line(&mut self, line_no: usize, text: &str) -> Result<(), LogError> {
+        self.check_line(line_no, text)?;
+        let (text, time) =
+            crate::moment::split(text).map_err(|reason| LogError::new(line_no, Problem::Event(reason)))?;
+        if let Some(read) = crate::withdrawal::read(&text) {
+            let seq = read.map_err(|reason| LogError::new(line_no, Problem::Event(reason)))?;
+            self.withdraw(line_no, seq)?;
+        } else {
+            let event = R::parse_event(&self.last, &text).map_err(|e| unreadable(line_no, e))?;
+            self.push(line_no, event)?;
+        }
+        *self.times.last_mut().expect("the line pushed") = time;
+        Ok(())
+    }
+
+    /// Makes room for `events` more events and about two facts each, so that reading a whole game does not
+    /// grow its lists again and again.
+    pub fn reserve(&mut self, events: usize) {
+        self.events.reserve(events);
+        self.withdrawn_by.reserve(events);
+        self.lines.reserve(events);
+        self.times.reserve(events);
+        self.turns.reserve(events);
+        self.fact_ends.reserve(events);
+        self.facts.reserve(2 * events);
+    }
+
+    /// Validates and applies an event whose line was written from it rather than read (an importer that makes
+    /// its events typed, `Importer::read`): the line is held to the limits `push_line` holds a line to, and
+    /// not read back.
+    pub fn push_written(&mut self, line_no: usize, line: &str, event: EventOf<R>) -> Result<(), LogError> {
+        self.check_line(line_no, line)?;
+        self.push(line_no, event)
+    }
+
+    /// A line's limits: one event more than a game holds, a line too long, a NUL character.
+    fn check_line(&self, line_no: usize, text: &str) -> Result<(), LogError> {
         use crate::log::limits::{MAX_EVENTS, MAX_LINE_BYTES};
         if self.events.len() >= MAX_EVENTS {
             return Err(LogError::new(
@@ -131,16 +167,6 @@ impl<R: Ruleset> Timeline<R> {
         if crate::log::holds_nul(text) {
             return Err(LogError::new(line_no, Problem::Nul));
         }
-        let (text, time) =
-            crate::moment::split(text).map_err(|reason| LogError::new(line_no, Problem::Event(reason)))?;
-        if let Some(read) = crate::withdrawal::read(&text) {
-            let seq = read.map_err(|reason| LogError::new(line_no, Problem::Event(reason)))?;
-            self.withdraw(line_no, seq)?;
-        } else {
-            let event = R::parse_event(&self.last, &text).map_err(|e| unreadable(line_no, e))?;
-            self.push(line_no, event)?;
-        }
-        *self.times.last_mut().expect("the line pushed") = time;
         Ok(())
     }
 
@@ -360,13 +386,8 @@ fn unreadable(line_no: usize, e: EventError) -> LogError {
 /// Reads a whole log of ruleset `R` whose header line was already read into `envelope`.
 pub fn read_events<R: Ruleset>(envelope: Envelope, header_line: &str, text: &str) -> Result<Timeline<R>, LogError> {
     let mut timeline = Timeline::<R>::start(envelope, header_line)?;
-    // Room for the events (a line is rarely shorter than 40 bytes) and about two facts each.
-    let estimate = text.len() / 40;
-    timeline.events.reserve(estimate);
-    timeline.lines.reserve(estimate);
-    timeline.turns.reserve(estimate);
-    timeline.fact_ends.reserve(estimate);
-    timeline.facts.reserve(2 * estimate);
+    // A line is rarely shorter than 40 bytes.
+    timeline.reserve(text.len() / 40);
     for (line_no, line) in lines(text).skip(1) {
         timeline.push_line(line_no, line)?;
     }

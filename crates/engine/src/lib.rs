@@ -141,6 +141,15 @@ pub enum ImportError {
     UnknownFormat { known: String },
 }
 
+impl From<almanac_core::ReadError> for ImportError {
+    fn from(e: almanac_core::ReadError) -> ImportError {
+        match e {
+            almanac_core::ReadError::Format(e) => ImportError::Format(e),
+            almanac_core::ReadError::Log(e) => ImportError::Log(e),
+        }
+    }
+}
+
 impl ImportError {
     pub fn line(&self) -> usize {
         match self {
@@ -211,6 +220,11 @@ pub fn validate_as(reading: Reading, text: &str) -> Result<ValidatedLog, ImportE
             .into())
         }
         Format::Almanac => text.to_string(),
+        // An importer that makes its events typed hands over the game with its text: nothing read twice.
+        Format::Foreign(Importer { read: Some(read), .. }) if view == Viewpoint::Full => {
+            let almanac_core::Imported { text, game } = read(text)?;
+            return Ok(ValidatedLog { game, text });
+        }
         Format::Foreign(importer) => importer.to_almanac_seen(text, view)?,
     };
     let game = read_log(&text)?;

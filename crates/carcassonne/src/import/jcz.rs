@@ -29,6 +29,7 @@ pub const JCLOISTERZONE: Importer = Importer {
     },
     to_almanac,
     seen: None,
+    read: None,
 };
 
 #[derive(Deserialize)]

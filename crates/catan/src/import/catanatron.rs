@@ -10,16 +10,22 @@
 //! cross-checks it.
 //!
 //! The dump is read into typed, borrowed structs (its large `raw`, `initial`, `final` and `summary` parts are
-//! skipped unparsed), and the events are written out as text directly.
+//! skipped unparsed). Each event becomes the fields of an almanac/1 line once (`Raw`), which are both written
+//! as the line and, when the record is read into its game (`read`), made into the event the rules apply: the
+//! translated text is never read back.
 
 use crate::board::{Board, BoardSpec, EdgeId, HexSpec};
-use almanac_core::{FormatError, Importer};
+use crate::event::{LoggedEvent, NamedBundles, Raw, Text};
+use crate::resources::{Bundle, Resource};
+use almanac_core::log::{Envelope, LogError, Problem};
+use almanac_core::{FormatError, Imported, Importer, ReadError, Timeline};
 use serde::de::{Deserializer, MapAccess, Visitor};
 use serde::Deserialize;
 use serde_json::json;
 use serde_json::value::RawValue;
+use std::borrow::Cow;
 use std::collections::HashMap;
-use std::fmt::{self, Write};
+use std::fmt;
 
 /// The catanatron importer (`--format catanatron`).
 pub const CATANATRON: Importer = Importer {
@@ -28,6 +34,7 @@ pub const CATANATRON: Importer = Importer {
     recognises: |head| head.contains("\"catanatron-dump/1\""),
     to_almanac,
     seen: None,
+    read: Some(read),
 };
 
 #[derive(Deserialize)]
@@ -226,7 +233,15 @@ impl Places {
     }
 }
 
-pub fn to_almanac(text: &str) -> Result<String, FormatError> {
+/// A dump read, with what its events are translated by.
+struct Translation<'a> {
+    header_line: String,
+    places: Places,
+    names: Names<'a>,
+    events: Vec<DumpEvent<'a>>,
+}
+
+fn translation(text: &str) -> Result<Translation<'_>, FormatError> {
     let dump: Dump = serde_json::from_str(text)
         .map_err(|e| FormatError { line: e.line(), reason: format!("catanatron dump: {e}") })?;
     if dump.schema != "catanatron-dump/1" {
@@ -310,15 +325,54 @@ pub fn to_almanac(text: &str) -> Result<String, FormatError> {
         }).collect::<Vec<_>>(),
         "board": {"hexes": hexes, "robber": robber, "harbours": harbours},
     });
-    // About 60 bytes per event line.
-    let mut out = String::with_capacity(1024 + 60 * dump.events.len());
-    out.push_str(&header.to_string());
-    out.push('\n');
-    for ev in &dump.events {
-        write_event(&mut out, &places, &names, ev)
-            .map_err(|reason| whole(format!("catanatron event seq {} ({}): {reason}", ev.seq, ev.kind)))?;
+    Ok(Translation { header_line: header.to_string(), places, names, events: dump.events })
+}
+
+impl<'a> Translation<'a> {
+    /// The text's start: the header line, and room for the events (a line is about 100 bytes, and rarely over
+    /// 128).
+    fn text_start(&self) -> Vec<u8> {
+        let mut out = Vec::with_capacity(self.header_line.len() + 1 + 128 * self.events.len());
+        out.extend_from_slice(self.header_line.as_bytes());
+        out.push(b'\n');
+        out
     }
-    Ok(out)
+
+    /// An event's line, or why the record's event cannot be one.
+    fn line<'t>(&'t self, ev: &'t DumpEvent<'a>) -> Result<Raw<'t>, FormatError> {
+        line_of(&self.places, &self.names, ev)
+            .map_err(|reason| FormatError::whole(format!("catanatron event seq {} ({}): {reason}", ev.seq, ev.kind)))
+    }
+}
+
+pub fn to_almanac(text: &str) -> Result<String, FormatError> {
+    let t = translation(text)?;
+    let mut out = t.text_start();
+    for ev in &t.events {
+        t.line(ev)?.write_line(&mut out);
+    }
+    Ok(String::from_utf8(out).expect("JSON is written as UTF-8"))
+}
+
+/// `to_almanac` with the game it holds: each event made once, written as its line and applied as it is.
+pub fn read(text: &str) -> Result<Imported, ReadError> {
+    let t = translation(text)?;
+    let envelope = Envelope::parse(&t.header_line)?;
+    let mut game = Timeline::<crate::Catan>::start(envelope, &t.header_line)?;
+    game.reserve(t.events.len());
+    let mut out = t.text_start();
+    for (i, ev) in t.events.iter().enumerate() {
+        // The header is line 1.
+        let line_no = i + 2;
+        let fields = t.line(ev)?;
+        let start = out.len();
+        fields.write_line(&mut out);
+        let line = std::str::from_utf8(&out[start..out.len() - 1]).expect("JSON is written as UTF-8");
+        let event = LoggedEvent::from_raw(game.last(), fields)
+            .map_err(|reason| LogError::new(line_no, Problem::Event(reason)))?;
+        game.push_written(line_no, line, event)?;
+    }
+    Ok(Imported { text: String::from_utf8(out).expect("JSON is written as UTF-8"), game: Box::new(game) })
 }
 
 /// A player's colour and how their hand changed, by resource.
@@ -336,37 +390,14 @@ fn deltas<'a>(ev: &DumpEvent<'a>) -> Result<Vec<Delta<'a>>, String> {
     }
 }
 
-/// Writes `s` as a JSON string.
-fn quoted(out: &mut String, s: &str) {
-    if s.bytes().all(|b| b >= 0x20 && b != b'"' && b != b'\\') {
-        out.push('"');
-        out.push_str(s);
-        out.push('"');
-    } else {
-        out.push_str(&serde_json::Value::from(s).to_string());
-    }
-}
-
-/// Catanatron's resource list as a bundle, `{"brick":1,"ore":2}` (names in alphabetical order).
-fn bundle(out: &mut String, list: &[Option<&str>]) -> Result<(), String> {
-    let mut counts: Vec<(&str, u32)> = Vec::new();
+/// Catanatron's resource list as a bundle.
+fn bundle(list: &[Option<&str>]) -> Result<Bundle, String> {
+    let mut b = Bundle::default();
     for r in list.iter().flatten() {
-        let name = resource(r)?;
-        match counts.iter_mut().find(|(n, _)| *n == name) {
-            Some(entry) => entry.1 += 1,
-            None => counts.push((name, 1)),
-        }
+        let r = Resource::parse(resource(r)?)?;
+        b.known[r] = b.known[r].checked_add(1).ok_or("more than 255 cards of one resource")?;
     }
-    counts.sort();
-    out.push('{');
-    for (i, (name, n)) in counts.iter().enumerate() {
-        if i > 0 {
-            out.push(',');
-        }
-        let _ = write!(out, "\"{name}\":{n}");
-    }
-    out.push('}');
-    Ok(())
+    Ok(b)
 }
 
 /// Each seat's name by its colour: its program where the dump names it, numbered after its first seat at a
@@ -410,11 +441,12 @@ impl<'a> Names<'a> {
     }
 }
 
-/// One event as an almanac/1 line: `{"type":..,"player":..,<fields>,"src_turn":N}`.
-fn write_event(out: &mut String, places: &Places, names: &Names, ev: &DumpEvent) -> Result<(), String> {
+/// One event as the fields of its almanac/1 line: `{"type":..,"player":..,<fields>,"src_turn":N}`.
+fn line_of<'t>(places: &'t Places, names: &'t Names, ev: &'t DumpEvent) -> Result<Raw<'t>, String> {
     let value = ev.value.as_ref();
     let result = ev.result.as_ref();
     let need = |what: &str| format!("no {what}");
+    let text = |s: &'t str| Some(Text(Cow::Borrowed(s)));
     let kind = match ev.kind {
         "BUILD_SETTLEMENT" => "build_settlement",
         "BUILD_CITY" => "build_city",
@@ -431,94 +463,72 @@ fn write_event(out: &mut String, places: &Places, names: &Names, ev: &DumpEvent)
         "END_TURN" => "end_turn",
         other => return Err(format!("action {other} is not supported")),
     };
-    let _ = write!(out, "{{\"type\":\"{kind}\",\"player\":");
-    quoted(out, names.of(ev.color));
+    let mut line =
+        Raw { kind: text(kind), player: text(names.of(ev.color)), src_turn: Some(ev.turn), ..Raw::default() };
     match kind {
         "build_settlement" | "build_city" => {
             let node = value.and_then(|v| v.node).ok_or_else(|| need("node"))?;
-            out.push_str(",\"at\":");
-            quoted(out, places.vertex(node)?);
+            line.at = text(places.vertex(node)?);
         }
         "build_road" => {
             let edge = value.and_then(|v| v.edge).ok_or_else(|| need("edge"))?;
-            out.push_str(",\"at\":");
-            quoted(out, places.edge(edge)?);
+            line.at = text(places.edge(edge)?);
         }
         "roll" => {
-            let [a, b] = result.and_then(|r| r.dice).ok_or_else(|| need("dice"))?;
-            let _ = write!(out, ",\"dice\":[{a},{b}],\"production\":{{");
-            let deltas = deltas(ev)?;
-            let mut by_colour: Vec<&Delta> = deltas.iter().collect();
-            by_colour.sort_by_key(|(colour, _)| *colour);
-            for (i, (colour, deltas)) in by_colour.iter().enumerate() {
-                if i > 0 {
-                    out.push(',');
-                }
-                quoted(out, names.of(colour));
-                out.push_str(":{");
-                let mut sorted: Vec<&(&str, i32)> = deltas.0.iter().collect();
-                sorted.sort_by_key(|(r, _)| *r);
-                for (k, (r, n)) in sorted.iter().enumerate() {
-                    if k > 0 {
-                        out.push(',');
-                    }
-                    let _ = write!(out, "\"{}\":{n}", resource(r)?);
-                }
-                out.push('}');
+            line.dice = Some(result.and_then(|r| r.dice).ok_or_else(|| need("dice"))?);
+            let mut deltas = deltas(ev)?;
+            deltas.sort_by_key(|(colour, _)| *colour);
+            let mut production = NamedBundles::default();
+            if deltas.len() > production.names.len() {
+                return Err(format!("production for {} players", deltas.len()));
             }
-            out.push('}');
+            for (i, (colour, gains)) in deltas.iter().enumerate() {
+                production.names[i] = text(names.of(colour));
+                for (r, n) in &gains.0 {
+                    let r = Resource::parse(resource(r)?)?;
+                    let n = u8::try_from(*n).map_err(|_| format!("{colour} produces {n} cards of one resource"))?;
+                    production.bundles[i].known[r] = production.bundles[i].known[r].saturating_add(n);
+                }
+            }
+            line.production = Some(production);
         }
         "discard" => {
             let discarded = result.and_then(|r| r.discarded.as_deref()).ok_or_else(|| need("discarded cards"))?;
-            out.push_str(",\"cards\":");
-            bundle(out, discarded)?;
+            line.cards = Some(bundle(discarded)?);
         }
         "move_robber" => {
             let tile = value.and_then(|v| v.tile).ok_or_else(|| need("tile"))?;
-            let _ = write!(out, ",\"hex\":{}", places.hex(tile)?);
+            line.hex = Some(u8::try_from(places.hex(tile)?).map_err(|_| "a tile beyond the 255th")?);
             if let Some(victim) = value.and_then(|v| v.victim) {
-                out.push_str(",\"victim\":");
-                quoted(out, names.of(victim));
+                line.victim = text(names.of(victim));
                 if let Some(card) = result.and_then(|r| r.stolen) {
-                    let _ = write!(out, ",\"stolen\":\"{}\"", resource(card)?);
+                    line.stolen = text(resource(card)?);
                 }
             }
         }
         "maritime_trade" => {
-            out.push_str(",\"give\":");
-            bundle(out, value.and_then(|v| v.give.as_deref()).ok_or_else(|| need("give"))?)?;
-            out.push_str(",\"get\":");
-            bundle(out, value.and_then(|v| v.get.as_deref()).ok_or_else(|| need("get"))?)?;
+            line.give = Some(bundle(value.and_then(|v| v.give.as_deref()).ok_or_else(|| need("give"))?)?);
+            line.get = Some(bundle(value.and_then(|v| v.get.as_deref()).ok_or_else(|| need("get"))?)?);
         }
         "buy_development" => {
             let card = result.and_then(|r| r.card).ok_or("no card in result")?;
-            let _ = write!(out, ",\"card\":\"{}\"", dev_card(card)?);
+            line.card = text(dev_card(card)?);
         }
         "play_year_of_plenty" => {
-            out.push_str(",\"take\":");
-            bundle(out, value.and_then(|v| v.resources.as_deref()).ok_or_else(|| need("resources"))?)?;
+            line.take = Some(bundle(value.and_then(|v| v.resources.as_deref()).ok_or_else(|| need("resources"))?)?);
         }
         "play_monopoly" => {
             let r = value.and_then(|v| v.resource).ok_or("no resource")?;
-            let _ = write!(out, ",\"resource\":\"{}\",\"taken\":{{", resource(r)?);
-            let deltas = deltas(ev)?;
-            let mut others: Vec<(&str, i32)> = deltas
-                .iter()
-                .filter(|(colour, _)| *colour != ev.color)
-                .map(|(colour, deltas)| (*colour, -deltas.0.iter().map(|(_, n)| n).sum::<i32>()))
-                .collect();
-            others.sort();
-            for (i, (colour, n)) in others.iter().enumerate() {
-                if i > 0 {
-                    out.push(',');
-                }
-                quoted(out, names.of(colour));
-                let _ = write!(out, ":{n}");
+            line.resource = text(resource(r)?);
+            let mut taken = std::collections::BTreeMap::new();
+            for (colour, changes) in deltas(ev)?.iter().filter(|(colour, _)| *colour != ev.color) {
+                let lost = -changes.0.iter().map(|(_, n)| n).sum::<i32>();
+                let lost = u8::try_from(lost).map_err(|_| format!("{colour} loses {lost} cards to a monopoly"))?;
+                taken.insert(Cow::Borrowed(names.of(colour)), lost);
             }
-            out.push('}');
+            line.taken = Some(taken);
         }
         _ => {}
     }
-    let _ = writeln!(out, ",\"src_turn\":{}}}", ev.turn);
-    Ok(())
+    Ok(line)
 }

@@ -26,6 +26,7 @@ pub const JSETTLERS: Importer = Importer {
     recognises: soclog::looks_like,
     to_almanac: |text| convert::convert(text, Viewpoint::Full),
     seen: Some(convert::convert),
+    read: None,
 };
 
 /// A `.soclog` as almanac/1 text, in the given view.
