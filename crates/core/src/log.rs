@@ -99,28 +99,42 @@ impl Envelope {
         if holds_nul(header_line) {
             return Err(LogError::new(1, Problem::Nul));
         }
-        let value: serde_json::Value = serde_json::from_str(header_line).map_err(|e| {
-            LogError::not_a_log(format!(
-                "the first line must be an almanac/1 header (a JSON object), but it is not JSON: {}",
-                crate::ruleset::json_reason(&e)
-            ))
-        })?;
-        if !value.is_object() {
-            return Err(LogError::not_a_log("the first line must be a JSON object (the header)"));
-        }
-        match value.get("format").and_then(|f| f.as_str()) {
-            Some(FORMAT) => {}
-            Some(other) => {
-                return Err(LogError::header(format!("unsupported format `{other}`; this version reads `{FORMAT}`")))
-            }
+        // Nearly every header is well formed: it is read straight into the envelope, and read as a JSON value
+        // first only to say what is wrong with one that is not (serde would read a list as the fields in order:
+        // only an object is read straight).
+        let direct = (header_line.trim_start().starts_with('{'))
+            .then(|| serde_json::from_str::<Envelope>(header_line).ok())
+            .flatten()
+            .filter(|e| e.format == FORMAT);
+        let envelope = match direct {
+            Some(envelope) => envelope,
             None => {
-                return Err(LogError::not_a_log(format!(
-                    "the header has no `format` field; expected \"format\": \"{FORMAT}\""
-                )))
+                let value: serde_json::Value = serde_json::from_str(header_line).map_err(|e| {
+                    LogError::not_a_log(format!(
+                        "the first line must be an almanac/1 header (a JSON object), but it is not JSON: {}",
+                        crate::ruleset::json_reason(&e)
+                    ))
+                })?;
+                if !value.is_object() {
+                    return Err(LogError::not_a_log("the first line must be a JSON object (the header)"));
+                }
+                match value.get("format").and_then(|f| f.as_str()) {
+                    Some(FORMAT) => {}
+                    Some(other) => {
+                        return Err(LogError::header(format!(
+                            "unsupported format `{other}`; this version reads `{FORMAT}`"
+                        )))
+                    }
+                    None => {
+                        return Err(LogError::not_a_log(format!(
+                            "the header has no `format` field; expected \"format\": \"{FORMAT}\""
+                        )))
+                    }
+                }
+                Envelope::deserialize(&value)
+                    .map_err(|e| LogError::header(format!("header: {}", crate::ruleset::json_reason(&e))))?
             }
-        }
-        let envelope = Envelope::deserialize(&value)
-            .map_err(|e| LogError::header(format!("header: {}", crate::ruleset::json_reason(&e))))?;
+        };
         if envelope.players.is_empty() {
             return Err(LogError::header("header: `players` is empty"));
         }
