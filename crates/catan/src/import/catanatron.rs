@@ -43,8 +43,29 @@ struct Dump<'a> {
     #[serde(borrow)]
     game: Game<'a>,
     board: DumpBoard,
-    #[serde(borrow)]
+    #[serde(borrow, deserialize_with = "events")]
     events: Vec<DumpEvent<'a>>,
+}
+
+/// The events, in a list with room for a long game from the start: grown step by step, the list was copied
+/// over and over.
+fn events<'de: 'a, 'a, D: Deserializer<'de>>(d: D) -> Result<Vec<DumpEvent<'a>>, D::Error> {
+    struct Events<'a>(std::marker::PhantomData<&'a ()>);
+    impl<'de: 'a, 'a> Visitor<'de> for Events<'a> {
+        type Value = Vec<DumpEvent<'a>>;
+        fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+            f.write_str("a list of events")
+        }
+        fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
+            // A game of catanatron's bots is rarely over 2,000 events.
+            let mut events = Vec::with_capacity(seq.size_hint().unwrap_or(2048));
+            while let Some(event) = seq.next_element()? {
+                events.push(event);
+            }
+            Ok(events)
+        }
+    }
+    d.deserialize_seq(Events(std::marker::PhantomData))
 }
 
 #[derive(Deserialize)]
