@@ -322,6 +322,24 @@ mod tests {
         assert_eq!(table_title(&["Solo"], Some("")), "One player: Solo");
     }
 
+    /// A header is read straight into its envelope only when it is a well-formed object: anything else is
+    /// refused with what is wrong with it, as before that shortcut.
+    #[test]
+    fn a_header_is_an_object_of_the_format_or_is_refused_for_what_it_is() {
+        let ok = r#"{"format":"almanac/1","ruleset":"a-game","players":[{"name":"Ana"}],"board":{"any":[1,2]}}"#;
+        let envelope = Envelope::parse(ok).unwrap();
+        assert_eq!((envelope.ruleset.as_str(), envelope.players[0].name.as_str()), ("a-game", "Ana"));
+        let refused = |line: &str| Envelope::parse(line).unwrap_err().problem.to_string();
+        // The same fields in a list, which serde would read in order into the envelope's fields.
+        assert!(refused(r#"["almanac/1","a-game",[{"name":"Ana"}]]"#).contains("must be a JSON object"));
+        assert!(refused(r#"{"format":"almanac/2","ruleset":"a-game","players":[{"name":"Ana"}]}"#)
+            .contains("unsupported format `almanac/2`"));
+        assert!(refused(r#"{"ruleset":"a-game","players":[{"name":"Ana"}]}"#).contains("has no `format` field"));
+        // A field twice: JSON's last one counts, as it did.
+        let twice = r#"{"format":"almanac/1","ruleset":"other","ruleset":"a-game","players":[{"name":"Ana"}]}"#;
+        assert_eq!(Envelope::parse(twice).unwrap().ruleset, "a-game");
+    }
+
     #[test]
     fn a_header_naming_one_player_twice_in_two_spellings_is_refused() {
         let header = |a: &str, b: &str| {
