@@ -27,8 +27,11 @@ pub struct Importer {
     /// The record read straight into its game beside its almanac/1 text, for an importer that makes its
     /// events typed: what reading `to_almanac`'s text would give, without reading the text back. None: the
     /// text is read.
-    pub read: Option<fn(&str) -> Result<Imported, ReadError>>,
+    pub read: Option<StraightRead>,
 }
+
+/// A record read straight into its game (`Importer::read`).
+pub type StraightRead = fn(&str) -> Result<Imported, ReadError>;
 
 /// A record read by [`Importer::read`]: its almanac/1 text and the game it holds.
 pub struct Imported {

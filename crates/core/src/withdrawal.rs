@@ -40,9 +40,8 @@ struct Typed<'a> {
 pub fn read(line: &str) -> Option<Result<u64, String>> {
     static NAMED: std::sync::LazyLock<memchr::memmem::Finder<'static>> =
         std::sync::LazyLock::new(|| memchr::memmem::Finder::new(TYPE));
-    if NAMED.find(line.as_bytes()).is_none() {
-        return None;
-    }
+    // A line that does not name the type is no withdrawal.
+    NAMED.find(line.as_bytes())?;
     let typed: Typed = serde_json::from_str(line).ok()?;
     if typed.kind != TYPE {
         return None;
