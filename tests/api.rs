@@ -226,6 +226,12 @@ fn live_recording_appends_and_a_stale_writer_gets_409() {
     let (status, err) =
         app.post_json(&format!("/api/games/{id}/events"), &json!({"expected_seq": 20, "events": next(21, 26)}));
     assert_eq!(status, 409, "{err}");
+    // An append of no events changes nothing and says where the log stands, on either store; a stale one is
+    // still stale.
+    let (status, ok) = app.post_json(&format!("/api/games/{id}/events"), &json!({"expected_seq": 25, "events": []}));
+    assert_eq!((status, &ok["seq"]), (200, &json!(25)), "{ok}");
+    let (status, err) = app.post_json(&format!("/api/games/{id}/events"), &json!({"expected_seq": 20, "events": []}));
+    assert_eq!(status, 409, "{err}");
     // An illegal event: 422 naming its line in the log; nothing appended.
     let (status, err) = app.post_json(
         &format!("/api/games/{id}/events"),

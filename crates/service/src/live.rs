@@ -108,6 +108,10 @@ fn extend(
         let actual = live.game.event_count() as u64;
         return Err(StoreError::Conflict { game: id, expected: expected_seq, actual }.into());
     }
+    // Nothing to append: the log stands as it is, and neither store is written to.
+    if lines.is_empty() {
+        return Ok(expected_seq);
+    }
     let first = expected_seq as usize;
     for (k, line) in lines.iter().enumerate() {
         // Line numbers as if the events were in the file: the header, the stored events, then these.
