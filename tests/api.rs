@@ -533,8 +533,8 @@ fn a_training_cut_short_is_finished_by_the_next_server() {
     assert_eq!(almanac_service::games_to_reproject(&store, Some("catan"), false).unwrap(), Vec::<String>::new());
 }
 
-/// A stored model that does not read back (a part of the wrong size, a number that is not finite) gives no
-/// chances, and says why; `train` never keeps one.
+/// A stored model that does not read back (a part of the wrong size; weights each finite that add up to no
+/// number) gives no chances, and says why; `train` never keeps one.
 #[test]
 fn a_model_that_does_not_read_back_is_no_chances_and_says_why() {
     let app = spawn_app(16 << 20);
@@ -542,22 +542,27 @@ fn a_model_that_does_not_read_back_is_no_chances_and_says_why() {
     support::train(&app, "catan");
     let mut store = almanac_store::Store::open(&app.db).unwrap();
     let kept = store.model("catan").unwrap().unwrap();
-    let mut body: Value = serde_json::from_str(&kept.body).unwrap();
-    body["weights"].as_array_mut().unwrap().pop();
-    store.save_model(&almanac_store::WinModel { body: body.to_string(), ..kept }).unwrap();
-    let started = std::time::Instant::now();
-    let (status, answer) = loop {
-        let (status, answer) = app.get_json(&format!("/api/games/{}/chances", ids[0]));
-        if status != 200 || started.elapsed() > support::PATIENCE {
-            break (status, answer);
-        }
-        // The server keeps a model a few seconds.
-        std::thread::sleep(std::time::Duration::from_millis(200));
-    };
-    assert_eq!(status, 404, "{answer}");
-    let error = answer["error"].as_str().unwrap();
-    assert!(error.contains("does not read back") && error.contains("weights"), "{error}");
-    assert!(!answer.to_string().contains("null"), "{answer}");
+    let mut short: Value = serde_json::from_str(&kept.body).unwrap();
+    short["weights"].as_array_mut().unwrap().pop();
+    let mut huge: Value = serde_json::from_str(&kept.body).unwrap();
+    huge["weights"].as_array_mut().unwrap().iter_mut().for_each(|w| *w = json!(1e308));
+    for (body, why) in [(short, "numbers, not"), (huge, "add up to more")] {
+        store.save_model(&almanac_store::WinModel { body: body.to_string(), ..kept.clone() }).unwrap();
+        let started = std::time::Instant::now();
+        let (status, answer) = loop {
+            let (status, answer) = app.get_json(&format!("/api/games/{}/chances", ids[0]));
+            let refused = answer["error"].as_str().is_some_and(|e| e.contains(why));
+            if refused || started.elapsed() > support::PATIENCE {
+                break (status, answer);
+            }
+            // The server keeps a model a few seconds.
+            std::thread::sleep(std::time::Duration::from_millis(200));
+        };
+        assert_eq!(status, 404, "{answer}");
+        let error = answer["error"].as_str().unwrap();
+        assert!(error.contains("does not read back") && error.contains("weights") && error.contains(why), "{error}");
+        assert!(!answer.to_string().contains("null"), "{answer}");
+    }
 }
 
 #[test]

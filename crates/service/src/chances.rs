@@ -159,7 +159,7 @@ enum Unreadable {
 
 /// A stored model read back, if this build reads it (its version, its ruleset's features) and it is whole:
 /// every part of the size its features make it (the covariance may be left out), every number finite, every
-/// scale above 0.
+/// scale above 0, the weights and the covariance each adding up to a finite number.
 fn readable(stored: &WinModel) -> Result<Model, Unreadable> {
     let m: Model =
         serde_json::from_str(&stored.body).map_err(|e| Unreadable::Malformed(format!("it is not a model: {e}")))?;
@@ -185,6 +185,13 @@ fn readable(stored: &WinModel) -> Result<Model, Unreadable> {
     }
     if let Some(k) = m.scale.iter().position(|s| *s <= 0.0) {
         return Err(Unreadable::Malformed(format!("its scale's number {} is not above 0", k + 1)));
+    }
+    // Numbers finite one by one may overflow together: a chance adds the weights up, its spread the
+    // covariance (1e308 twice is no number, and the chances would all be lost).
+    for (part, numbers) in [("weights", &m.weights), ("covariance", &m.covariance)] {
+        if !numbers.iter().map(|x| x.abs()).sum::<f64>().is_finite() {
+            return Err(Unreadable::Malformed(format!("its {part} add up to more than a number holds")));
+        }
     }
     Ok(m)
 }
