@@ -117,16 +117,28 @@ fn a_players_page_counts_their_published_games_and_names_their_opponents() {
     assert_eq!(app.get_json("/api/players/nobody").0, 404);
 }
 
-/// One person, one name: one won game published four times, its winner's name typed four ways that look
-/// alike (composed, decomposed, with a zero-width space, with a trailing space), is one game and one win;
-/// a header seating one name twice in two such forms is refused by name.
+/// One person, one name: one won game published ten times, its winner's name typed ten ways that look
+/// alike (composed, decomposed, with a zero-width space, a trailing space, the combining grapheme joiner, a
+/// variation selector, a Hangul filler, a braille blank, a fullwidth `ｕ`, a Cyrillic `е`), is one game and
+/// one win; a header seating one name twice in two such forms is refused with both names.
 #[test]
 fn names_that_look_alike_are_one_person_and_one_game_counts_once() {
     let app = spawn_app(16 << 20);
     let truth = sample("catan-club-game.jsonl");
-    let typed = ["\u{15E}ule", "S\u{327}ule", "\u{15E}u\u{200B}le", "\u{15E}ule "];
+    let typed = [
+        "\u{15E}ule",
+        "S\u{327}ule",
+        "\u{15E}u\u{200B}le",
+        "\u{15E}ule ",
+        "\u{15E}u\u{34F}le",
+        "\u{15E}ule\u{FE0F}",
+        "\u{3164}\u{15E}ule",
+        "\u{15E}ule\u{2800}",
+        "\u{15E}\u{FF55}le",
+        "\u{15E}ul\u{435}",
+    ];
     let ids: Vec<String> = typed.iter().map(|name| upload(&app, &truth.replace("Zeynep", name), true)).collect();
-    assert_eq!(ids.iter().collect::<std::collections::BTreeSet<_>>().len(), 4, "four logs, four uploads");
+    assert_eq!(ids.iter().collect::<std::collections::BTreeSet<_>>().len(), typed.len(), "ten logs, ten uploads");
     let winner = seat_player(&app, &ids[0], 2);
     for id in &ids[1..] {
         assert_eq!(seat_player(&app, id, 2), winner, "one identity for every spelling");
@@ -147,6 +159,13 @@ fn names_that_look_alike_are_one_person_and_one_game_counts_once() {
     let error = body["error"].as_str().unwrap();
     assert!(error.contains("`Ay\u{15F}e` is seated twice"), "{error}");
     assert_eq!(body["line"], json!(1));
+
+    // "Can" beside a fullwidth "Ｃan": both names in the refusal.
+    let wide = truth.replacen("\"Mehmet\"", "\"\u{FF23}an\"", 1);
+    let (status, body) = app.post("/api/games", wide.lines().next().unwrap().as_bytes());
+    assert_eq!(status, 400, "{body}");
+    let error = body["error"].as_str().unwrap();
+    assert!(error.contains("`\u{FF23}an` and `Can` name one player in two spellings"), "{error}");
 }
 
 #[test]

@@ -11,33 +11,64 @@ use crate::facts::{Fact, Seat};
 use crate::log::Envelope;
 use std::fmt::Write;
 
-/// A name as identities and duplicates compare it: as people read it (`normalise_name`), in lower case by
-/// Unicode's rules, with the Turkish dotted and dotless i read as the one letter `i` (`Işıl` and `IŞIL` are
-/// one name; Rust's lower case alone keeps `ı` apart from `i` and writes `İ` as `i` with a combining dot).
+/// A name as identities and duplicates compare it: two names a reader cannot tell apart are one name.
+///
+/// Unicode's own rules for identifiers that look alike, through `unicode-security` (UTS #39) and
+/// `unicode-normalization` rather than a list of our own:
+/// - compatibility forms read as their plain letters (NFKC: a fullwidth `Ｃan` is `Can`);
+/// - code points that do not show removed (Unicode's Default_Ignorable_Code_Point: zero-width spaces and
+///   joiners, the combining grapheme joiner, variation selectors, Hangul fillers, direction marks, tags), and
+///   control characters;
+/// - lower case by Unicode's rules, with the Turkish dotted and dotless i read as the one letter `i` (`Işıl` and
+///   `IŞIL` are one name);
+/// - each character outside ASCII read as its confusable prototype (its skeleton: a Cyrillic `а` is a Latin
+///   `a`, a Greek `Ο` an `O`, the braille blank a space);
+/// - spaces trimmed and each run of them made one.
+///
+/// Decision: letters and digits typed in ASCII are compared as typed (case aside), not by their own
+/// skeletons. UTS #39 reads `m` as `rn`, `l` as `I` and `0` as `O` because some fonts draw them alike, but
+/// `Amie` and `Arnie` are two people a club may well have, and merging identities cannot be undone by the
+/// club; nobody types a Cyrillic letter into a Latin name by accident of handwriting.
 pub fn fold_name(name: &str) -> String {
-    normalise_name(name)
+    use unicode_normalization::UnicodeNormalization;
+    let lower: String = name
+        .nfkc()
+        .collect::<String>()
         .to_lowercase()
         .chars()
         .filter(|&c| c != '\u{307}')
         .map(|c| if c == 'ı' { 'i' } else { c })
-        .collect()
+        .collect();
+    let mut prototype = String::with_capacity(lower.len());
+    for c in lower.chars() {
+        if c.is_ascii() {
+            prototype.push(c);
+        } else if !c.is_control() {
+            let mut utf8 = [0; 4];
+            prototype.extend(unicode_security::skeleton(c.encode_utf8(&mut utf8)));
+        }
+    }
+    // A prototype may be a capital (Cyrillic `С` is Latin `C`), and marks come out apart (NFD).
+    let folded: String = prototype.to_lowercase().nfc().collect();
+    spaces_made_one(folded.chars().filter(|c| !c.is_control()))
 }
 
-/// A name as people read it: in Unicode's composed form (NFC: `ş` one character, whichever keyboard typed
-/// it), without the characters that do not show (zero-width spaces and joiners, direction marks, soft
-/// hyphens, a byte-order mark: Unicode's format characters, and control characters), its spaces trimmed and
-/// each run of them made one plain space. Two names that look the same are the same name: they are folded,
-/// stored and fingerprinted in this form.
+/// A name as people read it, as typed: in Unicode's composed form (NFC: `ş` one character, whichever
+/// keyboard typed it), without the code points that do not show (Unicode's Default_Ignorable_Code_Point)
+/// and control characters, its spaces trimmed and each run of them made one plain space. Names are stored
+/// and shown in this form; a fullwidth or Cyrillic letter stays as typed (the comparison is `fold_name`'s).
 pub fn normalise_name(name: &str) -> String {
     use unicode_normalization::UnicodeNormalization;
-    let mut out = String::with_capacity(name.len());
+    spaces_made_one(name.nfc().filter(|&c| !c.is_control() && !is_ignorable(c)))
+}
+
+/// The characters with their spaces trimmed and each run of them made one plain space.
+fn spaces_made_one(chars: impl Iterator<Item = char>) -> String {
+    let mut out = String::new();
     let mut space = false;
-    for c in name.nfc() {
+    for c in chars {
         if c.is_whitespace() {
             space = !out.is_empty();
-            continue;
-        }
-        if is_invisible(c) {
             continue;
         }
         if space {
@@ -49,15 +80,11 @@ pub fn normalise_name(name: &str) -> String {
     out
 }
 
-/// A character that takes no place when a name is shown: a control character, or one of Unicode's format
-/// characters (general category Cf).
-fn is_invisible(c: char) -> bool {
-    c.is_control()
-        || matches!(c,
-            '\u{AD}' | '\u{600}'..='\u{605}' | '\u{61C}' | '\u{6DD}' | '\u{70F}' | '\u{180E}'
-            | '\u{200B}'..='\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2060}'..='\u{2064}'
-            | '\u{2066}'..='\u{206F}' | '\u{FEFF}' | '\u{FFF9}'..='\u{FFFB}' | '\u{110BD}' | '\u{110CD}'
-            | '\u{1BCA0}'..='\u{1BCA3}' | '\u{1D173}'..='\u{1D17A}' | '\u{E0001}' | '\u{E0020}'..='\u{E007F}')
+/// A code point Unicode says to show as nothing (Default_Ignorable_Code_Point): the one kind a skeleton
+/// drops, so asked of `unicode-security`'s skeleton of the character alone.
+fn is_ignorable(c: char) -> bool {
+    let mut utf8 = [0; 4];
+    !c.is_ascii() && unicode_security::skeleton(c.encode_utf8(&mut utf8)).next().is_none()
 }
 
 /// A fingerprint being written, fact by fact: the SHA-256 of a text written as it goes, so that a game that
@@ -144,5 +171,46 @@ mod tests {
         assert_eq!(fold_name("red"), fold_name("RED"));
         assert_ne!(fold_name("Ömer"), fold_name("Omer"));
         assert_ne!(fold_name("Işıl"), fold_name("Işık"));
+    }
+
+    /// The cases: characters that show nothing though Unicode does not call them format characters,
+    /// and letters from another block or script that a reader cannot tell from the plain ones.
+    #[test]
+    fn names_a_reader_cannot_tell_apart_are_one_name() {
+        let plain = fold_name("Can");
+        for typed in [
+            "Ca\u{34F}n",   // combining grapheme joiner
+            "Can\u{FE0F}",  // a variation selector
+            "Ca\u{E0100}n", // a supplementary variation selector
+            "\u{3164}Can",  // Hangul filler
+            "Can\u{115F}",  // Hangul choseong filler
+            "Can\u{FFA0}",  // halfwidth Hangul filler
+            "Can\u{2800}",  // braille blank: reads as a space, trimmed
+            "\u{FF23}an",   // fullwidth C
+            "C\u{430}n",    // Cyrillic a
+            "\u{421}an",    // Cyrillic capital Es
+            "\u{1D402}an",  // mathematical bold capital C
+            "CAN",
+        ] {
+            assert_eq!(fold_name(typed), plain, "{typed:?}");
+        }
+        // Shown as typed, without what does not show.
+        assert_eq!(normalise_name("Ca\u{34F}n\u{FE0F}\u{3164}"), "Can");
+        assert_eq!(normalise_name("\u{FF23}an"), "\u{FF23}an");
+        assert_eq!(normalise_name("C\u{430}n"), "C\u{430}n");
+        assert_eq!(fold_name("\u{2800}\u{3164}"), "", "a name of blanks folds to nothing");
+        // A blank inside a name is a space: it shows.
+        assert_eq!(fold_name("Ca\u{2800}n"), fold_name("Ca n"));
+    }
+
+    /// ASCII letters and digits stay as typed: `m` is not `rn`, `l` is not `I` (the decision at `fold_name`).
+    #[test]
+    fn plain_letters_that_only_some_fonts_draw_alike_stay_apart() {
+        assert_ne!(fold_name("Amie"), fold_name("Arnie"));
+        assert_ne!(fold_name("Ian"), fold_name("lan"));
+        assert_ne!(fold_name("Bo"), fold_name("B0"));
+        assert_ne!(fold_name("Ayşe"), fold_name("Ayse"), "a letter with a mark is another letter");
+        assert_ne!(fold_name("Åsa"), fold_name("Asa"));
+        assert_ne!(fold_name("Strauß"), fold_name("Strauss"));
     }
 }

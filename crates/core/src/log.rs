@@ -171,11 +171,13 @@ impl Envelope {
                     ));
                 }
             }
-            if crate::normalise_name(&p.name).is_empty() {
+            // A name of blanks (spaces, a braille blank, Hangul fillers) shows nothing.
+            if crate::fold_name(&p.name).is_empty() {
                 return Err(LogError::header(format!("header: player {} has an empty name", i + 1)));
             }
             // Names are one player's in any case (`red` and `RED`), and however they were typed (`Ayşe` with a
-            // composed or a combining cedilla, a trailing space, a zero-width space), as identities are.
+            // composed or a combining cedilla, a trailing space, a zero-width space; `Ｃan` or a Cyrillic `а` in
+            // `Can`), as identities are.
             let folded = crate::fold_name(&p.name);
             if let Some(q) = envelope.players[..i].iter().find(|q| crate::fold_name(&q.name) == folded) {
                 let shown = crate::normalise_name(&p.name);
@@ -345,7 +347,8 @@ mod tests {
         let header = |a: &str, b: &str| {
             format!(r#"{{"format":"almanac/1","ruleset":"a-game","players":[{{"name":"{a}"}},{{"name":"{b}"}}]}}"#)
         };
-        for (a, b) in [("red", "RED"), ("Işıl", "IŞIL"), ("Ömer", "ÖMER")] {
+        let look_alike = [("Can", "\u{FF23}an"), ("Can", "C\u{430}n"), ("Can", "Can\u{2800}")];
+        for (a, b) in [("red", "RED"), ("Işıl", "IŞIL"), ("Ömer", "ÖMER")].into_iter().chain(look_alike) {
             let e = Envelope::parse(&header(a, b)).unwrap_err();
             assert_eq!(e.line, 1);
             assert_eq!(
@@ -360,6 +363,11 @@ mod tests {
             .to_string()
             .contains("two players are named `red`"));
         assert!(Envelope::parse(&header("Ömer", "Omer")).is_ok(), "another letter is another name");
+        let hidden = Envelope::parse(&header("Can", "Ca\u{34F}n\u{FE0F}")).unwrap_err().to_string();
+        assert!(hidden.contains("`Can` is seated twice (players 1 and 2"), "{hidden}");
+        assert!(Envelope::parse(&header("Amie", "Arnie")).is_ok(), "ASCII letters are compared as typed");
+        let blank = Envelope::parse(&header("Can", "\u{2800}\u{3164}")).unwrap_err().to_string();
+        assert!(blank.contains("player 2 has an empty name"), "{blank}");
     }
 
     #[test]

@@ -24,6 +24,7 @@ const MIGRATIONS: &[(u32, &str)] = &[
     (18, include_str!("../../migrations-postgres/018_judged_spread.sql")),
     (19, include_str!("../../migrations-postgres/019_judged_per_seat.sql")),
     (20, include_str!("../../migrations-postgres/020_fields_of_like_games.sql")),
+    (21, include_str!("../../migrations-postgres/021_names_that_look_alike.sql")),
 ];
 
 /// Which of its numbered advisory locks a migration takes, so that servers starting together migrate once.
@@ -62,6 +63,9 @@ pub(crate) fn migrate_to(client: &mut Client, last: u32) -> Result<()> {
             if version == 14 {
                 names_as_read(&mut tx)?;
             }
+            if version == 21 {
+                names_that_look_alike(&mut tx)?;
+            }
             tx.execute("INSERT INTO schema_migrations (version) VALUES ($1)", &[&(version as i32)])?;
         }
         tx.commit()?;
@@ -81,6 +85,17 @@ fn names_as_read(tx: &mut postgres::Transaction) -> Result<()> {
         .map(|(g, _)| g)
         .collect();
     tx.execute("UPDATE games SET fingerprint = NULL WHERE id = ANY($1)", &[&games])?;
+    Ok(())
+}
+
+/// Migration 21: identities keyed again under the fold that reads look-alike letters as one, and the games
+/// with a player's name outside ASCII left without a fingerprint, to be derived again (as SQLite's 24).
+fn names_that_look_alike(tx: &mut postgres::Transaction) -> Result<()> {
+    rekey_players(tx)?;
+    tx.execute(
+        "UPDATE games SET fingerprint = NULL WHERE id IN (SELECT game_id FROM game_players WHERE name ~ '[^ -~]')",
+        &[],
+    )?;
     Ok(())
 }
 

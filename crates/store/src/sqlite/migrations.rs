@@ -92,6 +92,12 @@ const MIGRATIONS: &[Migration] = &[
         sql: include_str!("../../migrations/023_fields_of_like_games.sql"),
         after: None,
     },
+    Migration {
+        version: 24,
+        before: None,
+        sql: include_str!("../../migrations/024_names_that_look_alike.sql"),
+        after: Some(names_that_look_alike),
+    },
 ];
 
 pub fn current(conn: &Connection) -> Result<u32> {
@@ -199,6 +205,18 @@ fn names_as_read(tx: &Transaction) -> Result<()> {
     for game in games {
         tx.execute("UPDATE games SET fingerprint = NULL WHERE id = ?1", [&game])?;
     }
+    Ok(())
+}
+
+/// Migration 24: identities keyed again under the fold that reads look-alike letters as one, and the games
+/// with a player's name outside ASCII left without a fingerprint, to be derived again.
+fn names_that_look_alike(tx: &Transaction) -> Result<()> {
+    rekey_players(tx)?;
+    tx.execute(
+        "UPDATE games SET fingerprint = NULL
+         WHERE id IN (SELECT game_id FROM game_players WHERE name GLOB '*[^ -~]*')",
+        [],
+    )?;
     Ok(())
 }
 
@@ -314,5 +332,49 @@ mod tests {
         let field: Vec<(String, String, i64, f64)> =
             rows(&conn, "SELECT metric, arg, seats, total FROM field_metrics ORDER BY metric, arg");
         assert_eq!(field, vec![("production".into(), "pears".into(), 0, 0.0), ("won".into(), "".into(), 1, 0.0)]);
+    }
+
+    /// A club that kept `Can` and a fullwidth `Ｃan` apart under the older fold has one player after migration
+    /// 24 (the second merged into the first, whose page it keeps); `Amie` and `Arnie` stay two. The game that
+    /// seats a name outside ASCII loses its fingerprint to be derived again; the all-ASCII one keeps it.
+    #[test]
+    fn names_that_look_alike_become_one_player_and_their_games_are_fingerprinted_again() {
+        let mut conn = Connection::open_in_memory().unwrap();
+        super::super::Sqlite::add_functions(&conn).unwrap();
+        conn.pragma_update(None, "foreign_keys", "OFF").unwrap();
+        run_to(&mut conn, 23).unwrap();
+        conn.execute_batch(
+            "INSERT INTO players (id, club, name, key) VALUES
+                 (1, 7, 'Can', 'can'), (2, 7, '\u{FF23}an', '\u{FF43}an'), (3, 7, 'Amie', 'amie'),
+                 (4, 7, 'Arnie', 'arnie'), (5, 8, 'C\u{430}n', 'c\u{430}n');
+             INSERT INTO games (id, content_hash, ruleset, ruleset_version, header, event_count, turn_count, fingerprint)
+                 VALUES ('wide', 'h1', 'a-game', 1, '{}', 0, 0, 'f1'), ('plain', 'h2', 'a-game', 1, '{}', 0, 0, 'f2');
+             INSERT INTO game_players (game_id, seat, name, player_id) VALUES
+                 ('wide', 0, '\u{FF23}an', 2), ('wide', 1, 'Amie', 3), ('plain', 0, 'Amie', 3), ('plain', 1, 'Arnie', 4);",
+        )
+        .unwrap();
+        run_to(&mut conn, 24).unwrap();
+        let players: Vec<(i64, String, Option<i64>)> = {
+            let mut stmt = conn.prepare("SELECT id, key, merged_into FROM players ORDER BY id").unwrap();
+            let rows = stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?, r.get(2)?))).unwrap();
+            rows.collect::<rusqlite::Result<_>>().unwrap()
+        };
+        let can = almanac_core::fold_name("Can");
+        assert_eq!(
+            players,
+            vec![
+                (1, can.clone(), None),
+                (2, "\u{FF43}an".into(), Some(1)),
+                (3, "amie".into(), None),
+                (4, "arnie".into(), None),
+                (5, can, None), // another club's player: keyed again, merged with nobody
+            ]
+        );
+        let prints: Vec<(String, Option<String>)> = {
+            let mut stmt = conn.prepare("SELECT id, fingerprint FROM games ORDER BY id").unwrap();
+            let rows = stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?))).unwrap();
+            rows.collect::<rusqlite::Result<_>>().unwrap()
+        };
+        assert_eq!(prints, vec![("plain".into(), Some("f2".into())), ("wide".into(), None)]);
     }
 }
