@@ -392,6 +392,73 @@ fn a_spectator_follows_each_append_and_a_stranger_no_private_game() {
     assert_eq!((status, own.as_mut().map(|s| s.next_count())), (200, Some(0)));
 }
 
+/// Behind the reverse proxy `serve` is told to trust, the limits per address count the clients the proxy
+/// names (`X-Forwarded-For`, or RFC 7239's `Forwarded`), not the proxy: two followers a client, however many
+/// clients share the proxy. A follower that closes its connection frees its place then, not at a heartbeat (an
+/// hour away here). Without a trusted proxy, the headers are anyone's to write and change nothing.
+#[test]
+fn behind_a_trusted_proxy_the_limits_count_the_clients_it_names() {
+    let limits = almanac_server::Limits {
+        streams_per_address: 2,
+        stream_heartbeat: std::time::Duration::from_secs(3600),
+        writes_per_minute: 3,
+        ..Default::default()
+    };
+    let app = support::spawn_app_behind(&["127.0.0.1"], limits.clone());
+    let club = sample("catan-club-game.jsonl");
+    let lines: Vec<&str> = club.lines().collect();
+    let (status, body) = upload(&app, &lines[..11].join("\n"), "auto");
+    assert_eq!(status, 201, "{body}");
+    let id = body["id"].as_str().unwrap().to_string();
+    let follow = |header: &str| support::Spectator::follow_with(&app, &id, None, &[header]);
+
+    let ana = "X-Forwarded-For: 198.51.100.1";
+    let (first, second) = (follow(ana), follow(ana));
+    assert_eq!((first.0, second.0), (200, 200));
+    let (status, _) = follow(ana);
+    assert_eq!(status, 503, "a third stream from one client behind the proxy");
+    // Other clients of the same proxy, named either way, have places of their own.
+    let (status, mut ben) = follow("X-Forwarded-For: 198.51.100.2");
+    assert_eq!(status, 200);
+    assert_eq!(ben.as_mut().map(|s| s.next_count()), Some(10));
+    let (status, _) = follow("Forwarded: for=198.51.100.3;proto=https");
+    assert_eq!(status, 200);
+    // A client cannot get places by naming others before itself: the proxy's last word counts.
+    let (status, _) = follow("X-Forwarded-For: 192.0.2.9, 198.51.100.1");
+    assert_eq!(status, 503);
+
+    // A follower that goes frees its place when its connection closes (the heartbeat is an hour away).
+    drop(first);
+    let started = std::time::Instant::now();
+    loop {
+        match follow(ana) {
+            (200, Some(_)) => break,
+            (status, _) => assert_eq!(status, 503),
+        }
+        assert!(started.elapsed() < support::PATIENCE, "the place comes free when the connection closes");
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+
+    // Writes a minute are counted per client too: the address pays for every attempt, a bad token's too.
+    let attempt = |client: &str| {
+        let headers = [("authorization", "Bearer not-a-token"), ("x-forwarded-for", client)];
+        app.send("POST", "/api/games", Some(lines[0].as_bytes()), &headers).status
+    };
+    let spent: Vec<u16> = (0..4).map(|_| attempt("198.51.100.4")).collect();
+    assert_eq!(spent, [401, 401, 401, 429]);
+    assert_eq!(attempt("198.51.100.5"), 401, "another client's writes are its own");
+
+    // A server that trusts no proxy reads no such header: the third stream from loopback is refused.
+    let open = support::spawn_app_with(16 << 20, limits);
+    let (status, body) = upload(&open, &lines[..11].join("\n"), "auto");
+    assert_eq!(status, 201, "{body}");
+    let id = body["id"].as_str().unwrap().to_string();
+    let claims = ["X-Forwarded-For: 198.51.100.1", "X-Forwarded-For: 198.51.100.2", "Forwarded: for=198.51.100.3"];
+    // Each stream kept open while the next is asked for.
+    let streams: Vec<_> = claims.iter().map(|h| support::Spectator::follow_with(&open, &id, None, &[h])).collect();
+    assert_eq!(streams.iter().map(|(s, _)| *s).collect::<Vec<_>>(), [200, 200, 503]);
+}
+
 /// Streams hold connections, so they have limits: a few per client address (more are answered 503 with
 /// `Retry-After`, and a place comes free when a follower goes), an end after a while without an entry, and
 /// an end as soon as the game is no longer the follower's to see.
@@ -420,7 +487,7 @@ fn streams_are_limited_end_when_idle_and_end_when_their_game_is_made_private() {
     assert_eq!(refused.status, 503, "{}", refused.body);
     assert_eq!(refused.header("retry-after"), Some("10"));
     assert!(refused.body.contains("2 games at once"), "{}", refused.body);
-    // A follower that goes gives its place back (noticed at the next heartbeat it cannot be sent).
+    // A follower that goes gives its place back (when its connection closes).
     let follow_when_free = |token: Option<&str>| {
         let started = std::time::Instant::now();
         loop {

@@ -158,6 +158,21 @@ pub fn spawn_app_with(max_upload: usize, limits: almanac_server::Limits) -> Test
     serve(db, token, max_upload, limits, dir, scratch)
 }
 
+/// Starts Almanac as `spawn_app_with` does, behind the reverse proxies `proxies` (addresses or networks,
+/// `serve --trusted-proxy`).
+pub fn spawn_app_behind(proxies: &[&str], limits: almanac_server::Limits) -> TestApp {
+    let dir = tempfile::tempdir().unwrap();
+    let (db, scratch) = test_database(dir.path());
+    let token = new_club(&db, "Test club");
+    let config = almanac_server::Config {
+        workers: Some(2),
+        limits,
+        trusted_proxies: almanac_server::TrustedProxies::parse(proxies).unwrap(),
+        ..almanac_server::Config::new(db.clone())
+    };
+    serve_config(config, token, dir, scratch)
+}
+
 /// A server on a fresh PostgreSQL database, whatever the run's store (servers that scale out need one).
 pub fn spawn_postgres_app(limits: almanac_server::Limits) -> TestApp {
     let dir = tempfile::tempdir().unwrap();
@@ -348,15 +363,21 @@ impl Spectator {
     /// Opens the stream of game `id` on `app` (with `token`, or as the public); the status line's code and,
     /// when it is 200, the spectator.
     pub fn follow(app: &TestApp, id: &str, token: Option<&str>) -> (u16, Option<Spectator>) {
+        Spectator::follow_with(app, id, token, &[])
+    }
+
+    /// `follow`, with more headers (`name: value`), as a proxy in front of the server would add them.
+    pub fn follow_with(app: &TestApp, id: &str, token: Option<&str>, headers: &[&str]) -> (u16, Option<Spectator>) {
         use std::io::{BufRead, Write};
         let host = app.address.trim_start_matches("http://").to_string();
         let mut stream = std::net::TcpStream::connect(&host).unwrap();
         // A stream that stays silent this long has failed the test (no wall-clock promise is checked).
         stream.set_read_timeout(Some(std::time::Duration::from_secs(30))).unwrap();
         let auth = token.map(|t| format!("Authorization: Bearer {t}\r\n")).unwrap_or_default();
+        let more: String = headers.iter().map(|h| format!("{h}\r\n")).collect();
         write!(
             stream,
-            "GET /api/games/{id}/stream HTTP/1.1\r\nHost: {host}\r\nAccept: text/event-stream\r\n{auth}\r\n"
+            "GET /api/games/{id}/stream HTTP/1.1\r\nHost: {host}\r\nAccept: text/event-stream\r\n{auth}{more}\r\n"
         )
         .unwrap();
         let mut reader = std::io::BufReader::new(stream);

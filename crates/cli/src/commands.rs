@@ -455,6 +455,10 @@ pub fn serve(db: &Path, bind: &str, settings: ServeSettings) -> anyhow::Result<i
     if let Some(streams) = settings.streams_per_address {
         config.limits.streams_per_address = streams;
     }
+    if let Some(streams) = settings.streams {
+        config.limits.streams = streams;
+    }
+    config.trusted_proxies = settings.trusted_proxies;
     println!("Almanac is running at http://{addr}/ (database {}); Ctrl-C stops it.", db.display());
     if let Some((_, name, token)) = &demo {
         println!("Demo club `{name}`: sign in at http://{addr}/signin with the token {token}");
@@ -474,6 +478,9 @@ pub struct ServeSettings {
     pub demo_club: Option<String>,
     pub writes_per_minute: Option<u32>,
     pub streams_per_address: Option<usize>,
+    pub streams: Option<usize>,
+    /// The proxies whose `Forwarded` / `X-Forwarded-For` name the client.
+    pub trusted_proxies: almanac_server::TrustedProxies,
     /// Streaming replicas of the PostgreSQL database, for reads.
     pub read_dbs: Vec<PathBuf>,
 }

@@ -239,6 +239,14 @@ enum Command {
         /// share one (a club's network behind one address, a benchmark on loopback).
         #[arg(long)]
         streams_per_address: Option<usize>,
+        /// Followers' streams open at once on this server, from everyone (default 1000).
+        #[arg(long)]
+        streams: Option<usize>,
+        /// A reverse proxy in front of this server, as an address or a network (repeat for more): the
+        /// limits per address then count the client it names in `Forwarded` or `X-Forwarded-For`, not the
+        /// proxy. Only the peers given here are believed.
+        #[arg(long = "trusted-proxy", value_name = "ADDRESS[/BITS]")]
+        trusted_proxies: Vec<String>,
         /// A streaming replica of the PostgreSQL `--db` to send reads to (repeat for more, read in turn);
         /// this server's own writes are read from the primary until a replica has replayed them.
         #[arg(long = "read-db", value_name = "URL")]
@@ -446,13 +454,26 @@ fn main() -> anyhow::Result<()> {
         Command::Reproject { db, ruleset, all } => commands::reproject(&db.db, ruleset.as_deref(), all)?,
         Command::Bench { corpus, db, postgres } => bench::run(&corpus, db, postgres)?,
         Command::BenchScale { db, reps } => bench::scale(&db.db, reps)?,
-        Command::Serve { db, bind, max_upload, seed, demo_club, writes_per_minute, streams_per_address, read_dbs } => {
+        Command::Serve {
+            db,
+            bind,
+            max_upload,
+            seed,
+            demo_club,
+            writes_per_minute,
+            streams_per_address,
+            streams,
+            trusted_proxies,
+            read_dbs,
+        } => {
             let settings = commands::ServeSettings {
                 max_upload,
                 seed,
                 demo_club,
                 writes_per_minute,
                 streams_per_address,
+                streams,
+                trusted_proxies: almanac_server::TrustedProxies::parse(&trusted_proxies)?,
                 read_dbs,
             };
             commands::serve(&db.db, &bind, settings)?

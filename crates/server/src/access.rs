@@ -152,9 +152,15 @@ impl FromRequest for Writer {
     }
 }
 
-/// The rate limiter's key for the request's address (a proxy's, behind one).
+/// The key of the limits kept per address for the request's client: its peer, or behind a trusted proxy
+/// the client the proxy names (`proxies.rs`).
 pub fn address_key(req: &HttpRequest) -> String {
-    format!("address {}", req.peer_addr().map(|a| a.ip().to_string()).unwrap_or_default())
+    let Some(peer) = req.peer_addr() else { return "address unknown".into() };
+    let client = match req.app_data::<web::Data<AppState>>() {
+        Some(app) => app.trusted_proxies.client(peer.ip(), req.headers()),
+        None => peer.ip(),
+    };
+    format!("address {client}")
 }
 
 fn unknown_token() -> ApiError {

@@ -64,6 +64,8 @@ pub struct AppState {
     pub streams: Arc<crate::streams::Streams>,
     pub limits: Limits,
     pub max_upload: usize,
+    /// Who the client is behind a proxy (`proxies.rs`).
+    pub trusted_proxies: crate::proxies::TrustedProxies,
 }
 
 pub type Result<T> = std::result::Result<T, ApiError>;

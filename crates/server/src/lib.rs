@@ -17,6 +17,7 @@ mod form_data;
 mod limits;
 mod pages;
 mod players;
+mod proxies;
 mod questions;
 mod recorder;
 mod session;
@@ -26,4 +27,5 @@ mod uploads;
 mod validators;
 
 pub use limits::Limits;
+pub use proxies::{NotAProxy, TrustedProxies};
 pub use startup::{run, Config};

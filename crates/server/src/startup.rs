@@ -5,6 +5,7 @@ use crate::app::{AppState, TRUSTED_FOR};
 use crate::cache::{Expiring, Lru};
 use crate::derivation::Derivation;
 use crate::limits::{Limits, Rates};
+use crate::proxies::TrustedProxies;
 use crate::uploads::Uploads;
 use crate::{access, api, assets, error, follow, pages, players, questions, recorder, session};
 use actix_web::dev::Server;
@@ -25,11 +26,20 @@ pub struct Config {
     pub limits: Limits,
     /// Streaming replicas of the PostgreSQL `db`, read in turn (`Pool::open_replicated`).
     pub read_dbs: Vec<PathBuf>,
+    /// The proxies whose word on who the client is the per-address limits believe (`proxies.rs`).
+    pub trusted_proxies: TrustedProxies,
 }
 
 impl Config {
     pub fn new(db: PathBuf) -> Config {
-        Config { db, max_upload: 16 * 1024 * 1024, workers: None, limits: Limits::default(), read_dbs: Vec::new() }
+        Config {
+            db,
+            max_upload: 16 * 1024 * 1024,
+            workers: None,
+            limits: Limits::default(),
+            read_dbs: Vec::new(),
+            trusted_proxies: TrustedProxies::default(),
+        }
     }
 }
 
@@ -64,6 +74,7 @@ pub fn run(listener: TcpListener, config: Config) -> std::io::Result<Server> {
         streams: Default::default(),
         limits,
         max_upload: config.max_upload,
+        trusted_proxies: config.trusted_proxies,
     });
     follow::listen(state.clone(), config.db.clone());
     let mut server = HttpServer::new(move || {
@@ -90,6 +101,9 @@ pub fn run(listener: TcpListener, config: Config) -> std::io::Result<Server> {
     // An idle connection, or one that never sends a request, is closed rather than held.
     .keep_alive(keep_alive)
     .client_request_timeout(first_request)
+    // A client that closes its side is gone: its connection (and a follower's stream, with its place among
+    // the streams) ends then, not at the next heartbeat that cannot be written. No browser half-closes.
+    .h1_allow_half_closed(false)
     .listen(listener)?;
     if let Some(w) = config.workers {
         server = server.workers(w);
