@@ -393,8 +393,8 @@ fn a_spectator_follows_each_append_and_a_stranger_no_private_game() {
 }
 
 /// Behind the reverse proxy `serve` is told to trust, the limits per address count the clients the proxy
-/// names (`X-Forwarded-For`, or RFC 7239's `Forwarded`), not the proxy: two followers a client, however many
-/// clients share the proxy. A follower that closes its connection frees its place then, not at a heartbeat (an
+/// names (`X-Forwarded-For`, or RFC 7239's `Forwarded`), not the proxy: a hundred followers from a hundred
+/// clients are served, while one client gets the per-address cap (two here). A follower that closes its connection frees its place then, not at a heartbeat (an
 /// hour away here). Without a trusted proxy, the headers are anyone's to write and change nothing.
 #[test]
 fn behind_a_trusted_proxy_the_limits_count_the_clients_it_names() {
@@ -426,6 +426,11 @@ fn behind_a_trusted_proxy_the_limits_count_the_clients_it_names() {
     // A client cannot get places by naming others before itself: the proxy's last word counts.
     let (status, _) = follow("X-Forwarded-For: 192.0.2.9, 198.51.100.1");
     assert_eq!(status, 503);
+    // A hundred more clients, each its own follower, all kept open at once.
+    let hundred: Vec<_> = (0..100).map(|k| follow(&format!("X-Forwarded-For: 203.0.113.{k}"))).collect();
+    let served = hundred.iter().filter(|(status, s)| *status == 200 && s.is_some()).count();
+    assert_eq!(served, 100, "{:?}", hundred.iter().map(|(status, _)| status).collect::<Vec<_>>());
+    drop(hundred);
 
     // A follower that goes frees its place when its connection closes (the heartbeat is an hour away).
     drop(first);
