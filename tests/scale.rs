@@ -343,3 +343,65 @@ fn a_primary_lost_fails_over_and_every_acknowledged_upload_is_kept() {
         }
     }
 }
+
+/// A live game recorded through two servers taking turns: each append finds the game its server keeps behind
+/// by the other's events, and brings it up by those events alone (`catch_up`). The log, the state and every
+/// number the questions read (production, the time at the table, the winner) are those of the same log
+/// uploaded whole to a third server.
+#[test]
+#[ignore = "needs PostgreSQL: `make test` starts one (ALMANAC_TEST_PG)"]
+fn a_game_recorded_through_two_servers_taking_turns_reads_as_its_log_uploaded_whole() {
+    let (a, b) = two_servers();
+    let club = sample("catan-club-game.jsonl");
+    let lines: Vec<&str> = club.lines().collect();
+    let mut timed = vec![lines[0].to_string()];
+    let start = almanac_core::moment::parse("2026-12-03T19:00:00Z").unwrap();
+    for (i, line) in lines[1..].iter().enumerate() {
+        let mut event: serde_json::Map<String, Value> = serde_json::from_str(line).unwrap();
+        event.insert("time".into(), json!(almanac_core::moment::write(start + (i as i64) * 2_000)));
+        timed.push(Value::Object(event).to_string());
+    }
+    let (status, body) = a.post("/api/games?publish=true", timed[0].as_bytes());
+    assert_eq!(status, 201, "{body}");
+    let id = body["id"].as_str().unwrap().to_string();
+    let refs: Vec<&str> = timed.iter().map(String::as_str).collect();
+    for (k, chunk) in refs[1..].chunks(7).enumerate() {
+        let server = if k % 2 == 0 { &a } else { &b };
+        // Each server reads the game between its appends, so that it keeps it (behind) in memory.
+        assert_eq!(server.get_json(&format!("/api/games/{id}/state?turn=1")).0, 200);
+        let (status, ok) = server.append(&id, k * 7, chunk);
+        assert_eq!(status, 200, "append {k}: {ok}");
+    }
+    let alone = spawn_postgres_app(almanac_server::Limits { writes_per_minute: 0, ..Default::default() });
+    let (status, body) = alone.post("/api/games?publish=true", timed.join("\n").as_bytes());
+    assert_eq!(status, 201, "{body}");
+    let whole = body["id"].as_str().unwrap().to_string();
+    for metric in ["production_per_turn", "seconds_per_turn", "won"] {
+        let ask = |app: &TestApp| {
+            let (status, answer) = app.get_json(&format!("/api/questions?metric={metric}&by=player"));
+            assert_eq!(status, 200, "{answer}");
+            let groups = answer["groups"].as_array().cloned().unwrap_or_default();
+            groups.iter().map(|g| (g["label"].to_string(), g["value"].to_string())).collect::<Vec<_>>()
+        };
+        let there = ask(&alone);
+        assert_eq!(there.len(), 4, "{metric}: {there:?}");
+        assert_eq!(ask(&a), there, "{metric}");
+        assert_eq!(ask(&b), there, "{metric}");
+    }
+    for server in [&a, &b] {
+        for path in ["stats", "state", "state?turn=30"] {
+            let (mine, theirs) = (
+                server.get_json(&format!("/api/games/{id}/{path}")).1,
+                alone.get_json(&format!("/api/games/{whole}/{path}")).1,
+            );
+            let strip = |mut v: Value| {
+                if let Some(o) = v.as_object_mut() {
+                    o.remove("id");
+                    o.remove("game");
+                }
+                v
+            };
+            assert_eq!(strip(mine), strip(theirs), "{path}");
+        }
+    }
+}

@@ -9,7 +9,8 @@
 //! 4. the charts of the longest game;
 //! 5. a live append: events appended one at a time to the longest game stretched to about 1,000, 10,000 and
 //!    48,000 events (a pair of its events that undo each other repeated), its timeline in memory as the
-//!    server keeps it after an upload: the first append and the median, which should not grow with the game.
+//!    server keeps it after an upload: the first append and the median, which should not grow with the game;
+//!    and the same through two servers taking turns, each append finding its server's copy one event behind.
 
 use crate::commands::{check_file, store_log};
 use almanac_engine::{read_log, Reading};
@@ -283,12 +284,18 @@ pub fn run(corpus: &Path, db: Option<PathBuf>, postgres: Option<PathBuf>) -> any
             "live append of one event at {stored} events (timeline in memory, {backend}): first {first:.2} ms, median {median:.2} ms of {APPENDS}"
         )
     };
+    let by_two = |backend: &str, stored: usize, (first, median): (f64, f64)| {
+        println!(
+            "live append of one event at {stored} events through two servers taking turns (each keeps the game, behind by the other's event, {backend}): first {first:.2} ms, median {median:.2} ms of {APPENDS}"
+        )
+    };
     for (stored, lines) in &cases {
         let file = dir.join(format!("append-{stored}.db"));
         let _ = std::fs::remove_file(&file);
         let mut store = Store::open(&file)?;
         let lines: Vec<&str> = lines.iter().map(String::as_str).collect();
         say("SQLite", *stored, live_appends(&mut store, header, &lines, *stored)?);
+        by_two("SQLite", *stored, live_appends_by(&mut store, header, &lines, *stored, 2)?);
         drop(store);
         let _ = std::fs::remove_file(&file);
     }
@@ -297,6 +304,7 @@ pub fn run(corpus: &Path, db: Option<PathBuf>, postgres: Option<PathBuf>) -> any
         for (stored, lines) in &cases {
             let lines: Vec<&str> = lines.iter().map(String::as_str).collect();
             say("PostgreSQL", *stored, live_appends(&mut pg, header, &lines, *stored)?);
+            by_two("PostgreSQL", *stored, live_appends_by(&mut pg, header, &lines, *stored, 2)?);
         }
     }
     if scratch {
@@ -341,19 +349,39 @@ fn cold_state_ms(store: &Store, id: &str, turns: u32) -> anyhow::Result<f64> {
 }
 
 fn live_appends(store: &mut Store, header: &str, lines: &[&str], stored: usize) -> anyhow::Result<(f64, f64)> {
+    live_appends_by(store, header, lines, stored, 1)
+}
+
+/// `live_appends` through `servers` servers taking turns, each keeping the game in memory as a server does:
+/// every append finds its server's copy behind by the others' events since its last turn.
+fn live_appends_by(
+    store: &mut Store,
+    header: &str,
+    lines: &[&str],
+    stored: usize,
+    servers: usize,
+) -> anyhow::Result<(f64, f64)> {
     let club = match store.club_by_name("bench") {
         Ok(club) => club,
         Err(_) => almanac_service::create_club(store, "bench")?,
     };
-    let prefix: Vec<&str> = std::iter::once(header).chain(lines[..stored].iter().copied()).collect();
+    // Titled by the number of servers: each run is a game of its own, not the last run's stored again.
+    let mut titled: serde_json::Value = serde_json::from_str(header)?;
+    titled["title"] = serde_json::json!(format!("live appends, servers: {servers}"));
+    let header = titled.to_string();
+    let prefix: Vec<&str> = std::iter::once(header.as_str()).chain(lines[..stored].iter().copied()).collect();
     let log = almanac_service::check(None, &prefix.join("\n"))?;
     let id = store_log(store, &log, almanac_store::Ownership::private_to(club.id))?.id().to_string();
-    let mut live = Some(almanac_service::LiveGame::counted(log.game));
+    let mut kept: Vec<Option<almanac_service::LiveGame>> = vec![Some(almanac_service::LiveGame::counted(log.game))];
+    for _ in 1..servers {
+        let copy = almanac_service::check(None, &prefix.join("\n"))?.game;
+        kept.push(Some(almanac_service::LiveGame::counted(copy)));
+    }
     let mut times = Vec::new();
     for k in 0..APPENDS {
         let next = vec![lines[stored + k].to_string()];
         let t = Instant::now();
-        almanac_service::append(store, club.id, &id, (stored + k) as u64, &next, &mut live)?;
+        almanac_service::append(store, club.id, &id, (stored + k) as u64, &next, &mut kept[k % servers])?;
         times.push(t.elapsed().as_secs_f64() * 1e3);
     }
     let first = times[0];

@@ -140,10 +140,21 @@ pub fn kept_timeline(app: &AppState, seen: &Visible) -> Option<Arc<Kept>> {
     app.timelines.get(&seen.id().to_string()).filter(|g| g.read().game().event_count() as u64 == seen.access().events)
 }
 
-/// The timeline of a game already found visible: kept, else loaded and kept.
+/// The timeline of a game already found visible: kept, brought up to the stored log by the events another
+/// server appended (`catch_up`), else loaded and kept.
 pub fn timeline_of(app: &AppState, seen: &Visible) -> Result<Arc<Kept>> {
     if let Some(g) = kept_timeline(app, seen) {
         return Ok(g);
+    }
+    if let Some(kept) = app.timelines.get(&seen.id().to_string()) {
+        {
+            // A read may be tried again (a replica away): catching up twice is catching up once.
+            let live = std::cell::RefCell::new(kept.write());
+            app.pool.read(|s| almanac_service::catch_up(s, seen, &mut live.borrow_mut()))??;
+        }
+        let weight = kept.read().memory_estimate();
+        app.timelines.put(seen.id().to_string(), kept.clone(), weight);
+        return Ok(kept);
     }
     let timeline = app.pool.read(|s| almanac_service::load_visible(s, seen))??;
     let timeline = Arc::new(Kept::new(LiveGame::new(timeline)));

@@ -24,7 +24,7 @@ mod uploads;
 
 pub use almanac_analysis::coach::{Cell as CoachCell, CoachRow, CoachTable, Column as CoachColumn};
 pub use almanac_store::{DueGame, StoredGame, TokenRecord};
-pub use live::{append, append_to, LiveGame};
+pub use live::{append, append_to, catch_up, LiveGame};
 
 pub use almanac_engine::{
     format, format_names, formats, game_kind, Format, ImportError, Reading, ValidatedLog, Viewpoint, GAMES,

@@ -42,6 +42,37 @@ fn tally_of(game: &dyn Game) -> Tally {
     tally
 }
 
+/// Brings a game kept in memory up to the stored log (`visible`'s count of events) by the events it has not
+/// seen, which another server appended: they are read from the store's chunks that hold them and applied, and
+/// the tally grows by their facts, so a server that did not make the last append pays for the new events
+/// only, however long the game. A game ahead of `visible`'s count (read from a replica behind this server's
+/// own appends) is left as it is: it holds only committed events. Read again whole only when a stored event
+/// does not apply to it, which a log that only grows never does.
+pub fn catch_up(store: &Store, visible: &Visible, live: &mut LiveGame) -> Result<(), ServiceError> {
+    let (have, stored) = (live.game.event_count() as u64, visible.access().events);
+    if have >= stored {
+        return Ok(());
+    }
+    let first = have as usize;
+    let missing = store.events(visible, have + 1, stored)?;
+    let whole = missing.len() as u64 == stored - have && missing.iter().zip(have + 1..).all(|(e, seq)| e.0 == seq);
+    // Line numbers as if the events were in the file: the header, then the events.
+    let applied =
+        whole && missing.iter().enumerate().all(|(k, (_, _, line))| live.game.push_line(first + k + 2, line).is_ok());
+    if !applied {
+        *live = LiveGame::new(load_visible(store, visible)?);
+        return Ok(());
+    }
+    if (first..live.game.event_count()).any(|i| live.game.withdrawal_of(i).is_some()) {
+        // A withdrawal takes facts back: the tally is made again from the events in effect when next needed.
+        live.tally = None;
+    } else if let Some(tally) = &mut live.tally {
+        tally.add(&live.game.fact_rows(first));
+        tally.add_times(&crate::entry_times(live.game.as_ref(), first..live.game.event_count()));
+    }
+    Ok(())
+}
+
 /// The game `id` of `club`, if its stored log ends at `expected_seq`: checked before anything is replayed.
 fn owned_at(store: &Store, club: ClubId, id: &str, expected_seq: u64) -> Result<Visible, ServiceError> {
     let visible = store.owned(club, id)?;
@@ -100,9 +131,7 @@ fn extend(
     live: &mut LiveGame,
 ) -> Result<u64, ServiceError> {
     let id = visible.id().to_string();
-    if live.game.event_count() as u64 != expected_seq {
-        *live = LiveGame::new(load_visible(store, visible)?);
-    }
+    catch_up(store, visible, live)?;
     // Another server may have appended since the count was read: then this writer is stale too.
     if live.game.event_count() as u64 != expected_seq {
         let actual = live.game.event_count() as u64;
