@@ -605,6 +605,48 @@ fn a_training_cut_short_is_finished_by_the_next_server() {
     assert_eq!(almanac_service::games_to_reproject(&store, Some("catan"), false).unwrap(), Vec::<String>::new());
 }
 
+/// A model trained elsewhere while a server runs (another server, or `almanac train` on its database, cut
+/// short before it derived a game): the running server finds it by itself, marks the games whose numbers
+/// name the older model, and derives them, without a restart; its chance questions then answer the new model.
+#[test]
+fn a_model_trained_elsewhere_is_taken_up_by_a_running_server() {
+    let app = spawn_app(16 << 20);
+    support::publish_records_for_a_model(&app, &["catan-club-game.jsonl"]);
+    support::train(&app, "catan");
+    let question = "/api/questions?metric=chance_at_turn&arg=10&by=player&ruleset=catan&bots=yes";
+    let groups = |app: &TestApp| {
+        let (status, answer) = app.get_json(question);
+        assert_eq!(status, 200, "{answer}");
+        answer["groups"].as_array().unwrap().iter().map(|g| g["value"].clone()).collect::<Vec<_>>()
+    };
+    let before = groups(&app);
+    assert!(!before.is_empty());
+    let due = || {
+        let store = almanac_store::Store::open(&app.db).unwrap();
+        almanac_service::games_to_reproject(&store, Some("catan"), false).unwrap()
+    };
+    {
+        let mut store = almanac_store::Store::open(&app.db).unwrap();
+        let first = store.model("catan").unwrap().unwrap();
+        let mut body: Value = serde_json::from_str(&first.body).unwrap();
+        for w in body["weights"].as_array_mut().unwrap() {
+            *w = json!(w.as_f64().unwrap() * 3.0);
+        }
+        store.save_model(&almanac_store::WinModel { body: body.to_string(), ..first }).unwrap();
+    }
+    let started = std::time::Instant::now();
+    while !due().is_empty() {
+        assert!(started.elapsed() < support::PATIENCE, "the running server derives the games again");
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+    let started = std::time::Instant::now();
+    while app.get_json("/api/status").1["derivation"] != Value::Null {
+        assert!(started.elapsed() < support::PATIENCE, "the server says it is done");
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    assert_ne!(groups(&app), before, "the chances are the new model's, on the server that never restarted");
+}
+
 /// A stored model that does not read back (a part of the wrong size; weights each finite that add up to no
 /// number) gives no chances, and says why; `train` never keeps one.
 #[test]

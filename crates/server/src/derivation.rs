@@ -6,6 +6,11 @@
 //! A game may also be due only because it has no checkpoints (a migration dropped them): it is derived again
 //! the same way, but its numbers are current and nothing marks it.
 //!
+//! A model trained meanwhile (by `almanac train`, or by another server) makes the chance numbers of its
+//! ruleset's finished games an older model's: each server looks at the newest models while its worker is idle
+//! (`look_for_new_models`, every `MODEL_LOOK`), and when one changed lists the games due again, so that they
+//! are marked and derived anew on a running server, not only on the next to start.
+//!
 //! Each server lists the games due when it starts, in the background too: at 100,000 games the list takes
 //! most of a second, and the first answer must not wait for it. Until the list is made the answers say the
 //! check is under way (`checking`), and no game is yet marked. Several servers on one PostgreSQL each derive them
@@ -26,9 +31,14 @@ const ATTEMPTS: u32 = 5;
 /// How long the worker waits before trying a batch the store refused again.
 const PAUSE: std::time::Duration = std::time::Duration::from_secs(1);
 
+/// How often an idle server looks for a model trained elsewhere.
+pub const MODEL_LOOK: std::time::Duration = std::time::Duration::from_secs(5);
+
 #[derive(Default)]
 pub struct Derivation {
     inner: Mutex<Due>,
+    /// Each ruleset's newest model's id when the games due were last listed (`None`: not read yet).
+    models: Mutex<Option<Vec<(String, i64)>>>,
 }
 
 #[derive(Default)]
@@ -71,11 +81,26 @@ impl Progress {
 impl Derivation {
     /// A derivation whose games are yet to be listed (`list`).
     pub fn checking() -> Derivation {
-        Derivation { inner: Mutex::new(Due { checking: true, ..Due::default() }) }
+        Derivation { inner: Mutex::new(Due { checking: true, ..Due::default() }), models: Mutex::new(None) }
+    }
+
+    /// Lists the games due again if a model was trained since they were last listed (on this server or any
+    /// other): its ruleset's finished games are then an older model's. Cheap: one small query.
+    pub fn look_for_new_models(&self, pool: &Pool) {
+        let Ok(Ok(now)) = pool.read(|s| s.newest_models()) else { return };
+        let seen = self.models.lock().unwrap_or_else(|e| e.into_inner()).clone();
+        if seen.as_ref().is_some_and(|seen| *seen != now) {
+            tracing::info!("a model was trained since the games were listed: listing the games due again");
+            self.list(pool);
+        }
     }
 
     /// Lists the games of `pool` an older version derived (or that have no checkpoints yet), to derive again.
     pub fn list(&self, pool: &Pool) {
+        // The models first: a model trained while the list is made is found by the next look.
+        if let Ok(Ok(models)) = pool.read(|s| s.newest_models()) {
+            *self.models.lock().unwrap_or_else(|e| e.into_inner()) = Some(models);
+        }
         let listed = pool.read(|s| almanac_service::games_due(s, None, false));
         let games = match listed {
             Ok(Ok(games)) => games,

@@ -94,9 +94,14 @@ impl Uploads {
                         derivation.step(&pool);
                         continue;
                     }
-                    Err(mpsc::TryRecvError::Empty) => match waiting.recv() {
+                    // Idle: now and then a look for a model trained elsewhere (which makes games due).
+                    Err(mpsc::TryRecvError::Empty) => match waiting.recv_timeout(crate::derivation::MODEL_LOOK) {
                         Ok(r) => r,
-                        Err(mpsc::RecvError) => return,
+                        Err(mpsc::RecvTimeoutError::Timeout) => {
+                            derivation.look_for_new_models(&pool);
+                            continue;
+                        }
+                        Err(mpsc::RecvTimeoutError::Disconnected) => return,
                     },
                     Err(mpsc::TryRecvError::Disconnected) => return,
                 };

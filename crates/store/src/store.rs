@@ -882,4 +882,9 @@ impl Store {
     pub fn model(&self, ruleset: &str) -> Result<Option<WinModel>> {
         on_backend!(self, b => b.model(ruleset))
     }
+
+    /// Each ruleset's newest model's id (by ruleset): it changes when a model is trained, on any server.
+    pub fn newest_models(&self) -> Result<Vec<(String, i64)>> {
+        on_backend!(self, b => b.newest_models())
+    }
 }

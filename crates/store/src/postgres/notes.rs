@@ -37,6 +37,15 @@ impl Postgres {
         }))
     }
 
+    /// Each ruleset's newest model's id: what a server looks at to learn that a model was trained elsewhere.
+    pub fn newest_models(&self) -> Result<Vec<(String, i64)>> {
+        let rows = self
+            .client
+            .borrow_mut()
+            .query("SELECT ruleset, MAX(id) FROM win_models GROUP BY ruleset ORDER BY ruleset", &[])?;
+        Ok(rows.iter().map(|r| (r.get(0), r.get(1))).collect())
+    }
+
     pub fn notes(&self, game: &str) -> Result<Vec<Note>> {
         let rows = self.client.borrow_mut().query(
             "SELECT n.id, n.seq, c.name, n.text, n.created_at FROM notes n JOIN clubs c ON c.id = n.club

@@ -42,6 +42,14 @@ impl Sqlite {
         Ok(rows.next().transpose()?)
     }
 
+    /// Each ruleset's newest model's id: what a server looks at to learn that a model was trained elsewhere.
+    pub fn newest_models(&self) -> Result<Vec<(String, i64)>> {
+        let mut stmt =
+            self.conn.prepare_cached("SELECT ruleset, MAX(id) FROM win_models GROUP BY ruleset ORDER BY ruleset")?;
+        let rows = stmt.query_map([], |r| Ok((r.get(0)?, r.get(1)?)))?;
+        Ok(rows.collect::<rusqlite::Result<_>>()?)
+    }
+
     pub fn notes(&self, game: &str) -> Result<Vec<Note>> {
         let mut stmt = self.conn.prepare_cached(
             "SELECT n.id, n.seq, c.name, n.text, n.created_at FROM notes n JOIN clubs c ON c.id = n.club
