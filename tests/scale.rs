@@ -405,3 +405,64 @@ fn a_game_recorded_through_two_servers_taking_turns_reads_as_its_log_uploaded_wh
         }
     }
 }
+
+/// A long live game through two servers taking turns: 48,000 events, appends alternating between the
+/// servers, a spectator on the second. Each append finds the other server's copy one event behind, and it
+/// catches up by that event (`catch_up`); the figures are printed (the times are not asserted: a busy
+/// machine is slow), as is the first request after a restart.
+#[test]
+#[ignore = "needs PostgreSQL: `make test` starts one (ALMANAC_TEST_PG)"]
+fn a_long_live_game_through_two_servers_taking_turns() {
+    let (a, b) = two_servers();
+    let club = sample("catan-club-game.jsonl");
+    let lines: Vec<&str> = club.lines().collect();
+    // Events 20 and 21 are a trade and the trade back: repeated, they stretch the game as the rules allow.
+    let (header, events) = (lines[0], &lines[1..]);
+    let pair = &events[19..21];
+    let mut long: Vec<&str> = vec![header];
+    long.extend(&events[..21]);
+    for _ in 0..(48_000 - 500) / 2 {
+        long.extend(pair);
+    }
+    long.extend(&events[21..500]);
+    let stored = long.len() - 1;
+    let (status, body) = a.post("/api/games?publish=true", long.join("\n").as_bytes());
+    assert_eq!(status, 201, "{body}");
+    let id = body["id"].as_str().unwrap().to_string();
+    let (status, spectator) = support::Spectator::follow(&b, &id, None);
+    let mut spectator = spectator.unwrap_or_else(|| panic!("{status}"));
+    assert_eq!(spectator.next_count(), stored as u64);
+    let (mut appends, mut heard) = (Vec::new(), Vec::new());
+    for k in 0..24 {
+        let server = if k % 2 == 0 { &a } else { &b };
+        let started = std::time::Instant::now();
+        let (status, ok) = server.append(&id, stored + k, &[events[500 + k]]);
+        appends.push(started.elapsed().as_secs_f64() * 1e3);
+        assert_eq!(status, 200, "append {k}: {ok}");
+        assert_eq!(spectator.next_count(), (stored + k + 1) as u64, "the spectator on b hears append {k}");
+        if k % 2 == 0 {
+            heard.push(started.elapsed().as_secs_f64() * 1e3);
+        }
+    }
+    let median = |v: &mut Vec<f64>| {
+        v.sort_by(f64::total_cmp);
+        v[v.len() / 2]
+    };
+    println!(
+        "{stored} events, 24 appends alternating between two servers: median {:.1} ms; a spectator on the other server hears an append {:.1} ms after it began (median)",
+        median(&mut appends),
+        median(&mut heard)
+    );
+    a.stop();
+    a.start_again();
+    let started = std::time::Instant::now();
+    let (status, ok) = a.append(&id, stored + 24, &[events[524]]);
+    assert_eq!(status, 200, "{ok}");
+    println!(
+        "the first request after a restart, an append at {} events: {:.0} ms",
+        stored + 24,
+        started.elapsed().as_secs_f64() * 1e3
+    );
+    let (_, game) = b.get_json(&format!("/api/games/{id}"));
+    assert_eq!(game["events"], json!(stored + 25));
+}

@@ -371,8 +371,9 @@ impl Spectator {
         use std::io::{BufRead, Write};
         let host = app.address.trim_start_matches("http://").to_string();
         let mut stream = std::net::TcpStream::connect(&host).unwrap();
-        // A stream that stays silent this long has failed the test (no wall-clock promise is checked).
-        stream.set_read_timeout(Some(std::time::Duration::from_secs(30))).unwrap();
+        // A stream that stays silent this long has failed the test (no wall-clock promise is checked: a
+        // stream sends a heartbeat every 15 s).
+        stream.set_read_timeout(Some(PATIENCE)).unwrap();
         let auth = token.map(|t| format!("Authorization: Bearer {t}\r\n")).unwrap_or_default();
         let more: String = headers.iter().map(|h| format!("{h}\r\n")).collect();
         write!(
@@ -393,7 +394,7 @@ impl Spectator {
         use std::io::BufRead;
         loop {
             let mut line = String::new();
-            let n = self.reader.read_line(&mut line).expect("the stream ends within 30 s");
+            let n = self.reader.read_line(&mut line).expect("the stream ends within the suite's patience");
             if n == 0 {
                 return None;
             }
@@ -421,7 +422,7 @@ impl Spectator {
         use std::io::BufRead;
         loop {
             let mut line = String::new();
-            let n = self.reader.read_line(&mut line).expect("the stream announces within 30 s");
+            let n = self.reader.read_line(&mut line).expect("the stream announces within the suite's patience");
             assert!(n > 0, "the stream ended");
             if let Some(data) = line.trim().strip_prefix("data: ") {
                 let v: Value = serde_json::from_str(data).unwrap();
