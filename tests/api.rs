@@ -542,41 +542,51 @@ fn streams_are_limited_end_when_idle_and_end_when_their_game_is_made_private() {
     assert_eq!(support::Spectator::follow(&app, &id, None).0, 404);
 }
 
+/// A server with the club's game published and a catan model trained on it.
+fn trained_server() -> TestApp {
+    let app = spawn_app(16 << 20);
+    support::publish_records_for_a_model(&app, &["catan-club-game.jsonl"]);
+    support::train(&app, "catan");
+    app
+}
+
+/// Each player's chance at turn 10, as the questions across games answer it, by player.
+fn chances_at_turn_ten(app: &TestApp) -> Vec<(Value, Value)> {
+    let (status, answer) = app.get_json("/api/questions?metric=chance_at_turn&arg=10&by=player&ruleset=catan&bots=yes");
+    assert_eq!(status, 200, "{answer}");
+    answer["groups"].as_array().unwrap().iter().map(|g| (g["label"].clone(), g["value"].clone())).collect()
+}
+
+/// A second catan model kept beside the first (its weights tripled), as a training cut short leaves it:
+/// kept, and no game derived with it.
+fn second_model_kept(app: &TestApp) {
+    let mut store = almanac_store::Store::open(&app.db).unwrap();
+    let first = store.model("catan").unwrap().unwrap();
+    let mut body: Value = serde_json::from_str(&first.body).unwrap();
+    for w in body["weights"].as_array_mut().unwrap() {
+        *w = json!(w.as_f64().unwrap() * 3.0);
+    }
+    store.save_model(&almanac_store::WinModel { body: body.to_string(), ..first }).unwrap();
+}
+
 /// Training is one act: a training cut short after its model was kept (`almanac train` killed before it had
 /// derived every game with it) leaves games whose numbers name the older model; the next server derives them,
 /// and its chance questions then answer what a whole training would have left.
 #[test]
 fn a_training_cut_short_is_finished_by_the_next_server() {
-    let app = spawn_app(16 << 20);
-    support::publish_records_for_a_model(&app, &["catan-club-game.jsonl"]);
-    support::train(&app, "catan");
-    let question = "/api/questions?metric=chance_at_turn&arg=10&by=player&ruleset=catan&bots=yes";
-    let groups = |app: &TestApp| {
-        let (status, answer) = app.get_json(question);
-        assert_eq!(status, 200, "{answer}");
-        answer["groups"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|g| (g["label"].clone(), g["value"].clone()))
-            .collect::<Vec<_>>()
-    };
+    let app = trained_server();
+    let groups = chances_at_turn_ten;
     let before = groups(&app);
     assert!(!before.is_empty());
-    // Cut short: a second model kept (weights tripled), and no game derived with it.
+    // Kept while no server runs (a running one would take it up by itself: the next test).
+    app.stop();
+    second_model_kept(&app);
     {
-        let mut store = almanac_store::Store::open(&app.db).unwrap();
-        let first = store.model("catan").unwrap().unwrap();
-        let mut body: Value = serde_json::from_str(&first.body).unwrap();
-        for w in body["weights"].as_array_mut().unwrap() {
-            *w = json!(w.as_f64().unwrap() * 3.0);
-        }
-        store.save_model(&almanac_store::WinModel { body: body.to_string(), ..first }).unwrap();
+        let store = almanac_store::Store::open(&app.db).unwrap();
         let due = almanac_service::games_to_reproject(&store, Some("catan"), false).unwrap();
         assert!(!due.is_empty(), "the games' numbers name the older model");
     }
     // The next server derives them in the background, and says when it is done.
-    app.stop();
     app.start_again();
     let started = std::time::Instant::now();
     while app.get_json("/api/status").1["derivation"] != Value::Null {
@@ -610,30 +620,14 @@ fn a_training_cut_short_is_finished_by_the_next_server() {
 /// name the older model, and derives them, without a restart; its chance questions then answer the new model.
 #[test]
 fn a_model_trained_elsewhere_is_taken_up_by_a_running_server() {
-    let app = spawn_app(16 << 20);
-    support::publish_records_for_a_model(&app, &["catan-club-game.jsonl"]);
-    support::train(&app, "catan");
-    let question = "/api/questions?metric=chance_at_turn&arg=10&by=player&ruleset=catan&bots=yes";
-    let groups = |app: &TestApp| {
-        let (status, answer) = app.get_json(question);
-        assert_eq!(status, 200, "{answer}");
-        answer["groups"].as_array().unwrap().iter().map(|g| g["value"].clone()).collect::<Vec<_>>()
-    };
-    let before = groups(&app);
+    let app = trained_server();
+    let before = chances_at_turn_ten(&app);
     assert!(!before.is_empty());
     let due = || {
         let store = almanac_store::Store::open(&app.db).unwrap();
         almanac_service::games_to_reproject(&store, Some("catan"), false).unwrap()
     };
-    {
-        let mut store = almanac_store::Store::open(&app.db).unwrap();
-        let first = store.model("catan").unwrap().unwrap();
-        let mut body: Value = serde_json::from_str(&first.body).unwrap();
-        for w in body["weights"].as_array_mut().unwrap() {
-            *w = json!(w.as_f64().unwrap() * 3.0);
-        }
-        store.save_model(&almanac_store::WinModel { body: body.to_string(), ..first }).unwrap();
-    }
+    second_model_kept(&app);
     let started = std::time::Instant::now();
     while !due().is_empty() {
         assert!(started.elapsed() < support::PATIENCE, "the running server derives the games again");
@@ -644,7 +638,11 @@ fn a_model_trained_elsewhere_is_taken_up_by_a_running_server() {
         assert!(started.elapsed() < support::PATIENCE, "the server says it is done");
         std::thread::sleep(std::time::Duration::from_millis(50));
     }
-    assert_ne!(groups(&app), before, "the chances are the new model's, on the server that never restarted");
+    assert_ne!(
+        chances_at_turn_ten(&app),
+        before,
+        "the chances are the new model's, on the server that never restarted"
+    );
 }
 
 /// A stored model that does not read back (a part of the wrong size; weights each finite that add up to no
@@ -1783,17 +1781,9 @@ fn a_club_begins_a_game_at_the_table_and_a_bad_start_stores_nothing() {
 /// uploaded whole to another server gives.
 #[test]
 fn seconds_per_turn_of_a_live_game_are_those_of_its_log_read_whole() {
-    let club = sample("catan-club-game.jsonl");
-    let lines: Vec<&str> = club.lines().collect();
-    let mut timed = vec![lines[0].to_string()];
-    let start = almanac_core::moment::parse("2026-12-03T19:00:00Z").unwrap();
-    for (i, line) in lines[1..].iter().enumerate() {
-        let mut event: serde_json::Map<String, Value> = serde_json::from_str(line).unwrap();
-        // Entries 1.5 s apart, with a longer think now and then.
-        let ms = (i as i64) * 1_500 + if i % 7 == 0 { 20_000 } else { 0 };
-        event.insert("time".into(), json!(almanac_core::moment::write(start + ms)));
-        timed.push(Value::Object(event).to_string());
-    }
+    // Entries 1.5 s apart, with a longer think now and then.
+    let timed =
+        support::timed(&sample("catan-club-game.jsonl"), |i| (i as i64) * 1_500 + if i % 7 == 0 { 20_000 } else { 0 });
     let app = spawn_app(16 << 20);
     let (status, body) = app.post("/api/games?publish=true", timed[0].as_bytes());
     assert_eq!(status, 201, "{body}");

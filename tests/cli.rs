@@ -979,3 +979,18 @@ fn train_matrix_tries_every_game_once_with_a_model_that_never_saw_it() {
         }
     }
 }
+
+/// A trusted proxy that is no address is refused by name before anything happens: nothing listens, no
+/// database is made.
+#[test]
+fn serve_refuses_a_trusted_proxy_that_is_no_address() {
+    let s = Scratch::new();
+    let out = almanac(
+        &["serve", "--bind", "127.0.0.1:0", "--trusted-proxy", "10.0.0.0/8", "--trusted-proxy", "proxy.lan"],
+        &s.db(),
+    );
+    assert!(!out.status.success());
+    let err = text(&out.stderr);
+    assert!(err.contains("`proxy.lan` is not an address"), "{err}");
+    assert!(!s.db().exists(), "nothing was made");
+}

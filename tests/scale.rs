@@ -352,15 +352,7 @@ fn a_primary_lost_fails_over_and_every_acknowledged_upload_is_kept() {
 #[ignore = "needs PostgreSQL: `make test` starts one (ALMANAC_TEST_PG)"]
 fn a_game_recorded_through_two_servers_taking_turns_reads_as_its_log_uploaded_whole() {
     let (a, b) = two_servers();
-    let club = sample("catan-club-game.jsonl");
-    let lines: Vec<&str> = club.lines().collect();
-    let mut timed = vec![lines[0].to_string()];
-    let start = almanac_core::moment::parse("2026-12-03T19:00:00Z").unwrap();
-    for (i, line) in lines[1..].iter().enumerate() {
-        let mut event: serde_json::Map<String, Value> = serde_json::from_str(line).unwrap();
-        event.insert("time".into(), json!(almanac_core::moment::write(start + (i as i64) * 2_000)));
-        timed.push(Value::Object(event).to_string());
-    }
+    let timed = support::timed(&sample("catan-club-game.jsonl"), |i| (i as i64) * 2_000);
     let (status, body) = a.post("/api/games?publish=true", timed[0].as_bytes());
     assert_eq!(status, 201, "{body}");
     let id = body["id"].as_str().unwrap().to_string();

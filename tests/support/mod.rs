@@ -21,6 +21,21 @@ pub fn sample(name: &str) -> String {
     std::fs::read_to_string(root().join("data/samples").join(name)).unwrap()
 }
 
+/// The lines of `log` (a header, then events) with each event stamped with the moment it was entered: `ms(i)`
+/// milliseconds after 19:00 on 3 December 2026 for the `i`-th event.
+#[allow(dead_code)] // Not every test file stamps entries.
+pub fn timed(log: &str, ms: impl Fn(usize) -> i64) -> Vec<String> {
+    let lines: Vec<&str> = log.lines().collect();
+    let start = almanac_core::moment::parse("2026-12-03T19:00:00Z").unwrap();
+    let mut timed = vec![lines[0].to_string()];
+    for (i, line) in lines[1..].iter().enumerate() {
+        let mut event: serde_json::Map<String, serde_json::Value> = serde_json::from_str(line).unwrap();
+        event.insert("time".into(), serde_json::json!(almanac_core::moment::write(start + ms(i))));
+        timed.push(serde_json::Value::Object(event).to_string());
+    }
+    timed
+}
+
 pub struct TestApp {
     pub address: String,
     /// A live token of the club "Test club", which `post` and `post_json` send.

@@ -427,6 +427,8 @@ const PRINTED_AT_START: &str = "printed at start";
 
 /// Runs the HTTP server until interrupted, logging one line per request.
 pub fn serve(db: &Path, bind: &str, settings: ServeSettings) -> anyhow::Result<i32> {
+    // Read first: a mistyped flag changes nothing.
+    let trusted_proxies = almanac_server::TrustedProxies::parse(&settings.trusted_proxies)?;
     // A line per request as its span closes (method, route, status, request id, time), written off the
     // server's threads.
     tracing_subscriber::fmt()
@@ -458,7 +460,7 @@ pub fn serve(db: &Path, bind: &str, settings: ServeSettings) -> anyhow::Result<i
     if let Some(streams) = settings.streams {
         config.limits.streams = streams;
     }
-    config.trusted_proxies = settings.trusted_proxies;
+    config.trusted_proxies = trusted_proxies;
     println!("Almanac is running at http://{addr}/ (database {}); Ctrl-C stops it.", db.display());
     if let Some((_, name, token)) = &demo {
         println!("Demo club `{name}`: sign in at http://{addr}/signin with the token {token}");
@@ -472,16 +474,36 @@ pub fn serve(db: &Path, bind: &str, settings: ServeSettings) -> anyhow::Result<i
 }
 
 /// What `almanac serve` takes besides the database and the address.
+#[derive(clap::Args)]
 pub struct ServeSettings {
+    /// The largest upload accepted, in bytes.
+    #[arg(long, default_value_t = 16 * 1024 * 1024)]
     pub max_upload: usize,
+    /// Seed an empty database with the logs in this directory first.
+    #[arg(long)]
     pub seed: Option<PathBuf>,
+    /// Create this club if needed, print a fresh token for it (the last printed one is revoked) and
+    /// give it the seeded games: a machine that needs no set-up (`make run`).
+    #[arg(long)]
     pub demo_club: Option<String>,
+    /// Writes (uploads, appends, changes) allowed per minute per token and per address.
+    #[arg(long)]
     pub writes_per_minute: Option<u32>,
+    /// Followers' streams open at once from one address (default 20): more where many spectators
+    /// share one (a club's network behind one address, a benchmark on loopback).
+    #[arg(long)]
     pub streams_per_address: Option<usize>,
+    /// Followers' streams open at once on this server, from everyone (default 1000).
+    #[arg(long)]
     pub streams: Option<usize>,
-    /// The proxies whose `Forwarded` / `X-Forwarded-For` name the client.
-    pub trusted_proxies: almanac_server::TrustedProxies,
-    /// Streaming replicas of the PostgreSQL database, for reads.
+    /// A reverse proxy in front of this server, as an address or a network (repeat for more): the
+    /// limits per address then count the client it names in `Forwarded` or `X-Forwarded-For`, not the
+    /// proxy. Only the peers given here are believed.
+    #[arg(long = "trusted-proxy", value_name = "ADDRESS[/BITS]")]
+    pub trusted_proxies: Vec<String>,
+    /// A streaming replica of the PostgreSQL `--db` to send reads to (repeat for more, read in turn);
+    /// this server's own writes are read from the primary until a replica has replayed them.
+    #[arg(long = "read-db", value_name = "URL")]
     pub read_dbs: Vec<PathBuf>,
 }
 

@@ -222,35 +222,8 @@ enum Command {
         /// The address to listen on (port 0: any free port; the address is printed).
         #[arg(long, default_value = "127.0.0.1:8080")]
         bind: String,
-        /// The largest upload accepted, in bytes.
-        #[arg(long, default_value_t = 16 * 1024 * 1024)]
-        max_upload: usize,
-        /// Seed an empty database with the logs in this directory first.
-        #[arg(long)]
-        seed: Option<PathBuf>,
-        /// Create this club if needed, print a fresh token for it (the last printed one is revoked) and
-        /// give it the seeded games: a machine that needs no set-up (`make run`).
-        #[arg(long)]
-        demo_club: Option<String>,
-        /// Writes (uploads, appends, changes) allowed per minute per token and per address.
-        #[arg(long)]
-        writes_per_minute: Option<u32>,
-        /// Followers' streams open at once from one address (default 20): more where many spectators
-        /// share one (a club's network behind one address, a benchmark on loopback).
-        #[arg(long)]
-        streams_per_address: Option<usize>,
-        /// Followers' streams open at once on this server, from everyone (default 1000).
-        #[arg(long)]
-        streams: Option<usize>,
-        /// A reverse proxy in front of this server, as an address or a network (repeat for more): the
-        /// limits per address then count the client it names in `Forwarded` or `X-Forwarded-For`, not the
-        /// proxy. Only the peers given here are believed.
-        #[arg(long = "trusted-proxy", value_name = "ADDRESS[/BITS]")]
-        trusted_proxies: Vec<String>,
-        /// A streaming replica of the PostgreSQL `--db` to send reads to (repeat for more, read in turn);
-        /// this server's own writes are read from the primary until a replica has replayed them.
-        #[arg(long = "read-db", value_name = "URL")]
-        read_dbs: Vec<PathBuf>,
+        #[command(flatten)]
+        settings: commands::ServeSettings,
     },
     /// A crowd against a running server: uploaders, readers and live writers for a while, then every
     /// acknowledged game read back (`make bench-load`). Prints throughput, p50 / p99 per kind, errors and
@@ -454,30 +427,7 @@ fn main() -> anyhow::Result<()> {
         Command::Reproject { db, ruleset, all } => commands::reproject(&db.db, ruleset.as_deref(), all)?,
         Command::Bench { corpus, db, postgres } => bench::run(&corpus, db, postgres)?,
         Command::BenchScale { db, reps } => bench::scale(&db.db, reps)?,
-        Command::Serve {
-            db,
-            bind,
-            max_upload,
-            seed,
-            demo_club,
-            writes_per_minute,
-            streams_per_address,
-            streams,
-            trusted_proxies,
-            read_dbs,
-        } => {
-            let settings = commands::ServeSettings {
-                max_upload,
-                seed,
-                demo_club,
-                writes_per_minute,
-                streams_per_address,
-                streams,
-                trusted_proxies: almanac_server::TrustedProxies::parse(&trusted_proxies)?,
-                read_dbs,
-            };
-            commands::serve(&db.db, &bind, settings)?
-        }
+        Command::Serve { db, bind, settings } => commands::serve(&db.db, &bind, settings)?,
         Command::BenchLoad { url, token, samples, uploaders, readers, writers, seconds } => {
             load::run(&url, &token, &samples, load::Crowd { uploaders, readers, writers, seconds })?
         }
