@@ -292,7 +292,9 @@ fn a_withdrawn_entry_is_listed_struck_and_counts_nowhere() {
     let events = page["events"].as_array().unwrap();
     assert_eq!(events.len(), 3, "{page}");
     assert_eq!((&events[1]["seq"], &events[1]["withdrawn_by"]), (&json!(21), &json!(22)), "{page}");
-    assert_eq!((&events[2]["withdraws"], &events[2]["text"]), (&json!(21), &json!("withdraws event 21")), "{page}");
+    // The withdrawal says what it took back, in the withdrawn entry's own words.
+    let took_back = format!("takes back event 21: {}", events[1]["text"].as_str().unwrap());
+    assert_eq!((&events[2]["withdraws"], &events[2]["text"]), (&json!(21), &json!(took_back)), "{page}");
     assert!(events[0].get("withdrawn_by").is_none() && events[0].get("withdraws").is_none(), "{page}");
     // The game is as if event 21 had not been made: right after the withdrawal, as after event 20; and
     // grown as the sample goes on, its state and its stats are those of the sample's first 30 events.

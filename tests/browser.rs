@@ -407,7 +407,9 @@ fn a_withdrawn_entry_is_struck_through_and_the_board_is_as_if_it_was_not_made() 
     assert!(struck[1].as_str().unwrap().contains("line-through"), "{struck}");
     assert!(struck[2].as_str().unwrap().contains("withdrawn (event 5)"), "{struck}");
     let withdrawing = driver.eval("return document.querySelector('#events li[data-seq=\"5\"]').textContent");
-    assert!(withdrawing.as_str().unwrap().contains("withdraws event 4"), "{withdrawing}");
+    // What it took back, in words: the road of event 4.
+    let withdrawing = withdrawing.as_str().unwrap();
+    assert!(withdrawing.contains("takes back event 4: ") && withdrawing.contains("road"), "{withdrawing}");
     let roads = |d: &Driver| d.eval("return document.querySelectorAll('#board .road').length").as_u64().unwrap();
     assert_eq!(roads(&driver), 1, "after the withdrawal only Ayşe's road stands");
     driver.press(ARROW_LEFT);

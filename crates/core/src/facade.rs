@@ -130,7 +130,7 @@ impl<R: Ruleset> Game for Timeline<R> {
         for n in from + 1..=to {
             words.push(match &self.events[n - 1] {
                 Entry::Event(event) => R::describe(&state, event),
-                Entry::Withdrawal(w) => format!("withdraws event {}", w + 1),
+                Entry::Withdrawal(w) => self.withdrawal_words(*w as usize),
             });
             self.step(&mut state, n, &mut scratch);
         }

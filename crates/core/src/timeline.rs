@@ -324,6 +324,16 @@ impl<R: Ruleset> Timeline<R> {
     pub fn last(&self) -> &R::State {
         &self.last
     }
+
+    /// What a withdrawal of entry `w` (0-based) says: what it took back, in the words of the entry itself
+    /// ("takes back event 159: Ayşe builds a road"), not only its number.
+    pub(crate) fn withdrawal_words(&self, w: usize) -> String {
+        match &self.events[w] {
+            Entry::Event(event) => format!("takes back event {}: {}", w + 1, R::describe(&self.state_after(w), event)),
+            // A withdrawal is never withdrawn (the rules refuse it); said plainly should one be.
+            Entry::Withdrawal(_) => format!("takes back event {}", w + 1),
+        }
+    }
 }
 
 /// The state after a checkpoint (after `checkpoint.0` events; none: the header's) and the event lines after
@@ -575,7 +585,7 @@ mod tests {
         assert_eq!(Game::withdrawn_by(&t, 3), Some(4));
         assert_eq!(Game::withdrawal_of(&t, 4), Some(3));
         assert_eq!(Game::event_text(&t, 4), withdraw_line(4));
-        assert_eq!(Game::event_words(&t, 3, 5), vec!["adds 5".to_string(), "withdraws event 4".to_string()]);
+        assert_eq!(Game::event_words(&t, 3, 5), vec!["adds 5".to_string(), "takes back event 4: adds 5".to_string()]);
         assert_eq!(Game::event_turn(&t, 4), Game::event_turn(&t, 3), "back in the withdrawn entry's turn");
         assert_eq!(t.state_after(4).total, 11, "the state after the entry is still as it stood then");
         assert_eq!(t.state_after(5), before);
