@@ -23,7 +23,8 @@ impl almanac_core::Described<State> for LoggedEvent {
             }
             Event::Discard { cards, .. } => format!("discards {cards}"),
             Event::MoveRobber { hex, victim, stolen, .. } => {
-                let mut words = format!("moves the robber to hex {hex}");
+                // Named as the table names the hex ("the 6 grain hex"), its code after it as corners have.
+                let mut words = format!("moves the robber to the {} hex ({hex})", hex_words(board, *hex));
                 if let Some(v) = victim {
                     let card = stolen.map(|c| c.name()).unwrap_or("nothing");
                     words.push_str(&format!(" and steals {card} from {}", s.name(*v)));

@@ -351,4 +351,15 @@ fn a_place_is_named_by_its_hexes_numbers_and_yields() {
     let game = after(1);
     let roads = game.next()[0].choices[0].events.clone();
     assert!(roads.iter().all(|c| c.words.contains(" (between the ") || c.words.contains(" (by the ")), "{roads:?}");
+    // The robber goes to a hex named so too: "the 6 grain hex (4)".
+    let robber = text.lines().position(|l| l.contains(r#""type":"move_robber""#)).unwrap();
+    let game = after(robber - 1);
+    let moves = game.next()[0].choices.iter().find(|c| c.kind == "move_robber").unwrap().events.clone();
+    assert!(!moves.is_empty());
+    for c in &moves {
+        let to: Value = serde_json::from_str(&c.line).unwrap();
+        let h = to["hex"].as_u64().unwrap() as usize;
+        let named = format!("moves the robber to the {} hex ({h})", hex(h));
+        assert!(c.words.starts_with(&named), "{} names hex {h} as {named}", c.words);
+    }
 }
