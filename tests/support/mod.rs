@@ -144,7 +144,21 @@ fn publish(app: &TestApp, files: Vec<PathBuf>, samples: &[&str]) -> Vec<String> 
 pub fn train(app: &TestApp, ruleset: &str) -> almanac_service::chances::Trained {
     let mut store = almanac_store::Store::open(&app.db).unwrap();
     let logs = almanac_service::chances::published_logs(&store, ruleset, None).unwrap();
-    almanac_service::chances::train(&mut store, ruleset, logs, || {}).unwrap_or_else(|e| panic!("{e}"))
+    let trained = almanac_service::chances::train(&mut store, ruleset, logs, || {}).unwrap_or_else(|e| panic!("{e}"));
+    // The running server takes the model up by itself (it may have marked games while the training derived
+    // them): the test goes on once it follows the new model and has nothing left to derive, so that no
+    // progress line comes and goes under what the test looks at.
+    let newest: serde_json::Map<String, Value> =
+        store.newest_models().unwrap().into_iter().map(|(r, id)| (r, Value::from(id))).collect();
+    let started = std::time::Instant::now();
+    loop {
+        let status = app.get_json("/api/status").1;
+        if status["models"] == Value::Object(newest.clone()) && status["derivation"].is_null() {
+            return trained;
+        }
+        assert!(started.elapsed() < PATIENCE, "the server takes up the model: {status}");
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
 }
 
 /// Starts Almanac on 127.0.0.1 with a fresh database and a club with a token; it runs until the test

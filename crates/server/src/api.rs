@@ -135,10 +135,12 @@ struct Listed {
 /// What the server is doing besides answering: how far it is with deriving again the games an older
 /// version of their rules derived (`null`: none left), and how many reads the primary database and each
 /// replica served, and each replica as this server sees it (in rotation or not, silent how long, how far
-/// behind), and how many followers' streams are open.
+/// behind), and how many followers' streams are open; and the models (each ruleset's newest, by id) whose
+/// numbers the derivation's marks follow.
 async fn status(app: web::Data<AppState>) -> HttpResponse {
     HttpResponse::Ok().json(json!({
         "derivation": app.derivation.progress(),
+        "models": app.derivation.models(),
         "reads": app.pool.reads_served(),
         "replicas": app.pool.replicas(),
         "streams": app.streams.open(),

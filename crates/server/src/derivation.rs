@@ -97,10 +97,22 @@ impl Derivation {
 
     /// Lists the games of `pool` an older version derived (or that have no checkpoints yet), to derive again.
     pub fn list(&self, pool: &Pool) {
-        // The models first: a model trained while the list is made is found by the next look.
-        if let Ok(Ok(models)) = pool.read(|s| s.newest_models()) {
+        // The models first, kept once the list is made: a model trained while the list is made is found by
+        // the next look, and `models` names what the marks already follow.
+        let models = pool.read(|s| s.newest_models()).ok().and_then(Result::ok);
+        self.list_games(pool);
+        if let Some(models) = models {
             *self.models.lock().unwrap_or_else(|e| e.into_inner()) = Some(models);
         }
+    }
+
+    /// Each ruleset's newest model (by id) when the games due were last listed: the stale marks follow
+    /// these models (`/api/status`).
+    pub fn models(&self) -> std::collections::BTreeMap<String, i64> {
+        self.models.lock().unwrap_or_else(|e| e.into_inner()).clone().unwrap_or_default().into_iter().collect()
+    }
+
+    fn list_games(&self, pool: &Pool) {
         let listed = pool.read(|s| almanac_service::games_due(s, None, false));
         let games = match listed {
             Ok(Ok(games)) => games,
