@@ -130,7 +130,7 @@ impl<R: Ruleset> Game for Timeline<R> {
         for n in from + 1..=to {
             words.push(match &self.events[n - 1] {
                 Entry::Event(event) => R::describe(&state, event),
-                Entry::Withdrawal(w) => self.withdrawal_words(*w as usize),
+                Entry::Withdrawal(w) => self.withdrawal_words(*w),
             });
             self.step(&mut state, n, &mut scratch);
         }
