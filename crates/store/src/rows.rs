@@ -577,13 +577,13 @@ mod tests {
     #[test]
     fn identities_keyed_by_the_older_fold_are_rekeyed_or_merged_into_the_one_holding_their_key() {
         let kept = |id, club, name: &str, key: &str, merged| (id, club, name.to_string(), key.to_string(), merged);
-        // Club 1: `IŞIL` keyed `işil` already, `Işıl` keyed `işıl` by lower case alone; `İpek` alone in club 2;
-        // `Ayşe` keyed as it folds.
+        // Club 1: `IŞIL` keyed as it folds already, `Işıl` keyed `işıl` by lower case alone; `İpek` alone in
+        // club 2; `Ayşe` keyed as it folds.
         let identities = [
-            kept(10, 1, "IŞIL", "işil", None),
+            kept(10, 1, "IŞIL", &player_key("IŞIL"), None),
             kept(11, 1, "Işıl", "işıl", None),
             kept(12, 2, "İpek", "i\u{307}pek", None),
-            kept(13, 1, "Ayşe", "ayşe", None),
+            kept(13, 1, "Ayşe", &player_key("Ayşe"), None),
         ];
         let r = rekeying(&identities);
         assert_eq!(r.rekey, [(12, "ipek".to_string())]);
