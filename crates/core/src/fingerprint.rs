@@ -53,6 +53,20 @@ pub fn fold_name(name: &str) -> String {
     spaces_made_one(folded.chars().filter(|c| !c.is_control()))
 }
 
+/// Text as a search box compares it (a title, a club, a place, a player's name typed to search): as people
+/// read it (`normalise_name`), in lower case by Unicode's rules, with the Turkish dotted and dotless i read as
+/// the one letter `i`. The stores' SQL `fold` is this, so that a pattern made here finds what they fold.
+/// Look-alike letters from other scripts are not read as their prototypes here: that is `fold_name`'s, for
+/// who is who, which the stores keep as each player's key.
+pub fn search_fold(text: &str) -> String {
+    normalise_name(text)
+        .to_lowercase()
+        .chars()
+        .filter(|&c| c != '\u{307}')
+        .map(|c| if c == 'ı' { 'i' } else { c })
+        .collect()
+}
+
 /// A name as people read it, as typed: in Unicode's composed form (NFC: `ş` one character, whichever
 /// keyboard typed it), without the code points that do not show (Unicode's Default_Ignorable_Code_Point)
 /// and control characters, its spaces trimmed and each run of them made one plain space. Names are stored
@@ -201,6 +215,17 @@ mod tests {
         assert_eq!(fold_name("\u{2800}\u{3164}"), "", "a name of blanks folds to nothing");
         // A blank inside a name is a space: it shows.
         assert_eq!(fold_name("Ca\u{2800}n"), fold_name("Ca n"));
+    }
+
+    /// A search compares text as the stores' SQL `fold` does: lower case, the Turkish i one letter, nothing
+    /// read as a look-alike (a search for `AYŞE` finds `Ayşe` in a title as PostgreSQL folds it).
+    #[test]
+    fn a_search_folds_case_and_the_turkish_i_only() {
+        use super::search_fold;
+        assert_eq!(search_fold(" AYŞE "), "ayşe");
+        assert_eq!(search_fold("IŞIL"), search_fold("Işıl"));
+        assert_eq!(search_fold("İpek"), "ipek");
+        assert_eq!(search_fold("\u{FF23}an"), "\u{FF43}an", "a fullwidth letter stays one");
     }
 
     /// ASCII letters and digits stay as typed: `m` is not `rn`, `l` is not `I` (the decision at `fold_name`).

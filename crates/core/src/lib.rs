@@ -41,7 +41,7 @@ pub mod withdrawal;
 pub use almanac_derive::{Acting, Played};
 pub use checkpoint::CheckpointError;
 pub use facts::{cause, Dice, Fact, FactKind, FactRow, Partner, Seat};
-pub use fingerprint::{fold_name, normalise_name};
+pub use fingerprint::{fold_name, normalise_name, search_fold};
 pub use insights::{Insights, JudgedDecision, SeatMetric};
 pub use kind::{
     EventOf, FormatError, Game, GameKind, GameViewOf, HeaderOf, Imported, Importer, PlayerViewOf, ReadError,

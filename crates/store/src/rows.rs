@@ -275,7 +275,7 @@ impl Sort {
 
 /// `text` as a LIKE pattern that finds it anywhere, in any case (`\` escapes the wildcards).
 pub(crate) fn anywhere(text: &str) -> String {
-    let folded = almanac_core::fold_name(text.trim());
+    let folded = almanac_core::search_fold(text.trim());
     format!("%{}%", folded.replace('\\', "\\\\").replace('%', "\\%").replace('_', "\\_"))
 }
 

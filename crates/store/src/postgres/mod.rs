@@ -369,7 +369,7 @@ impl Postgres {
             conds.push(format!("g.ruleset = ${}", args.len()));
         }
         if let Some(p) = &filter.player {
-            args.push(Box::new(almanac_core::fold_name(p.trim())));
+            args.push(Box::new(almanac_core::search_fold(p.trim())));
             conds.push(format!(
                 "EXISTS (SELECT 1 FROM game_players q WHERE q.game_id = g.id AND fold(q.name) = ${})",
                 args.len()

@@ -57,14 +57,14 @@ impl Sqlite {
     }
 
     /// `fold(text)`: lower case beyond ASCII (SQLite's own `lower` and `LIKE` fold ASCII letters only), for
-    /// searches in any case.
+    /// searches in any case (`almanac_core::search_fold`, as PostgreSQL's `fold` does).
     fn add_functions(conn: &Connection) -> Result<()> {
         use rusqlite::functions::FunctionFlags;
         conn.create_scalar_function(
             "fold",
             1,
             FunctionFlags::SQLITE_UTF8 | FunctionFlags::SQLITE_DETERMINISTIC,
-            |ctx| Ok(ctx.get::<Option<String>>(0)?.map(|s| almanac_core::fold_name(&s))),
+            |ctx| Ok(ctx.get::<Option<String>>(0)?.map(|s| almanac_core::search_fold(&s))),
         )?;
         Ok(())
     }
@@ -237,7 +237,7 @@ impl Sqlite {
             args.push(r);
             conds.push(format!("g.ruleset = ?{}", args.len()));
         }
-        let player = filter.player.as_ref().map(|p| almanac_core::fold_name(p.trim()));
+        let player = filter.player.as_ref().map(|p| almanac_core::search_fold(p.trim()));
         if let Some(p) = &player {
             args.push(p);
             conds.push(format!(
